@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0
+** config.h: the .schedlint.yaml configuration (spec/cli.md, "Configuration").
+** A configuration is immutable once loaded and may be shared by several runs. */
+#ifndef SCHEDLINT_CONFIG_H
+#define SCHEDLINT_CONFIG_H
+
+#include "schedlint/error.h"
+#include "schedlint/finding.h"
+
+typedef struct sl_config sl_config;
+
+/* Loads the configuration file at path.
+** \param[out] out        the caller-owned config (free with sl_config_free); untouched on failure
+** \param[out] error_out  on SL_ECONFIG/SL_EIO, a malloc'd message "path:line:col: error: ..." naming
+**                        the offending key (free with free()); may be NULL
+** \return SL_OK, SL_EIO (unreadable), SL_ECONFIG (unknown key, wrong type, bad value), SL_ENOMEM */
+SL_API sl_err sl_config_load(const char *path, sl_config **out, char **error_out);
+
+/* A configuration with every default (as if the file were empty). */
+SL_API sl_err sl_config_new_default(sl_config **out);
+
+/* Finds the nearest .schedlint.yaml from start_dir upwards, stopping after the directory that
+** holds .git (the repository root) or at /. *path_out is malloc'd. SL_ENOTFOUND when none. */
+SL_API sl_err sl_config_discover(const char *start_dir, char **path_out);
+
+/* The config's fail-on severity, or -1 when it does not set one. */
+SL_API int sl_config_fail_on(const sl_config *cfg);
+
+/* Frees cfg; NULL is a no-op. */
+SL_API void sl_config_free(sl_config *cfg);
+
+#endif

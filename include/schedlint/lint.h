@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: Apache-2.0
+** lint.h: a lint run over files, directories, stdin and buffers. A run parses every input and
+** gathers the cross-file facts (pass 1), then runs the enabled rules (pass 2); its findings
+** are sorted by path, line, column and rule, whatever the input order. */
+#ifndef SCHEDLINT_LINT_H
+#define SCHEDLINT_LINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "schedlint/config.h"
+#include "schedlint/error.h"
+#include "schedlint/finding.h"
+
+typedef struct sl_run sl_run;
+
+typedef struct sl_run_options {
+	const char *const *select;   /* rule ids or categories to run only (NULL: all enabled) */
+	size_t n_select;
+	const char *const *ignore;   /* rule ids or categories to skip */
+	size_t n_ignore;
+	unsigned jobs;               /* files processed in parallel; 0 = number of CPUs */
+} sl_run_options;
+
+/* A new run under cfg (borrowed; it must outlive the run).
+** \param[out] error_out on SL_EUSAGE (unknown id in select/ignore) or SL_ECONFIG (unknown rule
+**                       in the config), a malloc'd message; may be NULL.
+** \return SL_OK, SL_EUSAGE, SL_ECONFIG, SL_ENOMEM */
+SL_API sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out,
+			 char **error_out);
+/* Adds a file, or every *.yaml / *.yml under a directory (hidden directories, config excludes
+** and symlink loops skipped). A path that cannot be read is recorded as a file error (see
+** sl_run_file), not returned: the other inputs are still linted. SL_ENOMEM only. */
+SL_API sl_err sl_run_add_path(sl_run *run, const char *path);
+/* Adds everything readable from fd, reported as display_path. */
+SL_API sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path);
+/* Adds a copy of data[0..len), reported as path. */
+SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len);
+/* True when path (relative to the config's directory) matches one of its exclude globs. */
+SL_API bool sl_run_excluded(const sl_run *run, const char *path);
+/* Runs both passes. SL_ENOMEM or SL_EINTERNAL; findings are not errors. */
+SL_API sl_err sl_run_lint(sl_run *run);
+
+SL_API size_t sl_run_finding_count(const sl_run *run);
+/* Finding i in sorted order; owned by the run. */
+SL_API const sl_finding *sl_run_finding(const sl_run *run, size_t i);
+
+typedef struct sl_file_info {
+	const char *path;
+	unsigned documents;      /* documents in the file, broken ones included */
+	const char *error;       /* why the file could not be read, NULL when it was */
+} sl_file_info;
+SL_API size_t sl_run_file_count(const sl_run *run);
+SL_API void sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
+
+typedef enum sl_format { SL_FORMAT_TEXT, SL_FORMAT_JSON, SL_FORMAT_SARIF, SL_FORMAT_GITHUB } sl_format;
+typedef struct sl_report_options {
+	sl_format format;
+	bool color;              /* text: ANSI colours */
+	bool quiet;              /* text: only the summary line */
+	bool statistics;         /* text: a count per rule before the summary */
+} sl_report_options;
+/* Writes the report of a linted run to out. SL_EIO when writing fails. */
+SL_API sl_err sl_run_write_report(const sl_run *run, const sl_report_options *opts, FILE *out);
+
+SL_API void sl_run_free(sl_run *run);
+
+#endif

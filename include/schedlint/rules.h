@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0
+** rules.h: the rule catalogue as the library ships it (for `schedlint rules` and `explain`). */
+#ifndef SCHEDLINT_RULES_H
+#define SCHEDLINT_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "schedlint/error.h"
+#include "schedlint/finding.h"
+
+typedef struct sl_rule_info {
+	const char *id;              /* "gpu-request-without-limit" */
+	const char *category;        /* "gpu" */
+	const char *summary;         /* one line */
+	const char *doc;             /* Markdown: What it does, Why is this bad?, Example, ... */
+	sl_severity severity;        /* default severity */
+	bool enabled_by_default;
+	sl_fix_applicability fix;
+} sl_rule_info;
+
+/* The number of rules. */
+SL_API size_t sl_rule_count(void);
+/* Fills *out with rule i (sorted by id); SL_ENOTFOUND when i is out of range. Strings are static. */
+SL_API sl_err sl_rule_get(size_t i, sl_rule_info *out);
+/* The index of the rule with this id, or -1. */
+SL_API int sl_rule_find(const char *id);
+
+#endif

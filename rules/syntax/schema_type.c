@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: Apache-2.0
+** schema-type: a modelled field has the wrong YAML type. Produced by the binders
+** (src/model/object.c, sl_model_expect); this file is its documentation. */
+#include "rule.h"
+
+/** ## What it does
+ * Reports a field schedlint models whose value has the wrong YAML type: `tolerations:` written as
+ * a mapping, `nodeSelector:` as a list, `minReplicas: two`, a quoted number in an integer field
+ * (`replicas: "3"`), or a nodeSelector, label, annotation or ConfigMap value that YAML reads as a
+ * boolean or a number. Kubernetes decodes YAML 1.1 (go-yaml v2), so `yes`, `no`, `on`, `off`,
+ * `y` and `n` are booleans there too.
+ *
+ * ## Why is this bad?
+ * The API server cannot decode the object: `cannot unmarshal bool into Go struct field
+ * PodSpec.spec.nodeSelector of type string`. Nothing else schedlint checks about the field can
+ * be trusted, so the other rules skip it.
+ *
+ * ## Example
+ * ```yaml
+ * nodeSelector:
+ *   nvidia.com/gpu.present: true
+ * ```
+ * Use instead:
+ * ```yaml
+ * nodeSelector:
+ *   nvidia.com/gpu.present: "true"
+ * ```
+ *
+ * ## Fix safety
+ * Safe for a boolean or number nodeSelector, label, annotation or ConfigMap value: the fix
+ * quotes the text as written (`true` becomes `"true"`), which is what the author meant and the
+ * only value the API server accepts. Other type errors have no fix.
+ *
+ * ## Options
+ * None.
+ *
+ * ## References
+ * - go-yaml v2 resolution of plain scalars (resolve.go): the YAML 1.1 booleans
+ * - kubernetes/api core/v1 types.go: `NodeSelector map[string]string`
+ */
+SL_RULE(schema_type, .id = "schema-type", .category = "syntax",
+	.summary = "A modelled field has the wrong YAML type",
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE);

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: Apache-2.0
+** arena.h: the per-file bump allocator. One arena owns a file's tree, typed objects and
+** findings; nothing in it is freed one by one, the whole arena goes at once.
+** Built with -DSL_ARENA_MALLOC (sanitizer builds), every allocation is its own malloc block
+** so AddressSanitizer sees overflows between objects. Allocation failure returns NULL. */
+#ifndef SL_ARENA_H
+#define SL_ARENA_H
+
+#include <stddef.h>
+
+typedef struct sl_arena sl_arena;
+
+/* A new empty arena, or NULL when out of memory. */
+sl_arena *sl_arena_new(void);
+/* Frees every allocation of a, then a itself; NULL is a no-op. */
+void sl_arena_free(sl_arena *a);
+/* size bytes aligned for any type, uninitialised; NULL when out of memory. */
+void *sl_arena_alloc(sl_arena *a, size_t size);
+/* size zeroed bytes; NULL when out of memory. */
+void *sl_arena_zalloc(sl_arena *a, size_t size);
+/* A NUL-terminated copy of s[0..n); NULL when out of memory. */
+char *sl_arena_strndup(sl_arena *a, const char *s, size_t n);
+/* A printf-formatted string in a; NULL when out of memory. */
+char *sl_arena_printf(sl_arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Bytes handed out so far (for limits and the benchmark). */
+size_t sl_arena_used(const sl_arena *a);
+
+/* Allocation failure injection for the OOM tests: the nth allocation from now (counting
+** every arena and every sl_xmalloc call in this process) fails; 0 turns injection off. */
+void sl_alloc_fail_after(unsigned long n);
+/* malloc/realloc that honour the failure injection; the library uses them for everything
+** outside arenas. */
+void *sl_xmalloc(size_t size);
+void *sl_xrealloc(void *p, size_t size);
+void *sl_xcalloc(size_t n, size_t size);
+char *sl_xstrdup(const char *s);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: Apache-2.0
+** config.h (private): the resolved configuration, every default filled in.
+** Loaded by config.c from .schedlint.yaml through libcyaml schema tables; the rest of the
+** library reads these fields and never the file. Strings are owned by the config. */
+#ifndef SL_CONFIG_PRIVATE_H
+#define SL_CONFIG_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "schedlint/config.h"
+
+typedef struct sl_strlist {
+	const char *const *v;   /* v[0..n) */
+	size_t n;
+} sl_strlist;
+
+struct sl_rule_setting {
+	const char *id;          /* rule id or category */
+	sl_severity severity;    /* SL_SEV_OFF when "off" */
+	unsigned line;           /* where it stands in the file, for messages */
+};
+
+struct sl_node_pool {
+	const char *name;
+	sl_strlist labels;       /* "key=value" */
+	sl_strlist taints;       /* kubectl syntax "key[=value]:Effect" */
+	sl_strlist capacity;     /* "resource=quantity" */
+	long nodes;              /* -1 when not declared */
+};
+
+struct sl_cluster_config {
+	sl_strlist knative_features;          /* short names: "nodeselector", "tolerations", ... */
+	bool knative_features_set;            /* the key was present (even if empty) */
+	const char *kserve_default_deployment_mode;   /* default "Knative" */
+	const char *kserve_version;           /* NULL when unset */
+	bool extended_resource_toleration;    /* default false */
+	bool gpu_nodes_tainted;               /* default true */
+	bool toleration_comparison_operators; /* default false */
+	sl_strlist gpu_resources;             /* entries ending in '*' are prefixes */
+	sl_strlist gpu_node_labels;
+	sl_strlist spot_labels;               /* "key=value" */
+	long long critical_priority;          /* default 1000000 */
+	sl_strlist critical_priority_classes;
+	sl_strlist priority_classes;          /* "name=value" */
+	sl_strlist batch_kinds;               /* default Job, CronJob */
+	const struct sl_node_pool *node_pools;
+	size_t n_node_pools;
+	const char *node_inventory;           /* NULL when unset; relative to base_dir */
+};
+
+struct sl_config {
+	const char *path;        /* the file loaded, NULL for the defaults */
+	const char *base_dir;    /* directory of that file ("." for the defaults) */
+	sl_strlist exclude;      /* globs relative to base_dir */
+	int fail_on;             /* sl_severity, or -1 when unset */
+	const struct sl_rule_setting *rules;
+	size_t n_rules;
+	struct sl_cluster_config cluster;
+	void *priv__;            /* config.c's own storage */
+};
+
+#endif

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: Apache-2.0
+** engine.c: runs the rules. Pass 1 parses a file into its tree and objects (yaml-syntax,
+** duplicate-key and schema-type findings come from there); pass 2 calls every enabled rule on
+** every object and unit. The sl_ctx handed to rules carries the file, the object and unit under
+** check and the running rule, so a report needs only a node and a message. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "registry.h"
+
+struct sl_ctx {
+	sl_engine *eng;
+	sl_file *file;
+	int rule_index;
+	const sl_object *obj;
+	const sl_unit *unit;
+};
+
+struct sl_report {
+	sl_frec rec;
+};
+
+/* --- severity resolution ------------------------------------------------------------------- */
+
+static int matches(const struct sl_rule *r, const char *sel)
+{
+	return strcmp(r->id, sel) == 0 || strcmp(r->category, sel) == 0;
+}
+
+static int known_selector(const char *sel)
+{
+	for (size_t i = 0; i < sl_registry_count; i++)
+		if (matches(sl_registry[i].rule, sel))
+			return 1;
+	return 0;
+}
+
+static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **error_out)
+{
+	const sl_config *cfg = e->cfg;
+	e->severity = sl_xcalloc(sl_registry_count, sizeof *e->severity);
+	if (!e->severity)
+		return SL_ENOMEM;
+	for (size_t i = 0; cfg && i < cfg->n_rules; i++) {
+		if (!known_selector(cfg->rules[i].id)) {
+			if (error_out)
+				*error_out = xprintf("%s:%u: error: unknown rule or category \"%s\" in rules",
+						     cfg->path ? cfg->path : ".schedlint.yaml",
+						     cfg->rules[i].line, cfg->rules[i].id);
+			return SL_ECONFIG;
+		}
+	}
+	for (size_t k = 0; opts && k < opts->n_select + opts->n_ignore; k++) {
+		const char *sel = k < opts->n_select ? opts->select[k] : opts->ignore[k - opts->n_select];
+		if (!known_selector(sel)) {
+			if (error_out)
+				*error_out = xprintf("error: unknown rule or category \"%s\" in --%s", sel,
+						     k < opts->n_select ? "select" : "ignore");
+			return SL_EUSAGE;
+		}
+	}
+	for (size_t i = 0; i < sl_registry_count; i++) {
+		const struct sl_rule *r = sl_registry[i].rule;
+		sl_severity sev = r->off_by_default ? SL_SEV_OFF : r->severity;
+		int configured = 0;
+		/* Later entries win; an entry naming the rule beats one naming its category. */
+		for (int pass = 0; pass < 2; pass++) {
+			for (size_t j = 0; cfg && j < cfg->n_rules; j++) {
+				const char *id = cfg->rules[j].id;
+				if (pass == 0 ? strcmp(r->category, id) == 0 : strcmp(r->id, id) == 0) {
+					sev = cfg->rules[j].severity;
+					configured = 1;
+				}
+			}
+		}
+		if (opts && opts->n_select) {
+			int selected = 0;
+			for (size_t j = 0; j < opts->n_select; j++)
+				if (matches(r, opts->select[j]))
+					selected = 1;
+			if (!selected)
+				sev = SL_SEV_OFF;
+			else if (sev == SL_SEV_OFF && !configured)
+				sev = r->severity;   /* --select turns on an off-by-default rule */
+		}
+		for (size_t j = 0; opts && j < opts->n_ignore; j++)
+			if (matches(r, opts->ignore[j]))
+				sev = SL_SEV_OFF;
+		e->severity[i] = sev;
+	}
+	return SL_OK;
+}
+
+/* --- recording findings -------------------------------------------------------------------- */
+
+static int push_finding(sl_file *f, sl_frec *rec)
+{
+	if (f->n_findings == f->cap_findings) {
+		size_t ncap = f->cap_findings ? f->cap_findings * 2 : 16;
+		sl_frec **nf = sl_xrealloc(f->findings, ncap * sizeof *nf);
+		if (!nf)
+			return -1;
+		f->findings = nf;
+		f->cap_findings = ncap;
+	}
+	f->findings[f->n_findings++] = rec;
+	return 0;
+}
+
+/* Records a finding of rule ri over bytes [start,end) of f; NULL when the rule is off. */
+static sl_frec *record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t start, size_t end,
+		       const char *pointer, const char *message, const sl_object *obj,
+		       const sl_unit *unit)
+{
+	if (ri < 0 || e->severity[ri] == SL_SEV_OFF)
+		return NULL;
+	sl_frec *rec = sl_arena_zalloc(f->arena, sizeof *rec);
+	if (!rec) {
+		f->oom = SL_ENOMEM;
+		return NULL;
+	}
+	sl_finding *p = &rec->pub;
+	rec->rule_index = ri;
+	p->rule = sl_registry[ri].rule->id;
+	p->severity = e->severity[ri];
+	p->message = message;
+	p->path = f->path;
+	p->offset = start;
+	p->length = end > start ? end - start : 0;
+	sl_source_position(f->src, start, &p->line, &p->column);
+	sl_source_position(f->src, end > start ? end : start, &p->end_line, &p->end_column);
+	p->pointer = pointer ? pointer : "";
+	p->document = (int)doc;
+	if (obj) {
+		p->api_version = obj->api_version;
+		p->kind = obj->kind_name;
+		p->namespace_ = obj->namespace_;
+		p->name = obj->name;
+	}
+	if (unit)
+		p->unit = unit->name;
+	if (push_finding(f, rec) < 0) {
+		f->oom = SL_ENOMEM;
+		return NULL;
+	}
+	return rec;
+}
+
+struct parse_payload { sl_engine *e; sl_file *f; const sl_object *obj; };
+
+static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+			  const char *message)
+{
+	struct parse_payload *pp = payload;
+	char *msg = sl_arena_strndup(pp->f->arena, message, strlen(message));
+	if (!msg) {
+		pp->f->oom = SL_ENOMEM;
+		return;
+	}
+	record(pp->e, pp->f, sl_registry_find(rule), doc, start, end, "", msg, NULL, NULL);
+}
+
+static void on_model_issue(void *payload, const char *rule, const sl_node *at, const char *message,
+			   int quote_fix)
+{
+	struct parse_payload *pp = payload;
+	sl_file *f = pp->f;
+	char *ptr = sl_node_pointer(at, f->arena);
+	sl_frec *rec = record(pp->e, f, sl_registry_find(rule), at->doc ? at->doc->index : 0,
+			      at->start, at->end, ptr, message, pp->obj, NULL);
+	if (!rec || !quote_fix)
+		return;
+	/* Quoting a plain bool/number keeps its text and makes it a string. */
+	const char *s = f->src->data + at->start;
+	size_t n = at->end - at->start;
+	char *q = sl_arena_printf(f->arena, "\"%.*s\"", (int)n, s);
+	sl_edit *ed = sl_arena_zalloc(f->arena, sizeof *ed);
+	if (!q || !ed) {
+		f->oom = SL_ENOMEM;
+		return;
+	}
+	ed->path = f->path;
+	ed->offset = at->start;
+	ed->length = n;
+	ed->content = q;
+	ed->line = rec->pub.line;
+	ed->column = rec->pub.column;
+	ed->end_line = rec->pub.end_line;
+	ed->end_column = rec->pub.end_column;
+	rec->edits = ed;
+	rec->cap_edits = 1;
+	rec->fix.applicability = SL_FIX_SAFE;
+	rec->fix.message = "quote the value";
+	rec->fix.edits = ed;
+	rec->fix.n_edits = 1;
+	rec->pub.fix = &rec->fix;
+}
+
+sl_err sl_engine_parse(sl_engine *e, sl_file *f)
+{
+	struct parse_payload pp = {e, f, NULL};
+	sl_err err = sl_tree_parse(f->src, f->arena, &f->tree, on_tree_issue, &pp);
+	if (err)
+		return err;
+	if (f->tree.n_docs) {
+		f->objects = sl_arena_alloc(f->arena, f->tree.n_docs * sizeof *f->objects);
+		if (!f->objects)
+			return SL_ENOMEM;
+	}
+	sl_model_ctx mc = {.arena = f->arena, .cfg = e->cfg, .path = f->path,
+			   .issue = on_model_issue, .payload = &pp};
+	for (size_t i = 0; i < f->tree.n_docs; i++) {
+		sl_object *o = NULL;
+		size_t first = f->n_findings;
+		err = sl_object_bind(&mc, f->tree.docs[i], &o);
+		if (err)
+			return err;
+		if (!o)
+			continue;
+		f->objects[f->n_objects++] = o;
+		/* Binding reported before the object was whole: name it now. */
+		for (size_t j = first; j < f->n_findings; j++) {
+			sl_finding *p = &f->findings[j]->pub;
+			p->api_version = o->api_version;
+			p->kind = o->kind_name;
+			p->namespace_ = o->namespace_;
+			p->name = o->name;
+		}
+	}
+	return f->oom;
+}
+
+sl_err sl_engine_check(sl_engine *e, sl_file *f)
+{
+	struct sl_ctx ctx = {.eng = e, .file = f};
+	for (size_t oi = 0; oi < f->n_objects; oi++) {
+		const sl_object *o = f->objects[oi];
+		ctx.obj = o;
+		for (size_t ri = 0; ri < sl_registry_count; ri++) {
+			const struct sl_rule *r = sl_registry[ri].rule;
+			if (e->severity[ri] == SL_SEV_OFF)
+				continue;
+			ctx.rule_index = (int)ri;
+			if (r->check_object) {
+				ctx.unit = NULL;
+				sl_err err = r->check_object(&ctx, o);
+				if (err)
+					return err;
+			}
+			if (r->check_unit) {
+				for (size_t ui = 0; ui < o->n_units; ui++) {
+					ctx.unit = &o->units[ui];
+					sl_err err = r->check_unit(&ctx, ctx.unit);
+					if (err)
+						return err;
+				}
+			}
+		}
+	}
+	return f->oom;
+}
+
+/* --- the rule SDK -------------------------------------------------------------------------- */
+
+const sl_config *sl_ctx_config(const sl_ctx *ctx) { return ctx->eng->cfg; }
+const sl_index *sl_ctx_index(const sl_ctx *ctx) { return &ctx->eng->index; }
+sl_arena *sl_ctx_arena(sl_ctx *ctx) { return ctx->file->arena; }
+const sl_source *sl_ctx_source(const sl_ctx *ctx) { return ctx->file->src; }
+
+const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
+{
+	return sl_unit_label(u, ctx->file->arena);
+}
+
+static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_node,
+			  const char *fmt, va_list ap)
+{
+	sl_file *f = ctx->file;
+	if (ctx->eng->severity[ctx->rule_index] == SL_SEV_OFF || !at)
+		return NULL;
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	char *msg = n >= 0 ? sl_arena_alloc(f->arena, (size_t)n + 1) : NULL;
+	if (!msg) {
+		f->oom = SL_ENOMEM;
+		return NULL;
+	}
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	char *ptr = sl_node_pointer(ptr_node, f->arena);
+	sl_frec *rec = record(ctx->eng, f, ctx->rule_index, at->doc ? at->doc->index : 0, at->start,
+			      at->end, ptr, msg, ctx->obj, ctx->unit);
+	return (sl_report *)rec;
+}
+
+sl_report *sl_report_at(sl_ctx *ctx, const sl_node *at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sl_report *r = vreport(ctx, at, at, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...)
+{
+	const sl_node *key = sl_node_key(value);
+	va_list ap;
+	va_start(ap, fmt);
+	sl_report *r = vreport(ctx, key ? key : value, value, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+static sl_file *file_of(sl_ctx *ctx, const sl_object *in)
+{
+	if (!in || in->path == ctx->file->path)
+		return ctx->file;
+	for (size_t i = 0; i < ctx->eng->n_files; i++)
+		if (ctx->eng->files[i]->path == in->path)
+			return ctx->eng->files[i];
+	return NULL;
+}
+
+static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start, size_t end,
+		       const char *text)
+{
+	if (!r)
+		return SL_OK;
+	sl_frec *rec = &r->rec;
+	sl_file *f = ctx->file;
+	if (!target || start > end || end > target->src->len)
+		return SL_EINTERNAL;
+	if (rec->fix.n_edits == rec->cap_edits) {
+		size_t ncap = rec->cap_edits ? rec->cap_edits * 2 : 2;
+		sl_edit *ne = sl_arena_alloc(f->arena, ncap * sizeof *ne);
+		if (!ne)
+			return SL_ENOMEM;
+		if (rec->fix.n_edits)
+			memcpy(ne, rec->edits, rec->fix.n_edits * sizeof *ne);
+		rec->edits = ne;
+		rec->cap_edits = ncap;
+	}
+	sl_edit *ed = &rec->edits[rec->fix.n_edits];
+	ed->path = target->path;
+	ed->offset = start;
+	ed->length = end - start;
+	ed->content = sl_arena_strndup(f->arena, text, strlen(text));
+	if (!ed->content)
+		return SL_ENOMEM;
+	sl_source_position(target->src, start, &ed->line, &ed->column);
+	sl_source_position(target->src, end, &ed->end_line, &ed->end_column);
+	rec->fix.edits = rec->edits;
+	rec->fix.n_edits++;
+	rec->pub.fix = &rec->fix;
+	if (!rec->fix.applicability)
+		rec->fix.applicability = sl_registry[rec->rule_index].rule->fix;
+	return SL_OK;
+}
+
+sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text)
+{
+	return add_edit(ctx, r, ctx->file, start, end, text);
+}
+
+sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t start, size_t end,
+			 const char *text)
+{
+	return add_edit(ctx, r, file_of(ctx, in), start, end, text);
+}
+
+sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
+{
+	if (!r)
+		return SL_OK;
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[512];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	r->rec.fix.applicability = a;
+	r->rec.fix.message = sl_arena_strndup(ctx->file->arena, buf, strlen(buf));
+	return r->rec.fix.message ? SL_OK : SL_ENOMEM;
+}
+
+/* --- helpers ------------------------------------------------------------------------------- */
+
+bool sl_is_gpu_resource(const sl_config *cfg, const char *name)
+{
+	if (!name)
+		return false;
+	for (size_t i = 0; cfg && i < cfg->cluster.gpu_resources.n; i++) {
+		const char *g = cfg->cluster.gpu_resources.v[i];
+		size_t n = strlen(g);
+		if (n && g[n - 1] == '*') {
+			if (strncmp(name, g, n - 1) == 0)
+				return true;
+		} else if (strcmp(name, g) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+size_t sl_map_n(const sl_node *map)
+{
+	map = sl_deref(map);
+	return map && map->type == SL_NODE_MAP ? map->u.map.n : 0;
+}
+
+const sl_pair *sl_map_pair(const sl_node *map, size_t i)
+{
+	return &sl_deref(map)->u.map.pairs[i];
+}
+
+size_t sl_seq_n(const sl_node *seq)
+{
+	seq = sl_deref(seq);
+	return seq && seq->type == SL_NODE_SEQ ? seq->u.seq.n : 0;
+}
+
+const sl_node *sl_seq_item(const sl_node *seq, size_t i)
+{
+	return sl_deref(sl_deref(seq)->u.seq.items[i]);
+}
+
+const char *sl_gpu_taint_key(const char *resource)
+{
+	return strncmp(resource, "nvidia.com/mig-", 15) == 0 ? "nvidia.com/gpu" : resource;
+}
+
+bool sl_quantity_node_is_zero(const sl_node *q)
+{
+	const char *s = sl_scalar(q);
+	if (!s || !*s)
+		return false;
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s; s++)
+		if (*s != '0' && *s != '.')
+			return false;
+	return true;
+}
+
+const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u)
+{
+	for (size_t i = 0; i < u->n_containers; i++) {
+		const sl_node *lists[2] = {u->containers[i].limits, u->containers[i].requests};
+		for (int l = 0; l < 2; l++) {
+			for (size_t j = 0; j < sl_map_n(lists[l]); j++) {
+				const sl_pair *p = sl_map_pair(lists[l], j);
+				const char *name = sl_scalar(p->key);
+				if (sl_is_gpu_resource(cfg, name) && !sl_quantity_node_is_zero(p->value))
+					return name;
+			}
+		}
+	}
+	return NULL;
+}
+
+const char *sl_container_label(sl_ctx *ctx, const sl_container *c)
+{
+	const char *l;
+	if (c->name)
+		l = sl_arena_printf(ctx->file->arena, "%scontainer \"%s\"", c->init ? "init " : "", c->name);
+	else if (c->node->parent && c->node->parent->type == SL_NODE_MAP)
+		l = sl_scalar(sl_node_key(c->node));
+	else
+		l = sl_arena_printf(ctx->file->arena, "%scontainer #%u", c->init ? "init " : "",
+				    c->node->pos + 1);
+	return l ? l : "container";
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: Apache-2.0
+** engine.h (private): one file's state through both passes, the run-wide state rules see, and
+** the finding records. run.c owns the list of files; engine.c parses, binds, runs rules and
+** records findings; the reporters read the sorted records. */
+#ifndef SL_ENGINE_H
+#define SL_ENGINE_H
+
+#include "schedlint/lint.h"
+#include "arena.h"
+#include "index.h"
+#include "rule.h"
+#include "source.h"
+#include "yaml_tree.h"
+
+/* A finding as the engine keeps it: the public view plus what fixes and sorting need. */
+typedef struct sl_frec {
+	sl_finding pub;
+	int rule_index;              /* in sl_registry */
+	sl_fix fix;                  /* pub.fix points here once a fix has edits */
+	sl_edit *edits;
+	size_t cap_edits;
+} sl_frec;
+
+typedef struct sl_file {
+	char *path;                  /* as reported */
+	sl_source *src;              /* NULL when it could not be read */
+	sl_arena *arena;
+	sl_tree tree;
+	sl_object **objects;
+	size_t n_objects;
+	sl_frec **findings;
+	size_t n_findings, cap_findings;
+	char *error;                 /* why it could not be read */
+	sl_err oom;                  /* SL_ENOMEM when a report could not be recorded */
+} sl_file;
+
+typedef struct sl_engine {
+	const sl_config *cfg;
+	sl_index index;
+	sl_severity *severity;       /* per registry entry; SL_SEV_OFF = disabled */
+	sl_file **files;
+	size_t n_files;
+} sl_engine;
+
+/* Pass 1: parses f and binds its objects; parse and schema problems become findings. */
+sl_err sl_engine_parse(sl_engine *e, sl_file *f);
+/* Pass 2: runs every enabled rule over f's objects and units. */
+sl_err sl_engine_check(sl_engine *e, sl_file *f);
+/* Resolves each rule's severity from defaults, the config and select/ignore. */
+sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **error_out);
+
+#endif

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: Apache-2.0
+** index.c: the project index. Objects are kept per kind so every cross-file question is a
+** scan over the few objects of one kind, never over all documents. */
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "index.h"
+
+void sl_index_init(sl_index *ix, const sl_config *cfg)
+{
+	memset(ix, 0, sizeof *ix);
+	ix->cfg = cfg;
+}
+
+sl_err sl_index_add(sl_index *ix, const sl_object *o)
+{
+	size_t n = ix->n_by_kind[o->kind];
+	if ((n & (n - 1)) == 0) {   /* grow at powers of two */
+		size_t ncap = n ? n * 2 : 4;
+		const sl_object **nv = sl_xrealloc(ix->by_kind[o->kind], ncap * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		ix->by_kind[o->kind] = nv;
+	}
+	ix->by_kind[o->kind][n] = o;
+	ix->n_by_kind[o->kind] = n + 1;
+	return SL_OK;
+}
+
+void sl_index_free(sl_index *ix)
+{
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		free(ix->by_kind[k]);
+	memset(ix, 0, sizeof *ix);
+}
+
+const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *n)
+{
+	*n = ix->n_by_kind[k];
+	return ix->by_kind[k];
+}
+
+const sl_object *sl_index_find(const sl_index *ix, sl_kind k, const char *name)
+{
+	for (size_t i = 0; name && i < ix->n_by_kind[k]; i++) {
+		const sl_object *o = ix->by_kind[k][i];
+		if (o->name && strcmp(o->name, name) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+static sl_flag_state parse_flag(const char *v)
+{
+	if (!v)
+		return SL_FLAG_UNKNOWN;
+	if (strcasecmp(v, "enabled") == 0 || strcasecmp(v, "allowed") == 0)
+		return SL_FLAG_ENABLED;
+	/* Knative parses anything else as Disabled. */
+	return SL_FLAG_DISABLED;
+}
+
+sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_flag_origin *origin)
+{
+	sl_flag_origin tmp;
+	if (!origin)
+		origin = &tmp;
+	memset(origin, 0, sizeof *origin);
+	size_t n;
+	const sl_object *const *ks = sl_index_objects(ix, SL_KIND_KNATIVE_SERVING, &n);
+	for (size_t i = 0; i < n; i++) {
+		const sl_node *features = sl_map_get(sl_map_get(ks[i]->spec, "config"), "features");
+		if (!origin->obj) {
+			origin->obj = ks[i];
+			origin->map = features;
+		}
+		const sl_node *v = sl_map_get(features, flag);
+		if (v) {
+			origin->obj = ks[i];
+			origin->map = features;
+			origin->node = v;
+			return parse_flag(sl_scalar(v));
+		}
+	}
+	if (n > 0)   /* the operator owns config-features: an unset flag has Knative's default */
+		return SL_FLAG_UNKNOWN;
+	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
+	for (size_t i = 0; i < n; i++) {
+		const sl_object *cm = cms[i];
+		if (!cm->name || strcmp(cm->name, "config-features") != 0)
+			continue;
+		if (cm->namespace_ && strcmp(cm->namespace_, "knative-serving") != 0)
+			continue;
+		const sl_node *data = sl_map_get(cm->root, "data");
+		if (!origin->obj) {
+			origin->obj = cm;
+			origin->map = data;
+		}
+		const sl_node *v = sl_map_get(data, flag);
+		if (v) {
+			origin->obj = cm;
+			origin->map = data;
+			origin->node = v;
+			return parse_flag(sl_scalar(v));
+		}
+	}
+	if (origin->obj)
+		return SL_FLAG_UNKNOWN;
+	const sl_config *cfg = ix->cfg;
+	if (cfg && cfg->cluster.knative_features_set) {
+		const char *shortname = strncmp(flag, "kubernetes.podspec-", 19) == 0 ? flag + 19 : flag;
+		origin->from_config = true;
+		for (size_t i = 0; i < cfg->cluster.knative_features.n; i++) {
+			const char *f = cfg->cluster.knative_features.v[i];
+			if (strcmp(f, shortname) == 0 || strcmp(f, flag) == 0)
+				return SL_FLAG_ENABLED;
+		}
+		return SL_FLAG_DISABLED;
+	}
+	return SL_FLAG_UNKNOWN;
+}
+
+bool sl_index_priority_value(const sl_index *ix, const char *name, long long *value)
+{
+	if (!name)
+		return false;
+	if (strcmp(name, "system-cluster-critical") == 0) {
+		*value = 2000000000;
+		return true;
+	}
+	if (strcmp(name, "system-node-critical") == 0) {
+		*value = 2000001000;
+		return true;
+	}
+	const sl_object *pc = sl_index_find(ix, SL_KIND_PRIORITY_CLASS, name);
+	if (pc && sl_scalar_int(sl_map_get(pc->root, "value"), value))
+		return true;
+	const sl_config *cfg = ix->cfg;
+	for (size_t i = 0; cfg && i < cfg->cluster.priority_classes.n; i++) {
+		const char *e = cfg->cluster.priority_classes.v[i];
+		const char *eq = strchr(e, '=');
+		if (eq && (size_t)(eq - e) == strlen(name) && strncmp(e, name, strlen(name)) == 0) {
+			*value = strtoll(eq + 1, NULL, 10);
+			return true;
+		}
+	}
+	return false;
+}

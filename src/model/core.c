@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0
+** core.c: Pods, the workload kinds (apps/v1, batch/v1), PriorityClass, ConfigMap and Node. */
+#include "model/model.h"
+
+/* Binds a pod template mapping ({metadata, spec}) into a new unit of o. */
+static sl_err bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmpl, sl_unit **out)
+{
+	sl_unit *u = sl_object_add_unit(mc, o, SL_ROLE_POD, NULL);
+	if (!u)
+		return SL_ENOMEM;
+	if (tmpl) {
+		u->meta = sl_model_field(mc, tmpl, "metadata", SL_T_MAP);
+		if (u->meta) {
+			sl_model_field(mc, u->meta, "labels", SL_T_STRMAP);
+			sl_model_field(mc, u->meta, "annotations", SL_T_STRMAP);
+		}
+	}
+	*out = u;
+	return sl_unit_bind_podspec(mc, u, sl_model_field(mc, tmpl, "spec", SL_T_MAP));
+}
+
+sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)
+{
+	sl_unit *u = NULL;
+	sl_err err = SL_OK;
+	switch (o->kind) {
+	case SL_KIND_POD:
+		u = sl_object_add_unit(mc, o, SL_ROLE_POD, NULL);
+		if (!u)
+			return SL_ENOMEM;
+		u->meta = o->metadata;
+		u->min_replicas = 1;
+		return sl_unit_bind_podspec(mc, u, o->spec);
+	case SL_KIND_DEPLOYMENT:
+	case SL_KIND_STATEFULSET:
+	case SL_KIND_REPLICASET:
+	case SL_KIND_DAEMONSET:
+	case SL_KIND_JOB: {
+		if (!o->spec)
+			return SL_OK;
+		err = bind_template(mc, o, sl_model_field(mc, o->spec, "template", SL_T_MAP), &u);
+		if (err)
+			return err;
+		if (o->kind != SL_KIND_DAEMONSET && o->kind != SL_KIND_JOB) {
+			long long r = 1;
+			u->replicas = sl_model_field(mc, o->spec, "replicas", SL_T_INT);
+			if (u->replicas)
+				sl_scalar_int(u->replicas, &r);
+			u->min_replicas = r;
+		}
+		return SL_OK;
+	}
+	case SL_KIND_CRONJOB: {
+		const sl_node *jt = sl_model_field(mc, o->spec, "jobTemplate", SL_T_MAP);
+		const sl_node *js = sl_model_field(mc, jt, "spec", SL_T_MAP);
+		if (!js)
+			return SL_OK;
+		return bind_template(mc, o, sl_model_field(mc, js, "template", SL_T_MAP), &u);
+	}
+	case SL_KIND_PRIORITY_CLASS:
+		sl_model_field(mc, o->root, "value", SL_T_INT);
+		sl_model_field(mc, o->root, "globalDefault", SL_T_BOOL);
+		sl_model_field(mc, o->root, "preemptionPolicy", SL_T_STR);
+		sl_model_field(mc, o->root, "description", SL_T_STR);
+		return SL_OK;
+	case SL_KIND_CONFIGMAP:
+		sl_model_field(mc, o->root, "data", SL_T_STRMAP);
+		return SL_OK;
+	case SL_KIND_NODE: {
+		const sl_node *taints = sl_model_field(mc, o->spec, "taints", SL_T_SEQ_OF_MAP);
+		for (size_t i = 0; taints && i < taints->u.seq.n; i++) {
+			const sl_node *t = sl_deref(taints->u.seq.items[i]);
+			if (t->type != SL_NODE_MAP)
+				continue;
+			sl_model_field(mc, t, "key", SL_T_STR);
+			sl_model_field(mc, t, "value", SL_T_STR);
+			sl_model_field(mc, t, "effect", SL_T_STR);
+		}
+		return SL_OK;
+	}
+	default:
+		return SL_OK;
+	}
+}

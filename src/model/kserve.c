@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0
+** kserve.c: KServe kinds. An InferenceService yields a unit per component (predictor,
+** predictor.workerSpec, transformer, explainer, canary[i].predictor): each component is an
+** inline PodSpec plus the ComponentExtensionSpec, and a framework key (sklearn, model, ...)
+** is the predictor's main container. Runtimes, graph routers and LLMInferenceService
+** templates are units too. The run mode comes from serving.kserve.io/deploymentMode, else the
+** configured cluster default; an unrecognised value falls back to that default, as KServe does. */
+#include <stdio.h>
+#include <string.h>
+#include "config.h"
+#include "model/model.h"
+
+const char *const sl_kserve_implementations[] = {
+	"sklearn", "xgboost", "tensorflow", "pytorch", "triton", "onnx", "huggingface", "pmml",
+	"lightgbm", "paddle", "model", NULL
+};
+
+bool sl_kserve_mode_parse(const char *s, sl_mode *out)
+{
+	if (!s)
+		return false;
+	if (strcmp(s, "Standard") == 0 || strcmp(s, "RawDeployment") == 0)
+		*out = SL_MODE_STANDARD;
+	else if (strcmp(s, "Knative") == 0 || strcmp(s, "Serverless") == 0)
+		*out = SL_MODE_KNATIVE;
+	else if (strcmp(s, "ModelMesh") == 0)
+		*out = SL_MODE_MODELMESH;
+	else
+		return false;
+	return true;
+}
+
+static sl_mode resolve_mode(sl_model_ctx *mc, sl_object *o)
+{
+	sl_mode m = SL_MODE_KNATIVE;
+	const char *def = mc->cfg ? mc->cfg->cluster.kserve_default_deployment_mode : NULL;
+	if (def)
+		sl_kserve_mode_parse(def, &m);
+	o->mode_annotation = sl_map_get(o->annotations, "serving.kserve.io/deploymentMode");
+	sl_mode a;
+	if (sl_kserve_mode_parse(sl_scalar(o->mode_annotation), &a))
+		m = a;
+	return m;
+}
+
+/* The ComponentExtensionSpec fields; returns minReplicas (KServe's default is 1). */
+static long long bind_extension(sl_model_ctx *mc, sl_unit *u, const sl_node *comp)
+{
+	long long min = 1;
+	const sl_node *n = sl_model_field(mc, comp, "minReplicas", SL_T_INT);
+	if (n && sl_scalar_int(n, &min))
+		u->replicas = n;
+	sl_model_field(mc, comp, "maxReplicas", SL_T_INT);
+	sl_model_field(mc, comp, "scaleTarget", SL_T_INT);
+	sl_model_field(mc, comp, "containerConcurrency", SL_T_INT);
+	sl_model_field(mc, comp, "timeout", SL_T_INT);
+	sl_model_field(mc, comp, "canaryTrafficPercent", SL_T_INT);
+	sl_model_field(mc, comp, "labels", SL_T_STRMAP);
+	sl_model_field(mc, comp, "annotations", SL_T_STRMAP);
+	return min;
+}
+
+/* A component unit: inline PodSpec + extension; impl_keys name container-like keys whose
+** mapping is the main container (framework keys, the explainer's "art"). */
+static sl_err bind_component(sl_model_ctx *mc, sl_object *o, const sl_node *comp, sl_role role,
+			     const char *name, const char *const *impl_keys)
+{
+	if (!comp)
+		return SL_OK;
+	sl_unit *u = sl_object_add_unit(mc, o, role, name);
+	if (!u)
+		return SL_ENOMEM;
+	u->component = comp;
+	u->min_replicas = bind_extension(mc, u, comp);
+	sl_err err = sl_unit_bind_podspec(mc, u, comp);
+	if (err)
+		return err;
+	bool have_impl = false;
+	for (size_t i = 0; impl_keys && impl_keys[i]; i++) {
+		const sl_node *c = sl_model_field(mc, comp, impl_keys[i], SL_T_MAP);
+		if (!c)
+			continue;
+		if (!have_impl)
+			for (size_t j = 0; j < u->n_containers; j++)
+				u->containers[j].main = false;
+		err = sl_unit_add_container(mc, u, c, false, !have_impl);
+		if (err)
+			return err;
+		have_impl = true;
+	}
+	if (role == SL_ROLE_PREDICTOR || role == SL_ROLE_CANARY) {
+		const sl_node *ws = sl_model_field(mc, comp, "workerSpec", SL_T_MAP);
+		if (ws) {
+			char *wn = role == SL_ROLE_PREDICTOR ? "predictor.workerSpec"
+				   : sl_arena_printf(mc->arena, "%s.workerSpec", name);
+			if (!wn)
+				return SL_ENOMEM;
+			sl_unit *w = sl_object_add_unit(mc, o, SL_ROLE_WORKER, wn);
+			if (!w)
+				return SL_ENOMEM;
+			w->component = ws;
+			err = sl_unit_bind_podspec(mc, w, ws);
+			if (err)
+				return err;
+		}
+	}
+	return SL_OK;
+}
+
+static const char *const explainer_keys[] = {"art", "alibi", NULL};
+
+static sl_err bind_isvc(sl_model_ctx *mc, sl_object *o)
+{
+	const sl_node *spec = o->spec;
+	sl_err err = bind_component(mc, o, sl_model_field(mc, spec, "predictor", SL_T_MAP),
+				    SL_ROLE_PREDICTOR, "predictor", sl_kserve_implementations);
+	if (!err)
+		err = bind_component(mc, o, sl_model_field(mc, spec, "transformer", SL_T_MAP),
+				     SL_ROLE_TRANSFORMER, "transformer", NULL);
+	if (!err)
+		err = bind_component(mc, o, sl_model_field(mc, spec, "explainer", SL_T_MAP),
+				     SL_ROLE_EXPLAINER, "explainer", explainer_keys);
+	const sl_node *canary = sl_model_field(mc, spec, "canary", SL_T_SEQ_OF_MAP);
+	for (size_t i = 0; !err && canary && i < canary->u.seq.n; i++) {
+		const sl_node *c = sl_deref(canary->u.seq.items[i]);
+		const sl_node *p = c->type == SL_NODE_MAP ? sl_model_field(mc, c, "predictor", SL_T_MAP) : NULL;
+		if (!p)
+			continue;
+		char *name = sl_arena_printf(mc->arena, "canary[%zu].predictor", i);
+		if (!name)
+			return SL_ENOMEM;
+		err = bind_component(mc, o, p, SL_ROLE_CANARY, name, sl_kserve_implementations);
+	}
+	return err;
+}
+
+static sl_err bind_runtime(sl_model_ctx *mc, sl_object *o)
+{
+	if (!o->spec)
+		return SL_OK;
+	sl_unit *u = sl_object_add_unit(mc, o, SL_ROLE_RUNTIME, NULL);
+	if (!u)
+		return SL_ENOMEM;
+	u->mode = SL_MODE_PLAIN;
+	sl_err err = sl_unit_bind_podspec(mc, u, o->spec);
+	if (err)
+		return err;
+	const sl_node *ws = sl_model_field(mc, o->spec, "workerSpec", SL_T_MAP);
+	if (ws) {
+		sl_unit *w = sl_object_add_unit(mc, o, SL_ROLE_WORKER, "workerSpec");
+		if (!w)
+			return SL_ENOMEM;
+		w->mode = SL_MODE_PLAIN;
+		return sl_unit_bind_podspec(mc, w, ws);
+	}
+	return SL_OK;
+}
+
+static sl_err bind_graph(sl_model_ctx *mc, sl_object *o)
+{
+	if (!o->spec)
+		return SL_OK;
+	sl_unit *u = sl_object_add_unit(mc, o, SL_ROLE_ROUTER, "router");
+	if (!u)
+		return SL_ENOMEM;
+	u->component = o->spec;
+	u->min_replicas = bind_extension(mc, u, o->spec);
+	sl_err err = sl_unit_bind_podspec(mc, u, o->spec);
+	if (err)
+		return err;
+	/* spec.resources is the router container's, not pod-level. */
+	u->pod_resources = NULL;
+	return sl_unit_add_container(mc, u, o->spec, false, true);
+}
+
+/* One LLMInferenceService workload: a full PodSpec under `node`. */
+static sl_err bind_llm_pod(sl_model_ctx *mc, sl_object *o, const sl_node *node, sl_role role,
+			   const char *name, const sl_node *replicas_owner)
+{
+	if (!node)
+		return SL_OK;
+	sl_unit *u = sl_object_add_unit(mc, o, role, name);
+	if (!u)
+		return SL_ENOMEM;
+	u->mode = SL_MODE_PLAIN;
+	if (replicas_owner) {
+		long long r = 1;
+		u->replicas = sl_model_field(mc, replicas_owner, "replicas", SL_T_INT);
+		if (u->replicas)
+			sl_scalar_int(u->replicas, &r);
+		u->min_replicas = r;
+	}
+	return sl_unit_bind_podspec(mc, u, node);
+}
+
+static sl_err bind_llm(sl_model_ctx *mc, sl_object *o)
+{
+	const sl_node *spec = o->spec;
+	if (!spec)
+		return SL_OK;
+	const sl_node *prefill = sl_model_field(mc, spec, "prefill", SL_T_MAP);
+	const sl_node *router = sl_model_field(mc, spec, "router", SL_T_MAP);
+	const sl_node *sched = sl_model_field(mc, router, "scheduler", SL_T_MAP);
+	sl_err err = bind_llm_pod(mc, o, sl_model_field(mc, spec, "template", SL_T_MAP), SL_ROLE_LLM,
+				  "template", spec);
+	if (!err)
+		err = bind_llm_pod(mc, o, sl_model_field(mc, spec, "worker", SL_T_MAP), SL_ROLE_WORKER,
+				   "worker", NULL);
+	if (!err)
+		err = bind_llm_pod(mc, o, sl_model_field(mc, prefill, "template", SL_T_MAP),
+				   SL_ROLE_LLM, "prefill.template", prefill);
+	if (!err)
+		err = bind_llm_pod(mc, o, sl_model_field(mc, prefill, "worker", SL_T_MAP),
+				   SL_ROLE_WORKER, "prefill.worker", NULL);
+	if (!err)
+		err = bind_llm_pod(mc, o, sl_model_field(mc, sched, "template", SL_T_MAP),
+				   SL_ROLE_SCHEDULER, "router.scheduler.template", NULL);
+	return err;
+}
+
+sl_err sl_model_bind_kserve(sl_model_ctx *mc, sl_object *o)
+{
+	switch (o->kind) {
+	case SL_KIND_INFERENCE_SERVICE:
+		o->mode = resolve_mode(mc, o);
+		return bind_isvc(mc, o);
+	case SL_KIND_INFERENCE_GRAPH:
+		o->mode = resolve_mode(mc, o);
+		return bind_graph(mc, o);
+	case SL_KIND_SERVING_RUNTIME:
+	case SL_KIND_CLUSTER_SERVING_RUNTIME:
+		return bind_runtime(mc, o);
+	case SL_KIND_LLM_INFERENCE_SERVICE:
+		return bind_llm(mc, o);
+	default:
+		return SL_OK;
+	}
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: Apache-2.0
+** model.h: typed objects and placement units bound from the positioned tree.
+** An object is one Kubernetes object of a kind schedlint models; a placement unit is one pod
+** template inside it (spec/rules.md: predictor, transformer, explainer, workerSpec, canary
+** predictors, Knative templates, runtimes, graph routers, LLM templates, Seldon pod specs,
+** workload templates). Every typed field is the node it came from (position, pointer, edits);
+** a field of the wrong YAML type is reported as schema-type and left NULL. Everything lives in
+** the file's arena. */
+#ifndef SL_MODEL_H
+#define SL_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "yaml_tree.h"
+
+typedef enum sl_kind {
+	SL_KIND_UNKNOWN = 0,
+	SL_KIND_INFERENCE_SERVICE,
+	SL_KIND_SERVING_RUNTIME,
+	SL_KIND_CLUSTER_SERVING_RUNTIME,
+	SL_KIND_INFERENCE_GRAPH,
+	SL_KIND_LLM_INFERENCE_SERVICE,
+	SL_KIND_LLM_INFERENCE_SERVICE_CONFIG,
+	SL_KIND_KNATIVE_SERVICE,
+	SL_KIND_KNATIVE_CONFIGURATION,
+	SL_KIND_KNATIVE_SERVING,
+	SL_KIND_CONFIGMAP,
+	SL_KIND_POD,
+	SL_KIND_DEPLOYMENT,
+	SL_KIND_STATEFULSET,
+	SL_KIND_DAEMONSET,
+	SL_KIND_REPLICASET,
+	SL_KIND_JOB,
+	SL_KIND_CRONJOB,
+	SL_KIND_PRIORITY_CLASS,
+	SL_KIND_SELDON_SERVER,
+	SL_KIND_SELDON_SERVER_CONFIG,
+	SL_KIND_SELDON_MODEL,
+	SL_KIND_NODE,
+	SL_KIND__COUNT
+} sl_kind;
+
+/* How a unit's pods are run. */
+typedef enum sl_mode {
+	SL_MODE_PLAIN = 0,     /* a plain Kubernetes pod template */
+	SL_MODE_KNATIVE,       /* through a Knative Service: the podspec feature flags apply */
+	SL_MODE_STANDARD,      /* KServe Standard (RawDeployment): a Deployment */
+	SL_MODE_MODELMESH
+} sl_mode;
+
+typedef enum sl_role {
+	SL_ROLE_POD = 0,       /* a workload's pod template, Pod, Knative template */
+	SL_ROLE_PREDICTOR,
+	SL_ROLE_TRANSFORMER,
+	SL_ROLE_EXPLAINER,
+	SL_ROLE_WORKER,        /* predictor.workerSpec, runtime workerSpec, LLM worker */
+	SL_ROLE_CANARY,        /* spec.canary[i].predictor */
+	SL_ROLE_ROUTER,        /* InferenceGraph router */
+	SL_ROLE_RUNTIME,       /* ServingRuntime / ClusterServingRuntime pod spec */
+	SL_ROLE_LLM,           /* LLMInferenceService template, prefill.template */
+	SL_ROLE_SCHEDULER,     /* LLMInferenceService router.scheduler.template */
+	SL_ROLE_SERVER         /* Seldon Server / ServerConfig podSpec */
+} sl_role;
+
+typedef struct sl_container {
+	const sl_node *node;        /* the container mapping (a framework key's mapping for KServe) */
+	const char *name;           /* NULL when unnamed */
+	const sl_node *resources;   /* mapping or NULL */
+	const sl_node *requests;    /* mapping or NULL */
+	const sl_node *limits;      /* mapping or NULL */
+	bool init;                  /* an init container */
+	bool main;                  /* the serving container: kserve-container, the framework key,
+				       else the first container */
+} sl_container;
+
+struct sl_object;
+
+typedef struct sl_unit {
+	const struct sl_object *obj;
+	sl_role role;
+	const char *name;           /* "predictor", "transformer", "canary[0].predictor", "worker",
+				       "router"...; NULL for a workload's only template */
+	sl_mode mode;
+	const sl_node *pod;         /* the mapping holding the PodSpec fields */
+	const sl_node *meta;        /* the pod template's metadata mapping, NULL when none */
+	const sl_node *component;   /* KServe component mapping (extension fields), else NULL */
+	/* PodSpec fields, NULL when absent (or of the wrong type: schema-type was reported) */
+	const sl_node *node_selector;       /* mapping */
+	const sl_node *affinity;            /* mapping */
+	const sl_node *tolerations;         /* sequence */
+	const sl_node *topology_spread;     /* sequence */
+	const sl_node *priority_class_name; /* scalar */
+	const sl_node *node_name;           /* scalar */
+	const sl_node *pod_resources;       /* pod-level resources mapping */
+	sl_container *containers;
+	size_t n_containers;
+	const sl_node *replicas;    /* replicas / minReplicas / min-scale node, NULL when defaulted */
+	long long min_replicas;     /* replicas the unit keeps running (defaults applied), -1 unknown */
+} sl_unit;
+
+typedef struct sl_object {
+	const sl_doc *doc;
+	const char *path;           /* the file, as reported */
+	const sl_node *root;
+	sl_kind kind;
+	const char *api_version;    /* NULL when missing */
+	const char *kind_name;
+	const char *name;           /* metadata.name, NULL when missing */
+	const char *namespace_;     /* metadata.namespace, NULL when missing */
+	const sl_node *metadata, *labels, *annotations, *spec;
+	sl_mode mode;               /* resolved run mode (KServe: annotation, else config default) */
+	const sl_node *mode_annotation;   /* serving.kserve.io/deploymentMode value, NULL when unset */
+	sl_unit *units;
+	size_t n_units;
+} sl_object;
+
+/* Where the binder reports schema-type problems. */
+typedef void (*sl_model_issue_fn)(void *payload, const char *rule, const sl_node *at,
+				  const char *message, int quote_fix);
+
+struct sl_config;
+
+typedef struct sl_model_ctx {
+	sl_arena *arena;
+	const struct sl_config *cfg;
+	const char *path;
+	sl_model_issue_fn issue;
+	void *payload;
+} sl_model_ctx;
+
+/* Binds the document's root into an object. *out is NULL for a document that is not an object
+** of a modelled kind (unknown kinds are skipped). Returns SL_ENOMEM only. */
+sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out);
+
+/* "InferenceService sklearn-iris, predictor" / "Deployment web": for messages (arena). */
+const char *sl_unit_label(const sl_unit *u, sl_arena *a);
+/* "InferenceService sklearn-iris": for messages (arena). */
+const char *sl_object_label(const sl_object *o, sl_arena *a);
+/* The kind's usual name ("InferenceService", "Knative Service"). */
+const char *sl_kind_name(sl_kind k);
+/* True for kinds that serve inference (InferenceService, Knative Service/Configuration,
+** Seldon Server, LLMInferenceService, InferenceGraph). */
+bool sl_kind_is_serving(sl_kind k);
+
+/* --- helpers for the binders in src/model/ --- */
+
+enum sl_ftype {
+	SL_T_ANY = 0,
+	SL_T_MAP,          /* a mapping */
+	SL_T_SEQ,          /* a sequence */
+	SL_T_STR,          /* a string (a YAML bool or number is wrong) */
+	SL_T_INT,          /* an integer (a quoted number is wrong) */
+	SL_T_BOOL,         /* a boolean */
+	SL_T_STRMAP,       /* a mapping whose values are strings (labels, annotations, nodeSelector) */
+	SL_T_SEQ_OF_MAP,   /* a sequence of mappings */
+	SL_T_QUANTITY      /* a string or a number */
+};
+/* Checks that node n (a field value; NULL or a YAML null is fine) has type t; reports
+** schema-type through mc and returns NULL when it does not, else returns sl_deref(n). field
+** names it in the message ("tolerations"). */
+const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
+			       const char *field);
+/* sl_model_expect on map[key]. */
+const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *key,
+			      enum sl_ftype t);
+/* Binds the PodSpec fields of mapping pod into u (containers from "containers" and
+** "initContainers"); the caller sets everything else. */
+sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod);
+/* Appends a container bound from mapping c to u. */
+sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, bool init, bool main);
+/* A new unit appended to o (arena), zeroed but for obj, role, name, mode, min_replicas = -1. */
+sl_unit *sl_object_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name);
+
+/* Parses a KServe deployment-mode value (Standard, Knative, ModelMesh and the legacy
+** RawDeployment, Serverless; exact case, as KServe compares). False when it is none of them. */
+bool sl_kserve_mode_parse(const char *s, sl_mode *out);
+/* The predictor implementation keys (framework keys and "model"), NULL-terminated. */
+extern const char *const sl_kserve_implementations[];
+
+/* Binders per API group: fill o's kind-specific fields and units. */
+sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_kserve(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_knative(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_seldon(sl_model_ctx *mc, sl_object *o);
+
+#endif

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: Apache-2.0
+** unit.c: binding a PodSpec mapping into a placement unit: the scheduling fields, their nested
+** shapes (tolerations, affinity terms, spread constraints) and the containers' resources.
+** Only the types are checked here; the semantics are the rules' business. */
+#include <string.h>
+#include "model/model.h"
+
+sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, bool init, bool main)
+{
+	sl_container *nc = sl_arena_alloc(mc->arena, (u->n_containers + 1) * sizeof *nc);
+	if (!nc)
+		return SL_ENOMEM;
+	if (u->n_containers)
+		memcpy(nc, u->containers, u->n_containers * sizeof *nc);
+	sl_container *k = &nc[u->n_containers];
+	memset(k, 0, sizeof *k);
+	k->node = c;
+	k->init = init;
+	k->main = main;
+	k->name = sl_scalar(sl_model_field(mc, c, "name", SL_T_STR));
+	k->resources = sl_model_field(mc, c, "resources", SL_T_MAP);
+	if (k->resources) {
+		k->requests = sl_model_field(mc, k->resources, "requests", SL_T_MAP);
+		k->limits = sl_model_field(mc, k->resources, "limits", SL_T_MAP);
+		const sl_node *lists[2] = {k->requests, k->limits};
+		for (int i = 0; i < 2; i++) {
+			const sl_node *m = lists[i];
+			for (size_t j = 0; m && j < m->u.map.n; j++) {
+				const char *rn = sl_scalar(m->u.map.pairs[j].key);
+				sl_model_expect(mc, m->u.map.pairs[j].value, SL_T_QUANTITY, rn ? rn : "quantity");
+			}
+		}
+	}
+	u->containers = nc;
+	u->n_containers++;
+	return SL_OK;
+}
+
+static void bind_tolerations(sl_model_ctx *mc, const sl_node *tols)
+{
+	for (size_t i = 0; tols && i < tols->u.seq.n; i++) {
+		const sl_node *t = sl_deref(tols->u.seq.items[i]);
+		if (t->type != SL_NODE_MAP)
+			continue;
+		sl_model_field(mc, t, "key", SL_T_STR);
+		sl_model_field(mc, t, "operator", SL_T_STR);
+		sl_model_field(mc, t, "value", SL_T_STR);
+		sl_model_field(mc, t, "effect", SL_T_STR);
+		sl_model_field(mc, t, "tolerationSeconds", SL_T_INT);
+	}
+}
+
+static void bind_requirements(sl_model_ctx *mc, const sl_node *term, const char *field)
+{
+	const sl_node *reqs = sl_model_field(mc, term, field, SL_T_SEQ_OF_MAP);
+	for (size_t i = 0; reqs && i < reqs->u.seq.n; i++) {
+		const sl_node *r = sl_deref(reqs->u.seq.items[i]);
+		if (r->type != SL_NODE_MAP)
+			continue;
+		sl_model_field(mc, r, "key", SL_T_STR);
+		sl_model_field(mc, r, "operator", SL_T_STR);
+		const sl_node *vals = sl_model_field(mc, r, "values", SL_T_SEQ);
+		for (size_t j = 0; vals && j < vals->u.seq.n; j++)
+			sl_model_expect(mc, vals->u.seq.items[j], SL_T_STR, "values[]");
+	}
+}
+
+static void bind_label_selector(sl_model_ctx *mc, const sl_node *sel)
+{
+	if (!sel)
+		return;
+	sl_model_field(mc, sel, "matchLabels", SL_T_STRMAP);
+	bind_requirements(mc, sel, "matchExpressions");
+}
+
+static void bind_pod_affinity(sl_model_ctx *mc, const sl_node *pa)
+{
+	if (!pa)
+		return;
+	const sl_node *req = sl_model_field(mc, pa, "requiredDuringSchedulingIgnoredDuringExecution",
+					    SL_T_SEQ_OF_MAP);
+	for (size_t i = 0; req && i < req->u.seq.n; i++) {
+		const sl_node *t = sl_deref(req->u.seq.items[i]);
+		if (t->type == SL_NODE_MAP) {
+			sl_model_field(mc, t, "topologyKey", SL_T_STR);
+			bind_label_selector(mc, sl_model_field(mc, t, "labelSelector", SL_T_MAP));
+		}
+	}
+	const sl_node *pref = sl_model_field(mc, pa, "preferredDuringSchedulingIgnoredDuringExecution",
+					     SL_T_SEQ_OF_MAP);
+	for (size_t i = 0; pref && i < pref->u.seq.n; i++) {
+		const sl_node *w = sl_deref(pref->u.seq.items[i]);
+		if (w->type != SL_NODE_MAP)
+			continue;
+		sl_model_field(mc, w, "weight", SL_T_INT);
+		const sl_node *t = sl_model_field(mc, w, "podAffinityTerm", SL_T_MAP);
+		if (t) {
+			sl_model_field(mc, t, "topologyKey", SL_T_STR);
+			bind_label_selector(mc, sl_model_field(mc, t, "labelSelector", SL_T_MAP));
+		}
+	}
+}
+
+static void bind_affinity(sl_model_ctx *mc, const sl_node *aff)
+{
+	if (!aff)
+		return;
+	const sl_node *na = sl_model_field(mc, aff, "nodeAffinity", SL_T_MAP);
+	if (na) {
+		const sl_node *req = sl_model_field(mc, na, "requiredDuringSchedulingIgnoredDuringExecution",
+						    SL_T_MAP);
+		const sl_node *terms = sl_model_field(mc, req, "nodeSelectorTerms", SL_T_SEQ_OF_MAP);
+		for (size_t i = 0; terms && i < terms->u.seq.n; i++) {
+			const sl_node *t = sl_deref(terms->u.seq.items[i]);
+			if (t->type != SL_NODE_MAP)
+				continue;
+			bind_requirements(mc, t, "matchExpressions");
+			bind_requirements(mc, t, "matchFields");
+		}
+		const sl_node *pref = sl_model_field(mc, na, "preferredDuringSchedulingIgnoredDuringExecution",
+						     SL_T_SEQ_OF_MAP);
+		for (size_t i = 0; pref && i < pref->u.seq.n; i++) {
+			const sl_node *w = sl_deref(pref->u.seq.items[i]);
+			if (w->type != SL_NODE_MAP)
+				continue;
+			sl_model_field(mc, w, "weight", SL_T_INT);
+			const sl_node *p = sl_model_field(mc, w, "preference", SL_T_MAP);
+			if (p) {
+				bind_requirements(mc, p, "matchExpressions");
+				bind_requirements(mc, p, "matchFields");
+			}
+		}
+	}
+	bind_pod_affinity(mc, sl_model_field(mc, aff, "podAffinity", SL_T_MAP));
+	bind_pod_affinity(mc, sl_model_field(mc, aff, "podAntiAffinity", SL_T_MAP));
+}
+
+static void bind_spread(sl_model_ctx *mc, const sl_node *tsc)
+{
+	for (size_t i = 0; tsc && i < tsc->u.seq.n; i++) {
+		const sl_node *c = sl_deref(tsc->u.seq.items[i]);
+		if (c->type != SL_NODE_MAP)
+			continue;
+		sl_model_field(mc, c, "maxSkew", SL_T_INT);
+		sl_model_field(mc, c, "topologyKey", SL_T_STR);
+		sl_model_field(mc, c, "whenUnsatisfiable", SL_T_STR);
+		sl_model_field(mc, c, "minDomains", SL_T_INT);
+		bind_label_selector(mc, sl_model_field(mc, c, "labelSelector", SL_T_MAP));
+	}
+}
+
+sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod)
+{
+	u->pod = pod;
+	if (!pod)
+		return SL_OK;
+	u->node_selector = sl_model_field(mc, pod, "nodeSelector", SL_T_STRMAP);
+	u->affinity = sl_model_field(mc, pod, "affinity", SL_T_MAP);
+	u->tolerations = sl_model_field(mc, pod, "tolerations", SL_T_SEQ_OF_MAP);
+	u->topology_spread = sl_model_field(mc, pod, "topologySpreadConstraints", SL_T_SEQ_OF_MAP);
+	u->priority_class_name = sl_model_field(mc, pod, "priorityClassName", SL_T_STR);
+	u->node_name = sl_model_field(mc, pod, "nodeName", SL_T_STR);
+	u->pod_resources = sl_model_field(mc, pod, "resources", SL_T_MAP);
+	sl_model_field(mc, pod, "schedulerName", SL_T_STR);
+	sl_model_field(mc, pod, "runtimeClassName", SL_T_STR);
+	sl_model_field(mc, pod, "priority", SL_T_INT);
+	sl_model_field(mc, pod, "preemptionPolicy", SL_T_STR);
+	sl_model_field(mc, pod, "hostNetwork", SL_T_BOOL);
+	sl_model_field(mc, pod, "hostPID", SL_T_BOOL);
+	sl_model_field(mc, pod, "hostIPC", SL_T_BOOL);
+	sl_model_field(mc, pod, "serviceAccountName", SL_T_STR);
+	bind_tolerations(mc, u->tolerations);
+	bind_affinity(mc, u->affinity);
+	bind_spread(mc, u->topology_spread);
+	const char *lists[2] = {"initContainers", "containers"};
+	for (int l = 0; l < 2; l++) {
+		const sl_node *cs = sl_model_field(mc, pod, lists[l], SL_T_SEQ_OF_MAP);
+		for (size_t i = 0; cs && i < cs->u.seq.n; i++) {
+			const sl_node *c = sl_deref(cs->u.seq.items[i]);
+			if (c->type != SL_NODE_MAP)
+				continue;
+			if (sl_unit_add_container(mc, u, c, l == 0, false) != SL_OK)
+				return SL_ENOMEM;
+		}
+	}
+	/* The serving container: "kserve-container" when there is one, else the first. */
+	sl_container *main = NULL;
+	for (size_t i = 0; i < u->n_containers; i++) {
+		sl_container *c = &u->containers[i];
+		if (c->init)
+			continue;
+		if (!main || (c->name && strcmp(c->name, "kserve-container") == 0 &&
+			      !(main->name && strcmp(main->name, "kserve-container") == 0)))
+			main = c;
+	}
+	if (main)
+		main->main = true;
+	return SL_OK;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0
+** json.c: the JSON report (spec/cli.md, docs/json-output.md), written with jansson so escaping
+** and UTF-8 are never done by hand. Keys keep a fixed order for stable diffs. */
+#include <jansson.h>
+#include "schedlint/schedlint.h"
+#include "report/report.h"
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *edit_json(const sl_edit *e)
+{
+	return json_pack("{s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:I}",
+			 "path", e->path, "offset", (json_int_t)e->offset, "length", (json_int_t)e->length,
+			 "content", e->content, "line", (json_int_t)e->line, "column", (json_int_t)e->column,
+			 "end_line", (json_int_t)e->end_line, "end_column", (json_int_t)e->end_column);
+}
+
+static json_t *finding_json(const sl_finding *f)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "rule", json_string(f->rule));
+	json_object_set_new(o, "severity", json_string(sl_severity_name(f->severity)));
+	json_object_set_new(o, "message", json_string(f->message));
+	json_object_set_new(o, "path", json_string(f->path));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "column", json_integer(f->column));
+	json_object_set_new(o, "end_line", json_integer(f->end_line));
+	json_object_set_new(o, "end_column", json_integer(f->end_column));
+	json_object_set_new(o, "pointer", json_string(f->pointer));
+	json_object_set_new(o, "document", json_integer(f->document));
+	if (f->kind) {
+		json_object_set_new(o, "object", json_pack("{s:o, s:o, s:o, s:o}",
+			"apiVersion", str_or_null(f->api_version), "kind", str_or_null(f->kind),
+			"namespace", str_or_null(f->namespace_), "name", str_or_null(f->name)));
+	} else {
+		json_object_set_new(o, "object", json_null());
+	}
+	json_object_set_new(o, "unit", str_or_null(f->unit));
+	if (f->fix) {
+		json_t *edits = json_array();
+		for (size_t i = 0; i < f->fix->n_edits; i++)
+			json_array_append_new(edits, edit_json(&f->fix->edits[i]));
+		json_object_set_new(o, "fix", json_pack("{s:s, s:o, s:o}", "applicability",
+			f->fix->applicability == SL_FIX_UNSAFE ? "unsafe" : "safe",
+			"message", str_or_null(f->fix->message), "edits", edits));
+	} else {
+		json_object_set_new(o, "fix", json_null());
+	}
+	return o;
+}
+
+sl_err sl_report_json(const sl_run *run, const sl_report_options *opts, FILE *out)
+{
+	(void)opts;
+	json_t *root = json_object();
+	json_t *findings = json_array();
+	json_t *files = json_array();
+	if (!root || !findings || !files) {
+		json_decref(root);
+		json_decref(findings);
+		json_decref(files);
+		return SL_ENOMEM;
+	}
+	json_object_set_new(root, "version", json_integer(1));
+	json_object_set_new(root, "tool", json_pack("{s:s, s:s}", "name", "schedlint", "version",
+						    sl_version()));
+	for (size_t i = 0; i < sl_run_finding_count(run); i++)
+		json_array_append_new(findings, finding_json(sl_run_finding(run, i)));
+	json_object_set_new(root, "findings", findings);
+	for (size_t i = 0; i < sl_run_file_count(run); i++) {
+		sl_file_info fi;
+		sl_run_file(run, i, &fi);
+		json_array_append_new(files, json_pack("{s:s, s:I, s:o}", "path", fi.path, "documents",
+						       (json_int_t)fi.documents, "error", str_or_null(fi.error)));
+	}
+	json_object_set_new(root, "files", files);
+	sl_summary s;
+	sl_summary_count(run, &s);
+	json_object_set_new(root, "summary", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
+		"files", (json_int_t)s.files, "documents", (json_int_t)s.documents,
+		"errors", (json_int_t)s.errors, "warnings", (json_int_t)s.warnings,
+		"infos", (json_int_t)s.infos, "fixable", (json_int_t)s.fixable));
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	fputc('\n', out);
+	return rc == 0 && !ferror(out) ? SL_OK : SL_EIO;
+}

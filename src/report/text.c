@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: Apache-2.0
+** text.c: the default report, one line per finding as compilers print them
+** (path:line:col: severity: message [rule-id]), then a summary line. */
+#include <string.h>
+#include "registry.h"
+#include "report/report.h"
+
+void sl_summary_count(const sl_run *run, sl_summary *out)
+{
+	memset(out, 0, sizeof *out);
+	out->files = sl_run_file_count(run);
+	for (size_t i = 0; i < out->files; i++) {
+		sl_file_info fi;
+		sl_run_file(run, i, &fi);
+		out->documents += fi.documents;
+	}
+	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
+		const sl_finding *f = sl_run_finding(run, i);
+		switch (f->severity) {
+		case SL_SEV_ERROR: out->errors++; break;
+		case SL_SEV_WARNING: out->warnings++; break;
+		default: out->infos++; break;
+		}
+		if (f->fix && f->fix->applicability == SL_FIX_SAFE)
+			out->fixable++;
+		else if (f->fix && f->fix->applicability == SL_FIX_UNSAFE)
+			out->unsafe_fixable++;
+	}
+}
+
+static const char *plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+sl_err sl_report_text(const sl_run *run, const sl_report_options *opts, FILE *out)
+{
+	const char *bold = opts->color ? "\033[1m" : "", *reset = opts->color ? "\033[0m" : "";
+	size_t n = sl_run_finding_count(run);
+	if (!opts->quiet) {
+		for (size_t i = 0; i < n; i++) {
+			const sl_finding *f = sl_run_finding(run, i);
+			const char *col = !opts->color ? ""
+				: f->severity == SL_SEV_ERROR ? "\033[1;31m"
+				: f->severity == SL_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
+			const char *mark = !f->fix ? ""
+				: f->fix->applicability == SL_FIX_SAFE ? " (fixable)" : " (unsafe fix)";
+			fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s [%s]%s\n", bold, f->path, f->line, f->column,
+				reset, col, sl_severity_name(f->severity), reset, f->message, f->rule, mark);
+		}
+	}
+	sl_summary s;
+	sl_summary_count(run, &s);
+	if (opts->statistics && n) {
+		/* Findings are sorted by position; count per rule in registry order. */
+		for (size_t r = 0; r < sl_registry_count; r++) {
+			size_t c = 0;
+			for (size_t i = 0; i < n; i++)
+				if (strcmp(sl_run_finding(run, i)->rule, sl_registry[r].rule->id) == 0)
+					c++;
+			if (c)
+				fprintf(out, "%6zu  %s\n", c, sl_registry[r].rule->id);
+		}
+	}
+	if (!n) {
+		fprintf(out, "No problems found in %zu %s.\n", s.files, plural(s.files, "file", "files"));
+	} else {
+		fprintf(out, "%zu %s, %zu %s", s.errors, plural(s.errors, "error", "errors"), s.warnings,
+			plural(s.warnings, "warning", "warnings"));
+		if (s.infos)
+			fprintf(out, ", %zu %s", s.infos, plural(s.infos, "info", "infos"));
+		fprintf(out, " in %zu %s", s.files, plural(s.files, "file", "files"));
+		if (s.fixable)
+			fprintf(out, "; %zu fixable with --fix", s.fixable);
+		if (s.unsafe_fixable)
+			fprintf(out, "; %zu more with --fix --unsafe-fixes", s.unsafe_fixable);
+		fprintf(out, ".\n");
+	}
+	return ferror(out) ? SL_EIO : SL_OK;
+}

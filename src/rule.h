@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: Apache-2.0
+** rule.h: the narrow SDK a rule includes, and nothing else (a test checks that rules/ includes
+** only this header). A rule is one file under rules/<category>/: a doc block, a check function
+** and SL_RULE(...). The engine calls check_object once per modelled object and check_unit once
+** per placement unit, for every enabled rule; the rule reports findings with sl_report() and
+** returns SL_OK (a finding is not an error). Everything a rule allocates comes from the file's
+** arena (sl_ctx_arena) and is never freed by the rule. */
+#ifndef SL_RULE_H
+#define SL_RULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include "schedlint/finding.h"
+#include "arena.h"
+#include "config.h"
+#include "index.h"
+#include "model/model.h"
+#include "yaml_tree.h"
+
+typedef struct sl_ctx sl_ctx;
+typedef struct sl_report sl_report;   /* a finding being reported: attach a fix to it */
+
+struct sl_rule {
+	const char *id;              /* kebab-case; the file name is its snake_case */
+	const char *category;        /* the rules/<category>/ directory */
+	const char *summary;         /* one line, for `schedlint rules` */
+	sl_severity severity;        /* default severity */
+	bool off_by_default;         /* enabled only by the config or --select */
+	sl_fix_applicability fix;    /* what its fixes are, SL_FIX_NONE when it never edits */
+	/* At most one of these is set; neither for findings the parser or binder produces. */
+	sl_err (*check_object)(sl_ctx *ctx, const sl_object *o);
+	sl_err (*check_unit)(sl_ctx *ctx, const sl_unit *u);
+};
+
+/* Defines the rule `stem` (its snake_case id). The registry generator finds it. */
+#define SL_RULE(stem, ...) const struct sl_rule sl_rule__##stem = {__VA_ARGS__}
+
+/* --- context ------------------------------------------------------------------------------ */
+const sl_config *sl_ctx_config(const sl_ctx *ctx);
+const sl_index *sl_ctx_index(const sl_ctx *ctx);
+sl_arena *sl_ctx_arena(sl_ctx *ctx);
+/* The file being linted. */
+const sl_source *sl_ctx_source(const sl_ctx *ctx);
+/* "InferenceService sklearn-iris, predictor": the unit's name for messages. */
+const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u);
+
+/* --- reporting ------------------------------------------------------------------------------
+** The finding covers the node's text (a key node: the key; a value: the value), gets its JSON
+** pointer, and the object and unit being checked. fmt is printf-style. Returns the report (to
+** attach a fix) or NULL when the rule is filtered out or memory ran out. */
+sl_report *sl_report_at(sl_ctx *ctx, const sl_node *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Reports at the key of the field whose value is `value` (e.g. "tolerations:"). */
+sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* --- fixes: byte-range edits on the original text (never a re-emission) -------------------- */
+/* Replaces bytes [start,end) of the current file with text. */
+sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text);
+/* Replaces bytes [start,end) of another linted file (the one that holds object `in`). */
+sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t start, size_t end,
+			 const char *text);
+/* Marks r's fix as safe or unsafe with a message saying what it does. */
+sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* --- helpers shared by rules ---------------------------------------------------------------- */
+/* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */
+bool sl_is_gpu_resource(const sl_config *cfg, const char *name);
+/* The taint key GPU nodes carry for a GPU resource: the resource name, except that the nodes
+** of nvidia.com/mig-* resources carry nvidia.com/gpu. */
+const char *sl_gpu_taint_key(const char *resource);
+/* True when the quantity node is a zero ("0", 0, "0.0"): a request of nothing. */
+bool sl_quantity_node_is_zero(const sl_node *q);
+/* The first GPU resource any container of u requests or limits (non-zero), or NULL. */
+const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u);
+/* How messages name a container: "container \"kserve-container\"", or the implementation
+** key for a KServe framework container ("sklearn"). */
+const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
+/* Iterates the pairs of a mapping (aliases followed): for (i...) over sl_map_n / sl_map_pair. */
+size_t sl_map_n(const sl_node *map);
+const sl_pair *sl_map_pair(const sl_node *map, size_t i);
+/* Items of a sequence (aliases followed). */
+size_t sl_seq_n(const sl_node *seq);
+const sl_node *sl_seq_item(const sl_node *seq, size_t i);
+
+#endif

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: Apache-2.0
+** run.c: a lint run, the library's front door. Inputs are read whole as they are added; pass 1
+** parses each and fills the project index, pass 2 runs the rules, then every finding is sorted
+** (path, line, column, rule, message) so output never depends on input order or timing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "engine.h"
+#include "registry.h"
+#include "report/report.h"
+#include "walk.h"
+
+struct sl_run {
+	sl_engine eng;
+	sl_globs *globs;
+	sl_frec **sorted;
+	size_t n_sorted;
+	bool linted;
+};
+
+const char *sl_version(void)
+{
+	return SL_VERSION;
+}
+
+sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out, char **error_out)
+{
+	sl_run *run = sl_xcalloc(1, sizeof *run);
+	if (!run)
+		return SL_ENOMEM;
+	run->eng.cfg = cfg;
+	sl_index_init(&run->eng.index, cfg);
+	sl_err err = sl_engine_configure(&run->eng, opts, error_out);
+	if (!err)
+		err = sl_globs_new(cfg, &run->globs);
+	if (err) {
+		sl_run_free(run);
+		return err;
+	}
+	*out = run;
+	return SL_OK;
+}
+
+static sl_file *new_file(sl_run *run, const char *path)
+{
+	sl_engine *e = &run->eng;
+	if ((e->n_files & (e->n_files + 1)) == 0 || e->n_files == 0) {
+		size_t ncap = e->n_files ? (e->n_files + 1) * 2 : 8;
+		sl_file **nf = sl_xrealloc(e->files, ncap * sizeof *nf);
+		if (!nf)
+			return NULL;
+		e->files = nf;
+	}
+	sl_file *f = sl_xcalloc(1, sizeof *f);
+	if (!f)
+		return NULL;
+	f->path = sl_xstrdup(path);
+	f->arena = sl_arena_new();
+	if (!f->path || !f->arena) {
+		free(f->path);
+		sl_arena_free(f->arena);
+		free(f);
+		return NULL;
+	}
+	e->files[e->n_files++] = f;
+	return f;
+}
+
+static sl_err set_error(sl_file *f, int errnum)
+{
+	if (asprintf(&f->error, "cannot read: %s", strerror(errnum)) < 0) {
+		f->error = NULL;
+		return SL_ENOMEM;
+	}
+	return SL_OK;
+}
+
+static sl_err add_file(const char *path, void *payload)
+{
+	sl_run *run = payload;
+	sl_file *f = new_file(run, path);
+	if (!f)
+		return SL_ENOMEM;
+	sl_err err = sl_source_read_file(path, path, &f->src);
+	if (err == SL_EIO)
+		return set_error(f, errno);
+	return err;
+}
+
+static sl_err add_error(const char *path, int errnum, void *payload)
+{
+	sl_file *f = new_file(payload, path);
+	if (!f)
+		return SL_ENOMEM;
+	return set_error(f, errnum);
+}
+
+sl_err sl_run_add_path(sl_run *run, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return add_error(path, errno, run);
+	if (S_ISDIR(st.st_mode))
+		return sl_walk(path, run->globs, add_file, add_error, run);
+	return add_file(path, run);
+}
+
+sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
+{
+	sl_file *f = new_file(run, display_path);
+	if (!f)
+		return SL_ENOMEM;
+	sl_err err = sl_source_read_fd(fd, display_path, &f->src);
+	if (err == SL_EIO)
+		return set_error(f, errno);
+	return err;
+}
+
+sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len)
+{
+	sl_file *f = new_file(run, path);
+	if (!f)
+		return SL_ENOMEM;
+	return sl_source_from_buffer(path, data, len, &f->src);
+}
+
+bool sl_run_excluded(const sl_run *run, const char *path)
+{
+	return sl_globs_match(run->globs, path);
+}
+
+static int cmp_findings(const void *a, const void *b)
+{
+	const sl_finding *x = &(*(sl_frec *const *)a)->pub, *y = &(*(sl_frec *const *)b)->pub;
+	int c = strcmp(x->path, y->path);
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	c = strcmp(x->rule, y->rule);
+	if (c)
+		return c;
+	return strcmp(x->message, y->message);
+}
+
+static int cmp_files(const void *a, const void *b)
+{
+	return strcmp((*(sl_file *const *)a)->path, (*(sl_file *const *)b)->path);
+}
+
+sl_err sl_run_lint(sl_run *run)
+{
+	sl_engine *e = &run->eng;
+	if (run->linted)
+		return SL_EUSAGE;
+	run->linted = true;
+	/* Files in path order, so "first" (a first default PriorityClass) means the same thing
+	** however the inputs were named. The sort is stable for equal paths (stdin twice). */
+	qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		if (!f->src)
+			continue;
+		sl_err err = sl_engine_parse(e, f);
+		if (err)
+			return err;
+		for (size_t j = 0; j < f->n_objects; j++)
+			if ((err = sl_index_add(&e->index, f->objects[j])))
+				return err;
+	}
+	size_t total = 0;
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		if (!f->src)
+			continue;
+		sl_err err = sl_engine_check(e, f);
+		if (err)
+			return err;
+		total += f->n_findings;
+	}
+	run->sorted = sl_xmalloc((total ? total : 1) * sizeof *run->sorted);
+	if (!run->sorted)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < e->n_files; i++)
+		for (size_t j = 0; j < e->files[i]->n_findings; j++)
+			run->sorted[run->n_sorted++] = e->files[i]->findings[j];
+	qsort(run->sorted, run->n_sorted, sizeof *run->sorted, cmp_findings);
+	return SL_OK;
+}
+
+size_t sl_run_finding_count(const sl_run *run)
+{
+	return run->n_sorted;
+}
+
+const sl_finding *sl_run_finding(const sl_run *run, size_t i)
+{
+	return i < run->n_sorted ? &run->sorted[i]->pub : NULL;
+}
+
+size_t sl_run_file_count(const sl_run *run)
+{
+	return run->eng.n_files;
+}
+
+void sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
+{
+	const sl_file *f = run->eng.files[i];
+	out->path = f->path;
+	out->documents = f->tree.n_indices;
+	out->error = f->error;
+}
+
+void sl_run_free(sl_run *run)
+{
+	if (!run)
+		return;
+	sl_engine *e = &run->eng;
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		free(f->path);
+		free(f->error);
+		free(f->findings);
+		sl_source_free(f->src);
+		sl_arena_free(f->arena);
+		free(f);
+	}
+	free(e->files);
+	free(e->severity);
+	sl_index_free(&e->index);
+	sl_globs_free(run->globs);
+	free(run->sorted);
+	free(run);
+}
+
+sl_err sl_run_write_report(const sl_run *run, const sl_report_options *opts, FILE *out)
+{
+	switch (opts->format) {
+	case SL_FORMAT_TEXT:
+		return sl_report_text(run, opts, out);
+	case SL_FORMAT_JSON:
+		return sl_report_json(run, opts, out);
+	default:
+		return SL_EUSAGE;   /* sarif and github arrive with the integrations */
+	}
+}

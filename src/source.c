@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: Apache-2.0
+** source.c: reading inputs whole, and the line index built in the same pass that checks
+** the text is UTF-8 without the control characters YAML forbids (so a bad byte is found
+** at its exact offset before libyaml, whose reader errors carry no usable mark). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "arena.h"
+#include "source.h"
+
+/* Length of the UTF-8 sequence at p (at most n bytes), 0 when invalid. *cp gets the code point. */
+static size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
+{
+	unsigned c = p[0];
+	size_t len;
+	unsigned min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if ((c & 0xE0) == 0xC0) {
+		len = 2; c &= 0x1F; min = 0x80;
+	} else if ((c & 0xF0) == 0xE0) {
+		len = 3; c &= 0x0F; min = 0x800;
+	} else if ((c & 0xF8) == 0xF0) {
+		len = 4; c &= 0x07; min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* YAML 1.1 printable set (libyaml's reader check). */
+static int printable(unsigned c)
+{
+	return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0x7E) || c == 0x85 ||
+	       (c >= 0xA0 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) ||
+	       (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+static sl_err push_line(sl_source *s, size_t *cap, size_t start)
+{
+	if (s->n_lines == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 256;
+		size_t *ls = sl_xrealloc(s->line_start, ncap * sizeof *ls);
+		if (!ls)
+			return SL_ENOMEM;
+		s->line_start = ls;
+		unsigned char *la = sl_xrealloc(s->line_ascii, ncap);
+		if (!la)
+			return SL_ENOMEM;
+		s->line_ascii = la;
+		*cap = ncap;
+	}
+	s->line_start[s->n_lines] = start;
+	s->line_ascii[s->n_lines] = 1;
+	s->n_lines++;
+	return SL_OK;
+}
+
+/* Builds the line index and finds the first bad byte. */
+static sl_err index_lines(sl_source *s)
+{
+	const unsigned char *d = (const unsigned char *)s->data;
+	size_t n = s->len, cap = 0, i = 0;
+	bool first_break = true;
+	if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF)))
+		s->utf16 = true;
+	if (n >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF)
+		s->bom = 3;
+	if (push_line(s, &cap, 0) != SL_OK)
+		return SL_ENOMEM;
+	i = s->bom;
+	if (s->utf16)
+		return SL_OK;
+	while (i < n) {
+		unsigned char c = d[i];
+		if (c >= 0x20 && c < 0x7F) {
+			i++;
+			continue;
+		}
+		if (c == '\n' || c == '\r') {
+			size_t next = i + 1;
+			if (c == '\r' && next < n && d[next] == '\n')
+				next++;
+			if (first_break) {
+				s->crlf = (next - i == 2);
+				first_break = false;
+			}
+			if (push_line(s, &cap, next) != SL_OK)
+				return SL_ENOMEM;
+			i = next;
+			continue;
+		}
+		if (c == '\t') {
+			i++;
+			continue;
+		}
+		unsigned cp = 0;
+		size_t len = utf8_decode(d + i, n - i, &cp);
+		if (len == 0) {
+			if (!s->bad_what) {
+				s->bad_offset = i;
+				s->bad_what = "invalid UTF-8 byte sequence";
+			}
+			s->line_ascii[s->n_lines - 1] = 0;
+			i++;
+			continue;
+		}
+		if (!printable(cp) && !s->bad_what) {
+			s->bad_offset = i;
+			s->bad_what = cp == 0 ? "NUL byte (control characters are not allowed)"
+					      : "control characters are not allowed";
+		}
+		if (len > 1)
+			s->line_ascii[s->n_lines - 1] = 0;
+		if (cp == 0x85 || cp == 0x2028 || cp == 0x2029) {
+			if (push_line(s, &cap, i + len) != SL_OK)
+				return SL_ENOMEM;
+		}
+		i += len;
+	}
+	return SL_OK;
+}
+
+static sl_err finish(sl_source *s, const char *path)
+{
+	s->path = sl_xstrdup(path);
+	if (!s->path)
+		return SL_ENOMEM;
+	return index_lines(s);
+}
+
+sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out)
+{
+	sl_source *s = sl_xcalloc(1, sizeof *s);
+	if (!s)
+		return SL_ENOMEM;
+	s->data = sl_xmalloc(len + 1);
+	if (!s->data) {
+		free(s);
+		return SL_ENOMEM;
+	}
+	if (len)
+		memcpy(s->data, data, len);
+	s->data[len] = '\0';
+	s->len = len;
+	sl_err err = finish(s, path);
+	if (err) {
+		sl_source_free(s);
+		return err;
+	}
+	*out = s;
+	return SL_OK;
+}
+
+sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
+{
+	size_t cap = 64 * 1024, len = 0;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 1;
+	char *buf = sl_xmalloc(cap);
+	if (!buf)
+		return SL_ENOMEM;
+	for (;;) {
+		if (len + 1 >= cap) {
+			char *nb = sl_xrealloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				return SL_ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, buf + len, cap - len - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			errno = e;
+			return SL_EIO;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	buf[len] = '\0';
+	sl_source *s = sl_xcalloc(1, sizeof *s);
+	if (!s) {
+		free(buf);
+		return SL_ENOMEM;
+	}
+	s->data = buf;
+	s->len = len;
+	sl_err err = finish(s, path);
+	if (err) {
+		sl_source_free(s);
+		return err;
+	}
+	*out = s;
+	return SL_OK;
+}
+
+sl_err sl_source_read_file(const char *fs_path, const char *path, sl_source **out)
+{
+	int fd = open(fs_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return SL_EIO;
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return SL_EIO;
+	}
+	sl_err err = sl_source_read_fd(fd, path, out);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return err;
+}
+
+void sl_source_free(sl_source *src)
+{
+	if (!src)
+		return;
+	free(src->path);
+	free(src->data);
+	free(src->line_start);
+	free(src->line_ascii);
+	free(src);
+}
+
+size_t sl_source_line_end(const sl_source *src, size_t line)
+{
+	if (line + 1 >= src->n_lines)
+		return src->len;
+	size_t e = src->line_start[line + 1];
+	const unsigned char *d = (const unsigned char *)src->data;
+	/* Step back over the break: LF, CR, CRLF, or a 2/3-byte NEL/LS/PS. */
+	if (e >= 2 && d[e - 2] == '\r' && d[e - 1] == '\n')
+		return e - 2;
+	if (e >= 1 && (d[e - 1] == '\n' || d[e - 1] == '\r'))
+		return e - 1;
+	if (e >= 2 && d[e - 2] == 0xC2 && d[e - 1] == 0x85)
+		return e - 2;
+	if (e >= 3)
+		return e - 3;
+	return e;
+}
+
+size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column)
+{
+	if (line >= src->n_lines)
+		return src->len;
+	size_t off = src->line_start[line];
+	if (line == 0)
+		off = src->bom;
+	size_t end = sl_source_line_end(src, line);
+	if (src->line_ascii[line]) {
+		off += column;
+	} else {
+		const unsigned char *d = (const unsigned char *)src->data;
+		while (column > 0 && off < end) {
+			unsigned char c = d[off];
+			off += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+			column--;
+		}
+		off += column;   /* past the line's text: the break itself */
+	}
+	return off > src->len ? src->len : off;
+}
+
+size_t sl_source_line_of(const sl_source *src, size_t offset)
+{
+	size_t lo = 0, hi = src->n_lines;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (src->line_start[mid] <= offset)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void sl_source_position(const sl_source *src, size_t offset, uint32_t *line, uint32_t *col)
+{
+	if (offset > src->len)
+		offset = src->len;
+	size_t l = sl_source_line_of(src, offset);
+	size_t start = l == 0 ? src->bom : src->line_start[l];
+	size_t c = 0;
+	if (offset < start)
+		offset = start;
+	if (src->line_ascii[l]) {
+		c = offset - start;
+	} else {
+		const unsigned char *d = (const unsigned char *)src->data;
+		for (size_t i = start; i < offset; i++)
+			if ((d[i] & 0xC0) != 0x80)
+				c++;
+	}
+	*line = (uint32_t)(l + 1);
+	*col = (uint32_t)(c + 1);
+}

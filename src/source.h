@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: Apache-2.0
+** source.h: one input's bytes, its line index and the facts fixes must preserve (BOM, CRLF).
+** Positions: byte offsets are what edits use; line/column (1-based, columns in code points)
+** are what users see. libyaml marks count characters, so they are mapped through the line
+** index (sl_source_mark_offset), never used as byte offsets. Line breaks are libyaml's:
+** LF, CR, CRLF, NEL, LS and PS. */
+#ifndef SL_SOURCE_H
+#define SL_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "schedlint/error.h"
+
+typedef struct sl_source {
+	char *path;            /* as reported: the argument given, or the stdin filename */
+	char *data;            /* the bytes, NUL-terminated for convenience (owned) */
+	size_t len;
+	size_t *line_start;    /* byte offset where each line starts (owned) */
+	unsigned char *line_ascii;  /* 1 when that line holds only ASCII before its break */
+	size_t n_lines;
+	size_t bom;            /* 3 when the file starts with a UTF-8 byte order mark */
+	bool crlf;             /* the first line break is CRLF */
+	bool utf16;            /* starts with a UTF-16 byte order mark (not supported) */
+	size_t bad_offset;     /* first byte that is invalid UTF-8 or a forbidden control char */
+	const char *bad_what;  /* its description, NULL when the text is clean */
+} sl_source;
+
+/* Reads the file at fs_path (path is what reports show). SL_EIO with errno kept on failure. */
+sl_err sl_source_read_file(const char *fs_path, const char *path, sl_source **out);
+/* Reads all of fd (stdin). */
+sl_err sl_source_read_fd(int fd, const char *path, sl_source **out);
+/* A source over a copy of data[0..len). */
+sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out);
+void sl_source_free(sl_source *src);
+
+/* The byte offset of a libyaml mark (0-based line and character column), clamped to len. */
+size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column);
+/* The 1-based line and code-point column of a byte offset. */
+void sl_source_position(const sl_source *src, size_t offset, uint32_t *line, uint32_t *col);
+/* The 0-based line holding offset. */
+size_t sl_source_line_of(const sl_source *src, size_t offset);
+/* The end of line `line` (0-based): the offset of its break, or len. */
+size_t sl_source_line_end(const sl_source *src, size_t line);
+
+#endif

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: Apache-2.0
+** walk.c: recursive directory walk in sorted order (so runs are reproducible) with a visited
+** set of (device, inode) for symlink loops; exclude globs become one PCRE2 pattern each. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "arena.h"
+#include "walk.h"
+
+struct sl_globs {
+	pcre2_code **codes;
+	size_t n;
+	char *base;          /* absolute config directory */
+};
+
+/* Appends the regex for one glob to buf (size cap). */
+static int glob_to_regex(const char *glob, char *buf, size_t cap)
+{
+	size_t w = 0;
+#define PUT(s) do { size_t l_ = strlen(s); if (w + l_ + 1 >= cap) return -1; \
+		memcpy(buf + w, s, l_); w += l_; } while (0)
+	PUT("^");
+	for (const char *p = glob; *p; p++) {
+		if (p[0] == '*' && p[1] == '*') {
+			if (p[2] == '/') {
+				PUT("(?:.*/)?");
+				p += 2;
+			} else {
+				PUT(".*");
+				p += 1;
+			}
+		} else if (*p == '*') {
+			PUT("[^/]*");
+		} else if (*p == '?') {
+			PUT("[^/]");
+		} else {
+			char c[3] = {'\\', *p, 0};
+			if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			    *p == '/' || *p == '_' || (unsigned char)*p >= 0x80) {
+				c[0] = *p;
+				c[1] = 0;
+			}
+			PUT(c);
+		}
+	}
+	PUT("(?:/.*)?$");
+	buf[w] = '\0';
+	return 0;
+#undef PUT
+}
+
+sl_err sl_globs_new(const sl_config *cfg, sl_globs **out)
+{
+	sl_globs *g = sl_xcalloc(1, sizeof *g);
+	if (!g)
+		return SL_ENOMEM;
+	size_t n = cfg ? cfg->exclude.n : 0;
+	if (n) {
+		g->codes = sl_xcalloc(n, sizeof *g->codes);
+		if (!g->codes) {
+			sl_globs_free(g);
+			return SL_ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		char re[4096];
+		if (glob_to_regex(cfg->exclude.v[i], re, sizeof re) < 0)
+			continue;
+		int ec;
+		PCRE2_SIZE eo;
+		g->codes[g->n] = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &ec, &eo, NULL);
+		if (g->codes[g->n])
+			g->n++;
+	}
+	const char *base = cfg && cfg->base_dir ? cfg->base_dir : ".";
+	char *abs = realpath(base, NULL);
+	g->base = abs ? abs : sl_xstrdup(base);
+	if (!g->base) {
+		sl_globs_free(g);
+		return SL_ENOMEM;
+	}
+	*out = g;
+	return SL_OK;
+}
+
+bool sl_globs_match(const sl_globs *g, const char *path)
+{
+	if (!g || !g->n)
+		return false;
+	/* Make path relative to the config directory: absolute parent + name, then strip. */
+	char buf[PATH_MAX * 2];
+	const char *rel = path;
+	char *dup = sl_xstrdup(path);
+	if (!dup)
+		return false;
+	char *slash = strrchr(dup, '/');
+	const char *name = slash ? slash + 1 : dup;
+	if (slash)
+		*slash = '\0';
+	char *dir = realpath(slash ? (dup[0] ? dup : "/") : ".", NULL);
+	if (dir) {
+		snprintf(buf, sizeof buf, "%s/%s", dir, name);
+		size_t bl = strlen(g->base);
+		if (strncmp(buf, g->base, bl) == 0 && buf[bl] == '/')
+			rel = buf + bl + 1;
+		else
+			rel = buf;
+		free(dir);
+	}
+	while (rel[0] == '.' && rel[1] == '/')
+		rel += 2;
+	bool hit = false;
+	pcre2_match_data *md = pcre2_match_data_create(4, NULL);
+	for (size_t i = 0; md && i < g->n && !hit; i++)
+		hit = pcre2_match(g->codes[i], (PCRE2_SPTR)rel, strlen(rel), 0, 0, md, NULL) >= 0;
+	pcre2_match_data_free(md);
+	free(dup);
+	return hit;
+}
+
+void sl_globs_free(sl_globs *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->n; i++)
+		pcre2_code_free(g->codes[i]);
+	free(g->codes);
+	free(g->base);
+	free(g);
+}
+
+struct visited { dev_t *dev; ino_t *ino; size_t n, cap; };
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_yaml_name(const char *n)
+{
+	size_t l = strlen(n);
+	return (l > 5 && strcmp(n + l - 5, ".yaml") == 0) || (l > 4 && strcmp(n + l - 4, ".yml") == 0);
+}
+
+static sl_err walk_dir(const char *dir, const sl_globs *g, struct visited *v,
+		       sl_err (*fn)(const char *, void *),
+		       sl_err (*err_fn)(const char *, int, void *), void *payload)
+{
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return err_fn(dir, errno, payload);
+	for (size_t i = 0; i < v->n; i++)
+		if (v->dev[i] == st.st_dev && v->ino[i] == st.st_ino)
+			return SL_OK;   /* a loop, or a directory reached twice */
+	if (v->n == v->cap) {
+		size_t ncap = v->cap ? v->cap * 2 : 32;
+		dev_t *nd = sl_xrealloc(v->dev, ncap * sizeof *nd);
+		if (!nd)
+			return SL_ENOMEM;
+		v->dev = nd;
+		ino_t *ni = sl_xrealloc(v->ino, ncap * sizeof *ni);
+		if (!ni)
+			return SL_ENOMEM;
+		v->ino = ni;
+		v->cap = ncap;
+	}
+	v->dev[v->n] = st.st_dev;
+	v->ino[v->n] = st.st_ino;
+	v->n++;
+	DIR *d = opendir(dir);
+	if (!d)
+		return err_fn(dir, errno, payload);
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	sl_err err = SL_OK;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;   /* hidden files and directories, "." and ".." */
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			char **nn = sl_xrealloc(names, cap * sizeof *nn);
+			if (!nn) {
+				err = SL_ENOMEM;
+				break;
+			}
+			names = nn;
+		}
+		names[n] = sl_xstrdup(de->d_name);
+		if (!names[n]) {
+			err = SL_ENOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (!err)
+		qsort(names, n, sizeof *names, cmp_str);
+	size_t dl = strlen(dir);
+	for (size_t i = 0; i < n && !err; i++) {
+		char *path = NULL;
+		if (asprintf(&path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names[i]) < 0) {
+			err = SL_ENOMEM;
+			break;
+		}
+		if (!sl_globs_match(g, path)) {
+			struct stat s2;
+			if (stat(path, &s2) != 0) {
+				if (lstat(path, &s2) != 0 || !S_ISLNK(s2.st_mode))
+					err = err_fn(path, errno, payload);
+				/* a dangling symlink is skipped silently, as ruff does */
+			} else if (S_ISDIR(s2.st_mode)) {
+				err = walk_dir(path, g, v, fn, err_fn, payload);
+			} else if (S_ISREG(s2.st_mode) && is_yaml_name(names[i])) {
+				err = fn(path, payload);
+			}
+		}
+		free(path);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+sl_err sl_walk(const char *dir, const sl_globs *g, sl_err (*fn)(const char *, void *),
+	       sl_err (*err_fn)(const char *, int, void *), void *payload)
+{
+	struct visited v = {0};
+	sl_err err = walk_dir(dir, g, &v, fn, err_fn, payload);
+	free(v.dev);
+	free(v.ino);
+	return err;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0
+** walk.h: finding the YAML files under a directory, and the config's exclude globs. */
+#ifndef SL_WALK_H
+#define SL_WALK_H
+
+#include <stdbool.h>
+#include "config.h"
+
+typedef struct sl_globs sl_globs;
+
+/* Compiles the config's exclude globs (** = any directories, * and ? within one segment). */
+sl_err sl_globs_new(const sl_config *cfg, sl_globs **out);
+/* True when path, taken relative to the config's directory, matches a glob. */
+bool sl_globs_match(const sl_globs *g, const char *path);
+void sl_globs_free(sl_globs *g);
+
+/* Calls fn(path, payload) for every *.yaml / *.yml file under dir in sorted order, skipping
+** hidden directories, excluded paths and directories already visited (symlink loops).
+** Unreadable subdirectories are reported through err_fn. Stops at the first non-OK return. */
+sl_err sl_walk(const char *dir, const sl_globs *g,
+	       sl_err (*fn)(const char *path, void *payload),
+	       sl_err (*err_fn)(const char *path, int errnum, void *payload), void *payload);
+
+#endif

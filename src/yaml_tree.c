@@ -1,0 +1,907 @@
+/* SPDX-License-Identifier: Apache-2.0
+** yaml_tree.c: libyaml events -> positioned arena nodes.
+** One pass over the events with an explicit stack (no recursion, so nesting depth is bounded
+** by SL_MAX_DEPTH, not by the C stack). Children of an open collection wait on a shared stack
+** and are copied into the arena when it closes; duplicate keys are found then, with a hash
+** set for large mappings. A syntax error ends the current segment: the documents completed
+** before it are kept, and parsing starts again at the next line that begins with "---". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+#include "yaml_tree.h"
+
+/* --- a small string-keyed hash table (anchors; keys of large mappings) ------------------- */
+
+struct hslot { const char *s; size_t len; void *val; };
+struct hset { struct hslot *slots; size_t cap, n; };
+
+static size_t hash_bytes(const char *s, size_t len)
+{
+	size_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Finds s or inserts it with val. Returns the slot, NULL on allocation failure. */
+static struct hslot *hset_put(struct hset *h, const char *s, size_t len, void *val, int *found)
+{
+	if ((h->n + 1) * 2 > h->cap) {
+		size_t ncap = h->cap ? h->cap * 2 : 64;
+		struct hslot *ns = sl_xcalloc(ncap, sizeof *ns);
+		if (!ns)
+			return NULL;
+		for (size_t i = 0; i < h->cap; i++) {
+			if (!h->slots[i].s)
+				continue;
+			size_t j = hash_bytes(h->slots[i].s, h->slots[i].len) & (ncap - 1);
+			while (ns[j].s)
+				j = (j + 1) & (ncap - 1);
+			ns[j] = h->slots[i];
+		}
+		free(h->slots);
+		h->slots = ns;
+		h->cap = ncap;
+	}
+	size_t j = hash_bytes(s, len) & (h->cap - 1);
+	while (h->slots[j].s) {
+		if (h->slots[j].len == len && memcmp(h->slots[j].s, s, len) == 0) {
+			*found = 1;
+			return &h->slots[j];
+		}
+		j = (j + 1) & (h->cap - 1);
+	}
+	*found = 0;
+	h->slots[j].s = s;
+	h->slots[j].len = len;
+	h->slots[j].val = val;
+	h->n++;
+	return &h->slots[j];
+}
+
+static void hset_clear(struct hset *h)
+{
+	free(h->slots);
+	h->slots = NULL;
+	h->cap = h->n = 0;
+}
+
+/* --- the builder --------------------------------------------------------------------------- */
+
+struct frame { sl_node *node; size_t base; };
+
+struct builder {
+	const sl_source *src;
+	sl_arena *a;
+	sl_tree *out;
+	sl_tree_issue_fn issue;
+	void *payload;
+	size_t seg_line;            /* line of the segment's first byte */
+	struct frame *frames;
+	size_t n_frames, cap_frames;
+	sl_node **kids;
+	size_t n_kids, cap_kids;
+	struct hset anchors;
+	unsigned n_aliases;
+	sl_doc *cur;                /* the open document */
+	int broken;                 /* the open document hit a limit or an undefined alias */
+	size_t cap_docs;
+	unsigned next_index;
+	sl_err err;
+};
+
+static size_t mark_off(struct builder *b, yaml_mark_t m)
+{
+	return sl_source_mark_offset(b->src, m.line + b->seg_line, m.column);
+}
+
+static void report(struct builder *b, const char *rule, unsigned doc, size_t start, size_t end,
+		   const char *msg)
+{
+	if (b->issue)
+		b->issue(b->payload, rule, doc, start, end, msg);
+}
+
+/* One character past off (for a visible range), or off at the end of the text. */
+static size_t next_char(const sl_source *src, size_t off)
+{
+	if (off >= src->len)
+		return off;
+	unsigned char c = (unsigned char)src->data[off];
+	size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+	if (c == '\n' || c == '\r')
+		return off;
+	return off + n > src->len ? src->len : off + n;
+}
+
+/* Marks the open document broken with a finding at [start,end). */
+static void break_doc(struct builder *b, size_t start, size_t end, const char *msg)
+{
+	if (b->broken)
+		return;
+	b->broken = 1;
+	report(b, "yaml-syntax", b->cur ? b->cur->index : b->next_index, start, end, msg);
+}
+
+static int push_kid(struct builder *b, sl_node *n)
+{
+	if (b->n_kids == b->cap_kids) {
+		size_t ncap = b->cap_kids ? b->cap_kids * 2 : 256;
+		sl_node **nk = sl_xrealloc(b->kids, ncap * sizeof *nk);
+		if (!nk)
+			return -1;
+		b->kids = nk;
+		b->cap_kids = ncap;
+	}
+	b->kids[b->n_kids++] = n;
+	return 0;
+}
+
+/* Skips "&anchor" and "!tag" properties (and the space after them) from off. */
+static size_t skip_properties(const sl_source *src, size_t off, size_t end)
+{
+	const char *d = src->data;
+	while (off < end && (d[off] == '&' || d[off] == '!')) {
+		while (off < end && d[off] != ' ' && d[off] != '\t' && d[off] != '\n' && d[off] != '\r')
+			off++;
+		while (off < end && (d[off] == ' ' || d[off] == '\t' || d[off] == '\n' || d[off] == '\r'))
+			off++;
+	}
+	return off;
+}
+
+static sl_node *new_node(struct builder *b, sl_node_type type, yaml_mark_t sm, yaml_mark_t em,
+			 const yaml_char_t *anchor, const yaml_char_t *tag, int implicit_tag)
+{
+	sl_node *n = sl_arena_zalloc(b->a, sizeof *n);
+	if (!n)
+		return NULL;
+	n->type = (uint8_t)type;
+	size_t s = mark_off(b, sm), e = mark_off(b, em);
+	if (anchor || (tag && !implicit_tag))
+		s = skip_properties(b->src, s, e);
+	n->start = (uint32_t)s;
+	n->end = (uint32_t)e;
+	n->doc = b->cur;
+	if (anchor) {
+		n->anchor = sl_arena_strndup(b->a, (const char *)anchor, strlen((const char *)anchor));
+		if (!n->anchor)
+			return NULL;
+		int found;
+		struct hslot *slot = hset_put(&b->anchors, n->anchor, strlen(n->anchor), n, &found);
+		if (!slot)
+			return NULL;
+		slot->val = n;   /* a redefined anchor: later aliases mean the newest */
+		slot->s = n->anchor;
+	}
+	if (tag && !implicit_tag) {
+		n->tag = sl_arena_strndup(b->a, (const char *)tag, strlen((const char *)tag));
+		if (!n->tag)
+			return NULL;
+	}
+	return n;
+}
+
+static int same_key(const sl_node *x, const sl_node *y)
+{
+	return x->type == SL_NODE_SCALAR && y->type == SL_NODE_SCALAR &&
+	       x->u.scalar.len == y->u.scalar.len &&
+	       memcmp(x->u.scalar.s, y->u.scalar.s, x->u.scalar.len) == 0;
+}
+
+static int is_merge_key(const sl_node *k)
+{
+	return k->type == SL_NODE_SCALAR && k->style == SL_STYLE_PLAIN && k->u.scalar.len == 2 &&
+	       memcmp(k->u.scalar.s, "<<", 2) == 0;
+}
+
+static void report_duplicate(struct builder *b, const sl_node *first, const sl_node *dup)
+{
+	uint32_t line, col;
+	sl_source_position(b->src, first->start, &line, &col);
+	char *msg = sl_arena_printf(b->a, "duplicate key \"%s\" (first defined at line %u, column %u); "
+				    "the API server rejects it", dup->u.scalar.s, line, col);
+	report(b, "duplicate-key", b->cur ? b->cur->index : 0, dup->start, dup->end,
+	       msg ? msg : "duplicate key");
+}
+
+static int check_duplicates(struct builder *b, sl_node *map)
+{
+	size_t n = map->u.map.n;
+	sl_pair *p = map->u.map.pairs;
+	if (n < 2)
+		return 0;
+	if (n <= 16) {
+		for (size_t i = 1; i < n; i++) {
+			if (p[i].key->type != SL_NODE_SCALAR || is_merge_key(p[i].key))
+				continue;
+			for (size_t j = 0; j < i; j++) {
+				if (same_key(p[j].key, p[i].key)) {
+					report_duplicate(b, p[j].key, p[i].key);
+					break;
+				}
+			}
+		}
+		return 0;
+	}
+	struct hset h = {0};
+	for (size_t i = 0; i < n; i++) {
+		const sl_node *k = p[i].key;
+		if (k->type != SL_NODE_SCALAR || is_merge_key(k))
+			continue;
+		int found;
+		struct hslot *slot = hset_put(&h, k->u.scalar.s, k->u.scalar.len, (void *)k, &found);
+		if (!slot) {
+			hset_clear(&h);
+			return -1;
+		}
+		if (found)
+			report_duplicate(b, slot->val, k);
+	}
+	hset_clear(&h);
+	return 0;
+}
+
+/* Closes the innermost collection: its children move from the stack into the arena. */
+static int close_collection(struct builder *b, yaml_mark_t end_mark)
+{
+	struct frame f = b->frames[--b->n_frames];
+	sl_node *n = f.node;
+	size_t count = b->n_kids - f.base;
+	sl_node **kids = b->kids + f.base;
+	if (n->type == SL_NODE_MAP) {
+		size_t np = count / 2;
+		sl_pair *pairs = np ? sl_arena_alloc(b->a, np * sizeof *pairs) : NULL;
+		if (np && !pairs)
+			return -1;
+		for (size_t i = 0; i < np; i++) {
+			pairs[i].key = kids[2 * i];
+			pairs[i].value = kids[2 * i + 1];
+			pairs[i].key->is_key = 1;
+			pairs[i].key->parent = pairs[i].value->parent = n;
+			pairs[i].key->pos = pairs[i].value->pos = (uint32_t)i;
+		}
+		n->u.map.pairs = pairs;
+		n->u.map.n = np;
+		for (size_t i = 0; i < np; i++) {
+			const sl_node *k = sl_deref(pairs[i].key);
+			if (k->type != SL_NODE_MAP && k->type != SL_NODE_SEQ)
+				continue;
+			/* Valid YAML, but no JSON object (so no Kubernetes object) has such a key:
+			** PyYAML and go-yaml refuse it. Most often an unrendered "{{ template }}". */
+			int tmpl = k->start > 0 && b->src->data[k->start - 1] == '{';
+			break_doc(b, k->start, next_char(b->src, k->start), tmpl
+				  ? "found a mapping used as a mapping key: is this an unrendered template "
+				    "(\"{{ ... }}\")? Kubernetes keys must be strings"
+				  : "found a collection used as a mapping key; Kubernetes keys must be strings");
+			break;
+		}
+		if (check_duplicates(b, n) < 0)
+			return -1;
+	} else {
+		sl_node **items = count ? sl_arena_alloc(b->a, count * sizeof *items) : NULL;
+		if (count && !items)
+			return -1;
+		for (size_t i = 0; i < count; i++) {
+			items[i] = kids[i];
+			items[i]->parent = n;
+			items[i]->pos = (uint32_t)i;
+		}
+		n->u.seq.items = items;
+		n->u.seq.n = count;
+	}
+	if (n->style) {
+		n->end = (uint32_t)mark_off(b, end_mark);
+	} else if (count) {
+		/* A block collection ends where its last child ends, not at the next token. */
+		n->end = kids[count - 1]->end;
+	}
+	b->n_kids = f.base;
+	return push_kid(b, n);
+}
+
+static int open_collection(struct builder *b, sl_node *n)
+{
+	if (b->n_frames == b->cap_frames) {
+		size_t ncap = b->cap_frames ? b->cap_frames * 2 : 32;
+		struct frame *nf = sl_xrealloc(b->frames, ncap * sizeof *nf);
+		if (!nf)
+			return -1;
+		b->frames = nf;
+		b->cap_frames = ncap;
+	}
+	b->frames[b->n_frames].node = n;
+	b->frames[b->n_frames].base = b->n_kids;
+	b->n_frames++;
+	return 0;
+}
+
+static int push_doc(struct builder *b, sl_doc *d)
+{
+	if (b->out->n_docs == b->cap_docs) {
+		size_t ncap = b->cap_docs ? b->cap_docs * 2 : 8;
+		sl_doc **nd = sl_arena_alloc(b->a, ncap * sizeof *nd);
+		if (!nd)
+			return -1;
+		if (b->out->n_docs)
+			memcpy(nd, b->out->docs, b->out->n_docs * sizeof *nd);
+		b->out->docs = nd;
+		b->cap_docs = ncap;
+	}
+	b->out->docs[b->out->n_docs++] = d;
+	return 0;
+}
+
+/* Handles one event; returns -1 on allocation failure. */
+static int on_event(struct builder *b, yaml_event_t *e)
+{
+	switch (e->type) {
+	case YAML_DOCUMENT_START_EVENT: {
+		sl_doc *d = sl_arena_zalloc(b->a, sizeof *d);
+		if (!d)
+			return -1;
+		d->index = b->next_index++;
+		d->start = (uint32_t)mark_off(b, e->start_mark);
+		d->src = b->src;
+		b->cur = d;
+		b->broken = 0;
+		b->n_aliases = 0;
+		b->n_kids = b->n_frames = 0;
+		hset_clear(&b->anchors);
+		return 0;
+	}
+	case YAML_DOCUMENT_END_EVENT: {
+		sl_doc *d = b->cur;
+		b->cur = NULL;
+		if (!d || b->broken)
+			return 0;
+		d->end = (uint32_t)mark_off(b, e->end_mark);
+		sl_node *root = b->n_kids ? b->kids[b->n_kids - 1] : NULL;
+		if (root && root->type == SL_NODE_SCALAR && root->style == SL_STYLE_PLAIN &&
+		    root->u.scalar.len == 0 && !root->tag && !root->anchor)
+			root = NULL;
+		d->root = root;
+		b->n_kids = 0;
+		return push_doc(b, d);
+	}
+	default:
+		break;
+	}
+	if (b->broken || !b->cur)
+		return 0;
+	if (mark_off(b, e->start_mark) - b->cur->start > SL_MAX_DOCUMENT) {
+		size_t s = mark_off(b, e->start_mark);
+		break_doc(b, s, next_char(b->src, s), "document is larger than 256 MiB; schedlint "
+			  "does not read further into it");
+		return 0;
+	}
+	switch (e->type) {
+	case YAML_SCALAR_EVENT: {
+		if (e->data.scalar.length > SL_MAX_SCALAR) {
+			size_t s = mark_off(b, e->start_mark);
+			break_doc(b, s, next_char(b->src, s), "scalar is larger than 16 MiB; schedlint "
+				  "does not read this document");
+			return 0;
+		}
+		sl_node *n = new_node(b, SL_NODE_SCALAR, e->start_mark, e->end_mark,
+				      e->data.scalar.anchor, e->data.scalar.tag,
+				      e->data.scalar.plain_implicit || e->data.scalar.quoted_implicit);
+		if (!n)
+			return -1;
+		switch (e->data.scalar.style) {
+		case YAML_SINGLE_QUOTED_SCALAR_STYLE: n->style = SL_STYLE_SINGLE; break;
+		case YAML_DOUBLE_QUOTED_SCALAR_STYLE: n->style = SL_STYLE_DOUBLE; break;
+		case YAML_LITERAL_SCALAR_STYLE: n->style = SL_STYLE_LITERAL; break;
+		case YAML_FOLDED_SCALAR_STYLE: n->style = SL_STYLE_FOLDED; break;
+		default: n->style = SL_STYLE_PLAIN; break;
+		}
+		n->u.scalar.s = sl_arena_strndup(b->a, (const char *)e->data.scalar.value,
+						 e->data.scalar.length);
+		if (!n->u.scalar.s)
+			return -1;
+		n->u.scalar.len = e->data.scalar.length;
+		return push_kid(b, n);
+	}
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		int map = e->type == YAML_MAPPING_START_EVENT;
+		if (b->n_frames >= SL_MAX_DEPTH) {
+			size_t s = mark_off(b, e->start_mark);
+			break_doc(b, s, next_char(b->src, s), "nesting is deeper than 1000 levels; "
+				  "schedlint does not read this document");
+			return 0;
+		}
+		sl_node *n = map ? new_node(b, SL_NODE_MAP, e->start_mark, e->end_mark,
+					    e->data.mapping_start.anchor, e->data.mapping_start.tag,
+					    e->data.mapping_start.implicit)
+				 : new_node(b, SL_NODE_SEQ, e->start_mark, e->end_mark,
+					    e->data.sequence_start.anchor, e->data.sequence_start.tag,
+					    e->data.sequence_start.implicit);
+		if (!n)
+			return -1;
+		n->style = map ? e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+			       : e->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+		return open_collection(b, n);
+	}
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		if (b->n_frames == 0)
+			return 0;
+		return close_collection(b, e->end_mark);
+	case YAML_ALIAS_EVENT: {
+		size_t s = mark_off(b, e->start_mark), en = mark_off(b, e->end_mark);
+		const char *name = (const char *)e->data.alias.anchor;
+		int found = 0;
+		struct hslot *slot = NULL;
+		if (b->anchors.cap) {
+			size_t j = hash_bytes(name, strlen(name)) & (b->anchors.cap - 1);
+			while (b->anchors.slots[j].s) {
+				if (strcmp(b->anchors.slots[j].s, name) == 0) {
+					slot = &b->anchors.slots[j];
+					found = 1;
+					break;
+				}
+				j = (j + 1) & (b->anchors.cap - 1);
+			}
+		}
+		if (!found) {
+			char *msg = sl_arena_printf(b->a, "found undefined alias \"%s\"", name);
+			break_doc(b, s, en, msg ? msg : "found undefined alias");
+			return 0;
+		}
+		if (++b->n_aliases > SL_MAX_ALIASES) {
+			break_doc(b, s, en, "more than 10000 aliases in one document; schedlint does "
+				  "not read this document");
+			return 0;
+		}
+		sl_node *n = sl_arena_zalloc(b->a, sizeof *n);
+		if (!n)
+			return -1;
+		n->type = SL_NODE_ALIAS;
+		n->start = (uint32_t)s;
+		n->end = (uint32_t)en;
+		n->doc = b->cur;
+		n->u.alias.target = slot->val;
+		return push_kid(b, n);
+	}
+	default:
+		return 0;
+	}
+}
+
+/* The first line from `line` on that starts a document ("---" then a blank or the end). */
+static int next_document_line(const sl_source *src, size_t line, size_t *out)
+{
+	for (size_t l = line; l < src->n_lines; l++) {
+		const char *p = src->data + src->line_start[l];
+		size_t rest = src->len - src->line_start[l];
+		if (rest >= 3 && p[0] == '-' && p[1] == '-' && p[2] == '-' &&
+		    (rest == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\n' || p[3] == '\r')) {
+			*out = l;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The first invalid byte at or after from: its offset, or src->len when there is none. */
+static size_t find_bad(const sl_source *src, size_t from, const char **what)
+{
+	if (!src->bad_what)
+		return src->len;
+	if (src->bad_offset >= from) {
+		*what = src->bad_what;
+		return src->bad_offset;
+	}
+	sl_source *tmp = NULL;
+	/* Rare: several bad bytes. Re-index the rest of the text to find the next one. */
+	if (sl_source_from_buffer("", src->data + from, src->len - from, &tmp) != SL_OK)
+		return src->len;
+	size_t r = src->len;
+	if (tmp->bad_what) {
+		*what = tmp->bad_what;
+		r = from + tmp->bad_offset;
+	}
+	sl_source_free(tmp);
+	return r;
+}
+
+/* Parses the segment starting at line `line` up to byte `limit`. Returns -1 on allocation
+** failure, 0 at the end of the segment; *err_off is set when a syntax error stopped it. */
+static int parse_segment(struct builder *b, size_t line, size_t limit, int truncated,
+			 size_t *err_off)
+{
+	size_t base = line == 0 ? 0 : b->src->line_start[line];
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p))
+		return -1;
+	yaml_parser_set_input_string(&p, (const unsigned char *)b->src->data + base, limit - base);
+	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+	b->seg_line = line;
+	b->cur = NULL;
+	b->n_kids = b->n_frames = 0;
+	size_t docs_before = b->out->n_docs;
+	int rc = 0;
+	*err_off = (size_t)-1;
+	for (;;) {
+		yaml_event_t e;
+		if (!yaml_parser_parse(&p, &e)) {
+			size_t off;
+			if (p.error == YAML_MEMORY_ERROR) {
+				rc = -1;
+				break;
+			}
+			if (p.error == YAML_READER_ERROR)
+				off = base + p.problem_offset;
+			else
+				off = mark_off(b, p.problem_mark);
+			char ctx[160] = "";
+			if (p.context) {
+				uint32_t cl, cc;
+				sl_source_position(b->src, mark_off(b, p.context_mark), &cl, &cc);
+				snprintf(ctx, sizeof ctx, " %s that started at line %u, column %u",
+					 p.context, cl, cc);
+			}
+			char *msg = sl_arena_printf(b->a, "%s%s", p.problem ? p.problem : "syntax error",
+						    ctx);
+			unsigned idx = b->cur ? b->cur->index : b->next_index++;
+			report(b, "yaml-syntax", idx, off, next_char(b->src, off),
+			       msg ? msg : "syntax error");
+			b->cur = NULL;
+			*err_off = off;
+			break;
+		}
+		int type = e.type;
+		int r = on_event(b, &e);
+		yaml_event_delete(&e);
+		if (r < 0) {
+			rc = -1;
+			break;
+		}
+		if (type == YAML_STREAM_END_EVENT)
+			break;
+	}
+	yaml_parser_delete(&p);
+	if (rc == 0 && truncated && *err_off == (size_t)-1 && b->out->n_docs > docs_before) {
+		/* The last document ran into the bad byte: it is not whole. */
+		b->out->n_docs--;
+		b->next_index--;
+	}
+	return rc;
+}
+
+sl_err sl_tree_parse(const sl_source *src, sl_arena *a, sl_tree *out, sl_tree_issue_fn issue,
+		     void *payload)
+{
+	struct builder b = {.src = src, .a = a, .out = out, .issue = issue, .payload = payload};
+	out->docs = NULL;
+	out->n_docs = 0;
+	if (src->utf16) {
+		report(&b, "yaml-syntax", 0, 0, 0, "the file is UTF-16; Kubernetes manifests "
+		       "are read as UTF-8");
+		out->n_indices = 1;
+		return SL_OK;
+	}
+	size_t line = 0;
+	sl_err err = SL_OK;
+	for (;;) {
+		size_t start = line == 0 ? 0 : src->line_start[line];
+		const char *what = NULL;
+		size_t bad = find_bad(src, start, &what);
+		size_t limit = src->len;
+		if (bad < src->len)
+			limit = src->line_start[sl_source_line_of(src, bad)];
+		size_t err_off;
+		if (parse_segment(&b, line, limit, bad < src->len, &err_off) < 0) {
+			err = SL_ENOMEM;
+			break;
+		}
+		size_t stop;
+		if (err_off != (size_t)-1) {
+			stop = err_off;
+		} else if (bad < src->len) {
+			report(&b, "yaml-syntax", b.next_index++, bad, next_char(src, bad), what);
+			stop = bad;
+		} else {
+			break;
+		}
+		/* Resume at a "---" line at or after the problem, but never at the segment's own
+		** first line again (an error on that line would repeat for ever). */
+		size_t from = sl_source_line_of(src, stop);
+		if (from <= line)
+			from = line + 1;
+		if (!next_document_line(src, from, &line))
+			break;
+	}
+	out->n_indices = b.next_index;
+	free(b.frames);
+	free(b.kids);
+	hset_clear(&b.anchors);
+	return err;
+}
+
+/* --- accessors ----------------------------------------------------------------------------- */
+
+const sl_node *sl_deref(const sl_node *n)
+{
+	return n && n->type == SL_NODE_ALIAS ? n->u.alias.target : n;
+}
+
+static const sl_pair *map_find(const sl_node *map, const char *key, int depth)
+{
+	map = sl_deref(map);
+	if (!map || map->type != SL_NODE_MAP || depth > 8)
+		return NULL;
+	size_t klen = strlen(key);
+	const sl_pair *merge = NULL;
+	for (size_t i = 0; i < map->u.map.n; i++) {
+		const sl_node *k = map->u.map.pairs[i].key;
+		if (k->type != SL_NODE_SCALAR)
+			continue;
+		if (k->u.scalar.len == klen && memcmp(k->u.scalar.s, key, klen) == 0)
+			return &map->u.map.pairs[i];
+		if (is_merge_key(k))
+			merge = &map->u.map.pairs[i];
+	}
+	if (merge) {
+		const sl_node *v = sl_deref(merge->value);
+		if (v && v->type == SL_NODE_MAP)
+			return map_find(v, key, depth + 1);
+		if (v && v->type == SL_NODE_SEQ) {
+			for (size_t i = 0; i < v->u.seq.n; i++) {
+				const sl_pair *p = map_find(v->u.seq.items[i], key, depth + 1);
+				if (p)
+					return p;
+			}
+		}
+	}
+	return NULL;
+}
+
+const sl_node *sl_map_get(const sl_node *map, const char *key)
+{
+	const sl_pair *p = map_find(map, key, 0);
+	return p ? sl_deref(p->value) : NULL;
+}
+
+const sl_node *sl_map_get_key(const sl_node *map, const char *key)
+{
+	const sl_pair *p = map_find(map, key, 0);
+	return p ? p->key : NULL;
+}
+
+const char *sl_scalar(const sl_node *n)
+{
+	n = sl_deref(n);
+	return n && n->type == SL_NODE_SCALAR ? n->u.scalar.s : NULL;
+}
+
+bool sl_scalar_is(const sl_node *n, const char *s)
+{
+	const char *v = sl_scalar(n);
+	return v && strcmp(v, s) == 0;
+}
+
+static int in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *const null_words[] = {"", "~", "null", "Null", "NULL", NULL};
+static const char *const bool_words[] = {"y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+	"true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", NULL};
+static const char *const float_words[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
+	"-.inf", "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL};
+
+/* Parses s as a Go ParseInt(base 0) integer after removing '_' (go-yaml v2's int rule). */
+static bool parse_yaml_int(const char *s, long long *out)
+{
+	char buf[72];
+	size_t n = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p == '_')
+			continue;
+		if (n + 1 >= sizeof buf)
+			return false;
+		buf[n++] = *p;
+	}
+	buf[n] = '\0';
+	const char *p = buf;
+	int neg = 0;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	int base = 10;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16; p += 2;
+	} else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) {
+		base = 8; p += 2;
+	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
+		base = 2; p += 2;
+	} else if (p[0] == '0' && p[1]) {
+		base = 8; p += 1;
+	}
+	if (!*p)
+		return false;
+	unsigned long long v = 0;
+	for (; *p; p++) {
+		int d;
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			return false;
+		if (d >= base)
+			return false;
+		if (v > (~0ull - (unsigned)d) / (unsigned)base)
+			return false;
+		v = v * (unsigned)base + (unsigned)d;
+	}
+	if (v > (unsigned long long)9223372036854775807ll + (unsigned long long)neg)
+		return false;
+	*out = neg ? (long long)(0 - v) : (long long)v;
+	return true;
+}
+
+/* go-yaml v2's float rule: ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
+static bool is_yaml_float(const char *s)
+{
+	if (in_list(s, float_words))
+		return true;
+	const char *p = s;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	} else {
+		if (*p < '0' || *p > '9')
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+		if (*p == '.') {
+			p++;
+			while (*p >= '0' && *p <= '9')
+				p++;
+		}
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (*p < '0' || *p > '9')
+			return false;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return *p == '\0';
+}
+
+sl_yaml_type sl_scalar_type(const sl_node *n)
+{
+	n = sl_deref(n);
+	if (!n || n->type != SL_NODE_SCALAR)
+		return SL_Y_STR;
+	if (n->tag) {
+		const char *t = n->tag;
+		if (strcmp(t, "tag:yaml.org,2002:str") == 0)
+			return SL_Y_STR;
+		if (strcmp(t, "tag:yaml.org,2002:int") == 0)
+			return SL_Y_INT;
+		if (strcmp(t, "tag:yaml.org,2002:bool") == 0)
+			return SL_Y_BOOL;
+		if (strcmp(t, "tag:yaml.org,2002:float") == 0)
+			return SL_Y_FLOAT;
+		if (strcmp(t, "tag:yaml.org,2002:null") == 0)
+			return SL_Y_NULL;
+	}
+	if (n->style != SL_STYLE_PLAIN)
+		return SL_Y_STR;
+	const char *s = n->u.scalar.s;
+	if (in_list(s, null_words))
+		return SL_Y_NULL;
+	if (in_list(s, bool_words))
+		return SL_Y_BOOL;
+	char c = s[0];
+	if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
+		long long v;
+		if (parse_yaml_int(s, &v))
+			return SL_Y_INT;
+		if (is_yaml_float(s))
+			return SL_Y_FLOAT;
+	}
+	return SL_Y_STR;
+}
+
+bool sl_scalar_int(const sl_node *n, long long *out)
+{
+	n = sl_deref(n);
+	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) != SL_Y_INT)
+		return false;
+	return parse_yaml_int(n->u.scalar.s, out);
+}
+
+const char *sl_node_kind_name(const sl_node *n)
+{
+	n = sl_deref(n);
+	if (!n)
+		return "null";
+	switch (n->type) {
+	case SL_NODE_MAP: return "mapping";
+	case SL_NODE_SEQ: return "sequence";
+	default: break;
+	}
+	switch (sl_scalar_type(n)) {
+	case SL_Y_NULL: return "null";
+	case SL_Y_BOOL: return "boolean";
+	case SL_Y_INT: return "integer";
+	case SL_Y_FLOAT: return "number";
+	default: return "string";
+	}
+}
+
+const sl_node *sl_node_key(const sl_node *n)
+{
+	if (!n || !n->parent || n->parent->type != SL_NODE_MAP)
+		return NULL;
+	return n->parent->u.map.pairs[n->pos].key;
+}
+
+char *sl_node_pointer(const sl_node *n, sl_arena *a)
+{
+	/* Collect the path from n up to the root, then write it forwards. */
+	size_t depth = 0, len = 0;
+	for (const sl_node *p = n; p && p->parent; p = p->parent) {
+		depth++;
+		if (p->parent->type == SL_NODE_MAP) {
+			const sl_node *k = p->parent->u.map.pairs[p->pos].key;
+			const char *s = k->type == SL_NODE_SCALAR ? k->u.scalar.s : "";
+			len += 1;
+			for (; *s; s++)
+				len += (*s == '~' || *s == '/') ? 2 : 1;
+		} else {
+			len += 12;
+		}
+	}
+	char *out = sl_arena_alloc(a, len + 1);
+	if (!out)
+		return NULL;
+	const sl_node **chain = sl_xmalloc((depth ? depth : 1) * sizeof *chain);
+	if (!chain)
+		return NULL;
+	size_t i = depth;
+	for (const sl_node *p = n; p && p->parent; p = p->parent)
+		chain[--i] = p;
+	char *w = out;
+	for (i = 0; i < depth; i++) {
+		const sl_node *p = chain[i];
+		*w++ = '/';
+		if (p->parent->type == SL_NODE_MAP) {
+			const sl_node *k = p->parent->u.map.pairs[p->pos].key;
+			const char *s = k->type == SL_NODE_SCALAR ? k->u.scalar.s : "";
+			for (; *s; s++) {
+				if (*s == '~') {
+					*w++ = '~'; *w++ = '0';
+				} else if (*s == '/') {
+					*w++ = '~'; *w++ = '1';
+				} else {
+					*w++ = *s;
+				}
+			}
+		} else {
+			w += sprintf(w, "%u", p->pos);
+		}
+	}
+	*w = '\0';
+	free(chain);
+	return out;
+}

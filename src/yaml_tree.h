@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0
+** yaml_tree.h: the positioned YAML tree. libyaml's events become arena nodes that keep the
+** byte range of their text, their parent and their place in it (so any node has a JSON
+** pointer and a position). Aliases are nodes of their own that point at the anchored node:
+** never expanded, so an alias bomb costs one node per alias. Generic walks must not descend
+** through SL_NODE_ALIAS; the accessors below follow aliases where a value is wanted. */
+#ifndef SL_YAML_TREE_H
+#define SL_YAML_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "arena.h"
+#include "source.h"
+
+/* Limits: crossing one ends that document with a yaml-syntax finding, never a crash. */
+#define SL_MAX_DEPTH 1000                       /* nesting levels */
+#define SL_MAX_ALIASES 10000                    /* alias nodes per document */
+#define SL_MAX_SCALAR (16u * 1024u * 1024u)     /* bytes in one scalar */
+#define SL_MAX_DOCUMENT (256u * 1024u * 1024u)  /* bytes in one document */
+
+typedef enum sl_node_type { SL_NODE_SCALAR, SL_NODE_MAP, SL_NODE_SEQ, SL_NODE_ALIAS } sl_node_type;
+typedef enum sl_scalar_style {
+	SL_STYLE_PLAIN, SL_STYLE_SINGLE, SL_STYLE_DOUBLE, SL_STYLE_LITERAL, SL_STYLE_FOLDED
+} sl_scalar_style;
+/* The YAML 1.1 type a scalar resolves to, as Kubernetes' decoder (go-yaml v2) sees it. */
+typedef enum sl_yaml_type { SL_Y_NULL, SL_Y_BOOL, SL_Y_INT, SL_Y_FLOAT, SL_Y_STR } sl_yaml_type;
+
+typedef struct sl_node sl_node;
+typedef struct sl_pair { sl_node *key, *value; } sl_pair;
+struct sl_doc;
+
+struct sl_node {
+	uint8_t type;          /* sl_node_type */
+	uint8_t style;         /* sl_scalar_style for scalars; 1 = flow style for collections */
+	uint8_t is_key;        /* a mapping key */
+	uint32_t start, end;   /* byte range of the node's own text (properties excluded) */
+	uint32_t pos;          /* index in the parent: pair index or item index */
+	sl_node *parent;       /* the map or sequence holding it; NULL for a document root */
+	struct sl_doc *doc;
+	const char *tag;       /* explicit tag ("tag:yaml.org,2002:str"), NULL when implicit */
+	const char *anchor;    /* NULL when none */
+	union {
+		struct { const char *s; size_t len; } scalar;
+		struct { sl_pair *pairs; size_t n; } map;
+		struct { sl_node **items; size_t n; } seq;
+		struct { sl_node *target; } alias;
+	} u;
+};
+
+typedef struct sl_doc {
+	sl_node *root;           /* NULL for an empty document */
+	unsigned index;          /* 0-based in its file */
+	uint32_t start, end;     /* byte range */
+	const sl_source *src;
+} sl_doc;
+
+/* Called for every problem found while parsing: rule is "yaml-syntax" or "duplicate-key";
+** [start,end) a byte range; doc the 0-based document index it belongs to. */
+typedef void (*sl_tree_issue_fn)(void *payload, const char *rule, unsigned doc,
+				 size_t start, size_t end, const char *message);
+
+typedef struct sl_tree {
+	sl_doc **docs;           /* the documents that parsed, in order (arena) */
+	size_t n_docs;
+	unsigned n_indices;      /* documents seen, the broken ones included */
+} sl_tree;
+
+/* Parses every document of src into arena a. Broken documents are reported through issue and
+** left out; documents after a syntax error are parsed again from the next line that starts
+** with "---". Returns SL_ENOMEM only; YAML problems are issues, not errors. */
+sl_err sl_tree_parse(const sl_source *src, sl_arena *a, sl_tree *out,
+		     sl_tree_issue_fn issue, void *payload);
+
+/* Follows an alias to its target; other nodes (and NULL) are returned as they are. */
+const sl_node *sl_deref(const sl_node *n);
+/* The value of key in map (aliases followed, "<<" merge keys honoured); NULL when absent or
+** when map is not a mapping. */
+const sl_node *sl_map_get(const sl_node *map, const char *key);
+/* Like sl_map_get but returns the key node. */
+const sl_node *sl_map_get_key(const sl_node *map, const char *key);
+/* The node as a scalar string (NULL when it is not a scalar). */
+const char *sl_scalar(const sl_node *n);
+/* True when n is a scalar equal to s. */
+bool sl_scalar_is(const sl_node *n, const char *s);
+/* The YAML 1.1 type of a scalar (explicit tags honoured); SL_Y_STR for non-scalars. */
+sl_yaml_type sl_scalar_type(const sl_node *n);
+/* Parses an integer scalar (YAML 1.1 forms); false when n is not one. */
+bool sl_scalar_int(const sl_node *n, long long *out);
+/* "mapping", "sequence", "string", "integer", "boolean", "null", "number". */
+const char *sl_node_kind_name(const sl_node *n);
+/* The RFC 6901 pointer of n in its document, written into arena a. A key node has its
+** value's pointer. */
+char *sl_node_pointer(const sl_node *n, sl_arena *a);
+/* The key node under which n is a value (NULL for roots and sequence items). */
+const sl_node *sl_node_key(const sl_node *n);
+
+#endif
