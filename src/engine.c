@@ -68,7 +68,7 @@ sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **erro
 		const char *sel = k < opts->n_select ? opts->select[k] : opts->ignore[k - opts->n_select];
 		if (!known_selector(sel)) {
 			if (error_out)
-				*error_out = xprintf("error: unknown rule or category \"%s\" in --%s", sel,
+				*error_out = xprintf("unknown rule or category \"%s\" in --%s", sel,
 						     k < opts->n_select ? "select" : "ignore");
 			return SL_EUSAGE;
 		}

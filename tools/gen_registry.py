@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Generates rules_table.c, the rule registry, from the rule files meson lists.
 
-Each rule file holds one `SL_RULE(stem, .id = "...", ...)` and, right above it, a `/** ... */`
+Each rule file holds one `SL_RULE(stem, .id = "...", ...)` and, before it, one `/** ... */`
 doc block: the rule's user documentation in Markdown. The table is sorted by id. The build
 fails here when a file does not hold exactly one rule, the stem is not the id in snake_case,
 or the file is not named after its stem; everything else (doc headings, fixtures) the meta
@@ -63,10 +63,12 @@ def parse(path):
     if os.path.basename(os.path.dirname(path)) != catm.group(1):
         sys.exit('%s: error: rule %s of category %s is not in rules/%s/'
                  % (path, rid, catm.group(1), catm.group(1)))
+    # The rule's documentation is its one /** ... */ block before SL_RULE (file headers are
+    # plain /* comments), usually right under the header so the file reads doc-first.
     docs = list(DOC_RE.finditer(text[:m.start()]))
-    doc = ''
-    if docs and text[docs[-1].end():m.start()].strip() == '':
-        doc = doc_markdown(docs[-1].group(1))
+    if len(docs) > 1:
+        sys.exit('%s: error: more than one /** doc block; keep one for the rule' % path)
+    doc = doc_markdown(docs[0].group(1)) if docs else ''
     rel = os.path.join('rules', catm.group(1), stem + '.c')
     return rid, stem, doc, rel
 

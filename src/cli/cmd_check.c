@@ -144,7 +144,11 @@ int sl_cmd_check(int argc, char **argv)
 			       .jobs = jobs};
 	sl_run *run = NULL;
 	err = sl_run_new(cfg, &opts, &run, &err_msg);
-	if (err) {
+	if (err == SL_EUSAGE) {
+		status = usage_error("%s", err_msg ? err_msg : sl_strerror(err));
+		free(err_msg);
+		goto out;
+	} else if (err) {
 		fprintf(stderr, "%s\n", err_msg ? err_msg : sl_strerror(err));
 		free(err_msg);
 		status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;

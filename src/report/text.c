@@ -8,10 +8,13 @@
 void sl_summary_count(const sl_run *run, sl_summary *out)
 {
 	memset(out, 0, sizeof *out);
-	out->files = sl_run_file_count(run);
-	for (size_t i = 0; i < out->files; i++) {
+	/* Files that could not be read are errors of the run, not linted files. */
+	for (size_t i = 0; i < sl_run_file_count(run); i++) {
 		sl_file_info fi;
 		sl_run_file(run, i, &fi);
+		if (fi.error)
+			continue;
+		out->files++;
 		out->documents += fi.documents;
 	}
 	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
@@ -71,9 +74,9 @@ sl_err sl_report_text(const sl_run *run, const sl_report_options *opts, FILE *ou
 			fprintf(out, ", %zu %s", s.infos, plural(s.infos, "info", "infos"));
 		fprintf(out, " in %zu %s", s.files, plural(s.files, "file", "files"));
 		if (s.fixable)
-			fprintf(out, "; %zu fixable with --fix", s.fixable);
+			fprintf(out, "; %zu fixable", s.fixable);
 		if (s.unsafe_fixable)
-			fprintf(out, "; %zu more with --fix --unsafe-fixes", s.unsafe_fixable);
+			fprintf(out, "; %zu with an unsafe fix", s.unsafe_fixable);
 		fprintf(out, ".\n");
 	}
 	return ferror(out) ? SL_EIO : SL_OK;

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: Apache-2.0
+** test_engine.c: the run and engine through the public API: severity resolution from defaults,
+** config and --select/--ignore; sorted, input-order-independent findings; file errors that do
+** not stop the run; and the JSON report carrying every field spec/cli.md names. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "schedlint/schedlint.h"
+
+static const char *const POD =
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ml\nspec:\n"
+	"  tolerations:\n    - key: dedicated\n      operator: Exists\n"
+	"  containers:\n    - name: app\n      image: x\n      resources:\n"
+	"        requests:\n          nvidia.com/gpu: 1\n";
+
+static sl_config *config_from(const char *text)
+{
+	char path[] = "/tmp/schedlint-cfg-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	sl_config *cfg = NULL;
+	char *err = NULL;
+	cr_assert_eq(sl_config_load(path, &cfg, &err), SL_OK, "%s", err ? err : "");
+	unlink(path);
+	return cfg;
+}
+
+/* Lints POD under cfg/opts; returns the run (caller frees). */
+static sl_run *lint(sl_config *cfg, const sl_run_options *opts)
+{
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, opts, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "pod.yaml", POD, strlen(POD)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	return run;
+}
+
+static const sl_finding *find(const sl_run *run, const char *rule)
+{
+	for (size_t i = 0; i < sl_run_finding_count(run); i++)
+		if (strcmp(sl_run_finding(run, i)->rule, rule) == 0)
+			return sl_run_finding(run, i);
+	return NULL;
+}
+
+Test(engine, default_severities)
+{
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *run = lint(cfg, NULL);
+	const sl_finding *g = find(run, "gpu-request-without-limit");
+	const sl_finding *t = find(run, "toleration-without-selector");
+	cr_assert(g && t);
+	cr_expect_eq(g->severity, SL_SEV_ERROR);
+	cr_expect_eq(t->severity, SL_SEV_WARNING);
+	cr_expect_str_eq(g->pointer, "/spec/containers/0/resources/requests/nvidia.com~1gpu");
+	cr_expect_str_eq(g->kind, "Pod");
+	cr_expect_str_eq(g->namespace_, "ml");
+	cr_expect_eq(g->line, 15);
+	cr_expect_eq(g->column, 27);
+	cr_expect_eq(g->document, 0);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+Test(engine, config_overrides_category_then_id)
+{
+	sl_config *cfg = config_from("rules:\n  - id: gpu-request-without-limit\n    severity: info\n"
+				     "  - id: gpu\n    severity: warning\n"
+				     "  - id: placement\n    severity: off\n");
+	sl_run *run = lint(cfg, NULL);
+	const sl_finding *g = find(run, "gpu-request-without-limit");
+	cr_assert(g);
+	/* The entry naming the rule wins over its category, whatever the order. */
+	cr_expect_eq(g->severity, SL_SEV_INFO);
+	cr_expect_null(find(run, "toleration-without-selector"));
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+Test(engine, select_and_ignore)
+{
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	const char *sel[] = {"placement"};
+	sl_run_options o1 = {.select = sel, .n_select = 1};
+	sl_run *run = lint(cfg, &o1);
+	cr_expect_not_null(find(run, "toleration-without-selector"));
+	cr_expect_null(find(run, "gpu-request-without-limit"));
+	sl_run_free(run);
+	const char *ign[] = {"toleration-without-selector"};
+	sl_run_options o2 = {.ignore = ign, .n_ignore = 1};
+	run = lint(cfg, &o2);
+	cr_expect_null(find(run, "toleration-without-selector"));
+	cr_expect_not_null(find(run, "gpu-request-without-limit"));
+	sl_run_free(run);
+	const char *bad[] = {"no-such-rule"};
+	sl_run_options o3 = {.select = bad, .n_select = 1};
+	char *err = NULL;
+	cr_expect_eq(sl_run_new(cfg, &o3, &run, &err), SL_EUSAGE);
+	cr_expect(err && strstr(err, "no-such-rule"));
+	free(err);
+	sl_config_free(cfg);
+}
+
+Test(engine, unknown_rule_in_config_is_a_config_error)
+{
+	sl_config *cfg = config_from("rules:\n  - id: nope\n    severity: error\n");
+	sl_run *run = NULL;
+	char *err = NULL;
+	cr_expect_eq(sl_run_new(cfg, NULL, &run, &err), SL_ECONFIG);
+	cr_expect(err && strstr(err, ":2: error: unknown rule or category \"nope\""), "%s", err);
+	free(err);
+	sl_config_free(cfg);
+}
+
+Test(engine, findings_sorted_whatever_the_input_order)
+{
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, NULL, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "z.yaml", POD, strlen(POD)), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "a.yaml", POD, strlen(POD)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	cr_assert_eq(sl_run_finding_count(run), 4);
+	for (size_t i = 1; i < 4; i++) {
+		const sl_finding *x = sl_run_finding(run, i - 1), *y = sl_run_finding(run, i);
+		int c = strcmp(x->path, y->path);
+		cr_expect(c < 0 || (c == 0 && (x->line < y->line || (x->line == y->line && x->column <= y->column))),
+			  "finding %zu out of order", i);
+	}
+	cr_expect_str_eq(sl_run_finding(run, 0)->path, "a.yaml");
+	cr_expect_eq(sl_run_lint(run), SL_EUSAGE, "a run lints once");
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+Test(engine, unreadable_path_is_recorded_and_others_linted)
+{
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, NULL, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_path(run, "/nonexistent/x.yaml"), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "pod.yaml", POD, strlen(POD)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	cr_expect_eq(sl_run_file_count(run), 2);
+	int errors = 0;
+	for (size_t i = 0; i < sl_run_file_count(run); i++) {
+		sl_file_info fi;
+		sl_run_file(run, i, &fi);
+		if (fi.error) {
+			errors++;
+			cr_expect(strstr(fi.error, "No such file"), "%s", fi.error);
+		}
+	}
+	cr_expect_eq(errors, 1);
+	cr_expect_gt(sl_run_finding_count(run), 0);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+Test(engine, json_report_has_every_field)
+{
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *run = lint(cfg, NULL);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	sl_report_options ro = {.format = SL_FORMAT_JSON};
+	cr_assert_eq(sl_run_write_report(run, &ro, mem), SL_OK);
+	fclose(mem);
+	json_error_t je;
+	json_t *root = json_loads(buf, 0, &je);
+	cr_assert(root, "invalid JSON: %s", je.text);
+	cr_expect_eq(json_integer_value(json_object_get(root, "version")), 1);
+	cr_expect_str_eq(json_string_value(json_object_get(json_object_get(root, "tool"), "name")), "schedlint");
+	json_t *fs = json_object_get(root, "findings");
+	cr_assert_eq(json_array_size(fs), 2);
+	static const char *const keys[] = {"rule", "severity", "message", "path", "line", "column",
+		"end_line", "end_column", "pointer", "document", "object", "unit", "fix"};
+	for (size_t i = 0; i < json_array_size(fs); i++)
+		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+			cr_expect(json_object_get(json_array_get(fs, i), keys[k]), "finding lacks %s", keys[k]);
+	json_t *obj = json_object_get(json_array_get(fs, 0), "object");
+	cr_expect_str_eq(json_string_value(json_object_get(obj, "apiVersion")), "v1");
+	cr_expect_str_eq(json_string_value(json_object_get(obj, "name")), "p");
+	json_t *sum = json_object_get(root, "summary");
+	static const char *const skeys[] = {"files", "documents", "errors", "warnings", "infos", "fixable"};
+	for (size_t k = 0; k < sizeof skeys / sizeof *skeys; k++)
+		cr_expect(json_is_integer(json_object_get(sum, skeys[k])), "summary lacks %s", skeys[k]);
+	cr_expect_eq(json_integer_value(json_object_get(sum, "errors")), 1);
+	cr_expect_eq(json_integer_value(json_object_get(sum, "warnings")), 1);
+	json_t *file = json_array_get(json_object_get(root, "files"), 0);
+	cr_expect_str_eq(json_string_value(json_object_get(file, "path")), "pod.yaml");
+	cr_expect_eq(json_integer_value(json_object_get(file, "documents")), 1);
+	cr_expect(json_is_null(json_object_get(file, "error")));
+	json_decref(root);
+	free(buf);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
