@@ -373,6 +373,83 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 	return SL_OK;
 }
 
+/* The linted file whose text holds node n. */
+static sl_file *file_of_node(sl_ctx *ctx, const sl_node *n)
+{
+	const sl_source *src = n && n->doc ? n->doc->src : NULL;
+	if (!src || src == ctx->file->src)
+		return ctx->file;
+	for (size_t i = 0; i < ctx->eng->n_files; i++)
+		if (ctx->eng->files[i]->src == src)
+			return ctx->eng->files[i];
+	return NULL;
+}
+
+static const sl_style *style_of(sl_file *f)
+{
+	if (!f->style_known) {
+		sl_style_detect(f->src, &f->style);
+		f->style_known = true;
+	}
+	return &f->style;
+}
+
+bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
+		      const char *fragment)
+{
+	sl_file *f = file_of_node(ctx, sl_deref(map));
+	if (!r || !f)
+		return false;
+	size_t off;
+	const char *text = sl_render_map_entry(ctx->file->arena, f->src, style_of(f), map, key,
+					       fragment, &off);
+	return text && add_edit(ctx, r, f, off, off, text) == SL_OK;
+}
+
+bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *fragment)
+{
+	sl_file *f = file_of_node(ctx, sl_deref(seq));
+	if (!r || !f)
+		return false;
+	size_t off;
+	const char *text = sl_render_seq_item(ctx->file->arena, f->src, style_of(f), seq, fragment,
+					      &off);
+	return text && add_edit(ctx, r, f, off, off, text) == SL_OK;
+}
+
+bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n)
+{
+	sl_file *f = file_of_node(ctx, n);
+	size_t s, e;
+	if (!r || !f || !sl_render_removal(f->src, n, &s, &e))
+		return false;
+	return add_edit(ctx, r, f, s, e, "") == SL_OK;
+}
+
+bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text)
+{
+	sl_file *f = file_of_node(ctx, n);
+	if (!r || !f || !n || n->type != SL_NODE_SCALAR)
+		return false;
+	return add_edit(ctx, r, f, n->start, n->end, text) == SL_OK;
+}
+
+const char *sl_node_text(sl_ctx *ctx, const sl_node *n)
+{
+	sl_file *f = file_of_node(ctx, n);
+	if (!f || !n)
+		return "";
+	const char *t = sl_arena_strndup(ctx->file->arena, f->src->data + n->start, n->end - n->start);
+	return t ? t : "";
+}
+
+const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s)
+{
+	sl_file *f = file_of_node(ctx, n);
+	char q = f ? style_of(f)->quote : '"';
+	return sl_arena_printf(ctx->file->arena, "%c%s%c", q, s, q);
+}
+
 sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text)
 {
 	return add_edit(ctx, r, ctx->file, start, end, text);

@@ -10,6 +10,7 @@
 #include "index.h"
 #include "rule.h"
 #include "source.h"
+#include "fix.h"
 #include "yaml_tree.h"
 
 /* A finding as the engine keeps it: the public view plus what fixes and sorting need. */
@@ -23,7 +24,10 @@ typedef struct sl_frec {
 
 typedef struct sl_file {
 	char *path;                  /* as reported */
-	sl_source *src;              /* NULL when it could not be read */
+	sl_source *src;              /* NULL when it could not be read; the fixed text after fixes */
+	sl_source *orig;             /* the text as read, once fixes replaced src; else NULL */
+	sl_style style;              /* the file's layout, for inserted text */
+	bool style_known;
 	sl_arena *arena;
 	sl_tree tree;
 	sl_object **objects;

@@ -15,7 +15,11 @@
 #include "arena.h"
 #include "config.h"
 #include "index.h"
+#include "k8s/k8s.h"
+#include "k8s/labels.h"
+#include "k8s/quantity.h"
 #include "model/model.h"
+#include "selection.h"
 #include "yaml_tree.h"
 
 typedef struct sl_ctx sl_ctx;
@@ -61,6 +65,24 @@ sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const
 /* Replaces bytes [start,end) of another linted file (the one that holds object `in`). */
 sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t start, size_t end,
 			 const char *text);
+/* Rendering helpers: the edit follows the style of the file that holds the node (indent width,
+** sequence indentation, quoting, line endings), in whichever linted file that is. A fragment is
+** YAML written with two-space indentation from column 0 ("nvidia.com/gpu: 1", or
+** "key: nvidia.com/gpu\noperator: Exists"). They return false (and add nothing) when the edit
+** is declined, e.g. a block fragment into a flow collection; the finding then has no fix. */
+/* Adds `key: fragment` as the last entry of mapping map. */
+bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
+		      const char *fragment);
+/* Appends an item (fragment without "- ") to sequence seq. */
+bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *fragment);
+/* Removes a mapping entry (its key or value node) or a sequence item, with its own lines. */
+bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n);
+/* Replaces a scalar node's text (quotes included) with text. */
+bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text);
+/* The source text of node n as written (quotes included), an arena string. */
+const char *sl_node_text(sl_ctx *ctx, const sl_node *n);
+/* s quoted with the quote the file of node n prefers (arena string). */
+const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s);
 /* Marks r's fix as safe or unsafe with a message saying what it does. */
 sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

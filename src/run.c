@@ -11,6 +11,7 @@
 #include "registry.h"
 #include "report/report.h"
 #include "walk.h"
+#include "diff.h"
 
 struct sl_run {
 	sl_engine eng;
@@ -152,15 +153,10 @@ static int cmp_files(const void *a, const void *b)
 	return strcmp((*(sl_file *const *)a)->path, (*(sl_file *const *)b)->path);
 }
 
-sl_err sl_run_lint(sl_run *run)
+/* Both passes over every file, then the sorted list of findings. */
+static sl_err lint_passes(sl_run *run)
 {
 	sl_engine *e = &run->eng;
-	if (run->linted)
-		return SL_EUSAGE;
-	run->linted = true;
-	/* Files in path order, so "first" (a first default PriorityClass) means the same thing
-	** however the inputs were named. The sort is stable for equal paths (stdin twice). */
-	qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
 	for (size_t i = 0; i < e->n_files; i++) {
 		sl_file *f = e->files[i];
 		if (!f->src)
@@ -190,6 +186,185 @@ sl_err sl_run_lint(sl_run *run)
 			run->sorted[run->n_sorted++] = e->files[i]->findings[j];
 	qsort(run->sorted, run->n_sorted, sizeof *run->sorted, cmp_findings);
 	return SL_OK;
+}
+
+sl_err sl_run_lint(sl_run *run)
+{
+	sl_engine *e = &run->eng;
+	if (run->linted)
+		return SL_EUSAGE;
+	run->linted = true;
+	/* Files in path order, so "first" (a first default PriorityClass) means the same thing
+	** however the inputs were named. */
+	qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
+	return lint_passes(run);
+}
+
+/* Forgets everything derived from the files' text, so the run can lint them again. */
+static sl_err reset_derived(sl_run *run)
+{
+	sl_engine *e = &run->eng;
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		if (!f->src)
+			continue;
+		sl_arena_free(f->arena);
+		f->arena = sl_arena_new();
+		if (!f->arena)
+			return SL_ENOMEM;
+		memset(&f->tree, 0, sizeof f->tree);
+		f->objects = NULL;
+		f->n_objects = 0;
+		f->n_findings = 0;
+		f->style_known = false;
+		f->oom = SL_OK;
+	}
+	sl_index_free(&e->index);
+	sl_index_init(&e->index, e->cfg);
+	free(run->sorted);
+	run->sorted = NULL;
+	run->n_sorted = 0;
+	return SL_OK;
+}
+
+static sl_file *file_by_path(sl_engine *e, const char *path)
+{
+	for (size_t i = 0; i < e->n_files; i++)
+		if (e->files[i]->path == path || strcmp(e->files[i]->path, path) == 0)
+			return e->files[i];
+	return NULL;
+}
+
+sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool *converged)
+{
+	sl_engine *e = &run->eng;
+	unsigned max = opts && opts->max_passes ? opts->max_passes : 10;
+	bool unsafe = opts && opts->unsafe;
+	size_t total = 0;
+	bool done = false;
+	if (!run->linted)
+		return SL_EUSAGE;
+	for (unsigned pass = 0; pass < max && !done; pass++) {
+		/* Accept, in finding order, every fix that overlaps nothing accepted before it. */
+		const sl_edit **acc = NULL;
+		size_t n_acc = 0, n_fixes = 0;
+		for (size_t i = 0; i < run->n_sorted; i++) {
+			const sl_fix *fx = run->sorted[i]->pub.fix;
+			if (!fx || !fx->n_edits || (fx->applicability == SL_FIX_UNSAFE && !unsafe))
+				continue;
+			bool ok = true;
+			for (size_t j = 0; j < fx->n_edits && ok; j++) {
+				const sl_edit *ed = &fx->edits[j];
+				sl_file *t = file_by_path(e, ed->path);
+				if (!t || !t->src || ed->offset + ed->length > t->src->len)
+					ok = false;
+				for (size_t k = 0; k < j && ok; k++)
+					if (sl_edits_overlap(ed, &fx->edits[k]))
+						ok = false;
+				for (size_t k = 0; k < n_acc && ok; k++)
+					if (sl_edits_overlap(ed, acc[k]))
+						ok = false;
+			}
+			if (!ok)
+				continue;
+			const sl_edit **na = sl_xrealloc(acc, (n_acc + fx->n_edits) * sizeof *na);
+			if (!na) {
+				free(acc);
+				return SL_ENOMEM;
+			}
+			acc = na;
+			for (size_t j = 0; j < fx->n_edits; j++)
+				acc[n_acc++] = &fx->edits[j];
+			n_fixes++;
+		}
+		if (n_fixes == 0) {
+			free(acc);
+			done = true;
+			break;
+		}
+		/* Apply per file, before the arenas that hold the edits go. */
+		sl_err err = SL_OK;
+		for (size_t fi = 0; fi < e->n_files && !err; fi++) {
+			sl_file *f = e->files[fi];
+			const sl_edit **mine = sl_xmalloc(n_acc * sizeof *mine);
+			size_t n_mine = 0;
+			if (!mine) {
+				err = SL_ENOMEM;
+				break;
+			}
+			for (size_t k = 0; k < n_acc; k++)
+				if (strcmp(acc[k]->path, f->path) == 0)
+					mine[n_mine++] = acc[k];
+			if (n_mine) {
+				char *out;
+				size_t out_len;
+				err = sl_edits_apply(f->src->data, f->src->len, mine, n_mine, &out, &out_len);
+				sl_source *ns = NULL;
+				if (!err)
+					err = sl_source_from_buffer(f->path, out, out_len, &ns);
+				if (!err) {
+					free(out);
+					if (f->orig)
+						sl_source_free(f->src);
+					else
+						f->orig = f->src;
+					f->src = ns;
+				} else if (err == SL_EUSAGE) {
+					err = SL_EINTERNAL;
+				}
+			}
+			free(mine);
+		}
+		free(acc);
+		if (err)
+			return err;
+		total += n_fixes;
+		if ((err = reset_derived(run)) || (err = lint_passes(run)))
+			return err;
+	}
+	if (applied)
+		*applied = total;
+	if (converged)
+		*converged = done;
+	return SL_OK;
+}
+
+void sl_run_file_text(const sl_run *run, size_t i, const char **data, size_t *len, bool *changed)
+{
+	const sl_file *f = run->eng.files[i];
+	*data = f->src ? f->src->data : "";
+	*len = f->src ? f->src->len : 0;
+	if (changed)
+		*changed = f->orig && (f->orig->len != f->src->len ||
+				       memcmp(f->orig->data, f->src->data, f->src->len) != 0);
+}
+
+void sl_run_file_original(const sl_run *run, size_t i, const char **data, size_t *len)
+{
+	const sl_file *f = run->eng.files[i];
+	const sl_source *s = f->orig ? f->orig : f->src;
+	*data = s ? s->data : "";
+	*len = s ? s->len : 0;
+}
+
+sl_err sl_run_file_write(const sl_run *run, size_t i)
+{
+	const char *data;
+	size_t len;
+	bool changed;
+	sl_run_file_text(run, i, &data, &len, &changed);
+	if (!changed)
+		return SL_OK;
+	return sl_file_write_atomic(run->eng.files[i]->path, data, len);
+}
+
+sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out)
+{
+	const char *a, *b;
+	size_t alen, blen;
+	sl_run_file_original(run, i, &a, &alen);
+	sl_run_file_text(run, i, &b, &blen, NULL);
+	return sl_diff_write(out, run->eng.files[i]->path, a, alen, b, blen);
 }
 
 size_t sl_run_finding_count(const sl_run *run)
@@ -226,6 +401,7 @@ void sl_run_free(sl_run *run)
 		free(f->error);
 		free(f->findings);
 		sl_source_free(f->src);
+		sl_source_free(f->orig);
 		sl_arena_free(f->arena);
 		free(f);
 	}

@@ -5,15 +5,21 @@
 **                                       one per line: "<path>:<line>:<col>: <message>", in the run's order
 **                                       (path, line, column), paths relative to bad/ (a directory case is linted as
 **                                       one run, so cross-file facts are seen)
+**   bad/<case>.fixed.yaml               the case after the rule's fixes (safe and unsafe), for a
+**   bad/<case>.fixed/<file>             file case, or each changed file of a directory case;
+**                                       fixing that output again must change nothing. A bad
+**                                       case without one must offer no fix (the fix is declined)
 **   config.yaml, or <case>.config.yaml  the .schedlint.yaml to use (else the defaults)
 ** Only the rule under test runs (--select), so fixtures stay small and independent.
-** SL_UPDATE_GOLDEN=1 rewrites the .diag files from what the rule reports (review the diff). */
+** SL_UPDATE_GOLDEN=1 rewrites the .diag files from what the rule reports (review the diff);
+** SL_GOLDEN_ONLY=id,id,... restricts the run (and any rewrite) to those rules. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "schedlint/schedlint.h"
 
 #define RULES_DIR "testdata/rules"
@@ -44,6 +50,8 @@ static int is_case(const char *dir, const char *name, char *stem, size_t cap)
 		return 0;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	if (is_dir(p)) {
+		if (ends_with(name, ".fixed"))
+			return 0;   /* the fixed golden of a directory case */
 		snprintf(stem, cap, "%s", name);
 		return 1;
 	}
@@ -54,9 +62,14 @@ static int is_case(const char *dir, const char *name, char *stem, size_t cap)
 	return 1;
 }
 
-/* Lints one case with only rule `id` and returns its findings as sorted diag text. */
+static char *slurp(const char *path);
+static int check_fixes(const char *id, const char *dir, const char *stem, const char *input,
+		       sl_config *cfg, int update);
+
+/* Lints one case with only rule `id` and returns its findings as diag text; for bad cases
+** (*fix_failures non-NULL) also checks its fixes against the .fixed golden. */
 static char *run_case(const char *id, const char *rule_dir, const char *dir, const char *stem,
-		      const char *input)
+		      const char *input, int *fix_failures)
 {
 	char cfg_path[4096];
 	sl_config *cfg = NULL;
@@ -95,9 +108,105 @@ static char *run_case(const char *id, const char *rule_dir, const char *dir, con
 	}
 	free(lines);
 	sl_run_free(run);
+	if (fix_failures)
+		*fix_failures += check_fixes(id, dir, stem, input, cfg, getenv("SL_UPDATE_GOLDEN") != NULL);
 	sl_config_free(cfg);
 	free(err);
 	return out;
+}
+
+/* A fresh run of rule id over input, linted and fixed (safe and unsafe). */
+static sl_run *fixed_run(const char *id, const char *input, sl_config *cfg, size_t *applied)
+{
+	const char *sel[1] = {id};
+	sl_run_options opts = {.select = sel, .n_select = 1};
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, &opts, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_path(run, input), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	sl_fix_options fo = {.unsafe = true};
+	bool converged = false;
+	cr_assert_eq(sl_run_fix(run, &fo, applied, &converged), SL_OK, "%s: fixing failed", input);
+	cr_expect(converged, "%s: fixes did not converge", input);
+	return run;
+}
+
+static void spit(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert(f, "cannot write %s", path);
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
+/* The golden for file i of a run: <stem>.fixed.yaml for a file case, <stem>.fixed/<rel> for a
+** directory case. */
+static void golden_path(char *out, size_t cap, const char *dir, const char *stem, const char *input,
+			const char *path)
+{
+	size_t il = strlen(input);
+	if (strcmp(path, input) == 0)
+		snprintf(out, cap, "%s/%s.fixed.yaml", dir, stem);
+	else
+		snprintf(out, cap, "%s/%s.fixed/%s", dir, stem, path + il + 1);
+}
+
+static int check_fixes(const char *id, const char *dir, const char *stem, const char *input,
+		       sl_config *cfg, int update)
+{
+	int failures = 0;
+	size_t applied = 0;
+	sl_run *run = fixed_run(id, input, cfg, &applied);
+	for (size_t i = 0; i < sl_run_file_count(run); i++) {
+		sl_file_info fi;
+		sl_run_file(run, i, &fi);
+		const char *text;
+		size_t len;
+		bool changed;
+		sl_run_file_text(run, i, &text, &len, &changed);
+		char gp[4096];
+		golden_path(gp, sizeof gp, dir, stem, input, fi.path);
+		if (update && changed) {
+			if (strchr(gp + strlen(dir) + 1, '/')) {
+				char mk[4200];
+				snprintf(mk, sizeof mk, "mkdir -p '%s/%s.fixed'", dir, stem);
+				cr_assert_eq(system(mk), 0);
+			}
+			spit(gp, text, len);
+		}
+		char *want = slurp(gp);
+		if (changed && !want) {
+			failures++;
+			cr_log_error("%s: the fix changed %s but %s is missing (SL_UPDATE_GOLDEN=1 writes it)",
+				     input, fi.path, gp);
+		} else if (!changed && want) {
+			failures++;
+			cr_log_error("%s: %s expects a fix but none was applied", input, gp);
+		} else if (want && (strlen(want) != len || memcmp(want, text, len) != 0)) {
+			failures++;
+			cr_log_error("%s: fixed %s differs from %s\n--- expected\n%s--- got\n%.*s", input,
+				     fi.path, gp, want, (int)len, text);
+		}
+		free(want);
+		if (changed) {
+			/* Fixing the fixed text again must change nothing. */
+			char tmpl[] = "/tmp/schedlint-golden-XXXXXX.yaml";
+			int fd = mkstemps(tmpl, 5);
+			cr_assert_geq(fd, 0);
+			cr_assert_eq(write(fd, text, len), (ssize_t)len);
+			close(fd);
+			size_t again = 0;
+			sl_run *r2 = fixed_run(id, tmpl, cfg, &again);
+			if (again && sl_run_file_count(r2) == 1 && !strchr(fi.path + strlen(dir), '/')) {
+				failures++;
+				cr_log_error("%s: fixing the fixed output applied %zu more fixes", input, again);
+			}
+			sl_run_free(r2);
+			unlink(tmpl);
+		}
+	}
+	sl_run_free(run);
+	return failures;
 }
 
 static char *slurp(const char *path)
@@ -133,7 +242,9 @@ static int run_kind(const char *id, const char *kind, int *failures)
 			continue;
 		cases++;
 		snprintf(input, sizeof input, "%s/%s", dir, de->d_name);
-		char *got = run_case(id, rule_dir, dir, stem, input);
+		int fixf = 0;
+		char *got = run_case(id, rule_dir, dir, stem, input, strcmp(kind, "bad") == 0 ? &fixf : NULL);
+		*failures += fixf;
 		if (strcmp(kind, "ok") == 0) {
 			if (*got) {
 				(*failures)++;
@@ -170,9 +281,23 @@ static int run_kind(const char *id, const char *kind, int *failures)
 Test(golden, every_rule_over_its_fixtures)
 {
 	int failures = 0, cases = 0;
+	const char *only = getenv("SL_GOLDEN_ONLY");
 	for (size_t i = 0; i < sl_rule_count(); i++) {
 		sl_rule_info r;
 		sl_rule_get(i, &r);
+		if (only) {
+			/* A comma-separated list: match whole ids only. */
+			size_t n = strlen(r.id);
+			const char *p = only;
+			int hit = 0;
+			while ((p = strstr(p, r.id))) {
+				if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+					hit = 1;
+				p += n;
+			}
+			if (!hit)
+				continue;
+		}
 		cases += run_kind(r.id, "ok", &failures);
 		cases += run_kind(r.id, "bad", &failures);
 	}

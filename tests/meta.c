@@ -29,7 +29,7 @@ static int count_cases(const char *dir, int want_diag)
 		int isdir = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 		int yaml = l > 5 && strcmp(name + l - 5, ".yaml") == 0 && !strstr(name, ".config.yaml") &&
 			   !strstr(name, ".fixed.yaml");
-		if (!isdir && !yaml)
+		if ((!isdir && !yaml) || (isdir && l > 6 && strcmp(name + l - 6, ".fixed") == 0))
 			continue;
 		if (want_diag) {
 			char diag[4096];
@@ -78,6 +78,28 @@ Test(meta, every_rule_has_ok_and_bad_fixtures)
 		cr_expect_gt(count_cases(dir, 0), 0, "%s has no ok fixture in %s", r.id, dir);
 		snprintf(dir, sizeof dir, "testdata/rules/%s/bad", r.id);
 		cr_expect_gt(count_cases(dir, 1), 0, "%s has no bad fixture with a .diag in %s", r.id, dir);
+	}
+}
+
+/* A fixable rule shows its fix: at least one bad case has a .fixed golden. */
+Test(meta, every_fixable_rule_has_a_fixed_golden)
+{
+	for (size_t i = 0; i < sl_rule_count(); i++) {
+		sl_rule_info r;
+		sl_rule_get(i, &r);
+		if (r.fix == SL_FIX_NONE)
+			continue;
+		char dir[4096];
+		snprintf(dir, sizeof dir, "testdata/rules/%s/bad", r.id);
+		DIR *d = opendir(dir);
+		int found = 0;
+		struct dirent *de;
+		while (d && (de = readdir(d)))
+			if (strstr(de->d_name, ".fixed"))
+				found = 1;
+		if (d)
+			closedir(d);
+		cr_expect(found, "%s is fixable but no bad case in %s has a .fixed.yaml", r.id, dir);
 	}
 }
 

@@ -41,6 +41,28 @@ SL_API bool sl_run_excluded(const sl_run *run, const char *path);
 /* Runs both passes. SL_ENOMEM or SL_EINTERNAL; findings are not errors. */
 SL_API sl_err sl_run_lint(sl_run *run);
 
+typedef struct sl_fix_options {
+	bool unsafe;             /* also apply unsafe fixes */
+	unsigned max_passes;     /* fix/re-lint rounds before giving up; 0 = 10 */
+} sl_fix_options;
+/* Applies fixes to the linted run in memory: in each round the fixes whose edits do not
+** overlap are applied (safe ones; unsafe ones too with opts->unsafe), then every file is linted
+** again, until no fix applies. Afterwards the run's findings are those that remain.
+** *applied (may be NULL) gets the number of fixes applied; *converged (may be NULL) whether a
+** round with nothing left to apply was reached. SL_ENOMEM; SL_EINTERNAL for an invalid fix. */
+SL_API sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied,
+			 bool *converged);
+/* File i's text now (fixed, when fixes changed it) and whether it differs from what was read. */
+SL_API void sl_run_file_text(const sl_run *run, size_t i, const char **data, size_t *len,
+			     bool *changed);
+/* File i's text as it was read. */
+SL_API void sl_run_file_original(const sl_run *run, size_t i, const char **data, size_t *len);
+/* Writes file i's fixed text over the file atomically (temporary file in the same directory,
+** fsync, rename, mode kept). A file that did not change is not touched. SL_EIO (errno set). */
+SL_API sl_err sl_run_file_write(const sl_run *run, size_t i);
+/* Writes the unified diff of file i's fixes to out (nothing when unchanged). */
+SL_API sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out);
+
 SL_API size_t sl_run_finding_count(const sl_run *run);
 /* Finding i in sorted order; owned by the run. */
 SL_API const sl_finding *sl_run_finding(const sl_run *run, size_t i);

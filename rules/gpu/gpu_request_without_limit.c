@@ -37,8 +37,10 @@
  * ```
  *
  * ## Fix safety
- * The catalogue's fix (add the same quantity under `limits`) arrives with the fix engine; today
- * the finding has no fix.
+ * Safe: the fix adds the same quantity, as written, under `limits` (creating `limits:` in the
+ * file's indentation style when the container has none). Equal request and limit is the only
+ * valid combination for an extended resource, so the fix cannot change what was meant. A
+ * container whose `resources` is a flow mapping (`{requests: {...}}`) gets no fix.
  *
  * ## Options
  * `cluster.gpu-resources`: the resource names that count as GPUs (default `nvidia.com/gpu`,
@@ -59,11 +61,18 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			const char *name = sl_scalar(p->key);
 			if (!sl_is_gpu_resource(cfg, name) || sl_map_get(c->limits, name))
 				continue;
-			sl_report_at(ctx, p->value,
+			sl_report *r = sl_report_at(ctx, p->value,
 				     "%s: %s requests %s: %s but sets no limit for it; the API server "
 				     "rejects it (\"Limit must be set for non overcommitable resources\")",
 				     sl_ctx_label(ctx, u), sl_container_label(ctx, c), name,
 				     sl_scalar(p->value) ? sl_scalar(p->value) : "?");
+			const char *q = sl_node_text(ctx, p->value);
+			bool ok = c->limits
+				? sl_fix_add_entry(ctx, r, c->limits, name, q)
+				: sl_fix_add_entry(ctx, r, c->resources, "limits",
+						   sl_arena_printf(sl_ctx_arena(ctx), "%s: %s", name, q));
+			if (ok)
+				sl_fix_describe(ctx, r, SL_FIX_SAFE, "add limits.%s: %s", name, q);
 		}
 	}
 	return SL_OK;
@@ -71,4 +80,4 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(gpu_request_without_limit, .id = "gpu-request-without-limit", .category = "gpu",
 	.summary = "A container requests a GPU without a limit for it",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_unit = check);

@@ -3,10 +3,18 @@
 #ifndef SL_CLI_H
 #define SL_CLI_H
 
+#include <stdio.h>
+#include "schedlint/schedlint.h"
+
 /* Exit statuses (spec/cli.md). */
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
 int sl_cmd_check(int argc, char **argv);
+int sl_cmd_fmt(int argc, char **argv);
+/* Loads -c FILE, else the nearest .schedlint.yaml (from the stdin filename's directory when
+** given, else the current one), else the defaults; prints the error and returns the exit
+** status on failure, EXIT_CLEAN on success. */
+int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
 void sl_cli_usage(FILE *out);

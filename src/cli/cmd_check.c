@@ -39,9 +39,40 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* True when path is the name stdin was linted under. */
+static int is_stdin(const char *path, const char *stdin_name)
+{
+	return strcmp(path, stdin_name ? stdin_name : "-") == 0;
+}
+
+int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg)
+{
+	char *found = NULL, *err_msg = NULL;
+	if (!config_path) {
+		char *dir = NULL;
+		if (stdin_name && strchr(stdin_name, '/')) {
+			char *tmp = strdup(stdin_name);
+			dir = tmp ? strdup(dirname(tmp)) : NULL;
+			free(tmp);
+		}
+		if (sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
+			config_path = found;
+		free(dir);
+	}
+	sl_err err = config_path ? sl_config_load(config_path, cfg, &err_msg) : sl_config_new_default(cfg);
+	free(found);
+	if (err) {
+		fprintf(stderr, "%s\n", err_msg ? err_msg : sl_strerror(err));
+		free(err_msg);
+		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	return EXIT_CLEAN;
+}
+
 int sl_cmd_check(int argc, char **argv)
 {
-	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS };
+	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
+	       O_FIX, O_UNSAFE, O_DIFF };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -56,11 +87,15 @@ int sl_cmd_check(int argc, char **argv)
 		{"exit-zero", no_argument, NULL, O_EXIT_ZERO},
 		{"color", required_argument, NULL, O_COLOR},
 		{"statistics", no_argument, NULL, O_STATS},
+		{"fix", no_argument, NULL, O_FIX},
+		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
+		{"diff", no_argument, NULL, O_DIFF},
 		{NULL, 0, NULL, 0}};
 	sl_report_options ropts = {.format = SL_FORMAT_TEXT};
 	const char *output = NULL, *config_path = NULL, *stdin_name = NULL, *color = "auto";
 	struct list sel = {0}, ign = {0};
-	int fail_on = -1, exit_zero = 0, status = EXIT_CLEAN;
+	int fail_on = -1, exit_zero = 0, status = EXIT_CLEAN, fix = 0, unsafe = 0, diff = 0;
+	size_t unwritten = 0;
 	unsigned jobs = 0;
 	int c;
 	optind = 1;
@@ -105,6 +140,9 @@ int sl_cmd_check(int argc, char **argv)
 			color = optarg;
 			break;
 		case O_STATS: ropts.statistics = true; break;
+		case O_FIX: fix = 1; break;
+		case O_UNSAFE: unsafe = 1; break;
+		case O_DIFF: diff = 1; break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -112,28 +150,14 @@ int sl_cmd_check(int argc, char **argv)
 		}
 	}
 
-	/* The configuration: -c, else the nearest .schedlint.yaml. */
 	sl_config *cfg = NULL;
-	char *found = NULL, *err_msg = NULL;
-	if (!config_path) {
-		char *dir = NULL;
-		if (stdin_name && strchr(stdin_name, '/')) {
-			char *tmp = strdup(stdin_name);
-			dir = tmp ? strdup(dirname(tmp)) : NULL;
-			free(tmp);
-		}
-		if (sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
-			config_path = found;
-		free(dir);
-	}
-	sl_err err = config_path ? sl_config_load(config_path, &cfg, &err_msg) : sl_config_new_default(&cfg);
-	if (err) {
-		fprintf(stderr, "%s\n", err_msg ? err_msg : sl_strerror(err));
-		free(err_msg);
-		free(found);
+	char *err_msg = NULL;
+	sl_err err = SL_OK;
+	int cs = sl_cli_load_config(config_path, stdin_name, &cfg);
+	if (cs != EXIT_CLEAN) {
 		free(sel.v);
 		free(ign.v);
-		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+		return cs;
 	}
 	if (fail_on < 0)
 		fail_on = sl_config_fail_on(cfg);
@@ -173,22 +197,68 @@ int sl_cmd_check(int argc, char **argv)
 	}
 	if (!err)
 		err = sl_run_lint(run);
+	size_t applied = 0;
+	bool converged = true;
+	if (!err && (fix || diff)) {
+		sl_fix_options fo = {.unsafe = unsafe};
+		err = sl_run_fix(run, &fo, &applied, &converged);
+	}
 	if (err) {
 		fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
 		status = EXIT_INTERNAL;
 		goto out;
 	}
+	if (!converged)
+		fprintf(stderr, "schedlint: warning: fixes did not settle after 10 rounds; "
+			"please report this with the file\n");
+	if (diff) {
+		/* Only the diff: nothing is written, exit 1 when there is one. */
+		int any = 0;
+		for (size_t i = 0; i < sl_run_file_count(run); i++) {
+			bool changed;
+			const char *d;
+			size_t l;
+			sl_run_file_text(run, i, &d, &l, &changed);
+			if (!changed)
+				continue;
+			any = 1;
+			if (sl_run_file_diff(run, i, stdout) != SL_OK)
+				status = EXIT_INTERNAL;
+		}
+		fprintf(stderr, "%zu %s would be fixed.\n", applied, applied == 1 ? "finding" : "findings");
+		if (status == EXIT_CLEAN && any)
+			status = EXIT_FINDINGS;
+		goto out;
+	}
 
+	FILE *out = stdout;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
 		sl_file_info fi;
 		sl_run_file(run, i, &fi);
 		if (fi.error) {
 			fprintf(stderr, "%s: error: %s\n", fi.path, fi.error);
 			status = EXIT_USAGE;
+			continue;
+		}
+		if (!fix)
+			continue;
+		bool changed;
+		const char *d;
+		size_t l;
+		sl_run_file_text(run, i, &d, &l, &changed);
+		if (!changed)
+			continue;
+		if (is_stdin(fi.path, stdin_name)) {
+			/* The fixed stdin goes to stdout; the report to stderr. */
+			fwrite(d, 1, l, stdout);
+			out = stderr;
+		} else if (sl_run_file_write(run, i) != SL_OK) {
+			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path, strerror(errno));
+			status = EXIT_USAGE;
+			unwritten++;
 		}
 	}
 
-	FILE *out = stdout;
 	if (output) {
 		out = fopen(output, "w");
 		if (!out) {
@@ -202,6 +272,14 @@ int sl_cmd_check(int argc, char **argv)
 		      (strcmp(color, "auto") == 0 && !output && isatty(STDOUT_FILENO) &&
 		       !(no_color && *no_color));
 	err = sl_run_write_report(run, &ropts, out);
+	if (fix && applied && ropts.format == SL_FORMAT_TEXT) {
+		if (unwritten)
+			fprintf(out, "Fixed %zu %s, but %zu %s could not be written (left unchanged).\n",
+				applied, applied == 1 ? "finding" : "findings", unwritten,
+				unwritten == 1 ? "file" : "files");
+		else
+			fprintf(out, "Fixed %zu %s.\n", applied, applied == 1 ? "finding" : "findings");
+	}
 	if (output && fclose(out) != 0)
 		err = SL_EIO;
 	else if (!output && fflush(stdout) != 0)
@@ -219,7 +297,6 @@ int sl_cmd_check(int argc, char **argv)
 out:
 	sl_run_free(run);
 	sl_config_free(cfg);
-	free(found);
 	free(sel.v);
 	free(ign.v);
 	return status;

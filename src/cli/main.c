@@ -13,6 +13,7 @@ void sl_cli_usage(FILE *out)
 	      "Usage:\n"
 	      "  schedlint [check] [OPTIONS] [PATH...]   lint files and directories (\"-\" or no PATH\n"
 	      "                                          with piped stdin: stdin)\n"
+	      "  schedlint fmt [OPTIONS] [PATH...|-]     apply safe fixes; \"-\": stdin to stdout\n"
 	      "  schedlint rules [--format text|json|markdown]   list every rule\n"
 	      "  schedlint explain RULE                  show a rule's documentation\n"
 	      "  schedlint --version | --help\n"
@@ -31,6 +32,13 @@ void sl_cli_usage(FILE *out)
 	      "      --color auto|always|never   colour in text output (NO_COLOR respected)\n"
 	      "  -q, --quiet                only the summary line\n"
 	      "      --statistics           a count per rule before the summary\n"
+	      "      --fix                  apply safe fixes in place (atomically)\n"
+	      "      --unsafe-fixes         with --fix, --diff or fmt: also unsafe fixes\n"
+	      "      --diff                 print the diff the fixes would make; change nothing\n"
+	      "\n"
+	      "Options of fmt: --stdin-filename NAME, -c FILE, --unsafe-fixes. With \"-\" (or\n"
+	      "piped stdin and no PATH) the whole fixed buffer goes to stdout; on any error\n"
+	      "the unchanged input does, with exit status 2. Diagnostics go to stderr.\n"
 	      "\n"
 	      "Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or I/O\n"
 	      "error, 3 internal error. A YAML syntax error is a finding (yaml-syntax).\n", out);
@@ -50,6 +58,8 @@ int main(int argc, char **argv)
 		}
 		if (strcmp(c, "check") == 0)
 			return sl_cmd_check(argc - 1, argv + 1);
+		if (strcmp(c, "fmt") == 0)
+			return sl_cmd_fmt(argc - 1, argv + 1);
 		if (strcmp(c, "rules") == 0)
 			return sl_cmd_rules(argc - 1, argv + 1);
 		if (strcmp(c, "explain") == 0)

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: Apache-2.0
+** cmd_fmt.c: `schedlint fmt`, the editor on-save fixer. With "-" (or piped stdin and no PATH)
+** it reads the whole buffer, applies the safe fixes (unsafe ones too with --unsafe-fixes) and
+** writes the whole result to stdout: byte-for-byte the input when nothing is fixable, and the
+** unchanged input, with exit status 2, on any error (a YAML syntax error, a bad config, an
+** internal error), so an editor never loses its buffer. Diagnostics go to stderr only.
+** With PATHs it fixes the files in place (atomically), leaving alone any file with a syntax
+** error. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "schedlint/schedlint.h"
+#include "cli/cli.h"
+
+struct input { char *data; size_t len; int read_ok; };
+
+static void read_all(struct input *in)
+{
+	size_t cap = 64 * 1024;
+	in->data = malloc(cap);
+	in->len = 0;
+	in->read_ok = in->data != NULL;
+	while (in->data) {
+		if (in->len == cap) {
+			char *nd = realloc(in->data, cap * 2);
+			if (!nd) {
+				in->read_ok = 0;
+				break;
+			}
+			in->data = nd;
+			cap *= 2;
+		}
+		ssize_t r = read(STDIN_FILENO, in->data + in->len, cap - in->len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			in->read_ok = 0;
+			break;
+		}
+		if (r == 0)
+			break;
+		in->len += (size_t)r;
+	}
+}
+
+/* The error exit of stdin mode: the buffer goes back out untouched. */
+static int give_back(const struct input *in)
+{
+	if (in->data && in->len)
+		fwrite(in->data, 1, in->len, stdout);
+	fflush(stdout);
+	return EXIT_USAGE;
+}
+
+/* Prints the findings of rule yaml-syntax (and file errors) to stderr; true when any. */
+static bool report_blocking(const sl_run *run, size_t file, const char *path)
+{
+	bool any = false;
+	sl_file_info fi;
+	sl_run_file(run, file, &fi);
+	if (fi.error) {
+		fprintf(stderr, "%s: error: %s\n", fi.path, fi.error);
+		any = true;
+	}
+	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
+		const sl_finding *f = sl_run_finding(run, i);
+		if (strcmp(f->rule, "yaml-syntax") != 0 || strcmp(f->path, path) != 0)
+			continue;
+		fprintf(stderr, "%s:%u:%u: error: %s [%s]\n", f->path, f->line, f->column, f->message,
+			f->rule);
+		any = true;
+	}
+	return any;
+}
+
+static int fmt_stdin(struct input *in, const char *config_path, const char *stdin_name, int unsafe)
+{
+	const char *name = stdin_name ? stdin_name : "-";
+	read_all(in);
+	if (!in->read_ok) {
+		fprintf(stderr, "schedlint: error: cannot read stdin\n");
+		return give_back(in);
+	}
+	sl_config *cfg = NULL;
+	if (sl_cli_load_config(config_path, stdin_name, &cfg) != EXIT_CLEAN)
+		return give_back(in);
+	sl_run *run = NULL;
+	char *msg = NULL;
+	int status = EXIT_CLEAN;
+	sl_err err = sl_run_new(cfg, NULL, &run, &msg);
+	if (!err)
+		err = sl_run_add_buffer(run, name, in->data ? in->data : "", in->len);
+	if (!err)
+		err = sl_run_lint(run);
+	if (err) {
+		fprintf(stderr, "schedlint: error: %s\n", msg ? msg : sl_strerror(err));
+		status = give_back(in);
+	} else if (report_blocking(run, 0, name)) {
+		status = give_back(in);
+	} else {
+		sl_fix_options fo = {.unsafe = unsafe};
+		err = sl_run_fix(run, &fo, NULL, NULL);
+		if (err) {
+			fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
+			status = give_back(in);
+		} else {
+			const char *d;
+			size_t l;
+			sl_run_file_text(run, 0, &d, &l, NULL);
+			if (fwrite(d, 1, l, stdout) != l || fflush(stdout) != 0)
+				status = EXIT_USAGE;
+		}
+	}
+	free(msg);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	return status;
+}
+
+static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
+{
+	sl_config *cfg = NULL;
+	int status = sl_cli_load_config(config_path, NULL, &cfg);
+	if (status != EXIT_CLEAN)
+		return status;
+	sl_run *run = NULL;
+	char *msg = NULL;
+	sl_err err = sl_run_new(cfg, NULL, &run, &msg);
+	for (int i = 0; i < n && !err; i++)
+		err = sl_run_add_path(run, paths[i]);
+	if (!err)
+		err = sl_run_lint(run);
+	size_t applied = 0;
+	if (!err) {
+		sl_fix_options fo = {.unsafe = unsafe};
+		err = sl_run_fix(run, &fo, &applied, NULL);
+	}
+	if (err) {
+		fprintf(stderr, "schedlint: error: %s\n", msg ? msg : sl_strerror(err));
+		status = EXIT_INTERNAL;
+		goto out;
+	}
+	size_t written = 0;
+	for (size_t i = 0; i < sl_run_file_count(run); i++) {
+		sl_file_info fi;
+		sl_run_file(run, i, &fi);
+		if (report_blocking(run, i, fi.path)) {
+			status = EXIT_USAGE;
+			continue;
+		}
+		bool changed;
+		const char *d;
+		size_t l;
+		sl_run_file_text(run, i, &d, &l, &changed);
+		if (!changed)
+			continue;
+		if (sl_run_file_write(run, i) != SL_OK) {
+			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path, strerror(errno));
+			status = EXIT_USAGE;
+		} else {
+			written++;
+		}
+	}
+	fprintf(stderr, "%zu %s fixed in %zu %s.\n", applied, applied == 1 ? "finding" : "findings",
+		written, written == 1 ? "file" : "files");
+out:
+	free(msg);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	return status;
+}
+
+int sl_cmd_fmt(int argc, char **argv)
+{
+	enum { O_STDIN_FILENAME = 256, O_UNSAFE };
+	static const struct option longopts[] = {
+		{"config", required_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
+		{"stdin-filename", required_argument, NULL, O_STDIN_FILENAME},
+		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
+		{NULL, 0, NULL, 0}};
+	const char *config_path = NULL, *stdin_name = NULL;
+	int unsafe = 0, bad = 0, c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'c': config_path = optarg; break;
+		case 'h':
+			puts("Usage: schedlint fmt [--stdin-filename NAME] [-c FILE] [--unsafe-fixes] [PATH...|-]");
+			return EXIT_CLEAN;
+		case O_STDIN_FILENAME: stdin_name = optarg; break;
+		case O_UNSAFE: unsafe = 1; break;
+		default:
+			fprintf(stderr, "schedlint: error: unknown option \"%s\" for fmt\n", argv[optind - 1]);
+			bad = 1;
+		}
+	}
+	int n = argc - optind;
+	int stdin_mode = (n == 0 && !isatty(STDIN_FILENO)) || (n == 1 && strcmp(argv[optind], "-") == 0);
+	struct input in = {0};
+	int status;
+	if (bad) {
+		/* Even a usage error gives an editor its buffer back. */
+		if (stdin_mode)
+			read_all(&in);
+		status = stdin_mode ? give_back(&in) : EXIT_USAGE;
+	} else if (stdin_mode) {
+		status = fmt_stdin(&in, config_path, stdin_name, unsafe);
+	} else if (n == 0) {
+		fprintf(stderr, "schedlint: error: fmt needs PATHs, or \"-\" for stdin\n");
+		status = EXIT_USAGE;
+	} else {
+		status = fmt_paths(argv + optind, n, config_path, unsafe);
+	}
+	free(in.data);
+	return status;
+}

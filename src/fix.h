@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0
+** fix.h: fixes as byte-range edits on the original text (never a re-emission through an
+** emitter, which would drop comments and layout). This module validates and applies edits,
+** picks a compatible set of fixes when they overlap, renders inserted YAML in the file's own
+** style (indent width, sequence indentation, quoting, line endings), and writes files
+** atomically. */
+#ifndef SL_FIX_H
+#define SL_FIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "schedlint/finding.h"
+#include "source.h"
+#include "yaml_tree.h"
+
+/* The layout a file uses, detected once per file and followed by inserted text. */
+typedef struct sl_style {
+	unsigned indent;         /* spaces per nesting level (default 2) */
+	bool indent_sequences;   /* "- " items indented under their key (else at the key's column) */
+	char quote;              /* '"' or '\'' : the quote the file uses most */
+	const char *eol;         /* "\n" or "\r\n" */
+} sl_style;
+
+void sl_style_detect(const sl_source *src, sl_style *out);
+
+/* Applies edits (any order; they must not overlap and must lie inside data[0..len)) to data.
+** *out is malloc'd and NUL-terminated. SL_EUSAGE when the edits are invalid. */
+sl_err sl_edits_apply(const char *data, size_t len, const sl_edit *const *edits, size_t n,
+		      char **out, size_t *out_len);
+/* True when edits a and b touch the same bytes (two insertions at one offset count). */
+bool sl_edits_overlap(const sl_edit *a, const sl_edit *b);
+
+/* Rendering of inserted YAML. A fragment is YAML written with two-space indentation from
+** column 0 ("nvidia.com/gpu: 1", or "- key: x\n  operator: Exists"); it is re-indented to the
+** file's style. The results are arena strings; NULL when the insertion is declined (a flow
+** collection that cannot take a block fragment) or memory ran out. */
+
+/* Text and offset that add `key: fragment` as the last entry of mapping map. */
+const char *sl_render_map_entry(sl_arena *a, const sl_source *src, const sl_style *st,
+				const sl_node *map, const char *key, const char *fragment,
+				size_t *offset);
+/* Text and offset that add an item (fragment without the leading "- ") at the end of seq. */
+const char *sl_render_seq_item(sl_arena *a, const sl_source *src, const sl_style *st,
+			       const sl_node *seq, const char *fragment, size_t *offset);
+/* The byte range that removes a mapping entry (key node given) or a sequence item, with its
+** line(s) when it stands on lines of its own, or its separator in a flow collection. */
+bool sl_render_removal(const sl_source *src, const sl_node *n, size_t *start, size_t *end);
+/* The column (0-based, in bytes) of the line holding offset's first non-blank character. */
+size_t sl_line_indent(const sl_source *src, size_t offset);
+
+/* Writes data to path atomically: a temporary file in the same directory, fsync, rename over
+** the original; the original's mode is kept. On failure the original is untouched and the
+** temporary file removed. SL_EIO with errno set. */
+sl_err sl_file_write_atomic(const char *path, const char *data, size_t len);
+
+#endif

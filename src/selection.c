@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: Apache-2.0
+** selection.c: walking a unit's selecting requirements (nodeSelector pairs and the required
+** node-affinity expressions that keep pods on nodes). */
+#include <stdlib.h>
+#include <string.h>
+#include "selection.h"
+
+const sl_node *sl_unit_required_terms(const sl_unit *u)
+{
+	const sl_node *na = sl_map_get(u->affinity, "nodeAffinity");
+	const sl_node *req = sl_map_get(na, "requiredDuringSchedulingIgnoredDuringExecution");
+	const sl_node *terms = sl_map_get(req, "nodeSelectorTerms");
+	return terms && terms->type == SL_NODE_SEQ ? terms : NULL;
+}
+
+static bool selecting_op(const char *op)
+{
+	return op && (strcmp(op, "In") == 0 || strcmp(op, "Exists") == 0 || strcmp(op, "Gt") == 0 ||
+		      strcmp(op, "Lt") == 0);
+}
+
+/* Calls fn for the selections of one term; returns true when fn stopped. */
+static bool each_in_term(const sl_node *term, int index,
+			 bool (*fn)(const sl_selection *, void *), void *payload)
+{
+	const sl_node *exprs = sl_map_get(term, "matchExpressions");
+	if (!exprs || exprs->type != SL_NODE_SEQ)
+		return false;
+	for (size_t i = 0; i < exprs->u.seq.n; i++) {
+		const sl_node *e = sl_deref(exprs->u.seq.items[i]);
+		const char *key = sl_scalar(sl_map_get(e, "key"));
+		const char *op = sl_scalar(sl_map_get(e, "operator"));
+		if (!key || !selecting_op(op))
+			continue;
+		const sl_node *vals = sl_map_get(e, "values");
+		sl_selection s = {.key = key, .op = op,
+				  .values = vals && vals->type == SL_NODE_SEQ ? vals : NULL,
+				  .at = e, .term = index};
+		if (fn(&s, payload))
+			return true;
+	}
+	return false;
+}
+
+bool sl_unit_each_selection(const sl_unit *u, bool (*fn)(const sl_selection *, void *), void *payload)
+{
+	const sl_node *ns = u->node_selector;
+	for (size_t i = 0; ns && i < ns->u.map.n; i++) {
+		const sl_node *k = ns->u.map.pairs[i].key;
+		const char *key = sl_scalar(k);
+		if (!key)
+			continue;
+		sl_selection s = {.key = key, .op = "=", .value = sl_scalar(ns->u.map.pairs[i].value),
+				  .at = k, .term = -1};
+		if (!s.value)
+			s.value = "";
+		if (fn(&s, payload))
+			return true;
+	}
+	const sl_node *terms = sl_unit_required_terms(u);
+	for (size_t t = 0; terms && t < terms->u.seq.n; t++)
+		if (each_in_term(sl_deref(terms->u.seq.items[t]), (int)t, fn, payload))
+			return true;
+	return false;
+}
+
+struct pin { bool (*pred)(const sl_selection *, void *); void *payload; const sl_node *at; int term; };
+
+static bool pin_ns(const sl_selection *s, void *p)
+{
+	struct pin *pin = p;
+	if (s->term != pin->term || !pin->pred(s, pin->payload))
+		return false;
+	pin->at = s->at;
+	return true;
+}
+
+bool sl_unit_pinned(const sl_unit *u, bool (*pred)(const sl_selection *, void *), void *payload,
+		    const sl_node **at)
+{
+	struct pin pin = {pred, payload, NULL, -1};
+	/* The nodeSelector alone confines the pod. */
+	const sl_node *ns = u->node_selector;
+	for (size_t i = 0; ns && i < ns->u.map.n; i++) {
+		const char *key = sl_scalar(ns->u.map.pairs[i].key);
+		const char *val = sl_scalar(ns->u.map.pairs[i].value);
+		sl_selection s = {.key = key, .op = "=", .value = val ? val : "",
+				  .at = ns->u.map.pairs[i].key, .term = -1};
+		if (key && pred(&s, payload)) {
+			if (at)
+				*at = s.at;
+			return true;
+		}
+	}
+	/* Else every required term must select. */
+	const sl_node *terms = sl_unit_required_terms(u);
+	if (!terms || terms->u.seq.n == 0)
+		return false;
+	const sl_node *first = NULL;
+	for (size_t t = 0; t < terms->u.seq.n; t++) {
+		pin.term = (int)t;
+		pin.at = NULL;
+		if (!each_in_term(sl_deref(terms->u.seq.items[t]), (int)t, pin_ns, &pin))
+			return false;
+		if (!first)
+			first = pin.at;
+	}
+	if (at)
+		*at = first;
+	return true;
+}
+
+bool sl_selection_allows(const sl_selection *s, const char *v)
+{
+	if (strcmp(s->op, "=") == 0)
+		return strcmp(s->value, v) == 0;
+	if (strcmp(s->op, "Exists") == 0)
+		return true;
+	if (strcmp(s->op, "In") == 0) {
+		for (size_t i = 0; s->values && i < s->values->u.seq.n; i++)
+			if (sl_scalar_is(s->values->u.seq.items[i], v))
+				return true;
+		return false;
+	}
+	/* Gt / Lt: both sides integers. */
+	char *end;
+	long long nv = strtoll(v, &end, 10);
+	if (!*v || *end || !s->values || s->values->u.seq.n != 1)
+		return false;
+	const char *b = sl_scalar(s->values->u.seq.items[0]);
+	if (!b)
+		return false;
+	long long bound = strtoll(b, &end, 10);
+	if (!*b || *end)
+		return false;
+	return strcmp(s->op, "Gt") == 0 ? nv > bound : nv < bound;
+}
