@@ -102,6 +102,8 @@ void sl_arena_free(sl_arena *a)
 #ifdef SL_ARENA_MALLOC
 void *sl_arena_alloc(sl_arena *a, size_t size)
 {
+	if (size > SIZE_MAX - sizeof(struct chunk))
+		return NULL;
 	struct chunk *c = sl_xmalloc(sizeof *c + size);
 	if (!c)
 		return NULL;
@@ -115,7 +117,7 @@ void *sl_arena_alloc(sl_arena *a, size_t size)
 void *sl_arena_alloc(sl_arena *a, size_t size)
 {
 	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-	if (need < size)
+	if (need < size || need > SIZE_MAX - sizeof(struct chunk))
 		return NULL;
 	struct chunk *c = a->head;
 	if (c && c->size - c->used >= need) {

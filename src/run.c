@@ -420,7 +420,11 @@ sl_err sl_run_write_report(const sl_run *run, const sl_report_options *opts, FIL
 		return sl_report_text(run, opts, out);
 	case SL_FORMAT_JSON:
 		return sl_report_json(run, opts, out);
+	case SL_FORMAT_SARIF:
+		return sl_report_sarif(run, opts, out);
+	case SL_FORMAT_GITHUB:
+		return sl_report_github(run, opts, out);
 	default:
-		return SL_EUSAGE;   /* sarif and github arrive with the integrations */
+		return SL_EUSAGE;
 	}
 }

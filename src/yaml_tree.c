@@ -88,6 +88,8 @@ struct builder {
 	int broken;                 /* the open document hit a limit or an undefined alias */
 	size_t cap_docs;
 	unsigned next_index;
+	size_t broken_doc_start;    /* start of the document a stopped segment was in */
+	int cut_index;              /* document the cut of a truncated segment fell in, or -1 */
 	sl_err err;
 };
 
@@ -109,7 +111,8 @@ static size_t next_char(const sl_source *src, size_t off)
 	if (off >= src->len)
 		return off;
 	unsigned char c = (unsigned char)src->data[off];
-	size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+	/* an invalid lead byte (a continuation byte, C0/C1, F5..FF) is one character */
+	size_t n = c < 0x80 || c < 0xC2 || c > 0xF4 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
 	if (c == '\n' || c == '\r')
 		return off;
 	return off + n > src->len ? src->len : off + n;
@@ -507,8 +510,22 @@ static size_t find_bad(const sl_source *src, size_t from, const char **what)
 	return r;
 }
 
+/* True when line l starts a document ("---" then a blank or the end). */
+static int is_document_line(const sl_source *src, size_t l)
+{
+	if (l >= src->n_lines)
+		return 0;
+	const char *p = src->data + src->line_start[l];
+	size_t rest = src->len - src->line_start[l];
+	return rest >= 3 && p[0] == '-' && p[1] == '-' && p[2] == '-' &&
+	       (rest == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\n' || p[3] == '\r');
+}
+
 /* Parses the segment starting at line `line` up to byte `limit`. Returns -1 on allocation
-** failure, 0 at the end of the segment; *err_off is set when a syntax error stopped it. */
+** failure, 0 at the end of the segment; *err_off is set when a syntax error, or a limit that
+** broke the open document, stopped it (the rest of that document is not worth parsing: deep
+** flow nesting makes every further token cost more). When truncated (limit is where a bad byte's
+** line starts) an error at the cut is not reported: the bad byte is, by the caller. */
 static int parse_segment(struct builder *b, size_t line, size_t limit, int truncated,
 			 size_t *err_off)
 {
@@ -517,13 +534,14 @@ static int parse_segment(struct builder *b, size_t line, size_t limit, int trunc
 	if (!yaml_parser_initialize(&p))
 		return -1;
 	yaml_parser_set_input_string(&p, (const unsigned char *)b->src->data + base, limit - base);
-	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+	/* Encoding left to libyaml: it then skips a UTF-8 BOM without counting it as a column. */
 	b->seg_line = line;
 	b->cur = NULL;
 	b->n_kids = b->n_frames = 0;
 	size_t docs_before = b->out->n_docs;
 	int rc = 0;
 	*err_off = (size_t)-1;
+	b->cut_index = -1;
 	for (;;) {
 		yaml_event_t e;
 		if (!yaml_parser_parse(&p, &e)) {
@@ -536,6 +554,14 @@ static int parse_segment(struct builder *b, size_t line, size_t limit, int trunc
 				off = base + p.problem_offset;
 			else
 				off = mark_off(b, p.problem_mark);
+			b->broken_doc_start = b->cur ? b->cur->start : off;
+			if (truncated && off >= limit) {
+				/* the parser ran into the cut: the bad byte is the real problem */
+				b->cut_index = (int)(b->cur ? b->cur->index : b->next_index++);
+				b->cur = NULL;
+				*err_off = off;
+				break;
+			}
 			char ctx[160] = "";
 			if (p.context) {
 				uint32_t cl, cc;
@@ -553,20 +579,30 @@ static int parse_segment(struct builder *b, size_t line, size_t limit, int trunc
 			break;
 		}
 		int type = e.type;
+		size_t at = mark_off(b, e.start_mark);
 		int r = on_event(b, &e);
 		yaml_event_delete(&e);
 		if (r < 0) {
 			rc = -1;
 			break;
 		}
+		if (b->broken && b->cur) {
+			/* A limit or an undefined alias broke this document: stop here. */
+			b->broken_doc_start = b->cur->start;
+			b->cur = NULL;
+			*err_off = at;
+			break;
+		}
 		if (type == YAML_STREAM_END_EVENT)
 			break;
 	}
 	yaml_parser_delete(&p);
-	if (rc == 0 && truncated && *err_off == (size_t)-1 && b->out->n_docs > docs_before) {
-		/* The last document ran into the bad byte: it is not whole. */
+	if (rc == 0 && truncated && *err_off == (size_t)-1 && b->out->n_docs > docs_before &&
+	    !is_document_line(b->src, sl_source_line_of(b->src, limit))) {
+		/* The last document ran into the bad byte: it is not whole. (When the bad byte's
+		** line starts a new document, the one before it ended properly.) */
 		b->out->n_docs--;
-		b->next_index--;
+		b->cut_index = (int)(b->next_index - 1);   /* the broken document keeps its index */
 	}
 	return rc;
 }
@@ -598,17 +634,23 @@ sl_err sl_tree_parse(const sl_source *src, sl_arena *a, sl_tree *out, sl_tree_is
 			break;
 		}
 		size_t stop;
-		if (err_off != (size_t)-1) {
+		size_t from;
+		if (err_off != (size_t)-1 && b.cut_index < 0) {
 			stop = err_off;
+			/* Resume at a "---" line at or after the problem; when the broken document
+			** began on the problem's line, after that line. */
+			from = sl_source_line_of(src, stop);
+			if (sl_source_line_of(src, b.broken_doc_start) == from)
+				from++;
 		} else if (bad < src->len) {
-			report(&b, "yaml-syntax", b.next_index++, bad, next_char(src, bad), what);
+			unsigned idx = b.cut_index >= 0 ? (unsigned)b.cut_index : b.next_index++;
+			report(&b, "yaml-syntax", idx, bad, next_char(src, bad), what);
 			stop = bad;
+			from = sl_source_line_of(src, stop) + 1;
 		} else {
 			break;
 		}
-		/* Resume at a "---" line at or after the problem, but never at the segment's own
-		** first line again (an error on that line would repeat for ever). */
-		size_t from = sl_source_line_of(src, stop);
+		/* never the segment's own first line again: an error there would repeat for ever */
 		if (from <= line)
 			from = line + 1;
 		if (!next_document_line(src, from, &line))
@@ -743,17 +785,33 @@ static bool parse_yaml_int(const char *s, long long *out)
 			return false;
 		v = v * (unsigned)base + (unsigned)d;
 	}
-	if (v > (unsigned long long)9223372036854775807ll + (unsigned long long)neg)
-		return false;
+	if (v > (unsigned long long)9223372036854775807ll + (unsigned long long)neg) {
+		/* go-yaml v2 reads 2^63..2^64-1 as an unsigned integer: still an integer */
+		if (neg)
+			return false;
+		*out = 9223372036854775807ll;
+		return true;
+	}
 	*out = neg ? (long long)(0 - v) : (long long)v;
 	return true;
 }
 
 /* go-yaml v2's float rule: ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
-static bool is_yaml_float(const char *s)
+static bool is_yaml_float(const char *raw)
 {
-	if (in_list(s, float_words))
+	if (in_list(raw, float_words))
 		return true;
+	/* go-yaml v2 removes '_' before matching */
+	char s[72];
+	size_t n = 0;
+	for (const char *q = raw; *q; q++) {
+		if (*q == '_')
+			continue;
+		if (n + 1 >= sizeof s)
+			return false;
+		s[n++] = *q;
+	}
+	s[n] = '\0';
 	const char *p = s;
 	if (*p == '+' || *p == '-')
 		p++;

@@ -107,8 +107,13 @@ int sl_cmd_check(int argc, char **argv)
 				ropts.format = SL_FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
 				ropts.format = SL_FORMAT_JSON;
+			else if (strcmp(optarg, "sarif") == 0)
+				ropts.format = SL_FORMAT_SARIF;
+			else if (strcmp(optarg, "github") == 0)
+				ropts.format = SL_FORMAT_GITHUB;
 			else
-				return usage_error("unknown format \"%s\" (expected text or json)", optarg);
+				return usage_error("unknown format \"%s\" (expected text, json, sarif or github)",
+						   optarg);
 			break;
 		case 'o': output = optarg; break;
 		case 'c': config_path = optarg; break;

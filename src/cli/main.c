@@ -19,7 +19,7 @@ void sl_cli_usage(FILE *out)
 	      "  schedlint --version | --help\n"
 	      "\n"
 	      "Options of check:\n"
-	      "  -f, --format text|json     output format (default text)\n"
+	      "  -f, --format text|json|sarif|github   output format (default text)\n"
 	      "  -o, --output FILE          write the report to FILE instead of stdout\n"
 	      "      --stdin-filename NAME  the path stdin stands for (reports, config, exclude)\n"
 	      "  -c, --config FILE          use this config (default: the nearest .schedlint.yaml\n"

@@ -8,6 +8,8 @@
 
 sl_err sl_report_text(const sl_run *run, const sl_report_options *opts, FILE *out);
 sl_err sl_report_json(const sl_run *run, const sl_report_options *opts, FILE *out);
+sl_err sl_report_sarif(const sl_run *run, const sl_report_options *opts, FILE *out);
+sl_err sl_report_github(const sl_run *run, const sl_report_options *opts, FILE *out);
 
 /* Counts shared by the reporters' summaries. */
 typedef struct sl_summary {

@@ -1,0 +1,1012 @@
+/* SPDX-License-Identifier: Apache-2.0
+** test_model.c: typed objects and placement units (src/model/): kind dispatch, metadata, the
+** units of every modelled kind (KServe components, runtimes, graph routers, LLM templates,
+** Knative templates, workloads, Seldon servers), run modes and replica defaults, and the
+** schema-type reports for fields of the wrong YAML type (which then come back NULL).
+** Runs from the project root; config fixtures are in testdata/unit. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "model/model.h"
+
+/* --- harness ------------------------------------------------------------------------------ */
+
+struct report {
+	char rule[32];
+	const sl_node *at;
+	char msg[512];
+	int quote_fix;
+};
+
+typedef struct bound {
+	sl_source *src;
+	sl_arena *a;
+	sl_tree t;
+	sl_model_ctx mc;
+	sl_object *obj;
+	struct report r[32];
+	size_t n_r;
+	size_t n_tree_issues;
+} bound;
+
+static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t start,
+			  size_t end, const char *message)
+{
+	(void)rule; (void)doc; (void)start; (void)end;
+	bound *b = payload;
+	b->n_tree_issues++;
+	cr_log_error("unexpected tree issue: %s", message);
+}
+
+static void on_report(void *payload, const char *rule, const sl_node *at, const char *message,
+		      int quote_fix)
+{
+	bound *b = payload;
+	if (b->n_r == sizeof b->r / sizeof b->r[0])
+		return;
+	struct report *r = &b->r[b->n_r++];
+	snprintf(r->rule, sizeof r->rule, "%s", rule);
+	snprintf(r->msg, sizeof r->msg, "%s", message);
+	r->at = at;
+	r->quote_fix = quote_fix;
+}
+
+static sl_config *default_cfg(void)
+{
+	static sl_config *cfg;
+	if (!cfg)
+		cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	return cfg;
+}
+
+/* Parses one YAML document and binds it with cfg (NULL: no configuration at all). */
+static bound *bind_cfg(const char *yaml, const sl_config *cfg)
+{
+	bound *b = calloc(1, sizeof *b);
+	cr_assert_not_null(b);
+	cr_assert_eq(sl_source_from_buffer("m.yaml", yaml, strlen(yaml), &b->src), SL_OK);
+	b->a = sl_arena_new();
+	cr_assert_eq(sl_tree_parse(b->src, b->a, &b->t, on_tree_issue, b), SL_OK);
+	cr_assert_eq(b->n_tree_issues, 0, "the fixture must be valid YAML");
+	cr_assert_eq(b->t.n_docs, 1);
+	b->mc = (sl_model_ctx){.arena = b->a, .cfg = cfg, .path = "m.yaml", .issue = on_report,
+			       .payload = b};
+	cr_assert_eq(sl_object_bind(&b->mc, b->t.docs[0], &b->obj), SL_OK);
+	for (size_t i = 0; i < b->n_r; i++)
+		cr_log_info("report %zu: %s%s", i, b->r[i].msg, b->r[i].quote_fix ? " [quote fix]" : "");
+	return b;
+}
+
+static bound *bind(const char *yaml)
+{
+	return bind_cfg(yaml, default_cfg());
+}
+
+static void done(bound *b)
+{
+	sl_arena_free(b->a);
+	sl_source_free(b->src);
+	free(b);
+}
+
+static void expect_no_reports(const bound *b)
+{
+	cr_expect_eq(b->n_r, 0, "%zu unexpected schema-type report(s), first: %s", b->n_r,
+		     b->n_r ? b->r[0].msg : "");
+}
+
+/* The only report; its node's text is at_text and its message is exactly msg. */
+static const struct report *expect_report(const bound *b, const char *at_text, const char *msg,
+					  int quote_fix)
+{
+	cr_assert_eq(b->n_r, 1, "want one report, got %zu (first: %s)", b->n_r,
+		     b->n_r ? b->r[0].msg : "");
+	const struct report *r = &b->r[0];
+	cr_expect_str_eq(r->rule, "schema-type");
+	cr_expect_str_eq(r->msg, msg);
+	cr_expect_eq(r->quote_fix, quote_fix, "quote_fix is %d for \"%s\"", r->quote_fix, r->msg);
+	cr_assert_not_null(r->at);
+	size_t len = r->at->end - r->at->start;
+	cr_expect(len == strlen(at_text) && memcmp(b->src->data + r->at->start, at_text, len) == 0,
+		  "reported at \"%.*s\", want \"%s\"", (int)len, b->src->data + r->at->start, at_text);
+	return r;
+}
+
+static const sl_object *obj(const bound *b)
+{
+	cr_assert_not_null(b->obj, "the document was not bound to an object");
+	return b->obj;
+}
+
+static const sl_unit *unit(const bound *b, size_t i)
+{
+	const sl_object *o = obj(b);
+	cr_assert_lt(i, o->n_units, "unit %zu of %zu", i, o->n_units);
+	cr_assert_eq(o->units[i].obj, o);
+	return &o->units[i];
+}
+
+static void expect_unit_names(const bound *b, const char *const *names, size_t n)
+{
+	const sl_object *o = obj(b);
+	cr_assert_eq(o->n_units, n, "%zu units, want %zu", o->n_units, n);
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i])
+			cr_expect_null(o->units[i].name, "unit %zu is unnamed", i);
+		else if (!o->units[i].name)
+			cr_expect_fail("unit %zu is unnamed, want \"%s\"", i, names[i]);
+		else
+			cr_expect_str_eq(o->units[i].name, names[i], "unit %zu", i);
+	}
+}
+
+#define UNITS(b, ...) do { \
+	static const char *const n_[] = { __VA_ARGS__ }; \
+	expect_unit_names((b), n_, sizeof n_ / sizeof n_[0]); \
+} while (0)
+
+/* The one main (non-init) container of u. */
+static const sl_container *main_container(const sl_unit *u)
+{
+	const sl_container *m = NULL;
+	for (size_t i = 0; i < u->n_containers; i++) {
+		if (!u->containers[i].main)
+			continue;
+		cr_assert_null(m, "two main containers in %s", u->name ? u->name : "unit");
+		m = &u->containers[i];
+	}
+	cr_assert_not_null(m, "no main container");
+	cr_expect_not(m->init);
+	return m;
+}
+
+static const char *text_of(const bound *b, const sl_node *n)
+{
+	static char buf[256];
+	if (!n)
+		return "(null)";
+	snprintf(buf, sizeof buf, "%.*s", (int)(n->end - n->start), b->src->data + n->start);
+	return buf;
+}
+
+static const sl_node *item_of(const sl_node *seq, size_t i)
+{
+	cr_assert_not_null(seq);
+	cr_assert_eq(seq->type, SL_NODE_SEQ);
+	cr_assert_lt(i, seq->u.seq.n);
+	return seq->u.seq.items[i];
+}
+
+#define ISVC_HEAD "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+
+/* --- kinds and metadata ----------------------------------------------------------------- */
+
+struct kcase { const char *api, *kind; sl_kind want; };
+
+Test(model_kind, dispatch_by_group_and_kind)
+{
+	static const struct kcase cases[] = {
+		{"serving.kserve.io/v1beta1", "InferenceService", SL_KIND_INFERENCE_SERVICE},
+		{"serving.kserve.io/v1alpha1", "ServingRuntime", SL_KIND_SERVING_RUNTIME},
+		{"serving.kserve.io/v1alpha1", "ClusterServingRuntime", SL_KIND_CLUSTER_SERVING_RUNTIME},
+		{"serving.kserve.io/v1alpha1", "InferenceGraph", SL_KIND_INFERENCE_GRAPH},
+		{"serving.kserve.io/v1alpha1", "LLMInferenceService", SL_KIND_LLM_INFERENCE_SERVICE},
+		{"serving.knative.dev/v1", "Service", SL_KIND_KNATIVE_SERVICE},
+		{"serving.knative.dev/v1", "Configuration", SL_KIND_KNATIVE_CONFIGURATION},
+		{"v1", "Pod", SL_KIND_POD},
+		{"v1", "ConfigMap", SL_KIND_CONFIGMAP},
+		{"apps/v1", "Deployment", SL_KIND_DEPLOYMENT},
+		{"apps/v1", "StatefulSet", SL_KIND_STATEFULSET},
+		{"apps/v1", "DaemonSet", SL_KIND_DAEMONSET},
+		{"batch/v1", "Job", SL_KIND_JOB},
+		{"batch/v1", "CronJob", SL_KIND_CRONJOB},
+		{"scheduling.k8s.io/v1", "PriorityClass", SL_KIND_PRIORITY_CLASS},
+		{"mlops.seldon.io/v1alpha1", "Server", SL_KIND_SELDON_SERVER},
+		{"mlops.seldon.io/v1alpha1", "ServerConfig", SL_KIND_SELDON_SERVER_CONFIG},
+		{"mlops.seldon.io/v1alpha1", "Model", SL_KIND_SELDON_MODEL},
+		/* Unknown: another group's kind of the same name, or an unmodelled kind. */
+		{"v1", "Service", SL_KIND_UNKNOWN},
+		{"apps/v1", "Pod", SL_KIND_UNKNOWN},
+		{"extensions/v1beta1", "Deployment", SL_KIND_UNKNOWN},
+		{"serving.kserve.io/v1beta1", "Service", SL_KIND_UNKNOWN},
+		{"serving.kserve.io.evil/v1", "InferenceService", SL_KIND_UNKNOWN},
+		{"apps/v1", "deployment", SL_KIND_UNKNOWN},
+		{"machinelearning.seldon.io/v1", "SeldonDeployment", SL_KIND_UNKNOWN},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char yaml[256];
+		snprintf(yaml, sizeof yaml, "apiVersion: %s\nkind: %s\nmetadata: {name: x}\n",
+			 cases[i].api, cases[i].kind);
+		bound *b = bind(yaml);
+		if (cases[i].want == SL_KIND_UNKNOWN) {
+			cr_expect_null(b->obj, "%s %s should not be modelled", cases[i].api,
+				       cases[i].kind);
+		} else if (!b->obj) {
+			cr_expect_fail("%s %s was not bound", cases[i].api, cases[i].kind);
+		} else {
+			cr_expect_eq(b->obj->kind, cases[i].want, "%s %s", cases[i].api, cases[i].kind);
+			cr_expect_str_eq(b->obj->api_version, cases[i].api);
+			cr_expect_str_eq(b->obj->kind_name, cases[i].kind);
+			cr_expect_str_eq(b->obj->name, "x");
+			cr_expect_str_eq(b->obj->path, "m.yaml");
+			cr_expect_eq(b->obj->doc, b->t.docs[0]);
+		}
+		done(b);
+	}
+}
+
+Test(model_kind, not_objects)
+{
+	static const char *const docs[] = {
+		"kind: Pod\nmetadata: {name: x}\n",             /* no apiVersion */
+		"apiVersion: v1\nmetadata: {name: x}\n",        /* no kind */
+		"apiVersion: v1\nkind: [Pod]\n",                /* kind not a scalar */
+		"apiVersion: {v: 1}\nkind: Pod\n",
+		"- apiVersion: v1\n  kind: Pod\n",              /* a sequence root */
+		"just a string\n",
+	};
+	for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+		bound *b = bind(docs[i]);
+		cr_expect_null(b->obj, "document %zu bound", i);
+		done(b);
+	}
+}
+
+Test(model_kind, metadata)
+{
+	bound *b = bind("apiVersion: v1\nkind: Pod\n"
+			"metadata:\n"
+			"  name: web-0\n"
+			"  namespace: serving\n"
+			"  labels: {app: web}\n"
+			"  annotations: {a: b}\n"
+			"spec: {}\n");
+	expect_no_reports(b);
+	const sl_object *o = obj(b);
+	cr_expect_str_eq(o->name, "web-0");
+	cr_expect_str_eq(o->namespace_, "serving");
+	cr_expect_str_eq(sl_scalar(sl_map_get(o->labels, "app")), "web");
+	cr_expect_str_eq(sl_scalar(sl_map_get(o->annotations, "a")), "b");
+	cr_expect_eq(o->root, b->t.docs[0]->root);
+	cr_expect_eq(o->spec, sl_map_get(o->root, "spec"));
+	cr_expect_str_eq(sl_object_label(o, b->a), "Pod web-0");
+	cr_expect_str_eq(sl_unit_label(unit(b, 0), b->a), "Pod web-0");
+	done(b);
+
+	b = bind("apiVersion: v1\nkind: Pod\nspec: {}\n");
+	cr_expect_null(obj(b)->name);
+	cr_expect_null(obj(b)->namespace_);
+	cr_expect_null(obj(b)->metadata);
+	cr_expect_str_eq(sl_object_label(obj(b), b->a), "Pod (unnamed)");
+	done(b);
+}
+
+Test(model_kind, names_and_serving_kinds)
+{
+	cr_expect_str_eq(sl_kind_name(SL_KIND_INFERENCE_SERVICE), "InferenceService");
+	cr_expect_str_eq(sl_kind_name(SL_KIND_KNATIVE_SERVICE), "Knative Service");
+	cr_expect_str_eq(sl_kind_name(SL_KIND_UNKNOWN), "object");
+	cr_expect(sl_kind_is_serving(SL_KIND_INFERENCE_SERVICE));
+	cr_expect(sl_kind_is_serving(SL_KIND_KNATIVE_CONFIGURATION));
+	cr_expect(sl_kind_is_serving(SL_KIND_SELDON_SERVER));
+	cr_expect_not(sl_kind_is_serving(SL_KIND_DEPLOYMENT));
+	cr_expect_not(sl_kind_is_serving(SL_KIND_SERVING_RUNTIME));
+}
+
+/* --- KServe ------------------------------------------------------------------------------ */
+
+Test(model_kserve, isvc_every_component)
+{
+	bound *b = bind(ISVC_HEAD
+			"metadata: {name: iris}\n"
+			"spec:\n"
+			"  predictor:\n"
+			"    minReplicas: 2\n"
+			"    nodeSelector: {gpu: \"true\"}\n"
+			"    tolerations: [{key: k, operator: Exists}]\n"
+			"    sklearn:\n"
+			"      storageUri: gs://x\n"
+			"      resources: {limits: {nvidia.com/gpu: 1}}\n"
+			"    workerSpec:\n"
+			"      tolerations: [{key: w, operator: Exists}]\n"
+			"      containers:\n"
+			"      - name: worker\n"
+			"  transformer:\n"
+			"    containers:\n"
+			"    - name: t\n"
+			"  explainer:\n"
+			"    art: {type: SquareAttack}\n"
+			"  canary:\n"
+			"  - predictor:\n"
+			"      minReplicas: 0\n"
+			"      containers:\n"
+			"      - name: sidecar\n"
+			"      - name: kserve-container\n");
+	expect_no_reports(b);
+	UNITS(b, "predictor", "predictor.workerSpec", "transformer", "explainer",
+	      "canary[0].predictor");
+	const sl_object *o = obj(b);
+	const sl_node *spec = o->spec;
+	const sl_node *pred = sl_map_get(spec, "predictor");
+
+	const sl_unit *p = unit(b, 0);
+	cr_expect_eq(p->role, SL_ROLE_PREDICTOR);
+	cr_expect_eq(p->pod, pred);
+	cr_expect_eq(p->component, pred);
+	cr_expect_eq(p->mode, SL_MODE_KNATIVE);
+	cr_expect_eq(p->min_replicas, 2);
+	cr_expect_str_eq(text_of(b, p->replicas), "2");
+	cr_expect_str_eq(sl_scalar(sl_map_get(p->node_selector, "gpu")), "true");
+	cr_expect_eq(p->tolerations, sl_map_get(pred, "tolerations"));
+	cr_assert_eq(p->n_containers, 1);
+	const sl_container *m = main_container(p);
+	cr_expect_eq(m->node, sl_map_get(pred, "sklearn"), "the framework key is the container");
+	cr_expect_null(m->name);
+	cr_expect_not_null(m->limits);
+	cr_expect_str_eq(sl_unit_label(p, b->a), "InferenceService iris, predictor");
+
+	const sl_unit *w = unit(b, 1);
+	cr_expect_eq(w->role, SL_ROLE_WORKER);
+	cr_expect_eq(w->pod, sl_map_get(pred, "workerSpec"));
+	cr_expect_str_eq(sl_scalar(sl_map_get(item_of(w->tolerations, 0), "key")), "w");
+	cr_expect_str_eq(main_container(w)->name, "worker");
+
+	const sl_unit *t = unit(b, 2);
+	cr_expect_eq(t->role, SL_ROLE_TRANSFORMER);
+	cr_expect_eq(t->min_replicas, 1, "KServe's default minReplicas");
+	cr_expect_null(t->replicas);
+	cr_expect_str_eq(main_container(t)->name, "t");
+
+	const sl_unit *e = unit(b, 3);
+	cr_expect_eq(e->role, SL_ROLE_EXPLAINER);
+	cr_expect_eq(main_container(e)->node, sl_map_get(sl_map_get(spec, "explainer"), "art"));
+
+	const sl_unit *c = unit(b, 4);
+	cr_expect_eq(c->role, SL_ROLE_CANARY);
+	cr_expect_eq(c->min_replicas, 0);
+	cr_assert_eq(c->n_containers, 2);
+	cr_expect_str_eq(main_container(c)->name, "kserve-container",
+			 "kserve-container is main even when it is not first");
+	done(b);
+}
+
+Test(model_kserve, predictor_containers)
+{
+	bound *b = bind(ISVC_HEAD
+			"metadata: {name: c}\n"
+			"spec:\n"
+			"  predictor:\n"
+			"    initContainers: [{name: init}]\n"
+			"    containers:\n"
+			"    - name: sidecar\n"
+			"    - name: kserve-container\n"
+			"      resources: {requests: {cpu: 500m, memory: 1Gi}}\n");
+	expect_no_reports(b);
+	const sl_unit *p = unit(b, 0);
+	cr_assert_eq(p->n_containers, 3);
+	cr_expect(p->containers[0].init);
+	cr_expect_str_eq(p->containers[0].name, "init");
+	cr_expect_not(p->containers[0].main);
+	const sl_container *m = main_container(p);
+	cr_expect_str_eq(m->name, "kserve-container");
+	cr_expect_str_eq(sl_scalar(sl_map_get(m->requests, "cpu")), "500m");
+	cr_expect_null(m->limits);
+	done(b);
+
+	/* Without a kserve-container the first container is main. */
+	b = bind(ISVC_HEAD "spec:\n  predictor:\n    containers: [{name: a}, {name: b}]\n");
+	cr_expect_str_eq(main_container(unit(b, 0))->name, "a");
+	done(b);
+
+	/* A framework key beats the containers list. */
+	b = bind(ISVC_HEAD "spec:\n  predictor:\n"
+		 "    containers: [{name: kserve-container}]\n"
+		 "    model: {modelFormat: {name: onnx}}\n");
+	const sl_unit *u = unit(b, 0);
+	cr_assert_eq(u->n_containers, 2);
+	cr_expect_eq(main_container(u)->node, sl_map_get(sl_map_get(obj(b)->spec, "predictor"), "model"));
+	done(b);
+}
+
+Test(model_kserve, canary_workerspec_and_gaps)
+{
+	bound *b = bind(ISVC_HEAD
+			"spec:\n"
+			"  predictor: {sklearn: {}}\n"
+			"  canary:\n"
+			"  - {}\n"
+			"  - predictor:\n"
+			"      pytorch: {}\n"
+			"      workerSpec: {containers: [{name: w}]}\n");
+	expect_no_reports(b);
+	UNITS(b, "predictor", "canary[1].predictor", "canary[1].predictor.workerSpec");
+	cr_expect_eq(unit(b, 2)->role, SL_ROLE_WORKER);
+	done(b);
+}
+
+static sl_mode mode_of(const char *annotation, const sl_config *cfg)
+{
+	char yaml[512];
+	if (annotation)
+		snprintf(yaml, sizeof yaml, ISVC_HEAD "metadata:\n  name: m\n  annotations:\n"
+			 "    serving.kserve.io/deploymentMode: %s\nspec:\n  predictor: {sklearn: {}}\n",
+			 annotation);
+	else
+		snprintf(yaml, sizeof yaml, ISVC_HEAD "metadata: {name: m}\n"
+			 "spec:\n  predictor: {sklearn: {}}\n");
+	bound *b = bind_cfg(yaml, cfg);
+	const sl_object *o = obj(b);
+	sl_mode m = o->mode;
+	cr_expect_eq(unit(b, 0)->mode, m, "the predictor runs in the object's mode");
+	if (annotation && annotation[0] != '"')
+		cr_expect_str_eq(sl_scalar(o->mode_annotation), annotation);
+	else if (annotation)
+		cr_expect_str_eq(sl_scalar(o->mode_annotation), "");
+	else
+		cr_expect_null(o->mode_annotation);
+	done(b);
+	return m;
+}
+
+static sl_config *load_cfg(const char *path)
+{
+	sl_config *cfg = NULL;
+	char *err = NULL;
+	sl_err rc = sl_config_load(path, &cfg, &err);
+	cr_assert_eq(rc, SL_OK, "%s: %s", path, err ? err : sl_strerror(rc));
+	return cfg;
+}
+
+Test(model_kserve, deployment_mode)
+{
+	const sl_config *def = default_cfg();
+	cr_expect_eq(mode_of(NULL, def), SL_MODE_KNATIVE, "KServe's default is Knative");
+	cr_expect_eq(mode_of(NULL, NULL), SL_MODE_KNATIVE, "without a config too");
+	cr_expect_eq(mode_of("Standard", def), SL_MODE_STANDARD);
+	cr_expect_eq(mode_of("RawDeployment", def), SL_MODE_STANDARD);
+	cr_expect_eq(mode_of("Knative", def), SL_MODE_KNATIVE);
+	cr_expect_eq(mode_of("Serverless", def), SL_MODE_KNATIVE);
+	cr_expect_eq(mode_of("ModelMesh", def), SL_MODE_MODELMESH);
+	cr_expect_eq(mode_of("rawdeployment", def), SL_MODE_KNATIVE, "exact case only");
+	cr_expect_eq(mode_of("Bogus", def), SL_MODE_KNATIVE);
+
+	sl_config *std = load_cfg("testdata/unit/config_standard.yaml");
+	cr_expect_eq(mode_of(NULL, std), SL_MODE_STANDARD, "the configured default");
+	cr_expect_eq(mode_of("Bogus", std), SL_MODE_STANDARD, "an invalid value falls back");
+	cr_expect_eq(mode_of("\"\"", std), SL_MODE_STANDARD);
+	cr_expect_eq(mode_of("Serverless", std), SL_MODE_KNATIVE, "the annotation wins");
+	sl_config_free(std);
+
+	sl_config *sls = load_cfg("testdata/unit/config_serverless.yaml");
+	cr_expect_eq(mode_of(NULL, sls), SL_MODE_KNATIVE);
+	cr_expect_eq(mode_of("Nope", sls), SL_MODE_KNATIVE);
+	cr_expect_eq(mode_of("RawDeployment", sls), SL_MODE_STANDARD);
+	sl_config_free(sls);
+
+	sl_mode m = SL_MODE_PLAIN;
+	cr_expect_not(sl_kserve_mode_parse(NULL, &m));
+	cr_expect_not(sl_kserve_mode_parse("standard", &m));
+	cr_expect_eq(m, SL_MODE_PLAIN, "untouched on failure");
+}
+
+Test(model_kserve, serving_runtimes)
+{
+	static const char *const kinds[] = {"ServingRuntime", "ClusterServingRuntime"};
+	for (int k = 0; k < 2; k++) {
+		char yaml[1024];
+		snprintf(yaml, sizeof yaml,
+			 "apiVersion: serving.kserve.io/v1alpha1\nkind: %s\n"
+			 "metadata: {name: rt}\n"
+			 "spec:\n"
+			 "  supportedModelFormats: [{name: sklearn}]\n"
+			 "  nodeSelector: {pool: cpu}\n"
+			 "  containers:\n"
+			 "  - name: kserve-container\n"
+			 "    image: x\n"
+			 "  workerSpec:\n"
+			 "    tolerations: [{key: gpu, operator: Exists}]\n"
+			 "    containers: [{name: worker}]\n", kinds[k]);
+		bound *b = bind(yaml);
+		expect_no_reports(b);
+		UNITS(b, NULL, "workerSpec");
+		const sl_unit *r = unit(b, 0), *w = unit(b, 1);
+		cr_expect_eq(r->role, SL_ROLE_RUNTIME);
+		cr_expect_eq(r->mode, SL_MODE_PLAIN);
+		cr_expect_eq(r->pod, obj(b)->spec);
+		cr_expect_str_eq(sl_scalar(sl_map_get(r->node_selector, "pool")), "cpu");
+		cr_expect_str_eq(main_container(r)->name, "kserve-container");
+		cr_expect_eq(w->role, SL_ROLE_WORKER);
+		cr_expect_eq(w->mode, SL_MODE_PLAIN);
+		cr_expect_not_null(w->tolerations);
+		cr_expect_null(w->node_selector, "the worker has its own pod spec");
+		cr_expect_str_eq(main_container(w)->name, "worker");
+		done(b);
+	}
+}
+
+Test(model_kserve, inference_graph_router)
+{
+	bound *b = bind("apiVersion: serving.kserve.io/v1alpha1\nkind: InferenceGraph\n"
+			"metadata: {name: g}\n"
+			"spec:\n"
+			"  nodes: {root: {routerType: Sequence}}\n"
+			"  resources: {requests: {cpu: \"1\"}, limits: {memory: 1Gi}}\n"
+			"  nodeSelector: {x: z}\n"
+			"  affinity: {}\n"
+			"  minReplicas: 3\n");
+	expect_no_reports(b);
+	UNITS(b, "router");
+	const sl_unit *u = unit(b, 0);
+	cr_expect_eq(u->role, SL_ROLE_ROUTER);
+	cr_expect_null(u->pod_resources, "spec.resources is the router container's");
+	cr_assert_eq(u->n_containers, 1);
+	const sl_container *c = main_container(u);
+	cr_expect_eq(c->resources, sl_map_get(obj(b)->spec, "resources"));
+	cr_expect_str_eq(sl_scalar(sl_map_get(c->requests, "cpu")), "1");
+	cr_expect_not_null(c->limits);
+	cr_expect_not_null(u->node_selector);
+	cr_expect_not_null(u->affinity);
+	cr_expect_eq(u->min_replicas, 3);
+	cr_expect_eq(u->mode, SL_MODE_KNATIVE);
+	done(b);
+}
+
+Test(model_kserve, llm_inference_service)
+{
+	bound *b = bind("apiVersion: serving.kserve.io/v1alpha1\nkind: LLMInferenceService\n"
+			"metadata: {name: llm}\n"
+			"spec:\n"
+			"  replicas: 2\n"
+			"  template:\n"
+			"    containers: [{name: main}]\n"
+			"  worker:\n"
+			"    containers: [{name: w}]\n"
+			"  prefill:\n"
+			"    replicas: 4\n"
+			"    template: {containers: [{name: p}]}\n"
+			"    worker: {containers: [{name: pw}]}\n"
+			"  router:\n"
+			"    scheduler:\n"
+			"      template: {containers: [{name: s}], nodeSelector: {a: b}}\n");
+	expect_no_reports(b);
+	UNITS(b, "template", "worker", "prefill.template", "prefill.worker",
+	      "router.scheduler.template");
+	static const sl_role roles[] = {SL_ROLE_LLM, SL_ROLE_WORKER, SL_ROLE_LLM, SL_ROLE_WORKER,
+					SL_ROLE_SCHEDULER};
+	static const char *const cnames[] = {"main", "w", "p", "pw", "s"};
+	for (size_t i = 0; i < 5; i++) {
+		const sl_unit *u = unit(b, i);
+		cr_expect_eq(u->role, roles[i], "unit %zu role", i);
+		cr_expect_eq(u->mode, SL_MODE_PLAIN);
+		cr_expect_str_eq(main_container(u)->name, cnames[i]);
+	}
+	cr_expect_eq(unit(b, 0)->min_replicas, 2);
+	cr_expect_eq(unit(b, 2)->min_replicas, 4);
+	cr_expect_not_null(unit(b, 4)->node_selector);
+	done(b);
+
+	b = bind("apiVersion: serving.kserve.io/v1alpha1\nkind: LLMInferenceService\n"
+		 "spec:\n  template: {containers: [{name: main}]}\n");
+	UNITS(b, "template");
+	cr_expect_eq(unit(b, 0)->min_replicas, 1, "replicas defaults to 1");
+	done(b);
+}
+
+/* --- Knative ----------------------------------------------------------------------------- */
+
+Test(model_knative, service_and_configuration)
+{
+	static const char *const kinds[] = {"Service", "Configuration"};
+	for (int k = 0; k < 2; k++) {
+		char yaml[1024];
+		snprintf(yaml, sizeof yaml,
+			 "apiVersion: serving.knative.dev/v1\nkind: %s\n"
+			 "metadata: {name: ks}\n"
+			 "spec:\n"
+			 "  template:\n"
+			 "    metadata:\n"
+			 "      annotations:\n"
+			 "        autoscaling.knative.dev/min-scale: \"3\"\n"
+			 "    spec:\n"
+			 "      nodeSelector: {a: b}\n"
+			 "      containers: [{image: x}]\n", kinds[k]);
+		bound *b = bind(yaml);
+		expect_no_reports(b);
+		UNITS(b, NULL);
+		const sl_unit *u = unit(b, 0);
+		const sl_node *tmpl = sl_map_get(obj(b)->spec, "template");
+		cr_expect_eq(obj(b)->mode, SL_MODE_KNATIVE);
+		cr_expect_eq(u->mode, SL_MODE_KNATIVE);
+		cr_expect_eq(u->role, SL_ROLE_POD);
+		cr_expect_eq(u->pod, sl_map_get(tmpl, "spec"));
+		cr_expect_eq(u->meta, sl_map_get(tmpl, "metadata"));
+		cr_expect_eq(u->min_replicas, 3);
+		cr_expect_str_eq(text_of(b, u->replicas), "\"3\"");
+		cr_expect_not_null(u->node_selector);
+		cr_assert_eq(u->n_containers, 1);
+		cr_expect(u->containers[0].main);
+		done(b);
+	}
+}
+
+Test(model_knative, min_scale_defaults_and_legacy)
+{
+	bound *b = bind("apiVersion: serving.knative.dev/v1\nkind: Service\n"
+			"spec:\n  template:\n    spec:\n      containers: [{image: x}]\n");
+	cr_expect_eq(unit(b, 0)->min_replicas, 0, "Knative scales to zero by default");
+	cr_expect_null(unit(b, 0)->replicas);
+	done(b);
+
+	b = bind("apiVersion: serving.knative.dev/v1\nkind: Service\n"
+		 "spec:\n  template:\n    metadata:\n      annotations:\n"
+		 "        autoscaling.knative.dev/minScale: \"2\"\n"
+		 "    spec: {containers: [{image: x}]}\n");
+	cr_expect_eq(unit(b, 0)->min_replicas, 2, "the legacy minScale spelling");
+	done(b);
+
+	b = bind("apiVersion: serving.knative.dev/v1\nkind: Service\n"
+		 "spec:\n  template:\n    metadata:\n      annotations:\n"
+		 "        autoscaling.knative.dev/min-scale: \"two\"\n"
+		 "    spec: {containers: [{image: x}]}\n");
+	cr_expect_eq(unit(b, 0)->min_replicas, 0, "an unparsable value keeps the default");
+	cr_expect_null(unit(b, 0)->replicas);
+	done(b);
+}
+
+/* --- core workloads ---------------------------------------------------------------------- */
+
+Test(model_core, pod)
+{
+	bound *b = bind("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+			"spec:\n"
+			"  priorityClassName: high\n"
+			"  nodeName: n1\n"
+			"  resources: {limits: {cpu: 2}}\n"
+			"  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, "
+			"whenUnsatisfiable: DoNotSchedule}]\n"
+			"  containers: [{name: c}]\n");
+	expect_no_reports(b);
+	UNITS(b, NULL);
+	const sl_unit *u = unit(b, 0);
+	cr_expect_eq(u->role, SL_ROLE_POD);
+	cr_expect_eq(u->mode, SL_MODE_PLAIN);
+	cr_expect_eq(u->pod, obj(b)->spec);
+	cr_expect_eq(u->meta, obj(b)->metadata);
+	cr_expect_eq(u->min_replicas, 1);
+	cr_expect_str_eq(sl_scalar(u->priority_class_name), "high");
+	cr_expect_str_eq(sl_scalar(u->node_name), "n1");
+	cr_expect_not_null(u->pod_resources, "a Pod's spec.resources is pod-level");
+	cr_expect_not_null(u->topology_spread);
+	done(b);
+}
+
+/* The only unit of a workload (unnamed). */
+static const sl_unit *workload_unit(bound *b)
+{
+	UNITS(b, NULL);
+	return unit(b, 0);
+}
+
+Test(model_core, deployment_replicas)
+{
+	bound *b = bind("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"
+			"spec:\n  template:\n    metadata: {labels: {app: d}}\n"
+			"    spec: {containers: [{name: c}]}\n");
+	expect_no_reports(b);
+	const sl_unit *u = workload_unit(b);
+	const sl_node *tmpl = sl_map_get(obj(b)->spec, "template");
+	cr_expect_eq(u->pod, sl_map_get(tmpl, "spec"));
+	cr_expect_eq(u->meta, sl_map_get(tmpl, "metadata"));
+	cr_expect_eq(u->min_replicas, 1, "Deployment replicas default to 1");
+	cr_expect_null(u->replicas);
+	cr_expect_str_eq(sl_unit_label(u, b->a), "Deployment d");
+	done(b);
+
+	b = bind("apiVersion: apps/v1\nkind: Deployment\n"
+		 "spec:\n  replicas: 0x10\n  template: {spec: {containers: [{name: c}]}}\n");
+	cr_expect_eq(unit(b, 0)->min_replicas, 16);
+	cr_expect_str_eq(text_of(b, unit(b, 0)->replicas), "0x10");
+	done(b);
+
+	b = bind("apiVersion: apps/v1\nkind: StatefulSet\n"
+		 "spec:\n  replicas: 5\n  template: {spec: {containers: [{name: c}]}}\n");
+	cr_expect_eq(obj(b)->kind, SL_KIND_STATEFULSET);
+	cr_expect_eq(workload_unit(b)->min_replicas, 5);
+	done(b);
+}
+
+Test(model_core, daemonset_job_cronjob)
+{
+	bound *b = bind("apiVersion: apps/v1\nkind: DaemonSet\n"
+			"spec:\n  template: {spec: {tolerations: [{operator: Exists}], "
+			"containers: [{name: agent}]}}\n");
+	expect_no_reports(b);
+	const sl_unit *u = workload_unit(b);
+	cr_expect_eq(u->pod, sl_map_get(sl_map_get(obj(b)->spec, "template"), "spec"));
+	cr_expect_not_null(u->tolerations);
+	cr_expect_str_eq(main_container(u)->name, "agent");
+	done(b);
+
+	b = bind("apiVersion: batch/v1\nkind: Job\n"
+		 "spec:\n  template: {spec: {restartPolicy: Never, containers: [{name: j}]}}\n");
+	expect_no_reports(b);
+	cr_expect_str_eq(main_container(workload_unit(b))->name, "j");
+	done(b);
+
+	b = bind("apiVersion: batch/v1\nkind: CronJob\n"
+		 "spec:\n"
+		 "  schedule: \"* * * * *\"\n"
+		 "  jobTemplate:\n"
+		 "    spec:\n"
+		 "      template:\n"
+		 "        spec:\n"
+		 "          nodeSelector: {pool: batch}\n"
+		 "          containers: [{name: cj}]\n");
+	expect_no_reports(b);
+	u = workload_unit(b);
+	const sl_node *js = sl_map_get(sl_map_get(obj(b)->spec, "jobTemplate"), "spec");
+	cr_expect_eq(u->pod, sl_map_get(sl_map_get(js, "template"), "spec"));
+	cr_expect_str_eq(sl_scalar(sl_map_get(u->node_selector, "pool")), "batch");
+	cr_expect_str_eq(main_container(u)->name, "cj");
+	done(b);
+}
+
+/* --- Seldon ------------------------------------------------------------------------------ */
+
+Test(model_seldon, server_without_podspec)
+{
+	bound *b = bind("apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\n"
+			"metadata: {name: s}\n"
+			"spec:\n  serverConfig: mlserver\n  replicas: 2\n");
+	expect_no_reports(b);
+	UNITS(b, NULL);
+	const sl_unit *u = unit(b, 0);
+	cr_expect_eq(u->role, SL_ROLE_SERVER);
+	cr_expect_null(u->pod);
+	cr_expect_eq(u->n_containers, 0);
+	cr_expect_eq(u->min_replicas, 2);
+	cr_expect_str_eq(text_of(b, u->replicas), "2");
+	done(b);
+
+	b = bind("apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\nspec: {serverConfig: x}\n");
+	cr_expect_eq(unit(b, 0)->min_replicas, 1, "replicas default to 1");
+	cr_expect_null(unit(b, 0)->replicas);
+	done(b);
+
+	b = bind("apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\n"
+		 "spec: {serverConfig: x, minReplicas: 3}\n");
+	cr_expect_eq(unit(b, 0)->min_replicas, 3, "minReplicas above the default");
+	done(b);
+}
+
+Test(model_seldon, server_podspec_serverconfig_and_model)
+{
+	bound *b = bind("apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\n"
+			"spec:\n"
+			"  serverConfig: triton\n"
+			"  podSpec:\n"
+			"    nodeSelector: {gpu: present}\n"
+			"    containers: [{name: agent}]\n");
+	expect_no_reports(b);
+	const sl_unit *u = unit(b, 0);
+	cr_expect_eq(u->pod, sl_map_get(obj(b)->spec, "podSpec"));
+	cr_expect_not_null(u->node_selector);
+	done(b);
+
+	b = bind("apiVersion: mlops.seldon.io/v1alpha1\nkind: ServerConfig\n"
+		 "spec:\n  podSpec:\n    containers: [{name: rclone}, {name: agent}]\n");
+	expect_no_reports(b);
+	UNITS(b, NULL);
+	cr_expect_eq(unit(b, 0)->role, SL_ROLE_SERVER);
+	cr_expect_eq(unit(b, 0)->n_containers, 2);
+	done(b);
+
+	b = bind("apiVersion: mlops.seldon.io/v1alpha1\nkind: Model\n"
+		 "spec: {storageUri: gs://m, requirements: [sklearn], memory: 1Gi, replicas: 2}\n");
+	expect_no_reports(b);
+	cr_expect_eq(obj(b)->kind, SL_KIND_SELDON_MODEL);
+	cr_expect_eq(obj(b)->n_units, 0, "a Model has no pods of its own");
+	done(b);
+}
+
+/* --- schema-type ------------------------------------------------------------------------- */
+
+#define POD_HEAD "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+
+Test(model_schema, tolerations_as_a_mapping)
+{
+	bound *b = bind(POD_HEAD "spec:\n  tolerations: {key: gpu}\n  containers: [{name: c}]\n");
+	expect_report(b, "{key: gpu}", "tolerations must be a sequence, not a mapping", 0);
+	cr_expect_null(unit(b, 0)->tolerations);
+	cr_expect_eq(unit(b, 0)->n_containers, 1, "the rest is still bound");
+	done(b);
+}
+
+Test(model_schema, node_selector_as_a_list)
+{
+	bound *b = bind(POD_HEAD "spec:\n  nodeSelector:\n  - gpu\n");
+	expect_report(b, "- gpu", "nodeSelector must be a mapping, not a sequence", 0);
+	cr_expect_null(unit(b, 0)->node_selector);
+	done(b);
+}
+
+Test(model_schema, node_selector_bool_value)
+{
+	bound *b = bind(POD_HEAD "spec:\n  nodeSelector: {gpu: true}\n");
+	expect_report(b, "true",
+		      "the value of nodeSelector \"gpu\" must be a string, not a boolean (true): quote it",
+		      1);
+	cr_expect_not_null(unit(b, 0)->node_selector, "the mapping itself is fine");
+	done(b);
+}
+
+Test(model_schema, node_selector_values_that_cannot_be_quoted)
+{
+	bound *b = bind(POD_HEAD "spec:\n  nodeSelector: {zone: {a: b}}\n");
+	expect_report(b, "{a: b}", "the value of nodeSelector \"zone\" must be a string, not a mapping",
+		      0);
+	done(b);
+
+	/* Through an alias: quoting the alias would change another node, so no fix. */
+	b = bind(POD_HEAD "x: &t 1\nspec:\n  nodeSelector: {count: *t}\n");
+	cr_assert_eq(b->n_r, 1);
+	cr_expect_eq(b->r[0].quote_fix, 0);
+	done(b);
+
+	b = bind(POD_HEAD "spec:\n  nodeSelector: {on: !!bool \"true\"}\n");
+	cr_assert_eq(b->n_r, 1);
+	cr_expect_eq(b->r[0].quote_fix, 0, "an explicit tag is not a quoting problem");
+	done(b);
+}
+
+Test(model_schema, label_value_yes)
+{
+	bound *b = bind("apiVersion: v1\nkind: Pod\n"
+			"metadata:\n  name: p\n  labels:\n    canary: yes\n    tier: \"yes\"\n"
+			"spec: {}\n");
+	expect_report(b, "yes",
+		      "the value of labels \"canary\" must be a string, not a boolean (yes): quote it", 1);
+	cr_expect_eq(b->r[0].at->start, (uint32_t)(strstr(b->src->data, "canary: yes") - b->src->data) + 8);
+	cr_expect_not_null(obj(b)->labels);
+	done(b);
+}
+
+Test(model_schema, replicas_quoted)
+{
+	bound *b = bind("apiVersion: apps/v1\nkind: Deployment\n"
+			"spec:\n  replicas: \"3\"\n  template: {spec: {containers: [{name: c}]}}\n");
+	expect_report(b, "\"3\"", "replicas must be an integer, not a string (\"3\")", 0);
+	const sl_unit *u = unit(b, 0);
+	cr_expect_null(u->replicas);
+	cr_expect_eq(u->min_replicas, 1, "the default applies");
+	done(b);
+}
+
+Test(model_schema, min_replicas_word)
+{
+	bound *b = bind(ISVC_HEAD "spec:\n  predictor:\n    minReplicas: two\n    sklearn: {}\n");
+	expect_report(b, "two", "minReplicas must be an integer, not a string (two)", 0);
+	cr_expect_null(unit(b, 0)->replicas);
+	cr_expect_eq(unit(b, 0)->min_replicas, 1);
+	done(b);
+}
+
+Test(model_schema, toleration_value_number)
+{
+	bound *b = bind(POD_HEAD "spec:\n  tolerations:\n  - key: gpu\n    operator: Equal\n"
+			"    value: 1\n    effect: NoSchedule\n");
+	expect_report(b, "1", "value must be a string, not an integer (1)", 0);
+	cr_expect_not_null(unit(b, 0)->tolerations, "the list is kept");
+	done(b);
+}
+
+Test(model_schema, match_expression_values)
+{
+	bound *b = bind(POD_HEAD
+			"spec:\n"
+			"  affinity:\n"
+			"    nodeAffinity:\n"
+			"      requiredDuringSchedulingIgnoredDuringExecution:\n"
+			"        nodeSelectorTerms:\n"
+			"        - matchExpressions:\n"
+			"          - key: gpu\n"
+			"            operator: In\n"
+			"            values: [1]\n");
+	expect_report(b, "1", "values[] must be a string, not an integer (1)", 0);
+	cr_expect_not_null(unit(b, 0)->affinity);
+	done(b);
+
+	b = bind(POD_HEAD
+		 "spec:\n"
+		 "  affinity:\n"
+		 "    podAntiAffinity:\n"
+		 "      preferredDuringSchedulingIgnoredDuringExecution:\n"
+		 "      - weight: \"100\"\n"
+		 "        podAffinityTerm:\n"
+		 "          topologyKey: zone\n"
+		 "          labelSelector: {matchExpressions: [{key: app, operator: In, values: [on]}]}\n");
+	cr_assert_eq(b->n_r, 2, "weight and values[0]: %zu", b->n_r);
+	cr_expect_str_eq(b->r[0].msg, "weight must be an integer, not a string (\"100\")");
+	cr_expect_str_eq(b->r[1].msg, "values[] must be a string, not a boolean (on)");
+	done(b);
+}
+
+Test(model_schema, containers_and_quantities)
+{
+	bound *b = bind(POD_HEAD "spec:\n  containers:\n  - name: a\n  - just-a-string\n"
+			"  - name: b\n    resources: {limits: {nvidia.com/gpu: yes, cpu: 1.5}}\n");
+	cr_assert_eq(b->n_r, 2);
+	cr_expect_str_eq(b->r[0].msg, "containers[1] must be a mapping, not a string (just-a-string)");
+	cr_expect_str_eq(b->r[1].msg,
+			 "nvidia.com/gpu must be a quantity (string or number), not a boolean (yes)");
+	const sl_unit *u = unit(b, 0);
+	cr_assert_eq(u->n_containers, 2, "the string item is skipped");
+	cr_expect_str_eq(u->containers[1].name, "b");
+	cr_expect_not_null(u->containers[1].limits);
+	done(b);
+}
+
+Test(model_schema, wrong_types_come_back_null)
+{
+	bound *b = bind(POD_HEAD
+			"spec:\n"
+			"  affinity: [x]\n"
+			"  topologySpreadConstraints: {maxSkew: 1}\n"
+			"  priorityClassName: 7\n"
+			"  nodeName: [n]\n"
+			"  resources: \"2\"\n"
+			"  containers:\n"
+			"  - name: 5\n"
+			"    resources: [cpu]\n");
+	cr_expect_eq(b->n_r, 7, "%zu reports", b->n_r);
+	const sl_unit *u = unit(b, 0);
+	cr_expect_null(u->affinity);
+	cr_expect_null(u->topology_spread);
+	cr_expect_null(u->priority_class_name);
+	cr_expect_null(u->node_name);
+	cr_expect_null(u->pod_resources);
+	cr_assert_eq(u->n_containers, 1);
+	cr_expect_null(u->containers[0].name);
+	cr_expect_null(u->containers[0].resources);
+	cr_expect_null(u->containers[0].requests);
+	done(b);
+}
+
+Test(model_schema, nulls_are_absent_not_wrong)
+{
+	bound *b = bind(POD_HEAD
+			"spec:\n"
+			"  nodeSelector: ~\n"
+			"  tolerations:\n"
+			"  affinity: null\n"
+			"  containers: [{name: c, resources: {limits: ~}}]\n");
+	expect_no_reports(b);
+	const sl_unit *u = unit(b, 0);
+	cr_expect_null(u->node_selector);
+	cr_expect_null(u->tolerations);
+	cr_expect_null(u->affinity);
+	done(b);
+}
+
+Test(model_schema, metadata_and_spec_of_the_wrong_type)
+{
+	bound *b = bind("apiVersion: v1\nkind: Pod\nmetadata: [x]\nspec: {}\n");
+	expect_report(b, "[x]", "metadata must be a mapping, not a sequence", 0);
+	cr_expect_null(obj(b)->metadata);
+	cr_expect_null(obj(b)->name);
+	done(b);
+
+	b = bind("apiVersion: v1\nkind: Pod\nmetadata: {name: 42}\nspec: {}\n");
+	expect_report(b, "42", "name must be a string, not an integer (42)", 0);
+	cr_expect_null(obj(b)->name);
+	done(b);
+
+	b = bind(ISVC_HEAD "metadata: {name: x}\nspec: nope\n");
+	expect_report(b, "nope", "spec must be a mapping, not a string (nope)", 0);
+	cr_expect_null(obj(b)->spec);
+	cr_expect_eq(obj(b)->n_units, 0);
+	done(b);
+}
