@@ -9,6 +9,7 @@
 #include <string.h>
 #include "engine.h"
 #include "registry.h"
+#include "suppress.h"
 
 struct sl_ctx {
 	sl_engine *eng;
@@ -122,7 +123,7 @@ static int push_finding(sl_file *f, sl_frec *rec)
 }
 
 /* Records a finding of rule ri over bytes [start,end) of f; NULL when the rule is off. */
-static sl_frec *record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t start, size_t end,
+sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t start, size_t end,
 		       const char *pointer, const char *message, const sl_object *obj,
 		       const sl_unit *unit)
 {
@@ -171,7 +172,7 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 		pp->f->oom = SL_ENOMEM;
 		return;
 	}
-	record(pp->e, pp->f, sl_registry_find(rule), doc, start, end, "", msg, NULL, NULL);
+	sl_engine_record(pp->e, pp->f, sl_registry_find(rule), doc, start, end, "", msg, NULL, NULL);
 }
 
 static void on_model_issue(void *payload, const char *rule, const sl_node *at, const char *message,
@@ -180,7 +181,7 @@ static void on_model_issue(void *payload, const char *rule, const sl_node *at, c
 	struct parse_payload *pp = payload;
 	sl_file *f = pp->f;
 	char *ptr = sl_node_pointer(at, f->arena);
-	sl_frec *rec = record(pp->e, f, sl_registry_find(rule), at->doc ? at->doc->index : 0,
+	sl_frec *rec = sl_engine_record(pp->e, f, sl_registry_find(rule), at->doc ? at->doc->index : 0,
 			      at->start, at->end, ptr, message, pp->obj, NULL);
 	if (!rec || !quote_fix)
 		return;
@@ -271,7 +272,9 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 			}
 		}
 	}
-	return f->oom;
+	if (f->oom)
+		return f->oom;
+	return sl_suppress_apply(e, f);
 }
 
 /* --- the rule SDK -------------------------------------------------------------------------- */
@@ -303,7 +306,7 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 	}
 	vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	char *ptr = sl_node_pointer(ptr_node, f->arena);
-	sl_frec *rec = record(ctx->eng, f, ctx->rule_index, at->doc ? at->doc->index : 0, at->start,
+	sl_frec *rec = sl_engine_record(ctx->eng, f, ctx->rule_index, at->doc ? at->doc->index : 0, at->start,
 			      at->end, ptr, msg, ctx->obj, ctx->unit);
 	return (sl_report *)rec;
 }

@@ -50,6 +50,12 @@ typedef struct sl_engine {
 sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 /* Pass 2: runs every enabled rule over f's objects and units. */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
+/* Records a finding of rule ri (registry index) over bytes [start,end) of f, for document doc,
+** with its pointer, message (kept, not copied), object and unit; NULL when the rule is off or
+** memory ran out (f->oom is set then). */
+sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t start,
+			  size_t end, const char *pointer, const char *message, const sl_object *obj,
+			  const sl_unit *unit);
 /* Resolves each rule's severity from defaults, the config and select/ignore. */
 sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **error_out);
 

@@ -11,8 +11,6 @@
 
 #define WORK (SL_QUANTITY_MAX_DIGITS + 48)
 
-static const char split_re[] = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$";
-
 const char *sl_quantity_strerror(sl_quantity_status st)
 {
 	switch (st) {
@@ -25,7 +23,6 @@ const char *sl_quantity_strerror(sl_quantity_status st)
 	case SL_QUANTITY_ETOOLONG:
 		return "quantity has more significant digits than schedlint can represent";
 	}
-	(void)split_re;
 	return "";
 }
 
@@ -370,12 +367,12 @@ sl_quantity_status sl_quantity_parse(const char *s, size_t n, sl_quantity *out)
 			keep = cut;
 			exp10 = -9;
 		}
-		while (keep > first && DIGIT_AT(keep - 1) == '0') {
+		while (!sticky && keep > first && DIGIT_AT(keep - 1) == '0') {
 			keep--;
 			exp10++;
 		}
 		sig = keep > first ? keep - first : 0;
-		if (sig > SL_QUANTITY_MAX_DIGITS + (base == 10 ? 0 : 0))
+		if (sig > SL_QUANTITY_MAX_DIGITS)
 			return SL_QUANTITY_ETOOLONG;
 		for (size_t i = 0; i < sig; i++)
 			x.w[i] = DIGIT_AT(first + i);

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: Apache-2.0
+** gpu-node-without-gpu-request: a unit pinned to GPU nodes whose containers request no GPU.
+** One finding per unit, at the selector that pins it (the nodeSelector key, or the first
+** required-affinity expression on a GPU node label). */
+#include "rule.h"
+
+/** ## What it does
+ * Reports a placement unit that is pinned to GPU nodes (its nodeSelector, or every required
+ * node-affinity term, selects a GPU node label such as `nvidia.com/gpu.present` or
+ * `cloud.google.com/gke-accelerator`) while none of its containers requests or limits a GPU
+ * resource. A selector whose only values are `"false"` or `"0"` keeps pods off GPU nodes and
+ * does not count.
+ *
+ * Skipped: DaemonSets (node agents such as exporters and device plugins pin to GPU nodes by
+ * design); ServingRuntimes, ClusterServingRuntimes, Seldon ServerConfigs and
+ * LLMInferenceServiceConfigs (templates: the objects that use them bring the container
+ * resources); an InferenceService predictor whose `model.runtime` names a runtime among the
+ * linted files that requests a GPU (KServe merges the runtime's container into the
+ * predictor's); a multi-node InferenceService predictor and its `workerSpec` (the KServe
+ * controller writes the GPU count into the head and worker containers); a Seldon Server whose
+ * ServerConfig requests a GPU, or whose ServerConfig is not among the linted files (its
+ * containers are unknown); an LLMInferenceService whose `baseRefs` are not all among the
+ * linted files or one of them requests a GPU; a unit whose pod-level `resources` names a GPU
+ * (that is `kserve-pod-level-gpu`).
+ *
+ * ## Why is this bad?
+ * A pod that requests no GPU gets no GPU even on a GPU node: the device plugin only hands
+ * devices to containers that request them. The pod still takes a slot on an expensive node,
+ * and because it runs there the cluster autoscaler cannot scale that node down. On clusters
+ * whose GPU nodes are tainted, the pod also does not receive the GPU toleration that the
+ * ExtendedResourceToleration admission plugin adds only for requested extended resources, so
+ * it may stay Pending. For an InferenceService transformer or explainer this is usually a copy
+ * of the predictor's selector: pre/post-processing belongs on CPU nodes. For a predictor it
+ * usually means the GPU limit was forgotten (or put in the pod-level `resources` block).
+ *
+ * ## Example
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     nodeSelector:
+ *       nvidia.com/gpu.present: "true"
+ *     model:
+ *       modelFormat:
+ *         name: huggingface
+ * ```
+ * Use instead:
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     nodeSelector:
+ *       nvidia.com/gpu.present: "true"
+ *     model:
+ *       modelFormat:
+ *         name: huggingface
+ *       resources:
+ *         limits:
+ *           nvidia.com/gpu: 1
+ * ```
+ *
+ * ## Fix safety
+ * The catalogue's fix (unsafe, predictors only: add `nvidia.com/gpu: 1` to the main
+ * container's limits) arrives with the fix engine; today the finding has no fix.
+ *
+ * ## Options
+ * `cluster.gpu-node-labels` (the node labels that mark GPU nodes), `cluster.gpu-resources` (the
+ * resource names that count as GPUs).
+ *
+ * ## References
+ * - Kubernetes, Schedule GPUs, https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/
+ * - kubernetes plugin/pkg/admission/extendedresourcetoleration/admission.go (tolerations only
+ *   for requested extended resources)
+ * - kserve pkg/controller/v1beta1/inferenceservice/utils/utils.go, `MergePodSpec` / runtime
+ *   container merge
+ * - kserve pkg/controller/v1beta1/inferenceservice/reconcilers/deployment/
+ *   deployment_reconciler.go, `addGPUResourceToDeployment` (multi-node GPU count)
+ * - KServe, node scheduling,
+ *   https://kserve.github.io/website/docs/model-serving/node-scheduling/isvc-node-scheduling
+ */
+
+struct gpu_pred {
+	const sl_config *cfg;
+};
+
+static bool is_gpu_label(const sl_config *cfg, const char *key)
+{
+	for (size_t i = 0; key && i < cfg->cluster.gpu_node_labels.n; i++)
+		if (strcmp(cfg->cluster.gpu_node_labels.v[i], key) == 0)
+			return true;
+	return false;
+}
+
+/* A value that marks a node without GPUs. */
+static bool negative_value(const char *v)
+{
+	return !v || strcmp(v, "false") == 0 || strcmp(v, "0") == 0 || strcmp(v, "") == 0;
+}
+
+/* Selections that keep the pod on GPU nodes. */
+static bool selects_gpu(const sl_selection *s, void *payload)
+{
+	const struct gpu_pred *p = payload;
+	if (!is_gpu_label(p->cfg, s->key))
+		return false;
+	if (strcmp(s->op, "=") == 0)
+		return !negative_value(s->value);
+	if (strcmp(s->op, "In") == 0) {
+		for (size_t i = 0; i < sl_seq_n(s->values); i++)
+			if (!negative_value(sl_scalar(sl_seq_item(s->values, i))))
+				return true;
+		return false;
+	}
+	if (strcmp(s->op, "Lt") == 0) {
+		/* `count Lt 1` keeps pods on nodes with no GPU. */
+		long long bound;
+		return !(sl_seq_n(s->values) == 1 &&
+			 sl_scalar_int(sl_seq_item(s->values, 0), &bound) && bound <= 1);
+	}
+	return true; /* Exists, Gt */
+}
+
+/* True when the pod-level resources name a GPU. */
+static bool pod_level_gpu(const sl_config *cfg, const sl_unit *u)
+{
+	const char *lists[2] = {"requests", "limits"};
+	for (int l = 0; l < 2; l++) {
+		const sl_node *m = sl_map_get(u->pod_resources, lists[l]);
+		for (size_t i = 0; i < sl_map_n(m); i++)
+			if (sl_is_gpu_resource(cfg, sl_scalar(sl_map_pair(m, i)->key)))
+				return true;
+	}
+	return false;
+}
+
+/* True when some unit of o requests a GPU. */
+static bool object_requests_gpu(const sl_config *cfg, const sl_object *o)
+{
+	for (size_t i = 0; o && i < o->n_units; i++)
+		if (sl_unit_gpu_resource(cfg, &o->units[i]))
+			return true;
+	return false;
+}
+
+/* True when the GPU request may come from an object the unit's containers are merged with
+** (a named ServingRuntime, the Seldon ServerConfig, the LLMInferenceService baseRefs). */
+static bool gpu_from_elsewhere(const sl_config *cfg, const sl_index *ix, const sl_unit *u)
+{
+	const sl_object *o = u->obj;
+	/* Multi-node: the KServe controller sets the GPU count on the head and worker containers. */
+	if (o->kind == SL_KIND_INFERENCE_SERVICE &&
+	    (u->role == SL_ROLE_WORKER || sl_map_get(u->component, "workerSpec")))
+		return true;
+	if (o->kind == SL_KIND_INFERENCE_SERVICE &&
+	    (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY)) {
+		const char *rt = sl_scalar(sl_map_get(sl_map_get(u->component, "model"), "runtime"));
+		if (!rt)
+			return false;
+		return object_requests_gpu(cfg, sl_index_find(ix, SL_KIND_SERVING_RUNTIME, rt)) ||
+		       object_requests_gpu(cfg, sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
+	}
+	if (o->kind == SL_KIND_SELDON_SERVER) {
+		const char *sc = sl_scalar(sl_map_get(o->spec, "serverConfig"));
+		const sl_object *cfgobj = sc ? sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, sc) : NULL;
+		return !cfgobj || object_requests_gpu(cfg, cfgobj);
+	}
+	if (o->kind == SL_KIND_LLM_INFERENCE_SERVICE) {
+		const sl_node *refs = sl_map_get(o->spec, "baseRefs");
+		for (size_t i = 0; i < sl_seq_n(refs); i++) {
+			const char *name = sl_scalar(sl_map_get(sl_seq_item(refs, i), "name"));
+			const sl_object *base =
+				name ? sl_index_find(ix, SL_KIND_LLM_INFERENCE_SERVICE_CONFIG, name) : NULL;
+			if (!base || object_requests_gpu(cfg, base))
+				return true;
+		}
+	}
+	return false;
+}
+
+static sl_err check(sl_ctx *ctx, const sl_unit *u)
+{
+	const sl_config *cfg = sl_ctx_config(ctx);
+	switch (u->obj->kind) {
+	case SL_KIND_DAEMONSET:
+	case SL_KIND_SERVING_RUNTIME:
+	case SL_KIND_CLUSTER_SERVING_RUNTIME:
+	case SL_KIND_SELDON_SERVER_CONFIG:
+	case SL_KIND_LLM_INFERENCE_SERVICE_CONFIG:
+		return SL_OK;
+	default:
+		break;
+	}
+	struct gpu_pred pred = {cfg};
+	const sl_node *at = NULL;
+	if (!sl_unit_pinned(u, selects_gpu, &pred, &at) || !at)
+		return SL_OK;
+	if (sl_unit_gpu_resource(cfg, u) || pod_level_gpu(cfg, u) ||
+	    gpu_from_elsewhere(cfg, sl_ctx_index(ctx), u))
+		return SL_OK;
+	const char *key = at->is_key ? sl_scalar(at) : sl_scalar(sl_map_get(at, "key"));
+	if (!key)
+		key = "a GPU node label";
+	const char *label = sl_ctx_label(ctx, u);
+	if (u->role == SL_ROLE_TRANSFORMER || u->role == SL_ROLE_EXPLAINER)
+		sl_report_at(ctx, at,
+			     "%s is pinned to GPU nodes (%s) but requests no GPU: pre/post-processing "
+			     "belongs on CPU nodes; here it takes a GPU node's capacity, gets no GPU "
+			     "toleration and keeps the node from scaling down",
+			     label, key);
+	else if (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY ||
+		 u->role == SL_ROLE_WORKER)
+		sl_report_at(ctx, at,
+			     "%s is pinned to GPU nodes (%s) but no container requests a GPU, so it "
+			     "gets none: add a GPU limit (for example nvidia.com/gpu: 1) to the main "
+			     "container, or drop the GPU selector",
+			     label, key);
+	else
+		sl_report_at(ctx, at,
+			     "%s is pinned to GPU nodes (%s) but no container requests a GPU: it "
+			     "wastes a GPU node, gets no GPU toleration and keeps the node from scaling "
+			     "down; request a GPU or drop the GPU selector",
+			     label, key);
+	return SL_OK;
+}
+
+SL_RULE(gpu_node_without_gpu_request, .id = "gpu-node-without-gpu-request", .category = "gpu",
+	.summary = "Pinned to GPU nodes but no container requests a GPU",
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);

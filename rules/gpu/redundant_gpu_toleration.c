@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: Apache-2.0
+** redundant-gpu-toleration: with the ExtendedResourceToleration admission plugin on, an explicit
+** toleration of a requested GPU resource's taint is added anyway. One finding per such
+** toleration, at the toleration entry. */
+#include "rule.h"
+
+/** ## What it does
+ * Only when the config says the ExtendedResourceToleration admission plugin is enabled
+ * (`cluster.extended-resource-toleration: true`): reports an explicit toleration whose key is a
+ * GPU resource that a container of the unit requests or limits, whose effect is `NoSchedule`
+ * and whose operator is `Exists`, or `Equal` / empty with any value. The plugin adds
+ * `{key: <resource>, operator: Exists, effect: NoSchedule}` for such a pod, which tolerates
+ * everything this entry does.
+ *
+ * Not reported: a toleration with an empty effect (it also tolerates `NoExecute` and
+ * `PreferNoSchedule` taints, which the added toleration does not), and the `nvidia.com/gpu`
+ * toleration of a unit that requests only `nvidia.com/mig-`-prefixed resources (the plugin adds
+ * a toleration keyed on the MIG resource name, while MIG nodes carry the `nvidia.com/gpu`
+ * taint, so the explicit entry is the one that matters).
+ *
+ * ## Why is this bad?
+ * It is harmless but noise: the same toleration is written in every GPU manifest while the
+ * cluster already adds it, and copies of it drift (a wrong effect, a stale key) without anyone
+ * noticing. Removing it keeps manifests portable only if every target cluster runs the plugin,
+ * which is why this rule is informational and depends on the config.
+ *
+ * ## Example
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     tolerations:
+ *       - key: nvidia.com/gpu
+ *         operator: Exists
+ *         effect: NoSchedule
+ *     model:
+ *       resources:
+ *         limits:
+ *           nvidia.com/gpu: 1
+ * ```
+ * Use instead:
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     model:
+ *       resources:
+ *         limits:
+ *           nvidia.com/gpu: 1
+ * ```
+ *
+ * ## Fix safety
+ * The catalogue's fix (safe: remove the toleration) arrives with the fix engine; today the
+ * finding has no fix.
+ *
+ * ## Options
+ * `cluster.extended-resource-toleration` (the rule reports only when it is true),
+ * `cluster.gpu-resources` (the resource names that count as GPUs).
+ *
+ * ## References
+ * - kubernetes plugin/pkg/admission/extendedresourcetoleration/admission.go (`Admit`: one
+ *   toleration per extended resource in the requests of containers and init containers)
+ * - kubernetes pkg/apis/core/v1/defaults.go, `SetDefaults_Pod` (limits become requests)
+ * - Kubernetes, Admission controllers, ExtendedResourceToleration,
+ *   https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/
+ */
+
+/* True when some container of u requests or limits resource name (any quantity: the plugin
+** adds the toleration for every extended resource in the requests). */
+static bool unit_names_resource(const sl_unit *u, const char *name)
+{
+	for (size_t i = 0; i < u->n_containers; i++)
+		if (sl_map_get(u->containers[i].requests, name) || sl_map_get(u->containers[i].limits, name))
+			return true;
+	return false;
+}
+
+static sl_err check(sl_ctx *ctx, const sl_unit *u)
+{
+	const sl_config *cfg = sl_ctx_config(ctx);
+	if (!cfg->cluster.extended_resource_toleration)
+		return SL_OK;
+	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
+		const sl_node *t = sl_seq_item(u->tolerations, i);
+		const char *key = sl_scalar(sl_map_get(t, "key"));
+		const char *op = sl_scalar(sl_map_get(t, "operator"));
+		const char *eff = sl_scalar(sl_map_get(t, "effect"));
+		if (!key || !sl_is_gpu_resource(cfg, key) || !eff || strcmp(eff, "NoSchedule") != 0)
+			continue;
+		if (op && *op && strcmp(op, "Exists") != 0 && strcmp(op, "Equal") != 0)
+			continue;
+		if (!unit_names_resource(u, key))
+			continue;
+		sl_report_at(ctx, t,
+			     "%s tolerates %s:NoSchedule explicitly, but it requests %s and the "
+			     "ExtendedResourceToleration admission plugin (cluster."
+			     "extended-resource-toleration: true) adds {key: %s, operator: Exists, "
+			     "effect: NoSchedule} to its pods",
+			     sl_ctx_label(ctx, u), key, key, key);
+	}
+	return SL_OK;
+}
+
+SL_RULE(redundant_gpu_toleration, .id = "redundant-gpu-toleration", .category = "gpu",
+	.summary = "Explicit GPU toleration that the ExtendedResourceToleration plugin adds anyway",
+	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE, .check_unit = check);

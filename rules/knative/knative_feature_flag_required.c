@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: Apache-2.0
+** knative-feature-flag-required: a Knative-run unit sets a PodSpec field that a
+** `kubernetes.podspec-*` feature flag gates while that flag is not known to be enabled. */
+#include "rule.h"
+
+/** ## What it does
+ * Reports each field of a pod template run through Knative (a Knative Service or Configuration;
+ * an InferenceService or InferenceGraph whose deployment mode resolves to Knative) that Knative
+ * accepts only behind a `config-features` flag, when that flag is not known to be enabled:
+ * `affinity`, `nodeSelector`, `tolerations`, `topologySpreadConstraints`, `priorityClassName`,
+ * `schedulerName`, `runtimeClassName`, `hostIPC`, `hostPID`, `hostNetwork`, `hostAliases`,
+ * `dnsPolicy`, `dnsConfig`, the pod `securityContext`, `shareProcessNamespace`,
+ * `initContainers`; volumes of type `hostPath`, `csi`, `ephemeral`, `image`,
+ * `persistentVolumeClaim` (and a writable one), and `emptyDir` when that flag is turned off; and
+ * in containers `volumeMounts[].mountPropagation`, `securityContext.capabilities.add` and env
+ * `fieldRef`/`resourceFieldRef`. One finding per gated field, at its key. A plain field at its
+ * zero value (`hostNetwork: false`) or an empty list or map (`nodeSelector: {}`) is not
+ * reported; a pointer field such as `affinity`, `securityContext` or `shareProcessNamespace` is
+ * reported whenever present, since Knative compares with an unset field (go-cmp).
+ *
+ * The flag's state: a `KnativeServing` CR (`spec.config.features`) among the linted files wins
+ * (the operator rewrites the ConfigMap); else a `config-features` ConfigMap in namespace
+ * `knative-serving` among them; else config `cluster.knative-features`. A flag that such a CR or
+ * ConfigMap leaves unset has Knative's default (disabled, but enabled for `emptyDir`). When
+ * nothing says anything the finding says the flag is not known to be enabled and how to tell
+ * schedlint. `allowed` counts as enabled for the fields `PodSpecMask` copies, but not for the
+ * volume types, `capabilities.add`, which Knative checks with `== Enabled`.
+ *
+ * An InferenceGraph's Knative Service gets only the graph's `affinity`, `tolerations` and
+ * `nodeSelector`, so only those are checked there. `predictor.workerSpec` is not rendered into
+ * the Knative Service and is not checked.
+ *
+ * ## Why is this bad?
+ * Knative's webhook copies a PodSpec field into the revision only when its flag is not
+ * `Disabled` (`PodSpecMask`, knative/serving `pkg/apis/serving/fieldmask.go`) and rejects the
+ * rest with "must not set the field(s): spec.template.spec.nodeSelector"
+ * (`pkg/apis/serving/k8s_validation.go`, `ValidatePodSpec`). Every such flag is disabled by
+ * default (`defaultFeaturesConfig`, `pkg/apis/config/features.go`). For an InferenceService the
+ * error is not seen at `kubectl apply`: KServe renders the component into a Knative Service,
+ * Knative rejects that, and the InferenceService never becomes ready ("fails to reconcile
+ * predictor: admission webhook "validation.webhook.serving.knative.dev" denied the request",
+ * kserve/kserve issues 1425 and 1433).
+ *
+ * ## Example
+ * ```yaml
+ * apiVersion: serving.knative.dev/v1
+ * kind: Service
+ * metadata:
+ *   name: classifier
+ * spec:
+ *   template:
+ *     spec:
+ *       nodeSelector:
+ *         workload: inference
+ *       containers:
+ *         - image: registry.example.com/classifier:1.4
+ * ```
+ * Use instead (with the flag turned on in the cluster, and the ConfigMap linted alongside):
+ * ```yaml
+ * apiVersion: v1
+ * kind: ConfigMap
+ * metadata:
+ *   name: config-features
+ *   namespace: knative-serving
+ * data:
+ *   kubernetes.podspec-nodeselector: "enabled"
+ * ```
+ *
+ * ## Fix safety
+ * No fix yet. The catalogue's fix (unsafe: add `kubernetes.podspec-<x>: "enabled"` to the
+ * `config-features` ConfigMap or KnativeServing CR when one is among the linted files, an edit
+ * in another file) arrives with the fix engine; today the finding has no fix.
+ *
+ * ## Options
+ * `cluster.knative-features` (the flags known to be enabled, short names such as
+ * `nodeselector`), read when no KnativeServing CR or `config-features` ConfigMap is linted.
+ *
+ * ## References
+ * - knative/serving `pkg/apis/serving/fieldmask.go` (`PodSpecMask`, `VolumeSourceMask`,
+ *   `VolumeMountMask`, `CapabilitiesMask`, `PodSecurityContextMask`)
+ * - knative/serving `pkg/apis/serving/k8s_validation.go` (`validateVolume`)
+ * - knative/serving `pkg/apis/config/features.go`
+ * - Knative, Feature and extension flags: https://knative.dev/docs/serving/configuration/feature-flags/
+ * - KServe node scheduling: https://kserve.github.io/website/docs/model-serving/node-scheduling/isvc-node-scheduling
+ */
+
+enum state { ST_ENABLED, ST_ALLOWED, ST_DISABLED, ST_DEFAULT, ST_UNKNOWN };
+
+typedef struct flag_info {
+	enum state st;
+	sl_flag_origin origin;
+	const char *raw;          /* the value as written, NULL when unset */
+} flag_info;
+
+static bool ieq(const char *a, const char *b)
+{
+	return a && b && strcasecmp(a, b) == 0;
+}
+
+static flag_info read_flag(sl_ctx *ctx, const char *flag)
+{
+	flag_info fi;
+	sl_flag_state s = sl_index_knative_flag(sl_ctx_index(ctx), flag, &fi.origin);
+	fi.raw = sl_scalar(fi.origin.node);
+	if (fi.origin.from_config)
+		fi.st = s == SL_FLAG_ENABLED ? ST_ENABLED : ST_DISABLED;
+	else if (fi.origin.node) {
+		if (ieq(fi.raw, "enabled"))
+			fi.st = ST_ENABLED;
+		else if (ieq(fi.raw, "allowed"))
+			fi.st = ST_ALLOWED;
+		else if (ieq(fi.raw, "disabled"))
+			fi.st = ST_DISABLED;
+		else
+			fi.st = ST_DEFAULT;   /* Knative ignores an unparsable value: the default holds */
+	} else if (fi.origin.obj)
+		fi.st = ST_DEFAULT;
+	else
+		fi.st = ST_UNKNOWN;
+	return fi;
+}
+
+/* True when Knative lets the field through. strict: the check is `== Enabled`. def_on: the
+** flag's default is enabled (emptyDir). Unknown counts as not enabled, except for def_on. */
+static bool passes(const flag_info *fi, bool strict, bool def_on)
+{
+	switch (fi->st) {
+	case ST_ENABLED:
+		return true;
+	case ST_ALLOWED:
+		return !strict;
+	case ST_DISABLED:
+		return false;
+	case ST_DEFAULT:
+	case ST_UNKNOWN:
+		return def_on;
+	}
+	return false;
+}
+
+/* "the KnativeServing CR knative-serving (ops/serving.yaml:12)" */
+static const char *origin_text(sl_ctx *ctx, const flag_info *fi)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_object *o = fi->origin.obj;
+	if (!o)
+		return "";
+	uint32_t line = 0, col = 0;
+	const sl_node *at = fi->origin.node ? fi->origin.node : fi->origin.map ? fi->origin.map : o->root;
+	if (at && o->doc && o->doc->src)
+		sl_source_position(o->doc->src, at->start, &line, &col);
+	if (o->kind == SL_KIND_KNATIVE_SERVING)
+		return sl_arena_printf(a, "the KnativeServing CR %s (%s:%u)", o->name ? o->name : "",
+				       o->path ? o->path : "", line);
+	return sl_arena_printf(a, "ConfigMap config-features (%s:%u)", o->path ? o->path : "", line);
+}
+
+/* "is \"disabled\" in ConfigMap config-features (x.yaml:7)" and the like. */
+static const char *state_text(sl_ctx *ctx, const flag_info *fi, bool def_on)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	switch (fi->st) {
+	case ST_ENABLED:
+	case ST_ALLOWED:
+	case ST_DISABLED:
+		if (fi->origin.from_config)
+			return sl_arena_printf(a, "is not listed in config `cluster.knative-features`");
+		return sl_arena_printf(a, "is \"%s\" in %s%s", fi->raw ? fi->raw : "",
+				       origin_text(ctx, fi),
+				       fi->st == ST_ALLOWED ? " (this check needs \"enabled\")" : "");
+	case ST_DEFAULT:
+		if (fi->raw)
+			return sl_arena_printf(a, "is \"%s\" in %s, which Knative ignores (default: %s)",
+					       fi->raw, origin_text(ctx, fi), def_on ? "enabled" : "disabled");
+		return sl_arena_printf(a, "is not set in %s (Knative's default: %s)", origin_text(ctx, fi),
+				       def_on ? "enabled" : "disabled");
+	case ST_UNKNOWN:
+		break;
+	}
+	return sl_arena_printf(a, "is not known to be enabled (no KnativeServing CR or config-features "
+			       "ConfigMap is among the linted files, and Knative's default is disabled)");
+}
+
+/* How the rejection reaches the user: the text before the quoted webhook error. */
+static const char *where(sl_ctx *ctx, const sl_unit *u)
+{
+	if (u->obj->kind == SL_KIND_KNATIVE_SERVICE)
+		return "the webhook will reject the Service with";
+	if (u->obj->kind == SL_KIND_KNATIVE_CONFIGURATION)
+		return "the webhook will reject the Configuration with";
+	return sl_arena_printf(sl_ctx_arena(ctx), "the %s is accepted, but Knative's webhook will reject "
+			       "the Knative Service KServe renders for it, an error seen only in the %s's "
+			       "status and events, with", sl_kind_name(u->obj->kind),
+			       sl_kind_name(u->obj->kind));
+}
+
+/* Whether Knative sees the field as set. Knative compares the request with the masked copy
+** (go-cmp, knative/pkg `kmp.CompareSetFields`), so a pointer field (ptr) is set whenever it is
+** present and not null, even as `false`, `0` or `{}`; a plain field is set unless it has its
+** zero value (false, "", 0). An empty mapping or sequence is taken as unset: KServe's rendering
+** drops it (`omitempty`), and for a Knative Service the linter gives it the benefit of the
+** doubt. */
+static bool is_set(const sl_node *v, bool ptr)
+{
+	v = sl_deref(v);
+	if (!v)
+		return false;
+	if (v->type == SL_NODE_MAP)
+		return ptr || sl_map_n(v) > 0;
+	if (v->type == SL_NODE_SEQ)
+		return sl_seq_n(v) > 0;
+	if (v->type != SL_NODE_SCALAR)
+		return false;
+	sl_yaml_type t = sl_scalar_type(v);
+	const char *s = sl_scalar(v);
+	if (t == SL_Y_NULL || !s)
+		return false;
+	if (ptr)
+		return true;
+	if (!*s)
+		return false;
+	if (t == SL_Y_BOOL)
+		return !(ieq(s, "false") || ieq(s, "no") || ieq(s, "off") || ieq(s, "n"));
+	long long i;
+	if (t == SL_Y_INT && sl_scalar_int(v, &i))
+		return i != 0;
+	return true;
+}
+
+static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const char *what,
+		   const char *flag, const flag_info *fi, bool def_on, const char *quoted)
+{
+	const char *hint = "";
+	if (fi->st == ST_UNKNOWN) {
+		const char *shortname = strncmp(flag, "kubernetes.podspec-", 19) == 0 ? flag + 19 : flag;
+		hint = sl_arena_printf(sl_ctx_arena(ctx), "; if the cluster enables it, add `%s` to config "
+				       "`cluster.knative-features`", shortname);
+	}
+	sl_report_key(ctx, value, "%s sets %s, which needs Knative flag %s, and the flag %s: %s \"%s\"%s",
+		      sl_ctx_label(ctx, u), what, flag, state_text(ctx, fi, def_on), where(ctx, u),
+		      quoted, hint ? hint : "");
+}
+
+static const struct gate {
+	const char *field, *flag;
+	bool router;   /* an InferenceGraph copies it into its Knative Service */
+	bool ptr;      /* a pointer field in corev1.PodSpec */
+} pod_gates[] = {
+	{"affinity", "kubernetes.podspec-affinity", true, true},
+	{"nodeSelector", "kubernetes.podspec-nodeselector", true, false},
+	{"tolerations", "kubernetes.podspec-tolerations", true, false},
+	{"topologySpreadConstraints", "kubernetes.podspec-topologyspreadconstraints", false, false},
+	{"priorityClassName", "kubernetes.podspec-priorityclassname", false, false},
+	{"schedulerName", "kubernetes.podspec-schedulername", false, false},
+	{"runtimeClassName", "kubernetes.podspec-runtimeclassname", false, true},
+	{"hostIPC", "kubernetes.podspec-hostipc", false, false},
+	{"hostPID", "kubernetes.podspec-hostpid", false, false},
+	{"hostNetwork", "kubernetes.podspec-hostnetwork", false, false},
+	{"hostAliases", "kubernetes.podspec-hostaliases", false, false},
+	{"dnsPolicy", "kubernetes.podspec-dnspolicy", false, false},
+	{"dnsConfig", "kubernetes.podspec-dnsconfig", false, true},
+	{"shareProcessNamespace", "kubernetes.podspec-shareprocessnamespace", false, true},
+	{"initContainers", "kubernetes.podspec-init-containers", false, false},
+};
+
+static bool secure_defaults_on(sl_ctx *ctx)
+{
+	flag_info fi = read_flag(ctx, "secure-pod-defaults");
+	if (fi.origin.from_config)
+		return fi.st == ST_ENABLED;
+	return ieq(fi.raw, "enabled") || ieq(fi.raw, "allowrootbounded");
+}
+
+/* Pod securityContext: let through by podspec-securitycontext; with secure-pod-defaults on,
+** Knative lets the field through but keeps only a RuntimeDefault/Unconfined seccompProfile. */
+static void check_security_context(sl_ctx *ctx, const sl_unit *u, const sl_node *sc)
+{
+	const char *flag = "kubernetes.podspec-securitycontext";
+	flag_info fi = read_flag(ctx, flag);
+	if (!is_set(sc, true) || passes(&fi, false, false))
+		return;
+	sl_arena *a = sl_ctx_arena(ctx);
+	if (!secure_defaults_on(ctx) || sc->type != SL_NODE_MAP) {
+		report(ctx, u, sc, "securityContext", flag, &fi, false,
+		       "must not set the field(s): spec.template.spec.securityContext");
+		return;
+	}
+	for (size_t i = 0; i < sl_map_n(sc); i++) {
+		const sl_pair *p = sl_map_pair(sc, i);
+		const char *k = sl_scalar(p->key);
+		if (!k || !is_set(p->value, true))
+			continue;
+		if (strcmp(k, "seccompProfile") == 0) {
+			const char *t = sl_scalar(sl_map_get(p->value, "type"));
+			if (t && (strcmp(t, "RuntimeDefault") == 0 || strcmp(t, "Unconfined") == 0) &&
+			    sl_map_n(p->value) == 1)
+				continue;
+		}
+		report(ctx, u, p->value, sl_arena_printf(a, "securityContext.%s", k), flag, &fi, false,
+		       sl_arena_printf(a, "must not set the field(s): spec.template.spec.securityContext.%s",
+				       k));
+	}
+}
+
+static const struct vgate {
+	const char *key, *flag, *label;
+	bool def_on;
+} volume_gates[] = {
+	{"hostPath", "kubernetes.podspec-volumes-hostpath", "HostPath", false},
+	{"csi", "kubernetes.podspec-volumes-csi", "CSI", false},
+	{"ephemeral", "kubernetes.podspec-volumes-ephemeral", "Ephemeral", false},
+	{"image", "kubernetes.podspec-volumes-image", "Image", false},
+	{"emptyDir", "kubernetes.podspec-volumes-emptydir", "EmptyDir", true},
+};
+
+static void check_volumes(sl_ctx *ctx, const sl_unit *u, const sl_node *vols)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	for (size_t i = 0; i < sl_seq_n(vols); i++) {
+		const sl_node *v = sl_seq_item(vols, i);
+		const char *name = sl_scalar(sl_map_get(v, "name"));
+		if (!name)
+			name = "";
+		for (size_t g = 0; g < sizeof volume_gates / sizeof volume_gates[0]; g++) {
+			const struct vgate *vg = &volume_gates[g];
+			const sl_node *src = sl_map_get(v, vg->key);
+			if (!is_set(src, true))
+				continue;
+			flag_info fi = read_flag(ctx, vg->flag);
+			if (passes(&fi, true, vg->def_on))
+				continue;
+			report(ctx, u, src, sl_arena_printf(a, "%s volume \"%s\"", vg->key, name), vg->flag,
+			       &fi, vg->def_on,
+			       sl_arena_printf(a, "%s volume support is disabled, but found %s volume %s",
+					       vg->label, vg->label, name));
+		}
+		const sl_node *pvc = sl_map_get(v, "persistentVolumeClaim");
+		if (!is_set(pvc, true))
+			continue;
+		const char *claim = sl_scalar(sl_map_get(pvc, "claimName"));
+		if (!claim)
+			claim = "";
+		const char *flag = "kubernetes.podspec-persistent-volume-claim";
+		flag_info fi = read_flag(ctx, flag);
+		if (!passes(&fi, true, false))
+			report(ctx, u, pvc, sl_arena_printf(a, "persistentVolumeClaim volume \"%s\"", name),
+			       flag, &fi, false,
+			       sl_arena_printf(a, "Persistent volume claim support is disabled, but found "
+					       "persistent volume claim %s", claim));
+		const sl_node *ro = sl_map_get(pvc, "readOnly");
+		if (is_set(ro, false))
+			continue;
+		flag = "kubernetes.podspec-persistent-volume-write";
+		fi = read_flag(ctx, flag);
+		if (!passes(&fi, true, false))
+			report(ctx, u, ro ? ro : pvc,
+			       sl_arena_printf(a, "a writable persistentVolumeClaim volume \"%s\"", name),
+			       flag, &fi, false,
+			       sl_arena_printf(a, "Persistent volume write support is disabled, but found "
+					       "persistent volume claim %s that is not read-only", claim));
+	}
+}
+
+/* "spec.template.spec.containers[1]" for Knative kinds; the index in the rendered Service is
+** not known for KServe components. */
+static const char *container_path(sl_ctx *ctx, const sl_unit *u, const sl_container *c)
+{
+	const char *list = c->init ? "initContainers" : "containers";
+	if (u->obj->kind == SL_KIND_KNATIVE_SERVICE || u->obj->kind == SL_KIND_KNATIVE_CONFIGURATION)
+		return sl_arena_printf(sl_ctx_arena(ctx), "spec.template.spec.%s[%u]", list,
+				       (unsigned)c->node->pos);
+	return sl_arena_printf(sl_ctx_arena(ctx), "spec.template.spec.%s[...]", list);
+}
+
+static void check_containers(sl_ctx *ctx, const sl_unit *u)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	for (size_t i = 0; i < u->n_containers; i++) {
+		const sl_container *c = &u->containers[i];
+		if (!c->node)
+			continue;
+		const char *cl = sl_container_label(ctx, c);
+		const sl_node *mounts = sl_map_get(c->node, "volumeMounts");
+		for (size_t j = 0; j < sl_seq_n(mounts); j++) {
+			const sl_node *mp = sl_map_get(sl_seq_item(mounts, j), "mountPropagation");
+			const char *flag = "kubernetes.podspec-volumes-mount-propagation";
+			if (!is_set(mp, true))
+				continue;
+			flag_info fi = read_flag(ctx, flag);
+			if (passes(&fi, false, false))
+				continue;
+			report(ctx, u, mp, sl_arena_printf(a, "mountPropagation in %s", cl), flag, &fi, false,
+			       sl_arena_printf(a, "must not set the field(s): %s.volumeMounts[%zu]."
+					       "mountPropagation", container_path(ctx, u, c), j));
+		}
+		const sl_node *add = sl_map_get(sl_map_get(sl_map_get(c->node, "securityContext"),
+							   "capabilities"), "add");
+		if (is_set(add, false)) {
+			const char *flag = "kubernetes.containerspec-addcapabilities";
+			flag_info fi = read_flag(ctx, flag);
+			bool only_bind = sl_seq_n(add) == 1 &&
+					 sl_scalar_is(sl_seq_item(add, 0), "NET_BIND_SERVICE");
+			if (!passes(&fi, true, false) && !(only_bind && secure_defaults_on(ctx)))
+				report(ctx, u, add, sl_arena_printf(a, "capabilities.add in %s", cl), flag,
+				       &fi, false,
+				       sl_arena_printf(a, "must not set the field(s): %s.securityContext."
+						       "capabilities.add", container_path(ctx, u, c)));
+		}
+		const sl_node *env = sl_map_get(c->node, "env");
+		for (size_t j = 0; j < sl_seq_n(env); j++) {
+			const sl_node *vf = sl_map_get(sl_seq_item(env, j), "valueFrom");
+			static const char *const refs[] = {"fieldRef", "resourceFieldRef"};
+			for (int r = 0; r < 2; r++) {
+				const sl_node *ref = sl_map_get(vf, refs[r]);
+				const char *flag = "kubernetes.podspec-fieldref";
+				if (!is_set(ref, true))
+					continue;
+				flag_info fi = read_flag(ctx, flag);
+				if (passes(&fi, false, false))
+					continue;
+				report(ctx, u, ref, sl_arena_printf(a, "env %s in %s", refs[r], cl), flag, &fi,
+				       false,
+				       sl_arena_printf(a, "must not set the field(s): %s.env[%zu].valueFrom.%s",
+						       container_path(ctx, u, c), j, refs[r]));
+			}
+		}
+	}
+}
+
+static sl_err check(sl_ctx *ctx, const sl_unit *u)
+{
+	if (u->mode != SL_MODE_KNATIVE || u->role == SL_ROLE_WORKER || !u->pod)
+		return SL_OK;
+	bool router = u->role == SL_ROLE_ROUTER;
+	sl_arena *a = sl_ctx_arena(ctx);
+	for (size_t g = 0; g < sizeof pod_gates / sizeof pod_gates[0]; g++) {
+		const struct gate *pg = &pod_gates[g];
+		if (router && !pg->router)
+			continue;
+		const sl_node *v = sl_map_get(u->pod, pg->field);
+		if (!is_set(v, pg->ptr))
+			continue;
+		flag_info fi = read_flag(ctx, pg->flag);
+		if (passes(&fi, false, false))
+			continue;
+		report(ctx, u, v, pg->field, pg->flag, &fi, false,
+		       sl_arena_printf(a, "must not set the field(s): spec.template.spec.%s", pg->field));
+	}
+	if (router)
+		return SL_OK;
+	check_security_context(ctx, u, sl_deref(sl_map_get(u->pod, "securityContext")));
+	check_volumes(ctx, u, sl_map_get(u->pod, "volumes"));
+	check_containers(ctx, u);
+	return SL_OK;
+}
+
+SL_RULE(knative_feature_flag_required, .id = "knative-feature-flag-required", .category = "knative",
+	.summary = "A Knative-run unit sets a PodSpec field whose kubernetes.podspec-* flag is not enabled",
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: Apache-2.0
+** dedicated-node-no-scale-down: a Knative-mode InferenceService component on dedicated nodes
+** (selects a pool and tolerates its taint) keeps at least one replica, so the pool never
+** scales down. One finding per component, at minReplicas (or the component's key). */
+#include "rule.h"
+
+/** ## What it does
+ * Reports an InferenceService predictor, transformer or explainer running in Knative mode that
+ * uses the dedicated-node pattern, a node selection (nodeSelector or a required node-affinity
+ * In/Exists/Gt/Lt expression) plus a toleration of the pool's taint, while keeping
+ * `minReplicas` at 1 or more. A component without `minReplicas` counts as 1, KServe's default.
+ * When `cluster.node-pools` is declared, the component must select one of those pools (a
+ * selection that matches one of its labels) and tolerate one of that pool's taints; otherwise
+ * any selection plus a toleration of a taint other than the `node.kubernetes.io/`-prefixed and
+ * `node.cloudprovider.kubernetes.io/`-prefixed ones Kubernetes sets itself is taken as the
+ * pattern. Standard-mode components (which never scale to zero) and Knative Services (whose
+ * min-scale defaults to 0) are not reported; neither are canary predictors, which KServe runs
+ * only in Standard mode.
+ *
+ * ## Why is this bad?
+ * KServe's node-scheduling guide presents this pattern as the way to let the cluster
+ * autoscaler "scale down a node back to zero after the inference": the taint keeps other pods
+ * off the costly node and the selector keeps the predictor on it, so once the predictor scales
+ * to zero the node is empty and can be removed. That only happens when the pod itself can scale
+ * to zero. KServe writes `minReplicas` into `autoscaling.knative.dev/min-scale` and uses 1 when
+ * it is not set (`SetAutoScalingAnnotations`), so the revision keeps one pod forever and the
+ * dedicated node, often a GPU node, is never released.
+ *
+ * ## Example
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     nodeSelector:
+ *       pool: gpu-a100
+ *     tolerations:
+ *       - key: dedicated
+ *         operator: Equal
+ *         value: gpu-a100
+ *         effect: NoSchedule
+ *     model:
+ *       modelFormat:
+ *         name: pytorch
+ * ```
+ * Use instead:
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     minReplicas: 0
+ *     nodeSelector:
+ *       pool: gpu-a100
+ *     tolerations:
+ *       - key: dedicated
+ *         operator: Equal
+ *         value: gpu-a100
+ *         effect: NoSchedule
+ *     model:
+ *       modelFormat:
+ *         name: pytorch
+ * ```
+ *
+ * ## Fix safety
+ * Unsafe: setting `minReplicas: 0` adds cold starts (the first request after idle waits for a
+ * node and a pod), a latency trade the author must accept. When `minReplicas` is written, the
+ * fix replaces its value with 0; inserting the field when it is absent arrives with the fix
+ * engine, and today that finding has no fix.
+ *
+ * ## Options
+ * `cluster.kserve-default-deployment-mode` (the mode of objects without the annotation, default
+ * `Knative`), `cluster.node-pools` (labels and taints of the dedicated pools, when declared).
+ *
+ * ## References
+ * - KServe docs, Node Scheduling Overview: scaling a node "back to zero after the inference",
+ *   https://kserve.github.io/website/docs/model-serving/node-scheduling/overview
+ * - kserve pkg/controller/v1alpha1/utils/utils.go, `SetAutoScalingAnnotations` (min-scale
+ *   from `minReplicas`, default `constants.DefaultMinReplicas` = 1)
+ * - Kubernetes, Taints and Tolerations: "Dedicated Nodes"
+ */
+
+static bool is_system_key(const char *key)
+{
+	return strncmp(key, "node.kubernetes.io/", 19) == 0 ||
+	       strncmp(key, "node.cloudprovider.kubernetes.io/", 33) == 0;
+}
+
+/* True when toleration t tolerates the taint "key[=value]:Effect" (kubectl syntax). */
+static bool tolerates(const sl_node *t, const char *taint)
+{
+	const char *colon = strrchr(taint, ':');
+	size_t klen = colon ? (size_t)(colon - taint) : strlen(taint);
+	const char *eq = memchr(taint, '=', klen);
+	size_t vlen = eq ? klen - (size_t)(eq - taint) - 1 : 0;
+	const char *tval = eq ? eq + 1 : "";
+	if (eq)
+		klen = (size_t)(eq - taint);
+	const char *teff = colon ? colon + 1 : "";
+	const char *key = sl_scalar(sl_map_get(t, "key"));
+	const char *op = sl_scalar(sl_map_get(t, "operator"));
+	const char *val = sl_scalar(sl_map_get(t, "value"));
+	const char *eff = sl_scalar(sl_map_get(t, "effect"));
+	bool exists = op && strcmp(op, "Exists") == 0;
+	if (eff && *eff && strcmp(eff, teff) != 0)
+		return false;
+	if (!key || !*key)
+		return exists;
+	if (strlen(key) != klen || strncmp(key, taint, klen) != 0)
+		return false;
+	if (exists)
+		return true;
+	if (op && *op && strcmp(op, "Equal") != 0)
+		return false;
+	if (!val)
+		val = "";
+	return strlen(val) == vlen && strncmp(val, tval, vlen) == 0;
+}
+
+/* The first toleration of u that is not of a Kubernetes-set taint and, when taint is not NULL,
+** tolerates it; NULL when none. */
+static const sl_node *find_toleration(const sl_unit *u, const char *taint)
+{
+	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
+		const sl_node *t = sl_seq_item(u->tolerations, i);
+		const char *key = sl_scalar(sl_map_get(t, "key"));
+		if (key && is_system_key(key))
+			continue;
+		if (!taint || tolerates(t, taint))
+			return t;
+	}
+	return NULL;
+}
+
+struct pool_match {
+	const struct sl_node_pool *pool;
+	const char *key;
+};
+
+static bool first_selection(const sl_selection *s, void *payload)
+{
+	struct pool_match *m = payload;
+	m->key = s->key;
+	return true;
+}
+
+/* True when s matches one of the pool's labels. */
+static bool selects_pool(const sl_selection *s, void *payload)
+{
+	struct pool_match *m = payload;
+	if (!s->key)
+		return false;
+	size_t kn = strlen(s->key);
+	for (size_t i = 0; i < m->pool->labels.n; i++) {
+		const char *l = m->pool->labels.v[i];
+		if (strncmp(l, s->key, kn) != 0 || (l[kn] != '=' && l[kn] != '\0'))
+			continue;
+		if (sl_selection_allows(s, l[kn] == '=' ? l + kn + 1 : "")) {
+			m->key = s->key;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const char *toleration_name(const sl_node *t)
+{
+	const char *key = sl_scalar(sl_map_get(t, "key"));
+	return key && *key ? key : "every taint";
+}
+
+static bool content_range(sl_ctx *ctx, const sl_node *n, size_t *start, size_t *end)
+{
+	const sl_source *src = sl_ctx_source(ctx);
+	if (!src || !n || n->type != SL_NODE_SCALAR || n->anchor || n->tag ||
+	    n->style != SL_STYLE_PLAIN || n->end > src->len || n->start > n->end ||
+	    n->end - n->start != n->u.scalar.len ||
+	    memcmp(src->data + n->start, n->u.scalar.s, n->u.scalar.len) != 0)
+		return false;
+	*start = n->start;
+	*end = n->end;
+	return true;
+}
+
+static sl_err check(sl_ctx *ctx, const sl_unit *u)
+{
+	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || u->mode != SL_MODE_KNATIVE ||
+	    !u->component || u->min_replicas < 1 ||
+	    (u->role != SL_ROLE_PREDICTOR && u->role != SL_ROLE_TRANSFORMER &&
+	     u->role != SL_ROLE_EXPLAINER))
+		return SL_OK;
+	/* minReplicas written with the wrong type: schema-type reported it; its value is unknown. */
+	if (!u->replicas && sl_map_get_key(u->component, "minReplicas"))
+		return SL_OK;
+	if (sl_seq_n(u->tolerations) == 0)
+		return SL_OK;
+	const sl_config *cfg = sl_ctx_config(ctx);
+	struct pool_match m = {0};
+	const sl_node *tol = NULL;
+	const char *pool_name = NULL;
+	if (cfg && cfg->cluster.n_node_pools > 0) {
+		for (size_t p = 0; p < cfg->cluster.n_node_pools && !tol; p++) {
+			m.pool = &cfg->cluster.node_pools[p];
+			m.key = NULL;
+			if (!sl_unit_each_selection(u, selects_pool, &m))
+				continue;
+			for (size_t i = 0; i < m.pool->taints.n && !tol; i++)
+				tol = find_toleration(u, m.pool->taints.v[i]);
+			if (tol)
+				pool_name = m.pool->name;
+		}
+	} else if (sl_unit_each_selection(u, first_selection, &m)) {
+		tol = find_toleration(u, NULL);
+	}
+	if (!tol)
+		return SL_OK;
+	sl_arena *a = sl_ctx_arena(ctx);
+	const char *pool = pool_name ? sl_arena_printf(a, " of node pool %s", pool_name) : "";
+	if (!pool)
+		return SL_ENOMEM;
+	const char *what = u->replicas ? sl_arena_printf(a, "minReplicas %lld", u->min_replicas)
+				       : "no minReplicas (KServe's default is 1)";
+	if (!what)
+		return SL_ENOMEM;
+	const char *msg_fmt = "%s runs on dedicated nodes%s (selects %s, tolerates %s) with %s: "
+			      "Knative keeps at least one pod, so the node never becomes empty and "
+			      "the pool never scales down; set minReplicas: 0 to scale to zero";
+	sl_report *r;
+	if (u->replicas)
+		r = sl_report_at(ctx, u->replicas, msg_fmt, sl_ctx_label(ctx, u), pool,
+				 m.key ? m.key : "?", toleration_name(tol), what);
+	else
+		r = sl_report_key(ctx, u->component, msg_fmt, sl_ctx_label(ctx, u), pool,
+				  m.key ? m.key : "?", toleration_name(tol), what);
+	size_t start, end;
+	if (r && u->replicas && content_range(ctx, u->replicas, &start, &end)) {
+		sl_err err = sl_fix_replace(ctx, r, start, end, "0");
+		if (!err)
+			err = sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
+					      "set minReplicas: 0 (requests after idle wait for a "
+					      "node and a pod)");
+		return err;
+	}
+	return SL_OK;
+}
+
+SL_RULE(dedicated_node_no_scale_down, .id = "dedicated-node-no-scale-down", .category = "kserve",
+	.summary = "A Knative-mode component on dedicated nodes keeps a replica, so the nodes never "
+		   "scale down",
+	.severity = SL_SEV_INFO, .fix = SL_FIX_UNSAFE, .check_unit = check);

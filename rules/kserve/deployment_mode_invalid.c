@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: Apache-2.0
+** deployment-mode-invalid: serving.kserve.io/deploymentMode is not a mode KServe knows, so it
+** silently falls back to the cluster default. One finding per annotation, at its value. */
+#include "rule.h"
+
+/** ## What it does
+ * Reports an InferenceService or InferenceGraph whose `serving.kserve.io/deploymentMode`
+ * annotation is not exactly one of `Standard`, `Knative`, `ModelMesh` or the legacy
+ * `RawDeployment` and `Serverless` (KServe compares the text exactly, case included). An empty
+ * value is reported too.
+ *
+ * ## Why is this bad?
+ * KServe does not reject an unknown mode: `GetDeploymentMode` returns the annotation only when,
+ * after mapping `RawDeployment` to `Standard` and `Serverless` to `Knative`, it equals one of
+ * `Standard`, `Knative` or `ModelMesh`, and otherwise returns `deploy.defaultDeploymentMode` of
+ * `inferenceservice-config` (the shipped default is Knative). A typo such as `rawdeployment` or
+ * `raw-deployment` therefore deploys the model as a Knative Service, with Knative's feature
+ * flags, scale-to-zero and routing, instead of the plain Deployment the author asked for; the
+ * mode is then recorded in the status and cannot be changed later ("update rejected:
+ * deploymentMode cannot be changed"). schedlint's other rules treat such an object as running in
+ * the configured default mode, as KServe does.
+ *
+ * ## Example
+ * ```yaml
+ * metadata:
+ *   name: sklearn-iris
+ *   annotations:
+ *     serving.kserve.io/deploymentMode: raw-deployment
+ * ```
+ * Use instead:
+ * ```yaml
+ * metadata:
+ *   name: sklearn-iris
+ *   annotations:
+ *     serving.kserve.io/deploymentMode: RawDeployment
+ * ```
+ *
+ * ## Fix safety
+ * Safe when the value equals one of the five modes once case, dashes, underscores and spaces
+ * are ignored (`rawdeployment`, `raw-deployment`, `KNATIVE`): the fix writes that mode's exact
+ * spelling inside the existing quotes, which is the only reading of the author's intent.
+ * Whether a legacy name should become its new one is `deployment-mode-legacy`'s business. Other
+ * values have no fix.
+ *
+ * ## Options
+ * `cluster.kserve-default-deployment-mode`: the mode KServe falls back to, named in the
+ * message (default `Knative`).
+ *
+ * ## References
+ * - kserve pkg/controller/v1beta1/inferenceservice/utils/utils.go, `GetDeploymentMode`
+ * - kserve pkg/constants/constants.go, `DeploymentModeType` (Standard, Knative, ModelMesh and
+ *   the deprecated RawDeployment, Serverless)
+ * - KServe docs, Deployment modes: https://kserve.github.io/website/docs/admin-guide/overview
+ */
+
+static const char *const modes[] = {
+	"Standard", "Knative", "ModelMesh", "RawDeployment", "Serverless", NULL
+};
+
+static char fold(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static bool is_separator(char c)
+{
+	return c == '-' || c == '_' || c == ' ';
+}
+
+/* True when s equals mode once case and separators are ignored. */
+static bool loose_equal(const char *s, size_t n, const char *mode)
+{
+	size_t i = 0;
+	for (;;) {
+		while (i < n && is_separator(s[i]))
+			i++;
+		if (i == n || *mode == '\0')
+			return i == n && *mode == '\0';
+		if (fold(s[i]) != fold(*mode))
+			return false;
+		i++;
+		mode++;
+	}
+}
+
+/* The byte range of a scalar's content in the file when that text is exactly its value: a plain
+** scalar, or a quoted one without escapes (the fix replaces only what is inside the quotes). */
+static bool content_range(sl_ctx *ctx, const sl_node *n, size_t *start, size_t *end)
+{
+	const sl_source *src = sl_ctx_source(ctx);
+	if (!src || !n || n->type != SL_NODE_SCALAR || n->anchor || n->tag)
+		return false;
+	size_t a = n->start, b = n->end;
+	if (n->style == SL_STYLE_SINGLE || n->style == SL_STYLE_DOUBLE) {
+		if (b - a < 2)
+			return false;
+		a++;
+		b--;
+	} else if (n->style != SL_STYLE_PLAIN) {
+		return false;
+	}
+	if (b > src->len || a > b || b - a != n->u.scalar.len ||
+	    memcmp(src->data + a, n->u.scalar.s, b - a) != 0)
+		return false;
+	*start = a;
+	*end = b;
+	return true;
+}
+
+static sl_err check(sl_ctx *ctx, const sl_object *o)
+{
+	const sl_node *v = o->mode_annotation;
+	if (!v || (o->kind != SL_KIND_INFERENCE_SERVICE && o->kind != SL_KIND_INFERENCE_GRAPH))
+		return SL_OK;
+	sl_yaml_type t = sl_scalar_type(v);
+	const char *s = sl_scalar(v);
+	if (!s || (t != SL_Y_STR && t != SL_Y_NULL))
+		return SL_OK;   /* not a string: schema-type reports it */
+	if (t == SL_Y_NULL)
+		s = "";
+	sl_mode m;
+	if (sl_kserve_mode_parse(s, &m))
+		return SL_OK;
+	const sl_config *cfg = sl_ctx_config(ctx);
+	const char *def = cfg && cfg->cluster.kserve_default_deployment_mode
+				  ? cfg->cluster.kserve_default_deployment_mode : "Knative";
+	const char *match = NULL;
+	for (size_t i = 0; modes[i] && *s; i++)
+		if (loose_equal(s, strlen(s), modes[i]))
+			match = modes[i];
+	sl_arena *a = sl_ctx_arena(ctx);
+	const char *hint = match ? sl_arena_printf(a, "; did you mean %s?", match) : "";
+	const char *shown = *s ? sl_arena_printf(a, "\"%s\"", s) : "is empty and";
+	if (!hint || !shown)
+		return SL_ENOMEM;
+	sl_report *r = sl_report_at(
+		ctx, v,
+		"%s: serving.kserve.io/deploymentMode %s is not a deployment mode (Standard, Knative, "
+		"ModelMesh, RawDeployment, Serverless; case-sensitive): KServe silently falls back to "
+		"the cluster default (%s)%s",
+		sl_object_label(o, a), shown, def, hint);
+	size_t start, end;
+	if (r && match && content_range(ctx, v, &start, &end)) {
+		sl_err err = sl_fix_replace(ctx, r, start, end, match);
+		if (!err)
+			err = sl_fix_describe(ctx, r, SL_FIX_SAFE, "write %s", match);
+		return err;
+	}
+	return SL_OK;
+}
+
+SL_RULE(deployment_mode_invalid, .id = "deployment-mode-invalid", .category = "kserve",
+	.summary = "serving.kserve.io/deploymentMode is not a KServe deployment mode",
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_object = check);

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: Apache-2.0
+** raw-scale-to-zero: a Standard (RawDeployment) mode component asks for minReplicas: 0, which
+** only Knative, KEDA or an external autoscaler can honour. One finding per component, at its
+** minReplicas value. */
+#include "rule.h"
+
+/** ## What it does
+ * Reports an InferenceService component (predictor, transformer, explainer, canary predictor)
+ * or InferenceGraph router that runs in Standard mode (`serving.kserve.io/deploymentMode:
+ * Standard` or `RawDeployment`, or no annotation and `cluster.kserve-default-deployment-mode`
+ * Standard) with `minReplicas: 0`, unless the object's `serving.kserve.io/autoscalerClass` is
+ * `keda` or `external`.
+ *
+ * ## Why is this bad?
+ * Standard mode renders a plain Deployment; only Knative scales a component to zero on idle.
+ * With the default autoscaler class `hpa`, KServe's `createHPA` raises any `minReplicas` below
+ * 1 to 1 (`constants.DefaultMinReplicas`), so the pod keeps running and its node never frees up.
+ * With `autoscalerClass: none` it is worse: the Deployment gets `replicas: 0` and nothing ever
+ * scales it up, so no pod serves at all. KEDA's ScaledObject accepts `minReplicaCount: 0`, and an
+ * external autoscaler is the user's own, so those classes are not reported.
+ *
+ * ## Example
+ * ```yaml
+ * metadata:
+ *   annotations:
+ *     serving.kserve.io/deploymentMode: Standard
+ * spec:
+ *   predictor:
+ *     minReplicas: 0
+ * ```
+ * Use instead (scale to zero through KEDA, or deploy in Knative mode):
+ * ```yaml
+ * metadata:
+ *   annotations:
+ *     serving.kserve.io/deploymentMode: Standard
+ *     serving.kserve.io/autoscalerClass: keda
+ * spec:
+ *   predictor:
+ *     minReplicas: 0
+ * ```
+ *
+ * ## Fix safety
+ * No fix: whether to use KEDA, Knative mode or one replica is the author's choice.
+ *
+ * ## Options
+ * `cluster.kserve-default-deployment-mode`: the mode of objects without the annotation
+ * (default `Knative`).
+ *
+ * ## References
+ * - kserve pkg/controller/v1beta1/inferenceservice/reconcilers/hpa/hpa_reconciler.go, `createHPA`
+ * - kserve pkg/controller/v1beta1/inferenceservice/reconcilers/deployment/deployment_reconciler.go
+ *   (`replicas` = `minReplicas` for autoscaler class `none`)
+ * - kserve pkg/controller/v1beta1/inferenceservice/reconcilers/keda/keda_reconciler.go
+ * - KServe docs, InferenceService Node Scheduling: Standard deployment "doesn't provide
+ *   scale-to-zero capabilities"
+ */
+static sl_err check(sl_ctx *ctx, const sl_unit *u)
+{
+	const sl_object *o = u->obj;
+	if ((o->kind != SL_KIND_INFERENCE_SERVICE && o->kind != SL_KIND_INFERENCE_GRAPH) ||
+	    u->mode != SL_MODE_STANDARD || !u->component || !u->replicas || u->min_replicas != 0)
+		return SL_OK;
+	const char *cls = sl_scalar(sl_map_get(o->annotations, "serving.kserve.io/autoscalerClass"));
+	if (cls && (strcmp(cls, "keda") == 0 || strcmp(cls, "external") == 0))
+		return SL_OK;
+	if (cls && strcmp(cls, "none") == 0)
+		sl_report_at(ctx, u->replicas,
+			     "%s: minReplicas 0 in Standard mode with autoscalerClass none: the "
+			     "Deployment gets replicas: 0 and nothing scales it up, so no pod serves "
+			     "(Standard mode does not scale to zero; use autoscalerClass: keda)",
+			     sl_ctx_label(ctx, u));
+	else
+		sl_report_at(ctx, u->replicas,
+			     "%s: minReplicas 0 in Standard mode: raw deployments do not scale to zero, "
+			     "KServe's HPA raises the minimum to 1 and the pod keeps its node (use "
+			     "serving.kserve.io/autoscalerClass: keda, or Knative mode)",
+			     sl_ctx_label(ctx, u));
+	return SL_OK;
+}
+
+SL_RULE(raw_scale_to_zero, .id = "raw-scale-to-zero", .category = "kserve",
+	.summary = "minReplicas 0 in Standard (RawDeployment) mode, which does not scale to zero",
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: Apache-2.0
+** batch-outranks-serving: a batch workload has a higher priority than a serving unit among the
+** linted files. One finding per batch workload, at its priorityClassName. */
+#include "rule.h"
+
+/** ## What it does
+ * Reports a batch workload (a kind listed in `cluster.batch-kinds`, default Job and CronJob)
+ * whose priority is higher than the priority of a serving unit among the linted files (the
+ * placement units of InferenceServices, Knative Services and Configurations, Seldon Servers,
+ * LLMInferenceServices and InferenceGraphs; InferenceServices in ModelMesh mode run no pods of
+ * their own and are left out). Priorities resolve through the built-in classes, the
+ * PriorityClasses among the linted files and `cluster.priority-classes`; a unit without
+ * `priorityClassName` gets the `globalDefault` class's value (the lowest-valued one if several
+ * are marked, as admission picks), else 0. A Seldon Server without one inherits its
+ * ServerConfig's when that is among the linted files (the Server's podSpec is merged over it).
+ * Units whose class cannot be resolved are skipped (`priority-class-not-found` covers them).
+ *
+ * One finding per batch workload, at its `priorityClassName`, naming the lowest-priority serving
+ * unit it outranks (the first in file order on a tie) and how many others it outranks. A batch
+ * workload without `priorityClassName` is not reported: it runs at the cluster default, and a
+ * serving unit set below the default is that unit's own choice. Batch kinds schedlint does not
+ * model (for example Kubeflow's PyTorchJob) have no placement unit and are not seen.
+ *
+ * ## Why is this bad?
+ * The scheduler orders its queue by priority and, when a higher-priority pod does not fit,
+ * preempts (evicts) lower-priority pods to make room. A training or batch job that outranks an
+ * inference service can, on a full cluster, evict serving replicas and take their GPUs:
+ * user-facing latency and availability then depend on when the batch job runs. Even with
+ * `preemptionPolicy: Never` the batch pods are still scheduled ahead of pending serving pods.
+ *
+ * ## Example
+ * ```yaml
+ * kind: Job
+ * spec:
+ *   template:
+ *     spec:
+ *       priorityClassName: training-high    # value 100000
+ * ---
+ * kind: InferenceService
+ * spec:
+ *   predictor:
+ *     priorityClassName: inference-normal  # value 1000
+ * ```
+ * Use instead: give serving the higher class.
+ * ```yaml
+ * kind: Job
+ * spec:
+ *   template:
+ *     spec:
+ *       priorityClassName: training-batch   # value 1000
+ * ---
+ * kind: InferenceService
+ * spec:
+ *   predictor:
+ *     priorityClassName: inference-high    # value 100000
+ * ```
+ *
+ * ## Fix safety
+ * No fix: which of the two priorities is wrong is a policy decision.
+ *
+ * ## Options
+ * `cluster.batch-kinds` (which kinds are batch), `cluster.priority-classes` (class values not
+ * defined among the linted files).
+ *
+ * ## References
+ * - Kubernetes, Pod Priority and Preemption:
+ *   https://kubernetes.io/docs/concepts/scheduling-eviction/pod-priority-preemption/
+ * - kubernetes plugin/pkg/admission/priority/admission.go, `getDefaultPriorityClass`,
+ *   `DefaultPriorityWhenNoDefaultClassExists` = 0 (pkg/apis/scheduling/types.go)
+ */
+
+/* True for a YAML 1.1 true (go-yaml v2: y, yes, true, on in their three cases). */
+static bool yaml_true(const sl_node *n)
+{
+	static const char *const words[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
+					    "on", "On", "ON", NULL};
+	const char *s = sl_scalar(n);
+	if (!s || sl_scalar_type(n) != SL_Y_BOOL)
+		return false;
+	for (size_t i = 0; words[i]; i++)
+		if (strcmp(s, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The globalDefault PriorityClass among the linted files (the lowest value when several are),
+** or NULL. */
+static const sl_object *global_default(const sl_index *ix, long long *value)
+{
+	size_t n;
+	const sl_object *const *pcs = sl_index_objects(ix, SL_KIND_PRIORITY_CLASS, &n);
+	const sl_object *best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		long long v;
+		if (!pcs[i]->name || !yaml_true(sl_map_get(pcs[i]->root, "globalDefault")) ||
+		    !sl_scalar_int(sl_map_get(pcs[i]->root, "value"), &v))
+			continue;
+		if (!best || v < *value) {
+			best = pcs[i];
+			*value = v;
+		}
+	}
+	return best;
+}
+
+/* The priorityClassName that applies to u: its own, or for a Seldon Server its ServerConfig's.
+** NULL when none. */
+static const char *class_name(const sl_index *ix, const sl_unit *u)
+{
+	const char *name = sl_scalar(u->priority_class_name);
+	if (name && *name)
+		return name;
+	if (u->obj->kind == SL_KIND_SELDON_SERVER) {
+		const char *sc = sl_scalar(sl_map_get(u->obj->spec, "serverConfig"));
+		const sl_object *cfg = sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, sc);
+		if (cfg && cfg->n_units > 0) {
+			name = sl_scalar(cfg->units[0].priority_class_name);
+			if (name && *name)
+				return name;
+		}
+	}
+	return NULL;
+}
+
+/* u's priority; false when its class is unknown. *cls gets the class name (NULL for 0). */
+static bool unit_priority(const sl_index *ix, const sl_unit *u, long long *v, const char **cls)
+{
+	*cls = class_name(ix, u);
+	if (*cls)
+		return sl_index_priority_value(ix, *cls, v);
+	*v = 0;
+	const sl_object *d = global_default(ix, v);
+	*cls = d ? d->name : NULL;
+	return true;
+}
+
+static bool is_batch(const sl_config *cfg, const sl_object *o)
+{
+	for (size_t i = 0; o->kind_name && i < cfg->cluster.batch_kinds.n; i++)
+		if (strcmp(cfg->cluster.batch_kinds.v[i], o->kind_name) == 0)
+			return true;
+	return false;
+}
+
+static sl_err check(sl_ctx *ctx, const sl_unit *u)
+{
+	const sl_config *cfg = sl_ctx_config(ctx);
+	const sl_index *ix = sl_ctx_index(ctx);
+	const char *bname = sl_scalar(u->priority_class_name);
+	long long bv;
+	if (!is_batch(cfg, u->obj) || !bname || !*bname || !sl_index_priority_value(ix, bname, &bv))
+		return SL_OK;
+	const sl_unit *low = NULL;
+	long long lowv = 0;
+	const char *lowcls = NULL;
+	size_t outranked = 0;
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		if (!sl_kind_is_serving((sl_kind)k))
+			continue;
+		size_t n;
+		const sl_object *const *objs = sl_index_objects(ix, (sl_kind)k, &n);
+		for (size_t i = 0; i < n; i++) {
+			for (size_t j = 0; j < objs[i]->n_units; j++) {
+				const sl_unit *s = &objs[i]->units[j];
+				long long sv;
+				const char *scls;
+				if (s->mode == SL_MODE_MODELMESH || !unit_priority(ix, s, &sv, &scls) ||
+				    sv >= bv)
+					continue;
+				outranked++;
+				if (!low || sv < lowv) {
+					low = s;
+					lowv = sv;
+					lowcls = scls;
+				}
+			}
+		}
+	}
+	if (!low)
+		return SL_OK;
+	sl_arena *a = sl_ctx_arena(ctx);
+	const char *lowdesc = lowcls ? sl_arena_printf(a, "priority %lld, class %s", lowv, lowcls)
+				     : sl_arena_printf(a, "priority %lld, no priority class", lowv);
+	const char *others = outranked > 1
+		? sl_arena_printf(a, " and %zu other serving unit%s", outranked - 1,
+				  outranked == 2 ? "" : "s")
+		: "";
+	const sl_object *pc = sl_index_find(ix, SL_KIND_PRIORITY_CLASS, bname);
+	bool never = pc && sl_scalar_is(sl_map_get(pc->root, "preemptionPolicy"), "Never");
+	sl_report_at(ctx, u->priority_class_name,
+		     "%s has priority %lld (class %s), above %s (%s)%s: %s",
+		     sl_ctx_label(ctx, u), bv, bname, sl_unit_label(low, a), lowdesc ? lowdesc : "",
+		     others ? others : "",
+		     never ? "its pods are scheduled ahead of pending serving pods when capacity is "
+			     "short (the class has preemptionPolicy Never, so it does not evict them)"
+			   : "on a full cluster the scheduler preempts serving pods to run the batch "
+			     "pods");
+	return SL_OK;
+}
+
+SL_RULE(batch_outranks_serving, .id = "batch-outranks-serving", .category = "priority",
+	.summary = "A batch workload has a higher priority than a serving unit",
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);

@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: Apache-2.0
+** spread-selector-mismatch: a topologySpreadConstraints or podAntiAffinity labelSelector that
+** does not select the unit's own pods. One finding per selector entry that excludes them. */
+#include "rule.h"
+
+/** ## What it does
+ * Reports a `topologySpreadConstraints[].labelSelector` or a `podAntiAffinity` term's
+ * `labelSelector` (required or preferred) that does not select the unit's own pods, counting the
+ * labels the pods really get:
+ * - workloads (Pod, Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, CronJob): the pod
+ *   template's labels; labels the controllers add with values unknown here
+ *   (`pod-template-hash`, `controller-revision-hash`, `statefulset.kubernetes.io/pod-name`,
+ *   `apps.kubernetes.io/pod-index`, `pod-template-generation`, `job-name`, `controller-uid` and
+ *   their `batch.kubernetes.io/` forms) are never held against a selector;
+ * - Knative Service / Configuration: the template's labels plus
+ *   `serving.knative.dev/configuration: <name>` and, for a Service,
+ *   `serving.knative.dev/service: <name>`; other `serving.knative.dev/` labels and `app` (the
+ *   revision name unless the template sets it) have values unknown here;
+ * - InferenceService predictor, transformer, explainer: the InferenceService's metadata labels,
+ *   the component's `labels:` (which win), then `serving.kserve.io/inferenceservice: <name>` and
+ *   `component: <predictor|transformer|explainer>`; in Standard mode `app: isvc.<service>`, in
+ *   Knative mode `serving.knative.dev/service` and `serving.knative.dev/configuration` set to
+ *   `<service>`, where `<service>` is `<name>-predictor` (`<name>-<predictor name>-predictor`
+ *   when the predictor is named), `<name>-transformer` or `<name>-explainer`. Label keys set by
+ *   a ServingRuntime among the linted files may reach a predictor and are never held against it.
+ *
+ * A selector entry is reported when it excludes those pods: a `matchLabels` pair whose key the
+ * pods lack or carry with another value; a `matchExpressions` entry with `In` (the pods lack the
+ * key or its value is not listed), `NotIn` (the pods' value is listed), `Exists` (the pods lack
+ * the key) or `DoesNotExist` (the pods carry the key). One finding per such entry. A
+ * `podAntiAffinity` term whose `namespaces` list (with no `namespaceSelector`) leaves out the
+ * object's own namespace (when the manifest sets one) is reported at `namespaces`: it never sees
+ * the unit's pods either.
+ * Not reported for units whose pod labels are unknown here: ServingRuntimes, Seldon Servers and
+ * ServerConfigs, InferenceGraph routers, LLMInferenceService templates, worker specs and canary
+ * predictors (their labels come from merges this rule does not model), and InferenceServices in
+ * ModelMesh mode.
+ *
+ * ## Why is this bad?
+ * A topology spread constraint counts the pods its selector matches in each domain; an
+ * anti-affinity term repels pods its selector matches. When the selector does not match the
+ * unit's own pods, the constraint counts or repels some other set of pods (often none), and this
+ * unit's replicas are not spread at all, while the manifest looks as if they were. Controllers
+ * add labels of their own, and users often copy a selector from another workload, so the pod
+ * labels and the selector drift apart silently.
+ *
+ * ## Example
+ * ```yaml
+ * kind: InferenceService
+ * metadata:
+ *   name: fraud-model
+ *   annotations:
+ *     serving.kserve.io/deploymentMode: Standard   # pods get app: isvc.fraud-model-predictor
+ * spec:
+ *   predictor:
+ *     minReplicas: 3
+ *     topologySpreadConstraints:
+ *       - maxSkew: 1
+ *         topologyKey: kubernetes.io/hostname
+ *         whenUnsatisfiable: ScheduleAnyway
+ *         labelSelector:
+ *           matchLabels:
+ *             app: fraud-model
+ * ```
+ * Use instead:
+ * ```yaml
+ *         labelSelector:
+ *           matchLabels:
+ *             serving.kserve.io/inferenceservice: fraud-model
+ *             component: predictor
+ * ```
+ *
+ * ## Fix safety
+ * No fix: whether the selector or the pod labels are wrong is the author's decision.
+ *
+ * ## Options
+ * `cluster.kserve-default-deployment-mode` (through the InferenceService's mode: which
+ * controller labels its pods get).
+ *
+ * ## References
+ * - KServe pkg/controller/v1beta1/inferenceservice/components/predictor.go `buildObjectMeta`,
+ *   transformer.go and explainer.go (labels: runtime, then InferenceService, then component,
+ *   then `serving.kserve.io/inferenceservice` and `component`); pkg/constants/constants.go
+ *   (`InferenceServicePodLabelKey`, `KServiceComponentLabel` = "component",
+ *   `GetRawServiceLabel`, `PredictorServiceName`); reconcilers/deployment/deployment_reconciler.go
+ *   `createRawDefaultDeployment` (`app: isvc.<service>`)
+ * - Knative pkg/reconciler/configuration/resources/revision.go `updateRevisionLabels`;
+ *   pkg/reconciler/revision/resources/meta.go `makeLabels` (`app` defaults to the revision name)
+ * - Kubernetes, Pod Topology Spread Constraints:
+ *   https://kubernetes.io/docs/concepts/scheduling-eviction/topology-spread-constraints/
+ */
+
+typedef enum look { LOOK_ABSENT, LOOK_KNOWN, LOOK_UNKNOWN } look;
+typedef enum family { FAM_WORKLOAD, FAM_KNATIVE, FAM_KSERVE } family;
+
+#define MAX_FIXED 4
+
+/* The labels a unit's pods get. */
+struct podlabels {
+	family fam;
+	bool knative;               /* Knative adds its labels (Knative Service, Knative-mode ISVC) */
+	bool predictor;             /* a runtime's labels may reach the pods */
+	const sl_index *ix;
+	const char *fk[MAX_FIXED];  /* controller-set labels, winning over the maps */
+	const char *fv[MAX_FIXED];  /* their values, NULL when unknown here */
+	size_t nf;
+	const sl_node *maps[2];     /* user labels, the later wins */
+	size_t nm;
+};
+
+static void add_fixed(struct podlabels *p, const char *k, const char *v)
+{
+	if (p->nf < MAX_FIXED) {
+		p->fk[p->nf] = k;
+		p->fv[p->nf] = v;
+		p->nf++;
+	}
+}
+
+static bool runtime_sets(const sl_index *ix, const char *key)
+{
+	static const sl_kind kinds[] = {SL_KIND_SERVING_RUNTIME, SL_KIND_CLUSTER_SERVING_RUNTIME};
+	for (size_t k = 0; k < 2; k++) {
+		size_t n;
+		const sl_object *const *rs = sl_index_objects(ix, kinds[k], &n);
+		for (size_t i = 0; i < n; i++)
+			if (sl_map_get(sl_map_get(rs[i]->spec, "labels"), key))
+				return true;
+	}
+	return false;
+}
+
+static const char *const workload_keys[] = {
+	"pod-template-hash", "controller-revision-hash", "statefulset.kubernetes.io/pod-name",
+	"apps.kubernetes.io/pod-index", "pod-template-generation", "controller-uid",
+	"batch.kubernetes.io/controller-uid", "job-name", "batch.kubernetes.io/job-name",
+	"batch.kubernetes.io/job-completion-index", NULL
+};
+
+static look lookup(const struct podlabels *p, const char *key, const char **val)
+{
+	for (size_t i = 0; i < p->nf; i++)
+		if (strcmp(p->fk[i], key) == 0) {
+			*val = p->fv[i];
+			return p->fv[i] ? LOOK_KNOWN : LOOK_UNKNOWN;
+		}
+	for (size_t m = p->nm; m-- > 0;) {
+		const sl_node *n = sl_map_get(p->maps[m], key);
+		if (n) {
+			*val = sl_scalar(n);
+			return *val ? LOOK_KNOWN : LOOK_UNKNOWN;
+		}
+	}
+	if (p->fam == FAM_WORKLOAD)
+		for (size_t i = 0; workload_keys[i]; i++)
+			if (strcmp(workload_keys[i], key) == 0)
+				return LOOK_UNKNOWN;
+	if (p->knative && (strncmp(key, "serving.knative.dev/", 20) == 0 || strcmp(key, "app") == 0))
+		return LOOK_UNKNOWN;
+	if (p->fam == FAM_KSERVE && strncmp(key, "serving.kserve.io/", 18) == 0)
+		return LOOK_UNKNOWN;
+	if (p->predictor && runtime_sets(p->ix, key))
+		return LOOK_UNKNOWN;
+	return LOOK_ABSENT;
+}
+
+/* Fills p for u; false when u's pod labels are unknown here. */
+static bool pod_labels(sl_ctx *ctx, const sl_unit *u, struct podlabels *p)
+{
+	const sl_object *o = u->obj;
+	sl_arena *a = sl_ctx_arena(ctx);
+	memset(p, 0, sizeof *p);
+	p->ix = sl_ctx_index(ctx);
+	switch (o->kind) {
+	case SL_KIND_POD:
+	case SL_KIND_DEPLOYMENT:
+	case SL_KIND_STATEFULSET:
+	case SL_KIND_REPLICASET:
+	case SL_KIND_DAEMONSET:
+	case SL_KIND_JOB:
+	case SL_KIND_CRONJOB:
+		p->fam = FAM_WORKLOAD;
+		p->maps[p->nm++] = sl_map_get(u->meta, "labels");
+		return true;
+	case SL_KIND_KNATIVE_SERVICE:
+	case SL_KIND_KNATIVE_CONFIGURATION: {
+		if (!o->name)
+			return false;
+		p->fam = FAM_KNATIVE;
+		p->knative = true;
+		p->maps[p->nm++] = sl_map_get(u->meta, "labels");
+		add_fixed(p, "serving.knative.dev/configuration", o->name);
+		if (o->kind == SL_KIND_KNATIVE_SERVICE)
+			add_fixed(p, "serving.knative.dev/service", o->name);
+		const char *rev = sl_scalar(sl_map_get(u->meta, "name"));
+		if (rev)
+			add_fixed(p, "serving.knative.dev/revision", rev);
+		return true;
+	}
+	case SL_KIND_INFERENCE_SERVICE: {
+		const char *comp;
+		if (u->role == SL_ROLE_PREDICTOR)
+			comp = "predictor";
+		else if (u->role == SL_ROLE_TRANSFORMER)
+			comp = "transformer";
+		else if (u->role == SL_ROLE_EXPLAINER)
+			comp = "explainer";
+		else
+			return false;
+		if (!o->name || o->mode == SL_MODE_MODELMESH)
+			return false;
+		p->fam = FAM_KSERVE;
+		p->predictor = u->role == SL_ROLE_PREDICTOR;
+		p->maps[p->nm++] = o->labels;
+		p->maps[p->nm++] = sl_map_get(u->component, "labels");
+		add_fixed(p, "serving.kserve.io/inferenceservice", o->name);
+		add_fixed(p, "component", comp);
+		const char *pname = p->predictor ? sl_scalar(sl_map_get(u->component, "name")) : NULL;
+		const char *svc = pname && *pname ? sl_arena_printf(a, "%s-%s-%s", o->name, pname, comp)
+						  : sl_arena_printf(a, "%s-%s", o->name, comp);
+		if (!svc)
+			return false;
+		if (o->mode == SL_MODE_STANDARD) {
+			add_fixed(p, "app", sl_arena_printf(a, "isvc.%s", svc));
+		} else {
+			p->knative = true;
+			add_fixed(p, "serving.knative.dev/service", svc);
+			add_fixed(p, "serving.knative.dev/configuration", svc);
+		}
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+/* "a, b, c" from a values sequence (arena). */
+static const char *join_values(sl_arena *a, const sl_node *values)
+{
+	const char *s = "";
+	for (size_t i = 0; i < sl_seq_n(values); i++) {
+		const char *v = sl_scalar(sl_seq_item(values, i));
+		s = sl_arena_printf(a, "%s%s%s", s, i ? ", " : "", v ? v : "?");
+		if (!s)
+			return "";
+	}
+	return s;
+}
+
+static bool values_hold(const sl_node *values, const char *v)
+{
+	for (size_t i = 0; v && i < sl_seq_n(values); i++)
+		if (sl_scalar_is(sl_seq_item(values, i), v))
+			return true;
+	return false;
+}
+
+struct where {
+	const char *what;          /* "topologySpreadConstraints[0]" */
+	const char *consequence;
+};
+
+static void report(sl_ctx *ctx, const sl_unit *u, const struct where *w, const sl_node *at,
+		   const char *why)
+{
+	sl_report_at(ctx, at, "%s: the labelSelector of %s does not select the unit's own pods: %s; "
+		     "%s",
+		     sl_ctx_label(ctx, u), w->what ? w->what : "the term", why ? why : "",
+		     w->consequence);
+}
+
+static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels *p,
+			   const sl_node *sel, const struct where *w)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_node *ml = sl_map_get(sel, "matchLabels");
+	for (size_t i = 0; i < sl_map_n(ml); i++) {
+		const sl_pair *pr = sl_map_pair(ml, i);
+		const char *k = sl_scalar(pr->key);
+		const char *want = sl_scalar(pr->value);
+		const char *have = NULL;
+		if (!k || !want)
+			continue;
+		look l = lookup(p, k, &have);
+		if (l == LOOK_ABSENT)
+			report(ctx, u, w, pr->key,
+			       sl_arena_printf(a, "it requires %s=%s but the pods carry no %s label",
+					       k, want, k));
+		else if (l == LOOK_KNOWN && strcmp(have, want) != 0)
+			report(ctx, u, w, pr->key,
+			       sl_arena_printf(a, "it requires %s=%s but the pods get %s=%s", k, want,
+					       k, have));
+	}
+	const sl_node *me = sl_map_get(sel, "matchExpressions");
+	for (size_t i = 0; i < sl_seq_n(me); i++) {
+		const sl_node *e = sl_seq_item(me, i);
+		const char *k = sl_scalar(sl_map_get(e, "key"));
+		const char *op = sl_scalar(sl_map_get(e, "operator"));
+		const sl_node *vals = sl_map_get(e, "values");
+		const char *have = NULL;
+		if (!k || !op)
+			continue;
+		bool seq = vals && sl_deref(vals)->type == SL_NODE_SEQ;
+		if ((strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) && !seq)
+			continue;   /* an invalid selector: the API server rejects it */
+		look l = lookup(p, k, &have);
+		const char *why = NULL;
+		if (strcmp(op, "In") == 0) {
+			if (l == LOOK_ABSENT)
+				why = sl_arena_printf(a, "it requires %s In (%s) but the pods carry no %s "
+						      "label", k, join_values(a, vals), k);
+			else if (l == LOOK_KNOWN && !values_hold(vals, have))
+				why = sl_arena_printf(a, "it requires %s In (%s) but the pods get %s=%s",
+						      k, join_values(a, vals), k, have);
+		} else if (strcmp(op, "NotIn") == 0) {
+			if (l == LOOK_KNOWN && values_hold(vals, have))
+				why = sl_arena_printf(a, "it requires %s NotIn (%s) but the pods get %s=%s",
+						      k, join_values(a, vals), k, have);
+		} else if (strcmp(op, "Exists") == 0) {
+			if (l == LOOK_ABSENT)
+				why = sl_arena_printf(a, "it requires the label %s, which the pods do not "
+						      "carry", k);
+		} else if (strcmp(op, "DoesNotExist") == 0) {
+			if (l == LOOK_KNOWN)
+				why = sl_arena_printf(a, "it requires no %s label but the pods get %s=%s",
+						      k, k, have);
+		}
+		if (why)
+			report(ctx, u, w, e, why);
+	}
+}
+
+/* A podAntiAffinity term whose `namespaces` list (without a namespaceSelector) leaves out the
+** unit's own namespace never selects the unit's pods. */
+static void check_namespaces(sl_ctx *ctx, const sl_unit *u, const sl_node *term,
+			     const struct where *w)
+{
+	const sl_node *ns = sl_map_get(term, "namespaces");
+	const char *own = u->obj->namespace_;
+	if (!own || sl_seq_n(ns) == 0 || sl_map_get(term, "namespaceSelector") || values_hold(ns, own))
+		return;
+	sl_report_key(ctx, ns,
+		      "%s: %s applies only to the namespaces %s, not to the unit's own namespace %s; "
+		      "%s",
+		      sl_ctx_label(ctx, u), w->what ? w->what : "the term",
+		      join_values(sl_ctx_arena(ctx), ns), own, w->consequence);
+}
+
+static sl_err check(sl_ctx *ctx, const sl_unit *u)
+{
+	struct podlabels p;
+	const sl_node *paa = sl_map_get(u->affinity, "podAntiAffinity");
+	const sl_node *req = sl_map_get(paa, "requiredDuringSchedulingIgnoredDuringExecution");
+	const sl_node *pref = sl_map_get(paa, "preferredDuringSchedulingIgnoredDuringExecution");
+	if (sl_seq_n(u->topology_spread) == 0 && sl_seq_n(req) == 0 && sl_seq_n(pref) == 0)
+		return SL_OK;
+	if (!pod_labels(ctx, u, &p))
+		return SL_OK;
+	sl_arena *a = sl_ctx_arena(ctx);
+	const char *tsc_cons = "the constraint counts other pods and does not spread this unit's "
+			       "replicas";
+	const char *paa_cons = "the anti-affinity repels other pods and does not keep this unit's "
+			       "replicas apart";
+	for (size_t i = 0; i < sl_seq_n(u->topology_spread); i++) {
+		struct where w = {sl_arena_printf(a, "topologySpreadConstraints[%zu]", i), tsc_cons};
+		check_selector(ctx, u, &p, sl_map_get(sl_seq_item(u->topology_spread, i),
+						      "labelSelector"), &w);
+	}
+	for (size_t i = 0; i < sl_seq_n(req); i++) {
+		struct where w = {sl_arena_printf(a, "podAntiAffinity required term %zu", i), paa_cons};
+		check_selector(ctx, u, &p, sl_map_get(sl_seq_item(req, i), "labelSelector"), &w);
+		check_namespaces(ctx, u, sl_seq_item(req, i), &w);
+	}
+	for (size_t i = 0; i < sl_seq_n(pref); i++) {
+		struct where w = {sl_arena_printf(a, "podAntiAffinity preferred term %zu", i), paa_cons};
+		const sl_node *term = sl_map_get(sl_seq_item(pref, i), "podAffinityTerm");
+		check_selector(ctx, u, &p, sl_map_get(term, "labelSelector"), &w);
+		check_namespaces(ctx, u, term, &w);
+	}
+	return SL_OK;
+}
+
+SL_RULE(spread_selector_mismatch, .id = "spread-selector-mismatch", .category = "spread",
+	.summary = "A spread or anti-affinity labelSelector does not select the unit's own pods",
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);

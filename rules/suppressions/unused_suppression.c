@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: Apache-2.0
+** unused-suppression: a suppression comment that suppressed nothing. Produced by the engine's
+** suppression step (src/suppress.c); this file is its documentation. */
+#include "rule.h"
+
+/** ## What it does
+ * Reports a `# schedlint: ignore[...]` or `# schedlint: ignore-file[...]` comment, or one rule id
+ * in it, that suppressed no finding in this run. Ids of rules the run did not enable (turned off
+ * in the config, or left out by `--select`) are not reported: they may suppress something in
+ * another run. An id that names no rule or category is reported.
+ *
+ * ## Why is this bad?
+ * A stale suppression hides the next real problem on that line, and tells readers a problem is
+ * there when it is not. The ids in a suppression are documentation; they should stay true.
+ *
+ * ## Example
+ * ```yaml
+ * spec:
+ *   nodeSelector:   # schedlint: ignore[toleration-without-selector]
+ *     pool: gpu
+ * ```
+ * Use instead: remove the comment, or move it to the line the finding points at.
+ *
+ * ## Fix safety
+ * Safe: the fix removes the whole comment (and its line, when it stands alone) when nothing in it
+ * was used, or only the unused ids when some were. Nothing else in the file changes.
+ *
+ * ## Options
+ * None. Suppressions are described in the README: `# schedlint: ignore[id, ...] reason` at the
+ * end of the line a finding points at or alone on the line above it, `# schedlint:
+ * ignore-file[id, ...]` anywhere, bare `ignore`/`ignore-file` for every rule, and the annotation
+ * `schedlint.io/ignore: "id,id"` on an object.
+ *
+ * ## References
+ * - ruff's unused-noqa (RUF100), the model for this rule
+ */
+SL_RULE(unused_suppression, .id = "unused-suppression", .category = "suppressions",
+	.summary = "A suppression comment suppressed nothing",
+	.severity = SL_SEV_INFO, .fix = SL_FIX_SAFE);

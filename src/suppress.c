@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: Apache-2.0
+** suppress.c: finding the directives (a quick search for "schedlint:" first, so files without
+** one cost a single memmem), telling real comments from '#' inside scalars by the tree's scalar
+** ranges, matching findings to directives and annotations, and reporting the unused ones. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "registry.h"
+#include "suppress.h"
+
+struct directive {
+	size_t hash;           /* offset of '#' */
+	size_t cut_start;      /* where removing the comment starts (own line: the line start) */
+	size_t cut_end;        /* where it ends (own line: after the line break) */
+	size_t line;           /* 0-based line of the comment */
+	bool own_line;         /* alone on its line: applies to the next line */
+	bool file_wide;
+	size_t ids_start, ids_end;   /* the text inside [ ], when present */
+	char ids[16][96];
+	bool used[16];
+	size_t n_ids;          /* 0: every rule */
+	bool any_used;
+};
+
+static pcre2_code *directive_re;
+static pthread_once_t re_once = PTHREAD_ONCE_INIT;
+
+static void compile_re(void)
+{
+	int ec;
+	PCRE2_SIZE eo;
+	directive_re = pcre2_compile((PCRE2_SPTR)"#[ \\t]*schedlint:[ \\t]*(ignore-file|ignore)\\b"
+				     "(?:\\[([^\\]\\r\\n]*)\\])?", PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+	if (directive_re)
+		pcre2_jit_compile(directive_re, PCRE2_JIT_COMPLETE);
+}
+
+/* True when offset lies inside a quoted or block scalar of the tree. */
+static bool in_scalar(const sl_node *n, size_t off)
+{
+	if (!n || n->type == SL_NODE_ALIAS || off < n->start || off >= n->end)
+		return false;
+	if (n->type == SL_NODE_SCALAR)
+		return n->style != SL_STYLE_PLAIN;
+	if (n->type == SL_NODE_MAP) {
+		for (size_t i = 0; i < n->u.map.n; i++)
+			if (in_scalar(n->u.map.pairs[i].key, off) || in_scalar(n->u.map.pairs[i].value, off))
+				return true;
+	} else {
+		for (size_t i = 0; i < n->u.seq.n; i++)
+			if (in_scalar(n->u.seq.items[i], off))
+				return true;
+	}
+	return false;
+}
+
+static bool is_comment(const sl_file *f, size_t hash)
+{
+	const char *d = f->src->data;
+	size_t l = sl_source_line_of(f->src, hash);
+	size_t ls = l == 0 ? f->src->bom : f->src->line_start[l];
+	if (hash > ls && d[hash - 1] != ' ' && d[hash - 1] != '\t')
+		return false;   /* "a#b" is text */
+	for (size_t i = 0; i < f->tree.n_docs; i++) {
+		const sl_doc *doc = f->tree.docs[i];
+		if (hash >= doc->start && hash < doc->end && in_scalar(doc->root, hash))
+			return false;
+	}
+	return true;
+}
+
+static void split_ids(struct directive *dv, const char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n && dv->n_ids < 16) {
+		while (i < n && (s[i] == ' ' || s[i] == ',' || s[i] == '\t'))
+			i++;
+		size_t st = i;
+		while (i < n && s[i] != ',' && s[i] != ' ' && s[i] != '\t')
+			i++;
+		if (i > st && i - st < sizeof dv->ids[0]) {
+			memcpy(dv->ids[dv->n_ids], s + st, i - st);
+			dv->ids[dv->n_ids][i - st] = '\0';
+			dv->n_ids++;
+		}
+	}
+}
+
+/* Finds the directives of f; *out is malloc'd. */
+static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
+{
+	*out = NULL;
+	*n_out = 0;
+	const char *d = f->src->data;
+	size_t len = f->src->len;
+	if (!memmem(d, len, "schedlint:", 10))
+		return SL_OK;
+	pthread_once(&re_once, compile_re);
+	if (!directive_re)
+		return SL_EINTERNAL;
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(directive_re, NULL);
+	if (!md)
+		return SL_ENOMEM;
+	size_t cap = 0, n = 0, pos = 0;
+	struct directive *v = NULL;
+	sl_err err = SL_OK;
+	while (pos < len) {
+		int rc = pcre2_match(directive_re, (PCRE2_SPTR)d, len, pos, 0, md, NULL);
+		if (rc < 0)
+			break;
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		size_t hash = ov[0];
+		pos = ov[1];
+		if (!is_comment(f, hash))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			struct directive *nv = sl_xrealloc(v, cap * sizeof *nv);
+			if (!nv) {
+				err = SL_ENOMEM;
+				break;
+			}
+			v = nv;
+		}
+		struct directive *dv = &v[n++];
+		memset(dv, 0, sizeof *dv);
+		dv->hash = hash;
+		dv->file_wide = ov[3] - ov[2] == 11;   /* "ignore-file" */
+		if (rc > 2 && ov[4] != PCRE2_UNSET) {
+			dv->ids_start = ov[4];
+			dv->ids_end = ov[5];
+			split_ids(dv, d + ov[4], ov[5] - ov[4]);
+		}
+		dv->line = sl_source_line_of(f->src, hash);
+		size_t ls = dv->line == 0 ? f->src->bom : f->src->line_start[dv->line];
+		size_t le = sl_source_line_end(f->src, dv->line);
+		dv->own_line = true;
+		for (size_t p = ls; p < hash; p++)
+			if (d[p] != ' ' && d[p] != '\t')
+				dv->own_line = false;
+		if (dv->own_line) {
+			dv->cut_start = ls;
+			dv->cut_end = dv->line + 1 < f->src->n_lines ? f->src->line_start[dv->line + 1] : len;
+		} else {
+			size_t s = hash;
+			while (s > ls && (d[s - 1] == ' ' || d[s - 1] == '\t'))
+				s--;
+			dv->cut_start = s;
+			dv->cut_end = le;
+		}
+	}
+	pcre2_match_data_free(md);
+	*out = v;
+	*n_out = n;
+	return err;
+}
+
+/* True when selector sel (rule id or category) names the finding's rule. */
+static bool names(const char *sel, int ri)
+{
+	const struct sl_rule *r = sl_registry[ri].rule;
+	return strcmp(sel, r->id) == 0 || strcmp(sel, r->category) == 0 || strcmp(sel, "all") == 0;
+}
+
+/* True when directive dv covers rule ri; marks the id used. */
+static bool covers(struct directive *dv, int ri)
+{
+	if (dv->n_ids == 0) {
+		dv->any_used = true;
+		return true;
+	}
+	bool hit = false;
+	for (size_t i = 0; i < dv->n_ids; i++) {
+		if (names(dv->ids[i], ri)) {
+			dv->used[i] = true;
+			dv->any_used = true;
+			hit = true;
+		}
+	}
+	return hit;
+}
+
+/* True when the annotation value (comma-separated ids) covers rule ri. */
+static bool annotation_covers(const char *v, int ri)
+{
+	while (v && *v) {
+		while (*v == ' ' || *v == ',')
+			v++;
+		const char *e = v;
+		while (*e && *e != ',' && *e != ' ')
+			e++;
+		char id[96];
+		size_t n = (size_t)(e - v);
+		if (n && n < sizeof id) {
+			memcpy(id, v, n);
+			id[n] = '\0';
+			if (names(id, ri))
+				return true;
+		}
+		v = e;
+	}
+	return false;
+}
+
+static bool rule_enabled(const sl_engine *e, const char *sel)
+{
+	for (size_t i = 0; i < sl_registry_count; i++)
+		if (e->severity[i] != SL_SEV_OFF && names(sel, (int)i))
+			return true;
+	return false;
+}
+
+static bool known_selector(const char *sel)
+{
+	if (strcmp(sel, "all") == 0)
+		return true;
+	for (size_t i = 0; i < sl_registry_count; i++)
+		if (names(sel, (int)i))
+			return true;
+	return false;
+}
+
+/* Reports directive dv's unused ids (or the whole directive) with a safe fix. */
+static sl_err report_unused(sl_engine *e, sl_file *f, struct directive *dv, int unused_ri)
+{
+	char list[512] = "";
+	size_t n_unused = 0, n_kept = 0;
+	char kept[512] = "";
+	for (size_t i = 0; i < dv->n_ids; i++) {
+		/* An id of a rule this run did not enable may suppress something elsewhere. */
+		if (dv->used[i] || (known_selector(dv->ids[i]) && !rule_enabled(e, dv->ids[i]))) {
+			if (n_kept++)
+				strncat(kept, ", ", sizeof kept - strlen(kept) - 1);
+			strncat(kept, dv->ids[i], sizeof kept - strlen(kept) - 1);
+			continue;
+		}
+		if (n_unused++)
+			strncat(list, ", ", sizeof list - strlen(list) - 1);
+		strncat(list, dv->ids[i], sizeof list - strlen(list) - 1);
+	}
+	bool whole = dv->n_ids == 0 ? !dv->any_used : n_kept == 0;
+	if (dv->n_ids && n_unused == 0)
+		return SL_OK;
+	if (dv->n_ids == 0 && dv->any_used)
+		return SL_OK;
+	char *msg;
+	if (dv->n_ids == 0)
+		msg = sl_arena_printf(f->arena, "this suppression suppresses nothing: remove it");
+	else
+		msg = sl_arena_printf(f->arena, "%s %s in this suppression suppressed nothing%s",
+				      n_unused == 1 ? "rule" : "rules", list,
+				      whole ? ": remove the comment" : "");
+	if (!msg)
+		return SL_ENOMEM;
+	sl_frec *rec = sl_engine_record(e, f, unused_ri, 0, dv->hash,
+					sl_source_line_end(f->src, dv->line), "", msg, NULL, NULL);
+	if (!rec)
+		return f->oom;
+	sl_edit *ed = sl_arena_zalloc(f->arena, sizeof *ed);
+	if (!ed)
+		return SL_ENOMEM;
+	ed->path = f->path;
+	if (whole) {
+		ed->offset = dv->cut_start;
+		ed->length = dv->cut_end - dv->cut_start;
+		ed->content = "";
+	} else {
+		ed->offset = dv->ids_start;
+		ed->length = dv->ids_end - dv->ids_start;
+		ed->content = sl_arena_printf(f->arena, "%s", kept);
+		if (!ed->content)
+			return SL_ENOMEM;
+	}
+	sl_source_position(f->src, ed->offset, &ed->line, &ed->column);
+	sl_source_position(f->src, ed->offset + ed->length, &ed->end_line, &ed->end_column);
+	rec->edits = ed;
+	rec->cap_edits = 1;
+	rec->fix.applicability = SL_FIX_SAFE;
+	rec->fix.message = whole ? "remove the suppression comment" : "remove the unused rule ids";
+	rec->fix.edits = ed;
+	rec->fix.n_edits = 1;
+	rec->pub.fix = &rec->fix;
+	return SL_OK;
+}
+
+sl_err sl_suppress_apply(sl_engine *e, sl_file *f)
+{
+	struct directive *dv = NULL;
+	size_t n_dv = 0;
+	sl_err err = find_directives(f, &dv, &n_dv);
+	if (err) {
+		free(dv);
+		return err;
+	}
+	/* annotations, by document */
+	bool any_annotation = false;
+	for (size_t i = 0; i < f->n_objects && !any_annotation; i++)
+		any_annotation = sl_map_get(f->objects[i]->annotations, "schedlint.io/ignore") != NULL;
+	if (n_dv == 0 && !any_annotation)
+		return SL_OK;
+	size_t w = 0;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		sl_frec *rec = f->findings[i];
+		int ri = rec->rule_index;
+		size_t line0 = rec->pub.line - 1;
+		bool drop = false;
+		for (size_t k = 0; k < n_dv; k++) {
+			struct directive *d = &dv[k];
+			bool applies = d->file_wide || (!d->own_line && d->line == line0) ||
+				       (d->own_line && d->line + 1 == line0);
+			if (applies && covers(d, ri))
+				drop = true;
+		}
+		for (size_t k = 0; !drop && any_annotation && k < f->n_objects; k++) {
+			const sl_object *o = f->objects[k];
+			if ((int)o->doc->index != rec->pub.document)
+				continue;
+			const char *v = sl_scalar(sl_map_get(o->annotations, "schedlint.io/ignore"));
+			if (annotation_covers(v, ri))
+				drop = true;
+		}
+		if (!drop)
+			f->findings[w++] = rec;
+	}
+	f->n_findings = w;
+	int unused_ri = sl_registry_find("unused-suppression");
+	if (unused_ri >= 0 && e->severity[unused_ri] != SL_SEV_OFF)
+		for (size_t k = 0; k < n_dv && !err; k++)
+			err = report_unused(e, f, &dv[k], unused_ri);
+	free(dv);
+	return err;
+}
