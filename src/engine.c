@@ -3,6 +3,7 @@
 ** duplicate-key and schema-type findings come from there); pass 2 calls every enabled rule on
 ** every object and unit. The sl_ctx handed to rules carries the file, the object and unit under
 ** check and the running rule, so a report needs only a node and a message. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,12 +389,18 @@ static sl_file *file_of_node(sl_ctx *ctx, const sl_node *n)
 	return NULL;
 }
 
+/* A file's style, detected on first use. Under -j a fix may need another file's style while that
+** file's own thread runs, so detection is serialised. */
+static pthread_mutex_t style_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static const sl_style *style_of(sl_file *f)
 {
+	pthread_mutex_lock(&style_lock);
 	if (!f->style_known) {
 		sl_style_detect(f->src, &f->style);
 		f->style_known = true;
 	}
+	pthread_mutex_unlock(&style_lock);
 	return &f->style;
 }
 

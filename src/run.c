@@ -3,10 +3,13 @@
 ** parses each and fills the project index, pass 2 runs the rules, then every finding is sorted
 ** (path, line, column, rule, message) so output never depends on input order or timing. */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "engine.h"
 #include "registry.h"
 #include "report/report.h"
@@ -15,6 +18,7 @@
 
 struct sl_run {
 	sl_engine eng;
+	unsigned jobs;               /* threads for the passes */
 	sl_globs *globs;
 	sl_frec **sorted;
 	size_t n_sorted;
@@ -32,6 +36,8 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 	if (!run)
 		return SL_ENOMEM;
 	run->eng.cfg = cfg;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	run->jobs = opts && opts->jobs ? opts->jobs : cpus > 0 ? (unsigned)cpus : 1;
 	sl_index_init(&run->eng.index, cfg);
 	sl_err err = sl_engine_configure(&run->eng, opts, error_out);
 	if (!err)
@@ -153,31 +159,72 @@ static int cmp_files(const void *a, const void *b)
 	return strcmp((*(sl_file *const *)a)->path, (*(sl_file *const *)b)->path);
 }
 
+/* A pass over the files on run->jobs threads: each takes the next file from a shared counter.
+** Files are independent within a pass (pass 2 only reads other files), so order of work does
+** not matter; the output order comes from sorting. */
+struct pass {
+	sl_run *run;
+	sl_err (*fn)(sl_engine *, sl_file *);
+	atomic_size_t next;
+	atomic_int err;
+};
+
+static void *pass_worker(void *p)
+{
+	struct pass *ps = p;
+	sl_engine *e = &ps->run->eng;
+	for (;;) {
+		size_t i = atomic_fetch_add(&ps->next, 1);
+		if (i >= e->n_files || atomic_load(&ps->err))
+			break;
+		sl_file *f = e->files[i];
+		if (!f->src)
+			continue;
+		sl_err err = ps->fn(e, f);
+		if (err) {
+			int none = SL_OK;
+			atomic_compare_exchange_strong(&ps->err, &none, (int)err);
+		}
+	}
+	return NULL;
+}
+
+static sl_err run_pass(sl_run *run, sl_err (*fn)(sl_engine *, sl_file *))
+{
+	struct pass ps = {.run = run, .fn = fn};
+	atomic_init(&ps.next, 0);
+	atomic_init(&ps.err, SL_OK);
+	size_t n = run->jobs < run->eng.n_files ? run->jobs : run->eng.n_files;
+	pthread_t tid[64];
+	size_t started = 0;
+	for (size_t t = 1; t < n && t < 64; t++)
+		if (pthread_create(&tid[started], NULL, pass_worker, &ps) == 0)
+			started++;
+	pass_worker(&ps);   /* this thread works too */
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	return (sl_err)atomic_load(&ps.err);
+}
+
 /* Both passes over every file, then the sorted list of findings. */
 static sl_err lint_passes(sl_run *run)
 {
 	sl_engine *e = &run->eng;
+	sl_err err = run_pass(run, sl_engine_parse);
+	if (err)
+		return err;
+	/* The index is filled in file order, so "first" stays deterministic. */
 	for (size_t i = 0; i < e->n_files; i++) {
 		sl_file *f = e->files[i];
-		if (!f->src)
-			continue;
-		sl_err err = sl_engine_parse(e, f);
-		if (err)
-			return err;
-		for (size_t j = 0; j < f->n_objects; j++)
+		for (size_t j = 0; f->src && j < f->n_objects; j++)
 			if ((err = sl_index_add(&e->index, f->objects[j])))
 				return err;
 	}
+	if ((err = run_pass(run, sl_engine_check)))
+		return err;
 	size_t total = 0;
-	for (size_t i = 0; i < e->n_files; i++) {
-		sl_file *f = e->files[i];
-		if (!f->src)
-			continue;
-		sl_err err = sl_engine_check(e, f);
-		if (err)
-			return err;
-		total += f->n_findings;
-	}
+	for (size_t i = 0; i < e->n_files; i++)
+		total += e->files[i]->n_findings;
 	run->sorted = sl_xmalloc((total ? total : 1) * sizeof *run->sorted);
 	if (!run->sorted)
 		return SL_ENOMEM;
