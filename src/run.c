@@ -347,10 +347,11 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 				size_t out_len;
 				err = sl_edits_apply(f->src->data, f->src->len, mine, n_mine, &out, &out_len);
 				sl_source *ns = NULL;
-				if (!err)
-					err = sl_source_from_buffer(f->path, out, out_len, &ns);
 				if (!err) {
+					err = sl_source_from_buffer(f->path, out, out_len, &ns);
 					free(out);
+				}
+				if (!err) {
 					if (f->orig)
 						sl_source_free(f->src);
 					else

@@ -1006,6 +1006,7 @@ Test(tree_limits, billion_laughs_is_not_expanded)
 static char *alias_doc(size_t n_aliases, size_t *len)
 {
 	char *s = malloc(32 + n_aliases * 4);
+	cr_assert(s);
 	size_t k = (size_t)sprintf(s, "a: &a x\nb: [");
 	for (size_t i = 0; i < n_aliases; i++) {
 		memcpy(s + k, i ? ",*a" : "*a", i ? 3 : 2);
