@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0
+** invalid-priority-class: a PriorityClass the API server rejects (value above the user range,
+** a reserved system- name, an unknown preemptionPolicy). One finding per problem. */
+#include "rule.h"
+
+/** ## What it does
+ * Validates each PriorityClass as the API server's `ValidatePriorityClass` does:
+ * - a class whose name does not start with `system-` may not have a `value` above 1000000000
+ *   (`HighestUserDefinablePriority`); reported at the value;
+ * - a name starting with `system-` is reserved. The catalogue says "a custom name starting
+ *   `system-`"; the source (`IsKnownSystemPriorityClass`) makes it precise and wins: the name
+ *   must be `system-cluster-critical` (value 2000000000) or `system-node-critical` (value
+ *   2000001000), with `globalDefault` false. An unknown name is reported at the name, a wrong
+ *   value at the value, a `globalDefault: true` at that field. Redeclaring a system class with
+ *   its exact value is accepted;
+ * - `preemptionPolicy`, when set, must be `PreemptLowerPriority` or `Never` (an empty string is
+ *   "Required value").
+ *
+ * ## Why is this bad?
+ * The API server rejects the PriorityClass (`value: Forbidden: maximum allowed value of a user
+ * defined priority is 1000000000`; `metadata.name: Forbidden: priority class names with
+ * 'system-' prefix are reserved for system use only. error: system-inference is not a known
+ * system priority class`). Every pod that names the class is then refused at admission
+ * ("no PriorityClass with name ... was found"), so an entire serving fleet can fail to start
+ * because of one class. Values above 10^9 are kept for the system classes so that node
+ * agents can always preempt user workloads. Sources: kubernetes
+ * `pkg/apis/scheduling/validation/validation.go` `ValidatePriorityClass`,
+ * `pkg/apis/scheduling/v1/helpers.go` `IsKnownSystemPriorityClass`,
+ * `pkg/apis/core/validation/validation.go` `ValidatePreemptionPolicy`.
+ *
+ * ## Example
+ * ```yaml
+ * apiVersion: scheduling.k8s.io/v1
+ * kind: PriorityClass
+ * metadata:
+ *   name: system-inference
+ * value: 1500000000
+ * preemptionPolicy: never
+ * ```
+ * Use instead:
+ * ```yaml
+ * apiVersion: scheduling.k8s.io/v1
+ * kind: PriorityClass
+ * metadata:
+ *   name: inference-critical
+ * value: 1000000
+ * preemptionPolicy: Never
+ * ```
+ *
+ * ## Fix safety
+ * No fix: a new name or value changes which pods refer to the class and how they rank.
+ *
+ * ## Options
+ * None.
+ *
+ * ## References
+ * - Kubernetes, Pod Priority and Preemption, "PriorityClass",
+ *   https://kubernetes.io/docs/concepts/scheduling-eviction/pod-priority-preemption/
+ * - kubernetes/kubernetes `pkg/apis/scheduling/validation/validation.go`
+ */
+
+#define HIGHEST_USER_PRIORITY 1000000000LL
+
+/* True when n is a YAML 1.1 boolean true (true, yes, on, y in any of the usual cases). */
+static bool is_true(const sl_node *n)
+{
+	const char *s = sl_scalar(n);
+	if (!s || sl_scalar_type(n) != SL_Y_BOOL)
+		return false;
+	return s[0] == 't' || s[0] == 'T' || s[0] == 'y' || s[0] == 'Y' ||
+	       ((s[0] == 'o' || s[0] == 'O') && (s[1] == 'n' || s[1] == 'N'));
+}
+
+/* True when s holds a template placeholder ("{{ .Values.x }}"): the file is rendered (Helm,
+** kustomize helm-components) before it reaches the API server, so the text is not the value. */
+static bool templated(const char *s, size_t n)
+{
+	for (size_t i = 0; s && i + 1 < n; i++)
+		if (s[i] == '{' && s[i + 1] == '{')
+			return true;
+	return false;
+}
+
+static sl_err check(sl_ctx *ctx, const sl_object *o)
+{
+	if (o->kind != SL_KIND_PRIORITY_CLASS)
+		return SL_OK;
+	const char *label = sl_object_label(o, sl_ctx_arena(ctx));
+	const sl_node *value_n = sl_map_get(o->root, "value");
+	long long value = 0;
+	bool value_known = !value_n || sl_scalar_type(value_n) == SL_Y_NULL ||
+			   sl_scalar_int(value_n, &value);
+	const sl_node *def_n = sl_map_get(o->root, "globalDefault");
+	const char *name = o->name ? o->name : "";
+	if (strncmp(name, "system-", 7) == 0) {
+		const sl_node *name_n = sl_map_get(o->metadata, "name");
+		long long want = strcmp(name, "system-cluster-critical") == 0 ? 2000000000LL
+				 : strcmp(name, "system-node-critical") == 0  ? 2000001000LL : -1;
+		const char *pre = "Forbidden: priority class names with 'system-' prefix are reserved "
+				  "for system use only. error:";
+		if (want < 0)
+			sl_report_at(ctx, name_n, "%s: metadata.name: %s %s is not a known system priority "
+				     "class; the API server rejects it (only system-cluster-critical and "
+				     "system-node-critical may use the prefix)", label, pre, name);
+		else if (value_known && value != want)
+			sl_report_at(ctx, value_n ? value_n : name_n, "%s: metadata.name: %s value of %s "
+				     "PriorityClass must be %lld; the API server rejects it", label, pre,
+				     name, want);
+		else if (is_true(def_n))
+			sl_report_at(ctx, def_n, "%s: metadata.name: %s globalDefault of %s PriorityClass "
+				     "must be false; the API server rejects it", label, pre, name);
+	} else if (value_known && value > HIGHEST_USER_PRIORITY) {
+		sl_report_at(ctx, value_n, "%s: value: Forbidden: maximum allowed value of a user "
+			     "defined priority is 1000000000 (got %lld; higher values are reserved for "
+			     "the system- classes); the API server rejects it", label, value);
+	}
+	const sl_node *pp = sl_deref(sl_map_get(o->root, "preemptionPolicy"));
+	if (pp && pp->type == SL_NODE_SCALAR && sl_scalar_type(pp) != SL_Y_NULL) {
+		const char *s = pp->u.scalar.s;
+		if (templated(s, pp->u.scalar.len))
+			return SL_OK;
+		if (!*s)
+			sl_report_at(ctx, pp, "%s: preemptionPolicy: Required value; the API server rejects "
+				     "it (use PreemptLowerPriority or Never)", label);
+		else if (strcmp(s, "PreemptLowerPriority") != 0 && strcmp(s, "Never") != 0)
+			sl_report_at(ctx, pp, "%s: preemptionPolicy: Unsupported value: \"%s\": supported "
+				     "values: \"PreemptLowerPriority\", \"Never\"; the API server rejects it",
+				     label, s);
+	}
+	return SL_OK;
+}
+
+SL_RULE(invalid_priority_class, .id = "invalid-priority-class", .category = "validity",
+	.summary = "A PriorityClass the API server rejects (value, reserved system- name, "
+		   "preemptionPolicy)",
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check);

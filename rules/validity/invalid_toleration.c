@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: Apache-2.0
+** invalid-toleration: a toleration the API server rejects (ValidateTolerations). One finding per
+** problem, at the offending field of the toleration. */
+#include "rule.h"
+
+/** ## What it does
+ * Validates every toleration of a placement unit as the API server's `ValidateTolerations` does
+ * and reports each problem at the field at fault, in the API server's words:
+ * - `operator` other than `Equal` or `Exists` (`Lt` and `Gt` are accepted only with
+ *   `cluster.toleration-comparison-operators: true`, and then need an integer `value`);
+ * - `operator: Exists` with a non-empty `value`;
+ * - an empty `key` with an operator other than `Exists`;
+ * - `effect` other than `NoSchedule`, `PreferNoSchedule` or `NoExecute`;
+ * - `tolerationSeconds` with an effect other than `NoExecute`;
+ * - `key` that is not a qualified name, `value` that is not a label value.
+ *
+ * The API server reports a bad `value` under the path `operator` (the value is checked as part
+ * of the operator); the finding is placed on the `value` itself.
+ *
+ * ## Why is this bad?
+ * The API server rejects the whole object (`kubectl apply` fails with
+ * `spec.tolerations[0].operator: Unsupported value: "exists": supported values: "Equal",
+ * "Exists"`). For a KServe InferenceService or a Knative Service the error surfaces later, when
+ * the controller creates the Deployment or Revision, so the service never becomes ready.
+ * Validation: kubernetes `pkg/apis/core/validation/validation.go` `ValidateTolerations`;
+ * matching: `k8s.io/api` `core/v1/toleration.go` `ToleratesTaint`.
+ *
+ * ## Example
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     tolerations:
+ *       - key: nvidia.com/gpu
+ *         operator: exists
+ *         effect: noschedule
+ * ```
+ * Use instead:
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     tolerations:
+ *       - key: nvidia.com/gpu
+ *         operator: Exists
+ *         effect: NoSchedule
+ * ```
+ *
+ * ## Fix safety
+ * Safe for an operator or effect that differs from a valid one only in letter case
+ * (`exists` → `Exists`, `noschedule` → `NoSchedule`): the object is rejected as written, and the
+ * corrected spelling is the only value the author can have meant. Other problems have no fix.
+ *
+ * ## Options
+ * `cluster.toleration-comparison-operators` (default false): accept the `Lt` and `Gt` operators
+ * (feature gate `TaintTolerationComparisonOperators`).
+ *
+ * ## References
+ * - Kubernetes, Taints and Tolerations,
+ *   https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+ * - kubernetes/kubernetes `pkg/apis/core/validation/validation.go`, `ValidateTolerations`
+ */
+
+/* The scalar text of a field as Go decodes it: absent or null is "". */
+static sl_k8s_str field_str(const sl_node *map, const char *key)
+{
+	const sl_node *n = sl_deref(sl_map_get(map, key));
+	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
+		return (sl_k8s_str){NULL, 0};
+	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
+}
+
+/* The node a problem is about; when that field is absent, the closest one that is there. */
+static const sl_node *problem_node(const sl_node *t, sl_k8s_field f)
+{
+	const sl_node *n = sl_map_get(t, sl_k8s_field_name(f));
+	if (n && sl_scalar_type(n) != SL_Y_NULL)
+		return n;
+	if (f == SL_K8S_F_EFFECT && sl_map_get(t, "tolerationSeconds"))
+		return sl_map_get(t, "tolerationSeconds");
+	if (f == SL_K8S_F_OPERATOR && sl_map_get(t, "key"))
+		return sl_map_get(t, "key");
+	return n ? n : t;
+}
+
+/* The node's text re-quoted as it was written. */
+static const char *requote(sl_ctx *ctx, const sl_node *n, const char *s)
+{
+	switch (n->style) {
+	case SL_STYLE_SINGLE: return sl_arena_printf(sl_ctx_arena(ctx), "'%s'", s);
+	case SL_STYLE_DOUBLE: return sl_arena_printf(sl_ctx_arena(ctx), "\"%s\"", s);
+	default: return s;
+	}
+}
+
+/* True when s holds a template placeholder ("{{ .Values.x }}"): the file is rendered (Helm,
+** kustomize helm-components) before it reaches the API server, so the text is not the value. */
+static bool templated(const char *s, size_t n)
+{
+	for (size_t i = 0; s && i + 1 < n; i++)
+		if (s[i] == '{' && s[i + 1] == '{')
+			return true;
+	return false;
+}
+
+static sl_err check(sl_ctx *ctx, const sl_unit *u)
+{
+	bool gate = sl_ctx_config(ctx)->cluster.toleration_comparison_operators;
+	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
+		const sl_node *t = sl_seq_item(u->tolerations, i);
+		if (!t || t->type != SL_NODE_MAP)
+			continue;
+		sl_toleration tol = {
+			.key = field_str(t, "key"), .op = field_str(t, "operator"),
+			.value = field_str(t, "value"), .effect = field_str(t, "effect"),
+		};
+		if (templated(tol.key.s, tol.key.n) || templated(tol.op.s, tol.op.n) ||
+		    templated(tol.value.s, tol.value.n) || templated(tol.effect.s, tol.effect.n))
+			continue;
+		const sl_node *secs = sl_map_get(t, "tolerationSeconds");
+		if (secs && sl_scalar_type(secs) != SL_Y_NULL) {
+			long long v = 0;
+			tol.has_seconds = true;
+			if (sl_scalar_int(secs, &v))
+				tol.seconds = v;
+		}
+		sl_k8s_problem probs[8];
+		size_t n = sl_toleration_validate(&tol, gate, probs, 8);
+		if (n > 8)
+			n = 8;
+		for (size_t j = 0; j < n; j++) {
+			const sl_k8s_problem *p = &probs[j];
+			const sl_node *at = problem_node(t, p->field);
+			const char *hint = "";
+			bool unsupported = strncmp(p->message, "Unsupported value", 17) == 0;
+			if (p->field == SL_K8S_F_OPERATOR && unsupported && !gate &&
+			    (sl_k8s_str_is(tol.op, "Lt") || sl_k8s_str_is(tol.op, "Gt")))
+				hint = " (Lt and Gt need the TaintTolerationComparisonOperators feature "
+				       "gate; set cluster.toleration-comparison-operators: true if the "
+				       "cluster enables it)";
+			sl_report *r = sl_report_at(ctx, at, "%s: tolerations[%zu].%s: %s; the API server "
+						    "rejects it%s", sl_ctx_label(ctx, u), i,
+						    sl_k8s_field_name(p->api_field), p->message, hint);
+			if (!r || !unsupported)
+				continue;
+			const char *fix = NULL;
+			if (p->field == SL_K8S_F_OPERATOR && tol.op.n)
+				fix = sl_toleration_operator_fix(tol.op.s, tol.op.n, gate);
+			else if (p->field == SL_K8S_F_EFFECT && tol.effect.n)
+				fix = sl_taint_effect_fix(tol.effect.s, tol.effect.n);
+			if (fix && at->type == SL_NODE_SCALAR &&
+			    sl_fix_replace_node(ctx, r, at, requote(ctx, at, fix))) {
+				sl_err err = sl_fix_describe(ctx, r, SL_FIX_SAFE, "write %s", fix);
+				if (err)
+					return err;
+			}
+		}
+	}
+	return SL_OK;
+}
+
+SL_RULE(invalid_toleration, .id = "invalid-toleration", .category = "validity",
+	.summary = "A toleration the API server rejects (operator, effect, key, value, tolerationSeconds)",
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_unit = check);
