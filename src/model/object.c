@@ -118,6 +118,10 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 		return NULL;
 	if (v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_NULL)
 		return NULL;
+	/* An unrendered template ("{{ .Values.replicas }}") has no type yet: not reported, and
+	** not bound (no rule can judge it either). */
+	if (v->type == SL_NODE_SCALAR && strstr(v->u.scalar.s, "{{"))
+		return NULL;
 	int ok;
 	switch (t) {
 	case SL_T_MAP: ok = v->type == SL_NODE_MAP; break;
@@ -138,7 +142,7 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 				const sl_node *val = sl_deref(v->u.map.pairs[i].value);
 				if (val->type == SL_NODE_SCALAR) {
 					sl_yaml_type y = sl_scalar_type(val);
-					if (y == SL_Y_STR || y == SL_Y_NULL)
+					if (y == SL_Y_STR || y == SL_Y_NULL || strstr(val->u.scalar.s, "{{"))
 						continue;
 				}
 				const char *kn = sl_scalar(k);
