@@ -2,12 +2,11 @@
 ** suppress.c: finding the directives (a quick search for "schedlint:" first, so files without
 ** one cost a single memmem), telling real comments from '#' inside scalars by the tree's scalar
 ** ranges, matching findings to directives and annotations, and reporting the unused ones. */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "registry.h"
+#include "regex.h"
 #include "suppress.h"
 
 struct directive {
@@ -34,7 +33,7 @@ static void compile_re(void)
 	directive_re = pcre2_compile((PCRE2_SPTR)"#[ \\t]*schedlint:[ \\t]*(ignore-file|ignore)\\b"
 				     "(?:\\[([^\\]\\r\\n]*)\\])?", PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
 	if (directive_re)
-		pcre2_jit_compile(directive_re, PCRE2_JIT_COMPLETE);
+		sl_regex_jit(directive_re);
 }
 
 /* True when offset lies inside a quoted or block scalar of the tree. */

@@ -5,9 +5,8 @@
 ** are anchored with \A...\z: Go's $ never matches before a trailing newline, PCRE2's would. */
 #include "k8s/labels.h"
 #include "k8s/text.h"
+#include "regex.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -61,7 +60,7 @@ static void compile_all(void)
 		codes[i] = pcre2_compile((PCRE2_SPTR)patterns[i], PCRE2_ZERO_TERMINATED,
 					 PCRE2_NO_UTF_CHECK, &err, &off, NULL);
 		if (codes[i])
-			(void)pcre2_jit_compile(codes[i], PCRE2_JIT_COMPLETE);
+			sl_regex_jit(codes[i]);
 	}
 }
 
