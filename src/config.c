@@ -1220,3 +1220,35 @@ void sl_config_free(sl_config *cfg)
 	priv_free(cfg->priv__);
 	free(cfg);
 }
+
+/* True when list l holds a string equal to s; false when s is NULL. */
+bool sl_strlist_has(const sl_strlist *l, const char *s)
+{
+	for (size_t i = 0; s && i < l->n; i++)
+		if (strcmp(l->v[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* The value of spot label i when its key is key ("" for a bare key), else NULL. */
+const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key)
+{
+	const char *l = cfg->cluster.spot_labels.v[i];
+	const char *eq = strchr(l, '=');
+	size_t n = eq ? (size_t)(eq - l) : strlen(l);
+	if (!key || strlen(key) != n || strncmp(l, key, n) != 0)
+		return NULL;
+	return eq ? eq + 1 : "";
+}
+
+/* True when some spot label is key or starts with "key=". */
+bool sl_config_is_spot_key(const sl_config *cfg, const char *key)
+{
+	size_t n = key ? strlen(key) : 0;
+	for (size_t i = 0; key && i < cfg->cluster.spot_labels.n; i++) {
+		const char *l = cfg->cluster.spot_labels.v[i];
+		if (strncmp(l, key, n) == 0 && (l[n] == '=' || l[n] == '\0'))
+			return true;
+	}
+	return false;
+}

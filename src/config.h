@@ -59,4 +59,16 @@ struct sl_config {
 	void *priv__;            /* config.c's own storage */
 };
 
+/* True when list l holds a string equal to s; false when s is NULL. */
+bool sl_strlist_has(const sl_strlist *l, const char *s);
+/* The value of the i-th entry of cluster.spot-labels ("key=value", or a bare key: "") when that
+** entry's key is key; NULL when it is not, or key is NULL. Several entries may share a key, so
+** callers that need every spot value of a key iterate i over cluster.spot_labels.n. The
+** string points into the config. */
+const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key);
+/* True when some entry of cluster.spot-labels is key itself or starts with key followed by '='
+** (so for a key without '=' exactly when sl_config_spot_value would find it); false for a NULL
+** key. */
+bool sl_config_is_spot_key(const sl_config *cfg, const char *key);
+
 #endif

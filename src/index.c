@@ -146,3 +146,59 @@ bool sl_index_priority_value(const sl_index *ix, const char *name, long long *va
 	}
 	return false;
 }
+
+/* The ServerConfig a Seldon Server names, when linted; else NULL. */
+const sl_object *sl_index_server_config(const sl_index *ix, const sl_object *server)
+{
+	if (server->kind != SL_KIND_SELDON_SERVER)
+		return NULL;
+	const char *sc = sl_scalar(sl_map_get(server->spec, "serverConfig"));
+	return sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, sc);
+}
+
+/* The globalDefault PriorityClass with the lowest value, or NULL. */
+const sl_object *sl_index_default_priority_class(const sl_index *ix, long long *value)
+{
+	size_t n;
+	const sl_object *const *pcs = sl_index_objects(ix, SL_KIND_PRIORITY_CLASS, &n);
+	const sl_object *best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		long long v;
+		if (!pcs[i]->name || !sl_yaml_true(sl_map_get(pcs[i]->root, "globalDefault")) ||
+		    !sl_scalar_int(sl_map_get(pcs[i]->root, "value"), &v))
+			continue;
+		if (!best || v < *value) {
+			best = pcs[i];
+			*value = v;
+		}
+	}
+	return best;
+}
+
+/* u's own priorityClassName, else its Seldon ServerConfig's, else NULL. */
+const char *sl_index_unit_priority_class(const sl_index *ix, const sl_unit *u)
+{
+	const char *name = sl_scalar(u->priority_class_name);
+	if (name && *name)
+		return name;
+	const sl_object *cfg = sl_index_server_config(ix, u->obj);
+	if (cfg && cfg->n_units > 0) {
+		name = sl_scalar(cfg->units[0].priority_class_name);
+		if (name && *name)
+			return name;
+	}
+	return NULL;
+}
+
+/* u's priority: its class's value, or the globalDefault's (0 without one). */
+bool sl_index_unit_priority(const sl_index *ix, const sl_unit *u, long long *value,
+			    const char **name)
+{
+	*name = sl_index_unit_priority_class(ix, u);
+	if (*name)
+		return sl_index_priority_value(ix, *name, value);
+	*value = 0;
+	const sl_object *d = sl_index_default_priority_class(ix, value);
+	*name = d ? d->name : NULL;
+	return true;
+}

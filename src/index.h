@@ -46,5 +46,23 @@ sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_fla
 /* A PriorityClass value by name: built-in system classes, classes among the linted files, then
 ** the config's priority-classes. True when known; *value set. */
 bool sl_index_priority_value(const sl_index *ix, const char *name, long long *value);
+/* The Seldon ServerConfig that Seldon Server `server` names in spec.serverConfig, the first
+** so named among the linted files; NULL when server is not a Seldon Server, names none, or the
+** ServerConfig is not among the files. */
+const sl_object *sl_index_server_config(const sl_index *ix, const sl_object *server);
+/* The globalDefault PriorityClass among the linted files (a named one whose globalDefault is
+** YAML true and whose value is an integer; the lowest value when several are), or NULL. *value
+** gets its value when one is found and is untouched otherwise. */
+const sl_object *sl_index_default_priority_class(const sl_index *ix, long long *value);
+/* The priorityClassName that applies to u: its own when non-empty, else for a Seldon Server the
+** first unit of its ServerConfig among the linted files (the Server's podSpec is merged over
+** it). NULL when none. The string belongs to the tree. */
+const char *sl_index_unit_priority_class(const sl_index *ix, const sl_unit *u);
+/* u's pod priority as the scheduler would see it. With a class (sl_index_unit_priority_class)
+** *name gets it and the result is sl_index_priority_value's: false when the class's value is
+** unknown (*value then untouched). Without one, the globalDefault class applies: *name gets
+** its name and *value its value, or NULL and 0 when there is none; returns true. */
+bool sl_index_unit_priority(const sl_index *ix, const sl_unit *u, long long *value,
+			    const char **name);
 
 #endif

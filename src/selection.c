@@ -135,3 +135,41 @@ bool sl_selection_allows(const sl_selection *s, const char *v)
 		return false;
 	return strcmp(s->op, "Gt") == 0 ? nv > bound : nv < bound;
 }
+
+/* A value that marks a node without GPUs. */
+static bool negative_value(const char *v)
+{
+	return !v || strcmp(v, "false") == 0 || strcmp(v, "0") == 0 || strcmp(v, "") == 0;
+}
+
+struct gpu_pred { const sl_config *cfg; };
+
+/* Selections that keep the pod on GPU nodes. */
+static bool selects_gpu(const sl_selection *s, void *payload)
+{
+	const struct gpu_pred *p = payload;
+	if (!sl_strlist_has(&p->cfg->cluster.gpu_node_labels, s->key))
+		return false;
+	if (strcmp(s->op, "=") == 0)
+		return !negative_value(s->value);
+	if (strcmp(s->op, "In") == 0) {
+		for (size_t i = 0; s->values && i < s->values->u.seq.n; i++)
+			if (!negative_value(sl_scalar(s->values->u.seq.items[i])))
+				return true;
+		return false;
+	}
+	if (strcmp(s->op, "Lt") == 0) {
+		/* `count Lt 1` keeps pods on nodes with no GPU. */
+		long long bound;
+		return !(s->values && s->values->u.seq.n == 1 &&
+			 sl_scalar_int(s->values->u.seq.items[0], &bound) && bound <= 1);
+	}
+	return true; /* Exists, Gt */
+}
+
+/* Pinned by a selection of a GPU node label that admits GPU nodes. */
+bool sl_unit_pinned_to_gpu(const sl_config *cfg, const sl_unit *u, const sl_node **at)
+{
+	struct gpu_pred pred = {cfg};
+	return sl_unit_pinned(u, selects_gpu, &pred, at);
+}

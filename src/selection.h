@@ -6,6 +6,7 @@
 #define SL_SELECTION_H
 
 #include <stdbool.h>
+#include "config.h"
 #include "model/model.h"
 
 typedef struct sl_selection {
@@ -31,5 +32,11 @@ bool sl_unit_pinned(const sl_unit *u, bool (*pred)(const sl_selection *s, void *
 bool sl_selection_allows(const sl_selection *s, const char *v);
 /* The required node-affinity terms of u (a sequence) or NULL. */
 const sl_node *sl_unit_required_terms(const sl_unit *u);
+/* True when u is pinned to GPU nodes (sl_unit_pinned): by a selection of a label listed in
+** cfg's cluster.gpu-node-labels that admits GPU nodes. A value of "false", "0" or "" marks a
+** node without GPUs, so `=` and In need some other value; `Lt 1` (or lower) keeps pods on nodes
+** with no GPU and does not count; Exists and Gt always count. *at (may be NULL) gets the node
+** of the first such selection. */
+bool sl_unit_pinned_to_gpu(const sl_config *cfg, const sl_unit *u, const sl_node **at);
 
 #endif

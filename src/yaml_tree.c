@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 #include "yaml_tree.h"
 
@@ -962,4 +963,69 @@ char *sl_node_pointer(const sl_node *n, sl_arena *a)
 	*w = '\0';
 	free(chain);
 	return out;
+}
+
+static const char *const true_words[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
+	"on", "On", "ON", NULL};
+
+/* A YAML 1.1 true: a scalar of boolean type spelled as one of true_words. */
+bool sl_yaml_true(const sl_node *n)
+{
+	const char *s = sl_scalar(n);
+	return s && sl_scalar_type(n) == SL_Y_BOOL && in_list(s, true_words);
+}
+
+static bool ieq(const char *a, const char *b)
+{
+	return a && b && strcasecmp(a, b) == 0;
+}
+
+/* Knative's notion of a set field; see the header for the rules. */
+bool sl_node_is_set(const sl_node *v, bool pointer_field)
+{
+	v = sl_deref(v);
+	if (!v)
+		return false;
+	if (v->type == SL_NODE_MAP)
+		return pointer_field || v->u.map.n > 0;
+	if (v->type == SL_NODE_SEQ)
+		return v->u.seq.n > 0;
+	if (v->type != SL_NODE_SCALAR)
+		return false;
+	sl_yaml_type t = sl_scalar_type(v);
+	const char *s = sl_scalar(v);
+	if (t == SL_Y_NULL || !s)
+		return false;
+	if (pointer_field)
+		return true;
+	if (!*s)
+		return false;
+	if (t == SL_Y_BOOL)
+		return !(ieq(s, "false") || ieq(s, "no") || ieq(s, "off") || ieq(s, "n"));
+	long long i;
+	if (t == SL_Y_INT && sl_scalar_int(v, &i))
+		return i != 0;
+	return true;
+}
+
+/* The content range of a scalar whose source text is exactly its value (quotes stripped). */
+bool sl_scalar_content_range(const sl_source *src, const sl_node *n, size_t *start, size_t *end)
+{
+	if (!src || !n || n->type != SL_NODE_SCALAR || n->anchor || n->tag)
+		return false;
+	size_t a = n->start, b = n->end;
+	if (n->style == SL_STYLE_SINGLE || n->style == SL_STYLE_DOUBLE) {
+		if (b - a < 2)
+			return false;
+		a++;
+		b--;
+	} else if (n->style != SL_STYLE_PLAIN) {
+		return false;
+	}
+	if (b > src->len || a > b || b - a != n->u.scalar.len ||
+	    memcmp(src->data + a, n->u.scalar.s, b - a) != 0)
+		return false;
+	*start = a;
+	*end = b;
+	return true;
 }

@@ -94,5 +94,20 @@ const char *sl_node_kind_name(const sl_node *n);
 char *sl_node_pointer(const sl_node *n, sl_arena *a);
 /* The key node under which n is a value (NULL for roots and sequence items). */
 const sl_node *sl_node_key(const sl_node *n);
+/* True when n is a scalar that resolves to YAML 1.1 true as go-yaml v2 reads it (y, yes, true,
+** on in their three cases; explicit tags honoured). False for anything else, NULL included. */
+bool sl_yaml_true(const sl_node *n);
+/* Whether Knative sees the field whose value is v (aliases followed; NULL when absent) as set.
+** Knative compares the request with the masked copy (go-cmp, knative/pkg
+** `kmp.CompareSetFields`), so a pointer field (pointer_field) is set whenever it is present and
+** not null, even as `false`, `0` or `{}`; a plain field is set unless it has its zero value
+** (false, "", 0). An empty mapping or sequence is taken as unset: KServe's rendering drops it
+** (`omitempty`), and for a Knative Service the linter gives it the benefit of the doubt. */
+bool sl_node_is_set(const sl_node *v, bool pointer_field);
+/* The byte range [*start,*end) in src of scalar n's content when that text is exactly its
+** value: a plain scalar, or a single- or double-quoted one without escapes or folded lines
+** (the range is then inside the quotes). False, outputs untouched, for anything else: a
+** block scalar, an anchored or tagged node, an alias, a non-scalar, or a NULL src or n. */
+bool sl_scalar_content_range(const sl_source *src, const sl_node *n, size_t *start, size_t *end);
 
 #endif

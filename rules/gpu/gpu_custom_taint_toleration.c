@@ -70,45 +70,6 @@
  * - AKS, Use GPUs, https://learn.microsoft.com/azure/aks/gpu-cluster
  */
 
-struct gpu_pred {
-	const sl_config *cfg;
-};
-
-static bool is_gpu_label(const sl_config *cfg, const char *key)
-{
-	for (size_t i = 0; key && i < cfg->cluster.gpu_node_labels.n; i++)
-		if (strcmp(cfg->cluster.gpu_node_labels.v[i], key) == 0)
-			return true;
-	return false;
-}
-
-static bool negative_value(const char *v)
-{
-	return !v || strcmp(v, "false") == 0 || strcmp(v, "0") == 0 || strcmp(v, "") == 0;
-}
-
-/* Selections that keep the pod on GPU nodes (as gpu-node-without-gpu-request). */
-static bool selects_gpu(const sl_selection *s, void *payload)
-{
-	const struct gpu_pred *p = payload;
-	if (!is_gpu_label(p->cfg, s->key))
-		return false;
-	if (strcmp(s->op, "=") == 0)
-		return !negative_value(s->value);
-	if (strcmp(s->op, "In") == 0) {
-		for (size_t i = 0; i < sl_seq_n(s->values); i++)
-			if (!negative_value(sl_scalar(sl_seq_item(s->values, i))))
-				return true;
-		return false;
-	}
-	if (strcmp(s->op, "Lt") == 0) {
-		long long bound;
-		return !(sl_seq_n(s->values) == 1 &&
-			 sl_scalar_int(sl_seq_item(s->values, 0), &bound) && bound <= 1);
-	}
-	return true;
-}
-
 /* Case-insensitive: does s mention one of the GPU words? */
 static bool mentions_gpu(const char *s)
 {
@@ -130,8 +91,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (sl_seq_n(u->tolerations) == 0)
 		return SL_OK;
 	const char *gpu = sl_unit_gpu_resource(cfg, u);
-	struct gpu_pred pred = {cfg};
-	if (!gpu || !sl_unit_pinned(u, selects_gpu, &pred, NULL))
+	if (!gpu || !sl_unit_pinned_to_gpu(cfg, u, NULL))
 		return SL_OK;
 	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
 		const sl_node *t = sl_seq_item(u->tolerations, i);

@@ -77,47 +77,6 @@
  *   https://kserve.github.io/website/docs/model-serving/node-scheduling/isvc-node-scheduling
  */
 
-struct gpu_pred {
-	const sl_config *cfg;
-};
-
-static bool is_gpu_label(const sl_config *cfg, const char *key)
-{
-	for (size_t i = 0; key && i < cfg->cluster.gpu_node_labels.n; i++)
-		if (strcmp(cfg->cluster.gpu_node_labels.v[i], key) == 0)
-			return true;
-	return false;
-}
-
-/* A value that marks a node without GPUs. */
-static bool negative_value(const char *v)
-{
-	return !v || strcmp(v, "false") == 0 || strcmp(v, "0") == 0 || strcmp(v, "") == 0;
-}
-
-/* Selections that keep the pod on GPU nodes. */
-static bool selects_gpu(const sl_selection *s, void *payload)
-{
-	const struct gpu_pred *p = payload;
-	if (!is_gpu_label(p->cfg, s->key))
-		return false;
-	if (strcmp(s->op, "=") == 0)
-		return !negative_value(s->value);
-	if (strcmp(s->op, "In") == 0) {
-		for (size_t i = 0; i < sl_seq_n(s->values); i++)
-			if (!negative_value(sl_scalar(sl_seq_item(s->values, i))))
-				return true;
-		return false;
-	}
-	if (strcmp(s->op, "Lt") == 0) {
-		/* `count Lt 1` keeps pods on nodes with no GPU. */
-		long long bound;
-		return !(sl_seq_n(s->values) == 1 &&
-			 sl_scalar_int(sl_seq_item(s->values, 0), &bound) && bound <= 1);
-	}
-	return true; /* Exists, Gt */
-}
-
 /* True when the pod-level resources name a GPU. */
 static bool pod_level_gpu(const sl_config *cfg, const sl_unit *u)
 {
@@ -158,8 +117,7 @@ static bool gpu_from_elsewhere(const sl_config *cfg, const sl_index *ix, const s
 		       object_requests_gpu(cfg, sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
 	}
 	if (o->kind == SL_KIND_SELDON_SERVER) {
-		const char *sc = sl_scalar(sl_map_get(o->spec, "serverConfig"));
-		const sl_object *cfgobj = sc ? sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, sc) : NULL;
+		const sl_object *cfgobj = sl_index_server_config(ix, o);
 		return !cfgobj || object_requests_gpu(cfg, cfgobj);
 	}
 	if (o->kind == SL_KIND_LLM_INFERENCE_SERVICE) {
@@ -188,9 +146,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	default:
 		break;
 	}
-	struct gpu_pred pred = {cfg};
 	const sl_node *at = NULL;
-	if (!sl_unit_pinned(u, selects_gpu, &pred, &at) || !at)
+	if (!sl_unit_pinned_to_gpu(cfg, u, &at) || !at)
 		return SL_OK;
 	if (sl_unit_gpu_resource(cfg, u) || pod_level_gpu(cfg, u) ||
 	    gpu_from_elsewhere(cfg, sl_ctx_index(ctx), u))

@@ -120,9 +120,7 @@ static const sl_node *effective_tolerations(const sl_index *ix, const sl_unit *u
 				base = first_unit(sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
 		}
 	} else if (o->kind == SL_KIND_SELDON_SERVER) {
-		const char *sc = sl_scalar(sl_map_get(o->spec, "serverConfig"));
-		if (sc)
-			base = first_unit(sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, sc));
+		base = first_unit(sl_index_server_config(ix, o));
 	}
 	return base ? base->tolerations : u->tolerations;
 }

@@ -194,39 +194,6 @@ static const char *where(sl_ctx *ctx, const sl_unit *u)
 			       sl_kind_name(u->obj->kind));
 }
 
-/* Whether Knative sees the field as set. Knative compares the request with the masked copy
-** (go-cmp, knative/pkg `kmp.CompareSetFields`), so a pointer field (ptr) is set whenever it is
-** present and not null, even as `false`, `0` or `{}`; a plain field is set unless it has its
-** zero value (false, "", 0). An empty mapping or sequence is taken as unset: KServe's rendering
-** drops it (`omitempty`), and for a Knative Service the linter gives it the benefit of the
-** doubt. */
-static bool is_set(const sl_node *v, bool ptr)
-{
-	v = sl_deref(v);
-	if (!v)
-		return false;
-	if (v->type == SL_NODE_MAP)
-		return ptr || sl_map_n(v) > 0;
-	if (v->type == SL_NODE_SEQ)
-		return sl_seq_n(v) > 0;
-	if (v->type != SL_NODE_SCALAR)
-		return false;
-	sl_yaml_type t = sl_scalar_type(v);
-	const char *s = sl_scalar(v);
-	if (t == SL_Y_NULL || !s)
-		return false;
-	if (ptr)
-		return true;
-	if (!*s)
-		return false;
-	if (t == SL_Y_BOOL)
-		return !(ieq(s, "false") || ieq(s, "no") || ieq(s, "off") || ieq(s, "n"));
-	long long i;
-	if (t == SL_Y_INT && sl_scalar_int(v, &i))
-		return i != 0;
-	return true;
-}
-
 static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const char *what,
 		   const char *flag, const flag_info *fi, bool def_on, const char *quoted)
 {
@@ -277,7 +244,7 @@ static void check_security_context(sl_ctx *ctx, const sl_unit *u, const sl_node 
 {
 	const char *flag = "kubernetes.podspec-securitycontext";
 	flag_info fi = read_flag(ctx, flag);
-	if (!is_set(sc, true) || passes(&fi, false, false))
+	if (!sl_node_is_set(sc, true) || passes(&fi, false, false))
 		return;
 	sl_arena *a = sl_ctx_arena(ctx);
 	if (!secure_defaults_on(ctx) || sc->type != SL_NODE_MAP) {
@@ -288,7 +255,7 @@ static void check_security_context(sl_ctx *ctx, const sl_unit *u, const sl_node 
 	for (size_t i = 0; i < sl_map_n(sc); i++) {
 		const sl_pair *p = sl_map_pair(sc, i);
 		const char *k = sl_scalar(p->key);
-		if (!k || !is_set(p->value, true))
+		if (!k || !sl_node_is_set(p->value, true))
 			continue;
 		if (strcmp(k, "seccompProfile") == 0) {
 			const char *t = sl_scalar(sl_map_get(p->value, "type"));
@@ -324,7 +291,7 @@ static void check_volumes(sl_ctx *ctx, const sl_unit *u, const sl_node *vols)
 		for (size_t g = 0; g < sizeof volume_gates / sizeof volume_gates[0]; g++) {
 			const struct vgate *vg = &volume_gates[g];
 			const sl_node *src = sl_map_get(v, vg->key);
-			if (!is_set(src, true))
+			if (!sl_node_is_set(src, true))
 				continue;
 			flag_info fi = read_flag(ctx, vg->flag);
 			if (passes(&fi, true, vg->def_on))
@@ -335,7 +302,7 @@ static void check_volumes(sl_ctx *ctx, const sl_unit *u, const sl_node *vols)
 					       vg->label, vg->label, name));
 		}
 		const sl_node *pvc = sl_map_get(v, "persistentVolumeClaim");
-		if (!is_set(pvc, true))
+		if (!sl_node_is_set(pvc, true))
 			continue;
 		const char *claim = sl_scalar(sl_map_get(pvc, "claimName"));
 		if (!claim)
@@ -348,7 +315,7 @@ static void check_volumes(sl_ctx *ctx, const sl_unit *u, const sl_node *vols)
 			       sl_arena_printf(a, "Persistent volume claim support is disabled, but found "
 					       "persistent volume claim %s", claim));
 		const sl_node *ro = sl_map_get(pvc, "readOnly");
-		if (is_set(ro, false))
+		if (sl_node_is_set(ro, false))
 			continue;
 		flag = "kubernetes.podspec-persistent-volume-write";
 		fi = read_flag(ctx, flag);
@@ -384,7 +351,7 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 		for (size_t j = 0; j < sl_seq_n(mounts); j++) {
 			const sl_node *mp = sl_map_get(sl_seq_item(mounts, j), "mountPropagation");
 			const char *flag = "kubernetes.podspec-volumes-mount-propagation";
-			if (!is_set(mp, true))
+			if (!sl_node_is_set(mp, true))
 				continue;
 			flag_info fi = read_flag(ctx, flag);
 			if (passes(&fi, false, false))
@@ -395,7 +362,7 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 		}
 		const sl_node *add = sl_map_get(sl_map_get(sl_map_get(c->node, "securityContext"),
 							   "capabilities"), "add");
-		if (is_set(add, false)) {
+		if (sl_node_is_set(add, false)) {
 			const char *flag = "kubernetes.containerspec-addcapabilities";
 			flag_info fi = read_flag(ctx, flag);
 			bool only_bind = sl_seq_n(add) == 1 &&
@@ -413,7 +380,7 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 			for (int r = 0; r < 2; r++) {
 				const sl_node *ref = sl_map_get(vf, refs[r]);
 				const char *flag = "kubernetes.podspec-fieldref";
-				if (!is_set(ref, true))
+				if (!sl_node_is_set(ref, true))
 					continue;
 				flag_info fi = read_flag(ctx, flag);
 				if (passes(&fi, false, false))
@@ -438,7 +405,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		if (router && !pg->router)
 			continue;
 		const sl_node *v = sl_map_get(u->pod, pg->field);
-		if (!is_set(v, pg->ptr))
+		if (!sl_node_is_set(v, pg->ptr))
 			continue;
 		flag_info fi = read_flag(ctx, pg->flag);
 		if (passes(&fi, false, false))

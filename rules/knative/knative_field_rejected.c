@@ -76,44 +76,6 @@
  *   Knative Service)
  */
 
-static bool ieq(const char *a, const char *b)
-{
-	return a && b && strcasecmp(a, b) == 0;
-}
-
-/* Whether Knative sees the field as set. Knative compares the request with the masked copy
-** (go-cmp, knative/pkg `kmp.CompareSetFields`), so a pointer field (ptr) is set whenever it is
-** present and not null, even as `false`, `0` or `{}`; a plain field is set unless it has its
-** zero value (false, "", 0). An empty mapping or sequence is taken as unset: KServe's rendering
-** drops it (`omitempty`), and for a Knative Service the linter gives it the benefit of the
-** doubt. */
-static bool is_set(const sl_node *v, bool ptr)
-{
-	v = sl_deref(v);
-	if (!v)
-		return false;
-	if (v->type == SL_NODE_MAP)
-		return ptr || sl_map_n(v) > 0;
-	if (v->type == SL_NODE_SEQ)
-		return sl_seq_n(v) > 0;
-	if (v->type != SL_NODE_SCALAR)
-		return false;
-	sl_yaml_type t = sl_scalar_type(v);
-	const char *s = sl_scalar(v);
-	if (t == SL_Y_NULL || !s)
-		return false;
-	if (ptr)
-		return true;
-	if (!*s)
-		return false;
-	if (t == SL_Y_BOOL)
-		return !(ieq(s, "false") || ieq(s, "no") || ieq(s, "off") || ieq(s, "n"));
-	long long i;
-	if (t == SL_Y_INT && sl_scalar_int(v, &i))
-		return i != 0;
-	return true;
-}
-
 static const struct field {
 	const char *name;
 	bool ptr;   /* a pointer field in corev1.PodSpec: set even as false or 0 */
@@ -136,7 +98,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		if (u->role == SL_ROLE_ROUTER && strcmp(f, "nodeName") != 0)
 			continue;
 		const sl_node *v = sl_map_get(u->pod, f);
-		if (!is_set(v, rejected[i].ptr))
+		if (!sl_node_is_set(v, rejected[i].ptr))
 			continue;
 		bool res = strcmp(f, "resources") == 0;
 		bool kn = u->obj->kind == SL_KIND_KNATIVE_SERVICE ||
@@ -164,7 +126,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (u->role == SL_ROLE_ROUTER)
 		return SL_OK;
 	const sl_node *amt = sl_map_get(u->pod, "automountServiceAccountToken");
-	if (is_set(amt, false) && sl_scalar_type(sl_deref(amt)) == SL_Y_BOOL)
+	if (sl_node_is_set(amt, false) && sl_scalar_type(sl_deref(amt)) == SL_Y_BOOL)
 		sl_report_key(ctx, amt,
 			      "%s sets automountServiceAccountToken: true, which Knative never accepts (only "
 			      "false is allowed): the webhook rejects the %s with \"must not set the "

@@ -165,19 +165,6 @@ static const char *toleration_name(const sl_node *t)
 	return key && *key ? key : "every taint";
 }
 
-static bool content_range(sl_ctx *ctx, const sl_node *n, size_t *start, size_t *end)
-{
-	const sl_source *src = sl_ctx_source(ctx);
-	if (!src || !n || n->type != SL_NODE_SCALAR || n->anchor || n->tag ||
-	    n->style != SL_STYLE_PLAIN || n->end > src->len || n->start > n->end ||
-	    n->end - n->start != n->u.scalar.len ||
-	    memcmp(src->data + n->start, n->u.scalar.s, n->u.scalar.len) != 0)
-		return false;
-	*start = n->start;
-	*end = n->end;
-	return true;
-}
-
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || u->mode != SL_MODE_KNATIVE ||
@@ -229,7 +216,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		r = sl_report_key(ctx, u->component, msg_fmt, sl_ctx_label(ctx, u), pool,
 				  m.key ? m.key : "?", toleration_name(tol), what);
 	size_t start, end;
-	if (r && u->replicas && content_range(ctx, u->replicas, &start, &end)) {
+	/* Only a plain scalar is rewritten: inside quotes, 0 would stay a string. */
+	if (r && u->replicas && u->replicas->style == SL_STYLE_PLAIN &&
+	    sl_scalar_content_range(sl_ctx_source(ctx), u->replicas, &start, &end)) {
 		sl_err err = sl_fix_replace(ctx, r, start, end, "0");
 		if (!err)
 			err = sl_fix_describe(ctx, r, SL_FIX_UNSAFE,

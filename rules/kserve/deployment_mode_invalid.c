@@ -83,30 +83,6 @@ static bool loose_equal(const char *s, size_t n, const char *mode)
 	}
 }
 
-/* The byte range of a scalar's content in the file when that text is exactly its value: a plain
-** scalar, or a quoted one without escapes (the fix replaces only what is inside the quotes). */
-static bool content_range(sl_ctx *ctx, const sl_node *n, size_t *start, size_t *end)
-{
-	const sl_source *src = sl_ctx_source(ctx);
-	if (!src || !n || n->type != SL_NODE_SCALAR || n->anchor || n->tag)
-		return false;
-	size_t a = n->start, b = n->end;
-	if (n->style == SL_STYLE_SINGLE || n->style == SL_STYLE_DOUBLE) {
-		if (b - a < 2)
-			return false;
-		a++;
-		b--;
-	} else if (n->style != SL_STYLE_PLAIN) {
-		return false;
-	}
-	if (b > src->len || a > b || b - a != n->u.scalar.len ||
-	    memcmp(src->data + a, n->u.scalar.s, b - a) != 0)
-		return false;
-	*start = a;
-	*end = b;
-	return true;
-}
-
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
 	const sl_node *v = o->mode_annotation;
@@ -140,7 +116,7 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 		"the cluster default (%s)%s",
 		sl_object_label(o, a), shown, def, hint);
 	size_t start, end;
-	if (r && match && content_range(ctx, v, &start, &end)) {
+	if (r && match && sl_scalar_content_range(sl_ctx_source(ctx), v, &start, &end)) {
 		sl_err err = sl_fix_replace(ctx, r, start, end, match);
 		if (!err)
 			err = sl_fix_describe(ctx, r, SL_FIX_SAFE, "write %s", match);

@@ -73,28 +73,6 @@ static bool parse_version(const char *v, long *major, long *minor)
 	return true;
 }
 
-static bool content_range(sl_ctx *ctx, const sl_node *n, size_t *start, size_t *end)
-{
-	const sl_source *src = sl_ctx_source(ctx);
-	if (!src || !n || n->type != SL_NODE_SCALAR || n->anchor || n->tag)
-		return false;
-	size_t a = n->start, b = n->end;
-	if (n->style == SL_STYLE_SINGLE || n->style == SL_STYLE_DOUBLE) {
-		if (b - a < 2)
-			return false;
-		a++;
-		b--;
-	} else if (n->style != SL_STYLE_PLAIN) {
-		return false;
-	}
-	if (b > src->len || a > b || b - a != n->u.scalar.len ||
-	    memcmp(src->data + a, n->u.scalar.s, b - a) != 0)
-		return false;
-	*start = a;
-	*end = b;
-	return true;
-}
-
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
 	const sl_node *v = o->mode_annotation;
@@ -118,7 +96,7 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 				    sl_object_label(o, sl_ctx_arena(ctx)), s, now,
 				    cfg->cluster.kserve_version);
 	size_t start, end;
-	if (r && content_range(ctx, v, &start, &end)) {
+	if (r && sl_scalar_content_range(sl_ctx_source(ctx), v, &start, &end)) {
 		sl_err err = sl_fix_replace(ctx, r, start, end, now);
 		if (!err)
 			err = sl_fix_describe(ctx, r, SL_FIX_SAFE, "write %s", now);

@@ -55,18 +55,6 @@
  * - KServe node scheduling, selector plus tolerations
  */
 
-/* True when key is the key of one of the configured spot labels. */
-static bool is_spot_key(const sl_config *cfg, const char *key)
-{
-	size_t n = strlen(key);
-	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
-		const char *l = cfg->cluster.spot_labels.v[i];
-		if (strncmp(l, key, n) == 0 && (l[n] == '=' || l[n] == '\0'))
-			return true;
-	}
-	return false;
-}
-
 /* True when the unit has a non-empty nodeSelector or required node affinity terms. */
 static bool has_selector(const sl_unit *u)
 {
@@ -97,7 +85,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			continue;
 		if (gpu_taint && strcmp(key, gpu_taint) == 0)
 			continue;
-		if (*key && is_spot_key(cfg, key))
+		if (*key && sl_config_is_spot_key(cfg, key))
 			continue;
 		const char *shown = *key ? key : (op && strcmp(op, "Exists") == 0) ? "every taint" : "\"\"";
 		if (strstr(keys, shown) == NULL && strlen(keys) + strlen(shown) + 3 < sizeof keys) {

@@ -69,86 +69,14 @@
  *   `DefaultPriorityWhenNoDefaultClassExists` = 0 (pkg/apis/scheduling/types.go)
  */
 
-/* True for a YAML 1.1 true (go-yaml v2: y, yes, true, on in their three cases). */
-static bool yaml_true(const sl_node *n)
-{
-	static const char *const words[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
-					    "on", "On", "ON", NULL};
-	const char *s = sl_scalar(n);
-	if (!s || sl_scalar_type(n) != SL_Y_BOOL)
-		return false;
-	for (size_t i = 0; words[i]; i++)
-		if (strcmp(s, words[i]) == 0)
-			return true;
-	return false;
-}
-
-/* The globalDefault PriorityClass among the linted files (the lowest value when several are),
-** or NULL. */
-static const sl_object *global_default(const sl_index *ix, long long *value)
-{
-	size_t n;
-	const sl_object *const *pcs = sl_index_objects(ix, SL_KIND_PRIORITY_CLASS, &n);
-	const sl_object *best = NULL;
-	for (size_t i = 0; i < n; i++) {
-		long long v;
-		if (!pcs[i]->name || !yaml_true(sl_map_get(pcs[i]->root, "globalDefault")) ||
-		    !sl_scalar_int(sl_map_get(pcs[i]->root, "value"), &v))
-			continue;
-		if (!best || v < *value) {
-			best = pcs[i];
-			*value = v;
-		}
-	}
-	return best;
-}
-
-/* The priorityClassName that applies to u: its own, or for a Seldon Server its ServerConfig's.
-** NULL when none. */
-static const char *class_name(const sl_index *ix, const sl_unit *u)
-{
-	const char *name = sl_scalar(u->priority_class_name);
-	if (name && *name)
-		return name;
-	if (u->obj->kind == SL_KIND_SELDON_SERVER) {
-		const char *sc = sl_scalar(sl_map_get(u->obj->spec, "serverConfig"));
-		const sl_object *cfg = sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, sc);
-		if (cfg && cfg->n_units > 0) {
-			name = sl_scalar(cfg->units[0].priority_class_name);
-			if (name && *name)
-				return name;
-		}
-	}
-	return NULL;
-}
-
-/* u's priority; false when its class is unknown. *cls gets the class name (NULL for 0). */
-static bool unit_priority(const sl_index *ix, const sl_unit *u, long long *v, const char **cls)
-{
-	*cls = class_name(ix, u);
-	if (*cls)
-		return sl_index_priority_value(ix, *cls, v);
-	*v = 0;
-	const sl_object *d = global_default(ix, v);
-	*cls = d ? d->name : NULL;
-	return true;
-}
-
-static bool is_batch(const sl_config *cfg, const sl_object *o)
-{
-	for (size_t i = 0; o->kind_name && i < cfg->cluster.batch_kinds.n; i++)
-		if (strcmp(cfg->cluster.batch_kinds.v[i], o->kind_name) == 0)
-			return true;
-	return false;
-}
-
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
 	const char *bname = sl_scalar(u->priority_class_name);
 	long long bv;
-	if (!is_batch(cfg, u->obj) || !bname || !*bname || !sl_index_priority_value(ix, bname, &bv))
+	if (!sl_strlist_has(&cfg->cluster.batch_kinds, u->obj->kind_name) || !bname || !*bname ||
+	    !sl_index_priority_value(ix, bname, &bv))
 		return SL_OK;
 	const sl_unit *low = NULL;
 	long long lowv = 0;
@@ -164,8 +92,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				const sl_unit *s = &objs[i]->units[j];
 				long long sv;
 				const char *scls;
-				if (s->mode == SL_MODE_MODELMESH || !unit_priority(ix, s, &sv, &scls) ||
-				    sv >= bv)
+				if (s->mode == SL_MODE_MODELMESH ||
+				    !sl_index_unit_priority(ix, s, &sv, &scls) || sv >= bv)
 					continue;
 				outranked++;
 				if (!low || sv < lowv) {

@@ -65,67 +65,6 @@
  *   (https://learn.microsoft.com/azure/aks/spot-node-pool)
  */
 
-/* True for a YAML 1.1 true (go-yaml v2: y, yes, true, on in their three cases). */
-static bool yaml_true(const sl_node *n)
-{
-	static const char *const words[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
-					    "on", "On", "ON", NULL};
-	const char *s = sl_scalar(n);
-	if (!s || sl_scalar_type(n) != SL_Y_BOOL)
-		return false;
-	for (size_t i = 0; words[i]; i++)
-		if (strcmp(s, words[i]) == 0)
-			return true;
-	return false;
-}
-
-/* The globalDefault PriorityClass among the linted files (the lowest value when several are),
-** or NULL. */
-static const sl_object *global_default(const sl_index *ix, long long *value)
-{
-	size_t n;
-	const sl_object *const *pcs = sl_index_objects(ix, SL_KIND_PRIORITY_CLASS, &n);
-	const sl_object *best = NULL;
-	for (size_t i = 0; i < n; i++) {
-		long long v;
-		if (!pcs[i]->name || !yaml_true(sl_map_get(pcs[i]->root, "globalDefault")) ||
-		    !sl_scalar_int(sl_map_get(pcs[i]->root, "value"), &v))
-			continue;
-		if (!best || v < *value) {
-			best = pcs[i];
-			*value = v;
-		}
-	}
-	return best;
-}
-
-/* The priorityClassName that applies to u: its own, or for a Seldon Server its ServerConfig's
-** (the Server's podSpec is merged over it). NULL when none. */
-static const char *class_name(const sl_index *ix, const sl_unit *u)
-{
-	const char *name = sl_scalar(u->priority_class_name);
-	if (name && *name)
-		return name;
-	if (u->obj->kind == SL_KIND_SELDON_SERVER) {
-		const char *sc = sl_scalar(sl_map_get(u->obj->spec, "serverConfig"));
-		const sl_object *cfg = sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, sc);
-		if (cfg && cfg->n_units > 0) {
-			name = sl_scalar(cfg->units[0].priority_class_name);
-			if (name && *name)
-				return name;
-		}
-	}
-	return NULL;
-}
-
-static bool in_list(const sl_strlist *l, const char *s)
-{
-	for (size_t i = 0; s && i < l->n; i++)
-		if (strcmp(l->v[i], s) == 0)
-			return true;
-	return false;
-}
-
 /* Describes u's priority when it is critical ("priority class x, value 2000000000 >= ..."), else
 ** returns NULL. */
 static const char *critical_reason(sl_ctx *ctx, const sl_unit *u)
@@ -133,37 +72,18 @@ static const char *critical_reason(sl_ctx *ctx, const sl_unit *u)
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
 	sl_arena *a = sl_ctx_arena(ctx);
-	const char *name = class_name(ix, u);
+	const char *name = sl_index_unit_priority_class(ix, u);
+	const char *how = name ? "priority class" : "no priorityClassName: globalDefault class";
 	long long v = 0;
-	bool known;
-	const char *how = "priority class";
-	if (name) {
-		known = sl_index_priority_value(ix, name, &v);
-	} else {
-		const sl_object *d = global_default(ix, &v);
-		if (!d)
-			return NULL;
-		name = d->name;
-		known = true;
-		how = "no priorityClassName: globalDefault class";
-	}
-	if (in_list(&cfg->cluster.critical_priority_classes, name))
+	bool known = sl_index_unit_priority(ix, u, &v, &name);
+	if (!name)
+		return NULL;   /* neither a class nor a globalDefault one: priority 0 */
+	if (sl_strlist_has(&cfg->cluster.critical_priority_classes, name))
 		return sl_arena_printf(a, "%s %s, listed in critical-priority-classes", how, name);
 	if (known && v >= cfg->cluster.critical_priority)
 		return sl_arena_printf(a, "%s %s, value %lld >= critical-priority %lld", how,
 				       name, v, cfg->cluster.critical_priority);
 	return NULL;
-}
-
-/* The value of the i-th spot label when its key is key, else NULL. */
-static const char *spot_value(const sl_config *cfg, size_t i, const char *key)
-{
-	const char *l = cfg->cluster.spot_labels.v[i];
-	const char *eq = strchr(l, '=');
-	size_t n = eq ? (size_t)(eq - l) : strlen(l);
-	if (!key || strlen(key) != n || strncmp(l, key, n) != 0)
-		return NULL;
-	return eq ? eq + 1 : "";
 }
 
 struct scan {
@@ -177,7 +97,7 @@ static bool on_selection(const sl_selection *s, void *payload)
 	struct scan *sc = payload;
 	const sl_config *cfg = sl_ctx_config(sc->ctx);
 	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
-		const char *v = spot_value(cfg, i, s->key);
+		const char *v = sl_config_spot_value(cfg, i, s->key);
 		if (!v || !sl_selection_allows(s, v))
 			continue;
 		sl_report_at(sc->ctx, s->at,
@@ -215,7 +135,7 @@ static void check_preferred(struct scan *sc)
 			if (!key || !op)
 				continue;
 			for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
-				const char *v = spot_value(cfg, i, key);
+				const char *v = sl_config_spot_value(cfg, i, key);
 				if (!v || !(strcmp(op, "Exists") == 0 ||
 					    (strcmp(op, "In") == 0 &&
 					     values_hold(sl_map_get(ex, "values"), v))))
@@ -243,7 +163,7 @@ static void check_tolerations(struct scan *sc)
 			continue;
 		bool exists = op && strcmp(op, "Exists") == 0;
 		for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
-			const char *v = spot_value(cfg, i, key);
+			const char *v = sl_config_spot_value(cfg, i, key);
 			if (!v || !(exists || (val && strcmp(val, v) == 0)))
 				continue;
 			sl_report_at(sc->ctx, tol,

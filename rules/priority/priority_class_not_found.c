@@ -64,10 +64,7 @@ static bool in_config(const sl_config *cfg, const char *name)
 	for (size_t i = 0; i < cfg->cluster.priority_classes.n; i++)
 		if (entry_is(cfg->cluster.priority_classes.v[i], name))
 			return true;
-	for (size_t i = 0; i < cfg->cluster.critical_priority_classes.n; i++)
-		if (strcmp(cfg->cluster.critical_priority_classes.v[i], name) == 0)
-			return true;
-	return false;
+	return sl_strlist_has(&cfg->cluster.critical_priority_classes, name);
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)

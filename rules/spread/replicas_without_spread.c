@@ -94,8 +94,7 @@ static bool spreads(const sl_node *tsc, const sl_node *affinity)
 /* For a Seldon Server: its ServerConfig among the linted files spreads the pods. */
 static bool server_config_spreads(const sl_index *ix, const sl_unit *u)
 {
-	const char *sc = sl_scalar(sl_map_get(u->obj->spec, "serverConfig"));
-	const sl_object *cfg = sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, sc);
+	const sl_object *cfg = sl_index_server_config(ix, u->obj);
 	return cfg && cfg->n_units > 0 &&
 	       spreads(cfg->units[0].topology_spread, cfg->units[0].affinity);
 }
