@@ -408,7 +408,7 @@ bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char 
 		      const char *fragment)
 {
 	sl_file *f = file_of_node(ctx, sl_deref(map));
-	if (!r || !f)
+	if (!r || !f || sl_map_get(map, key))   /* never a duplicate key: decline the fix */
 		return false;
 	size_t off;
 	const char *text = sl_render_map_entry(ctx->file->arena, f->src, style_of(f), map, key,
@@ -502,6 +502,14 @@ bool sl_is_gpu_resource(const sl_config *cfg, const char *name)
 		}
 	}
 	return false;
+}
+
+sl_k8s_str sl_node_str(const sl_node *n)
+{
+	n = sl_deref(n);
+	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
+		return (sl_k8s_str){NULL, 0};
+	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
 }
 
 size_t sl_map_n(const sl_node *map)

@@ -103,6 +103,9 @@ const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u);
 /* How messages name a container: "container \"kserve-container\"", or the implementation
 ** key for a KServe framework container ("sklearn"). */
 const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
+/* A scalar's text as the core's string view, as Go decodes it: absent, null or not a scalar
+** is the empty view. */
+sl_k8s_str sl_node_str(const sl_node *n);
 /* Iterates the pairs of a mapping (aliases followed): for (i...) over sl_map_n / sl_map_pair. */
 size_t sl_map_n(const sl_node *map);
 const sl_pair *sl_map_pair(const sl_node *map, size_t i);

@@ -72,6 +72,10 @@ typedef struct sl_tree {
 sl_err sl_tree_parse(const sl_source *src, sl_arena *a, sl_tree *out,
 		     sl_tree_issue_fn issue, void *payload);
 
+/* True when s[0..n) holds a template placeholder ("{{ .Values.x }}"): the file is rendered
+** (Helm, kustomize helm-components) before it reaches the API server, so the text is not the
+** value, and no rule judges it. */
+bool sl_is_templated(const char *s, size_t n);
 /* Follows an alias to its target; other nodes (and NULL) are returned as they are. */
 const sl_node *sl_deref(const sl_node *n);
 /* The value of key in map (aliases followed, "<<" merge keys honoured); NULL when absent or

@@ -68,24 +68,6 @@
  * - kubernetes/component-helpers `scheduling/corev1/nodeaffinity/nodeaffinity.go`
  */
 
-/* True when s holds a template placeholder ("{{ .Values.x }}"): the file is rendered (Helm,
-** kustomize helm-components) before it reaches the API server, so the text is not the value. */
-static bool templated(const char *s, size_t n)
-{
-	for (size_t i = 0; s && i + 1 < n; i++)
-		if (s[i] == '{' && s[i + 1] == '{')
-			return true;
-	return false;
-}
-
-static sl_k8s_str node_str(const sl_node *n)
-{
-	n = sl_deref(n);
-	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
-		return (sl_k8s_str){NULL, 0};
-	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
-}
-
 /* Builds the requirements of list (matchExpressions or matchFields) into *out; false when one
 ** of them is invalid or never builds (invalid-node-affinity reports it) or memory ran out. */
 static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_requirement **out,
@@ -106,14 +88,14 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 		if (nv && !v)
 			return false;
 		for (size_t j = 0; j < nv; j++)
-			v[j] = node_str(sl_seq_item(vals, j));
-		rs[i] = (sl_requirement){.key = node_str(sl_map_get(e, "key")),
-					 .op = node_str(sl_map_get(e, "operator")),
+			v[j] = sl_node_str(sl_seq_item(vals, j));
+		rs[i] = (sl_requirement){.key = sl_node_str(sl_map_get(e, "key")),
+					 .op = sl_node_str(sl_map_get(e, "operator")),
 					 .values = v, .n_values = nv};
-		if (templated(rs[i].key.s, rs[i].key.n) || templated(rs[i].op.s, rs[i].op.n))
+		if (sl_is_templated(rs[i].key.s, rs[i].key.n) || sl_is_templated(rs[i].op.s, rs[i].op.n))
 			return false;
 		for (size_t j = 0; j < nv; j++)
-			if (templated(v[j].s, v[j].n))
+			if (sl_is_templated(v[j].s, v[j].n))
 				return false;
 		sl_k8s_problem p;
 		size_t np = fields ? sl_k8s_field_requirement_validate(&rs[i], &p, 1)
@@ -140,8 +122,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_ENOMEM;
 	for (size_t i = 0; i < ns; i++) {
 		const sl_pair *p = sl_map_pair(u->node_selector, i);
-		sl_label l = {node_str(p->key), node_str(p->value)};
-		if (!l.key.n || templated(l.key.s, l.key.n) || templated(l.value.s, l.value.n) ||
+		sl_label l = {sl_node_str(p->key), sl_node_str(p->value)};
+		if (!l.key.n || sl_is_templated(l.key.s, l.key.n) || sl_is_templated(l.value.s, l.value.n) ||
 		    !sl_k8s_is_qualified_name(l.key.s, l.key.n) ||
 		    !sl_k8s_is_label_value(l.value.s, l.value.n))
 			continue;

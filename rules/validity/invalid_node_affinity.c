@@ -72,32 +72,13 @@
  * - kubernetes/kubernetes `pkg/apis/core/validation/validation.go`, `ValidateNodeSelector`
  */
 
-/* True when s holds a template placeholder ("{{ .Values.x }}"): the file is rendered (Helm,
-** kustomize helm-components) before it reaches the API server, so the text is not the value. */
-static bool templated(const char *s, size_t n)
-{
-	for (size_t i = 0; s && i + 1 < n; i++)
-		if (s[i] == '{' && s[i + 1] == '{')
-			return true;
-	return false;
-}
-
-/* The scalar text of a node as Go decodes it: absent, null or not a scalar is "". */
-static sl_k8s_str node_str(const sl_node *n)
-{
-	n = sl_deref(n);
-	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
-		return (sl_k8s_str){NULL, 0};
-	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
-}
-
 /* True when the requirement holds a template placeholder anywhere. */
 static bool req_templated(const sl_requirement *r)
 {
-	if (templated(r->key.s, r->key.n) || templated(r->op.s, r->op.n))
+	if (sl_is_templated(r->key.s, r->key.n) || sl_is_templated(r->op.s, r->op.n))
 		return true;
 	for (size_t i = 0; i < r->n_values; i++)
-		if (templated(r->values[i].s, r->values[i].n))
+		if (sl_is_templated(r->values[i].s, r->values[i].n))
 			return true;
 	return false;
 }
@@ -113,10 +94,10 @@ static bool build(sl_ctx *ctx, const sl_node *e, sl_requirement *r)
 		if (!v)
 			return false;
 		for (size_t i = 0; i < n; i++)
-			v[i] = node_str(sl_seq_item(vals, i));
+			v[i] = sl_node_str(sl_seq_item(vals, i));
 	}
-	*r = (sl_requirement){.key = node_str(sl_map_get(e, "key")),
-			      .op = node_str(sl_map_get(e, "operator")), .values = v, .n_values = n};
+	*r = (sl_requirement){.key = sl_node_str(sl_map_get(e, "key")),
+			      .op = sl_node_str(sl_map_get(e, "operator")), .values = v, .n_values = n};
 	return true;
 }
 

@@ -56,16 +56,6 @@
  * - kubernetes/kubernetes `pkg/apis/core/validation/validation.go`
  */
 
-/* True when s holds a template placeholder ("{{ .Values.x }}"): the file is rendered (Helm,
-** kustomize helm-components) before it reaches the API server, so the text is not the value. */
-static bool templated(const char *s, size_t n)
-{
-	for (size_t i = 0; s && i + 1 < n; i++)
-		if (s[i] == '{' && s[i + 1] == '{')
-			return true;
-	return false;
-}
-
 static void check_term(sl_ctx *ctx, const sl_unit *u, const sl_node *term, const char *path)
 {
 	if (!term || term->type != SL_NODE_MAP)
@@ -82,7 +72,7 @@ static void check_term(sl_ctx *ctx, const sl_unit *u, const sl_node *term, const
 		return;
 	}
 	char msg[1024];
-	if (templated(key, k->u.scalar.len))
+	if (sl_is_templated(key, k->u.scalar.len))
 		return;
 	if (sl_k8s_check_qualified_name(key, k->u.scalar.len, msg, sizeof msg) > 0)
 		sl_report_at(ctx, k, "%s: %s.topologyKey: Invalid value: \"%s\": %s; the API server "

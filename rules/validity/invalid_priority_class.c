@@ -61,26 +61,6 @@
 
 #define HIGHEST_USER_PRIORITY 1000000000LL
 
-/* True when n is a YAML 1.1 boolean true (true, yes, on, y in any of the usual cases). */
-static bool is_true(const sl_node *n)
-{
-	const char *s = sl_scalar(n);
-	if (!s || sl_scalar_type(n) != SL_Y_BOOL)
-		return false;
-	return s[0] == 't' || s[0] == 'T' || s[0] == 'y' || s[0] == 'Y' ||
-	       ((s[0] == 'o' || s[0] == 'O') && (s[1] == 'n' || s[1] == 'N'));
-}
-
-/* True when s holds a template placeholder ("{{ .Values.x }}"): the file is rendered (Helm,
-** kustomize helm-components) before it reaches the API server, so the text is not the value. */
-static bool templated(const char *s, size_t n)
-{
-	for (size_t i = 0; s && i + 1 < n; i++)
-		if (s[i] == '{' && s[i + 1] == '{')
-			return true;
-	return false;
-}
-
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
 	if (o->kind != SL_KIND_PRIORITY_CLASS)
@@ -106,7 +86,7 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 			sl_report_at(ctx, value_n ? value_n : name_n, "%s: metadata.name: %s value of %s "
 				     "PriorityClass must be %lld; the API server rejects it", label, pre,
 				     name, want);
-		else if (is_true(def_n))
+		else if (sl_yaml_true(def_n))
 			sl_report_at(ctx, def_n, "%s: metadata.name: %s globalDefault of %s PriorityClass "
 				     "must be false; the API server rejects it", label, pre, name);
 	} else if (value_known && value > HIGHEST_USER_PRIORITY) {
@@ -117,7 +97,7 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	const sl_node *pp = sl_deref(sl_map_get(o->root, "preemptionPolicy"));
 	if (pp && pp->type == SL_NODE_SCALAR && sl_scalar_type(pp) != SL_Y_NULL) {
 		const char *s = pp->u.scalar.s;
-		if (templated(s, pp->u.scalar.len))
+		if (sl_is_templated(s, pp->u.scalar.len))
 			return SL_OK;
 		if (!*s)
 			sl_report_at(ctx, pp, "%s: preemptionPolicy: Required value; the API server rejects "

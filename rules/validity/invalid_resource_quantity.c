@@ -57,16 +57,6 @@
  * - apimachinery `pkg/api/resource/quantity.go`
  */
 
-/* True when s holds a template placeholder ("{{ .Values.x }}"): the file is rendered (Helm,
-** kustomize helm-components) before it reaches the API server, so the text is not the value. */
-static bool templated(const char *s, size_t n)
-{
-	for (size_t i = 0; s && i + 1 < n; i++)
-		if (s[i] == '{' && s[i + 1] == '{')
-			return true;
-	return false;
-}
-
 static void check_list(sl_ctx *ctx, const sl_unit *u, const char *owner, const sl_node *list,
 		       const char *which)
 {
@@ -80,7 +70,7 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const char *owner, const s
 			continue;
 		const char *s = v->u.scalar.s;
 		size_t n = v->u.scalar.len;
-		if (templated(s, n))
+		if (sl_is_templated(s, n))
 			continue;
 		/* The API server's JSON decoder trims spaces before parsing. */
 		while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))

@@ -69,16 +69,6 @@ static const char *field_str(const sl_node *map, const char *key, const sl_node 
 	return n->u.scalar.s;
 }
 
-/* True when s holds a template placeholder ("{{ .Values.x }}"): the file is rendered (Helm,
-** kustomize helm-components) before it reaches the API server, so the text is not the value. */
-static bool templated(const char *s, size_t n)
-{
-	for (size_t i = 0; s && i + 1 < n; i++)
-		if (s[i] == '{' && s[i + 1] == '{')
-			return true;
-	return false;
-}
-
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const char *label = sl_ctx_label(ctx, u);
@@ -92,7 +82,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const char *key = field_str(c, "topologyKey", &key_n);
 		const char *when = field_str(c, "whenUnsatisfiable", &when_n);
 		field_str(c, "minDomains", &min_n);
-		if (templated(key, strlen(key)) || templated(when, strlen(when)))
+		if (sl_is_templated(key, strlen(key)) || sl_is_templated(when, strlen(when)))
 			continue;
 		long long v;
 		if (!skew_n)

@@ -91,16 +91,6 @@ static const char *requote(sl_ctx *ctx, const sl_node *n, const char *s)
 	}
 }
 
-/* True when s holds a template placeholder ("{{ .Values.x }}"): the file is rendered (Helm,
-** kustomize helm-components) before it reaches the API server, so the text is not the value. */
-static bool templated(const char *s, size_t n)
-{
-	for (size_t i = 0; s && i + 1 < n; i++)
-		if (s[i] == '{' && s[i + 1] == '{')
-			return true;
-	return false;
-}
-
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	bool gate = sl_ctx_config(ctx)->cluster.toleration_comparison_operators;
@@ -112,8 +102,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			.key = field_str(t, "key"), .op = field_str(t, "operator"),
 			.value = field_str(t, "value"), .effect = field_str(t, "effect"),
 		};
-		if (templated(tol.key.s, tol.key.n) || templated(tol.op.s, tol.op.n) ||
-		    templated(tol.value.s, tol.value.n) || templated(tol.effect.s, tol.effect.n))
+		if (sl_is_templated(tol.key.s, tol.key.n) || sl_is_templated(tol.op.s, tol.op.n) ||
+		    sl_is_templated(tol.value.s, tol.value.n) || sl_is_templated(tol.effect.s, tol.effect.n))
 			continue;
 		const sl_node *secs = sl_map_get(t, "tolerationSeconds");
 		if (secs && sl_scalar_type(secs) != SL_Y_NULL) {

@@ -120,7 +120,7 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 		return NULL;
 	/* An unrendered template ("{{ .Values.replicas }}") has no type yet: not reported, and
 	** not bound (no rule can judge it either). */
-	if (v->type == SL_NODE_SCALAR && strstr(v->u.scalar.s, "{{"))
+	if (v->type == SL_NODE_SCALAR && sl_is_templated(v->u.scalar.s, v->u.scalar.len))
 		return NULL;
 	int ok;
 	switch (t) {
@@ -142,7 +142,8 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 				const sl_node *val = sl_deref(v->u.map.pairs[i].value);
 				if (val->type == SL_NODE_SCALAR) {
 					sl_yaml_type y = sl_scalar_type(val);
-					if (y == SL_Y_STR || y == SL_Y_NULL || strstr(val->u.scalar.s, "{{"))
+					if (y == SL_Y_STR || y == SL_Y_NULL ||
+					    sl_is_templated(val->u.scalar.s, val->u.scalar.len))
 						continue;
 				}
 				const char *kn = sl_scalar(k);
