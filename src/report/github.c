@@ -1,9 +1,71 @@
 /* SPDX-License-Identifier: Apache-2.0
-** github.c: GitHub Actions workflow commands (placeholder until the reporter lands). */
+** github.c: GitHub Actions workflow commands (spec/cli.md, "Outputs"), one per finding:
+**   ::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=RULE-ID::MESSAGE
+** (::warning for warnings, ::notice for infos), escaped as @actions/core does: in the message
+** "%" -> %25, CR -> %0D, LF -> %0A; in property values also ":" -> %3A and "," -> %2C.
+** Then one plain summary line, which the runner prints but does not interpret because it does
+** not start with "::":
+**   schedlint: E errors, W warnings, I infos in F files; X fixable
+** Nothing is coloured. */
+#include <string.h>
+#include "schedlint/schedlint.h"
 #include "report/report.h"
+
+/* Writes s escaped; property values (prop) also escape ":" and ",". */
+static void put_escaped(FILE *out, const char *s, int prop)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			fputs("%25", out);
+		else if (*s == '\r')
+			fputs("%0D", out);
+		else if (*s == '\n')
+			fputs("%0A", out);
+		else if (prop && *s == ':')
+			fputs("%3A", out);
+		else if (prop && *s == ',')
+			fputs("%2C", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static const char *command(sl_severity sev)
+{
+	return sev == SL_SEV_ERROR ? "error" : sev == SL_SEV_WARNING ? "warning" : "notice";
+}
 
 sl_err sl_report_github(const sl_run *run, const sl_report_options *opts, FILE *out)
 {
-	(void)run; (void)opts; (void)out;
-	return SL_EUSAGE;
+	(void)opts;
+	size_t n = sl_run_finding_count(run);
+	for (size_t i = 0; i < n; i++) {
+		const sl_finding *f = sl_run_finding(run, i);
+		const char *path = f->path;
+		/* GitHub resolves file= against the workspace; "./x" and "x" are the same file. */
+		while (path[0] == '.' && path[1] == '/')
+			path += 2;
+		fprintf(out, "::%s file=", command(f->severity));
+		put_escaped(out, path, 1);
+		if (f->line) {
+			uint32_t col = f->column ? f->column : 1;
+			uint32_t end_line = f->end_line >= f->line ? f->end_line : f->line;
+			uint32_t end_col = f->end_column ? f->end_column : col;
+			fprintf(out, ",line=%u,col=%u,endLine=%u,endColumn=%u", (unsigned)f->line,
+				(unsigned)col, (unsigned)end_line, (unsigned)end_col);
+		}
+		fputs(",title=", out);
+		put_escaped(out, f->rule, 1);
+		fputs("::", out);
+		put_escaped(out, f->message, 0);
+		fputc('\n', out);
+	}
+	sl_summary s;
+	sl_summary_count(run, &s);
+	fprintf(out, "schedlint: %zu %s, %zu %s, %zu %s in %zu %s; %zu fixable\n",
+		s.errors, s.errors == 1 ? "error" : "errors",
+		s.warnings, s.warnings == 1 ? "warning" : "warnings",
+		s.infos, s.infos == 1 ? "info" : "infos",
+		s.files, s.files == 1 ? "file" : "files", s.fixable);
+	return ferror(out) ? SL_EIO : SL_OK;
 }

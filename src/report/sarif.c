@@ -1,9 +1,662 @@
 /* SPDX-License-Identifier: Apache-2.0
-** sarif.c: SARIF 2.1.0 (placeholder until the reporter lands). */
+** sarif.c: the SARIF 2.1.0 report (spec/cli.md, "Outputs"), for GitHub code scanning and any
+** SARIF viewer. Written with jansson, never by hand. One run: tool.driver with every rule of
+** the registry, one result per finding (relative artifact URIs under %SRCROOT%, code-point
+** columns, a partial fingerprint that does not depend on line numbers, fixes as replacements),
+** and one invocation that carries the files that could not be read. */
+#include <jansson.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "schedlint/schedlint.h"
 #include "report/report.h"
+
+#define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+#define INFO_URI "https://github.com/schedlint/schedlint"
+#define HELP_URI INFO_URI "/blob/main/docs/rules.md#"
+#define FINGERPRINT_KEY "schedlintFingerprint/v1"
+#define SRCROOT "%SRCROOT%"
+/* GitHub's limit for shortDescription and fullDescription. */
+#define DESCRIPTION_MAX 1024
+
+/* ---- SHA-256 (FIPS 180-4), for the fingerprints ---- */
+
+typedef struct sha256 {
+	uint32_t h[8];
+	uint64_t len;
+	unsigned char buf[64];
+	size_t n;
+} sha256;
+
+static const uint32_t K256[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+	0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+	0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+	0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+	0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+	0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+	0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+	0xc67178f2};
+
+static uint32_t ror(uint32_t x, unsigned n)
+{
+	return (x >> n) | (x << (32 - n));
+}
+
+static void sha256_block(sha256 *s, const unsigned char *p)
+{
+	uint32_t w[64], a[8];
+	for (int i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		       (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
+	for (int i = 16; i < 64; i++) {
+		uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
+		uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
+		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+	}
+	memcpy(a, s->h, sizeof a);
+	for (int i = 0; i < 64; i++) {
+		uint32_t t1 = a[7] + (ror(a[4], 6) ^ ror(a[4], 11) ^ ror(a[4], 25)) +
+			      ((a[4] & a[5]) ^ (~a[4] & a[6])) + K256[i] + w[i];
+		uint32_t t2 = (ror(a[0], 2) ^ ror(a[0], 13) ^ ror(a[0], 22)) +
+			      ((a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]));
+		memmove(a + 1, a, 7 * sizeof a[0]);
+		a[4] += t1;
+		a[0] = t1 + t2;
+	}
+	for (int i = 0; i < 8; i++)
+		s->h[i] += a[i];
+}
+
+static void sha256_init(sha256 *s)
+{
+	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+				       0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+	memcpy(s->h, h0, sizeof h0);
+	s->len = 0;
+	s->n = 0;
+}
+
+static void sha256_update(sha256 *s, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	s->len += len;
+	while (len) {
+		size_t take = 64 - s->n < len ? 64 - s->n : len;
+		memcpy(s->buf + s->n, p, take);
+		s->n += take;
+		p += take;
+		len -= take;
+		if (s->n == 64) {
+			sha256_block(s, s->buf);
+			s->n = 0;
+		}
+	}
+}
+
+/* Writes the digest as 64 lowercase hex digits and a NUL. */
+static void sha256_hex(sha256 *s, char hex[65])
+{
+	uint64_t bits = s->len * 8;
+	unsigned char pad = 0x80, zero = 0, lenbuf[8];
+	sha256_update(s, &pad, 1);
+	while (s->n != 56)
+		sha256_update(s, &zero, 1);
+	for (int i = 0; i < 8; i++)
+		lenbuf[i] = (unsigned char)(bits >> (56 - 8 * i));
+	sha256_update(s, lenbuf, 8);
+	for (int i = 0; i < 8; i++)
+		snprintf(hex + 8 * i, 9, "%08x", (unsigned)s->h[i]);
+}
+
+/* A field of the fingerprint: its length first, so no separator can be forged by a name. */
+static void sha256_field(sha256 *s, const char *v)
+{
+	char len[24];
+	int n = snprintf(len, sizeof len, "%zu:", v ? strlen(v) : (size_t)0);
+	sha256_update(s, v ? len : "-:", v ? (size_t)n : 2);
+	if (v)
+		sha256_update(s, v, strlen(v));
+}
+
+/* The fingerprint of a finding: rule, object identity and pointer, nothing positional (line,
+** column, document index), so it survives edits elsewhere in the file. */
+static void fingerprint(const sl_finding *f, char hex[65])
+{
+	sha256 s;
+	sha256_init(&s);
+	sha256_field(&s, "schedlint/v1");
+	sha256_field(&s, f->rule);
+	sha256_field(&s, f->api_version);
+	sha256_field(&s, f->kind);
+	sha256_field(&s, f->namespace_);
+	sha256_field(&s, f->name);
+	sha256_field(&s, f->pointer);
+	sha256_hex(&s, hex);
+}
+
+/* ---- artifact URIs ---- */
+
+/* RFC 3986: unreserved characters, sub-delims, "@" and "/" stay; everything else (":" so that
+** a relative reference never looks like a scheme, "%", "#", "?", spaces, non-ASCII bytes) is
+** percent-encoded. */
+static bool uri_keep(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       strchr("-._~!$&'()*+,;=@/", c) != NULL;
+}
+
+static char *uri_encode(const char *prefix, const char *s)
+{
+	size_t pl = strlen(prefix), n = strlen(s);
+	char *o = malloc(pl + 3 * n + 1);
+	if (!o)
+		return NULL;
+	memcpy(o, prefix, pl);
+	char *w = o + pl;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (uri_keep(*p) && *p) {
+			*w++ = (char)*p;
+		} else {
+			static const char hexd[] = "0123456789ABCDEF";
+			*w++ = '%';
+			*w++ = hexd[*p >> 4];
+			*w++ = hexd[*p & 15];
+		}
+	}
+	*w = '\0';
+	return o;
+}
+
+/* Resolves "." and ".." and repeated slashes in an absolute path, in place. */
+static void normalize(char *abs)
+{
+	char *r = abs, *w = abs;
+	while (*r) {
+		while (*r == '/')
+			r++;
+		char *seg = r;
+		while (*r && *r != '/')
+			r++;
+		size_t len = (size_t)(r - seg);
+		if (len == 0 || (len == 1 && seg[0] == '.'))
+			continue;
+		if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+			while (w > abs && *--w != '/')
+				;
+			continue;
+		}
+		*w++ = '/';
+		memmove(w, seg, len);
+		w += len;
+	}
+	if (w == abs)
+		*w++ = '/';
+	*w = '\0';
+}
+
+typedef struct uri_ctx {
+	char cwd[PATH_MAX];   /* the physical working directory, "" when unknown */
+	char *last_path;      /* the last path resolved and its artifactLocation (findings come */
+	json_t *last_loc;     /* sorted by path, so most lookups hit) */
+} uri_ctx;
+
+/* The artifactLocation of a reported path: relative to %SRCROOT% (the working directory) when
+** the file is under it, else an absolute file URI. Symbolic links are resolved when the file
+** exists (GitHub wants the real path); a path that does not (--stdin-filename) is resolved
+** lexically. */
+static json_t *resolve_location(const uri_ctx *u, const char *path)
+{
+	char real[PATH_MAX], *abs = NULL;
+	if (strcmp(path, "-") != 0 && realpath(path, real)) {
+		abs = strdup(real);
+	} else if (path[0] == '/' || !u->cwd[0]) {
+		abs = strdup(path);
+	} else {
+		size_t a = strlen(u->cwd), b = strlen(path);
+		abs = malloc(a + b + 2);
+		if (abs) {
+			memcpy(abs, u->cwd, a);
+			abs[a] = '/';
+			memcpy(abs + a + 1, path, b + 1);
+		}
+	}
+	if (!abs)
+		return NULL;
+	char *uri = NULL;
+	json_t *loc = NULL;
+	if (abs[0] == '/') {
+		normalize(abs);
+		size_t cl = strlen(u->cwd);
+		const char *rel = NULL;
+		if (cl && strcmp(u->cwd, "/") == 0)
+			rel = abs + 1;
+		else if (cl && strncmp(abs, u->cwd, cl) == 0 && abs[cl] == '/')
+			rel = abs + cl + 1;
+		if (rel && *rel) {
+			uri = uri_encode("", rel);
+			loc = uri ? json_pack("{s:s, s:s}", "uri", uri, "uriBaseId", SRCROOT) : NULL;
+		} else {
+			uri = uri_encode("file://", abs);
+			loc = uri ? json_pack("{s:s}", "uri", uri) : NULL;
+		}
+	} else {
+		/* No working directory: the path as given, without a leading "./". */
+		const char *p = abs;
+		while (p[0] == '.' && p[1] == '/')
+			p += 2;
+		uri = uri_encode("", p);
+		loc = uri ? json_pack("{s:s, s:s}", "uri", uri, "uriBaseId", SRCROOT) : NULL;
+	}
+	free(uri);
+	free(abs);
+	return loc;
+}
+
+/* The artifactLocation of path; a new reference (JSON values may be shared in a tree). */
+static json_t *artifact_location(uri_ctx *u, const char *path)
+{
+	if (u->last_path && strcmp(u->last_path, path) == 0)
+		return json_incref(u->last_loc);
+	json_t *loc = resolve_location(u, path);
+	char *copy = loc ? strdup(path) : NULL;
+	if (copy) {
+		free(u->last_path);
+		json_decref(u->last_loc);
+		u->last_path = copy;
+		u->last_loc = json_incref(loc);
+	}
+	return loc;
+}
+
+/* ---- rules ---- */
+
+static const char *level_name(sl_severity sev)
+{
+	switch (sev) {
+	case SL_SEV_ERROR: return "error";
+	case SL_SEV_WARNING: return "warning";
+	case SL_SEV_INFO: return "note";
+	default: return "none";
+	}
+}
+
+/* "gpu-request-without-limit" -> "GpuRequestWithoutLimit". */
+static char *pascal_case(const char *id)
+{
+	char *o = malloc(strlen(id) + 1), *w = o;
+	if (!o)
+		return NULL;
+	bool up = true;
+	for (const char *p = id; *p; p++) {
+		if (*p == '-' || *p == '_' || *p == '.') {
+			up = true;
+			continue;
+		}
+		*w++ = up && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+		up = false;
+	}
+	*w = '\0';
+	return o;
+}
+
+/* A text that ends with a full stop (SARIF messages are sentences; GitHub shows the first).
+** With max != SIZE_MAX it is also made one paragraph (whitespace runs, line breaks included,
+** become one space: for the hard-wrapped rule docs) of at most max bytes: cut after the last
+** whole sentence that fits, else on a code-point boundary with "...". */
+static char *sentence(const char *s, size_t len, size_t max)
+{
+	if (max == SIZE_MAX) {
+		char *o = malloc(len + 2);
+		if (!o)
+			return NULL;
+		memcpy(o, s, len);
+		if (len && !strchr(".!?", o[len - 1]))
+			o[len++] = '.';
+		o[len] = '\0';
+		return o;
+	}
+	char *o = malloc(len + 4), *w = o;
+	if (!o)
+		return NULL;
+	bool space = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			space = w != o;
+			continue;
+		}
+		if (space)
+			*w++ = ' ';
+		space = false;
+		*w++ = c;
+	}
+	size_t n = (size_t)(w - o);
+	if (n + 1 > max) {
+		size_t cut = 0;
+		for (size_t i = 1; i + 1 < max && i < n; i++)
+			if (o[i - 1] == '.' && o[i] == ' ')
+				cut = i;
+		if (cut > max / 2) {
+			n = cut;
+		} else {
+			n = max - 4;
+			while (n && ((unsigned char)o[n] & 0xC0) == 0x80)
+				n--;
+			while (n && o[n - 1] == ' ')
+				n--;
+			memcpy(o + n, "...", 3);
+			n += 3;
+		}
+	}
+	if (n && !strchr(".!?", o[n - 1]))
+		o[n++] = '.';
+	o[n] = '\0';
+	return o;
+}
+
+/* The first paragraph of the doc's "## What it does" section, else the summary. */
+static char *full_description(const sl_rule_info *r)
+{
+	static const char head[] = "## What it does\n";
+	const char *doc = r->doc ? r->doc : "";
+	const char *p = strstr(doc, head);
+	if (p) {
+		p += sizeof head - 1;
+		const char *end = strstr(p, "\n\n");
+		const char *sec = strstr(p, "\n#");
+		if (!end || (sec && sec < end))
+			end = sec;
+		if (!end)
+			end = p + strlen(p);
+		if (end > p)
+			return sentence(p, (size_t)(end - p), DESCRIPTION_MAX);
+	}
+	return sentence(r->summary, strlen(r->summary), DESCRIPTION_MAX);
+}
+
+static json_t *rule_json(const sl_rule_info *r)
+{
+	char *name = pascal_case(r->id);
+	char *shortd = sentence(r->summary, strlen(r->summary), DESCRIPTION_MAX);
+	char *fulld = full_description(r);
+	char *help_uri = malloc(strlen(HELP_URI) + strlen(r->id) + 1);
+	json_t *o = NULL;
+	if (name && shortd && fulld && help_uri) {
+		strcpy(help_uri, HELP_URI);
+		strcat(help_uri, r->id);
+		const char *doc = r->doc && *r->doc ? r->doc : r->summary;
+		const char *psev = r->severity == SL_SEV_ERROR ? "error"
+				   : r->severity == SL_SEV_WARNING ? "warning" : "recommendation";
+		json_t *conf = json_pack("{s:s}", "level", level_name(r->severity));
+		if (conf && !r->enabled_by_default)
+			json_object_set_new(conf, "enabled", json_false());
+		o = json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s}, s:s, s:o, "
+			      "s:{s:[s, s, s], s:s}}",
+			      "id", r->id, "name", name, "shortDescription", "text", shortd,
+			      "fullDescription", "text", fulld, "help", "text", doc, "markdown", doc,
+			      "helpUri", help_uri, "defaultConfiguration", conf,
+			      "properties", "tags", r->category, "kubernetes", "scheduling",
+			      "problem.severity", psev);
+	}
+	free(name);
+	free(shortd);
+	free(fulld);
+	free(help_uri);
+	return o;
+}
+
+/* ---- results ---- */
+
+static json_t *region(uint32_t line, uint32_t col, uint32_t end_line, uint32_t end_col)
+{
+	if (!line)
+		return NULL;
+	if (!col)
+		col = 1;
+	if (end_line < line) {
+		end_line = line;
+		end_col = col;
+	}
+	if (!end_col || (end_line == line && end_col < col))
+		end_col = col;
+	return json_pack("{s:I, s:I, s:I, s:I}", "startLine", (json_int_t)line, "startColumn",
+			 (json_int_t)col, "endLine", (json_int_t)end_line, "endColumn",
+			 (json_int_t)end_col);
+}
+
+static json_t *fix_json(uri_ctx *u, const sl_finding *f)
+{
+	const sl_fix *fx = f->fix;
+	json_t *changes = json_array();
+	if (!changes)
+		return NULL;
+	bool ok = true;
+	/* One artifactChange per file, its replacements in the fix's order. */
+	for (size_t i = 0; i < fx->n_edits && ok; i++) {
+		const sl_edit *e = &fx->edits[i];
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(fx->edits[j].path, e->path) == 0;
+		if (seen)
+			continue;
+		json_t *reps = json_array();
+		for (size_t j = i; j < fx->n_edits && reps; j++) {
+			const sl_edit *x = &fx->edits[j];
+			if (strcmp(x->path, e->path) != 0)
+				continue;
+			json_t *del = region(x->line, x->column, x->end_line, x->end_column);
+			if (!del)
+				del = json_object();
+			json_object_set_new(del, "byteOffset", json_integer((json_int_t)x->offset));
+			json_object_set_new(del, "byteLength", json_integer((json_int_t)x->length));
+			json_t *rep = json_pack("{s:o}", "deletedRegion", del);
+			if (rep && x->content && *x->content)
+				json_object_set_new(rep, "insertedContent",
+						    json_pack("{s:s}", "text", x->content));
+			ok = rep && json_array_append_new(reps, rep) == 0;
+		}
+		json_t *ch = reps ? json_pack("{s:o, s:o}", "artifactLocation",
+					      artifact_location(u, e->path), "replacements", reps)
+				  : NULL;
+		ok = ch && json_array_append_new(changes, ch) == 0;
+	}
+	const char *msg = fx->message ? fx->message : "Apply the suggested fix";
+	char *desc = sentence(msg, strlen(msg), SIZE_MAX);
+	json_t *o = ok && desc ? json_pack("{s:{s:s}, s:o, s:{s:s}}", "description", "text", desc,
+					   "artifactChanges", changes, "properties", "applicability",
+					   fx->applicability == SL_FIX_UNSAFE ? "unsafe" : "safe")
+			       : NULL;
+	if (!o)
+		json_decref(changes);
+	free(desc);
+	return o;
+}
+
+static json_t *result_json(uri_ctx *u, const sl_finding *f, const char *fp)
+{
+	char *msg = sentence(f->message, strlen(f->message), SIZE_MAX);
+	json_t *phys = json_pack("{s:o}", "artifactLocation", artifact_location(u, f->path));
+	json_t *reg = region(f->line, f->column, f->end_line, f->end_column);
+	if (phys && reg)
+		json_object_set_new(phys, "region", reg);
+	else
+		json_decref(reg);
+	json_t *o = msg && phys ? json_pack("{s:s}", "ruleId", f->rule) : NULL;
+	int idx = sl_rule_find(f->rule);
+	if (o && idx >= 0)
+		json_object_set_new(o, "ruleIndex", json_integer(idx));
+	if (o) {
+		json_object_set_new(o, "level", json_string(level_name(f->severity)));
+		json_object_set_new(o, "message", json_pack("{s:s}", "text", msg));
+		json_object_set_new(o, "locations", json_pack("[{s:O}]", "physicalLocation", phys));
+		json_object_set_new(o, "partialFingerprints", json_pack("{s:s}", FINGERPRINT_KEY, fp));
+		if (f->fix)
+			json_object_set_new(o, "fixes", json_pack("[o]", fix_json(u, f)));
+		json_t *props = json_pack("{s:s}", "pointer", f->pointer ? f->pointer : "");
+		if (props && f->unit)
+			json_object_set_new(props, "unit", json_string(f->unit));
+		json_object_set_new(o, "properties", props);
+	}
+	json_decref(phys);
+	free(msg);
+	return o;
+}
+
+/* The fingerprints of all findings: the hash, then ":k" where k counts the findings of the
+** same file with the same hash so far (as GitHub's primaryLocationLineHash does), so identical
+** findings in one file stay distinct. Findings are sorted by path, so a file's findings are
+** contiguous; within one, (hash, index) order gives each duplicate its k. */
+typedef struct fp_slot {
+	char hash[65];
+	size_t file, index;
+} fp_slot;
+
+static int fp_cmp(const void *a, const void *b)
+{
+	const fp_slot *x = a, *y = b;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	int c = strcmp(x->hash, y->hash);
+	if (c)
+		return c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static char (*fingerprints(const sl_run *run))[80]
+{
+	size_t n = sl_run_finding_count(run);
+	char (*fp)[80] = calloc(n ? n : 1, sizeof *fp);
+	fp_slot *slot = calloc(n ? n : 1, sizeof *slot);
+	if (!fp || !slot) {
+		free(fp);
+		free(slot);
+		return NULL;
+	}
+	size_t file = 0;
+	for (size_t i = 0; i < n; i++) {
+		const sl_finding *f = sl_run_finding(run, i);
+		if (i && strcmp(sl_run_finding(run, i - 1)->path, f->path) != 0)
+			file++;
+		fingerprint(f, slot[i].hash);
+		slot[i].file = file;
+		slot[i].index = i;
+	}
+	qsort(slot, n, sizeof *slot, fp_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool same = i && slot[i].file == slot[i - 1].file &&
+			    strcmp(slot[i].hash, slot[i - 1].hash) == 0;
+		k = same ? k + 1 : 1;
+		snprintf(fp[slot[i].index], sizeof fp[0], "%s:%zu", slot[i].hash, k);
+	}
+	free(slot);
+	return fp;
+}
+
+static json_t *invocation_json(uri_ctx *u, const sl_run *run)
+{
+	json_t *notes = json_array();
+	for (size_t i = 0; notes && i < sl_run_file_count(run); i++) {
+		sl_file_info fi;
+		sl_run_file(run, i, &fi);
+		if (!fi.error)
+			continue;
+		size_t len = strlen(fi.path) + strlen(fi.error) + 16;
+		char *text = malloc(len);
+		char *msg = NULL;
+		if (text) {
+			snprintf(text, len, "%s: %s", fi.path, fi.error);
+			msg = sentence(text, strlen(text), SIZE_MAX);
+		}
+		json_t *n = msg ? json_pack("{s:s, s:{s:s}, s:[{s:{s:o}}]}", "level", "error",
+					    "message", "text", msg, "locations", "physicalLocation",
+					    "artifactLocation", artifact_location(u, fi.path))
+				: NULL;
+		free(text);
+		free(msg);
+		if (!n || json_array_append_new(notes, n) != 0) {
+			json_decref(notes);
+			return NULL;
+		}
+	}
+	if (!notes)
+		return NULL;
+	/* An input that could not be read means the analysis is incomplete (exit status 2). */
+	bool success = json_array_size(notes) == 0;
+	json_t *o = json_pack("{s:b}", "executionSuccessful", success);
+	if (o && !success)
+		json_object_set_new(o, "toolExecutionNotifications", notes);
+	else
+		json_decref(notes);
+	return o;
+}
 
 sl_err sl_report_sarif(const sl_run *run, const sl_report_options *opts, FILE *out)
 {
-	(void)run; (void)opts; (void)out;
-	return SL_EUSAGE;
+	(void)opts;
+	uri_ctx u = {.last_path = NULL};
+	if (!getcwd(u.cwd, sizeof u.cwd) || u.cwd[0] != '/')
+		u.cwd[0] = '\0';
+
+	json_t *rules = json_array();
+	bool ok = rules != NULL;
+	for (size_t i = 0; ok && i < sl_rule_count(); i++) {
+		sl_rule_info r;
+		ok = sl_rule_get(i, &r) == SL_OK && json_array_append_new(rules, rule_json(&r)) == 0;
+	}
+	json_t *results = json_array();
+	char (*fp)[80] = fingerprints(run);
+	ok = ok && results && fp;
+	for (size_t i = 0; ok && i < sl_run_finding_count(run); i++)
+		ok = json_array_append_new(results, result_json(&u, sl_run_finding(run, i), fp[i])) == 0;
+	free(fp);
+	json_t *driver = ok ? json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", "schedlint",
+				       "version", sl_version(), "semanticVersion", sl_version(),
+				       "informationUri", INFO_URI, "rules", rules)
+			    : NULL;
+	rules = NULL;
+	json_t *runo = driver ? json_pack("{s:{s:o}}", "tool", "driver", driver) : NULL;
+	if (runo) {
+		json_t *inv = invocation_json(&u, run);
+		ok = inv && json_object_set_new(runo, "invocations", json_pack("[o]", inv)) == 0;
+		if (ok && u.cwd[0]) {
+			/* Where %SRCROOT% was for this run: lets a viewer open the files. */
+			size_t cl = strlen(u.cwd);
+			char *dir = malloc(cl + 2);
+			char *base = NULL;
+			if (dir) {
+				memcpy(dir, u.cwd, cl);
+				memcpy(dir + cl, cl > 1 ? "/" : "", cl > 1 ? 2 : 1);
+				base = uri_encode("file://", dir);
+			}
+			ok = base && json_object_set_new(runo, "originalUriBaseIds",
+				json_pack("{s:{s:s}}", SRCROOT, "uri", base)) == 0;
+			free(dir);
+			free(base);
+		}
+		ok = ok && json_object_set_new(runo, "columnKind", json_string("unicodeCodePoints")) == 0;
+		ok = ok && json_object_set_new(runo, "results", results) == 0;
+		results = NULL;
+	}
+	json_t *root = ok && runo ? json_pack("{s:s, s:s, s:[O]}", "$schema", SARIF_SCHEMA,
+					      "version", "2.1.0", "runs", runo)
+				  : NULL;
+	json_decref(runo);
+	json_decref(results);
+	json_decref(rules);
+	free(u.last_path);
+	json_decref(u.last_loc);
+	if (!root)
+		return SL_ENOMEM;
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	fputc('\n', out);
+	return rc == 0 && !ferror(out) ? SL_OK : SL_EIO;
 }

@@ -1,0 +1,731 @@
+/* SPDX-License-Identifier: Apache-2.0
+** report.c: the machine-readable reports.
+**   SARIF   validated with Microsoft's SARIF multitool (its SARIF and GitHub rule sets) and, when
+**           ../shared/schemas is there, with ajv against the OASIS SARIF 2.1.0 schema; checked
+**           finding by finding against the JSON report; fingerprints that survive edits above
+**           a finding but not a change of its pointer; artifact URIs relative and encoded.
+**   JSON    validated with ajv against docs/json-output.schema.json; every field documented in
+**           docs/json-output.md present, every field present documented, the doc's example real.
+**   github  workflow commands with GitHub's escaping.
+** The validators come from tools/setup (tools/node_modules); without them the tests fail.
+** Run from the project root with $SCHEDLINT set to the binary. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "schedlint/schedlint.h"
+
+#define NODE_MODULES "tools/node_modules"
+#define MULTITOOL NODE_MODULES "/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+#define AJV NODE_MODULES "/.bin/ajv"
+#define MULTITOOL_POLICY "testdata/report/multitool.xml"
+#define SARIF_SCHEMA "../shared/schemas/sarif-schema-2.1.0.json"
+#define JSON_SCHEMA "docs/json-output.schema.json"
+#define JSON_DOC "docs/json-output.md"
+
+/* ---- helpers ---- */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0, r;
+	char *s = malloc(cap);
+	while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
+		n += r;
+		if (n + 1 >= cap)
+			s = realloc(s, cap *= 2);
+	}
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+static void spit(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "wb");
+	cr_assert(f, "cannot write %s", path);
+	fputs(s, f);
+	fclose(f);
+}
+
+/* Runs a shell command built from fmt; returns its exit status (128+signal when killed). */
+static int sh(const char *fmt, ...)
+{
+	char cmd[16384];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	cr_assert(n > 0 && (size_t)n < sizeof cmd, "command too long");
+	int st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static const char *exe(void)
+{
+	const char *e = getenv("SCHEDLINT");
+	cr_assert(e, "SCHEDLINT (the built binary) is not set");
+	return e;
+}
+
+static char *scratch(void)
+{
+	static char dir[64];
+	strcpy(dir, "/tmp/schedlint-report-XXXXXX");
+	cr_assert(mkdtemp(dir));
+	return dir;
+}
+
+static void rm_rf(const char *dir)
+{
+	if (sh("rm -rf '%s'", dir) != 0)
+		cr_log_warn("could not remove %s", dir);
+}
+
+/* Fails (does not skip: CI runs tools/setup) when the npm validators are missing. */
+static void need_validators(void)
+{
+	if (access(MULTITOOL, X_OK) != 0 || access(AJV, X_OK) != 0)
+		cr_assert_fail("the validators are not installed (%s, %s): run tools/setup",
+			       MULTITOOL, AJV);
+}
+
+static json_t *load_json(const char *path)
+{
+	json_error_t e;
+	json_t *j = json_load_file(path, 0, &e);
+	cr_assert(j, "%s: not JSON: %s at line %d", path, e.text, e.line);
+	return j;
+}
+
+/* The report of one in-memory file, through the library; the caller frees it. */
+static char *report_buffer(const char *path, const char *data, sl_format format)
+{
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, NULL, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, path, data, strlen(data)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	cr_assert(out);
+	sl_report_options ro = {.format = format};
+	cr_assert_eq(sl_run_write_report(run, &ro, out), SL_OK);
+	fclose(out);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	return buf;
+}
+
+/* The report of a fixture file read from disk but reported under display_path. */
+static char *report_file_as(const char *file, const char *display_path, sl_format format)
+{
+	char *data = slurp(file);
+	cr_assert(data, "missing fixture %s", file);
+	char *r = report_buffer(display_path, data, format);
+	free(data);
+	return r;
+}
+
+/* ---- SARIF ---- */
+
+/* The inputs whose SARIF is validated: command-line arguments, run from the project root. */
+static const char *const SARIF_CASES[] = {
+	"testdata/examples",
+	"testdata/rules/gpu-request-without-limit/bad",         /* safe fixes (insertions) */
+	"testdata/rules/schema-type/bad",                        /* safe fixes (replacements) */
+	"testdata/rules/gpu-request-limit-mismatch/bad",         /* unsafe fixes */
+	"testdata/rules/duplicate-key/bad testdata/rules/yaml-syntax/bad",   /* no object */
+	"-c testdata/rules/deployment-mode-legacy/config.yaml testdata/rules/deployment-mode-legacy/bad",
+	"testdata/report",                                      /* code points, escaping */
+	"testdata/report/clean.yaml",                           /* results: [] */
+	"./testdata/report/clean.yaml testdata/report/does-not-exist.yaml",   /* unreadable input */
+	"testdata/rules testdata/examples",                     /* everything */
+};
+#define N_SARIF_CASES (sizeof SARIF_CASES / sizeof SARIF_CASES[0])
+
+static const char *level_of(const char *severity)
+{
+	return strcmp(severity, "error") == 0 ? "error"
+	       : strcmp(severity, "warning") == 0 ? "warning" : "note";
+}
+
+static json_int_t int_at(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	cr_assert(json_is_integer(v), "missing integer %s", key);
+	return json_integer_value(v);
+}
+
+static const char *str_at(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	cr_assert(json_is_string(v), "missing string %s", key);
+	return json_string_value(v);
+}
+
+static void check_uri(json_t *loc, const char *what)
+{
+	const char *uri = str_at(loc, "uri");
+	json_t *base = json_object_get(loc, "uriBaseId");
+	cr_expect(base && strcmp(json_string_value(base), "%SRCROOT%") == 0,
+		  "%s: %s has no uriBaseId %%SRCROOT%%", what, uri);
+	cr_expect(uri[0] != '/' && strncmp(uri, "./", 2) != 0 && strncmp(uri, "../", 3) != 0 &&
+		  !strchr(uri, ':') && !strchr(uri, ' '), "%s: uri %s is not a clean relative reference",
+		  what, uri);
+}
+
+/* The SARIF of a case agrees with its JSON report: one result per finding, same order. */
+static void check_sarif_against_json(const char *name, json_t *sarif, json_t *js)
+{
+	cr_assert_str_eq(str_at(sarif, "version"), "2.1.0");
+	cr_expect_str_eq(str_at(sarif, "$schema"), "https://json.schemastore.org/sarif-2.1.0.json");
+	json_t *runs = json_object_get(sarif, "runs");
+	cr_assert_eq(json_array_size(runs), 1, "%s: one run", name);
+	json_t *run = json_array_get(runs, 0);
+	json_t *driver = json_object_get(json_object_get(run, "tool"), "driver");
+	cr_expect_str_eq(str_at(driver, "name"), "schedlint");
+	cr_expect_str_eq(str_at(driver, "version"), sl_version());
+	cr_expect_str_eq(str_at(driver, "semanticVersion"), sl_version());
+	cr_expect_str_eq(str_at(driver, "informationUri"), "https://github.com/schedlint/schedlint");
+	json_t *rules = json_object_get(driver, "rules");
+	cr_assert_eq(json_array_size(rules), sl_rule_count(), "%s: every rule in rules[]", name);
+	for (size_t i = 0; i < sl_rule_count(); i++) {
+		sl_rule_info ri;
+		sl_rule_get(i, &ri);
+		json_t *r = json_array_get(rules, i);
+		cr_assert_str_eq(str_at(r, "id"), ri.id);
+		const char *rname = str_at(r, "name");
+		cr_expect(rname[0] >= 'A' && rname[0] <= 'Z' && !strchr(rname, '-'),
+			  "%s: name %s is not PascalCase", ri.id, rname);
+		const char *sd = str_at(json_object_get(r, "shortDescription"), "text");
+		const char *fd = str_at(json_object_get(r, "fullDescription"), "text");
+		cr_expect(*sd && strlen(sd) <= 1024 && *fd && strlen(fd) <= 1024, "%s: descriptions", ri.id);
+		json_t *help = json_object_get(r, "help");
+		cr_expect(*str_at(help, "text") && *str_at(help, "markdown"), "%s: help", ri.id);
+		char uri[512];
+		snprintf(uri, sizeof uri, "https://github.com/schedlint/schedlint/blob/main/docs/rules.md#%s",
+			 ri.id);
+		cr_expect_str_eq(str_at(r, "helpUri"), uri);
+		json_t *conf = json_object_get(r, "defaultConfiguration");
+		cr_expect_str_eq(str_at(conf, "level"), ri.severity == SL_SEV_ERROR ? "error"
+				 : ri.severity == SL_SEV_WARNING ? "warning" : "note");
+		cr_expect_eq(json_is_false(json_object_get(conf, "enabled")), !ri.enabled_by_default,
+			     "%s: enabled", ri.id);
+		json_t *tags = json_object_get(json_object_get(r, "properties"), "tags");
+		cr_expect_str_eq(json_string_value(json_array_get(tags, 0)), ri.category);
+	}
+	cr_expect_str_eq(str_at(run, "columnKind"), "unicodeCodePoints");
+	json_t *inv = json_array_get(json_object_get(run, "invocations"), 0);
+	bool unreadable = false;
+	json_t *files = json_object_get(js, "files");
+	for (size_t i = 0; i < json_array_size(files); i++)
+		unreadable |= !json_is_null(json_object_get(json_array_get(files, i), "error"));
+	cr_expect(json_is_boolean(json_object_get(inv, "executionSuccessful")) &&
+		  json_is_true(json_object_get(inv, "executionSuccessful")) == !unreadable,
+		  "%s: executionSuccessful", name);
+	if (unreadable)
+		cr_expect_gt(json_array_size(json_object_get(inv, "toolExecutionNotifications")), 0);
+
+	json_t *results = json_object_get(run, "results");
+	json_t *findings = json_object_get(js, "findings");
+	cr_assert(json_is_array(results), "%s: results[] present even when empty", name);
+	cr_assert_eq(json_array_size(results), json_array_size(findings), "%s: one result per finding",
+		     name);
+	for (size_t i = 0; i < json_array_size(results); i++) {
+		json_t *r = json_array_get(results, i), *f = json_array_get(findings, i);
+		const char *rule = str_at(f, "rule");
+		cr_assert_str_eq(str_at(r, "ruleId"), rule);
+		json_int_t idx = int_at(r, "ruleIndex");
+		cr_expect_str_eq(str_at(json_array_get(rules, (size_t)idx), "id"), rule);
+		cr_expect_str_eq(str_at(r, "level"), level_of(str_at(f, "severity")));
+		cr_expect(*str_at(json_object_get(r, "message"), "text"));
+		json_t *phys = json_object_get(json_array_get(json_object_get(r, "locations"), 0),
+					       "physicalLocation");
+		check_uri(json_object_get(phys, "artifactLocation"), name);
+		json_t *reg = json_object_get(phys, "region");
+		cr_expect_eq(int_at(reg, "startLine"), int_at(f, "line"));
+		cr_expect_eq(int_at(reg, "startColumn"), int_at(f, "column"));
+		cr_expect_eq(int_at(reg, "endLine"), int_at(f, "end_line"));
+		cr_expect_eq(int_at(reg, "endColumn"), int_at(f, "end_column"));
+		const char *fp = str_at(json_object_get(r, "partialFingerprints"),
+					"schedlintFingerprint/v1");
+		cr_expect_eq(strspn(fp, "0123456789abcdef"), 64, "fingerprint %s", fp);
+		json_t *fix = json_object_get(f, "fix"), *fixes = json_object_get(r, "fixes");
+		if (json_is_null(fix)) {
+			cr_expect_null(fixes, "%s: %s has fixes[] but no fix", name, rule);
+			continue;
+		}
+		cr_assert_eq(json_array_size(fixes), 1, "%s: %s: fixes[]", name, rule);
+		json_t *sfix = json_array_get(fixes, 0);
+		cr_expect(*str_at(json_object_get(sfix, "description"), "text"));
+		json_t *change = json_array_get(json_object_get(sfix, "artifactChanges"), 0);
+		check_uri(json_object_get(change, "artifactLocation"), name);
+		json_t *reps = json_object_get(change, "replacements");
+		json_t *edits = json_object_get(fix, "edits");
+		cr_assert_eq(json_array_size(reps), json_array_size(edits));
+		for (size_t k = 0; k < json_array_size(edits); k++) {
+			json_t *e = json_array_get(edits, k), *rep = json_array_get(reps, k);
+			json_t *del = json_object_get(rep, "deletedRegion");
+			cr_expect_eq(int_at(del, "startLine"), int_at(e, "line"));
+			cr_expect_eq(int_at(del, "startColumn"), int_at(e, "column"));
+			cr_expect_eq(int_at(del, "endLine"), int_at(e, "end_line"));
+			cr_expect_eq(int_at(del, "endColumn"), int_at(e, "end_column"));
+			cr_expect_eq(int_at(del, "byteOffset"), int_at(e, "offset"));
+			cr_expect_eq(int_at(del, "byteLength"), int_at(e, "length"));
+			const char *content = str_at(e, "content");
+			json_t *ins = json_object_get(rep, "insertedContent");
+			if (*content)
+				cr_expect_str_eq(str_at(ins, "text"), content);
+			else
+				cr_expect_null(ins);
+		}
+	}
+}
+
+/* Runs the multitool over files (with GitHub's rules) and returns the problems it reports at
+** level warning or error, one line each, in a malloc'd string ("" when none). */
+static char *multitool(const char *tmp, const char *const *files, size_t n)
+{
+	char list[8192] = "", log[512], console[512];
+	for (size_t i = 0; i < n; i++) {
+		strncat(list, " '", sizeof list - strlen(list) - 1);
+		strncat(list, files[i], sizeof list - strlen(list) - 1);
+		strncat(list, "'", sizeof list - strlen(list) - 1);
+	}
+	snprintf(log, sizeof log, "%s/validation.sarif", tmp);
+	snprintf(console, sizeof console, "%s/validation.txt", tmp);
+	/* It exits 0 whatever it finds: the verdict is in the -o log. */
+	int rc = sh("'%s' validate --rule-kind 'Gh;Sarif' --level 'Error;Warning' -c '%s' %s -o '%s' "
+		    "--log ForceOverwrite > '%s' 2>&1", MULTITOOL, MULTITOOL_POLICY, list, log, console);
+	char *text = slurp(console);
+	cr_assert_eq(rc, 0, "the SARIF multitool failed (exit %d):\n%s", rc, text ? text : "");
+	json_t *j = load_json(log);
+	size_t cap = 1, len = 0;
+	char *problems = calloc(1, cap);
+	json_t *run = json_array_get(json_object_get(j, "runs"), 0);
+	json_t *results = json_object_get(run, "results");
+	for (size_t i = 0; i < json_array_size(results); i++) {
+		json_t *r = json_array_get(results, i);
+		json_t *loc = json_object_get(json_object_get(json_object_get(
+			json_array_get(json_object_get(r, "locations"), 0), "physicalLocation"),
+			"artifactLocation"), "uri");
+		const char *uri = json_is_string(loc) ? json_string_value(loc) : "?";
+		char line[2048];
+		int l = snprintf(line, sizeof line, "%s %s %s\n", uri, str_at(r, "ruleId"),
+				 json_is_string(json_object_get(r, "level")) ? str_at(r, "level") : "warning");
+		problems = realloc(problems, cap += (size_t)l);
+		memcpy(problems + len, line, (size_t)l + 1);
+		len += (size_t)l;
+	}
+	/* Anything it could not do is an error too; the one expected configuration notification
+	** says that SARIF2006 is disabled (MULTITOOL_POLICY). */
+	json_t *inv = json_array_get(json_object_get(run, "invocations"), 0);
+	json_t *notes = json_object_get(inv, "toolConfigurationNotifications");
+	for (size_t i = 0; i < json_array_size(notes); i++) {
+		json_t *m = json_object_get(json_object_get(json_array_get(notes, i), "message"), "text");
+		cr_expect(json_is_string(m) && strstr(json_string_value(m), "'SARIF2006' was explicitly"),
+			  "multitool configuration notification:\n%s", text);
+	}
+	cr_expect_eq(json_array_size(json_object_get(inv, "toolExecutionNotifications")), 0,
+		     "multitool execution notifications:\n%s", text);
+	cr_expect(json_is_true(json_object_get(inv, "executionSuccessful")),
+		  "the multitool did not run successfully:\n%s", text);
+	json_decref(j);
+	free(text);
+	return problems;
+}
+
+Test(report, sarif_validates, .timeout = 600)
+{
+	need_validators();
+	exe();
+	char *tmp = scratch();
+	const char *files[N_SARIF_CASES + 2];
+	char paths[N_SARIF_CASES + 2][512];
+	for (size_t i = 0; i < N_SARIF_CASES; i++) {
+		char js[512];
+		snprintf(paths[i], sizeof paths[i], "%s/case%zu.sarif", tmp, i);
+		snprintf(js, sizeof js, "%s/case%zu.json", tmp, i);
+		files[i] = paths[i];
+		int rc = sh("'%s' -f sarif %s > '%s' 2>/dev/null", exe(), SARIF_CASES[i], paths[i]);
+		cr_assert(rc == 0 || rc == 1 || (rc == 2 && strstr(SARIF_CASES[i], "does-not-exist")),
+			  "schedlint -f sarif %s: exit %d", SARIF_CASES[i], rc);
+		sh("'%s' -f json %s > '%s' 2>/dev/null", exe(), SARIF_CASES[i], js);
+		json_t *s = load_json(paths[i]), *j = load_json(js);
+		check_sarif_against_json(SARIF_CASES[i], s, j);
+		json_decref(s);
+		json_decref(j);
+	}
+	size_t n = N_SARIF_CASES;
+	/* Percent-encoded URIs, through the library: a path with ":", ",", "%", "#", a space and
+	** non-ASCII letters (it need not exist: it is resolved against the working directory). */
+	char *odd = report_file_as("testdata/report/unicode.yaml", "./odd dir/a:b,c%d#e/ünï.yaml",
+				   SL_FORMAT_SARIF);
+	json_t *oj = json_loads(odd, 0, NULL);
+	cr_assert(oj);
+	json_t *res0 = json_array_get(json_object_get(json_array_get(json_object_get(oj, "runs"), 0),
+						      "results"), 0);
+	json_t *al = json_object_get(json_object_get(json_array_get(json_object_get(res0, "locations"),
+		0), "physicalLocation"), "artifactLocation");
+	cr_expect_str_eq(str_at(al, "uri"), "odd%20dir/a%3Ab,c%25d%23e/%C3%BCn%C3%AF.yaml");
+	cr_expect_str_eq(str_at(al, "uriBaseId"), "%SRCROOT%");
+	json_decref(oj);
+	snprintf(paths[n], sizeof paths[n], "%s/odd-path.sarif", tmp);
+	spit(paths[n], odd);
+	free(odd);
+	files[n] = paths[n];
+	n++;
+	/* A canary, so a validator that checks nothing cannot pass: our own output with a rule's
+	** shortDescription removed (GitHub requires it: GH2012). */
+	json_t *canary = load_json(paths[0]);
+	json_t *rule0 = json_array_get(json_object_get(json_object_get(json_object_get(
+		json_array_get(json_object_get(canary, "runs"), 0), "tool"), "driver"), "rules"), 0);
+	json_object_del(rule0, "shortDescription");
+	snprintf(paths[n], sizeof paths[n], "%s/canary.sarif", tmp);
+	cr_assert_eq(json_dump_file(canary, paths[n], JSON_INDENT(2)), 0);
+	json_decref(canary);
+	files[n] = paths[n];
+	n++;
+
+	/* (1) Microsoft's validator, SARIF and GitHub rules: nothing at warning or error level
+	** except the canary's GH2012. */
+	char *problems = multitool(tmp, files, n);
+	cr_expect(strstr(problems, "canary.sarif GH2012 error"),
+		  "the multitool did not flag the canary; it reported:\n%s", problems);
+	char *bad = strdup("");
+	for (char *line = strtok(problems, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strstr(line, "canary.sarif GH2012"))
+			continue;
+		bad = realloc(bad, strlen(bad) + strlen(line) + 2);
+		strcat(strcat(bad, line), "\n");
+	}
+	cr_expect_str_eq(bad, "", "the SARIF multitool reported problems:\n%s", bad);
+	free(bad);
+	free(problems);
+
+	/* (2) The OASIS schema, when the shared folder has it. ajv 8 reads draft-07, not the
+	** schema's draft-04: migrate a copy. ajv-cli picks its parser by file extension, so the
+	** data files are copied to *.json. */
+	if (access(SARIF_SCHEMA, R_OK) == 0) {
+		int rc = sh("'%s' migrate -s '%s' -o '%s/sarif7.json' > /dev/null", AJV, SARIF_SCHEMA,
+			    tmp);
+		cr_assert_eq(rc, 0, "ajv migrate of %s failed", SARIF_SCHEMA);
+		/* One ajv run over all of them: compiling the schema is what takes the time. */
+		sh("mkdir -p '%s/ajv'", tmp);
+		for (size_t i = 0; i + 1 < n; i++)
+			cr_assert_eq(sh("cp '%s' '%s/ajv/%zu.json'", files[i], tmp, i), 0);
+		rc = sh("'%s' validate -s '%s/sarif7.json' -d '%s/ajv/*.json' -c ajv-formats --all-errors "
+			"--errors=text > '%s/ajv.txt' 2>&1", AJV, tmp, tmp, tmp);
+		char ajvout[512];
+		snprintf(ajvout, sizeof ajvout, "%s/ajv.txt", tmp);
+		char *t = slurp(ajvout);
+		cr_expect_eq(rc, 0, "not valid SARIF 2.1.0 (N.json is case N of SARIF_CASES):\n%s", t);
+		size_t valid = 0;
+		for (const char *p = t; p && (p = strstr(p, ".json valid")); p++)
+			valid++;
+		cr_expect_eq(valid, n - 1, "ajv validated %zu of %zu files:\n%s", valid, n - 1, t);
+		free(t);
+	} else {
+		cr_log_warn("%s not found: SARIF checked with the multitool only", SARIF_SCHEMA);
+	}
+	rm_rf(tmp);
+}
+
+/* The fingerprint of the one result of rule in the SARIF of file (reported under a fixed name). */
+static char *fingerprint_of(const char *file, const char *rule, long *line)
+{
+	char *sarif = report_file_as(file, "pod.yaml", SL_FORMAT_SARIF);
+	json_t *j = json_loads(sarif, 0, NULL);
+	cr_assert(j);
+	free(sarif);
+	json_t *results = json_object_get(json_array_get(json_object_get(j, "runs"), 0), "results");
+	char *fp = NULL;
+	for (size_t i = 0; i < json_array_size(results); i++) {
+		json_t *r = json_array_get(results, i);
+		if (strcmp(str_at(r, "ruleId"), rule) != 0)
+			continue;
+		cr_assert_null(fp, "%s: two %s results", file, rule);
+		fp = strdup(str_at(json_object_get(r, "partialFingerprints"), "schedlintFingerprint/v1"));
+		json_t *reg = json_object_get(json_object_get(json_array_get(json_object_get(r,
+			"locations"), 0), "physicalLocation"), "region");
+		*line = (long)int_at(reg, "startLine");
+	}
+	cr_assert(fp, "%s: no %s result", file, rule);
+	json_decref(j);
+	return fp;
+}
+
+Test(report, fingerprint_survives_edits_above)
+{
+	const char *rule = "gpu-request-without-limit";
+	long l0, l1, l2;
+	char *base = fingerprint_of("testdata/report/fingerprint-base.yaml", rule, &l0);
+	char *moved = fingerprint_of("testdata/report/fingerprint-moved.yaml", rule, &l1);
+	char *pointer = fingerprint_of("testdata/report/fingerprint-pointer.yaml", rule, &l2);
+	cr_expect_neq(l0, l1, "the fixture should move the finding");
+	cr_expect_str_eq(moved, base, "lines and a document inserted above changed the fingerprint");
+	cr_expect_str_neq(pointer, base, "a different JSON pointer kept the same fingerprint");
+	free(base);
+	free(moved);
+	free(pointer);
+}
+
+Test(report, fingerprint_depends_on_rule_and_object)
+{
+	/* The same field reported by two rules; the same rule in two objects of one file. */
+	const char *doc = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  containers:\n"
+			  "    - name: c\n      resources:\n        requests:\n          nvidia.com/gpu: 1\n";
+	char two[1024];
+	snprintf(two, sizeof two, "%s---\n%s", doc, doc);
+	char *p = strstr(two + strlen(doc), "name: a");
+	p[6] = 'b';
+	char *sarif = report_buffer("two.yaml", two, SL_FORMAT_SARIF);
+	json_t *j = json_loads(sarif, 0, NULL);
+	cr_assert(j);
+	json_t *results = json_object_get(json_array_get(json_object_get(j, "runs"), 0), "results");
+	cr_assert_geq(json_array_size(results), 3);
+	for (size_t a = 0; a < json_array_size(results); a++)
+		for (size_t b = a + 1; b < json_array_size(results); b++) {
+			json_t *x = json_array_get(results, a), *y = json_array_get(results, b);
+			cr_expect_str_neq(str_at(json_object_get(x, "partialFingerprints"),
+						 "schedlintFingerprint/v1"),
+					  str_at(json_object_get(y, "partialFingerprints"),
+						 "schedlintFingerprint/v1"),
+					  "results %zu (%s) and %zu (%s) share a fingerprint", a,
+					  str_at(x, "ruleId"), b, str_at(y, "ruleId"));
+		}
+	json_decref(j);
+	free(sarif);
+	/* Identical objects twice: the fingerprints still differ, by their ":k" occurrence. */
+	snprintf(two, sizeof two, "%s---\n%s", doc, doc);
+	sarif = report_buffer("same.yaml", two, SL_FORMAT_SARIF);
+	j = json_loads(sarif, 0, NULL);
+	results = json_object_get(json_array_get(json_object_get(j, "runs"), 0), "results");
+	const char *first = NULL;
+	for (size_t i = 0; i < json_array_size(results); i++) {
+		json_t *r = json_array_get(results, i);
+		if (strcmp(str_at(r, "ruleId"), "gpu-request-without-limit") != 0)
+			continue;
+		const char *fp = str_at(json_object_get(r, "partialFingerprints"),
+					"schedlintFingerprint/v1");
+		if (!first) {
+			first = fp;
+			cr_expect(strlen(fp) > 2 && strcmp(fp + strlen(fp) - 2, ":1") == 0, "%s", fp);
+		} else {
+			cr_expect(strncmp(fp, first, 64) == 0 && strcmp(fp + strlen(fp) - 2, ":2") == 0,
+				  "%s after %s", fp, first);
+		}
+	}
+	json_decref(j);
+	free(sarif);
+}
+
+Test(report, sarif_clean_run_has_empty_results)
+{
+	char *sarif = report_file_as("testdata/report/clean.yaml", "clean.yaml", SL_FORMAT_SARIF);
+	json_t *j = json_loads(sarif, 0, NULL);
+	cr_assert(j);
+	json_t *run = json_array_get(json_object_get(j, "runs"), 0);
+	json_t *results = json_object_get(run, "results");
+	cr_expect(json_is_array(results) && json_array_size(results) == 0);
+	cr_expect(json_is_true(json_object_get(json_array_get(json_object_get(run, "invocations"), 0),
+					       "executionSuccessful")));
+	json_decref(j);
+	free(sarif);
+}
+
+/* ---- JSON ---- */
+
+/* The field paths of the table in docs/json-output.md ("findings[].fix.edits[].offset"). */
+static size_t documented_fields(char fields[][128], size_t max)
+{
+	char *doc = slurp(JSON_DOC);
+	cr_assert(doc, "%s is missing", JSON_DOC);
+	size_t n = 0;
+	for (char *line = strtok(doc, "\n"); line; line = strtok(NULL, "\n")) {
+		if (strncmp(line, "| `", 3) != 0)
+			continue;
+		char *end = strchr(line + 3, '`');
+		cr_assert(end && n < max);
+		size_t len = (size_t)(end - (line + 3));
+		cr_assert_lt(len, 128);
+		memcpy(fields[n], line + 3, len);
+		fields[n][len] = '\0';
+		n++;
+	}
+	free(doc);
+	cr_assert_gt(n, 20, "%s: no field table found", JSON_DOC);
+	return n;
+}
+
+/* True when path ("a.b[].c") names a value somewhere in v (any element for "[]"). */
+static bool has_path(json_t *v, const char *path)
+{
+	if (!*path)
+		return true;
+	if (strncmp(path, "[]", 2) == 0) {
+		const char *rest = path[2] == '.' ? path + 3 : path + 2;
+		for (size_t i = 0; i < json_array_size(v); i++)
+			if (has_path(json_array_get(v, i), rest))
+				return true;
+		return false;
+	}
+	size_t len = strcspn(path, ".[");
+	char key[128];
+	if (len >= sizeof key || !json_is_object(v))
+		return false;
+	memcpy(key, path, len);
+	key[len] = '\0';
+	json_t *c = json_object_get(v, key);
+	if (!c)
+		return false;
+	const char *rest = path[len] == '.' ? path + len + 1 : path + len;
+	return has_path(c, rest);
+}
+
+/* Every key path in v is one of the documented fields. */
+static void all_documented(json_t *v, const char *prefix, char fields[][128], size_t n)
+{
+	if (json_is_array(v)) {
+		char p[256];
+		snprintf(p, sizeof p, "%s[]", prefix);
+		for (size_t i = 0; i < json_array_size(v); i++)
+			all_documented(json_array_get(v, i), p, fields, n);
+		return;
+	}
+	if (!json_is_object(v))
+		return;
+	const char *key;
+	json_t *c;
+	json_object_foreach(v, key, c) {
+		char p[256];
+		snprintf(p, sizeof p, "%s%s%s", prefix, *prefix ? "." : "", key);
+		bool found = false;
+		for (size_t i = 0; i < n && !found; i++)
+			found = strcmp(fields[i], p) == 0;
+		cr_expect(found, "%s is in the JSON output but not documented in %s", p, JSON_DOC);
+		all_documented(c, p, fields, n);
+	}
+}
+
+Test(report, json_matches_schema_and_doc, .timeout = 300)
+{
+	need_validators();
+	exe();
+	char *tmp = scratch();
+	/* Cases that between them fill every field: fixes (safe and unsafe), objects with and
+	** without namespace, findings without an object, units, an unreadable file. */
+	static const char *const cases[] = {
+		"testdata/rules testdata/examples testdata/report",
+		"testdata/report/clean.yaml",
+		"testdata/report/clean.yaml testdata/report/does-not-exist.yaml",
+	};
+	char fields[128][128];
+	size_t nf = documented_fields(fields, 128);
+	json_t *all = json_array();
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char js[512], out[512];
+		snprintf(js, sizeof js, "%s/case%zu.json", tmp, i);
+		snprintf(out, sizeof out, "%s/ajv.txt", tmp);
+		sh("'%s' -f json %s > '%s' 2>/dev/null", exe(), cases[i], js);
+		int rc = sh("'%s' validate -s '%s' -d '%s' --all-errors --errors=text > '%s' 2>&1", AJV,
+			    JSON_SCHEMA, js, out);
+		char *t = slurp(out);
+		cr_expect_eq(rc, 0, "%s: the JSON report does not match %s:\n%s", cases[i], JSON_SCHEMA, t);
+		free(t);
+		json_t *j = load_json(js);
+		all_documented(j, "", fields, nf);
+		json_array_append_new(all, j);
+	}
+	for (size_t i = 0; i < nf; i++) {
+		char path[140];
+		snprintf(path, sizeof path, "[].%s", fields[i]);
+		cr_expect(has_path(all, path), "%s is documented in %s but never in the output",
+			  fields[i], JSON_DOC);
+	}
+	json_decref(all);
+
+	/* The doc's example is real: its YAML gives exactly its JSON. */
+	char *doc = slurp(JSON_DOC);
+	char *y = strstr(doc, "```yaml\n"), *jj = strstr(doc, "```json\n");
+	cr_assert(y && jj, "%s: no example", JSON_DOC);
+	y += 8;
+	jj += 8;
+	*strstr(y, "```") = '\0';
+	*strstr(jj, "```") = '\0';
+	json_t *want = json_loads(jj, 0, NULL);
+	cr_assert(want, "%s: the example is not JSON", JSON_DOC);
+	char pod[512];
+	snprintf(pod, sizeof pod, "%s/pod.yaml", tmp);
+	spit(pod, y);
+	char gotp[512];
+	snprintf(gotp, sizeof gotp, "%s/got.json", tmp);
+	sh("cd '%s' && '%s' -f json --select gpu-request-without-limit pod.yaml > got.json", tmp, exe());
+	json_t *got = load_json(gotp);
+	json_object_set_new(json_object_get(want, "tool"), "version", json_string(sl_version()));
+	char *gs = json_dumps(got, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	cr_expect(json_equal(want, got), "%s: the example differs from the real output:\n%s", JSON_DOC,
+		  gs);
+	free(gs);
+	json_decref(want);
+	json_decref(got);
+	free(doc);
+	rm_rf(tmp);
+}
+
+/* ---- GitHub workflow commands ---- */
+
+Test(report, github_escaping)
+{
+	char *out = report_file_as("testdata/report/escaping.yaml", "dir:a,b/100%\r\nx.yaml",
+				   SL_FORMAT_GITHUB);
+	cr_expect_str_eq(out,
+		"::error file=dir%3Aa%2Cb/100%25%0D%0Ax.yaml,line=7,col=3,endLine=7,endColumn=19,"
+		"title=duplicate-key::duplicate key \"100%25%0D%0Ax: y,z\" (first defined at line 6, "
+		"column 3); the API server rejects it\n"
+		"schedlint: 1 error, 0 warnings, 0 infos in 1 file; 0 fixable\n");
+	free(out);
+}
+
+Test(report, github_commands)
+{
+	/* Every line but the last is a workflow command; the last is the plain summary. */
+	exe();
+	char *tmp = scratch();
+	char outp[512];
+	snprintf(outp, sizeof outp, "%s/gh.txt", tmp);
+	int rc = sh("'%s' -f github ./testdata/examples testdata/report > '%s'", exe(), outp);
+	cr_expect_eq(rc, 1);
+	char *out = slurp(outp);
+	size_t lines = 0, commands = 0;
+	char *last = NULL;
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+		lines++;
+		last = line;
+		unsigned l, c, el, ec;
+		char kind[16], file[1024];
+		if (strncmp(line, "::", 2) != 0)
+			continue;
+		commands++;
+		cr_expect_eq(sscanf(line, "::%15[a-z] file=%1023[^,],line=%u,col=%u,endLine=%u,endColumn=%u,",
+				    kind, file, &l, &c, &el, &ec), 6, "%s", line);
+		cr_expect(strcmp(kind, "error") == 0 || strcmp(kind, "warning") == 0 ||
+			  strcmp(kind, "notice") == 0, "%s", line);
+		cr_expect(strncmp(file, "./", 2) != 0 && strncmp(file, "testdata/", 9) == 0, "%s", file);
+		cr_expect(strstr(line, ",title=") && strstr(line + 2, "::"), "%s", line);
+	}
+	cr_expect_eq(commands + 1, lines, "one command per finding, then the summary");
+	cr_expect(last && strncmp(last, "schedlint: ", 11) == 0, "summary: %s", last ? last : "");
+	free(out);
+	rm_rf(tmp);
+}
