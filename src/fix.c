@@ -59,15 +59,17 @@ void sl_style_detect(const sl_source *src, sl_style *out)
 		prev_indent = ind;
 		if (t[0] == '-' && t + 1 < end && t[1] == ' ')
 			prev_indent = ind + 2 + leading_spaces(t + 2, end);
-		for (const char *q = t; q + 2 < e; q++) {
-			if (q[0] == ':' && q[1] == ' ') {
-				if (q[2] == '"')
-					dq++;
-				else if (q[2] == '\'')
-					sq++;
-				break;
-			}
-		}
+		/* the quote of a value ("key: 'v'") or of a sequence item ("- 'v'") */
+		const char *qv = NULL;
+		if (e - t >= 3 && t[0] == '-' && t[1] == ' ')
+			qv = t + 2;
+		for (const char *q = t; !qv && q + 2 < e; q++)
+			if (q[0] == ':' && q[1] == ' ')
+				qv = q + 2;
+		if (qv && qv < e && *qv == '"')
+			dq++;
+		else if (qv && qv < e && *qv == '\'')
+			sq++;
 	}
 	unsigned best = 2, bestv = 0;
 	for (unsigned i = 1; i < 9; i++)

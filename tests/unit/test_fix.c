@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: Apache-2.0
+** test_fix.c: the fix module on its own: style detection, edit validation and application,
+** rendering of inserted entries and items in the file's style, removals, and unified diffs. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "diff.h"
+#include "fix.h"
+#include "source.h"
+#include "yaml_tree.h"
+
+struct doc { sl_source *src; sl_arena *a; sl_tree t; sl_style st; };
+
+static struct doc *parse(const char *text)
+{
+	struct doc *d = calloc(1, sizeof *d);
+	cr_assert_eq(sl_source_from_buffer("t.yaml", text, strlen(text), &d->src), SL_OK);
+	d->a = sl_arena_new();
+	cr_assert_eq(sl_tree_parse(d->src, d->a, &d->t, NULL, NULL), SL_OK);
+	cr_assert_geq(d->t.n_docs, 1);
+	sl_style_detect(d->src, &d->st);
+	return d;
+}
+
+static void done(struct doc *d)
+{
+	sl_arena_free(d->a);
+	sl_source_free(d->src);
+	free(d);
+}
+
+/* The node at a path of keys from the root ("spec", "x", NULL). */
+static const sl_node *at(struct doc *d, const char *const *keys)
+{
+	const sl_node *n = d->t.docs[0]->root;
+	for (; *keys; keys++)
+		n = sl_map_get(n, *keys);
+	cr_assert(n, "path not found");
+	return n;
+}
+
+/* Applies one insertion or replacement and returns the new text (malloc'd). */
+static char *apply1(struct doc *d, size_t off, size_t len, const char *content)
+{
+	sl_edit e = {.path = "t.yaml", .offset = off, .length = len, .content = content};
+	const sl_edit *v[1] = {&e};
+	char *out;
+	size_t n;
+	cr_assert_eq(sl_edits_apply(d->src->data, d->src->len, v, 1, &out, &n), SL_OK);
+	return out;
+}
+
+Test(fix, style_detection)
+{
+	struct doc *d = parse("a:\n    b:\n        c: 1\n    l:\n    - x\n");
+	cr_expect_eq(d->st.indent, 4);
+	cr_expect_not(d->st.indent_sequences, "an indentless file");
+	cr_expect_eq(d->st.quote, '"');
+	cr_expect_str_eq(d->st.eol, "\n");
+	done(d);
+	d = parse("a:\r\n  l:\r\n    - 'x'\r\n    - 'y'\r\n");
+	cr_expect_eq(d->st.indent, 2);
+	cr_expect(d->st.indent_sequences);
+	cr_expect_eq(d->st.quote, '\'');
+	cr_expect_str_eq(d->st.eol, "\r\n");
+	done(d);
+}
+
+Test(fix, map_entry_follows_indent_and_nesting)
+{
+	struct doc *d = parse("spec:\n    resources:\n        requests:\n            cpu: 1 # one\nnext: 2\n");
+	static const char *const path[] = {"spec", "resources", NULL};
+	size_t off;
+	const char *t = sl_render_map_entry(d->a, d->src, &d->st, at(d, path), "limits",
+					    "nvidia.com/gpu: 1", &off);
+	cr_assert(t);
+	char *out = apply1(d, off, 0, t);
+	cr_expect_str_eq(out, "spec:\n    resources:\n        requests:\n            cpu: 1 # one\n"
+			      "        limits:\n            nvidia.com/gpu: 1\nnext: 2\n");
+	free(out);
+	done(d);
+}
+
+Test(fix, sequence_fragment_indentless_and_indented)
+{
+	const char *frag = "- key: nvidia.com/gpu\n  operator: Exists";
+	struct doc *d = parse("spec:\n  a:\n  - x\n  b: 1\n");
+	static const char *const path[] = {"spec", NULL};
+	size_t off;
+	const char *t = sl_render_map_entry(d->a, d->src, &d->st, at(d, path), "tolerations", frag, &off);
+	char *out = apply1(d, off, 0, t);
+	cr_expect_str_eq(out, "spec:\n  a:\n  - x\n  b: 1\n  tolerations:\n  - key: nvidia.com/gpu\n"
+			      "    operator: Exists\n");
+	free(out);
+	done(d);
+	d = parse("spec:\n  a:\n    - x\n  b: 1\n");
+	t = sl_render_map_entry(d->a, d->src, &d->st, at(d, path), "tolerations", frag, &off);
+	out = apply1(d, off, 0, t);
+	cr_expect_str_eq(out, "spec:\n  a:\n    - x\n  b: 1\n  tolerations:\n    - key: nvidia.com/gpu\n"
+			      "      operator: Exists\n");
+	free(out);
+	done(d);
+}
+
+Test(fix, sequence_item_crlf)
+{
+	struct doc *d = parse("t:\r\n  - key: a\r\n    operator: Exists\r\nz: 1\r\n");
+	static const char *const path[] = {"t", NULL};
+	size_t off;
+	const char *t = sl_render_seq_item(d->a, d->src, &d->st, at(d, path),
+					   "key: b\noperator: Exists", &off);
+	cr_assert(t);
+	char *out = apply1(d, off, 0, t);
+	cr_expect_str_eq(out, "t:\r\n  - key: a\r\n    operator: Exists\r\n  - key: b\r\n    operator: Exists\r\nz: 1\r\n");
+	free(out);
+	done(d);
+}
+
+Test(fix, flow_collections)
+{
+	struct doc *d = parse("m: {a: 1}\ns: [x]\ne: {}\n");
+	static const char *const m[] = {"m", NULL}, *const s[] = {"s", NULL}, *const e[] = {"e", NULL};
+	size_t off;
+	const char *t = sl_render_map_entry(d->a, d->src, &d->st, at(d, m), "b", "2", &off);
+	char *out = apply1(d, off, 0, t);
+	cr_expect_str_eq(out, "m: {a: 1, b: 2}\ns: [x]\ne: {}\n");
+	free(out);
+	cr_expect_null(sl_render_map_entry(d->a, d->src, &d->st, at(d, m), "b", "c: 1\nd: 2", &off),
+		       "a block fragment into a flow mapping is declined");
+	t = sl_render_seq_item(d->a, d->src, &d->st, at(d, s), "key: y", &off);
+	out = apply1(d, off, 0, t);
+	cr_expect_str_eq(out, "m: {a: 1}\ns: [x, {key: y}]\ne: {}\n");
+	free(out);
+	t = sl_render_map_entry(d->a, d->src, &d->st, at(d, e), "k", "v", &off);
+	out = apply1(d, off, 0, t);
+	cr_expect_str_eq(out, "m: {a: 1}\ns: [x]\ne: {k: v}\n");
+	free(out);
+	done(d);
+}
+
+Test(fix, removals)
+{
+	struct doc *d = parse("t:\n  - key: a   # keep me?\n    operator: Exists\n  - key: b\nm: {x: 1, y: 2}\n");
+	static const char *const t[] = {"t", NULL}, *const m[] = {"m", NULL};
+	size_t s, e;
+	cr_assert(sl_render_removal(d->src, sl_deref(at(d, t))->u.seq.items[0], &s, &e));
+	char *out = apply1(d, s, e - s, "");
+	cr_expect_str_eq(out, "t:\n  - key: b\nm: {x: 1, y: 2}\n");
+	free(out);
+	const sl_node *mm = at(d, m);
+	cr_assert(sl_render_removal(d->src, mm->u.map.pairs[0].key, &s, &e));
+	out = apply1(d, s, e - s, "");
+	cr_expect_str_eq(out, "t:\n  - key: a   # keep me?\n    operator: Exists\n  - key: b\nm: {y: 2}\n");
+	free(out);
+	cr_assert(sl_render_removal(d->src, mm->u.map.pairs[1].value, &s, &e));
+	out = apply1(d, s, e - s, "");
+	cr_expect_str_eq(out, "t:\n  - key: a   # keep me?\n    operator: Exists\n  - key: b\nm: {x: 1}\n");
+	free(out);
+	/* the first key of a sequence item's mapping does not stand on its own line: declined */
+	const sl_node *item = sl_deref(at(d, t))->u.seq.items[0];
+	cr_expect_not(sl_render_removal(d->src, sl_deref(item)->u.map.pairs[0].key, &s, &e));
+	done(d);
+}
+
+Test(fix, edits_are_validated)
+{
+	const char *text = "abcdef";
+	sl_edit a = {.path = "p", .offset = 1, .length = 2, .content = "X"};
+	sl_edit b = {.path = "p", .offset = 2, .length = 2, .content = "Y"};
+	sl_edit c = {.path = "p", .offset = 5, .length = 3, .content = "Z"};
+	sl_edit i1 = {.path = "p", .offset = 4, .length = 0, .content = "1"};
+	sl_edit i2 = {.path = "p", .offset = 4, .length = 0, .content = "2"};
+	char *out;
+	size_t n;
+	const sl_edit *ov[2] = {&a, &b};
+	cr_expect_eq(sl_edits_apply(text, 6, ov, 2, &out, &n), SL_EUSAGE, "overlapping edits");
+	const sl_edit *oob[1] = {&c};
+	cr_expect_eq(sl_edits_apply(text, 6, oob, 1, &out, &n), SL_EUSAGE, "an edit past the end");
+	cr_expect(sl_edits_overlap(&i1, &i2), "two insertions at one offset are ambiguous");
+	const sl_edit *ok[2] = {&i1, &a};   /* given out of order */
+	cr_assert_eq(sl_edits_apply(text, 6, ok, 2, &out, &n), SL_OK);
+	cr_expect_str_eq(out, "aXd1ef");
+	cr_expect_eq(n, 6);
+	free(out);
+	sl_edit other = {.path = "q", .offset = 1, .length = 2, .content = ""};
+	cr_expect_not(sl_edits_overlap(&a, &other), "edits of different files never overlap");
+}
+
+Test(fix, unified_diff)
+{
+	const char *a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n";
+	const char *b = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n11\n12\n13";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	cr_assert_eq(sl_diff_write(m, "f.yaml", a, strlen(a), b, strlen(b)), SL_OK);
+	fclose(m);
+	cr_expect_str_eq(buf, "--- f.yaml\n+++ f.yaml\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n"
+			      "@@ -10,3 +10,4 @@\n 10\n 11\n 12\n+13\n\\ No newline at end of file\n");
+	free(buf);
+	buf = NULL;
+	m = open_memstream(&buf, &len);
+	cr_assert_eq(sl_diff_write(m, "f.yaml", a, strlen(a), a, strlen(a)), SL_OK);
+	fclose(m);
+	cr_expect_eq(len, 0, "no diff for equal texts");
+	free(buf);
+}
