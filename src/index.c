@@ -31,7 +31,114 @@ void sl_index_free(sl_index *ix)
 {
 	for (int k = 0; k < SL_KIND__COUNT; k++)
 		free(ix->by_kind[k]);
+	free(ix->names);
+	free(ix->features_cms);
+	free(ix->serving);
 	memset(ix, 0, sizeof *ix);
+}
+
+static size_t name_hash(sl_kind k, const char *name)
+{
+	size_t h = 1469598103934665603ull ^ (size_t)k;
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ull;
+	return h;
+}
+
+static int cmp_priority(const void *a, const void *b)
+{
+	const sl_serving_priority *x = a, *y = b;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	/* stable: the order they were added in (file, then document, then unit) */
+	return x->unit->obj < y->unit->obj ? -1 : x->unit->obj > y->unit->obj ? 1 :
+	       x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+sl_err sl_index_finish(sl_index *ix)
+{
+	/* (kind, name) -> first object, open addressing at load <= 1/2 */
+	size_t total = 0;
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		total += ix->n_by_kind[k];
+	size_t cap = 16;
+	while (cap < total * 2 + 1)
+		cap *= 2;
+	ix->names = sl_xcalloc(cap, sizeof *ix->names);
+	if (!ix->names)
+		return SL_ENOMEM;
+	ix->names_cap = cap;
+	size_t *kinds = sl_xcalloc(cap, sizeof *kinds);
+	if (!kinds)
+		return SL_ENOMEM;
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		for (size_t i = 0; i < ix->n_by_kind[k]; i++) {
+			const sl_object *o = ix->by_kind[k][i];
+			if (!o->name)
+				continue;
+			size_t j = name_hash((sl_kind)k, o->name) & (cap - 1);
+			while (ix->names[j].name &&
+			       !(kinds[j] == (size_t)k && strcmp(ix->names[j].name, o->name) == 0))
+				j = (j + 1) & (cap - 1);
+			if (!ix->names[j].name) {
+				ix->names[j].name = o->name;
+				ix->names[j].obj = o;
+				kinds[j] = (size_t)k;
+			}
+		}
+	}
+	free(kinds);
+	/* config-features ConfigMaps */
+	size_t n;
+	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
+	for (size_t i = 0; i < n; i++) {
+		const sl_object *cm = cms[i];
+		if (!cm->name || strcmp(cm->name, "config-features") != 0 ||
+		    (cm->namespace_ && strcmp(cm->namespace_, "knative-serving") != 0))
+			continue;
+		const sl_object **nv = sl_xrealloc(ix->features_cms, (ix->n_features_cms + 1) * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		ix->features_cms = nv;
+		ix->features_cms[ix->n_features_cms++] = cm;
+	}
+	/* the default PriorityClass, computed by the scan while finished is false */
+	ix->default_pc = sl_index_default_priority_class(ix, &ix->default_pc_value);
+	ix->finished = true;
+	/* serving priorities */
+	size_t units = 0;
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		if (sl_kind_is_serving((sl_kind)k))
+			for (size_t i = 0; i < ix->n_by_kind[k]; i++)
+				units += ix->by_kind[k][i]->n_units;
+	ix->serving = sl_xmalloc((units ? units : 1) * sizeof *ix->serving);
+	if (!ix->serving)
+		return SL_ENOMEM;
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		if (!sl_kind_is_serving((sl_kind)k))
+			continue;
+		for (size_t i = 0; i < ix->n_by_kind[k]; i++) {
+			const sl_object *o = ix->by_kind[k][i];
+			for (size_t j = 0; j < o->n_units; j++) {
+				const sl_unit *u = &o->units[j];
+				sl_serving_priority *sp = &ix->serving[ix->n_serving];
+				if (u->mode == SL_MODE_MODELMESH ||
+				    !sl_index_unit_priority(ix, u, &sp->value, &sp->class_name))
+					continue;
+				sp->unit = u;
+				ix->n_serving++;
+			}
+		}
+	}
+	/* stable by construction order: sort on (value, insertion position) */
+	qsort(ix->serving, ix->n_serving, sizeof *ix->serving, cmp_priority);
+	return SL_OK;
+}
+
+const sl_serving_priority *sl_index_serving_priorities(const sl_index *ix, size_t *n)
+{
+	*n = ix->n_serving;
+	return ix->serving;
 }
 
 const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *n)
@@ -42,6 +149,13 @@ const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *
 
 const sl_object *sl_index_find(const sl_index *ix, sl_kind k, const char *name)
 {
+	if (ix->finished && name) {
+		size_t cap = ix->names_cap;
+		for (size_t j = name_hash(k, name) & (cap - 1); ix->names[j].name; j = (j + 1) & (cap - 1))
+			if (ix->names[j].obj->kind == k && strcmp(ix->names[j].name, name) == 0)
+				return ix->names[j].obj;
+		return NULL;
+	}
 	for (size_t i = 0; name && i < ix->n_by_kind[k]; i++) {
 		const sl_object *o = ix->by_kind[k][i];
 		if (o->name && strcmp(o->name, name) == 0)
@@ -85,6 +199,11 @@ sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_fla
 	if (n > 0)   /* the operator owns config-features: an unset flag has Knative's default */
 		return SL_FLAG_UNKNOWN;
 	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
+	if (ix->finished) {
+		/* only the config-features ConfigMaps, found once */
+		cms = ix->features_cms;
+		n = ix->n_features_cms;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const sl_object *cm = cms[i];
 		if (!cm->name || strcmp(cm->name, "config-features") != 0)
@@ -159,6 +278,11 @@ const sl_object *sl_index_server_config(const sl_index *ix, const sl_object *ser
 /* The globalDefault PriorityClass with the lowest value, or NULL. */
 const sl_object *sl_index_default_priority_class(const sl_index *ix, long long *value)
 {
+	if (ix->finished) {
+		if (ix->default_pc)
+			*value = ix->default_pc_value;
+		return ix->default_pc;
+	}
 	size_t n;
 	const sl_object *const *pcs = sl_index_objects(ix, SL_KIND_PRIORITY_CLASS, &n);
 	const sl_object *best = NULL;

@@ -24,16 +24,39 @@ typedef struct sl_flag_origin {
 	bool from_config;         /* the state came from .schedlint.yaml knative-features */
 } sl_flag_origin;
 
+/* A serving unit's priority, as batch-outranks-serving compares them. */
+typedef struct sl_serving_priority {
+	const sl_unit *unit;
+	long long value;
+	const char *class_name;  /* NULL when the unit has no class and there is no default */
+} sl_serving_priority;
+
 typedef struct sl_index {
 	const sl_object **by_kind[SL_KIND__COUNT];   /* objects of each kind, in order */
 	size_t n_by_kind[SL_KIND__COUNT];
 	const sl_config *cfg;
+	/* Derived once by sl_index_finish, so rules never rescan per unit: */
+	struct sl_index_name { const char *name; const sl_object *obj; } *names;  /* hash of
+				       (kind, name) -> first object */
+	size_t names_cap;
+	const sl_object **features_cms;   /* config-features ConfigMaps in knative-serving */
+	size_t n_features_cms;
+	const sl_object *default_pc;      /* the globalDefault PriorityClass (lowest value) */
+	long long default_pc_value;
+	sl_serving_priority *serving;     /* serving units with a known priority, stably sorted */
+	size_t n_serving;                 /* by value (file order among equals) */
+	bool finished;
 } sl_index;
 
 void sl_index_init(sl_index *ix, const sl_config *cfg);
 /* Adds o (objects must be added in path, then document order). SL_ENOMEM only. */
 sl_err sl_index_add(sl_index *ix, const sl_object *o);
 void sl_index_free(sl_index *ix);
+/* Derives the lookups rules use (name hash, default PriorityClass, serving priorities, the
+** config-features ConfigMaps) once every object has been added. SL_ENOMEM only. */
+sl_err sl_index_finish(sl_index *ix);
+/* The serving units' priorities, sorted by value; *n gets the count. */
+const sl_serving_priority *sl_index_serving_priorities(const sl_index *ix, size_t *n);
 
 /* Objects of kind k: *n gets the count. */
 const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *n);

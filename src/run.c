@@ -220,6 +220,8 @@ static sl_err lint_passes(sl_run *run)
 			if ((err = sl_index_add(&e->index, f->objects[j])))
 				return err;
 	}
+	if ((err = sl_index_finish(&e->index)))
+		return err;
 	if ((err = run_pass(run, sl_engine_check)))
 		return err;
 	size_t total = 0;

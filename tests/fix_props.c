@@ -271,7 +271,16 @@ static void check_file(const char *path)
 	struct allow al = {calloc(n_acc * ta.n_docs + 1, sizeof(char *)), 0};
 	for (size_t k = 0; k < n_acc; k++) {
 		for (size_t d = 0; d < ta.n_docs; d++) {
-			const sl_node *hit = deepest(ta.docs[d]->root, ranges[2 * k], ranges[2 * k + 1]);
+			/* A whole-line removal spills past its collection; the blanks and breaks
+			** around it are not what the edit is about. */
+			size_t o = ranges[2 * k], l = ranges[2 * k + 1];
+			while (l > 0 && (orig[o] == ' ' || orig[o] == '\t')) {
+				o++;
+				l--;
+			}
+			while (l > 0 && strchr("\r\n \t", orig[o + l - 1]))
+				l--;
+			const sl_node *hit = deepest(ta.docs[d]->root, o, l);
 			if (hit)
 				al.ptrs[al.n++] = sl_node_pointer(hit, ar);
 		}

@@ -58,8 +58,16 @@
  * ```
  *
  * ## Fix safety
- * The catalogue's fix (unsafe, predictors only: add `nvidia.com/gpu: 1` to the main
- * container's limits) arrives with the fix engine; today the finding has no fix.
+ * Unsafe, and only for a predictor (an InferenceService predictor or canary predictor, or a
+ * worker): the fix adds `nvidia.com/gpu: 1` to the main container's `limits` (the framework key
+ * of a KServe predictor such as `model`, else `kserve-container` or the first container),
+ * creating `limits:` under `resources:`, or `resources:` itself, when missing. Unsafe because
+ * the GPU count, and whether a GPU was meant at all, is the author's decision. No fix for a
+ * transformer, an explainer or a plain workload (the selector is more likely the mistake), and
+ * none when the container has no mapping of its own, when its `resources` or `limits` is
+ * present but not a mapping, when `nvidia.com/gpu` is already written in its requests or limits
+ * (as zero), when the mapping to edit is anchored (its aliases would change too), or when the
+ * edit would have to put a nested block into a flow mapping.
  *
  * ## Options
  * `cluster.gpu-node-labels` (the node labels that mark GPU nodes), `cluster.gpu-resources` (the
@@ -133,6 +141,39 @@ static bool gpu_from_elsewhere(const sl_config *cfg, const sl_index *ix, const s
 	return false;
 }
 
+#define FIX_GPU "nvidia.com/gpu"
+
+/* Attaches the fix for a predictor: nvidia.com/gpu: 1 in the main container's limits. */
+static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
+{
+	const sl_container *c = NULL;
+	for (size_t i = 0; i < u->n_containers && !c; i++)
+		if (u->containers[i].main && !u->containers[i].init)
+			c = &u->containers[i];
+	const sl_node *cn = c ? sl_deref(c->node) : NULL;
+	if (!r || !cn || cn->type != SL_NODE_MAP || cn->anchor ||
+	    (c->resources && c->resources->anchor) || (c->limits && c->limits->anchor))
+		return;   /* an anchored mapping: the edit would change its aliases too */
+	/* A zero GPU written already: adding the key again would duplicate it. */
+	if (sl_map_get_key(c->limits, FIX_GPU) || sl_map_get_key(c->requests, FIX_GPU))
+		return;
+	const sl_node *res = sl_map_get_key(cn, "resources");
+	bool ok;
+	if (!res)
+		ok = sl_fix_add_entry(ctx, r, cn, "resources", "limits:\n  " FIX_GPU ": 1");
+	else if (!c->resources)
+		return;   /* present but not a mapping */
+	else if (!sl_map_get_key(c->resources, "limits"))
+		ok = sl_fix_add_entry(ctx, r, c->resources, "limits", FIX_GPU ": 1");
+	else if (c->limits)
+		ok = sl_fix_add_entry(ctx, r, c->limits, FIX_GPU, "1");
+	else
+		return;
+	if (ok)
+		sl_fix_describe(ctx, r, SL_FIX_UNSAFE, "add limits." FIX_GPU ": 1 to %s",
+				sl_container_label(ctx, c));
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
@@ -164,11 +205,13 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			     label, key);
 	else if (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY ||
 		 u->role == SL_ROLE_WORKER)
-		sl_report_at(ctx, at,
-			     "%s is pinned to GPU nodes (%s) but no container requests a GPU, so it "
-			     "gets none: add a GPU limit (for example nvidia.com/gpu: 1) to the main "
-			     "container, or drop the GPU selector",
-			     label, key);
+		add_fix(ctx,
+			sl_report_at(ctx, at,
+				     "%s is pinned to GPU nodes (%s) but no container requests a GPU, so "
+				     "it gets none: add a GPU limit (for example nvidia.com/gpu: 1) to the "
+				     "main container, or drop the GPU selector",
+				     label, key),
+			u);
 	else
 		sl_report_at(ctx, at,
 			     "%s is pinned to GPU nodes (%s) but no container requests a GPU: it "
@@ -180,4 +223,4 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(gpu_node_without_gpu_request, .id = "gpu-node-without-gpu-request", .category = "gpu",
 	.summary = "Pinned to GPU nodes but no container requests a GPU",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_UNSAFE, .check_unit = check);

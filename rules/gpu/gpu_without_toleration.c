@@ -53,8 +53,15 @@
  * ```
  *
  * ## Fix safety
- * The catalogue's fix (safe: add `{key: <taint key>, operator: Exists, effect: NoSchedule}`)
- * arrives with the fix engine; today the finding has no fix.
+ * Safe: the fix adds `{key: <taint key>, operator: Exists, effect: NoSchedule}` as the last
+ * item of the unit's own `tolerations` list (a `{...}` item when the list is a flow sequence),
+ * or adds a `tolerations:` list holding it as the last field of the pod spec (the component
+ * of a KServe unit, `spec.podSpec` of a Seldon Server) when the unit has none. The toleration
+ * only permits: it cannot move pods anywhere the GPU request does not already confine them.
+ * Declined (no fix) when the unit's tolerations come from a ServingRuntime or ServerConfig
+ * (adding one of its own would replace that whole list), when `tolerations` is written but is
+ * not a sequence, when it or the pod spec is an alias or anchored (the edit would change other
+ * objects), and when the pod spec is a flow mapping.
  *
  * ## Options
  * `cluster.gpu-nodes-tainted` (off: the rule never reports),
@@ -125,6 +132,42 @@ static const sl_node *effective_tolerations(const sl_index *ix, const sl_unit *u
 	return base ? base->tolerations : u->tolerations;
 }
 
+/* Attaches the fix: the toleration of taint key `taint` added to u's own tolerations. */
+static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *effective,
+		    const char *taint)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_node *pod = sl_deref(u->pod);
+	const sl_node *own = u->tolerations;
+	if (!r || !pod || pod->type != SL_NODE_MAP || pod->anchor)
+		return;
+	/* Merged from a runtime or ServerConfig: a list of the unit's own would replace it. */
+	if (effective != own && sl_seq_n(effective) > 0)
+		return;
+	bool ok;
+	if (own) {
+		if (own->parent != pod || own->anchor)
+			return;   /* an alias or an anchor: other objects share the list */
+		if (own->style)
+			ok = sl_fix_add_item(ctx, r, own,
+					     sl_arena_printf(a, "key: %s, operator: Exists, effect: NoSchedule",
+							     taint));
+		else
+			ok = sl_fix_add_item(ctx, r, own,
+					     sl_arena_printf(a, "key: %s\noperator: Exists\neffect: NoSchedule",
+							     taint));
+	} else if (sl_map_get_key(pod, "tolerations")) {
+		return;   /* written, but not a sequence (schema-type) or null */
+	} else {
+		ok = sl_fix_add_entry(ctx, r, pod, "tolerations",
+				      sl_arena_printf(a, "- key: %s\n  operator: Exists\n  effect: NoSchedule",
+						      taint));
+	}
+	if (ok)
+		sl_fix_describe(ctx, r, SL_FIX_SAFE,
+				"add the toleration {key: %s, operator: Exists, effect: NoSchedule}", taint);
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
@@ -153,7 +196,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 					done[n_done++] = taint;
 				if (list_tolerates(tols, taint))
 					continue;
-				sl_report_at(ctx, p->value,
+				sl_report *r = sl_report_at(ctx, p->value,
 					     "%s: %s %s %s but the unit does not tolerate the %s:NoSchedule "
 					     "taint GPU nodes carry, so it stays Pending on tainted GPU nodes "
 					     "(the ExtendedResourceToleration admission plugin that would add "
@@ -161,6 +204,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 					     "NoSchedule}",
 					     sl_ctx_label(ctx, u), sl_container_label(ctx, c),
 					     l == 0 ? "limits" : "requests", name, taint, taint);
+				add_fix(ctx, r, u, tols, taint);
 			}
 		}
 	}
@@ -169,4 +213,4 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(gpu_without_toleration, .id = "gpu-without-toleration", .category = "gpu",
 	.summary = "Requests a GPU but does not tolerate the GPU node taint",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_SAFE, .check_unit = check);

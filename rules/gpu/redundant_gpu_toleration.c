@@ -48,8 +48,11 @@
  * ```
  *
  * ## Fix safety
- * The catalogue's fix (safe: remove the toleration) arrives with the fix engine; today the
- * finding has no fix.
+ * Safe, given the config's word that the plugin is on: the fix removes the toleration entry
+ * (its lines in a block sequence, the item and a comma in a flow one). When every toleration of
+ * the list is such a redundant entry, it removes the whole `tolerations:` field instead, so no
+ * empty list is left behind. Declined (no fix) when the entry or the list is an alias or
+ * anchored (the edit would change other objects), or when the item does not start its own line.
  *
  * ## Options
  * `cluster.extended-resource-toleration` (the rule reports only when it is true),
@@ -73,6 +76,35 @@ static bool unit_names_resource(const sl_unit *u, const char *name)
 	return false;
 }
 
+/* The GPU resource toleration t redundantly tolerates, or NULL. */
+static const char *redundant(const sl_config *cfg, const sl_unit *u, const sl_node *t)
+{
+	const char *key = sl_scalar(sl_map_get(t, "key"));
+	const char *op = sl_scalar(sl_map_get(t, "operator"));
+	const char *eff = sl_scalar(sl_map_get(t, "effect"));
+	if (!key || !sl_is_gpu_resource(cfg, key) || !eff || strcmp(eff, "NoSchedule") != 0)
+		return NULL;
+	if (op && *op && strcmp(op, "Exists") != 0 && strcmp(op, "Equal") != 0)
+		return NULL;
+	return unit_names_resource(u, key) ? key : NULL;
+}
+
+/* Attaches the fix: removes t, or the whole list when every item of it is redundant. */
+static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *t)
+{
+	const sl_config *cfg = sl_ctx_config(ctx);
+	const sl_node *tols = u->tolerations;
+	if (!r || !t || t->parent != tols || t->anchor || tols->anchor ||
+	    tols->parent != sl_deref(u->pod))
+		return;
+	bool all = true;
+	for (size_t i = 0; all && i < sl_seq_n(tols); i++)
+		all = redundant(cfg, u, sl_seq_item(tols, i)) != NULL;
+	if (sl_fix_remove(ctx, r, all ? tols : t))
+		sl_fix_describe(ctx, r, SL_FIX_SAFE, all ? "remove the tolerations (the admission "
+				"plugin adds them)" : "remove the toleration (the admission plugin adds it)");
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
@@ -80,25 +112,20 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;
 	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
 		const sl_node *t = sl_seq_item(u->tolerations, i);
-		const char *key = sl_scalar(sl_map_get(t, "key"));
-		const char *op = sl_scalar(sl_map_get(t, "operator"));
-		const char *eff = sl_scalar(sl_map_get(t, "effect"));
-		if (!key || !sl_is_gpu_resource(cfg, key) || !eff || strcmp(eff, "NoSchedule") != 0)
+		const char *key = redundant(cfg, u, t);
+		if (!key)
 			continue;
-		if (op && *op && strcmp(op, "Exists") != 0 && strcmp(op, "Equal") != 0)
-			continue;
-		if (!unit_names_resource(u, key))
-			continue;
-		sl_report_at(ctx, t,
+		sl_report *r = sl_report_at(ctx, t,
 			     "%s tolerates %s:NoSchedule explicitly, but it requests %s and the "
 			     "ExtendedResourceToleration admission plugin (cluster."
 			     "extended-resource-toleration: true) adds {key: %s, operator: Exists, "
 			     "effect: NoSchedule} to its pods",
 			     sl_ctx_label(ctx, u), key, key, key);
+		add_fix(ctx, r, u, t);
 	}
 	return SL_OK;
 }
 
 SL_RULE(redundant_gpu_toleration, .id = "redundant-gpu-toleration", .category = "gpu",
 	.summary = "Explicit GPU toleration that the ExtendedResourceToleration plugin adds anyway",
-	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_INFO, .fix = SL_FIX_SAFE, .check_unit = check);

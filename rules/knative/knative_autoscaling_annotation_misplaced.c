@@ -55,9 +55,18 @@
  * ```
  *
  * ## Fix safety
- * No fix yet. The catalogue's fix (safe: move the annotation to
- * `spec.template.metadata.annotations`, creating the mapping when needed) arrives with the fix
- * engine; today the finding has no fix.
+ * Safe: the fix moves the annotation, key and value as written, to
+ * `spec.template.metadata.annotations` in one fix of two edits: it removes the entry from the
+ * object's `metadata.annotations` (the whole `annotations:` field when it held only that
+ * entry) and adds it as the last template annotation, creating `annotations:` under the
+ * template's `metadata:`, or `metadata:` itself, when missing. When the template already has
+ * the annotation with the same value, the fix only removes the misplaced one. Several
+ * annotations are moved one at a time (their insertions meet at one place, so the engine
+ * applies one fix per round). Declined (no fix) when `spec.template` is absent, not a mapping
+ * or a flow mapping; when the template already has the annotation with another value (which
+ * one is meant is the author's call); when the key or value is not a one-line scalar; when
+ * anything edited is an alias or anchored; and when an edit would put a block into a flow
+ * mapping or remove an entry that does not start its own line.
  *
  * ## Options
  * None.
@@ -69,6 +78,119 @@
  * - kserve/kserve `pkg/controller/v1beta1/inferenceservice/reconcilers/knative/ksvc_reconciler.go`
  */
 
+/* --- the fix: both edits are checked first, so that a fix is all or nothing --- */
+
+/* Mirrors the SDK's test for a fragment that is a nested block. */
+static bool is_block(const char *f)
+{
+	return strchr(f, '\n') || strncmp(f, "- ", 2) == 0 || strstr(f, ": ") ||
+	       (f[0] && f[strlen(f) - 1] == ':');
+}
+
+/* True when only blanks precede offset on its line. */
+static bool starts_line(const sl_source *src, size_t off)
+{
+	size_t l = sl_source_line_of(src, off);
+	for (size_t p = l == 0 ? src->bom : src->line_start[l]; p < off; p++)
+		if (src->data[p] != ' ' && src->data[p] != '\t')
+			return false;
+	return true;
+}
+
+/* True when sl_fix_add_entry would add fragment to map (an unanchored mapping). */
+static bool can_add(const sl_source *src, const sl_node *map, const char *frag)
+{
+	if (!frag || !map || map->type != SL_NODE_MAP || map->end < 1 || map->anchor)
+		return false;
+	if (map->style || map->u.map.n == 0)
+		return map->style && !is_block(frag) && src->data[map->end - 1] == '}';
+	return true;
+}
+
+/* True when v is map's own value for its key (no alias, no merge key, no anchor). */
+static bool own_value(const sl_node *map, const sl_node *v)
+{
+	return map && v && map->type == SL_NODE_MAP && v->parent == map && !v->anchor &&
+	       v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
+}
+
+/* True when sl_fix_remove can remove the entry whose value is v from map. */
+static bool removable(const sl_source *src, const sl_node *map, const sl_node *v)
+{
+	return own_value(map, v) &&
+	       (map->style || starts_line(src, map->u.map.pairs[v->pos].key->start));
+}
+
+/* A one-line scalar written as is, or NULL. */
+static const char *one_line(sl_ctx *ctx, const sl_node *n)
+{
+	if (!n || n->type != SL_NODE_SCALAR || n->anchor || n->tag ||
+	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
+		return NULL;
+	const char *t = sl_node_text(ctx, n);
+	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
+}
+
+/* Attaches the fix moving pair p of the object's annotations ann to the revision template. */
+static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node *ann,
+		    const sl_pair *p)
+{
+	const sl_source *src = sl_ctx_source(ctx);
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_node *meta = sl_deref(o->metadata), *spec = sl_deref(o->spec);
+	const char *k = one_line(ctx, p->key), *v = one_line(ctx, p->value);
+	if (!r || !k || !v || !own_value(meta, ann) || !own_value(ann, p->value))
+		return;
+	/* The removal: the entry, or the annotations field it is alone in. */
+	const sl_node *rm_map = sl_map_n(ann) == 1 ? meta : ann;
+	const sl_node *rm = sl_map_n(ann) == 1 ? ann : p->value;
+	if (!removable(src, rm_map, rm))
+		return;
+	/* The addition. */
+	const sl_node *tmpl = sl_map_get(spec, "template");
+	if (!own_value(spec, tmpl) || tmpl->style)
+		return;
+	const sl_node *add_map = NULL;
+	const char *add_key = NULL, *add_frag = NULL;
+	const sl_node *tmeta = sl_map_get(tmpl, "metadata");
+	if (!sl_map_get_key(tmpl, "metadata")) {
+		add_map = tmpl;
+		add_key = "metadata";
+		add_frag = sl_arena_printf(a, "annotations:\n  %s: %s", k, v);
+	} else if (!own_value(tmpl, tmeta)) {
+		return;
+	} else if (!sl_map_get_key(tmeta, "annotations")) {
+		add_map = tmeta;
+		add_key = "annotations";
+		add_frag = sl_arena_printf(a, "%s: %s", k, v);
+	} else {
+		const sl_node *tann = sl_map_get(tmeta, "annotations");
+		if (!own_value(tmeta, tann))
+			return;
+		const sl_node *have = sl_map_get(tann, sl_scalar(p->key));
+		if (have) {
+			/* Already there: with the same value the misplaced copy only goes. */
+			if (!sl_scalar(have) || !sl_scalar(p->value) ||
+			    strcmp(sl_scalar(have), sl_scalar(p->value)) != 0)
+				return;
+		} else {
+			add_map = tann;
+			add_key = k;
+			add_frag = v;
+		}
+	}
+	if (add_map && !can_add(src, add_map, add_frag))
+		return;
+	if (!sl_fix_remove(ctx, r, rm))
+		return;
+	if (add_map && !sl_fix_add_entry(ctx, r, add_map, add_key, add_frag))
+		return;
+	sl_fix_describe(ctx, r, SL_FIX_SAFE,
+			add_map ? "move %s to spec.template.metadata.annotations"
+				: "remove %s (spec.template.metadata.annotations has it already)",
+			sl_scalar(p->key));
+}
+
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
 	if (o->kind != SL_KIND_KNATIVE_SERVICE && o->kind != SL_KIND_KNATIVE_CONFIGURATION)
@@ -79,11 +201,12 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 		const char *key = sl_scalar(p->key);
 		if (!key || strncmp(key, "autoscaling.knative.dev", 23) != 0)
 			continue;
-		sl_report_at(ctx, p->key,
+		sl_report *r = sl_report_at(ctx, p->key,
 			     "%s has %s in its own metadata: the webhook rejects it (invalid key name \"%s\": "
 			     "autoscaling annotations must be put under \"spec.template.metadata.annotations\" "
 			     "to work)",
 			     sl_object_label(o, sl_ctx_arena(ctx)), key, key);
+		add_fix(ctx, r, o, ann, p);
 	}
 	return SL_OK;
 }
@@ -91,4 +214,4 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 SL_RULE(knative_autoscaling_annotation_misplaced, .id = "knative-autoscaling-annotation-misplaced",
 	.category = "knative",
 	.summary = "An autoscaling.knative.dev annotation on a Knative Service's own metadata",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_object = check);

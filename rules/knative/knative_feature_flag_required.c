@@ -67,9 +67,18 @@
  * ```
  *
  * ## Fix safety
- * No fix yet. The catalogue's fix (unsafe: add `kubernetes.podspec-<x>: "enabled"` to the
- * `config-features` ConfigMap or KnativeServing CR when one is among the linted files, an edit
- * in another file) arrives with the fix engine; today the finding has no fix.
+ * Unsafe, and only when the flag's state was read from a `config-features` ConfigMap or a
+ * KnativeServing CR among the linted files: the fix edits that file (often not the one the
+ * finding is in). When the flag is written there with another value (`disabled`, `allowed`
+ * for a check that needs `enabled`, or a value Knative ignores), it replaces the value with
+ * `enabled`, keeping its quotes; when it is not written, it adds
+ * `kubernetes.podspec-<x>: "enabled"` as the last entry of the ConfigMap's `data` (or the CR's
+ * `spec.config.features`), creating `data:` (or `features:` / `config:` / `spec:`) when missing.
+ * Unsafe because it turns a feature on for the whole cluster. Several findings of one flag
+ * offer the same edit; it is applied once. No fix when the state comes from config
+ * `cluster.knative-features` or nothing says anything, and none when the mapping or value is
+ * an alias, anchored, present but of another type, or a flow mapping that cannot take a
+ * nested block.
  *
  * ## Options
  * `cluster.knative-features` (the flags known to be enabled, short names such as
@@ -194,6 +203,76 @@ static const char *where(sl_ctx *ctx, const sl_unit *u)
 			       sl_kind_name(u->obj->kind));
 }
 
+/* True when v is map's own value (no alias, no merge key, no anchor). */
+static bool own_value(const sl_node *map, const sl_node *v)
+{
+	return map && v && map->type == SL_NODE_MAP && v->parent == map && !v->anchor &&
+	       !map->anchor && v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
+}
+
+/* Adds "key: fragment" to map (an own, unanchored mapping), or to parent as a new key holding
+** it when map is absent from parent. */
+static bool add_into(sl_ctx *ctx, sl_report *r, const sl_node *parent, const char *key,
+		     const sl_node *map, const char *fragment)
+{
+	if (!map && parent && !parent->anchor && !sl_map_get_key(parent, key))
+		return sl_fix_add_entry(ctx, r, parent, key, fragment);
+	return false;
+}
+
+/* Attaches the fix: the flag set to "enabled" in the ConfigMap or KnativeServing CR its state
+** was read from (another linted file, often). */
+static void add_fix(sl_ctx *ctx, sl_report *r, const char *flag, const flag_info *fi)
+{
+	const sl_object *o = fi->origin.obj;
+	if (!r || !o || fi->origin.from_config)
+		return;
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_node *map = sl_deref(fi->origin.map), *v = fi->origin.node;
+	const char *where = o->kind == SL_KIND_KNATIVE_SERVING
+		? sl_arena_printf(a, "the KnativeServing CR %s", o->name ? o->name : "")
+		: "ConfigMap config-features";
+	bool ok = false;
+	if (v) {
+		if (!own_value(map, v) || v->type != SL_NODE_SCALAR)
+			return;
+		const char *text = v->style == SL_STYLE_DOUBLE ? "\"enabled\""
+				 : v->style == SL_STYLE_SINGLE ? "'enabled'"
+				 : v->style == SL_STYLE_PLAIN ? "enabled" : NULL;
+		ok = text && sl_fix_replace_node(ctx, r, v, text);
+		if (ok)
+			sl_fix_describe(ctx, r, SL_FIX_UNSAFE, "set %s to \"enabled\" in %s", flag, where);
+		return;
+	}
+	const sl_node *root = sl_deref(o->root);
+	const char *q = sl_fix_quote(ctx, root, "enabled");
+	const char *entry = sl_arena_printf(a, "%s: %s", flag, q);
+	if (!q || !entry)
+		return;
+	if (map) {
+		if (map->type != SL_NODE_MAP || map->anchor || !map->parent || map->parent->anchor)
+			return;
+		ok = sl_fix_add_entry(ctx, r, map, flag, q);
+	} else if (o->kind == SL_KIND_CONFIGMAP) {
+		ok = add_into(ctx, r, root, "data", NULL, entry);
+	} else {
+		const sl_node *spec = sl_map_get(root, "spec");
+		const sl_node *config = sl_map_get(spec, "config");
+		if (config)
+			ok = config->type == SL_NODE_MAP &&
+			     add_into(ctx, r, config, "features", sl_map_get(config, "features"), entry);
+		else if (spec)
+			ok = spec->type == SL_NODE_MAP &&
+			     add_into(ctx, r, spec, "config", NULL,
+				      sl_arena_printf(a, "features:\n  %s", entry));
+		else
+			ok = add_into(ctx, r, root, "spec", NULL,
+				      sl_arena_printf(a, "config:\n  features:\n    %s", entry));
+	}
+	if (ok)
+		sl_fix_describe(ctx, r, SL_FIX_UNSAFE, "add %s: \"enabled\" to %s", flag, where);
+}
+
 static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const char *what,
 		   const char *flag, const flag_info *fi, bool def_on, const char *quoted)
 {
@@ -203,9 +282,11 @@ static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const ch
 		hint = sl_arena_printf(sl_ctx_arena(ctx), "; if the cluster enables it, add `%s` to config "
 				       "`cluster.knative-features`", shortname);
 	}
-	sl_report_key(ctx, value, "%s sets %s, which needs Knative flag %s, and the flag %s: %s \"%s\"%s",
-		      sl_ctx_label(ctx, u), what, flag, state_text(ctx, fi, def_on), where(ctx, u),
-		      quoted, hint ? hint : "");
+	sl_report *r = sl_report_key(ctx, value,
+				     "%s sets %s, which needs Knative flag %s, and the flag %s: %s \"%s\"%s",
+				     sl_ctx_label(ctx, u), what, flag, state_text(ctx, fi, def_on),
+				     where(ctx, u), quoted, hint ? hint : "");
+	add_fix(ctx, r, flag, fi);
 }
 
 static const struct gate {
@@ -423,4 +504,4 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(knative_feature_flag_required, .id = "knative-feature-flag-required", .category = "knative",
 	.summary = "A Knative-run unit sets a PodSpec field whose kubernetes.podspec-* flag is not enabled",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_UNSAFE, .check_unit = check);

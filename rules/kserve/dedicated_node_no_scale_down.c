@@ -60,9 +60,11 @@
  *
  * ## Fix safety
  * Unsafe: setting `minReplicas: 0` adds cold starts (the first request after idle waits for a
- * node and a pod), a latency trade the author must accept. When `minReplicas` is written, the
- * fix replaces its value with 0; inserting the field when it is absent arrives with the fix
- * engine, and today that finding has no fix.
+ * node and a pod), a latency trade the author must accept. When `minReplicas` is written as a
+ * plain scalar, the fix replaces its value with 0; when it is absent, the fix adds
+ * `minReplicas: 0` as the component's last field (an inline `, minReplicas: 0` in a flow
+ * mapping). Declined (no fix) when `minReplicas` is written but not as a plain scalar of its
+ * own (an alias or an anchored value: the edit would change the other uses).
  *
  * ## Options
  * `cluster.kserve-default-deployment-mode` (the mode of objects without the annotation, default
@@ -226,6 +228,12 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 					      "node and a pod)");
 		return err;
 	}
+	/* Absent: add it as the component's last field (declined into a flow mapping). */
+	if (r && !u->replicas && !sl_map_get_key(u->component, "minReplicas") &&
+	    sl_fix_add_entry(ctx, r, u->component, "minReplicas", "0"))
+		return sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
+				       "add minReplicas: 0 (requests after idle wait for a node and a "
+				       "pod)");
 	return SL_OK;
 }
 

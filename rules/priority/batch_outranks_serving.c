@@ -78,32 +78,22 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (!sl_strlist_has(&cfg->cluster.batch_kinds, u->obj->kind_name) || !bname || !*bname ||
 	    !sl_index_priority_value(ix, bname, &bv))
 		return SL_OK;
-	const sl_unit *low = NULL;
-	long long lowv = 0;
-	const char *lowcls = NULL;
-	size_t outranked = 0;
-	for (int k = 0; k < SL_KIND__COUNT; k++) {
-		if (!sl_kind_is_serving((sl_kind)k))
-			continue;
-		size_t n;
-		const sl_object *const *objs = sl_index_objects(ix, (sl_kind)k, &n);
-		for (size_t i = 0; i < n; i++) {
-			for (size_t j = 0; j < objs[i]->n_units; j++) {
-				const sl_unit *s = &objs[i]->units[j];
-				long long sv;
-				const char *scls;
-				if (s->mode == SL_MODE_MODELMESH ||
-				    !sl_index_unit_priority(ix, s, &sv, &scls) || sv >= bv)
-					continue;
-				outranked++;
-				if (!low || sv < lowv) {
-					low = s;
-					lowv = sv;
-					lowcls = scls;
-				}
-			}
-		}
+	/* Serving units by priority (the index sorted them once): the first is the lowest, and
+	** those below bv are the outranked ones. */
+	size_t n;
+	const sl_serving_priority *sp = sl_index_serving_priorities(ix, &n);
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sp[mid].value < bv)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	size_t outranked = lo;
+	const sl_unit *low = outranked ? sp[0].unit : NULL;
+	long long lowv = outranked ? sp[0].value : 0;
+	const char *lowcls = outranked ? sp[0].class_name : NULL;
 	if (!low)
 		return SL_OK;
 	sl_arena *a = sl_ctx_arena(ctx);

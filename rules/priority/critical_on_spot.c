@@ -47,9 +47,16 @@
  * ```
  *
  * ## Fix safety
- * The catalogue's fix (unsafe: remove the spot toleration or the spot preference) arrives with
- * the fix engine; today the finding has no fix. A required spot selector never gets one: which
- * capacity to use instead is the author's decision.
+ * Unsafe (the pods lose access to spot capacity, which may leave them Pending where only spot
+ * nodes have room). A spot toleration: the fix removes the toleration entry, or the whole
+ * `tolerations:` field when every toleration in it is a spot one. A spot preference: the fix
+ * removes the preferred term (weight and preference) when every expression of it favours spot
+ * and it has no `matchFields`, else only the spot expression; a
+ * `preferredDuringSchedulingIgnoredDuringExecution` list, `nodeAffinity` or `affinity` that would
+ * be left empty is removed whole (so findings that share it share one edit). A required spot
+ * selector (nodeSelector or required node affinity) never gets a fix: which capacity to use
+ * instead is the author's decision. Declined (no fix) when an entry on the way is an alias or
+ * anchored (the edit would change other objects) or does not start its own line.
  *
  * ## Options
  * `cluster.spot-labels` (`key=value` pairs; a spot taint is a taint with one of their keys),
@@ -120,6 +127,116 @@ static bool values_hold(const sl_node *values, const char *v)
 	return false;
 }
 
+/* The spot value preferred expression ex favours (In with it, or Exists on a spot key), or
+** NULL. */
+static const char *spot_preference(const sl_config *cfg, const sl_node *ex)
+{
+	const char *key = sl_scalar(sl_map_get(ex, "key"));
+	const char *op = sl_scalar(sl_map_get(ex, "operator"));
+	if (!key || !op)
+		return NULL;
+	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
+		const char *v = sl_config_spot_value(cfg, i, key);
+		if (v && (strcmp(op, "Exists") == 0 ||
+			  (strcmp(op, "In") == 0 && values_hold(sl_map_get(ex, "values"), v))))
+			return v;
+	}
+	return NULL;
+}
+
+/* True when toleration tol tolerates a spot taint. */
+static bool spot_toleration(const sl_config *cfg, const sl_node *tol)
+{
+	const char *key = sl_scalar(sl_map_get(tol, "key"));
+	const char *op = sl_scalar(sl_map_get(tol, "operator"));
+	const char *val = sl_scalar(sl_map_get(tol, "value"));
+	if (!key || !*key)
+		return false;
+	bool exists = op && strcmp(op, "Exists") == 0;
+	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
+		const char *v = sl_config_spot_value(cfg, i, key);
+		if (v && (exists || (val && strcmp(val, v) == 0)))
+			return true;
+	}
+	return false;
+}
+
+/* --- the fix: remove the entry, or the smallest enclosing field that would be left empty --- */
+
+/* True when n is the own child of collection parent (no alias, no merge key, no anchor). */
+static bool own_child(const sl_node *parent, const sl_node *n)
+{
+	if (!parent || !n || n->parent != parent || n->anchor || parent->anchor)
+		return false;
+	if (parent->type == SL_NODE_MAP)
+		return n->pos < parent->u.map.n && parent->u.map.pairs[n->pos].value == n;
+	return parent->type == SL_NODE_SEQ && n->pos < parent->u.seq.n &&
+	       parent->u.seq.items[n->pos] == n;
+}
+
+/* True when every expression of preferred term `term` favours spot and it has no matchFields. */
+static bool term_all_spot(const sl_config *cfg, const sl_node *term)
+{
+	const sl_node *pref = sl_map_get(term, "preference");
+	const sl_node *exprs = sl_map_get(pref, "matchExpressions");
+	if (sl_seq_n(sl_map_get(pref, "matchFields")) > 0 || sl_seq_n(exprs) == 0)
+		return false;
+	for (size_t i = 0; i < sl_seq_n(exprs); i++)
+		if (!spot_preference(cfg, sl_seq_item(exprs, i)))
+			return false;
+	return true;
+}
+
+/* True when every entry of map m but the one whose value is keep would already go, i.e. m has
+** exactly one entry, keep. */
+static bool only_entry(const sl_node *m, const sl_node *keep)
+{
+	return m && m->type == SL_NODE_MAP && sl_map_n(m) == 1 && sl_map_pair(m, 0)->value == keep;
+}
+
+/* The node to remove for preferred expression ex: the expression, its term, or the first
+** enclosing field the removals would leave empty; NULL when an entry on the way is not the
+** unit's own. */
+static const sl_node *preference_target(const sl_config *cfg, const sl_unit *u, const sl_node *ex)
+{
+	const sl_node *pod = sl_deref(u->pod), *aff = u->affinity;
+	const sl_node *na = sl_map_get(aff, "nodeAffinity");
+	const sl_node *pref = sl_map_get(na, "preferredDuringSchedulingIgnoredDuringExecution");
+	const sl_node *exprs = ex ? ex->parent : NULL;
+	const sl_node *match = exprs ? exprs->parent : NULL;
+	const sl_node *term = match ? match->parent : NULL;
+	if (!own_child(pod, aff) || !own_child(aff, na) || !own_child(na, pref) ||
+	    !own_child(pref, term) || !own_child(term, match) || !own_child(match, exprs) ||
+	    !own_child(exprs, ex))
+		return NULL;
+	if (!term_all_spot(cfg, term))
+		return ex;
+	for (size_t t = 0; t < sl_seq_n(pref); t++)
+		if (!term_all_spot(cfg, sl_seq_item(pref, t)))
+			return term;
+	if (!only_entry(na, pref))
+		return pref;
+	return only_entry(aff, na) ? aff : na;
+}
+
+/* The node to remove for spot toleration tol: it, or the whole list when it is all spot. */
+static const sl_node *toleration_target(const sl_config *cfg, const sl_unit *u, const sl_node *tol)
+{
+	const sl_node *tols = u->tolerations;
+	if (!own_child(sl_deref(u->pod), tols) || !own_child(tols, tol))
+		return NULL;
+	for (size_t i = 0; i < sl_seq_n(tols); i++)
+		if (!spot_toleration(cfg, sl_seq_item(tols, i)))
+			return tol;
+	return tols;
+}
+
+static void add_fix(sl_ctx *ctx, sl_report *r, const sl_node *target, const char *what)
+{
+	if (r && target && sl_fix_remove(ctx, r, target))
+		sl_fix_describe(ctx, r, SL_FIX_UNSAFE, "remove %s", what);
+}
+
 static void check_preferred(struct scan *sc)
 {
 	const sl_config *cfg = sl_ctx_config(sc->ctx);
@@ -130,23 +247,19 @@ static void check_preferred(struct scan *sc)
 						  "matchExpressions");
 		for (size_t e = 0; e < sl_seq_n(exprs); e++) {
 			const sl_node *ex = sl_seq_item(exprs, e);
-			const char *key = sl_scalar(sl_map_get(ex, "key"));
-			const char *op = sl_scalar(sl_map_get(ex, "operator"));
-			if (!key || !op)
+			const char *v = spot_preference(cfg, ex);
+			if (!v)
 				continue;
-			for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
-				const char *v = sl_config_spot_value(cfg, i, key);
-				if (!v || !(strcmp(op, "Exists") == 0 ||
-					    (strcmp(op, "In") == 0 &&
-					     values_hold(sl_map_get(ex, "values"), v))))
-					continue;
-				sl_report_at(sc->ctx, ex,
-					     "%s has critical priority (%s) but its preferred node affinity "
-					     "favours spot nodes (%s=%s): the scheduler places it on spot "
-					     "capacity whenever it can, where it is evicted at short notice",
-					     sl_ctx_label(sc->ctx, sc->u), sc->why, key, v);
-				break;
-			}
+			const char *key = sl_scalar(sl_map_get(ex, "key"));
+			sl_report *r = sl_report_at(sc->ctx, ex,
+				     "%s has critical priority (%s) but its preferred node affinity "
+				     "favours spot nodes (%s=%s): the scheduler places it on spot "
+				     "capacity whenever it can, where it is evicted at short notice",
+				     sl_ctx_label(sc->ctx, sc->u), sc->why, key, v);
+			const sl_node *target = r ? preference_target(cfg, sc->u, ex) : NULL;
+			add_fix(sc->ctx, r, target,
+				target == ex ? "the spot expression of the preferred term"
+					     : "the preferred spot node affinity");
 		}
 	}
 }
@@ -156,22 +269,16 @@ static void check_tolerations(struct scan *sc)
 	const sl_config *cfg = sl_ctx_config(sc->ctx);
 	for (size_t t = 0; t < sl_seq_n(sc->u->tolerations); t++) {
 		const sl_node *tol = sl_seq_item(sc->u->tolerations, t);
-		const char *key = sl_scalar(sl_map_get(tol, "key"));
-		const char *op = sl_scalar(sl_map_get(tol, "operator"));
-		const char *val = sl_scalar(sl_map_get(tol, "value"));
-		if (!key || !*key)
+		if (!spot_toleration(cfg, tol))
 			continue;
-		bool exists = op && strcmp(op, "Exists") == 0;
-		for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
-			const char *v = sl_config_spot_value(cfg, i, key);
-			if (!v || !(exists || (val && strcmp(val, v) == 0)))
-				continue;
-			sl_report_at(sc->ctx, tol,
-				     "%s has critical priority (%s) but tolerates the spot taint %s: "
-				     "its pods may run on spot capacity, which is reclaimed at short notice",
-				     sl_ctx_label(sc->ctx, sc->u), sc->why, key);
-			break;
-		}
+		const char *key = sl_scalar(sl_map_get(tol, "key"));
+		sl_report *r = sl_report_at(sc->ctx, tol,
+			     "%s has critical priority (%s) but tolerates the spot taint %s: "
+			     "its pods may run on spot capacity, which is reclaimed at short notice",
+			     sl_ctx_label(sc->ctx, sc->u), sc->why, key);
+		const sl_node *target = r ? toleration_target(cfg, sc->u, tol) : NULL;
+		add_fix(sc->ctx, r, target,
+			target == tol ? "the spot toleration" : "the tolerations (all of spot taints)");
 	}
 }
 
@@ -189,4 +296,4 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(critical_on_spot, .id = "critical-on-spot", .category = "priority",
 	.summary = "A unit with critical priority can be placed on spot capacity",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_UNSAFE, .check_unit = check);

@@ -62,9 +62,23 @@
  * ```
  *
  * ## Fix safety
- * The catalogue's fix (unsafe: add a `topologySpreadConstraints` entry on
- * `kubernetes.io/hostname`, `ScheduleAnyway`, selecting the unit's own pod labels) arrives with
- * the fix engine; today the finding has no fix.
+ * Unsafe (it changes where the scheduler puts the pods): the fix adds a
+ * `topologySpreadConstraints` entry `{maxSkew: 1, topologyKey: kubernetes.io/hostname,
+ * whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: ...}}` as the pod spec's last
+ * field (or the item of an empty flow list `[]`). `ScheduleAnyway` only scores nodes: it never
+ * leaves a pod Pending. The `matchLabels` are labels the unit's own pods are known to carry:
+ * a Deployment's, StatefulSet's or ReplicaSet's `spec.selector.matchLabels` (else its pod
+ * template's labels); `serving.knative.dev/service: <name>` for a Knative Service
+ * (`serving.knative.dev/configuration: <name>` for a Configuration), which Knative puts on every
+ * revision's pods; `serving.kserve.io/inferenceservice: <name>` and
+ * `component: <predictor|transformer|explainer>` for an InferenceService component, which KServe
+ * puts on the component's pods in both modes. Declined (no fix) when those labels are unknown
+ * or empty (Seldon Servers, LLMInferenceServices, InferenceGraph routers, canary predictors,
+ * workers, a workload without labels); for a unit run through Knative unless the
+ * `kubernetes.podspec-topologyspreadconstraints` flag is known to be on (the webhook would
+ * reject the field); when a label is not a one-line scalar, or an alias; and when
+ * `topologySpreadConstraints` is written but is not an empty list, or the pod spec is a flow
+ * mapping.
  *
  * ## Options
  * None.
@@ -116,6 +130,144 @@ static bool runtime_spreads(const sl_index *ix, const sl_unit *u)
 	return false;
 }
 
+/* --- the fix --- */
+
+#define MAX_LABELS 16
+
+struct labels {
+	const char *k[MAX_LABELS], *v[MAX_LABELS];   /* as they are written in the fix */
+	size_t n;
+};
+
+/* A one-line scalar as written, or NULL. */
+static const char *one_line(sl_ctx *ctx, const sl_node *n)
+{
+	if (!n || n->type != SL_NODE_SCALAR || n->anchor || n->tag ||
+	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
+		return NULL;
+	const char *t = sl_node_text(ctx, n);
+	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
+}
+
+/* True when s can be written as a plain YAML scalar that stays a string. */
+static bool plain_string(const char *s)
+{
+	static const char *const words[] = {"y", "n", "yes", "no", "true", "false", "on", "off",
+					    "null", NULL};
+	if (!s || !*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_' || *p == '.' || *p == '/'))
+			return false;
+	for (size_t i = 0; words[i]; i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return false;
+	return true;
+}
+
+/* Adds label k: v, v quoted in the style of the file holding node at when it must be. */
+static bool add_label(sl_ctx *ctx, struct labels *l, const char *k, const char *v, const sl_node *at)
+{
+	if (!k || !v || l->n == MAX_LABELS || strchr(v, '"') || strchr(v, '\'') || strchr(v, '\\'))
+		return false;
+	l->k[l->n] = k;
+	l->v[l->n++] = plain_string(v) ? v : sl_fix_quote(ctx, at, v);
+	return l->v[l->n - 1] != NULL;
+}
+
+/* Copies the pairs of label mapping m (as written); false when one cannot be copied. */
+static bool add_map(sl_ctx *ctx, struct labels *l, const sl_node *m)
+{
+	if (!m || m->type != SL_NODE_MAP || m->anchor)
+		return false;
+	for (size_t i = 0; i < sl_map_n(m); i++) {
+		const sl_pair *p = sl_map_pair(m, i);
+		const char *k = one_line(ctx, p->key), *v = one_line(ctx, p->value);
+		if (!k || !v || p->key->parent != m || l->n == MAX_LABELS)
+			return false;
+		l->k[l->n] = k;
+		l->v[l->n++] = v;
+	}
+	return l->n > 0;
+}
+
+/* The labels the unit's own pods are known to carry, selecting them; false when unknown. */
+static bool pod_labels(sl_ctx *ctx, const sl_unit *u, struct labels *l)
+{
+	const sl_object *o = u->obj;
+	memset(l, 0, sizeof *l);
+	switch (o->kind) {
+	case SL_KIND_DEPLOYMENT:
+	case SL_KIND_STATEFULSET:
+	case SL_KIND_REPLICASET: {
+		const sl_node *sel = sl_map_get(o->spec, "selector");
+		const sl_node *ml = sl_map_get(sel, "matchLabels");
+		if (sl_map_n(ml) > 0 && !sl_map_get(sel, "matchExpressions"))
+			return add_map(ctx, l, ml);
+		memset(l, 0, sizeof *l);
+		return add_map(ctx, l, sl_map_get(u->meta, "labels"));
+	}
+	case SL_KIND_KNATIVE_SERVICE:
+		return add_label(ctx, l, "serving.knative.dev/service", o->name, o->root);
+	case SL_KIND_KNATIVE_CONFIGURATION:
+		return add_label(ctx, l, "serving.knative.dev/configuration", o->name, o->root);
+	case SL_KIND_INFERENCE_SERVICE: {
+		const char *comp = u->role == SL_ROLE_PREDICTOR     ? "predictor"
+				 : u->role == SL_ROLE_TRANSFORMER ? "transformer"
+				 : u->role == SL_ROLE_EXPLAINER   ? "explainer"
+								  : NULL;
+		return comp && add_label(ctx, l, "serving.kserve.io/inferenceservice", o->name, o->root) &&
+		       add_label(ctx, l, "component", comp, o->root);
+	}
+	default:
+		return false;
+	}
+}
+
+/* Attaches the fix: a hostname spread constraint selecting the unit's own pods. */
+static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_node *pod = sl_deref(u->pod);
+	struct labels l;
+	if (!r || !pod || pod->type != SL_NODE_MAP || pod->anchor || !pod_labels(ctx, u, &l))
+		return;
+	if (u->mode == SL_MODE_KNATIVE &&
+	    sl_index_knative_flag(sl_ctx_index(ctx), "kubernetes.podspec-topologyspreadconstraints",
+				  NULL) != SL_FLAG_ENABLED)
+		return;
+	const char *block = "", *flow = "";
+	for (size_t i = 0; i < l.n; i++) {
+		block = sl_arena_printf(a, "%s\n      %s: %s", block, l.k[i], l.v[i]);
+		flow = sl_arena_printf(a, "%s%s%s: %s", flow, i ? ", " : "", l.k[i], l.v[i]);
+		if (!block || !flow)
+			return;
+	}
+	bool ok;
+	const sl_node *tsc = u->topology_spread;
+	if (tsc) {
+		/* Written but empty (`[]`): an inline item of the flow list. */
+		if (tsc->parent != pod || tsc->anchor || !tsc->style)
+			return;
+		ok = sl_fix_add_item(ctx, r, tsc,
+				     sl_arena_printf(a, "maxSkew: 1, topologyKey: kubernetes.io/hostname, "
+						     "whenUnsatisfiable: ScheduleAnyway, labelSelector: "
+						     "{matchLabels: {%s}}", flow));
+	} else if (sl_map_get_key(pod, "topologySpreadConstraints")) {
+		return;
+	} else {
+		ok = sl_fix_add_entry(ctx, r, pod, "topologySpreadConstraints",
+				      sl_arena_printf(a, "- maxSkew: 1\n  topologyKey: kubernetes.io/hostname"
+						      "\n  whenUnsatisfiable: ScheduleAnyway\n  "
+						      "labelSelector:\n    matchLabels:%s", block));
+	}
+	if (ok)
+		sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
+				"add a topologySpreadConstraints entry on kubernetes.io/hostname "
+				"(ScheduleAnyway) selecting {%s}", flow);
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_index *ix = sl_ctx_index(ctx);
@@ -131,14 +283,15 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_node *at = sl_node_key(u->replicas);
 	if (!at)
 		at = u->replicas ? u->replicas : u->pod;
-	sl_report_at(ctx, at,
+	sl_report *r = sl_report_at(ctx, at,
 		     "%s %s %lld replicas but has neither podAntiAffinity nor "
 		     "topologySpreadConstraints: the scheduler may put every replica on one node, so "
 		     "losing that node takes the whole service down",
 		     sl_ctx_label(ctx, u), minimum ? "keeps at least" : "runs", u->min_replicas);
+	add_fix(ctx, r, u);
 	return SL_OK;
 }
 
 SL_RULE(replicas_without_spread, .id = "replicas-without-spread", .category = "spread",
 	.summary = "Several replicas with neither podAntiAffinity nor topologySpreadConstraints",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_UNSAFE, .check_unit = check);
