@@ -86,6 +86,18 @@ sl_arena *sl_arena_new(void)
 	return a;
 }
 
+sl_arena *sl_arena_new_sized(size_t hint)
+{
+	sl_arena *a = sl_arena_new();
+	if (!a)
+		return NULL;
+	size_t first = 1024;
+	while (first < hint && first < MAX_CHUNK)
+		first *= 2;
+	a->next_size = first;
+	return a;
+}
+
 void sl_arena_free(sl_arena *a)
 {
 	if (!a)

@@ -12,6 +12,9 @@ typedef struct sl_arena sl_arena;
 
 /* A new empty arena, or NULL when out of memory. */
 sl_arena *sl_arena_new(void);
+/* A new arena whose first chunk suits about `hint` bytes of allocations (a small file gets a
+** small first chunk; later chunks double as usual). */
+sl_arena *sl_arena_new_sized(size_t hint);
 /* Frees every allocation of a, then a itself; NULL is a no-op. */
 void sl_arena_free(sl_arena *a);
 /* size bytes aligned for any type, uninitialised; NULL when out of memory. */

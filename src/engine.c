@@ -3,6 +3,7 @@
 ** duplicate-key and schema-type findings come from there); pass 2 calls every enabled rule on
 ** every object and unit. The sl_ctx handed to rules carries the file, the object and unit under
 ** check and the running rule, so a report needs only a node and a message. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -214,6 +215,27 @@ static void on_model_issue(void *payload, const char *rule, const sl_node *at, c
 
 sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 {
+	if (!f->src && f->fs_path && !f->error) {
+		/* Read here, on the pass's threads, rather than when the path was added. */
+		sl_err err = sl_source_read_file(f->fs_path, f->path, &f->src);
+		if (err == SL_EIO) {
+			if (asprintf(&f->error, "cannot read: %s", strerror(errno)) < 0) {
+				f->error = NULL;
+				return SL_ENOMEM;
+			}
+			return SL_OK;
+		}
+		if (err)
+			return err;
+	}
+	if (!f->src)
+		return SL_OK;
+	/* A first arena chunk to suit the file: its tree and objects take about 7-8 times the
+	** text, so one chunk usually holds them. */
+	sl_arena_free(f->arena);
+	f->arena = sl_arena_new_sized(f->src->len * 8);
+	if (!f->arena)
+		return SL_ENOMEM;
 	struct parse_payload pp = {e, f, NULL};
 	sl_err err = sl_tree_parse(f->src, f->arena, &f->tree, on_tree_issue, &pp);
 	if (err)
@@ -248,6 +270,8 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 
 sl_err sl_engine_check(sl_engine *e, sl_file *f)
 {
+	if (!f->src)
+		return SL_OK;   /* it could not be read: its error is recorded */
 	struct sl_ctx ctx = {.eng = e, .file = f};
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
 		const sl_object *o = f->objects[oi];

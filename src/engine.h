@@ -24,6 +24,7 @@ typedef struct sl_frec {
 
 typedef struct sl_file {
 	char *path;                  /* as reported */
+	char *fs_path;               /* the file to read in pass 1; NULL for buffers and stdin */
 	sl_source *src;              /* NULL when it could not be read; the fixed text after fixes */
 	sl_source *orig;             /* the text as read, once fixes replaced src; else NULL */
 	sl_style style;              /* the file's layout, for inserted text */

@@ -241,6 +241,27 @@ static void reindent(struct sbuf *b, const sl_style *st, const char *frag, size_
 	}
 }
 
+/* Where n's text begins with its properties ("&a", "!!str") in front: node ranges leave them
+** out, but the column an entry stands at is the one its first property starts at. */
+static size_t with_properties(const sl_source *src, const sl_node *n)
+{
+	size_t line = sl_source_line_of(src, n->start);
+	size_t ls = line == 0 ? src->bom : src->line_start[line];
+	size_t p = n->start;
+	for (;;) {
+		size_t q = p;
+		while (q > ls && (src->data[q - 1] == ' ' || src->data[q - 1] == '\t'))
+			q--;
+		size_t t = q;
+		while (t > ls && src->data[t - 1] != ' ' && src->data[t - 1] != '\t')
+			t--;
+		if (t < q && (src->data[t] == '&' || src->data[t] == '!'))
+			p = t;
+		else
+			return p;
+	}
+}
+
 /* True when a fragment is a nested block rather than an inline scalar. */
 static bool is_block_fragment(const char *frag)
 {
@@ -276,7 +297,7 @@ const char *sl_render_map_entry(sl_arena *a, const sl_source *src, const sl_styl
 		sb_str(&b, fragment);
 		return sb_finish(&b, a);
 	}
-	size_t col = sl_line_indent(src, map->u.map.pairs[0].key->start);
+	size_t col = sl_line_indent(src, with_properties(src, map->u.map.pairs[0].key));
 	*offset = after_node(src, map);
 	sb_str(&b, st->eol);
 	sb_spaces(&b, col);

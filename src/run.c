@@ -84,16 +84,15 @@ static sl_err set_error(sl_file *f, int errnum)
 	return SL_OK;
 }
 
+/* Records a file to read in pass 1 (in parallel, with the parsing). */
 static sl_err add_file(const char *path, void *payload)
 {
 	sl_run *run = payload;
 	sl_file *f = new_file(run, path);
 	if (!f)
 		return SL_ENOMEM;
-	sl_err err = sl_source_read_file(path, path, &f->src);
-	if (err == SL_EIO)
-		return set_error(f, errno);
-	return err;
+	f->fs_path = sl_xstrdup(path);
+	return f->fs_path ? SL_OK : SL_ENOMEM;
 }
 
 static sl_err add_error(const char *path, int errnum, void *payload)
@@ -178,7 +177,7 @@ static void *pass_worker(void *p)
 		if (i >= e->n_files || atomic_load(&ps->err))
 			break;
 		sl_file *f = e->files[i];
-		if (!f->src)
+		if (!f->src && !f->fs_path)
 			continue;
 		sl_err err = ps->fn(e, f);
 		if (err) {
@@ -284,6 +283,15 @@ static sl_file *file_by_path(sl_engine *e, const char *path)
 	return NULL;
 }
 
+/* True when f has a yaml-syntax finding. */
+static bool has_syntax_error(const sl_file *f)
+{
+	for (size_t i = 0; i < f->n_findings; i++)
+		if (strcmp(f->findings[i]->pub.rule, "yaml-syntax") == 0)
+			return true;
+	return false;
+}
+
 sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool *converged)
 {
 	sl_engine *e = &run->eng;
@@ -305,7 +313,8 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 			for (size_t j = 0; j < fx->n_edits && ok; j++) {
 				const sl_edit *ed = &fx->edits[j];
 				sl_file *t = file_by_path(e, ed->path);
-				if (!t || !t->src || ed->offset + ed->length > t->src->len)
+				/* A file that does not parse is left as it is, as fmt leaves it. */
+				if (!t || !t->src || ed->offset + ed->length > t->src->len || has_syntax_error(t))
 					ok = false;
 				for (size_t k = 0; k < j && ok; k++)
 					if (sl_edits_overlap(ed, &fx->edits[k]))
@@ -448,6 +457,7 @@ void sl_run_free(sl_run *run)
 	for (size_t i = 0; i < e->n_files; i++) {
 		sl_file *f = e->files[i];
 		free(f->path);
+		free(f->fs_path);
 		free(f->error);
 		free(f->findings);
 		sl_source_free(f->src);

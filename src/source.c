@@ -171,7 +171,7 @@ sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
 	size_t cap = 64 * 1024, len = 0;
 	struct stat st;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		cap = (size_t)st.st_size + 1;
+		cap = (size_t)st.st_size + 2;   /* room to see end of file without growing */
 	char *buf = sl_xmalloc(cap);
 	if (!buf)
 		return SL_ENOMEM;

@@ -151,6 +151,14 @@ static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
 		}
 	}
 	pcre2_match_data_free(md);
+	/* Two directives in one comment: removing the first stops at the second's '#'. */
+	for (size_t k = 0; k + 1 < n; k++) {
+		if (v[k + 1].line == v[k].line) {
+			v[k].cut_start = v[k].hash;
+			v[k].cut_end = v[k + 1].hash;
+			v[k].own_line = false;
+		}
+	}
 	*out = v;
 	*n_out = n;
 	return err;
@@ -300,9 +308,15 @@ sl_err sl_suppress_apply(sl_engine *e, sl_file *f)
 	if (n_dv == 0 && !any_annotation)
 		return SL_OK;
 	size_t w = 0;
+	int syntax_ri = sl_registry_find("yaml-syntax");
 	for (size_t i = 0; i < f->n_findings; i++) {
 		sl_frec *rec = f->findings[i];
 		int ri = rec->rule_index;
+		if (ri == syntax_ri) {
+			/* A broken file is never hidden: yaml-syntax cannot be suppressed. */
+			f->findings[w++] = rec;
+			continue;
+		}
 		size_t line0 = rec->pub.line - 1;
 		bool drop = false;
 		for (size_t k = 0; k < n_dv; k++) {

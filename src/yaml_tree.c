@@ -253,7 +253,7 @@ static int close_collection(struct builder *b, yaml_mark_t end_mark)
 	struct frame f = b->frames[--b->n_frames];
 	sl_node *n = f.node;
 	size_t count = b->n_kids - f.base;
-	sl_node **kids = b->kids + f.base;
+	sl_node **kids = count ? b->kids + f.base : NULL;   /* no arithmetic on a NULL stack */
 	if (n->type == SL_NODE_MAP) {
 		size_t np = count / 2;
 		sl_pair *pairs = np ? sl_arena_alloc(b->a, np * sizeof *pairs) : NULL;
@@ -874,6 +874,20 @@ sl_yaml_type sl_scalar_type(const sl_node *n)
 	if (n->style != SL_STYLE_PLAIN)
 		return SL_Y_STR;
 	const char *s = n->u.scalar.s;
+	/* Most plain scalars are names and words: only these first characters can begin a null,
+	** a boolean or a number, so everything else is a string without a single strcmp. */
+	switch (s[0]) {
+	case '\0': case '~': case 'n': case 'N': case 'y': case 'Y': case 't': case 'T': case 'f':
+	case 'F': case 'o': case 'O': case '+': case '-': case '.':
+	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8':
+	case '9':
+		break;
+	default:
+		return SL_Y_STR;
+	}
+	if (n->u.scalar.len > 5 && s[0] != '+' && s[0] != '-' && s[0] != '.' &&
+	    (s[0] < '0' || s[0] > '9'))
+		return SL_Y_STR;   /* longer than any null or boolean word, and not a number */
 	if (in_list(s, null_words))
 		return SL_Y_NULL;
 	if (in_list(s, bool_words))
