@@ -117,8 +117,11 @@ bool sl_k8s_requirement_builds(const sl_requirement *r, bool is_field, char *msg
 	for (size_t i = 0; i < r->n_values; i++) {
 		if (sl_k8s_check_label_value(r->values[i].s, r->values[i].n, m, sizeof m) != 0) {
 			sep(&b, &count);
+			/* validateLabelValue reports at values[i][key] (field.Path.Key) */
 			sl_k8s__buf_add(&b, "values[");
 			sl_k8s__buf_int(&b, (long long)i);
+			sl_k8s__buf_add(&b, "][");
+			sl_k8s__buf_addn(&b, r->key.s, r->key.n);
 			sl_k8s__buf_add(&b, "]: Invalid value: ");
 			sl_k8s__buf_quote(&b, r->values[i].s, r->values[i].n);
 			sl_k8s__buf_add(&b, ": ");

@@ -74,7 +74,7 @@ static bool parse_req(parsed *p, const char *s, size_t len, sl_requirement *r, s
 		key++;
 	}
 	r->key = str_of(keep(p, key, strlen(key)));
-	r->op = sl_k8s_cstr(keep(p, op, strlen(op)));
+	r->op = str_of(keep(p, op, strlen(op)));
 	r->values = vals;
 	r->n_values = 0;
 	if (values) {
