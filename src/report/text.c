@@ -74,9 +74,9 @@ sl_err sl_report_text(const sl_run *run, const sl_report_options *opts, FILE *ou
 			fprintf(out, ", %zu %s", s.infos, plural(s.infos, "info", "infos"));
 		fprintf(out, " in %zu %s", s.files, plural(s.files, "file", "files"));
 		if (s.fixable)
-			fprintf(out, "; %zu fixable", s.fixable);
+			fprintf(out, "; %zu fixable with --fix", s.fixable);
 		if (s.unsafe_fixable)
-			fprintf(out, "; %zu with an unsafe fix", s.unsafe_fixable);
+			fprintf(out, "; %zu more with --fix --unsafe-fixes", s.unsafe_fixable);
 		fprintf(out, ".\n");
 	}
 	return ferror(out) ? SL_EIO : SL_OK;
