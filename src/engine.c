@@ -365,10 +365,22 @@ static sl_file *file_of(sl_ctx *ctx, const sl_object *in)
 	return NULL;
 }
 
+/* A rendering helper declined: the report's fix goes whole (a partial fix could leave the file
+** half-changed), and later edits to it are ignored. */
+static bool void_fix(sl_report *r)
+{
+	if (r) {
+		r->rec.fix_void = true;
+		r->rec.fix.n_edits = 0;
+		r->rec.pub.fix = NULL;
+	}
+	return false;
+}
+
 static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start, size_t end,
 		       const char *text)
 {
-	if (!r)
+	if (!r || r->rec.fix_void)
 		return SL_OK;
 	sl_frec *rec = &r->rec;
 	sl_file *f = ctx->file;
@@ -432,39 +444,51 @@ bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char 
 		      const char *fragment)
 {
 	sl_file *f = file_of_node(ctx, sl_deref(map));
-	if (!r || !f || sl_map_get(map, key))   /* never a duplicate key: decline the fix */
+	if (!r)
 		return false;
+	if (!f || sl_map_get(map, key))   /* never a duplicate key: decline the fix */
+		return void_fix(r);
 	size_t off;
 	const char *text = sl_render_map_entry(ctx->file->arena, f->src, style_of(f), map, key,
 					       fragment, &off);
-	return text && add_edit(ctx, r, f, off, off, text) == SL_OK;
+	if (!text || r->rec.fix_void)
+		return void_fix(r);
+	return add_edit(ctx, r, f, off, off, text) == SL_OK;
 }
 
 bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *fragment)
 {
 	sl_file *f = file_of_node(ctx, sl_deref(seq));
-	if (!r || !f)
+	if (!r)
 		return false;
+	if (!f)
+		return void_fix(r);
 	size_t off;
 	const char *text = sl_render_seq_item(ctx->file->arena, f->src, style_of(f), seq, fragment,
 					      &off);
-	return text && add_edit(ctx, r, f, off, off, text) == SL_OK;
+	if (!text || r->rec.fix_void)
+		return void_fix(r);
+	return add_edit(ctx, r, f, off, off, text) == SL_OK;
 }
 
 bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n)
 {
 	sl_file *f = file_of_node(ctx, n);
 	size_t s, e;
-	if (!r || !f || !sl_render_removal(f->src, n, &s, &e))
+	if (!r)
 		return false;
+	if (!f || !sl_render_removal(f->src, n, &s, &e) || r->rec.fix_void)
+		return void_fix(r);
 	return add_edit(ctx, r, f, s, e, "") == SL_OK;
 }
 
 bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text)
 {
 	sl_file *f = file_of_node(ctx, n);
-	if (!r || !f || !n || n->type != SL_NODE_SCALAR)
+	if (!r)
 		return false;
+	if (!f || !n || n->type != SL_NODE_SCALAR || r->rec.fix_void)
+		return void_fix(r);
 	return add_edit(ctx, r, f, n->start, n->end, text) == SL_OK;
 }
 

@@ -20,6 +20,7 @@ typedef struct sl_frec {
 	sl_fix fix;                  /* pub.fix points here once a fix has edits */
 	sl_edit *edits;
 	size_t cap_edits;
+	bool fix_void;               /* a helper declined: the fix is dropped whole, never partial */
 } sl_frec;
 
 typedef struct sl_file {

@@ -71,8 +71,9 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 /* Rendering helpers: the edit follows the style of the file that holds the node (indent width,
 ** sequence indentation, quoting, line endings), in whichever linted file that is. A fragment is
 ** YAML written with two-space indentation from column 0 ("nvidia.com/gpu: 1", or
-** "key: nvidia.com/gpu\noperator: Exists"). They return false (and add nothing) when the edit
-** is declined, e.g. a block fragment into a flow collection; the finding then has no fix. */
+** "key: nvidia.com/gpu\noperator: Exists"). They return false when the edit is declined (a
+** block fragment into a flow collection, a key the mapping already has): the report's whole fix
+** is then dropped, edits made before included, so a fix is never applied in part. */
 /* Adds `key: fragment` as the last entry of mapping map. */
 bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
 		      const char *fragment);
