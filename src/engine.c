@@ -245,6 +245,7 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 		if (!f->objects)
 			return SL_ENOMEM;
 	}
+	f->documents = f->tree.n_indices;
 	sl_model_ctx mc = {.arena = f->arena, .cfg = e->cfg, .path = f->path,
 			   .issue = on_model_issue, .payload = &pp};
 	for (size_t i = 0; i < f->tree.n_docs; i++) {

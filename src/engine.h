@@ -38,10 +38,19 @@ typedef struct sl_file {
 	size_t n_findings, cap_findings;
 	char *error;                 /* why it could not be read */
 	sl_err oom;                  /* SL_ENOMEM when a report could not be recorded */
+	unsigned documents;          /* documents seen, broken ones included */
+	sl_serving_fact *facts;      /* its serving units, for the index */
+	size_t n_facts;
+	const sl_object **stubs;     /* copies of its Seldon Servers, for the index (which owns them
+				        once added) */
+	size_t n_stubs;
+	bool released;               /* streamed: its tree was freed after pass 1 */
+	void *compact;               /* streamed: its findings, copied out of the arena */
 } sl_file;
 
 typedef struct sl_engine {
 	const sl_config *cfg;
+	bool stream;                 /* free each file's tree as soon as no rule needs it */
 	sl_index index;
 	sl_severity *severity;       /* per registry entry; SL_SEV_OFF = disabled */
 	sl_file **files;

@@ -12,8 +12,124 @@ void sl_index_init(sl_index *ix, const sl_config *cfg)
 	ix->cfg = cfg;
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? sl_xstrdup(s) : NULL;
+}
+
+bool sl_index_kind_looked_up(sl_kind k)
+{
+	switch (k) {
+	case SL_KIND_PRIORITY_CLASS:
+	case SL_KIND_CONFIGMAP:
+	case SL_KIND_KNATIVE_SERVING:
+	case SL_KIND_SERVING_RUNTIME:
+	case SL_KIND_CLUSTER_SERVING_RUNTIME:
+	case SL_KIND_SELDON_SERVER:
+	case SL_KIND_SELDON_SERVER_CONFIG:
+	case SL_KIND_LLM_INFERENCE_SERVICE_CONFIG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Only config-features ConfigMaps are looked up (for Knative's flags). */
+static bool is_features_configmap(const sl_object *o)
+{
+	return o->kind == SL_KIND_CONFIGMAP && o->name && strcmp(o->name, "config-features") == 0 &&
+	       (!o->namespace_ || strcmp(o->namespace_, "knative-serving") == 0);
+}
+
+bool sl_index_needs_tree(const sl_object *o)
+{
+	if (o->kind == SL_KIND_CONFIGMAP)
+		return is_features_configmap(o);
+	/* Seldon Servers are looked up by name only: the index keeps a copy of that. */
+	return o->kind != SL_KIND_SELDON_SERVER && sl_index_kind_looked_up(o->kind);
+}
+
+const sl_object *sl_index_stub(const sl_object *o)
+{
+	sl_object *c = sl_xcalloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->kind = o->kind;
+	c->path = o->path;   /* the file's path lives as long as the run */
+	c->api_version = dup_or_null(o->api_version);
+	c->kind_name = dup_or_null(o->kind_name);
+	c->name = dup_or_null(o->name);
+	c->namespace_ = dup_or_null(o->namespace_);
+	return c;
+}
+
+void sl_index_free_stub(const sl_object *o)
+{
+	if (!o)
+		return;
+	free((void *)o->api_version);
+	free((void *)o->kind_name);
+	free((void *)o->name);
+	free((void *)o->namespace_);
+	free((void *)o);
+}
+
+sl_err sl_index_gather_facts(const sl_object *o, sl_arena *a, sl_serving_fact **facts, size_t *n)
+{
+	if (!sl_kind_is_serving(o->kind))
+		return SL_OK;
+	for (size_t j = 0; j < o->n_units; j++) {
+		const sl_unit *u = &o->units[j];
+		sl_serving_fact *nv = sl_xrealloc(*facts, (*n + 1) * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		*facts = nv;
+		sl_serving_fact *f = &nv[*n];
+		memset(f, 0, sizeof *f);
+		const char *cls = sl_scalar(u->priority_class_name);
+		f->label = sl_xstrdup(sl_unit_label(u, a));
+		f->class_name = cls && *cls ? sl_xstrdup(cls) : NULL;
+		if (o->kind == SL_KIND_SELDON_SERVER)
+			f->server_config = dup_or_null(sl_scalar(sl_map_get(o->spec, "serverConfig")));
+		f->modelmesh = u->mode == SL_MODE_MODELMESH;
+		(*n)++;
+		if (!f->label || (cls && *cls && !f->class_name))
+			return SL_ENOMEM;
+	}
+	return SL_OK;
+}
+
+void sl_index_free_facts(sl_serving_fact *facts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(facts[i].label);
+		free(facts[i].class_name);
+		free(facts[i].server_config);
+	}
+	free(facts);
+}
+
+sl_err sl_index_add_facts(sl_index *ix, const sl_serving_fact *facts, size_t n)
+{
+	if (!n)
+		return SL_OK;
+	const sl_serving_fact **nv = sl_xrealloc(ix->facts, (ix->n_facts + n) * sizeof *nv);
+	if (!nv)
+		return SL_ENOMEM;
+	ix->facts = nv;
+	for (size_t i = 0; i < n; i++)
+		ix->facts[ix->n_facts++] = &facts[i];
+	return SL_OK;
+}
+
 sl_err sl_index_add(sl_index *ix, const sl_object *o)
 {
+	if (!sl_index_kind_looked_up(o->kind) ||
+	    (o->kind == SL_KIND_CONFIGMAP && !is_features_configmap(o)))
+		return SL_OK;
+	/* a Seldon Server must come as a stub (sl_index_stub), which the index then owns */
+	if (o->kind == SL_KIND_SELDON_SERVER && o->root)
+		return SL_OK;
 	size_t n = ix->n_by_kind[o->kind];
 	if ((n & (n - 1)) == 0) {   /* grow at powers of two */
 		size_t ncap = n ? n * 2 : 4;
@@ -29,10 +145,13 @@ sl_err sl_index_add(sl_index *ix, const sl_object *o)
 
 void sl_index_free(sl_index *ix)
 {
+	for (size_t i = 0; i < ix->n_by_kind[SL_KIND_SELDON_SERVER]; i++)
+		sl_index_free_stub(ix->by_kind[SL_KIND_SELDON_SERVER][i]);
 	for (int k = 0; k < SL_KIND__COUNT; k++)
 		free(ix->by_kind[k]);
 	free(ix->names);
 	free(ix->features_cms);
+	free(ix->facts);
 	free(ix->serving);
 	memset(ix, 0, sizeof *ix);
 }
@@ -51,8 +170,7 @@ static int cmp_priority(const void *a, const void *b)
 	if (x->value != y->value)
 		return x->value < y->value ? -1 : 1;
 	/* stable: the order they were added in (file, then document, then unit) */
-	return x->unit->obj < y->unit->obj ? -1 : x->unit->obj > y->unit->obj ? 1 :
-	       x->unit < y->unit ? -1 : x->unit > y->unit;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 sl_err sl_index_finish(sl_index *ix)
@@ -105,30 +223,35 @@ sl_err sl_index_finish(sl_index *ix)
 	/* the default PriorityClass, computed by the scan while finished is false */
 	ix->default_pc = sl_index_default_priority_class(ix, &ix->default_pc_value);
 	ix->finished = true;
-	/* serving priorities */
-	size_t units = 0;
-	for (int k = 0; k < SL_KIND__COUNT; k++)
-		if (sl_kind_is_serving((sl_kind)k))
-			for (size_t i = 0; i < ix->n_by_kind[k]; i++)
-				units += ix->by_kind[k][i]->n_units;
-	ix->serving = sl_xmalloc((units ? units : 1) * sizeof *ix->serving);
+	/* serving priorities, from the facts (the units' trees may be gone by now) */
+	ix->serving = sl_xmalloc((ix->n_facts ? ix->n_facts : 1) * sizeof *ix->serving);
 	if (!ix->serving)
 		return SL_ENOMEM;
-	for (int k = 0; k < SL_KIND__COUNT; k++) {
-		if (!sl_kind_is_serving((sl_kind)k))
+	for (size_t i = 0; i < ix->n_facts; i++) {
+		const sl_serving_fact *f = ix->facts[i];
+		sl_serving_priority *sp = &ix->serving[ix->n_serving];
+		if (f->modelmesh)
 			continue;
-		for (size_t i = 0; i < ix->n_by_kind[k]; i++) {
-			const sl_object *o = ix->by_kind[k][i];
-			for (size_t j = 0; j < o->n_units; j++) {
-				const sl_unit *u = &o->units[j];
-				sl_serving_priority *sp = &ix->serving[ix->n_serving];
-				if (u->mode == SL_MODE_MODELMESH ||
-				    !sl_index_unit_priority(ix, u, &sp->value, &sp->class_name))
-					continue;
-				sp->unit = u;
-				ix->n_serving++;
-			}
+		/* as sl_index_unit_priority: its own class, a Seldon Server's ServerConfig's, else
+		** the globalDefault class (or 0) */
+		const char *cls = f->class_name;
+		if (!cls && f->server_config) {
+			const sl_object *sc = sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, f->server_config);
+			const char *c = sc && sc->n_units ? sl_scalar(sc->units[0].priority_class_name) : NULL;
+			cls = c && *c ? c : NULL;
 		}
+		if (cls) {
+			if (!sl_index_priority_value(ix, cls, &sp->value))
+				continue;
+			sp->class_name = cls;
+		} else {
+			sp->value = 0;
+			const sl_object *d = sl_index_default_priority_class(ix, &sp->value);
+			sp->class_name = d ? d->name : NULL;
+		}
+		sp->label = f->label;
+		sp->order = i;
+		ix->n_serving++;
 	}
 	/* stable by construction order: sort on (value, insertion position) */
 	qsort(ix->serving, ix->n_serving, sizeof *ix->serving, cmp_priority);

@@ -24,12 +24,40 @@ typedef struct sl_flag_origin {
 	bool from_config;         /* the state came from .schedlint.yaml knative-features */
 } sl_flag_origin;
 
+/* What the index keeps of a serving unit, gathered when its file is parsed, so that its tree
+** may be freed before the rules run (a lint run streams files that define no looked-up kind). */
+typedef struct sl_serving_fact {
+	char *label;             /* "InferenceService sklearn-iris, predictor" (owned) */
+	char *class_name;        /* its own priorityClassName, NULL when none (owned) */
+	char *server_config;     /* a Seldon Server's serverConfig, NULL otherwise (owned) */
+	bool modelmesh;
+} sl_serving_fact;
+
 /* A serving unit's priority, as batch-outranks-serving compares them. */
 typedef struct sl_serving_priority {
-	const sl_unit *unit;
+	const char *label;       /* the unit, for messages */
 	long long value;
 	const char *class_name;  /* NULL when the unit has no class and there is no default */
+	size_t order;            /* position among all serving units (file, document, unit) */
 } sl_serving_priority;
+
+/* True for the kinds rules look up across files (PriorityClass, ConfigMap, KnativeServing,
+** ServingRuntime, ClusterServingRuntime, Seldon Server and ServerConfig,
+** LLMInferenceServiceConfig): only these are kept in the index. */
+bool sl_index_kind_looked_up(sl_kind k);
+/* True when rules may read o's tree from another file (so a streaming run keeps its file):
+** PriorityClasses, config-features ConfigMaps, KnativeServing, runtimes, ServerConfigs,
+** LLMInferenceServiceConfigs. Seldon Servers are looked up by name only (the index copies it). */
+bool sl_index_needs_tree(const sl_object *o);
+/* A copy of o's identity (kind, name, namespace, path; no tree) that outlives its file, for
+** the kinds looked up by name only (Seldon Servers). sl_index_add takes ownership of it;
+** sl_index_free_stub frees one that was not added. NULL when out of memory. */
+const sl_object *sl_index_stub(const sl_object *o);
+void sl_index_free_stub(const sl_object *o);
+/* The facts of every serving unit of o, appended to *facts (malloc'd array). SL_ENOMEM only. */
+sl_err sl_index_gather_facts(const sl_object *o, sl_arena *a, sl_serving_fact **facts, size_t *n);
+/* Frees facts gathered by sl_index_gather_facts. */
+void sl_index_free_facts(sl_serving_fact *facts, size_t n);
 
 typedef struct sl_index {
 	const sl_object **by_kind[SL_KIND__COUNT];   /* objects of each kind, in order */
@@ -43,15 +71,20 @@ typedef struct sl_index {
 	size_t n_features_cms;
 	const sl_object *default_pc;      /* the globalDefault PriorityClass (lowest value) */
 	long long default_pc_value;
+	const sl_serving_fact **facts;    /* every serving unit's facts, in order (borrowed) */
+	size_t n_facts;
 	sl_serving_priority *serving;     /* serving units with a known priority, stably sorted */
 	size_t n_serving;                 /* by value (file order among equals) */
 	bool finished;
 } sl_index;
 
 void sl_index_init(sl_index *ix, const sl_config *cfg);
-/* Adds o (objects must be added in path, then document order). SL_ENOMEM only. */
+/* Adds o (objects must be added in path, then document order); only objects of looked-up kinds
+** are kept. SL_ENOMEM only. */
 sl_err sl_index_add(sl_index *ix, const sl_object *o);
 void sl_index_free(sl_index *ix);
+/* Adds the facts of one file (in file order). SL_ENOMEM only. */
+sl_err sl_index_add_facts(sl_index *ix, const sl_serving_fact *facts, size_t n);
 /* Derives the lookups rules use (name hash, default PriorityClass, serving priorities, the
 ** config-features ConfigMaps) once every object has been added. SL_ENOMEM only. */
 sl_err sl_index_finish(sl_index *ix);

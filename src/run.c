@@ -36,6 +36,7 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 	if (!run)
 		return SL_ENOMEM;
 	run->eng.cfg = cfg;
+	run->eng.stream = opts && opts->low_memory;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	run->jobs = opts && opts->jobs ? opts->jobs : cpus > 0 ? (unsigned)cpus : 1;
 	sl_index_init(&run->eng.index, cfg);
@@ -177,7 +178,7 @@ static void *pass_worker(void *p)
 		if (i >= e->n_files || atomic_load(&ps->err))
 			break;
 		sl_file *f = e->files[i];
-		if (!f->src && !f->fs_path)
+		if (!f->src && !f->fs_path && !f->released)
 			continue;
 		sl_err err = ps->fn(e, f);
 		if (err) {
@@ -205,11 +206,151 @@ static sl_err run_pass(sl_run *run, sl_err (*fn)(sl_engine *, sl_file *))
 	return (sl_err)atomic_load(&ps.err);
 }
 
+/* Frees what f's tree and arena hold (its findings included: a streamed file's pass-1 findings
+** come back when it is parsed again). */
+static void release(sl_file *f)
+{
+	sl_arena_free(f->arena);
+	f->arena = NULL;
+	memset(&f->tree, 0, sizeof f->tree);
+	f->objects = NULL;
+	f->n_objects = 0;
+	f->n_findings = 0;
+	f->style_known = false;
+	if (f->fs_path) {
+		/* read again in pass 2 */
+		sl_source_free(f->src);
+		f->src = NULL;
+	}
+	f->released = true;
+}
+
+/* Pass 1 for one file: parse and bind, gather its serving facts, and when streaming let go of a
+** file that defines no kind rules look up across files. */
+static sl_err parse_file(sl_engine *e, sl_file *f)
+{
+	sl_err err = sl_engine_parse(e, f);
+	if (err || !f->src)
+		return err;
+	bool looked_up = false;
+	for (size_t j = 0; j < f->n_objects; j++) {
+		const sl_object *o = f->objects[j];
+		if ((err = sl_index_gather_facts(o, f->arena, &f->facts, &f->n_facts)))
+			return err;
+		looked_up |= sl_index_needs_tree(o);
+		if (o->kind == SL_KIND_SELDON_SERVER) {
+			const sl_object **nv = sl_xrealloc(f->stubs, (f->n_stubs + 1) * sizeof *nv);
+			if (!nv)
+				return SL_ENOMEM;
+			f->stubs = nv;
+			if (!(f->stubs[f->n_stubs] = sl_index_stub(o)))
+				return SL_ENOMEM;
+			f->n_stubs++;
+		}
+	}
+	if (e->stream && !looked_up)
+		release(f);
+	return SL_OK;
+}
+
+/* Copies f's findings, fixes and strings into one block and frees the arena they were in. */
+static sl_err compact(sl_file *f)
+{
+	size_t size = f->n_findings * sizeof(sl_frec);
+	for (size_t i = 0; i < f->n_findings; i++) {
+		const sl_finding *p = &f->findings[i]->pub;
+		const char *strs[] = {p->message, p->pointer, p->api_version, p->kind, p->namespace_,
+				      p->name, p->unit, p->fix ? p->fix->message : NULL};
+		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++)
+			size += strs[k] ? strlen(strs[k]) + 1 : 0;
+		for (size_t k = 0; p->fix && k < p->fix->n_edits; k++)
+			size += strlen(p->fix->edits[k].content) + 1;
+	}
+	char *block = sl_xmalloc(size ? size : 1);
+	if (!block)
+		return SL_ENOMEM;
+	sl_frec *recs = (sl_frec *)block;
+	char *w = block + f->n_findings * sizeof(sl_frec);
+	sl_edit *edits = NULL;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		sl_frec *r = &recs[i];
+		*r = *f->findings[i];
+		r->edits = NULL;
+		sl_finding *p = &r->pub;
+		const char **strs[] = {&p->message, &p->pointer, &p->api_version, &p->kind,
+				       &p->namespace_, &p->name, &p->unit};
+		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
+			if (!*strs[k])
+				continue;
+			size_t l = strlen(*strs[k]) + 1;
+			memcpy(w, *strs[k], l);
+			*strs[k] = w;
+			w += l;
+		}
+		if (p->fix) {
+			r->fix = *p->fix;
+			if (r->fix.message) {
+				size_t l = strlen(r->fix.message) + 1;
+				memcpy(w, r->fix.message, l);
+				r->fix.message = w;
+				w += l;
+			}
+			/* the edit records get their own block (freed with the run); their texts
+			** live in this one */
+			edits = sl_xmalloc(r->fix.n_edits * sizeof *edits + 1);
+			if (!edits) {
+				for (size_t k = 0; k < i; k++)
+					if (recs[k].pub.fix)
+						free(recs[k].edits);
+				free(block);
+				return SL_ENOMEM;
+			}
+			for (size_t k = 0; k < r->fix.n_edits; k++) {
+				edits[k] = r->fix.edits[k];
+				size_t l = strlen(edits[k].content) + 1;
+				memcpy(w, edits[k].content, l);
+				edits[k].content = w;
+				w += l;
+			}
+			r->fix.edits = edits;
+			r->edits = edits;
+			p->fix = &r->fix;
+		}
+	}
+	for (size_t i = 0; i < f->n_findings; i++)
+		f->findings[i] = &recs[i];
+	f->compact = block;
+	sl_arena_free(f->arena);
+	f->arena = NULL;
+	memset(&f->tree, 0, sizeof f->tree);
+	f->objects = NULL;
+	f->n_objects = 0;
+	if (f->fs_path) {
+		sl_source_free(f->src);
+		f->src = NULL;
+	}
+	return SL_OK;
+}
+
+/* Pass 2 for one file: a released file is read and parsed again, checked, and its findings
+** copied out so its tree can go at once. */
+static sl_err check_file(sl_engine *e, sl_file *f)
+{
+	if (!f->released)
+		return sl_engine_check(e, f);
+	sl_err err = sl_engine_parse(e, f);
+	if (!err && f->src)
+		err = sl_engine_check(e, f);
+	if (!err && f->src)
+		err = compact(f);
+	return err;
+}
+
 /* Both passes over every file, then the sorted list of findings. */
 static sl_err lint_passes(sl_run *run)
 {
 	sl_engine *e = &run->eng;
-	sl_err err = run_pass(run, sl_engine_parse);
+	sl_err err = run_pass(run, parse_file);
 	if (err)
 		return err;
 	/* The index is filled in file order, so "first" stays deterministic. */
@@ -218,10 +359,22 @@ static sl_err lint_passes(sl_run *run)
 		for (size_t j = 0; f->src && j < f->n_objects; j++)
 			if ((err = sl_index_add(&e->index, f->objects[j])))
 				return err;
+		/* the stubs go to the index, which owns them from here */
+		for (size_t j = 0; j < f->n_stubs; j++) {
+			const sl_object *st = f->stubs[j];
+			f->stubs[j] = NULL;
+			if ((err = sl_index_add(&e->index, st))) {
+				sl_index_free_stub(st);
+				return err;
+			}
+		}
+		f->n_stubs = 0;
+		if ((err = sl_index_add_facts(&e->index, f->facts, f->n_facts)))
+			return err;
 	}
 	if ((err = sl_index_finish(&e->index)))
 		return err;
-	if ((err = run_pass(run, sl_engine_check)))
+	if ((err = run_pass(run, check_file)))
 		return err;
 	size_t total = 0;
 	for (size_t i = 0; i < e->n_files; i++)
@@ -266,6 +419,12 @@ static sl_err reset_derived(sl_run *run)
 		f->n_findings = 0;
 		f->style_known = false;
 		f->oom = SL_OK;
+		sl_index_free_facts(f->facts, f->n_facts);
+		f->facts = NULL;
+		f->n_facts = 0;
+		for (size_t j = 0; j < f->n_stubs; j++)
+			sl_index_free_stub(f->stubs[j]);
+		f->n_stubs = 0;
 	}
 	sl_index_free(&e->index);
 	sl_index_init(&e->index, e->cfg);
@@ -299,8 +458,8 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 	bool unsafe = opts && opts->unsafe;
 	size_t total = 0;
 	bool done = false;
-	if (!run->linted)
-		return SL_EUSAGE;
+	if (!run->linted || e->stream)
+		return SL_EUSAGE;   /* a streamed run has let go of its trees */
 	for (unsigned pass = 0; pass < max && !done; pass++) {
 		/* Accept, in finding order, every fix that overlaps nothing accepted before it. */
 		const sl_edit **acc = NULL;
@@ -445,7 +604,7 @@ void sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
 {
 	const sl_file *f = run->eng.files[i];
 	out->path = f->path;
-	out->documents = f->tree.n_indices;
+	out->documents = f->documents;
 	out->error = f->error;
 }
 
@@ -459,10 +618,20 @@ void sl_run_free(sl_run *run)
 		free(f->path);
 		free(f->fs_path);
 		free(f->error);
-		free(f->findings);
 		sl_source_free(f->src);
 		sl_source_free(f->orig);
 		sl_arena_free(f->arena);
+		sl_index_free_facts(f->facts, f->n_facts);
+		for (size_t j = 0; j < f->n_stubs; j++)
+			sl_index_free_stub(f->stubs[j]);
+		free(f->stubs);
+		if (f->compact) {
+			for (size_t j = 0; j < f->n_findings; j++)
+				if (f->findings[j]->pub.fix)
+					free(f->findings[j]->edits);
+		}
+		free(f->findings);
+		free(f->compact);
 		free(f);
 	}
 	free(e->files);

@@ -20,6 +20,10 @@ typedef struct sl_run_options {
 	const char *const *ignore;   /* rule ids or categories to skip */
 	size_t n_ignore;
 	unsigned jobs;               /* files processed in parallel; 0 = number of CPUs */
+	bool low_memory;             /* stream: a file's tree is freed once it has been checked
+					(files that define looked-up kinds excepted), so memory
+					follows the largest file, not the input; such a run
+					cannot be fixed (sl_run_fix gives SL_EUSAGE) */
 } sl_run_options;
 
 /* A new run under cfg (borrowed; it must outlive the run).

@@ -91,7 +91,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			hi = mid;
 	}
 	size_t outranked = lo;
-	const sl_unit *low = outranked ? sp[0].unit : NULL;
+	const char *low = outranked ? sp[0].label : NULL;
 	long long lowv = outranked ? sp[0].value : 0;
 	const char *lowcls = outranked ? sp[0].class_name : NULL;
 	if (!low)
@@ -107,7 +107,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	bool never = pc && sl_scalar_is(sl_map_get(pc->root, "preemptionPolicy"), "Never");
 	sl_report_at(ctx, u->priority_class_name,
 		     "%s has priority %lld (class %s), above %s (%s)%s: %s",
-		     sl_ctx_label(ctx, u), bv, bname, sl_unit_label(low, a), lowdesc ? lowdesc : "",
+		     sl_ctx_label(ctx, u), bv, bname, low, lowdesc ? lowdesc : "",
 		     others ? others : "",
 		     never ? "its pods are scheduled ahead of pending serving pods when capacity is "
 			     "short (the class has preemptionPolicy Never, so it does not evict them)"

@@ -169,8 +169,9 @@ int sl_cmd_check(int argc, char **argv)
 	if (fail_on < 0)
 		fail_on = SL_SEV_WARNING;
 
+	/* Without fixing, stream: memory then follows the largest file, not the whole input. */
 	sl_run_options opts = {.select = sel.v, .n_select = sel.n, .ignore = ign.v, .n_ignore = ign.n,
-			       .jobs = jobs};
+			       .jobs = jobs, .low_memory = !fix && !diff};
 	sl_run *run = NULL;
 	err = sl_run_new(cfg, &opts, &run, &err_msg);
 	if (err == SL_EUSAGE) {
