@@ -95,7 +95,17 @@ static const char *const INPUT =
 	"    spec:\n      nodeSelector: {pool: cpu}\n      containers: [{image: e}]\n---\n"
 	"a: [broken\n";
 
-/* One complete use of the library. Returns the first error. */
+/* A file with no looked-up kind: a streamed run frees its tree after pass 1 and parses it again. */
+static const char *const RELEASED =
+	"apiVersion: apps/v1\nkind: Job\nmetadata: {name: train}\nspec:\n  template:\n    spec:\n"
+	"      priorityClassName: inference-critical\n      tolerations: [{key: spot, operator: Exists}]\n"
+	"      containers: [{name: t, image: t, resources: {requests: {nvidia.com/gpu: 1}}}]\n---\n"
+	"apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\nmetadata: {name: mlserver}\nspec: {replicas: 3}\n";
+
+/* One complete use of the library (streamed: lint only; else lint + fix). Returns the first
+** error. */
+static bool streamed;
+
 static sl_err use_library(void)
 {
 	sl_config *cfg = NULL;
@@ -103,13 +113,16 @@ static sl_err use_library(void)
 	char *msg = NULL, *buf = NULL;
 	size_t len = 0;
 	sl_err err = sl_config_new_default(&cfg);
+	sl_run_options ro_run = {.low_memory = streamed, .jobs = 1};
 	if (!err)
-		err = sl_run_new(cfg, NULL, &run, &msg);
+		err = sl_run_new(cfg, &ro_run, &run, &msg);
 	if (!err)
 		err = sl_run_add_buffer(run, "oom.yaml", INPUT, strlen(INPUT));
 	if (!err)
+		err = sl_run_add_buffer(run, "released.yaml", RELEASED, strlen(RELEASED));
+	if (!err)
 		err = sl_run_lint(run);
-	if (!err) {
+	if (!err && !streamed) {
 		sl_fix_options fo = {.unsafe = true};
 		err = sl_run_fix(run, &fo, NULL, NULL);
 	}
@@ -131,7 +144,21 @@ static sl_err use_library(void)
 	return err;
 }
 
+static void every_allocation_fails_once(void);
+
 Test(oom, every_allocation_fails_once, .timeout = 300)
+{
+	streamed = false;
+	every_allocation_fails_once();
+}
+
+Test(oom, every_allocation_fails_once_streaming, .timeout = 300)
+{
+	streamed = true;
+	every_allocation_fails_once();
+}
+
+static void every_allocation_fails_once(void)
 {
 	cr_assert_eq(use_library(), SL_OK, "the input must lint cleanly without failures");
 	/* Once more, so process-lifetime data (compiled regexes) exists before counting. */
