@@ -26,7 +26,7 @@ static op parse_op(sl_k8s_str s)
 const char *sl_k8s_selector_operator_fix(const char *s, size_t n)
 {
 	for (int i = 0; i < 6; i++) {
-		if (strlen(op_names[i]) == n && strncasecmp(op_names[i], s, n) == 0)
+		if (n && strlen(op_names[i]) == n && strncasecmp(op_names[i], s, n) == 0)
 			return memcmp(op_names[i], s, n) == 0 ? NULL : op_names[i];
 	}
 	return NULL;

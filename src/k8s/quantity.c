@@ -50,7 +50,7 @@ static bool interpret(const char *s, size_t n, int *base, int64_t *exponent,
 		{ "Ei", 2, 60 },
 	};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-		if (strlen(table[i].s) == n && memcmp(table[i].s, s, n) == 0) {
+		if (strlen(table[i].s) == n && (n == 0 || memcmp(table[i].s, s, n) == 0)) {
 			*base = table[i].base;
 			*exponent = table[i].exp;
 			*fmt = table[i].base == 2 ? SL_QFMT_BINARY_SI : SL_QFMT_DECIMAL_SI;

@@ -11,7 +11,7 @@
 static bool has_prefix(const char *s, size_t n, const char *p)
 {
 	size_t k = strlen(p);
-	return n >= k && memcmp(s, p, k) == 0;
+	return n >= k && (k == 0 || memcmp(s, p, k) == 0);
 }
 
 static bool contains(const char *s, size_t n, const char *p)
@@ -26,7 +26,7 @@ static bool contains(const char *s, size_t n, const char *p)
 static bool in_list(const char *s, size_t n, const char *const *list)
 {
 	for (; *list; list++)
-		if (strlen(*list) == n && memcmp(*list, s, n) == 0)
+		if (strlen(*list) == n && (n == 0 || memcmp(*list, s, n) == 0))
 			return true;
 	return false;
 }
@@ -51,7 +51,8 @@ bool sl_k8s_is_extended_resource(const char *s, size_t n)
 		return false;
 	}
 	memcpy(buf, "requests.", 9);
-	memcpy(buf + 9, s, n);
+	if (n)   /* an empty view may have a NULL pointer */
+		memcpy(buf + 9, s, n);
 	return sl_k8s_is_qualified_name(buf, n + 9);
 }
 

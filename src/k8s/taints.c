@@ -140,7 +140,7 @@ size_t sl_toleration_validate(const sl_toleration *t, bool comparison_ops, sl_k8
 static const char *case_fix(const char *s, size_t n, const char *const *list, size_t k)
 {
 	for (size_t i = 0; i < k; i++) {
-		if (strlen(list[i]) == n && strncasecmp(list[i], s, n) == 0)
+		if (n && strlen(list[i]) == n && strncasecmp(list[i], s, n) == 0)
 			return memcmp(list[i], s, n) == 0 ? NULL : list[i];
 	}
 	return NULL;

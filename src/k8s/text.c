@@ -51,7 +51,8 @@ void sl_k8s__buf_addn(sl_k8s__buf *b, const char *s, size_t n)
 	if (b->cap > 0 && b->len < b->cap - 1) {
 		size_t room = b->cap - 1 - b->len;
 		size_t k = n < room ? n : room;
-		memcpy(b->buf + b->len, s, k);
+		if (k)   /* an empty view may have a NULL pointer; memcpy must not see it */
+			memcpy(b->buf + b->len, s, k);
 		b->buf[b->len + k] = '\0';
 	}
 	b->len += n;
