@@ -239,19 +239,10 @@ static void problem(sl_k8s_problem *out, size_t max, size_t *count, sl_k8s_field
 static void problems_each(sl_k8s_problem *out, size_t max, size_t *count, sl_k8s_field field,
 			  int index, const sl_k8s_str *bad, const char *joined)
 {
-	const char *p = joined;
-	while (*p) {
-		const char *e = strstr(p, "; ");
-		char one[SL_K8S_MSG_MAX];
-		size_t k = e ? (size_t)(e - p) : strlen(p);
-		if (k >= sizeof one)
-			k = sizeof one - 1;
-		memcpy(one, p, k);
-		one[k] = '\0';
+	char one[SL_K8S_MSG_MAX];
+	for (const char *p = joined; p && *p;) {
+		p = sl_k8s__next_message(p, one, sizeof one);
 		problem(out, max, count, field, index, "Invalid value", bad, one);
-		if (!e)
-			break;
-		p = e + 2;
 	}
 }
 

@@ -61,19 +61,10 @@ static void add(sl_k8s_problem *out, size_t max, size_t *count, sl_k8s_field fie
 static void add_each(sl_k8s_problem *out, size_t max, size_t *count, sl_k8s_field field,
 		     sl_k8s_field api_field, sl_k8s_str bad, const char *joined)
 {
-	const char *p = joined;
-	while (*p) {
-		const char *e = strstr(p, "; ");
-		char one[SL_K8S_MSG_MAX];
-		size_t k = e ? (size_t)(e - p) : strlen(p);
-		if (k >= sizeof one)
-			k = sizeof one - 1;
-		memcpy(one, p, k);
-		one[k] = '\0';
+	char one[SL_K8S_MSG_MAX];
+	for (const char *p = joined; p && *p;) {
+		p = sl_k8s__next_message(p, one, sizeof one);
 		add(out, max, count, field, api_field, "Invalid value", bad, one);
-		if (!e)
-			break;
-		p = e + 2;
 	}
 }
 

@@ -139,3 +139,14 @@ sl_k8s__buf sl_k8s__problem(sl_k8s_problem *p, sl_k8s_field field, sl_k8s_field 
 	sl_k8s__buf_init(&b, p->message, sizeof p->message);
 	return b;
 }
+
+const char *sl_k8s__next_message(const char *p, char *one, size_t cap)
+{
+	const char *e = strstr(p, "; ");
+	size_t k = e ? (size_t)(e - p) : strlen(p);
+	if (k >= cap)
+		k = cap - 1;
+	memcpy(one, p, k);
+	one[k] = '\0';
+	return e ? e + 2 : NULL;
+}

@@ -29,4 +29,9 @@ void sl_k8s__buf_int(sl_k8s__buf *b, long long v);
 /* Starts problem p: fields, index -1, empty message; returns a builder over its message. */
 sl_k8s__buf sl_k8s__problem(sl_k8s_problem *p, sl_k8s_field field, sl_k8s_field api_field);
 
+/* Copies the first "; "-separated message of p into one (truncated to cap - 1 bytes) and
+** returns where the next begins, or NULL after the last: the API server joins several
+** messages of one field that way, and the problems report them one by one. */
+const char *sl_k8s__next_message(const char *p, char *one, size_t cap);
+
 #endif
