@@ -346,26 +346,15 @@ static item get_item(const ctx *c, size_t i)
 		return it;
 	}
 	i -= c->n_sel;
-	if (i < c->t->n_exprs) {
-		const sl_requirement *r = &c->t->exprs[i];
-		it.ns = 0;
-		it.o = parse_op(r->op);
-		it.op_text = r->op;
-		it.key = r->key;
-		it.values = r->values;
-		it.n_values = r->n_values;
-		return it;
-	}
-	i -= c->t->n_exprs;
-	{
-		const sl_requirement *r = &c->t->fields[i];
-		it.ns = 1;
-		it.o = parse_op(r->op);
-		it.op_text = r->op;
-		it.key = r->key;
-		it.values = r->values;
-		it.n_values = r->n_values;
-	}
+	/* matchExpressions, then matchFields (keys of their own namespace) */
+	bool field = i >= c->t->n_exprs;
+	const sl_requirement *r = field ? &c->t->fields[i - c->t->n_exprs] : &c->t->exprs[i];
+	it.ns = field;
+	it.o = parse_op(r->op);
+	it.op_text = r->op;
+	it.key = r->key;
+	it.values = r->values;
+	it.n_values = r->n_values;
 	return it;
 }
 
