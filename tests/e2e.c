@@ -16,31 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0, r;
-	char *s = malloc(cap);
-	while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
-		n += r;
-		if (n + 1 >= cap)
-			s = realloc(s, cap *= 2);
-	}
-	s[n] = '\0';
-	fclose(f);
-	return s;
-}
-
-static void spit(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "wb");
-	cr_assert(f, "cannot write %s", path);
-	fputs(s, f);
-	fclose(f);
-}
+#include "support.h"
 
 static int run_case(const char *exe, const char *name, int update)
 {
@@ -57,7 +33,7 @@ static int run_case(const char *exe, const char *name, int update)
 	char outp[4096], errp[4096];
 	snprintf(outp, sizeof outp, "%s/.out", tmp);
 	snprintf(errp, sizeof errp, "%s/.err", tmp);
-	char *out = slurp(outp), *err = slurp(errp);
+	char *out = sl_test_slurp(outp, NULL), *err = sl_test_slurp(errp, NULL);
 	int failed = 0;
 	char want_path[4096];
 	snprintf(want_path, sizeof want_path, "%s/stderr", dir);
@@ -65,29 +41,29 @@ static int run_case(const char *exe, const char *name, int update)
 	if (update) {
 		char buf[32];
 		snprintf(p, sizeof p, "%s/stdout", dir);
-		spit(p, out);
+		sl_test_spit(p, out, strlen(out));
 		snprintf(p, sizeof p, "%s/exit", dir);
 		snprintf(buf, sizeof buf, "%d\n", code);
-		spit(p, buf);
+		sl_test_spit(p, buf, strlen(buf));
 		if (check_err)
-			spit(want_path, err);
+			sl_test_spit(want_path, err, strlen(err));
 	}
 	snprintf(p, sizeof p, "%s/exit", dir);
-	char *want_exit = slurp(p);
+	char *want_exit = sl_test_slurp(p, NULL);
 	if (!want_exit || atoi(want_exit) != code) {
 		failed = 1;
 		cr_log_error("e2e %s: exit %d, expected %s\nstderr:\n%s", name, code,
 			     want_exit ? want_exit : "(no exit file)", err);
 	}
 	snprintf(p, sizeof p, "%s/stdout", dir);
-	char *want_out = slurp(p);
+	char *want_out = sl_test_slurp(p, NULL);
 	if (!want_out || strcmp(want_out, out) != 0) {
 		failed = 1;
 		cr_log_error("e2e %s: stdout differs\n--- expected\n%s--- got\n%s", name,
 			     want_out ? want_out : "(no stdout file)", out);
 	}
 	if (check_err) {
-		char *want_err = slurp(want_path);
+		char *want_err = sl_test_slurp(want_path, NULL);
 		if (strcmp(want_err, err) != 0) {
 			failed = 1;
 			cr_log_error("e2e %s: stderr differs\n--- expected\n%s--- got\n%s", name, want_err, err);

@@ -18,21 +18,7 @@
 #include "fix.h"
 #include "source.h"
 #include "yaml_tree.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	*len = fread(s, 1, (size_t)n, f);
-	s[*len] = '\0';
-	fclose(f);
-	return s;
-}
+#include "support.h"
 
 static sl_config *cfg;
 
@@ -200,7 +186,7 @@ static int comments_kept(const char *a, const char *b, const size_t *ranges, siz
 static void check_file(const char *path)
 {
 	size_t len, l1, l2, applied = 0, again = 0;
-	char *orig = slurp(path, &len);
+	char *orig = sl_test_slurp(path, &len);
 	cr_assert(orig, "cannot read %s", path);
 	/* (a), (b) */
 	char *once = fix_text(path, orig, len, &l1, &applied);

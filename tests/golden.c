@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
+#include "support.h"
 
 #define RULES_DIR "testdata/rules"
 
@@ -65,7 +66,6 @@ static int is_case(const char *dir, const char *name, char *stem, size_t cap)
 	return 1;
 }
 
-static char *slurp(const char *path);
 static int check_fixes(const char *id, const char *rule_dir, const char *dir, const char *stem,
 		       const char *input, sl_config *cfg, int update);
 
@@ -75,7 +75,7 @@ static char *selection(const char *id, const char *rule_dir, const char **sel, s
 {
 	char also_path[4096];
 	snprintf(also_path, sizeof also_path, "%s/also", rule_dir);
-	char *also = slurp(also_path);
+	char *also = sl_test_slurp(also_path, NULL);
 	memset(opts, 0, sizeof *opts);
 	sel[0] = id;
 	opts->select = sel;
@@ -162,14 +162,6 @@ static sl_run *fixed_run(const char *id, const char *rule_dir, const char *input
 	return run;
 }
 
-static void spit(const char *path, const char *data, size_t len)
-{
-	FILE *f = fopen(path, "wb");
-	cr_assert(f, "cannot write %s", path);
-	fwrite(data, 1, len, f);
-	fclose(f);
-}
-
 /* The golden for file i of a run: <stem>.fixed.yaml for a file case, <stem>.fixed/<rel> for a
 ** directory case. */
 static void golden_path(char *out, size_t cap, const char *dir, const char *stem, const char *input,
@@ -203,9 +195,9 @@ static int check_fixes(const char *id, const char *rule_dir, const char *dir, co
 				snprintf(mk, sizeof mk, "mkdir -p '%s/%s.fixed'", dir, stem);
 				cr_assert_eq(system(mk), 0);
 			}
-			spit(gp, text, len);
+			sl_test_spit(gp, text, len);
 		}
-		char *want = slurp(gp);
+		char *want = sl_test_slurp(gp, NULL);
 		if (changed && !want) {
 			failures++;
 			cr_log_error("%s: the fix changed %s but %s is missing (SL_UPDATE_GOLDEN=1 writes it)",
@@ -238,21 +230,6 @@ static int check_fixes(const char *id, const char *rule_dir, const char *dir, co
 	}
 	sl_run_free(run);
 	return failures;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	size_t r = fread(s, 1, (size_t)n, f);
-	s[r] = '\0';
-	fclose(f);
-	return s;
 }
 
 /* Runs every case of one kind (ok or bad) of rule id; returns the number of cases. */
@@ -289,7 +266,7 @@ static int run_kind(const char *id, const char *kind, int *failures)
 				fputs(got, f);
 				fclose(f);
 			}
-			char *want = slurp(diag);
+			char *want = sl_test_slurp(diag, NULL);
 			if (!want) {
 				(*failures)++;
 				cr_log_error("%s: missing %s (SL_UPDATE_GOLDEN=1 writes it)", input, diag);

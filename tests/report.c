@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
+#include "support.h"
 
 #define NODE_MODULES "tools/node_modules"
 #define MULTITOOL NODE_MODULES "/@microsoft/sarif-multitool-linux/Sarif.Multitool"
@@ -29,31 +30,6 @@
 #define JSON_DOC "docs/json-output.md"
 
 /* ---- helpers ---- */
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 4096, n = 0, r;
-	char *s = malloc(cap);
-	while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
-		n += r;
-		if (n + 1 >= cap)
-			s = realloc(s, cap *= 2);
-	}
-	s[n] = '\0';
-	fclose(f);
-	return s;
-}
-
-static void spit(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "wb");
-	cr_assert(f, "cannot write %s", path);
-	fputs(s, f);
-	fclose(f);
-}
 
 /* Runs a shell command built from fmt; returns its exit status (128+signal when killed). */
 static int sh(const char *fmt, ...)
@@ -129,7 +105,7 @@ static char *report_buffer(const char *path, const char *data, sl_format format)
 /* The report of a fixture file read from disk but reported under display_path. */
 static char *report_file_as(const char *file, const char *display_path, sl_format format)
 {
-	char *data = slurp(file);
+	char *data = sl_test_slurp(file, NULL);
 	cr_assert(data, "missing fixture %s", file);
 	char *r = report_buffer(display_path, data, format);
 	free(data);
@@ -307,7 +283,7 @@ static char *multitool(const char *tmp, const char *const *files, size_t n)
 	/* It exits 0 whatever it finds: the verdict is in the -o log. */
 	int rc = sh("'%s' validate --rule-kind 'Gh;Sarif' --level 'Error;Warning' -c '%s' %s -o '%s' "
 		    "--log ForceOverwrite > '%s' 2>&1", MULTITOOL, MULTITOOL_POLICY, list, log, console);
-	char *text = slurp(console);
+	char *text = sl_test_slurp(console, NULL);
 	cr_assert_eq(rc, 0, "the SARIF multitool failed (exit %d):\n%s", rc, text ? text : "");
 	json_t *j = load_json(log);
 	size_t cap = 1, len = 0;
@@ -381,7 +357,7 @@ Test(report, sarif_validates, .timeout = 600)
 	cr_expect_str_eq(str_at(al, "uriBaseId"), "%SRCROOT%");
 	json_decref(oj);
 	snprintf(paths[n], sizeof paths[n], "%s/odd-path.sarif", tmp);
-	spit(paths[n], odd);
+	sl_test_spit(paths[n], odd, strlen(odd));
 	free(odd);
 	files[n] = paths[n];
 	n++;
@@ -428,7 +404,7 @@ Test(report, sarif_validates, .timeout = 600)
 			"--errors=text > '%s/ajv.txt' 2>&1", AJV, tmp, tmp, tmp);
 		char ajvout[512];
 		snprintf(ajvout, sizeof ajvout, "%s/ajv.txt", tmp);
-		char *t = slurp(ajvout);
+		char *t = sl_test_slurp(ajvout, NULL);
 		cr_expect_eq(rc, 0, "not valid SARIF 2.1.0 (N.json is case N of SARIF_CASES):\n%s", t);
 		size_t valid = 0;
 		for (const char *p = t; p && (p = strstr(p, ".json valid")); p++)
@@ -549,7 +525,7 @@ Test(report, sarif_clean_run_has_empty_results)
 /* The field paths of the table in docs/json-output.md ("findings[].fix.edits[].offset"). */
 static size_t documented_fields(char fields[][128], size_t max)
 {
-	char *doc = slurp(JSON_DOC);
+	char *doc = sl_test_slurp(JSON_DOC, NULL);
 	cr_assert(doc, "%s is missing", JSON_DOC);
 	size_t n = 0;
 	for (char *line = strtok(doc, "\n"); line; line = strtok(NULL, "\n")) {
@@ -640,7 +616,7 @@ Test(report, json_matches_schema_and_doc, .timeout = 300)
 		sh("'%s' -f json %s > '%s' 2>/dev/null", exe(), cases[i], js);
 		int rc = sh("'%s' validate -s '%s' -d '%s' --all-errors --errors=text > '%s' 2>&1", AJV,
 			    JSON_SCHEMA, js, out);
-		char *t = slurp(out);
+		char *t = sl_test_slurp(out, NULL);
 		cr_expect_eq(rc, 0, "%s: the JSON report does not match %s:\n%s", cases[i], JSON_SCHEMA, t);
 		free(t);
 		json_t *j = load_json(js);
@@ -656,7 +632,7 @@ Test(report, json_matches_schema_and_doc, .timeout = 300)
 	json_decref(all);
 
 	/* The doc's example is real: its YAML gives exactly its JSON. */
-	char *doc = slurp(JSON_DOC);
+	char *doc = sl_test_slurp(JSON_DOC, NULL);
 	char *y = strstr(doc, "```yaml\n"), *jj = strstr(doc, "```json\n");
 	cr_assert(y && jj, "%s: no example", JSON_DOC);
 	y += 8;
@@ -667,7 +643,7 @@ Test(report, json_matches_schema_and_doc, .timeout = 300)
 	cr_assert(want, "%s: the example is not JSON", JSON_DOC);
 	char pod[512];
 	snprintf(pod, sizeof pod, "%s/pod.yaml", tmp);
-	spit(pod, y);
+	sl_test_spit(pod, y, strlen(y));
 	char gotp[512];
 	snprintf(gotp, sizeof gotp, "%s/got.json", tmp);
 	sh("cd '%s' && '%s' -f json --select gpu-request-without-limit pod.yaml > got.json", tmp, exe());
@@ -706,7 +682,7 @@ Test(report, github_commands)
 	snprintf(outp, sizeof outp, "%s/gh.txt", tmp);
 	int rc = sh("'%s' -f github ./testdata/examples testdata/report > '%s'", exe(), outp);
 	cr_expect_eq(rc, 1);
-	char *out = slurp(outp);
+	char *out = sl_test_slurp(outp, NULL);
 	size_t lines = 0, commands = 0;
 	char *last = NULL;
 	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
