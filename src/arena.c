@@ -111,6 +111,33 @@ void sl_arena_free(sl_arena *a)
 	free(a);
 }
 
+void sl_arena_reset(sl_arena *a)
+{
+	/* Keep the largest regular chunk (its size is a power of two up to MAX_CHUNK; a big
+	** block's is not, unless by chance, and then it is as good a chunk as any). */
+	struct chunk *keep = NULL;
+#ifndef SL_ARENA_MALLOC
+	for (struct chunk *c = a->head; c; c = c->next)
+		if (c->size <= MAX_CHUNK && (!keep || c->size > keep->size))
+			keep = c;
+#endif
+	struct chunk *c = a->head;
+	while (c) {
+		struct chunk *next = c->next;
+		if (c != keep)
+			free(c);
+		c = next;
+	}
+	a->head = keep;
+	a->total = 0;
+	if (keep) {
+		keep->next = NULL;
+		keep->used = 0;
+		if (a->next_size < keep->size * 2 && keep->size < MAX_CHUNK)
+			a->next_size = keep->size * 2;
+	}
+}
+
 #ifdef SL_ARENA_MALLOC
 void *sl_arena_alloc(sl_arena *a, size_t size)
 {

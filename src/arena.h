@@ -17,6 +17,9 @@ sl_arena *sl_arena_new(void);
 sl_arena *sl_arena_new_sized(size_t hint);
 /* Frees every allocation of a, then a itself; NULL is a no-op. */
 void sl_arena_free(sl_arena *a);
+/* Frees every allocation of a but keeps a itself and its largest chunk, so the next file
+** parsed into it (a thread's scratch arena) reuses the memory instead of fragmenting the heap. */
+void sl_arena_reset(sl_arena *a);
 /* size bytes aligned for any type, uninitialised; NULL when out of memory. */
 void *sl_arena_alloc(sl_arena *a, size_t size);
 /* size zeroed bytes; NULL when out of memory. */

@@ -230,11 +230,9 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 	}
 	if (!f->src)
 		return SL_OK;
-	/* A first arena chunk to suit the file: its tree and objects take about 7-8 times the
-	** text, so one chunk usually holds them. */
-	sl_arena_free(f->arena);
-	f->arena = sl_arena_new_sized(f->src->len * 8);
-	if (!f->arena)
+	/* The caller's (empty) arena, a thread's scratch one when streaming; else a new arena whose
+	** first chunk suits the file: its tree and objects take about 7-8 times the text. */
+	if (!f->arena && !(f->arena = sl_arena_new_sized(f->src->len * 8)))
 		return SL_ENOMEM;
 	struct parse_payload pp = {e, f, NULL};
 	sl_err err = sl_tree_parse(f->src, f->arena, &f->tree, on_tree_issue, &pp);

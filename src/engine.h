@@ -5,6 +5,7 @@
 #ifndef SL_ENGINE_H
 #define SL_ENGINE_H
 
+#include <pthread.h>
 #include "schedlint/lint.h"
 #include "arena.h"
 #include "index.h"
@@ -41,23 +42,27 @@ typedef struct sl_file {
 	unsigned documents;          /* documents seen, broken ones included */
 	sl_serving_fact *facts;      /* its serving units, for the index */
 	size_t n_facts;
-	const sl_object **stubs;     /* copies of its Seldon Servers, for the index (which owns them
-				        once added) */
-	size_t n_stubs;
+	const sl_object **digests;   /* streamed: what the index keeps of its objects once its tree
+				        is gone (sl_index_digest; in the engine's keep arena) */
+	size_t n_digests;
 	bool released;               /* streamed: its tree was freed after pass 1 */
-	void *compact;               /* streamed: its findings, copied out of the arena */
+	bool compact;                /* streamed: its findings live in the engine's keep arena */
 } sl_file;
 
 typedef struct sl_engine {
 	const sl_config *cfg;
 	bool stream;                 /* free each file's tree as soon as no rule needs it */
+	sl_arena *keep;              /* streamed: what outlives the trees (findings), one arena
+				        so the heap does not fragment; under keep_lock */
+	pthread_mutex_t keep_lock;
 	sl_index index;
 	sl_severity *severity;       /* per registry entry; SL_SEV_OFF = disabled */
 	sl_file **files;
 	size_t n_files;
 } sl_engine;
 
-/* Pass 1: parses f and binds its objects; parse and schema problems become findings. */
+/* Pass 1: parses f and binds its objects; parse and schema problems become findings. The tree
+** goes into f->arena when the caller set one (it must be empty), else into a new arena. */
 sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 /* Pass 2: runs every enabled rule over f's objects and units. */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);

@@ -41,37 +41,65 @@ static bool is_features_configmap(const sl_object *o)
 	       (!o->namespace_ || strcmp(o->namespace_, "knative-serving") == 0);
 }
 
-bool sl_index_needs_tree(const sl_object *o)
+bool sl_index_wants(const sl_object *o)
 {
 	if (o->kind == SL_KIND_CONFIGMAP)
 		return is_features_configmap(o);
-	/* Seldon Servers are looked up by name only: the index keeps a copy of that. */
-	return o->kind != SL_KIND_SELDON_SERVER && sl_index_kind_looked_up(o->kind);
+	return sl_index_kind_looked_up(o->kind);
 }
 
-const sl_object *sl_index_stub(const sl_object *o)
+bool sl_index_needs_tree(const sl_object *o)
 {
-	sl_object *c = sl_xcalloc(1, sizeof *c);
-	if (!c)
-		return NULL;
-	c->kind = o->kind;
-	c->path = o->path;   /* the file's path lives as long as the run */
-	c->api_version = dup_or_null(o->api_version);
-	c->kind_name = dup_or_null(o->kind_name);
-	c->name = dup_or_null(o->name);
-	c->namespace_ = dup_or_null(o->namespace_);
-	return c;
+	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o);
 }
 
-void sl_index_free_stub(const sl_object *o)
+/* What rules read, across files, of a runtime: the units' tolerations and GPU resources (the
+** pod's and every container's, with the container names that pick the main one), the
+** anti-affinity that spreads its pods, and the labels it puts on them. Everything else of a
+** runtime (images, ports, probes, model formats) is left out of its digest. A rule that reads
+** more of a runtime from another file adds the path here; the streamed-versus-kept test
+** (tests/unit/test_engine.c) fails until it does. */
+#define POD_PATHS(p) p "/tolerations", p "/resources", p "/affinity/podAntiAffinity", \
+	p "/containers/*/name", p "/containers/*/resources", p "/initContainers/*/name", \
+	p "/initContainers/*/resources"
+static const char *const runtime_paths[] = {
+	"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace", "/spec/labels",
+	POD_PATHS("/spec"), POD_PATHS("/spec/workerSpec"),
+};
+/* Seldon Servers are looked up by name. */
+static const char *const identity_paths[] = {
+	"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace",
+};
+
+static void ignore_issue(void *payload, const char *rule, const sl_node *at, const char *message,
+			 int quote_fix)
 {
-	if (!o)
-		return;
-	free((void *)o->api_version);
-	free((void *)o->kind_name);
-	free((void *)o->name);
-	free((void *)o->namespace_);
-	free((void *)o);
+	(void)payload, (void)rule, (void)at, (void)message, (void)quote_fix;
+}
+
+sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
+		       const sl_object **out)
+{
+	*out = NULL;
+	const char *const *keep = NULL;   /* the whole document */
+	size_t n = 0;
+	if (o->kind == SL_KIND_SERVING_RUNTIME || o->kind == SL_KIND_CLUSTER_SERVING_RUNTIME) {
+		keep = runtime_paths;
+		n = sizeof runtime_paths / sizeof *runtime_paths;
+	} else if (o->kind == SL_KIND_SELDON_SERVER) {
+		keep = identity_paths;
+		n = sizeof identity_paths / sizeof *identity_paths;
+	}
+	sl_doc *d;
+	sl_err err = sl_tree_copy(a, o->doc, keep, n, &d);
+	if (err || !d)
+		return err;
+	sl_model_ctx mc = {.arena = a, .cfg = cfg, .path = o->path, .issue = ignore_issue};
+	sl_object *c;
+	if ((err = sl_object_bind(&mc, d, &c)))
+		return err;
+	*out = c;
+	return SL_OK;
 }
 
 sl_err sl_index_gather_facts(const sl_object *o, sl_arena *a, sl_serving_fact **facts, size_t *n)
@@ -124,11 +152,7 @@ sl_err sl_index_add_facts(sl_index *ix, const sl_serving_fact *facts, size_t n)
 
 sl_err sl_index_add(sl_index *ix, const sl_object *o)
 {
-	if (!sl_index_kind_looked_up(o->kind) ||
-	    (o->kind == SL_KIND_CONFIGMAP && !is_features_configmap(o)))
-		return SL_OK;
-	/* a Seldon Server must come as a stub (sl_index_stub), which the index then owns */
-	if (o->kind == SL_KIND_SELDON_SERVER && o->root)
+	if (!sl_index_wants(o))
 		return SL_OK;
 	size_t n = ix->n_by_kind[o->kind];
 	if ((n & (n - 1)) == 0) {   /* grow at powers of two */
@@ -145,8 +169,6 @@ sl_err sl_index_add(sl_index *ix, const sl_object *o)
 
 void sl_index_free(sl_index *ix)
 {
-	for (size_t i = 0; i < ix->n_by_kind[SL_KIND_SELDON_SERVER]; i++)
-		sl_index_free_stub(ix->by_kind[SL_KIND_SELDON_SERVER][i]);
 	for (int k = 0; k < SL_KIND__COUNT; k++)
 		free(ix->by_kind[k]);
 	free(ix->names);

@@ -45,15 +45,20 @@ typedef struct sl_serving_priority {
 ** ServingRuntime, ClusterServingRuntime, Seldon Server and ServerConfig,
 ** LLMInferenceServiceConfig): only these are kept in the index. */
 bool sl_index_kind_looked_up(sl_kind k);
-/* True when rules may read o's tree from another file (so a streaming run keeps its file):
-** PriorityClasses, config-features ConfigMaps, KnativeServing, runtimes, ServerConfigs,
-** LLMInferenceServiceConfigs. Seldon Servers are looked up by name only (the index copies it). */
+/* True when the index keeps o: an object of a looked-up kind (of ConfigMaps, only Knative's
+** config-features). */
+bool sl_index_wants(const sl_object *o);
+/* True when a streaming run must keep o's file's tree for the index: KnativeServing CRs and
+** config-features ConfigMaps, whose flags are quoted with their lines and fixed in place. The
+** other objects the index wants stand in as digests (sl_index_digest). */
 bool sl_index_needs_tree(const sl_object *o);
-/* A copy of o's identity (kind, name, namespace, path; no tree) that outlives its file, for
-** the kinds looked up by name only (Seldon Servers). sl_index_add takes ownership of it;
-** sl_index_free_stub frees one that was not added. NULL when out of memory. */
-const sl_object *sl_index_stub(const sl_object *o);
-void sl_index_free_stub(const sl_object *o);
+/* A digest of o that outlives its file, in arena a: a copy of the part of its document rules
+** read across files (sl_tree_copy), bound again as an object with o's path. For a runtime that
+** is its tolerations, resources, anti-affinity and labels; for a Seldon Server its identity;
+** for the other kinds the whole document. *out is NULL when o's document uses aliases or
+** merge keys there (its file keeps its tree then). SL_ENOMEM only. */
+sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
+		       const sl_object **out);
 /* The facts of every serving unit of o, appended to *facts (malloc'd array). SL_ENOMEM only. */
 sl_err sl_index_gather_facts(const sl_object *o, sl_arena *a, sl_serving_fact **facts, size_t *n);
 /* Frees facts gathered by sl_index_gather_facts. */

@@ -37,6 +37,7 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 		return SL_ENOMEM;
 	run->eng.cfg = cfg;
 	run->eng.stream = opts && opts->low_memory;
+	pthread_mutex_init(&run->eng.keep_lock, NULL);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	run->jobs = opts && opts->jobs ? opts->jobs : cpus > 0 ? (unsigned)cpus : 1;
 	sl_index_init(&run->eng.index, cfg);
@@ -65,10 +66,7 @@ static sl_file *new_file(sl_run *run, const char *path)
 	if (!f)
 		return NULL;
 	f->path = sl_xstrdup(path);
-	f->arena = sl_arena_new();
-	if (!f->path || !f->arena) {
-		free(f->path);
-		sl_arena_free(f->arena);
+	if (!f->path) {
 		free(f);
 		return NULL;
 	}
@@ -164,7 +162,7 @@ static int cmp_files(const void *a, const void *b)
 ** not matter; the output order comes from sorting. */
 struct pass {
 	sl_run *run;
-	sl_err (*fn)(sl_engine *, sl_file *);
+	sl_err (*fn)(sl_engine *, sl_file *, sl_arena **scratch);
 	atomic_size_t next;
 	atomic_int err;
 };
@@ -173,6 +171,7 @@ static void *pass_worker(void *p)
 {
 	struct pass *ps = p;
 	sl_engine *e = &ps->run->eng;
+	sl_arena *scratch = NULL;   /* when streaming, the arena every released file is parsed into */
 	for (;;) {
 		size_t i = atomic_fetch_add(&ps->next, 1);
 		if (i >= e->n_files || atomic_load(&ps->err))
@@ -180,16 +179,17 @@ static void *pass_worker(void *p)
 		sl_file *f = e->files[i];
 		if (!f->src && !f->fs_path && !f->released)
 			continue;
-		sl_err err = ps->fn(e, f);
+		sl_err err = ps->fn(e, f, &scratch);
 		if (err) {
 			int none = SL_OK;
 			atomic_compare_exchange_strong(&ps->err, &none, (int)err);
 		}
 	}
+	sl_arena_free(scratch);
 	return NULL;
 }
 
-static sl_err run_pass(sl_run *run, sl_err (*fn)(sl_engine *, sl_file *))
+static sl_err run_pass(sl_run *run, sl_err (*fn)(sl_engine *, sl_file *, sl_arena **))
 {
 	struct pass ps = {.run = run, .fn = fn};
 	atomic_init(&ps.next, 0);
@@ -206,11 +206,27 @@ static sl_err run_pass(sl_run *run, sl_err (*fn)(sl_engine *, sl_file *))
 	return (sl_err)atomic_load(&ps.err);
 }
 
-/* Frees what f's tree and arena hold (its findings included: a streamed file's pass-1 findings
-** come back when it is parsed again). */
+/* Parses f (pass 1 or again in pass 2); when streaming, into the thread's scratch arena, which
+** stays the thread's until a file keeps it. */
+static sl_err parse_into(sl_engine *e, sl_file *f, sl_arena **scratch)
+{
+	if (!e->stream)
+		return sl_engine_parse(e, f);
+	f->arena = *scratch;
+	sl_err err = sl_engine_parse(e, f);
+	*scratch = f->arena;
+	if (err || !f->src)
+		f->arena = NULL;   /* the worker frees it */
+	return err;
+}
+
+/* Lets go of what f's tree and arena hold (its findings included: a streamed file's pass-1
+** findings come back when it is parsed again); the arena, a thread's scratch one, is reset
+** for the next file. */
 static void release(sl_file *f)
 {
-	sl_arena_free(f->arena);
+	if (f->arena)
+		sl_arena_reset(f->arena);
 	f->arena = NULL;
 	memset(&f->tree, 0, sizeof f->tree);
 	f->objects = NULL;
@@ -227,36 +243,53 @@ static void release(sl_file *f)
 
 /* Pass 1 for one file: parse and bind, gather its serving facts, and when streaming let go of a
 ** file that defines no kind rules look up across files. */
-static sl_err parse_file(sl_engine *e, sl_file *f)
+static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
-	sl_err err = sl_engine_parse(e, f);
+	sl_err err = parse_into(e, f, scratch);
 	if (err || !f->src)
 		return err;
-	bool looked_up = false;
-	for (size_t j = 0; j < f->n_objects; j++) {
+	bool keep = !e->stream;
+	for (size_t j = 0; !err && j < f->n_objects; j++) {
 		const sl_object *o = f->objects[j];
-		if ((err = sl_index_gather_facts(o, f->arena, &f->facts, &f->n_facts)))
-			return err;
-		looked_up |= sl_index_needs_tree(o);
-		if (o->kind == SL_KIND_SELDON_SERVER) {
-			const sl_object **nv = sl_xrealloc(f->stubs, (f->n_stubs + 1) * sizeof *nv);
-			if (!nv)
-				return SL_ENOMEM;
-			f->stubs = nv;
-			if (!(f->stubs[f->n_stubs] = sl_index_stub(o)))
-				return SL_ENOMEM;
-			f->n_stubs++;
+		err = sl_index_gather_facts(o, f->arena, &f->facts, &f->n_facts);
+		if (err || !e->stream || !sl_index_wants(o))
+			continue;
+		if (sl_index_needs_tree(o)) {
+			keep = true;
+			continue;
 		}
+		const sl_object **nv = sl_xrealloc(f->digests, (f->n_digests + 1) * sizeof *nv);
+		if (!nv) {
+			err = SL_ENOMEM;
+			break;
+		}
+		f->digests = nv;
+		pthread_mutex_lock(&e->keep_lock);
+		err = sl_index_digest(o, e->cfg, e->keep, &f->digests[f->n_digests]);
+		pthread_mutex_unlock(&e->keep_lock);
+		if (!err && f->digests[f->n_digests])
+			f->n_digests++;
+		else
+			keep = true;   /* no digest (aliases): the index reads the tree itself */
 	}
-	if (e->stream && !looked_up)
+	if (err) {
+		if (e->stream)
+			f->arena = NULL;   /* the scratch arena: the worker frees it */
+		return err;
+	}
+	if (!keep)
 		release(f);
+	else if (e->stream)
+		*scratch = NULL;   /* f keeps its tree, and the arena with it */
 	return SL_OK;
 }
 
-/* Copies f's findings, fixes and strings into one block and frees the arena they were in. */
-static sl_err compact(sl_file *f)
+/* Copies f's findings, fixes and strings into the engine's keep arena (one arena for the
+** whole run, so what outlives the trees does not pin freed pages) and lets go of the tree. */
+static sl_err compact(sl_engine *e, sl_file *f)
 {
-	size_t size = f->n_findings * sizeof(sl_frec);
+	size_t size = f->n_findings * (sizeof(sl_frec) + sizeof(sl_frec *));
+	size_t n_edits = 0;
 	for (size_t i = 0; i < f->n_findings; i++) {
 		const sl_finding *p = &f->findings[i]->pub;
 		const char *strs[] = {p->message, p->pointer, p->api_version, p->kind, p->namespace_,
@@ -265,17 +298,27 @@ static sl_err compact(sl_file *f)
 			size += strs[k] ? strlen(strs[k]) + 1 : 0;
 		for (size_t k = 0; p->fix && k < p->fix->n_edits; k++)
 			size += strlen(p->fix->edits[k].content) + 1;
+		n_edits += p->fix ? p->fix->n_edits : 0;
 	}
-	char *block = sl_xmalloc(size ? size : 1);
-	if (!block)
-		return SL_ENOMEM;
+	/* edit records first: they need the alignment the strings would break */
+	size += n_edits * sizeof(sl_edit);
+	char *block = NULL;
+	if (size) {
+		pthread_mutex_lock(&e->keep_lock);
+		block = sl_arena_alloc(e->keep, size);
+		pthread_mutex_unlock(&e->keep_lock);
+		if (!block)
+			return SL_ENOMEM;
+	}
 	sl_frec *recs = (sl_frec *)block;
-	char *w = block + f->n_findings * sizeof(sl_frec);
-	sl_edit *edits = NULL;
+	sl_frec **ptrs = (sl_frec **)(block + f->n_findings * sizeof(sl_frec));
+	sl_edit *edits = (sl_edit *)(block + f->n_findings * (sizeof(sl_frec) + sizeof(sl_frec *)));
+	char *w = (char *)(edits + n_edits);
 	for (size_t i = 0; i < f->n_findings; i++) {
 		sl_frec *r = &recs[i];
 		*r = *f->findings[i];
 		r->edits = NULL;
+		r->cap_edits = 0;
 		sl_finding *p = &r->pub;
 		const char **strs[] = {&p->message, &p->pointer, &p->api_version, &p->kind,
 				       &p->namespace_, &p->name, &p->unit};
@@ -295,16 +338,6 @@ static sl_err compact(sl_file *f)
 				r->fix.message = w;
 				w += l;
 			}
-			/* the edit records get their own block (freed with the run); their texts
-			** live in this one */
-			edits = sl_xmalloc(r->fix.n_edits * sizeof *edits + 1);
-			if (!edits) {
-				for (size_t k = 0; k < i; k++)
-					if (recs[k].pub.fix)
-						free(recs[k].edits);
-				free(block);
-				return SL_ENOMEM;
-			}
 			for (size_t k = 0; k < r->fix.n_edits; k++) {
 				edits[k] = r->fix.edits[k];
 				size_t l = strlen(edits[k].content) + 1;
@@ -313,14 +346,16 @@ static sl_err compact(sl_file *f)
 				w += l;
 			}
 			r->fix.edits = edits;
-			r->edits = edits;
+			edits += r->fix.n_edits;
 			p->fix = &r->fix;
 		}
+		ptrs[i] = r;
 	}
-	for (size_t i = 0; i < f->n_findings; i++)
-		f->findings[i] = &recs[i];
-	f->compact = block;
-	sl_arena_free(f->arena);
+	free(f->findings);
+	f->findings = ptrs;
+	f->cap_findings = f->n_findings;
+	f->compact = true;
+	sl_arena_reset(f->arena);
 	f->arena = NULL;
 	memset(&f->tree, 0, sizeof f->tree);
 	f->objects = NULL;
@@ -334,15 +369,17 @@ static sl_err compact(sl_file *f)
 
 /* Pass 2 for one file: a released file is read and parsed again, checked, and its findings
 ** copied out so its tree can go at once. */
-static sl_err check_file(sl_engine *e, sl_file *f)
+static sl_err check_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	if (!f->released)
 		return sl_engine_check(e, f);
-	sl_err err = sl_engine_parse(e, f);
+	sl_err err = parse_into(e, f, scratch);
 	if (!err && f->src)
 		err = sl_engine_check(e, f);
 	if (!err && f->src)
-		err = compact(f);
+		err = compact(e, f);
+	if (err)
+		f->arena = NULL;   /* the scratch arena: the worker frees it */
 	return err;
 }
 
@@ -350,25 +387,21 @@ static sl_err check_file(sl_engine *e, sl_file *f)
 static sl_err lint_passes(sl_run *run)
 {
 	sl_engine *e = &run->eng;
+	if (e->stream && !e->keep && !(e->keep = sl_arena_new()))
+		return SL_ENOMEM;
 	sl_err err = run_pass(run, parse_file);
 	if (err)
 		return err;
 	/* The index is filled in file order, so "first" stays deterministic. */
 	for (size_t i = 0; i < e->n_files; i++) {
 		sl_file *f = e->files[i];
+		/* a kept file's own objects, else the digests standing in for them */
 		for (size_t j = 0; f->src && j < f->n_objects; j++)
 			if ((err = sl_index_add(&e->index, f->objects[j])))
 				return err;
-		/* the stubs go to the index, which owns them from here */
-		for (size_t j = 0; j < f->n_stubs; j++) {
-			const sl_object *st = f->stubs[j];
-			f->stubs[j] = NULL;
-			if ((err = sl_index_add(&e->index, st))) {
-				sl_index_free_stub(st);
+		for (size_t j = 0; f->released && j < f->n_digests; j++)
+			if ((err = sl_index_add(&e->index, f->digests[j])))
 				return err;
-			}
-		}
-		f->n_stubs = 0;
 		if ((err = sl_index_add_facts(&e->index, f->facts, f->n_facts)))
 			return err;
 	}
@@ -410,9 +443,7 @@ static sl_err reset_derived(sl_run *run)
 		if (!f->src)
 			continue;
 		sl_arena_free(f->arena);
-		f->arena = sl_arena_new();
-		if (!f->arena)
-			return SL_ENOMEM;
+		f->arena = NULL;   /* the next parse makes one to suit the fixed text */
 		memset(&f->tree, 0, sizeof f->tree);
 		f->objects = NULL;
 		f->n_objects = 0;
@@ -422,9 +453,9 @@ static sl_err reset_derived(sl_run *run)
 		sl_index_free_facts(f->facts, f->n_facts);
 		f->facts = NULL;
 		f->n_facts = 0;
-		for (size_t j = 0; j < f->n_stubs; j++)
-			sl_index_free_stub(f->stubs[j]);
-		f->n_stubs = 0;
+		free(f->digests);
+		f->digests = NULL;
+		f->n_digests = 0;
 	}
 	sl_index_free(&e->index);
 	sl_index_init(&e->index, e->cfg);
@@ -622,19 +653,14 @@ void sl_run_free(sl_run *run)
 		sl_source_free(f->orig);
 		sl_arena_free(f->arena);
 		sl_index_free_facts(f->facts, f->n_facts);
-		for (size_t j = 0; j < f->n_stubs; j++)
-			sl_index_free_stub(f->stubs[j]);
-		free(f->stubs);
-		if (f->compact) {
-			for (size_t j = 0; j < f->n_findings; j++)
-				if (f->findings[j]->pub.fix)
-					free(f->findings[j]->edits);
-		}
-		free(f->findings);
-		free(f->compact);
+		free(f->digests);
+		if (!f->compact)
+			free(f->findings);
 		free(f);
 	}
 	free(e->files);
+	sl_arena_free(e->keep);
+	pthread_mutex_destroy(&e->keep_lock);
 	free(e->severity);
 	sl_index_free(&e->index);
 	sl_globs_free(run->globs);

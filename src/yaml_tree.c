@@ -1051,3 +1051,144 @@ bool sl_scalar_content_range(const sl_source *src, const sl_node *n, size_t *sta
 	*end = b;
 	return true;
 }
+
+/* --- pruned copies ---------------------------------------------------------------------- */
+
+struct copier {
+	sl_arena *a;
+	sl_doc *doc;
+	const char *const *keep;
+	size_t n_keep;
+	bool alias;   /* the copy met an alias or a merge key */
+};
+
+/* Where pattern p continues after the segment that starts at p[at] when that segment matches
+** the step (a key, or for a sequence item key == NULL and `*`): the offset of the next segment,
+** strlen(p) when the pattern ends there, or -1 when it does not match. */
+static long follow(const char *p, long at, const char *key, size_t klen)
+{
+	if (p[at] != '/')
+		return -1;
+	const char *seg = p + at + 1, *end = strchr(seg, '/');
+	size_t slen = end ? (size_t)(end - seg) : strlen(seg);
+	bool any = slen == 1 && seg[0] == '*';
+	if (!any && !(key && slen == klen && memcmp(seg, key, klen) == 0))
+		return -1;
+	return (long)(seg - p) + (long)slen;
+}
+
+/* Copies n (and what the active patterns keep below it) under parent. at[i] is how far
+** pattern i has matched; -1 inactive. A pattern matched to its end keeps the whole subtree.
+** An alias, or a merge key (which would bring in keys the patterns cannot see), stops the
+** copy: c->alias is set. SL_ENOMEM. */
+static sl_err copy_node(struct copier *c, const sl_node *n, sl_node *parent, const long *at,
+			sl_node **out)
+{
+	*out = NULL;
+	if (n->type == SL_NODE_ALIAS) {
+		c->alias = true;
+		return SL_OK;
+	}
+	bool all = false;
+	for (size_t i = 0; i < c->n_keep && !all; i++)
+		all = at[i] >= 0 && c->keep[i][at[i]] == '\0';
+	sl_node *m = sl_arena_alloc(c->a, sizeof *m);
+	if (!m)
+		return SL_ENOMEM;
+	*m = *n;
+	m->parent = parent;
+	m->doc = c->doc;
+	m->anchor = NULL;   /* nothing in a copy refers to it */
+	if (n->tag && !(m->tag = sl_arena_strndup(c->a, n->tag, strlen(n->tag))))
+		return SL_ENOMEM;
+	*out = m;
+	if (n->type == SL_NODE_SCALAR) {
+		char *s = sl_arena_strndup(c->a, n->u.scalar.s, n->u.scalar.len);
+		if (!s)
+			return SL_ENOMEM;
+		m->u.scalar.s = s;
+		return SL_OK;
+	}
+	long sub[32];
+	size_t count = n->type == SL_NODE_MAP ? n->u.map.n : n->u.seq.n, kept = 0;
+	void *arr = count ? sl_arena_alloc(c->a, count * (n->type == SL_NODE_MAP ? sizeof(sl_pair)
+								      : sizeof(sl_node *)))
+			  : NULL;
+	if (count && !arr)
+		return SL_ENOMEM;
+	for (size_t k = 0; k < count; k++) {
+		const sl_node *key = n->type == SL_NODE_MAP ? n->u.map.pairs[k].key : NULL;
+		const sl_node *val = n->type == SL_NODE_MAP ? n->u.map.pairs[k].value : n->u.seq.items[k];
+		if (key && is_merge_key(key)) {
+			c->alias = true;
+			return SL_OK;
+		}
+		bool wanted = all;
+		for (size_t i = 0; i < c->n_keep; i++) {
+			sub[i] = -1;
+			if (all || at[i] < 0)
+				continue;
+			if (key && key->type != SL_NODE_SCALAR)
+				continue;
+			sub[i] = follow(c->keep[i], at[i], key ? key->u.scalar.s : NULL,
+					key ? key->u.scalar.len : 0);
+			wanted |= sub[i] >= 0;
+		}
+		if (all)
+			for (size_t i = 0; i < c->n_keep; i++)
+				sub[i] = (long)strlen(c->keep[i]);   /* everything below is kept */
+		if (!wanted)
+			continue;
+		sl_node *v;
+		sl_err err = copy_node(c, val, m, sub, &v);
+		if (err || c->alias)
+			return err;
+		v->pos = (uint32_t)kept;
+		if (n->type == SL_NODE_MAP) {
+			sl_node *kc;
+			if ((err = copy_node(c, key, m, sub, &kc)) || c->alias)
+				return err;
+			kc->pos = (uint32_t)kept;
+			((sl_pair *)arr)[kept] = (sl_pair){kc, v};
+		} else {
+			((sl_node **)arr)[kept] = v;
+		}
+		kept++;
+	}
+	if (n->type == SL_NODE_MAP) {
+		m->u.map.pairs = arr;
+		m->u.map.n = kept;
+	} else {
+		m->u.seq.items = arr;
+		m->u.seq.n = kept;
+	}
+	return SL_OK;
+}
+
+sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const char *const *keep, size_t n_keep,
+		    sl_doc **out)
+{
+	*out = NULL;
+	if (n_keep > 32)
+		return SL_EUSAGE;
+	sl_doc *d = sl_arena_alloc(a, sizeof *d);
+	if (!d)
+		return SL_ENOMEM;
+	*d = *doc;
+	d->src = NULL;
+	d->root = NULL;
+	long at[32] = {0};   /* every pattern starts at the root */
+	struct copier c = {a, d, keep, keep ? n_keep : 0, false};
+	if (!keep) {   /* the whole document: one pattern matched to its end */
+		static const char *const whole[] = {""};
+		c.keep = whole;
+		c.n_keep = 1;
+	}
+	if (doc->root) {
+		sl_err err = copy_node(&c, doc->root, NULL, at, &d->root);
+		if (err || c.alias)
+			return err;
+	}
+	*out = d;
+	return SL_OK;
+}

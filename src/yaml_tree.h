@@ -114,4 +114,14 @@ bool sl_node_is_set(const sl_node *v, bool pointer_field);
 ** block scalar, an anchored or tagged node, an alias, a non-scalar, or a NULL src or n. */
 bool sl_scalar_content_range(const sl_source *src, const sl_node *n, size_t *start, size_t *end);
 
+/* A copy of doc in arena a, its text and positions as they were but with no source (doc->src
+** is NULL): every scalar is copied. keep lists the paths to keep, as JSON pointers in which a
+** segment `*` matches any key or item ("/spec/tolerations"); a kept path
+** keeps its whole subtree, and the mappings and sequences on the way to it (with nothing else
+** of theirs). keep NULL copies everything. At most 32 paths (else SL_EUSAGE). *out is NULL
+** when the copy would meet an alias or a merge key: the copy is then not made (what was
+** allocated stays in a). SL_ENOMEM. */
+sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const char *const *keep, size_t n_keep,
+		    sl_doc **out);
+
 #endif

@@ -83,7 +83,7 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	for (size_t i = 0; i < n && !first; i++)
 		if (default_node(pcs[i]))
 			first = pcs[i];
-	if (!first || first == o || first->root == o->root)
+	if (!first || sl_object_same(first, o))
 		return SL_OK;
 	const char *where = "";
 	if (first->path && o->path && strcmp(first->path, o->path) != 0) {

@@ -132,6 +132,9 @@ typedef struct sl_model_ctx {
 ** of a modelled kind (unknown kinds are skipped). Returns SL_ENOMEM only. */
 sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out);
 
+/* True when a and b stand for the same document of the same file (an object and the index's
+** digest of it are the same). */
+bool sl_object_same(const sl_object *a, const sl_object *b);
 /* "InferenceService sklearn-iris, predictor" / "Deployment web": for messages (arena). */
 const char *sl_unit_label(const sl_unit *u, sl_arena *a);
 /* "InferenceService sklearn-iris": for messages (arena). */

@@ -265,3 +265,12 @@ sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
 	*out = o;
 	return SL_OK;
 }
+
+bool sl_object_same(const sl_object *a, const sl_object *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || !a->doc || !b->doc || a->doc->index != b->doc->index)
+		return false;
+	return a->path == b->path || (a->path && b->path && strcmp(a->path, b->path) == 0);
+}

@@ -376,3 +376,31 @@ const char *__asan_default_options(void)
 {
 	return "allocator_may_return_null=1";
 }
+
+Test(arena, reset_frees_everything_and_the_arena_is_reused)
+{
+	sl_arena *a = sl_arena_new();
+	cr_assert_not_null(a);
+	for (int round = 0; round < 3; round++) {
+		/* several chunks and a big block of its own */
+		for (int i = 0; i < 2000; i++) {
+			char *p = sl_arena_alloc(a, 100);
+			cr_assert_not_null(p);
+			memset(p, round, 100);
+		}
+		char *big = sl_arena_alloc(a, 3u * 1024u * 1024u);
+		cr_assert_not_null(big);
+		memset(big, round, 3u * 1024u * 1024u);
+		cr_expect_gt(sl_arena_used(a), 3u * 1024u * 1024u);
+		sl_arena_reset(a);
+		cr_expect_eq(sl_arena_used(a), 0, "round %d: a reset arena has handed out nothing", round);
+		char *s = sl_arena_strndup(a, "after reset", 11);
+		cr_assert_not_null(s);
+		cr_expect_str_eq(s, "after reset");
+		cr_expect(aligned(sl_arena_alloc(a, 24)));
+		sl_arena_reset(a);
+	}
+	sl_arena_reset(a);   /* an empty arena too */
+	cr_expect_eq(sl_arena_used(a), 0);
+	sl_arena_free(a);
+}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rule.h"   /* sl_map_n, sl_seq_n, sl_seq_item */
 #include "yaml_tree.h"
 
 /* --- harness ------------------------------------------------------------------------------ */
@@ -1092,4 +1093,89 @@ Test(tree_oom, every_failure_is_enomem_or_ok)
 	cr_expect(saw_enomem);
 	cr_expect(saw_ok, "60 allocations are enough to finish");
 	sl_source_free(src);
+}
+
+/* --- pruned copies (sl_tree_copy, what the index keeps of a runtime) --- */
+
+Test(tree_copy, keeps_the_named_paths_and_the_way_to_them)
+{
+	parsed *p = PARSE("kind: ServingRuntime\n"
+			  "metadata: {name: rt, labels: {a: b}}\n"
+			  "spec:\n"
+			  "  containers:\n"
+			  "    - name: c0\n"
+			  "      image: x\n"
+			  "      resources: {limits: {nvidia.com/gpu: 1}}\n"
+			  "    - name: c1\n"
+			  "      ports: [{containerPort: 80}]\n"
+			  "  tolerations: [{key: gpu, effect: NoSchedule}]\n"
+			  "  supportedModelFormats: [{name: sklearn}]\n");
+	static const char *const keep[] = {"/kind", "/metadata/name", "/spec/tolerations",
+					   "/spec/containers/*/resources"};
+	sl_arena *a = sl_arena_new();
+	sl_doc *d = NULL;
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], keep, 4, &d), SL_OK);
+	cr_assert_not_null(d);
+	cr_expect_null(d->src);
+	cr_expect_eq(d->index, 0);
+	const sl_node *r = d->root;
+	cr_expect_eq(r->u.map.n, 3, "kind, metadata and spec");
+	cr_expect_str_eq(sl_scalar(sl_map_get(r, "kind")), "ServingRuntime");
+	const sl_node *md = sl_map_get(r, "metadata");
+	cr_expect_str_eq(sl_scalar(sl_map_get(md, "name")), "rt");
+	cr_expect_null(sl_map_get(md, "labels"));
+	const sl_node *spec = sl_map_get(r, "spec");
+	cr_expect_null(sl_map_get(spec, "supportedModelFormats"));
+	const sl_node *tol = sl_seq_item(sl_map_get(spec, "tolerations"), 0);
+	cr_expect_str_eq(sl_scalar(sl_map_get(tol, "effect")), "NoSchedule");
+	const sl_node *cs = sl_map_get(spec, "containers");
+	cr_assert_eq(sl_seq_n(cs), 2, "both items are on the way to a kept path");
+	const sl_node *c0 = sl_seq_item(cs, 0);
+	cr_expect_null(sl_map_get(c0, "image"));
+	cr_expect_null(sl_map_get(c0, "name"));
+	const sl_node *gpu = sl_map_get(sl_map_get(sl_map_get(c0, "resources"), "limits"),
+					"nvidia.com/gpu");
+	cr_assert_not_null(gpu);
+	cr_expect_eq(sl_scalar_type(gpu), SL_Y_INT);
+	cr_expect_eq(sl_seq_n(cs) ? sl_map_n(sl_seq_item(cs, 1)) : 99, 0);
+	/* positions, parents and pointers as in the original */
+	const sl_node *orig = sl_map_get(sl_map_get(sl_map_get(sl_seq_item(sl_map_get(sl_map_get(
+		p->t.docs[0]->root, "spec"), "containers"), 0), "resources"), "limits"), "nvidia.com/gpu");
+	cr_expect_eq(gpu->start, orig->start);
+	cr_expect_eq(gpu->end, orig->end);
+	cr_expect_eq(gpu->doc, d);
+	char *ptr = sl_node_pointer(gpu, a);
+	cr_expect_str_eq(ptr, "/spec/containers/0/resources/limits/nvidia.com~1gpu");
+	sl_arena_free(a);
+	done(p);
+}
+
+Test(tree_copy, whole_document_and_what_stops_a_copy)
+{
+	parsed *p = PARSE("a: &x {b: 1}\nc: [1, 2, {d: e}]\n---\ne: &y 2\nf: *y\ng: 1\n---\n"
+			  "h: {<<: {i: 1}}\n");
+	cr_assert_eq(p->t.n_docs, 3);
+	sl_arena *a = sl_arena_new();
+	sl_doc *d = NULL;
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], NULL, 0, &d), SL_OK);
+	cr_assert_not_null(d);
+	cr_expect_str_eq(sl_scalar(sl_map_get(sl_seq_item(sl_map_get(d->root, "c"), 2), "d")), "e");
+	cr_expect_null(sl_map_get(d->root, "a")->anchor, "an anchor means nothing in a copy");
+	/* an alias on a kept path: no copy */
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[1], NULL, 0, &d), SL_OK);
+	cr_expect_null(d);
+	/* ...but one off the kept paths is never looked at */
+	static const char *const g[] = {"/g"};
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[1], g, 1, &d), SL_OK);
+	cr_assert_not_null(d);
+	cr_expect_eq(d->root->u.map.n, 1);
+	cr_expect_str_eq(sl_scalar(sl_map_get(d->root, "g")), "1");
+	/* a merge key on the way to a kept path would hide keys from the patterns */
+	static const char *const i[] = {"/h/i"};
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[2], i, 1, &d), SL_OK);
+	cr_expect_null(d);
+	static const char *const many[33] = {0};
+	cr_expect_eq(sl_tree_copy(a, p->t.docs[0], many, 33, &d), SL_EUSAGE);
+	sl_arena_free(a);
+	done(p);
 }
