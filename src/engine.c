@@ -213,7 +213,7 @@ static void on_model_issue(void *payload, const char *rule, const sl_node *at, c
 	rec->pub.fix = &rec->fix;
 }
 
-sl_err sl_engine_parse(sl_engine *e, sl_file *f)
+sl_err sl_engine_read(sl_file *f)
 {
 	if (!f->src && f->fs_path && !f->error) {
 		/* Read here, on the pass's threads, rather than when the path was added. */
@@ -225,17 +225,42 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 			}
 			return SL_OK;
 		}
-		if (err)
-			return err;
+		return err;
 	}
-	if (!f->src)
-		return SL_OK;
+	return SL_OK;
+}
+
+bool sl_engine_waits(sl_engine *e, sl_file *f)
+{
+	struct sl_ctx ctx = {.eng = e, .file = f};
+	for (size_t ri = 0; ri < sl_registry_count; ri++) {
+		const struct sl_rule *r = sl_registry[ri].rule;
+		if (!r->waits_for_units || e->severity[ri] == SL_SEV_OFF)
+			continue;
+		ctx.rule_index = (int)ri;
+		for (size_t oi = 0; oi < f->n_objects; oi++) {
+			ctx.obj = f->objects[oi];
+			for (size_t ui = 0; ui < ctx.obj->n_units; ui++) {
+				ctx.unit = &ctx.obj->units[ui];
+				if (r->waits_for_units(&ctx, ctx.unit))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+sl_err sl_engine_parse(sl_engine *e, sl_file *f)
+{
+	sl_err err = sl_engine_read(f);
+	if (err || !f->src)
+		return err;
 	/* The caller's (empty) arena, a thread's scratch one when streaming; else a new arena whose
 	** first chunk suits the file: its tree and objects take about 7-8 times the text. */
 	if (!f->arena && !(f->arena = sl_arena_new_sized(f->src->len * 8)))
 		return SL_ENOMEM;
 	struct parse_payload pp = {e, f, NULL};
-	sl_err err = sl_tree_parse(f->src, f->arena, &f->tree, on_tree_issue, &pp);
+	err = sl_tree_parse(f->src, f->arena, &f->tree, on_tree_issue, &pp);
 	if (err)
 		return err;
 	if (f->tree.n_docs) {

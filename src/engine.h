@@ -46,6 +46,7 @@ typedef struct sl_file {
 				        is gone (sl_index_digest; in the engine's keep arena) */
 	size_t n_digests;
 	bool released;               /* streamed: its tree was freed after pass 1 */
+	bool waiting;                /* streamed: checked in pass 3, once every unit is known */
 	bool compact;                /* streamed: its findings live in the engine's keep arena */
 } sl_file;
 
@@ -61,6 +62,12 @@ typedef struct sl_engine {
 	size_t n_files;
 } sl_engine;
 
+/* Reads f's file (once added by path) into f->src; a file that cannot be read gets f->error.
+** SL_ENOMEM only. */
+sl_err sl_engine_read(sl_file *f);
+/* True when some enabled rule's waits_for_units holds for a unit of f: a streaming run checks
+** f only once every file's serving units are in the index. */
+bool sl_engine_waits(sl_engine *e, sl_file *f);
 /* Pass 1: parses f and binds its objects; parse and schema problems become findings. The tree
 ** goes into f->arena when the caller set one (it must be empty), else into a new arena. */
 sl_err sl_engine_parse(sl_engine *e, sl_file *f);

@@ -48,6 +48,21 @@ bool sl_index_wants(const sl_object *o)
 	return sl_index_kind_looked_up(o->kind);
 }
 
+bool sl_index_may_define(const char *text, size_t len)
+{
+	/* An object's kind (and a ConfigMap's name) must equal one of these, so its text holds
+	** it: in a plain or quoted scalar, or behind an alias to an anchor of the same file. Only
+	** a double-quoted escape ("\x53erver") could spell it otherwise. */
+	static const char *const needles[] = {"PriorityClass", "config-features", "KnativeServing",
+					      "ServingRuntime", "Server", "LLMInferenceServiceConfig"};
+	if (memchr(text, '\\', len))
+		return true;
+	for (size_t i = 0; i < sizeof needles / sizeof *needles; i++)
+		if (memmem(text, len, needles[i], strlen(needles[i])))
+			return true;
+	return false;
+}
+
 bool sl_index_needs_tree(const sl_object *o)
 {
 	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o);
@@ -245,7 +260,14 @@ sl_err sl_index_finish(sl_index *ix)
 	/* the default PriorityClass, computed by the scan while finished is false */
 	ix->default_pc = sl_index_default_priority_class(ix, &ix->default_pc_value);
 	ix->finished = true;
+	return SL_OK;
+}
+
+sl_err sl_index_finish_serving(sl_index *ix)
+{
 	/* serving priorities, from the facts (the units' trees may be gone by now) */
+	free(ix->serving);
+	ix->n_serving = 0;
 	ix->serving = sl_xmalloc((ix->n_facts ? ix->n_facts : 1) * sizeof *ix->serving);
 	if (!ix->serving)
 		return SL_ENOMEM;

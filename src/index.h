@@ -48,6 +48,10 @@ bool sl_index_kind_looked_up(sl_kind k);
 /* True when the index keeps o: an object of a looked-up kind (of ConfigMaps, only Knative's
 ** config-features). */
 bool sl_index_wants(const sl_object *o);
+/* False when text (a whole file) cannot define an object the index wants, so a streaming run
+** need not parse it before every file's facts are in (sl_index_wants). Exact, not a guess:
+** it looks for the kinds' names, and says true for any file with a backslash. */
+bool sl_index_may_define(const char *text, size_t len);
 /* True when a streaming run must keep o's file's tree for the index: KnativeServing CRs and
 ** config-features ConfigMaps, whose flags are quoted with their lines and fixed in place. The
 ** other objects the index wants stand in as digests (sl_index_digest). */
@@ -90,9 +94,12 @@ sl_err sl_index_add(sl_index *ix, const sl_object *o);
 void sl_index_free(sl_index *ix);
 /* Adds the facts of one file (in file order). SL_ENOMEM only. */
 sl_err sl_index_add_facts(sl_index *ix, const sl_serving_fact *facts, size_t n);
-/* Derives the lookups rules use (name hash, default PriorityClass, serving priorities, the
+/* Derives the lookups rules use (name hash, default PriorityClass, the
 ** config-features ConfigMaps) once every object has been added. SL_ENOMEM only. */
 sl_err sl_index_finish(sl_index *ix);
+/* Builds the serving table (sl_index_serving_priorities) from the facts added so far; after
+** sl_index_finish. May be called again when more facts came in. SL_ENOMEM only. */
+sl_err sl_index_finish_serving(sl_index *ix);
 /* The serving units' priorities, sorted by value; *n gets the count. */
 const sl_serving_priority *sl_index_serving_priorities(const sl_index *ix, size_t *n);
 

@@ -38,6 +38,11 @@ struct sl_rule {
 	/* At most one of these is set; neither for findings the parser or binder produces. */
 	sl_err (*check_object)(sl_ctx *ctx, const sl_object *o);
 	sl_err (*check_unit)(sl_ctx *ctx, const sl_unit *u);
+	/* For a unit rule that compares u with every serving unit of the run (the index's serving
+	** table, sl_index_serving_priorities): true when checking u needs that table. A streaming
+	** run, which gathers the serving units as it checks the files, checks u's file after all
+	** the others. NULL for the rules that read only the looked-up kinds. */
+	bool (*waits_for_units)(sl_ctx *ctx, const sl_unit *u);
 };
 
 /* Defines the rule `stem` (its snake_case id). The registry generator finds it. */

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
-** run.c: a lint run, the library's front door. Inputs are read whole as they are added; pass 1
-** parses each and fills the project index, pass 2 runs the rules, then every finding is sorted
-** (path, line, column, rule, message) so output never depends on input order or timing. */
+** run.c: a lint run, the library's front door. Pass 1 reads and parses the files and fills the
+** project index, pass 2 runs the rules, then every finding is sorted (path, line, column, rule,
+** message) so output never depends on input order or timing. A streaming run (a lint without
+** fixes) keeps no tree longer than one file's check: pass 1 parses only the files that may
+** define a looked-up kind and keeps digests of those objects, pass 2 parses every file again,
+** gathers its serving facts and checks it, and pass 3 checks the few files whose rules compare
+** them with every serving unit. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -241,18 +245,38 @@ static void release(sl_file *f)
 	f->released = true;
 }
 
-/* Pass 1 for one file: parse and bind, gather its serving facts, and when streaming let go of a
-** file that defines no kind rules look up across files. */
+/* f's serving units' facts, for the index's serving table. */
+static sl_err gather_facts(sl_file *f)
+{
+	sl_err err = SL_OK;
+	for (size_t j = 0; !err && j < f->n_objects; j++)
+		err = sl_index_gather_facts(f->objects[j], f->arena, &f->facts, &f->n_facts);
+	return err;
+}
+
+/* Pass 1 for one file: parse and bind, and what the index needs of it. A whole run keeps every
+** tree and gathers the serving facts now. A streaming run reads a file and goes on unless it
+** may define a kind the index wants; then digests stand in for those objects (or, for a few,
+** the file keeps its tree) and the tree goes. */
 static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
-	sl_err err = parse_into(e, f, scratch);
-	if (err || !f->src)
+	sl_err err;
+	if (e->stream) {
+		if ((err = sl_engine_read(f)) || !f->src)
+			return err;
+		if (!sl_index_may_define(f->src->data, f->src->len)) {
+			release(f);
+			return SL_OK;
+		}
+	}
+	if ((err = parse_into(e, f, scratch)) || !f->src)
 		return err;
-	bool keep = !e->stream;
+	if (!e->stream)
+		return gather_facts(f);
+	bool keep = false;
 	for (size_t j = 0; !err && j < f->n_objects; j++) {
 		const sl_object *o = f->objects[j];
-		err = sl_index_gather_facts(o, f->arena, &f->facts, &f->n_facts);
-		if (err || !e->stream || !sl_index_wants(o))
+		if (!sl_index_wants(o))
 			continue;
 		if (sl_index_needs_tree(o)) {
 			keep = true;
@@ -273,14 +297,13 @@ static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 			keep = true;   /* no digest (aliases): the index reads the tree itself */
 	}
 	if (err) {
-		if (e->stream)
-			f->arena = NULL;   /* the scratch arena: the worker frees it */
+		f->arena = NULL;   /* the scratch arena: the worker frees it */
 		return err;
 	}
-	if (!keep)
-		release(f);
-	else if (e->stream)
+	if (keep)
 		*scratch = NULL;   /* f keeps its tree, and the arena with it */
+	else
+		release(f);
 	return SL_OK;
 }
 
@@ -367,20 +390,60 @@ static sl_err compact(sl_engine *e, sl_file *f)
 	return SL_OK;
 }
 
-/* Pass 2 for one file: a released file is read and parsed again, checked, and its findings
-** copied out so its tree can go at once. */
+/* Pass 2 for one file. A whole run checks it. A streaming run reads and parses it again (unless
+** it kept its tree), gathers its serving facts, and checks it, then copies its findings out and
+** lets the tree go; a file that waits for every serving unit (sl_engine_waits) is only parsed
+** here, and checked in pass 3. */
 static sl_err check_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
-	if (!f->released)
+	if (!e->stream)
 		return sl_engine_check(e, f);
-	sl_err err = parse_into(e, f, scratch);
+	sl_err err = SL_OK;
+	if (f->released)
+		err = parse_into(e, f, scratch);
+	if (!err && f->src)
+		err = gather_facts(f);
+	if (!err && f->src && sl_engine_waits(e, f)) {
+		f->waiting = true;
+		if (f->released)
+			release(f);
+		return SL_OK;
+	}
 	if (!err && f->src)
 		err = sl_engine_check(e, f);
-	if (!err && f->src)
+	if (!err && f->src && f->released)
 		err = compact(e, f);
-	if (err)
+	if (err && f->released)
 		f->arena = NULL;   /* the scratch arena: the worker frees it */
 	return err;
+}
+
+/* Pass 3 of a streaming run: the files that waited for every serving unit. */
+static sl_err check_waiting(sl_engine *e, sl_file *f, sl_arena **scratch)
+{
+	if (!f->waiting)
+		return SL_OK;
+	sl_err err = SL_OK;
+	if (f->released)
+		err = parse_into(e, f, scratch);
+	if (!err && f->src)
+		err = sl_engine_check(e, f);
+	if (!err && f->src && f->released)
+		err = compact(e, f);
+	if (err && f->released)
+		f->arena = NULL;
+	return err;
+}
+
+/* Adds every file's serving facts to the index, in file order, and builds the serving table. */
+static sl_err add_facts(sl_engine *e)
+{
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_err err = sl_index_add_facts(&e->index, e->files[i]->facts, e->files[i]->n_facts);
+		if (err)
+			return err;
+	}
+	return sl_index_finish_serving(&e->index);
 }
 
 /* Both passes over every file, then the sorted list of findings. */
@@ -402,12 +465,15 @@ static sl_err lint_passes(sl_run *run)
 		for (size_t j = 0; f->released && j < f->n_digests; j++)
 			if ((err = sl_index_add(&e->index, f->digests[j])))
 				return err;
-		if ((err = sl_index_add_facts(&e->index, f->facts, f->n_facts)))
-			return err;
 	}
 	if ((err = sl_index_finish(&e->index)))
 		return err;
+	/* a whole run has every unit's facts now; a streaming run gathers them in pass 2 */
+	if (!e->stream && (err = add_facts(e)))
+		return err;
 	if ((err = run_pass(run, check_file)))
+		return err;
+	if (e->stream && ((err = add_facts(e)) || (err = run_pass(run, check_waiting))))
 		return err;
 	size_t total = 0;
 	for (size_t i = 0; i < e->n_files; i++)
@@ -456,6 +522,7 @@ static sl_err reset_derived(sl_run *run)
 		free(f->digests);
 		f->digests = NULL;
 		f->n_digests = 0;
+		f->waiting = false;
 	}
 	sl_index_free(&e->index);
 	sl_index_init(&e->index, e->cfg);

@@ -69,14 +69,21 @@
  *   `DefaultPriorityWhenNoDefaultClassExists` = 0 (pkg/apis/scheduling/types.go)
  */
 
+/* The batch units with a known priority: the ones compared with every serving unit. */
+static bool is_ranked_batch(sl_ctx *ctx, const sl_unit *u)
+{
+	const char *bname = sl_scalar(u->priority_class_name);
+	long long bv;
+	return sl_strlist_has(&sl_ctx_config(ctx)->cluster.batch_kinds, u->obj->kind_name) &&
+	       bname && *bname && sl_index_priority_value(sl_ctx_index(ctx), bname, &bv);
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
 	const char *bname = sl_scalar(u->priority_class_name);
 	long long bv;
-	if (!sl_strlist_has(&cfg->cluster.batch_kinds, u->obj->kind_name) || !bname || !*bname ||
-	    !sl_index_priority_value(ix, bname, &bv))
+	if (!is_ranked_batch(ctx, u) || !sl_index_priority_value(ix, bname, &bv))
 		return SL_OK;
 	/* Serving units by priority (the index sorted them once): the first is the lowest, and
 	** those below bv are the outranked ones. */
@@ -118,4 +125,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(batch_outranks_serving, .id = "batch-outranks-serving", .category = "priority",
 	.summary = "A batch workload has a higher priority than a serving unit",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check,
+	.waits_for_units = is_ranked_batch);

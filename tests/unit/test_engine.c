@@ -256,3 +256,74 @@ Test(engine, streaming_gives_the_same_report, .timeout = 120)
 	free(streamed);
 	free(streamed1);
 }
+
+/* Writes name (in dir) with text. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+Test(engine, streaming_checks_batch_units_after_every_serving_unit)
+{
+	/* The batch Jobs sort before the serving units they outrank, so a streaming run meets
+	** them before it has seen those units; a suppression covers one of them, and another
+	** suppression names the rule where nothing fires. Streamed and whole runs must agree. */
+	char dir[] = "/tmp/schedlint-wait-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	static const char *const job =
+		"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: %s\nspec:\n  template:\n"
+		"    spec:\n      priorityClassName: %s%s\n      containers:\n        - name: t\n"
+		"          image: x\n";
+	char buf[1024];
+	snprintf(buf, sizeof buf, job, "train", "high", "");
+	put(dir, "a-train.yaml", buf);
+	snprintf(buf, sizeof buf, job, "quiet", "high", "  # schedlint: ignore[batch-outranks-serving]");
+	put(dir, "b-quiet.yaml", buf);
+	snprintf(buf, sizeof buf, job, "low", "low", "  # schedlint: ignore[batch-outranks-serving]");
+	put(dir, "c-low.yaml", buf);
+	put(dir, "m-classes.yaml",
+	    "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: high\n"
+	    "value: 1000\n---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n"
+	    "  name: low\nvalue: 10\n");
+	put(dir, "z-isvc.yaml",
+	    "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: chat\n"
+	    "spec:\n  predictor:\n    priorityClassName: low\n    model:\n      modelFormat:\n"
+	    "        name: sklearn\n");
+	const char *dirs[] = {dir};
+	char *kept = report_of(dirs, 1, false, 1);
+	char *streamed = report_of(dirs, 1, true, 2);
+	cr_assert(kept && streamed);
+	cr_expect_str_eq(streamed, kept, "streaming changed the report");
+	json_t *root = json_loads(streamed, 0, NULL);
+	cr_assert_not_null(root);
+	json_t *fs = json_object_get(root, "findings");
+	int outranks = 0, unused = 0;
+	for (size_t i = 0; i < json_array_size(fs); i++) {
+		json_t *f = json_array_get(fs, i);
+		const char *rule = json_string_value(json_object_get(f, "rule"));
+		const char *path = json_string_value(json_object_get(f, "path"));
+		if (strcmp(rule, "batch-outranks-serving") == 0) {
+			outranks++;
+			cr_expect(strstr(path, "a-train.yaml"), "outranks in %s", path);
+			cr_expect(strstr(json_string_value(json_object_get(f, "message")),
+					 "InferenceService chat, predictor"));
+		}
+		if (strcmp(rule, "unused-suppression") == 0) {
+			unused++;
+			cr_expect(strstr(path, "c-low.yaml"), "unused suppression in %s", path);
+		}
+	}
+	cr_expect_eq(outranks, 1, "the unsuppressed Job above the InferenceService");
+	cr_expect_eq(unused, 1, "the suppression where the Job outranks nothing");
+	json_decref(root);
+	free(kept);
+	free(streamed);
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	cr_expect_eq(system(cmd), 0);
+}
