@@ -48,17 +48,34 @@ bool sl_index_wants(const sl_object *o)
 	return sl_index_kind_looked_up(o->kind);
 }
 
+/* True when needle occurs in text where a scalar could end with it: not followed by a letter or
+** a digit (a scalar that goes on is another word: "Serverless" is not "Server"). */
+static bool has_word_end(const char *text, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (const char *p = text, *end = text + len; (p = memmem(p, (size_t)(end - p), needle, n));
+	     p += n) {
+		unsigned char next = p + n < end ? (unsigned char)p[n] : ' ';
+		if (!((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+		      (next >= '0' && next <= '9')))
+			return true;
+	}
+	return false;
+}
+
 bool sl_index_may_define(const char *text, size_t len)
 {
 	/* An object's kind (and a ConfigMap's name) must equal one of these, so its text holds
 	** it: in a plain or quoted scalar, or behind an alias to an anchor of the same file. Only
-	** a double-quoted escape ("\x53erver") could spell it otherwise. */
+	** a double-quoted escape ("\x53erver") could spell it otherwise. "ServingRuntime" also
+	** finds ClusterServingRuntime. */
 	static const char *const needles[] = {"PriorityClass", "config-features", "KnativeServing",
-					      "ServingRuntime", "Server", "LLMInferenceServiceConfig"};
+					      "ServingRuntime", "Server", "ServerConfig",
+					      "LLMInferenceServiceConfig"};
 	if (memchr(text, '\\', len))
 		return true;
 	for (size_t i = 0; i < sizeof needles / sizeof *needles; i++)
-		if (memmem(text, len, needles[i], strlen(needles[i])))
+		if (has_word_end(text, len, needles[i]))
 			return true;
 	return false;
 }
@@ -86,12 +103,6 @@ static const char *const identity_paths[] = {
 	"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace",
 };
 
-static void ignore_issue(void *payload, const char *rule, const sl_node *at, const char *message,
-			 int quote_fix)
-{
-	(void)payload, (void)rule, (void)at, (void)message, (void)quote_fix;
-}
-
 sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 		       const sl_object **out)
 {
@@ -109,7 +120,8 @@ sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 	sl_err err = sl_tree_copy(a, o->doc, keep, n, &d);
 	if (err || !d)
 		return err;
-	sl_model_ctx mc = {.arena = a, .cfg = cfg, .path = o->path, .issue = ignore_issue};
+	/* its issues were reported when o was bound */
+	sl_model_ctx mc = {.arena = a, .cfg = cfg, .path = o->path};
 	sl_object *c;
 	if ((err = sl_object_bind(&mc, d, &c)))
 		return err;

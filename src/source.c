@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -86,6 +87,19 @@ static sl_err index_lines(sl_source *s)
 	if (s->utf16)
 		return SL_OK;
 	while (i < n) {
+		/* eight printable ASCII bytes at a time: none below 0x20, none 0x7F or above */
+		while (i + 8 <= n) {
+			uint64_t w;
+			memcpy(&w, d + i, 8);
+			const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+			uint64_t below = (w - ones * 0x20) & ~w;   /* high bit set where a byte < 0x20 */
+			uint64_t del = ((w ^ ones * 0x7F) - ones) & ~(w ^ ones * 0x7F);   /* 0x7F */
+			if ((w | below | del) & highs)
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			break;
 		unsigned char c = d[i];
 		if (c >= 0x20 && c < 0x7F) {
 			i++;

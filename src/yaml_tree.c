@@ -737,7 +737,7 @@ bool sl_scalar_is(const sl_node *n, const char *s)
 static int in_list(const char *s, const char *const *list)
 {
 	for (; *list; list++)
-		if (strcmp(s, *list) == 0)
+		if ((*list)[0] == s[0] && strcmp(s, *list) == 0)
 			return 1;
 	return 0;
 }
@@ -888,11 +888,12 @@ sl_yaml_type sl_scalar_type(const sl_node *n)
 	if (n->u.scalar.len > 5 && s[0] != '+' && s[0] != '-' && s[0] != '.' &&
 	    (s[0] < '0' || s[0] > '9'))
 		return SL_Y_STR;   /* longer than any null or boolean word, and not a number */
-	if (in_list(s, null_words))
-		return SL_Y_NULL;
-	if (in_list(s, bool_words))
-		return SL_Y_BOOL;
 	char c = s[0];
+	bool numeric = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.';
+	if (!numeric && in_list(s, null_words))   /* no null or boolean word starts like a number */
+		return SL_Y_NULL;
+	if (!numeric && in_list(s, bool_words))
+		return SL_Y_BOOL;
 	if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') {
 		long long v;
 		if (parse_yaml_int(s, &v))

@@ -64,11 +64,27 @@ static void compile_all(void)
 	}
 }
 
+/* True when s[0..n) is a lowercase DNS label ([a-z0-9], inner '-'): the common case, which
+** every one of the patterns accepts, so the engine is not needed for it. */
+static bool plain_label(const char *s, size_t n)
+{
+	if (n == 0 || s[0] == '-' || s[n - 1] == '-')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+			return false;
+	}
+	return true;
+}
+
 /* 1 when s[0..n) matches pattern re, 0 when not, -1 when the engine is unavailable. */
 static int re_match(int re, const char *s, size_t n)
 {
 	pcre2_match_data *md;
 	int rc;
+	if (s && plain_label(s, n))
+		return 1;
 	pthread_once(&codes_once, compile_all);
 	if (!codes[re])
 		return -1;

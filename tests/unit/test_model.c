@@ -5,12 +5,15 @@
 ** schema-type reports for fields of the wrong YAML type (which then come back NULL).
 ** Runs from the project root; config fixtures are in testdata/unit. */
 #include <criterion/criterion.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "model/model.h"
+#include "index.h"
+#include <unistd.h>
 
 /* --- harness ------------------------------------------------------------------------------ */
 
@@ -1009,4 +1012,72 @@ Test(model_schema, metadata_and_spec_of_the_wrong_type)
 	cr_expect_null(obj(b)->spec);
 	cr_expect_eq(obj(b)->n_units, 0);
 	done(b);
+}
+
+/* --- what a streaming run need not parse in pass 1 (sl_index_may_define) --- */
+
+Test(index, may_define_finds_the_kinds_by_name)
+{
+	static const struct { const char *text; bool may; } cases[] = {
+		{"kind: PriorityClass\n", true},
+		{"kind: \"ClusterServingRuntime\"\n", true},
+		{"kind: Server", true},
+		{"{kind: Server, apiVersion: mlops.seldon.io/v1alpha1}", true},
+		{"kind: ServerConfig # seldon\n", true},
+		{"metadata: {name: config-features}\n", true},
+		{"kind: KnativeServing\n", true},
+		{"kind: LLMInferenceServiceConfig\n", true},
+		{"kind: \"Se\\x72ver\"\n", true},   /* an escape could spell anything */
+		{"serving.kserve.io/deploymentMode: Serverless\n", false},
+		{"priorityClassName: high\nkind: InferenceService\n", false},
+		{"image: tritonserver:24.01\nkind: Deployment\n", false},
+		{"kind: PriorityClasses\n", false},
+		{"", false},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+		cr_expect_eq(sl_index_may_define(cases[i].text, strlen(cases[i].text)), cases[i].may,
+			     "%s", cases[i].text);
+}
+
+static size_t n_checked, n_skippable;
+
+/* Every document of a file that may_define rules out binds to nothing the index wants. */
+static int check_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	size_t n = strlen(path);
+	if (type != FTW_F || !((n > 5 && strcmp(path + n - 5, ".yaml") == 0) ||
+			       (n > 4 && strcmp(path + n - 4, ".yml") == 0)))
+		return 0;
+	sl_source *src = NULL;
+	if (sl_source_read_file(path, path, &src) != SL_OK)
+		return 0;
+	n_checked++;
+	if (!sl_index_may_define(src->data, src->len)) {
+		n_skippable++;
+		sl_arena *a = sl_arena_new();
+		sl_tree t;
+		cr_assert_eq(sl_tree_parse(src, a, &t, NULL, NULL), SL_OK);
+		sl_model_ctx mc = {.arena = a, .cfg = default_cfg(), .path = path};
+		for (size_t i = 0; i < t.n_docs; i++) {
+			sl_object *o = NULL;
+			cr_assert_eq(sl_object_bind(&mc, t.docs[i], &o), SL_OK);
+			cr_expect(!o || !sl_index_wants(o), "%s: document %zu is a %s the index wants",
+				  path, i, o ? o->kind_name : "");
+		}
+		sl_arena_free(a);
+	}
+	sl_source_free(src);
+	return 0;
+}
+
+Test(index, may_define_never_skips_a_file_the_index_wants)
+{
+	const char *dirs[] = {"testdata", "../shared/corpus"};
+	for (size_t i = 0; i < 2; i++)
+		if (access(dirs[i], F_OK) == 0)
+			cr_assert_eq(nftw(dirs[i], check_file, 16, FTW_PHYS), 0);
+	cr_log_info("%zu of %zu files need no parse in pass 1", n_skippable, n_checked);
+	cr_expect_gt(n_skippable, n_checked / 4, "the filter should skip most files");
+	cr_expect_lt(n_skippable, n_checked, "some files define looked-up kinds");
 }

@@ -468,3 +468,38 @@ Test(source, allocation_failures_return_enomem)
 	}
 	cr_expect(saw_failure);
 }
+
+/* The line index and the first bad byte agree with a byte-by-byte reading, whatever falls on
+** the word boundaries the scanner reads eight bytes at a time across. */
+Test(source, line_index_matches_a_plain_scan)
+{
+	static const char alphabet[] = "ab: -\n\r\t\x01\x7f\x1f ~";
+	unsigned seed = 12345;
+	for (int round = 0; round < 3000; round++) {
+		char buf[64];
+		size_t n = (size_t)(round % 64);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly printable, so the fast path runs */
+			unsigned r = (seed >> 16) % 100;
+			buf[i] = r < 80 ? (char)('a' + r % 26) : alphabet[r % (sizeof alphabet - 1)];
+		}
+		sl_source *s = NULL;
+		cr_assert_eq(sl_source_from_buffer("r.yaml", buf, n, &s), SL_OK);
+		size_t want_lines = 1, bad = (size_t)-1;
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)buf[i];
+			if (c == '\n' || (c == '\r' && !(i + 1 < n && buf[i + 1] == '\n')))
+				cr_expect_eq(s->line_start[want_lines++], i + 1, "round %d: line %zu", round,
+					     want_lines);
+			if (bad == (size_t)-1 && ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f))
+				bad = i;
+		}
+		cr_expect_eq(s->n_lines, want_lines, "round %d", round);
+		if (bad == (size_t)-1)
+			cr_expect_null(s->bad_what, "round %d", round);
+		else
+			cr_expect_eq(s->bad_offset, bad, "round %d", round);
+		sl_source_free(s);
+	}
+}
