@@ -11,7 +11,9 @@
 #include <string.h>
 #include "arena.h"
 
-#define ALIGN alignof(max_align_t)
+/* Everything kept in arenas is made of pointers, sizes, 32-bit integers and doubles: eight
+** bytes is enough, and nodes (56 or 64 bytes) pack without padding. */
+#define ALIGN ((size_t)8)
 #define FIRST_CHUNK (16u * 1024u)
 #define MAX_CHUNK (1u * 1024u * 1024u)
 
@@ -23,6 +25,7 @@ struct chunk {
 
 struct sl_arena {
 	struct chunk *head;     /* the chunk being filled; older ones follow */
+	struct chunk *spare;    /* emptied by sl_arena_reset, handed out again before new ones */
 	size_t next_size;
 	size_t total;
 };
@@ -81,6 +84,7 @@ sl_arena *sl_arena_new(void)
 	if (!a)
 		return NULL;
 	a->head = NULL;
+	a->spare = NULL;
 	a->next_size = FIRST_CHUNK;
 	a->total = 0;
 	return a;
@@ -98,44 +102,44 @@ sl_arena *sl_arena_new_sized(size_t hint)
 	return a;
 }
 
-void sl_arena_free(sl_arena *a)
+static void free_chunks(struct chunk *c)
 {
-	if (!a)
-		return;
-	struct chunk *c = a->head;
 	while (c) {
 		struct chunk *next = c->next;
 		free(c);
 		c = next;
 	}
+}
+
+void sl_arena_free(sl_arena *a)
+{
+	if (!a)
+		return;
+	free_chunks(a->head);
+	free_chunks(a->spare);
 	free(a);
 }
 
 void sl_arena_reset(sl_arena *a)
 {
-	/* Keep the largest regular chunk (its size is a power of two up to MAX_CHUNK; a big
-	** block's is not, unless by chance, and then it is as good a chunk as any). */
-	struct chunk *keep = NULL;
-#ifndef SL_ARENA_MALLOC
-	for (struct chunk *c = a->head; c; c = c->next)
-		if (c->size <= MAX_CHUNK && (!keep || c->size > keep->size))
-			keep = c;
-#endif
+	/* The regular chunks (at most MAX_CHUNK each) become spares, so the next file parsed into
+	** the arena finds its memory already mapped: what a reused arena holds is bounded by the
+	** largest file it has held. A big block of its own (a huge scalar) is freed. */
 	struct chunk *c = a->head;
 	while (c) {
 		struct chunk *next = c->next;
-		if (c != keep)
+#ifndef SL_ARENA_MALLOC
+		if (c->size <= MAX_CHUNK) {
+			c->used = 0;
+			c->next = a->spare;
+			a->spare = c;
+		} else
+#endif
 			free(c);
 		c = next;
 	}
-	a->head = keep;
+	a->head = NULL;
 	a->total = 0;
-	if (keep) {
-		keep->next = NULL;
-		keep->used = 0;
-		if (a->next_size < keep->size * 2 && keep->size < MAX_CHUNK)
-			a->next_size = keep->size * 2;
-	}
 }
 
 #ifdef SL_ARENA_MALLOC
@@ -153,24 +157,26 @@ void *sl_arena_alloc(sl_arena *a, size_t size)
 	return c->data;
 }
 #else
-void *sl_arena_alloc(sl_arena *a, size_t size)
+/* size bytes at an offset that is a multiple of align (1 for strings). */
+static void *bump(sl_arena *a, size_t size, size_t align)
 {
-	size_t need = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-	if (need < size || need > SIZE_MAX - sizeof(struct chunk))
+	if (size > SIZE_MAX - sizeof(struct chunk) - ALIGN)
 		return NULL;
 	struct chunk *c = a->head;
-	if (c && c->size - c->used >= need) {
-		void *p = c->data + c->used;
-		c->used += need;
-		a->total += need;
-		return p;
+	if (c) {
+		size_t off = (c->used + align - 1) & ~(align - 1);
+		if (off <= c->size && c->size - off >= size) {
+			c->used = off + size;
+			a->total += size;
+			return c->data + off;
+		}
 	}
-	if (need > a->next_size / 4) {
+	if (size > a->next_size / 4) {
 		/* A big block: its own chunk, kept behind the current one. */
-		struct chunk *big = sl_xmalloc(sizeof *big + need);
+		struct chunk *big = sl_xmalloc(sizeof *big + size);
 		if (!big)
 			return NULL;
-		big->size = big->used = need;
+		big->size = big->used = size;
 		if (c) {
 			big->next = c->next;
 			c->next = big;
@@ -178,20 +184,34 @@ void *sl_arena_alloc(sl_arena *a, size_t size)
 			big->next = NULL;
 			a->head = big;
 		}
-		a->total += need;
+		a->total += size;
 		return big->data;
 	}
-	struct chunk *n = sl_xmalloc(sizeof *n + a->next_size);
-	if (!n)
-		return NULL;
-	n->size = a->next_size;
-	n->used = need;
+	/* a spare big enough, else a new chunk */
+	struct chunk *n = NULL, **pp = &a->spare;
+	for (; *pp; pp = &(*pp)->next)
+		if ((*pp)->size >= size) {
+			n = *pp;
+			*pp = n->next;
+			break;
+		}
+	if (!n) {
+		if (!(n = sl_xmalloc(sizeof *n + a->next_size)))
+			return NULL;
+		n->size = a->next_size;
+		if (a->next_size < MAX_CHUNK)
+			a->next_size *= 2;
+	}
+	n->used = size;
 	n->next = c;
 	a->head = n;
-	if (a->next_size < MAX_CHUNK)
-		a->next_size *= 2;
-	a->total += need;
+	a->total += size;
 	return n->data;
+}
+
+void *sl_arena_alloc(sl_arena *a, size_t size)
+{
+	return bump(a, size, ALIGN);
 }
 #endif
 
@@ -203,9 +223,19 @@ void *sl_arena_zalloc(sl_arena *a, size_t size)
 	return p;
 }
 
+/* n bytes for text, which needs no alignment. */
+static char *text_alloc(sl_arena *a, size_t n)
+{
+#ifdef SL_ARENA_MALLOC
+	return sl_arena_alloc(a, n);
+#else
+	return bump(a, n, 1);
+#endif
+}
+
 char *sl_arena_strndup(sl_arena *a, const char *s, size_t n)
 {
-	char *p = sl_arena_alloc(a, n + 1);
+	char *p = n < SIZE_MAX ? text_alloc(a, n + 1) : NULL;
 	if (!p)
 		return NULL;
 	if (n)
@@ -223,7 +253,7 @@ char *sl_arena_printf(sl_arena *a, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return NULL;
-	char *p = sl_arena_alloc(a, (size_t)n + 1);
+	char *p = text_alloc(a, (size_t)n + 1);
 	if (!p)
 		return NULL;
 	if ((size_t)n < sizeof small) {

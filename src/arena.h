@@ -17,10 +17,12 @@ sl_arena *sl_arena_new(void);
 sl_arena *sl_arena_new_sized(size_t hint);
 /* Frees every allocation of a, then a itself; NULL is a no-op. */
 void sl_arena_free(sl_arena *a);
-/* Frees every allocation of a but keeps a itself and its largest chunk, so the next file
-** parsed into it (a thread's scratch arena) reuses the memory instead of fragmenting the heap. */
+/* Frees every allocation of a but keeps a itself and its chunks (not a big block's), so the
+** next file parsed into it (a thread's scratch arena) reuses memory already mapped instead of
+** faulting in and fragmenting more. */
 void sl_arena_reset(sl_arena *a);
-/* size bytes aligned for any type, uninitialised; NULL when out of memory. */
+/* size bytes aligned to 8 (pointers, sizes, doubles: all an arena holds), uninitialised; NULL
+** when out of memory. Strings (strndup, printf) are packed with no alignment. */
 void *sl_arena_alloc(sl_arena *a, size_t size);
 /* size zeroed bytes; NULL when out of memory. */
 void *sl_arena_zalloc(sl_arena *a, size_t size);

@@ -213,11 +213,12 @@ static void on_model_issue(void *payload, const char *rule, const sl_node *at, c
 	rec->pub.fix = &rec->fix;
 }
 
-sl_err sl_engine_read(sl_file *f)
+sl_err sl_engine_read(sl_file *f, bool text_only)
 {
-	if (!f->src && f->fs_path && !f->error) {
+	if (!f->src && f->on_disk && !f->error) {
 		/* Read here, on the pass's threads, rather than when the path was added. */
-		sl_err err = sl_source_read_file(f->fs_path, f->path, &f->src);
+		sl_err err = text_only ? sl_source_read_text(f->path, f->path, &f->src)
+				       : sl_source_read_file(f->path, f->path, &f->src);
 		if (err == SL_EIO) {
 			if (asprintf(&f->error, "cannot read: %s", strerror(errno)) < 0) {
 				f->error = NULL;
@@ -252,8 +253,8 @@ bool sl_engine_waits(sl_engine *e, sl_file *f)
 
 sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 {
-	sl_err err = sl_engine_read(f);
-	if (err || !f->src)
+	sl_err err = sl_engine_read(f, false);
+	if (err || !f->src || (err = sl_source_index(f->src)))
 		return err;
 	/* The caller's (empty) arena, a thread's scratch one when streaming; else a new arena whose
 	** first chunk suits the file: its tree and objects take about 7-8 times the text. */

@@ -25,8 +25,9 @@ typedef struct sl_frec {
 } sl_frec;
 
 typedef struct sl_file {
-	char *path;                  /* as reported */
-	char *fs_path;               /* the file to read in pass 1; NULL for buffers and stdin */
+	char *path;                  /* as reported (in the same block as the record) */
+	bool on_disk;                /* read from path in pass 1 (and again when streamed); false
+				        for buffers and stdin */
 	sl_source *src;              /* NULL when it could not be read; the fixed text after fixes */
 	sl_source *orig;             /* the text as read, once fixes replaced src; else NULL */
 	sl_style style;              /* the file's layout, for inserted text */
@@ -63,8 +64,9 @@ typedef struct sl_engine {
 } sl_engine;
 
 /* Reads f's file (once added by path) into f->src; a file that cannot be read gets f->error.
+** text_only: without the line index (sl_source_read_text), for a look at the bytes.
 ** SL_ENOMEM only. */
-sl_err sl_engine_read(sl_file *f);
+sl_err sl_engine_read(sl_file *f, bool text_only);
 /* True when some enabled rule's waits_for_units holds for a unit of f: a streaming run checks
 ** f only once every file's serving units are in the index. */
 bool sl_engine_waits(sl_engine *e, sl_file *f);

@@ -5,16 +5,12 @@
 #include <string.h>
 #include "arena.h"
 #include "index.h"
+#include "rule.h"   /* sl_is_gpu_resource */
 
 void sl_index_init(sl_index *ix, const sl_config *cfg)
 {
 	memset(ix, 0, sizeof *ix);
 	ix->cfg = cfg;
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s ? sl_xstrdup(s) : NULL;
 }
 
 bool sl_index_kind_looked_up(sl_kind k)
@@ -48,18 +44,25 @@ bool sl_index_wants(const sl_object *o)
 	return sl_index_kind_looked_up(o->kind);
 }
 
-/* True when needle occurs in text where a scalar could end with it: not followed by a letter or
+/* True when text[at..at+n) is needle and a scalar could end there: not followed by a letter or
 ** a digit (a scalar that goes on is another word: "Serverless" is not "Server"). */
-static bool has_word_end(const char *text, size_t len, const char *needle)
+static bool word_at(const char *text, size_t len, size_t at, const char *needle, size_t n)
+{
+	if (at + n > len || memcmp(text + at, needle, n) != 0)
+		return false;
+	unsigned char next = at + n < len ? (unsigned char)text[at + n] : ' ';
+	return !((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+		 (next >= '0' && next <= '9'));
+}
+
+/* True when needle occurs in text as a word end (word_at). */
+static bool has_word(const char *text, size_t len, const char *needle)
 {
 	size_t n = strlen(needle);
 	for (const char *p = text, *end = text + len; (p = memmem(p, (size_t)(end - p), needle, n));
-	     p += n) {
-		unsigned char next = p + n < end ? (unsigned char)p[n] : ' ';
-		if (!((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
-		      (next >= '0' && next <= '9')))
+	     p++)
+		if (word_at(text, len, (size_t)(p - text), needle, n))
 			return true;
-	}
 	return false;
 }
 
@@ -67,16 +70,26 @@ bool sl_index_may_define(const char *text, size_t len)
 {
 	/* An object's kind (and a ConfigMap's name) must equal one of these, so its text holds
 	** it: in a plain or quoted scalar, or behind an alias to an anchor of the same file. Only
-	** a double-quoted escape ("\x53erver") could spell it otherwise. "ServingRuntime" also
-	** finds ClusterServingRuntime. */
-	static const char *const needles[] = {"PriorityClass", "config-features", "KnativeServing",
-					      "ServingRuntime", "Server", "ServerConfig",
-					      "LLMInferenceServiceConfig"};
+	** a double-quoted escape ("\x53erver") could spell it otherwise. The kinds that hold
+	** "Serv" are found from its occurrences, in one scan. */
+	static const struct { const char *word; size_t serv; } serv_words[] = {
+		{"ServingRuntime", 0},   /* and ClusterServingRuntime */
+		{"Server", 0}, {"ServerConfig", 0}, {"KnativeServing", 7},
+		{"LLMInferenceServiceConfig", 12},
+	};
 	if (memchr(text, '\\', len))
 		return true;
-	for (size_t i = 0; i < sizeof needles / sizeof *needles; i++)
-		if (has_word_end(text, len, needles[i]))
-			return true;
+	if (has_word(text, len, "PriorityClass") || has_word(text, len, "config-features"))
+		return true;
+	for (const char *p = text, *end = text + len; (p = memmem(p, (size_t)(end - p), "Serv", 4));
+	     p++) {
+		size_t at = (size_t)(p - text);
+		for (size_t i = 0; i < sizeof serv_words / sizeof *serv_words; i++)
+			if (at >= serv_words[i].serv &&
+			    word_at(text, len, at - serv_words[i].serv, serv_words[i].word,
+				    strlen(serv_words[i].word)))
+				return true;
+	}
 	return false;
 }
 
@@ -86,38 +99,71 @@ bool sl_index_needs_tree(const sl_object *o)
 }
 
 /* What rules read, across files, of a runtime: the units' tolerations and GPU resources (the
-** pod's and every container's, with the container names that pick the main one), the
-** anti-affinity that spreads its pods, and the labels it puts on them. Everything else of a
-** runtime (images, ports, probes, model formats) is left out of its digest. A rule that reads
-** more of a runtime from another file adds the path here; the streamed-versus-kept test
-** (tests/unit/test_engine.c) fails until it does. */
-#define POD_PATHS(p) p "/tolerations", p "/resources", p "/affinity/podAntiAffinity", \
-	p "/containers/*/name", p "/containers/*/resources", p "/initContainers/*/name", \
-	p "/initContainers/*/resources"
+** pod's and every container's, `=` keeping only the GPU entries of requests and limits, with
+** the container names that pick the main one), the anti-affinity that spreads its pods, and the
+** labels it puts on them. Everything else of a runtime (images, ports, probes, model formats,
+** CPU and memory) is left out of its digest. A rule that reads more of a runtime from another
+** file adds the path here; the streamed-versus-kept test (tests/unit/test_engine.c) fails
+** until it does. */
+#define RESOURCE_PATHS(p) p "/resources/requests/=", p "/resources/limits/="
+#define POD_PATHS(p) p "/tolerations", RESOURCE_PATHS(p), p "/affinity/podAntiAffinity", \
+	p "/containers/*/name", RESOURCE_PATHS(p "/containers/*"), p "/initContainers/*/name", \
+	RESOURCE_PATHS(p "/initContainers/*")
 static const char *const runtime_paths[] = {
 	"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace", "/spec/labels",
 	POD_PATHS("/spec"), POD_PATHS("/spec/workerSpec"),
 };
-/* Seldon Servers are looked up by name. */
-static const char *const identity_paths[] = {
-	"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace",
-};
+static bool is_gpu_key(void *cfg, const sl_node *key)
+{
+	return sl_is_gpu_resource(cfg, sl_scalar(key));
+}
+
+static const char *arena_dup(sl_arena *a, const char *s, bool *oom)
+{
+	const char *c = s ? sl_arena_strndup(a, s, strlen(s)) : NULL;
+	*oom |= s && !c;
+	return c;
+}
+
+/* Seldon Servers are looked up by name: their digest is the object's identity, no tree. */
+static sl_err identity_digest(const sl_object *o, sl_arena *a, const sl_object **out)
+{
+	sl_object *c = sl_arena_zalloc(a, sizeof *c);
+	sl_doc *d = sl_arena_zalloc(a, sizeof *d);
+	if (!c || !d)
+		return SL_ENOMEM;
+	d->index = o->doc->index;   /* for sl_object_same */
+	d->start = o->doc->start;
+	d->end = o->doc->end;
+	bool oom = false;
+	c->doc = d;
+	c->path = o->path;   /* the file's path lives as long as the run */
+	c->kind = o->kind;
+	c->api_version = arena_dup(a, o->api_version, &oom);
+	c->kind_name = arena_dup(a, o->kind_name, &oom);
+	c->name = arena_dup(a, o->name, &oom);
+	c->namespace_ = arena_dup(a, o->namespace_, &oom);
+	c->mode = o->mode;
+	if (oom)
+		return SL_ENOMEM;
+	*out = c;
+	return SL_OK;
+}
 
 sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 		       const sl_object **out)
 {
 	*out = NULL;
+	if (o->kind == SL_KIND_SELDON_SERVER)
+		return identity_digest(o, a, out);
 	const char *const *keep = NULL;   /* the whole document */
 	size_t n = 0;
 	if (o->kind == SL_KIND_SERVING_RUNTIME || o->kind == SL_KIND_CLUSTER_SERVING_RUNTIME) {
 		keep = runtime_paths;
 		n = sizeof runtime_paths / sizeof *runtime_paths;
-	} else if (o->kind == SL_KIND_SELDON_SERVER) {
-		keep = identity_paths;
-		n = sizeof identity_paths / sizeof *identity_paths;
 	}
 	sl_doc *d;
-	sl_err err = sl_tree_copy(a, o->doc, keep, n, &d);
+	sl_err err = sl_tree_copy(a, o->doc, keep, n, is_gpu_key, (void *)cfg, &d);
 	if (err || !d)
 		return err;
 	/* its issues were reported when o was bound */
@@ -129,38 +175,71 @@ sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 	return SL_OK;
 }
 
-sl_err sl_index_gather_facts(const sl_object *o, sl_arena *a, sl_serving_fact **facts, size_t *n)
+/* The facts of unit u of o, their strings (in arena a) not yet copied. */
+static sl_serving_fact fact_of(const sl_object *o, const sl_unit *u, sl_arena *a)
 {
-	if (!sl_kind_is_serving(o->kind))
+	const char *cls = sl_scalar(u->priority_class_name);
+	sl_serving_fact f = {
+		.label = (char *)sl_unit_label(u, a),
+		.class_name = cls && *cls ? (char *)cls : NULL,
+		.server_config = o->kind == SL_KIND_SELDON_SERVER
+			? (char *)sl_scalar(sl_map_get(o->spec, "serverConfig")) : NULL,
+		.modelmesh = u->mode == SL_MODE_MODELMESH,
+	};
+	return f;
+}
+
+static char *put(char **w, const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t l = strlen(s) + 1;
+	char *c = memcpy(*w, s, l);
+	*w += l;
+	return c;
+}
+
+sl_err sl_index_gather_facts(const sl_object *const *objs, size_t n_objs, sl_arena *a,
+			     sl_serving_fact **facts, size_t *n)
+{
+	*facts = NULL;
+	*n = 0;
+	size_t count = 0, size = 0;
+	for (size_t i = 0; i < n_objs; i++)
+		count += sl_kind_is_serving(objs[i]->kind) ? objs[i]->n_units : 0;
+	if (!count)
 		return SL_OK;
-	for (size_t j = 0; j < o->n_units; j++) {
-		const sl_unit *u = &o->units[j];
-		sl_serving_fact *nv = sl_xrealloc(*facts, (*n + 1) * sizeof *nv);
-		if (!nv)
-			return SL_ENOMEM;
-		*facts = nv;
-		sl_serving_fact *f = &nv[*n];
-		memset(f, 0, sizeof *f);
-		const char *cls = sl_scalar(u->priority_class_name);
-		f->label = sl_xstrdup(sl_unit_label(u, a));
-		f->class_name = cls && *cls ? sl_xstrdup(cls) : NULL;
-		if (o->kind == SL_KIND_SELDON_SERVER)
-			f->server_config = dup_or_null(sl_scalar(sl_map_get(o->spec, "serverConfig")));
-		f->modelmesh = u->mode == SL_MODE_MODELMESH;
-		(*n)++;
-		if (!f->label || (cls && *cls && !f->class_name))
-			return SL_ENOMEM;
+	sl_serving_fact *tmp = sl_arena_alloc(a, count * sizeof *tmp);
+	if (!tmp)
+		return SL_ENOMEM;
+	for (size_t i = 0, k = 0; i < n_objs; i++)
+		for (size_t j = 0; sl_kind_is_serving(objs[i]->kind) && j < objs[i]->n_units; j++) {
+			sl_serving_fact *f = &tmp[k++];
+			*f = fact_of(objs[i], &objs[i]->units[j], a);
+			if (!f->label)
+				return SL_ENOMEM;
+			size += strlen(f->label) + 1 + (f->class_name ? strlen(f->class_name) + 1 : 0) +
+				(f->server_config ? strlen(f->server_config) + 1 : 0);
+		}
+	/* one block: the facts, then their strings */
+	sl_serving_fact *block = sl_xmalloc(count * sizeof *block + size);
+	if (!block)
+		return SL_ENOMEM;
+	char *w = (char *)(block + count);
+	for (size_t k = 0; k < count; k++) {
+		sl_serving_fact f = tmp[k];
+		f.label = put(&w, f.label);
+		f.class_name = put(&w, f.class_name);
+		f.server_config = put(&w, f.server_config);
+		block[k] = f;
 	}
+	*facts = block;
+	*n = count;
 	return SL_OK;
 }
 
-void sl_index_free_facts(sl_serving_fact *facts, size_t n)
+void sl_index_free_facts(sl_serving_fact *facts)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(facts[i].label);
-		free(facts[i].class_name);
-		free(facts[i].server_config);
-	}
 	free(facts);
 }
 

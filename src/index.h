@@ -27,9 +27,9 @@ typedef struct sl_flag_origin {
 /* What the index keeps of a serving unit, gathered when its file is parsed, so that its tree
 ** may be freed before the rules run (a lint run streams files that define no looked-up kind). */
 typedef struct sl_serving_fact {
-	char *label;             /* "InferenceService sklearn-iris, predictor" (owned) */
-	char *class_name;        /* its own priorityClassName, NULL when none (owned) */
-	char *server_config;     /* a Seldon Server's serverConfig, NULL otherwise (owned) */
+	char *label;             /* "InferenceService sklearn-iris, predictor" */
+	char *class_name;        /* its own priorityClassName, NULL when none */
+	char *server_config;     /* a Seldon Server's serverConfig, NULL otherwise */
 	bool modelmesh;
 } sl_serving_fact;
 
@@ -63,10 +63,12 @@ bool sl_index_needs_tree(const sl_object *o);
 ** merge keys there (its file keeps its tree then). SL_ENOMEM only. */
 sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 		       const sl_object **out);
-/* The facts of every serving unit of o, appended to *facts (malloc'd array). SL_ENOMEM only. */
-sl_err sl_index_gather_facts(const sl_object *o, sl_arena *a, sl_serving_fact **facts, size_t *n);
+/* The facts of every serving unit of the objects, in order, in one malloc'd block (*facts NULL
+** when there are none); labels are written into arena a on the way. SL_ENOMEM only. */
+sl_err sl_index_gather_facts(const sl_object *const *objs, size_t n_objs, sl_arena *a,
+			     sl_serving_fact **facts, size_t *n);
 /* Frees facts gathered by sl_index_gather_facts. */
-void sl_index_free_facts(sl_serving_fact *facts, size_t n);
+void sl_index_free_facts(sl_serving_fact *facts);
 
 typedef struct sl_index {
 	const sl_object **by_kind[SL_KIND__COUNT];   /* objects of each kind, in order */

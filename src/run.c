@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,14 +67,12 @@ static sl_file *new_file(sl_run *run, const char *path)
 			return NULL;
 		e->files = nf;
 	}
-	sl_file *f = sl_xcalloc(1, sizeof *f);
+	/* the record and its path in one block: a run may hold a great many */
+	size_t len = strlen(path) + 1;
+	sl_file *f = sl_xcalloc(1, sizeof *f + len);
 	if (!f)
 		return NULL;
-	f->path = sl_xstrdup(path);
-	if (!f->path) {
-		free(f);
-		return NULL;
-	}
+	f->path = memcpy((char *)(f + 1), path, len);
 	e->files[e->n_files++] = f;
 	return f;
 }
@@ -94,8 +93,8 @@ static sl_err add_file(const char *path, void *payload)
 	sl_file *f = new_file(run, path);
 	if (!f)
 		return SL_ENOMEM;
-	f->fs_path = sl_xstrdup(path);
-	return f->fs_path ? SL_OK : SL_ENOMEM;
+	f->on_disk = true;
+	return SL_OK;
 }
 
 static sl_err add_error(const char *path, int errnum, void *payload)
@@ -181,7 +180,7 @@ static void *pass_worker(void *p)
 		if (i >= e->n_files || atomic_load(&ps->err))
 			break;
 		sl_file *f = e->files[i];
-		if (!f->src && !f->fs_path && !f->released)
+		if (!f->src && !f->on_disk && !f->released)
 			continue;
 		sl_err err = ps->fn(e, f, &scratch);
 		if (err) {
@@ -237,7 +236,7 @@ static void release(sl_file *f)
 	f->n_objects = 0;
 	f->n_findings = 0;
 	f->style_known = false;
-	if (f->fs_path) {
+	if (f->on_disk) {
 		/* read again in pass 2 */
 		sl_source_free(f->src);
 		f->src = NULL;
@@ -248,10 +247,9 @@ static void release(sl_file *f)
 /* f's serving units' facts, for the index's serving table. */
 static sl_err gather_facts(sl_file *f)
 {
-	sl_err err = SL_OK;
-	for (size_t j = 0; !err && j < f->n_objects; j++)
-		err = sl_index_gather_facts(f->objects[j], f->arena, &f->facts, &f->n_facts);
-	return err;
+	sl_index_free_facts(f->facts);
+	return sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects, f->arena,
+				     &f->facts, &f->n_facts);
 }
 
 /* Pass 1 for one file: parse and bind, and what the index needs of it. A whole run keeps every
@@ -262,7 +260,7 @@ static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	sl_err err;
 	if (e->stream) {
-		if ((err = sl_engine_read(f)) || !f->src)
+		if ((err = sl_engine_read(f, true)) || !f->src)
 			return err;
 		if (!sl_index_may_define(f->src->data, f->src->len)) {
 			release(f);
@@ -309,16 +307,39 @@ static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 
 /* Copies f's findings, fixes and strings into the engine's keep arena (one arena for the
 ** whole run, so what outlives the trees does not pin freed pages) and lets go of the tree. */
+/* The string fields of a finding that name its object and unit: findings of one object share
+** them, so a file's copy holds each once. */
+static const size_t shared_fields[] = {
+	offsetof(sl_finding, api_version), offsetof(sl_finding, kind),
+	offsetof(sl_finding, namespace_), offsetof(sl_finding, name), offsetof(sl_finding, unit),
+};
+#define FIELD(p, off) (*(const char **)((char *)(p) + (off)))
+
+/* The index of an earlier finding (at most 16 back) whose field at off is the same string as
+** finding i's, or i when there is none. */
+static size_t same_as(sl_frec *const *findings, size_t i, size_t off)
+{
+	const char *s = FIELD(&findings[i]->pub, off);
+	for (size_t j = i; j-- > 0 && i - j <= 16;)
+		if (FIELD(&findings[j]->pub, off) == s)
+			return j;
+	return i;
+}
+
 static sl_err compact(sl_engine *e, sl_file *f)
 {
 	size_t size = f->n_findings * (sizeof(sl_frec) + sizeof(sl_frec *));
 	size_t n_edits = 0;
 	for (size_t i = 0; i < f->n_findings; i++) {
 		const sl_finding *p = &f->findings[i]->pub;
-		const char *strs[] = {p->message, p->pointer, p->api_version, p->kind, p->namespace_,
-				      p->name, p->unit, p->fix ? p->fix->message : NULL};
+		const char *strs[] = {p->message, p->pointer, p->fix ? p->fix->message : NULL};
 		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++)
 			size += strs[k] ? strlen(strs[k]) + 1 : 0;
+		for (size_t k = 0; k < sizeof shared_fields / sizeof *shared_fields; k++) {
+			const char *v = FIELD(p, shared_fields[k]);
+			if (v && same_as(f->findings, i, shared_fields[k]) == i)
+				size += strlen(v) + 1;
+		}
 		for (size_t k = 0; p->fix && k < p->fix->n_edits; k++)
 			size += strlen(p->fix->edits[k].content) + 1;
 		n_edits += p->fix ? p->fix->n_edits : 0;
@@ -343,14 +364,27 @@ static sl_err compact(sl_engine *e, sl_file *f)
 		r->edits = NULL;
 		r->cap_edits = 0;
 		sl_finding *p = &r->pub;
-		const char **strs[] = {&p->message, &p->pointer, &p->api_version, &p->kind,
-				       &p->namespace_, &p->name, &p->unit};
+		const char **strs[] = {&p->message, &p->pointer};
 		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
 			if (!*strs[k])
 				continue;
 			size_t l = strlen(*strs[k]) + 1;
 			memcpy(w, *strs[k], l);
 			*strs[k] = w;
+			w += l;
+		}
+		for (size_t k = 0; k < sizeof shared_fields / sizeof *shared_fields; k++) {
+			size_t off = shared_fields[k], j = same_as(f->findings, i, off);
+			const char *v = FIELD(p, off);
+			if (!v)
+				continue;
+			if (j < i) {
+				FIELD(p, off) = FIELD(&recs[j].pub, off);
+				continue;
+			}
+			size_t l = strlen(v) + 1;
+			memcpy(w, v, l);
+			FIELD(p, off) = w;
 			w += l;
 		}
 		if (p->fix) {
@@ -383,7 +417,7 @@ static sl_err compact(sl_engine *e, sl_file *f)
 	memset(&f->tree, 0, sizeof f->tree);
 	f->objects = NULL;
 	f->n_objects = 0;
-	if (f->fs_path) {
+	if (f->on_disk) {
 		sl_source_free(f->src);
 		f->src = NULL;
 	}
@@ -516,7 +550,7 @@ static sl_err reset_derived(sl_run *run)
 		f->n_findings = 0;
 		f->style_known = false;
 		f->oom = SL_OK;
-		sl_index_free_facts(f->facts, f->n_facts);
+		sl_index_free_facts(f->facts);
 		f->facts = NULL;
 		f->n_facts = 0;
 		free(f->digests);
@@ -713,13 +747,11 @@ void sl_run_free(sl_run *run)
 	sl_engine *e = &run->eng;
 	for (size_t i = 0; i < e->n_files; i++) {
 		sl_file *f = e->files[i];
-		free(f->path);
-		free(f->fs_path);
 		free(f->error);
 		sl_source_free(f->src);
 		sl_source_free(f->orig);
 		sl_arena_free(f->arena);
-		sl_index_free_facts(f->facts, f->n_facts);
+		sl_index_free_facts(f->facts);
 		free(f->digests);
 		if (!f->compact)
 			free(f->findings);

@@ -149,12 +149,17 @@ static sl_err index_lines(sl_source *s)
 	return SL_OK;
 }
 
-static sl_err finish(sl_source *s, const char *path)
+static sl_err finish(sl_source *s, const char *path, bool index)
 {
 	s->path = sl_xstrdup(path);
 	if (!s->path)
 		return SL_ENOMEM;
-	return index_lines(s);
+	return index ? sl_source_index(s) : SL_OK;
+}
+
+sl_err sl_source_index(sl_source *s)
+{
+	return s->n_lines ? SL_OK : index_lines(s);
 }
 
 sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out)
@@ -171,7 +176,7 @@ sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_
 		memcpy(s->data, data, len);
 	s->data[len] = '\0';
 	s->len = len;
-	sl_err err = finish(s, path);
+	sl_err err = finish(s, path, true);
 	if (err) {
 		sl_source_free(s);
 		return err;
@@ -180,7 +185,7 @@ sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_
 	return SL_OK;
 }
 
-sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
+static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 {
 	size_t cap = 64 * 1024, len = 0;
 	struct stat st;
@@ -220,7 +225,7 @@ sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
 	}
 	s->data = buf;
 	s->len = len;
-	sl_err err = finish(s, path);
+	sl_err err = finish(s, path, index);
 	if (err) {
 		sl_source_free(s);
 		return err;
@@ -229,7 +234,12 @@ sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
 	return SL_OK;
 }
 
-sl_err sl_source_read_file(const char *fs_path, const char *path, sl_source **out)
+sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
+{
+	return read_fd(fd, path, true, out);
+}
+
+static sl_err read_file(const char *fs_path, const char *path, bool index, sl_source **out)
 {
 	int fd = open(fs_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -240,11 +250,21 @@ sl_err sl_source_read_file(const char *fs_path, const char *path, sl_source **ou
 		errno = EISDIR;
 		return SL_EIO;
 	}
-	sl_err err = sl_source_read_fd(fd, path, out);
+	sl_err err = read_fd(fd, path, index, out);
 	int e = errno;
 	close(fd);
 	errno = e;
 	return err;
+}
+
+sl_err sl_source_read_file(const char *fs_path, const char *path, sl_source **out)
+{
+	return read_file(fs_path, path, true, out);
+}
+
+sl_err sl_source_read_text(const char *fs_path, const char *path, sl_source **out)
+{
+	return read_file(fs_path, path, false, out);
 }
 
 void sl_source_free(sl_source *src)

@@ -28,6 +28,12 @@ typedef struct sl_source {
 
 /* Reads the file at fs_path (path is what reports show). SL_EIO with errno kept on failure. */
 sl_err sl_source_read_file(const char *fs_path, const char *path, sl_source **out);
+/* Reads the file's bytes only, for a look at the text: no line index yet (n_lines is 0), so
+** none of the position functions below may be used until sl_source_index. */
+sl_err sl_source_read_text(const char *fs_path, const char *path, sl_source **out);
+/* Builds the line index (and the encoding check) of a source read by sl_source_read_text;
+** a no-op for the others. SL_ENOMEM only. */
+sl_err sl_source_index(sl_source *s);
 /* Reads all of fd (stdin). */
 sl_err sl_source_read_fd(int fd, const char *path, sl_source **out);
 /* A source over a copy of data[0..len). */

@@ -177,6 +177,7 @@ static sl_err walk_dir(const char *dir, const sl_globs *g, struct visited *v,
 	DIR *d = opendir(dir);
 	if (!d)
 		return err_fn(dir, errno, payload);
+	/* each name is stored after its d_type byte, so sorting the names sorts the types along */
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	sl_err err = SL_OK;
@@ -193,12 +194,15 @@ static sl_err walk_dir(const char *dir, const sl_globs *g, struct visited *v,
 			}
 			names = nn;
 		}
-		names[n] = sl_xstrdup(de->d_name);
-		if (!names[n]) {
+		size_t len = strlen(de->d_name);
+		char *e = sl_xmalloc(len + 2);
+		if (!e) {
 			err = SL_ENOMEM;
 			break;
 		}
-		n++;
+		e[0] = (char)de->d_type;
+		memcpy(e + 1, de->d_name, len + 1);
+		names[n++] = e + 1;
 	}
 	closedir(d);
 	if (!err)
@@ -210,7 +214,17 @@ static sl_err walk_dir(const char *dir, const sl_globs *g, struct visited *v,
 			err = SL_ENOMEM;
 			break;
 		}
-		if (!sl_globs_match(g, path)) {
+		unsigned char type = (unsigned char)names[i][-1];
+		if (type == DT_REG) {
+			/* readdir said what it is: no stat needed (most entries) */
+			if (is_yaml_name(names[i]) && !sl_globs_match(g, path))
+				err = fn(path, payload);
+		} else if (type == DT_DIR) {
+			if (!sl_globs_match(g, path))
+				err = walk_dir(path, g, v, fn, err_fn, payload);
+		} else if (type != DT_UNKNOWN && type != DT_LNK) {
+			/* fifos, sockets, devices: never linted */
+		} else if (!sl_globs_match(g, path)) {
 			struct stat s2;
 			if (stat(path, &s2) != 0) {
 				if (lstat(path, &s2) != 0 || !S_ISLNK(s2.st_mode))
@@ -225,7 +239,7 @@ static sl_err walk_dir(const char *dir, const sl_globs *g, struct visited *v,
 		free(path);
 	}
 	for (size_t i = 0; i < n; i++)
-		free(names[i]);
+		free(names[i] - 1);
 	free(names);
 	return err;
 }

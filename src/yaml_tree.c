@@ -1060,26 +1060,78 @@ struct copier {
 	sl_doc *doc;
 	const char *const *keep;
 	size_t n_keep;
+	sl_copy_filter filter;
+	void *payload;
 	bool alias;   /* the copy met an alias or a merge key */
 };
 
 /* Where pattern p continues after the segment that starts at p[at] when that segment matches
 ** the step (a key, or for a sequence item key == NULL and `*`): the offset of the next segment,
 ** strlen(p) when the pattern ends there, or -1 when it does not match. */
-static long follow(const char *p, long at, const char *key, size_t klen)
+static long follow(const struct copier *c, const char *p, long at, const sl_node *key)
 {
 	if (p[at] != '/')
 		return -1;
 	const char *seg = p + at + 1, *end = strchr(seg, '/');
 	size_t slen = end ? (size_t)(end - seg) : strlen(seg);
-	bool any = slen == 1 && seg[0] == '*';
-	if (!any && !(key && slen == klen && memcmp(seg, key, klen) == 0))
+	long next = (long)(seg - p) + (long)slen;
+	if (slen == 1 && seg[0] == '*')
+		return next;
+	if (slen == 1 && seg[0] == '=')
+		return key && c->filter && c->filter(c->payload, key) ? next : -1;
+	if (!(key && slen == key->u.scalar.len && memcmp(seg, key->u.scalar.s, slen) == 0))
 		return -1;
-	return (long)(seg - p) + (long)slen;
+	return next;
+}
+
+/* How far each pattern gets past the step to a child (key for a mapping value, NULL for a
+** sequence item) from at (in sub); true when one gets somewhere. all: n is kept whole. */
+static bool step(const struct copier *c, const long *at, bool all, const sl_node *key, long *sub)
+{
+	bool wanted = all;
+	for (size_t i = 0; i < c->n_keep; i++) {
+		sub[i] = -1;
+		if (all)
+			sub[i] = (long)strlen(c->keep[i]);   /* everything below is kept */
+		else if (at[i] >= 0 && !(key && key->type != SL_NODE_SCALAR))
+			sub[i] = follow(c, c->keep[i], at[i], key);
+		wanted |= sub[i] >= 0;
+	}
+	return wanted;
+}
+
+static bool whole(const struct copier *c, const long *at)
+{
+	for (size_t i = 0; i < c->n_keep; i++)
+		if (at[i] >= 0 && c->keep[i][at[i]] == '\0')
+			return true;
+	return false;
+}
+
+/* True when copying n from at keeps something: a pattern ends at or below it. An alias or a
+** merge key counts (the copy then stops there). */
+static bool keeps_any(const struct copier *c, const sl_node *n, const long *at)
+{
+	if (whole(c, at) || n->type == SL_NODE_ALIAS)
+		return true;
+	if (n->type == SL_NODE_SCALAR)
+		return false;
+	long sub[32];
+	size_t count = n->type == SL_NODE_MAP ? n->u.map.n : n->u.seq.n;
+	for (size_t k = 0; k < count; k++) {
+		const sl_node *key = n->type == SL_NODE_MAP ? n->u.map.pairs[k].key : NULL;
+		const sl_node *val = n->type == SL_NODE_MAP ? n->u.map.pairs[k].value : n->u.seq.items[k];
+		if (key && is_merge_key(key))
+			return true;
+		if (step(c, at, false, key, sub) && keeps_any(c, val, sub))
+			return true;
+	}
+	return false;
 }
 
 /* Copies n (and what the active patterns keep below it) under parent. at[i] is how far
-** pattern i has matched; -1 inactive. A pattern matched to its end keeps the whole subtree.
+** pattern i has matched; -1 inactive. A pattern matched to its end keeps the whole subtree;
+** a mapping or sequence on the way keeps only the children something is kept in.
 ** An alias, or a merge key (which would bring in keys the patterns cannot see), stops the
 ** copy: c->alias is set. SL_ENOMEM. */
 static sl_err copy_node(struct copier *c, const sl_node *n, sl_node *parent, const long *at,
@@ -1090,9 +1142,7 @@ static sl_err copy_node(struct copier *c, const sl_node *n, sl_node *parent, con
 		c->alias = true;
 		return SL_OK;
 	}
-	bool all = false;
-	for (size_t i = 0; i < c->n_keep && !all; i++)
-		all = at[i] >= 0 && c->keep[i][at[i]] == '\0';
+	bool all = whole(c, at);
 	sl_node *m = sl_arena_alloc(c->a, sizeof *m);
 	if (!m)
 		return SL_ENOMEM;
@@ -1111,41 +1161,34 @@ static sl_err copy_node(struct copier *c, const sl_node *n, sl_node *parent, con
 		return SL_OK;
 	}
 	long sub[32];
-	size_t count = n->type == SL_NODE_MAP ? n->u.map.n : n->u.seq.n, kept = 0;
-	void *arr = count ? sl_arena_alloc(c->a, count * (n->type == SL_NODE_MAP ? sizeof(sl_pair)
-								      : sizeof(sl_node *)))
-			  : NULL;
-	if (count && !arr)
-		return SL_ENOMEM;
+	bool is_map = n->type == SL_NODE_MAP;
+	size_t count = is_map ? n->u.map.n : n->u.seq.n, n_kept = 0, kept = 0;
+	/* the children to keep: counted first, so the array is no bigger than they need */
 	for (size_t k = 0; k < count; k++) {
-		const sl_node *key = n->type == SL_NODE_MAP ? n->u.map.pairs[k].key : NULL;
-		const sl_node *val = n->type == SL_NODE_MAP ? n->u.map.pairs[k].value : n->u.seq.items[k];
+		const sl_node *key = is_map ? n->u.map.pairs[k].key : NULL;
+		const sl_node *val = is_map ? n->u.map.pairs[k].value : n->u.seq.items[k];
 		if (key && is_merge_key(key)) {
 			c->alias = true;
 			return SL_OK;
 		}
-		bool wanted = all;
-		for (size_t i = 0; i < c->n_keep; i++) {
-			sub[i] = -1;
-			if (all || at[i] < 0)
-				continue;
-			if (key && key->type != SL_NODE_SCALAR)
-				continue;
-			sub[i] = follow(c->keep[i], at[i], key ? key->u.scalar.s : NULL,
-					key ? key->u.scalar.len : 0);
-			wanted |= sub[i] >= 0;
-		}
-		if (all)
-			for (size_t i = 0; i < c->n_keep; i++)
-				sub[i] = (long)strlen(c->keep[i]);   /* everything below is kept */
-		if (!wanted)
+		n_kept += all || (step(c, at, all, key, sub) && keeps_any(c, val, sub));
+	}
+	void *arr = n_kept ? sl_arena_alloc(c->a, n_kept * (is_map ? sizeof(sl_pair)
+								   : sizeof(sl_node *)))
+			   : NULL;
+	if (n_kept && !arr)
+		return SL_ENOMEM;
+	for (size_t k = 0; k < count && kept < n_kept; k++) {
+		const sl_node *key = is_map ? n->u.map.pairs[k].key : NULL;
+		const sl_node *val = is_map ? n->u.map.pairs[k].value : n->u.seq.items[k];
+		if (!step(c, at, all, key, sub) || !(all || keeps_any(c, val, sub)))
 			continue;
 		sl_node *v;
 		sl_err err = copy_node(c, val, m, sub, &v);
 		if (err || c->alias)
 			return err;
 		v->pos = (uint32_t)kept;
-		if (n->type == SL_NODE_MAP) {
+		if (is_map) {
 			sl_node *kc;
 			if ((err = copy_node(c, key, m, sub, &kc)) || c->alias)
 				return err;
@@ -1156,7 +1199,7 @@ static sl_err copy_node(struct copier *c, const sl_node *n, sl_node *parent, con
 		}
 		kept++;
 	}
-	if (n->type == SL_NODE_MAP) {
+	if (is_map) {
 		m->u.map.pairs = arr;
 		m->u.map.n = kept;
 	} else {
@@ -1167,7 +1210,7 @@ static sl_err copy_node(struct copier *c, const sl_node *n, sl_node *parent, con
 }
 
 sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const char *const *keep, size_t n_keep,
-		    sl_doc **out)
+		    sl_copy_filter filter, void *payload, sl_doc **out)
 {
 	*out = NULL;
 	if (n_keep > 32)
@@ -1179,7 +1222,7 @@ sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const char *const *keep, siz
 	d->src = NULL;
 	d->root = NULL;
 	long at[32] = {0};   /* every pattern starts at the root */
-	struct copier c = {a, d, keep, keep ? n_keep : 0, false};
+	struct copier c = {a, d, keep, keep ? n_keep : 0, filter, payload, false};
 	if (!keep) {   /* the whole document: one pattern matched to its end */
 		static const char *const whole[] = {""};
 		c.keep = whole;

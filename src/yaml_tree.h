@@ -116,12 +116,14 @@ bool sl_scalar_content_range(const sl_source *src, const sl_node *n, size_t *sta
 
 /* A copy of doc in arena a, its text and positions as they were but with no source (doc->src
 ** is NULL): every scalar is copied. keep lists the paths to keep, as JSON pointers in which a
-** segment `*` matches any key or item ("/spec/tolerations"); a kept path
-** keeps its whole subtree, and the mappings and sequences on the way to it (with nothing else
-** of theirs). keep NULL copies everything. At most 32 paths (else SL_EUSAGE). *out is NULL
+** segment `*` matches any key or item ("/spec/tolerations") and a segment `=` the mapping keys
+** filter(payload, key) accepts; a kept path
+** keeps its whole subtree, and the mappings and sequences on the way to it, with only the
+** children something is kept in (positions and pointers inside them change). keep NULL copies everything. At most 32 paths (else SL_EUSAGE). *out is NULL
 ** when the copy would meet an alias or a merge key: the copy is then not made (what was
 ** allocated stays in a). SL_ENOMEM. */
+typedef bool (*sl_copy_filter)(void *payload, const sl_node *key);
 sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const char *const *keep, size_t n_keep,
-		    sl_doc **out);
+		    sl_copy_filter filter, void *payload, sl_doc **out);
 
 #endif
