@@ -19,6 +19,7 @@ struct sl_ctx {
 	int rule_index;
 	const sl_object *obj;
 	const sl_unit *unit;
+	const char **labels;   /* obj's units' labels, made when a rule first asks (sl_ctx_label) */
 };
 
 struct sl_report {
@@ -301,6 +302,7 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
 		const sl_object *o = f->objects[oi];
 		ctx.obj = o;
+		ctx.labels = NULL;
 		for (size_t ri = 0; ri < sl_registry_count; ri++) {
 			const struct sl_rule *r = sl_registry[ri].rule;
 			if (e->severity[ri] == SL_SEV_OFF)
@@ -336,7 +338,17 @@ const sl_source *sl_ctx_source(const sl_ctx *ctx) { return ctx->file->src; }
 
 const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
 {
-	return sl_unit_label(u, ctx->file->arena);
+	const sl_object *o = ctx->obj;
+	if (!o || u < o->units || u >= o->units + o->n_units)
+		return sl_unit_label(u, ctx->file->arena);
+	/* rules ask for the label of the unit they check, often before they know they report */
+	size_t i = (size_t)(u - o->units);
+	if (!ctx->labels && !(ctx->labels = sl_arena_zalloc(ctx->file->arena,
+							    o->n_units * sizeof *ctx->labels)))
+		return NULL;
+	if (!ctx->labels[i])
+		ctx->labels[i] = sl_unit_label(u, ctx->file->arena);
+	return ctx->labels[i];
 }
 
 static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_node,

@@ -47,7 +47,7 @@ typedef struct sl_file {
 				        is gone (sl_index_digest; in the engine's keep arena) */
 	size_t n_digests;
 	bool released;               /* streamed: its tree was freed after pass 1 */
-	bool waiting;                /* streamed: checked in pass 3, once every unit is known */
+	bool waiting;                /* streamed: checked in pass 3, once every serving unit is known */
 	bool compact;                /* streamed: its findings live in the engine's keep arena */
 } sl_file;
 

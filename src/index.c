@@ -44,51 +44,15 @@ bool sl_index_wants(const sl_object *o)
 	return sl_index_kind_looked_up(o->kind);
 }
 
-/* True when text[at..at+n) is needle and a scalar could end there: not followed by a letter or
-** a digit (a scalar that goes on is another word: "Serverless" is not "Server"). */
-static bool word_at(const char *text, size_t len, size_t at, const char *needle, size_t n)
+bool sl_index_may_define(uint64_t kinds, const char *text, size_t len)
 {
-	if (at + n > len || memcmp(text + at, needle, n) != 0)
-		return false;
-	unsigned char next = at + n < len ? (unsigned char)text[at + n] : ' ';
-	return !((next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
-		 (next >= '0' && next <= '9'));
-}
-
-/* True when needle occurs in text as a word end (word_at). */
-static bool has_word(const char *text, size_t len, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (const char *p = text, *end = text + len; (p = memmem(p, (size_t)(end - p), needle, n));
-	     p++)
-		if (word_at(text, len, (size_t)(p - text), needle, n))
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		if (!(kinds & ((uint64_t)1 << k)) || !sl_index_kind_looked_up((sl_kind)k))
+			continue;
+		/* of ConfigMaps, only config-features (which must be so named) */
+		if (k != SL_KIND_CONFIGMAP || kinds == ~(uint64_t)0 ||
+		    memmem(text, len, "config-features", 15))
 			return true;
-	return false;
-}
-
-bool sl_index_may_define(const char *text, size_t len)
-{
-	/* An object's kind (and a ConfigMap's name) must equal one of these, so its text holds
-	** it: in a plain or quoted scalar, or behind an alias to an anchor of the same file. Only
-	** a double-quoted escape ("\x53erver") could spell it otherwise. The kinds that hold
-	** "Serv" are found from its occurrences, in one scan. */
-	static const struct { const char *word; size_t serv; } serv_words[] = {
-		{"ServingRuntime", 0},   /* and ClusterServingRuntime */
-		{"Server", 0}, {"ServerConfig", 0}, {"KnativeServing", 7},
-		{"LLMInferenceServiceConfig", 12},
-	};
-	if (memchr(text, '\\', len))
-		return true;
-	if (has_word(text, len, "PriorityClass") || has_word(text, len, "config-features"))
-		return true;
-	for (const char *p = text, *end = text + len; (p = memmem(p, (size_t)(end - p), "Serv", 4));
-	     p++) {
-		size_t at = (size_t)(p - text);
-		for (size_t i = 0; i < sizeof serv_words / sizeof *serv_words; i++)
-			if (at >= serv_words[i].serv &&
-			    word_at(text, len, at - serv_words[i].serv, serv_words[i].word,
-				    strlen(serv_words[i].word)))
-				return true;
 	}
 	return false;
 }

@@ -48,10 +48,10 @@ bool sl_index_kind_looked_up(sl_kind k);
 /* True when the index keeps o: an object of a looked-up kind (of ConfigMaps, only Knative's
 ** config-features). */
 bool sl_index_wants(const sl_object *o);
-/* False when text (a whole file) cannot define an object the index wants, so a streaming run
-** need not parse it before every file's facts are in (sl_index_wants). Exact, not a guess:
-** it looks for the kinds' names, and says true for any file with a backslash. */
-bool sl_index_may_define(const char *text, size_t len);
+/* False when a file cannot define an object the index wants, so a streaming run need not parse
+** it before every file's facts are in: kinds is sl_kinds_named_in(text, len). Exact, not a
+** guess (a ConfigMap must also be named config-features). */
+bool sl_index_may_define(uint64_t kinds, const char *text, size_t len);
 /* True when a streaming run must keep o's file's tree for the index: KnativeServing CRs and
 ** config-features ConfigMaps, whose flags are quoted with their lines and fixed in place. The
 ** other objects the index wants stand in as digests (sl_index_digest). */

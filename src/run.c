@@ -253,16 +253,21 @@ static sl_err gather_facts(sl_file *f)
 }
 
 /* Pass 1 for one file: parse and bind, and what the index needs of it. A whole run keeps every
-** tree and gathers the serving facts now. A streaming run reads a file and goes on unless it
-** may define a kind the index wants; then digests stand in for those objects (or, for a few,
-** the file keeps its tree) and the tree goes. */
+** tree and gathers the serving facts now. A streaming run reads a file and notes which kinds
+** its text names: a file that names no serving kind has no facts to give, so it waits for pass
+** 3; one that may define a kind the index wants is parsed, digests stand in for those objects
+** (or, for a few, the file keeps its tree) and the tree goes. */
 static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	sl_err err;
 	if (e->stream) {
 		if ((err = sl_engine_read(f, true)) || !f->src)
 			return err;
-		if (!sl_index_may_define(f->src->data, f->src->len)) {
+		uint64_t kinds = sl_kinds_named_in(f->src->data, f->src->len), serving = 0;
+		for (int k = 0; k < SL_KIND__COUNT; k++)
+			serving |= sl_kind_is_serving((sl_kind)k) ? (uint64_t)1 << k : 0;
+		f->waiting = !(kinds & serving);
+		if (!sl_index_may_define(kinds, f->src->data, f->src->len)) {
 			release(f);
 			return SL_OK;
 		}
@@ -424,14 +429,16 @@ static sl_err compact(sl_engine *e, sl_file *f)
 	return SL_OK;
 }
 
-/* Pass 2 for one file. A whole run checks it. A streaming run reads and parses it again (unless
-** it kept its tree), gathers its serving facts, and checks it, then copies its findings out and
-** lets the tree go; a file that waits for every serving unit (sl_engine_waits) is only parsed
-** here, and checked in pass 3. */
+/* Pass 2 for one file. A whole run checks it. A streaming run reads and parses a file that may
+** hold serving units again (unless it kept its tree), gathers their facts, and checks it, then
+** copies its findings out and lets the tree go; a file that waits for every serving unit
+** (sl_engine_waits) is only parsed here, and checked in pass 3 with the others that wait. */
 static sl_err check_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	if (!e->stream)
 		return sl_engine_check(e, f);
+	if (f->waiting)
+		return SL_OK;
 	sl_err err = SL_OK;
 	if (f->released)
 		err = parse_into(e, f, scratch);
@@ -452,7 +459,8 @@ static sl_err check_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 	return err;
 }
 
-/* Pass 3 of a streaming run: the files that waited for every serving unit. */
+/* Pass 3 of a streaming run: the files that waited for every serving unit, and those that have
+** none. */
 static sl_err check_waiting(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	if (!f->waiting)

@@ -303,10 +303,10 @@ size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column)
 	size_t off = src->line_start[line];
 	if (line == 0)
 		off = src->bom;
-	size_t end = sl_source_line_end(src, line);
 	if (src->line_ascii[line]) {
 		off += column;
 	} else {
+		size_t end = sl_source_line_end(src, line);
 		const unsigned char *d = (const unsigned char *)src->data;
 		while (column > 0 && off < end) {
 			unsigned char c = d[off];

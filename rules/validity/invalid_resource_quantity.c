@@ -57,9 +57,11 @@
  * - apimachinery `pkg/api/resource/quantity.go`
  */
 
-static void check_list(sl_ctx *ctx, const sl_unit *u, const char *owner, const sl_node *list,
+/* c: the container whose list it is, NULL for the pod-level resources. */
+static void check_list(sl_ctx *ctx, const sl_unit *u, const sl_container *c, const sl_node *list,
 		       const char *which)
 {
+	const char *owner = "pod-level resources";
 	for (size_t i = 0; i < sl_map_n(list); i++) {
 		const sl_pair *p = sl_map_pair(list, i);
 		const sl_node *k = sl_deref(p->key), *v = sl_deref(p->value);
@@ -82,6 +84,8 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const char *owner, const s
 		if (st == SL_QUANTITY_ETOOLONG)
 			continue;
 		if (st != SL_QUANTITY_OK) {
+			if (c)   /* only now: most lists hold no finding */
+				owner = sl_container_label(ctx, c);
 			sl_report_at(ctx, p->value, "%s: %s %s[%s]: \"%s\" is not a quantity (%s); the "
 				     "API server rejects it", sl_ctx_label(ctx, u), owner, which,
 				     k->u.scalar.s, v->u.scalar.s, sl_quantity_strerror(st));
@@ -93,6 +97,8 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const char *owner, const s
 			continue;
 		char shown[160];
 		sl_quantity_string(&q, s, n, shown, sizeof shown);
+		if (c)
+			owner = sl_container_label(ctx, c);
 		sl_report_at(ctx, p->value, "%s: %s %s[%s]: Invalid value: \"%s\": %s; the API server "
 			     "rejects it", sl_ctx_label(ctx, u), owner, which, k->u.scalar.s, shown, msg);
 	}
@@ -102,15 +108,12 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
-		const char *owner = sl_container_label(ctx, c);
-		check_list(ctx, u, owner, c->requests, "requests");
-		check_list(ctx, u, owner, c->limits, "limits");
+		check_list(ctx, u, c, c->requests, "requests");
+		check_list(ctx, u, c, c->limits, "limits");
 	}
 	if (u->pod_resources) {
-		check_list(ctx, u, "pod-level resources", sl_map_get(u->pod_resources, "requests"),
-			   "requests");
-		check_list(ctx, u, "pod-level resources", sl_map_get(u->pod_resources, "limits"),
-			   "limits");
+		check_list(ctx, u, NULL, sl_map_get(u->pod_resources, "requests"), "requests");
+		check_list(ctx, u, NULL, sl_map_get(u->pod_resources, "limits"), "limits");
 	}
 	return SL_OK;
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "yaml_tree.h"
 
 typedef enum sl_kind {
@@ -144,6 +145,11 @@ const char *sl_kind_name(sl_kind k);
 /* True for kinds that serve inference (InferenceService, Knative Service/Configuration,
 ** Seldon Server, LLMInferenceService, InferenceGraph). */
 bool sl_kind_is_serving(sl_kind k);
+/* The kinds whose names occur in text as whole words (bit 1 << kind), so a file whose text has
+** none of a kind's name holds no object of that kind: a kind must equal its name, and a scalar
+** is never part of a longer run of letters and digits. Only a double-quoted escape could
+** spell one otherwise, so a text with a backslash names every kind. */
+uint64_t sl_kinds_named_in(const char *text, size_t len);
 
 /* --- helpers for the binders in src/model/ --- */
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** object.c: apiVersion/kind dispatch, metadata, and the typed-field check every binder uses
 ** (sl_model_expect: the one place schema-type findings come from). */
+#include <pthread.h>
 #include <string.h>
 #include "config.h"
 #include "model/model.h"
@@ -50,6 +51,53 @@ bool sl_kind_is_serving(sl_kind k)
 	return k == SL_KIND_INFERENCE_SERVICE || k == SL_KIND_KNATIVE_SERVICE ||
 	       k == SL_KIND_KNATIVE_CONFIGURATION || k == SL_KIND_SELDON_SERVER ||
 	       k == SL_KIND_LLM_INFERENCE_SERVICE || k == SL_KIND_INFERENCE_GRAPH;
+}
+
+static bool is_alnum(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+enum { N_KINDS = sizeof kinds / sizeof kinds[0] };
+static uint32_t kinds_by_letter[26];   /* the entries of kinds[] whose name starts with 'A'+i */
+static bool word_char[256];             /* letters and digits */
+static pthread_once_t by_letter_once = PTHREAD_ONCE_INIT;
+
+static void index_letters(void)
+{
+	_Static_assert(N_KINDS <= 32, "a kinds[] set is a 32-bit mask");
+	for (size_t k = 0; k < N_KINDS; k++)
+		kinds_by_letter[kinds[k].kind[0] - 'A'] |= (uint32_t)1 << k;
+	for (int c = 0; c < 256; c++)
+		word_char[c] = is_alnum((unsigned char)c);
+}
+
+uint64_t sl_kinds_named_in(const char *text, size_t len)
+{
+	_Static_assert(SL_KIND__COUNT <= 64, "a kind set is a 64-bit mask");
+	pthread_once(&by_letter_once, index_letters);
+	if (memchr(text, '\\', len))
+		return ~(uint64_t)0;
+	uint64_t seen = 0;
+	const unsigned char *t = (const unsigned char *)text;
+	for (size_t i = 0; i < len;) {
+		while (i < len && !word_char[t[i]])
+			i++;
+		size_t start = i;
+		while (i < len && word_char[t[i]])
+			i++;
+		/* every kind name is a word that starts with a capital letter */
+		unsigned letter = start < len ? (unsigned)(t[start] - 'A') : 26;
+		if (letter >= 26)
+			continue;
+		for (uint32_t m = kinds_by_letter[letter]; m; m &= m - 1) {
+			size_t k = (size_t)__builtin_ctz(m);
+			if (strncmp(kinds[k].kind, (const char *)t + start, i - start) == 0 &&
+			    kinds[k].kind[i - start] == '\0')
+				seen |= (uint64_t)1 << kinds[k].id;
+		}
+	}
+	return seen;
 }
 
 static sl_kind lookup_kind(const char *api_version, const char *kind)

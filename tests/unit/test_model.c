@@ -1024,7 +1024,11 @@ Test(index, may_define_finds_the_kinds_by_name)
 		{"kind: Server", true},
 		{"{kind: Server, apiVersion: mlops.seldon.io/v1alpha1}", true},
 		{"kind: ServerConfig # seldon\n", true},
-		{"metadata: {name: config-features}\n", true},
+		{"kind: ConfigMap\nmetadata: {name: config-features}\n", true},
+		{"kind: ConfigMap\nmetadata: {name: other}\n", false},
+		{"metadata: {name: config-features}\n", false},   /* no ConfigMap */
+		{"kind: |-\n  Server\n", true},
+		{"kind: xServer\n", false},
 		{"kind: KnativeServing\n", true},
 		{"kind: LLMInferenceServiceConfig\n", true},
 		{"kind: \"Se\\x72ver\"\n", true},   /* an escape could spell anything */
@@ -1035,13 +1039,15 @@ Test(index, may_define_finds_the_kinds_by_name)
 		{"", false},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-		cr_expect_eq(sl_index_may_define(cases[i].text, strlen(cases[i].text)), cases[i].may,
+		cr_expect_eq(sl_index_may_define(sl_kinds_named_in(cases[i].text, strlen(cases[i].text)),
+						 cases[i].text, strlen(cases[i].text)), cases[i].may,
 			     "%s", cases[i].text);
 }
 
 static size_t n_checked, n_skippable;
 
-/* Every document of a file that may_define rules out binds to nothing the index wants. */
+/* Every object of a file binds to a kind whose name sl_kinds_named_in found, and a file that
+** sl_index_may_define rules out binds to nothing the index wants. */
 static int check_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)st, (void)ftw;
@@ -1053,20 +1059,24 @@ static int check_file(const char *path, const struct stat *st, int type, struct 
 	if (sl_source_read_file(path, path, &src) != SL_OK)
 		return 0;
 	n_checked++;
-	if (!sl_index_may_define(src->data, src->len)) {
-		n_skippable++;
-		sl_arena *a = sl_arena_new();
-		sl_tree t;
-		cr_assert_eq(sl_tree_parse(src, a, &t, NULL, NULL), SL_OK);
-		sl_model_ctx mc = {.arena = a, .cfg = default_cfg(), .path = path};
-		for (size_t i = 0; i < t.n_docs; i++) {
-			sl_object *o = NULL;
-			cr_assert_eq(sl_object_bind(&mc, t.docs[i], &o), SL_OK);
-			cr_expect(!o || !sl_index_wants(o), "%s: document %zu is a %s the index wants",
-				  path, i, o ? o->kind_name : "");
-		}
-		sl_arena_free(a);
+	uint64_t kinds = sl_kinds_named_in(src->data, src->len);
+	bool may = sl_index_may_define(kinds, src->data, src->len);
+	n_skippable += !may;
+	sl_arena *a = sl_arena_new();
+	sl_tree t;
+	cr_assert_eq(sl_tree_parse(src, a, &t, NULL, NULL), SL_OK);
+	sl_model_ctx mc = {.arena = a, .cfg = default_cfg(), .path = path};
+	for (size_t i = 0; i < t.n_docs; i++) {
+		sl_object *o = NULL;
+		cr_assert_eq(sl_object_bind(&mc, t.docs[i], &o), SL_OK);
+		if (!o)
+			continue;
+		cr_expect(kinds & ((uint64_t)1 << o->kind), "%s: document %zu is a %s, not named",
+			  path, i, o->kind_name);
+		cr_expect(may || !sl_index_wants(o), "%s: document %zu is a %s the index wants",
+			  path, i, o->kind_name);
 	}
+	sl_arena_free(a);
 	sl_source_free(src);
 	return 0;
 }
