@@ -220,6 +220,8 @@ sl_err sl_engine_read(sl_file *f, bool text_only)
 		/* Read here, on the pass's threads, rather than when the path was added. */
 		sl_err err = text_only ? sl_source_read_text(f->path, f->path, &f->src)
 				       : sl_source_read_file(f->path, f->path, &f->src);
+		if (f->src)
+			f->src->owner = f;
 		if (err == SL_EIO) {
 			if (asprintf(&f->error, "cannot read: %s", strerror(errno)) < 0) {
 				f->error = NULL;
@@ -450,16 +452,14 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 	return SL_OK;
 }
 
-/* The linted file whose text holds node n. */
+/* The linted file whose text holds node n (no scan of the other files, whose records other
+** threads may be writing). */
 static sl_file *file_of_node(sl_ctx *ctx, const sl_node *n)
 {
 	const sl_source *src = n && n->doc ? n->doc->src : NULL;
 	if (!src || src == ctx->file->src)
 		return ctx->file;
-	for (size_t i = 0; i < ctx->eng->n_files; i++)
-		if (ctx->eng->files[i]->src == src)
-			return ctx->eng->files[i];
-	return NULL;
+	return src->owner;
 }
 
 /* A file's style, detected on first use. Under -j a fix may need another file's style while that

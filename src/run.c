@@ -121,6 +121,8 @@ sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 	if (!f)
 		return SL_ENOMEM;
 	sl_err err = sl_source_read_fd(fd, display_path, &f->src);
+	if (f->src)
+		f->src->owner = f;
 	if (err == SL_EIO)
 		return set_error(f, errno);
 	return err;
@@ -131,7 +133,10 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 	sl_file *f = new_file(run, path);
 	if (!f)
 		return SL_ENOMEM;
-	return sl_source_from_buffer(path, data, len, &f->src);
+	sl_err err = sl_source_from_buffer(path, data, len, &f->src);
+	if (f->src)
+		f->src->owner = f;
+	return err;
 }
 
 bool sl_run_excluded(const sl_run *run, const char *path)
@@ -667,6 +672,7 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 					else
 						f->orig = f->src;
 					f->src = ns;
+					ns->owner = f;
 				} else if (err == SL_EUSAGE) {
 					err = SL_EINTERNAL;
 				}

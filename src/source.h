@@ -24,6 +24,7 @@ typedef struct sl_source {
 	bool utf16;            /* starts with a UTF-16 byte order mark (not supported) */
 	size_t bad_offset;     /* first byte that is invalid UTF-8 or a forbidden control char */
 	const char *bad_what;  /* its description, NULL when the text is clean */
+	void *owner;           /* the engine's record of the file (a fix may edit another file) */
 } sl_source;
 
 /* Reads the file at fs_path (path is what reports show). SL_EIO with errno kept on failure. */
