@@ -62,17 +62,16 @@ bool sl_index_needs_tree(const sl_object *o)
 	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o);
 }
 
-/* What rules read, across files, of a runtime: the units' tolerations and GPU resources (the
-** pod's and every container's, `=` keeping only the GPU entries of requests and limits, with
-** the container names that pick the main one), the anti-affinity that spreads its pods, and the
-** labels it puts on them. Everything else of a runtime (images, ports, probes, model formats,
-** CPU and memory) is left out of its digest. A rule that reads more of a runtime from another
+/* What rules read, across files, of a runtime: the units' tolerations and whether they request
+** a GPU (the pod's and every container's resources, `=` keeping only the GPU entries of
+** requests and limits), the anti-affinity that spreads its pods, and the labels it puts on
+** them. Everything else of a runtime (images, ports, probes, model formats, CPU and memory,
+** container names) is left out of its digest. A rule that reads more of a runtime from another
 ** file adds the path here; the streamed-versus-kept test (tests/unit/test_engine.c) fails
 ** until it does. */
 #define RESOURCE_PATHS(p) p "/resources/requests/=", p "/resources/limits/="
 #define POD_PATHS(p) p "/tolerations", RESOURCE_PATHS(p), p "/affinity/podAntiAffinity", \
-	p "/containers/*/name", RESOURCE_PATHS(p "/containers/*"), p "/initContainers/*/name", \
-	RESOURCE_PATHS(p "/initContainers/*")
+	RESOURCE_PATHS(p "/containers/*"), RESOURCE_PATHS(p "/initContainers/*")
 static const char *const runtime_paths[] = {
 	"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace", "/spec/labels",
 	POD_PATHS("/spec"), POD_PATHS("/spec/workerSpec"),

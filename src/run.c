@@ -261,7 +261,8 @@ static sl_err gather_facts(sl_file *f)
 ** tree and gathers the serving facts now. A streaming run reads a file and notes which kinds
 ** its text names: a file that names no serving kind has no facts to give, so it waits for pass
 ** 3; one that may define a kind the index wants is parsed, digests stand in for those objects
-** (or, for a few, the file keeps its tree) and the tree goes. */
+** (or, for a few, the file keeps its tree), its facts are gathered, the tree goes, and it is
+** checked in pass 3. */
 static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	sl_err err;
@@ -304,6 +305,10 @@ static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 		else
 			keep = true;   /* no digest (aliases): the index reads the tree itself */
 	}
+	/* parsed once already: its facts now, and its check in pass 3 (one parse fewer) */
+	if (!err)
+		err = gather_facts(f);
+	f->waiting = true;
 	if (err) {
 		f->arena = NULL;   /* the scratch arena: the worker frees it */
 		return err;
@@ -315,8 +320,6 @@ static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 	return SL_OK;
 }
 
-/* Copies f's findings, fixes and strings into the engine's keep arena (one arena for the
-** whole run, so what outlives the trees does not pin freed pages) and lets go of the tree. */
 /* The string fields of a finding that name its object and unit: findings of one object share
 ** them, so a file's copy holds each once. */
 static const size_t shared_fields[] = {
@@ -336,6 +339,8 @@ static size_t same_as(sl_frec *const *findings, size_t i, size_t off)
 	return i;
 }
 
+/* Copies f's findings, fixes and strings into the engine's keep arena (one arena for the
+** whole run, so what outlives the trees does not pin freed pages) and lets go of the tree. */
 static sl_err compact(sl_engine *e, sl_file *f)
 {
 	size_t size = f->n_findings * (sizeof(sl_frec) + sizeof(sl_frec *));
