@@ -54,39 +54,34 @@ static json_t *finding_json(const sl_finding *f)
 	return o;
 }
 
+static json_t *finding_item(void *run, size_t i)
+{
+	return finding_json(sl_run_finding(run, i));
+}
+
+static json_t *file_item(void *run, size_t i)
+{
+	sl_file_info fi;
+	sl_run_file(run, i, &fi);
+	return json_pack("{s:s, s:I, s:o}", "path", fi.path, "documents", (json_int_t)fi.documents,
+			 "error", str_or_null(fi.error));
+}
+
 sl_err sl_report_json(const sl_run *run, const sl_report_options *opts, FILE *out)
 {
 	(void)opts;
-	json_t *root = json_object();
-	json_t *findings = json_array();
-	json_t *files = json_array();
-	if (!root || !findings || !files) {
-		json_decref(root);
-		json_decref(findings);
-		json_decref(files);
-		return SL_ENOMEM;
-	}
-	json_object_set_new(root, "version", json_integer(1));
-	json_object_set_new(root, "tool", json_pack("{s:s, s:s}", "name", "schedlint", "version",
-						    sl_version()));
-	for (size_t i = 0; i < sl_run_finding_count(run); i++)
-		json_array_append_new(findings, finding_json(sl_run_finding(run, i)));
-	json_object_set_new(root, "findings", findings);
-	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
-		sl_run_file(run, i, &fi);
-		json_array_append_new(files, json_pack("{s:s, s:I, s:o}", "path", fi.path, "documents",
-						       (json_int_t)fi.documents, "error", str_or_null(fi.error)));
-	}
-	json_object_set_new(root, "files", files);
 	sl_summary s;
 	sl_summary_count(run, &s);
-	json_object_set_new(root, "summary", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
+	/* findings and files are written one by one (stream.c) */
+	json_t *root = json_pack("{s:i, s:{s:s, s:s}, s:[], s:[], s:{s:I, s:I, s:I, s:I, s:I, s:I}}",
+		"version", 1, "tool", "name", "schedlint", "version", sl_version(),
+		"findings", "files", "summary",
 		"files", (json_int_t)s.files, "documents", (json_int_t)s.documents,
 		"errors", (json_int_t)s.errors, "warnings", (json_int_t)s.warnings,
-		"infos", (json_int_t)s.infos, "fixable", (json_int_t)s.fixable));
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	fputc('\n', out);
-	return rc == 0 && !ferror(out) ? SL_OK : SL_EIO;
+		"infos", (json_int_t)s.infos, "fixable", (json_int_t)s.fixable);
+	const sl_json_array arrays[] = {
+		{"findings", sl_run_finding_count(run), finding_item, (void *)run},
+		{"files", sl_run_file_count(run), file_item, (void *)run},
+	};
+	return sl_json_write_streamed(out, root, arrays, 2);
 }

@@ -598,6 +598,18 @@ static json_t *invocation_json(uri_ctx *u, const sl_run *run)
 	return o;
 }
 
+struct results {
+	uri_ctx *u;
+	const sl_run *run;
+	char (*fp)[80];
+};
+
+static json_t *result_item(void *payload, size_t i)
+{
+	struct results *r = payload;
+	return result_json(r->u, sl_run_finding(r->run, i), r->fp[i]);
+}
+
 sl_err sl_report_sarif(const sl_run *run, const sl_report_options *opts, FILE *out)
 {
 	(void)opts;
@@ -611,12 +623,10 @@ sl_err sl_report_sarif(const sl_run *run, const sl_report_options *opts, FILE *o
 		sl_rule_info r;
 		ok = sl_rule_get(i, &r) == SL_OK && json_array_append_new(rules, rule_json(&r)) == 0;
 	}
+	/* the results are written one by one (stream.c), after the rest */
 	json_t *results = json_array();
 	char (*fp)[80] = fingerprints(run);
 	ok = ok && results && fp;
-	for (size_t i = 0; ok && i < sl_run_finding_count(run); i++)
-		ok = json_array_append_new(results, result_json(&u, sl_run_finding(run, i), fp[i])) == 0;
-	free(fp);
 	json_t *driver = ok ? json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", "schedlint",
 				       "version", sl_version(), "semanticVersion", sl_version(),
 				       "informationUri", INFO_URI, "rules", rules)
@@ -651,12 +661,16 @@ sl_err sl_report_sarif(const sl_run *run, const sl_report_options *opts, FILE *o
 	json_decref(runo);
 	json_decref(results);
 	json_decref(rules);
+	sl_err err = SL_ENOMEM;
+	if (root) {
+		struct results r = {&u, run, fp};
+		const sl_json_array arrays[] = {
+			{"results", sl_run_finding_count(run), result_item, &r},
+		};
+		err = sl_json_write_streamed(out, root, arrays, 1);
+	}
+	free(fp);
 	free(u.last_path);
 	json_decref(u.last_loc);
-	if (!root)
-		return SL_ENOMEM;
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	fputc('\n', out);
-	return rc == 0 && !ferror(out) ? SL_OK : SL_EIO;
+	return err;
 }
