@@ -26,12 +26,9 @@ typedef struct sl_frec {
 
 typedef struct sl_file {
 	char *path;                  /* as reported (in the same block as the record) */
-	bool on_disk;                /* read from path in pass 1 (and again when streamed); false
-				        for buffers and stdin */
 	sl_source *src;              /* NULL when it could not be read; the fixed text after fixes */
 	sl_source *orig;             /* the text as read, once fixes replaced src; else NULL */
 	sl_style style;              /* the file's layout, for inserted text */
-	bool style_known;
 	sl_arena *arena;
 	sl_tree tree;
 	sl_object **objects;
@@ -46,6 +43,9 @@ typedef struct sl_file {
 	const sl_object **digests;   /* streamed: what the index keeps of its objects once its tree
 				        is gone (sl_index_digest; in the engine's keep arena) */
 	size_t n_digests;
+	bool on_disk;                /* read from path in pass 1 (and again when streamed); false
+				        for buffers and stdin */
+	bool style_known;
 	bool released;               /* streamed: its tree was freed after pass 1 */
 	bool waiting;                /* streamed: checked in pass 3, once every serving unit is known */
 	bool compact;                /* streamed: its findings live in the engine's keep arena */

@@ -72,9 +72,8 @@ bool sl_index_needs_tree(const sl_object *o)
 #define RESOURCE_PATHS(p) p "/resources/requests/=", p "/resources/limits/="
 #define POD_PATHS(p) p "/tolerations", RESOURCE_PATHS(p), p "/affinity/podAntiAffinity", \
 	RESOURCE_PATHS(p "/containers/*"), RESOURCE_PATHS(p "/initContainers/*")
-static const char *const runtime_paths[] = {
-	"/apiVersion", "/kind", "/metadata/name", "/metadata/namespace", "/spec/labels",
-	POD_PATHS("/spec"), POD_PATHS("/spec/workerSpec"),
+static const char *const runtime_spec_paths[] = {
+	"/labels", POD_PATHS(""), POD_PATHS("/workerSpec"),
 };
 static bool is_gpu_key(void *cfg, const sl_node *key)
 {
@@ -88,8 +87,9 @@ static const char *arena_dup(sl_arena *a, const char *s, bool *oom)
 	return c;
 }
 
-/* Seldon Servers are looked up by name: their digest is the object's identity, no tree. */
-static sl_err identity_digest(const sl_object *o, sl_arena *a, const sl_object **out)
+/* The digest's object: o's identity (a Seldon Server's whole digest: it is looked up by name),
+** no tree. */
+static sl_err identity_digest(const sl_object *o, sl_arena *a, sl_object **out)
 {
 	sl_object *c = sl_arena_zalloc(a, sizeof *c);
 	sl_doc *d = sl_arena_zalloc(a, sizeof *d);
@@ -117,21 +117,32 @@ sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 		       const sl_object **out)
 {
 	*out = NULL;
+	sl_object *c;
+	sl_err err;
 	if (o->kind == SL_KIND_SELDON_SERVER)
-		return identity_digest(o, a, out);
-	const char *const *keep = NULL;   /* the whole document */
-	size_t n = 0;
-	if (o->kind == SL_KIND_SERVING_RUNTIME || o->kind == SL_KIND_CLUSTER_SERVING_RUNTIME) {
-		keep = runtime_paths;
-		n = sizeof runtime_paths / sizeof *runtime_paths;
-	}
-	sl_doc *d;
-	sl_err err = sl_tree_copy(a, o->doc, keep, n, is_gpu_key, (void *)cfg, &d);
-	if (err || !d)
-		return err;
+		return identity_digest(o, a, (sl_object **)out);
 	/* its issues were reported when o was bound */
 	sl_model_ctx mc = {.arena = a, .cfg = cfg, .path = o->path};
-	sl_object *c;
+	if (o->kind == SL_KIND_SERVING_RUNTIME || o->kind == SL_KIND_CLUSTER_SERVING_RUNTIME) {
+		/* its identity, and the spec's units bound again from a pruned copy */
+		if ((err = identity_digest(o, a, &c)))
+			return err;
+		sl_doc *d = NULL;
+		if (o->spec && (err = sl_tree_copy(a, o->doc, o->spec, runtime_spec_paths,
+						   sizeof runtime_spec_paths / sizeof *runtime_spec_paths,
+						   is_gpu_key, (void *)cfg, &d)))
+			return err;
+		if (o->spec && !d)
+			return SL_OK;   /* aliases: no digest */
+		c->spec = d ? d->root : NULL;
+		if ((err = sl_object_bind_units(&mc, c)))
+			return err;
+		*out = c;
+		return SL_OK;
+	}
+	sl_doc *d;   /* the whole document */
+	if ((err = sl_tree_copy(a, o->doc, NULL, NULL, 0, NULL, NULL, &d)) || !d)
+		return err;
 	if ((err = sl_object_bind(&mc, d, &c)))
 		return err;
 	*out = c;

@@ -1209,8 +1209,8 @@ static sl_err copy_node(struct copier *c, const sl_node *n, sl_node *parent, con
 	return SL_OK;
 }
 
-sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const char *const *keep, size_t n_keep,
-		    sl_copy_filter filter, void *payload, sl_doc **out)
+sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const sl_node *from, const char *const *keep,
+		    size_t n_keep, sl_copy_filter filter, void *payload, sl_doc **out)
 {
 	*out = NULL;
 	if (n_keep > 32)
@@ -1228,8 +1228,10 @@ sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const char *const *keep, siz
 		c.keep = whole;
 		c.n_keep = 1;
 	}
-	if (doc->root) {
-		sl_err err = copy_node(&c, doc->root, NULL, at, &d->root);
+	if (!from)
+		from = doc->root;
+	if (from) {
+		sl_err err = copy_node(&c, from, NULL, at, &d->root);
 		if (err || c.alias)
 			return err;
 	}

@@ -115,7 +115,8 @@ bool sl_node_is_set(const sl_node *v, bool pointer_field);
 bool sl_scalar_content_range(const sl_source *src, const sl_node *n, size_t *start, size_t *end);
 
 /* A copy of doc in arena a, its text and positions as they were but with no source (doc->src
-** is NULL): every scalar is copied. keep lists the paths to keep, as JSON pointers in which a
+** is NULL): every scalar is copied. from: the node of doc to copy (the copy's root, the paths
+** relative to it), NULL for the document's root. keep lists the paths to keep, as JSON pointers in which a
 ** segment `*` matches any key or item ("/spec/tolerations") and a segment `=` the mapping keys
 ** filter(payload, key) accepts; a kept path
 ** keeps its whole subtree, and the mappings and sequences on the way to it, with only the
@@ -123,7 +124,7 @@ bool sl_scalar_content_range(const sl_source *src, const sl_node *n, size_t *sta
 ** when the copy would meet an alias or a merge key: the copy is then not made (what was
 ** allocated stays in a). SL_ENOMEM. */
 typedef bool (*sl_copy_filter)(void *payload, const sl_node *key);
-sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const char *const *keep, size_t n_keep,
-		    sl_copy_filter filter, void *payload, sl_doc **out);
+sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const sl_node *from, const char *const *keep,
+		    size_t n_keep, sl_copy_filter filter, void *payload, sl_doc **out);
 
 #endif

@@ -132,6 +132,10 @@ typedef struct sl_model_ctx {
 /* Binds the document's root into an object. *out is NULL for a document that is not an object
 ** of a modelled kind (unknown kinds are skipped). Returns SL_ENOMEM only. */
 sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out);
+/* Binds o's units (and kind-specific fields) from what o already holds: its kind, identity,
+** metadata and spec. sl_object_bind's second half, for objects made another way (the index's
+** digests). SL_ENOMEM only. */
+sl_err sl_object_bind_units(sl_model_ctx *mc, sl_object *o);
 
 /* True when a and b stand for the same document of the same file (an object and the index's
 ** digest of it are the same). */

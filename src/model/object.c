@@ -284,8 +284,17 @@ sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
 		o->annotations = sl_model_field(mc, o->metadata, "annotations", SL_T_STRMAP);
 	}
 	o->spec = sl_model_field(mc, root, "spec", SL_T_MAP);
+	sl_err err = sl_object_bind_units(mc, o);
+	if (err)
+		return err;
+	*out = o;
+	return SL_OK;
+}
+
+sl_err sl_object_bind_units(sl_model_ctx *mc, sl_object *o)
+{
 	sl_err err;
-	switch (k) {
+	switch (o->kind) {
 	case SL_KIND_INFERENCE_SERVICE:
 	case SL_KIND_SERVING_RUNTIME:
 	case SL_KIND_CLUSTER_SERVING_RUNTIME:
@@ -308,10 +317,7 @@ sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
 		err = sl_model_bind_core(mc, o);
 		break;
 	}
-	if (err)
-		return err;
-	*out = o;
-	return SL_OK;
+	return err;
 }
 
 bool sl_object_same(const sl_object *a, const sl_object *b)

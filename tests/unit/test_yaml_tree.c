@@ -1114,7 +1114,7 @@ Test(tree_copy, keeps_the_named_paths_and_the_way_to_them)
 					   "/spec/containers/*/resources"};
 	sl_arena *a = sl_arena_new();
 	sl_doc *d = NULL;
-	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], keep, 4, NULL, NULL, &d), SL_OK);
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], NULL, keep, 4, NULL, NULL, &d), SL_OK);
 	cr_assert_not_null(d);
 	cr_expect_null(d->src);
 	cr_expect_eq(d->index, 0);
@@ -1156,25 +1156,25 @@ Test(tree_copy, whole_document_and_what_stops_a_copy)
 	cr_assert_eq(p->t.n_docs, 3);
 	sl_arena *a = sl_arena_new();
 	sl_doc *d = NULL;
-	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], NULL, 0, NULL, NULL, &d), SL_OK);
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], NULL, NULL, 0, NULL, NULL, &d), SL_OK);
 	cr_assert_not_null(d);
 	cr_expect_str_eq(sl_scalar(sl_map_get(sl_seq_item(sl_map_get(d->root, "c"), 2), "d")), "e");
 	cr_expect_null(sl_map_get(d->root, "a")->anchor, "an anchor means nothing in a copy");
 	/* an alias on a kept path: no copy */
-	cr_assert_eq(sl_tree_copy(a, p->t.docs[1], NULL, 0, NULL, NULL, &d), SL_OK);
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[1], NULL, NULL, 0, NULL, NULL, &d), SL_OK);
 	cr_expect_null(d);
 	/* ...but one off the kept paths is never looked at */
 	static const char *const g[] = {"/g"};
-	cr_assert_eq(sl_tree_copy(a, p->t.docs[1], g, 1, NULL, NULL, &d), SL_OK);
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[1], NULL, g, 1, NULL, NULL, &d), SL_OK);
 	cr_assert_not_null(d);
 	cr_expect_eq(d->root->u.map.n, 1);
 	cr_expect_str_eq(sl_scalar(sl_map_get(d->root, "g")), "1");
 	/* a merge key on the way to a kept path would hide keys from the patterns */
 	static const char *const i[] = {"/h/i"};
-	cr_assert_eq(sl_tree_copy(a, p->t.docs[2], i, 1, NULL, NULL, &d), SL_OK);
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[2], NULL, i, 1, NULL, NULL, &d), SL_OK);
 	cr_expect_null(d);
 	static const char *const many[33] = {0};
-	cr_expect_eq(sl_tree_copy(a, p->t.docs[0], many, 33, NULL, NULL, &d), SL_EUSAGE);
+	cr_expect_eq(sl_tree_copy(a, p->t.docs[0], NULL, many, 33, NULL, NULL, &d), SL_EUSAGE);
 	sl_arena_free(a);
 	done(p);
 }
@@ -1191,7 +1191,7 @@ Test(tree_copy, a_filter_picks_the_keys_of_a_mapping)
 	static const char *const keep[] = {"/r/limits/=", "/s/="};
 	sl_arena *a = sl_arena_new();
 	sl_doc *d = NULL;
-	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], keep, 2, starts_with_g, NULL, &d), SL_OK);
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], NULL, keep, 2, starts_with_g, NULL, &d), SL_OK);
 	cr_assert_not_null(d);
 	const sl_node *lim = sl_map_get(sl_map_get(d->root, "r"), "limits");
 	cr_expect_eq(sl_map_n(lim), 2);
@@ -1200,7 +1200,7 @@ Test(tree_copy, a_filter_picks_the_keys_of_a_mapping)
 	cr_expect_eq(sl_seq_n(sl_map_get(lim, "gx")), 1, "a kept key keeps its whole value");
 	cr_expect_null(sl_map_get(d->root, "s"), "`=` names keys, never items: s keeps nothing");
 	/* without a filter, `=` keeps nothing, and nothing on the way to it is kept either */
-	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], keep, 2, NULL, NULL, &d), SL_OK);
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], NULL, keep, 2, NULL, NULL, &d), SL_OK);
 	cr_expect_eq(sl_map_n(d->root), 0);
 	sl_arena_free(a);
 	done(p);
