@@ -252,6 +252,7 @@ void sl_index_free(sl_index *ix)
 	for (int k = 0; k < SL_KIND__COUNT; k++)
 		free(ix->by_kind[k]);
 	free(ix->names);
+	free(ix->same);
 	free(ix->features_cms);
 	free(ix->facts);
 	free(ix->serving);
@@ -273,6 +274,16 @@ static int cmp_priority(const void *a, const void *b)
 		return x->value < y->value ? -1 : 1;
 	/* stable: the order they were added in (file, then document, then unit) */
 	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The hash slot of (k, name), NULL when no object is so named. */
+static struct sl_index_name *name_slot(const sl_index *ix, sl_kind k, const char *name)
+{
+	size_t cap = ix->names_cap;
+	for (size_t j = name_hash(k, name) & (cap - 1); ix->names[j].name; j = (j + 1) & (cap - 1))
+		if (ix->names[j].obj->kind == k && strcmp(ix->names[j].name, name) == 0)
+			return &ix->names[j];
+	return NULL;
 }
 
 sl_err sl_index_finish(sl_index *ix)
@@ -305,8 +316,28 @@ sl_err sl_index_finish(sl_index *ix)
 				ix->names[j].obj = o;
 				kinds[j] = (size_t)k;
 			}
+			ix->names[j].n++;
 		}
 	}
+	/* every object so named, grouped per slot in index order */
+	size_t at = 0;
+	for (size_t j = 0; j < cap; j++) {
+		ix->names[j].first = at;
+		at += ix->names[j].n;
+		kinds[j] = 0;   /* from here: how many of the slot's group are placed */
+	}
+	ix->same = sl_xmalloc((at ? at : 1) * sizeof *ix->same);
+	if (!ix->same) {
+		free(kinds);
+		return SL_ENOMEM;
+	}
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		for (size_t i = 0; i < ix->n_by_kind[k]; i++) {
+			const sl_object *o = ix->by_kind[k][i];
+			struct sl_index_name *slot = o->name ? name_slot(ix, (sl_kind)k, o->name) : NULL;
+			if (slot)
+				ix->same[slot->first + kinds[slot - ix->names]++] = o;
+		}
 	free(kinds);
 	/* config-features ConfigMaps */
 	size_t n;
@@ -379,14 +410,19 @@ const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *
 	return ix->by_kind[k];
 }
 
+const sl_object *const *sl_index_find_all(const sl_index *ix, sl_kind k, const char *name,
+					  size_t *n)
+{
+	const struct sl_index_name *slot = ix->finished && name ? name_slot(ix, k, name) : NULL;
+	*n = slot ? slot->n : 0;
+	return slot ? ix->same + slot->first : NULL;
+}
+
 const sl_object *sl_index_find(const sl_index *ix, sl_kind k, const char *name)
 {
 	if (ix->finished && name) {
-		size_t cap = ix->names_cap;
-		for (size_t j = name_hash(k, name) & (cap - 1); ix->names[j].name; j = (j + 1) & (cap - 1))
-			if (ix->names[j].obj->kind == k && strcmp(ix->names[j].name, name) == 0)
-				return ix->names[j].obj;
-		return NULL;
+		const struct sl_index_name *slot = name_slot(ix, k, name);
+		return slot ? slot->obj : NULL;
 	}
 	for (size_t i = 0; name && i < ix->n_by_kind[k]; i++) {
 		const sl_object *o = ix->by_kind[k][i];

@@ -53,14 +53,15 @@ bool sl_index_wants(const sl_object *o);
 ** guess (a ConfigMap must also be named config-features). */
 bool sl_index_may_define(uint64_t kinds, const char *text, size_t len);
 /* True when a streaming run must keep o's file's tree for the index: KnativeServing CRs and
-** config-features ConfigMaps, whose flags are quoted with their lines and fixed in place. The
-** other objects the index wants stand in as digests (sl_index_digest). */
+** config-features ConfigMaps, whose flags are quoted with their lines and fixed in place (one
+** file per cluster in practice). The other objects the index wants stand in as digests
+** (sl_index_digest). */
 bool sl_index_needs_tree(const sl_object *o);
 /* A digest of o that outlives its file, in arena a: a copy of the part of its document rules
 ** read across files (sl_tree_copy), bound again as an object with o's path. For a runtime that
-** is its tolerations, resources, anti-affinity and labels; for a Seldon Server its identity;
-** for the other kinds the whole document. *out is NULL when o's document uses aliases or
-** merge keys there (its file keeps its tree then). SL_ENOMEM only. */
+** is its identity and its spec's tolerations, GPU resources, anti-affinity and labels; for a
+** Seldon Server its identity; for the other kinds the whole document. *out is NULL when o's
+** document uses aliases or merge keys there (its file keeps its tree then). SL_ENOMEM only. */
 sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 		       const sl_object **out);
 /* The facts of every serving unit of the objects, in order, in one malloc'd block (*facts NULL
@@ -75,8 +76,12 @@ typedef struct sl_index {
 	size_t n_by_kind[SL_KIND__COUNT];
 	const sl_config *cfg;
 	/* Derived once by sl_index_finish, so rules never rescan per unit: */
-	struct sl_index_name { const char *name; const sl_object *obj; } *names;  /* hash of
-				       (kind, name) -> first object */
+	struct sl_index_name {
+		const char *name;
+		const sl_object *obj;      /* the first so named */
+		size_t first, n;           /* all so named: same[first .. first + n) */
+	} *names;                          /* hash of (kind, name) */
+	const sl_object **same;
 	size_t names_cap;
 	const sl_object **features_cms;   /* config-features ConfigMaps in knative-serving */
 	size_t n_features_cms;
@@ -109,6 +114,9 @@ const sl_serving_priority *sl_index_serving_priorities(const sl_index *ix, size_
 const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *n);
 /* The first object of kind k named name (any namespace), or NULL. */
 const sl_object *sl_index_find(const sl_index *ix, sl_kind k, const char *name);
+/* Every object of kind k named name, in index order (*n is 0 when none); after sl_index_finish. */
+const sl_object *const *sl_index_find_all(const sl_index *ix, sl_kind k, const char *name,
+					  size_t *n);
 /* The state of Knative flag `flag` ("kubernetes.podspec-nodeselector"): a KnativeServing CR's
 ** spec.config.features wins, then a config-features ConfigMap in knative-serving, then the
 ** config's knative-features (short names); origin (may be NULL) says where it came from. */

@@ -98,9 +98,9 @@ static bool same_namespace(const sl_object *a, const sl_object *b)
 static const sl_object *find_runtime(const sl_index *ix, const sl_object *isvc, const char *name)
 {
 	size_t n = 0;
-	const sl_object *const *rts = sl_index_objects(ix, SL_KIND_SERVING_RUNTIME, &n);
+	const sl_object *const *rts = sl_index_find_all(ix, SL_KIND_SERVING_RUNTIME, name, &n);
 	for (size_t i = 0; i < n; i++)
-		if (rts[i]->name && strcmp(rts[i]->name, name) == 0 && same_namespace(rts[i], isvc))
+		if (same_namespace(rts[i], isvc))
 			return rts[i];
 	return sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, name);
 }

@@ -1091,3 +1091,30 @@ Test(index, may_define_never_skips_a_file_the_index_wants)
 	cr_expect_gt(n_skippable, n_checked / 4, "the filter should skip most files");
 	cr_expect_lt(n_skippable, n_checked, "some files define looked-up kinds");
 }
+
+Test(index, find_all_gives_every_object_so_named_in_order)
+{
+	sl_index ix;
+	sl_index_init(&ix, default_cfg());
+	static const char *const names[] = {"a", "b", "a", "c", "a"};
+	sl_object objs[5];
+	memset(objs, 0, sizeof objs);
+	for (size_t i = 0; i < 5; i++) {
+		objs[i].kind = SL_KIND_SERVING_RUNTIME;
+		objs[i].name = names[i];
+		cr_assert_eq(sl_index_add(&ix, &objs[i]), SL_OK);
+	}
+	sl_object other = {.kind = SL_KIND_CLUSTER_SERVING_RUNTIME, .name = "a"};
+	cr_assert_eq(sl_index_add(&ix, &other), SL_OK);
+	cr_assert_eq(sl_index_finish(&ix), SL_OK);
+	size_t n;
+	const sl_object *const *as = sl_index_find_all(&ix, SL_KIND_SERVING_RUNTIME, "a", &n);
+	cr_assert_eq(n, 3);
+	cr_expect(as[0] == &objs[0] && as[1] == &objs[2] && as[2] == &objs[4]);
+	cr_expect_eq(sl_index_find(&ix, SL_KIND_SERVING_RUNTIME, "a"), &objs[0]);
+	as = sl_index_find_all(&ix, SL_KIND_CLUSTER_SERVING_RUNTIME, "a", &n);
+	cr_expect(n == 1 && as[0] == &other, "kinds are kept apart");
+	cr_expect_null(sl_index_find_all(&ix, SL_KIND_SERVING_RUNTIME, "z", &n));
+	cr_expect_eq(n, 0);
+	sl_index_free(&ix);
+}
