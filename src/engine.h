@@ -18,17 +18,16 @@
 typedef struct sl_frec {
 	sl_finding pub;
 	int rule_index;              /* in sl_registry */
+	bool fix_void;               /* a helper declined: the fix is dropped whole, never partial */
 	sl_fix fix;                  /* pub.fix points here once a fix has edits */
 	sl_edit *edits;
 	size_t cap_edits;
-	bool fix_void;               /* a helper declined: the fix is dropped whole, never partial */
 } sl_frec;
 
 typedef struct sl_file {
 	char *path;                  /* as reported (in the same block as the record) */
 	sl_source *src;              /* NULL when it could not be read; the fixed text after fixes */
 	sl_source *orig;             /* the text as read, once fixes replaced src; else NULL */
-	sl_style style;              /* the file's layout, for inserted text */
 	sl_arena *arena;
 	sl_tree tree;
 	sl_object **objects;
@@ -36,16 +35,17 @@ typedef struct sl_file {
 	sl_frec **findings;
 	size_t n_findings, cap_findings;
 	char *error;                 /* why it could not be read */
-	sl_err oom;                  /* SL_ENOMEM when a report could not be recorded */
-	unsigned documents;          /* documents seen, broken ones included */
 	sl_serving_fact *facts;      /* its serving units, for the index */
 	size_t n_facts;
 	const sl_object **digests;   /* streamed: what the index keeps of its objects once its tree
 				        is gone (sl_index_digest; in the engine's keep arena) */
 	size_t n_digests;
+	sl_err oom;                  /* SL_ENOMEM when a report could not be recorded */
+	unsigned documents;          /* documents seen, broken ones included */
+	sl_style style;              /* the file's layout, for inserted text */
+	bool style_known;
 	bool on_disk;                /* read from path in pass 1 (and again when streamed); false
 				        for buffers and stdin */
-	bool style_known;
 	bool released;               /* streamed: its tree was freed after pass 1 */
 	bool waiting;                /* streamed: checked in pass 3, once every serving unit is known */
 	bool compact;                /* streamed: its findings live in the engine's keep arena */

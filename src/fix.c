@@ -80,7 +80,7 @@ void sl_style_detect(const sl_source *src, sl_style *out)
 	out->indent = best;
 	out->indent_sequences = seq_in >= seq_out;
 	out->quote = sq > dq ? '\'' : '"';
-	out->eol = src->crlf ? "\r\n" : "\n";
+	out->crlf = src->crlf;
 }
 
 /* --- applying edits ---------------------------------------------------------------------- */
@@ -231,7 +231,7 @@ static void reindent(struct sbuf *b, const sl_style *st, const char *frag, size_
 			stack[top].frag = c;
 			stack[top].file = file;
 		}
-		sb_str(b, st->eol);
+		sb_str(b, SL_STYLE_EOL(st));
 		sb_spaces(b, file);
 		sb_add(b, p + c, len - c);
 		prev_frag = c;
@@ -299,7 +299,7 @@ const char *sl_render_map_entry(sl_arena *a, const sl_source *src, const sl_styl
 	}
 	size_t col = sl_line_indent(src, with_properties(src, map->u.map.pairs[0].key));
 	*offset = after_node(src, map);
-	sb_str(&b, st->eol);
+	sb_str(&b, SL_STYLE_EOL(st));
 	sb_spaces(&b, col);
 	sb_str(&b, key);
 	sb_str(&b, ":");

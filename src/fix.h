@@ -9,17 +9,19 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "schedlint/finding.h"
 #include "source.h"
 #include "yaml_tree.h"
 
 /* The layout a file uses, detected once per file and followed by inserted text. */
 typedef struct sl_style {
-	unsigned indent;         /* spaces per nesting level (default 2) */
+	uint16_t indent;         /* spaces per nesting level (default 2) */
 	bool indent_sequences;   /* "- " items indented under their key (else at the key's column) */
 	char quote;              /* '"' or '\'' : the quote the file uses most */
-	const char *eol;         /* "\n" or "\r\n" */
+	bool crlf;               /* lines end in "\r\n" (else "\n") */
 } sl_style;
+#define SL_STYLE_EOL(st) ((st)->crlf ? "\r\n" : "\n")
 
 void sl_style_detect(const sl_source *src, sl_style *out);
 

@@ -256,6 +256,8 @@ void sl_index_free(sl_index *ix)
 	free(ix->features_cms);
 	free(ix->facts);
 	free(ix->serving);
+	free(ix->lowest_label);
+	free(ix->lowest_class);
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -395,6 +397,25 @@ sl_err sl_index_finish_serving(sl_index *ix)
 	}
 	/* stable by construction order: sort on (value, insertion position) */
 	qsort(ix->serving, ix->n_serving, sizeof *ix->serving, cmp_priority);
+	/* Only the lowest unit is ever named (batch-outranks-serving): it keeps copies of its
+	** label and class, so the facts can go; the others keep their values. */
+	free(ix->lowest_label);
+	free(ix->lowest_class);
+	ix->lowest_label = ix->lowest_class = NULL;
+	for (size_t i = 1; i < ix->n_serving; i++)
+		ix->serving[i].label = ix->serving[i].class_name = NULL;
+	if (ix->n_serving) {
+		sl_serving_priority *low = &ix->serving[0];
+		ix->lowest_label = sl_xstrdup(low->label);
+		ix->lowest_class = low->class_name ? sl_xstrdup(low->class_name) : NULL;
+		if (!ix->lowest_label || (low->class_name && !ix->lowest_class))
+			return SL_ENOMEM;
+		low->label = ix->lowest_label;
+		low->class_name = ix->lowest_class;
+	}
+	free(ix->facts);
+	ix->facts = NULL;
+	ix->n_facts = 0;
 	return SL_OK;
 }
 

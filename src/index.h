@@ -35,9 +35,9 @@ typedef struct sl_serving_fact {
 
 /* A serving unit's priority, as batch-outranks-serving compares them. */
 typedef struct sl_serving_priority {
-	const char *label;       /* the unit, for messages */
+	const char *label;       /* the unit, for messages (the lowest only: see sl_index) */
 	long long value;
-	const char *class_name;  /* NULL when the unit has no class and there is no default */
+	const char *class_name;  /* NULL when it has no class and there is no default (or not the lowest) */
 	size_t order;            /* position among all serving units (file, document, unit) */
 } sl_serving_priority;
 
@@ -90,7 +90,9 @@ typedef struct sl_index {
 	const sl_serving_fact **facts;    /* every serving unit's facts, in order (borrowed) */
 	size_t n_facts;
 	sl_serving_priority *serving;     /* serving units with a known priority, stably sorted */
-	size_t n_serving;                 /* by value (file order among equals) */
+	size_t n_serving;                 /* by value (file order among equals); only the first
+					     keeps its label and class */
+	char *lowest_label, *lowest_class;   /* serving[0]'s, copied from its facts */
 	bool finished;
 } sl_index;
 
@@ -105,7 +107,8 @@ sl_err sl_index_add_facts(sl_index *ix, const sl_serving_fact *facts, size_t n);
 ** config-features ConfigMaps) once every object has been added. SL_ENOMEM only. */
 sl_err sl_index_finish(sl_index *ix);
 /* Builds the serving table (sl_index_serving_priorities) from the facts added so far; after
-** sl_index_finish. May be called again when more facts came in. SL_ENOMEM only. */
+** sl_index_finish. It copies what it keeps and lets go of the facts: the caller may free them
+** then. SL_ENOMEM only. */
 sl_err sl_index_finish_serving(sl_index *ix);
 /* The serving units' priorities, sorted by value; *n gets the count. */
 const sl_serving_priority *sl_index_serving_priorities(const sl_index *ix, size_t *n);

@@ -495,7 +495,13 @@ static sl_err add_facts(sl_engine *e)
 		if (err)
 			return err;
 	}
-	return sl_index_finish_serving(&e->index);
+	sl_err err = sl_index_finish_serving(&e->index);
+	for (size_t i = 0; !err && i < e->n_files; i++) {
+		sl_index_free_facts(e->files[i]->facts);
+		e->files[i]->facts = NULL;
+		e->files[i]->n_facts = 0;
+	}
+	return err;
 }
 
 /* Both passes over every file, then the sorted list of findings. */

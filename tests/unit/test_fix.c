@@ -58,13 +58,13 @@ Test(fix, style_detection)
 	cr_expect_eq(d->st.indent, 4);
 	cr_expect_not(d->st.indent_sequences, "an indentless file");
 	cr_expect_eq(d->st.quote, '"');
-	cr_expect_str_eq(d->st.eol, "\n");
+	cr_expect_str_eq(SL_STYLE_EOL(&d->st), "\n");
 	done(d);
 	d = parse("a:\r\n  l:\r\n    - 'x'\r\n    - 'y'\r\n");
 	cr_expect_eq(d->st.indent, 2);
 	cr_expect(d->st.indent_sequences);
 	cr_expect_eq(d->st.quote, '\'');
-	cr_expect_str_eq(d->st.eol, "\r\n");
+	cr_expect_str_eq(SL_STYLE_EOL(&d->st), "\r\n");
 	done(d);
 }
 
