@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
-** arena.c: a chunked bump allocator. Chunks grow geometrically from 16 KiB; an allocation
-** larger than a quarter chunk gets a chunk of its own so big scalars waste nothing.
+** arena.c: a chunked bump allocator. Chunks grow geometrically (to 1 MiB, or to 8 MiB in a
+** file's arena, where huge pages are asked for); an allocation larger than a quarter chunk gets
+** a chunk of its own so big scalars waste nothing.
 ** With SL_ARENA_MALLOC each allocation is a separate malloc block on a list. */
 #include <stdarg.h>
 #include <stdalign.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "arena.h"
 
 /* Everything kept in arenas is made of pointers, sizes, 32-bit integers and doubles: eight
@@ -16,6 +18,7 @@
 #define ALIGN ((size_t)8)
 #define FIRST_CHUNK (16u * 1024u)
 #define MAX_CHUNK (1u * 1024u * 1024u)
+#define MAX_FILE_CHUNK (8u * 1024u * 1024u)   /* a file's arena: a huge file's tree */
 
 struct chunk {
 	struct chunk *next;
@@ -27,6 +30,7 @@ struct sl_arena {
 	struct chunk *head;     /* the chunk being filled; older ones follow */
 	struct chunk *spare;    /* emptied by sl_arena_reset, handed out again before new ones */
 	size_t next_size;
+	size_t max_chunk;       /* chunks grow to this (regular chunks: reset keeps them) */
 	size_t total;
 };
 
@@ -86,6 +90,7 @@ sl_arena *sl_arena_new(void)
 	a->head = NULL;
 	a->spare = NULL;
 	a->next_size = FIRST_CHUNK;
+	a->max_chunk = MAX_CHUNK;
 	a->total = 0;
 	return a;
 }
@@ -99,6 +104,7 @@ sl_arena *sl_arena_new_sized(size_t hint)
 	while (first < hint && first < MAX_CHUNK)
 		first *= 2;
 	a->next_size = first;
+	a->max_chunk = MAX_FILE_CHUNK;
 	return a;
 }
 
@@ -122,14 +128,14 @@ void sl_arena_free(sl_arena *a)
 
 void sl_arena_reset(sl_arena *a)
 {
-	/* The regular chunks (at most MAX_CHUNK each) become spares, so the next file parsed into
+	/* The regular chunks (at most max_chunk each) become spares, so the next file parsed into
 	** the arena finds its memory already mapped: what a reused arena holds is bounded by the
 	** largest file it has held. A big block of its own (a huge scalar) is freed. */
 	struct chunk *c = a->head;
 	while (c) {
 		struct chunk *next = c->next;
 #ifndef SL_ARENA_MALLOC
-		if (c->size <= MAX_CHUNK) {
+		if (c->size <= a->max_chunk) {
 			c->used = 0;
 			c->next = a->spare;
 			a->spare = c;
@@ -157,6 +163,24 @@ void *sl_arena_alloc(sl_arena *a, size_t size)
 	return c->data;
 }
 #else
+/* A big chunk (a huge file's tree) is filled from start to end at once: where the kernel backs
+** memory with transparent huge pages on request, ask for them, so filling it takes a few page
+** faults instead of thousands. Only a hint; nothing depends on it. */
+static void hint_huge_pages(void *p, size_t size)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	if (size < 2 * huge)
+		return;
+	uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t hi = ((uintptr_t)p + size) & ~(huge - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+	(void)p, (void)size;
+#endif
+}
+
 /* size bytes at an offset that is a multiple of align (1 for strings). */
 static void *bump(sl_arena *a, size_t size, size_t align)
 {
@@ -198,8 +222,9 @@ static void *bump(sl_arena *a, size_t size, size_t align)
 	if (!n) {
 		if (!(n = sl_xmalloc(sizeof *n + a->next_size)))
 			return NULL;
+		hint_huge_pages(n->data, a->next_size);
 		n->size = a->next_size;
-		if (a->next_size < MAX_CHUNK)
+		if (a->next_size < a->max_chunk)
 			a->next_size *= 2;
 	}
 	n->used = size;

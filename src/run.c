@@ -269,9 +269,17 @@ static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 	if (e->stream) {
 		if ((err = sl_engine_read(f, true)) || !f->src)
 			return err;
-		uint64_t kinds = sl_kinds_named_in(f->src->data, f->src->len), serving = 0;
-		for (int k = 0; k < SL_KIND__COUNT; k++)
-			serving |= sl_kind_is_serving((sl_kind)k) ? (uint64_t)1 << k : 0;
+		/* what decides: a kind the index looks up (a ConfigMap needs its name too), a
+		** serving kind */
+		uint64_t enough[2] = {0, 0};
+		for (int k = 0; k < SL_KIND__COUNT; k++) {
+			uint64_t bit = (uint64_t)1 << k;
+			if (sl_index_kind_looked_up((sl_kind)k) && k != SL_KIND_CONFIGMAP)
+				enough[0] |= bit;
+			enough[1] |= sl_kind_is_serving((sl_kind)k) ? bit : 0;
+		}
+		uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, enough, 2),
+			 serving = enough[1];
 		f->waiting = !(kinds & serving);
 		if (!sl_index_may_define(kinds, f->src->data, f->src->len)) {
 			release(f);

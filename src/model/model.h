@@ -154,6 +154,11 @@ bool sl_kind_is_serving(sl_kind k);
 ** is never part of a longer run of letters and digits. Only a double-quoted escape could
 ** spell one otherwise, so a text with a backslash names every kind. */
 uint64_t sl_kinds_named_in(const char *text, size_t len);
+/* The same, but it may stop as soon as the kinds found meet every mask of enough (each has a bit
+** in common with them): a huge file that names a looked-up kind and a serving kind early is
+** not scanned to its end. */
+uint64_t sl_kinds_named_in_until(const char *text, size_t len, const uint64_t *enough,
+				 size_t n_enough);
 
 /* --- helpers for the binders in src/model/ --- */
 

@@ -74,6 +74,12 @@ static void index_letters(void)
 
 uint64_t sl_kinds_named_in(const char *text, size_t len)
 {
+	return sl_kinds_named_in_until(text, len, NULL, 0);
+}
+
+uint64_t sl_kinds_named_in_until(const char *text, size_t len, const uint64_t *enough,
+				 size_t n_enough)
+{
 	_Static_assert(SL_KIND__COUNT <= 64, "a kind set is a 64-bit mask");
 	pthread_once(&by_letter_once, index_letters);
 	if (memchr(text, '\\', len))
@@ -93,8 +99,14 @@ uint64_t sl_kinds_named_in(const char *text, size_t len)
 		for (uint32_t m = kinds_by_letter[letter]; m; m &= m - 1) {
 			size_t k = (size_t)__builtin_ctz(m);
 			if (strncmp(kinds[k].kind, (const char *)t + start, i - start) == 0 &&
-			    kinds[k].kind[i - start] == '\0')
+			    kinds[k].kind[i - start] == '\0') {
 				seen |= (uint64_t)1 << kinds[k].id;
+				size_t e = 0;
+				while (e < n_enough && (seen & enough[e]))
+					e++;
+				if (n_enough && e == n_enough)
+					return seen;   /* the caller knows all it asked */
+			}
 		}
 	}
 	return seen;

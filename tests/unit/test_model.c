@@ -1118,3 +1118,17 @@ Test(index, find_all_gives_every_object_so_named_in_order)
 	cr_expect_eq(n, 0);
 	sl_index_free(&ix);
 }
+
+Test(index, kinds_scan_stops_once_it_knows_enough)
+{
+	const char *t = "kind: ServingRuntime\n---\nkind: InferenceService\n---\nkind: Deployment\n";
+	uint64_t all = sl_kinds_named_in(t, strlen(t));
+	uint64_t rt = (uint64_t)1 << SL_KIND_SERVING_RUNTIME, isvc = (uint64_t)1 << SL_KIND_INFERENCE_SERVICE,
+		 dep = (uint64_t)1 << SL_KIND_DEPLOYMENT;
+	cr_expect_eq(all, rt | isvc | dep);
+	const uint64_t enough[] = {rt, isvc};
+	cr_expect_eq(sl_kinds_named_in_until(t, strlen(t), enough, 2), rt | isvc,
+		     "both asked for are found before the Deployment");
+	const uint64_t more[] = {rt, dep};
+	cr_expect_eq(sl_kinds_named_in_until(t, strlen(t), more, 2), all);
+}
