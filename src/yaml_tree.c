@@ -168,21 +168,27 @@ static sl_node *new_node(struct builder *b, sl_node_type type, yaml_mark_t sm, y
 	n->start = (uint32_t)s;
 	n->end = (uint32_t)e;
 	n->doc = b->cur;
+	if (anchor || (tag && !implicit_tag)) {
+		/* properties are rare: most nodes carry none, and no room for them */
+		sl_node_props *pr = sl_arena_zalloc(b->a, sizeof *pr);
+		if (!pr)
+			return NULL;
+		n->props = pr;
+		if (tag && !implicit_tag &&
+		    !(pr->tag = sl_arena_strndup(b->a, (const char *)tag, strlen((const char *)tag))))
+			return NULL;
+	}
 	if (anchor) {
-		n->anchor = sl_arena_strndup(b->a, (const char *)anchor, strlen((const char *)anchor));
-		if (!n->anchor)
+		sl_node_props *pr = (sl_node_props *)n->props;
+		pr->anchor = sl_arena_strndup(b->a, (const char *)anchor, strlen((const char *)anchor));
+		if (!pr->anchor)
 			return NULL;
 		int found;
-		struct hslot *slot = hset_put(&b->anchors, n->anchor, strlen(n->anchor), n, &found);
+		struct hslot *slot = hset_put(&b->anchors, pr->anchor, strlen(pr->anchor), n, &found);
 		if (!slot)
 			return NULL;
 		slot->val = n;   /* a redefined anchor: later aliases mean the newest */
-		slot->s = n->anchor;
-	}
-	if (tag && !implicit_tag) {
-		n->tag = sl_arena_strndup(b->a, (const char *)tag, strlen((const char *)tag));
-		if (!n->tag)
-			return NULL;
+		slot->s = pr->anchor;
 	}
 	return n;
 }
@@ -363,7 +369,7 @@ static int on_event(struct builder *b, yaml_event_t *e)
 		d->end = (uint32_t)mark_off(b, e->end_mark);
 		sl_node *root = b->n_kids ? b->kids[b->n_kids - 1] : NULL;
 		if (root && root->type == SL_NODE_SCALAR && root->style == SL_STYLE_PLAIN &&
-		    root->u.scalar.len == 0 && !root->tag && !root->anchor)
+		    root->u.scalar.len == 0 && !root->props)
 			root = NULL;
 		d->root = root;
 		b->n_kids = 0;
@@ -858,8 +864,8 @@ sl_yaml_type sl_scalar_type(const sl_node *n)
 	n = sl_deref(n);
 	if (!n || n->type != SL_NODE_SCALAR)
 		return SL_Y_STR;
-	if (n->tag) {
-		const char *t = n->tag;
+	if (sl_node_tag(n)) {
+		const char *t = sl_node_tag(n);
 		if (strcmp(t, "tag:yaml.org,2002:str") == 0)
 			return SL_Y_STR;
 		if (strcmp(t, "tag:yaml.org,2002:int") == 0)
@@ -1034,7 +1040,7 @@ bool sl_node_is_set(const sl_node *v, bool pointer_field)
 /* The content range of a scalar whose source text is exactly its value (quotes stripped). */
 bool sl_scalar_content_range(const sl_source *src, const sl_node *n, size_t *start, size_t *end)
 {
-	if (!src || !n || n->type != SL_NODE_SCALAR || n->anchor || n->tag)
+	if (!src || !n || n->type != SL_NODE_SCALAR || n->props)
 		return false;
 	size_t a = n->start, b = n->end;
 	if (n->style == SL_STYLE_SINGLE || n->style == SL_STYLE_DOUBLE) {
@@ -1149,9 +1155,14 @@ static sl_err copy_node(struct copier *c, const sl_node *n, sl_node *parent, con
 	*m = *n;
 	m->parent = parent;
 	m->doc = c->doc;
-	m->anchor = NULL;   /* nothing in a copy refers to it */
-	if (n->tag && !(m->tag = sl_arena_strndup(c->a, n->tag, strlen(n->tag))))
-		return SL_ENOMEM;
+	m->props = NULL;   /* its anchor: nothing in a copy refers to it */
+	const char *tag = sl_node_tag(n);
+	if (tag) {
+		sl_node_props *pr = sl_arena_zalloc(c->a, sizeof *pr);
+		if (!pr || !(pr->tag = sl_arena_strndup(c->a, tag, strlen(tag))))
+			return SL_ENOMEM;
+		m->props = pr;
+	}
 	*out = m;
 	if (n->type == SL_NODE_SCALAR) {
 		char *s = sl_arena_strndup(c->a, n->u.scalar.s, n->u.scalar.len);

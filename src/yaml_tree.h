@@ -27,6 +27,11 @@ typedef enum sl_scalar_style {
 typedef enum sl_yaml_type { SL_Y_NULL, SL_Y_BOOL, SL_Y_INT, SL_Y_FLOAT, SL_Y_STR } sl_yaml_type;
 
 typedef struct sl_node sl_node;
+/* A node's properties, which few nodes have. */
+typedef struct sl_node_props {
+	const char *tag;       /* explicit tag ("tag:yaml.org,2002:str"), NULL when implicit */
+	const char *anchor;    /* NULL when none */
+} sl_node_props;
 typedef struct sl_pair { sl_node *key, *value; } sl_pair;
 struct sl_doc;
 
@@ -38,8 +43,7 @@ struct sl_node {
 	uint32_t pos;          /* index in the parent: pair index or item index */
 	sl_node *parent;       /* the map or sequence holding it; NULL for a document root */
 	struct sl_doc *doc;
-	const char *tag;       /* explicit tag ("tag:yaml.org,2002:str"), NULL when implicit */
-	const char *anchor;    /* NULL when none */
+	const struct sl_node_props *props;   /* NULL when it has neither (sl_node_tag/anchor) */
 	union {
 		struct { const char *s; size_t len; } scalar;
 		struct { sl_pair *pairs; size_t n; } map;
@@ -47,6 +51,17 @@ struct sl_node {
 		struct { sl_node *target; } alias;
 	} u;
 };
+
+/* n's explicit tag, or NULL. */
+static inline const char *sl_node_tag(const sl_node *n)
+{
+	return n->props ? n->props->tag : NULL;
+}
+/* n's anchor, or NULL. */
+static inline const char *sl_node_anchor(const sl_node *n)
+{
+	return n->props ? n->props->anchor : NULL;
+}
 
 typedef struct sl_doc {
 	sl_node *root;           /* NULL for an empty document */

@@ -134,7 +134,7 @@ static size_t count_anchors(const sl_node *n)
 {
 	if (!n || n->type == SL_NODE_ALIAS)
 		return 0;
-	size_t c = n->anchor != NULL;
+	size_t c = sl_node_anchor(n) != NULL;
 	if (n->type == SL_NODE_MAP)
 		for (size_t i = 0; i < n->u.map.n; i++)
 			c += count_anchors(n->u.map.pairs[i].key) + count_anchors(n->u.map.pairs[i].value);

@@ -151,8 +151,8 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 		if (u->containers[i].main && !u->containers[i].init)
 			c = &u->containers[i];
 	const sl_node *cn = c ? sl_deref(c->node) : NULL;
-	if (!r || !cn || cn->type != SL_NODE_MAP || cn->anchor ||
-	    (c->resources && c->resources->anchor) || (c->limits && c->limits->anchor))
+	if (!r || !cn || cn->type != SL_NODE_MAP || sl_node_anchor(cn) ||
+	    (c->resources && sl_node_anchor(c->resources)) || (c->limits && sl_node_anchor(c->limits)))
 		return;   /* an anchored mapping: the edit would change its aliases too */
 	/* A zero GPU written already: adding the key again would duplicate it. */
 	if (sl_map_get_key(c->limits, FIX_GPU) || sl_map_get_key(c->requests, FIX_GPU))

@@ -139,14 +139,14 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *pod = sl_deref(u->pod);
 	const sl_node *own = u->tolerations;
-	if (!r || !pod || pod->type != SL_NODE_MAP || pod->anchor)
+	if (!r || !pod || pod->type != SL_NODE_MAP || sl_node_anchor(pod))
 		return;
 	/* Merged from a runtime or ServerConfig: a list of the unit's own would replace it. */
 	if (effective != own && sl_seq_n(effective) > 0)
 		return;
 	bool ok;
 	if (own) {
-		if (own->parent != pod || own->anchor)
+		if (own->parent != pod || sl_node_anchor(own))
 			return;   /* an alias or an anchor: other objects share the list */
 		if (own->style)
 			ok = sl_fix_add_item(ctx, r, own,

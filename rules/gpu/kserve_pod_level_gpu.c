@@ -128,7 +128,7 @@ static bool starts_line(const sl_source *src, size_t off)
 /* Where sl_fix_add_entry inserts into map, or false when it would decline. */
 static bool add_offset(const sl_source *src, const sl_node *map, const char *frag, size_t *off)
 {
-	if (!map || map->type != SL_NODE_MAP || map->end < 1 || map->anchor)
+	if (!map || map->type != SL_NODE_MAP || map->end < 1 || sl_node_anchor(map))
 		return false;
 	if (map->style || map->u.map.n == 0) {
 		if (!map->style || is_block(frag) || src->data[map->end - 1] != '}')
@@ -143,7 +143,7 @@ static bool add_offset(const sl_source *src, const sl_node *map, const char *fra
 /* True when v is map's own value for its key (no alias, no merge key, no anchor). */
 static bool own_value(const sl_node *map, const sl_node *v)
 {
-	return map && v && v->parent == map && !v->anchor && v->pos < map->u.map.n &&
+	return map && v && v->parent == map && !sl_node_anchor(v) && v->pos < map->u.map.n &&
 	       map->u.map.pairs[v->pos].value == v;
 }
 
@@ -238,7 +238,7 @@ static const char *gpu_entries(sl_ctx *ctx, const sl_node *m, const char *pfx, s
 		if (!sl_is_gpu_resource(cfg, sl_scalar(p->key)))
 			continue;
 		const sl_node *v = p->value;
-		if (!v || v->type != SL_NODE_SCALAR || v->anchor || p->key->parent != m ||
+		if (!v || v->type != SL_NODE_SCALAR || sl_node_anchor(v) || p->key->parent != m ||
 		    v->style == SL_STYLE_LITERAL || v->style == SL_STYLE_FOLDED)
 			return NULL;
 		const char *k = sl_node_text(ctx, p->key), *t = sl_node_text(ctx, v);
@@ -263,7 +263,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 	const sl_node *cn = c ? sl_deref(c->node) : NULL;
 	const sl_node *comp = sl_deref(u->component);
 	const sl_node *res = u->pod_resources;
-	if (!cn || cn->type != SL_NODE_MAP || cn->anchor || !where || !comp || comp->anchor ||
+	if (!cn || cn->type != SL_NODE_MAP || sl_node_anchor(cn) || !where || !comp || sl_node_anchor(comp) ||
 	    !own_value(comp, res) || res->type != SL_NODE_MAP)
 		return;
 	static const char *const lists[2] = {"requests", "limits"};
@@ -326,7 +326,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 			return;
 	} else {
 		const sl_node *cres = c->resources;
-		if (!cres || cres->anchor)
+		if (!cres || sl_node_anchor(cres))
 			return;
 		for (int l = 0; l < 2; l++) {
 			if (!n_moved[l])

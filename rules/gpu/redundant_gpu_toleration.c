@@ -94,7 +94,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_node *tols = u->tolerations;
-	if (!r || !t || t->parent != tols || t->anchor || tols->anchor ||
+	if (!r || !t || t->parent != tols || sl_node_anchor(t) || sl_node_anchor(tols) ||
 	    tols->parent != sl_deref(u->pod))
 		return;
 	bool all = true;

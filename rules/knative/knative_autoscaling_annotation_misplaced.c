@@ -100,7 +100,7 @@ static bool starts_line(const sl_source *src, size_t off)
 /* True when sl_fix_add_entry would add fragment to map (an unanchored mapping). */
 static bool can_add(const sl_source *src, const sl_node *map, const char *frag)
 {
-	if (!frag || !map || map->type != SL_NODE_MAP || map->end < 1 || map->anchor)
+	if (!frag || !map || map->type != SL_NODE_MAP || map->end < 1 || sl_node_anchor(map))
 		return false;
 	if (map->style || map->u.map.n == 0)
 		return map->style && !is_block(frag) && src->data[map->end - 1] == '}';
@@ -110,7 +110,7 @@ static bool can_add(const sl_source *src, const sl_node *map, const char *frag)
 /* True when v is map's own value for its key (no alias, no merge key, no anchor). */
 static bool own_value(const sl_node *map, const sl_node *v)
 {
-	return map && v && map->type == SL_NODE_MAP && v->parent == map && !v->anchor &&
+	return map && v && map->type == SL_NODE_MAP && v->parent == map && !sl_node_anchor(v) &&
 	       v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
 }
 
@@ -124,7 +124,7 @@ static bool removable(const sl_source *src, const sl_node *map, const sl_node *v
 /* A one-line scalar written as is, or NULL. */
 static const char *one_line(sl_ctx *ctx, const sl_node *n)
 {
-	if (!n || n->type != SL_NODE_SCALAR || n->anchor || n->tag ||
+	if (!n || n->type != SL_NODE_SCALAR || sl_node_anchor(n) || sl_node_tag(n) ||
 	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
 		return NULL;
 	const char *t = sl_node_text(ctx, n);

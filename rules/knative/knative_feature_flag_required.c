@@ -206,8 +206,8 @@ static const char *where(sl_ctx *ctx, const sl_unit *u)
 /* True when v is map's own value (no alias, no merge key, no anchor). */
 static bool own_value(const sl_node *map, const sl_node *v)
 {
-	return map && v && map->type == SL_NODE_MAP && v->parent == map && !v->anchor &&
-	       !map->anchor && v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
+	return map && v && map->type == SL_NODE_MAP && v->parent == map && !sl_node_anchor(v) &&
+	       !sl_node_anchor(map) && v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
 }
 
 /* Adds "key: fragment" to map (an own, unanchored mapping), or to parent as a new key holding
@@ -215,7 +215,7 @@ static bool own_value(const sl_node *map, const sl_node *v)
 static bool add_into(sl_ctx *ctx, sl_report *r, const sl_node *parent, const char *key,
 		     const sl_node *map, const char *fragment)
 {
-	if (!map && parent && !parent->anchor && !sl_map_get_key(parent, key))
+	if (!map && parent && !sl_node_anchor(parent) && !sl_map_get_key(parent, key))
 		return sl_fix_add_entry(ctx, r, parent, key, fragment);
 	return false;
 }
@@ -250,7 +250,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const char *flag, const flag_info
 	if (!q || !entry)
 		return;
 	if (map) {
-		if (map->type != SL_NODE_MAP || map->anchor || !map->parent || map->parent->anchor)
+		if (map->type != SL_NODE_MAP || sl_node_anchor(map) || !map->parent || sl_node_anchor(map->parent))
 			return;
 		ok = sl_fix_add_entry(ctx, r, map, flag, q);
 	} else if (o->kind == SL_KIND_CONFIGMAP) {

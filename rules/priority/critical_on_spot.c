@@ -166,7 +166,7 @@ static bool spot_toleration(const sl_config *cfg, const sl_node *tol)
 /* True when n is the own child of collection parent (no alias, no merge key, no anchor). */
 static bool own_child(const sl_node *parent, const sl_node *n)
 {
-	if (!parent || !n || n->parent != parent || n->anchor || parent->anchor)
+	if (!parent || !n || n->parent != parent || sl_node_anchor(n) || sl_node_anchor(parent))
 		return false;
 	if (parent->type == SL_NODE_MAP)
 		return n->pos < parent->u.map.n && parent->u.map.pairs[n->pos].value == n;

@@ -142,7 +142,7 @@ struct labels {
 /* A one-line scalar as written, or NULL. */
 static const char *one_line(sl_ctx *ctx, const sl_node *n)
 {
-	if (!n || n->type != SL_NODE_SCALAR || n->anchor || n->tag ||
+	if (!n || n->type != SL_NODE_SCALAR || sl_node_anchor(n) || sl_node_tag(n) ||
 	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
 		return NULL;
 	const char *t = sl_node_text(ctx, n);
@@ -179,7 +179,7 @@ static bool add_label(sl_ctx *ctx, struct labels *l, const char *k, const char *
 /* Copies the pairs of label mapping m (as written); false when one cannot be copied. */
 static bool add_map(sl_ctx *ctx, struct labels *l, const sl_node *m)
 {
-	if (!m || m->type != SL_NODE_MAP || m->anchor)
+	if (!m || m->type != SL_NODE_MAP || sl_node_anchor(m))
 		return false;
 	for (size_t i = 0; i < sl_map_n(m); i++) {
 		const sl_pair *p = sl_map_pair(m, i);
@@ -231,7 +231,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *pod = sl_deref(u->pod);
 	struct labels l;
-	if (!r || !pod || pod->type != SL_NODE_MAP || pod->anchor || !pod_labels(ctx, u, &l))
+	if (!r || !pod || pod->type != SL_NODE_MAP || sl_node_anchor(pod) || !pod_labels(ctx, u, &l))
 		return;
 	if (u->mode == SL_MODE_KNATIVE &&
 	    sl_index_knative_flag(sl_ctx_index(ctx), "kubernetes.podspec-topologyspreadconstraints",
@@ -248,7 +248,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 	const sl_node *tsc = u->topology_spread;
 	if (tsc) {
 		/* Written but empty (`[]`): an inline item of the flow list. */
-		if (tsc->parent != pod || tsc->anchor || !tsc->style)
+		if (tsc->parent != pod || sl_node_anchor(tsc) || !tsc->style)
 			return;
 		ok = sl_fix_add_item(ctx, r, tsc,
 				     sl_arena_printf(a, "maxSkew: 1, topologyKey: kubernetes.io/hostname, "

@@ -211,7 +211,7 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 							  kn ? kn : "?");
 				/* A bool or number can be quoted safely; a collection cannot. */
 				int fix = val->type == SL_NODE_SCALAR && val == v->u.map.pairs[i].value &&
-					  !val->tag;
+					  !sl_node_tag(val);
 				report_type(mc, val, f ? f : field, SL_T_STR, fix);
 			}
 		}

@@ -237,12 +237,12 @@ Test(tree_range, anchors_and_tags_are_excluded)
 	expect_no_issues(p);
 	const sl_node *r = root(p, 0);
 	expect_text(p, raw(r, "a"), "value");
-	cr_expect_str_eq(raw(r, "a")->anchor, "x");
+	cr_expect_str_eq(sl_node_anchor(raw(r, "a")), "x");
 	expect_text(p, raw(r, "b"), "5");
-	cr_expect_str_eq(raw(r, "b")->tag, "tag:yaml.org,2002:str");
+	cr_expect_str_eq(sl_node_tag(raw(r, "b")), "tag:yaml.org,2002:str");
 	expect_text(p, raw(r, "c"), "[1]");
-	cr_expect_str_eq(raw(r, "c")->tag, "!t");
-	cr_expect_str_eq(raw(r, "c")->anchor, "y");
+	cr_expect_str_eq(sl_node_tag(raw(r, "c")), "!t");
+	cr_expect_str_eq(sl_node_anchor(raw(r, "c")), "y");
 	expect_text(p, raw(r, "d"), "k: v");
 	expect_text(p, raw(r, "e"), "- 1");
 	const sl_node *f = raw(r, "f");
@@ -255,7 +255,7 @@ Test(tree_range, anchors_and_tags_are_excluded)
 	expect_text(p, item(g, 1), "2");
 	expect_text(p, item(g, 2), "*q");
 	expect_text(p, raw(r, "h"), "{p: q}");
-	cr_expect_null(raw(r, "a")->tag, "implicit tags are not recorded");
+	cr_expect_null(sl_node_tag(raw(r, "a")), "implicit tags are not recorded");
 	done(p);
 }
 
@@ -1159,7 +1159,7 @@ Test(tree_copy, whole_document_and_what_stops_a_copy)
 	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], NULL, NULL, 0, NULL, NULL, &d), SL_OK);
 	cr_assert_not_null(d);
 	cr_expect_str_eq(sl_scalar(sl_map_get(sl_seq_item(sl_map_get(d->root, "c"), 2), "d")), "e");
-	cr_expect_null(sl_map_get(d->root, "a")->anchor, "an anchor means nothing in a copy");
+	cr_expect_null(sl_node_anchor(sl_map_get(d->root, "a")), "an anchor means nothing in a copy");
 	/* an alias on a kept path: no copy */
 	cr_assert_eq(sl_tree_copy(a, p->t.docs[1], NULL, NULL, 0, NULL, NULL, &d), SL_OK);
 	cr_expect_null(d);
