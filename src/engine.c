@@ -184,7 +184,7 @@ static void on_model_issue(void *payload, const char *rule, const sl_node *at, c
 	struct parse_payload *pp = payload;
 	sl_file *f = pp->f;
 	char *ptr = sl_node_pointer(at, f->arena);
-	sl_frec *rec = sl_engine_record(pp->e, f, sl_registry_find(rule), at->doc ? at->doc->index : 0,
+	sl_frec *rec = sl_engine_record(pp->e, f, sl_registry_find(rule), sl_node_doc(at) ? sl_node_doc(at)->index : 0,
 			      at->start, at->end, ptr, message, pp->obj, NULL);
 	if (!rec || !quote_fix)
 		return;
@@ -370,7 +370,7 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 	}
 	vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	char *ptr = sl_node_pointer(ptr_node, f->arena);
-	sl_frec *rec = sl_engine_record(ctx->eng, f, ctx->rule_index, at->doc ? at->doc->index : 0, at->start,
+	sl_frec *rec = sl_engine_record(ctx->eng, f, ctx->rule_index, sl_node_doc(at) ? sl_node_doc(at)->index : 0, at->start,
 			      at->end, ptr, msg, ctx->obj, ctx->unit);
 	return (sl_report *)rec;
 }
@@ -456,7 +456,8 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 ** threads may be writing). */
 static sl_file *file_of_node(sl_ctx *ctx, const sl_node *n)
 {
-	const sl_source *src = n && n->doc ? n->doc->src : NULL;
+	const sl_doc *doc = sl_node_doc(n);
+	const sl_source *src = doc ? doc->src : NULL;
 	if (!src || src == ctx->file->src)
 		return ctx->file;
 	return src->owner;

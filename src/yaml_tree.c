@@ -167,7 +167,6 @@ static sl_node *new_node(struct builder *b, sl_node_type type, yaml_mark_t sm, y
 		s = skip_properties(b->src, s, e);
 	n->start = (uint32_t)s;
 	n->end = (uint32_t)e;
-	n->doc = b->cur;
 	if (anchor || (tag && !implicit_tag)) {
 		/* properties are rare: most nodes carry none, and no room for them */
 		sl_node_props *pr = sl_arena_zalloc(b->a, sizeof *pr);
@@ -191,6 +190,26 @@ static sl_node *new_node(struct builder *b, sl_node_type type, yaml_mark_t sm, y
 		slot->s = pr->anchor;
 	}
 	return n;
+}
+
+/* Records doc in root's properties (which sl_node_doc finds from any node of the document). */
+static int set_root_doc(sl_arena *a, sl_node *root, const sl_doc *doc)
+{
+	sl_node_props *pr = (sl_node_props *)root->props;
+	if (!pr && !(pr = sl_arena_zalloc(a, sizeof *pr)))
+		return -1;
+	pr->doc = doc;
+	root->props = pr;
+	return 0;
+}
+
+const sl_doc *sl_node_doc(const sl_node *n)
+{
+	if (!n)
+		return NULL;
+	while (n->parent)
+		n = n->parent;
+	return n->props ? n->props->doc : NULL;
 }
 
 static int same_key(const sl_node *x, const sl_node *y)
@@ -371,6 +390,8 @@ static int on_event(struct builder *b, yaml_event_t *e)
 		if (root && root->type == SL_NODE_SCALAR && root->style == SL_STYLE_PLAIN &&
 		    root->u.scalar.len == 0 && !root->props)
 			root = NULL;
+		if (root && set_root_doc(b->a, root, d) != 0)
+			return -1;
 		d->root = root;
 		b->n_kids = 0;
 		return push_doc(b, d);
@@ -471,7 +492,6 @@ static int on_event(struct builder *b, yaml_event_t *e)
 		n->type = SL_NODE_ALIAS;
 		n->start = (uint32_t)s;
 		n->end = (uint32_t)en;
-		n->doc = b->cur;
 		n->u.alias.target = slot->val;
 		return push_kid(b, n);
 	}
@@ -1040,7 +1060,7 @@ bool sl_node_is_set(const sl_node *v, bool pointer_field)
 /* The content range of a scalar whose source text is exactly its value (quotes stripped). */
 bool sl_scalar_content_range(const sl_source *src, const sl_node *n, size_t *start, size_t *end)
 {
-	if (!src || !n || n->type != SL_NODE_SCALAR || n->props)
+	if (!src || !n || n->type != SL_NODE_SCALAR || sl_node_tag(n) || sl_node_anchor(n))
 		return false;
 	size_t a = n->start, b = n->end;
 	if (n->style == SL_STYLE_SINGLE || n->style == SL_STYLE_DOUBLE) {
@@ -1154,13 +1174,13 @@ static sl_err copy_node(struct copier *c, const sl_node *n, sl_node *parent, con
 		return SL_ENOMEM;
 	*m = *n;
 	m->parent = parent;
-	m->doc = c->doc;
 	m->props = NULL;   /* its anchor: nothing in a copy refers to it */
 	const char *tag = sl_node_tag(n);
-	if (tag) {
+	if (tag || !parent) {   /* a tag, or the copy's root (which names its document) */
 		sl_node_props *pr = sl_arena_zalloc(c->a, sizeof *pr);
-		if (!pr || !(pr->tag = sl_arena_strndup(c->a, tag, strlen(tag))))
+		if (!pr || (tag && !(pr->tag = sl_arena_strndup(c->a, tag, strlen(tag)))))
 			return SL_ENOMEM;
+		pr->doc = parent ? NULL : c->doc;
 		m->props = pr;
 	}
 	*out = m;

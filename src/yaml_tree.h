@@ -31,6 +31,7 @@ typedef struct sl_node sl_node;
 typedef struct sl_node_props {
 	const char *tag;       /* explicit tag ("tag:yaml.org,2002:str"), NULL when implicit */
 	const char *anchor;    /* NULL when none */
+	const struct sl_doc *doc;   /* a document root's document (sl_node_doc) */
 } sl_node_props;
 typedef struct sl_pair { sl_node *key, *value; } sl_pair;
 struct sl_doc;
@@ -42,8 +43,7 @@ struct sl_node {
 	uint32_t start, end;   /* byte range of the node's own text (properties excluded) */
 	uint32_t pos;          /* index in the parent: pair index or item index */
 	sl_node *parent;       /* the map or sequence holding it; NULL for a document root */
-	struct sl_doc *doc;
-	const struct sl_node_props *props;   /* NULL when it has neither (sl_node_tag/anchor) */
+	const struct sl_node_props *props;   /* tag, anchor; a root's document; NULL when none */
 	union {
 		struct { const char *s; size_t len; } scalar;
 		struct { sl_pair *pairs; size_t n; } map;
@@ -62,6 +62,9 @@ static inline const char *sl_node_anchor(const sl_node *n)
 {
 	return n->props ? n->props->anchor : NULL;
 }
+
+/* The document n belongs to (found at its root), or NULL. */
+const struct sl_doc *sl_node_doc(const sl_node *n);
 
 typedef struct sl_doc {
 	sl_node *root;           /* NULL for an empty document */

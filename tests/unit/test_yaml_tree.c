@@ -294,7 +294,7 @@ Test(tree_range, documents)
 	for (unsigned i = 0; i < 3; i++) {
 		cr_expect_eq(p->t.docs[i]->index, i);
 		cr_expect_eq(p->t.docs[i]->src, p->src);
-		cr_expect_eq(root(p, i)->doc, p->t.docs[i]);
+		cr_expect_eq(sl_node_doc(root(p, i)), p->t.docs[i]);
 		cr_expect_null(root(p, i)->parent);
 	}
 	cr_expect_eq(p->t.docs[0]->start, 0);
@@ -336,7 +336,7 @@ Test(tree_structure, parents_and_positions)
 	cr_expect_null(sl_node_key(c1), "a sequence item has no key");
 	cr_expect_null(sl_node_key(r));
 	cr_expect_null(sl_node_key(NULL));
-	cr_expect_eq(img->doc, p->t.docs[0]);
+	cr_expect_eq(sl_node_doc(img), p->t.docs[0]);
 	done(p);
 }
 
@@ -1142,7 +1142,7 @@ Test(tree_copy, keeps_the_named_paths_and_the_way_to_them)
 		p->t.docs[0]->root, "spec"), "containers"), 0), "resources"), "limits"), "nvidia.com/gpu");
 	cr_expect_eq(gpu->start, orig->start);
 	cr_expect_eq(gpu->end, orig->end);
-	cr_expect_eq(gpu->doc, d);
+	cr_expect_eq(sl_node_doc(gpu), d);
 	char *ptr = sl_node_pointer(gpu, a);
 	cr_expect_str_eq(ptr, "/spec/containers/0/resources/limits/nvidia.com~1gpu");
 	sl_arena_free(a);
