@@ -158,10 +158,10 @@ static size_t skip_properties(const sl_source *src, size_t off, size_t end)
 static sl_node *new_node(struct builder *b, sl_node_type type, yaml_mark_t sm, yaml_mark_t em,
 			 const yaml_char_t *anchor, const yaml_char_t *tag, int implicit_tag)
 {
-	sl_node *n = sl_arena_zalloc(b->a, sizeof *n);
+	sl_node *n = sl_arena_alloc(b->a, sizeof *n);
 	if (!n)
 		return NULL;
-	n->type = (uint8_t)type;
+	*n = (sl_node){.type = (uint8_t)type};   /* stores, not a memset call: nodes are many */
 	size_t s = mark_off(b, sm), e = mark_off(b, em);
 	if (anchor || (tag && !implicit_tag))
 		s = skip_properties(b->src, s, e);
