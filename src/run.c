@@ -370,7 +370,7 @@ static sl_err compact(sl_engine *e, sl_file *f)
 	/* edit records first: they need the alignment the strings would break */
 	size += n_edits * sizeof(sl_edit);
 	char *block = NULL;
-	if (size) {
+	if (size) {   /* a file without findings needs nothing (and no arithmetic on NULL) */
 		pthread_mutex_lock(&e->keep_lock);
 		block = sl_arena_alloc(e->keep, size);
 		pthread_mutex_unlock(&e->keep_lock);
@@ -378,9 +378,10 @@ static sl_err compact(sl_engine *e, sl_file *f)
 			return SL_ENOMEM;
 	}
 	sl_frec *recs = (sl_frec *)block;
-	sl_frec **ptrs = (sl_frec **)(block + f->n_findings * sizeof(sl_frec));
-	sl_edit *edits = (sl_edit *)(block + f->n_findings * (sizeof(sl_frec) + sizeof(sl_frec *)));
-	char *w = (char *)(edits + n_edits);
+	sl_frec **ptrs = block ? (sl_frec **)(block + f->n_findings * sizeof(sl_frec)) : NULL;
+	sl_edit *edits = block ? (sl_edit *)(block + f->n_findings * (sizeof(sl_frec) +
+								     sizeof(sl_frec *))) : NULL;
+	char *w = block ? (char *)(edits + n_edits) : NULL;
 	for (size_t i = 0; i < f->n_findings; i++) {
 		sl_frec *r = &recs[i];
 		*r = *f->findings[i];

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** fuzz_lint.c: libFuzzer target: parse and lint one buffer with every rule enabled, through the
-** public API, and touch every finding (so ASan sees a bad pointer in one). Any crash, sanitizer
-** report, leak or an error other than a finding is a bug. Built by tests/fuzz/run. */
+** public API, and touch every finding (so ASan sees a bad pointer in one); then lint it again as
+** the command line does (streaming: digests, compacted findings, later passes) and require the
+** same JSON report. Any crash, sanitizer report, leak, error other than a finding, or
+** difference between the two reports is a bug. Built by tests/fuzz/run. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,32 @@ static void touch(const char *s)
 {
 	if (s)
 		sink += strlen(s);
+}
+
+/* run's JSON report (malloc'd). */
+static char *json_report(const sl_run *run)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	sl_report_options ro = {.format = SL_FORMAT_JSON};
+	if (!m || sl_run_write_report(run, &ro, m) != SL_OK || fclose(m) != 0)
+		abort();
+	return buf;
+}
+
+/* The JSON report of a streamed run over the input (malloc'd). */
+static char *streamed_report(const uint8_t *data, size_t size)
+{
+	sl_run *run = NULL;
+	sl_run_options opts = {.jobs = 1, .low_memory = true};
+	if (sl_run_new(cfg, &opts, &run, NULL) != SL_OK ||
+	    sl_run_add_buffer(run, "fuzz.yaml", (const char *)data, size) != SL_OK ||
+	    sl_run_lint(run) != SL_OK)
+		abort();
+	char *buf = json_report(run);
+	sl_run_free(run);
+	return buf;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -66,17 +94,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				}
 			}
 	}
-	/* The reporters walk every finding too. */
+	/* The reporters walk every finding too; the JSON report must match a streamed run's. */
+	char *kept = json_report(run);
 	FILE *null = fopen("/dev/null", "w");
 	if (null) {
-		sl_report_options ro = {.format = SL_FORMAT_JSON};
-		if (sl_run_write_report(run, &ro, null) != SL_OK)
-			abort();
-		ro.format = SL_FORMAT_TEXT;
+		sl_report_options ro = {.format = SL_FORMAT_TEXT};
 		if (sl_run_write_report(run, &ro, null) != SL_OK)
 			abort();
 		fclose(null);
 	}
 	sl_run_free(run);
+	char *streamed = streamed_report(data, size);
+	if (strcmp(kept, streamed) != 0) {
+		fprintf(stderr, "a streamed run reported differently:\n--- whole\n%s\n--- streamed\n%s\n",
+			kept, streamed);
+		abort();
+	}
+	free(kept);
+	free(streamed);
 	return 0;
 }

@@ -243,8 +243,9 @@ Test(engine, streaming_gives_the_same_report, .timeout = 120)
 	/* Every fixture, the examples and (when present) the corpus, in one run: cross-file facts
 	** (PriorityClasses, flags, runtimes, serving priorities) must come out the same when the
 	** trees of files that define none of the looked-up kinds are freed after each pass. */
-	const char *dirs[] = {"testdata/rules", "testdata/examples", "../shared/corpus"};
-	size_t n = access("../shared/corpus", F_OK) == 0 ? 3 : 2;
+	const char *dirs[] = {"testdata/rules", "testdata/examples", "testdata/fuzz",
+			      "../shared/corpus"};
+	size_t n = access("../shared/corpus", F_OK) == 0 ? 4 : 3;
 	char *kept = report_of(dirs, n, false, 2);
 	char *streamed = report_of(dirs, n, true, 2);
 	char *streamed1 = report_of(dirs, n, true, 1);
