@@ -416,6 +416,17 @@ static bool void_fix(sl_report *r)
 	return false;
 }
 
+bool sl_node_owns(const sl_node *map, const sl_node *v)
+{
+	return map && v && map->type == SL_NODE_MAP && v->parent == map && !sl_node_anchor(v) &&
+	       v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
+}
+
+void sl_fix_drop(sl_report *r)
+{
+	void_fix(r);
+}
+
 static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start, size_t end,
 		       const char *text)
 {
@@ -425,6 +436,14 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 	sl_file *f = ctx->file;
 	if (!target || start > end || end > target->src->len)
 		return SL_EINTERNAL;
+	/* The edits of one fix apply together, so they never overlap (nor insert twice at one
+	** place): one that would goes with its whole fix. */
+	sl_edit probe = {.path = target->path, .offset = start, .length = end - start};
+	for (size_t i = 0; i < rec->fix.n_edits; i++)
+		if (sl_edits_overlap(&rec->edits[i], &probe)) {
+			void_fix(r);
+			return SL_OK;
+		}
 	if (rec->fix.n_edits == rec->cap_edits) {
 		size_t ncap = rec->cap_edits ? rec->cap_edits * 2 : 2;
 		sl_edit *ne = sl_arena_alloc(f->arena, ncap * sizeof *ne);
@@ -491,7 +510,7 @@ bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char 
 					       fragment, &off);
 	if (!text || r->rec.fix_void)
 		return void_fix(r);
-	return add_edit(ctx, r, f, off, off, text) == SL_OK;
+	return add_edit(ctx, r, f, off, off, text) == SL_OK && !r->rec.fix_void;
 }
 
 bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *fragment)
@@ -506,7 +525,7 @@ bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *
 					      &off);
 	if (!text || r->rec.fix_void)
 		return void_fix(r);
-	return add_edit(ctx, r, f, off, off, text) == SL_OK;
+	return add_edit(ctx, r, f, off, off, text) == SL_OK && !r->rec.fix_void;
 }
 
 bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n)
@@ -517,7 +536,7 @@ bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n)
 		return false;
 	if (!f || !sl_render_removal(f->src, n, &s, &e) || r->rec.fix_void)
 		return void_fix(r);
-	return add_edit(ctx, r, f, s, e, "") == SL_OK;
+	return add_edit(ctx, r, f, s, e, "") == SL_OK && !r->rec.fix_void;
 }
 
 bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text)
@@ -527,7 +546,7 @@ bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char
 		return false;
 	if (!f || !n || n->type != SL_NODE_SCALAR || r->rec.fix_void)
 		return void_fix(r);
-	return add_edit(ctx, r, f, n->start, n->end, text) == SL_OK;
+	return add_edit(ctx, r, f, n->start, n->end, text) == SL_OK && !r->rec.fix_void;
 }
 
 const char *sl_node_text(sl_ctx *ctx, const sl_node *n)

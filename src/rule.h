@@ -77,8 +77,12 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 ** sequence indentation, quoting, line endings), in whichever linted file that is. A fragment is
 ** YAML written with two-space indentation from column 0 ("nvidia.com/gpu: 1", or
 ** "key: nvidia.com/gpu\noperator: Exists"). They return false when the edit is declined (a
-** block fragment into a flow collection, a key the mapping already has): the report's whole fix
-** is then dropped, edits made before included, so a fix is never applied in part. */
+** block fragment into a flow collection, a key the mapping already has, an edit that overlaps
+** one the fix already has, or inserts where it inserts): the report's whole fix is then
+** dropped, edits made before included, so a fix is never applied in part. A rule can make its
+** edits one after another and stop at the first false. */
+/* Drops r's fix whole (a rule that finds half-way that it cannot finish it). */
+void sl_fix_drop(sl_report *r);
 /* Adds `key: fragment` as the last entry of mapping map. */
 bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
 		      const char *fragment);
@@ -95,6 +99,10 @@ const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s);
 /* Marks r's fix as safe or unsafe with a message saying what it does. */
 sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* True when v is mapping map's own value for its key, reached without an alias or a merge key,
+** and without an anchor of its own: an edit to it changes this place only. */
+bool sl_node_owns(const sl_node *map, const sl_node *v);
 
 /* --- helpers shared by rules ---------------------------------------------------------------- */
 /* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */

@@ -106,52 +106,8 @@ static const char *container_resources_path(sl_ctx *ctx, const sl_unit *u)
 	return "containers[0].resources";
 }
 
-/* --- the fix: every edit is planned and checked first, so that a fix is all or nothing --- */
-
-/* Mirrors the SDK's test for a fragment that is a nested block. */
-static bool is_block(const char *f)
-{
-	return strchr(f, '\n') || strncmp(f, "- ", 2) == 0 || strstr(f, ": ") ||
-	       (f[0] && f[strlen(f) - 1] == ':');
-}
-
-/* True when only blanks precede offset on its line. */
-static bool starts_line(const sl_source *src, size_t off)
-{
-	size_t l = sl_source_line_of(src, off);
-	for (size_t p = l == 0 ? src->bom : src->line_start[l]; p < off; p++)
-		if (src->data[p] != ' ' && src->data[p] != '\t')
-			return false;
-	return true;
-}
-
-/* Where sl_fix_add_entry inserts into map, or false when it would decline. */
-static bool add_offset(const sl_source *src, const sl_node *map, const char *frag, size_t *off)
-{
-	if (!map || map->type != SL_NODE_MAP || map->end < 1 || sl_node_anchor(map))
-		return false;
-	if (map->style || map->u.map.n == 0) {
-		if (!map->style || is_block(frag) || src->data[map->end - 1] != '}')
-			return false;
-		*off = map->end - 1;
-		return true;
-	}
-	*off = sl_source_line_end(src, sl_source_line_of(src, map->end - 1));
-	return true;
-}
-
-/* True when v is map's own value for its key (no alias, no merge key, no anchor). */
-static bool own_value(const sl_node *map, const sl_node *v)
-{
-	return map && v && v->parent == map && !sl_node_anchor(v) && v->pos < map->u.map.n &&
-	       map->u.map.pairs[v->pos].value == v;
-}
-
-/* True when sl_fix_remove can remove the entry whose value is v from block or flow map. */
-static bool removable(const sl_source *src, const sl_node *map, const sl_node *v)
-{
-	return own_value(map, v) && (map->style || starts_line(src, map->u.map.pairs[v->pos].key->start));
-}
+/* --- the fix: planned first (what moves where), then made; the SDK drops it whole when it
+** declines an edit or two edits would overlap --- */
 
 #define MAX_EDITS 8
 
@@ -160,31 +116,26 @@ struct plan {
 	size_t n_rm;
 	const sl_node *add_map[MAX_EDITS]; /* add_key: add_frag into add_map */
 	const char *add_key[MAX_EDITS], *add_frag[MAX_EDITS];
-	size_t add_off[MAX_EDITS];
 	size_t n_add;
 };
 
-static bool plan_remove(struct plan *pl, const sl_source *src, const sl_node *map, const sl_node *v)
+static bool plan_remove(struct plan *pl, const sl_node *map, const sl_node *v)
 {
-	if (pl->n_rm == MAX_EDITS || !removable(src, map, v))
+	if (pl->n_rm == MAX_EDITS || !sl_node_owns(map, v))
 		return false;
 	pl->rm[pl->n_rm++] = v;
 	return true;
 }
 
-static bool plan_add(struct plan *pl, const sl_source *src, const sl_node *map, const char *key,
-		     const char *frag)
+/* An anchored mapping is aliased elsewhere: adding to it would change those places too. */
+static bool plan_add(struct plan *pl, const sl_node *map, const char *key, const char *frag)
 {
-	size_t off;
-	if (!key || !frag || pl->n_add == MAX_EDITS || !add_offset(src, map, frag, &off))
+	if (!key || !frag || pl->n_add == MAX_EDITS || !map || map->type != SL_NODE_MAP ||
+	    sl_node_anchor(map))
 		return false;
-	for (size_t i = 0; i < pl->n_add; i++)
-		if (pl->add_off[i] == off)
-			return false;   /* two insertions at one place would overlap */
 	pl->add_map[pl->n_add] = map;
 	pl->add_key[pl->n_add] = key;
-	pl->add_frag[pl->n_add] = frag;
-	pl->add_off[pl->n_add++] = off;
+	pl->add_frag[pl->n_add++] = frag;
 	return true;
 }
 
@@ -256,7 +207,6 @@ static const char *gpu_entries(sl_ctx *ctx, const sl_node *m, const char *pfx, s
 /* Attaches the fix that moves every pod-level GPU entry of u to its implementation's container. */
 static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 {
-	const sl_source *src = sl_ctx_source(ctx);
 	sl_arena *a = sl_ctx_arena(ctx);
 	const char *where = NULL;
 	const sl_container *c = r ? implementation(ctx, u, &where) : NULL;
@@ -264,7 +214,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 	const sl_node *comp = sl_deref(u->component);
 	const sl_node *res = u->pod_resources;
 	if (!cn || cn->type != SL_NODE_MAP || sl_node_anchor(cn) || !where || !comp || sl_node_anchor(comp) ||
-	    !own_value(comp, res) || res->type != SL_NODE_MAP)
+	    !sl_node_owns(comp, res) || res->type != SL_NODE_MAP)
 		return;
 	static const char *const lists[2] = {"requests", "limits"};
 	const char *moved[2] = {NULL, NULL};   /* the entries each list moves */
@@ -291,7 +241,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 	struct plan pl = {0};
 	/* Removals. */
 	if (all_go) {
-		if (!plan_remove(&pl, src, comp, res))
+		if (!plan_remove(&pl, comp, res))
 			return;
 	} else {
 		for (int l = 0; l < 2; l++) {
@@ -299,7 +249,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 			if (!n_moved[l])
 				continue;
 			if (n_moved[l] == sl_map_n(m)) {
-				if (!plan_remove(&pl, src, res, m))
+				if (!plan_remove(&pl, res, m))
 					return;
 				continue;
 			}
@@ -308,7 +258,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 			for (size_t i = 0; i < sl_map_n(m); i++) {
 				const sl_pair *p = sl_map_pair(m, i);
 				if (sl_is_gpu_resource(sl_ctx_config(ctx), sl_scalar(p->key)) &&
-				    !plan_remove(&pl, src, m, p->value))
+				    !plan_remove(&pl, m, p->value))
 					return;
 			}
 		}
@@ -322,7 +272,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 			frag = sl_arena_printf(a, "%s%s%s:\n  %s", frag, frag && *frag ? "\n" : "",
 					       lists[l], nested[l]);
 		}
-		if (!plan_add(&pl, src, cn, "resources", frag))
+		if (!plan_add(&pl, cn, "resources", frag))
 			return;
 	} else {
 		const sl_node *cres = c->resources;
@@ -332,7 +282,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 			if (!n_moved[l])
 				continue;
 			if (!sl_map_get_key(cres, lists[l])) {
-				if (!plan_add(&pl, src, cres, lists[l], moved[l]))
+				if (!plan_add(&pl, cres, lists[l], moved[l]))
 					return;
 				continue;
 			}
@@ -346,7 +296,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 				if (!sl_is_gpu_resource(sl_ctx_config(ctx), name))
 					continue;
 				if (sl_map_get_key(dest, name) ||
-				    !plan_add(&pl, src, dest, sl_node_text(ctx, p->key),
+				    !plan_add(&pl, dest, sl_node_text(ctx, p->key),
 					      sl_node_text(ctx, p->value)))
 					return;
 			}

@@ -80,47 +80,6 @@
 
 /* --- the fix: both edits are checked first, so that a fix is all or nothing --- */
 
-/* Mirrors the SDK's test for a fragment that is a nested block. */
-static bool is_block(const char *f)
-{
-	return strchr(f, '\n') || strncmp(f, "- ", 2) == 0 || strstr(f, ": ") ||
-	       (f[0] && f[strlen(f) - 1] == ':');
-}
-
-/* True when only blanks precede offset on its line. */
-static bool starts_line(const sl_source *src, size_t off)
-{
-	size_t l = sl_source_line_of(src, off);
-	for (size_t p = l == 0 ? src->bom : src->line_start[l]; p < off; p++)
-		if (src->data[p] != ' ' && src->data[p] != '\t')
-			return false;
-	return true;
-}
-
-/* True when sl_fix_add_entry would add fragment to map (an unanchored mapping). */
-static bool can_add(const sl_source *src, const sl_node *map, const char *frag)
-{
-	if (!frag || !map || map->type != SL_NODE_MAP || map->end < 1 || sl_node_anchor(map))
-		return false;
-	if (map->style || map->u.map.n == 0)
-		return map->style && !is_block(frag) && src->data[map->end - 1] == '}';
-	return true;
-}
-
-/* True when v is map's own value for its key (no alias, no merge key, no anchor). */
-static bool own_value(const sl_node *map, const sl_node *v)
-{
-	return map && v && map->type == SL_NODE_MAP && v->parent == map && !sl_node_anchor(v) &&
-	       v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
-}
-
-/* True when sl_fix_remove can remove the entry whose value is v from map. */
-static bool removable(const sl_source *src, const sl_node *map, const sl_node *v)
-{
-	return own_value(map, v) &&
-	       (map->style || starts_line(src, map->u.map.pairs[v->pos].key->start));
-}
-
 /* A one-line scalar written as is, or NULL. */
 static const char *one_line(sl_ctx *ctx, const sl_node *n)
 {
@@ -135,20 +94,19 @@ static const char *one_line(sl_ctx *ctx, const sl_node *n)
 static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node *ann,
 		    const sl_pair *p)
 {
-	const sl_source *src = sl_ctx_source(ctx);
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *meta = sl_deref(o->metadata), *spec = sl_deref(o->spec);
 	const char *k = one_line(ctx, p->key), *v = one_line(ctx, p->value);
-	if (!r || !k || !v || !own_value(meta, ann) || !own_value(ann, p->value))
+	if (!r || !k || !v || !sl_node_owns(meta, ann) || !sl_node_owns(ann, p->value))
 		return;
 	/* The removal: the entry, or the annotations field it is alone in. */
 	const sl_node *rm_map = sl_map_n(ann) == 1 ? meta : ann;
 	const sl_node *rm = sl_map_n(ann) == 1 ? ann : p->value;
-	if (!removable(src, rm_map, rm))
+	if (!sl_node_owns(rm_map, rm))
 		return;
 	/* The addition. */
 	const sl_node *tmpl = sl_map_get(spec, "template");
-	if (!own_value(spec, tmpl) || tmpl->style)
+	if (!sl_node_owns(spec, tmpl) || tmpl->style)
 		return;
 	const sl_node *add_map = NULL;
 	const char *add_key = NULL, *add_frag = NULL;
@@ -157,7 +115,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node
 		add_map = tmpl;
 		add_key = "metadata";
 		add_frag = sl_arena_printf(a, "annotations:\n  %s: %s", k, v);
-	} else if (!own_value(tmpl, tmeta)) {
+	} else if (!sl_node_owns(tmpl, tmeta)) {
 		return;
 	} else if (!sl_map_get_key(tmeta, "annotations")) {
 		add_map = tmeta;
@@ -165,7 +123,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node
 		add_frag = sl_arena_printf(a, "%s: %s", k, v);
 	} else {
 		const sl_node *tann = sl_map_get(tmeta, "annotations");
-		if (!own_value(tmeta, tann))
+		if (!sl_node_owns(tmeta, tann))
 			return;
 		const sl_node *have = sl_map_get(tann, sl_scalar(p->key));
 		if (have) {
@@ -179,8 +137,10 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node
 			add_frag = v;
 		}
 	}
-	if (add_map && !can_add(src, add_map, add_frag))
+	/* an anchored mapping is aliased elsewhere: adding to it would change those places too */
+	if (add_map && (!add_frag || sl_node_anchor(add_map)))
 		return;
+	/* the SDK declines what it cannot do, and the fix then goes whole */
 	if (!sl_fix_remove(ctx, r, rm))
 		return;
 	if (add_map && !sl_fix_add_entry(ctx, r, add_map, add_key, add_frag))

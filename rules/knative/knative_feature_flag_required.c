@@ -203,13 +203,6 @@ static const char *where(sl_ctx *ctx, const sl_unit *u)
 			       sl_kind_name(u->obj->kind));
 }
 
-/* True when v is map's own value (no alias, no merge key, no anchor). */
-static bool own_value(const sl_node *map, const sl_node *v)
-{
-	return map && v && map->type == SL_NODE_MAP && v->parent == map && !sl_node_anchor(v) &&
-	       !sl_node_anchor(map) && v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
-}
-
 /* Adds "key: fragment" to map (an own, unanchored mapping), or to parent as a new key holding
 ** it when map is absent from parent. */
 static bool add_into(sl_ctx *ctx, sl_report *r, const sl_node *parent, const char *key,
@@ -234,7 +227,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const char *flag, const flag_info
 		: "ConfigMap config-features";
 	bool ok = false;
 	if (v) {
-		if (!own_value(map, v) || v->type != SL_NODE_SCALAR)
+		if (!sl_node_owns(map, v) || sl_node_anchor(map) || v->type != SL_NODE_SCALAR)
 			return;
 		const char *text = v->style == SL_STYLE_DOUBLE ? "\"enabled\""
 				 : v->style == SL_STYLE_SINGLE ? "'enabled'"

@@ -328,3 +328,31 @@ Test(engine, streaming_checks_batch_units_after_every_serving_unit)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	cr_expect_eq(system(cmd), 0);
 }
+
+Test(engine, a_fix_whose_edits_would_overlap_is_dropped_whole)
+{
+	/* kserve-pod-level-gpu would insert requests and limits at one place (the end of the
+	** container's resources): the SDK refuses the second insertion and drops the fix. */
+	static const char *const doc =
+		"apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: llm\n"
+		"spec:\n  predictor:\n    resources:\n      requests:\n        nvidia.com/gpu: 1\n"
+		"      limits:\n        nvidia.com/gpu: 1\n    model:\n      modelFormat:\n"
+		"        name: huggingface\n      resources:\n        claims:\n          - name: x\n";
+	static const char *const sel[] = {"kserve-pod-level-gpu"};
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run_options o = {.select = sel, .n_select = 1, .jobs = 1};
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "isvc.yaml", doc, strlen(doc)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	cr_assert_eq(sl_run_finding_count(run), 2);
+	for (size_t i = 0; i < 2; i++)
+		cr_expect_null(sl_run_finding(run, i)->fix, "finding %zu keeps a fix", i);
+	sl_fix_options fo = {.unsafe = true};
+	size_t applied = 99;
+	cr_expect_eq(sl_run_fix(run, &fo, &applied, NULL), SL_OK);
+	cr_expect_eq(applied, 0);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
