@@ -422,11 +422,6 @@ bool sl_node_owns(const sl_node *map, const sl_node *v)
 	       v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
 }
 
-void sl_fix_drop(sl_report *r)
-{
-	void_fix(r);
-}
-
 static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start, size_t end,
 		       const char *text)
 {

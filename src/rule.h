@@ -81,8 +81,6 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 ** one the fix already has, or inserts where it inserts): the report's whole fix is then
 ** dropped, edits made before included, so a fix is never applied in part. A rule can make its
 ** edits one after another and stop at the first false. */
-/* Drops r's fix whole (a rule that finds half-way that it cannot finish it). */
-void sl_fix_drop(sl_report *r);
 /* Adds `key: fragment` as the last entry of mapping map. */
 bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
 		      const char *fragment);
