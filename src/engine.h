@@ -57,6 +57,7 @@ typedef struct sl_engine {
 	sl_arena *keep;              /* streamed: what outlives the trees (findings), one arena
 				        so the heap does not fragment; under keep_lock */
 	pthread_mutex_t keep_lock;
+	uint64_t deciding[2];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in) */
 	sl_index index;
 	sl_severity *severity;       /* per registry entry; SL_SEV_OFF = disabled */
 	sl_file **files;

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,10 +227,9 @@ static sl_err parse_into(sl_engine *e, sl_file *f, sl_arena **scratch)
 	return err;
 }
 
-/* Lets go of what f's tree and arena hold (its findings included: a streamed file's pass-1
-** findings come back when it is parsed again); the arena, a thread's scratch one, is reset
-** for the next file. */
-static void release(sl_file *f)
+/* Lets go of f's tree, and of its text when it can be read again; its arena, a thread's
+** scratch one, is reset for the next file. */
+static void drop_tree(sl_file *f)
 {
 	if (f->arena)
 		sl_arena_reset(f->arena);
@@ -239,13 +237,19 @@ static void release(sl_file *f)
 	memset(&f->tree, 0, sizeof f->tree);
 	f->objects = NULL;
 	f->n_objects = 0;
-	f->n_findings = 0;
-	f->style_known = false;
 	if (f->on_disk) {
-		/* read again in pass 2 */
 		sl_source_free(f->src);
 		f->src = NULL;
 	}
+}
+
+/* drop_tree, findings included (a streamed file's findings come back when it is parsed
+** again). */
+static void release(sl_file *f)
+{
+	f->n_findings = 0;
+	f->style_known = false;
+	drop_tree(f);
 	f->released = true;
 }
 
@@ -269,18 +273,8 @@ static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 	if (e->stream) {
 		if ((err = sl_engine_read(f, true)) || !f->src)
 			return err;
-		/* what decides: a kind the index looks up (a ConfigMap needs its name too), a
-		** serving kind */
-		uint64_t enough[2] = {0, 0};
-		for (int k = 0; k < SL_KIND__COUNT; k++) {
-			uint64_t bit = (uint64_t)1 << k;
-			if (sl_index_kind_looked_up((sl_kind)k) && k != SL_KIND_CONFIGMAP)
-				enough[0] |= bit;
-			enough[1] |= sl_kind_is_serving((sl_kind)k) ? bit : 0;
-		}
-		uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, enough, 2),
-			 serving = enough[1];
-		f->waiting = !(kinds & serving);
+		uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding, 2);
+		f->waiting = !(kinds & e->deciding[1]);
 		if (!sl_index_may_define(kinds, f->src->data, f->src->len)) {
 			release(f);
 			return SL_OK;
@@ -328,25 +322,6 @@ static sl_err parse_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 	return SL_OK;
 }
 
-/* The string fields of a finding that name its object and unit: findings of one object share
-** them, so a file's copy holds each once. */
-static const size_t shared_fields[] = {
-	offsetof(sl_finding, api_version), offsetof(sl_finding, kind),
-	offsetof(sl_finding, namespace_), offsetof(sl_finding, name), offsetof(sl_finding, unit),
-};
-#define FIELD(p, off) (*(const char **)((char *)(p) + (off)))
-
-/* The index of an earlier finding (at most 16 back) whose field at off is the same string as
-** finding i's, or i when there is none. */
-static size_t same_as(sl_frec *const *findings, size_t i, size_t off)
-{
-	const char *s = FIELD(&findings[i]->pub, off);
-	for (size_t j = i; j-- > 0 && i - j <= 16;)
-		if (FIELD(&findings[j]->pub, off) == s)
-			return j;
-	return i;
-}
-
 /* Copies f's findings, fixes and strings into the engine's keep arena (one arena for the
 ** whole run, so what outlives the trees does not pin freed pages) and lets go of the tree. */
 static sl_err compact(sl_engine *e, sl_file *f)
@@ -355,14 +330,10 @@ static sl_err compact(sl_engine *e, sl_file *f)
 	size_t n_edits = 0;
 	for (size_t i = 0; i < f->n_findings; i++) {
 		const sl_finding *p = &f->findings[i]->pub;
-		const char *strs[] = {p->message, p->pointer, p->fix ? p->fix->message : NULL};
+		const char *strs[] = {p->message, p->pointer, p->api_version, p->kind, p->namespace_,
+				      p->name, p->unit, p->fix ? p->fix->message : NULL};
 		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++)
 			size += strs[k] ? strlen(strs[k]) + 1 : 0;
-		for (size_t k = 0; k < sizeof shared_fields / sizeof *shared_fields; k++) {
-			const char *v = FIELD(p, shared_fields[k]);
-			if (v && same_as(f->findings, i, shared_fields[k]) == i)
-				size += strlen(v) + 1;
-		}
 		for (size_t k = 0; p->fix && k < p->fix->n_edits; k++)
 			size += strlen(p->fix->edits[k].content) + 1;
 		n_edits += p->fix ? p->fix->n_edits : 0;
@@ -388,27 +359,14 @@ static sl_err compact(sl_engine *e, sl_file *f)
 		r->edits = NULL;
 		r->cap_edits = 0;
 		sl_finding *p = &r->pub;
-		const char **strs[] = {&p->message, &p->pointer};
+		const char **strs[] = {&p->message, &p->pointer, &p->api_version, &p->kind,
+				       &p->namespace_, &p->name, &p->unit};
 		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
 			if (!*strs[k])
 				continue;
 			size_t l = strlen(*strs[k]) + 1;
 			memcpy(w, *strs[k], l);
 			*strs[k] = w;
-			w += l;
-		}
-		for (size_t k = 0; k < sizeof shared_fields / sizeof *shared_fields; k++) {
-			size_t off = shared_fields[k], j = same_as(f->findings, i, off);
-			const char *v = FIELD(p, off);
-			if (!v)
-				continue;
-			if (j < i) {
-				FIELD(p, off) = FIELD(&recs[j].pub, off);
-				continue;
-			}
-			size_t l = strlen(v) + 1;
-			memcpy(w, v, l);
-			FIELD(p, off) = w;
 			w += l;
 		}
 		if (p->fix) {
@@ -436,16 +394,21 @@ static sl_err compact(sl_engine *e, sl_file *f)
 	f->findings = ptrs;
 	f->cap_findings = f->n_findings;
 	f->compact = true;
-	sl_arena_reset(f->arena);
-	f->arena = NULL;
-	memset(&f->tree, 0, sizeof f->tree);
-	f->objects = NULL;
-	f->n_objects = 0;
-	if (f->on_disk) {
-		sl_source_free(f->src);
-		f->src = NULL;
-	}
+	drop_tree(f);
 	return SL_OK;
+}
+
+/* Checks f, and when it let its tree go once already, copies its findings out and lets the
+** tree go again. On an error a released file leaves its (scratch) arena to the worker. */
+static sl_err check_streamed(sl_engine *e, sl_file *f, sl_err err)
+{
+	if (!err && f->src)
+		err = sl_engine_check(e, f);
+	if (!err && f->src && f->released)
+		err = compact(e, f);
+	if (err && f->released)
+		f->arena = NULL;
+	return err;
 }
 
 /* Pass 2 for one file. A whole run checks it. A streaming run reads and parses a file that may
@@ -458,9 +421,7 @@ static sl_err check_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 		return sl_engine_check(e, f);
 	if (f->waiting)
 		return SL_OK;
-	sl_err err = SL_OK;
-	if (f->released)
-		err = parse_into(e, f, scratch);
+	sl_err err = f->released ? parse_into(e, f, scratch) : SL_OK;
 	if (!err && f->src)
 		err = gather_facts(f);
 	if (!err && f->src && sl_engine_waits(e, f)) {
@@ -469,13 +430,7 @@ static sl_err check_file(sl_engine *e, sl_file *f, sl_arena **scratch)
 			release(f);
 		return SL_OK;
 	}
-	if (!err && f->src)
-		err = sl_engine_check(e, f);
-	if (!err && f->src && f->released)
-		err = compact(e, f);
-	if (err && f->released)
-		f->arena = NULL;   /* the scratch arena: the worker frees it */
-	return err;
+	return check_streamed(e, f, err);
 }
 
 /* Pass 3 of a streaming run: the files that waited for every serving unit, and those that have
@@ -484,16 +439,7 @@ static sl_err check_waiting(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	if (!f->waiting)
 		return SL_OK;
-	sl_err err = SL_OK;
-	if (f->released)
-		err = parse_into(e, f, scratch);
-	if (!err && f->src)
-		err = sl_engine_check(e, f);
-	if (!err && f->src && f->released)
-		err = compact(e, f);
-	if (err && f->released)
-		f->arena = NULL;
-	return err;
+	return check_streamed(e, f, f->released ? parse_into(e, f, scratch) : SL_OK);
 }
 
 /* Adds every file's serving facts to the index, in file order, and builds the serving table. */
@@ -519,6 +465,15 @@ static sl_err lint_passes(sl_run *run)
 	sl_engine *e = &run->eng;
 	if (e->stream && !e->keep && !(e->keep = sl_arena_new()))
 		return SL_ENOMEM;
+	/* the kinds whose names decide, in pass 1, what a streamed file needs: one the index looks
+	** up (a ConfigMap needs its name too), and a serving kind */
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		uint64_t bit = (uint64_t)1 << k;
+		if (sl_index_kind_looked_up((sl_kind)k) && k != SL_KIND_CONFIGMAP)
+			e->deciding[0] |= bit;
+		if (sl_kind_is_serving((sl_kind)k))
+			e->deciding[1] |= bit;
+	}
 	sl_err err = run_pass(run, parse_file);
 	if (err)
 		return err;
