@@ -269,25 +269,31 @@ char *sl_arena_strndup(sl_arena *a, const char *s, size_t n)
 	return p;
 }
 
-char *sl_arena_printf(sl_arena *a, const char *fmt, ...)
+char *sl_arena_vprintf(sl_arena *a, const char *fmt, va_list ap)
 {
 	char small[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(small, sizeof small, fmt, ap2);
+	va_end(ap2);
 	if (n < 0)
 		return NULL;
 	char *p = text_alloc(a, (size_t)n + 1);
 	if (!p)
 		return NULL;
-	if ((size_t)n < sizeof small) {
+	if ((size_t)n < sizeof small)
 		memcpy(p, small, (size_t)n + 1);
-	} else {
-		va_start(ap, fmt);
+	else
 		vsnprintf(p, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-	}
+	return p;
+}
+
+char *sl_arena_printf(sl_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = sl_arena_vprintf(a, fmt, ap);
+	va_end(ap);
 	return p;
 }
 

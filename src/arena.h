@@ -6,6 +6,7 @@
 #ifndef SL_ARENA_H
 #define SL_ARENA_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef struct sl_arena sl_arena;
@@ -31,6 +32,8 @@ char *sl_arena_strndup(sl_arena *a, const char *s, size_t n);
 /* A printf-formatted string in a; NULL when out of memory. */
 char *sl_arena_printf(sl_arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* sl_arena_printf with a va_list (ap is consumed). */
+char *sl_arena_vprintf(sl_arena *a, const char *fmt, va_list ap);
 /* Bytes handed out so far (for limits and the benchmark). */
 size_t sl_arena_used(const sl_arena *a);
 

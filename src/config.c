@@ -25,7 +25,11 @@
 /* ---- defaults ---- */
 
 static const char *const default_gpu_resources[] = {
-	"nvidia.com/gpu", "amd.com/gpu", "intel.com/gpu", "habana.ai/gaudi", "nvidia.com/mig-*",
+	"nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "gpu.intel.com/xe", "intel.com/gpu",
+	"habana.ai/gaudi", "nvidia.com/mig-*",
+};
+static const char *const default_gpu_device_classes[] = {
+	"gpu.nvidia.com", "gpu.amd.com", "gpu.intel.com",
 };
 static const char *const default_gpu_node_labels[] = {
 	"nvidia.com/gpu.present", "nvidia.com/gpu.product", "nvidia.com/gpu.count",
@@ -68,7 +72,10 @@ struct raw_cluster {
 	char *kserve_version;
 	int *extended_resource_toleration;
 	int *gpu_nodes_tainted;
+	char *provider;
 	int *toleration_comparison_operators;
+	char **gpu_device_classes;
+	unsigned gpu_device_classes_count;
 	char **gpu_resources;
 	unsigned gpu_resources_count;
 	char **gpu_node_labels;
@@ -153,6 +160,8 @@ static const cyaml_schema_field_t cluster_fields[] = {
 	STRING("kserve-version", struct raw_cluster, kserve_version),
 	BOOL("extended-resource-toleration", struct raw_cluster, extended_resource_toleration),
 	BOOL("gpu-nodes-tainted", struct raw_cluster, gpu_nodes_tainted),
+	STRING("provider", struct raw_cluster, provider),
+	STRINGS("gpu-device-classes", struct raw_cluster, gpu_device_classes),
 	BOOL("toleration-comparison-operators", struct raw_cluster, toleration_comparison_operators),
 	STRINGS("gpu-resources", struct raw_cluster, gpu_resources),
 	STRINGS("gpu-node-labels", struct raw_cluster, gpu_node_labels),
@@ -811,9 +820,8 @@ static void fill_defaults(struct sl_config *cfg)
 	cfg->rules = NULL;
 	cfg->n_rules = 0;
 	*c = (struct sl_cluster_config){
-		.kserve_default_deployment_mode = "Knative",
-		.gpu_nodes_tainted = true,
 		.gpu_resources = DEFAULT_LIST(default_gpu_resources),
+		.gpu_device_classes = DEFAULT_LIST(default_gpu_device_classes),
 		.gpu_node_labels = DEFAULT_LIST(default_gpu_node_labels),
 		.spot_labels = DEFAULT_LIST(default_spot_labels),
 		.critical_priority = 1000000,
@@ -859,6 +867,13 @@ static void value_pos(const struct posmap *map, const char *path, unsigned *line
 	*col = at ? at->col : 1;
 }
 
+/* The line of the key at path (the value's when the key's is unknown), 0 when it is absent. */
+static unsigned key_line(const struct posmap *map, const char *path)
+{
+	const struct pos *at = posmap_find(map, path);
+	return !at ? 0 : at->key_line ? at->key_line : at->line;
+}
+
 /* Checks what libcyaml cannot (integers, "name=value") and resolves the cluster section. */
 static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const struct posmap *map,
 			      const char *file, char **error_out)
@@ -873,14 +888,39 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 	if (posmap_find(map, "cluster.knative-features") != NULL) {
 		c->knative_features = strlist(r->knative_features, r->knative_features_count);
 		c->knative_features_set = true;
+		c->knative_features_line = key_line(map, "cluster.knative-features");
 	}
-	if (r->kserve_default_deployment_mode != NULL)
+	if (r->kserve_default_deployment_mode != NULL) {
 		c->kserve_default_deployment_mode = r->kserve_default_deployment_mode;
+		c->kserve_default_deployment_mode_line =
+			key_line(map, "cluster.kserve-default-deployment-mode");
+	}
 	c->kserve_version = r->kserve_version;
-	if (r->extended_resource_toleration != NULL)
-		c->extended_resource_toleration = *r->extended_resource_toleration != 0;
-	if (r->gpu_nodes_tainted != NULL)
-		c->gpu_nodes_tainted = *r->gpu_nodes_tainted != 0;
+	if (r->extended_resource_toleration != NULL) {
+		c->extended_resource_toleration = *r->extended_resource_toleration ? SL_TRI_YES : SL_TRI_NO;
+		c->extended_resource_toleration_line =
+			key_line(map, "cluster.extended-resource-toleration");
+	}
+	if (r->gpu_nodes_tainted != NULL) {
+		c->gpu_nodes_tainted = *r->gpu_nodes_tainted ? SL_TRI_YES : SL_TRI_NO;
+		c->gpu_nodes_tainted_line = key_line(map, "cluster.gpu-nodes-tainted");
+	}
+	if (r->provider != NULL) {
+		static const char *const names[] = {"generic", "gke", "eks", "aks"};
+		size_t k = 0;
+		while (k < 4 && strcmp(r->provider, names[k]) != 0)
+			k++;
+		if (k == 4) {
+			value_pos(map, "cluster.provider", &line, &col);
+			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown provider \"%s\" for "
+				    "cluster.provider (expected gke, eks, aks or generic)", file, line, col,
+				    r->provider);
+		}
+		c->provider = (sl_provider)k;
+		c->provider_line = key_line(map, "cluster.provider");
+	}
+	override_list(&c->gpu_device_classes, map, "cluster.gpu-device-classes",
+		      r->gpu_device_classes, r->gpu_device_classes_count);
 	if (r->toleration_comparison_operators != NULL)
 		c->toleration_comparison_operators = *r->toleration_comparison_operators != 0;
 	override_list(&c->gpu_resources, map, "cluster.gpu-resources",

@@ -14,6 +14,14 @@ typedef struct sl_strlist {
 	size_t n;
 } sl_strlist;
 
+/* A cluster fact as the config states it (cluster.md §1): unset is unknown. */
+typedef enum sl_tri { SL_TRI_UNKNOWN = 0, SL_TRI_NO, SL_TRI_YES } sl_tri;
+
+/* cluster.provider: the presets of cluster.md §1. */
+typedef enum sl_provider {
+	SL_PROVIDER_GENERIC = 0, SL_PROVIDER_GKE, SL_PROVIDER_EKS, SL_PROVIDER_AKS
+} sl_provider;
+
 struct sl_rule_setting {
 	const char *id;          /* rule id or category */
 	sl_severity severity;    /* SL_SEV_OFF when "off" */
@@ -29,12 +37,21 @@ struct sl_node_pool {
 };
 
 struct sl_cluster_config {
+	/* The *_line fields say where a key stands in the file (0 when it is not set): a message
+	** that relies on the key names it ("GPU nodes are tainted: .schedlint.yaml:7"). */
 	sl_strlist knative_features;          /* short names: "nodeselector", "tolerations", ... */
 	bool knative_features_set;            /* the key was present (even if empty) */
-	const char *kserve_default_deployment_mode;   /* default "Knative" */
+	unsigned knative_features_line;
+	const char *kserve_default_deployment_mode;   /* NULL when unset */
+	unsigned kserve_default_deployment_mode_line;
 	const char *kserve_version;           /* NULL when unset */
-	bool extended_resource_toleration;    /* default false */
-	bool gpu_nodes_tainted;               /* default true */
+	sl_tri extended_resource_toleration;  /* unset: unknown */
+	unsigned extended_resource_toleration_line;
+	sl_tri gpu_nodes_tainted;             /* unset: unknown */
+	unsigned gpu_nodes_tainted_line;
+	sl_provider provider;                 /* default generic */
+	unsigned provider_line;
+	sl_strlist gpu_device_classes;        /* DRA device classes that are GPUs */
 	bool toleration_comparison_operators; /* default false */
 	sl_strlist gpu_resources;             /* entries ending in '*' are prefixes */
 	sl_strlist gpu_node_labels;

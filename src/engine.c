@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cluster.h"
 #include "engine.h"
 #include "registry.h"
 #include "suppress.h"
@@ -301,6 +302,10 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 	if (!f->src)
 		return SL_OK;   /* it could not be read: its error is recorded */
 	struct sl_ctx ctx = {.eng = e, .file = f};
+	/* the cluster's default KServe mode is known once every file is indexed */
+	sl_mode def = sl_cluster_kserve_default_mode(&e->index, NULL);
+	for (size_t oi = 0; oi < f->n_objects; oi++)
+		sl_object_default_mode(f->objects[oi], def);
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
 		const sl_object *o = f->objects[oi];
 		ctx.obj = o;
@@ -392,6 +397,31 @@ sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...
 	sl_report *r = vreport(ctx, key ? key : value, value, fmt, ap);
 	va_end(ap);
 	return r;
+}
+
+sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
+{
+	if (!r)
+		return SL_OK;
+	sl_file *f = ctx->file;
+	va_list ap;
+	va_start(ap, fmt);
+	char *note = sl_arena_vprintf(f->arena, fmt, ap);
+	va_end(ap);
+	const char *old = r->rec.pub.notes;
+	char *all = !note ? NULL : !old ? note : sl_arena_printf(f->arena, "%s\n%s", old, note);
+	if (!all) {
+		f->oom = SL_ENOMEM;
+		return SL_ENOMEM;
+	}
+	r->rec.pub.notes = all;
+	return SL_OK;
+}
+
+void sl_report_cap(sl_report *r, sl_severity sev)
+{
+	if (r && r->rec.pub.severity > sev)
+		r->rec.pub.severity = sev;
 }
 
 static sl_file *file_of(sl_ctx *ctx, const sl_object *in)

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** index.c: the project index. Objects are kept per kind so every cross-file question is a
 ** scan over the few objects of one kind, never over all documents. */
+#include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
+#include "source.h"
 #include "index.h"
 #include "rule.h"   /* sl_is_gpu_resource */
 
@@ -37,10 +40,17 @@ static bool is_features_configmap(const sl_object *o)
 	       (!o->namespace_ || strcmp(o->namespace_, "knative-serving") == 0);
 }
 
+/* KServe's inferenceservice-config ConfigMap (its default deployment mode), any namespace. */
+static bool is_isvc_configmap(const sl_object *o)
+{
+	return o->kind == SL_KIND_CONFIGMAP && o->name &&
+	       strcmp(o->name, "inferenceservice-config") == 0;
+}
+
 bool sl_index_wants(const sl_object *o)
 {
 	if (o->kind == SL_KIND_CONFIGMAP)
-		return is_features_configmap(o);
+		return is_features_configmap(o) || is_isvc_configmap(o);
 	return sl_index_kind_looked_up(o->kind);
 }
 
@@ -49,9 +59,11 @@ bool sl_index_may_define(uint64_t kinds, const char *text, size_t len)
 	for (int k = 0; k < SL_KIND__COUNT; k++) {
 		if (!(kinds & ((uint64_t)1 << k)) || !sl_index_kind_looked_up((sl_kind)k))
 			continue;
-		/* of ConfigMaps, only config-features (which must be so named) */
+		/* of ConfigMaps, only config-features and inferenceservice-config (which must be
+		** so named) */
 		if (k != SL_KIND_CONFIGMAP || kinds == ~(uint64_t)0 ||
-		    memmem(text, len, "config-features", 15))
+		    memmem(text, len, "config-features", 15) ||
+		    memmem(text, len, "inferenceservice-config", 23))
 			return true;
 	}
 	return false;
@@ -59,7 +71,7 @@ bool sl_index_may_define(uint64_t kinds, const char *text, size_t len)
 
 bool sl_index_needs_tree(const sl_object *o)
 {
-	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o);
+	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o) || is_isvc_configmap(o);
 }
 
 /* What rules read, across files, of a runtime: the units' tolerations and whether they request
@@ -258,6 +270,8 @@ void sl_index_free(sl_index *ix)
 	free(ix->serving);
 	free(ix->lowest_label);
 	free(ix->lowest_class);
+	free(ix->default_mode_source);
+	free(ix->default_mode_config);
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -286,6 +300,42 @@ static struct sl_index_name *name_slot(const sl_index *ix, sl_kind k, const char
 		if (ix->names[j].obj->kind == k && strcmp(ix->names[j].name, name) == 0)
 			return &ix->names[j];
 	return NULL;
+}
+
+/* KServe's default deployment mode from the first inferenceservice-config ConfigMap whose
+** data.deploy (JSON) names a valid defaultDeploymentMode; the config's key as the fallback's
+** source. */
+static sl_err find_default_mode(sl_index *ix)
+{
+	const sl_config *cfg = ix->cfg;
+	if (cfg && cfg->cluster.kserve_default_deployment_mode_line &&
+	    asprintf(&ix->default_mode_config, "%s:%u", cfg->path ? cfg->path : ".schedlint.yaml",
+		     cfg->cluster.kserve_default_deployment_mode_line) < 0)
+		return SL_ENOMEM;
+	size_t n;
+	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (!is_isvc_configmap(cms[i]))
+			continue;
+		const sl_node *deploy = sl_map_get(sl_map_get(cms[i]->root, "data"), "deploy");
+		const char *text = sl_scalar(deploy);
+		json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+		const char *m = json_string_value(json_object_get(j, "defaultDeploymentMode"));
+		sl_mode mode;
+		bool ok = m && sl_kserve_mode_parse(m, &mode);
+		json_decref(j);
+		if (!ok)
+			continue;
+		uint32_t line = 0, col = 0;
+		if (cms[i]->doc && cms[i]->doc->src)
+			sl_source_position(cms[i]->doc->src, deploy->start, &line, &col);
+		if (asprintf(&ix->default_mode_source, "inferenceservice-config (%s:%u)",
+			     cms[i]->path ? cms[i]->path : "", line) < 0)
+			return SL_ENOMEM;
+		ix->default_mode = mode;
+		break;
+	}
+	return SL_OK;
 }
 
 sl_err sl_index_finish(sl_index *ix)
@@ -355,6 +405,9 @@ sl_err sl_index_finish(sl_index *ix)
 		ix->features_cms = nv;
 		ix->features_cms[ix->n_features_cms++] = cm;
 	}
+	sl_err err = find_default_mode(ix);
+	if (err)
+		return err;
 	/* the default PriorityClass, computed by the scan while finished is false */
 	ix->default_pc = sl_index_default_priority_class(ix, &ix->default_pc_value);
 	ix->finished = true;
@@ -463,6 +516,41 @@ static sl_flag_state parse_flag(const char *v)
 	return SL_FLAG_DISABLED;
 }
 
+/* The flag's state in sources[0..n) (KnativeServing CRs or config-features ConfigMaps): the
+** first source that sets it decides, unless a later one sets it otherwise (then UNKNOWN, with
+** both in origin). *seen is set when some source exists (it owns the flags it leaves unset). */
+static sl_flag_state flag_in(const sl_object *const *sources, size_t n, bool cr, const char *flag,
+			     sl_flag_origin *origin, bool *seen)
+{
+	sl_flag_state state = SL_FLAG_UNKNOWN;
+	bool set = false;
+	for (size_t i = 0; i < n; i++) {
+		const sl_object *o = sources[i];
+		const sl_node *map = cr ? sl_map_get(sl_map_get(o->spec, "config"), "features")
+					: sl_map_get(o->root, "data");
+		if (!*seen) {
+			*seen = true;
+			origin->obj = o;
+			origin->map = map;
+		}
+		const sl_node *v = sl_map_get(map, flag);
+		if (!v)
+			continue;
+		sl_flag_state s = parse_flag(sl_scalar(v));
+		if (!set) {
+			set = true;
+			state = s;
+			origin->obj = o;
+			origin->map = map;
+			origin->node = v;
+		} else if (s != state && !origin->other) {
+			origin->other = o;
+			origin->other_node = v;
+		}
+	}
+	return origin->other ? SL_FLAG_UNKNOWN : state;
+}
+
 sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_flag_origin *origin)
 {
 	sl_flag_origin tmp;
@@ -470,50 +558,24 @@ sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_fla
 		origin = &tmp;
 	memset(origin, 0, sizeof *origin);
 	size_t n;
+	bool seen = false;
 	const sl_object *const *ks = sl_index_objects(ix, SL_KIND_KNATIVE_SERVING, &n);
-	for (size_t i = 0; i < n; i++) {
-		const sl_node *features = sl_map_get(sl_map_get(ks[i]->spec, "config"), "features");
-		if (!origin->obj) {
-			origin->obj = ks[i];
-			origin->map = features;
-		}
-		const sl_node *v = sl_map_get(features, flag);
-		if (v) {
-			origin->obj = ks[i];
-			origin->map = features;
-			origin->node = v;
-			return parse_flag(sl_scalar(v));
-		}
-	}
-	if (n > 0)   /* the operator owns config-features: an unset flag has Knative's default */
-		return SL_FLAG_UNKNOWN;
+	sl_flag_state s = flag_in(ks, n, true, flag, origin, &seen);
+	if (seen)   /* the operator owns config-features: an unset flag has Knative's default */
+		return s;
 	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
 	if (ix->finished) {
 		/* only the config-features ConfigMaps, found once */
 		cms = ix->features_cms;
 		n = ix->n_features_cms;
+		s = flag_in(cms, n, false, flag, origin, &seen);
+	} else {
+		for (size_t i = 0; i < n && !origin->node && !origin->other; i++)
+			if (is_features_configmap(cms[i]))
+				s = flag_in(&cms[i], 1, false, flag, origin, &seen);
 	}
-	for (size_t i = 0; i < n; i++) {
-		const sl_object *cm = cms[i];
-		if (!cm->name || strcmp(cm->name, "config-features") != 0)
-			continue;
-		if (cm->namespace_ && strcmp(cm->namespace_, "knative-serving") != 0)
-			continue;
-		const sl_node *data = sl_map_get(cm->root, "data");
-		if (!origin->obj) {
-			origin->obj = cm;
-			origin->map = data;
-		}
-		const sl_node *v = sl_map_get(data, flag);
-		if (v) {
-			origin->obj = cm;
-			origin->map = data;
-			origin->node = v;
-			return parse_flag(sl_scalar(v));
-		}
-	}
-	if (origin->obj)
-		return SL_FLAG_UNKNOWN;
+	if (seen)
+		return s;
 	const sl_config *cfg = ix->cfg;
 	if (cfg && cfg->cluster.knative_features_set) {
 		const char *shortname = strncmp(flag, "kubernetes.podspec-", 19) == 0 ? flag + 19 : flag;

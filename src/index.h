@@ -22,6 +22,9 @@ typedef struct sl_flag_origin {
 	const sl_node *node;      /* the flag's value node, NULL when the flag is not set there */
 	const sl_node *map;       /* the mapping that holds (or would hold) the flag */
 	bool from_config;         /* the state came from .schedlint.yaml knative-features */
+	const sl_object *other;   /* a later CR or ConfigMap that sets the flag otherwise than obj
+				     (the state is then UNKNOWN: the sources disagree); else NULL */
+	const sl_node *other_node;   /* other's value node */
 } sl_flag_origin;
 
 /* What the index keeps of a serving unit, gathered when its file is parsed, so that its tree
@@ -85,6 +88,9 @@ typedef struct sl_index {
 	size_t names_cap;
 	const sl_object **features_cms;   /* config-features ConfigMaps in knative-serving */
 	size_t n_features_cms;
+	sl_mode default_mode;             /* KServe's default mode from inferenceservice-config */
+	char *default_mode_source;        /* "inferenceservice-config (path:line)"; NULL: none */
+	char *default_mode_config;        /* "path:line" of the config's key; NULL when unset */
 	const sl_object *default_pc;      /* the globalDefault PriorityClass (lowest value) */
 	long long default_pc_value;
 	const sl_serving_fact **facts;    /* every serving unit's facts, in order (borrowed) */

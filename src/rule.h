@@ -13,6 +13,7 @@
 #include <string.h>
 #include "schedlint/finding.h"
 #include "arena.h"
+#include "cluster.h"
 #include "config.h"
 #include "index.h"
 #include "k8s/k8s.h"
@@ -66,6 +67,14 @@ sl_report *sl_report_at(sl_ctx *ctx, const sl_node *at, const char *fmt, ...)
 /* Reports at the key of the field whose value is `value` (e.g. "tolerations:"). */
 sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Adds a note to r: the why, the upstream error text, the way out (spec/rules.md: "messages are
+** short"; the first line says what is wrong and where, the notes say the rest). Each call adds
+** one paragraph. A NULL r is a no-op. */
+sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Caps r's severity at sev: for a finding whose claim rests on a cluster fact nothing decides
+** (the message says which and how to settle it). A rule configured lower stays lower. */
+void sl_report_cap(sl_report *r, sl_severity sev);
 
 /* --- fixes: byte-range edits on the original text (never a re-emission) -------------------- */
 /* Replaces bytes [start,end) of the current file with text. */

@@ -330,7 +330,7 @@ static sl_err compact(sl_engine *e, sl_file *f)
 	size_t n_edits = 0;
 	for (size_t i = 0; i < f->n_findings; i++) {
 		const sl_finding *p = &f->findings[i]->pub;
-		const char *strs[] = {p->message, p->pointer, p->api_version, p->kind, p->namespace_,
+		const char *strs[] = {p->message, p->notes, p->pointer, p->api_version, p->kind, p->namespace_,
 				      p->name, p->unit, p->fix ? p->fix->message : NULL};
 		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++)
 			size += strs[k] ? strlen(strs[k]) + 1 : 0;
@@ -359,7 +359,7 @@ static sl_err compact(sl_engine *e, sl_file *f)
 		r->edits = NULL;
 		r->cap_edits = 0;
 		sl_finding *p = &r->pub;
-		const char **strs[] = {&p->message, &p->pointer, &p->api_version, &p->kind,
+		const char **strs[] = {&p->message, &p->notes, &p->pointer, &p->api_version, &p->kind,
 				       &p->namespace_, &p->name, &p->unit};
 		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
 			if (!*strs[k])

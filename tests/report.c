@@ -460,7 +460,7 @@ Test(report, fingerprint_depends_on_rule_and_object)
 {
 	/* The same field reported by two rules; the same rule in two objects of one file. */
 	const char *doc = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  containers:\n"
-			  "    - name: c\n      resources:\n        requests:\n          nvidia.com/gpu: 1\n";
+			  "    - name: c\n      resources:\n        requests:\n          nvidia.com/gpu: 0.5\n";
 	char two[1024];
 	snprintf(two, sizeof two, "%s---\n%s", doc, doc);
 	char *p = strstr(two + strlen(doc), "name: a");

@@ -48,7 +48,9 @@ typedef struct sl_fix {
 typedef struct sl_finding {
 	const char *rule;          /* rule id, "gpu-request-without-limit" */
 	sl_severity severity;      /* after config overrides */
-	const char *message;
+	const char *message;       /* the first line: what is wrong, where (at most ~160 characters) */
+	const char *notes;         /* the why, the upstream error text, the way out: paragraphs
+				      separated by '\n'; NULL when none */
 	const char *path;          /* as given on the command line, or the stdin filename */
 	uint32_t line, column, end_line, end_column;
 	size_t offset, length;     /* byte range of the offending node in the file */

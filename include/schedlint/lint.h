@@ -85,6 +85,7 @@ typedef struct sl_report_options {
 	bool color;              /* text: ANSI colours */
 	bool quiet;              /* text: only the summary line */
 	bool statistics;         /* text: a count per rule before the summary */
+	bool show_notes;         /* text: each finding's notes under it */
 } sl_report_options;
 /* Writes the report of a linted run to out. SL_EIO when writing fails. */
 SL_API sl_err sl_run_write_report(const sl_run *run, const sl_report_options *opts, FILE *out);

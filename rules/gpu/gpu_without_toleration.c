@@ -171,7 +171,9 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
-	if (!cfg->cluster.gpu_nodes_tainted || cfg->cluster.extended_resource_toleration)
+	const sl_index *ix = sl_ctx_index(ctx);
+	if (sl_cluster_gpu_nodes_tainted(ix, u, sl_ctx_arena(ctx)).value != SL_TRI_YES ||
+	    sl_cluster_extended_resource_toleration(ix, u, sl_ctx_arena(ctx)).value == SL_TRI_YES)
 		return SL_OK;
 	const sl_node *tols = effective_tolerations(sl_ctx_index(ctx), u);
 	/* Each GPU taint key once, at the first request or limit that needs it. */

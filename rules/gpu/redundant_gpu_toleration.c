@@ -108,7 +108,9 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
-	if (!cfg->cluster.extended_resource_toleration)
+	sl_fact added = sl_cluster_extended_resource_toleration(sl_ctx_index(ctx), u,
+								sl_ctx_arena(ctx));
+	if (added.value != SL_TRI_YES)
 		return SL_OK;
 	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
 		const sl_node *t = sl_seq_item(u->tolerations, i);

@@ -72,7 +72,7 @@ int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_confi
 int sl_cmd_check(int argc, char **argv)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
-	       O_FIX, O_UNSAFE, O_DIFF };
+	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -87,6 +87,7 @@ int sl_cmd_check(int argc, char **argv)
 		{"exit-zero", no_argument, NULL, O_EXIT_ZERO},
 		{"color", required_argument, NULL, O_COLOR},
 		{"statistics", no_argument, NULL, O_STATS},
+		{"show-notes", no_argument, NULL, O_NOTES},
 		{"fix", no_argument, NULL, O_FIX},
 		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
 		{"diff", no_argument, NULL, O_DIFF},
@@ -145,6 +146,7 @@ int sl_cmd_check(int argc, char **argv)
 			color = optarg;
 			break;
 		case O_STATS: ropts.statistics = true; break;
+		case O_NOTES: ropts.show_notes = true; break;
 		case O_FIX: fix = 1; break;
 		case O_UNSAFE: unsafe = 1; break;
 		case O_DIFF: diff = 1; break;

@@ -32,6 +32,7 @@ void sl_cli_usage(FILE *out)
 	      "      --color auto|always|never   colour in text output (NO_COLOR respected)\n"
 	      "  -q, --quiet                only the summary line\n"
 	      "      --statistics           a count per rule before the summary\n"
+	      "      --show-notes           each finding's notes (why, upstream error, way out) under it\n"
 	      "      --fix                  apply safe fixes in place (atomically)\n"
 	      "      --unsafe-fixes         with --fix, --diff or fmt: also unsafe fixes\n"
 	      "      --diff                 print the diff the fixes would make; change nothing\n"

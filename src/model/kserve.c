@@ -40,6 +40,8 @@ static sl_mode resolve_mode(sl_model_ctx *mc, sl_object *o)
 	sl_mode a;
 	if (sl_kserve_mode_parse(sl_scalar(o->mode_annotation), &a))
 		m = a;
+	else
+		o->mode_defaulted = true;
 	return m;
 }
 

@@ -109,8 +109,10 @@ typedef struct sl_object {
 	const char *name;           /* metadata.name, NULL when missing */
 	const char *namespace_;     /* metadata.namespace, NULL when missing */
 	const sl_node *metadata, *labels, *annotations, *spec;
-	sl_mode mode;               /* resolved run mode (KServe: annotation, else config default) */
+	sl_mode mode;               /* resolved run mode (KServe: annotation, else the default) */
 	const sl_node *mode_annotation;   /* serving.kserve.io/deploymentMode value, NULL when unset */
+	bool mode_defaulted;        /* KServe: no valid annotation, the cluster's default applies
+				       (sl_object_default_mode sets it once the files are indexed) */
 	sl_unit *units;
 	size_t n_units;
 } sl_object;
@@ -137,6 +139,9 @@ sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out);
 ** digests). SL_ENOMEM only. */
 sl_err sl_object_bind_units(sl_model_ctx *mc, sl_object *o);
 
+/* Gives an object whose mode is defaulted (mode_defaulted) the cluster's default mode m, and
+** its units that run in the object's mode with it; others are untouched. */
+void sl_object_default_mode(sl_object *o, sl_mode m);
 /* True when a and b stand for the same document of the same file (an object and the index's
 ** digest of it are the same). */
 bool sl_object_same(const sl_object *a, const sl_object *b);

@@ -245,6 +245,16 @@ const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *
 	return sl_model_expect(mc, sl_map_get(map, key), t, key);
 }
 
+void sl_object_default_mode(sl_object *o, sl_mode m)
+{
+	if (!o->mode_defaulted || o->mode == m)
+		return;
+	for (size_t i = 0; i < o->n_units; i++)
+		if (o->units[i].mode == o->mode)
+			o->units[i].mode = m;
+	o->mode = m;
+}
+
 sl_unit *sl_object_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name)
 {
 	/* Units are few per object: grow by copying (pointers to units are taken only after

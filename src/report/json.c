@@ -2,12 +2,27 @@
 ** json.c: the JSON report (spec/cli.md, docs/json-output.md), written with jansson so escaping
 ** and UTF-8 are never done by hand. Keys keep a fixed order for stable diffs. */
 #include <jansson.h>
+#include <string.h>
 #include "schedlint/schedlint.h"
 #include "report/report.h"
 
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
+}
+
+/* The notes, one array item per paragraph ('\n'-separated); [] when there are none. */
+static json_t *notes_json(const char *notes)
+{
+	json_t *a = json_array();
+	for (const char *p = notes; a && p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len)
+			json_array_append_new(a, json_stringn(p, len));
+		p += len + (nl != NULL);
+	}
+	return a;
 }
 
 static json_t *edit_json(const sl_edit *e)
@@ -26,6 +41,7 @@ static json_t *finding_json(const sl_finding *f)
 	json_object_set_new(o, "rule", json_string(f->rule));
 	json_object_set_new(o, "severity", json_string(sl_severity_name(f->severity)));
 	json_object_set_new(o, "message", json_string(f->message));
+	json_object_set_new(o, "notes", notes_json(f->notes));
 	json_object_set_new(o, "path", json_string(f->path));
 	json_object_set_new(o, "line", json_integer(f->line));
 	json_object_set_new(o, "column", json_integer(f->column));

@@ -482,6 +482,13 @@ static json_t *fix_json(uri_ctx *u, const sl_finding *f)
 static json_t *result_json(uri_ctx *u, const sl_finding *f, const char *fp)
 {
 	char *msg = sentence(f->message, strlen(f->message), SIZE_MAX);
+	if (msg && f->notes) {   /* the notes follow the first line, a paragraph each */
+		char *all = NULL;
+		if (asprintf(&all, "%s\n\n%s", msg, f->notes) < 0)
+			all = NULL;
+		free(msg);
+		msg = all;
+	}
 	json_t *phys = json_pack("{s:o}", "artifactLocation", artifact_location(u, f->path));
 	json_t *reg = region(f->line, f->column, f->end_line, f->end_column);
 	if (phys && reg)

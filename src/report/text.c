@@ -50,6 +50,12 @@ sl_err sl_report_text(const sl_run *run, const sl_report_options *opts, FILE *ou
 				: f->fix->applicability == SL_FIX_SAFE ? " (fixable)" : " (unsafe fix)";
 			fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s [%s]%s\n", bold, f->path, f->line, f->column,
 				reset, col, sl_severity_name(f->severity), reset, f->message, f->rule, mark);
+			for (const char *p = opts->show_notes ? f->notes : NULL; p && *p;) {
+				const char *nl = strchr(p, '\n');
+				int len = nl ? (int)(nl - p) : (int)strlen(p);
+				fprintf(out, "  = note: %.*s\n", len, p);
+				p += len + (nl != NULL);
+			}
 		}
 	}
 	sl_summary s;

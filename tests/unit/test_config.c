@@ -60,12 +60,14 @@ static void expect_default_cluster(const struct sl_cluster_config *c)
 {
 	cr_expect_eq(c->knative_features.n, 0);
 	cr_expect_not(c->knative_features_set);
-	cr_expect_str_eq(c->kserve_default_deployment_mode, "Knative");
+	cr_expect_null(c->kserve_default_deployment_mode);
 	cr_expect_null(c->kserve_version);
-	cr_expect_not(c->extended_resource_toleration);
-	cr_expect(c->gpu_nodes_tainted);
+	cr_expect_eq(c->extended_resource_toleration, SL_TRI_UNKNOWN);
+	cr_expect_eq(c->gpu_nodes_tainted, SL_TRI_UNKNOWN);
+	cr_expect_eq(c->provider, SL_PROVIDER_GENERIC);
 	cr_expect_not(c->toleration_comparison_operators);
-	LIST(c->gpu_resources, "nvidia.com/gpu", "amd.com/gpu", "intel.com/gpu", "habana.ai/gaudi",
+	LIST(c->gpu_resources, "nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "gpu.intel.com/xe",
+	     "intel.com/gpu", "habana.ai/gaudi",
 	     "nvidia.com/mig-*");
 	LIST(c->gpu_node_labels, "nvidia.com/gpu.present", "nvidia.com/gpu.product",
 	     "nvidia.com/gpu.count", "nvidia.com/gpu", "k8s.amazonaws.com/accelerator",
@@ -179,8 +181,9 @@ Test(config, every_key)
 	LIST(c->knative_features, "affinity", "nodeselector", "tolerations");
 	cr_expect_str_eq(c->kserve_default_deployment_mode, "RawDeployment");
 	cr_expect_str_eq(c->kserve_version, "0.15");
-	cr_expect(c->extended_resource_toleration);
-	cr_expect_not(c->gpu_nodes_tainted);                 /* "no" */
+	cr_expect_eq(c->extended_resource_toleration, SL_TRI_YES);
+	cr_expect_neq(c->extended_resource_toleration_line, 0);
+	cr_expect_eq(c->gpu_nodes_tainted, SL_TRI_NO);       /* "no" */
 	cr_expect(c->toleration_comparison_operators);       /* "True" */
 	LIST(c->gpu_resources, "nvidia.com/gpu", "amd.com/gpu");
 	LIST(c->gpu_node_labels, "nvidia.com/gpu.present", "cloud.google.com/gke-accelerator");
