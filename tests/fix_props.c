@@ -7,13 +7,19 @@
 **      applies them, and the library's single round must give exactly those bytes; comment
 **      lines, a BOM, CRLF line endings and anchors all survive;
 **  (d) the fixed text parses to the same documents except at the edited nodes (and the
-**      collections around them). */
+**      collections around them);
+**  (e) a safe fix never introduces a finding (spec/rules.md, "Evidence first"): each fixture
+**      case under its own config (a directory case as one run, so cross-file fixes count), and
+**      the corpus, one run per repository, under the default config and under one that gives
+**      the cluster facts gpu-without-toleration needs, is linted, fixed with the safe fixes
+**      only, and the fixed text linted again: no rule's count may rise. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "fix.h"
 #include "source.h"
@@ -293,6 +299,202 @@ static void check_file(const char *path)
 	sl_run_free(run);
 	free(once);
 	free(orig);
+}
+
+/* --- (e): safe fixes introduce no finding --------------------------------------------------- */
+
+/* Findings per rule id, in a small table. */
+struct counts { const char *rule[128]; size_t n[128]; size_t len; };
+
+static void count(struct counts *c, const char *rule)
+{
+	for (size_t i = 0; i < c->len; i++)
+		if (strcmp(c->rule[i], rule) == 0) {
+			c->n[i]++;
+			return;
+		}
+	cr_assert_lt(c->len, 128);
+	c->rule[c->len] = rule;   /* rule ids are the registry's static strings */
+	c->n[c->len++] = 1;
+}
+
+static size_t count_of(const struct counts *c, const char *rule)
+{
+	for (size_t i = 0; i < c->len; i++)
+		if (strcmp(c->rule[i], rule) == 0)
+			return c->n[i];
+	return 0;
+}
+
+/* Lints paths under conf, applies the safe fixes, lints the fixed texts afresh: no rule may have
+** more findings after than before. Returns the number of safe fixes applied. */
+static size_t check_safe(const sl_config *conf, const char *const *paths, size_t n_paths,
+			 const char *what)
+{
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(conf, NULL, &run, NULL), SL_OK);
+	for (size_t i = 0; i < n_paths; i++)
+		cr_assert_eq(sl_run_add_path(run, paths[i]), SL_OK, "%s", paths[i]);
+	cr_assert_eq(sl_run_lint(run), SL_OK, "%s: lint failed", what);
+	struct counts before = {0}, after = {0};
+	for (size_t i = 0; i < sl_run_finding_count(run); i++)
+		count(&before, sl_run_finding(run, i)->rule);
+	sl_fix_options safe = {.unsafe = false};
+	size_t applied = 0;
+	cr_assert_eq(sl_run_fix(run, &safe, &applied, NULL), SL_OK, "%s: fix failed", what);
+	sl_run *again = NULL;
+	cr_assert_eq(sl_run_new(conf, NULL, &again, NULL), SL_OK);
+	for (size_t i = 0; i < sl_run_file_count(run); i++) {
+		sl_file_info fi;
+		sl_run_file(run, i, &fi);
+		const char *t;
+		size_t l;
+		sl_run_file_text(run, i, &t, &l, NULL);
+		if (!fi.error)
+			cr_assert_eq(sl_run_add_buffer(again, fi.path, t, l), SL_OK);
+	}
+	cr_assert_eq(sl_run_lint(again), SL_OK, "%s: lint of the fixed text failed", what);
+	for (size_t i = 0; i < sl_run_finding_count(again); i++)
+		count(&after, sl_run_finding(again, i)->rule);
+	for (size_t i = 0; i < after.len; i++) {
+		size_t b = count_of(&before, after.rule[i]);
+		if (after.n[i] <= b)
+			continue;
+		/* name the first new finding, so the failure says where to look */
+		const sl_finding *first = NULL;
+		for (size_t k = 0; k < sl_run_finding_count(again) && !first; k++)
+			if (strcmp(sl_run_finding(again, k)->rule, after.rule[i]) == 0)
+				first = sl_run_finding(again, k);
+		cr_expect(false, "%s: (e) safe fixes raised %s from %zu to %zu findings (e.g. %s:%u:%u: "
+			  "%s)", what, after.rule[i], b, after.n[i], first->path, first->line,
+			  first->column, first->message);
+	}
+	sl_run_free(again);
+	sl_run_free(run);
+	return applied;
+}
+
+/* The config a fixture case runs under, as tests/golden.c finds it: <case>.config.yaml beside
+** it, else the rule directory's config.yaml, else the defaults. */
+static sl_config *case_config(const char *rule_dir, const char *case_dir, const char *stem)
+{
+	char p[4096];
+	snprintf(p, sizeof p, "%s/%s.config.yaml", case_dir, stem);
+	struct stat st;
+	if (stat(p, &st) != 0)
+		snprintf(p, sizeof p, "%s/config.yaml", rule_dir);
+	sl_config *c = NULL;
+	if (stat(p, &st) == 0)
+		cr_assert_eq(sl_config_load(p, &c, NULL), SL_OK, "%s", p);
+	else
+		cr_assert_eq(sl_config_new_default(&c), SL_OK);
+	return c;
+}
+
+/* Every case of every rule's fixtures: testdata/rules/<id>/{bad,ok}/<case>(.yaml|/). */
+static size_t safe_fixtures(size_t *applied)
+{
+	size_t cases = 0;
+	DIR *rules = opendir("testdata/rules");
+	cr_assert(rules);
+	struct dirent *r;
+	while ((r = readdir(rules))) {
+		if (r->d_name[0] == '.')
+			continue;
+		char rule_dir[1024];
+		snprintf(rule_dir, sizeof rule_dir, "testdata/rules/%s", r->d_name);
+		for (int kind = 0; kind < 2; kind++) {
+			char case_dir[2048];
+			snprintf(case_dir, sizeof case_dir, "%s/%s", rule_dir, kind ? "ok" : "bad");
+			DIR *d = opendir(case_dir);
+			if (!d)
+				continue;
+			struct dirent *de;
+			while ((de = readdir(d))) {
+				const char *n = de->d_name;
+				size_t l = strlen(n);
+				char p[4096], stem[1024];
+				snprintf(p, sizeof p, "%s/%s", case_dir, n);
+				struct stat st;
+				if (n[0] == '.' || stat(p, &st) != 0)
+					continue;
+				if (S_ISDIR(st.st_mode)) {
+					if (l > 6 && strcmp(n + l - 6, ".fixed") == 0)
+						continue;
+					snprintf(stem, sizeof stem, "%s", n);
+				} else if (l > 5 && strcmp(n + l - 5, ".yaml") == 0 &&
+					   !strstr(n, ".fixed.yaml") && !strstr(n, ".config.yaml")) {
+					snprintf(stem, sizeof stem, "%.*s", (int)(l - 5), n);
+				} else {
+					continue;
+				}
+				sl_config *c = case_config(rule_dir, case_dir, stem);
+				const char *paths[] = {p};
+				*applied += check_safe(c, paths, 1, p);
+				sl_config_free(c);
+				cases++;
+			}
+			closedir(d);
+		}
+	}
+	closedir(rules);
+	return cases;
+}
+
+Test(fix_props, safe_fixes_add_no_finding_fixtures)
+{
+	size_t applied = 0;
+	size_t cases = safe_fixtures(&applied);
+	cr_log_info("%zu cases, %zu safe fixes", cases, applied);
+	cr_expect_gt(cases, 300);
+	cr_expect_gt(applied, 20);
+	sl_config *c = NULL;
+	cr_assert_eq(sl_config_new_default(&c), SL_OK);
+	const char *examples[] = {"testdata/examples", "testdata/e2e"};
+	check_safe(c, examples, 2, "testdata/examples + testdata/e2e");
+	sl_config_free(c);
+}
+
+Test(fix_props, safe_fixes_add_no_finding_corpus, .timeout = 600)
+{
+	struct stat st;
+	if (stat("../shared/corpus", &st) != 0)
+		cr_skip_test("../shared/corpus is absent (a fresh clone has none)");
+	static const char evidence[] =
+		"cluster:\n  gpu-nodes-tainted: true\n  extended-resource-toleration: false\n";
+	char tmpl[] = "/tmp/schedlint-fixprops-XXXXXX";
+	cr_assert(mkdtemp(tmpl));
+	char cpath[512];
+	snprintf(cpath, sizeof cpath, "%s/.schedlint.yaml", tmpl);
+	sl_test_spit(cpath, evidence, sizeof evidence - 1);
+	sl_config *configs[2] = {NULL, NULL};
+	cr_assert_eq(sl_config_new_default(&configs[0]), SL_OK);
+	cr_assert_eq(sl_config_load(cpath, &configs[1], NULL), SL_OK);
+	size_t applied = 0, repos = 0;
+	DIR *d = opendir("../shared/corpus");
+	cr_assert(d);
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char p[1024];
+		snprintf(p, sizeof p, "../shared/corpus/%s", de->d_name);
+		if (de->d_name[0] == '.' || stat(p, &st) != 0 || !S_ISDIR(st.st_mode))
+			continue;
+		const char *paths[] = {p};
+		for (int k = 0; k < 2; k++) {
+			char what[1100];
+			snprintf(what, sizeof what, "%s (%s config)", p, k ? "evidence" : "default");
+			applied += check_safe(configs[k], paths, 1, what);
+		}
+		repos++;
+	}
+	closedir(d);
+	cr_log_info("%zu repositories, %zu safe fixes", repos, applied);
+	cr_expect_geq(repos, 3);
+	cr_expect_gt(applied, 0);
+	sl_config_free(configs[0]);
+	sl_config_free(configs[1]);
+	unlink(cpath);
+	rmdir(tmpl);
 }
 
 static size_t walk(const char *dir, int fixtures_only)
