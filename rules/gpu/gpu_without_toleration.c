@@ -3,33 +3,53 @@
 ** One finding per missing taint key, at the first GPU request or limit that needs it. */
 #include "rule.h"
 
+#define FLAG "kubernetes.podspec-tolerations"
+
 /** ## What it does
- * Reports a placement unit whose containers request (or limit) a GPU resource while no
- * toleration of the unit tolerates a `NoSchedule` taint on the GPU taint key. The taint key is
- * the resource name (`nvidia.com/gpu`, `amd.com/gpu`, ...), except that nodes serving
- * `nvidia.com/mig-`-prefixed resources carry `nvidia.com/gpu`. A toleration counts when its key
- * is that key (or it is empty with `operator: Exists`), its operator is `Exists`, or `Equal` /
- * empty with any value (providers taint with `true` or `present`), and its effect is empty or
- * `NoSchedule`.
+ * Reports a placement unit that uses a GPU while no toleration of the unit tolerates a
+ * `NoSchedule` taint on the GPU taint key, **only when the evidence says the GPU nodes are
+ * tainted** and nothing adds the toleration at admission:
+ * - `gpu-nodes-tainted` is yes: config `cluster.gpu-nodes-tainted: true`, or the provider
+ *   preset (GKE taints GPU nodes in mixed clusters; EKS and AKS pools are untainted unless
+ *   configured, so no finding there);
+ * - `extended-resource-toleration` is not yes (config `cluster.extended-resource-toleration`,
+ *   GKE's preset), and the unit does not run on GKE (a GKE accelerator label or the
+ *   `serving.kserve.io/gke-accelerator` annotation), which adds the toleration itself. When
+ *   nothing says whether the ExtendedResourceToleration admission plugin is on, the rule assumes
+ *   it is off (it is not among kube-apiserver's default plugins) and its notes say so.
  *
- * The rule runs only while the config says GPU nodes are tainted
- * (`cluster.gpu-nodes-tainted: true`, the default) and the ExtendedResourceToleration admission
- * plugin is not known to be on (`cluster.extended-resource-toleration: false`, the default).
+ * With no evidence (the default config) the rule never reports. The message names the evidence
+ * (the config key's file:line, or the provider preset).
+ *
+ * "Uses a GPU": a container requests or limits a GPU resource (`cluster.gpu-resources`), or
+ * claims a device through Dynamic Resource Allocation (`resources.claims` naming a pod
+ * `resourceClaims` entry) whose ResourceClaim / ResourceClaimTemplate among the linted files
+ * asks for a device class in `cluster.gpu-device-classes`. A claim that cannot be resolved is
+ * not evidence of a GPU, so it is not reported. The taint key is the resource name
+ * (`nvidia.com/gpu`, `amd.com/gpu`, ...), except that nodes serving `nvidia.com/mig-`-prefixed
+ * resources carry `nvidia.com/gpu`; for a DRA claim it is `nvidia.com/gpu` for an NVIDIA class
+ * and `amd.com/gpu` for an AMD one (other classes have no conventional taint and are not
+ * reported). A toleration counts when its key is that key (or it is empty with
+ * `operator: Exists`), its operator is `Exists`, or `Equal` / empty with any value (providers
+ * taint with `true` or `present`), and its effect is empty or `NoSchedule`.
+ *
  * An InferenceService predictor with no tolerations of its own takes them from the ServingRuntime
  * its `model.runtime` names (when that runtime is among the linted files), and a Seldon Server
  * from its ServerConfig: KServe and Seldon merge the pod specs, a non-empty list replacing the
  * other.
  *
  * ## Why is this bad?
- * GPU node pools are normally tainted `nvidia.com/gpu[=<value>]:NoSchedule` (GKE adds
- * `nvidia.com/gpu=present:NoSchedule` to GPU nodes in mixed clusters; the NVIDIA device plugin's
- * own DaemonSet tolerates exactly that key) so that CPU pods stay off them. A pod that requests a
- * GPU but does not tolerate the taint fits no node: it stays Pending with
- * `node(s) had untolerated taint {nvidia.com/gpu: ...}`. Kubernetes adds the toleration
- * automatically only when the ExtendedResourceToleration admission plugin is enabled, and it is
- * not among the default admission plugins.
+ * A pod that requests a GPU but does not tolerate the GPU nodes' taint fits no node: it stays
+ * Pending with `node(s) had untolerated taint {nvidia.com/gpu: ...}`. Kubernetes adds the
+ * toleration automatically only when the ExtendedResourceToleration admission plugin is enabled
+ * (off in a default kube-apiserver; GKE does the same for its GPU nodes), and that plugin looks
+ * only at extended resources in the requests, never at DRA claims.
+ *
+ * The spec asks for a finding only where the evidence supports it: whether GPU nodes are
+ * tainted is a property of the cluster, which a manifest does not say.
  *
  * ## Example
+ * With `cluster.gpu-nodes-tainted: true` in `.schedlint.yaml`:
  * ```yaml
  * spec:
  *   predictor:
@@ -53,28 +73,40 @@
  * ```
  *
  * ## Fix safety
- * Safe: the fix adds `{key: <taint key>, operator: Exists, effect: NoSchedule}` as the last
+ * The fix adds `{key: <taint key>, operator: Exists, effect: NoSchedule}` as the last
  * item of the unit's own `tolerations` list (a `{...}` item when the list is a flow sequence),
  * or adds a `tolerations:` list holding it as the last field of the pod spec (the component
- * of a KServe unit, `spec.podSpec` of a Seldon Server) when the unit has none. The toleration
- * only permits: it cannot move pods anywhere the GPU request does not already confine them.
+ * of a KServe unit, `spec.podSpec` of a Seldon Server) when the unit has none. Safe: the
+ * toleration only permits, and `toleration-without-selector` does not count the GPU taint of a
+ * GPU-using unit. Unsafe when the unit runs through Knative (a Knative Service, or an
+ * InferenceService in Knative mode) and the Knative flag `kubernetes.podspec-tolerations` is not
+ * known to be enabled: Knative's webhook would reject the toleration
+ * (`knative-feature-flag-required` reports it), so the fix message says it needs the flag.
  * Declined (no fix) when the unit's tolerations come from a ServingRuntime or ServerConfig
  * (adding one of its own would replace that whole list), when `tolerations` is written but is
  * not a sequence, when it or the pod spec is an alias or anchored (the edit would change other
  * objects), and when the pod spec is a flow mapping.
  *
  * ## Options
- * `cluster.gpu-nodes-tainted` (off: the rule never reports),
- * `cluster.extended-resource-toleration` (on: the admission plugin adds the toleration, the
- * rule never reports), `cluster.gpu-resources` (the resource names that count as GPUs).
+ * `cluster.gpu-nodes-tainted` (the evidence: true makes the rule report),
+ * `cluster.extended-resource-toleration` (true: the admission plugin adds the toleration, the
+ * rule never reports), `cluster.provider` (the presets above), `cluster.gpu-resources` and
+ * `cluster.gpu-device-classes` (what counts as a GPU), `cluster.knative-features` (the fix's
+ * safety on Knative).
  *
  * ## References
  * - kubernetes staging/src/k8s.io/api/core/v1/toleration.go, `ToleratesTaint`
- * - kubernetes plugin/pkg/admission/extendedresourcetoleration/admission.go
+ * - kubernetes plugin/pkg/admission/extendedresourcetoleration/admission.go (extended
+ *   resources of the containers' requests only)
+ * - kubernetes cmd/kube-apiserver/app/options (the default admission plugins, without
+ *   ExtendedResourceToleration)
  * - NVIDIA k8s-device-plugin deployments/static/nvidia-device-plugin.yml (toleration of
  *   `nvidia.com/gpu`)
+ * - knative serving pkg/apis/config/features.go (`kubernetes.podspec-tolerations`)
  * - Kubernetes, Taints and Tolerations, "Nodes with Special Hardware",
  *   https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+ * - Kubernetes, Dynamic Resource Allocation,
+ *   https://kubernetes.io/docs/concepts/scheduling-eviction/dynamic-resource-allocation/
  * - GKE, Run GPUs in Standard node pools, https://cloud.google.com/kubernetes-engine/docs/how-to/gpus
  */
 
@@ -132,7 +164,8 @@ static const sl_node *effective_tolerations(const sl_index *ix, const sl_unit *u
 	return base ? base->tolerations : u->tolerations;
 }
 
-/* Attaches the fix: the toleration of taint key `taint` added to u's own tolerations. */
+/* Attaches the fix: the toleration of taint key `taint` added to u's own tolerations. Unsafe
+** when u runs through Knative and the tolerations flag is not known to be enabled. */
 static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *effective,
 		    const char *taint)
 {
@@ -163,20 +196,67 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *
 				      sl_arena_printf(a, "- key: %s\n  operator: Exists\n  effect: NoSchedule",
 						      taint));
 	}
-	if (ok)
+	if (!ok)
+		return;
+	if (u->mode == SL_MODE_KNATIVE &&
+	    sl_index_knative_flag(sl_ctx_index(ctx), FLAG, NULL) != SL_FLAG_ENABLED)
+		sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
+				"add the toleration {key: %s, operator: Exists, effect: NoSchedule}; it needs "
+				"the Knative flag " FLAG " enabled, else Knative rejects it", taint);
+	else
 		sl_fix_describe(ctx, r, SL_FIX_SAFE,
 				"add the toleration {key: %s, operator: Exists, effect: NoSchedule}", taint);
+}
+
+/* The notes every finding gets: why, the admission-plugin assumption, the way out. */
+static void add_notes(sl_ctx *ctx, sl_report *r, const sl_unit *u, sl_fact ert, bool dra,
+		      const char *taint)
+{
+	sl_report_note(ctx, r, "Pods that do not tolerate the taint fit no tainted GPU node and stay "
+		       "Pending: \"node(s) had untolerated taint {%s: ...}\".", taint);
+	if (dra)
+		sl_report_note(ctx, r, "The ExtendedResourceToleration admission plugin adds tolerations "
+			       "only for extended resources in the requests, never for DRA claims.");
+	else if (ert.value == SL_TRI_NO)
+		sl_report_note(ctx, r, "Tolerations are not added at admission "
+			       "(extended-resource-toleration: false, %s).", ert.source);
+	else
+		sl_report_note(ctx, r, "The rule assumes the ExtendedResourceToleration admission plugin "
+			       "is off, as in a default kube-apiserver; if your cluster enables it, set "
+			       "cluster.extended-resource-toleration: true.");
+	sl_report_note(ctx, r, "Add {key: %s, operator: Exists, effect: NoSchedule} to the unit's "
+		       "tolerations.", taint);
+	if (u->mode == SL_MODE_KNATIVE &&
+	    sl_index_knative_flag(sl_ctx_index(ctx), FLAG, NULL) != SL_FLAG_ENABLED)
+		sl_report_note(ctx, r, "The unit runs through Knative: a toleration needs the flag "
+			       FLAG " enabled in config-features.");
+}
+
+/* True when taint was handled already (and records it otherwise). */
+static bool once(const char **done, size_t *n_done, size_t cap, const char *taint)
+{
+	for (size_t d = 0; d < *n_done; d++)
+		if (strcmp(done[d], taint) == 0)
+			return true;
+	if (*n_done < cap)
+		done[(*n_done)++] = taint;
+	return false;
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
-	if (sl_cluster_gpu_nodes_tainted(ix, u, sl_ctx_arena(ctx)).value != SL_TRI_YES ||
-	    sl_cluster_extended_resource_toleration(ix, u, sl_ctx_arena(ctx)).value == SL_TRI_YES)
+	sl_arena *a = sl_ctx_arena(ctx);
+	sl_fact tainted = sl_cluster_gpu_nodes_tainted(ix, u, a);
+	if (tainted.value != SL_TRI_YES)
 		return SL_OK;
-	const sl_node *tols = effective_tolerations(sl_ctx_index(ctx), u);
-	/* Each GPU taint key once, at the first request or limit that needs it. */
+	sl_fact ert = sl_cluster_extended_resource_toleration(ix, u, a);
+	if (ert.value == SL_TRI_YES || sl_cluster_provider(ix, u, a, NULL) == SL_PROVIDER_GKE)
+		return SL_OK;   /* added at admission; GKE adds it to GPU pods itself */
+	const sl_node *tols = effective_tolerations(ix, u);
+	const char *label = sl_ctx_label(ctx, u);
+	/* Each GPU taint key once, at the first request, limit or claim that needs it. */
 	const char *done[8];
 	size_t n_done = 0;
 	for (size_t i = 0; i < u->n_containers; i++) {
@@ -189,30 +269,40 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				if (!sl_is_gpu_resource(cfg, name) || sl_quantity_node_is_zero(p->value))
 					continue;
 				const char *taint = sl_gpu_taint_key(name);
-				bool seen = false;
-				for (size_t d = 0; d < n_done; d++)
-					seen = seen || strcmp(done[d], taint) == 0;
-				if (seen)
-					continue;
-				if (n_done < sizeof done / sizeof *done)
-					done[n_done++] = taint;
-				if (list_tolerates(tols, taint))
+				if (once(done, &n_done, sizeof done / sizeof *done, taint) ||
+				    list_tolerates(tols, taint))
 					continue;
 				sl_report *r = sl_report_at(ctx, p->value,
-					     "%s: %s %s %s but the unit does not tolerate the %s:NoSchedule "
-					     "taint GPU nodes carry, so it stays Pending on tainted GPU nodes "
-					     "(the ExtendedResourceToleration admission plugin that would add "
-					     "it is off by default); add {key: %s, operator: Exists, effect: "
-					     "NoSchedule}",
-					     sl_ctx_label(ctx, u), sl_container_label(ctx, c),
-					     l == 0 ? "limits" : "requests", name, taint, taint);
+					"%s: %s %s %s but does not tolerate the %s:NoSchedule taint "
+					"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c),
+					l == 0 ? "limits" : "requests", name, taint, tainted.source);
+				add_notes(ctx, r, u, ert, false, taint);
 				add_fix(ctx, r, u, tols, taint);
 			}
+		}
+	}
+	for (size_t i = 0; i < u->n_containers; i++) {
+		const sl_container *c = &u->containers[i];
+		const sl_node *claims = sl_map_get(c->resources, "claims");
+		for (size_t j = 0; j < sl_seq_n(claims); j++) {
+			bool resolved;
+			const sl_node *e = sl_seq_item(claims, j);
+			const char *cls = sl_claim_gpu_class(ix, u, e, &resolved);
+			const char *taint = sl_gpu_class_taint_key(cls);
+			if (!taint || once(done, &n_done, sizeof done / sizeof *done, taint) ||
+			    list_tolerates(tols, taint))
+				continue;
+			sl_report *r = sl_report_at(ctx, e,
+				"%s: %s claims a %s device but does not tolerate the %s:NoSchedule taint "
+				"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c), cls, taint,
+				tainted.source);
+			add_notes(ctx, r, u, ert, true, taint);
+			add_fix(ctx, r, u, tols, taint);
 		}
 	}
 	return SL_OK;
 }
 
 SL_RULE(gpu_without_toleration, .id = "gpu-without-toleration", .category = "gpu",
-	.summary = "Requests a GPU but does not tolerate the GPU node taint",
+	.summary = "Requests a GPU but does not tolerate the GPU node taint its cluster has",
 	.severity = SL_SEV_WARNING, .fix = SL_FIX_SAFE, .check_unit = check);
