@@ -329,11 +329,12 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				continue;
 			const char *where = container_resources_path(ctx, u);
 			sl_report *r = sl_report_at(ctx, p->key,
-				     "%s: resources.%s names %s directly under the component, where "
-				     "`resources` is pod-level (cpu and memory only since KServe 0.15): "
-				     "no container gets the GPU; put it under %s.%s",
-				     sl_ctx_label(ctx, u), lists[l], name,
+				     "%s: pod-level resources.%s names %s, which no container gets; put "
+				     "it under %s.%s", sl_ctx_label(ctx, u), lists[l], name,
 				     where ? where : "the container's resources", lists[l]);
+			sl_report_note(ctx, r, "Directly under an InferenceService component, `resources` "
+				       "is the pod-level resources field (KServe 0.15 and later), which "
+				       "takes cpu and memory only: a GPU there reaches no container.");
 			add_fix(ctx, r, u);
 		}
 	}
