@@ -16,7 +16,11 @@
  *
  * Not on AKS: when `cluster.provider` is `aks`, or the unit selects the AKS accelerator label
  * `kubernetes.azure.com/accelerator`. Microsoft recommends tainting AKS GPU pools
- * `sku=gpu:NoSchedule`, and the AKS-managed NVIDIA device plugin tolerates it.
+ * `sku=gpu:NoSchedule`, and the AKS-managed NVIDIA device plugin tolerates it. Not on GKE either
+ * (`cluster.provider: gke`, a GKE accelerator label, or the `serving.kserve.io/gke-accelerator`
+ * annotation): GKE installs the device plugin itself, and its DaemonSet tolerates every
+ * `NoSchedule` and `NoExecute` taint (`operator: Exists`), so a custom taint does not keep it off
+ * the node. The spec's row names only AKS; the GKE exception follows the source cited below.
  *
  * ## Why is this bad?
  * The toleration says the GPU nodes carry a custom taint. The NVIDIA device plugin DaemonSet
@@ -31,7 +35,7 @@
  * spec:
  *   predictor:
  *     nodeSelector:
- *       cloud.google.com/gke-accelerator: nvidia-l4
+ *       nvidia.com/gpu.product: NVIDIA-L4
  *     tolerations:
  *       - key: dedicated
  *         operator: Equal
@@ -47,7 +51,7 @@
  * spec:
  *   predictor:
  *     nodeSelector:
- *       cloud.google.com/gke-accelerator: nvidia-l4
+ *       nvidia.com/gpu.product: NVIDIA-L4
  *     tolerations:
  *       - key: nvidia.com/gpu
  *         operator: Exists
@@ -71,6 +75,8 @@
  *   `nvidia.com/gpu` only)
  * - Kubernetes, Taints and Tolerations, "Nodes with Special Hardware",
  *   https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+ * - kubernetes cluster/addons/device-plugins/nvidia-gpu/daemonset.yaml (GKE's device plugin:
+ *   affinity on `cloud.google.com/gke-accelerator`, tolerations `operator: Exists`)
  * - AKS, Use GPUs for compute-intensive workloads (the `sku=gpu:NoSchedule` taint and the
  *   managed device plugin that tolerates it), https://learn.microsoft.com/azure/aks/gpu-cluster
  */
@@ -106,8 +112,10 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	sl_gpu_use g = sl_unit_gpu_use(ix, u);
 	if (g.value != SL_TRI_YES || !sl_unit_pinned_to_gpu(cfg, u, NULL))
 		return SL_OK;
-	/* AKS: the managed device plugin tolerates the recommended sku=gpu taint */
-	if (sl_cluster_provider(ix, u, sl_ctx_arena(ctx), NULL) == SL_PROVIDER_AKS ||
+	/* AKS: the managed device plugin tolerates the recommended sku=gpu taint; GKE: its device
+	** plugin tolerates every taint */
+	sl_provider pv = sl_cluster_provider(ix, u, sl_ctx_arena(ctx), NULL);
+	if (pv == SL_PROVIDER_AKS || pv == SL_PROVIDER_GKE ||
 	    sl_unit_each_selection(u, selects_aks_accelerator, NULL))
 		return SL_OK;
 	const char *gpu = g.resource ? g.resource : g.device_class;
@@ -130,11 +138,12 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 					    "nodes %s:NoSchedule instead", sl_ctx_label(ctx, u),
 					    shown ? shown : key, taint);
 		sl_report_note(ctx, r, "The unit uses %s on GPU nodes. The NVIDIA device plugin and the "
-			       "GPU Operator's DaemonSets tolerate only nvidia.com/gpu: on nodes with a "
-			       "custom taint they cannot run, the nodes advertise no GPUs, and GPU pods "
-			       "stay Pending with \"Insufficient nvidia.com/gpu\".", gpu);
-		sl_report_note(ctx, r, "On AKS, whose managed device plugin tolerates sku=gpu, set "
-			       "cluster.provider: aks.");
+			       "GPU Operator's DaemonSets tolerate only nvidia.com/gpu by default: on "
+			       "nodes with a custom taint they do not run unless their tolerations were "
+			       "extended, the nodes advertise no GPUs, and GPU pods stay Pending with "
+			       "\"Insufficient nvidia.com/gpu\".", gpu);
+		sl_report_note(ctx, r, "On AKS or GKE, whose managed device plugins tolerate such "
+			       "taints, set cluster.provider.");
 	}
 	return SL_OK;
 }
