@@ -304,5 +304,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 }
 
 SL_RULE(gpu_without_toleration, .id = "gpu-without-toleration", .category = "gpu",
-	.summary = "Requests a GPU but does not tolerate the GPU node taint its cluster has",
+	.summary = "Requests a GPU but does not tolerate the GPU node taint",
 	.severity = SL_SEV_WARNING, .fix = SL_FIX_SAFE, .check_unit = check);
