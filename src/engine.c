@@ -726,12 +726,25 @@ static const char *request_gpu_class(const sl_config *cfg, const sl_node *req)
 	return NULL;
 }
 
+/* The first object of kind k named name that can be in o's namespace (a claim is looked up in
+** the pod's namespace): the same namespace, or either one unset. NULL when none. */
+static const sl_object *same_namespace(const sl_index *ix, sl_kind k, const char *name,
+				       const sl_object *o)
+{
+	size_t n;
+	const sl_object *const *all = sl_index_find_all(ix, k, name, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!all[i]->namespace_ || !o->namespace_ ||
+		    strcmp(all[i]->namespace_, o->namespace_) == 0)
+			return all[i];
+	return NULL;
+}
+
 const char *sl_claim_gpu_class(const sl_index *ix, const sl_unit *u, const sl_node *entry,
 			       bool *resolved)
 {
 	*resolved = false;
 	const char *name = sl_scalar(sl_map_get(entry, "name"));
-	const char *only = sl_scalar(sl_map_get(entry, "request"));   /* one request of the claim */
 	const sl_node *pod_claims = sl_map_get(u->pod, "resourceClaims");
 	const sl_node *pc = NULL;
 	for (size_t i = 0; name && i < sl_seq_n(pod_claims) && !pc; i++) {
@@ -743,19 +756,17 @@ const char *sl_claim_gpu_class(const sl_index *ix, const sl_unit *u, const sl_no
 	const sl_node *src = sl_map_get(pc, "source") ? sl_map_get(pc, "source") : pc;
 	const char *claim = sl_scalar(sl_map_get(src, "resourceClaimName"));
 	const char *tmpl = sl_scalar(sl_map_get(src, "resourceClaimTemplateName"));
-	const sl_object *o = claim ? sl_index_find(ix, SL_KIND_RESOURCE_CLAIM, claim)
-		: tmpl ? sl_index_find(ix, SL_KIND_RESOURCE_CLAIM_TEMPLATE, tmpl) : NULL;
+	const sl_object *o = claim ? same_namespace(ix, SL_KIND_RESOURCE_CLAIM, claim, u->obj)
+		: tmpl ? same_namespace(ix, SL_KIND_RESOURCE_CLAIM_TEMPLATE, tmpl, u->obj) : NULL;
 	if (!o)
 		return NULL;
 	*resolved = true;
 	const sl_node *spec = o->kind == SL_KIND_RESOURCE_CLAIM ? o->spec : sl_map_get(o->spec, "spec");
 	const sl_node *reqs = sl_map_get(sl_map_get(spec, "devices"), "requests");
 	for (size_t i = 0; i < sl_seq_n(reqs); i++) {
-		const sl_node *r = sl_seq_item(reqs, i);
-		const char *rn = sl_scalar(sl_map_get(r, "name"));
-		if (only && (!rn || strcmp(rn, only) != 0))
-			continue;
-		const char *c = request_gpu_class(ix->cfg, r);
+		/* every request of the claim, whichever one the container names (entry.request): the
+		** devices of all are allocated to the pod, on the node it runs on */
+		const char *c = request_gpu_class(ix->cfg, sl_seq_item(reqs, i));
 		if (c)
 			return c;
 	}
@@ -766,25 +777,19 @@ sl_gpu_use sl_unit_gpu_use(const sl_index *ix, const sl_unit *u)
 {
 	sl_gpu_use g = {.value = SL_TRI_NO};
 	g.resource = sl_unit_gpu_resource(ix->cfg, u);
-	const sl_node *unresolved = NULL;
+	bool unresolved = false;
 	for (size_t i = 0; i < u->n_containers && !g.device_class; i++) {
 		const sl_node *claims = sl_map_get(u->containers[i].resources, "claims");
 		for (size_t j = 0; j < sl_seq_n(claims) && !g.device_class; j++) {
 			bool resolved;
-			const sl_node *e = sl_seq_item(claims, j);
-			g.device_class = sl_claim_gpu_class(ix, u, e, &resolved);
-			if (g.device_class)
-				g.claim = e;
-			else if (!resolved && !unresolved)
-				unresolved = e;
+			g.device_class = sl_claim_gpu_class(ix, u, sl_seq_item(claims, j), &resolved);
+			unresolved |= !resolved;
 		}
 	}
 	if (g.resource || g.device_class)
 		g.value = SL_TRI_YES;
-	else if (unresolved) {
+	else if (unresolved)
 		g.value = SL_TRI_UNKNOWN;
-		g.claim = unresolved;
-	}
 	return g;
 }
 

@@ -131,12 +131,11 @@ typedef struct sl_gpu_use {
 				       quiet); NO otherwise */
 	const char *resource;       /* the first GPU resource requested or limited, NULL when none */
 	const char *device_class;   /* the first GPU device class claimed, NULL when none */
-	const sl_node *claim;       /* the container's resources.claims entry of that device class
-				       (or, for UNKNOWN, of the unresolved claim); NULL when none */
 } sl_gpu_use;
 sl_gpu_use sl_unit_gpu_use(const sl_index *ix, const sl_unit *u);
-/* The GPU device class that container c's claim entry (an item of resources.claims) gets
-** through u's pod resourceClaims, or NULL; *resolved is false when the claim names no pod
+/* The GPU device class that a container's claim entry (an item of resources.claims) gets
+** through u's pod resourceClaims (any request of the claim: all are allocated to the pod), or
+** NULL; *resolved is false when the claim names no pod
 ** claim or no ResourceClaim / ResourceClaimTemplate among the linted files. */
 const char *sl_claim_gpu_class(const sl_index *ix, const sl_unit *u, const sl_node *entry,
 			       bool *resolved);
