@@ -49,8 +49,9 @@
  * file's indentation style when the container has none). Equal request and limit is the only
  * valid combination for an extended resource, so the fix cannot change what was meant, and a
  * limit adds nothing the request did not already ask for (the GPU rules count requests and
- * limits alike). A container whose `resources` is a flow mapping (`{requests: {...}}`) gets no
- * fix.
+ * limits alike). No fix for a container whose `resources` is a flow mapping
+ * (`{requests: {...}}`), nor for a request that is not a valid quantity for the resource (`0.5`
+ * GPUs, `1GB`): a copy would repeat `invalid-resource-quantity` at the limit.
  *
  * ## Options
  * `cluster.gpu-resources`: the resource names the message calls GPUs (every other extended
@@ -66,6 +67,17 @@
  * - Kubernetes, Managing Resources for Containers, "Extended resources",
  *   https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources
  */
+/* True when the quantity node is one the API server accepts for resource name (a quantity, not
+** negative, an integer for an extended resource). */
+static bool valid_quantity(const char *name, const sl_node *v)
+{
+	const char *s = sl_scalar(v);
+	sl_quantity q;
+	char msg[256];
+	return s && sl_quantity_parse(s, strlen(s), &q) == SL_QUANTITY_OK &&
+	       sl_k8s_check_resource_quantity(name, strlen(name), &q, msg, sizeof msg) == 0;
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
@@ -90,6 +102,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				       "resources\"), for a controller's pods only when it creates them.");
 			sl_report_note(ctx, r, "Set limits.%s to the same quantity (a limit alone is "
 				       "enough: the request defaults to it).", name);
+			if (!valid_quantity(name, p->value))
+				continue;   /* a copy would repeat invalid-resource-quantity at the limit */
 			const char *q = sl_node_text(ctx, p->value);
 			bool ok = c->limits
 				? sl_fix_add_entry(ctx, r, c->limits, name, q)

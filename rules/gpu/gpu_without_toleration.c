@@ -34,9 +34,9 @@
  * taint with `true` or `present`), and its effect is empty or `NoSchedule`.
  *
  * An InferenceService predictor with no tolerations of its own takes them from the ServingRuntime
- * its `model.runtime` names (when that runtime is among the linted files), and a Seldon Server
- * from its ServerConfig: KServe and Seldon merge the pod specs, a non-empty list replacing the
- * other.
+ * its `model.runtime` names (when that runtime is among the linted files: KServe's merge lets a
+ * non-empty list replace the runtime's), and a Seldon Server gets its ServerConfig's tolerations
+ * after its own (Seldon appends the lists).
  *
  * ## Why is this bad?
  * A pod that requests a GPU but does not tolerate the GPU nodes' taint fits no node: it stays
@@ -82,8 +82,8 @@
  * InferenceService in Knative mode) and the Knative flag `kubernetes.podspec-tolerations` is not
  * known to be enabled: Knative's webhook would reject the toleration
  * (`knative-feature-flag-required` reports it), so the fix message says it needs the flag.
- * Declined (no fix) when the unit's tolerations come from a ServingRuntime or ServerConfig
- * (adding one of its own would replace that whole list), when `tolerations` is written but is
+ * Declined (no fix) when the unit's tolerations come from a ServingRuntime (adding one of its
+ * own would replace that whole list), when `tolerations` is written but is
  * not a sequence, when it or the pod spec is an alias or anchored (the edit would change other
  * objects), and when the pod spec is a flow mapping.
  *
@@ -142,40 +142,52 @@ static const sl_unit *first_unit(const sl_object *o)
 	return o && o->n_units ? &o->units[0] : NULL;
 }
 
-/* The tolerations the unit's pods end up with: its own list, else (empty list) the list of the
-** object its pod spec is merged with, when that object is among the linted files. */
-static const sl_node *effective_tolerations(const sl_index *ix, const sl_unit *u)
+/* The tolerations of the object u's pod spec is merged with, when it is among the linted files:
+** the ServingRuntime an InferenceService predictor names (KServe: a non-empty list of the unit's
+** own replaces it), or a Seldon Server's ServerConfig (Seldon appends it: *appended). NULL when
+** none. */
+static const sl_node *base_tolerations(const sl_index *ix, const sl_unit *u, bool *appended)
 {
-	if (sl_seq_n(u->tolerations) > 0)
-		return u->tolerations;
 	const sl_object *o = u->obj;
-	const sl_unit *base = NULL;
+	*appended = false;
 	if (o->kind == SL_KIND_INFERENCE_SERVICE &&
 	    (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY)) {
 		const char *rt = sl_scalar(sl_map_get(sl_map_get(u->component, "model"), "runtime"));
-		if (rt) {
-			base = first_unit(sl_index_find(ix, SL_KIND_SERVING_RUNTIME, rt));
-			if (!base)
-				base = first_unit(sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
-		}
-	} else if (o->kind == SL_KIND_SELDON_SERVER) {
-		base = first_unit(sl_index_server_config(ix, o));
+		const sl_unit *base = rt ? first_unit(sl_index_find(ix, SL_KIND_SERVING_RUNTIME, rt)) : NULL;
+		if (rt && !base)
+			base = first_unit(sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
+		return base ? base->tolerations : NULL;
 	}
-	return base ? base->tolerations : u->tolerations;
+	if (o->kind == SL_KIND_SELDON_SERVER) {
+		const sl_unit *base = first_unit(sl_index_server_config(ix, o));
+		*appended = true;
+		return base ? base->tolerations : NULL;
+	}
+	return NULL;
+}
+
+/* True when the tolerations u's pods end up with tolerate the GPU taint key. */
+static bool unit_tolerates(const sl_index *ix, const sl_unit *u, const char *key)
+{
+	bool appended;
+	const sl_node *base = base_tolerations(ix, u, &appended);
+	return list_tolerates(u->tolerations, key) ||
+	       ((appended || sl_seq_n(u->tolerations) == 0) && list_tolerates(base, key));
 }
 
 /* Attaches the fix: the toleration of taint key `taint` added to u's own tolerations. Unsafe
 ** when u runs through Knative and the tolerations flag is not known to be enabled. */
-static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *effective,
-		    const char *taint)
+static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const char *taint)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *pod = sl_deref(u->pod);
 	const sl_node *own = u->tolerations;
 	if (!r || !pod || pod->type != SL_NODE_MAP || sl_node_anchor(pod))
 		return;
-	/* Merged from a runtime or ServerConfig: a list of the unit's own would replace it. */
-	if (effective != own && sl_seq_n(effective) > 0)
+	/* Taken from a runtime: a list of the unit's own would replace it. */
+	bool appended;
+	const sl_node *base = base_tolerations(sl_ctx_index(ctx), u, &appended);
+	if (!appended && sl_seq_n(own) == 0 && sl_seq_n(base) > 0)
 		return;
 	bool ok;
 	if (own) {
@@ -254,7 +266,6 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	sl_fact ert = sl_cluster_extended_resource_toleration(ix, u, a);
 	if (ert.value == SL_TRI_YES || sl_cluster_provider(ix, u, a, NULL) == SL_PROVIDER_GKE)
 		return SL_OK;   /* added at admission; GKE adds it to GPU pods itself */
-	const sl_node *tols = effective_tolerations(ix, u);
 	const char *label = sl_ctx_label(ctx, u);
 	/* Each GPU taint key once, at the first request, limit or claim that needs it. */
 	const char *done[8];
@@ -270,14 +281,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 					continue;
 				const char *taint = sl_gpu_taint_key(name);
 				if (once(done, &n_done, sizeof done / sizeof *done, taint) ||
-				    list_tolerates(tols, taint))
+				    unit_tolerates(ix, u, taint))
 					continue;
 				sl_report *r = sl_report_at(ctx, p->value,
 					"%s: %s %s %s but does not tolerate the %s:NoSchedule taint "
 					"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c),
 					l == 0 ? "limits" : "requests", name, taint, tainted.source);
 				add_notes(ctx, r, u, ert, false, taint);
-				add_fix(ctx, r, u, tols, taint);
+				add_fix(ctx, r, u, taint);
 			}
 		}
 	}
@@ -290,14 +301,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			const char *cls = sl_claim_gpu_class(ix, u, e, &resolved);
 			const char *taint = sl_gpu_class_taint_key(cls);
 			if (!taint || once(done, &n_done, sizeof done / sizeof *done, taint) ||
-			    list_tolerates(tols, taint))
+			    unit_tolerates(ix, u, taint))
 				continue;
 			sl_report *r = sl_report_at(ctx, e,
 				"%s: %s claims a %s device but does not tolerate the %s:NoSchedule taint "
 				"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c), cls, taint,
 				tainted.source);
 			add_notes(ctx, r, u, ert, true, taint);
-			add_fix(ctx, r, u, tols, taint);
+			add_fix(ctx, r, u, taint);
 		}
 	}
 	return SL_OK;
