@@ -22,6 +22,9 @@
  * `NoSchedule` and `NoExecute` taint (`operator: Exists`), so a custom taint does not keep it off
  * the node. The spec's row names only AKS; the GKE exception follows the source cited below.
  *
+ * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
+ * (its placement fields are ignored; `modelmesh-placement-ignored`).
+ *
  * ## Why is this bad?
  * The toleration says the GPU nodes carry a custom taint. The NVIDIA device plugin DaemonSet
  * (and the GPU Operator's operands) tolerate only `nvidia.com/gpu`; on a node tainted
@@ -107,6 +110,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (sl_seq_n(u->tolerations) == 0)
 		return SL_OK;
 	sl_gpu_use g = sl_unit_gpu_use(ix, u);

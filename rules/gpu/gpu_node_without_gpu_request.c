@@ -27,6 +27,9 @@
  * linted files or one of them requests a GPU; a unit whose pod-level `resources` names a GPU
  * (that is `kserve-pod-level-gpu`).
  *
+ * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
+ * (its placement fields are ignored; `modelmesh-placement-ignored`).
+ *
  * ## Why is this bad?
  * A pod that requests no GPU gets no GPU even on a GPU node: the device plugin only hands
  * devices to containers that request them. The pod still takes a slot on an expensive node,
@@ -183,6 +186,8 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	switch (u->obj->kind) {
 	case SL_KIND_DAEMONSET:
 	case SL_KIND_SERVING_RUNTIME:

@@ -38,6 +38,9 @@
  * non-empty list replace the runtime's), and a Seldon Server gets its ServerConfig's tolerations
  * after its own (Seldon appends the lists).
  *
+ * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
+ * (its placement fields are ignored; `modelmesh-placement-ignored`).
+ *
  * ## Why is this bad?
  * A pod that requests a GPU but does not tolerate the GPU nodes' taint fits no node: it stays
  * Pending with `node(s) had untolerated taint {nvidia.com/gpu: ...}`. Kubernetes adds the
@@ -261,6 +264,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_index *ix = sl_ctx_index(ctx);
 	sl_arena *a = sl_ctx_arena(ctx);
 	sl_fact tainted = sl_cluster_gpu_nodes_tainted(ix, u, a);
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (tainted.value != SL_TRI_YES)
 		return SL_OK;
 	sl_fact ert = sl_cluster_extended_resource_toleration(ix, u, a);

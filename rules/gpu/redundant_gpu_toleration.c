@@ -20,6 +20,9 @@
  * a toleration keyed on the MIG resource name, while MIG nodes carry the `nvidia.com/gpu`
  * taint, so the explicit entry is the one that matters).
  *
+ * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
+ * (its placement fields are ignored; `modelmesh-placement-ignored`).
+ *
  * ## Why is this bad?
  * It is harmless but noise: the same toleration is written in every GPU manifest while the
  * cluster already adds it, and copies of it drift (a wrong effect, a stale key) without anyone
@@ -116,6 +119,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_config *cfg = sl_ctx_config(ctx);
 	sl_fact added = sl_cluster_extended_resource_toleration(sl_ctx_index(ctx), u,
 								sl_ctx_arena(ctx));
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (added.value != SL_TRI_YES)
 		return SL_OK;
 	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
