@@ -271,6 +271,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	sl_fact ert = sl_cluster_extended_resource_toleration(ix, u, a);
 	if (ert.value == SL_TRI_YES || sl_cluster_provider(ix, u, a, NULL) == SL_PROVIDER_GKE)
 		return SL_OK;   /* added at admission; GKE adds it to GPU pods itself */
+	if (sl_unit_gpu_use(ix, u).value != SL_TRI_YES)
+		return SL_OK;   /* no GPU, or only a claim nothing among the files resolves */
 	const char *label = sl_ctx_label(ctx, u);
 	/* Each GPU taint key once, at the first request, limit or claim that needs it. */
 	const char *done[8];
