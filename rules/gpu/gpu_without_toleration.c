@@ -9,14 +9,18 @@
  * Reports a placement unit that uses a GPU while no toleration of the unit tolerates a
  * `NoSchedule` taint on the GPU taint key, **only when the evidence says the GPU nodes are
  * tainted** and nothing adds the toleration at admission:
- * - `gpu-nodes-tainted` is yes: config `cluster.gpu-nodes-tainted: true`, or the provider
- *   preset (GKE taints GPU nodes in mixed clusters; EKS and AKS pools are untainted unless
- *   configured, so no finding there);
- * - `extended-resource-toleration` is not yes (config `cluster.extended-resource-toleration`,
- *   GKE's preset), and the unit does not run on GKE (a GKE accelerator label or the
- *   `serving.kserve.io/gke-accelerator` annotation), which adds the toleration itself. When
- *   nothing says whether the ExtendedResourceToleration admission plugin is on, the rule assumes
- *   it is off (it is not among kube-apiserver's default plugins) and its notes say so.
+ * - `gpu-nodes-tainted` is yes: config `cluster.gpu-nodes-tainted: true` (the provider presets
+ *   never make it yes where the rule could report: EKS and AKS pools are untainted unless
+ *   configured, and GKE, which taints GPU nodes in mixed clusters, adds the toleration too);
+ * - the toleration is not added at admission: the unit does not run on GKE (`cluster.provider:
+ *   gke`, a GKE accelerator label or the `serving.kserve.io/gke-accelerator` annotation), which
+ *   adds it itself, and `extended-resource-toleration` is not yes, or it is but the plugin's
+ *   toleration does not match the taint. The ExtendedResourceToleration plugin adds one
+ *   toleration per requested extended resource, keyed on the resource's name: it covers
+ *   `nvidia.com/gpu` for a pod requesting `nvidia.com/gpu`, but not the `nvidia.com/gpu` taint of
+ *   a pod requesting only `nvidia.com/mig-1g.5gb`, and nothing for a DRA claim. When nothing says
+ *   whether the plugin is on, the rule assumes it is off (it is not among kube-apiserver's
+ *   default plugins) and its notes say so.
  *
  * With no evidence (the default config) the rule never reports. The message names the evidence
  * (the config key's file:line, or the provider preset).
@@ -92,8 +96,8 @@
  *
  * ## Options
  * `cluster.gpu-nodes-tainted` (the evidence: true makes the rule report),
- * `cluster.extended-resource-toleration` (true: the admission plugin adds the toleration, the
- * rule never reports), `cluster.provider` (the presets above), `cluster.gpu-resources` and
+ * `cluster.extended-resource-toleration` (true: the admission plugin adds the toleration of each
+ * requested extended resource), `cluster.provider` (the presets above), `cluster.gpu-resources` and
  * `cluster.gpu-device-classes` (what counts as a GPU), `cluster.knative-features` (the fix's
  * safety on Knative).
  *
@@ -223,19 +227,32 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const char *tai
 				"add the toleration {key: %s, operator: Exists, effect: NoSchedule}", taint);
 }
 
-/* The notes every finding gets: why, the admission-plugin assumption, the way out. */
-static void add_notes(sl_ctx *ctx, sl_report *r, const sl_unit *u, sl_fact ert, bool dra,
+/* True when the cluster adds a toleration of taint at admission: ExtendedResourceToleration is
+** on and a container requests (or limits: the request defaults to it) the resource so named. */
+static bool added_at_admission(const sl_unit *u, sl_fact ert, const char *taint)
+{
+	for (size_t i = 0; ert.value == SL_TRI_YES && i < u->n_containers; i++)
+		if (sl_map_get(u->containers[i].requests, taint) ||
+		    sl_map_get(u->containers[i].limits, taint))
+			return true;
+	return false;
+}
+
+/* The notes every finding gets: why, what admission adds, the way out. other is the requested
+** name when the taint key differs from it (a MIG resource, or a DRA device class), else NULL. */
+static void add_notes(sl_ctx *ctx, sl_report *r, const sl_unit *u, sl_fact ert, const char *other,
 		      const char *taint)
 {
 	sl_report_note(ctx, r, "Pods that do not tolerate the taint fit no tainted GPU node and stay "
 		       "Pending: \"node(s) had untolerated taint {%s: ...}\".", taint);
-	if (dra)
-		sl_report_note(ctx, r, "The ExtendedResourceToleration admission plugin adds tolerations "
-			       "only for extended resources in the requests, never for DRA claims.");
+	if (other && ert.value == SL_TRI_YES)
+		sl_report_note(ctx, r, "The ExtendedResourceToleration admission plugin (%s) adds one "
+			       "toleration per requested extended resource, keyed on its name: none for "
+			       "the %s taint of the nodes that offer %s.", ert.source, taint, other);
 	else if (ert.value == SL_TRI_NO)
 		sl_report_note(ctx, r, "Tolerations are not added at admission "
 			       "(extended-resource-toleration: false, %s).", ert.source);
-	else
+	else if (ert.value == SL_TRI_UNKNOWN)
 		sl_report_note(ctx, r, "The rule assumes the ExtendedResourceToleration admission plugin "
 			       "is off, as in a default kube-apiserver; if your cluster enables it, set "
 			       "cluster.extended-resource-toleration: true.");
@@ -268,9 +285,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (tainted.value != SL_TRI_YES)
 		return SL_OK;
+	if (sl_cluster_provider(ix, u, a, NULL) == SL_PROVIDER_GKE)
+		return SL_OK;   /* GKE adds the toleration to GPU pods itself */
 	sl_fact ert = sl_cluster_extended_resource_toleration(ix, u, a);
-	if (ert.value == SL_TRI_YES || sl_cluster_provider(ix, u, a, NULL) == SL_PROVIDER_GKE)
-		return SL_OK;   /* added at admission; GKE adds it to GPU pods itself */
 	if (sl_unit_gpu_use(ix, u).value != SL_TRI_YES)
 		return SL_OK;   /* no GPU, or only a claim nothing among the files resolves */
 	const char *label = sl_ctx_label(ctx, u);
@@ -288,13 +305,13 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 					continue;
 				const char *taint = sl_gpu_taint_key(name);
 				if (once(done, &n_done, sizeof done / sizeof *done, taint) ||
-				    unit_tolerates(ix, u, taint))
+				    unit_tolerates(ix, u, taint) || added_at_admission(u, ert, taint))
 					continue;
 				sl_report *r = sl_report_at(ctx, p->value,
 					"%s: %s %s %s but does not tolerate the %s:NoSchedule taint "
 					"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c),
 					l == 0 ? "limits" : "requests", name, taint, tainted.source);
-				add_notes(ctx, r, u, ert, false, taint);
+				add_notes(ctx, r, u, ert, strcmp(taint, name) != 0 ? name : NULL, taint);
 				add_fix(ctx, r, u, taint);
 			}
 		}
@@ -314,7 +331,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				"%s: %s claims a %s device but does not tolerate the %s:NoSchedule taint "
 				"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c), cls, taint,
 				tainted.source);
-			add_notes(ctx, r, u, ert, true, taint);
+			add_notes(ctx, r, u, ert, cls, taint);
 			add_fix(ctx, r, u, taint);
 		}
 	}
