@@ -27,6 +27,8 @@ bool sl_index_kind_looked_up(sl_kind k)
 	case SL_KIND_SELDON_SERVER:
 	case SL_KIND_SELDON_SERVER_CONFIG:
 	case SL_KIND_LLM_INFERENCE_SERVICE_CONFIG:
+	case SL_KIND_RESOURCE_CLAIM:            /* a pod's DRA claims: do they ask for a GPU? */
+	case SL_KIND_RESOURCE_CLAIM_TEMPLATE:
 		return true;
 	default:
 		return false;

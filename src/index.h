@@ -46,7 +46,8 @@ typedef struct sl_serving_priority {
 
 /* True for the kinds rules look up across files (PriorityClass, ConfigMap, KnativeServing,
 ** ServingRuntime, ClusterServingRuntime, Seldon Server and ServerConfig,
-** LLMInferenceServiceConfig): only these are kept in the index. */
+** LLMInferenceServiceConfig, ResourceClaim and ResourceClaimTemplate): only these are kept in
+** the index. */
 bool sl_index_kind_looked_up(sl_kind k);
 /* True when the index keeps o: an object of a looked-up kind (of ConfigMaps, only Knative's
 ** config-features). */

@@ -8,7 +8,11 @@
  * Reports a placement unit that is pinned to GPU nodes (its nodeSelector, or every required
  * node-affinity term, selects a GPU node label such as `nvidia.com/gpu.present` or
  * `cloud.google.com/gke-accelerator`) while none of its containers requests or limits a GPU
- * resource. A selector whose only values are `"false"` or `"0"` keeps pods off GPU nodes and
+ * resource or claims a device through Dynamic Resource Allocation. A container that claims a
+ * DRA device is counted as using a GPU when the ResourceClaim / ResourceClaimTemplate among the
+ * linted files asks for a GPU device class (`cluster.gpu-device-classes`), and also when the
+ * claim cannot be resolved (not among the linted files): the rule cannot tell, so it stays
+ * quiet. A selector whose only values are `"false"` or `"0"` keeps pods off GPU nodes and
  * does not count.
  *
  * Skipped: DaemonSets (node agents such as exporters and device plugins pin to GPU nodes by
@@ -22,6 +26,9 @@
  * containers are unknown); an LLMInferenceService whose `baseRefs` are not all among the
  * linted files or one of them requests a GPU; a unit whose pod-level `resources` names a GPU
  * (that is `kserve-pod-level-gpu`).
+ *
+ * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
+ * (its placement fields are ignored; `modelmesh-placement-ignored`).
  *
  * ## Why is this bad?
  * A pod that requests no GPU gets no GPU even on a GPU node: the device plugin only hands
@@ -70,8 +77,8 @@
  * edit would have to put a nested block into a flow mapping.
  *
  * ## Options
- * `cluster.gpu-node-labels` (the node labels that mark GPU nodes), `cluster.gpu-resources` (the
- * resource names that count as GPUs).
+ * `cluster.gpu-node-labels` (the node labels that mark GPU nodes), `cluster.gpu-resources` and
+ * `cluster.gpu-device-classes` (what counts as a GPU).
  *
  * ## References
  * - Kubernetes, Schedule GPUs, https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/
@@ -81,6 +88,8 @@
  *   container merge
  * - kserve pkg/controller/v1beta1/inferenceservice/reconcilers/deployment/
  *   deployment_reconciler.go, `addGPUResourceToDeployment` (multi-node GPU count)
+ * - Kubernetes, Dynamic Resource Allocation,
+ *   https://kubernetes.io/docs/concepts/scheduling-eviction/dynamic-resource-allocation/
  * - KServe, node scheduling,
  *   https://kserve.github.io/website/docs/model-serving/node-scheduling/isvc-node-scheduling
  */
@@ -98,18 +107,18 @@ static bool pod_level_gpu(const sl_config *cfg, const sl_unit *u)
 	return false;
 }
 
-/* True when some unit of o requests a GPU. */
-static bool object_requests_gpu(const sl_config *cfg, const sl_object *o)
+/* True when some unit of o may use a GPU (a GPU resource, a GPU or unresolved DRA claim). */
+static bool object_requests_gpu(const sl_index *ix, const sl_object *o)
 {
 	for (size_t i = 0; o && i < o->n_units; i++)
-		if (sl_unit_gpu_resource(cfg, &o->units[i]))
+		if (sl_unit_gpu_use(ix, &o->units[i]).value != SL_TRI_NO)
 			return true;
 	return false;
 }
 
 /* True when the GPU request may come from an object the unit's containers are merged with
 ** (a named ServingRuntime, the Seldon ServerConfig, the LLMInferenceService baseRefs). */
-static bool gpu_from_elsewhere(const sl_config *cfg, const sl_index *ix, const sl_unit *u)
+static bool gpu_from_elsewhere(const sl_index *ix, const sl_unit *u)
 {
 	const sl_object *o = u->obj;
 	/* Multi-node: the KServe controller sets the GPU count on the head and worker containers. */
@@ -121,12 +130,12 @@ static bool gpu_from_elsewhere(const sl_config *cfg, const sl_index *ix, const s
 		const char *rt = sl_scalar(sl_map_get(sl_map_get(u->component, "model"), "runtime"));
 		if (!rt)
 			return false;
-		return object_requests_gpu(cfg, sl_index_find(ix, SL_KIND_SERVING_RUNTIME, rt)) ||
-		       object_requests_gpu(cfg, sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
+		return object_requests_gpu(ix, sl_index_find(ix, SL_KIND_SERVING_RUNTIME, rt)) ||
+		       object_requests_gpu(ix, sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
 	}
 	if (o->kind == SL_KIND_SELDON_SERVER) {
 		const sl_object *cfgobj = sl_index_server_config(ix, o);
-		return !cfgobj || object_requests_gpu(cfg, cfgobj);
+		return !cfgobj || object_requests_gpu(ix, cfgobj);
 	}
 	if (o->kind == SL_KIND_LLM_INFERENCE_SERVICE) {
 		const sl_node *refs = sl_map_get(o->spec, "baseRefs");
@@ -134,7 +143,7 @@ static bool gpu_from_elsewhere(const sl_config *cfg, const sl_index *ix, const s
 			const char *name = sl_scalar(sl_map_get(sl_seq_item(refs, i), "name"));
 			const sl_object *base =
 				name ? sl_index_find(ix, SL_KIND_LLM_INFERENCE_SERVICE_CONFIG, name) : NULL;
-			if (!base || object_requests_gpu(cfg, base))
+			if (!base || object_requests_gpu(ix, base))
 				return true;
 		}
 	}
@@ -177,6 +186,8 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	switch (u->obj->kind) {
 	case SL_KIND_DAEMONSET:
 	case SL_KIND_SERVING_RUNTIME:
@@ -190,34 +201,32 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_node *at = NULL;
 	if (!sl_unit_pinned_to_gpu(cfg, u, &at) || !at)
 		return SL_OK;
-	if (sl_unit_gpu_resource(cfg, u) || pod_level_gpu(cfg, u) ||
-	    gpu_from_elsewhere(cfg, sl_ctx_index(ctx), u))
+	if (sl_unit_gpu_use(sl_ctx_index(ctx), u).value != SL_TRI_NO || pod_level_gpu(cfg, u) ||
+	    gpu_from_elsewhere(sl_ctx_index(ctx), u))
 		return SL_OK;
 	const char *key = at->is_key ? sl_scalar(at) : sl_scalar(sl_map_get(at, "key"));
 	if (!key)
 		key = "a GPU node label";
 	const char *label = sl_ctx_label(ctx, u);
-	if (u->role == SL_ROLE_TRANSFORMER || u->role == SL_ROLE_EXPLAINER)
-		sl_report_at(ctx, at,
-			     "%s is pinned to GPU nodes (%s) but requests no GPU: pre/post-processing "
-			     "belongs on CPU nodes; here it takes a GPU node's capacity, gets no GPU "
-			     "toleration and keeps the node from scaling down",
-			     label, key);
-	else if (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY ||
-		 u->role == SL_ROLE_WORKER)
-		add_fix(ctx,
-			sl_report_at(ctx, at,
-				     "%s is pinned to GPU nodes (%s) but no container requests a GPU, so "
-				     "it gets none: add a GPU limit (for example nvidia.com/gpu: 1) to the "
-				     "main container, or drop the GPU selector",
-				     label, key),
-			u);
-	else
-		sl_report_at(ctx, at,
-			     "%s is pinned to GPU nodes (%s) but no container requests a GPU: it "
-			     "wastes a GPU node, gets no GPU toleration and keeps the node from scaling "
-			     "down; request a GPU or drop the GPU selector",
-			     label, key);
+	sl_report *r;
+	if (u->role == SL_ROLE_TRANSFORMER || u->role == SL_ROLE_EXPLAINER) {
+		r = sl_report_at(ctx, at, "%s is pinned to GPU nodes (%s) but requests no GPU: "
+				 "pre/post-processing belongs on CPU nodes", label, key);
+		sl_report_note(ctx, r, "Drop the GPU selector (it is often copied from the predictor).");
+	} else if (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY ||
+		   u->role == SL_ROLE_WORKER) {
+		r = sl_report_at(ctx, at, "%s is pinned to GPU nodes (%s) but requests no GPU: add a "
+				 "GPU limit", label, key);
+		sl_report_note(ctx, r, "Add a GPU limit (for example nvidia.com/gpu: 1) to the main "
+			       "container, or drop the GPU selector.");
+		add_fix(ctx, r, u);
+	} else {
+		r = sl_report_at(ctx, at, "%s is pinned to GPU nodes (%s) but requests no GPU", label, key);
+		sl_report_note(ctx, r, "Request a GPU, or drop the GPU selector.");
+	}
+	sl_report_note(ctx, r, "The device plugin gives GPUs only to containers that request them: "
+		       "the pod gets none, yet takes a place on an expensive node and keeps the "
+		       "autoscaler from scaling that node down.");
 	return SL_OK;
 }
 

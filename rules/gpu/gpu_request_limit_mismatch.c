@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0
-** gpu-request-limit-mismatch: a container's GPU request and GPU limit are both set and differ.
+** gpu-request-limit-mismatch: a container's request and limit of a GPU or other extended
+** resource are both set and differ.
 ** One finding per such request, at the request's value. */
 #include "rule.h"
 
 /** ## What it does
  * Reports a container (init containers included) whose `resources.requests` and
- * `resources.limits` both name the same GPU resource with different quantities. Quantities are
+ * `resources.limits` both name the same GPU or other extended resource with different
+ * quantities. An extended resource is, as Kubernetes' `IsExtendedResourceName` says, a name
+ * outside the `kubernetes.io` namespace (not `cpu`, `memory`, `ephemeral-storage`, `storage` or
+ * `hugepages-*`): GPUs, AWS Neuron, TPUs, FPGAs, RDMA devices; the message says "GPU" for the
+ * names in `cluster.gpu-resources` and "extended resource" for the others. Not reported for a
+ * ModelMesh InferenceService predictor, which builds no pod of its own. Quantities are
  * compared as Kubernetes compares them, so `1`, `"1"` and `1000m` are equal. A request without
  * a limit is `gpu-request-without-limit`, not this rule; a quantity that does not parse is
  * `invalid-resource-quantity`.
  *
  * ## Why is this bad?
- * GPUs are extended resources, which Kubernetes cannot overcommit: for every resource that is
+ * Extended resources cannot be overcommitted: for every resource that is
  * not a native, non-hugepages one, the API server requires the request to equal the limit and
  * rejects the pod otherwise (`requests[nvidia.com/gpu]: Invalid value: "1": must be equal to
  * nvidia.com/gpu limit of 2`). For a Deployment, Job, Knative Service or InferenceService the
@@ -48,13 +54,14 @@
  * is a block scalar.
  *
  * ## Options
- * `cluster.gpu-resources`: the resource names that count as GPUs (default `nvidia.com/gpu`,
- * `amd.com/gpu`, `intel.com/gpu`, `habana.ai/gaudi`, `nvidia.com/mig-*`).
+ * `cluster.gpu-resources`: the resource names the message calls GPUs (every other extended
+ * resource is checked too).
  *
  * ## References
  * - kubernetes pkg/apis/core/validation/validation.go, `validateResourceRequirements` ("must
  *   be equal to %s limit of %s" when `!helper.IsOvercommitAllowed`)
- * - kubernetes pkg/apis/core/helper/helpers.go, `IsOvercommitAllowed`
+ * - kubernetes pkg/apis/core/helper/helpers.go, `IsOvercommitAllowed`, `IsExtendedResourceName`,
+ *   `IsNativeResource`
  * - Kubernetes, Schedule GPUs: "If you do specify both limits and requests, they must be equal",
  *   https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/
  */
@@ -78,12 +85,15 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_source *src = sl_ctx_source(ctx);
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* no pod of its own */
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
 		for (size_t j = 0; j < sl_map_n(c->requests); j++) {
 			const sl_pair *p = sl_map_pair(c->requests, j);
 			const char *name = sl_scalar(p->key);
-			if (!sl_is_gpu_resource(cfg, name))
+			bool gpu = sl_is_gpu_resource(cfg, name);
+			if (!name || (!gpu && !sl_k8s_is_extended_resource(name, strlen(name))))
 				continue;
 			const sl_node *lim = sl_map_get(c->limits, name);
 			sl_quantity rq, lq;
@@ -94,12 +104,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			char rstr[64], lstr[64];
 			sl_quantity_string(&rq, rs, strlen(rs), rstr, sizeof rstr);
 			sl_quantity_string(&lq, ls, strlen(ls), lstr, sizeof lstr);
-			sl_report *r = sl_report_at(
-				ctx, p->value,
-				"%s: %s requests %s: %s but limits it to %s; GPUs cannot be overcommitted, "
-				"so the API server rejects the pod (\"must be equal to %s limit of %s\")",
-				sl_ctx_label(ctx, u), sl_container_label(ctx, c), name, rstr, lstr, name,
-				lstr);
+			sl_report *r = sl_report_at(ctx, p->value, "%s: %s requests %s %s: %s but limits "
+						    "it to %s", sl_ctx_label(ctx, u),
+						    sl_container_label(ctx, c),
+						    gpu ? "GPU" : "extended resource", name, rstr, lstr);
+			sl_report_note(ctx, r, "Extended resources cannot be overcommitted: the API server "
+				       "rejects the pod (\"must be equal to %s limit of %s\"), for a "
+				       "controller's pods only when it creates them.", name, lstr);
+			sl_report_note(ctx, r, "Make the request equal to the limit.");
 			const sl_node *rv = sl_deref(p->value);
 			const sl_node *lv = sl_deref(lim);
 			if (!r || !src || p->value->type != SL_NODE_SCALAR || !copyable(rv) ||
@@ -121,5 +133,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 }
 
 SL_RULE(gpu_request_limit_mismatch, .id = "gpu-request-limit-mismatch", .category = "gpu",
-	.summary = "A container's GPU request and GPU limit differ",
+	.summary = "A container's request and limit of a GPU or other extended resource differ",
 	.severity = SL_SEV_ERROR, .fix = SL_FIX_UNSAFE, .check_unit = check);

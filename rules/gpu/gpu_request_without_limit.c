@@ -1,19 +1,27 @@
 /* SPDX-License-Identifier: Apache-2.0
-** gpu-request-without-limit: a container requests a GPU resource but sets no limit for it.
+** gpu-request-without-limit: a container requests a GPU or other extended resource but sets no
+** limit for it.
 ** One finding per such request, at the request's value. */
 #include "rule.h"
 
 /** ## What it does
- * Reports a container (init containers included) that requests a GPU resource under
- * `resources.requests` but sets no limit for the same resource under `resources.limits`.
- * A request with a limit that differs is `gpu-request-limit-mismatch`, not this rule.
+ * Reports a container (init containers included) that requests a GPU or any other extended
+ * resource under `resources.requests` but sets no limit for the same resource under
+ * `resources.limits`. An extended resource is, as Kubernetes' `IsExtendedResourceName` says, a
+ * resource name outside the `kubernetes.io` namespace (so not `cpu`, `memory`,
+ * `ephemeral-storage`, `storage` or `hugepages-*`): GPUs (`nvidia.com/gpu`, `amd.com/gpu`,
+ * `gpu.intel.com/i915`, ...), AWS Neuron (`aws.amazon.com/neuron`), TPUs (`google.com/tpu`),
+ * FPGAs, RDMA devices and so on. The message says "GPU" for the names in `cluster.gpu-resources`
+ * and "extended resource" for the others. A request with a limit that differs is
+ * `gpu-request-limit-mismatch`, not this rule. Not reported for a ModelMesh InferenceService
+ * predictor: it builds no pod of its own (`modelmesh-placement-ignored`).
  *
  * ## Why is this bad?
- * GPUs are extended resources, which Kubernetes cannot overcommit: the API server rejects a
- * request without a limit (`limits: Required value: Limit must be set for non overcommitable
- * resources`). For a Deployment, Job or InferenceService the error surfaces only when the
- * controller creates the pods, far from the YAML. (The reverse, a limit without a request, is
- * valid: the request defaults to the limit.)
+ * Extended resources cannot be overcommitted: the API server rejects a request without a limit
+ * (`limits: Required value: Limit must be set for non overcommitable resources`). For a
+ * Deployment, Job or InferenceService the error surfaces only when the controller creates the
+ * pods, far from the YAML. (The reverse, a limit without a request, is valid: the request
+ * defaults to the limit.)
  *
  * ## Example
  * ```yaml
@@ -39,33 +47,63 @@
  * ## Fix safety
  * Safe: the fix adds the same quantity, as written, under `limits` (creating `limits:` in the
  * file's indentation style when the container has none). Equal request and limit is the only
- * valid combination for an extended resource, so the fix cannot change what was meant. A
- * container whose `resources` is a flow mapping (`{requests: {...}}`) gets no fix.
+ * valid combination for an extended resource, so the fix cannot change what was meant, and a
+ * limit adds nothing the request did not already ask for (the GPU rules count requests and
+ * limits alike). No fix for a container whose `resources` is a flow mapping
+ * (`{requests: {...}}`), nor for a request that is not a valid quantity for the resource (`0.5`
+ * GPUs, `1GB`): a copy would repeat `invalid-resource-quantity` at the limit.
  *
  * ## Options
- * `cluster.gpu-resources`: the resource names that count as GPUs (default `nvidia.com/gpu`,
- * `amd.com/gpu`, `intel.com/gpu`, `habana.ai/gaudi`, `nvidia.com/mig-*`).
+ * `cluster.gpu-resources`: the resource names the message calls GPUs (every other extended
+ * resource is checked too).
  *
  * ## References
- * - kubernetes pkg/apis/core/validation/validation.go, `validateResourceRequirements`
+ * - kubernetes pkg/apis/core/validation/validation.go, `validateResourceRequirements` ("Limit
+ *   must be set for non overcommitable resources" when `!helper.IsOvercommitAllowed`)
+ * - kubernetes pkg/apis/core/helper/helpers.go, `IsExtendedResourceName`, `IsNativeResource`,
+ *   `IsOvercommitAllowed` (also staging/src/k8s.io/component-helpers/resource/helpers.go)
  * - Kubernetes, Schedule GPUs: "you can specify GPU limits without specifying requests",
  *   https://kubernetes.io/docs/tasks/manage-gpus/scheduling-gpus/
+ * - Kubernetes, Managing Resources for Containers, "Extended resources",
+ *   https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/#extended-resources
  */
+/* True when the quantity node is one the API server accepts for resource name (a quantity, not
+** negative, an integer for an extended resource). */
+static bool valid_quantity(const char *name, const sl_node *v)
+{
+	const char *s = sl_scalar(v);
+	sl_quantity q;
+	char msg[256];
+	return s && sl_quantity_parse(s, strlen(s), &q) == SL_QUANTITY_OK &&
+	       sl_k8s_check_resource_quantity(name, strlen(name), &q, msg, sizeof msg) == 0;
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* no pod of its own */
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
 		for (size_t j = 0; j < sl_map_n(c->requests); j++) {
 			const sl_pair *p = sl_map_pair(c->requests, j);
 			const char *name = sl_scalar(p->key);
-			if (!sl_is_gpu_resource(cfg, name) || sl_map_get(c->limits, name))
+			bool gpu = sl_is_gpu_resource(cfg, name);
+			if (!name || (!gpu && !sl_k8s_is_extended_resource(name, strlen(name))) ||
+			    sl_map_get(c->limits, name))
 				continue;
 			sl_report *r = sl_report_at(ctx, p->value,
-				     "%s: %s requests %s: %s but sets no limit for it; the API server "
-				     "rejects it (\"Limit must be set for non overcommitable resources\")",
-				     sl_ctx_label(ctx, u), sl_container_label(ctx, c), name,
+				     "%s: %s requests %s %s: %s but sets no limit for it",
+				     sl_ctx_label(ctx, u), sl_container_label(ctx, c),
+				     gpu ? "GPU" : "extended resource", name,
 				     sl_scalar(p->value) ? sl_scalar(p->value) : "?");
+			sl_report_note(ctx, r, "Extended resources cannot be overcommitted: the API server "
+				       "rejects the pod (\"Limit must be set for non overcommitable "
+				       "resources\"), for a controller's pods only when it creates them.");
+			sl_report_note(ctx, r, "Set limits.%s to the same quantity (a limit alone is "
+				       "enough: the request defaults to it).", name);
+			if (!valid_quantity(name, p->value))
+				continue;   /* a copy would repeat invalid-resource-quantity at the limit */
 			const char *q = sl_node_text(ctx, p->value);
 			bool ok = c->limits
 				? sl_fix_add_entry(ctx, r, c->limits, name, q)
@@ -79,5 +117,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 }
 
 SL_RULE(gpu_request_without_limit, .id = "gpu-request-without-limit", .category = "gpu",
-	.summary = "A container requests a GPU without a limit for it",
+	.summary = "A container requests a GPU or other extended resource without a limit for it",
 	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_unit = check);

@@ -3,33 +3,60 @@
 ** One finding per missing taint key, at the first GPU request or limit that needs it. */
 #include "rule.h"
 
+#define FLAG "kubernetes.podspec-tolerations"
+
 /** ## What it does
- * Reports a placement unit whose containers request (or limit) a GPU resource while no
- * toleration of the unit tolerates a `NoSchedule` taint on the GPU taint key. The taint key is
- * the resource name (`nvidia.com/gpu`, `amd.com/gpu`, ...), except that nodes serving
- * `nvidia.com/mig-`-prefixed resources carry `nvidia.com/gpu`. A toleration counts when its key
- * is that key (or it is empty with `operator: Exists`), its operator is `Exists`, or `Equal` /
- * empty with any value (providers taint with `true` or `present`), and its effect is empty or
- * `NoSchedule`.
+ * Reports a placement unit that uses a GPU while no toleration of the unit tolerates a
+ * `NoSchedule` taint on the GPU taint key, **only when the evidence says the GPU nodes are
+ * tainted** and nothing adds the toleration at admission:
+ * - `gpu-nodes-tainted` is yes: config `cluster.gpu-nodes-tainted: true` (the provider presets
+ *   never make it yes where the rule could report: EKS and AKS pools are untainted unless
+ *   configured, and GKE, which taints GPU nodes in mixed clusters, adds the toleration too);
+ * - the toleration is not added at admission: the unit does not run on GKE (`cluster.provider:
+ *   gke`, a GKE accelerator label or the `serving.kserve.io/gke-accelerator` annotation), which
+ *   adds it itself, and `extended-resource-toleration` is not yes, or it is but the plugin's
+ *   toleration does not match the taint. The ExtendedResourceToleration plugin adds one
+ *   toleration per requested extended resource, keyed on the resource's name: it covers
+ *   `nvidia.com/gpu` for a pod requesting `nvidia.com/gpu`, but not the `nvidia.com/gpu` taint of
+ *   a pod requesting only `nvidia.com/mig-1g.5gb`, and nothing for a DRA claim. When nothing says
+ *   whether the plugin is on, the rule assumes it is off (it is not among kube-apiserver's
+ *   default plugins) and its notes say so.
  *
- * The rule runs only while the config says GPU nodes are tainted
- * (`cluster.gpu-nodes-tainted: true`, the default) and the ExtendedResourceToleration admission
- * plugin is not known to be on (`cluster.extended-resource-toleration: false`, the default).
+ * With no evidence (the default config) the rule never reports. The message names the evidence
+ * (the config key's file:line, or the provider preset).
+ *
+ * "Uses a GPU": a container requests or limits a GPU resource (`cluster.gpu-resources`), or
+ * claims a device through Dynamic Resource Allocation (`resources.claims` naming a pod
+ * `resourceClaims` entry) whose ResourceClaim / ResourceClaimTemplate among the linted files
+ * asks for a device class in `cluster.gpu-device-classes`. A claim that cannot be resolved is
+ * not evidence of a GPU, so it is not reported. The taint key is the resource name
+ * (`nvidia.com/gpu`, `amd.com/gpu`, ...), except that nodes serving `nvidia.com/mig-`-prefixed
+ * resources carry `nvidia.com/gpu`; for a DRA claim it is `nvidia.com/gpu` for an NVIDIA class
+ * and `amd.com/gpu` for an AMD one (other classes have no conventional taint and are not
+ * reported). A toleration counts when its key is that key (or it is empty with
+ * `operator: Exists`), its operator is `Exists`, or `Equal` / empty with any value (providers
+ * taint with `true` or `present`), and its effect is empty or `NoSchedule`.
+ *
  * An InferenceService predictor with no tolerations of its own takes them from the ServingRuntime
- * its `model.runtime` names (when that runtime is among the linted files), and a Seldon Server
- * from its ServerConfig: KServe and Seldon merge the pod specs, a non-empty list replacing the
- * other.
+ * its `model.runtime` names (when that runtime is among the linted files: KServe's merge lets a
+ * non-empty list replace the runtime's), and a Seldon Server gets its ServerConfig's tolerations
+ * after its own (Seldon appends the lists).
+ *
+ * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
+ * (its placement fields are ignored; `modelmesh-placement-ignored`).
  *
  * ## Why is this bad?
- * GPU node pools are normally tainted `nvidia.com/gpu[=<value>]:NoSchedule` (GKE adds
- * `nvidia.com/gpu=present:NoSchedule` to GPU nodes in mixed clusters; the NVIDIA device plugin's
- * own DaemonSet tolerates exactly that key) so that CPU pods stay off them. A pod that requests a
- * GPU but does not tolerate the taint fits no node: it stays Pending with
- * `node(s) had untolerated taint {nvidia.com/gpu: ...}`. Kubernetes adds the toleration
- * automatically only when the ExtendedResourceToleration admission plugin is enabled, and it is
- * not among the default admission plugins.
+ * A pod that requests a GPU but does not tolerate the GPU nodes' taint fits no node: it stays
+ * Pending with `node(s) had untolerated taint {nvidia.com/gpu: ...}`. Kubernetes adds the
+ * toleration automatically only when the ExtendedResourceToleration admission plugin is enabled
+ * (off in a default kube-apiserver; GKE does the same for its GPU nodes), and that plugin looks
+ * only at extended resources in the requests, never at DRA claims.
+ *
+ * The spec asks for a finding only where the evidence supports it: whether GPU nodes are
+ * tainted is a property of the cluster, which a manifest does not say.
  *
  * ## Example
+ * With `cluster.gpu-nodes-tainted: true` in `.schedlint.yaml`:
  * ```yaml
  * spec:
  *   predictor:
@@ -53,28 +80,40 @@
  * ```
  *
  * ## Fix safety
- * Safe: the fix adds `{key: <taint key>, operator: Exists, effect: NoSchedule}` as the last
+ * The fix adds `{key: <taint key>, operator: Exists, effect: NoSchedule}` as the last
  * item of the unit's own `tolerations` list (a `{...}` item when the list is a flow sequence),
  * or adds a `tolerations:` list holding it as the last field of the pod spec (the component
- * of a KServe unit, `spec.podSpec` of a Seldon Server) when the unit has none. The toleration
- * only permits: it cannot move pods anywhere the GPU request does not already confine them.
- * Declined (no fix) when the unit's tolerations come from a ServingRuntime or ServerConfig
- * (adding one of its own would replace that whole list), when `tolerations` is written but is
+ * of a KServe unit, `spec.podSpec` of a Seldon Server) when the unit has none. Safe: the
+ * toleration only permits, and `toleration-without-selector` does not count the GPU taint of a
+ * GPU-using unit. Unsafe when the unit runs through Knative (a Knative Service, or an
+ * InferenceService in Knative mode) and the Knative flag `kubernetes.podspec-tolerations` is not
+ * known to be enabled: Knative's webhook would reject the toleration
+ * (`knative-feature-flag-required` reports it), so the fix message says it needs the flag.
+ * Declined (no fix) when the unit's tolerations come from a ServingRuntime (adding one of its
+ * own would replace that whole list), when `tolerations` is written but is
  * not a sequence, when it or the pod spec is an alias or anchored (the edit would change other
  * objects), and when the pod spec is a flow mapping.
  *
  * ## Options
- * `cluster.gpu-nodes-tainted` (off: the rule never reports),
- * `cluster.extended-resource-toleration` (on: the admission plugin adds the toleration, the
- * rule never reports), `cluster.gpu-resources` (the resource names that count as GPUs).
+ * `cluster.gpu-nodes-tainted` (the evidence: true makes the rule report),
+ * `cluster.extended-resource-toleration` (true: the admission plugin adds the toleration of each
+ * requested extended resource), `cluster.provider` (the presets above), `cluster.gpu-resources` and
+ * `cluster.gpu-device-classes` (what counts as a GPU), `cluster.knative-features` (the fix's
+ * safety on Knative).
  *
  * ## References
  * - kubernetes staging/src/k8s.io/api/core/v1/toleration.go, `ToleratesTaint`
- * - kubernetes plugin/pkg/admission/extendedresourcetoleration/admission.go
+ * - kubernetes plugin/pkg/admission/extendedresourcetoleration/admission.go (extended
+ *   resources of the containers' requests only)
+ * - kubernetes cmd/kube-apiserver/app/options (the default admission plugins, without
+ *   ExtendedResourceToleration)
  * - NVIDIA k8s-device-plugin deployments/static/nvidia-device-plugin.yml (toleration of
  *   `nvidia.com/gpu`)
+ * - knative serving pkg/apis/config/features.go (`kubernetes.podspec-tolerations`)
  * - Kubernetes, Taints and Tolerations, "Nodes with Special Hardware",
  *   https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/
+ * - Kubernetes, Dynamic Resource Allocation,
+ *   https://kubernetes.io/docs/concepts/scheduling-eviction/dynamic-resource-allocation/
  * - GKE, Run GPUs in Standard node pools, https://cloud.google.com/kubernetes-engine/docs/how-to/gpus
  */
 
@@ -110,39 +149,52 @@ static const sl_unit *first_unit(const sl_object *o)
 	return o && o->n_units ? &o->units[0] : NULL;
 }
 
-/* The tolerations the unit's pods end up with: its own list, else (empty list) the list of the
-** object its pod spec is merged with, when that object is among the linted files. */
-static const sl_node *effective_tolerations(const sl_index *ix, const sl_unit *u)
+/* The tolerations of the object u's pod spec is merged with, when it is among the linted files:
+** the ServingRuntime an InferenceService predictor names (KServe: a non-empty list of the unit's
+** own replaces it), or a Seldon Server's ServerConfig (Seldon appends it: *appended). NULL when
+** none. */
+static const sl_node *base_tolerations(const sl_index *ix, const sl_unit *u, bool *appended)
 {
-	if (sl_seq_n(u->tolerations) > 0)
-		return u->tolerations;
 	const sl_object *o = u->obj;
-	const sl_unit *base = NULL;
+	*appended = false;
 	if (o->kind == SL_KIND_INFERENCE_SERVICE &&
 	    (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY)) {
 		const char *rt = sl_scalar(sl_map_get(sl_map_get(u->component, "model"), "runtime"));
-		if (rt) {
-			base = first_unit(sl_index_find(ix, SL_KIND_SERVING_RUNTIME, rt));
-			if (!base)
-				base = first_unit(sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
-		}
-	} else if (o->kind == SL_KIND_SELDON_SERVER) {
-		base = first_unit(sl_index_server_config(ix, o));
+		const sl_unit *base = rt ? first_unit(sl_index_find(ix, SL_KIND_SERVING_RUNTIME, rt)) : NULL;
+		if (rt && !base)
+			base = first_unit(sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
+		return base ? base->tolerations : NULL;
 	}
-	return base ? base->tolerations : u->tolerations;
+	if (o->kind == SL_KIND_SELDON_SERVER) {
+		const sl_unit *base = first_unit(sl_index_server_config(ix, o));
+		*appended = true;
+		return base ? base->tolerations : NULL;
+	}
+	return NULL;
 }
 
-/* Attaches the fix: the toleration of taint key `taint` added to u's own tolerations. */
-static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *effective,
-		    const char *taint)
+/* True when the tolerations u's pods end up with tolerate the GPU taint key. */
+static bool unit_tolerates(const sl_index *ix, const sl_unit *u, const char *key)
+{
+	bool appended;
+	const sl_node *base = base_tolerations(ix, u, &appended);
+	return list_tolerates(u->tolerations, key) ||
+	       ((appended || sl_seq_n(u->tolerations) == 0) && list_tolerates(base, key));
+}
+
+/* Attaches the fix: the toleration of taint key `taint` added to u's own tolerations. Unsafe
+** when u runs through Knative and the tolerations flag is not known to be enabled. */
+static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const char *taint)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *pod = sl_deref(u->pod);
 	const sl_node *own = u->tolerations;
 	if (!r || !pod || pod->type != SL_NODE_MAP || sl_node_anchor(pod))
 		return;
-	/* Merged from a runtime or ServerConfig: a list of the unit's own would replace it. */
-	if (effective != own && sl_seq_n(effective) > 0)
+	/* Taken from a runtime: a list of the unit's own would replace it. */
+	bool appended;
+	const sl_node *base = base_tolerations(sl_ctx_index(ctx), u, &appended);
+	if (!appended && sl_seq_n(own) == 0 && sl_seq_n(base) > 0)
 		return;
 	bool ok;
 	if (own) {
@@ -163,20 +215,83 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *
 				      sl_arena_printf(a, "- key: %s\n  operator: Exists\n  effect: NoSchedule",
 						      taint));
 	}
-	if (ok)
+	if (!ok)
+		return;
+	if (u->mode == SL_MODE_KNATIVE &&
+	    sl_index_knative_flag(sl_ctx_index(ctx), FLAG, NULL) != SL_FLAG_ENABLED)
+		sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
+				"add the toleration {key: %s, operator: Exists, effect: NoSchedule}; it needs "
+				"the Knative flag " FLAG " enabled, else Knative rejects it", taint);
+	else
 		sl_fix_describe(ctx, r, SL_FIX_SAFE,
 				"add the toleration {key: %s, operator: Exists, effect: NoSchedule}", taint);
+}
+
+/* True when the cluster adds a toleration of taint at admission: ExtendedResourceToleration is
+** on and a container requests (or limits: the request defaults to it) the resource so named. */
+static bool added_at_admission(const sl_unit *u, sl_fact ert, const char *taint)
+{
+	for (size_t i = 0; ert.value == SL_TRI_YES && i < u->n_containers; i++)
+		if (sl_map_get(u->containers[i].requests, taint) ||
+		    sl_map_get(u->containers[i].limits, taint))
+			return true;
+	return false;
+}
+
+/* The notes every finding gets: why, what admission adds, the way out. other is the requested
+** name when the taint key differs from it (a MIG resource, or a DRA device class), else NULL. */
+static void add_notes(sl_ctx *ctx, sl_report *r, const sl_unit *u, sl_fact ert, const char *other,
+		      const char *taint)
+{
+	sl_report_note(ctx, r, "Pods that do not tolerate the taint fit no tainted GPU node and stay "
+		       "Pending: \"node(s) had untolerated taint {%s: ...}\".", taint);
+	if (other && ert.value == SL_TRI_YES)
+		sl_report_note(ctx, r, "The ExtendedResourceToleration admission plugin (%s) adds one "
+			       "toleration per requested extended resource, keyed on its name: none for "
+			       "the %s taint of the nodes that offer %s.", ert.source, taint, other);
+	else if (ert.value == SL_TRI_NO)
+		sl_report_note(ctx, r, "Tolerations are not added at admission "
+			       "(extended-resource-toleration: false, %s).", ert.source);
+	else if (ert.value == SL_TRI_UNKNOWN)
+		sl_report_note(ctx, r, "The rule assumes the ExtendedResourceToleration admission plugin "
+			       "is off, as in a default kube-apiserver; if your cluster enables it, set "
+			       "cluster.extended-resource-toleration: true.");
+	sl_report_note(ctx, r, "Add {key: %s, operator: Exists, effect: NoSchedule} to the unit's "
+		       "tolerations.", taint);
+	if (u->mode == SL_MODE_KNATIVE &&
+	    sl_index_knative_flag(sl_ctx_index(ctx), FLAG, NULL) != SL_FLAG_ENABLED)
+		sl_report_note(ctx, r, "The unit runs through Knative: a toleration needs the flag "
+			       FLAG " enabled in config-features.");
+}
+
+/* True when taint was handled already (and records it otherwise). */
+static bool once(const char **done, size_t *n_done, size_t cap, const char *taint)
+{
+	for (size_t d = 0; d < *n_done; d++)
+		if (strcmp(done[d], taint) == 0)
+			return true;
+	if (*n_done < cap)
+		done[(*n_done)++] = taint;
+	return false;
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
-	if (sl_cluster_gpu_nodes_tainted(ix, u, sl_ctx_arena(ctx)).value != SL_TRI_YES ||
-	    sl_cluster_extended_resource_toleration(ix, u, sl_ctx_arena(ctx)).value == SL_TRI_YES)
+	sl_arena *a = sl_ctx_arena(ctx);
+	sl_fact tainted = sl_cluster_gpu_nodes_tainted(ix, u, a);
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* ModelMesh builds no pod from the predictor */
+	if (tainted.value != SL_TRI_YES)
 		return SL_OK;
-	const sl_node *tols = effective_tolerations(sl_ctx_index(ctx), u);
-	/* Each GPU taint key once, at the first request or limit that needs it. */
+	if (sl_cluster_provider(ix, u, a, NULL) == SL_PROVIDER_GKE)
+		return SL_OK;   /* GKE adds the toleration to GPU pods itself */
+	sl_fact ert = sl_cluster_extended_resource_toleration(ix, u, a);
+	if (sl_unit_gpu_use(ix, u).value != SL_TRI_YES)
+		return SL_OK;   /* no GPU, or only a claim nothing among the files resolves */
+	const char *label = sl_ctx_label(ctx, u);
+	/* Each GPU taint key once, at the first request, limit or claim that needs it. */
 	const char *done[8];
 	size_t n_done = 0;
 	for (size_t i = 0; i < u->n_containers; i++) {
@@ -189,25 +304,35 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				if (!sl_is_gpu_resource(cfg, name) || sl_quantity_node_is_zero(p->value))
 					continue;
 				const char *taint = sl_gpu_taint_key(name);
-				bool seen = false;
-				for (size_t d = 0; d < n_done; d++)
-					seen = seen || strcmp(done[d], taint) == 0;
-				if (seen)
-					continue;
-				if (n_done < sizeof done / sizeof *done)
-					done[n_done++] = taint;
-				if (list_tolerates(tols, taint))
+				if (once(done, &n_done, sizeof done / sizeof *done, taint) ||
+				    unit_tolerates(ix, u, taint) || added_at_admission(u, ert, taint))
 					continue;
 				sl_report *r = sl_report_at(ctx, p->value,
-					     "%s: %s %s %s but the unit does not tolerate the %s:NoSchedule "
-					     "taint GPU nodes carry, so it stays Pending on tainted GPU nodes "
-					     "(the ExtendedResourceToleration admission plugin that would add "
-					     "it is off by default); add {key: %s, operator: Exists, effect: "
-					     "NoSchedule}",
-					     sl_ctx_label(ctx, u), sl_container_label(ctx, c),
-					     l == 0 ? "limits" : "requests", name, taint, taint);
-				add_fix(ctx, r, u, tols, taint);
+					"%s: %s %s %s but does not tolerate the %s:NoSchedule taint "
+					"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c),
+					l == 0 ? "limits" : "requests", name, taint, tainted.source);
+				add_notes(ctx, r, u, ert, strcmp(taint, name) != 0 ? name : NULL, taint);
+				add_fix(ctx, r, u, taint);
 			}
+		}
+	}
+	for (size_t i = 0; i < u->n_containers; i++) {
+		const sl_container *c = &u->containers[i];
+		const sl_node *claims = sl_map_get(c->resources, "claims");
+		for (size_t j = 0; j < sl_seq_n(claims); j++) {
+			bool resolved;
+			const sl_node *e = sl_seq_item(claims, j);
+			const char *cls = sl_claim_gpu_class(ix, u, e, &resolved);
+			const char *taint = sl_gpu_class_taint_key(cls);
+			if (!taint || once(done, &n_done, sizeof done / sizeof *done, taint) ||
+			    unit_tolerates(ix, u, taint))
+				continue;
+			sl_report *r = sl_report_at(ctx, e,
+				"%s: %s claims a %s device but does not tolerate the %s:NoSchedule taint "
+				"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c), cls, taint,
+				tainted.source);
+			add_notes(ctx, r, u, ert, cls, taint);
+			add_fix(ctx, r, u, taint);
 		}
 	}
 	return SL_OK;

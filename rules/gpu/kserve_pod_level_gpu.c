@@ -10,6 +10,9 @@
  * names where the entry belongs: the implementation's container resources
  * (`model.resources`, `triton.resources`, `art.resources`, `containers[0].resources`).
  *
+ * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
+ * (its placement fields are ignored; `modelmesh-placement-ignored`).
+ *
  * ## Why is this bad?
  * A component is an inline PodSpec, so since KServe 0.15 (commit `e5b7919bc`) the `resources`
  * key directly under it is the pod-level `PodSpec.resources` (Kubernetes' PodLevelResources
@@ -317,6 +320,8 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || !u->component || !u->pod_resources)
 		return SL_OK;
 	const char *lists[2] = {"requests", "limits"};
@@ -329,11 +334,12 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				continue;
 			const char *where = container_resources_path(ctx, u);
 			sl_report *r = sl_report_at(ctx, p->key,
-				     "%s: resources.%s names %s directly under the component, where "
-				     "`resources` is pod-level (cpu and memory only since KServe 0.15): "
-				     "no container gets the GPU; put it under %s.%s",
-				     sl_ctx_label(ctx, u), lists[l], name,
+				     "%s: pod-level resources.%s names %s, which no container gets; put "
+				     "it under %s.%s", sl_ctx_label(ctx, u), lists[l], name,
 				     where ? where : "the container's resources", lists[l]);
+			sl_report_note(ctx, r, "Directly under an InferenceService component, `resources` "
+				       "is the pod-level resources field (KServe 0.15 and later), which "
+				       "takes cpu and memory only: a GPU there reaches no container.");
 			add_fix(ctx, r, u);
 		}
 	}

@@ -5,8 +5,10 @@
 #include "rule.h"
 
 /** ## What it does
- * Only when the config says the ExtendedResourceToleration admission plugin is enabled
- * (`cluster.extended-resource-toleration: true`): reports an explicit toleration whose key is a
+ * Only when the cluster model says GPU-requesting pods get their toleration at admission
+ * (`extended-resource-toleration` is yes: config `cluster.extended-resource-toleration: true`,
+ * or GKE, by `cluster.provider: gke` or because the unit selects a GKE accelerator label or
+ * carries `serving.kserve.io/gke-accelerator`): reports an explicit toleration whose key is a
  * GPU resource that a container of the unit requests or limits, whose effect is `NoSchedule`
  * and whose operator is `Exists`, or `Equal` / empty with any value. The plugin adds
  * `{key: <resource>, operator: Exists, effect: NoSchedule}` for such a pod, which tolerates
@@ -18,11 +20,15 @@
  * a toleration keyed on the MIG resource name, while MIG nodes carry the `nvidia.com/gpu`
  * taint, so the explicit entry is the one that matters).
  *
+ * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
+ * (its placement fields are ignored; `modelmesh-placement-ignored`).
+ *
  * ## Why is this bad?
  * It is harmless but noise: the same toleration is written in every GPU manifest while the
  * cluster already adds it, and copies of it drift (a wrong effect, a stale key) without anyone
  * noticing. Removing it keeps manifests portable only if every target cluster runs the plugin,
- * which is why this rule is informational and depends on the config.
+ * which is why this rule is informational and depends on the config. The message names the
+ * evidence (the config key's file:line, or why the unit runs on GKE).
  *
  * ## Example
  * ```yaml
@@ -48,14 +54,15 @@
  * ```
  *
  * ## Fix safety
- * Safe, given the config's word that the plugin is on: the fix removes the toleration entry
+ * Safe, given the evidence that the toleration is added at admission: the fix removes the toleration entry
  * (its lines in a block sequence, the item and a comma in a flow one). When every toleration of
  * the list is such a redundant entry, it removes the whole `tolerations:` field instead, so no
  * empty list is left behind. Declined (no fix) when the entry or the list is an alias or
  * anchored (the edit would change other objects), or when the item does not start its own line.
  *
  * ## Options
- * `cluster.extended-resource-toleration` (the rule reports only when it is true),
+ * `cluster.extended-resource-toleration` (the rule reports only when it is true, or on GKE),
+ * `cluster.provider`,
  * `cluster.gpu-resources` (the resource names that count as GPUs).
  *
  * ## References
@@ -64,6 +71,8 @@
  * - kubernetes pkg/apis/core/v1/defaults.go, `SetDefaults_Pod` (limits become requests)
  * - Kubernetes, Admission controllers, ExtendedResourceToleration,
  *   https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/
+ * - GKE, Run GPUs in Standard node pools (GKE adds the toleration to GPU pods),
+ *   https://cloud.google.com/kubernetes-engine/docs/how-to/gpus
  */
 
 /* True when some container of u requests or limits resource name (any quantity: the plugin
@@ -110,6 +119,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_config *cfg = sl_ctx_config(ctx);
 	sl_fact added = sl_cluster_extended_resource_toleration(sl_ctx_index(ctx), u,
 								sl_ctx_arena(ctx));
+	if (u->mode == SL_MODE_MODELMESH)
+		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (added.value != SL_TRI_YES)
 		return SL_OK;
 	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
@@ -118,11 +129,12 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		if (!key)
 			continue;
 		sl_report *r = sl_report_at(ctx, t,
-			     "%s tolerates %s:NoSchedule explicitly, but it requests %s and the "
-			     "ExtendedResourceToleration admission plugin (cluster."
-			     "extended-resource-toleration: true) adds {key: %s, operator: Exists, "
-			     "effect: NoSchedule} to its pods",
-			     sl_ctx_label(ctx, u), key, key, key);
+			     "%s tolerates %s:NoSchedule, which the cluster adds at admission (%s)", sl_ctx_label(ctx, u), key, added.source);
+		sl_report_note(ctx, r, "The unit requests %s, and the ExtendedResourceToleration "
+			       "admission plugin (or GKE) adds {key: %s, operator: Exists, effect: "
+			       "NoSchedule} to such pods: the explicit entry repeats it.", key, key);
+		sl_report_note(ctx, r, "Keep it if the manifest must also run on clusters that do not add "
+			       "the toleration (or disable this rule).");
 		add_fix(ctx, r, u, t);
 	}
 	return SL_OK;

@@ -7,7 +7,7 @@
  * Reports a placement unit that tolerates a taint but has no nodeSelector and no required node
  * affinity. Not counted: tolerations of `node.kubernetes.io/`-prefixed and
  * `node.cloudprovider.kubernetes.io/`-prefixed taints (set by Kubernetes itself), the GPU taint on a unit
- * that requests that GPU (the request already confines it to GPU nodes), and spot taints ("may
+ * that requests or claims (DRA) that GPU (the request already confines it to GPU nodes), and spot taints ("may
  * use spot" is the intent; `critical-on-spot` covers the risk). DaemonSets are node agents and
  * are skipped. Reported once per unit, at `tolerations:`.
  *
@@ -70,8 +70,6 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_config *cfg = sl_ctx_config(ctx);
 	if (u->obj->kind == SL_KIND_DAEMONSET || sl_seq_n(u->tolerations) == 0 || has_selector(u))
 		return SL_OK;
-	const char *gpu = sl_unit_gpu_resource(cfg, u);
-	const char *gpu_taint = gpu ? sl_gpu_taint_key(gpu) : NULL;
 	char keys[512] = "";
 	size_t counted = 0;
 	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
@@ -83,8 +81,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		if (strncmp(key, "node.kubernetes.io/", 19) == 0 ||
 		    strncmp(key, "node.cloudprovider.kubernetes.io/", 33) == 0)
 			continue;
-		if (gpu_taint && strcmp(key, gpu_taint) == 0)
-			continue;
+		if (sl_unit_gpu_taint(sl_ctx_index(ctx), u, key))
+			continue;   /* the taint of a GPU the unit requests or claims */
 		if (*key && sl_config_is_spot_key(cfg, key))
 			continue;
 		const char *shown = *key ? key : (op && strcmp(op, "Exists") == 0) ? "every taint" : "\"\"";

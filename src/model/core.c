@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
-** core.c: Pods, the workload kinds (apps/v1, batch/v1), PriorityClass, ConfigMap and Node. */
+** core.c: Pods, the workload kinds (apps/v1, batch/v1), PriorityClass, ConfigMap, Node, and the
+** Dynamic Resource Allocation claims (resource.k8s.io ResourceClaim, ResourceClaimTemplate). */
 #include "model/model.h"
 
 /* Binds a pod template mapping ({metadata, spec}) into a new unit of o. */
@@ -76,6 +77,16 @@ sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)
 			sl_model_field(mc, t, "value", SL_T_STR);
 			sl_model_field(mc, t, "effect", SL_T_STR);
 		}
+		return SL_OK;
+	}
+	case SL_KIND_RESOURCE_CLAIM:
+	case SL_KIND_RESOURCE_CLAIM_TEMPLATE: {
+		/* the device requests a pod's claim asks for (sl_unit_gpu_use reads their classes):
+		** a claim's spec.devices, a template's spec.spec.devices */
+		const sl_node *spec = o->kind == SL_KIND_RESOURCE_CLAIM
+			? o->spec : sl_model_field(mc, o->spec, "spec", SL_T_MAP);
+		const sl_node *devices = sl_model_field(mc, spec, "devices", SL_T_MAP);
+		sl_model_field(mc, devices, "requests", SL_T_SEQ_OF_MAP);
 		return SL_OK;
 	}
 	default:

@@ -38,6 +38,8 @@ typedef enum sl_kind {
 	SL_KIND_SELDON_SERVER_CONFIG,
 	SL_KIND_SELDON_MODEL,
 	SL_KIND_NODE,
+	SL_KIND_RESOURCE_CLAIM,            /* resource.k8s.io: Dynamic Resource Allocation */
+	SL_KIND_RESOURCE_CLAIM_TEMPLATE,
 	SL_KIND__COUNT
 } sl_kind;
 

@@ -36,6 +36,9 @@ static const struct kind_entry kinds[] = {
 	{"mlops.seldon.io", "Server", SL_KIND_SELDON_SERVER, "Seldon Server"},
 	{"mlops.seldon.io", "ServerConfig", SL_KIND_SELDON_SERVER_CONFIG, "Seldon ServerConfig"},
 	{"mlops.seldon.io", "Model", SL_KIND_SELDON_MODEL, "Seldon Model"},
+	{"resource.k8s.io", "ResourceClaim", SL_KIND_RESOURCE_CLAIM, "ResourceClaim"},
+	{"resource.k8s.io", "ResourceClaimTemplate", SL_KIND_RESOURCE_CLAIM_TEMPLATE,
+	 "ResourceClaimTemplate"},
 };
 
 const char *sl_kind_name(sl_kind k)

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: Apache-2.0
+** test_gpu.c: what the GPU rules' fixtures cannot show: which fixes are safe (a Knative-run
+** unit whose tolerations flag is not known to be enabled gets an unsafe toleration fix), the
+** notes that name the evidence, and the fix-safety invariant over the GPU rules' bad fixtures
+** (applying their safe fixes never adds a finding of any rule). */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "schedlint/schedlint.h"
+
+#define GWT "testdata/rules/gpu-without-toleration"
+
+static sl_config *load(const char *path)
+{
+	sl_config *cfg = NULL;
+	if (path)
+		cr_assert_eq(sl_config_load(path, &cfg, NULL), SL_OK, "%s", path);
+	else
+		cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	return cfg;
+}
+
+/* Lints path with the given rules (all when n_sel is 0). */
+static sl_run *lint(const sl_config *cfg, const char *path, const char *const *sel, size_t n_sel)
+{
+	sl_run_options o = {.select = sel, .n_select = n_sel, .jobs = 1};
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_path(run, path), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	return run;
+}
+
+static const char *const gwt[] = {"gpu-without-toleration"};
+
+Test(gpu, knative_unit_with_unknown_flag_gets_an_unsafe_fix)
+{
+	sl_config *cfg = load(GWT "/config.yaml");
+	sl_run *run = lint(cfg, GWT "/bad/knative-flag-unknown.yaml", gwt, 1);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	const sl_finding *f = sl_run_finding(run, 0);
+	cr_assert_not_null(f->fix);
+	cr_expect_eq(f->fix->applicability, SL_FIX_UNSAFE);
+	cr_expect(strstr(f->fix->message, "kubernetes.podspec-tolerations"), "%s", f->fix->message);
+	cr_expect(f->notes && strstr(f->notes, "assumes the ExtendedResourceToleration"), "%s",
+		  f->notes ? f->notes : "(no notes)");
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+Test(gpu, knative_unit_with_tolerations_enabled_gets_a_safe_fix)
+{
+	sl_config *cfg = load(GWT "/config.yaml");
+	sl_run *run = lint(cfg, GWT "/bad/knative-flag-enabled", gwt, 1);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	const sl_finding *f = sl_run_finding(run, 0);
+	cr_assert_not_null(f->fix);
+	cr_expect_eq(f->fix->applicability, SL_FIX_SAFE);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+Test(gpu, plugin_off_note_names_its_source)
+{
+	sl_config *cfg = load(GWT "/bad/plugin-off.config.yaml");
+	sl_run *run = lint(cfg, GWT "/bad/plugin-off.yaml", gwt, 1);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	const sl_finding *f = sl_run_finding(run, 0);
+	cr_expect(strstr(f->message, "plugin-off.config.yaml:2"), "%s", f->message);
+	cr_expect(f->notes && strstr(f->notes, "plugin-off.config.yaml:3"), "%s",
+		  f->notes ? f->notes : "(no notes)");
+	cr_expect_eq(f->fix->applicability, SL_FIX_SAFE);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+/* --- the fix-safety invariant ------------------------------------------------------------ */
+
+static const char *const gpu_rules[] = {
+	"gpu-without-toleration", "redundant-gpu-toleration", "gpu-custom-taint-toleration",
+	"gpu-request-without-limit", "gpu-request-limit-mismatch", "gpu-node-without-gpu-request",
+	"kserve-pod-level-gpu",
+};
+
+static bool exists(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0;
+}
+
+/* Findings of rule id in run. */
+static size_t count(const sl_run *run, const char *id)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sl_run_finding_count(run); i++)
+		n += strcmp(sl_run_finding(run, i)->rule, id) == 0;
+	return n;
+}
+
+/* Lints case (file or directory) with every rule, applies the safe fixes, and expects no rule
+** to report more than before. */
+static size_t check_case(const char *rule_dir, const char *bad, const char *name)
+{
+	char path[1024], conf[1100];
+	snprintf(path, sizeof path, "%s/%s", bad, name);
+	size_t l = strlen(name);
+	if (l > 5 && strcmp(name + l - 5, ".yaml") == 0)
+		snprintf(conf, sizeof conf, "%s/%.*s.config.yaml", bad, (int)(l - 5), name);
+	else
+		snprintf(conf, sizeof conf, "%s/%s.config.yaml", bad, name);
+	if (!exists(conf))
+		snprintf(conf, sizeof conf, "%s/config.yaml", rule_dir);
+	sl_config *cfg = load(exists(conf) ? conf : NULL);
+	sl_run *before = lint(cfg, path, NULL, 0);
+	sl_run *run = lint(cfg, path, NULL, 0);
+	sl_fix_options fo = {.unsafe = false};
+	size_t applied = 0;
+	cr_assert_eq(sl_run_fix(run, &fo, &applied, NULL), SL_OK);
+	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
+		const sl_finding *f = sl_run_finding(run, i);
+		cr_expect_leq(count(run, f->rule), count(before, f->rule),
+			      "%s: a safe fix added a %s finding: %s", path, f->rule, f->message);
+	}
+	sl_run_free(before);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	return applied;
+}
+
+Test(gpu, safe_fixes_of_the_gpu_rules_add_no_finding, .timeout = 120)
+{
+	size_t applied = 0;
+	for (size_t r = 0; r < sizeof gpu_rules / sizeof *gpu_rules; r++) {
+		char rule_dir[512], bad[600];
+		snprintf(rule_dir, sizeof rule_dir, "testdata/rules/%s", gpu_rules[r]);
+		snprintf(bad, sizeof bad, "%s/bad", rule_dir);
+		DIR *d = opendir(bad);
+		cr_assert_not_null(d, "%s", bad);
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			const char *n = de->d_name;
+			size_t l = strlen(n);
+			char p[1024];
+			snprintf(p, sizeof p, "%s/%s", bad, n);
+			struct stat st;
+			if (n[0] == '.' || stat(p, &st) != 0)
+				continue;
+			bool dir = S_ISDIR(st.st_mode) && !strstr(n, ".fixed");
+			bool file = S_ISREG(st.st_mode) && l > 5 && strcmp(n + l - 5, ".yaml") == 0 &&
+				    !strstr(n, ".fixed.") && !strstr(n, ".config.");
+			if (dir || file)
+				applied += check_case(rule_dir, bad, n);
+		}
+		closedir(d);
+	}
+	cr_expect_gt(applied, 10, "the bad fixtures have safe fixes to check");
+}
