@@ -323,6 +323,9 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 			}
 			if (r->check_unit) {
 				for (size_t ui = 0; ui < o->n_units; ui++) {
+					/* no pod, no placement: modelmesh-placement-ignored says so */
+					if (sl_unit_builds_no_pod(&o->units[ui]) && !r->podless_units)
+						continue;
 					ctx.unit = &o->units[ui];
 					sl_err err = r->check_unit(&ctx, ctx.unit);
 					if (err)

@@ -44,6 +44,9 @@ struct sl_rule {
 	** run, which gathers the serving units as it checks the files, checks u's file after all
 	** the others. NULL for the rules that read only the looked-up kinds. */
 	bool (*waits_for_units)(sl_ctx *ctx, const sl_unit *u);
+	/* check_unit also runs on units that build no pod (sl_unit_builds_no_pod: a ModelMesh
+	** predictor), which the engine otherwise skips: for rules about the manifest itself. */
+	bool podless_units;
 };
 
 /* Defines the rule `stem` (its snake_case id). The registry generator finds it. */

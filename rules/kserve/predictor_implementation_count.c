@@ -164,4 +164,4 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 SL_RULE(predictor_implementation_count, .id = "predictor-implementation-count",
 	.category = "kserve",
 	.summary = "A predictor with no implementation or several (framework keys, model, containers)",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check, .podless_units = true);

@@ -356,3 +356,58 @@ Test(engine, a_fix_whose_edits_would_overlap_is_dropped_whole)
 	sl_run_free(run);
 	sl_config_free(cfg);
 }
+
+/* Lints text as one file with every rule on (default config, or cfg_text); caller frees. */
+static sl_run *lint_text(const char *cfg_text, const char *text)
+{
+	sl_config *cfg = NULL;
+	if (cfg_text)
+		cfg = config_from(cfg_text);
+	else
+		cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, NULL, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "m.yaml", text, strlen(text)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	sl_config_free(cfg);
+	return run;
+}
+
+static size_t count_of(const sl_run *run, const char *rule)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sl_run_finding_count(run); i++)
+		n += strcmp(sl_run_finding(run, i)->rule, rule) == 0;
+	return n;
+}
+
+Test(engine, a_modelmesh_predictor_builds_no_pod)
+{
+	/* In Standard mode the placement rules fire; in ModelMesh mode only the rules that run on
+	** units building no pod (modelmesh-placement-ignored, predictor-implementation-count) do. */
+	static const char *const isvc =
+		"apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: m\n"
+		"  annotations:\n    serving.kserve.io/deploymentMode: %s\nspec:\n  predictor:\n"
+		"    tolerations:\n      - key: dedicated\n        operator: Exists\n"
+		"    sklearn:\n      storageUri: gs://m\n    model:\n      modelFormat:\n        name: x\n"
+		"      resources:\n        requests:\n          nvidia.com/gpu: 1\n";
+	char buf[1024];
+	snprintf(buf, sizeof buf, isvc, "Standard");
+	sl_run *run = lint_text(NULL, buf);
+	cr_expect_eq(count_of(run, "toleration-without-selector"), 1);
+	cr_expect_eq(count_of(run, "gpu-request-without-limit"), 1);
+	cr_expect_eq(count_of(run, "modelmesh-placement-ignored"), 0);
+	sl_run_free(run);
+	snprintf(buf, sizeof buf, isvc, "ModelMesh");
+	run = lint_text(NULL, buf);
+	cr_expect_eq(count_of(run, "toleration-without-selector"), 0);
+	cr_expect_eq(count_of(run, "gpu-request-without-limit"), 0);
+	cr_expect_eq(count_of(run, "modelmesh-placement-ignored"), 2, "tolerations and the GPU");
+	cr_expect_eq(count_of(run, "predictor-implementation-count"), 1, "sklearn and model");
+	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
+		const sl_finding *f = sl_run_finding(run, i);
+		cr_expect(strcmp(f->rule, "modelmesh-placement-ignored") != 0 ||
+			  (f->unit && strcmp(f->unit, "predictor") == 0), "finding names its unit");
+	}
+	sl_run_free(run);
+}
