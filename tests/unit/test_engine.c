@@ -411,3 +411,58 @@ Test(engine, a_modelmesh_predictor_builds_no_pod)
 	}
 	sl_run_free(run);
 }
+
+/* The severity of the knative-feature-flag-required finding on a Knative Service with a
+** nodeSelector, given the documents before it (NULL when it does not fire), and its notes. */
+static sl_severity flag_severity(const char *cfg_text, const char *before, const char **notes)
+{
+	char buf[2048];
+	snprintf(buf, sizeof buf, "%sapiVersion: serving.knative.dev/v1\nkind: Service\nmetadata:\n"
+		 "  name: s\nspec:\n  template:\n    spec:\n      nodeSelector:\n        pool: a\n"
+		 "      containers:\n        - image: x\n", before);
+	sl_run *run = lint_text(cfg_text, buf);
+	const sl_finding *f = find(run, "knative-feature-flag-required");
+	sl_severity sev = f ? f->severity : SL_SEV_OFF;
+	static char kept[2048];
+	snprintf(kept, sizeof kept, "%s", f && f->notes ? f->notes : "");
+	if (notes)
+		*notes = kept;
+	sl_run_free(run);
+	return sev;
+}
+
+#define FEATURES_CM(v) "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\n" \
+	"  namespace: knative-serving\ndata:\n  kubernetes.podspec-nodeselector: " v "\n---\n"
+
+Test(engine, knative_flag_unknown_is_a_warning_disabled_an_error)
+{
+	const char *notes = NULL;
+	cr_expect_eq(flag_severity(NULL, "", &notes), SL_SEV_WARNING, "nothing says");
+	cr_expect(strstr(notes, "cluster.knative-features"), "names the key that settles it: %s", notes);
+	cr_expect(strstr(notes, "must not set the field(s): spec.template.spec.nodeSelector"));
+	cr_expect_eq(flag_severity(NULL, FEATURES_CM("disabled"), NULL), SL_SEV_ERROR);
+	cr_expect_eq(flag_severity(NULL, FEATURES_CM("\"yes\""), NULL), SL_SEV_ERROR,
+		     "Knative ignores the value: the default, disabled");
+	cr_expect_eq(flag_severity(NULL, FEATURES_CM("enabled"), NULL), SL_SEV_OFF);
+	cr_expect_eq(flag_severity(NULL, FEATURES_CM("enabled") FEATURES_CM("disabled"), &notes),
+		     SL_SEV_WARNING, "sources that disagree");
+	cr_expect(strstr(notes, "m.yaml:7") && strstr(notes, "m.yaml:15"), "names both: %s", notes);
+	cr_expect_eq(flag_severity("cluster:\n  knative-features: [nodeselector]\n",
+				   FEATURES_CM("enabled") FEATURES_CM("disabled"), NULL),
+		     SL_SEV_OFF, "the config settles a disagreement");
+	/* a ConfigMap that leaves the flag unset may be patched in the cluster: unknown */
+	static const char *const cm_other =
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\n"
+		"  namespace: knative-serving\ndata:\n  kubernetes.podspec-affinity: enabled\n---\n";
+	cr_expect_eq(flag_severity(NULL, cm_other, NULL), SL_SEV_WARNING);
+	cr_expect_eq(flag_severity("cluster:\n  knative-features: [nodeselector]\n", cm_other, NULL),
+		     SL_SEV_OFF);
+	/* the operator owns config-features: a CR that leaves the flag unset disables it */
+	static const char *const cr =
+		"apiVersion: operator.knative.dev/v1beta1\nkind: KnativeServing\nmetadata:\n"
+		"  name: knative-serving\nspec:\n  config:\n    features:\n"
+		"      kubernetes.podspec-affinity: enabled\n---\n";
+	cr_expect_eq(flag_severity(NULL, cr, NULL), SL_SEV_ERROR);
+	cr_expect_eq(flag_severity("cluster:\n  knative-features: []\n", "", NULL), SL_SEV_ERROR,
+		     "the config lists the enabled flags");
+}
