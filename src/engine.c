@@ -427,6 +427,25 @@ void sl_report_cap(sl_report *r, sl_severity sev)
 		r->rec.pub.severity = sev;
 }
 
+sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o)
+{
+	if (!o->mode_defaulted)
+		return SL_OK;
+	const char *src = NULL;
+	sl_mode m = sl_cluster_kserve_default_mode(&ctx->eng->index, &src);
+	const char *name = m == SL_MODE_STANDARD ? "Standard" : m == SL_MODE_MODELMESH ? "ModelMesh"
+		: "Knative";
+	if (src)
+		return sl_report_note(ctx, r, "It runs in %s mode because it has no valid "
+				      "serving.kserve.io/deploymentMode annotation and the default mode "
+				      "is %s (%s).", name, name, src);
+	return sl_report_note(ctx, r, "It runs in %s mode because it has no valid "
+			      "serving.kserve.io/deploymentMode annotation and KServe's shipped default "
+			      "is Serverless (Knative); if the cluster's default differs, set config "
+			      "`cluster.kserve-default-deployment-mode` or lint the "
+			      "inferenceservice-config ConfigMap alongside.", name);
+}
+
 static sl_file *file_of(sl_ctx *ctx, const sl_object *in)
 {
 	if (!in || in->path == ctx->file->path)

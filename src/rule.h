@@ -78,6 +78,10 @@ sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 /* Caps r's severity at sev: for a finding whose claim rests on a cluster fact nothing decides
 ** (the message says which and how to settle it). A rule configured lower stays lower. */
 void sl_report_cap(sl_report *r, sl_severity sev);
+/* For a KServe object whose mode comes from the cluster's default (o->mode_defaulted): adds the
+** note saying so, naming where the default comes from (sl_cluster_kserve_default_mode). A
+** no-op for an object with a valid mode annotation. */
+sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o);
 
 /* --- fixes: byte-range edits on the original text (never a re-emission) -------------------- */
 /* Replaces bytes [start,end) of the current file with text. */

@@ -327,20 +327,7 @@ static void rejection_note(sl_ctx *ctx, sl_report *r, const sl_unit *u, const ch
 	sl_report_note(ctx, r, "KServe accepts the %s, but Knative's webhook rejects the Knative "
 		       "Service KServe renders for it; the error shows only in the %s's status and "
 		       "events: %s", sl_kind_name(k), sl_kind_name(k), full);
-	if (!u->obj->mode_defaulted)
-		return;
-	const char *src = NULL;
-	sl_cluster_kserve_default_mode(sl_ctx_index(ctx), &src);
-	if (src)
-		sl_report_note(ctx, r, "It runs through Knative because it has no valid "
-			       "serving.kserve.io/deploymentMode annotation and the default mode is "
-			       "Knative (%s).", src);
-	else
-		sl_report_note(ctx, r, "It runs through Knative because it has no valid "
-			       "serving.kserve.io/deploymentMode annotation and KServe's shipped default "
-			       "mode is Serverless (Knative); if the cluster's default is Standard, set "
-			       "config `cluster.kserve-default-deployment-mode` or lint the "
-			       "inferenceservice-config ConfigMap alongside.");
+	sl_report_note_default_mode(ctx, r, u->obj);
 }
 
 /* Adds "key: fragment" to map (an own, unanchored mapping), or to parent as a new key holding

@@ -94,10 +94,7 @@ static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const ch
 		       "predictor (\"Skipping reconciliation for InferenceService\", kserve "
 		       "controller.go); ModelMesh loads the model into the pods of %s, built from "
 		       "the runtime's spec, so %s never reaches a pod.", runtime_name(ctx, u), what);
-	if (u->obj->mode_defaulted)
-		sl_report_note(ctx, r, "The mode is ModelMesh because the InferenceService has no "
-			       "valid serving.kserve.io/deploymentMode annotation and the cluster's "
-			       "default is ModelMesh.");
+	sl_report_note_default_mode(ctx, r, u->obj);
 	if (runtime_key)
 		sl_report_note(ctx, r, "Set it on the ServingRuntime instead (%s); it then applies to "
 			       "every model that runtime serves.", runtime_key);

@@ -466,3 +466,32 @@ Test(engine, knative_flag_unknown_is_a_warning_disabled_an_error)
 	cr_expect_eq(flag_severity("cluster:\n  knative-features: []\n", "", NULL), SL_SEV_ERROR,
 		     "the config lists the enabled flags");
 }
+
+Test(engine, a_defaulted_mode_note_names_its_source)
+{
+	static const char *const isvc =
+		"apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: i\n"
+		"spec:\n  predictor:\n    nodeSelector:\n      pool: a\n    sklearn:\n"
+		"      storageUri: gs://m\n";
+	static const char *const with_config =
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: inferenceservice-config\n"
+		"  namespace: kserve\ndata:\n  deploy: '{\"defaultDeploymentMode\": \"%s\"}'\n---\n%s";
+	char buf[2048];
+	sl_run *run = lint_text(NULL, isvc);
+	const sl_finding *f = find(run, "knative-feature-flag-required");
+	cr_assert(f && f->notes);
+	cr_expect(strstr(f->notes, "KServe's shipped default is Serverless"), "%s", f->notes);
+	sl_run_free(run);
+	snprintf(buf, sizeof buf, with_config, "Knative", isvc);
+	run = lint_text(NULL, buf);
+	f = find(run, "knative-feature-flag-required");
+	cr_assert(f && f->notes);
+	cr_expect(strstr(f->notes, "the default mode is Knative (inferenceservice-config (m.yaml:7))"),
+		  "%s", f->notes);
+	sl_run_free(run);
+	/* Standard by inferenceservice-config: no Knative Service, no flag finding */
+	snprintf(buf, sizeof buf, with_config, "Standard", isvc);
+	run = lint_text(NULL, buf);
+	cr_expect_null(find(run, "knative-feature-flag-required"), "Standard by default");
+	sl_run_free(run);
+}
