@@ -427,6 +427,34 @@ void sl_report_cap(sl_report *r, sl_severity sev)
 		r->rec.pub.severity = sev;
 }
 
+const char *sl_short_paths(sl_ctx *ctx, const char *s)
+{
+	if (!s)
+		return NULL;
+	char *out = sl_arena_alloc(ctx->file->arena, strlen(s) + 1);
+	if (!out) {
+		ctx->file->oom = SL_ENOMEM;
+		return NULL;
+	}
+	size_t w = 0;
+	for (const char *p = s; *p;) {
+		/* a token runs to the next space or parenthesis; keep what follows its last '/' */
+		size_t n = strcspn(p, " ()");
+		const char *slash = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (p[i] == '/')
+				slash = p + i;
+		const char *from = slash ? slash + 1 : p;
+		memcpy(out + w, from, (size_t)(p + n - from));
+		w += (size_t)(p + n - from);
+		p += n;
+		if (*p)
+			out[w++] = *p++;
+	}
+	out[w] = '\0';
+	return out;
+}
+
 sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o)
 {
 	if (!o->mode_defaulted)

@@ -82,9 +82,9 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann)
 		const char *flag = key ? imitated_flag(ctx, key) : NULL;
 		if (!flag)
 			continue;
-		sl_report *r = sl_report_at(ctx, p->key, "%s: annotation %s does nothing; Knative reads "
-					    "%s only from its cluster config",
-					    sl_object_label(o, sl_ctx_arena(ctx)), key, flag);
+		sl_report *r = sl_report_at(ctx, p->key, "%s: annotation %s does nothing; Knative's "
+					    "feature flags are cluster-wide",
+					    sl_object_label(o, sl_ctx_arena(ctx)), key);
 		sl_report_note(ctx, r, "Knative reads %s only from the config-features ConfigMap in "
 			       "knative-serving (or a KnativeServing CR's spec.config.features); the only "
 			       "per-object features.knative.dev annotations are queueproxy-podinfo and "

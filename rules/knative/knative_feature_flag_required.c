@@ -227,6 +227,16 @@ static const char *config_place(sl_ctx *ctx)
 			       cfg->cluster.knative_features_line);
 }
 
+/* "config-features, a.yaml:7": the source, short, for the first line. */
+static const char *origin_short(sl_ctx *ctx, const flag_info *fi)
+{
+	const sl_object *o = fi->origin.obj;
+	const sl_node *at = fi->origin.node ? fi->origin.node : fi->origin.map;
+	return sl_arena_printf(sl_ctx_arena(ctx), "%s, %s",
+			       o->kind == SL_KIND_KNATIVE_SERVING ? "KnativeServing" : "config-features",
+			       place(ctx, o, at));
+}
+
 /* The end of the message: what the flag's state is, in a few words with its source. */
 static const char *state_text(sl_ctx *ctx, const flag_info *fi)
 {
@@ -236,23 +246,22 @@ static const char *state_text(sl_ctx *ctx, const flag_info *fi)
 	case ST_ENABLED:
 		break;
 	case ST_ALLOWED:
-		return sl_arena_printf(a, "the flag is \"allowed\" in %s and this needs \"enabled\"",
-				       origin_text(ctx, fi));
+		return sl_arena_printf(a, "it is \"allowed\", not \"enabled\" (%s)", origin_short(ctx, fi));
 	case ST_DISABLED:
-		return sl_arena_printf(a, "the flag is \"%s\" in %s", fi->raw, origin_text(ctx, fi));
+		return sl_arena_printf(a, "it is \"%s\" (%s)", fi->raw, origin_short(ctx, fi));
 	case ST_IGNORED:
-		return sl_arena_printf(a, "the flag is disabled: Knative ignores \"%s\" in %s", fi->raw,
-				       origin_text(ctx, fi));
+		return sl_arena_printf(a, "it is off: Knative ignores \"%s\" (%s)", fi->raw,
+				       origin_short(ctx, fi));
 	case ST_CR_UNSET:
-		return sl_arena_printf(a, "the flag is disabled: %s leaves it at the default",
-				       origin_text(ctx, fi));
+		return sl_arena_printf(a, "it is off: the KnativeServing CR leaves it unset (%s)",
+				       place(ctx, o->obj, o->map));
 	case ST_CONFIG_OFF:
-		return sl_arena_printf(a, "the flag is not in cluster.knative-features (%s)",
-				       config_place(ctx));
+		return sl_arena_printf(a, "it is not in cluster.knative-features (%s)", config_place(ctx));
 	case ST_CM_UNSET:
-		return sl_arena_printf(a, "its state is unknown: %s does not set it", origin_text(ctx, fi));
+		return sl_arena_printf(a, "its state is unknown (%s leaves it unset)",
+				       origin_short(ctx, fi));
 	case ST_CONFLICT:
-		return sl_arena_printf(a, "its state is unknown: %s and %s disagree",
+		return sl_arena_printf(a, "its state is unknown (%s and %s disagree)",
 				       place(ctx, o->obj, o->node), place(ctx, o->other, o->other_node));
 	case ST_UNKNOWN:
 		break;
@@ -292,10 +301,11 @@ static void state_note(sl_ctx *ctx, sl_report *r, const char *flag, const flag_i
 			       "`cluster.knative-features`.", origin_text(ctx, fi), shortname);
 		return;
 	case ST_CR_UNSET:
-		sl_report_note(ctx, r, "The Knative Operator writes ConfigMap config-features from the "
-			       "CR's spec.config.features and reverts other edits, so a flag the CR leaves "
-			       "unset has Knative's default, disabled. Add it there (the unsafe fix does) "
-			       "or remove the field.");
+		sl_report_note(ctx, r, "%s does not set the flag. The Knative Operator writes ConfigMap "
+			       "config-features from the CR's spec.config.features and reverts other "
+			       "edits, so a flag the CR leaves unset has Knative's default, disabled. Add "
+			       "it there (the unsafe fix does) or remove the field.",
+			       origin_text(ctx, fi));
 		return;
 	case ST_CONFIG_OFF:
 		sl_report_note(ctx, r, "Config `cluster.knative-features` (%s) lists the flags the cluster "
@@ -396,8 +406,9 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const char *flag, const flag_info
 static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const char *what,
 		   const char *flag, const flag_info *fi, const char *error)
 {
-	sl_report *r = sl_report_key(ctx, value, "%s sets %s, which needs Knative flag %s; %s",
-				     sl_ctx_label(ctx, u), what, flag, state_text(ctx, fi));
+	sl_report *r = sl_report_key(ctx, value, "%s sets %s, which needs %s; %s",
+				     sl_ctx_label(ctx, u), what, flag,
+				     sl_short_paths(ctx, state_text(ctx, fi)));
 	if (!state_known(fi->st))
 		sl_report_cap(r, SL_SEV_WARNING);
 	rejection_note(ctx, r, u, error);

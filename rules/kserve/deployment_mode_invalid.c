@@ -125,7 +125,8 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	const char *shown = *s ? sl_arena_printf(a, "\"%s\"", s) : "is empty and";
 	if (!shown)
 		return SL_ENOMEM;
-	const char *per = src ? sl_arena_printf(a, "the default per %s", src) : "its shipped default";
+	const char *per = src ? sl_arena_printf(a, "the default per %s", sl_short_paths(ctx, src))
+			      : "its shipped default";
 	sl_report *r = sl_report_at(ctx, v, "%s: serving.kserve.io/deploymentMode %s is not a "
 				    "deployment mode; KServe falls back to %s, %s",
 				    sl_object_label(o, a), shown, def, per ? per : "");
@@ -134,6 +135,8 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 		       "another value: GetDeploymentMode ignores it and uses the cluster's default, "
 		       "records that mode in the status, and refuses to change it later; schedlint's "
 		       "other rules judge the object in that mode too.");
+	if (src)
+		sl_report_note(ctx, r, "The cluster's default mode, %s, comes from %s.", def, src);
 	if (match)
 		sl_report_note(ctx, r, "Did you mean %s?", match);
 	size_t start, end;
