@@ -466,7 +466,7 @@ sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o
 	if (src)
 		return sl_report_note(ctx, r, "It runs in %s mode because it has no valid "
 				      "serving.kserve.io/deploymentMode annotation and the default mode "
-				      "is %s (%s).", name, name, src);
+				      "is %s, per %s.", name, name, src);
 	return sl_report_note(ctx, r, "It runs in %s mode because it has no valid "
 			      "serving.kserve.io/deploymentMode annotation and KServe's shipped default "
 			      "is Serverless (Knative); if the cluster's default differs, set config "

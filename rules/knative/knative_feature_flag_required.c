@@ -216,7 +216,8 @@ static const char *source_name(sl_ctx *ctx, const sl_object *o)
 static const char *origin_text(sl_ctx *ctx, const flag_info *fi)
 {
 	const sl_object *o = fi->origin.obj;
-	const sl_node *at = fi->origin.node ? fi->origin.node : fi->origin.map;
+	const sl_node *at = fi->origin.node ? fi->origin.node
+			  : fi->origin.map ? fi->origin.map : o->spec;
 	return sl_arena_printf(sl_ctx_arena(ctx), "%s (%s)", source_name(ctx, o), place(ctx, o, at));
 }
 
@@ -254,7 +255,7 @@ static const char *state_text(sl_ctx *ctx, const flag_info *fi)
 				       origin_short(ctx, fi));
 	case ST_CR_UNSET:
 		return sl_arena_printf(a, "it is off: the KnativeServing CR leaves it unset (%s)",
-				       place(ctx, o->obj, o->map));
+				       place(ctx, o->obj, o->map ? o->map : o->obj->spec));
 	case ST_CONFIG_OFF:
 		return sl_arena_printf(a, "it is not in cluster.knative-features (%s)", config_place(ctx));
 	case ST_CM_UNSET:

@@ -486,7 +486,7 @@ Test(engine, a_defaulted_mode_note_names_its_source)
 	run = lint_text(NULL, buf);
 	f = find(run, "knative-feature-flag-required");
 	cr_assert(f && f->notes);
-	cr_expect(strstr(f->notes, "the default mode is Knative (inferenceservice-config (m.yaml:7))"),
+	cr_expect(strstr(f->notes, "the default mode is Knative, per inferenceservice-config (m.yaml:7)"),
 		  "%s", f->notes);
 	sl_run_free(run);
 	/* Standard by inferenceservice-config: no Knative Service, no flag finding */
