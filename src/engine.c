@@ -323,6 +323,9 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 			}
 			if (r->check_unit) {
 				for (size_t ui = 0; ui < o->n_units; ui++) {
+					/* no pod, no placement: modelmesh-placement-ignored says so */
+					if (sl_unit_builds_no_pod(&o->units[ui]) && !r->podless_units)
+						continue;
 					ctx.unit = &o->units[ui];
 					sl_err err = r->check_unit(&ctx, ctx.unit);
 					if (err)
@@ -422,6 +425,53 @@ void sl_report_cap(sl_report *r, sl_severity sev)
 {
 	if (r && r->rec.pub.severity > sev)
 		r->rec.pub.severity = sev;
+}
+
+const char *sl_short_paths(sl_ctx *ctx, const char *s)
+{
+	if (!s)
+		return NULL;
+	char *out = sl_arena_alloc(ctx->file->arena, strlen(s) + 1);
+	if (!out) {
+		ctx->file->oom = SL_ENOMEM;
+		return NULL;
+	}
+	size_t w = 0;
+	for (const char *p = s; *p;) {
+		/* a token runs to the next space or parenthesis; keep what follows its last '/' */
+		size_t n = strcspn(p, " ()");
+		const char *slash = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (p[i] == '/')
+				slash = p + i;
+		const char *from = slash ? slash + 1 : p;
+		memcpy(out + w, from, (size_t)(p + n - from));
+		w += (size_t)(p + n - from);
+		p += n;
+		if (*p)
+			out[w++] = *p++;
+	}
+	out[w] = '\0';
+	return out;
+}
+
+sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o)
+{
+	if (!o->mode_defaulted)
+		return SL_OK;
+	const char *src = NULL;
+	sl_mode m = sl_cluster_kserve_default_mode(&ctx->eng->index, &src);
+	const char *name = m == SL_MODE_STANDARD ? "Standard" : m == SL_MODE_MODELMESH ? "ModelMesh"
+		: "Knative";
+	if (src)
+		return sl_report_note(ctx, r, "It runs in %s mode because it has no valid "
+				      "serving.kserve.io/deploymentMode annotation and the default mode "
+				      "is %s, per %s.", name, name, src);
+	return sl_report_note(ctx, r, "It runs in %s mode because it has no valid "
+			      "serving.kserve.io/deploymentMode annotation and KServe's shipped default "
+			      "is Serverless (Knative); if the cluster's default differs, set config "
+			      "`cluster.kserve-default-deployment-mode` or lint the "
+			      "inferenceservice-config ConfigMap alongside.", name);
 }
 
 static sl_file *file_of(sl_ctx *ctx, const sl_object *in)

@@ -563,23 +563,31 @@ sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_fla
 	bool seen = false;
 	const sl_object *const *ks = sl_index_objects(ix, SL_KIND_KNATIVE_SERVING, &n);
 	sl_flag_state s = flag_in(ks, n, true, flag, origin, &seen);
-	if (seen)   /* the operator owns config-features: an unset flag has Knative's default */
+	if (seen && !origin->other)   /* the operator owns config-features: an unset flag has
+				         Knative's default */
 		return s;
-	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
-	if (ix->finished) {
-		/* only the config-features ConfigMaps, found once */
-		cms = ix->features_cms;
-		n = ix->n_features_cms;
-		s = flag_in(cms, n, false, flag, origin, &seen);
-	} else {
-		for (size_t i = 0; i < n && !origin->node && !origin->other; i++)
-			if (is_features_configmap(cms[i]))
-				s = flag_in(&cms[i], 1, false, flag, origin, &seen);
+	if (!seen) {
+		const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
+		if (ix->finished) {
+			/* only the config-features ConfigMaps, found once */
+			cms = ix->features_cms;
+			n = ix->n_features_cms;
+			s = flag_in(cms, n, false, flag, origin, &seen);
+		} else {
+			for (size_t i = 0; i < n && !origin->node && !origin->other; i++)
+				if (is_features_configmap(cms[i]))
+					s = flag_in(&cms[i], 1, false, flag, origin, &seen);
+		}
+		/* a ConfigMap that leaves the flag unset may be patched in the cluster (the
+		** upstream one ships only _example): the config may still say */
+		if (origin->node && !origin->other)
+			return s;
 	}
-	if (seen)
-		return s;
+	/* nothing decided (sources that disagree, or a ConfigMap without the flag): the config's
+	** knative-features settles it when set; else the state stays unknown, origin says why */
 	const sl_config *cfg = ix->cfg;
 	if (cfg && cfg->cluster.knative_features_set) {
+		memset(origin, 0, sizeof *origin);
 		const char *shortname = strncmp(flag, "kubernetes.podspec-", 19) == 0 ? flag + 19 : flag;
 		origin->from_config = true;
 		for (size_t i = 0; i < cfg->cluster.knative_features.n; i++) {

@@ -128,8 +128,12 @@ const sl_object *sl_index_find(const sl_index *ix, sl_kind k, const char *name);
 const sl_object *const *sl_index_find_all(const sl_index *ix, sl_kind k, const char *name,
 					  size_t *n);
 /* The state of Knative flag `flag` ("kubernetes.podspec-nodeselector"): a KnativeServing CR's
-** spec.config.features wins, then a config-features ConfigMap in knative-serving, then the
-** config's knative-features (short names); origin (may be NULL) says where it came from. */
+** spec.config.features wins (one that leaves the flag unset: UNKNOWN with origin->obj set and
+** no node, Knative's default, as the operator owns config-features), then a config-features
+** ConfigMap in knative-serving that sets it, then the config's knative-features (short names),
+** which also settles sources that disagree and ConfigMaps that leave the flag unset (when the
+** config is not set these stay UNKNOWN, origin naming them); origin (may be NULL) says where
+** it came from. */
 sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_flag_origin *origin);
 /* A PriorityClass value by name: built-in system classes, classes among the linted files, then
 ** the config's priority-classes. True when known; *value set. */

@@ -44,6 +44,9 @@ struct sl_rule {
 	** run, which gathers the serving units as it checks the files, checks u's file after all
 	** the others. NULL for the rules that read only the looked-up kinds. */
 	bool (*waits_for_units)(sl_ctx *ctx, const sl_unit *u);
+	/* check_unit also runs on units that build no pod (sl_unit_builds_no_pod: a ModelMesh
+	** predictor), which the engine otherwise skips: for rules about the manifest itself. */
+	bool podless_units;
 };
 
 /* Defines the rule `stem` (its snake_case id). The registry generator finds it. */
@@ -75,6 +78,13 @@ sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 /* Caps r's severity at sev: for a finding whose claim rests on a cluster fact nothing decides
 ** (the message says which and how to settle it). A rule configured lower stays lower. */
 void sl_report_cap(sl_report *r, sl_severity sev);
+/* s with every file path in it shortened to the file's name ("a/b/c.yaml:7" -> "c.yaml:7"):
+** for a first line that names a source; the notes keep the full paths. An arena string. */
+const char *sl_short_paths(sl_ctx *ctx, const char *s);
+/* For a KServe object whose mode comes from the cluster's default (o->mode_defaulted): adds the
+** note saying so, naming where the default comes from (sl_cluster_kserve_default_mode). A
+** no-op for an object with a valid mode annotation. */
+sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o);
 
 /* --- fixes: byte-range edits on the original text (never a re-emission) -------------------- */
 /* Replaces bytes [start,end) of the current file with text. */

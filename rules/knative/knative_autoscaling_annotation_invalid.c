@@ -94,14 +94,18 @@ static const sl_node *get(const sl_node *ann, const char *k1, const char *k2, co
 	return v;
 }
 
-static const char *where(const sl_object *o)
+/* The note quoting the error Knative gives for it (err), where users see it. */
+static void rejected(sl_ctx *ctx, sl_report *r, const sl_object *o, const char *err)
 {
-	if (o->kind == SL_KIND_KNATIVE_SERVICE)
-		return "the webhook rejects the Service";
-	if (o->kind == SL_KIND_KNATIVE_CONFIGURATION)
-		return "the webhook rejects the Configuration";
-	return "the webhook rejects the Knative Service KServe renders, and the error shows only in the "
-	       "object's status and events";
+	if (!err)
+		return;
+	if (o->kind == SL_KIND_KNATIVE_SERVICE || o->kind == SL_KIND_KNATIVE_CONFIGURATION)
+		sl_report_note(ctx, r, "Knative's webhook rejects the %s with: %s", sl_kind_name(o->kind),
+			       err);
+	else
+		sl_report_note(ctx, r, "KServe copies it onto the Knative Service it renders, which "
+			       "Knative's webhook rejects with \"%s\", an error seen only in the %s's "
+			       "status and events.", err, sl_kind_name(o->kind));
 }
 
 /* Go's strconv.ParseInt(v, 10, 32): 1 ok, 0 not a number, -1 out of range. */
@@ -183,14 +187,15 @@ static void check_int(sl_ctx *ctx, const sl_object *o, const sl_node *v, const c
 	long long n = 0;
 	int r = parse_int32(s, &n);
 	if (r == 0) {
-		sl_report_at(ctx, v, "%s: %s \"%s\" is not an integer: %s (invalid value: %s: %s)",
-			     sl_object_label(o, sl_ctx_arena(ctx)), key, s, where(o), s, key);
+		sl_report *r = sl_report_at(ctx, v, "%s: %s \"%s\" is not an integer",
+					    sl_object_label(o, sl_ctx_arena(ctx)), key, s);
+		rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: %s: %s", s, key));
 		return;
 	}
 	if (r < 0 || n < 0) {
-		sl_report_at(ctx, v, "%s: %s \"%s\" is not a non-negative 32-bit integer: %s (expected 0 "
-			     "<= %s <= 2147483647: %s)",
-			     sl_object_label(o, sl_ctx_arena(ctx)), key, s, where(o), s, key);
+		sl_report *r = sl_report_at(ctx, v, "%s: %s \"%s\" is not a non-negative 32-bit integer",
+					    sl_object_label(o, sl_ctx_arena(ctx)), key, s);
+		rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "expected 0 <= %s <= 2147483647: %s", s, key));
 		return;
 	}
 	*val = n;
@@ -210,10 +215,13 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann, bool 
 		size_t n = strlen(cls);
 		if (n >= 12 && strcmp(cls + n - 12, ".knative.dev") == 0 && strcmp(cls, KPA) != 0 &&
 		    strcmp(cls, HPA) != 0)
-			sl_report_at(ctx, cv,
-				     "%s: %s \"%s\" is not a Knative autoscaler class (%s or %s): %s "
-				     "(invalid value: %s: %s)",
-				     label, key, cls, KPA, HPA, where(o), cls, key);
+		{
+			sl_report *r = sl_report_at(ctx, cv, "%s: %s \"%s\" is not a Knative autoscaler "
+						    "class", label, key, cls);
+			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: %s: %s", cls, key));
+			sl_report_note(ctx, r, "A class ending in .knative.dev must be %s or %s; other "
+				       "autoscalers use their own class names.", KPA, HPA);
+		}
 	} else {
 		cls = fallback_class;
 	}
@@ -227,8 +235,12 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann, bool 
 		maxv = get(ann, AS "max-scale", AS "maxScale", &max_key);
 		check_int(ctx, o, maxv, max_key, &max, &max_ok);
 		if (max_ok && max != 0 && max < (min_ok ? min : 0))
-			sl_report_at(ctx, maxv, "%s: max-scale=%lld is less than min-scale=%lld: %s",
-				     label, max, min, where(o));
+		{
+			sl_report *r = sl_report_at(ctx, maxv, "%s: max-scale=%lld is less than "
+						    "min-scale=%lld", label, max, min);
+			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "max-scale=%lld is less than min-scale=%lld", max, min));
+			sl_report_note(ctx, r, "Raise max-scale, or set it to 0 (no limit).");
+		}
 	}
 	long long init;
 	bool init_ok;
@@ -239,25 +251,36 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann, bool 
 	if (mv && metric && !skip_metric) {
 		if (cls && strcmp(cls, KPA) == 0 && strcmp(metric, "concurrency") != 0 &&
 		    strcmp(metric, "rps") != 0)
-			sl_report_at(ctx, mv,
-				     "%s: %s \"%s\" is not a metric the KPA autoscaler supports (concurrency "
-				     "or rps; cpu and memory need class %s): %s (invalid value: %s: %s)",
-				     label, key, metric, HPA, where(o), metric, key);
+		{
+			sl_report *r = sl_report_at(ctx, mv, "%s: %s \"%s\" is not a metric the KPA "
+						    "autoscaler supports (concurrency or rps)", label,
+						    key, metric);
+			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: %s: %s", metric, key));
+			sl_report_note(ctx, r, "cpu and memory need class %s.", HPA);
+		}
 		else if (cls && strcmp(cls, HPA) == 0 && !*metric)
-			sl_report_at(ctx, mv, "%s: %s is empty under the HPA class: %s (invalid value: : %s)",
-				     label, key, where(o), key);
+		{
+			sl_report *r = sl_report_at(ctx, mv, "%s: %s is empty under the HPA class",
+						    label, key);
+			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: : %s", key));
+		}
 	}
 	const sl_node *tv = get(ann, AS "target", NULL, &key);
 	const char *ts = sl_scalar(tv);
 	if (tv && ts && !skip_target) {
 		double t;
 		if (!parse_float(ts, &t))
-			sl_report_at(ctx, tv, "%s: %s \"%s\" is not a number: %s (invalid value: %s: %s)",
-				     label, key, ts, where(o), ts, key);
+		{
+			sl_report *r = sl_report_at(ctx, tv, "%s: %s \"%s\" is not a number", label,
+						    key, ts);
+			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: %s: %s", ts, key));
+		}
 		else if (!(t >= 0.01))
-			sl_report_at(ctx, tv, "%s: %s \"%s\" is below the minimum 0.01: %s (target %s should "
-				     "be at least 0.01)",
-				     label, key, ts, where(o), ts);
+		{
+			sl_report *r = sl_report_at(ctx, tv, "%s: %s \"%s\" is below the minimum 0.01",
+						    label, key, ts);
+			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "target %s should be at least 0.01", ts));
+		}
 	}
 }
 

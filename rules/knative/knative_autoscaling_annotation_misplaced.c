@@ -68,6 +68,13 @@
  * anything edited is an alias or anchored; and when an edit would put a block into a flow
  * mapping or remove an entry that does not start its own line.
  *
+ * Unsafe instead when the moved value would be invalid in the template, by what
+ * `knative-autoscaling-annotation-invalid` checks there (with every misplaced annotation moved):
+ * a min/max/initial scale that is not a non-negative int32, a max-scale below the min-scale,
+ * a `*.knative.dev` class other than kpa/hpa, a metric the resulting class rejects, a target
+ * that is not a plain decimal of at least 0.01. A safe fix never introduces a finding; this one
+ * would (the webhook rejects the value there too, with another error).
+ *
  * ## Options
  * None.
  *
@@ -88,6 +95,101 @@ static const char *one_line(sl_ctx *ctx, const sl_node *n)
 		return NULL;
 	const char *t = sl_node_text(ctx, n);
 	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
+}
+
+#define AS "autoscaling.knative.dev/"
+#define KPA "kpa.autoscaling.knative.dev"
+#define HPA "hpa.autoscaling.knative.dev"
+
+/* A non-negative int32 as Knative parses it ([+]digits). */
+static bool uint32_text(const char *s, long long *out)
+{
+	if (!s)
+		return false;
+	if (*s == '+')
+		s++;
+	long long v = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || (v = v * 10 + (*s - '0')) > 2147483647LL)
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* key's value (or its legacy alias's) in the revision template once every misplaced annotation
+** has moved there: the template's own, else the object's. */
+static const char *after_move(const sl_node *tann, const sl_node *ann, const char *k1,
+			      const char *k2)
+{
+	const sl_node *maps[2] = {tann, ann};
+	for (int m = 0; m < 2; m++) {
+		const sl_node *v = sl_map_get(maps[m], k1);
+		if (!v && k2)
+			v = sl_map_get(maps[m], k2);
+		if (v)
+			return sl_scalar(v);
+	}
+	return NULL;
+}
+
+/* True when the annotation key: val, moved to the template (whose annotations are tann, NULL
+** when none), passes what knative-autoscaling-annotation-invalid checks there, with every other
+** misplaced annotation of ann moved too. Anything it does not know is taken as invalid. */
+static bool valid_after_move(const char *key, const char *val, const sl_node *tann,
+			     const sl_node *ann)
+{
+	if (!val)
+		return false;
+	if (strncmp(key, AS, sizeof AS - 1) != 0)
+		return true;
+	const char *k = key + sizeof AS - 1;
+	long long n, min = 0, max = 0;
+	if (!strcmp(k, "min-scale") || !strcmp(k, "minScale") || !strcmp(k, "max-scale") ||
+	    !strcmp(k, "maxScale")) {
+		const char *mins = after_move(tann, ann, AS "min-scale", AS "minScale");
+		const char *maxs = after_move(tann, ann, AS "max-scale", AS "maxScale");
+		if (!uint32_text(val, &n) || (mins && !uint32_text(mins, &min)) ||
+		    (maxs && !uint32_text(maxs, &max)))
+			return false;
+		return max == 0 || max >= min;
+	}
+	if (!strcmp(k, "initial-scale") || !strcmp(k, "initialScale"))
+		return uint32_text(val, &n);
+	const char *cls = after_move(tann, ann, AS "class", NULL);
+	if (!cls)
+		cls = KPA;
+	if (!strcmp(k, "class")) {
+		size_t len = strlen(val);
+		return len < 12 || strcmp(val + len - 12, ".knative.dev") != 0 || !strcmp(val, KPA) ||
+		       !strcmp(val, HPA);
+	}
+	if (!strcmp(k, "metric")) {
+		if (!strcmp(cls, KPA))
+			return !strcmp(val, "concurrency") || !strcmp(val, "rps");
+		return strcmp(cls, HPA) != 0 || *val;
+	}
+	if (!strcmp(k, "target")) {
+		/* plain decimals only; anything fancier is left to the author */
+		double v = 0, scale = 1;
+		bool dot = false, digits = false;
+		for (const char *c = val; *c; c++) {
+			if (*c == '.' && !dot)
+				dot = true;
+			else if (*c >= '0' && *c <= '9') {
+				digits = true;
+				if (dot)
+					v += (*c - '0') * (scale /= 10);
+				else
+					v = v * 10 + (*c - '0');
+			} else
+				return false;
+		}
+		return digits && v >= 0.01;
+	}
+	return true;
 }
 
 /* Attaches the fix moving pair p of the object's annotations ann to the revision template. */
@@ -145,10 +247,17 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node
 		return;
 	if (add_map && !sl_fix_add_entry(ctx, r, add_map, add_key, add_frag))
 		return;
-	sl_fix_describe(ctx, r, SL_FIX_SAFE,
-			add_map ? "move %s to spec.template.metadata.annotations"
-				: "remove %s (spec.template.metadata.annotations has it already)",
-			sl_scalar(p->key));
+	if (!add_map)
+		sl_fix_describe(ctx, r, SL_FIX_SAFE, "remove %s (spec.template.metadata.annotations "
+				"has it already)", sl_scalar(p->key));
+	else if (valid_after_move(sl_scalar(p->key), sl_scalar(p->value),
+				  sl_map_get(tmeta, "annotations"), ann))
+		sl_fix_describe(ctx, r, SL_FIX_SAFE, "move %s to spec.template.metadata.annotations",
+				sl_scalar(p->key));
+	else
+		sl_fix_describe(ctx, r, SL_FIX_UNSAFE, "move %s to spec.template.metadata.annotations, "
+				"where its value is invalid too (knative-autoscaling-annotation-invalid "
+				"will report it)", sl_scalar(p->key));
 }
 
 static sl_err check(sl_ctx *ctx, const sl_object *o)
@@ -161,11 +270,15 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 		const char *key = sl_scalar(p->key);
 		if (!key || strncmp(key, "autoscaling.knative.dev", 23) != 0)
 			continue;
-		sl_report *r = sl_report_at(ctx, p->key,
-			     "%s has %s in its own metadata: the webhook rejects it (invalid key name \"%s\": "
-			     "autoscaling annotations must be put under \"spec.template.metadata.annotations\" "
-			     "to work)",
-			     sl_object_label(o, sl_ctx_arena(ctx)), key, key);
+		sl_report *r = sl_report_at(ctx, p->key, "%s has %s in its own metadata, where the "
+					    "webhook rejects it", sl_object_label(o, sl_ctx_arena(ctx)),
+					    key);
+		sl_report_note(ctx, r, "Knative reads autoscaling annotations only from the revision "
+			       "template; its webhook rejects the %s with: invalid key name \"%s\": "
+			       "autoscaling annotations must be put under "
+			       "\"spec.template.metadata.annotations\" to work",
+			       sl_kind_name(o->kind), key);
+		sl_report_note(ctx, r, "Move it to spec.template.metadata.annotations (the fix does).");
 		add_fix(ctx, r, o, ann, p);
 	}
 	return SL_OK;

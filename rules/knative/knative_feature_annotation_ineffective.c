@@ -47,7 +47,7 @@
  * ```
  *
  * ## Fix safety
- * No fix: deleting the annotation does not enable the flag; the message says where the flag
+ * No fix: deleting the annotation does not enable the flag; the notes say where the flag
  * belongs.
  *
  * ## Options
@@ -82,12 +82,16 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann)
 		const char *flag = key ? imitated_flag(ctx, key) : NULL;
 		if (!flag)
 			continue;
-		sl_report_at(ctx, p->key,
-			     "%s: annotation %s has no effect; Knative reads %s only from the "
-			     "config-features ConfigMap in knative-serving (or a KnativeServing CR's "
-			     "spec.config.features), and the only per-object features.knative.dev "
-			     "annotations are queueproxy-podinfo and http-full-duplex",
-			     sl_object_label(o, sl_ctx_arena(ctx)), key, flag);
+		sl_report *r = sl_report_at(ctx, p->key, "%s: annotation %s does nothing; Knative's "
+					    "feature flags are cluster-wide",
+					    sl_object_label(o, sl_ctx_arena(ctx)), key);
+		sl_report_note(ctx, r, "Knative reads %s only from the config-features ConfigMap in "
+			       "knative-serving (or a KnativeServing CR's spec.config.features); the only "
+			       "per-object features.knative.dev annotations are queueproxy-podinfo and "
+			       "http-full-duplex (knative/serving features.go, issue 11388).", flag);
+		sl_report_note(ctx, r, "Remove it; if the object sets fields the flag gates, enable the "
+			       "flag in config-features (knative-feature-flag-required reports those "
+			       "fields).");
 	}
 }
 

@@ -20,11 +20,31 @@
  *
  * The flag's state: a `KnativeServing` CR (`spec.config.features`) among the linted files wins
  * (the operator rewrites the ConfigMap); else a `config-features` ConfigMap in namespace
- * `knative-serving` among them; else config `cluster.knative-features`. A flag that such a CR or
- * ConfigMap leaves unset has Knative's default (disabled, but enabled for `emptyDir`). When
- * nothing says anything the finding says the flag is not known to be enabled and how to tell
- * schedlint. `allowed` counts as enabled for the fields `PodSpecMask` copies, but not for the
- * volume types, `capabilities.add`, which Knative checks with `== Enabled`.
+ * `knative-serving` among them that sets the flag; else config `cluster.knative-features` (the
+ * flags the cluster enables). The finding is an **error** only when a source says the flag is
+ * off: it is written `disabled` (or `allowed` where Knative needs `enabled`, or a value Knative
+ * ignores, leaving the default), a KnativeServing CR leaves it unset, or the config's list
+ * leaves it out. It is a **warning** that says the state is unknown when nothing says anything,
+ * when two CRs or two ConfigMaps set the flag differently (the message names both, file:line),
+ * or when a `config-features` ConfigMap leaves the flag unset; the notes name the config key
+ * that settles it, `cluster.knative-features`, which also settles the last two cases.
+ *
+ * Why a CR that leaves a flag unset counts as "disabled" and a ConfigMap does not: the Knative
+ * Operator owns `config-features` (it writes it from `spec.config.features` and reverts other
+ * edits, Knative docs "Configuring Knative by using the Operator"), so an unset flag really has
+ * Knative's default. A linted `config-features` ConfigMap is often upstream's, which ships only
+ * an `_example` block and is then changed with `kubectl patch` (the KServe node-scheduling docs
+ * do this), so a flag it leaves unset says nothing about the cluster. `allowed` counts as enabled
+ * for the fields `PodSpecMask` copies, but not for the volume types and `capabilities.add`,
+ * which Knative checks with `== Enabled`.
+ *
+ * An InferenceService or InferenceGraph runs through Knative when its
+ * `serving.kserve.io/deploymentMode` annotation says so, or, without a valid one, when the
+ * cluster's default mode is Knative: an `inferenceservice-config` ConfigMap among the linted
+ * files (`data.deploy`, `defaultDeploymentMode`), else config
+ * `cluster.kserve-default-deployment-mode`, else KServe's shipped default, Serverless. A note
+ * names where a defaulted mode came from. The first line is short; the notes quote the webhook
+ * error users would see, and say how to settle or fix the flag.
  *
  * An InferenceGraph's Knative Service gets only the graph's `affinity`, `tolerations` and
  * `nodeSelector`, so only those are checked there. `predictor.workerSpec` is not rendered into
@@ -68,32 +88,47 @@
  *
  * ## Fix safety
  * Unsafe, and only when the flag's state was read from a `config-features` ConfigMap or a
- * KnativeServing CR among the linted files: the fix edits that file (often not the one the
- * finding is in). When the flag is written there with another value (`disabled`, `allowed`
+ * KnativeServing CR among the linted files (not when two of them disagree): the fix edits that
+ * file (often not the one the finding is in). When the flag is written there with another value (`disabled`, `allowed`
  * for a check that needs `enabled`, or a value Knative ignores), it replaces the value with
  * `enabled`, keeping its quotes; when it is not written, it adds
  * `kubernetes.podspec-<x>: "enabled"` as the last entry of the ConfigMap's `data` (or the CR's
  * `spec.config.features`), creating `data:` (or `features:` / `config:` / `spec:`) when missing.
- * Unsafe because it turns a feature on for the whole cluster. Several findings of one flag
+ * Unsafe because it turns a feature on for the whole cluster. It introduces no finding: the
+ * enabled flag only lets fields through. Several findings of one flag
  * offer the same edit; it is applied once. No fix when the state comes from config
  * `cluster.knative-features` or nothing says anything, and none when the mapping or value is
  * an alias, anchored, present but of another type, or a flow mapping that cannot take a
  * nested block.
  *
  * ## Options
- * `cluster.knative-features` (the flags known to be enabled, short names such as
- * `nodeselector`), read when no KnativeServing CR or `config-features` ConfigMap is linted.
+ * `cluster.knative-features` (the flags the cluster enables, short names such as
+ * `nodeselector`; a flag it leaves out is disabled), read when no KnativeServing CR or
+ * `config-features` ConfigMap among the linted files decides. `cluster.kserve-default-deployment-mode`.
  *
  * ## References
  * - knative/serving `pkg/apis/serving/fieldmask.go` (`PodSpecMask`, `VolumeSourceMask`,
  *   `VolumeMountMask`, `CapabilitiesMask`, `PodSecurityContextMask`)
  * - knative/serving `pkg/apis/serving/k8s_validation.go` (`validateVolume`)
- * - knative/serving `pkg/apis/config/features.go`
+ * - knative/serving `pkg/apis/config/features.go` (`defaultFeaturesConfig`, `asFlag`)
+ * - knative/serving `config/core/configmaps/features.yaml` (upstream ships only `_example`)
+ * - Knative, Configuring Knative by using the Operator: https://knative.dev/docs/install/operator/configuring-with-operator/
+ * - kserve `pkg/apis/serving/v1beta1/configmap.go` (`NewDeployConfig`, `defaultDeploymentMode`)
  * - Knative, Feature and extension flags: https://knative.dev/docs/serving/configuration/feature-flags/
  * - KServe node scheduling: https://kserve.github.io/website/docs/model-serving/node-scheduling/isvc-node-scheduling
  */
 
-enum state { ST_ENABLED, ST_ALLOWED, ST_DISABLED, ST_DEFAULT, ST_UNKNOWN };
+enum state {
+	ST_ENABLED,
+	ST_ALLOWED,      /* written "allowed": enough where Knative checks != Disabled */
+	ST_DISABLED,     /* written "disabled" */
+	ST_IGNORED,      /* written with a value Knative ignores: its default holds */
+	ST_CR_UNSET,     /* a KnativeServing CR leaves it unset: the operator writes the default */
+	ST_CONFIG_OFF,   /* config cluster.knative-features is set and does not list it */
+	ST_CM_UNSET,     /* a config-features ConfigMap leaves it unset (it may be patched): unknown */
+	ST_CONFLICT,     /* two CRs or ConfigMaps disagree: unknown */
+	ST_UNKNOWN,      /* nothing says */
+};
 
 typedef struct flag_info {
 	enum state st;
@@ -112,7 +147,9 @@ static flag_info read_flag(sl_ctx *ctx, const char *flag)
 	sl_flag_state s = sl_index_knative_flag(sl_ctx_index(ctx), flag, &fi.origin);
 	fi.raw = sl_scalar(fi.origin.node);
 	if (fi.origin.from_config)
-		fi.st = s == SL_FLAG_ENABLED ? ST_ENABLED : ST_DISABLED;
+		fi.st = s == SL_FLAG_ENABLED ? ST_ENABLED : ST_CONFIG_OFF;
+	else if (fi.origin.other)
+		fi.st = ST_CONFLICT;
 	else if (fi.origin.node) {
 		if (ieq(fi.raw, "enabled"))
 			fi.st = ST_ENABLED;
@@ -121,16 +158,16 @@ static flag_info read_flag(sl_ctx *ctx, const char *flag)
 		else if (ieq(fi.raw, "disabled"))
 			fi.st = ST_DISABLED;
 		else
-			fi.st = ST_DEFAULT;   /* Knative ignores an unparsable value: the default holds */
+			fi.st = ST_IGNORED;   /* Knative's asFlag ignores the value: the default holds */
 	} else if (fi.origin.obj)
-		fi.st = ST_DEFAULT;
+		fi.st = fi.origin.obj->kind == SL_KIND_KNATIVE_SERVING ? ST_CR_UNSET : ST_CM_UNSET;
 	else
 		fi.st = ST_UNKNOWN;
 	return fi;
 }
 
 /* True when Knative lets the field through. strict: the check is `== Enabled`. def_on: the
-** flag's default is enabled (emptyDir). Unknown counts as not enabled, except for def_on. */
+** flag's default is enabled (emptyDir). Sources that disagree never let it through. */
 static bool passes(const flag_info *fi, bool strict, bool def_on)
 {
 	switch (fi->st) {
@@ -139,68 +176,169 @@ static bool passes(const flag_info *fi, bool strict, bool def_on)
 	case ST_ALLOWED:
 		return !strict;
 	case ST_DISABLED:
+	case ST_CONFLICT:
 		return false;
-	case ST_DEFAULT:
+	case ST_IGNORED:
+	case ST_CR_UNSET:
+	case ST_CONFIG_OFF:
+	case ST_CM_UNSET:
 	case ST_UNKNOWN:
 		return def_on;
 	}
 	return false;
 }
 
-/* "the KnativeServing CR knative-serving (ops/serving.yaml:12)" */
-static const char *origin_text(sl_ctx *ctx, const flag_info *fi)
+/* Only a source that says the flag is off makes an error; the rest rest on an unknown. */
+static bool state_known(enum state st)
 {
-	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_object *o = fi->origin.obj;
-	if (!o)
-		return "";
-	uint32_t line = 0, col = 0;
-	const sl_node *at = fi->origin.node ? fi->origin.node : fi->origin.map ? fi->origin.map : o->root;
-	if (at && o->doc && o->doc->src)
-		sl_source_position(o->doc->src, at->start, &line, &col);
-	if (o->kind == SL_KIND_KNATIVE_SERVING)
-		return sl_arena_printf(a, "the KnativeServing CR %s (%s:%u)", o->name ? o->name : "",
-				       o->path ? o->path : "", line);
-	return sl_arena_printf(a, "ConfigMap config-features (%s:%u)", o->path ? o->path : "", line);
+	return st != ST_CM_UNSET && st != ST_CONFLICT && st != ST_UNKNOWN;
 }
 
-/* "is \"disabled\" in ConfigMap config-features (x.yaml:7)" and the like. */
-static const char *state_text(sl_ctx *ctx, const flag_info *fi, bool def_on)
+/* "a.yaml:12" for node n (or the object's root) of object o. */
+static const char *place(sl_ctx *ctx, const sl_object *o, const sl_node *n)
+{
+	uint32_t line = 0, col = 0;
+	const sl_node *at = n ? n : o->root;
+	if (at && o->doc && o->doc->src)
+		sl_source_position(o->doc->src, at->start, &line, &col);
+	return sl_arena_printf(sl_ctx_arena(ctx), "%s:%u", o->path ? o->path : "", line);
+}
+
+/* "KnativeServing knative-serving" or "ConfigMap config-features". */
+static const char *source_name(sl_ctx *ctx, const sl_object *o)
+{
+	if (o->kind == SL_KIND_KNATIVE_SERVING)
+		return sl_arena_printf(sl_ctx_arena(ctx), "KnativeServing %s", o->name ? o->name : "");
+	return "ConfigMap config-features";
+}
+
+/* "ConfigMap config-features (a.yaml:7)": where the flag's state was read. */
+static const char *origin_text(sl_ctx *ctx, const flag_info *fi)
+{
+	const sl_object *o = fi->origin.obj;
+	const sl_node *at = fi->origin.node ? fi->origin.node
+			  : fi->origin.map ? fi->origin.map : o->spec;
+	return sl_arena_printf(sl_ctx_arena(ctx), "%s (%s)", source_name(ctx, o), place(ctx, o, at));
+}
+
+static const char *config_place(sl_ctx *ctx)
+{
+	const sl_config *cfg = sl_ctx_config(ctx);
+	return sl_arena_printf(sl_ctx_arena(ctx), "%s:%u", cfg->path ? cfg->path : ".schedlint.yaml",
+			       cfg->cluster.knative_features_line);
+}
+
+/* "config-features, a.yaml:7": the source, short, for the first line. */
+static const char *origin_short(sl_ctx *ctx, const flag_info *fi)
+{
+	const sl_object *o = fi->origin.obj;
+	const sl_node *at = fi->origin.node ? fi->origin.node : fi->origin.map;
+	return sl_arena_printf(sl_ctx_arena(ctx), "%s, %s",
+			       o->kind == SL_KIND_KNATIVE_SERVING ? "KnativeServing" : "config-features",
+			       place(ctx, o, at));
+}
+
+/* The end of the message: what the flag's state is, in a few words with its source. */
+static const char *state_text(sl_ctx *ctx, const flag_info *fi)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_flag_origin *o = &fi->origin;
 	switch (fi->st) {
 	case ST_ENABLED:
+		break;
 	case ST_ALLOWED:
+		return sl_arena_printf(a, "it is \"allowed\", not \"enabled\" (%s)", origin_short(ctx, fi));
 	case ST_DISABLED:
-		if (fi->origin.from_config)
-			return sl_arena_printf(a, "is not listed in config `cluster.knative-features`");
-		return sl_arena_printf(a, "is \"%s\" in %s%s", fi->raw ? fi->raw : "",
-				       origin_text(ctx, fi),
-				       fi->st == ST_ALLOWED ? " (this check needs \"enabled\")" : "");
-	case ST_DEFAULT:
-		if (fi->raw)
-			return sl_arena_printf(a, "is \"%s\" in %s, which Knative ignores (default: %s)",
-					       fi->raw, origin_text(ctx, fi), def_on ? "enabled" : "disabled");
-		return sl_arena_printf(a, "is not set in %s (Knative's default: %s)", origin_text(ctx, fi),
-				       def_on ? "enabled" : "disabled");
+		return sl_arena_printf(a, "it is \"%s\" (%s)", fi->raw, origin_short(ctx, fi));
+	case ST_IGNORED:
+		return sl_arena_printf(a, "it is off: Knative ignores \"%s\" (%s)", fi->raw,
+				       origin_short(ctx, fi));
+	case ST_CR_UNSET:
+		return sl_arena_printf(a, "it is off: the KnativeServing CR leaves it unset (%s)",
+				       place(ctx, o->obj, o->map ? o->map : o->obj->spec));
+	case ST_CONFIG_OFF:
+		return sl_arena_printf(a, "it is not in cluster.knative-features (%s)", config_place(ctx));
+	case ST_CM_UNSET:
+		return sl_arena_printf(a, "its state is unknown (%s leaves it unset)",
+				       origin_short(ctx, fi));
+	case ST_CONFLICT:
+		return sl_arena_printf(a, "its state is unknown (%s and %s disagree)",
+				       place(ctx, o->obj, o->node), place(ctx, o->other, o->other_node));
 	case ST_UNKNOWN:
 		break;
 	}
-	return sl_arena_printf(a, "is not known to be enabled (no KnativeServing CR or config-features "
-			       "ConfigMap is among the linted files, and Knative's default is disabled)");
+	return "its state is unknown";
 }
 
-/* How the rejection reaches the user: the text before the quoted webhook error. */
-static const char *where(sl_ctx *ctx, const sl_unit *u)
+/* The note that settles or explains the state, and the way out. */
+static void state_note(sl_ctx *ctx, sl_report *r, const char *flag, const flag_info *fi)
 {
-	if (u->obj->kind == SL_KIND_KNATIVE_SERVICE)
-		return "the webhook will reject the Service with";
-	if (u->obj->kind == SL_KIND_KNATIVE_CONFIGURATION)
-		return "the webhook will reject the Configuration with";
-	return sl_arena_printf(sl_ctx_arena(ctx), "the %s is accepted, but Knative's webhook will reject "
-			       "the Knative Service KServe renders for it, an error seen only in the %s's "
-			       "status and events, with", sl_kind_name(u->obj->kind),
-			       sl_kind_name(u->obj->kind));
+	const char *shortname = strncmp(flag, "kubernetes.podspec-", 19) == 0 ? flag + 19 : flag;
+	const sl_flag_origin *o = &fi->origin;
+	switch (fi->st) {
+	case ST_ENABLED:
+		return;
+	case ST_UNKNOWN:
+		sl_report_note(ctx, r, "Nothing among the linted files or the config says whether %s is "
+			       "on, and Knative's default is disabled. If the cluster enables it, add `%s` "
+			       "to config `cluster.knative-features` (or lint its config-features ConfigMap "
+			       "or KnativeServing CR alongside); if not, enable it or remove the field.",
+			       flag, shortname);
+		return;
+	case ST_CONFLICT:
+		sl_report_note(ctx, r, "%s (%s) sets it to \"%s\" but %s (%s) sets it to \"%s\": which "
+			       "one the cluster has depends on which was applied last. Keep one, or say "
+			       "which holds with `%s` in config `cluster.knative-features`.",
+			       source_name(ctx, o->obj), place(ctx, o->obj, o->node),
+			       sl_scalar(o->node) ? sl_scalar(o->node) : "",
+			       source_name(ctx, o->other), place(ctx, o->other, o->other_node),
+			       sl_scalar(o->other_node) ? sl_scalar(o->other_node) : "", shortname);
+		return;
+	case ST_CM_UNSET:
+		sl_report_note(ctx, r, "%s does not set the flag, so Knative's default (disabled) applies "
+			       "unless the cluster sets it another way (the upstream ConfigMap ships only "
+			       "`_example`, and clusters often `kubectl patch` it). Set it there (the "
+			       "unsafe fix does), or, if the cluster enables it, add `%s` to config "
+			       "`cluster.knative-features`.", origin_text(ctx, fi), shortname);
+		return;
+	case ST_CR_UNSET:
+		sl_report_note(ctx, r, "%s does not set the flag. The Knative Operator writes ConfigMap "
+			       "config-features from the CR's spec.config.features and reverts other "
+			       "edits, so a flag the CR leaves unset has Knative's default, disabled. Add "
+			       "it there (the unsafe fix does) or remove the field.",
+			       origin_text(ctx, fi));
+		return;
+	case ST_CONFIG_OFF:
+		sl_report_note(ctx, r, "Config `cluster.knative-features` (%s) lists the flags the cluster "
+			       "enables, and `%s` is not among them. If the cluster enables it, add it "
+			       "there; if not, enable it in config-features or remove the field.",
+			       config_place(ctx), shortname);
+		return;
+	case ST_ALLOWED:
+	case ST_DISABLED:
+	case ST_IGNORED:
+		sl_report_note(ctx, r, "Set it to \"enabled\" in %s (the unsafe fix does), or remove the "
+			       "field.", origin_text(ctx, fi));
+		return;
+	}
+}
+
+/* The note on how the rejection reaches the user, with the webhook's error. */
+static void rejection_note(sl_ctx *ctx, sl_report *r, const sl_unit *u, const char *error)
+{
+	const char *full = sl_arena_printf(sl_ctx_arena(ctx), "admission webhook "
+					   "\"validation.webhook.serving.knative.dev\" denied the "
+					   "request: validation failed: %s", error);
+	sl_kind k = u->obj->kind;
+	if (k == SL_KIND_KNATIVE_SERVICE || k == SL_KIND_KNATIVE_CONFIGURATION) {
+		sl_report_note(ctx, r, "Knative's webhook rejects the %s when it is applied: %s",
+			       sl_kind_name(k), full);
+		return;
+	}
+	sl_report_note(ctx, r, "KServe accepts the %s, but Knative's webhook rejects the Knative "
+		       "Service KServe renders for it; the error shows only in the %s's status and "
+		       "events: %s", sl_kind_name(k), sl_kind_name(k), full);
+	sl_report_note_default_mode(ctx, r, u->obj);
 }
 
 /* Adds "key: fragment" to map (an own, unanchored mapping), or to parent as a new key holding
@@ -267,19 +405,17 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const char *flag, const flag_info
 }
 
 static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const char *what,
-		   const char *flag, const flag_info *fi, bool def_on, const char *quoted)
+		   const char *flag, const flag_info *fi, const char *error)
 {
-	const char *hint = "";
-	if (fi->st == ST_UNKNOWN) {
-		const char *shortname = strncmp(flag, "kubernetes.podspec-", 19) == 0 ? flag + 19 : flag;
-		hint = sl_arena_printf(sl_ctx_arena(ctx), "; if the cluster enables it, add `%s` to config "
-				       "`cluster.knative-features`", shortname);
-	}
-	sl_report *r = sl_report_key(ctx, value,
-				     "%s sets %s, which needs Knative flag %s, and the flag %s: %s \"%s\"%s",
-				     sl_ctx_label(ctx, u), what, flag, state_text(ctx, fi, def_on),
-				     where(ctx, u), quoted, hint ? hint : "");
-	add_fix(ctx, r, flag, fi);
+	sl_report *r = sl_report_key(ctx, value, "%s sets %s, which needs %s; %s",
+				     sl_ctx_label(ctx, u), what, flag,
+				     sl_short_paths(ctx, state_text(ctx, fi)));
+	if (!state_known(fi->st))
+		sl_report_cap(r, SL_SEV_WARNING);
+	rejection_note(ctx, r, u, error);
+	state_note(ctx, r, flag, fi);
+	if (fi->st != ST_CONFLICT)
+		add_fix(ctx, r, flag, fi);
 }
 
 static const struct gate {
@@ -322,7 +458,7 @@ static void check_security_context(sl_ctx *ctx, const sl_unit *u, const sl_node 
 		return;
 	sl_arena *a = sl_ctx_arena(ctx);
 	if (!secure_defaults_on(ctx) || sc->type != SL_NODE_MAP) {
-		report(ctx, u, sc, "securityContext", flag, &fi, false,
+		report(ctx, u, sc, "securityContext", flag, &fi,
 		       "must not set the field(s): spec.template.spec.securityContext");
 		return;
 	}
@@ -337,7 +473,7 @@ static void check_security_context(sl_ctx *ctx, const sl_unit *u, const sl_node 
 			    sl_map_n(p->value) == 1)
 				continue;
 		}
-		report(ctx, u, p->value, sl_arena_printf(a, "securityContext.%s", k), flag, &fi, false,
+		report(ctx, u, p->value, sl_arena_printf(a, "securityContext.%s", k), flag, &fi,
 		       sl_arena_printf(a, "must not set the field(s): spec.template.spec.securityContext.%s",
 				       k));
 	}
@@ -371,7 +507,7 @@ static void check_volumes(sl_ctx *ctx, const sl_unit *u, const sl_node *vols)
 			if (passes(&fi, true, vg->def_on))
 				continue;
 			report(ctx, u, src, sl_arena_printf(a, "%s volume \"%s\"", vg->key, name), vg->flag,
-			       &fi, vg->def_on,
+			       &fi,
 			       sl_arena_printf(a, "%s volume support is disabled, but found %s volume %s",
 					       vg->label, vg->label, name));
 		}
@@ -385,7 +521,7 @@ static void check_volumes(sl_ctx *ctx, const sl_unit *u, const sl_node *vols)
 		flag_info fi = read_flag(ctx, flag);
 		if (!passes(&fi, true, false))
 			report(ctx, u, pvc, sl_arena_printf(a, "persistentVolumeClaim volume \"%s\"", name),
-			       flag, &fi, false,
+			       flag, &fi,
 			       sl_arena_printf(a, "Persistent volume claim support is disabled, but found "
 					       "persistent volume claim %s", claim));
 		const sl_node *ro = sl_map_get(pvc, "readOnly");
@@ -396,7 +532,7 @@ static void check_volumes(sl_ctx *ctx, const sl_unit *u, const sl_node *vols)
 		if (!passes(&fi, true, false))
 			report(ctx, u, ro ? ro : pvc,
 			       sl_arena_printf(a, "a writable persistentVolumeClaim volume \"%s\"", name),
-			       flag, &fi, false,
+			       flag, &fi,
 			       sl_arena_printf(a, "Persistent volume write support is disabled, but found "
 					       "persistent volume claim %s that is not read-only", claim));
 	}
@@ -430,7 +566,7 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 			flag_info fi = read_flag(ctx, flag);
 			if (passes(&fi, false, false))
 				continue;
-			report(ctx, u, mp, sl_arena_printf(a, "mountPropagation in %s", cl), flag, &fi, false,
+			report(ctx, u, mp, sl_arena_printf(a, "mountPropagation in %s", cl), flag, &fi,
 			       sl_arena_printf(a, "must not set the field(s): %s.volumeMounts[%zu]."
 					       "mountPropagation", container_path(ctx, u, c), j));
 		}
@@ -443,7 +579,7 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 					 sl_scalar_is(sl_seq_item(add, 0), "NET_BIND_SERVICE");
 			if (!passes(&fi, true, false) && !(only_bind && secure_defaults_on(ctx)))
 				report(ctx, u, add, sl_arena_printf(a, "capabilities.add in %s", cl), flag,
-				       &fi, false,
+				       &fi,
 				       sl_arena_printf(a, "must not set the field(s): %s.securityContext."
 						       "capabilities.add", container_path(ctx, u, c)));
 		}
@@ -460,7 +596,6 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 				if (passes(&fi, false, false))
 					continue;
 				report(ctx, u, ref, sl_arena_printf(a, "env %s in %s", refs[r], cl), flag, &fi,
-				       false,
 				       sl_arena_printf(a, "must not set the field(s): %s.env[%zu].valueFrom.%s",
 						       container_path(ctx, u, c), j, refs[r]));
 			}
@@ -484,7 +619,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		flag_info fi = read_flag(ctx, pg->flag);
 		if (passes(&fi, false, false))
 			continue;
-		report(ctx, u, v, pg->field, pg->flag, &fi, false,
+		report(ctx, u, v, pg->field, pg->flag, &fi,
 		       sl_arena_printf(a, "must not set the field(s): spec.template.spec.%s", pg->field));
 	}
 	if (router)

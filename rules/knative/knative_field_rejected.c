@@ -15,7 +15,8 @@
  * field is, whatever its value (`hostUsers: false`, `terminationGracePeriodSeconds: 0`), since
  * Knative compares with an unset field. An InferenceGraph's Knative Service gets only the graph's `nodeName` of
  * these, so only that is checked there; `predictor.workerSpec` is not rendered into the Knative
- * Service and is not checked.
+ * Service and is not checked. The notes give the error users would see and the way out (for
+ * example `priorityClassName` instead of `priority`).
  *
  * ## Why is this bad?
  * Knative copies into a revision only the PodSpec fields `PodSpecMask` lists (knative/serving
@@ -60,7 +61,7 @@
  * ```
  *
  * ## Fix safety
- * No fix: removing the field changes what the author asked for; the message says why it cannot
+ * No fix: removing the field changes what the author asked for; the notes say why it cannot
  * stay.
  *
  * ## Options
@@ -89,10 +90,33 @@ static const struct field {
 	{NULL, false}
 };
 
+/* The way out for a field, when there is more to say than "remove it". */
+static const char *way_out(const char *f)
+{
+	static const char *const hints[][2] = {
+		{"nodeName", "To keep the pods on certain nodes, use nodeSelector or node affinity "
+			     "(behind flags kubernetes.podspec-nodeselector and -affinity)."},
+		{"priority", "Set priorityClassName instead (behind flag "
+			     "kubernetes.podspec-priorityclassname); admission fills priority from it."},
+		{"preemptionPolicy", "Set it on the PriorityClass that priorityClassName names."},
+		{"terminationGracePeriodSeconds", "Knative sets it from the revision's timeoutSeconds (an "
+						  "InferenceService component's timeout)."},
+		{"restartPolicy", "Knative's pods always restart (Always)."},
+		{"resources", "Set resources on each container."},
+	};
+	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+		if (strcmp(f, hints[i][0]) == 0)
+			return hints[i][1];
+	return "Remove it.";
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	if (u->mode != SL_MODE_KNATIVE || u->role == SL_ROLE_WORKER || !u->pod)
 		return SL_OK;
+	bool kn = u->obj->kind == SL_KIND_KNATIVE_SERVICE ||
+		  u->obj->kind == SL_KIND_KNATIVE_CONFIGURATION;
+	const char *kind = sl_kind_name(u->obj->kind);
 	for (size_t i = 0; rejected[i].name; i++) {
 		const char *f = rejected[i].name;
 		if (u->role == SL_ROLE_ROUTER && strcmp(f, "nodeName") != 0)
@@ -101,41 +125,38 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		if (!sl_node_is_set(v, rejected[i].ptr))
 			continue;
 		bool res = strcmp(f, "resources") == 0;
-		bool kn = u->obj->kind == SL_KIND_KNATIVE_SERVICE ||
-			  u->obj->kind == SL_KIND_KNATIVE_CONFIGURATION;
+		sl_report *r = sl_report_key(ctx, v, "%s sets %s%s, which Knative never accepts, "
+					     "whatever its feature flags", sl_ctx_label(ctx, u),
+					     res ? "pod-level " : "", f);
 		if (kn)
-			sl_report_key(ctx, v,
-				      "%s sets %s%s, which Knative never accepts in a revision template, "
-				      "whatever its feature flags: the %s schema has no such field, so kubectl "
-				      "apply fails with \"strict decoding error: unknown field "
-				      "\\\"spec.template.spec.%s\\\"\" (clients that skip field validation have "
-				      "it dropped; releases whose schema kept unknown fields rejected it with "
-				      "\"must not set the field(s): spec.template.spec.%s\")",
-				      sl_ctx_label(ctx, u), res ? "pod-level " : "", f,
-				      sl_kind_name(u->obj->kind), f, f);
+			sl_report_note(ctx, r, "The %s schema has no such field, so kubectl apply fails "
+				       "with \"strict decoding error: unknown field "
+				       "\\\"spec.template.spec.%s\\\"\"; clients that skip field validation "
+				       "have it dropped, and releases whose schema kept unknown fields "
+				       "rejected it with \"must not set the field(s): "
+				       "spec.template.spec.%s\".", kind, f, f);
 		else
-			sl_report_key(ctx, v,
-				      "%s sets %s%s, which Knative never accepts in a revision template, "
-				      "whatever its feature flags: the Knative Service KServe renders for it "
-				      "cannot carry it (its schema has no such field, so the API server drops it "
-				      "with a warning; releases whose schema kept unknown fields rejected it with "
-				      "\"must not set the field(s): spec.template.spec.%s\"), so the setting never "
-				      "takes effect",
-				      sl_ctx_label(ctx, u), res ? "pod-level " : "", f, f);
+			sl_report_note(ctx, r, "KServe copies it into the Knative Service it renders for "
+				       "the %s, whose schema has no such field: the API server drops it "
+				       "(with a warning), so the setting never takes effect. Releases whose "
+				       "schema kept unknown fields rejected it with \"must not set the "
+				       "field(s): spec.template.spec.%s\", seen only in the %s's status and "
+				       "events.", kind, f, kind);
+		sl_report_note(ctx, r, "%s", way_out(f));
 	}
 	if (u->role == SL_ROLE_ROUTER)
 		return SL_OK;
 	const sl_node *amt = sl_map_get(u->pod, "automountServiceAccountToken");
-	if (sl_node_is_set(amt, false) && sl_scalar_type(sl_deref(amt)) == SL_Y_BOOL)
-		sl_report_key(ctx, amt,
-			      "%s sets automountServiceAccountToken: true, which Knative never accepts (only "
-			      "false is allowed): the webhook rejects the %s with \"must not set the "
-			      "field(s): spec.template.spec.automountServiceAccountToken\"",
-			      sl_ctx_label(ctx, u),
-			      u->obj->kind == SL_KIND_KNATIVE_SERVICE ||
-			      u->obj->kind == SL_KIND_KNATIVE_CONFIGURATION ? sl_kind_name(u->obj->kind)
-			      : "Knative Service KServe renders for it (an error seen only in its status "
-				"and events)");
+	if (sl_node_is_set(amt, false) && sl_scalar_type(sl_deref(amt)) == SL_Y_BOOL) {
+		sl_report *r = sl_report_key(ctx, amt, "%s sets automountServiceAccountToken: true, which "
+					     "Knative never accepts (only false)", sl_ctx_label(ctx, u));
+		sl_report_note(ctx, r, "The webhook rejects the %s with \"must not set the field(s): "
+			       "spec.template.spec.automountServiceAccountToken\"%s.",
+			       kn ? kind : "Knative Service KServe renders for it",
+			       kn ? "" : ", an error seen only in the InferenceService's status and events");
+		sl_report_note(ctx, r, "Remove it (the service account's own setting then applies) or "
+			       "set it to false.");
+	}
 	return SL_OK;
 }
 

@@ -7,24 +7,33 @@
 /** ## What it does
  * Reports an InferenceService predictor, transformer or explainer running in Knative mode that
  * uses the dedicated-node pattern, a node selection (nodeSelector or a required node-affinity
- * In/Exists/Gt/Lt expression) plus a toleration of the pool's taint, while keeping
- * `minReplicas` at 1 or more. A component without `minReplicas` counts as 1, KServe's default.
- * When `cluster.node-pools` is declared, the component must select one of those pools (a
- * selection that matches one of its labels) and tolerate one of that pool's taints; otherwise
- * any selection plus a toleration of a taint other than the `node.kubernetes.io/`-prefixed and
- * `node.cloudprovider.kubernetes.io/`-prefixed ones Kubernetes sets itself is taken as the
- * pattern. Standard-mode components (which never scale to zero) and Knative Services (whose
- * min-scale defaults to 0) are not reported; neither are canary predictors, which KServe runs
- * only in Standard mode.
+ * In/Exists/Gt/Lt expression) plus a toleration of the pool's taint, and leaves `minReplicas`
+ * unset, so KServe's default of 1 applies. When `cluster.node-pools` is declared, the component
+ * must select one of those pools (a selection that matches one of its labels) and tolerate one
+ * of that pool's taints; otherwise any selection plus a toleration of a taint that marks a pool
+ * is taken as the pattern. Tolerations that say "may run anywhere" rather than "runs on this
+ * pool" do not count: the taints Kubernetes and cloud providers set (`node.kubernetes.io/...`,
+ * `node.cloudprovider.kubernetes.io/...`), startup, readiness and agent taints (`*not-ready`,
+ * `karpenter.sh/...`, `CriticalAddonsOnly`), control-plane taints, and spot taints (GKE spot and
+ * preemptible, AKS `kubernetes.azure.com/scalesetpriority`). The message names the component
+ * (and the pool, when declared); the notes name the selection and the toleration, explain why
+ * one pod stays, and the trade of scaling to zero.
+ *
+ * Not reported: a written `minReplicas`, even 1 or more (a warm pod is then the author's
+ * choice; the spec row says "minReplicas ≥ 1", but a written value is a decision, and the
+ * finding is about the default the author may not know); Standard-mode components (which never
+ * scale to zero, see `raw-scale-to-zero`); Knative Services, whose min-scale defaults to 0;
+ * canary predictors, which KServe runs only in Standard mode.
  *
  * ## Why is this bad?
  * KServe's node-scheduling guide presents this pattern as the way to let the cluster
  * autoscaler "scale down a node back to zero after the inference": the taint keeps other pods
- * off the costly node and the selector keeps the predictor on it, so once the predictor scales
+ * off the costly node and the selector keeps the component on it, so once the component scales
  * to zero the node is empty and can be removed. That only happens when the pod itself can scale
  * to zero. KServe writes `minReplicas` into `autoscaling.knative.dev/min-scale` and uses 1 when
- * it is not set (`SetAutoScalingAnnotations`), so the revision keeps one pod forever and the
- * dedicated node, often a GPU node, is never released.
+ * it is not set (`SetAutoScalingAnnotations`), so the revision keeps one pod and the pool keeps
+ * at least one node, often a GPU node (it can still shrink to that one node). Whether that is
+ * worth the cold starts is the author's trade, hence info.
  *
  * ## Example
  * ```yaml
@@ -60,15 +69,13 @@
  *
  * ## Fix safety
  * Unsafe: setting `minReplicas: 0` adds cold starts (the first request after idle waits for a
- * node and a pod), a latency trade the author must accept. When `minReplicas` is written as a
- * plain scalar, the fix replaces its value with 0; when it is absent, the fix adds
- * `minReplicas: 0` as the component's last field (an inline `, minReplicas: 0` in a flow
- * mapping). Declined (no fix) when `minReplicas` is written but not as a plain scalar of its
- * own (an alias or an anchored value: the edit would change the other uses).
+ * node and a pod), a latency trade the author must accept. The fix adds `minReplicas: 0` as the
+ * component's last field (an inline `, minReplicas: 0` in a flow mapping). It introduces no
+ * finding: `raw-scale-to-zero` is about Standard mode only.
  *
  * ## Options
- * `cluster.kserve-default-deployment-mode` (the mode of objects without the annotation, default
- * `Knative`), `cluster.node-pools` (labels and taints of the dedicated pools, when declared).
+ * `cluster.kserve-default-deployment-mode` (the mode of objects without the annotation when no
+ * `inferenceservice-config` ConfigMap is linted; default Knative), `cluster.node-pools` (labels and taints of the dedicated pools, when declared).
  *
  * ## References
  * - KServe docs, Node Scheduling Overview: scaling a node "back to zero after the inference",
@@ -78,10 +85,23 @@
  * - Kubernetes, Taints and Tolerations: "Dedicated Nodes"
  */
 
+/* A taint whose toleration says "may run anywhere", not "runs on a dedicated pool": the ones
+** Kubernetes and cloud providers set themselves, startup/readiness/agent taints that node
+** agents remove, control-plane taints, and spot taints ("may use spot"). */
 static bool is_system_key(const char *key)
 {
-	return strncmp(key, "node.kubernetes.io/", 19) == 0 ||
-	       strncmp(key, "node.cloudprovider.kubernetes.io/", 33) == 0;
+	static const char *const prefixes[] = {
+		"node.kubernetes.io/", "node.cloudprovider.kubernetes.io/", "karpenter.sh/",
+		"node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/master",
+		"cloud.google.com/gke-spot", "cloud.google.com/gke-preemptible",
+		"kubernetes.azure.com/scalesetpriority", "eks.amazonaws.com/capacityType", NULL
+	};
+	for (size_t i = 0; prefixes[i]; i++)
+		if (strncmp(key, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	size_t n = strlen(key);
+	return strcmp(key, "CriticalAddonsOnly") == 0 ||
+	       (n >= 9 && strcmp(key + n - 9, "not-ready") == 0);
 }
 
 /* True when toleration t tolerates the taint "key[=value]:Effect" (kubectl syntax). */
@@ -169,13 +189,11 @@ static const char *toleration_name(const sl_node *t)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
+	/* only the default minReplicas: a written one is the author's choice of warm pods */
 	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || u->mode != SL_MODE_KNATIVE ||
-	    !u->component || u->min_replicas < 1 ||
+	    !u->component || u->replicas || sl_map_get_key(u->component, "minReplicas") ||
 	    (u->role != SL_ROLE_PREDICTOR && u->role != SL_ROLE_TRANSFORMER &&
 	     u->role != SL_ROLE_EXPLAINER))
-		return SL_OK;
-	/* minReplicas written with the wrong type: schema-type reported it; its value is unknown. */
-	if (!u->replicas && sl_map_get_key(u->component, "minReplicas"))
 		return SL_OK;
 	if (sl_seq_n(u->tolerations) == 0)
 		return SL_OK;
@@ -200,37 +218,26 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (!tol)
 		return SL_OK;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const char *pool = pool_name ? sl_arena_printf(a, " of node pool %s", pool_name) : "";
+	const char *pool = pool_name ? sl_arena_printf(a, " of pool %s", pool_name) : "";
 	if (!pool)
 		return SL_ENOMEM;
-	const char *what = u->replicas ? sl_arena_printf(a, "minReplicas %lld", u->min_replicas)
-				       : "no minReplicas (KServe's default is 1)";
-	if (!what)
-		return SL_ENOMEM;
-	const char *msg_fmt = "%s runs on dedicated nodes%s (selects %s, tolerates %s) with %s: "
-			      "Knative keeps at least one pod, so the node never becomes empty and "
-			      "the pool never scales down; set minReplicas: 0 to scale to zero";
-	sl_report *r;
-	if (u->replicas)
-		r = sl_report_at(ctx, u->replicas, msg_fmt, sl_ctx_label(ctx, u), pool,
-				 m.key ? m.key : "?", toleration_name(tol), what);
-	else
-		r = sl_report_key(ctx, u->component, msg_fmt, sl_ctx_label(ctx, u), pool,
-				  m.key ? m.key : "?", toleration_name(tol), what);
-	size_t start, end;
-	/* Only a plain scalar is rewritten: inside quotes, 0 would stay a string. */
-	if (r && u->replicas && u->replicas->style == SL_STYLE_PLAIN &&
-	    sl_scalar_content_range(sl_ctx_source(ctx), u->replicas, &start, &end)) {
-		sl_err err = sl_fix_replace(ctx, r, start, end, "0");
-		if (!err)
-			err = sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
-					      "set minReplicas: 0 (requests after idle wait for a "
-					      "node and a pod)");
-		return err;
-	}
-	/* Absent: add it as the component's last field (declined into a flow mapping). */
-	if (r && !u->replicas && !sl_map_get_key(u->component, "minReplicas") &&
-	    sl_fix_add_entry(ctx, r, u->component, "minReplicas", "0"))
+	sl_report *r = sl_report_key(ctx, u->component, "%s keeps its default minReplicas (1) on "
+				     "dedicated nodes%s: the pool always keeps a node",
+				     sl_ctx_label(ctx, u), pool);
+	sl_report_note(ctx, r, "It selects %s and tolerates %s: the dedicated-node pattern.",
+		       m.key ? m.key : "?", toleration_name(tol));
+	sl_report_note(ctx, r, "The selector keeps the pods on the pool and the taint keeps other "
+		       "pods off, so once the component's pods scale to zero the cluster autoscaler "
+		       "can remove the pool's last node (KServe's node-scheduling guide). KServe writes "
+		       "minReplicas into autoscaling.knative.dev/min-scale, 1 when it is not set "
+		       "(SetAutoScalingAnnotations), so one pod, and the node under it, always stays; "
+		       "the pool can still shrink to that one node.");
+	sl_report_note(ctx, r, "The trade: minReplicas: 0 frees that node while the model is idle, "
+		       "but the first request after idle waits for a node and a pod (a cold start, "
+		       "minutes for a new GPU node). To keep a warm pod, write minReplicas: 1.");
+	sl_report_note_default_mode(ctx, r, u->obj);
+	/* add minReplicas: 0 as the component's last field (declined into a flow mapping) */
+	if (r && sl_fix_add_entry(ctx, r, u->component, "minReplicas", "0"))
 		return sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
 				       "add minReplicas: 0 (requests after idle wait for a node and a "
 				       "pod)");
@@ -238,6 +245,6 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 }
 
 SL_RULE(dedicated_node_no_scale_down, .id = "dedicated-node-no-scale-down", .category = "kserve",
-	.summary = "A Knative-mode component on dedicated nodes keeps a replica, so the nodes never "
-		   "scale down",
+	.summary = "A Knative-mode component on dedicated nodes keeps its default replica, so the "
+		   "pool keeps a node",
 	.severity = SL_SEV_INFO, .fix = SL_FIX_UNSAFE, .check_unit = check);

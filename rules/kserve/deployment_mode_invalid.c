@@ -35,19 +35,32 @@
  *     serving.kserve.io/deploymentMode: RawDeployment
  * ```
  *
+ * The message names the mode KServe falls back to and where that default comes from: an
+ * `inferenceservice-config` ConfigMap among the linted files (`data.deploy`,
+ * `defaultDeploymentMode`), else config `cluster.kserve-default-deployment-mode`, else KServe's
+ * shipped default (Serverless, that is Knative). The notes list the modes and suggest the one
+ * the value resembles.
+ *
  * ## Fix safety
- * Safe when the value equals one of the five modes once case, dashes, underscores and spaces
- * are ignored (`rawdeployment`, `raw-deployment`, `KNATIVE`): the fix writes that mode's exact
- * spelling inside the existing quotes, which is the only reading of the author's intent.
- * Whether a legacy name should become its new one is `deployment-mode-legacy`'s business. Other
- * values have no fix.
+ * When the value equals one of the five modes once case, dashes, underscores and spaces are
+ * ignored (`rawdeployment`, `raw-deployment`, `KNATIVE`), the fix writes that mode's exact
+ * spelling inside the existing quotes, the only reading of the author's intent. Safe when that
+ * mode is the one KServe falls back to anyway (nothing changes but the spelling); unsafe
+ * otherwise: the object then runs in another mode, so other rules may report what they did not
+ * (a Knative-only or Standard-only finding), and on an InferenceService that already exists
+ * KServe refuses the change ("deploymentMode cannot be changed"). The spec calls this fix safe
+ * without that distinction; a safe fix must never introduce a finding, so the mode-changing one
+ * is unsafe. Whether a legacy name should become its new one is `deployment-mode-legacy`'s
+ * business. Other values have no fix.
  *
  * ## Options
- * `cluster.kserve-default-deployment-mode`: the mode KServe falls back to, named in the
- * message (default `Knative`).
+ * `cluster.kserve-default-deployment-mode`: the mode KServe falls back to when no
+ * `inferenceservice-config` ConfigMap is linted.
  *
  * ## References
  * - kserve pkg/controller/v1beta1/inferenceservice/utils/utils.go, `GetDeploymentMode`
+ * - kserve pkg/apis/serving/v1beta1/configmap.go, `NewDeployConfig` (`defaultDeploymentMode`)
+ * - kserve pkg/apis/serving/v1beta1/inference_service_validation.go, `validateDeploymentMode`
  * - kserve pkg/constants/constants.go, `DeploymentModeType` (Standard, Knative, ModelMesh and
  *   the deprecated RawDeployment, Serverless)
  * - KServe docs, Deployment modes: https://kserve.github.io/website/docs/admin-guide/overview
@@ -56,6 +69,11 @@
 static const char *const modes[] = {
 	"Standard", "Knative", "ModelMesh", "RawDeployment", "Serverless", NULL
 };
+
+static const char *mode_name(sl_mode m)
+{
+	return m == SL_MODE_STANDARD ? "Standard" : m == SL_MODE_MODELMESH ? "ModelMesh" : "Knative";
+}
 
 static char fold(char c)
 {
@@ -97,32 +115,44 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	sl_mode m;
 	if (sl_kserve_mode_parse(s, &m))
 		return SL_OK;
-	const sl_config *cfg = sl_ctx_config(ctx);
-	const char *def = cfg && cfg->cluster.kserve_default_deployment_mode
-				  ? cfg->cluster.kserve_default_deployment_mode : "Knative";
+	const char *src = NULL;
+	const char *def = mode_name(sl_cluster_kserve_default_mode(sl_ctx_index(ctx), &src));
 	const char *match = NULL;
 	for (size_t i = 0; modes[i] && *s; i++)
 		if (loose_equal(s, strlen(s), modes[i]))
 			match = modes[i];
 	sl_arena *a = sl_ctx_arena(ctx);
-	const char *hint = match ? sl_arena_printf(a, "; did you mean %s?", match) : "";
 	const char *shown = *s ? sl_arena_printf(a, "\"%s\"", s) : "is empty and";
-	if (!hint || !shown)
+	if (!shown)
 		return SL_ENOMEM;
-	sl_report *r = sl_report_at(
-		ctx, v,
-		"%s: serving.kserve.io/deploymentMode %s is not a deployment mode (Standard, Knative, "
-		"ModelMesh, RawDeployment, Serverless; case-sensitive): KServe silently falls back to "
-		"the cluster default (%s)%s",
-		sl_object_label(o, a), shown, def, hint);
+	const char *per = src ? sl_arena_printf(a, "the default per %s", sl_short_paths(ctx, src))
+			      : "its shipped default";
+	sl_report *r = sl_report_at(ctx, v, "%s: serving.kserve.io/deploymentMode %s is not a "
+				    "deployment mode; KServe falls back to %s, %s",
+				    sl_object_label(o, a), shown, def, per ? per : "");
+	sl_report_note(ctx, r, "The modes are Standard, Knative, ModelMesh and the legacy "
+		       "RawDeployment and Serverless, compared case and all. KServe does not reject "
+		       "another value: GetDeploymentMode ignores it and uses the cluster's default, "
+		       "records that mode in the status, and refuses to change it later; schedlint's "
+		       "other rules judge the object in that mode too.");
+	if (src)
+		sl_report_note(ctx, r, "The cluster's default mode, %s, comes from %s.", def, src);
+	if (match)
+		sl_report_note(ctx, r, "Did you mean %s?", match);
 	size_t start, end;
-	if (r && match && sl_scalar_content_range(sl_ctx_source(ctx), v, &start, &end)) {
-		sl_err err = sl_fix_replace(ctx, r, start, end, match);
-		if (!err)
-			err = sl_fix_describe(ctx, r, SL_FIX_SAFE, "write %s", match);
-		return err;
-	}
-	return SL_OK;
+	if (!r || !match || !sl_scalar_content_range(sl_ctx_source(ctx), v, &start, &end))
+		return SL_OK;
+	sl_err err = sl_fix_replace(ctx, r, start, end, match);
+	sl_mode mm = m;
+	sl_kserve_mode_parse(match, &mm);
+	if (!err && mm == o->mode)
+		err = sl_fix_describe(ctx, r, SL_FIX_SAFE, "write %s", match);
+	else if (!err)
+		err = sl_fix_describe(ctx, r, SL_FIX_UNSAFE, "write %s, which changes the mode from %s "
+				      "(the fallback) to %s: other rules then judge it in %s, and KServe "
+				      "rejects the change on an object that already exists", match, def,
+				      mode_name(mm), mode_name(mm));
+	return err;
 }
 
 SL_RULE(deployment_mode_invalid, .id = "deployment-mode-invalid", .category = "kserve",

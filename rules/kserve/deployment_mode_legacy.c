@@ -95,6 +95,9 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 				    "KServe 0.16 (cluster.kserve-version: %s)",
 				    sl_object_label(o, sl_ctx_arena(ctx)), s, now,
 				    cfg->cluster.kserve_version);
+	sl_report_note(ctx, r, "KServe still accepts %s, but its defaulting webhook rewrites the "
+		       "annotation to %s, so a GitOps diff between this manifest and the live object "
+		       "never settles. Write %s (the fix does).", s, now, now);
 	size_t start, end;
 	if (r && sl_scalar_content_range(sl_ctx_source(ctx), v, &start, &end)) {
 		sl_err err = sl_fix_replace(ctx, r, start, end, now);

@@ -116,11 +116,11 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;   /* a custom predictor (its first container), or schema-type's case */
 	const char *label = sl_ctx_label(ctx, u);
 	if (n == 0) {
-		sl_report_key(ctx, comp,
-			      "%s has no implementation (no framework key such as sklearn, no model, no "
-			      "containers): the webhook rejects it (\"exactly one of [...] must be "
-			      "specified in PredictorSpec\")",
-			      label);
+		sl_report *r = sl_report_key(ctx, comp, "%s has no implementation (no framework key, "
+					     "model or containers)", label);
+		sl_report_note(ctx, r, "KServe's webhook rejects it: \"exactly one of [...] must be "
+			       "specified in PredictorSpec\". Add model (modelFormat and storageUri), a "
+			       "framework key such as sklearn, or containers.");
 		return SL_OK;
 	}
 	if (n == 1)
@@ -138,11 +138,16 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		/* Only framework + model: accepted, but model is overwritten. */
 		for (size_t i = 0; i < n; i++)
 			if (impls[i].model)
-				sl_report_at(ctx, impls[i].at,
-					     "%s sets both %s and model: KServe's defaulting webhook "
-					     "converts %s into model and overwrites this one, so "
-					     "everything under model is ignored",
-					     label, framework, framework);
+			{
+				sl_report *r = sl_report_at(ctx, impls[i].at, "%s sets both %s and "
+							    "model; everything under model is ignored",
+							    label, framework);
+				sl_report_note(ctx, r, "KServe's defaulting webhook converts %s into "
+					       "model and overwrites this one (setPredictorModelDefaults), "
+					       "so its runtime, resources and storageUri are dropped. Keep "
+					       "one: model (with modelFormat %s) is the current form.",
+					       framework, framework);
+			}
 		return SL_OK;
 	}
 	const struct impl *first = NULL;
@@ -153,10 +158,11 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			first = &impls[i];
 			continue;
 		}
-		sl_report_at(ctx, impls[i].at,
-			     "%s has several implementations (%s and %s): the webhook rejects it "
-			     "(\"exactly one of [...] must be specified in PredictorSpec\")",
-			     label, first->name, impls[i].name);
+		sl_report *r = sl_report_at(ctx, impls[i].at, "%s has several implementations (%s "
+					    "and %s)", label, first->name, impls[i].name);
+		sl_report_note(ctx, r, "KServe's webhook rejects it: \"exactly one of [...] must be "
+			       "specified in PredictorSpec\". Keep one; containers next to a framework "
+			       "key or model are sidecars only when none is named kserve-container.");
 	}
 	return SL_OK;
 }
@@ -164,4 +170,4 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 SL_RULE(predictor_implementation_count, .id = "predictor-implementation-count",
 	.category = "kserve",
 	.summary = "A predictor with no implementation or several (framework keys, model, containers)",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check, .podless_units = true);

@@ -63,18 +63,25 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const char *cls = sl_scalar(sl_map_get(o->annotations, "serving.kserve.io/autoscalerClass"));
 	if (cls && (strcmp(cls, "keda") == 0 || strcmp(cls, "external") == 0))
 		return SL_OK;
-	if (cls && strcmp(cls, "none") == 0)
-		sl_report_at(ctx, u->replicas,
-			     "%s: minReplicas 0 in Standard mode with autoscalerClass none: the "
-			     "Deployment gets replicas: 0 and nothing scales it up, so no pod serves "
-			     "(Standard mode does not scale to zero; use autoscalerClass: keda)",
-			     sl_ctx_label(ctx, u));
-	else
-		sl_report_at(ctx, u->replicas,
-			     "%s: minReplicas 0 in Standard mode: raw deployments do not scale to zero, "
-			     "KServe's HPA raises the minimum to 1 and the pod keeps its node (use "
-			     "serving.kserve.io/autoscalerClass: keda, or Knative mode)",
-			     sl_ctx_label(ctx, u));
+	const char *label = sl_ctx_label(ctx, u);
+	sl_report *r;
+	if (cls && strcmp(cls, "none") == 0) {
+		r = sl_report_at(ctx, u->replicas, "%s: minReplicas 0 in Standard mode with "
+					    "autoscalerClass none: no pod ever serves", label);
+		sl_report_note(ctx, r, "The Deployment gets replicas: 0 and nothing scales it up: "
+			       "Standard mode does not scale from zero on requests.");
+		sl_report_note(ctx, r, "Set minReplicas to 1 or more, or use "
+			       "serving.kserve.io/autoscalerClass: keda (scale to zero with KEDA).");
+	} else {
+		r = sl_report_at(ctx, u->replicas, "%s: minReplicas 0 in Standard mode does "
+					    "not scale to zero; one pod stays", label);
+		sl_report_note(ctx, r, "Raw (Standard) deployments have no activator: KServe's HPA "
+			       "keeps at least one replica, so the pod keeps its node.");
+		sl_report_note(ctx, r, "To scale to zero, use serving.kserve.io/autoscalerClass: keda "
+			       "(or external), or Knative mode; else write minReplicas: 1 to say what "
+			       "happens.");
+	}
+	sl_report_note_default_mode(ctx, r, o);
 	return SL_OK;
 }
 

@@ -66,13 +66,16 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const sl_node *key = sl_map_get_key(u->pod, fields[i]);
 		if (!key)
 			continue;
-		sl_report_at(ctx, key,
-			     "%s: %s is not a field of a serving runtime's pod spec "
-			     "(ServingRuntimePodSpec): kubectl rejects it (unknown field "
-			     "\"spec.%s%s\") or the API server drops it, so the runtime's pods never "
-			     "get it; set it on the InferenceService %s instead",
-			     sl_ctx_label(ctx, u), fields[i], worker ? "workerSpec." : "", fields[i],
-			     worker ? "predictor.workerSpec" : "predictor");
+		sl_report *r = sl_report_at(ctx, key, "%s: %s is not a field of a serving runtime's pod "
+					    "spec, so the runtime's pods never get it",
+					    sl_ctx_label(ctx, u), fields[i]);
+		sl_report_note(ctx, r, "KServe's ServingRuntimePodSpec has no %s: kubectl rejects it "
+			       "(unknown field \"spec.%s%s\") or, without strict field validation, the "
+			       "API server drops it; MergePodSpec would not copy it into the predictor's "
+			       "pod either.", fields[i], worker ? "workerSpec." : "", fields[i]);
+		sl_report_note(ctx, r, "Set it on each InferenceService that uses the runtime (%s) "
+			       "instead; a ModelMesh runtime's pods cannot get it.",
+			       worker ? "predictor.workerSpec" : "predictor");
 	}
 	return SL_OK;
 }

@@ -144,6 +144,10 @@ sl_err sl_object_bind_units(sl_model_ctx *mc, sl_object *o);
 /* Gives an object whose mode is defaulted (mode_defaulted) the cluster's default mode m, and
 ** its units that run in the object's mode with it; others are untouched. */
 void sl_object_default_mode(sl_object *o, sl_mode m);
+/* True when nothing builds a pod from u: the predictor of a ModelMesh InferenceService (its
+** canaries and workerSpec too), served from the ServingRuntime's pods (kserve controller.go
+** skips it; a transformer is still reconciled). */
+bool sl_unit_builds_no_pod(const sl_unit *u);
 /* True when a and b stand for the same document of the same file (an object and the index's
 ** digest of it are the same). */
 bool sl_object_same(const sl_object *a, const sl_object *b);

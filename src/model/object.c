@@ -258,6 +258,12 @@ void sl_object_default_mode(sl_object *o, sl_mode m)
 	o->mode = m;
 }
 
+bool sl_unit_builds_no_pod(const sl_unit *u)
+{
+	return u->mode == SL_MODE_MODELMESH && (u->role == SL_ROLE_PREDICTOR ||
+						u->role == SL_ROLE_CANARY || u->role == SL_ROLE_WORKER);
+}
+
 sl_unit *sl_object_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name)
 {
 	/* Units are few per object: grow by copying (pointers to units are taken only after

@@ -356,3 +356,142 @@ Test(engine, a_fix_whose_edits_would_overlap_is_dropped_whole)
 	sl_run_free(run);
 	sl_config_free(cfg);
 }
+
+/* Lints text as one file with every rule on (default config, or cfg_text); caller frees. */
+static sl_run *lint_text(const char *cfg_text, const char *text)
+{
+	sl_config *cfg = NULL;
+	if (cfg_text)
+		cfg = config_from(cfg_text);
+	else
+		cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, NULL, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "m.yaml", text, strlen(text)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	sl_config_free(cfg);
+	return run;
+}
+
+static size_t count_of(const sl_run *run, const char *rule)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sl_run_finding_count(run); i++)
+		n += strcmp(sl_run_finding(run, i)->rule, rule) == 0;
+	return n;
+}
+
+Test(engine, a_modelmesh_predictor_builds_no_pod)
+{
+	/* In Standard mode the placement rules fire; in ModelMesh mode only the rules that run on
+	** units building no pod (modelmesh-placement-ignored, predictor-implementation-count) do. */
+	static const char *const isvc =
+		"apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: m\n"
+		"  annotations:\n    serving.kserve.io/deploymentMode: %s\nspec:\n  predictor:\n"
+		"    tolerations:\n      - key: dedicated\n        operator: Exists\n"
+		"    sklearn:\n      storageUri: gs://m\n    model:\n      modelFormat:\n        name: x\n"
+		"      resources:\n        requests:\n          nvidia.com/gpu: 1\n";
+	char buf[1024];
+	snprintf(buf, sizeof buf, isvc, "Standard");
+	sl_run *run = lint_text(NULL, buf);
+	cr_expect_eq(count_of(run, "toleration-without-selector"), 1);
+	cr_expect_eq(count_of(run, "gpu-request-without-limit"), 1);
+	cr_expect_eq(count_of(run, "modelmesh-placement-ignored"), 0);
+	sl_run_free(run);
+	snprintf(buf, sizeof buf, isvc, "ModelMesh");
+	run = lint_text(NULL, buf);
+	cr_expect_eq(count_of(run, "toleration-without-selector"), 0);
+	cr_expect_eq(count_of(run, "gpu-request-without-limit"), 0);
+	cr_expect_eq(count_of(run, "modelmesh-placement-ignored"), 2, "tolerations and the GPU");
+	cr_expect_eq(count_of(run, "predictor-implementation-count"), 1, "sklearn and model");
+	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
+		const sl_finding *f = sl_run_finding(run, i);
+		cr_expect(strcmp(f->rule, "modelmesh-placement-ignored") != 0 ||
+			  (f->unit && strcmp(f->unit, "predictor") == 0), "finding names its unit");
+	}
+	sl_run_free(run);
+}
+
+/* The severity of the knative-feature-flag-required finding on a Knative Service with a
+** nodeSelector, given the documents before it (NULL when it does not fire), and its notes. */
+static sl_severity flag_severity(const char *cfg_text, const char *before, const char **notes)
+{
+	char buf[2048];
+	snprintf(buf, sizeof buf, "%sapiVersion: serving.knative.dev/v1\nkind: Service\nmetadata:\n"
+		 "  name: s\nspec:\n  template:\n    spec:\n      nodeSelector:\n        pool: a\n"
+		 "      containers:\n        - image: x\n", before);
+	sl_run *run = lint_text(cfg_text, buf);
+	const sl_finding *f = find(run, "knative-feature-flag-required");
+	sl_severity sev = f ? f->severity : SL_SEV_OFF;
+	static char kept[2048];
+	snprintf(kept, sizeof kept, "%s", f && f->notes ? f->notes : "");
+	if (notes)
+		*notes = kept;
+	sl_run_free(run);
+	return sev;
+}
+
+#define FEATURES_CM(v) "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\n" \
+	"  namespace: knative-serving\ndata:\n  kubernetes.podspec-nodeselector: " v "\n---\n"
+
+Test(engine, knative_flag_unknown_is_a_warning_disabled_an_error)
+{
+	const char *notes = NULL;
+	cr_expect_eq(flag_severity(NULL, "", &notes), SL_SEV_WARNING, "nothing says");
+	cr_expect(strstr(notes, "cluster.knative-features"), "names the key that settles it: %s", notes);
+	cr_expect(strstr(notes, "must not set the field(s): spec.template.spec.nodeSelector"));
+	cr_expect_eq(flag_severity(NULL, FEATURES_CM("disabled"), NULL), SL_SEV_ERROR);
+	cr_expect_eq(flag_severity(NULL, FEATURES_CM("\"yes\""), NULL), SL_SEV_ERROR,
+		     "Knative ignores the value: the default, disabled");
+	cr_expect_eq(flag_severity(NULL, FEATURES_CM("enabled"), NULL), SL_SEV_OFF);
+	cr_expect_eq(flag_severity(NULL, FEATURES_CM("enabled") FEATURES_CM("disabled"), &notes),
+		     SL_SEV_WARNING, "sources that disagree");
+	cr_expect(strstr(notes, "m.yaml:7") && strstr(notes, "m.yaml:15"), "names both: %s", notes);
+	cr_expect_eq(flag_severity("cluster:\n  knative-features: [nodeselector]\n",
+				   FEATURES_CM("enabled") FEATURES_CM("disabled"), NULL),
+		     SL_SEV_OFF, "the config settles a disagreement");
+	/* a ConfigMap that leaves the flag unset may be patched in the cluster: unknown */
+	static const char *const cm_other =
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\n"
+		"  namespace: knative-serving\ndata:\n  kubernetes.podspec-affinity: enabled\n---\n";
+	cr_expect_eq(flag_severity(NULL, cm_other, NULL), SL_SEV_WARNING);
+	cr_expect_eq(flag_severity("cluster:\n  knative-features: [nodeselector]\n", cm_other, NULL),
+		     SL_SEV_OFF);
+	/* the operator owns config-features: a CR that leaves the flag unset disables it */
+	static const char *const cr =
+		"apiVersion: operator.knative.dev/v1beta1\nkind: KnativeServing\nmetadata:\n"
+		"  name: knative-serving\nspec:\n  config:\n    features:\n"
+		"      kubernetes.podspec-affinity: enabled\n---\n";
+	cr_expect_eq(flag_severity(NULL, cr, NULL), SL_SEV_ERROR);
+	cr_expect_eq(flag_severity("cluster:\n  knative-features: []\n", "", NULL), SL_SEV_ERROR,
+		     "the config lists the enabled flags");
+}
+
+Test(engine, a_defaulted_mode_note_names_its_source)
+{
+	static const char *const isvc =
+		"apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: i\n"
+		"spec:\n  predictor:\n    nodeSelector:\n      pool: a\n    sklearn:\n"
+		"      storageUri: gs://m\n";
+	static const char *const with_config =
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: inferenceservice-config\n"
+		"  namespace: kserve\ndata:\n  deploy: '{\"defaultDeploymentMode\": \"%s\"}'\n---\n%s";
+	char buf[2048];
+	sl_run *run = lint_text(NULL, isvc);
+	const sl_finding *f = find(run, "knative-feature-flag-required");
+	cr_assert(f && f->notes);
+	cr_expect(strstr(f->notes, "KServe's shipped default is Serverless"), "%s", f->notes);
+	sl_run_free(run);
+	snprintf(buf, sizeof buf, with_config, "Knative", isvc);
+	run = lint_text(NULL, buf);
+	f = find(run, "knative-feature-flag-required");
+	cr_assert(f && f->notes);
+	cr_expect(strstr(f->notes, "the default mode is Knative, per inferenceservice-config (m.yaml:7)"),
+		  "%s", f->notes);
+	sl_run_free(run);
+	/* Standard by inferenceservice-config: no Knative Service, no flag finding */
+	snprintf(buf, sizeof buf, with_config, "Standard", isvc);
+	run = lint_text(NULL, buf);
+	cr_expect_null(find(run, "knative-feature-flag-required"), "Standard by default");
+	sl_run_free(run);
+}
