@@ -110,8 +110,6 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
-	if (u->mode == SL_MODE_MODELMESH)
-		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (sl_seq_n(u->tolerations) == 0)
 		return SL_OK;
 	sl_gpu_use g = sl_unit_gpu_use(ix, u);

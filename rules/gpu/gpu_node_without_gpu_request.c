@@ -186,8 +186,6 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
-	if (u->mode == SL_MODE_MODELMESH)
-		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	switch (u->obj->kind) {
 	case SL_KIND_DAEMONSET:
 	case SL_KIND_SERVING_RUNTIME:

@@ -85,8 +85,6 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_source *src = sl_ctx_source(ctx);
-	if (u->mode == SL_MODE_MODELMESH)
-		return SL_OK;   /* no pod of its own */
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
 		for (size_t j = 0; j < sl_map_n(c->requests); j++) {

@@ -81,8 +81,6 @@ static bool valid_quantity(const char *name, const sl_node *v)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
-	if (u->mode == SL_MODE_MODELMESH)
-		return SL_OK;   /* no pod of its own */
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
 		for (size_t j = 0; j < sl_map_n(c->requests); j++) {

@@ -281,8 +281,6 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_index *ix = sl_ctx_index(ctx);
 	sl_arena *a = sl_ctx_arena(ctx);
 	sl_fact tainted = sl_cluster_gpu_nodes_tainted(ix, u, a);
-	if (u->mode == SL_MODE_MODELMESH)
-		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (tainted.value != SL_TRI_YES)
 		return SL_OK;
 	if (sl_cluster_provider(ix, u, a, NULL) == SL_PROVIDER_GKE)

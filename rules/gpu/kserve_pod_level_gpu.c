@@ -320,8 +320,6 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
-	if (u->mode == SL_MODE_MODELMESH)
-		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || !u->component || !u->pod_resources)
 		return SL_OK;
 	const char *lists[2] = {"requests", "limits"};

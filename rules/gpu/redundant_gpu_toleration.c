@@ -119,8 +119,6 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_config *cfg = sl_ctx_config(ctx);
 	sl_fact added = sl_cluster_extended_resource_toleration(sl_ctx_index(ctx), u,
 								sl_ctx_arena(ctx));
-	if (u->mode == SL_MODE_MODELMESH)
-		return SL_OK;   /* ModelMesh builds no pod from the predictor */
 	if (added.value != SL_TRI_YES)
 		return SL_OK;
 	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
