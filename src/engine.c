@@ -710,3 +710,13 @@ const char *sl_container_label(sl_ctx *ctx, const sl_container *c)
 				    c->node->pos + 1);
 	return l ? l : "container";
 }
+
+bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
+{
+	return sl_kind_is_template(u->obj->kind) && sl_index_template_used(&ctx->eng->index, u->obj);
+}
+
+sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
+{
+	return sl_unit_merged(&ctx->eng->index, u);
+}

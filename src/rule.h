@@ -16,6 +16,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "index.h"
+#include "merge.h"
 #include "k8s/k8s.h"
 #include "k8s/labels.h"
 #include "k8s/quantity.h"
@@ -121,6 +122,14 @@ const char *sl_gpu_taint_key(const char *resource);
 bool sl_quantity_node_is_zero(const sl_node *q);
 /* The first GPU resource any container of u requests or limits (non-zero), or NULL. */
 const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u);
+/* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
+** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
+** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
+bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
+/* u merged over its template among the linted files (merge.h): iterate its effective
+** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
+** accessors. */
+sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
 /* How messages name a container: "container \"kserve-container\"", or the implementation
 ** key for a KServe framework container ("sklearn"). */
 const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
