@@ -172,7 +172,7 @@ static char *uses_of(const sl_object *o, const sl_unit *u, sl_arena *a, sl_kind 
 	}
 	if (o->kind == SL_KIND_INFERENCE_SERVICE) {
 		*kind = SL_KIND_SERVING_RUNTIME;
-		return (char *)sl_scalar(sl_map_get(sl_map_get(u->component, "model"), "runtime"));
+		return (char *)sl_kserve_runtime_name(u->component);
 	}
 	if (o->kind != SL_KIND_LLM_INFERENCE_SERVICE || u != &o->units[0])
 		return NULL;

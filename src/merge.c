@@ -42,8 +42,7 @@ sl_merged sl_unit_merged(const sl_index *ix, const sl_unit *u)
 		m.append = true;
 	} else if (o->kind == SL_KIND_INFERENCE_SERVICE && u->mode != SL_MODE_MODELMESH) {
 		const sl_node *comp = predictor_component(u);
-		const sl_node *rn = sl_map_get(sl_map_get(comp, "model"), "runtime");
-		const sl_object *rt = sl_index_runtime(ix, o, sl_scalar(rn));
+		const sl_object *rt = sl_index_runtime(ix, o, sl_kserve_runtime_name(comp));
 		m.base = unit_of_role(rt, u->role == SL_ROLE_WORKER ? SL_ROLE_WORKER : SL_ROLE_RUNTIME);
 	}
 	if (m.base == u)
