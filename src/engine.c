@@ -749,3 +749,50 @@ sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
 {
 	return sl_unit_merged(&ctx->eng->index, u);
 }
+
+/* The reason of an upstream validation message, cut to its first clause: no example, no regex,
+** at most about 80 characters (at a ", " when longer). */
+static const char *short_reason(sl_arena *a, const char *reason)
+{
+	size_t n = strlen(reason);
+	const char *eg = strstr(reason, " (e.g.");
+	if (eg)
+		n = (size_t)(eg - reason);
+	const char *semi = strstr(reason, "; ");
+	if (semi && (size_t)(semi - reason) < n)
+		n = (size_t)(semi - reason);
+	if (n > 80) {
+		size_t cut = 0;
+		for (size_t i = 0; i + 1 < 80; i++)
+			if (reason[i] == ',' && reason[i + 1] == ' ')
+				cut = i;
+		if (cut > 20)
+			n = cut;
+	}
+	return sl_arena_strndup(a, reason, n);
+}
+
+sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label, const char *path,
+			      const char *message)
+{
+	sl_arena *a = ctx->file->arena;
+	/* "Invalid value: "x": reason" -> "Invalid value "x": short reason"; other types keep
+	** their first clause ("Required value: can not be empty") */
+	const char *shown = message;
+	const char *sep = strstr(message, ": ");
+	if (sep && (strncmp(message, "Invalid value: ", 15) == 0 ||
+		    strncmp(message, "Unsupported value: ", 19) == 0)) {
+		const char *rest = strstr(sep + 2, ": ");
+		if (rest) {
+			const char *r = short_reason(a, rest + 2);
+			shown = sl_arena_printf(a, "%.*s: %s", (int)(rest - message), message,
+						r ? r : "");
+		}
+	} else {
+		const char *r = short_reason(a, message);
+		shown = r ? r : message;
+	}
+	sl_report *r = sl_report_at(ctx, at, "%s: %s: %s", label, path, shown ? shown : message);
+	sl_report_note(ctx, r, "The API server rejects it: \"%s: %s\".", path, message);
+	return r;
+}

@@ -73,6 +73,12 @@ sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...
 ** one paragraph. A NULL r is a no-op. */
 sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Reports a field the API server rejects, quoting its validation message (field.ErrorList
+** text: "Invalid value: \"gpu type\": name part must consist of ..."): the first line is
+** "<label>: <path>: <the message's type, value and first clause>", the whole message goes to a
+** note. */
+sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label, const char *path,
+			      const char *message);
 /* Caps r's severity at sev: for a finding whose claim rests on a cluster fact nothing decides
 ** (the message says which and how to settle it). A rule configured lower stays lower. */
 void sl_report_cap(sl_report *r, sl_severity sev);
