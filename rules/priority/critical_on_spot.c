@@ -162,8 +162,9 @@ static const char *spot_preference(const sl_config *cfg, const sl_node *ex)
 		return NULL;
 	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
 		const char *v = sl_config_spot_value(cfg, i, key);
-		if (v && (strcmp(op, "Exists") == 0 ||
-			  (strcmp(op, "In") == 0 && values_hold(sl_map_get(ex, "values"), v))))
+		/* a case-only misspelling as invalid-node-affinity's safe fix writes it */
+		if (v && (strcasecmp(op, "Exists") == 0 ||
+			  (strcasecmp(op, "In") == 0 && values_hold(sl_map_get(ex, "values"), v))))
 			return v;
 	}
 	return NULL;
@@ -177,7 +178,8 @@ static bool spot_toleration(const sl_config *cfg, const sl_node *tol)
 	const char *val = sl_scalar(sl_map_get(tol, "value"));
 	if (!key || !*key)
 		return false;
-	bool exists = op && strcmp(op, "Exists") == 0;
+	/* a case-only misspelling as invalid-toleration's safe fix writes it */
+	bool exists = op && strcasecmp(op, "Exists") == 0;
 	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
 		const char *v = sl_config_spot_value(cfg, i, key);
 		if (v && (exists || (val && strcmp(val, v) == 0)))
