@@ -94,6 +94,11 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 					 .values = v, .n_values = nv};
 		if (sl_is_templated(rs[i].key.s, rs[i].key.n) || sl_is_templated(rs[i].op.s, rs[i].op.n))
 			return false;
+		/* a case-only misspelling ("in") as invalid-node-affinity's safe fix writes it, so
+		** that fix never makes a finding of this rule appear */
+		const char *fixed = sl_k8s_selector_operator_fix(rs[i].op.s, rs[i].op.n);
+		if (fixed && (!fields || strcmp(fixed, "In") == 0 || strcmp(fixed, "NotIn") == 0))
+			rs[i].op = (sl_k8s_str){fixed, strlen(fixed)};
 		for (size_t j = 0; j < nv; j++)
 			if (sl_is_templated(v[j].s, v[j].n))
 				return false;
