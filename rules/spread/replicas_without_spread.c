@@ -14,7 +14,8 @@
  * `replicas` (or `minReplicas` when `replicas` is unset, as Seldon's `GetValidatedScalingSpec`
  * defaults it), LLMInferenceService `replicas`. Skipped: DaemonSets (one pod per node by design),
  * InferenceServices in ModelMesh mode (their pods are the runtime's), templates used by a unit
- * among the files. Reported at the field that sets the replica count.
+ * among the files, and workloads without a pod spec (a fragment: no pods to spread). Reported
+ * at the field that sets the replica count.
  *
  * ## Why is this bad?
  * Only kube-scheduler's default spreading applies then: the PodTopologySpread plugin's system
@@ -281,6 +282,10 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	if (u->obj->kind == SL_KIND_DAEMONSET || u->mode == SL_MODE_MODELMESH ||
 	    u->min_replicas < 2 || sl_unit_is_used_template(ctx, u))
+		return SL_OK;
+	/* a workload without a pod spec makes no pods (the API server rejects it); a Seldon
+	** Server without podSpec still runs its ServerConfig's */
+	if (!u->pod && u->obj->kind != SL_KIND_SELDON_SERVER)
 		return SL_OK;
 	sl_merged m = sl_ctx_merged(ctx, u);
 	if (spreads(&m))
