@@ -133,7 +133,8 @@ const sl_pair *sl_pairs_next(sl_pairs *it)
 		if (it->i < sl_map_n(map)) {
 			const sl_pair *p = sl_map_pair(map, it->i++);
 			/* the template's pair only when the unit does not set its key */
-			if (it->list == 1 && sl_map_get(it->map[0], sl_scalar(p->key)))
+			const char *key = sl_scalar(p->key);
+			if (it->list == 1 && (!key || sl_map_get(it->map[0], key)))
 				continue;
 			it->from_base = it->list == 1;
 			return p;

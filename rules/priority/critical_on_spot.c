@@ -338,14 +338,15 @@ static void check_template(struct scan *sc)
 	const char *tl = sl_object_label(m->base->obj, sl_ctx_arena(sc->ctx));
 	sl_pairs ps = sl_merged_node_selector(m);
 	for (const sl_pair *p; (p = sl_pairs_next(&ps));) {
-		for (size_t i = 0; ps.from_base && i < cfg->cluster.spot_labels.n; i++) {
-			const char *v = sl_config_spot_value(cfg, i, sl_scalar(p->key));
+		const char *key = sl_scalar(p->key);
+		for (size_t i = 0; key && ps.from_base && i < cfg->cluster.spot_labels.n; i++) {
+			const char *v = sl_config_spot_value(cfg, i, key);
 			const sl_node *at = template_anchor(sc->u, sc->u->node_selector);
 			if (!v || !sl_scalar_is(p->value, v) || !at)
 				continue;
 			notes(sc, sl_report_key(sc->ctx, at,
 						"%s has critical priority (%s) but its nodeSelector from %s "
-						"selects spot nodes (%s=%s)", label, sc->cls, tl, sl_scalar(p->key), v));
+						"selects spot nodes (%s=%s)", label, sc->cls, tl, key, v));
 			break;
 		}
 	}
