@@ -296,8 +296,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (!at)
 		at = u->replicas ? u->replicas : u->pod;
 	sl_report *r = sl_report_at(ctx, at,
-				    "%s %s %lld replicas but has no podAntiAffinity or "
-				    "topologySpreadConstraints",
+				    "%s %s %lld replicas with only the scheduler's soft default "
+				    "spreading (no podAntiAffinity or topologySpreadConstraints)",
 				    sl_ctx_label(ctx, u), minimum ? "keeps at least" : "runs",
 				    u->min_replicas);
 	sl_report_note(ctx, r,
