@@ -165,7 +165,12 @@ sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t
 	return rec;
 }
 
-struct parse_payload { sl_engine *e; sl_file *f; const sl_object *obj; };
+struct parse_payload {
+	sl_engine *e;
+	sl_file *f;
+	const sl_object *obj;
+	sl_frec *last;   /* the parser's last issue, NULL when its rule is off */
+};
 
 static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
 			  const char *message)
@@ -176,7 +181,37 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 		pp->f->oom = SL_ENOMEM;
 		return;
 	}
-	sl_engine_record(pp->e, pp->f, sl_registry_find(rule), doc, start, end, "", msg, NULL, NULL);
+	pp->last = sl_engine_record(pp->e, pp->f, sl_registry_find(rule), doc, start, end, "", msg,
+				    NULL, NULL);
+}
+
+/* Gives rec a safe fix of one edit: bytes [offset, offset + length) of f replaced by content.
+** False when out of memory. */
+static bool attach_edit(sl_file *f, sl_frec *rec, size_t offset, size_t length, const char *content,
+			const char *message)
+{
+	sl_edit *ed = sl_arena_zalloc(f->arena, sizeof *ed);
+	if (!ed)
+		return false;
+	uint32_t line = 0, col = 0, eline = 0, ecol = 0;
+	sl_source_position(f->src, offset, &line, &col);
+	sl_source_position(f->src, offset + length, &eline, &ecol);
+	ed->path = f->path;
+	ed->offset = offset;
+	ed->length = length;
+	ed->content = content;
+	ed->line = line;
+	ed->column = col;
+	ed->end_line = eline;
+	ed->end_column = ecol;
+	rec->edits = ed;
+	rec->cap_edits = 1;
+	rec->fix.applicability = SL_FIX_SAFE;
+	rec->fix.message = message;
+	rec->fix.edits = ed;
+	rec->fix.n_edits = 1;
+	rec->pub.fix = &rec->fix;
+	return true;
 }
 
 static void on_model_issue(void *payload, const char *rule, const sl_node *at, const char *message,
@@ -190,29 +225,23 @@ static void on_model_issue(void *payload, const char *rule, const sl_node *at, c
 	if (!rec || !quote_fix)
 		return;
 	/* Quoting a plain bool/number keeps its text and makes it a string. */
-	const char *s = f->src->data + at->start;
-	size_t n = at->end - at->start;
-	char *q = sl_arena_printf(f->arena, "\"%.*s\"", (int)n, s);
-	sl_edit *ed = sl_arena_zalloc(f->arena, sizeof *ed);
-	if (!q || !ed) {
+	const char *q = sl_arena_printf(f->arena, "\"%.*s\"", (int)(at->end - at->start),
+					f->src->data + at->start);
+	if (!q || !attach_edit(f, rec, at->start, at->end - at->start, q, "quote the value"))
 		f->oom = SL_ENOMEM;
+}
+
+/* The parser's fix for the issue it reported last: an insertion. */
+static void on_tree_fix(void *payload, size_t at, const char *text, const char *message)
+{
+	struct parse_payload *pp = payload;
+	sl_file *f = pp->f;
+	if (!pp->last)
 		return;
-	}
-	ed->path = f->path;
-	ed->offset = at->start;
-	ed->length = n;
-	ed->content = q;
-	ed->line = rec->pub.line;
-	ed->column = rec->pub.column;
-	ed->end_line = rec->pub.end_line;
-	ed->end_column = rec->pub.end_column;
-	rec->edits = ed;
-	rec->cap_edits = 1;
-	rec->fix.applicability = SL_FIX_SAFE;
-	rec->fix.message = "quote the value";
-	rec->fix.edits = ed;
-	rec->fix.n_edits = 1;
-	rec->pub.fix = &rec->fix;
+	const char *t = sl_arena_strndup(f->arena, text, strlen(text));
+	if (!t || !attach_edit(f, pp->last, at, 0, t, message))
+		f->oom = SL_ENOMEM;
+	pp->last = NULL;
 }
 
 sl_err sl_engine_read(sl_file *f, bool text_only)
@@ -264,8 +293,8 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 	** first chunk suits the file: its tree and objects take about 7-8 times the text. */
 	if (!f->arena && !(f->arena = sl_arena_new_sized(f->src->len * 8)))
 		return SL_ENOMEM;
-	struct parse_payload pp = {e, f, NULL};
-	err = sl_tree_parse(f->src, f->arena, &f->tree, on_tree_issue, &pp);
+	struct parse_payload pp = {e, f, NULL, NULL};
+	err = sl_tree_parse_fixing(f->src, f->arena, &f->tree, on_tree_issue, on_tree_fix, &pp);
 	if (err)
 		return err;
 	if (f->tree.n_docs) {
@@ -890,4 +919,61 @@ const char *sl_container_label(sl_ctx *ctx, const sl_container *c)
 		l = sl_arena_printf(ctx->file->arena, "%scontainer #%u", c->init ? "init " : "",
 				    c->node->pos + 1);
 	return l ? l : "container";
+}
+
+bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
+{
+	return sl_kind_is_template(u->obj->kind) && sl_index_template_used(&ctx->eng->index, u->obj);
+}
+
+sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
+{
+	return sl_unit_merged(&ctx->eng->index, u);
+}
+
+/* The reason of an upstream validation message, cut to its first clause: no example, no regex,
+** at most about 80 characters (at a ", " when longer). */
+static const char *short_reason(sl_arena *a, const char *reason)
+{
+	size_t n = strlen(reason);
+	const char *eg = strstr(reason, " (e.g.");
+	if (eg)
+		n = (size_t)(eg - reason);
+	const char *semi = strstr(reason, "; ");
+	if (semi && (size_t)(semi - reason) < n)
+		n = (size_t)(semi - reason);
+	if (n > 80) {
+		size_t cut = 0;
+		for (size_t i = 0; i + 1 < 80; i++)
+			if (reason[i] == ',' && reason[i + 1] == ' ')
+				cut = i;
+		if (cut > 20)
+			n = cut;
+	}
+	return sl_arena_strndup(a, reason, n);
+}
+
+sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label, const char *path,
+			      const char *message)
+{
+	sl_arena *a = ctx->file->arena;
+	/* "Invalid value: "x": reason" -> "Invalid value "x": short reason"; other types keep
+	** their first clause ("Required value: can not be empty") */
+	const char *shown = message;
+	const char *sep = strstr(message, ": ");
+	if (sep && (strncmp(message, "Invalid value: ", 15) == 0 ||
+		    strncmp(message, "Unsupported value: ", 19) == 0)) {
+		const char *rest = strstr(sep + 2, ": ");
+		if (rest) {
+			const char *r = short_reason(a, rest + 2);
+			shown = sl_arena_printf(a, "%.*s: %s", (int)(rest - message), message,
+						r ? r : "");
+		}
+	} else {
+		const char *r = short_reason(a, message);
+		shown = r ? r : message;
+	}
+	sl_report *r = sl_report_at(ctx, at, "%s: %s: %s", label, path, shown ? shown : message);
+	sl_report_note(ctx, r, "The API server rejects it: \"%s: %s\".", path, message);
+	return r;
 }

@@ -76,15 +76,16 @@ bool sl_index_needs_tree(const sl_object *o)
 	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o) || is_isvc_configmap(o);
 }
 
-/* What rules read, across files, of a runtime: the units' tolerations and whether they request
-** a GPU (the pod's and every container's resources, `=` keeping only the GPU entries of
-** requests and limits), the anti-affinity that spreads its pods, and the labels it puts on
-** them. Everything else of a runtime (images, ports, probes, model formats, CPU and memory,
+/* What rules read, across files, of a runtime: the units' scheduling fields an InferenceService
+** is merged over (merge.h: tolerations, nodeSelector, affinity, topologySpreadConstraints,
+** priorityClassName), whether they request a GPU (the pod's and every container's resources,
+** `=` keeping only the GPU entries of requests and limits), and the labels it puts on them. Everything else of a runtime (images, ports, probes, model formats, CPU and memory,
 ** container names) is left out of its digest. A rule that reads more of a runtime from another
 ** file adds the path here; the streamed-versus-kept test (tests/unit/test_engine.c) fails
 ** until it does. */
 #define RESOURCE_PATHS(p) p "/resources/requests/=", p "/resources/limits/="
-#define POD_PATHS(p) p "/tolerations", RESOURCE_PATHS(p), p "/affinity/podAntiAffinity", \
+#define POD_PATHS(p) p "/tolerations", RESOURCE_PATHS(p), p "/affinity", p "/nodeSelector", \
+	p "/topologySpreadConstraints", p "/priorityClassName", \
 	RESOURCE_PATHS(p "/containers/*"), RESOURCE_PATHS(p "/initContainers/*")
 static const char *const runtime_spec_paths[] = {
 	"/labels", POD_PATHS(""), POD_PATHS("/workerSpec"),
@@ -163,11 +164,44 @@ sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 	return SL_OK;
 }
 
+/* The names of the templates unit u of o is merged from (merge.h), one per line, and their
+** kind; NULL when none. */
+static char *uses_of(const sl_object *o, const sl_unit *u, sl_arena *a, sl_kind *kind)
+{
+	if (o->kind == SL_KIND_SELDON_SERVER) {
+		*kind = SL_KIND_SELDON_SERVER_CONFIG;
+		return (char *)sl_scalar(sl_map_get(o->spec, "serverConfig"));
+	}
+	if (o->kind == SL_KIND_INFERENCE_SERVICE) {
+		*kind = SL_KIND_SERVING_RUNTIME;
+		return (char *)sl_kserve_runtime_name(u->component);
+	}
+	if (o->kind != SL_KIND_LLM_INFERENCE_SERVICE || u != &o->units[0])
+		return NULL;
+	*kind = SL_KIND_LLM_INFERENCE_SERVICE_CONFIG;
+	const sl_node *refs = sl_map_get(o->spec, "baseRefs");
+	char *names = NULL;
+	for (size_t i = 0; i < sl_seq_n(refs); i++) {
+		const char *n = sl_scalar(sl_map_get(sl_seq_item(refs, i), "name"));
+		if (!n || !*n)
+			continue;
+		char *j = names ? sl_arena_printf(a, "%s\n%s", names, n) : (char *)n;
+		if (!j)
+			return NULL;
+		names = j;
+	}
+	return names;
+}
+
 /* The facts of unit u of o, their strings (in arena a) not yet copied. */
 static sl_serving_fact fact_of(const sl_object *o, const sl_unit *u, sl_arena *a)
 {
 	const char *cls = sl_scalar(u->priority_class_name);
+	sl_kind uses_kind = SL_KIND_UNKNOWN;
+	char *uses = uses_of(o, u, a, &uses_kind);
 	sl_serving_fact f = {
+		.uses = uses && *uses ? uses : NULL,
+		.uses_kind = uses_kind,
 		.label = (char *)sl_unit_label(u, a),
 		.class_name = cls && *cls ? (char *)cls : NULL,
 		.server_config = o->kind == SL_KIND_SELDON_SERVER
@@ -207,7 +241,8 @@ sl_err sl_index_gather_facts(const sl_object *const *objs, size_t n_objs, sl_are
 			if (!f->label)
 				return SL_ENOMEM;
 			size += strlen(f->label) + 1 + (f->class_name ? strlen(f->class_name) + 1 : 0) +
-				(f->server_config ? strlen(f->server_config) + 1 : 0);
+				(f->server_config ? strlen(f->server_config) + 1 : 0) +
+				(f->uses ? strlen(f->uses) + 1 : 0);
 		}
 	/* one block: the facts, then their strings */
 	sl_serving_fact *block = sl_xmalloc(count * sizeof *block + size);
@@ -219,6 +254,7 @@ sl_err sl_index_gather_facts(const sl_object *const *objs, size_t n_objs, sl_are
 		f.label = put(&w, f.label);
 		f.class_name = put(&w, f.class_name);
 		f.server_config = put(&w, f.server_config);
+		f.uses = put(&w, f.uses);
 		block[k] = f;
 	}
 	*facts = block;
@@ -272,6 +308,9 @@ void sl_index_free(sl_index *ix)
 	free(ix->serving);
 	free(ix->lowest_label);
 	free(ix->lowest_class);
+	for (size_t i = 0; i < ix->n_used; i++)
+		free(ix->used[i].name);
+	free(ix->used);
 	free(ix->default_mode_source);
 	free(ix->default_mode_config);
 	memset(ix, 0, sizeof *ix);
@@ -416,8 +455,75 @@ sl_err sl_index_finish(sl_index *ix)
 	return SL_OK;
 }
 
+static int cmp_use(const void *a, const void *b)
+{
+	const struct sl_index_use *x = a, *y = b;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The templates the units use, from their facts: one entry per (kind, name), sorted. */
+static sl_err gather_used(sl_index *ix)
+{
+	for (size_t i = 0; i < ix->n_used; i++)
+		free(ix->used[i].name);
+	ix->n_used = 0;
+	for (size_t i = 0; i < ix->n_facts; i++) {
+		const char *s = ix->facts[i]->uses;
+		while (s && *s) {
+			size_t l = strcspn(s, "\n");
+			struct sl_index_use *nv = sl_xrealloc(ix->used, (ix->n_used + 1) * sizeof *nv);
+			if (!nv)
+				return SL_ENOMEM;
+			ix->used = nv;
+			char *name = sl_xmalloc(l + 1);
+			if (!name)
+				return SL_ENOMEM;
+			memcpy(name, s, l);
+			name[l] = '\0';
+			ix->used[ix->n_used].kind = ix->facts[i]->uses_kind;
+			ix->used[ix->n_used++].name = name;
+			s += l + (s[l] == '\n');
+		}
+	}
+	if (ix->n_used)
+		qsort(ix->used, ix->n_used, sizeof *ix->used, cmp_use);
+	return SL_OK;
+}
+
+bool sl_index_template_used(const sl_index *ix, const sl_object *t)
+{
+	if (!t->name || !ix->used)
+		return false;
+	struct sl_index_use key = {t->kind, (char *)t->name};
+	if (t->kind == SL_KIND_CLUSTER_SERVING_RUNTIME)
+		key.kind = SL_KIND_SERVING_RUNTIME;
+	return bsearch(&key, ix->used, ix->n_used, sizeof *ix->used, cmp_use) != NULL;
+}
+
+static bool same_namespace(const sl_object *a, const sl_object *b)
+{
+	return !a->namespace_ || !b->namespace_ || strcmp(a->namespace_, b->namespace_) == 0;
+}
+
+const sl_object *sl_index_runtime(const sl_index *ix, const sl_object *isvc, const char *name)
+{
+	if (!name || !*name)
+		return NULL;
+	size_t n = 0;
+	const sl_object *const *rts = sl_index_find_all(ix, SL_KIND_SERVING_RUNTIME, name, &n);
+	for (size_t i = 0; i < n; i++)
+		if (same_namespace(rts[i], isvc))
+			return rts[i];
+	return sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, name);
+}
+
 sl_err sl_index_finish_serving(sl_index *ix)
 {
+	sl_err uerr = gather_used(ix);
+	if (uerr)
+		return uerr;
 	/* serving priorities, from the facts (the units' trees may be gone by now) */
 	free(ix->serving);
 	ix->n_serving = 0;

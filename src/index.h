@@ -33,6 +33,11 @@ typedef struct sl_serving_fact {
 	char *label;             /* "InferenceService sklearn-iris, predictor" */
 	char *class_name;        /* its own priorityClassName, NULL when none */
 	char *server_config;     /* a Seldon Server's serverConfig, NULL otherwise */
+	char *uses;              /* the template its pods are merged from (an InferenceService
+				    component's model.runtime, a Seldon Server's serverConfig), or
+				    for an LLMInferenceService its baseRefs' names, one per line;
+				    NULL when none */
+	sl_kind uses_kind;       /* the templates' kind (a runtime: SL_KIND_SERVING_RUNTIME) */
 	bool modelmesh;
 } sl_serving_fact;
 
@@ -100,6 +105,11 @@ typedef struct sl_index {
 	size_t n_serving;                 /* by value (file order among equals); only the first
 					     keeps its label and class */
 	char *lowest_label, *lowest_class;   /* serving[0]'s, copied from its facts */
+	struct sl_index_use {
+		sl_kind kind;              /* SL_KIND_SERVING_RUNTIME stands for both runtime kinds */
+		char *name;
+	} *used;                           /* the templates units use, sorted (sl_index_template_used) */
+	size_t n_used;
 	bool finished;
 } sl_index;
 
@@ -135,6 +145,15 @@ const sl_object *const *sl_index_find_all(const sl_index *ix, sl_kind k, const c
 ** config is not set these stay UNKNOWN, origin naming them); origin (may be NULL) says where
 ** it came from. */
 sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_flag_origin *origin);
+/* The runtime an InferenceService isvc's model.runtime `name` names, as KServe finds it: a
+** ServingRuntime in its namespace (or either without one), else a ClusterServingRuntime; NULL
+** when name is NULL or none is among the linted files. */
+const sl_object *sl_index_runtime(const sl_index *ix, const sl_object *isvc, const char *name);
+/* True when template t (a ServingRuntime, ClusterServingRuntime, Seldon ServerConfig or
+** LLMInferenceServiceConfig) is used by a unit among the linted files: named by an
+** InferenceService's model.runtime, a Server's serverConfig, an LLMInferenceService's baseRefs.
+** Known once sl_index_finish_serving has run (a streaming run checks templates' files after it). */
+bool sl_index_template_used(const sl_index *ix, const sl_object *t);
 /* A PriorityClass value by name: built-in system classes, classes among the linted files, then
 ** the config's priority-classes. True when known; *value set. */
 bool sl_index_priority_value(const sl_index *ix, const char *name, long long *value);

@@ -16,6 +16,7 @@
 #include "cluster.h"
 #include "config.h"
 #include "index.h"
+#include "merge.h"
 #include "k8s/k8s.h"
 #include "k8s/labels.h"
 #include "k8s/quantity.h"
@@ -75,6 +76,12 @@ sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...
 ** one paragraph. A NULL r is a no-op. */
 sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Reports a field the API server rejects, quoting its validation message (field.ErrorList
+** text: "Invalid value: \"gpu type\": name part must consist of ..."): the first line is
+** "<label>: <path>: <the message's type, value and first clause>", the whole message goes to a
+** note. */
+sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label, const char *path,
+			      const char *message);
 /* Caps r's severity at sev: for a finding whose claim rests on a cluster fact nothing decides
 ** (the message says which and how to settle it). A rule configured lower stays lower. */
 void sl_report_cap(sl_report *r, sl_severity sev);
@@ -155,6 +162,14 @@ const char *sl_gpu_class_taint_key(const char *device_class);
 /* True when key is the taint key of a GPU u uses: of a GPU resource it requests or limits
 ** (sl_gpu_taint_key), or of a GPU device class it claims (sl_gpu_class_taint_key). */
 bool sl_unit_gpu_taint(const sl_index *ix, const sl_unit *u, const char *key);
+/* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
+** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
+** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
+bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
+/* u merged over its template among the linted files (merge.h): iterate its effective
+** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
+** accessors. */
+sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
 /* How messages name a container: "container \"kserve-container\"", or the implementation
 ** key for a KServe framework container ("sklearn"). */
 const char *sl_container_label(sl_ctx *ctx, const sl_container *c);

@@ -3,6 +3,7 @@
 ** node-affinity expressions that keep pods on nodes). */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "selection.h"
 
 const sl_node *sl_unit_required_terms(const sl_unit *u)
@@ -13,10 +14,15 @@ const sl_node *sl_unit_required_terms(const sl_unit *u)
 	return terms && terms->type == SL_NODE_SEQ ? terms : NULL;
 }
 
-static bool selecting_op(const char *op)
+/* The selecting operator op names, or NULL. A case-only misspelling ("in") is read as the
+** operator invalid-node-affinity's safe fix writes, so that fix never makes a finding appear. */
+static const char *selecting_op(const char *op)
 {
-	return op && (strcmp(op, "In") == 0 || strcmp(op, "Exists") == 0 || strcmp(op, "Gt") == 0 ||
-		      strcmp(op, "Lt") == 0);
+	static const char *const ops[] = {"In", "Exists", "Gt", "Lt", NULL};
+	for (size_t i = 0; op && ops[i]; i++)
+		if (strcasecmp(op, ops[i]) == 0)
+			return ops[i];
+	return NULL;
 }
 
 /* Calls fn for the selections of one term; returns true when fn stopped. */
@@ -29,8 +35,8 @@ static bool each_in_term(const sl_node *term, int index,
 	for (size_t i = 0; i < exprs->u.seq.n; i++) {
 		const sl_node *e = sl_deref(exprs->u.seq.items[i]);
 		const char *key = sl_scalar(sl_map_get(e, "key"));
-		const char *op = sl_scalar(sl_map_get(e, "operator"));
-		if (!key || !selecting_op(op))
+		const char *op = selecting_op(sl_scalar(sl_map_get(e, "operator")));
+		if (!key || !op)
 			continue;
 		const sl_node *vals = sl_map_get(e, "values");
 		sl_selection s = {.key = key, .op = op,

@@ -77,6 +77,7 @@ struct builder {
 	sl_arena *a;
 	sl_tree *out;
 	sl_tree_issue_fn issue;
+	sl_tree_fix_fn fix;
 	void *payload;
 	size_t seg_line;            /* line of the segment's first byte */
 	struct frame *frames;
@@ -235,17 +236,91 @@ static void report_duplicate(struct builder *b, const sl_node *first, const sl_n
 	       msg ? msg : "duplicate key");
 }
 
+/* Where a "---" line goes before the manifest whose first key is k: the start of k's line, moved
+** up over the comment lines right above it (they describe the manifest below them) that are no
+** deeper than k. */
+static size_t separator_at(const sl_source *src, const sl_node *k)
+{
+	size_t line = sl_source_line_of(src, k->start);
+	size_t col = k->start - src->line_start[line];
+	while (line > 0) {
+		size_t s = src->line_start[line - 1], e = src->line_start[line], i = s;
+		while (i < e && src->data[i] == ' ')
+			i++;
+		if (i >= e || src->data[i] != '#' || i - s > col)
+			break;
+		line--;
+	}
+	return src->line_start[line];
+}
+
+static int key_is(const sl_node *k, const char *s)
+{
+	return k->type == SL_NODE_SCALAR && k->u.scalar.len == strlen(s) &&
+	       memcmp(k->u.scalar.s, s, k->u.scalar.len) == 0;
+}
+
+/* A document's root mapping that repeats apiVersion and kind holds two (or more) manifests run
+** together: their boundaries (the first of each later apiVersion/kind pair), reported once each
+** at the later apiVersion with a fix inserting "---"; *n_out is the number of manifests. Keys are
+** then compared within their own manifest only, as they will be once the separators are in. */
+static size_t manifest_starts(struct builder *b, const sl_node *map, size_t *starts, size_t cap)
+{
+	const sl_pair *p = map->u.map.pairs;
+	size_t n = map->u.map.n, na = 0, nk = 0, api[64], kind[64];
+	for (size_t i = 0; i < n; i++) {
+		if (key_is(p[i].key, "apiVersion") && na < 64)
+			api[na++] = i;
+		else if (key_is(p[i].key, "kind") && nk < 64)
+			kind[nk++] = i;
+	}
+	size_t m = na < nk ? na : nk, k = 0;
+	starts[k++] = 0;
+	if (map->style)
+		return 1;   /* a flow mapping: "---" cannot go inside it */
+	for (size_t j = 1; j < m && k < cap; j++) {
+		size_t at = api[j] < kind[j] ? api[j] : kind[j];
+		if (at <= starts[k - 1] || (api[j - 1] >= at || kind[j - 1] >= at))
+			break;   /* not one pair per manifest: leave it to the key-by-key report */
+		starts[k++] = at;
+	}
+	if (k < 2)
+		return 1;
+	for (size_t j = 1; j < k; j++) {
+		const sl_node *second = p[api[j]].key;
+		uint32_t line, col, bl, bc;
+		sl_source_position(b->src, p[api[j - 1]].key->start, &line, &col);
+		size_t at = separator_at(b->src, p[starts[j]].key);
+		sl_source_position(b->src, at, &bl, &bc);
+		char *msg = sl_arena_printf(b->a, "apiVersion and kind again (first at line %u): two "
+					    "manifests run together; a `---` separator is probably "
+					    "missing before line %u", line, bl);
+		report(b, "duplicate-key", b->cur ? b->cur->index : 0, second->start, second->end,
+		       msg ? msg : "a `---` separator is probably missing");
+		if (b->fix) {
+			b->fix(b->payload, at, b->src->crlf ? "---\r\n" : "---\n",
+			       "insert a `---` line before the second manifest");
+		}
+	}
+	return k;
+}
+
 static int check_duplicates(struct builder *b, sl_node *map)
 {
 	size_t n = map->u.map.n;
 	sl_pair *p = map->u.map.pairs;
 	if (n < 2)
 		return 0;
-	if (n <= 16) {
-		for (size_t i = 1; i < n; i++) {
+	size_t starts[64] = {0}, n_starts = 1;
+	if (b->n_frames == 0)   /* a document's root */
+		n_starts = manifest_starts(b, map, starts, 64);
+	if (n <= 16 || n_starts > 1) {
+		for (size_t i = 1, s = 0; i < n; i++) {
+			while (s + 1 < n_starts && starts[s + 1] <= i)
+				s++;
 			if (p[i].key->type != SL_NODE_SCALAR || is_merge_key(p[i].key))
 				continue;
-			for (size_t j = 0; j < i; j++) {
+			for (size_t j = starts[s]; j < i; j++) {
 				if (same_key(p[j].key, p[i].key)) {
 					report_duplicate(b, p[j].key, p[i].key);
 					break;
@@ -637,7 +712,14 @@ static int parse_segment(struct builder *b, size_t line, size_t limit, int trunc
 sl_err sl_tree_parse(const sl_source *src, sl_arena *a, sl_tree *out, sl_tree_issue_fn issue,
 		     void *payload)
 {
-	struct builder b = {.src = src, .a = a, .out = out, .issue = issue, .payload = payload};
+	return sl_tree_parse_fixing(src, a, out, issue, NULL, payload);
+}
+
+sl_err sl_tree_parse_fixing(const sl_source *src, sl_arena *a, sl_tree *out,
+			    sl_tree_issue_fn issue, sl_tree_fix_fn fix, void *payload)
+{
+	struct builder b = {.src = src, .a = a, .out = out, .issue = issue, .fix = fix,
+			    .payload = payload};
 	out->docs = NULL;
 	out->n_docs = 0;
 	if (src->utf16) {

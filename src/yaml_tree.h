@@ -78,6 +78,10 @@ typedef struct sl_doc {
 typedef void (*sl_tree_issue_fn)(void *payload, const char *rule, unsigned doc,
 				 size_t start, size_t end, const char *message);
 
+/* Called right after the issue it belongs to when the parser knows a safe edit for it: insert
+** text at byte offset at (for a missing "---" separator). */
+typedef void (*sl_tree_fix_fn)(void *payload, size_t at, const char *text, const char *message);
+
 typedef struct sl_tree {
 	sl_doc **docs;           /* the documents that parsed, in order (arena) */
 	size_t n_docs;
@@ -89,6 +93,9 @@ typedef struct sl_tree {
 ** with "---". Returns SL_ENOMEM only; YAML problems are issues, not errors. */
 sl_err sl_tree_parse(const sl_source *src, sl_arena *a, sl_tree *out,
 		     sl_tree_issue_fn issue, void *payload);
+/* sl_tree_parse, with fix (may be NULL) told the edits that fix some issues. */
+sl_err sl_tree_parse_fixing(const sl_source *src, sl_arena *a, sl_tree *out,
+			    sl_tree_issue_fn issue, sl_tree_fix_fn fix, void *payload);
 
 /* True when s[0..n) holds a template placeholder ("{{ .Values.x }}"): the file is rendered
 ** (Helm, kustomize helm-components) before it reaches the API server, so the text is not the

@@ -51,18 +51,15 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const char *name = sl_scalar(u->node_name);
 	if (!name || !*name)
 		return SL_OK;
+	sl_report *r = sl_report_key(ctx, u->node_name, "%s sets nodeName: %s, bypassing the "
+				     "scheduler%s", sl_ctx_label(ctx, u), name,
+				     u->mode == SL_MODE_KNATIVE ? " (and Knative rejects it)" : "");
 	if (u->mode == SL_MODE_KNATIVE)
-		sl_report_key(ctx, u->node_name,
-			      "%s sets nodeName: %s; Knative rejects it (\"must not set the field(s): "
-			      "spec.template.spec.nodeName\"), and it would bypass the scheduler: "
-			      "use a nodeSelector on kubernetes.io/hostname or a pool label",
-			      sl_ctx_label(ctx, u), name);
-	else
-		sl_report_key(ctx, u->node_name,
-			      "%s sets nodeName: %s, which bypasses the scheduler: taints, affinity "
-			      "and resource fit are not checked and the pod never moves to another "
-			      "node; use a nodeSelector on kubernetes.io/hostname or a pool label",
-			      sl_ctx_label(ctx, u), name);
+		sl_report_note(ctx, r, "Knative's webhook rejects the field: \"must not set the "
+			       "field(s): spec.template.spec.nodeName\".");
+	sl_report_note(ctx, r, "With nodeName the scheduler never sees the pod: taints, affinity and "
+		       "resource fit are not checked, and the pod never moves to another node.");
+	sl_report_note(ctx, r, "Use a nodeSelector on kubernetes.io/hostname, or on a pool label.");
 	return SL_OK;
 }
 

@@ -94,6 +94,11 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 					 .values = v, .n_values = nv};
 		if (sl_is_templated(rs[i].key.s, rs[i].key.n) || sl_is_templated(rs[i].op.s, rs[i].op.n))
 			return false;
+		/* a case-only misspelling ("in") as invalid-node-affinity's safe fix writes it, so
+		** that fix never makes a finding of this rule appear */
+		const char *fixed = sl_k8s_selector_operator_fix(rs[i].op.s, rs[i].op.n);
+		if (fixed && (!fields || strcmp(fixed, "In") == 0 || strcmp(fixed, "NotIn") == 0))
+			rs[i].op = (sl_k8s_str){fixed, strlen(fixed)};
 		for (size_t j = 0; j < nv; j++)
 			if (sl_is_templated(v[j].s, v[j].n))
 				return false;
@@ -106,6 +111,14 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 	*out = rs;
 	*n_out = n;
 	return true;
+}
+
+/* The why (the contradiction the core found) and the consequence. */
+static void notes(sl_ctx *ctx, sl_report *r, const char *why)
+{
+	sl_report_note(ctx, r, "Why: %s.", why);
+	sl_report_note(ctx, r, "No node matches, so the pod can never schedule: it stays Pending "
+		       "(\"didn't match Pod's node affinity/selector\") on any cluster.");
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
@@ -163,10 +176,10 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	alone.selector = NULL;
 	alone.n_selector = 0;
 	if (!sl_k8s_node_affinity_satisfiable(&alone, NULL, 0)) {
-		sl_report_key(ctx, req, "%s: %s (%s): no node matches, so the pod can never schedule",
-			      label, nuse == 1 ? "the required node-affinity term contradicts itself"
-					       : "every required node-affinity term contradicts itself",
-			      why);
+		notes(ctx, sl_report_key(ctx, req, "%s: %s: no node can match", label,
+					 nuse == 1 ? "the required node-affinity term contradicts itself"
+						   : "every required node-affinity term contradicts "
+						     "itself"), why);
 		return SL_OK;
 	}
 	/* The terms hold on their own: the nodeSelector rules them out. Report at the first key
@@ -181,11 +194,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	}
 	const char *msg = "nodeSelector and required node affinity can never hold together";
 	if (key_at)
-		sl_report_at(ctx, key_at, "%s: %s (%s): no node matches, so the pod can never schedule",
-			     label, msg, why);
+		notes(ctx, sl_report_at(ctx, key_at, "%s: %s", label, msg), why);
 	else
-		sl_report_key(ctx, req, "%s: %s (%s): no node matches, so the pod can never schedule",
-			      label, msg, why);
+		notes(ctx, sl_report_key(ctx, req, "%s: %s", label, msg), why);
 	return SL_OK;
 }
 

@@ -112,14 +112,17 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		: "";
 	const sl_object *pc = sl_index_find(ix, SL_KIND_PRIORITY_CLASS, bname);
 	bool never = pc && sl_scalar_is(sl_map_get(pc->root, "preemptionPolicy"), "Never");
-	sl_report_at(ctx, u->priority_class_name,
-		     "%s has priority %lld (class %s), above %s (%s)%s: %s",
-		     sl_ctx_label(ctx, u), bv, bname, low, lowdesc ? lowdesc : "",
-		     others ? others : "",
-		     never ? "its pods are scheduled ahead of pending serving pods when capacity is "
-			     "short (the class has preemptionPolicy Never, so it does not evict them)"
-			   : "on a full cluster the scheduler preempts serving pods to run the batch "
-			     "pods");
+	sl_report *r = sl_report_at(ctx, u->priority_class_name,
+				    "%s (class %s, %lld) outranks serving unit %s%s", sl_ctx_label(ctx, u), bname,
+				    bv, low, others ? others : "");
+	sl_report_note(ctx, r, "%s has %s.", low, lowdesc ? lowdesc : "a lower priority");
+	sl_report_note(ctx, r, "%s",
+		       never ? "Its pods are scheduled ahead of pending serving pods when capacity is "
+			       "short (the class has preemptionPolicy Never, so it does not evict them)."
+			     : "On a full cluster the scheduler preempts serving pods to run the batch "
+			       "pods.");
+	sl_report_note(ctx, r, "Give the batch workload a class below the serving units', or the "
+		       "serving units a higher one.");
 	return SL_OK;
 }
 

@@ -13,6 +13,12 @@
  * `globalDefault: true` among the linted files (the lowest-valued one if several are, as the
  * Priority admission plugin picks), else priority 0.
  *
+ * The unit is judged as its pods get it: an InferenceService predictor merged over its
+ * runtime, a Seldon Server over its ServerConfig (whose priorityClassName it inherits). An entry
+ * that comes from the template is reported at the unit (its own field of that name, else its pod
+ * spec), naming the template, without a fix; a template used by a unit among the files is not
+ * judged itself.
+ *
  * One finding per entry that lets the pods onto spot nodes: a nodeSelector pair or required
  * node-affinity expression (In, Exists, Gt, Lt) that admits a spot label from
  * `cluster.spot-labels`; a preferred node-affinity expression that favours one (In with the spot
@@ -56,7 +62,11 @@
  * be left empty is removed whole (so findings that share it share one edit). A required spot
  * selector (nodeSelector or required node affinity) never gets a fix: which capacity to use
  * instead is the author's decision. Declined (no fix) when an entry on the way is an alias or
- * anchored (the edit would change other objects) or does not start its own line.
+ * anchored (the edit would change other objects) or does not start its own line, for an entry
+ * that comes from a template, and when removing the whole `tolerations:` of an InferenceService
+ * predictor would hand it its runtime's tolerations instead (KServe replaces the runtime's list
+ * only with a non-empty one). Removing a toleration or a preference adds no field, so it cannot
+ * make a Knative flag finding or any other.
  *
  * ## Options
  * `cluster.spot-labels` (`key=value` pairs; a spot taint is a taint with one of their keys),
@@ -74,7 +84,7 @@
 
 /* Describes u's priority when it is critical ("priority class x, value 2000000000 >= ..."), else
 ** returns NULL. */
-static const char *critical_reason(sl_ctx *ctx, const sl_unit *u)
+static const char *critical_reason(sl_ctx *ctx, const sl_unit *u, const char **cls)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
@@ -85,6 +95,7 @@ static const char *critical_reason(sl_ctx *ctx, const sl_unit *u)
 	bool known = sl_index_unit_priority(ix, u, &v, &name);
 	if (!name)
 		return NULL;   /* neither a class nor a globalDefault one: priority 0 */
+	*cls = name;
 	if (sl_strlist_has(&cfg->cluster.critical_priority_classes, name))
 		return sl_arena_printf(a, "%s %s, listed in critical-priority-classes", how, name);
 	if (known && v >= cfg->cluster.critical_priority)
@@ -97,7 +108,19 @@ struct scan {
 	sl_ctx *ctx;
 	const sl_unit *u;
 	const char *why;
+	sl_merged m;
+	const char *cls;   /* the priority class */    /* the unit merged over its template */
 };
+
+/* The notes every finding gets: why its priority is critical, why spot is a risk for it. */
+static void notes(struct scan *sc, sl_report *r)
+{
+	sl_report_note(sc->ctx, r, "Its priority is critical: %s.", sc->why);
+	sl_report_note(sc->ctx, r,
+		       "Spot capacity is reclaimed by the provider at short notice and every pod on "
+		       "the node is evicted at once, whatever its priority: priority protects against "
+		       "preemption, not against the node going away.");
+}
 
 static bool on_selection(const sl_selection *s, void *payload)
 {
@@ -107,12 +130,14 @@ static bool on_selection(const sl_selection *s, void *payload)
 		const char *v = sl_config_spot_value(cfg, i, s->key);
 		if (!v || !sl_selection_allows(s, v))
 			continue;
-		sl_report_at(sc->ctx, s->at,
-			     "%s has critical priority (%s) but its %s admits spot nodes (%s=%s): "
-			     "spot capacity is reclaimed at short notice and evicts every pod on the node, "
-			     "whatever its priority",
-			     sl_ctx_label(sc->ctx, sc->u), sc->why,
-			     s->term < 0 ? "nodeSelector" : "required node affinity", s->key, v);
+		sl_report *r = sl_report_at(sc->ctx, s->at,
+					    "%s has critical priority (%s) but its %s admits spot nodes (%s=%s)",
+					    sl_ctx_label(sc->ctx, sc->u), sc->cls,
+					    s->term < 0 ? "nodeSelector" : "required node affinity",
+					    s->key, v);
+		notes(sc, r);
+		sl_report_note(sc->ctx, r, "Which capacity to use instead is the author's decision: "
+			       "select on-demand nodes, or drop the spot requirement.");
 		break;
 	}
 	return false;
@@ -137,8 +162,9 @@ static const char *spot_preference(const sl_config *cfg, const sl_node *ex)
 		return NULL;
 	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
 		const char *v = sl_config_spot_value(cfg, i, key);
-		if (v && (strcmp(op, "Exists") == 0 ||
-			  (strcmp(op, "In") == 0 && values_hold(sl_map_get(ex, "values"), v))))
+		/* a case-only misspelling as invalid-node-affinity's safe fix writes it */
+		if (v && (strcasecmp(op, "Exists") == 0 ||
+			  (strcasecmp(op, "In") == 0 && values_hold(sl_map_get(ex, "values"), v))))
 			return v;
 	}
 	return NULL;
@@ -152,7 +178,8 @@ static bool spot_toleration(const sl_config *cfg, const sl_node *tol)
 	const char *val = sl_scalar(sl_map_get(tol, "value"));
 	if (!key || !*key)
 		return false;
-	bool exists = op && strcmp(op, "Exists") == 0;
+	/* a case-only misspelling as invalid-toleration's safe fix writes it */
+	bool exists = op && strcasecmp(op, "Exists") == 0;
 	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
 		const char *v = sl_config_spot_value(cfg, i, key);
 		if (v && (exists || (val && strcmp(val, v) == 0)))
@@ -253,9 +280,11 @@ static void check_preferred(struct scan *sc)
 			const char *key = sl_scalar(sl_map_get(ex, "key"));
 			sl_report *r = sl_report_at(sc->ctx, ex,
 				     "%s has critical priority (%s) but its preferred node affinity "
-				     "favours spot nodes (%s=%s): the scheduler places it on spot "
-				     "capacity whenever it can, where it is evicted at short notice",
-				     sl_ctx_label(sc->ctx, sc->u), sc->why, key, v);
+				     "favours spot nodes (%s=%s)", sl_ctx_label(sc->ctx, sc->u), sc->cls,
+				     key, v);
+			notes(sc, r);
+			sl_report_note(sc->ctx, r, "The scheduler places the pods on spot capacity "
+				       "whenever it can.");
 			const sl_node *target = r ? preference_target(cfg, sc->u, ex) : NULL;
 			add_fix(sc->ctx, r, target,
 				target == ex ? "the spot expression of the preferred term"
@@ -273,24 +302,93 @@ static void check_tolerations(struct scan *sc)
 			continue;
 		const char *key = sl_scalar(sl_map_get(tol, "key"));
 		sl_report *r = sl_report_at(sc->ctx, tol,
-			     "%s has critical priority (%s) but tolerates the spot taint %s: "
-			     "its pods may run on spot capacity, which is reclaimed at short notice",
-			     sl_ctx_label(sc->ctx, sc->u), sc->why, key);
+			     "%s has critical priority (%s) but tolerates the spot taint %s",
+			     sl_ctx_label(sc->ctx, sc->u), sc->cls, key);
+		notes(sc, r);
 		const sl_node *target = r ? toleration_target(cfg, sc->u, tol) : NULL;
+		/* KServe: without a list of its own the unit gets its runtime's (atomic lists) */
+		if (target == sc->u->tolerations && sc->m.base && !sc->m.append &&
+		    sl_seq_n(sc->m.base->tolerations) > 0)
+			target = NULL;
 		add_fix(sc->ctx, r, target,
 			target == tol ? "the spot toleration" : "the tolerations (all of spot taints)");
 	}
 }
 
+/* Where a finding about the template's entry goes: the unit's own field of that name, else the
+** key of its pod spec, else its spec. */
+static const sl_node *template_anchor(const sl_unit *u, const sl_node *own)
+{
+	if (own && own->parent)
+		return own;
+	if (u->pod && u->pod->parent)
+		return u->pod;
+	return u->obj->spec && u->obj->spec->parent ? u->obj->spec : NULL;
+}
+
+/* Entries the unit gets from its template (runtime, ServerConfig) that admit spot: reported at
+** the unit, naming the template; no fix (the entry is in another object). */
+static void check_template(struct scan *sc)
+{
+	const sl_merged *m = &sc->m;
+	if (!m->base)
+		return;
+	const sl_config *cfg = sl_ctx_config(sc->ctx);
+	const char *label = sl_ctx_label(sc->ctx, sc->u);
+	const char *tl = sl_object_label(m->base->obj, sl_ctx_arena(sc->ctx));
+	sl_pairs ps = sl_merged_node_selector(m);
+	for (const sl_pair *p; (p = sl_pairs_next(&ps));) {
+		const char *key = sl_scalar(p->key);
+		for (size_t i = 0; key && ps.from_base && i < cfg->cluster.spot_labels.n; i++) {
+			const char *v = sl_config_spot_value(cfg, i, key);
+			const sl_node *at = template_anchor(sc->u, sc->u->node_selector);
+			if (!v || !sl_scalar_is(p->value, v) || !at)
+				continue;
+			notes(sc, sl_report_key(sc->ctx, at,
+						"%s has critical priority (%s) but its nodeSelector from %s "
+						"selects spot nodes (%s=%s)", label, sc->cls, tl, key, v));
+			break;
+		}
+	}
+	sl_items pref = sl_merged_affinity_list(
+		m, "nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution");
+	for (const sl_node *t; (t = sl_items_next(&pref));) {
+		const sl_node *exprs = sl_map_get(sl_map_get(t, "preference"), "matchExpressions");
+		for (size_t e = 0; pref.from_base && e < sl_seq_n(exprs); e++) {
+			const char *v = spot_preference(cfg, sl_seq_item(exprs, e));
+			const sl_node *at = template_anchor(sc->u, sc->u->affinity);
+			if (!v || !at)
+				continue;
+			notes(sc, sl_report_key(sc->ctx, at,
+						"%s has critical priority (%s) but its preferred node affinity "
+						"from %s favours spot nodes (%s=%s)", label, sc->cls, tl,
+						sl_scalar(sl_map_get(sl_seq_item(exprs, e), "key")), v));
+		}
+	}
+	sl_items tols = sl_merged_tolerations(m);
+	for (const sl_node *t; (t = sl_items_next(&tols));) {
+		const sl_node *at = template_anchor(sc->u, sc->u->tolerations);
+		if (!tols.from_base || !spot_toleration(cfg, t) || !at)
+			continue;
+		notes(sc, sl_report_key(sc->ctx, at,
+					"%s has critical priority (%s) but tolerates the spot taint %s "
+					"(from %s)", label, sc->cls, sl_scalar(sl_map_get(t, "key")), tl));
+	}
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const char *why = critical_reason(ctx, u);
+	if (sl_unit_is_used_template(ctx, u))
+		return SL_OK;   /* judged on the units that use it */
+	const char *cls = NULL;
+	const char *why = critical_reason(ctx, u, &cls);
 	if (!why)
 		return SL_OK;
-	struct scan sc = {ctx, u, why};
+	struct scan sc = {ctx, u, why, sl_ctx_merged(ctx, u), cls};
 	sl_unit_each_selection(u, on_selection, &sc);
 	check_preferred(&sc);
 	check_tolerations(&sc);
+	check_template(&sc);
 	return SL_OK;
 }
 

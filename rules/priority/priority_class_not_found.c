@@ -82,11 +82,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;   /* nothing known: the class may be defined elsewhere */
 	if (sl_index_find(ix, SL_KIND_PRIORITY_CLASS, name) || in_config(cfg, name))
 		return SL_OK;
-	sl_report_at(ctx, u->priority_class_name,
-		     "%s: priorityClassName %s is neither built in nor defined among the linted files "
-		     "or the config; admission rejects the pods (\"no PriorityClass with name %s was "
-		     "found\")",
-		     sl_ctx_label(ctx, u), name, name);
+	sl_report *r = sl_report_at(ctx, u->priority_class_name,
+				    "%s: PriorityClass %s is not defined among the linted files or the "
+				    "config", sl_ctx_label(ctx, u), name);
+	sl_report_note(ctx, r, "Admission rejects the pods: \"no PriorityClass with name %s was "
+		       "found\".", name);
+	sl_report_note(ctx, r, "Define the class (a PriorityClass among the linted files, or config "
+		       "cluster.priority-classes: [\"%s=<value>\"] when it lives elsewhere), or fix "
+		       "the name.", name);
 	return SL_OK;
 }
 

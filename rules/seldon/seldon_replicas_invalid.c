@@ -64,6 +64,16 @@ static bool int_field(const sl_node *spec, const char *key, const sl_node **node
 	return *node && sl_scalar_type(*node) == SL_Y_INT && sl_scalar_int(*node, v);
 }
 
+/* The operator's error, quoted in a note (fmt gives its text after "scaling spec is invalid: "). */
+static void operator_note(sl_ctx *ctx, sl_report *r, const char *fmt, long long a, long long b)
+	__attribute__((format(printf, 3, 0)));
+static void operator_note(sl_ctx *ctx, sl_report *r, const char *fmt, long long a, long long b)
+{
+	const char *err = sl_arena_printf(sl_ctx_arena(ctx), fmt, a, b);
+	sl_report_note(ctx, r, "The Seldon operator rejects it: \"scaling spec is invalid: %s\".",
+		       err ? err : "");
+}
+
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
 	if (o->kind != SL_KIND_SELDON_MODEL && o->kind != SL_KIND_SELDON_SERVER)
@@ -79,33 +89,27 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 		eff = r;
 	} else if (has_min) {
 		if (has_r) {
-			sl_report_at(ctx, rn,
-				     "%s: replicas %lld is below minReplicas %lld; the operator rejects "
-				     "it (\"scaling spec is invalid: number of replicas %lld cannot be "
-				     "less than minimum replica %lld\")",
-				     label, r, mn, r, mn);
+			operator_note(ctx, sl_report_at(ctx, rn, "%s: replicas %lld is below minReplicas "
+							"%lld", label, r, mn),
+				      "number of replicas %lld cannot be less than minimum replica %lld",
+				      r, mn);
 			return SL_OK;   /* no effective replicas to check further */
 		}
 		eff = mn;
 	}
 	if (has_min && eff < mn)
-		sl_report_at(ctx, rn,
-			     "%s: replicas %lld is below minReplicas %lld; the operator rejects it "
-			     "(\"scaling spec is invalid: number of replicas %lld must be >= min replicas "
-			     "%lld\")",
-			     label, eff, mn, eff, mn);
+		operator_note(ctx, sl_report_at(ctx, rn, "%s: replicas %lld is below minReplicas %lld",
+						label, eff, mn),
+			      "number of replicas %lld must be >= min replicas %lld", eff, mn);
 	if (has_max && has_min && mn > mx)
-		sl_report_at(ctx, minn,
-			     "%s: minReplicas %lld is above maxReplicas %lld; the operator rejects it "
-			     "(\"scaling spec is invalid: min number of replicas %lld must be <= max number "
-			     "of replicas %lld\")",
-			     label, mn, mx, mn, mx);
+		operator_note(ctx, sl_report_at(ctx, minn, "%s: minReplicas %lld is above maxReplicas "
+						"%lld", label, mn, mx),
+			      "min number of replicas %lld must be <= max number of replicas %lld", mn,
+			      mx);
 	if (has_max && eff > mx && has_r)
-		sl_report_at(ctx, rn,
-			     "%s: replicas %lld is above maxReplicas %lld; the operator rejects it "
-			     "(\"scaling spec is invalid: number of replicas %lld must be <= max replicas "
-			     "%lld\")",
-			     label, eff, mx, eff, mx);
+		operator_note(ctx, sl_report_at(ctx, rn, "%s: replicas %lld is above maxReplicas %lld",
+						label, eff, mx),
+			      "number of replicas %lld must be <= max replicas %lld", eff, mx);
 	return SL_OK;
 }
 

@@ -63,12 +63,12 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	const sl_object *const *servers = sl_index_objects(ix, SL_KIND_SELDON_SERVER, &n);
 	if (n == 0 || sl_index_find(ix, SL_KIND_SELDON_SERVER, name))
 		return SL_OK;
-	sl_report_at(ctx, server,
-		     "Model %s is pinned to Server %s, which is not among the linted files (%zu "
-		     "Server%s, for example %s): the scheduler finds no server for it and the model is "
-		     "never loaded",
-		     o->name ? o->name : "(unnamed)", name, n, n == 1 ? "" : "s",
-		     servers[0]->name ? servers[0]->name : "(unnamed)");
+	sl_report *r = sl_report_at(ctx, server, "Model %s names Server %s, which is not among the "
+				    "linted files", o->name ? o->name : "(unnamed)", name);
+	sl_report_note(ctx, r, "The linted files define %zu Server%s (for example %s).", n,
+		       n == 1 ? "" : "s", servers[0]->name ? servers[0]->name : "(unnamed)");
+	sl_report_note(ctx, r, "Seldon's scheduler finds no server for the model, which is never "
+		       "loaded: fix the name, or lint the Server's file with it.");
 	return SL_OK;
 }
 

@@ -5,25 +5,25 @@
 
 /** ## What it does
  * Reports a placement unit that keeps at least 2 replicas running and has neither
- * `podAntiAffinity` nor `topologySpreadConstraints`. The replica count is the one the workload
- * keeps running: Deployment, StatefulSet and ReplicaSet `replicas` (default 1), InferenceService
- * and InferenceGraph `minReplicas` (default 1), Knative `autoscaling.knative.dev/min-scale` on the
- * revision template (default 0), Seldon Server `replicas` (or `minReplicas` when `replicas` is
- * unset, as Seldon's `GetValidatedScalingSpec` defaults it), LLMInferenceService `replicas`.
- * Skipped: DaemonSets (one pod per node by design), InferenceServices in ModelMesh mode (their
- * pods are the runtime's), and a Seldon Server whose ServerConfig among the linted files spreads
- * its pods (Seldon appends the ServerConfig's topologySpreadConstraints and merges its affinity
- * into the Server's pods), and an InferenceService predictor whose explicitly named runtime
- * (`runtime:` of the implementation) among the linted files sets `podAntiAffinity` (KServe
- * merges the runtime's affinity into the predictor pod). Reported at the field that sets the
- * replica count.
+ * `podAntiAffinity` nor `topologySpreadConstraints`, judged on the unit as its pods get it (an
+ * InferenceService predictor merged over the runtime its `runtime:` names, a Seldon Server over
+ * its ServerConfig: spreading that comes from the template counts). The replica count is the one
+ * the workload keeps running: Deployment, StatefulSet and ReplicaSet `replicas` (default 1),
+ * InferenceService and InferenceGraph `minReplicas` (default 1), Knative
+ * `autoscaling.knative.dev/min-scale` on the revision template (default 0), Seldon Server
+ * `replicas` (or `minReplicas` when `replicas` is unset, as Seldon's `GetValidatedScalingSpec`
+ * defaults it), LLMInferenceService `replicas`. Skipped: DaemonSets (one pod per node by design),
+ * InferenceServices in ModelMesh mode (their pods are the runtime's), templates used by a unit
+ * among the files, and workloads without a pod spec (a fragment: no pods to spread). Reported
+ * at the field that sets the replica count.
  *
  * ## Why is this bad?
- * Without a spread rule the scheduler is free to put every replica on the same node (its scoring
- * spreads pods of a Service or ReplicaSet only weakly, and bin-packing or a single node with free
- * GPUs easily wins). The replicas then share one failure domain: a node drain, a spot
- * reclamation or a GPU fault takes the whole service down, which is what running several replicas
- * was meant to prevent.
+ * Only kube-scheduler's default spreading applies then: the PodTopologySpread plugin's system
+ * default constraints, hostname `maxSkew: 3` and zone `maxSkew: 5`, both `ScheduleAnyway` — a
+ * soft score, weighed against bin-packing and free GPUs, and applied only to pods a Service,
+ * ReplicaSet or StatefulSet selects. Several or all replicas may still share one node: a node
+ * drain, a spot reclamation or a GPU fault then takes the whole service down, which is what
+ * running several replicas was meant to prevent.
  *
  * ## Example
  * ```yaml
@@ -49,43 +49,50 @@
  *       labels:
  *         app: ranker
  *     spec:
- *       topologySpreadConstraints:
- *         - maxSkew: 1
- *           topologyKey: kubernetes.io/hostname
- *           whenUnsatisfiable: ScheduleAnyway
- *           labelSelector:
- *             matchLabels:
- *               app: ranker
+ *       affinity:
+ *         podAntiAffinity:
+ *           preferredDuringSchedulingIgnoredDuringExecution:
+ *             - weight: 100
+ *               podAffinityTerm:
+ *                 topologyKey: kubernetes.io/hostname
+ *                 labelSelector:
+ *                   matchLabels:
+ *                     app: ranker
  *       containers:
  *         - name: ranker
  *           image: ranker:1.4
  * ```
  *
  * ## Fix safety
- * Unsafe (it changes where the scheduler puts the pods): the fix adds a
- * `topologySpreadConstraints` entry `{maxSkew: 1, topologyKey: kubernetes.io/hostname,
- * whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: ...}}` as the pod spec's last
- * field (or the item of an empty flow list `[]`). `ScheduleAnyway` only scores nodes: it never
- * leaves a pod Pending. The `matchLabels` are labels the unit's own pods are known to carry:
- * a Deployment's, StatefulSet's or ReplicaSet's `spec.selector.matchLabels` (else its pod
- * template's labels); `serving.knative.dev/service: <name>` for a Knative Service
- * (`serving.knative.dev/configuration: <name>` for a Configuration), which Knative puts on every
- * revision's pods; `serving.kserve.io/inferenceservice: <name>` and
- * `component: <predictor|transformer|explainer>` for an InferenceService component, which KServe
- * puts on the component's pods in both modes. Declined (no fix) when those labels are unknown
- * or empty (Seldon Servers, LLMInferenceServices, InferenceGraph routers, canary predictors,
- * workers, a workload without labels); for a unit run through Knative unless the
- * `kubernetes.podspec-topologyspreadconstraints` flag is known to be on (the webhook would
- * reject the field); when a label is not a one-line scalar, or an alias; and when
- * `topologySpreadConstraints` is written but is not an empty list, or the pod spec is a flow
- * mapping.
+ * Unsafe (it changes where the scheduler puts the pods): the fix adds a preferred
+ * `podAntiAffinity` term (`weight: 100`) on `kubernetes.io/hostname` selecting the unit's own
+ * pods — as `affinity:` at the end of the pod spec, as `podAntiAffinity:` in an existing
+ * `affinity` mapping without one, or as `preferredDuringSchedulingIgnoredDuringExecution:` in a
+ * `podAntiAffinity` mapping without one. It is preferred, so it never leaves a pod Pending, and
+ * it keeps the scheduler's default zone spreading, which any `topologySpreadConstraints` entry
+ * would replace (the defaults apply only to pods that set none). The `matchLabels` are labels the
+ * unit's own pods are known to carry: a Deployment's, StatefulSet's or ReplicaSet's
+ * `spec.selector.matchLabels` (else its pod template's labels); `serving.knative.dev/service:
+ * <name>` for a Knative Service (`serving.knative.dev/configuration: <name>` for a
+ * Configuration), which Knative puts on every revision's pods;
+ * `serving.kserve.io/inferenceservice: <name>` and `component: <predictor|transformer|explainer>`
+ * for an InferenceService component, which KServe puts on the component's pods in both modes;
+ * values are quoted when YAML would read them as something else than a string. Declined (no fix)
+ * when those labels are unknown or empty (Seldon Servers, LLMInferenceServices, InferenceGraph
+ * routers, canary predictors, workers, a workload without labels); for a unit run through
+ * Knative unless the `kubernetes.podspec-affinity` flag is known to be on (the webhook would
+ * reject `affinity`, and the fix would add a `knative-feature-flag-required` finding); when a
+ * label is not a one-line scalar, or an alias; when the mapping it would go into is a flow
+ * mapping, an alias or anchored, or already has the key.
  *
  * ## Options
  * None.
  *
  * ## References
- * - Kubernetes, Pod Topology Spread Constraints:
- *   https://kubernetes.io/docs/concepts/scheduling-eviction/topology-spread-constraints/
+ * - kubernetes/kubernetes pkg/scheduler/framework/plugins/podtopologyspread/plugin.go,
+ *   `systemDefaultConstraints` (hostname maxSkew 3, zone maxSkew 5, ScheduleAnyway); the
+ *   defaults apply only to a pod without constraints of its own:
+ *   https://kubernetes.io/docs/concepts/scheduling-eviction/topology-spread-constraints/#internal-default-constraints
  * - Kubernetes, Assigning Pods to Nodes, inter-pod anti-affinity:
  *   https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/
  * - KServe pkg/constants/constants.go `DefaultMinReplicas` = 1; Knative
@@ -94,40 +101,15 @@
  *   operator/controllers/reconcilers/common/patch_utils.go `MergePodSpecs`
  */
 
-/* True when the pod spec fields spread replicas: a non-empty topologySpreadConstraints list or
-** a podAntiAffinity with a term. */
-static bool spreads(const sl_node *tsc, const sl_node *affinity)
+/* True when the merged unit spreads its replicas: a topologySpreadConstraints entry or a
+** podAntiAffinity term, its own or its template's. */
+static bool spreads(const sl_merged *m)
 {
-	if (sl_seq_n(tsc) > 0)
-		return true;
-	const sl_node *paa = sl_map_get(affinity, "podAntiAffinity");
-	return sl_seq_n(sl_map_get(paa, "requiredDuringSchedulingIgnoredDuringExecution")) > 0 ||
-	       sl_seq_n(sl_map_get(paa, "preferredDuringSchedulingIgnoredDuringExecution")) > 0;
-}
-
-/* For a Seldon Server: its ServerConfig among the linted files spreads the pods. */
-static bool server_config_spreads(const sl_index *ix, const sl_unit *u)
-{
-	const sl_object *cfg = sl_index_server_config(ix, u->obj);
-	return cfg && cfg->n_units > 0 &&
-	       spreads(cfg->units[0].topology_spread, cfg->units[0].affinity);
-}
-
-/* For an InferenceService predictor: the runtime its implementation names explicitly, among
-** the linted files, sets podAntiAffinity. */
-static bool runtime_spreads(const sl_index *ix, const sl_unit *u)
-{
-	for (size_t i = 0; i < u->n_containers; i++) {
-		const char *rt = sl_scalar(sl_map_get(u->containers[i].node, "runtime"));
-		if (!rt)
-			continue;
-		const sl_object *r = sl_index_find(ix, SL_KIND_SERVING_RUNTIME, rt);
-		if (!r)
-			r = sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt);
-		if (r && spreads(NULL, sl_map_get(r->spec, "affinity")))
-			return true;
-	}
-	return false;
+	return sl_items_count(sl_merged_spread(m)) > 0 ||
+	       sl_items_count(sl_merged_affinity_list(
+		       m, "podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution")) > 0 ||
+	       sl_items_count(sl_merged_affinity_list(
+		       m, "podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution")) > 0;
 }
 
 /* --- the fix --- */
@@ -225,7 +207,27 @@ static bool pod_labels(sl_ctx *ctx, const sl_unit *u, struct labels *l)
 	}
 }
 
-/* Attaches the fix: a hostname spread constraint selecting the unit's own pods. */
+/* The mapping key of map may get a new entry: written as a block mapping of its own. */
+static bool editable_map(const sl_node *parent, const sl_node *map)
+{
+	return map && map->type == SL_NODE_MAP && !map->style && !sl_node_anchor(map) &&
+	       (!parent || sl_node_owns(parent, map));
+}
+
+/* text with every line indented by n spaces (arena), NULL when out of memory. */
+static const char *indent(sl_arena *a, const char *text, int n)
+{
+	const char *out = "";
+	while (out && text && *text) {
+		size_t l = strcspn(text, "\n");
+		out = sl_arena_printf(a, "%s%s%*s%.*s", out, *out ? "\n" : "", n, "", (int)l, text);
+		text += l + (text[l] == '\n');
+	}
+	return text ? out : NULL;
+}
+
+/* Attaches the fix: a preferred podAntiAffinity term on kubernetes.io/hostname selecting the
+** unit's own pods. */
 static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
@@ -234,49 +236,59 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 	if (!r || !pod || pod->type != SL_NODE_MAP || sl_node_anchor(pod) || !pod_labels(ctx, u, &l))
 		return;
 	if (u->mode == SL_MODE_KNATIVE &&
-	    sl_index_knative_flag(sl_ctx_index(ctx), "kubernetes.podspec-topologyspreadconstraints",
-				  NULL) != SL_FLAG_ENABLED)
+	    sl_index_knative_flag(sl_ctx_index(ctx), "kubernetes.podspec-affinity", NULL) !=
+		    SL_FLAG_ENABLED)
 		return;
-	const char *block = "", *flow = "";
+	const char *labels = "", *flow = "";
 	for (size_t i = 0; i < l.n; i++) {
-		block = sl_arena_printf(a, "%s\n      %s: %s", block, l.k[i], l.v[i]);
+		labels = sl_arena_printf(a, "%s\n        %s: %s", labels, l.k[i], l.v[i]);
 		flow = sl_arena_printf(a, "%s%s%s: %s", flow, i ? ", " : "", l.k[i], l.v[i]);
-		if (!block || !flow)
+		if (!labels || !flow)
 			return;
 	}
-	bool ok;
-	const sl_node *tsc = u->topology_spread;
-	if (tsc) {
-		/* Written but empty (`[]`): an inline item of the flow list. */
-		if (tsc->parent != pod || sl_node_anchor(tsc) || !tsc->style)
-			return;
-		ok = sl_fix_add_item(ctx, r, tsc,
-				     sl_arena_printf(a, "maxSkew: 1, topologyKey: kubernetes.io/hostname, "
-						     "whenUnsatisfiable: ScheduleAnyway, labelSelector: "
-						     "{matchLabels: {%s}}", flow));
-	} else if (sl_map_get_key(pod, "topologySpreadConstraints")) {
+	/* the term, as the item of preferredDuringSchedulingIgnoredDuringExecution */
+	const char *term = sl_arena_printf(a, "- weight: 100\n  podAffinityTerm:\n    topologyKey: "
+					   "kubernetes.io/hostname\n    labelSelector:\n"
+					   "      matchLabels:%s", labels);
+	if (!term)
 		return;
+	const sl_node *aff = u->affinity, *paa = sl_map_get(aff, "podAntiAffinity");
+	bool ok;
+	if (!sl_map_get_key(pod, "affinity")) {
+		ok = sl_fix_add_entry(ctx, r, pod, "affinity",
+				      sl_arena_printf(a, "podAntiAffinity:\n  preferredDuringScheduling"
+						      "IgnoredDuringExecution:\n%s",
+						      indent(a, term, 4)));
+	} else if (!editable_map(pod, aff)) {
+		return;
+	} else if (!sl_map_get_key(aff, "podAntiAffinity")) {
+		ok = sl_fix_add_entry(ctx, r, aff, "podAntiAffinity",
+				      sl_arena_printf(a, "preferredDuringSchedulingIgnoredDuring"
+						      "Execution:\n%s", indent(a, term, 2)));
+	} else if (editable_map(aff, paa) &&
+		   !sl_map_get_key(paa, "preferredDuringSchedulingIgnoredDuringExecution")) {
+		ok = sl_fix_add_entry(ctx, r, paa, "preferredDuringSchedulingIgnoredDuringExecution",
+				      term);
 	} else {
-		ok = sl_fix_add_entry(ctx, r, pod, "topologySpreadConstraints",
-				      sl_arena_printf(a, "- maxSkew: 1\n  topologyKey: kubernetes.io/hostname"
-						      "\n  whenUnsatisfiable: ScheduleAnyway\n  "
-						      "labelSelector:\n    matchLabels:%s", block));
+		return;
 	}
 	if (ok)
 		sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
-				"add a topologySpreadConstraints entry on kubernetes.io/hostname "
-				"(ScheduleAnyway) selecting {%s}", flow);
+				"add a preferred podAntiAffinity term on kubernetes.io/hostname selecting "
+				"{%s}", flow);
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const sl_index *ix = sl_ctx_index(ctx);
 	if (u->obj->kind == SL_KIND_DAEMONSET || u->mode == SL_MODE_MODELMESH ||
-	    u->min_replicas < 2 || spreads(u->topology_spread, u->affinity))
+	    u->min_replicas < 2 || sl_unit_is_used_template(ctx, u))
 		return SL_OK;
-	if (u->obj->kind == SL_KIND_SELDON_SERVER && server_config_spreads(ix, u))
+	/* a workload without a pod spec makes no pods (the API server rejects it); a Seldon
+	** Server without podSpec still runs its ServerConfig's */
+	if (!u->pod && u->obj->kind != SL_KIND_SELDON_SERVER)
 		return SL_OK;
-	if ((u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY) && runtime_spreads(ix, u))
+	sl_merged m = sl_ctx_merged(ctx, u);
+	if (spreads(&m))
 		return SL_OK;
 	const char *field = sl_scalar(sl_node_key(u->replicas));
 	bool minimum = field && (strstr(field, "min") || strstr(field, "Min"));
@@ -284,10 +296,19 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (!at)
 		at = u->replicas ? u->replicas : u->pod;
 	sl_report *r = sl_report_at(ctx, at,
-		     "%s %s %lld replicas but has neither podAntiAffinity nor "
-		     "topologySpreadConstraints: the scheduler may put every replica on one node, so "
-		     "losing that node takes the whole service down",
-		     sl_ctx_label(ctx, u), minimum ? "keeps at least" : "runs", u->min_replicas);
+				    "%s %s %lld replicas with only the scheduler's soft default "
+				    "spreading (no podAntiAffinity or topologySpreadConstraints)",
+				    sl_ctx_label(ctx, u), minimum ? "keeps at least" : "runs",
+				    u->min_replicas);
+	sl_report_note(ctx, r,
+		       "Only kube-scheduler's default spreading applies: a soft score (hostname "
+		       "maxSkew 3, zone maxSkew 5, ScheduleAnyway; podtopologyspread "
+		       "systemDefaultConstraints), so several or all replicas may still share one "
+		       "node, and losing that node takes the whole service down.");
+	sl_report_note(ctx, r,
+		       "Add a preferred podAntiAffinity term on kubernetes.io/hostname selecting the "
+		       "pods' own labels: it keeps the default zone spreading, which a "
+		       "topologySpreadConstraints entry would replace.");
 	add_fix(ctx, r, u);
 	return SL_OK;
 }

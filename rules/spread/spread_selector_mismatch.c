@@ -234,6 +234,24 @@ static bool pod_labels(sl_ctx *ctx, const sl_unit *u, struct podlabels *p)
 	}
 }
 
+/* The labels the pods are known to get, "k=v, k=v" (controller labels and the first user ones),
+** for the note (arena). */
+static const char *pod_labels_text(sl_ctx *ctx, const struct podlabels *p)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	const char *s = "";
+	size_t n = 0;
+	for (size_t i = 0; i < p->nf && s; i++, n++)
+		s = p->fv[i] ? sl_arena_printf(a, "%s%s%s=%s", s, n ? ", " : "", p->fk[i], p->fv[i]) : s;
+	for (size_t m = 0; m < p->nm && s; m++)
+		for (size_t i = 0; i < sl_map_n(p->maps[m]) && n < 8 && s; i++, n++) {
+			const sl_pair *pr = sl_map_pair(p->maps[m], i);
+			s = sl_arena_printf(a, "%s%s%s=%s", s, n ? ", " : "", sl_scalar(pr->key) ? sl_scalar(pr->key) : "?",
+					    sl_scalar(pr->value) ? sl_scalar(pr->value) : "?");
+		}
+	return s && *s ? s : "the pod template's labels";
+}
+
 /* "a, b, c" from a values sequence (arena). */
 static const char *join_values(sl_arena *a, const sl_node *values)
 {
@@ -258,15 +276,17 @@ static bool values_hold(const sl_node *values, const char *v)
 struct where {
 	const char *what;          /* "topologySpreadConstraints[0]" */
 	const char *consequence;
+	const char *labels;        /* which labels the pods get, for the note */
 };
 
 static void report(sl_ctx *ctx, const sl_unit *u, const struct where *w, const sl_node *at,
 		   const char *why)
 {
-	sl_report_at(ctx, at, "%s: the labelSelector of %s does not select the unit's own pods: %s; "
-		     "%s",
-		     sl_ctx_label(ctx, u), w->what ? w->what : "the term", why ? why : "",
-		     w->consequence);
+	sl_report *r = sl_report_at(ctx, at, "%s: %s selects other pods, not its own (%s)",
+				    sl_ctx_label(ctx, u), w->what ? w->what : "the term",
+				    why ? why : "");
+	sl_report_note(ctx, r, "%s.", w->consequence);
+	sl_report_note(ctx, r, "Select labels the pods really get: %s.", w->labels);
 }
 
 static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels *p,
@@ -284,12 +304,11 @@ static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels
 		look l = lookup(p, k, &have);
 		if (l == LOOK_ABSENT)
 			report(ctx, u, w, pr->key,
-			       sl_arena_printf(a, "it requires %s=%s but the pods carry no %s label",
-					       k, want, k));
+			       sl_arena_printf(a, "%s=%s; the pods carry no %s", k, want, k));
 		else if (l == LOOK_KNOWN && strcmp(have, want) != 0)
 			report(ctx, u, w, pr->key,
-			       sl_arena_printf(a, "it requires %s=%s but the pods get %s=%s", k, want,
-					       k, have));
+			       sl_arena_printf(a, "%s=%s; the pods get %s=%s", k, want, k,
+					       have));
 	}
 	const sl_node *me = sl_map_get(sel, "matchExpressions");
 	for (size_t i = 0; i < sl_seq_n(me); i++) {
@@ -307,23 +326,22 @@ static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels
 		const char *why = NULL;
 		if (strcmp(op, "In") == 0) {
 			if (l == LOOK_ABSENT)
-				why = sl_arena_printf(a, "it requires %s In (%s) but the pods carry no %s "
-						      "label", k, join_values(a, vals), k);
+				why = sl_arena_printf(a, "%s In (%s); the pods carry no %s", k,
+						      join_values(a, vals), k);
 			else if (l == LOOK_KNOWN && !values_hold(vals, have))
-				why = sl_arena_printf(a, "it requires %s In (%s) but the pods get %s=%s",
-						      k, join_values(a, vals), k, have);
+				why = sl_arena_printf(a, "%s In (%s); the pods get %s=%s", k,
+						      join_values(a, vals), k, have);
 		} else if (strcmp(op, "NotIn") == 0) {
 			if (l == LOOK_KNOWN && values_hold(vals, have))
-				why = sl_arena_printf(a, "it requires %s NotIn (%s) but the pods get %s=%s",
-						      k, join_values(a, vals), k, have);
+				why = sl_arena_printf(a, "%s NotIn (%s); the pods get %s=%s", k,
+						      join_values(a, vals), k, have);
 		} else if (strcmp(op, "Exists") == 0) {
 			if (l == LOOK_ABSENT)
-				why = sl_arena_printf(a, "it requires the label %s, which the pods do not "
-						      "carry", k);
+				why = sl_arena_printf(a, "%s Exists; the pods carry no %s", k, k);
 		} else if (strcmp(op, "DoesNotExist") == 0) {
 			if (l == LOOK_KNOWN)
-				why = sl_arena_printf(a, "it requires no %s label but the pods get %s=%s",
-						      k, k, have);
+				why = sl_arena_printf(a, "%s DoesNotExist; the pods get %s=%s", k, k,
+						      have);
 		}
 		if (why)
 			report(ctx, u, w, e, why);
@@ -339,11 +357,12 @@ static void check_namespaces(sl_ctx *ctx, const sl_unit *u, const sl_node *term,
 	const char *own = u->obj->namespace_;
 	if (!own || sl_seq_n(ns) == 0 || sl_map_get(term, "namespaceSelector") || values_hold(ns, own))
 		return;
-	sl_report_key(ctx, ns,
-		      "%s: %s applies only to the namespaces %s, not to the unit's own namespace %s; "
-		      "%s",
-		      sl_ctx_label(ctx, u), w->what ? w->what : "the term",
-		      join_values(sl_ctx_arena(ctx), ns), own, w->consequence);
+	sl_report *r = sl_report_key(ctx, ns, "%s: %s counts only namespaces %s, not the unit's own "
+				     "(%s)", sl_ctx_label(ctx, u), w->what ? w->what : "the term",
+				     join_values(sl_ctx_arena(ctx), ns), own);
+	sl_report_note(ctx, r, "%s.", w->consequence);
+	sl_report_note(ctx, r, "Add %s to namespaces, or drop the list (the pod's own namespace is "
+		       "then used).", own);
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
@@ -357,22 +376,26 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (!pod_labels(ctx, u, &p))
 		return SL_OK;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const char *tsc_cons = "the constraint counts other pods and does not spread this unit's "
+	const char *tsc_cons = "The constraint counts other pods and does not spread this unit's "
 			       "replicas";
-	const char *paa_cons = "the anti-affinity repels other pods and does not keep this unit's "
+	const char *paa_cons = "The anti-affinity repels other pods and does not keep this unit's "
 			       "replicas apart";
+	const char *labels = pod_labels_text(ctx, &p);
 	for (size_t i = 0; i < sl_seq_n(u->topology_spread); i++) {
-		struct where w = {sl_arena_printf(a, "topologySpreadConstraints[%zu]", i), tsc_cons};
+		struct where w = {sl_arena_printf(a, "topologySpreadConstraints[%zu]", i), tsc_cons,
+				  labels};
 		check_selector(ctx, u, &p, sl_map_get(sl_seq_item(u->topology_spread, i),
 						      "labelSelector"), &w);
 	}
 	for (size_t i = 0; i < sl_seq_n(req); i++) {
-		struct where w = {sl_arena_printf(a, "podAntiAffinity required term %zu", i), paa_cons};
+		struct where w = {sl_arena_printf(a, "required podAntiAffinity[%zu]", i), paa_cons,
+				  labels};
 		check_selector(ctx, u, &p, sl_map_get(sl_seq_item(req, i), "labelSelector"), &w);
 		check_namespaces(ctx, u, sl_seq_item(req, i), &w);
 	}
 	for (size_t i = 0; i < sl_seq_n(pref); i++) {
-		struct where w = {sl_arena_printf(a, "podAntiAffinity preferred term %zu", i), paa_cons};
+		struct where w = {sl_arena_printf(a, "preferred podAntiAffinity[%zu]", i), paa_cons,
+				  labels};
 		const sl_node *term = sl_map_get(sl_seq_item(pref, i), "podAffinityTerm");
 		check_selector(ctx, u, &p, sl_map_get(term, "labelSelector"), &w);
 		check_namespaces(ctx, u, term, &w);

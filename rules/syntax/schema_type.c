@@ -12,8 +12,8 @@
  *
  * ## Why is this bad?
  * The API server cannot decode the object: `cannot unmarshal bool into Go struct field
- * PodSpec.spec.nodeSelector of type string`. Nothing else schedlint checks about the field can
- * be trusted, so the other rules skip it.
+ * PodSpec.spec.nodeSelector of type string`. A field that is not even the right kind of node (a
+ * mapping where a list belongs) is left out of the model, so the other rules skip it.
  *
  * ## Example
  * ```yaml
@@ -29,7 +29,9 @@
  * ## Fix safety
  * Safe for a boolean or number nodeSelector, label, annotation or ConfigMap value: the fix
  * quotes the text as written (`true` becomes `"true"`), which is what the author meant and the
- * only value the API server accepts. Other type errors have no fix.
+ * only value the API server accepts. Other type errors have no fix. The fix never makes another
+ * finding appear: the rules already read such a mapping value as its text (`true` as the string
+ * "true"), so quoting it changes nothing they see.
  *
  * ## Options
  * None.

@@ -83,13 +83,13 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		if (!is_empty(t))
 			continue;
 		const char *consequence =
-			empty < n ? "it matches no node (terms are ORed, so only the others count)"
-			: n == 1  ? "it matches no node, and it is the only term: the pod can never "
-				    "schedule"
-				  : "it matches no node, and every term is empty: the pod can never "
-				    "schedule";
-		sl_report_at(ctx, t, "%s: nodeSelectorTerms[%zu] has no matchExpressions or matchFields entries: "
-			     "%s", sl_ctx_label(ctx, u), i, consequence);
+			empty < n ? "Terms are ORed, so only the others count."
+			: n == 1  ? "It is the only term: the pod can never schedule."
+				  : "Every term is empty: the pod can never schedule.";
+		sl_report *r = sl_report_at(ctx, t, "%s: nodeSelectorTerms[%zu] is empty, so it matches "
+					    "no node", sl_ctx_label(ctx, u), i);
+		sl_report_note(ctx, r, "The term has no matchExpressions or matchFields entries. %s",
+			       consequence);
 	}
 	return SL_OK;
 }

@@ -166,9 +166,8 @@ static sl_err check_list(sl_ctx *ctx, const sl_unit *u, const sl_node *term, boo
 		for (size_t j = 0; j < n; j++) {
 			const sl_k8s_problem *p = &probs[j];
 			const sl_node *at = problem_node(e, p);
-			sl_report *rep = sl_report_at(ctx, at, "%s: %s: %s; the API server rejects it",
-						      sl_ctx_label(ctx, u), problem_path(ctx, prefix, p),
-						      p->message);
+			sl_report *rep = sl_report_rejected(ctx, at, sl_ctx_label(ctx, u),
+							    problem_path(ctx, prefix, p), p->message);
 			if (!rep || p->field != SL_K8S_F_OPERATOR || !r.op.n ||
 			    at->type != SL_NODE_SCALAR)
 				continue;
@@ -190,11 +189,15 @@ static sl_err check_list(sl_ctx *ctx, const sl_unit *u, const sl_node *term, boo
 		** that is not a label value in a preferred term). */
 		const sl_node *vals = sl_map_get(e, "values");
 		const sl_node *at = sl_seq_n(vals) == 1 ? sl_seq_item(vals, 0) : vals ? vals : e;
-		sl_report_at(ctx, at, "%s: %s: the API server accepts it, but the scheduler cannot "
-			     "parse the requirement (%s): %s", sl_ctx_label(ctx, u), prefix, msg,
-			     required ? "this term never matches any node"
-				      : "the NodeAffinity plugin's PreScore fails, and with it every "
-					"scheduling attempt of the pod");
+		sl_report *rep = sl_report_at(ctx, at, "%s: %s: the scheduler cannot parse this "
+					      "requirement%s", sl_ctx_label(ctx, u), prefix,
+					      required ? ", so the term never matches a node" : "");
+		sl_report_note(ctx, rep, "The API server accepts it, but the scheduler's parser says: "
+			       "\"%s\".", msg);
+		sl_report_note(ctx, rep, "%s", required
+			       ? "The term never matches any node."
+			       : "The NodeAffinity plugin's PreScore fails, and with it every "
+				 "scheduling attempt of the pod.");
 	}
 	return SL_OK;
 }
@@ -210,14 +213,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const sl_node *terms = sl_map_get(req, "nodeSelectorTerms");
 		if (sl_seq_n(terms) == 0 && (!terms || terms->type == SL_NODE_SEQ ||
 					     sl_scalar_type(terms) == SL_Y_NULL)) {
-			if (terms)
-				sl_report_at(ctx, terms, "%s: nodeSelectorTerms: Required value: must have at "
-					     "least one node selector term; the API server rejects it",
-					     label);
-			else
-				sl_report_key(ctx, req, "%s: nodeSelectorTerms: Required value: must have at "
-					      "least one node selector term; the API server rejects it",
-					      label);
+			sl_report_rejected(ctx, terms ? terms : sl_node_key(req), label,
+					   "nodeSelectorTerms", "Required value: must have at least one "
+					   "node selector term");
 		}
 		for (size_t i = 0; i < sl_seq_n(terms); i++) {
 			const sl_node *t = sl_seq_item(terms, i);
@@ -244,13 +242,13 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		long long weight = 0;
 		bool known = !wn || sl_scalar_type(wn) == SL_Y_NULL || sl_scalar_int(wn, &weight);
 		if (known && (weight < 1 || weight > 100)) {
-			if (wn && sl_scalar_type(wn) != SL_Y_NULL)
-				sl_report_at(ctx, wn, "%s: %s.weight: Invalid value: %lld: must be in the "
-					     "range 1-100; the API server rejects it", label, path, weight);
-			else
-				sl_report_at(ctx, w, "%s: %s.weight: Invalid value: 0: must be in the range "
-					     "1-100 (weight is missing, so it is 0); the API server rejects "
-					     "it", label, path);
+			sl_report *r = sl_report_rejected(
+				ctx, wn && sl_scalar_type(wn) != SL_Y_NULL ? wn : w, label,
+				sl_arena_printf(sl_ctx_arena(ctx), "%s.weight", path),
+				sl_arena_printf(sl_ctx_arena(ctx), "Invalid value: %lld: must be in the "
+						"range 1-100", weight));
+			if (!wn || sl_scalar_type(wn) == SL_Y_NULL)
+				sl_report_note(ctx, r, "weight is missing, so it is 0.");
 		}
 		const sl_node *p = sl_map_get(w, "preference");
 		const char *ppath = sl_arena_printf(sl_ctx_arena(ctx), "%s.preference", path);

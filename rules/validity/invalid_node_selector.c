@@ -47,6 +47,16 @@
  * - kubernetes/kubernetes `pkg/apis/core/validation/validation.go`, `ValidatePodSpec`
  */
 
+/* Reports a nodeSelector key or value the API server rejects; its message in a note. */
+static void rejected(sl_ctx *ctx, const sl_unit *u, const sl_node *at, const char *what,
+		     const char *text, const char *msg)
+{
+	sl_report *r = sl_report_at(ctx, at, "%s: nodeSelector %s \"%s\" is not a valid label %s",
+				    sl_ctx_label(ctx, u), what, text, what);
+	sl_report_note(ctx, r, "The API server rejects it: \"nodeSelector: Invalid value: \\\"%s\\\": "
+		       "%s\".", text, msg);
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	for (size_t i = 0; i < sl_map_n(u->node_selector); i++) {
@@ -58,12 +68,10 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			continue;
 		if (k && k->type == SL_NODE_SCALAR &&
 		    sl_k8s_check_qualified_name(k->u.scalar.s, k->u.scalar.len, msg, sizeof msg) > 0)
-			sl_report_at(ctx, p->key, "%s: nodeSelector: Invalid value: \"%s\": %s; the API "
-				     "server rejects it", sl_ctx_label(ctx, u), k->u.scalar.s, msg);
+			rejected(ctx, u, p->key, "key", k->u.scalar.s, msg);
 		if (v && v->type == SL_NODE_SCALAR && sl_scalar_type(v) != SL_Y_NULL &&
 		    sl_k8s_check_label_value(v->u.scalar.s, v->u.scalar.len, msg, sizeof msg) > 0)
-			sl_report_at(ctx, p->value, "%s: nodeSelector: Invalid value: \"%s\": %s; the API "
-				     "server rejects it", sl_ctx_label(ctx, u), v->u.scalar.s, msg);
+			rejected(ctx, u, p->value, "value", v->u.scalar.s, msg);
 	}
 	return SL_OK;
 }

@@ -65,18 +65,23 @@ static void check_term(sl_ctx *ctx, const sl_unit *u, const sl_node *term, const
 			  ? k->u.scalar.s : "";
 	if (!*key) {
 		bool nested = sl_map_get(sl_map_get(term, "labelSelector"), "topologyKey") != NULL;
-		sl_report_at(ctx, k ? k : term, "%s: %s.topologyKey: Required value: can not be empty; "
-			     "the API server rejects it%s", sl_ctx_label(ctx, u), path,
-			     nested ? " (the topologyKey written here is indented under labelSelector)"
-				    : "");
+		sl_report *r = sl_report_rejected(ctx, k ? k : term, sl_ctx_label(ctx, u),
+						  sl_arena_printf(sl_ctx_arena(ctx), "%s.topologyKey",
+								  path),
+						  "Required value: can not be empty");
+		if (nested)
+			sl_report_note(ctx, r, "The topologyKey written here is indented under "
+				       "labelSelector.");
 		return;
 	}
 	char msg[1024];
 	if (sl_is_templated(key, k->u.scalar.len))
 		return;
 	if (sl_k8s_check_qualified_name(key, k->u.scalar.len, msg, sizeof msg) > 0)
-		sl_report_at(ctx, k, "%s: %s.topologyKey: Invalid value: \"%s\": %s; the API server "
-			     "rejects it", sl_ctx_label(ctx, u), path, key, msg);
+		sl_report_rejected(ctx, k, sl_ctx_label(ctx, u),
+				   sl_arena_printf(sl_ctx_arena(ctx), "%s.topologyKey", path),
+				   sl_arena_printf(sl_ctx_arena(ctx), "Invalid value: \"%s\": %s", key,
+						   msg));
 }
 
 static sl_err check_kind(sl_ctx *ctx, const sl_unit *u, const char *kind)
@@ -105,14 +110,15 @@ static sl_err check_kind(sl_ctx *ctx, const sl_unit *u, const char *kind)
 		const sl_node *wn = sl_map_get(w, "weight");
 		long long weight = 0;
 		bool missing = !wn || sl_scalar_type(wn) == SL_Y_NULL;
-		if (missing)
-			sl_report_at(ctx, w, "%s: %s.weight: Invalid value: 0: must be in the range 1-100 "
-				     "(weight is missing, so it is 0); the API server rejects it",
-				     sl_ctx_label(ctx, u), path);
-		else if (sl_scalar_int(wn, &weight) && (weight < 1 || weight > 100))
-			sl_report_at(ctx, wn, "%s: %s.weight: Invalid value: %lld: must be in the range "
-				     "1-100; the API server rejects it", sl_ctx_label(ctx, u), path,
-				     weight);
+		if (missing || (sl_scalar_int(wn, &weight) && (weight < 1 || weight > 100))) {
+			sl_report *r = sl_report_rejected(
+				ctx, missing ? w : wn, sl_ctx_label(ctx, u),
+				sl_arena_printf(a, "%s.weight", path),
+				sl_arena_printf(a, "Invalid value: %lld: must be in the range 1-100",
+						weight));
+			if (missing)
+				sl_report_note(ctx, r, "weight is missing, so it is 0.");
+		}
 		const sl_node *t = sl_map_get(w, "podAffinityTerm");
 		const char *tpath = sl_arena_printf(a, "%s.podAffinityTerm", path);
 		if (!tpath)
@@ -120,9 +126,10 @@ static sl_err check_kind(sl_ctx *ctx, const sl_unit *u, const char *kind)
 		if (t && t->type == SL_NODE_MAP)
 			check_term(ctx, u, t, tpath);
 		else if (!t || sl_scalar_type(t) == SL_Y_NULL)
-			sl_report_at(ctx, w, "%s: %s.topologyKey: Required value: can not be empty "
-				     "(podAffinityTerm is missing); the API server rejects it",
-				     sl_ctx_label(ctx, u), tpath);
+			sl_report_note(ctx, sl_report_rejected(ctx, w, sl_ctx_label(ctx, u),
+							       sl_arena_printf(a, "%s.topologyKey", tpath),
+							       "Required value: can not be empty"),
+				       "podAffinityTerm is missing.");
 	}
 	return SL_OK;
 }

@@ -78,21 +78,31 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 				 : strcmp(name, "system-node-critical") == 0  ? 2000001000LL : -1;
 		const char *pre = "Forbidden: priority class names with 'system-' prefix are reserved "
 				  "for system use only. error:";
-		if (want < 0)
-			sl_report_at(ctx, name_n, "%s: metadata.name: %s %s is not a known system priority "
-				     "class; the API server rejects it (only system-cluster-critical and "
-				     "system-node-critical may use the prefix)", label, pre, name);
-		else if (value_known && value != want)
-			sl_report_at(ctx, value_n ? value_n : name_n, "%s: metadata.name: %s value of %s "
-				     "PriorityClass must be %lld; the API server rejects it", label, pre,
-				     name, want);
-		else if (sl_yaml_true(def_n))
-			sl_report_at(ctx, def_n, "%s: metadata.name: %s globalDefault of %s PriorityClass "
-				     "must be false; the API server rejects it", label, pre, name);
+		sl_arena *a = sl_ctx_arena(ctx);
+		sl_report *r = NULL;
+		const char *err = NULL;
+		if (want < 0) {
+			r = sl_report_at(ctx, name_n, "%s: the system- prefix is reserved (only "
+					 "system-cluster-critical and system-node-critical)", label);
+			err = sl_arena_printf(a, "%s is not a known system priority class", name);
+		} else if (value_known && value != want) {
+			r = sl_report_at(ctx, value_n ? value_n : name_n, "%s: value must be %lld for the "
+					 "built-in class %s", label, want, name);
+			err = sl_arena_printf(a, "value of %s PriorityClass must be %lld", name, want);
+		} else if (sl_yaml_true(def_n)) {
+			r = sl_report_at(ctx, def_n, "%s: globalDefault must be false for the built-in "
+					 "class %s", label, name);
+			err = sl_arena_printf(a, "globalDefault of %s PriorityClass must be false", name);
+		}
+		if (r)
+			sl_report_note(ctx, r, "The API server rejects it: \"metadata.name: %s %s\".",
+				       pre, err ? err : "");
 	} else if (value_known && value > HIGHEST_USER_PRIORITY) {
-		sl_report_at(ctx, value_n, "%s: value: Forbidden: maximum allowed value of a user "
-			     "defined priority is 1000000000 (got %lld; higher values are reserved for "
-			     "the system- classes); the API server rejects it", label, value);
+		sl_report *r = sl_report_at(ctx, value_n, "%s: value %lld is above 1000000000, the "
+					    "highest a user-defined class may have", label, value);
+		sl_report_note(ctx, r, "The API server rejects it: \"value: Forbidden: maximum "
+			       "allowed value of a user defined priority is 1000000000\"; higher values "
+			       "are reserved for the system- classes.");
 	}
 	const sl_node *pp = sl_deref(sl_map_get(o->root, "preemptionPolicy"));
 	if (pp && pp->type == SL_NODE_SCALAR && sl_scalar_type(pp) != SL_Y_NULL) {
@@ -100,12 +110,14 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 		if (sl_is_templated(s, pp->u.scalar.len))
 			return SL_OK;
 		if (!*s)
-			sl_report_at(ctx, pp, "%s: preemptionPolicy: Required value; the API server rejects "
-				     "it (use PreemptLowerPriority or Never)", label);
+			sl_report_note(ctx, sl_report_rejected(ctx, pp, label, "preemptionPolicy",
+							       "Required value"),
+				       "Use PreemptLowerPriority or Never.");
 		else if (strcmp(s, "PreemptLowerPriority") != 0 && strcmp(s, "Never") != 0)
-			sl_report_at(ctx, pp, "%s: preemptionPolicy: Unsupported value: \"%s\": supported "
-				     "values: \"PreemptLowerPriority\", \"Never\"; the API server rejects it",
-				     label, s);
+			sl_report_rejected(ctx, pp, label, "preemptionPolicy",
+					   sl_arena_printf(sl_ctx_arena(ctx), "Unsupported value: \"%s\": "
+							   "supported values: \"PreemptLowerPriority\", "
+							   "\"Never\"", s));
 	}
 	return SL_OK;
 }

@@ -86,9 +86,11 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const sl_container *c, con
 		if (st != SL_QUANTITY_OK) {
 			if (c)   /* only now: most lists hold no finding */
 				owner = sl_container_label(ctx, c);
-			sl_report_at(ctx, p->value, "%s: %s %s[%s]: \"%s\" is not a quantity (%s); the "
-				     "API server rejects it", sl_ctx_label(ctx, u), owner, which,
-				     k->u.scalar.s, v->u.scalar.s, sl_quantity_strerror(st));
+			sl_report *r = sl_report_at(ctx, p->value, "%s: %s %s[%s]: \"%s\" is not a "
+						    "quantity", sl_ctx_label(ctx, u), owner, which,
+						    k->u.scalar.s, v->u.scalar.s);
+			sl_report_note(ctx, r, "The API server rejects it: %s.",
+				       sl_quantity_strerror(st));
 			continue;
 		}
 		char msg[512];
@@ -99,8 +101,9 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const sl_container *c, con
 		sl_quantity_string(&q, s, n, shown, sizeof shown);
 		if (c)
 			owner = sl_container_label(ctx, c);
-		sl_report_at(ctx, p->value, "%s: %s %s[%s]: Invalid value: \"%s\": %s; the API server "
-			     "rejects it", sl_ctx_label(ctx, u), owner, which, k->u.scalar.s, shown, msg);
+		sl_report *r = sl_report_at(ctx, p->value, "%s: %s %s[%s]: Invalid value: \"%s\": %s",
+					    sl_ctx_label(ctx, u), owner, which, k->u.scalar.s, shown, msg);
+		sl_report_note(ctx, r, "The API server rejects it.");
 	}
 }
 

@@ -84,34 +84,35 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		field_str(c, "minDomains", &min_n);
 		if (sl_is_templated(key, strlen(key)) || sl_is_templated(when, strlen(when)))
 			continue;
-		long long v;
-		if (!skew_n)
-			sl_report_at(ctx, c, "%s: topologySpreadConstraints[%zu].maxSkew: Invalid value: 0: "
-				     "must be greater than zero (maxSkew is missing, so it is 0); the API "
-				     "server rejects it", label, i);
-		else if (sl_scalar_int(skew_n, &v) && v <= 0)
-			sl_report_at(ctx, skew_n, "%s: topologySpreadConstraints[%zu].maxSkew: Invalid "
-				     "value: %lld: must be greater than zero; the API server rejects it",
-				     label, i, v);
+		long long v = 0;
+		sl_arena *a = sl_ctx_arena(ctx);
+		const char *path = sl_arena_printf(a, "topologySpreadConstraints[%zu]", i);
+#define FIELD(f) sl_arena_printf(a, "%s." f, path)
+		if (!skew_n || (sl_scalar_int(skew_n, &v) && v <= 0)) {
+			sl_report *r = sl_report_rejected(
+				ctx, skew_n ? skew_n : c, label, FIELD("maxSkew"),
+				sl_arena_printf(a, "Invalid value: %lld: must be greater than zero", v));
+			if (!skew_n)
+				sl_report_note(ctx, r, "maxSkew is missing, so it is 0.");
+		}
 		char msg[1024];
 		if (!*key) {
-			sl_report_at(ctx, key_n ? key_n : c, "%s: topologySpreadConstraints[%zu].topologyKey: "
-				     "Required value: can not be empty; the API server rejects it",
-				     label, i);
+			sl_report_rejected(ctx, key_n ? key_n : c, label, FIELD("topologyKey"),
+					   "Required value: can not be empty");
 		} else if (sl_k8s_check_qualified_name(key, strlen(key), msg, sizeof msg) > 0) {
 			bool hard = strcmp(when, "DoNotSchedule") == 0;
-			sl_report_at(ctx, key_n, "%s: topologySpreadConstraints[%zu].topologyKey \"%s\" is "
-				     "not a valid label key (%s): the API server accepts it, but no node "
-				     "can carry that label, so %s", label, i, key, msg,
-				     hard ? "every node fails the spread filter and the pod never "
-					    "schedules"
-					  : "the constraint has no effect");
+			sl_report *r = sl_report_at(ctx, key_n, "%s: %s.topologyKey \"%s\" is not a valid "
+						    "label key, so %s", label, path, key,
+						    hard ? "the pod never schedules"
+							 : "the constraint has no effect");
+			sl_report_note(ctx, r, "The API server accepts it, but no node can carry that "
+				       "label (%s)%s.", msg,
+				       hard ? ": every node fails the spread filter" : "");
 		}
 		if (strcmp(when, "DoNotSchedule") != 0 && strcmp(when, "ScheduleAnyway") != 0)
-			sl_report_at(ctx, when_n ? when_n : c, "%s: topologySpreadConstraints[%zu]."
-				     "whenUnsatisfiable: Unsupported value: \"%s\": supported values: "
-				     "\"DoNotSchedule\", \"ScheduleAnyway\"; the API server rejects it",
-				     label, i, when);
+			sl_report_rejected(ctx, when_n ? when_n : c, label, FIELD("whenUnsatisfiable"),
+					   sl_arena_printf(a, "Unsupported value: \"%s\": supported values: "
+							   "\"DoNotSchedule\", \"ScheduleAnyway\"", when));
 		for (size_t j = 0; j < i; j++) {
 			const sl_node *e = sl_seq_item(u->topology_spread, j);
 			if (!e || e->type != SL_NODE_MAP)
@@ -119,27 +120,30 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			const sl_node *ek, *ew;
 			if (strcmp(field_str(e, "topologyKey", &ek), key) == 0 &&
 			    strcmp(field_str(e, "whenUnsatisfiable", &ew), when) == 0) {
-				sl_report_at(ctx, key_n ? key_n : c, "%s: topologySpreadConstraints[%zu] "
-					     "repeats topologySpreadConstraints[%zu]: {topologyKey, "
-					     "whenUnsatisfiable}: Duplicate value: \"{%s, %s}\"; the API server "
-					     "rejects it", label, i, j, key, when);
+				sl_report *r = sl_report_at(ctx, key_n ? key_n : c, "%s: %s repeats "
+							    "topologySpreadConstraints[%zu] ({%s, %s})",
+							    label, path, j, key, when);
+				sl_report_note(ctx, r, "The API server rejects it: \"%s: {topologyKey, "
+					       "whenUnsatisfiable}: Duplicate value: \\\"{%s, %s}\\\"\".",
+					       path, key, when);
 				break;
 			}
 		}
 		if (min_n && sl_scalar_int(min_n, &v)) {
 			if (v <= 0)
-				sl_report_at(ctx, min_n, "%s: topologySpreadConstraints[%zu].minDomains: "
-					     "Invalid value: %lld: must be greater than zero; the API server "
-					     "rejects it", label, i, v);
+				sl_report_rejected(ctx, min_n, label, FIELD("minDomains"),
+						   sl_arena_printf(a, "Invalid value: %lld: must be greater "
+								   "than zero", v));
 			if (strcmp(when, "DoNotSchedule") != 0)
-				sl_report_at(ctx, min_n, "%s: topologySpreadConstraints[%zu].minDomains: "
-					     "Invalid value: %lld: can only use minDomains if "
-					     "whenUnsatisfiable=DoNotSchedule, not %s; the API server rejects it",
-					     label, i, v, when);
+				sl_report_rejected(ctx, min_n, label, FIELD("minDomains"),
+						   sl_arena_printf(a, "Invalid value: %lld: can only use "
+								   "minDomains if whenUnsatisfiable="
+								   "DoNotSchedule, not %s", v, when));
 		}
 	}
 	return SL_OK;
 }
+#undef FIELD
 
 SL_RULE(invalid_spread_constraint, .id = "invalid-spread-constraint", .category = "validity",
 	.summary = "A topologySpreadConstraints entry the API server rejects or no node can satisfy",

@@ -119,16 +119,17 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		for (size_t j = 0; j < n; j++) {
 			const sl_k8s_problem *p = &probs[j];
 			const sl_node *at = problem_node(t, p->field);
-			const char *hint = "";
 			bool unsupported = strncmp(p->message, "Unsupported value", 17) == 0;
+			const char *path = sl_arena_printf(sl_ctx_arena(ctx), "tolerations[%zu].%s", i,
+							   sl_k8s_field_name(p->api_field));
+			if (!path)
+				return SL_ENOMEM;
+			sl_report *r = sl_report_rejected(ctx, at, sl_ctx_label(ctx, u), path, p->message);
 			if (p->field == SL_K8S_F_OPERATOR && unsupported && !gate &&
 			    (sl_k8s_str_is(tol.op, "Lt") || sl_k8s_str_is(tol.op, "Gt")))
-				hint = " (Lt and Gt need the TaintTolerationComparisonOperators feature "
-				       "gate; set cluster.toleration-comparison-operators: true if the "
-				       "cluster enables it)";
-			sl_report *r = sl_report_at(ctx, at, "%s: tolerations[%zu].%s: %s; the API server "
-						    "rejects it%s", sl_ctx_label(ctx, u), i,
-						    sl_k8s_field_name(p->api_field), p->message, hint);
+				sl_report_note(ctx, r, "Lt and Gt need the TaintTolerationComparisonOperators "
+					       "feature gate; set cluster.toleration-comparison-operators: "
+					       "true if the cluster enables it.");
 			if (!r || !unsupported)
 				continue;
 			const char *fix = NULL;

@@ -94,11 +94,13 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 				cut = i + 1;
 		where = sl_arena_printf(sl_ctx_arena(ctx), " (in %s)", first->path + cut);
 	}
-	sl_report_at(ctx, mine, "%s is marked globalDefault, but PriorityClass %s%s already is: "
-		     "\"PriorityClass %s is already marked as default. Only one default can exist\"; "
-		     "the Priority admission plugin rejects whichever is created second",
-		     sl_object_label(o, sl_ctx_arena(ctx)), first->name ? first->name : "(unnamed)", where ? where : "",
-		     first->name ? first->name : "(unnamed)");
+	const char *fname = first->name ? first->name : "(unnamed)";
+	sl_report *r = sl_report_at(ctx, mine, "%s is marked globalDefault, but PriorityClass %s%s "
+				    "already is", sl_object_label(o, sl_ctx_arena(ctx)), fname,
+				    where ? where : "");
+	sl_report_note(ctx, r, "The Priority admission plugin rejects whichever is created second: "
+		       "\"PriorityClass %s is already marked as default. Only one default can "
+		       "exist\".", fname);
 	return SL_OK;
 }
 

@@ -15,6 +15,17 @@ const char *const sl_kserve_implementations[] = {
 	"lightgbm", "paddle", "model", NULL
 };
 
+const char *sl_kserve_runtime_name(const sl_node *component)
+{
+	for (size_t i = 0; sl_kserve_implementations[i]; i++) {
+		const char *rt = sl_scalar(sl_map_get(sl_map_get(component, sl_kserve_implementations[i]),
+						      "runtime"));
+		if (rt && *rt)
+			return rt;
+	}
+	return NULL;
+}
+
 bool sl_kserve_mode_parse(const char *s, sl_mode *out)
 {
 	if (!s)

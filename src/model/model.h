@@ -205,6 +205,9 @@ sl_unit *sl_object_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const 
 bool sl_kserve_mode_parse(const char *s, sl_mode *out);
 /* The predictor implementation keys (framework keys and "model"), NULL-terminated. */
 extern const char *const sl_kserve_implementations[];
+/* The runtime a predictor component names: `runtime:` of its implementation (model.runtime, or
+** a framework key's), NULL when none. */
+const char *sl_kserve_runtime_name(const sl_node *component);
 
 /* Binders per API group: fill o's kind-specific fields and units. */
 sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o);

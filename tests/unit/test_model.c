@@ -13,6 +13,7 @@
 #include "config.h"
 #include "model/model.h"
 #include "index.h"
+#include "merge.h"
 #include <unistd.h>
 
 /* --- harness ------------------------------------------------------------------------------ */
@@ -1131,4 +1132,140 @@ Test(index, kinds_scan_stops_once_it_knows_enough)
 		     "both asked for are found before the Deployment");
 	const uint64_t more[] = {rt, dep};
 	cr_expect_eq(sl_kinds_named_in_until(t, strlen(t), more, 2), all);
+}
+
+/* --- merged units (merge.h) --- */
+
+/* The values of key `key` of the merged list's items, "a,b,c", each suffixed with * when it
+** came from the template. */
+static const char *merged_keys(sl_items it, const char *key)
+{
+	static char buf[256];
+	buf[0] = '\0';
+	for (const sl_node *n; (n = sl_items_next(&it));) {
+		const char *k = sl_scalar(sl_map_get(n, key));
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s%s", *buf ? "," : "",
+			 k ? k : "?", it.from_base ? "*" : "");
+	}
+	return buf;
+}
+
+static const char *merged_selector(sl_pairs p)
+{
+	static char buf[256];
+	buf[0] = '\0';
+	for (const sl_pair *q; (q = sl_pairs_next(&p));)
+		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s=%s%s", *buf ? "," : "",
+			 sl_scalar(q->key), sl_scalar(q->value), p.from_base ? "*" : "");
+	return buf;
+}
+
+Test(merge, seldon_appends_lists_and_merges_maps)
+{
+	bound *cfg = bind("apiVersion: mlops.seldon.io/v1alpha1\nkind: ServerConfig\n"
+			  "metadata: {name: mlserver}\nspec:\n  podSpec:\n"
+			  "    nodeSelector: {pool: cpu, zone: a}\n"
+			  "    tolerations: [{key: c1}, {key: c2}]\n"
+			  "    topologySpreadConstraints: [{topologyKey: zone}]\n");
+	bound *srv = bind("apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\n"
+			  "metadata: {name: s}\nspec:\n  serverConfig: mlserver\n  podSpec:\n"
+			  "    nodeSelector: {pool: gpu}\n    tolerations: [{key: s1}]\n");
+	sl_index ix;
+	sl_index_init(&ix, default_cfg());
+	cr_assert_eq(sl_index_add(&ix, obj(cfg)), SL_OK);
+	cr_assert_eq(sl_index_finish(&ix), SL_OK);
+	sl_merged m = sl_unit_merged(&ix, unit(srv, 0));
+	cr_assert_eq(m.base, unit(cfg, 0));
+	cr_expect_str_eq(merged_keys(sl_merged_tolerations(&m), "key"), "c1*,c2*,s1");
+	cr_expect_eq(sl_items_count(sl_merged_tolerations(&m)), 3);
+	cr_expect_str_eq(merged_keys(sl_merged_spread(&m), "topologyKey"), "zone*");
+	cr_expect_str_eq(merged_selector(sl_merged_node_selector(&m)), "pool=gpu,zone=a*");
+	cr_expect(sl_merged_has_node_selection(&m));
+	/* the ServerConfig's own unit is not merged over anything */
+	sl_merged c = sl_unit_merged(&ix, unit(cfg, 0));
+	cr_expect_null(c.base);
+	sl_index_free(&ix);
+	done(cfg);
+	done(srv);
+}
+
+Test(merge, kserve_replaces_lists_and_merges_maps)
+{
+	bound *rt = bind("apiVersion: serving.kserve.io/v1alpha1\nkind: ServingRuntime\n"
+			 "metadata: {name: rt, namespace: ns}\nspec:\n"
+			 "  containers: [{name: kserve-container, image: x}]\n"
+			 "  nodeSelector: {pool: cpu}\n  tolerations: [{key: r1}]\n"
+			 "  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+			 "{nodeSelectorTerms: [{matchExpressions: [{key: a, operator: Exists}]}]}}}\n");
+	bound *own = bind("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+			  "metadata: {name: i, namespace: ns}\nspec:\n  predictor:\n"
+			  "    model: {runtime: rt, modelFormat: {name: x}}\n"
+			  "    tolerations: [{key: i1}]\n");
+	bound *none = bind("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+			   "metadata: {name: j, namespace: ns}\nspec:\n  predictor:\n"
+			   "    model: {runtime: rt, modelFormat: {name: x}}\n"
+			   "    nodeSelector: {zone: b}\n");
+	bound *other = bind("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+			    "metadata: {name: k, namespace: elsewhere}\nspec:\n  predictor:\n"
+			    "    model: {runtime: rt, modelFormat: {name: x}}\n");
+	sl_index ix;
+	sl_index_init(&ix, default_cfg());
+	cr_assert_eq(sl_index_add(&ix, obj(rt)), SL_OK);
+	cr_assert_eq(sl_index_finish(&ix), SL_OK);
+	sl_merged m = sl_unit_merged(&ix, unit(own, 0));
+	cr_assert_eq(m.base, unit(rt, 0));
+	cr_expect_str_eq(merged_keys(sl_merged_tolerations(&m), "key"), "i1", "atomic: replaced");
+	cr_expect_str_eq(merged_selector(sl_merged_node_selector(&m)), "pool=cpu*");
+	sl_merged n = sl_unit_merged(&ix, unit(none, 0));
+	cr_expect_str_eq(merged_keys(sl_merged_tolerations(&n), "key"), "r1*");
+	cr_expect_str_eq(merged_selector(sl_merged_node_selector(&n)), "zone=b,pool=cpu*");
+	cr_expect_eq(sl_items_count(sl_merged_affinity_list(
+		&n, "nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms")), 1);
+	sl_merged o = sl_unit_merged(&ix, unit(other, 0));
+	cr_expect_null(o.base, "a ServingRuntime of another namespace is not used");
+	sl_index_free(&ix);
+	done(rt);
+	done(own);
+	done(none);
+	done(other);
+}
+
+Test(merge, templates_used_by_units_among_the_files)
+{
+	bound *rt = bind("apiVersion: serving.kserve.io/v1alpha1\nkind: ClusterServingRuntime\n"
+			 "metadata: {name: rt}\nspec:\n  containers: [{name: c, image: x}]\n");
+	bound *lone = bind("apiVersion: serving.kserve.io/v1alpha1\nkind: ServingRuntime\n"
+			   "metadata: {name: lone}\nspec:\n  containers: [{name: c, image: x}]\n");
+	bound *cfg = bind("apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceServiceConfig\n"
+			  "metadata: {name: base2}\nspec:\n  template: {containers: [{name: c}]}\n");
+	bound *isvc = bind("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+			   "metadata: {name: i}\nspec:\n  predictor:\n"
+			   "    model: {runtime: rt, modelFormat: {name: x}}\n");
+	bound *llm = bind("apiVersion: serving.kserve.io/v1alpha2\nkind: LLMInferenceService\n"
+			  "metadata: {name: l}\nspec:\n  baseRefs: [{name: base1}, {name: base2}]\n"
+			  "  template: {containers: [{name: c}]}\n");
+	sl_index ix;
+	sl_index_init(&ix, default_cfg());
+	cr_assert_eq(sl_index_add(&ix, obj(rt)), SL_OK);
+	cr_assert_eq(sl_index_add(&ix, obj(lone)), SL_OK);
+	cr_assert_eq(sl_index_add(&ix, obj(cfg)), SL_OK);
+	cr_assert_eq(sl_index_finish(&ix), SL_OK);
+	sl_arena *a = sl_arena_new();
+	const sl_object *objs[] = {obj(isvc), obj(llm)};
+	sl_serving_fact *facts;
+	size_t n;
+	cr_assert_eq(sl_index_gather_facts(objs, 2, a, &facts, &n), SL_OK);
+	cr_assert_eq(sl_index_add_facts(&ix, facts, n), SL_OK);
+	cr_assert_eq(sl_index_finish_serving(&ix), SL_OK);
+	sl_index_free_facts(facts);
+	cr_expect(sl_index_template_used(&ix, obj(rt)), "a ClusterServingRuntime by model.runtime");
+	cr_expect_not(sl_index_template_used(&ix, obj(lone)));
+	cr_expect(sl_index_template_used(&ix, obj(cfg)), "the second of baseRefs");
+	sl_index_free(&ix);
+	sl_arena_free(a);
+	done(rt);
+	done(lone);
+	done(cfg);
+	done(isvc);
+	done(llm);
 }
