@@ -5,6 +5,7 @@
 ** libcyaml's log messages become one "path:line:col: error: ..." line naming the key.
 ** The raw data stays in priv__ and the resolved fields point into it or at static defaults. */
 #include "config.h"
+#include "model/model.h"   /* sl_kserve_mode_parse */
 
 #include <cyaml/cyaml.h>
 #include <errno.h>
@@ -891,6 +892,14 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		c->knative_features_line = key_line(map, "cluster.knative-features");
 	}
 	if (r->kserve_default_deployment_mode != NULL) {
+		sl_mode m;
+		if (!sl_kserve_mode_parse(r->kserve_default_deployment_mode, &m)) {
+			value_pos(map, "cluster.kserve-default-deployment-mode", &line, &col);
+			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown deployment mode \"%s\" "
+				    "for cluster.kserve-default-deployment-mode (expected Standard, Knative, "
+				    "ModelMesh, RawDeployment or Serverless)", file, line, col,
+				    r->kserve_default_deployment_mode);
+		}
 		c->kserve_default_deployment_mode = r->kserve_default_deployment_mode;
 		c->kserve_default_deployment_mode_line =
 			key_line(map, "cluster.kserve-default-deployment-mode");

@@ -348,6 +348,36 @@ Test(config, invalid_rule_severity)
 		"rules[0].severity (expected error, warning, info or off)");
 }
 
+Test(config, invalid_provider)
+{
+	expect_error(FIXTURE("bad_provider.yaml"), SL_ECONFIG,
+		"testdata/config/bad_provider.yaml:2:13: error: unknown provider \"gcp\" for "
+		"cluster.provider (expected gke, eks, aks or generic)");
+}
+
+Test(config, invalid_deployment_mode)
+{
+	/* KServe compares the mode with its exact case: "serverless" is not Serverless */
+	expect_error(FIXTURE("bad_deployment_mode.yaml"), SL_ECONFIG,
+		"testdata/config/bad_deployment_mode.yaml:2:35: error: unknown deployment mode "
+		"\"serverless\" for cluster.kserve-default-deployment-mode (expected Standard, Knative, "
+		"ModelMesh, RawDeployment or Serverless)");
+}
+
+Test(config, provider_and_facts_remember_their_lines)
+{
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_load(FIXTURE("provider.yaml"), &cfg, NULL), SL_OK);
+	const struct sl_cluster_config *c = &cfg->cluster;
+	cr_expect_eq(c->provider, SL_PROVIDER_AKS);
+	cr_expect_eq(c->provider_line, 2);
+	cr_expect_eq(c->gpu_nodes_tainted, SL_TRI_NO);
+	cr_expect_eq(c->gpu_nodes_tainted_line, 3);
+	cr_expect_eq(c->extended_resource_toleration, SL_TRI_UNKNOWN);
+	cr_expect_eq(c->extended_resource_toleration_line, 0);
+	sl_config_free(cfg);
+}
+
 Test(config, invalid_bool)
 {
 	expect_error(FIXTURE("bad_bool.yaml"), SL_ECONFIG,
@@ -518,7 +548,8 @@ Test(config, every_fixture_loads_or_fails_cleanly)
 {
 	static const char *const names[] = {
 		"alias_bomb", "aliases", "bad_bool", "bad_critical_priority", "bad_fail_on",
-		"bad_nodes", "bad_priority_class", "complex_key", "unknown_alias", "bad_priority_value", "bad_severity", "comments",
+		"bad_nodes", "bad_priority_class", "bad_provider", "bad_deployment_mode", "provider",
+		"complex_key", "unknown_alias", "bad_priority_value", "bad_severity", "comments",
 		"duplicate_key", "empty", "empty_doc", "empty_rule_id", "full", "invalid_yaml",
 		"invalid_yaml_tab", "missing_pool_name", "missing_rule_id", "null_lists", "nulls",
 		"two_docs", "unknown_key_cluster", "unknown_key_pool", "unknown_key_rule",
