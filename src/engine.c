@@ -41,18 +41,6 @@ static int known_selector(const char *sel)
 	return 0;
 }
 
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xprintf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **error_out)
 {
 	const sl_config *cfg = e->cfg;
@@ -62,7 +50,7 @@ sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **erro
 	for (size_t i = 0; cfg && i < cfg->n_rules; i++) {
 		if (!known_selector(cfg->rules[i].id)) {
 			if (error_out)
-				*error_out = xprintf("%s:%u: error: unknown rule or category \"%s\" in rules",
+				*error_out = sl_xprintf("%s:%u: error: unknown rule or category \"%s\" in rules",
 						     cfg->path ? cfg->path : ".schedlint.yaml",
 						     cfg->rules[i].line, cfg->rules[i].id);
 			return SL_ECONFIG;
@@ -72,7 +60,7 @@ sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **erro
 		const char *sel = k < opts->n_select ? opts->select[k] : opts->ignore[k - opts->n_select];
 		if (!known_selector(sel)) {
 			if (error_out)
-				*error_out = xprintf("unknown rule or category \"%s\" in --%s", sel,
+				*error_out = sl_xprintf("unknown rule or category \"%s\" in --%s", sel,
 						     k < opts->n_select ? "select" : "ignore");
 			return SL_EUSAGE;
 		}
@@ -220,10 +208,12 @@ sl_err sl_engine_read(sl_file *f, bool text_only)
 		/* Read here, on the pass's threads, rather than when the path was added. */
 		sl_err err = text_only ? sl_source_read_text(f->path, f->path, &f->src)
 				       : sl_source_read_file(f->path, f->path, &f->src);
-		if (f->src)
+		if (f->src) {
 			f->src->owner = f;
+			f->stamp = f->src->stamp;
+		}
 		if (err == SL_EIO) {
-			if (asprintf(&f->error, "cannot read: %s", strerror(errno)) < 0) {
+			if (asprintf(&f->error, "cannot read: %s", sl_source_strerror(errno)) < 0) {
 				f->error = NULL;
 				return SL_ENOMEM;
 			}

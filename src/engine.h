@@ -35,6 +35,11 @@ typedef struct sl_file {
 	sl_frec **findings;
 	size_t n_findings, cap_findings;
 	char *error;                 /* why it could not be read */
+	char *write_error;           /* why its fixed text was not written (sl_run_file_write) */
+	const char *root;            /* the real directory it was found under, which a fix must
+				        not leave (a symlink's target outside it is not written);
+				        NULL for stdin and buffers */
+	sl_stamp stamp;              /* the file as read (device, inode, size, mtime) */
 	sl_serving_fact *facts;      /* its serving units, for the index */
 	size_t n_facts;
 	const sl_object **digests;   /* streamed: what the index keeps of its objects once its tree

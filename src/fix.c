@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0
-** fix.c: applying byte-range edits, rendering inserted YAML in the file's style, and writing
-** fixed files atomically. Inserted text follows the file: its indent width, whether its block
+** fix.c: applying byte-range edits and rendering inserted YAML in the file's style (write.c
+** writes the fixed files). Inserted text follows the file: its indent width, whether its block
 ** sequences are indented under their key, its preferred quote and its line ending. */
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "arena.h"
 #include "fix.h"
 
@@ -446,59 +441,4 @@ bool sl_render_removal(const sl_source *src, const sl_node *n, size_t *start, si
 	*start = ls;
 	*end = l + 1 < src->n_lines ? src->line_start[l + 1] : src->len;
 	return true;
-}
-
-/* --- atomic write -------------------------------------------------------------------------- */
-
-sl_err sl_file_write_atomic(const char *path, const char *data, size_t len)
-{
-	struct stat st;
-	int have_mode = stat(path, &st) == 0;
-	char *dup = sl_xstrdup(path), *dup2 = sl_xstrdup(path);
-	char *tmp = NULL;
-	if (!dup || !dup2 ||
-	    asprintf(&tmp, "%s/.%s.schedlint-XXXXXX", dirname(dup), basename(dup2)) < 0) {
-		free(dup);
-		free(dup2);
-		return SL_ENOMEM;
-	}
-	free(dup);
-	free(dup2);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		errno = e;
-		return SL_EIO;
-	}
-	size_t off = 0;
-	int ok = 1;
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			ok = 0;
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (ok && have_mode && fchmod(fd, st.st_mode & 07777) != 0)
-		ok = 0;
-	if (ok && fsync(fd) != 0)
-		ok = 0;
-	int e = errno;
-	if (close(fd) != 0 && ok) {
-		ok = 0;
-		e = errno;
-	}
-	if (ok && rename(tmp, path) != 0) {
-		ok = 0;
-		e = errno;
-	}
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	errno = e;
-	return ok ? SL_OK : SL_EIO;
 }

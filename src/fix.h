@@ -2,8 +2,8 @@
 ** fix.h: fixes as byte-range edits on the original text (never a re-emission through an
 ** emitter, which would drop comments and layout). This module validates and applies edits,
 ** picks a compatible set of fixes when they overlap, renders inserted YAML in the file's own
-** style (indent width, sequence indentation, quoting, line endings), and writes files
-** atomically. */
+** style (indent width, sequence indentation, quoting, line endings); write.h writes the
+** fixed files. */
 #ifndef SL_FIX_H
 #define SL_FIX_H
 
@@ -49,10 +49,5 @@ const char *sl_render_seq_item(sl_arena *a, const sl_source *src, const sl_style
 bool sl_render_removal(const sl_source *src, const sl_node *n, size_t *start, size_t *end);
 /* The column (0-based, in bytes) of the line holding offset's first non-blank character. */
 size_t sl_line_indent(const sl_source *src, size_t offset);
-
-/* Writes data to path atomically: a temporary file in the same directory, fsync, rename over
-** the original; the original's mode is kept. On failure the original is untouched and the
-** temporary file removed. SL_EIO with errno set. */
-sl_err sl_file_write_atomic(const char *path, const char *data, size_t len);
 
 #endif

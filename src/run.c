@@ -18,12 +18,15 @@
 #include "registry.h"
 #include "report/report.h"
 #include "walk.h"
+#include "write.h"
 #include "diff.h"
 
 struct sl_run {
 	sl_engine eng;
 	unsigned jobs;               /* threads for the passes */
 	sl_globs *globs;
+	char **roots;                /* the real directories of the paths given (sl_file.root) */
+	size_t n_roots;
 	sl_frec **sorted;
 	size_t n_sorted;
 	bool linted;
@@ -32,6 +35,21 @@ struct sl_run {
 const char *sl_version(void)
 {
 	return SL_VERSION;
+}
+
+/* Frees f and everything it owns. */
+static void free_file(sl_file *f)
+{
+	free(f->error);
+	free(f->write_error);
+	sl_source_free(f->src);
+	sl_source_free(f->orig);
+	sl_arena_free(f->arena);
+	sl_index_free_facts(f->facts);
+	free(f->digests);
+	if (!f->compact)
+		free(f->findings);
+	free(f);
 }
 
 sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out, char **error_out)
@@ -78,14 +96,14 @@ static sl_file *new_file(sl_run *run, const char *path)
 
 static sl_err set_error(sl_file *f, int errnum)
 {
-	if (asprintf(&f->error, "cannot read: %s", strerror(errnum)) < 0) {
+	if (asprintf(&f->error, "cannot read: %s", sl_source_strerror(errnum)) < 0) {
 		f->error = NULL;
 		return SL_ENOMEM;
 	}
 	return SL_OK;
 }
 
-/* Records a file to read in pass 1 (in parallel, with the parsing). */
+/* Records a file to read in pass 1 (in parallel, with the parsing), under the newest root. */
 static sl_err add_file(const char *path, void *payload)
 {
 	sl_run *run = payload;
@@ -93,6 +111,40 @@ static sl_err add_file(const char *path, void *payload)
 	if (!f)
 		return SL_ENOMEM;
 	f->on_disk = true;
+	f->root = run->n_roots ? run->roots[run->n_roots - 1] : NULL;
+	return SL_OK;
+}
+
+/* Adds the root of a path given: the real path of the directory, or of a file's directory. */
+static sl_err add_root(sl_run *run, const char *path, bool dir)
+{
+	char *d = dir ? NULL : sl_xstrdup(path);
+	if (!dir && !d)
+		return SL_ENOMEM;
+	const char *base = path;
+	if (d) {
+		char *slash = strrchr(d, '/');
+		if (!slash)
+			base = ".";
+		else if (slash == d)
+			base = "/";
+		else {
+			*slash = '\0';
+			base = d;
+		}
+	}
+	char *real = realpath(base, NULL);
+	int e = errno;
+	free(d);
+	if (!real)
+		return e == ENOMEM ? SL_ENOMEM : SL_EIO;
+	char **nr = sl_xrealloc(run->roots, (run->n_roots + 1) * sizeof *nr);
+	if (!nr) {
+		free(real);
+		return SL_ENOMEM;
+	}
+	run->roots = nr;
+	run->roots[run->n_roots++] = real;
 	return SL_OK;
 }
 
@@ -109,8 +161,13 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return add_error(path, errno, run);
+	sl_err err = add_root(run, path, S_ISDIR(st.st_mode));
+	if (err == SL_EIO)
+		return add_error(path, errno, run);
+	if (err)
+		return err;
 	if (S_ISDIR(st.st_mode))
-		return sl_walk(path, run->globs, add_file, add_error, run);
+		return sl_walk(path, run->roots[run->n_roots - 1], run->globs, add_file, add_error, run);
 	return add_file(path, run);
 }
 
@@ -459,6 +516,50 @@ static sl_err add_facts(sl_engine *e)
 	return err;
 }
 
+struct file_id { dev_t dev; ino_t ino; size_t i; };
+
+static int cmp_ids(const void *a, const void *b)
+{
+	const struct file_id *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Two inputs that are one file (a.yaml and ./a.yaml, a symlink and its target, one file given
+** twice or reached from two roots) would report every finding twice and each take the other's
+** edits: the file is linted once, under the first of its paths in path order (its device and
+** inode, from the read, say which are one). */
+static sl_err drop_duplicates(sl_engine *e)
+{
+	struct file_id *ids = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *ids);
+	if (!ids)
+		return SL_ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < e->n_files; i++)
+		if (e->files[i]->stamp.valid)
+			ids[n++] = (struct file_id){e->files[i]->stamp.dev, e->files[i]->stamp.ino, i};
+	qsort(ids, n, sizeof *ids, cmp_ids);
+	bool any = false;
+	for (size_t k = 1; k < n; k++) {
+		if (ids[k].dev == ids[k - 1].dev && ids[k].ino == ids[k - 1].ino) {
+			free_file(e->files[ids[k].i]);
+			e->files[ids[k].i] = NULL;
+			any = true;
+		}
+	}
+	free(ids);
+	size_t w = 0;
+	for (size_t i = 0; any && i < e->n_files; i++)
+		if (e->files[i])
+			e->files[w++] = e->files[i];
+	if (any)
+		e->n_files = w;
+	return SL_OK;
+}
+
 /* Both passes over every file, then the sorted list of findings. */
 static sl_err lint_passes(sl_run *run)
 {
@@ -475,7 +576,7 @@ static sl_err lint_passes(sl_run *run)
 			e->deciding[1] |= bit;
 	}
 	sl_err err = run_pass(run, parse_file);
-	if (err)
+	if (err || (err = drop_duplicates(e)))
 		return err;
 	/* The index is filled in file order, so "first" stays deterministic. */
 	for (size_t i = 0; i < e->n_files; i++) {
@@ -694,7 +795,18 @@ sl_err sl_run_file_write(const sl_run *run, size_t i)
 	sl_run_file_text(run, i, &data, &len, &changed);
 	if (!changed)
 		return SL_OK;
-	return sl_file_write_atomic(run->eng.files[i]->path, data, len);
+	sl_file *f = run->eng.files[i];
+	free(f->write_error);
+	f->write_error = NULL;
+	sl_err err = sl_write_fixed(f->path, f->root, f->orig, data, len, &f->write_error);
+	if (err == SL_EIO && !f->write_error)
+		return SL_ENOMEM;
+	return err;
+}
+
+const char *sl_run_file_write_error(const sl_run *run, size_t i)
+{
+	return i < run->eng.n_files ? run->eng.files[i]->write_error : NULL;
 }
 
 sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out)
@@ -734,19 +846,12 @@ void sl_run_free(sl_run *run)
 	if (!run)
 		return;
 	sl_engine *e = &run->eng;
-	for (size_t i = 0; i < e->n_files; i++) {
-		sl_file *f = e->files[i];
-		free(f->error);
-		sl_source_free(f->src);
-		sl_source_free(f->orig);
-		sl_arena_free(f->arena);
-		sl_index_free_facts(f->facts);
-		free(f->digests);
-		if (!f->compact)
-			free(f->findings);
-		free(f);
-	}
+	for (size_t i = 0; i < e->n_files; i++)
+		free_file(e->files[i]);
 	free(e->files);
+	for (size_t i = 0; i < run->n_roots; i++)
+		free(run->roots[i]);
+	free(run->roots);
 	sl_arena_free(e->keep);
 	pthread_mutex_destroy(&e->keep_lock);
 	free(e->severity);

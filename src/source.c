@@ -4,6 +4,7 @@
 ** at its exact offset before libyaml, whose reader errors carry no usable mark). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -189,7 +190,8 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 {
 	size_t cap = 64 * 1024, len = 0;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (regular && st.st_size > 0)
 		cap = (size_t)st.st_size + 2;   /* room to see end of file without growing */
 	char *buf = sl_xmalloc(cap);
 	if (!buf)
@@ -204,7 +206,10 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 			buf = nb;
 			cap *= 2;
 		}
-		ssize_t r = read(fd, buf + len, cap - len - 1);
+		size_t want = cap - len - 1;
+		if (!regular && want > SL_PIPE_INPUT_MAX + 1 - len)
+			want = SL_PIPE_INPUT_MAX + 1 - len;   /* one byte past the cap tells */
+		ssize_t r = read(fd, buf + len, want);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -216,6 +221,12 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		/* a pipe or a device ends where the cap says: /dev/zero never ends */
+		if (!regular && len > SL_PIPE_INPUT_MAX) {
+			free(buf);
+			errno = EFBIG;
+			return SL_EIO;
+		}
 	}
 	buf[len] = '\0';
 	sl_source *s = sl_xcalloc(1, sizeof *s);
@@ -225,6 +236,14 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 	}
 	s->data = buf;
 	s->len = len;
+	/* what was read, for the check before a fix is written over it */
+	if (regular && fstat(fd, &st) == 0) {
+		s->stamp.valid = true;
+		s->stamp.dev = st.st_dev;
+		s->stamp.ino = st.st_ino;
+		s->stamp.size = st.st_size;
+		s->stamp.mtime = st.st_mtim;
+	}
 	sl_err err = finish(s, path, index);
 	if (err) {
 		sl_source_free(s);
@@ -239,21 +258,92 @@ sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
 	return read_fd(fd, path, true, out);
 }
 
-static sl_err read_file(const char *fs_path, const char *path, bool index, sl_source **out)
+/* Descriptors in use by readers, and how many were closed so far (a reader that got EMFILE
+** waits only when some other reader will close one). */
+static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fd_freed = PTHREAD_COND_INITIALIZER;
+static size_t fds_open;
+static unsigned long fds_closed;
+
+int sl_source_open(const char *path, struct stat *st)
 {
-	int fd = open(fs_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return SL_EIO;
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		errno = EISDIR;
-		return SL_EIO;
+	for (;;) {
+		pthread_mutex_lock(&fd_lock);
+		unsigned long gen = fds_closed;
+		pthread_mutex_unlock(&fd_lock);
+		/* O_NONBLOCK: opening a FIFO without a writer must not hang; cleared below */
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd >= 0) {
+			int e = fstat(fd, st) != 0 ? errno : S_ISDIR(st->st_mode) ? EISDIR
+							      : !S_ISREG(st->st_mode) ? SL_ENOTREG : 0;
+			if (e) {
+				close(fd);
+				errno = e;
+				return -1;
+			}
+			int fl = fcntl(fd, F_GETFL);
+			if (fl >= 0)
+				fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+			pthread_mutex_lock(&fd_lock);
+			fds_open++;
+			pthread_mutex_unlock(&fd_lock);
+			return fd;
+		}
+		if (errno != EMFILE && errno != ENFILE)
+			return -1;
+		/* out of descriptors: wait for another reader to close one, when one holds any */
+		pthread_mutex_lock(&fd_lock);
+		while (gen == fds_closed && fds_open > 0)
+			pthread_cond_wait(&fd_freed, &fd_lock);
+		bool retry = gen != fds_closed;
+		pthread_mutex_unlock(&fd_lock);
+		if (!retry) {
+			errno = EMFILE;
+			return -1;
+		}
 	}
-	sl_err err = read_fd(fd, path, index, out);
+}
+
+void sl_source_close(int fd)
+{
 	int e = errno;
 	close(fd);
+	pthread_mutex_lock(&fd_lock);
+	fds_open--;
+	fds_closed++;
+	pthread_cond_broadcast(&fd_freed);
+	pthread_mutex_unlock(&fd_lock);
 	errno = e;
+}
+
+const char *sl_source_strerror(int errnum)
+{
+	if (errnum == SL_ENOTREG)
+		return "not a regular file (a FIFO, device or socket is never read by path; "
+		       "give it as \"-\" on stdin)";
+	if (errnum == EFBIG)
+		return "more than 64 MiB from a pipe or device (the limit for input that is not a "
+		       "regular file)";
+	return strerror(errnum);
+}
+
+uint64_t sl_hash_bytes(uint64_t h, const char *data, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)data[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static sl_err read_file(const char *fs_path, const char *path, bool index, sl_source **out)
+{
+	struct stat st;
+	int fd = sl_source_open(fs_path, &st);
+	if (fd < 0)
+		return SL_EIO;
+	sl_err err = read_fd(fd, path, index, out);
+	sl_source_close(fd);
 	return err;
 }
 

@@ -62,8 +62,15 @@ SL_API void sl_run_file_text(const sl_run *run, size_t i, const char **data, siz
 /* File i's text as it was read. */
 SL_API void sl_run_file_original(const sl_run *run, size_t i, const char **data, size_t *len);
 /* Writes file i's fixed text over the file atomically (temporary file in the same directory,
-** fsync, rename, mode kept). A file that did not change is not touched. SL_EIO (errno set). */
+** fsync, rename). A symlink's target is written, never the link, and only inside the directory
+** given (or the file's directory, for a file given); owner, group, mode and extended
+** attributes are kept; a read-only file, one with several hard links, one whose owner cannot be
+** kept and one that changed since it was read are refused. A file that did not change is not
+** touched. SL_EIO (see sl_run_file_write_error), SL_ENOMEM. */
 SL_API sl_err sl_run_file_write(const sl_run *run, size_t i);
+/* Why the last sl_run_file_write of file i failed ("it is read-only (no write permission): not
+** written"); NULL when it did not. Owned by the run. */
+SL_API const char *sl_run_file_write_error(const sl_run *run, size_t i);
 /* Writes the unified diff of file i's fixes to out (nothing when unchanged). */
 SL_API sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out);
 

@@ -158,7 +158,9 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 		if (!changed)
 			continue;
 		if (sl_run_file_write(run, i) != SL_OK) {
-			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path, strerror(errno));
+			const char *why = sl_run_file_write_error(run, i);
+			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path,
+				why ? why : strerror(errno));
 			status = EXIT_USAGE;
 		} else {
 			written++;
