@@ -258,18 +258,31 @@ sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
 	return read_fd(fd, path, true, out);
 }
 
-/* Descriptors in use by readers, and how many were closed so far (a reader that got EMFILE
-** waits only when some other reader will close one). */
+/* Descriptors held by readers (counted from just before the open, so a reader that gets
+** EMFILE knows whether another one will close a descriptor soon), and how many were closed so
+** far: a reader out of descriptors waits only while some other reader holds one. */
 static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t fd_freed = PTHREAD_COND_INITIALIZER;
-static size_t fds_open;
+static size_t fds_held;
 static unsigned long fds_closed;
+
+/* Gives back a descriptor slot (closed: a waiting reader may retry). */
+static void release_slot(bool closed)
+{
+	pthread_mutex_lock(&fd_lock);
+	fds_held--;
+	if (closed)
+		fds_closed++;
+	pthread_cond_broadcast(&fd_freed);
+	pthread_mutex_unlock(&fd_lock);
+}
 
 int sl_source_open(const char *path, struct stat *st)
 {
 	for (;;) {
 		pthread_mutex_lock(&fd_lock);
 		unsigned long gen = fds_closed;
+		fds_held++;
 		pthread_mutex_unlock(&fd_lock);
 		/* O_NONBLOCK: opening a FIFO without a writer must not hang; cleared below */
 		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -277,28 +290,31 @@ int sl_source_open(const char *path, struct stat *st)
 			int e = fstat(fd, st) != 0 ? errno : S_ISDIR(st->st_mode) ? EISDIR
 							      : !S_ISREG(st->st_mode) ? SL_ENOTREG : 0;
 			if (e) {
-				close(fd);
+				sl_source_close(fd);
 				errno = e;
 				return -1;
 			}
 			int fl = fcntl(fd, F_GETFL);
 			if (fl >= 0)
 				fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-			pthread_mutex_lock(&fd_lock);
-			fds_open++;
-			pthread_mutex_unlock(&fd_lock);
 			return fd;
 		}
-		if (errno != EMFILE && errno != ENFILE)
+		int e = errno;
+		if (e != EMFILE && e != ENFILE) {
+			release_slot(false);
+			errno = e;
 			return -1;
-		/* out of descriptors: wait for another reader to close one, when one holds any */
+		}
+		/* out of descriptors: wait for another reader to close one, while one holds any */
 		pthread_mutex_lock(&fd_lock);
-		while (gen == fds_closed && fds_open > 0)
+		fds_held--;
+		pthread_cond_broadcast(&fd_freed);
+		while (gen == fds_closed && fds_held > 0)
 			pthread_cond_wait(&fd_freed, &fd_lock);
 		bool retry = gen != fds_closed;
 		pthread_mutex_unlock(&fd_lock);
 		if (!retry) {
-			errno = EMFILE;
+			errno = e;
 			return -1;
 		}
 	}
@@ -308,11 +324,7 @@ void sl_source_close(int fd)
 {
 	int e = errno;
 	close(fd);
-	pthread_mutex_lock(&fd_lock);
-	fds_open--;
-	fds_closed++;
-	pthread_cond_broadcast(&fd_freed);
-	pthread_mutex_unlock(&fd_lock);
+	release_slot(true);
 	errno = e;
 }
 

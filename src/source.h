@@ -15,11 +15,10 @@
 #include <sys/types.h>
 #include <time.h>
 #include "schedlint/error.h"
+#include "schedlint/lint.h"
 
-/* Input that is not a regular file (a pipe, a device: stdin) is read up to this many bytes;
-** more is an error (EFBIG), so `- < /dev/zero` cannot eat memory. A regular file's size is
-** known and read as it is. */
-#define SL_PIPE_INPUT_MAX ((size_t)64 << 20)
+/* SL_PIPE_INPUT_MAX (schedlint/lint.h): input that is not a regular file is read up to that
+** many bytes; more is an error (EFBIG). */
 /* errno of a read refused because the path is not a regular file (a FIFO would block, a
 ** device never ends): only regular files are read by path, stdin by "-". */
 #define SL_ENOTREG ENOTSUP
