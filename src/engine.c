@@ -13,6 +13,9 @@
 #include "registry.h"
 #include "suppress.h"
 
+#define SL_STR_(x) #x
+#define SL_STR(x) SL_STR_(x)
+
 struct sl_ctx {
 	sl_engine *eng;
 	sl_file *file;
@@ -118,8 +121,15 @@ sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t
 		       const char *pointer, const char *message, const sl_object *obj,
 		       const sl_unit *unit)
 {
-	if (ri < 0 || e->severity[ri] == SL_SEV_OFF)
+	if (ri < 0 || e->severity[ri] == SL_SEV_OFF || f->capped)
 		return NULL;
+	if (f->n_findings >= SL_FINDINGS_MAX) {
+		/* the last finding of the file says the report stops here */
+		f->capped = true;
+		message = "too many findings in this file: the report stops after "
+			  SL_STR(SL_FINDINGS_MAX) " of them; fix those and run again for the rest";
+		pointer = NULL;
+	}
 	sl_frec *rec = sl_arena_zalloc(f->arena, sizeof *rec);
 	if (!rec) {
 		f->oom = SL_ENOMEM;
@@ -149,7 +159,7 @@ sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t
 		f->oom = SL_ENOMEM;
 		return NULL;
 	}
-	return rec;
+	return f->capped ? NULL : rec;   /* the last one carries no fix */
 }
 
 struct parse_payload { sl_engine *e; sl_file *f; const sl_object *obj; };

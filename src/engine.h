@@ -54,6 +54,7 @@ typedef struct sl_file {
 	bool released;               /* streamed: its tree was freed after pass 1 */
 	bool waiting;                /* streamed: checked in pass 3, once every serving unit is known */
 	bool compact;                /* streamed: its findings live in the engine's keep arena */
+	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
 } sl_file;
 
 typedef struct sl_engine {
@@ -81,6 +82,11 @@ bool sl_engine_waits(sl_engine *e, sl_file *f);
 sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 /* Pass 2: runs every enabled rule over f's objects and units. */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
+/* At most this many findings are recorded per file (a generated file of a million bad lines
+** must not take gigabytes); the next one becomes a last finding that says the file's report
+** stopped there, and later ones are dropped. */
+#define SL_FINDINGS_MAX 10000
+
 /* Records a finding of rule ri (registry index) over bytes [start,end) of f, for document doc,
 ** with its pointer, message (kept, not copied), object and unit; NULL when the rule is off or
 ** memory ran out (f->oom is set then). */

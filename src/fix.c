@@ -103,6 +103,61 @@ static int cmp_edit(const void *x, const void *y)
 	return (a->length > 0) - (b->length > 0);
 }
 
+/* The first position of s whose edit sorts at or after e. */
+static size_t set_lower_bound(const sl_edit_set *s, const sl_edit *e)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_edit(&s->v[mid], &e) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool sl_edit_set_fits(const sl_edit_set *s, const sl_edit *e)
+{
+	size_t pos = set_lower_bound(s, e);
+	/* the edits are disjoint and sorted, so their ends never decrease: to the left only those
+	** that end at or after e's start can touch it, to the right those that start by its end */
+	for (size_t i = pos; i-- > 0;) {
+		if (sl_edits_overlap(s->v[i], e))
+			return false;
+		if (s->v[i]->offset + s->v[i]->length < e->offset)
+			break;
+	}
+	for (size_t i = pos; i < s->n && s->v[i]->offset <= e->offset + e->length; i++)
+		if (sl_edits_overlap(s->v[i], e))
+			return false;
+	return true;
+}
+
+sl_err sl_edit_set_add(sl_edit_set *s, const sl_edit *e)
+{
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 8;
+		const sl_edit **nv = sl_xrealloc(s->v, ncap * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		s->v = nv;
+		s->cap = ncap;
+	}
+	/* fixes come in finding order, so this is an append almost always */
+	size_t pos = set_lower_bound(s, e);
+	memmove(s->v + pos + 1, s->v + pos, (s->n - pos) * sizeof *s->v);
+	s->v[pos] = e;
+	s->n++;
+	return SL_OK;
+}
+
+void sl_edit_set_free(sl_edit_set *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
 sl_err sl_edits_apply(const char *data, size_t len, const sl_edit *const *edits, size_t n,
 		      char **out, size_t *out_len)
 {

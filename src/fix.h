@@ -32,6 +32,16 @@ sl_err sl_edits_apply(const char *data, size_t len, const sl_edit *const *edits,
 /* True when edits a and b touch the same bytes (two insertions at one offset count). */
 bool sl_edits_overlap(const sl_edit *a, const sl_edit *b);
 
+/* The edits accepted for one file, kept sorted in application order and never overlapping, so
+** a fix is tried against them in O(log n) and the round's bookkeeping stays linear in the
+** number of fixes (the edits are borrowed). */
+typedef struct sl_edit_set { const sl_edit **v; size_t n, cap; } sl_edit_set;
+/* True when e overlaps no edit of s. */
+bool sl_edit_set_fits(const sl_edit_set *s, const sl_edit *e);
+/* Adds e, which must fit. SL_ENOMEM. */
+sl_err sl_edit_set_add(sl_edit_set *s, const sl_edit *e);
+void sl_edit_set_free(sl_edit_set *s);
+
 /* Rendering of inserted YAML. A fragment is YAML written with two-space indentation from
 ** column 0 ("nvidia.com/gpu: 1", or "- key: x\n  operator: Exists"); it is re-indented to the
 ** file's style. The results are arena strings; NULL when the insertion is declined (a flow

@@ -305,6 +305,7 @@ static void drop_tree(sl_file *f)
 static void release(sl_file *f)
 {
 	f->n_findings = 0;
+	f->capped = false;
 	f->style_known = false;
 	drop_tree(f);
 	f->released = true;
@@ -637,6 +638,7 @@ static sl_err reset_derived(sl_run *run)
 		f->objects = NULL;
 		f->n_objects = 0;
 		f->n_findings = 0;
+		f->capped = false;
 		f->style_known = false;
 		f->oom = SL_OK;
 		sl_index_free_facts(f->facts);
@@ -655,12 +657,21 @@ static sl_err reset_derived(sl_run *run)
 	return SL_OK;
 }
 
-static sl_file *file_by_path(sl_engine *e, const char *path)
+/* The index of the file whose path is path (e->files is sorted by path), or -1. */
+static long file_index(const sl_engine *e, const char *path)
 {
-	for (size_t i = 0; i < e->n_files; i++)
-		if (e->files[i]->path == path || strcmp(e->files[i]->path, path) == 0)
-			return e->files[i];
-	return NULL;
+	size_t lo = 0, hi = e->n_files;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = e->files[mid]->path == path ? 0 : strcmp(e->files[mid]->path, path);
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }
 
 /* True when f has a yaml-syntax finding. */
@@ -670,6 +681,55 @@ static bool has_syntax_error(const sl_file *f)
 		if (strcmp(f->findings[i]->pub.rule, "yaml-syntax") == 0)
 			return true;
 	return false;
+}
+
+/* One round's choice: in finding order, every fix whose edits overlap nothing accepted before
+** it (nor each other) and touch only files that parse; the edits go to their file's set. The
+** work is linear in the number of fixes (a binary search per edit), not files x fixes. */
+static sl_err accept_fixes(sl_engine *e, const sl_run *run, bool unsafe, sl_edit_set *sets,
+			   size_t *n_fixes)
+{
+	/* a file that does not parse is left as it is, as fmt leaves it */
+	bool *blocked = sl_xcalloc(e->n_files ? e->n_files : 1, sizeof *blocked);
+	long *where = NULL;
+	size_t cap_where = 0;
+	if (!blocked)
+		return SL_ENOMEM;
+	for (size_t fi = 0; fi < e->n_files; fi++)
+		blocked[fi] = !e->files[fi]->src || has_syntax_error(e->files[fi]);
+	sl_err err = SL_OK;
+	*n_fixes = 0;
+	for (size_t i = 0; i < run->n_sorted && !err; i++) {
+		const sl_fix *fx = run->sorted[i]->pub.fix;
+		if (!fx || !fx->n_edits || (fx->applicability == SL_FIX_UNSAFE && !unsafe))
+			continue;
+		if (fx->n_edits > cap_where) {
+			long *nw = sl_xrealloc(where, fx->n_edits * sizeof *nw);
+			if (!nw) {
+				err = SL_ENOMEM;
+				break;
+			}
+			where = nw;
+			cap_where = fx->n_edits;
+		}
+		bool ok = true;
+		for (size_t j = 0; j < fx->n_edits && ok; j++) {
+			const sl_edit *ed = &fx->edits[j];
+			long t = where[j] = file_index(e, ed->path);
+			if (t < 0 || blocked[t] || ed->offset + ed->length > e->files[t]->src->len ||
+			    !sl_edit_set_fits(&sets[t], ed))
+				ok = false;
+			for (size_t k = 0; k < j && ok; k++)
+				if (sl_edits_overlap(ed, &fx->edits[k]))
+					ok = false;
+		}
+		for (size_t j = 0; ok && j < fx->n_edits && !err; j++)
+			err = sl_edit_set_add(&sets[where[j]], &fx->edits[j]);
+		*n_fixes += ok;
+	}
+	free(where);
+	free(blocked);
+	return err;
 }
 
 sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool *converged)
@@ -682,82 +742,45 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 	if (!run->linted || e->stream)
 		return SL_EUSAGE;   /* a streamed run has let go of its trees */
 	for (unsigned pass = 0; pass < max && !done; pass++) {
-		/* Accept, in finding order, every fix that overlaps nothing accepted before it. */
-		const sl_edit **acc = NULL;
-		size_t n_acc = 0, n_fixes = 0;
-		for (size_t i = 0; i < run->n_sorted; i++) {
-			const sl_fix *fx = run->sorted[i]->pub.fix;
-			if (!fx || !fx->n_edits || (fx->applicability == SL_FIX_UNSAFE && !unsafe))
+		sl_edit_set *sets = sl_xcalloc(e->n_files ? e->n_files : 1, sizeof *sets);
+		if (!sets)
+			return SL_ENOMEM;
+		size_t n_fixes = 0;
+		sl_err err = accept_fixes(e, run, unsafe, sets, &n_fixes);
+		/* Apply per file, before the arenas that hold the edits go. */
+		for (size_t fi = 0; fi < e->n_files && !err && n_fixes; fi++) {
+			sl_file *f = e->files[fi];
+			if (!sets[fi].n)
 				continue;
-			bool ok = true;
-			for (size_t j = 0; j < fx->n_edits && ok; j++) {
-				const sl_edit *ed = &fx->edits[j];
-				sl_file *t = file_by_path(e, ed->path);
-				/* A file that does not parse is left as it is, as fmt leaves it. */
-				if (!t || !t->src || ed->offset + ed->length > t->src->len || has_syntax_error(t))
-					ok = false;
-				for (size_t k = 0; k < j && ok; k++)
-					if (sl_edits_overlap(ed, &fx->edits[k]))
-						ok = false;
-				for (size_t k = 0; k < n_acc && ok; k++)
-					if (sl_edits_overlap(ed, acc[k]))
-						ok = false;
+			char *out;
+			size_t out_len;
+			err = sl_edits_apply(f->src->data, f->src->len, sets[fi].v, sets[fi].n, &out,
+					     &out_len);
+			sl_source *ns = NULL;
+			if (!err) {
+				err = sl_source_from_buffer(f->path, out, out_len, &ns);
+				free(out);
 			}
-			if (!ok)
-				continue;
-			const sl_edit **na = sl_xrealloc(acc, (n_acc + fx->n_edits) * sizeof *na);
-			if (!na) {
-				free(acc);
-				return SL_ENOMEM;
+			if (!err) {
+				if (f->orig)
+					sl_source_free(f->src);
+				else
+					f->orig = f->src;
+				f->src = ns;
+				ns->owner = f;
+			} else if (err == SL_EUSAGE) {
+				err = SL_EINTERNAL;
 			}
-			acc = na;
-			for (size_t j = 0; j < fx->n_edits; j++)
-				acc[n_acc++] = &fx->edits[j];
-			n_fixes++;
 		}
+		for (size_t fi = 0; fi < e->n_files; fi++)
+			sl_edit_set_free(&sets[fi]);
+		free(sets);
+		if (err)
+			return err;
 		if (n_fixes == 0) {
-			free(acc);
 			done = true;
 			break;
 		}
-		/* Apply per file, before the arenas that hold the edits go. */
-		sl_err err = SL_OK;
-		for (size_t fi = 0; fi < e->n_files && !err; fi++) {
-			sl_file *f = e->files[fi];
-			const sl_edit **mine = sl_xmalloc(n_acc * sizeof *mine);
-			size_t n_mine = 0;
-			if (!mine) {
-				err = SL_ENOMEM;
-				break;
-			}
-			for (size_t k = 0; k < n_acc; k++)
-				if (strcmp(acc[k]->path, f->path) == 0)
-					mine[n_mine++] = acc[k];
-			if (n_mine) {
-				char *out;
-				size_t out_len;
-				err = sl_edits_apply(f->src->data, f->src->len, mine, n_mine, &out, &out_len);
-				sl_source *ns = NULL;
-				if (!err) {
-					err = sl_source_from_buffer(f->path, out, out_len, &ns);
-					free(out);
-				}
-				if (!err) {
-					if (f->orig)
-						sl_source_free(f->src);
-					else
-						f->orig = f->src;
-					f->src = ns;
-					ns->owner = f;
-				} else if (err == SL_EUSAGE) {
-					err = SL_EINTERNAL;
-				}
-			}
-			free(mine);
-		}
-		free(acc);
-		if (err)
-			return err;
 		total += n_fixes;
 		if ((err = reset_derived(run)) || (err = lint_passes(run)))
 			return err;
