@@ -186,11 +186,13 @@ sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_
 	return SL_OK;
 }
 
-static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
+/* Reads all of fd; known: its fstat when the caller has it. */
+static sl_err read_fd(int fd, const char *path, bool index, const struct stat *known,
+		      sl_source **out)
 {
 	size_t cap = 64 * 1024, len = 0;
 	struct stat st;
-	bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	bool regular = known ? (st = *known, true) : fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	if (regular && st.st_size > 0)
 		cap = (size_t)st.st_size + 2;   /* room to see end of file without growing */
 	char *buf = sl_xmalloc(cap);
@@ -236,8 +238,9 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 	}
 	s->data = buf;
 	s->len = len;
-	/* what was read, for the check before a fix is written over it */
-	if (regular && fstat(fd, &st) == 0) {
+	/* what was read, for the check before a fix is written over it (as it was before the
+	** read: a change while reading shows at the write) */
+	if (regular) {
 		s->stamp.valid = true;
 		s->stamp.dev = st.st_dev;
 		s->stamp.ino = st.st_ino;
@@ -255,7 +258,7 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 
 sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
 {
-	return read_fd(fd, path, true, out);
+	return read_fd(fd, path, true, NULL, out);
 }
 
 /* Descriptors held by readers (counted from just before the open, so a reader that gets
@@ -284,7 +287,7 @@ int sl_source_open(const char *path, struct stat *st)
 		unsigned long gen = fds_closed;
 		fds_held++;
 		pthread_mutex_unlock(&fd_lock);
-		/* O_NONBLOCK: opening a FIFO without a writer must not hang; cleared below */
+		/* O_NONBLOCK: opening a FIFO without a writer must not hang */
 		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 		if (fd >= 0) {
 			int e = fstat(fd, st) != 0 ? errno : S_ISDIR(st->st_mode) ? EISDIR
@@ -294,10 +297,7 @@ int sl_source_open(const char *path, struct stat *st)
 				errno = e;
 				return -1;
 			}
-			int fl = fcntl(fd, F_GETFL);
-			if (fl >= 0)
-				fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-			return fd;
+			return fd;   /* O_NONBLOCK does nothing to a regular file's reads */
 		}
 		int e = errno;
 		if (e != EMFILE && e != ENFILE) {
@@ -354,7 +354,7 @@ static sl_err read_file(const char *fs_path, const char *path, bool index, sl_so
 	int fd = sl_source_open(fs_path, &st);
 	if (fd < 0)
 		return SL_EIO;
-	sl_err err = read_fd(fd, path, index, out);
+	sl_err err = read_fd(fd, path, index, &st, out);
 	sl_source_close(fd);
 	return err;
 }
