@@ -7,7 +7,9 @@
 ** the rename, so two runs fixing the same files never lose one run's fix. Read-only files and
 ** files with several hard links are not rewritten. The temporary file sits beside the target
 ** with a name that fits NAME_MAX, and signals that would end the process (SIGINT, SIGTERM,
-** SIGHUP, SIGQUIT, SIGXFSZ) wait until it has been renamed or removed. */
+** SIGHUP, SIGQUIT, SIGXFSZ) wait until it has been renamed or removed: they are held in the
+** calling thread, so a caller writes when no other thread of its own could take them (the
+** command line writes after the lint passes have joined their threads). */
 #ifndef SL_WRITE_H
 #define SL_WRITE_H
 
