@@ -82,6 +82,20 @@ char *sl_xstrdup(const char *s)
 	return p;
 }
 
+char *sl_xprintf(const char *fmt, ...)
+{
+	va_list ap, ap2;
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *p = n >= 0 ? sl_xmalloc((size_t)n + 1) : NULL;
+	if (p)
+		vsnprintf(p, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	return p;
+}
+
 sl_arena *sl_arena_new(void)
 {
 	sl_arena *a = sl_xmalloc(sizeof *a);

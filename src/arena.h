@@ -46,5 +46,7 @@ void *sl_xmalloc(size_t size);
 void *sl_xrealloc(void *p, size_t size);
 void *sl_xcalloc(size_t n, size_t size);
 char *sl_xstrdup(const char *s);
+/* A printf-formatted malloc'd string; NULL when out of memory. */
+char *sl_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

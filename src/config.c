@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <yaml.h>
+#include <unistd.h>
+#include "source.h"
 
 #define CONFIG_NAME ".schedlint.yaml"
 #define MAX_DEPTH 64             /* nesting limit of the config file */
@@ -1053,19 +1055,22 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-/* Reads the whole file into a NUL-terminated buffer. Returns 0, or an errno value. */
+/* Reads the whole file into a NUL-terminated buffer: a regular file only (a config symlinked
+** to /dev/zero or a FIFO is refused, never read). Returns 0, or an errno value. */
 static int read_all(const char *path, char **buf_out, size_t *len_out)
 {
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	int fd = sl_source_open(path, &st);
 	char *buf = NULL, *nb;
-	size_t len = 0, cap = 0, got;
+	size_t len = 0, cap = 0;
+	ssize_t got;
 	int e;
 
-	if (f == NULL)
+	if (fd < 0)
 		return errno;
 	for (;;) {
 		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 8192;
+			cap = cap ? 2 * cap : (size_t)st.st_size + 8192;
 			nb = realloc(buf, cap + 1);
 			if (nb == NULL) {
 				e = ENOMEM;
@@ -1073,23 +1078,24 @@ static int read_all(const char *path, char **buf_out, size_t *len_out)
 			}
 			buf = nb;
 		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0) {
-			if (ferror(f)) {
-				e = errno ? errno : EIO;
-				goto fail;
-			}
-			break;
+		got = read(fd, buf + len, cap - len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			e = errno;
+			goto fail;
 		}
+		if (got == 0)
+			break;
+		len += (size_t)got;
 	}
-	fclose(f);
+	sl_source_close(fd);
 	buf[len] = '\0';
 	*buf_out = buf;
 	*len_out = len;
 	return 0;
 fail:
-	fclose(f);
+	sl_source_close(fd);
 	free(buf);
 	return e;
 }
@@ -1129,7 +1135,7 @@ sl_err sl_config_load(const char *path, sl_config **out, char **error_out)
 	if (e == ENOMEM)
 		return SL_ENOMEM;
 	if (e != 0)
-		return fail(error_out, SL_EIO, "%s: error: cannot read: %s", path, strerror(e));
+		return fail(error_out, SL_EIO, "%s: error: cannot read: %s", path, sl_source_strerror(e));
 
 	err = scan_file(&scan, path, buf, len, error_out);
 	if (err != SL_OK)

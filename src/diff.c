@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0
-** diff.c: Myers' O(ND) line diff, then hunks with three lines of context. Fixes change a few
-** lines, so D stays small; the trace keeps one V slice of 2d+1 entries per step. */
+** diff.c: Myers' O(ND) line diff in linear space (the middle snake bisects the problem; no trace
+** of V vectors is kept, so a file with tens of thousands of fixes needs memory in proportion to
+** its lines, not to their square), then hunks with three lines of context. */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
 #include "diff.h"
+#include "source.h"
 
-struct line { const char *s; size_t n; };
+struct line { const char *s; size_t n; uint64_t h; };
 
-/* Splits text into lines, each with its line break (the last may have none). */
+/* Splits text into lines, each with its line break (the last may have none), and hashes them. */
 static struct line *split(const char *t, size_t len, size_t *count)
 {
 	size_t n = 0;
@@ -30,92 +34,169 @@ static struct line *split(const char *t, size_t len, size_t *count)
 		v[k].s = t + s;
 		v[k++].n = len - s;
 	}
+	for (size_t i = 0; i < k; i++)
+		v[i].h = sl_hash_bytes(SL_HASH_INIT, v[i].s, v[i].n);
 	*count = k;
 	return v;
 }
 
 static int same(const struct line *a, const struct line *b)
 {
-	return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
+	return a->h == b->h && a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
 }
 
 enum { OP_EQ, OP_DEL, OP_INS };
 
-/* Fills ops (capacity n+m) with the edit script; returns its length or -1 on OOM. */
-static long myers(const struct line *a, long n, const struct line *b, long m, unsigned char *ops)
+/* Past this many steps a middle-snake search settles for the forward path that got furthest:
+** the diff stays valid, minimal whenever fewer than about 2 * COST_CAP lines differ, and the
+** time stays O((N + M) * COST_CAP) when a file has tens of thousands of fixes. */
+#define COST_CAP 1024
+
+struct myers {
+	const struct line *a, *b;
+	long *vf, *vb;           /* furthest x per diagonal, forward and backward, offset to 0 */
+	unsigned char *ops;
+	long w;                  /* ops written */
+};
+
+static void emit(struct myers *c, unsigned char op, long count)
 {
-	long max = n + m;
-	long *v = sl_xcalloc((size_t)(2 * max + 3), sizeof *v);
-	long **trace = sl_xcalloc((size_t)(max + 2), sizeof *trace);
-	if (!v || !trace) {
-		free(v);
-		free(trace);
-		return -1;
-	}
-	long off = max + 1, d, found = -1;
-	for (d = 0; d <= max; d++) {
-		trace[d] = sl_xmalloc((size_t)(2 * d + 1) * sizeof **trace);
-		if (!trace[d]) {
-			found = -2;
-			break;
+	memset(c->ops + c->w, op, (size_t)count);
+	c->w += count;
+}
+
+/* Where a path of d steps reaches on diagonal k (x - y = k) before its snake: one step right
+** from diagonal k - 1 or down from k + 1, whichever gets further; -1 when neither stays inside
+** the n x m grid. The same for the backward search, counted from the far corner. */
+static long reach(const long *v, long k, long d, long n, long m)
+{
+	long x = d == 0 ? 0 : -1;
+	if (k != -d && v[k - 1] >= 0 && v[k - 1] + 1 <= n && v[k - 1] + 1 - k <= m)
+		x = v[k - 1] + 1;
+	if (k != d && v[k + 1] >= 0 && v[k + 1] - k <= m && v[k + 1] >= x)
+		x = v[k + 1];
+	return x >= 0 && x - k < 0 ? -1 : x;
+}
+
+/* Myers' middle snake of a[a0..a1) against b[b0..b1) (both non-empty, first and last lines
+** different): a point (*xm, *ym) on a shortest edit path with the work split on each side of
+** it. Linear space: two vectors of furthest-reaching x per diagonal, one per direction. */
+static void middle(struct myers *c, long a0, long a1, long b0, long b1, long *xm, long *ym)
+{
+	const struct line *a = c->a + a0, *b = c->b + b0;
+	long n = a1 - a0, m = b1 - b0, delta = n - m;
+	bool odd = delta & 1;
+	long *vf = c->vf, *vb = c->vb;
+	for (long d = 0;; d++) {
+		for (long k = -d; k <= d; k += 2) {
+			long x = reach(vf, k, d, n, m);
+			if (x >= 0)
+				while (x < n && x - k < m && same(&a[x], &b[x - k]))
+					x++;
+			vf[k] = x;
+			long kb = delta - k;
+			if (x >= 0 && odd && kb >= -(d - 1) && kb <= d - 1 && vb[kb] >= 0 && x + vb[kb] >= n) {
+				*xm = a0 + x;
+				*ym = b0 + x - k;
+				return;
+			}
 		}
 		for (long k = -d; k <= d; k += 2) {
-			long x;
-			if (k == -d || (k != d && v[off + k - 1] < v[off + k + 1]))
-				x = v[off + k + 1];
-			else
-				x = v[off + k - 1] + 1;
-			long y = x - k;
-			while (x < n && y < m && same(&a[x], &b[y])) {
-				x++;
-				y++;
-			}
-			v[off + k] = x;
-			if (x >= n && y >= m) {
-				found = d;
-				break;
+			long x = reach(vb, k, d, n, m);
+			if (x >= 0)
+				while (x < n && x - k < m && same(&a[n - 1 - x], &b[m - 1 - (x - k)]))
+					x++;
+			vb[k] = x;
+			long kf = delta - k;
+			if (x >= 0 && !odd && kf >= -d && kf <= d && vf[kf] >= 0 && x + vf[kf] >= n) {
+				*xm = a0 + n - x;
+				*ym = b0 + m - (x - k);
+				return;
 			}
 		}
-		for (long k = -d; k <= d; k++)
-			trace[d][k + d] = v[off + k];
-		if (found >= 0)
-			break;
+		if (d >= COST_CAP) {
+			/* too costly to be exact: split where the forward search got furthest */
+			long best = -1, bk = 0;
+			for (long k = -d; k <= d; k += 2)
+				if (vf[k] >= 0 && 2 * vf[k] - k > best) {
+					best = 2 * vf[k] - k;
+					bk = k;
+				}
+			*xm = a0 + vf[bk];
+			*ym = b0 + vf[bk] - bk;
+			return;
+		}
 	}
-	long len = -1;
-	if (found >= 0) {
-		/* walk back from (n, m) */
-		long x = n, y = m, w = n + m;
-		for (d = found; d > 0; d--) {
-			long k = x - y, pk;
-			long *pv = trace[d - 1];
-			if (k == -d || (k != d && pv[k - 1 + (d - 1)] < pv[k + 1 + (d - 1)]))
-				pk = k + 1;
-			else
-				pk = k - 1;
-			long px = pv[pk + (d - 1)], py = px - pk;
-			while (x > px && y > py) {
-				ops[--w] = OP_EQ;
-				x--;
-				y--;
-			}
-			if (x == px)
-				ops[--w] = OP_INS, y--;
-			else
-				ops[--w] = OP_DEL, x--;
+}
+
+/* The edit script of a[a0..a1) against b[b0..b1), appended to c->ops in order: common ends
+** first, then the middle snake splits the rest (the left part recursively, the right part in
+** this loop, so the depth stays that of the bisection). */
+static void compare(struct myers *c, long a0, long a1, long b0, long b1)
+{
+	for (;;) {
+		long pre = 0, suf = 0;
+		while (a0 < a1 && b0 < b1 && same(&c->a[a0], &c->b[b0])) {
+			a0++;
+			b0++;
+			pre++;
 		}
-		while (x > 0 && y > 0) {
-			ops[--w] = OP_EQ;
-			x--;
-			y--;
+		emit(c, OP_EQ, pre);
+		while (a1 > a0 && b1 > b0 && same(&c->a[a1 - 1], &c->b[b1 - 1])) {
+			a1--;
+			b1--;
+			suf++;
 		}
-		len = n + m - w;
-		memmove(ops, ops + w, (size_t)len);
+		if (a0 == a1 || b0 == b1) {
+			emit(c, OP_DEL, a1 - a0);
+			emit(c, OP_INS, b1 - b0);
+			emit(c, OP_EQ, suf);
+			return;
+		}
+		long xm, ym;
+		middle(c, a0, a1, b0, b1, &xm, &ym);
+		compare(c, a0, xm, b0, ym);
+		/* the right part, then its common suffix (emitted last: it ends the script) */
+		if (suf) {
+			compare(c, xm, a1, ym, b1);
+			emit(c, OP_EQ, suf);
+			return;
+		}
+		a0 = xm;
+		b0 = ym;
 	}
-	for (long i = 0; i <= max && trace[i]; i++)
-		free(trace[i]);
-	free(trace);
-	free(v);
-	return len;
+}
+
+/* Fills ops (capacity n+m) with the edit script, deletions before insertions in each change;
+** returns its length or -1 on OOM. Memory is linear in n + m. */
+static long myers(const struct line *a, long n, const struct line *b, long m, unsigned char *ops)
+{
+	long max = n + m + 2;
+	long *vf = sl_xmalloc((size_t)(2 * max + 1) * sizeof *vf);
+	long *vb = sl_xmalloc((size_t)(2 * max + 1) * sizeof *vb);
+	if (!vf || !vb) {
+		free(vf);
+		free(vb);
+		return -1;
+	}
+	struct myers c = {a, b, vf + max, vb + max, ops, 0};
+	compare(&c, 0, n, 0, m);
+	free(vf);
+	free(vb);
+	/* each run of changes as its deletions, then its insertions */
+	for (long i = 0; i < c.w;) {
+		if (ops[i] == OP_EQ) {
+			i++;
+			continue;
+		}
+		long j = i, dels = 0;
+		while (j < c.w && ops[j] != OP_EQ)
+			dels += ops[j++] == OP_DEL;
+		memset(ops + i, OP_DEL, (size_t)dels);
+		memset(ops + i + dels, OP_INS, (size_t)(j - i - dels));
+		i = j;
+	}
+	return c.w;
 }
 
 static void put_line(FILE *out, char mark, const struct line *l)

@@ -14,6 +14,9 @@
 #include "registry.h"
 #include "suppress.h"
 
+#define SL_STR_(x) #x
+#define SL_STR(x) SL_STR_(x)
+
 struct sl_ctx {
 	sl_engine *eng;
 	sl_file *file;
@@ -42,18 +45,6 @@ static int known_selector(const char *sel)
 	return 0;
 }
 
-static char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *xprintf(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	return s;
-}
-
 sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **error_out)
 {
 	const sl_config *cfg = e->cfg;
@@ -63,7 +54,7 @@ sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **erro
 	for (size_t i = 0; cfg && i < cfg->n_rules; i++) {
 		if (!known_selector(cfg->rules[i].id)) {
 			if (error_out)
-				*error_out = xprintf("%s:%u: error: unknown rule or category \"%s\" in rules",
+				*error_out = sl_xprintf("%s:%u: error: unknown rule or category \"%s\" in rules",
 						     cfg->path ? cfg->path : ".schedlint.yaml",
 						     cfg->rules[i].line, cfg->rules[i].id);
 			return SL_ECONFIG;
@@ -73,7 +64,7 @@ sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **erro
 		const char *sel = k < opts->n_select ? opts->select[k] : opts->ignore[k - opts->n_select];
 		if (!known_selector(sel)) {
 			if (error_out)
-				*error_out = xprintf("unknown rule or category \"%s\" in --%s", sel,
+				*error_out = sl_xprintf("unknown rule or category \"%s\" in --%s", sel,
 						     k < opts->n_select ? "select" : "ignore");
 			return SL_EUSAGE;
 		}
@@ -131,8 +122,15 @@ sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t
 		       const char *pointer, const char *message, const sl_object *obj,
 		       const sl_unit *unit)
 {
-	if (ri < 0 || e->severity[ri] == SL_SEV_OFF)
+	if (ri < 0 || e->severity[ri] == SL_SEV_OFF || f->capped)
 		return NULL;
+	if (f->n_findings >= SL_FINDINGS_MAX) {
+		/* the last finding of the file says the report stops here */
+		f->capped = true;
+		message = "too many findings in this file: the report stops after "
+			  SL_STR(SL_FINDINGS_MAX) " of them; fix those and run again for the rest";
+		pointer = NULL;
+	}
 	sl_frec *rec = sl_arena_zalloc(f->arena, sizeof *rec);
 	if (!rec) {
 		f->oom = SL_ENOMEM;
@@ -162,7 +160,7 @@ sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t
 		f->oom = SL_ENOMEM;
 		return NULL;
 	}
-	return rec;
+	return f->capped ? NULL : rec;   /* the last one carries no fix */
 }
 
 struct parse_payload {
@@ -250,10 +248,12 @@ sl_err sl_engine_read(sl_file *f, bool text_only)
 		/* Read here, on the pass's threads, rather than when the path was added. */
 		sl_err err = text_only ? sl_source_read_text(f->path, f->path, &f->src)
 				       : sl_source_read_file(f->path, f->path, &f->src);
-		if (f->src)
+		if (f->src) {
 			f->src->owner = f;
+			f->stamp = f->src->stamp;
+		}
 		if (err == SL_EIO) {
-			if (asprintf(&f->error, "cannot read: %s", strerror(errno)) < 0) {
+			if (asprintf(&f->error, "cannot read: %s", sl_source_strerror(errno)) < 0) {
 				f->error = NULL;
 				return SL_ENOMEM;
 			}

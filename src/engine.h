@@ -35,6 +35,11 @@ typedef struct sl_file {
 	sl_frec **findings;
 	size_t n_findings, cap_findings;
 	char *error;                 /* why it could not be read */
+	char *write_error;           /* why its fixed text was not written (sl_run_file_write) */
+	const char *root;            /* the real directory it was found under, which a fix must
+				        not leave (a symlink's target outside it is not written);
+				        NULL for stdin and buffers */
+	sl_stamp stamp;              /* the file as read (device, inode, size, mtime) */
 	sl_serving_fact *facts;      /* its serving units, for the index */
 	size_t n_facts;
 	const sl_object **digests;   /* streamed: what the index keeps of its objects once its tree
@@ -49,6 +54,7 @@ typedef struct sl_file {
 	bool released;               /* streamed: its tree was freed after pass 1 */
 	bool waiting;                /* streamed: checked in pass 3, once every serving unit is known */
 	bool compact;                /* streamed: its findings live in the engine's keep arena */
+	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
 } sl_file;
 
 typedef struct sl_engine {
@@ -76,6 +82,11 @@ bool sl_engine_waits(sl_engine *e, sl_file *f);
 sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 /* Pass 2: runs every enabled rule over f's objects and units. */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
+/* At most this many findings are recorded per file (a generated file of a million bad lines
+** must not take gigabytes); the next one becomes a last finding that says the file's report
+** stopped there, and later ones are dropped. */
+#define SL_FINDINGS_MAX 10000
+
 /* Records a finding of rule ri (registry index) over bytes [start,end) of f, for document doc,
 ** with its pointer, message (kept, not copied), object and unit; NULL when the rule is off or
 ** memory ran out (f->oom is set then). */

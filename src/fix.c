@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0
-** fix.c: applying byte-range edits, rendering inserted YAML in the file's style, and writing
-** fixed files atomically. Inserted text follows the file: its indent width, whether its block
+** fix.c: applying byte-range edits and rendering inserted YAML in the file's style (write.c
+** writes the fixed files). Inserted text follows the file: its indent width, whether its block
 ** sequences are indented under their key, its preferred quote and its line ending. */
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "arena.h"
 #include "fix.h"
 
@@ -106,6 +101,61 @@ static int cmp_edit(const void *x, const void *y)
 		return a->offset < b->offset ? -1 : 1;
 	/* at one offset, an insertion goes before a replacement that starts there */
 	return (a->length > 0) - (b->length > 0);
+}
+
+/* The first position of s whose edit sorts at or after e. */
+static size_t set_lower_bound(const sl_edit_set *s, const sl_edit *e)
+{
+	size_t lo = 0, hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_edit(&s->v[mid], &e) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool sl_edit_set_fits(const sl_edit_set *s, const sl_edit *e)
+{
+	size_t pos = set_lower_bound(s, e);
+	/* the edits are disjoint and sorted, so their ends never decrease: to the left only those
+	** that end at or after e's start can touch it, to the right those that start by its end */
+	for (size_t i = pos; i-- > 0;) {
+		if (sl_edits_overlap(s->v[i], e))
+			return false;
+		if (s->v[i]->offset + s->v[i]->length < e->offset)
+			break;
+	}
+	for (size_t i = pos; i < s->n && s->v[i]->offset <= e->offset + e->length; i++)
+		if (sl_edits_overlap(s->v[i], e))
+			return false;
+	return true;
+}
+
+sl_err sl_edit_set_add(sl_edit_set *s, const sl_edit *e)
+{
+	if (s->n == s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 8;
+		const sl_edit **nv = sl_xrealloc(s->v, ncap * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		s->v = nv;
+		s->cap = ncap;
+	}
+	/* fixes come in finding order, so this is an append almost always */
+	size_t pos = set_lower_bound(s, e);
+	memmove(s->v + pos + 1, s->v + pos, (s->n - pos) * sizeof *s->v);
+	s->v[pos] = e;
+	s->n++;
+	return SL_OK;
+}
+
+void sl_edit_set_free(sl_edit_set *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof *s);
 }
 
 sl_err sl_edits_apply(const char *data, size_t len, const sl_edit *const *edits, size_t n,
@@ -446,59 +496,4 @@ bool sl_render_removal(const sl_source *src, const sl_node *n, size_t *start, si
 	*start = ls;
 	*end = l + 1 < src->n_lines ? src->line_start[l + 1] : src->len;
 	return true;
-}
-
-/* --- atomic write -------------------------------------------------------------------------- */
-
-sl_err sl_file_write_atomic(const char *path, const char *data, size_t len)
-{
-	struct stat st;
-	int have_mode = stat(path, &st) == 0;
-	char *dup = sl_xstrdup(path), *dup2 = sl_xstrdup(path);
-	char *tmp = NULL;
-	if (!dup || !dup2 ||
-	    asprintf(&tmp, "%s/.%s.schedlint-XXXXXX", dirname(dup), basename(dup2)) < 0) {
-		free(dup);
-		free(dup2);
-		return SL_ENOMEM;
-	}
-	free(dup);
-	free(dup2);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		errno = e;
-		return SL_EIO;
-	}
-	size_t off = 0;
-	int ok = 1;
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			ok = 0;
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (ok && have_mode && fchmod(fd, st.st_mode & 07777) != 0)
-		ok = 0;
-	if (ok && fsync(fd) != 0)
-		ok = 0;
-	int e = errno;
-	if (close(fd) != 0 && ok) {
-		ok = 0;
-		e = errno;
-	}
-	if (ok && rename(tmp, path) != 0) {
-		ok = 0;
-		e = errno;
-	}
-	if (!ok)
-		unlink(tmp);
-	free(tmp);
-	errno = e;
-	return ok ? SL_OK : SL_EIO;
 }

@@ -2,8 +2,8 @@
 ** fix.h: fixes as byte-range edits on the original text (never a re-emission through an
 ** emitter, which would drop comments and layout). This module validates and applies edits,
 ** picks a compatible set of fixes when they overlap, renders inserted YAML in the file's own
-** style (indent width, sequence indentation, quoting, line endings), and writes files
-** atomically. */
+** style (indent width, sequence indentation, quoting, line endings); write.h writes the
+** fixed files. */
 #ifndef SL_FIX_H
 #define SL_FIX_H
 
@@ -32,6 +32,16 @@ sl_err sl_edits_apply(const char *data, size_t len, const sl_edit *const *edits,
 /* True when edits a and b touch the same bytes (two insertions at one offset count). */
 bool sl_edits_overlap(const sl_edit *a, const sl_edit *b);
 
+/* The edits accepted for one file, kept sorted in application order and never overlapping, so
+** a fix is tried against them in O(log n) and the round's bookkeeping stays linear in the
+** number of fixes (the edits are borrowed). */
+typedef struct sl_edit_set { const sl_edit **v; size_t n, cap; } sl_edit_set;
+/* True when e overlaps no edit of s. */
+bool sl_edit_set_fits(const sl_edit_set *s, const sl_edit *e);
+/* Adds e, which must fit. SL_ENOMEM. */
+sl_err sl_edit_set_add(sl_edit_set *s, const sl_edit *e);
+void sl_edit_set_free(sl_edit_set *s);
+
 /* Rendering of inserted YAML. A fragment is YAML written with two-space indentation from
 ** column 0 ("nvidia.com/gpu: 1", or "- key: x\n  operator: Exists"); it is re-indented to the
 ** file's style. The results are arena strings; NULL when the insertion is declined (a flow
@@ -49,10 +59,5 @@ const char *sl_render_seq_item(sl_arena *a, const sl_source *src, const sl_style
 bool sl_render_removal(const sl_source *src, const sl_node *n, size_t *start, size_t *end);
 /* The column (0-based, in bytes) of the line holding offset's first non-blank character. */
 size_t sl_line_indent(const sl_source *src, size_t offset);
-
-/* Writes data to path atomically: a temporary file in the same directory, fsync, rename over
-** the original; the original's mode is kept. On failure the original is untouched and the
-** temporary file removed. SL_EIO with errno set. */
-sl_err sl_file_write_atomic(const char *path, const char *data, size_t len);
 
 #endif

@@ -18,12 +18,15 @@
 #include "registry.h"
 #include "report/report.h"
 #include "walk.h"
+#include "write.h"
 #include "diff.h"
 
 struct sl_run {
 	sl_engine eng;
 	unsigned jobs;               /* threads for the passes */
 	sl_globs *globs;
+	char **roots;                /* the real directories of the paths given (sl_file.root) */
+	size_t n_roots;
 	sl_frec **sorted;
 	size_t n_sorted;
 	bool linted;
@@ -32,6 +35,21 @@ struct sl_run {
 const char *sl_version(void)
 {
 	return SL_VERSION;
+}
+
+/* Frees f and everything it owns. */
+static void free_file(sl_file *f)
+{
+	free(f->error);
+	free(f->write_error);
+	sl_source_free(f->src);
+	sl_source_free(f->orig);
+	sl_arena_free(f->arena);
+	sl_index_free_facts(f->facts);
+	free(f->digests);
+	if (!f->compact)
+		free(f->findings);
+	free(f);
 }
 
 sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out, char **error_out)
@@ -78,14 +96,14 @@ static sl_file *new_file(sl_run *run, const char *path)
 
 static sl_err set_error(sl_file *f, int errnum)
 {
-	if (asprintf(&f->error, "cannot read: %s", strerror(errnum)) < 0) {
+	if (asprintf(&f->error, "cannot read: %s", sl_source_strerror(errnum)) < 0) {
 		f->error = NULL;
 		return SL_ENOMEM;
 	}
 	return SL_OK;
 }
 
-/* Records a file to read in pass 1 (in parallel, with the parsing). */
+/* Records a file to read in pass 1 (in parallel, with the parsing), under the newest root. */
 static sl_err add_file(const char *path, void *payload)
 {
 	sl_run *run = payload;
@@ -93,6 +111,40 @@ static sl_err add_file(const char *path, void *payload)
 	if (!f)
 		return SL_ENOMEM;
 	f->on_disk = true;
+	f->root = run->n_roots ? run->roots[run->n_roots - 1] : NULL;
+	return SL_OK;
+}
+
+/* Adds the root of a path given: the real path of the directory, or of a file's directory. */
+static sl_err add_root(sl_run *run, const char *path, bool dir)
+{
+	char *d = dir ? NULL : sl_xstrdup(path);
+	if (!dir && !d)
+		return SL_ENOMEM;
+	const char *base = path;
+	if (d) {
+		char *slash = strrchr(d, '/');
+		if (!slash)
+			base = ".";
+		else if (slash == d)
+			base = "/";
+		else {
+			*slash = '\0';
+			base = d;
+		}
+	}
+	char *real = realpath(base, NULL);
+	int e = errno;
+	free(d);
+	if (!real)
+		return e == ENOMEM ? SL_ENOMEM : SL_EIO;
+	char **nr = sl_xrealloc(run->roots, (run->n_roots + 1) * sizeof *nr);
+	if (!nr) {
+		free(real);
+		return SL_ENOMEM;
+	}
+	run->roots = nr;
+	run->roots[run->n_roots++] = real;
 	return SL_OK;
 }
 
@@ -109,8 +161,13 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return add_error(path, errno, run);
+	sl_err err = add_root(run, path, S_ISDIR(st.st_mode));
+	if (err == SL_EIO)
+		return add_error(path, errno, run);
+	if (err)
+		return err;
 	if (S_ISDIR(st.st_mode))
-		return sl_walk(path, run->globs, add_file, add_error, run);
+		return sl_walk(path, run->roots[run->n_roots - 1], run->globs, add_file, add_error, run);
 	return add_file(path, run);
 }
 
@@ -248,6 +305,7 @@ static void drop_tree(sl_file *f)
 static void release(sl_file *f)
 {
 	f->n_findings = 0;
+	f->capped = false;
 	f->style_known = false;
 	drop_tree(f);
 	f->released = true;
@@ -459,6 +517,50 @@ static sl_err add_facts(sl_engine *e)
 	return err;
 }
 
+struct file_id { dev_t dev; ino_t ino; size_t i; };
+
+static int cmp_ids(const void *a, const void *b)
+{
+	const struct file_id *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Two inputs that are one file (a.yaml and ./a.yaml, a symlink and its target, one file given
+** twice or reached from two roots) would report every finding twice and each take the other's
+** edits: the file is linted once, under the first of its paths in path order (its device and
+** inode, from the read, say which are one). */
+static sl_err drop_duplicates(sl_engine *e)
+{
+	struct file_id *ids = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *ids);
+	if (!ids)
+		return SL_ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < e->n_files; i++)
+		if (e->files[i]->stamp.valid)
+			ids[n++] = (struct file_id){e->files[i]->stamp.dev, e->files[i]->stamp.ino, i};
+	qsort(ids, n, sizeof *ids, cmp_ids);
+	bool any = false;
+	for (size_t k = 1; k < n; k++) {
+		if (ids[k].dev == ids[k - 1].dev && ids[k].ino == ids[k - 1].ino) {
+			free_file(e->files[ids[k].i]);
+			e->files[ids[k].i] = NULL;
+			any = true;
+		}
+	}
+	free(ids);
+	size_t w = 0;
+	for (size_t i = 0; any && i < e->n_files; i++)
+		if (e->files[i])
+			e->files[w++] = e->files[i];
+	if (any)
+		e->n_files = w;
+	return SL_OK;
+}
+
 /* Both passes over every file, then the sorted list of findings. */
 static sl_err lint_passes(sl_run *run)
 {
@@ -475,7 +577,7 @@ static sl_err lint_passes(sl_run *run)
 			e->deciding[1] |= bit;
 	}
 	sl_err err = run_pass(run, parse_file);
-	if (err)
+	if (err || (err = drop_duplicates(e)))
 		return err;
 	/* The index is filled in file order, so "first" stays deterministic. */
 	for (size_t i = 0; i < e->n_files; i++) {
@@ -536,6 +638,7 @@ static sl_err reset_derived(sl_run *run)
 		f->objects = NULL;
 		f->n_objects = 0;
 		f->n_findings = 0;
+		f->capped = false;
 		f->style_known = false;
 		f->oom = SL_OK;
 		sl_index_free_facts(f->facts);
@@ -554,12 +657,21 @@ static sl_err reset_derived(sl_run *run)
 	return SL_OK;
 }
 
-static sl_file *file_by_path(sl_engine *e, const char *path)
+/* The index of the file whose path is path (e->files is sorted by path), or -1. */
+static long file_index(const sl_engine *e, const char *path)
 {
-	for (size_t i = 0; i < e->n_files; i++)
-		if (e->files[i]->path == path || strcmp(e->files[i]->path, path) == 0)
-			return e->files[i];
-	return NULL;
+	size_t lo = 0, hi = e->n_files;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = e->files[mid]->path == path ? 0 : strcmp(e->files[mid]->path, path);
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }
 
 /* True when f has a yaml-syntax finding. */
@@ -569,6 +681,55 @@ static bool has_syntax_error(const sl_file *f)
 		if (strcmp(f->findings[i]->pub.rule, "yaml-syntax") == 0)
 			return true;
 	return false;
+}
+
+/* One round's choice: in finding order, every fix whose edits overlap nothing accepted before
+** it (nor each other) and touch only files that parse; the edits go to their file's set. The
+** work is linear in the number of fixes (a binary search per edit), not files x fixes. */
+static sl_err accept_fixes(sl_engine *e, const sl_run *run, bool unsafe, sl_edit_set *sets,
+			   size_t *n_fixes)
+{
+	/* a file that does not parse is left as it is, as fmt leaves it */
+	bool *blocked = sl_xcalloc(e->n_files ? e->n_files : 1, sizeof *blocked);
+	long *where = NULL;
+	size_t cap_where = 0;
+	if (!blocked)
+		return SL_ENOMEM;
+	for (size_t fi = 0; fi < e->n_files; fi++)
+		blocked[fi] = !e->files[fi]->src || has_syntax_error(e->files[fi]);
+	sl_err err = SL_OK;
+	*n_fixes = 0;
+	for (size_t i = 0; i < run->n_sorted && !err; i++) {
+		const sl_fix *fx = run->sorted[i]->pub.fix;
+		if (!fx || !fx->n_edits || (fx->applicability == SL_FIX_UNSAFE && !unsafe))
+			continue;
+		if (fx->n_edits > cap_where) {
+			long *nw = sl_xrealloc(where, fx->n_edits * sizeof *nw);
+			if (!nw) {
+				err = SL_ENOMEM;
+				break;
+			}
+			where = nw;
+			cap_where = fx->n_edits;
+		}
+		bool ok = true;
+		for (size_t j = 0; j < fx->n_edits && ok; j++) {
+			const sl_edit *ed = &fx->edits[j];
+			long t = where[j] = file_index(e, ed->path);
+			if (t < 0 || blocked[t] || ed->offset + ed->length > e->files[t]->src->len ||
+			    !sl_edit_set_fits(&sets[t], ed))
+				ok = false;
+			for (size_t k = 0; k < j && ok; k++)
+				if (sl_edits_overlap(ed, &fx->edits[k]))
+					ok = false;
+		}
+		for (size_t j = 0; ok && j < fx->n_edits && !err; j++)
+			err = sl_edit_set_add(&sets[where[j]], &fx->edits[j]);
+		*n_fixes += ok;
+	}
+	free(where);
+	free(blocked);
+	return err;
 }
 
 sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool *converged)
@@ -581,82 +742,45 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 	if (!run->linted || e->stream)
 		return SL_EUSAGE;   /* a streamed run has let go of its trees */
 	for (unsigned pass = 0; pass < max && !done; pass++) {
-		/* Accept, in finding order, every fix that overlaps nothing accepted before it. */
-		const sl_edit **acc = NULL;
-		size_t n_acc = 0, n_fixes = 0;
-		for (size_t i = 0; i < run->n_sorted; i++) {
-			const sl_fix *fx = run->sorted[i]->pub.fix;
-			if (!fx || !fx->n_edits || (fx->applicability == SL_FIX_UNSAFE && !unsafe))
+		sl_edit_set *sets = sl_xcalloc(e->n_files ? e->n_files : 1, sizeof *sets);
+		if (!sets)
+			return SL_ENOMEM;
+		size_t n_fixes = 0;
+		sl_err err = accept_fixes(e, run, unsafe, sets, &n_fixes);
+		/* Apply per file, before the arenas that hold the edits go. */
+		for (size_t fi = 0; fi < e->n_files && !err && n_fixes; fi++) {
+			sl_file *f = e->files[fi];
+			if (!sets[fi].n)
 				continue;
-			bool ok = true;
-			for (size_t j = 0; j < fx->n_edits && ok; j++) {
-				const sl_edit *ed = &fx->edits[j];
-				sl_file *t = file_by_path(e, ed->path);
-				/* A file that does not parse is left as it is, as fmt leaves it. */
-				if (!t || !t->src || ed->offset + ed->length > t->src->len || has_syntax_error(t))
-					ok = false;
-				for (size_t k = 0; k < j && ok; k++)
-					if (sl_edits_overlap(ed, &fx->edits[k]))
-						ok = false;
-				for (size_t k = 0; k < n_acc && ok; k++)
-					if (sl_edits_overlap(ed, acc[k]))
-						ok = false;
+			char *out;
+			size_t out_len;
+			err = sl_edits_apply(f->src->data, f->src->len, sets[fi].v, sets[fi].n, &out,
+					     &out_len);
+			sl_source *ns = NULL;
+			if (!err) {
+				err = sl_source_from_buffer(f->path, out, out_len, &ns);
+				free(out);
 			}
-			if (!ok)
-				continue;
-			const sl_edit **na = sl_xrealloc(acc, (n_acc + fx->n_edits) * sizeof *na);
-			if (!na) {
-				free(acc);
-				return SL_ENOMEM;
+			if (!err) {
+				if (f->orig)
+					sl_source_free(f->src);
+				else
+					f->orig = f->src;
+				f->src = ns;
+				ns->owner = f;
+			} else if (err == SL_EUSAGE) {
+				err = SL_EINTERNAL;
 			}
-			acc = na;
-			for (size_t j = 0; j < fx->n_edits; j++)
-				acc[n_acc++] = &fx->edits[j];
-			n_fixes++;
 		}
+		for (size_t fi = 0; fi < e->n_files; fi++)
+			sl_edit_set_free(&sets[fi]);
+		free(sets);
+		if (err)
+			return err;
 		if (n_fixes == 0) {
-			free(acc);
 			done = true;
 			break;
 		}
-		/* Apply per file, before the arenas that hold the edits go. */
-		sl_err err = SL_OK;
-		for (size_t fi = 0; fi < e->n_files && !err; fi++) {
-			sl_file *f = e->files[fi];
-			const sl_edit **mine = sl_xmalloc(n_acc * sizeof *mine);
-			size_t n_mine = 0;
-			if (!mine) {
-				err = SL_ENOMEM;
-				break;
-			}
-			for (size_t k = 0; k < n_acc; k++)
-				if (strcmp(acc[k]->path, f->path) == 0)
-					mine[n_mine++] = acc[k];
-			if (n_mine) {
-				char *out;
-				size_t out_len;
-				err = sl_edits_apply(f->src->data, f->src->len, mine, n_mine, &out, &out_len);
-				sl_source *ns = NULL;
-				if (!err) {
-					err = sl_source_from_buffer(f->path, out, out_len, &ns);
-					free(out);
-				}
-				if (!err) {
-					if (f->orig)
-						sl_source_free(f->src);
-					else
-						f->orig = f->src;
-					f->src = ns;
-					ns->owner = f;
-				} else if (err == SL_EUSAGE) {
-					err = SL_EINTERNAL;
-				}
-			}
-			free(mine);
-		}
-		free(acc);
-		if (err)
-			return err;
 		total += n_fixes;
 		if ((err = reset_derived(run)) || (err = lint_passes(run)))
 			return err;
@@ -694,7 +818,18 @@ sl_err sl_run_file_write(const sl_run *run, size_t i)
 	sl_run_file_text(run, i, &data, &len, &changed);
 	if (!changed)
 		return SL_OK;
-	return sl_file_write_atomic(run->eng.files[i]->path, data, len);
+	sl_file *f = run->eng.files[i];
+	free(f->write_error);
+	f->write_error = NULL;
+	sl_err err = sl_write_fixed(f->path, f->root, f->orig, data, len, &f->write_error);
+	if (err == SL_EIO && !f->write_error)
+		return SL_ENOMEM;
+	return err;
+}
+
+const char *sl_run_file_write_error(const sl_run *run, size_t i)
+{
+	return i < run->eng.n_files ? run->eng.files[i]->write_error : NULL;
 }
 
 sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out)
@@ -734,19 +869,12 @@ void sl_run_free(sl_run *run)
 	if (!run)
 		return;
 	sl_engine *e = &run->eng;
-	for (size_t i = 0; i < e->n_files; i++) {
-		sl_file *f = e->files[i];
-		free(f->error);
-		sl_source_free(f->src);
-		sl_source_free(f->orig);
-		sl_arena_free(f->arena);
-		sl_index_free_facts(f->facts);
-		free(f->digests);
-		if (!f->compact)
-			free(f->findings);
-		free(f);
-	}
+	for (size_t i = 0; i < e->n_files; i++)
+		free_file(e->files[i]);
 	free(e->files);
+	for (size_t i = 0; i < run->n_roots; i++)
+		free(run->roots[i]);
+	free(run->roots);
 	sl_arena_free(e->keep);
 	pthread_mutex_destroy(&e->keep_lock);
 	free(e->severity);

@@ -4,6 +4,7 @@
 ** at its exact offset before libyaml, whose reader errors carry no usable mark). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -185,11 +186,14 @@ sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_
 	return SL_OK;
 }
 
-static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
+/* Reads all of fd; known: its fstat when the caller has it. */
+static sl_err read_fd(int fd, const char *path, bool index, const struct stat *known,
+		      sl_source **out)
 {
 	size_t cap = 64 * 1024, len = 0;
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+	bool regular = known ? (st = *known, true) : fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (regular && st.st_size > 0)
 		cap = (size_t)st.st_size + 2;   /* room to see end of file without growing */
 	char *buf = sl_xmalloc(cap);
 	if (!buf)
@@ -204,7 +208,10 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 			buf = nb;
 			cap *= 2;
 		}
-		ssize_t r = read(fd, buf + len, cap - len - 1);
+		size_t want = cap - len - 1;
+		if (!regular && want > SL_PIPE_INPUT_MAX + 1 - len)
+			want = SL_PIPE_INPUT_MAX + 1 - len;   /* one byte past the cap tells */
+		ssize_t r = read(fd, buf + len, want);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -216,6 +223,12 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 		if (r == 0)
 			break;
 		len += (size_t)r;
+		/* a pipe or a device ends where the cap says: /dev/zero never ends */
+		if (!regular && len > SL_PIPE_INPUT_MAX) {
+			free(buf);
+			errno = EFBIG;
+			return SL_EIO;
+		}
 	}
 	buf[len] = '\0';
 	sl_source *s = sl_xcalloc(1, sizeof *s);
@@ -225,6 +238,15 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 	}
 	s->data = buf;
 	s->len = len;
+	/* what was read, for the check before a fix is written over it (as it was before the
+	** read: a change while reading shows at the write) */
+	if (regular) {
+		s->stamp.valid = true;
+		s->stamp.dev = st.st_dev;
+		s->stamp.ino = st.st_ino;
+		s->stamp.size = st.st_size;
+		s->stamp.mtime = st.st_mtim;
+	}
 	sl_err err = finish(s, path, index);
 	if (err) {
 		sl_source_free(s);
@@ -236,24 +258,104 @@ static sl_err read_fd(int fd, const char *path, bool index, sl_source **out)
 
 sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
 {
-	return read_fd(fd, path, true, out);
+	return read_fd(fd, path, true, NULL, out);
+}
+
+/* Descriptors held by readers (counted from just before the open, so a reader that gets
+** EMFILE knows whether another one will close a descriptor soon), and how many were closed so
+** far: a reader out of descriptors waits only while some other reader holds one. */
+static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fd_freed = PTHREAD_COND_INITIALIZER;
+static size_t fds_held;
+static unsigned long fds_closed;
+
+/* Gives back a descriptor slot (closed: a waiting reader may retry). */
+static void release_slot(bool closed)
+{
+	pthread_mutex_lock(&fd_lock);
+	fds_held--;
+	if (closed)
+		fds_closed++;
+	pthread_cond_broadcast(&fd_freed);
+	pthread_mutex_unlock(&fd_lock);
+}
+
+int sl_source_open(const char *path, struct stat *st)
+{
+	for (;;) {
+		pthread_mutex_lock(&fd_lock);
+		unsigned long gen = fds_closed;
+		fds_held++;
+		pthread_mutex_unlock(&fd_lock);
+		/* O_NONBLOCK: opening a FIFO without a writer must not hang */
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd >= 0) {
+			int e = fstat(fd, st) != 0 ? errno : S_ISDIR(st->st_mode) ? EISDIR
+							      : !S_ISREG(st->st_mode) ? SL_ENOTREG : 0;
+			if (e) {
+				sl_source_close(fd);
+				errno = e;
+				return -1;
+			}
+			return fd;   /* O_NONBLOCK does nothing to a regular file's reads */
+		}
+		int e = errno;
+		if (e != EMFILE && e != ENFILE) {
+			release_slot(false);
+			errno = e;
+			return -1;
+		}
+		/* out of descriptors: wait for another reader to close one, while one holds any */
+		pthread_mutex_lock(&fd_lock);
+		fds_held--;
+		pthread_cond_broadcast(&fd_freed);
+		while (gen == fds_closed && fds_held > 0)
+			pthread_cond_wait(&fd_freed, &fd_lock);
+		bool retry = gen != fds_closed;
+		pthread_mutex_unlock(&fd_lock);
+		if (!retry) {
+			errno = e;
+			return -1;
+		}
+	}
+}
+
+void sl_source_close(int fd)
+{
+	int e = errno;
+	close(fd);
+	release_slot(true);
+	errno = e;
+}
+
+const char *sl_source_strerror(int errnum)
+{
+	if (errnum == SL_ENOTREG)
+		return "not a regular file (a FIFO, device or socket is never read by path; "
+		       "give it as \"-\" on stdin)";
+	if (errnum == EFBIG)
+		return "more than 64 MiB from a pipe or device (the limit for input that is not a "
+		       "regular file)";
+	return strerror(errnum);
+}
+
+uint64_t sl_hash_bytes(uint64_t h, const char *data, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)data[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
 }
 
 static sl_err read_file(const char *fs_path, const char *path, bool index, sl_source **out)
 {
-	int fd = open(fs_path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd = sl_source_open(fs_path, &st);
 	if (fd < 0)
 		return SL_EIO;
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		errno = EISDIR;
-		return SL_EIO;
-	}
-	sl_err err = read_fd(fd, path, index, out);
-	int e = errno;
-	close(fd);
-	errno = e;
+	sl_err err = read_fd(fd, path, index, &st, out);
+	sl_source_close(fd);
 	return err;
 }
 

@@ -7,10 +7,30 @@
 #ifndef SL_SOURCE_H
 #define SL_SOURCE_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
 #include "schedlint/error.h"
+#include "schedlint/lint.h"
+
+/* SL_PIPE_INPUT_MAX (schedlint/lint.h): input that is not a regular file is read up to that
+** many bytes; more is an error (EFBIG). */
+/* errno of a read refused because the path is not a regular file (a FIFO would block, a
+** device never ends): only regular files are read by path, stdin by "-". */
+#define SL_ENOTREG ENOTSUP
+
+/* What the file was when it was read: a fix is written only over the same, unchanged file. */
+typedef struct sl_stamp {
+	bool valid;            /* read by path (or from a regular file's fd) */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+} sl_stamp;
 
 typedef struct sl_source {
 	char *path;            /* as reported: the argument given, or the stdin filename */
@@ -25,6 +45,7 @@ typedef struct sl_source {
 	size_t bad_offset;     /* first byte that is invalid UTF-8 or a forbidden control char */
 	const char *bad_what;  /* its description, NULL when the text is clean */
 	void *owner;           /* the engine's record of the file (a fix may edit another file) */
+	sl_stamp stamp;        /* the file read, when it was a regular file */
 } sl_source;
 
 /* Reads the file at fs_path (path is what reports show). SL_EIO with errno kept on failure. */
@@ -35,11 +56,26 @@ sl_err sl_source_read_text(const char *fs_path, const char *path, sl_source **ou
 /* Builds the line index (and the encoding check) of a source read by sl_source_read_text;
 ** a no-op for the others. SL_ENOMEM only. */
 sl_err sl_source_index(sl_source *s);
-/* Reads all of fd (stdin). */
+/* Reads all of fd (stdin): at most SL_PIPE_INPUT_MAX bytes unless fd is a regular file. */
 sl_err sl_source_read_fd(int fd, const char *path, sl_source **out);
 /* A source over a copy of data[0..len). */
 sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out);
 void sl_source_free(sl_source *src);
+
+/* Opens path for reading when it is a regular file (symlinks followed): never blocks on a FIFO,
+** never reads a device; -1 with errno SL_ENOTREG (or open's) otherwise, *st filled on success.
+** Descriptors are throttled: when the process has none left (EMFILE) and other threads hold
+** some, it waits for one to be closed with sl_source_close. */
+int sl_source_open(const char *path, struct stat *st);
+/* Closes an fd from sl_source_open, waking a reader that waits for a descriptor. */
+void sl_source_close(int fd);
+/* The text for an errno of the reading functions ("not a regular file...", "more than 64 MiB
+** ...", else strerror). */
+const char *sl_source_strerror(int errnum);
+/* A 64-bit hash (FNV-1a) of data, to tell whether a file still holds what was read: start
+** with h = SL_HASH_INIT, and feed the bytes in as many pieces as convenient. */
+#define SL_HASH_INIT 0xcbf29ce484222325ull
+uint64_t sl_hash_bytes(uint64_t h, const char *data, size_t len);
 
 /* The byte offset of a libyaml mark (0-based line and character column), clamped to len. */
 size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column);

@@ -17,6 +17,7 @@ struct directive {
 	bool own_line;         /* alone on its line: applies to the next line */
 	bool file_wide;
 	size_t ids_start, ids_end;   /* the text inside [ ], when present */
+	size_t reason_start, reason_end;   /* the human-written text after the directive */
 	char ids[16][96];
 	bool used[16];
 	size_t n_ids;          /* 0: every rule */
@@ -126,6 +127,7 @@ static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
 		struct directive *dv = &v[n++];
 		memset(dv, 0, sizeof *dv);
 		dv->hash = hash;
+		dv->reason_start = ov[1];
 		dv->file_wide = ov[3] - ov[2] == 11;   /* "ignore-file" */
 		if (rc > 2 && ov[4] != PCRE2_UNSET) {
 			dv->ids_start = ov[4];
@@ -158,6 +160,18 @@ static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
 			v[k].cut_end = v[k + 1].hash;
 			v[k].own_line = false;
 		}
+	}
+	/* The reason: what follows the directive up to the end of its comment, blanks trimmed. */
+	for (size_t k = 0; k < n; k++) {
+		size_t rs = v[k].reason_start;
+		size_t re = k + 1 < n && v[k + 1].line == v[k].line ? v[k + 1].hash
+								     : sl_source_line_end(f->src, v[k].line);
+		while (rs < re && (d[rs] == ' ' || d[rs] == '\t'))
+			rs++;
+		while (re > rs && (d[re - 1] == ' ' || d[re - 1] == '\t'))
+			re--;
+		v[k].reason_start = rs;
+		v[k].reason_end = re;
 	}
 	*out = v;
 	*n_out = n;
@@ -229,47 +243,73 @@ static bool known_selector(const char *sel)
 	return false;
 }
 
-/* Reports directive dv's unused ids (or the whole directive) with a safe fix. */
+/* Appends id to the comma-separated list buf. */
+static void list_add(char *buf, size_t cap, size_t *n, const char *id)
+{
+	if ((*n)++)
+		strncat(buf, ", ", cap - strlen(buf) - 1);
+	strncat(buf, id, cap - strlen(buf) - 1);
+}
+
+/* Reports directive dv's unused ids (or the whole directive) with a safe fix that deletes no
+** human-written text: the unused ids that name rules go, the rest of the comment stays (its
+** reason, the other ids); a directive left without ids goes, its reason staying as a plain
+** comment. An id that names no rule is never removed (a typo must not become "suppress nothing
+** and delete the comment"): it is only named in the message. */
 static sl_err report_unused(sl_engine *e, sl_file *f, struct directive *dv, int unused_ri)
 {
-	char list[512] = "";
-	size_t n_unused = 0, n_kept = 0;
-	char kept[512] = "";
+	char list[512] = "", kept[512] = "", unknown[512] = "";
+	size_t n_unused = 0, n_kept = 0, n_unknown = 0;
 	for (size_t i = 0; i < dv->n_ids; i++) {
-		/* An id of a rule this run did not enable may suppress something elsewhere. */
-		if (dv->used[i] || (known_selector(dv->ids[i]) && !rule_enabled(e, dv->ids[i]))) {
-			if (n_kept++)
-				strncat(kept, ", ", sizeof kept - strlen(kept) - 1);
-			strncat(kept, dv->ids[i], sizeof kept - strlen(kept) - 1);
-			continue;
-		}
-		if (n_unused++)
-			strncat(list, ", ", sizeof list - strlen(list) - 1);
-		strncat(list, dv->ids[i], sizeof list - strlen(list) - 1);
+		bool known = known_selector(dv->ids[i]);
+		if (!known && !dv->used[i])
+			list_add(unknown, sizeof unknown, &n_unknown, dv->ids[i]);
+		/* an id of a rule this run did not enable may suppress something elsewhere */
+		if (dv->used[i] || !known || !rule_enabled(e, dv->ids[i]))
+			list_add(kept, sizeof kept, &n_kept, dv->ids[i]);
+		else
+			list_add(list, sizeof list, &n_unused, dv->ids[i]);
 	}
 	bool whole = dv->n_ids == 0 ? !dv->any_used : n_kept == 0;
-	if (dv->n_ids && n_unused == 0)
+	if (dv->n_ids && n_unused == 0 && n_unknown == 0)
 		return SL_OK;
 	if (dv->n_ids == 0 && dv->any_used)
 		return SL_OK;
+	bool reason = dv->reason_end > dv->reason_start;
+	const char *what = !whole ? "" : reason ? ": remove the directive (its reason stays as a comment)"
+					     : ": remove the comment";
 	char *msg;
 	if (dv->n_ids == 0)
-		msg = sl_arena_printf(f->arena, "this suppression suppresses nothing: remove it");
+		msg = sl_arena_printf(f->arena, "this suppression suppresses nothing: %s",
+				      reason ? "remove the directive (its reason stays as a comment)"
+					     : "remove it");
+	else if (n_unused == 0)
+		msg = sl_arena_printf(f->arena, "%s in this suppression %s no rule or category",
+				      unknown, n_unknown == 1 ? "names" : "name");
 	else
-		msg = sl_arena_printf(f->arena, "%s %s in this suppression suppressed nothing%s",
-				      n_unused == 1 ? "rule" : "rules", list,
-				      whole ? ": remove the comment" : "");
+		msg = sl_arena_printf(f->arena, "%s %s in this suppression suppressed nothing%s%s%s%s",
+				      n_unused == 1 ? "rule" : "rules", list, what,
+				      n_unknown ? "; " : "", unknown,
+				      !n_unknown ? "" : n_unknown == 1 ? " names no rule (left in place)"
+								: " name no rule (left in place)");
 	if (!msg)
 		return SL_ENOMEM;
 	sl_frec *rec = sl_engine_record(e, f, unused_ri, 0, dv->hash,
 					sl_source_line_end(f->src, dv->line), "", msg, NULL, NULL);
 	if (!rec)
 		return f->oom;
+	if (dv->n_ids && n_unused == 0)
+		return SL_OK;   /* only ids that name no rule: nothing a fix may remove */
 	sl_edit *ed = sl_arena_zalloc(f->arena, sizeof *ed);
 	if (!ed)
 		return SL_ENOMEM;
 	ed->path = f->path;
-	if (whole) {
+	if (whole && reason) {
+		/* "# schedlint: ignore[id] the reason" becomes "# the reason" */
+		ed->offset = dv->hash;
+		ed->length = dv->reason_start - dv->hash;
+		ed->content = "# ";
+	} else if (whole) {
 		ed->offset = dv->cut_start;
 		ed->length = dv->cut_end - dv->cut_start;
 		ed->content = "";
@@ -285,11 +325,23 @@ static sl_err report_unused(sl_engine *e, sl_file *f, struct directive *dv, int 
 	rec->edits = ed;
 	rec->cap_edits = 1;
 	rec->fix.applicability = SL_FIX_SAFE;
-	rec->fix.message = whole ? "remove the suppression comment" : "remove the unused rule ids";
+	rec->fix.message = !whole ? "remove the unused rule ids"
+		: reason ? "remove the suppression directive, keeping its reason as a comment"
+			 : "remove the suppression comment";
 	rec->fix.edits = ed;
 	rec->fix.n_edits = 1;
 	rec->pub.fix = &rec->fix;
 	return SL_OK;
+}
+
+/* True when f holds a YAML document with content (a file of comments alone has none: its
+** suppressions have nothing to suppress, and are not reported). */
+static bool has_document(const sl_file *f)
+{
+	for (size_t i = 0; i < f->tree.n_docs; i++)
+		if (f->tree.docs[i]->root)
+			return true;
+	return false;
 }
 
 sl_err sl_suppress_apply(sl_engine *e, sl_file *f)
@@ -339,7 +391,7 @@ sl_err sl_suppress_apply(sl_engine *e, sl_file *f)
 	}
 	f->n_findings = w;
 	int unused_ri = sl_registry_find("unused-suppression");
-	if (unused_ri >= 0 && e->severity[unused_ri] != SL_SEV_OFF)
+	if (unused_ri >= 0 && e->severity[unused_ri] != SL_SEV_OFF && has_document(f))
 		for (size_t k = 0; k < n_dv && !err; k++)
 			err = report_unused(e, f, &dv[k], unused_ri);
 	free(dv);

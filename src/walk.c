@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "arena.h"
 #include "walk.h"
+#include "write.h"
 
 struct sl_globs {
 	pcre2_code **codes;
@@ -149,7 +150,18 @@ static int is_yaml_name(const char *n)
 	return (l > 5 && strcmp(n + l - 5, ".yaml") == 0) || (l > 4 && strcmp(n + l - 4, ".yml") == 0);
 }
 
-static sl_err walk_dir(const char *dir, const sl_globs *g, struct visited *v,
+/* True when the symlinked directory at path stays inside root. */
+static bool stays_inside(const char *path, const char *root)
+{
+	if (!root)
+		return true;
+	char *real = realpath(path, NULL);
+	bool in = real && (strcmp(real, root) == 0 || sl_path_within(real, root));
+	free(real);
+	return in;
+}
+
+static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, struct visited *v,
 		       sl_err (*fn)(const char *, void *),
 		       sl_err (*err_fn)(const char *, int, void *), void *payload)
 {
@@ -221,7 +233,7 @@ static sl_err walk_dir(const char *dir, const sl_globs *g, struct visited *v,
 				err = fn(path, payload);
 		} else if (type == DT_DIR) {
 			if (!sl_globs_match(g, path))
-				err = walk_dir(path, g, v, fn, err_fn, payload);
+				err = walk_dir(path, root, g, v, fn, err_fn, payload);
 		} else if (type != DT_UNKNOWN && type != DT_LNK) {
 			/* fifos, sockets, devices: never linted */
 		} else if (!sl_globs_match(g, path)) {
@@ -231,7 +243,11 @@ static sl_err walk_dir(const char *dir, const sl_globs *g, struct visited *v,
 					err = err_fn(path, errno, payload);
 				/* a dangling symlink is skipped silently, as ruff does */
 			} else if (S_ISDIR(s2.st_mode)) {
-				err = walk_dir(path, g, v, fn, err_fn, payload);
+				/* a symlinked directory (or one readdir could not type): followed only
+				** while it stays inside the root, so a link to another tree is never
+				** linted, let alone fixed */
+				if (stays_inside(path, root))
+					err = walk_dir(path, root, g, v, fn, err_fn, payload);
 			} else if (S_ISREG(s2.st_mode) && is_yaml_name(names[i])) {
 				err = fn(path, payload);
 			}
@@ -244,11 +260,12 @@ static sl_err walk_dir(const char *dir, const sl_globs *g, struct visited *v,
 	return err;
 }
 
-sl_err sl_walk(const char *dir, const sl_globs *g, sl_err (*fn)(const char *, void *),
-	       sl_err (*err_fn)(const char *, int, void *), void *payload)
+sl_err sl_walk(const char *dir, const char *root, const sl_globs *g,
+	       sl_err (*fn)(const char *, void *), sl_err (*err_fn)(const char *, int, void *),
+	       void *payload)
 {
 	struct visited v = {0};
-	sl_err err = walk_dir(dir, g, &v, fn, err_fn, payload);
+	sl_err err = walk_dir(dir, root, g, &v, fn, err_fn, payload);
 	free(v.dev);
 	free(v.ino);
 	return err;

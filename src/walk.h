@@ -15,9 +15,11 @@ bool sl_globs_match(const sl_globs *g, const char *path);
 void sl_globs_free(sl_globs *g);
 
 /* Calls fn(path, payload) for every *.yaml / *.yml file under dir in sorted order, skipping
-** hidden directories, excluded paths and directories already visited (symlink loops).
-** Unreadable subdirectories are reported through err_fn. Stops at the first non-OK return. */
-sl_err sl_walk(const char *dir, const sl_globs *g,
+** hidden directories, excluded paths, directories already visited (symlink loops) and
+** symlinked directories that lead outside root (the real path of the directory given; NULL:
+** follow them all). Unreadable subdirectories are reported through err_fn. Stops at the first
+** non-OK return. */
+sl_err sl_walk(const char *dir, const char *root, const sl_globs *g,
 	       sl_err (*fn)(const char *path, void *payload),
 	       sl_err (*err_fn)(const char *path, int errnum, void *payload), void *payload);
 

@@ -185,3 +185,62 @@ Test(hostile, empty_comment_only_and_separator_only_files, .timeout = 10)
 	r = lint("\xFF\xFE" "a\0:\0 \0" "1\0\n\0", 12);
 	cr_expect(has(&r, "yaml-syntax", "UTF-16"), "UTF-16 gets its own finding");
 }
+
+/* A Pod whose nodeSelector holds n boolean values: n schema-type findings, each with a fix. */
+static char *bool_selectors(size_t n, size_t *len)
+{
+	char *buf = malloc(128 + n * 20);
+	size_t w = (size_t)sprintf(buf, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n"
+				   "  containers: [{name: a, image: b}]\n  nodeSelector:\n");
+	for (size_t i = 0; i < n; i++)
+		w += (size_t)sprintf(buf + w, "    k%07zu: true\n", i);
+	*len = w;
+	return buf;
+}
+
+Test(hostile, findings_per_file_are_capped, .timeout = 30)
+{
+	size_t len;
+	char *buf = bool_selectors(25000, &len);
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, NULL, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "many.yaml", buf, len), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	size_t n = sl_run_finding_count(run);
+	cr_expect_eq(n, 10001, "%zu findings: the cap is 10000 and one that says it stopped", n);
+	const sl_finding *last = sl_run_finding(run, n - 1);
+	cr_expect(strstr(last->message, "the report stops after 10000"), "last: %s", last->message);
+	cr_expect_null(last->fix);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	free(buf);
+}
+
+/* 300 files with 400 fixes each: choosing and applying 120 000 fixes takes time linear in
+** their number (it was O(fixes^2) overlap checks plus a scan of every file per edit). */
+Test(hostile, fix_bookkeeping_is_linear, .timeout = 30)
+{
+	size_t len;
+	char *buf = bool_selectors(400, &len);
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, NULL, &run, NULL), SL_OK);
+	for (int i = 0; i < 300; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "f%03d.yaml", i);
+		cr_assert_eq(sl_run_add_buffer(run, name, buf, len), SL_OK);
+	}
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	size_t applied = 0;
+	bool converged = false;
+	cr_assert_eq(sl_run_fix(run, NULL, &applied, &converged), SL_OK);
+	cr_expect_eq(applied, 120000);
+	cr_expect(converged);
+	cr_expect_eq(sl_run_finding_count(run), 0);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	free(buf);
+}

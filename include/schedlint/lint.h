@@ -14,6 +14,11 @@
 
 typedef struct sl_run sl_run;
 
+/* Input that is not a regular file (stdin from a pipe or a device) is read up to this many
+** bytes; more is an error naming the limit, so `schedlint - < /dev/zero` cannot eat memory. A
+** regular file is read whole; a FIFO or device named by path is refused (only "-" reads one). */
+#define SL_PIPE_INPUT_MAX ((size_t)64 << 20)
+
 typedef struct sl_run_options {
 	const char *const *select;   /* rule ids or categories to run only (NULL: all enabled) */
 	size_t n_select;
@@ -36,7 +41,8 @@ SL_API sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_ru
 ** and symlink loops skipped). A path that cannot be read is recorded as a file error (see
 ** sl_run_file), not returned: the other inputs are still linted. SL_ENOMEM only. */
 SL_API sl_err sl_run_add_path(sl_run *run, const char *path);
-/* Adds everything readable from fd, reported as display_path. */
+/* Adds everything readable from fd (at most SL_PIPE_INPUT_MAX bytes unless it is a regular
+** file: more is recorded as a file error), reported as display_path. */
 SL_API sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path);
 /* Adds a copy of data[0..len), reported as path. */
 SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len);
@@ -62,8 +68,15 @@ SL_API void sl_run_file_text(const sl_run *run, size_t i, const char **data, siz
 /* File i's text as it was read. */
 SL_API void sl_run_file_original(const sl_run *run, size_t i, const char **data, size_t *len);
 /* Writes file i's fixed text over the file atomically (temporary file in the same directory,
-** fsync, rename, mode kept). A file that did not change is not touched. SL_EIO (errno set). */
+** fsync, rename). A symlink's target is written, never the link, and only inside the directory
+** given (or the file's directory, for a file given); owner, group, mode and extended
+** attributes are kept; a read-only file, one with several hard links, one whose owner cannot be
+** kept and one that changed since it was read are refused. A file that did not change is not
+** touched. SL_EIO (see sl_run_file_write_error), SL_ENOMEM. */
 SL_API sl_err sl_run_file_write(const sl_run *run, size_t i);
+/* Why the last sl_run_file_write of file i failed ("it is read-only (no write permission): not
+** written"); NULL when it did not. Owned by the run. */
+SL_API const char *sl_run_file_write_error(const sl_run *run, size_t i);
 /* Writes the unified diff of file i's fixes to out (nothing when unchanged). */
 SL_API sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out);
 

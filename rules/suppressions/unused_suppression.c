@@ -7,7 +7,8 @@
  * Reports a `# schedlint: ignore[...]` or `# schedlint: ignore-file[...]` comment, or one rule id
  * in it, that suppressed no finding in this run. Ids of rules the run did not enable (turned off
  * in the config, or left out by `--select`) are not reported: they may suppress something in
- * another run. An id that names no rule or category is reported.
+ * another run. An id that names no rule or category is named in the message, but never removed.
+ * A file that holds no YAML document (comments alone) is not checked.
  *
  * ## Why is this bad?
  * A stale suppression hides the next real problem on that line, and tells readers a problem is
@@ -22,8 +23,12 @@
  * Use instead: remove the comment, or move it to the line the finding points at.
  *
  * ## Fix safety
- * Safe: the fix removes the whole comment (and its line, when it stands alone) when nothing in it
- * was used, or only the unused ids when some were. Nothing else in the file changes.
+ * Safe, and it never deletes human-written text: the unused ids that name rules are removed and
+ * the rest of the comment stays (its reason, the other ids); when no id is left, the directive
+ * goes and its reason stays as a plain comment (`# schedlint: ignore[x] shared pool` becomes
+ * `# shared pool`); a directive without a reason goes whole (with its line, when it stands
+ * alone). An id that names no rule is never removed: a typo must not silently become "suppress
+ * nothing and delete the comment". Nothing else in the file changes.
  *
  * ## Options
  * None. Suppressions are described in the README: `# schedlint: ignore[id, ...] reason` at the

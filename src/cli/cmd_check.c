@@ -261,7 +261,9 @@ int sl_cmd_check(int argc, char **argv)
 			fwrite(d, 1, l, stdout);
 			out = stderr;
 		} else if (sl_run_file_write(run, i) != SL_OK) {
-			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path, strerror(errno));
+			const char *why = sl_run_file_write_error(run, i);
+			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path,
+				why ? why : strerror(errno));
 			status = EXIT_USAGE;
 			unwritten++;
 		}

@@ -15,7 +15,9 @@
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
 
-struct input { char *data; size_t len; int read_ok; };
+/* The buffer from stdin. read_ok is 0 when it could not be read whole (an error, memory, more
+** than SL_PIPE_INPUT_MAX bytes): then eof says whether the rest is still unread on stdin. */
+struct input { char *data; size_t len; int read_ok; int eof; const char *why; };
 
 static void read_all(struct input *in)
 {
@@ -23,11 +25,19 @@ static void read_all(struct input *in)
 	in->data = malloc(cap);
 	in->len = 0;
 	in->read_ok = in->data != NULL;
+	in->eof = 0;
+	in->why = in->data ? NULL : "out of memory";
 	while (in->data) {
 		if (in->len == cap) {
+			if (cap >= SL_PIPE_INPUT_MAX) {
+				in->read_ok = 0;
+				in->why = "64 MiB or more on stdin, the limit";
+				break;
+			}
 			char *nd = realloc(in->data, cap * 2);
 			if (!nd) {
 				in->read_ok = 0;
+				in->why = "out of memory";
 				break;
 			}
 			in->data = nd;
@@ -38,19 +48,36 @@ static void read_all(struct input *in)
 			continue;
 		if (r < 0) {
 			in->read_ok = 0;
+			in->why = strerror(errno);
 			break;
 		}
-		if (r == 0)
+		if (r == 0) {
+			in->eof = 1;
 			break;
+		}
 		in->len += (size_t)r;
 	}
 }
 
-/* The error exit of stdin mode: the buffer goes back out untouched. */
+/* The error exit of stdin mode: the whole buffer goes back out untouched, the part read and,
+** when reading stopped early (memory, the size cap), the rest copied through from stdin, so an
+** editor that takes the output whatever the status never gets a truncated buffer. */
 static int give_back(const struct input *in)
 {
 	if (in->data && in->len)
 		fwrite(in->data, 1, in->len, stdout);
+	if (!in->eof) {
+		static char chunk[64 * 1024];
+		for (;;) {
+			ssize_t r = read(STDIN_FILENO, chunk, sizeof chunk);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			if (fwrite(chunk, 1, (size_t)r, stdout) != (size_t)r)
+				break;
+		}
+	}
 	fflush(stdout);
 	return EXIT_USAGE;
 }
@@ -81,7 +108,8 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	const char *name = stdin_name ? stdin_name : "-";
 	read_all(in);
 	if (!in->read_ok) {
-		fprintf(stderr, "schedlint: error: cannot read stdin\n");
+		fprintf(stderr, "%s: error: cannot read stdin: %s; the input is given back unchanged\n",
+			name, in->why ? in->why : "read error");
 		return give_back(in);
 	}
 	sl_config *cfg = NULL;
@@ -158,7 +186,9 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 		if (!changed)
 			continue;
 		if (sl_run_file_write(run, i) != SL_OK) {
-			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path, strerror(errno));
+			const char *why = sl_run_file_write_error(run, i);
+			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path,
+				why ? why : strerror(errno));
 			status = EXIT_USAGE;
 		} else {
 			written++;
