@@ -165,10 +165,13 @@ static bool selects_gpu(const sl_selection *s, void *payload)
 		return false;
 	}
 	if (strcmp(s->op, "Lt") == 0) {
-		/* `count Lt 1` keeps pods on nodes with no GPU. */
-		long long bound;
-		return !(s->values && s->values->u.seq.n == 1 &&
-			 sl_scalar_int(s->values->u.seq.items[0], &bound) && bound <= 1);
+		/* `count Lt "1"` keeps pods on nodes with no GPU. The values are strings, so the
+		** bound is read from the text, as the scheduler parses it (sl_selection_allows). */
+		const char *b = s->values && s->values->u.seq.n == 1
+					? sl_scalar(s->values->u.seq.items[0]) : NULL;
+		char *end;
+		long long bound = b && *b ? strtoll(b, &end, 10) : 0;
+		return !(b && *b && !*end && bound <= 1);
 	}
 	return true; /* Exists, Gt */
 }
