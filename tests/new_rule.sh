@@ -4,7 +4,8 @@
 # one). It refuses bad and existing ids; the scaffold it writes builds but fails the meta test
 # while its TODOs and .diag are missing; filled in the way a developer would (a rule that flags
 # a container named "forbidden", a bad and an ok fixture, the .diag written by
-# SL_UPDATE_GOLDEN, docs/rules.md regenerated) it passes the meta and golden tests.
+# SL_UPDATE_GOLDEN, docs/rules.md regenerated) it passes the meta and golden tests; made to
+# report every container, it changes no e2e golden but the rule-listing ones.
 # Run from the project root with PYTHON naming python3.
 set -u
 PYTHON=${PYTHON:-python3}
@@ -56,7 +57,7 @@ rm -r "$S/rules/gpu/scratch_gpu_rule.c" "$S/testdata/rules/scratch-gpu-rule"
 
 B=$S/build
 meson setup "$B" "$S" -Dwerror=true >/dev/null || fail "meson setup"
-build() { meson compile -C "$B" schedlint:executable test_meta test_golden > "$S/.build" 2>&1 ||
+build() { meson compile -C "$B" schedlint:executable test_meta test_golden test_e2e > "$S/.build" 2>&1 ||
 	{ cat "$S/.build"; fail "the build failed"; }; }
 meta() { (cd "$S" && SCHEDLINT=$B/schedlint "$B/tests/test_meta" > "$S/.meta" 2>&1); }
 golden() { (cd "$S" && SCHEDLINT=$B/schedlint SL_GOLDEN_ONLY=forbidden-container \
@@ -141,4 +142,18 @@ golden || { cat "$S/.golden"; fail "the golden test fails on the filled-in rule"
 sed -i 's/"forbidden") == 0/"forbidden!") == 0/' "$R"
 build
 golden && fail "the golden test passes a rule that reports nothing"
+
+# A new rule changes no CLI end-to-end golden but those that list the rules: made to report
+# every named container (the examples have several), it changes `rules` and `--statistics` only.
+sed -i 's/u->containers\[i\].name && strcmp(u->containers\[i\].name, "forbidden!") == 0/u->containers[i].name/' "$R"
+grep -q 'if (u->containers\[i\].name)$' "$R" || fail "cannot make the rule report every container"
+build
+# the pre-commit case runs pre-commit try-repo on the tree, which must be a git repository
+(cd "$S" && git init -q && git add -A . && git -c user.name=t -c user.email=t@t commit -qm t) ||
+	fail "git init of the scratch tree"
+(cd "$S" && SCHEDLINT=$B/schedlint "$B/tests/test_e2e" > "$S/.e2e" 2>&1)
+changed=$(grep -o 'e2e [a-z0-9-]*: \(stdout\|stderr\) differs\|e2e [a-z0-9-]*: exit' "$S/.e2e" |
+	  cut -d' ' -f2 | tr -d : | sort -u | tr '\n' ' ')
+[ "$changed" = "rules-list statistics " ] ||
+	{ cat "$S/.e2e"; fail "a new rule changed these e2e cases: $changed"; }
 echo "new_rule.sh: ok"
