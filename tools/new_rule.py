@@ -124,12 +124,10 @@ def add_category(rules_meson_text, category, path):
     line_start = rules_meson_text.rfind('\n', 0, m.start()) + 1
     indent = ' ' * (m.end(1) - line_start)
     lines, cur = [], ''
-    first_col = m.end(1) - line_start
     for i, c in enumerate(cats):
         item = "'%s'" % c + (',' if i + 1 < len(cats) else '')
-        col = first_col if not lines else len(indent)
         cand = (cur + ' ' + item) if cur else item
-        if cur and col + len(cand) + 2 > 100:   # room for the closing "]:"
+        if cur and len(indent) + len(cand) + 2 > 100:   # room for the closing "]:"
             lines.append(cur)
             cur = item
         else:
