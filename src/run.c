@@ -19,6 +19,7 @@
 #include "report/report.h"
 #include "walk.h"
 #include "diff.h"
+#include "report/escape.h"
 
 struct sl_run {
 	sl_engine eng;
@@ -703,7 +704,13 @@ sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out)
 	size_t alen, blen;
 	sl_run_file_original(run, i, &a, &alen);
 	sl_run_file_text(run, i, &b, &blen, NULL);
-	return sl_diff_write(out, run->eng.files[i]->path, a, alen, b, blen);
+	/* The headers carry the file name: escaped so it cannot end the line (escape.h). */
+	char *path = sl_esc_str(run->eng.files[i]->path, SL_SINK_DIFF);
+	if (!path)
+		return SL_ENOMEM;
+	sl_err err = sl_diff_write(out, path, a, alen, b, blen);
+	free(path);
+	return err;
 }
 
 size_t sl_run_finding_count(const sl_run *run)
