@@ -48,7 +48,7 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 	sl_index_init(&run->eng.index, cfg);
 	sl_err err = sl_engine_configure(&run->eng, opts, error_out);
 	if (!err)
-		err = sl_globs_new(cfg, &run->globs);
+		err = sl_globs_new(cfg, &run->globs, error_out);
 	if (err) {
 		sl_run_free(run);
 		return err;
@@ -105,13 +105,26 @@ static sl_err add_error(const char *path, int errnum, void *payload)
 	return set_error(f, errnum);
 }
 
+/* Records a path an exclude glob could not decide (sl_globs_drain) as a file error. */
+static sl_err add_glob_failure(const char *path, const char *msg, void *payload)
+{
+	sl_file *f = new_file(payload, path);
+	if (!f)
+		return SL_ENOMEM;
+	f->error = strdup(msg);
+	return f->error ? SL_OK : SL_ENOMEM;
+}
+
 sl_err sl_run_add_path(sl_run *run, const char *path)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
 		return add_error(path, errno, run);
-	if (S_ISDIR(st.st_mode))
-		return sl_walk(path, run->globs, add_file, add_error, run);
+	if (S_ISDIR(st.st_mode)) {
+		sl_err err = sl_walk(path, run->globs, add_file, add_error, run);
+		sl_err derr = sl_globs_drain(run->globs, add_glob_failure, run);
+		return err ? err : derr;
+	}
 	return add_file(path, run);
 }
 
@@ -141,7 +154,11 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 
 bool sl_run_excluded(const sl_run *run, const char *path)
 {
-	return sl_globs_match(run->globs, path);
+	bool hit = sl_globs_match(run->globs, path);
+	/* undecided: reported as an error of that input instead of linting it */
+	if (sl_globs_drain(run->globs, add_glob_failure, (void *)run) != SL_OK)
+		return true;
+	return hit;
 }
 
 static int cmp_findings(const void *a, const void *b)
