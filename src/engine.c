@@ -556,8 +556,13 @@ const char *sl_node_text(sl_ctx *ctx, const sl_node *n)
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s)
 {
 	sl_file *f = file_of_node(ctx, n);
-	char q = f ? style_of(f)->quote : '"';
-	return sl_arena_printf(ctx->file->arena, "%c%s%c", q, s, q);
+	return sl_render_quoted(ctx->file->arena, f ? style_of(f)->quote : '"', s);
+}
+
+const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s)
+{
+	sl_file *f = file_of_node(ctx, n);
+	return sl_render_scalar(ctx->file->arena, f ? style_of(f)->quote : '"', s);
 }
 
 sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text)

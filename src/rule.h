@@ -92,8 +92,14 @@ bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n);
 bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text);
 /* The source text of node n as written (quotes included), an arena string. */
 const char *sl_node_text(sl_ctx *ctx, const sl_node *n);
-/* s quoted with the quote the file of node n prefers (arena string). */
+/* s quoted with the quote the file of node n prefers, escaped so it reads back as s (arena
+** string; NULL when s is not UTF-8). */
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s);
+/* s as a YAML scalar for a fix's text: plain when that reads back as the string s in block and
+** flow context alike, else quoted as sl_fix_quote does. Every string a rule puts into a fix's
+** YAML (a label, a name, a value copied from another object) goes through it; NULL when it
+** cannot be written (the fix is then declined). */
+const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s);
 /* Marks r's fix as safe or unsafe with a message saying what it does. */
 sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

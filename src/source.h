@@ -41,6 +41,10 @@ sl_err sl_source_read_fd(int fd, const char *path, sl_source **out);
 sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out);
 void sl_source_free(sl_source *src);
 
+/* Length of the valid UTF-8 sequence at p (at most n bytes; overlong forms, surrogates and
+** values past U+10FFFF are invalid), 0 when there is none. *cp gets the code point. */
+size_t sl_utf8_decode(const unsigned char *p, size_t n, unsigned *cp);
+
 /* The byte offset of a libyaml mark (0-based line and character column), clamped to len. */
 size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column);
 /* The 1-based line and code-point column of a byte offset. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/escape.h"
+#include "source.h"
 
 /* A growing output buffer; on allocation failure it is marked failed and stops growing. */
 struct obuf {
@@ -50,41 +51,9 @@ static void put_fmt(struct obuf *b, const char *prefix, unsigned v, int digits)
 	put(b, t, n);
 }
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes) and its code point; 0 when the
-** bytes there are not one (overlong forms, surrogates and values past U+10FFFF included). */
-static size_t utf8_seq(const unsigned char *p, size_t n, uint32_t *cp)
-{
-	unsigned char c = p[0];
-	size_t len;
-	uint32_t v, min;
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	} else if (c >= 0xC2 && c <= 0xDF) {
-		len = 2, v = c & 0x1F, min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		len = 3, v = c & 0x0F, min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		len = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		v = (v << 6) | (p[i] & 0x3F);
-	}
-	if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-		return 0;
-	*cp = v;
-	return len;
-}
-
 /* Controls that reorder or break displayed text: C1, the Arabic letter mark, LRM/RLM, the
 ** line and paragraph separators, the embeddings and overrides, the isolates. */
-static bool invisible_control(uint32_t cp)
+static bool invisible_control(unsigned cp)
 {
 	return (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
 	       (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
@@ -114,8 +83,8 @@ static void escape_into(struct obuf *b, const char *s, sl_sink sink)
 		}
 	}
 	while (i < n) {
-		uint32_t cp;
-		size_t len = utf8_seq(p + i, n - i, &cp);
+		unsigned cp;
+		size_t len = sl_utf8_decode(p + i, n - i, &cp);
 		if (!len) {
 			put_fmt(b, "\\x", p[i], 2);
 			i++;
@@ -190,9 +159,9 @@ json_t *sl_esc_json(const char *s)
 		return json_null();
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s), i = 0;
-	uint32_t cp;
+	unsigned cp;
 	while (i < n) {
-		size_t len = utf8_seq(p + i, n - i, &cp);
+		size_t len = sl_utf8_decode(p + i, n - i, &cp);
 		if (!len)
 			break;
 		i += len;
@@ -202,7 +171,7 @@ json_t *sl_esc_json(const char *s)
 	struct obuf b = {0};
 	put(&b, s, i);
 	while (i < n) {
-		size_t len = utf8_seq(p + i, n - i, &cp);
+		size_t len = sl_utf8_decode(p + i, n - i, &cp);
 		if (len) {
 			put(&b, s + i, len);
 			i += len;
