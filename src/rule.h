@@ -77,7 +77,9 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 ** sequence indentation, quoting, line endings), in whichever linted file that is. A fragment is
 ** YAML written with two-space indentation from column 0 ("nvidia.com/gpu: 1", or
 ** "key: nvidia.com/gpu\noperator: Exists"). They return false when the edit is declined (a
-** block fragment into a flow collection, a key the mapping already has, an edit that overlaps
+** block fragment into a flow collection, a key the mapping already has (merged keys count), a
+** node inside an anchored one (an edit there would reach every alias and "<<" merge of it), an
+** edit that overlaps
 ** one the fix already has, or inserts where it inserts): the report's whole fix is then
 ** dropped, edits made before included, so a fix is never applied in part. A rule can make its
 ** edits one after another and stop at the first false. */
@@ -124,7 +126,8 @@ const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
 /* A scalar's text as the core's string view, as Go decodes it: absent, null or not a scalar
 ** is the empty view. */
 sl_k8s_str sl_node_str(const sl_node *n);
-/* Iterates the pairs of a mapping (aliases followed): for (i...) over sl_map_n / sl_map_pair. */
+/* Iterates the entries of a mapping (aliases followed, "<<" merge keys resolved as the decoder
+** does: sl_map_entries in yaml_tree.h): for (i...) over sl_map_n / sl_map_pair. */
 size_t sl_map_n(const sl_node *map);
 const sl_pair *sl_map_pair(const sl_node *map, size_t i);
 /* Items of a sequence (aliases followed). */
