@@ -720,6 +720,38 @@ Test(tree_lookup, merge_of_a_non_map_fails_the_document)
 	}
 }
 
+/* A chain of mappings each merging the one before it makes quadratically many entries: past
+** SL_MAX_MERGED the document stops with a finding, in bounded time and memory. */
+Test(tree_lookup, merge_chain_is_bounded, .timeout = 10)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *text = malloc(cap);
+	cr_assert_not_null(text);
+	n += (size_t)sprintf(text + n, "m0: &m0 {k0: 0}\n");
+	for (int i = 1; i < 1500; i++)
+		n += (size_t)sprintf(text + n, "m%d: &m%d {<<: *m%d, k%d: %d}\n", i, i, i - 1, i, i);
+	parsed *p = parse_n(text, n);
+	cr_assert_eq(p->n_is, 1);
+	cr_expect_str_eq(p->is[0].rule, "yaml-syntax");
+	cr_expect(strstr(p->is[0].msg, "merge keys") != NULL, "%s", p->is[0].msg);
+	cr_expect_eq(p->t.n_docs, 0);
+	done(p);
+	/* below the bound the whole chain resolves */
+	n = 0;
+	n += (size_t)sprintf(text + n, "m0: &m0 {k0: 0}\n");
+	for (int i = 1; i < 300; i++)
+		n += (size_t)sprintf(text + n, "m%d: &m%d {<<: *m%d, k%d: %d}\n", i, i, i - 1, i, i);
+	p = parse_n(text, n);
+	expect_no_issues(p);
+	const sl_node *last = sl_map_get(root(p, 0), "m299");
+	size_t ne;
+	sl_map_entries(last, &ne);
+	cr_expect_eq(ne, 300);
+	cr_expect_str_eq(sl_scalar(sl_map_get(last, "k0")), "0");
+	done(p);
+	free(text);
+}
+
 /* --- multi-document recovery ------------------------------------------------------------ */
 
 Test(tree_docs, syntax_error_in_document_2_of_4)
