@@ -601,13 +601,24 @@ static const sl_style *style_of(sl_file *f)
 	return &f->style;
 }
 
+/* True when an edit to n would change more than one place: n, or a node it lies in, is anchored,
+** so every alias of it and every mapping that merges it ("<<") would change too. */
+static bool shared(const sl_node *n)
+{
+	for (; n; n = n->parent)
+		if (sl_node_anchor(n))
+			return true;
+	return false;
+}
+
 bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
 		      const char *fragment)
 {
 	sl_file *f = file_of_node(ctx, sl_deref(map));
 	if (!r)
 		return false;
-	if (!f || sl_map_get(map, key))   /* never a duplicate key: decline the fix */
+	/* never a duplicate key (merged keys count), never an edit through an alias or a merge */
+	if (!f || sl_map_get(map, key) || shared(sl_deref(map)))
 		return void_fix(r);
 	size_t off;
 	const char *text = sl_render_map_entry(ctx->file->arena, f->src, style_of(f), map, key,
@@ -622,7 +633,7 @@ bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *
 	sl_file *f = file_of_node(ctx, sl_deref(seq));
 	if (!r)
 		return false;
-	if (!f)
+	if (!f || shared(sl_deref(seq)))
 		return void_fix(r);
 	size_t off;
 	const char *text = sl_render_seq_item(ctx->file->arena, f->src, style_of(f), seq, fragment,
@@ -638,7 +649,7 @@ bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n)
 	size_t s, e;
 	if (!r)
 		return false;
-	if (!f || !sl_render_removal(f->src, n, &s, &e) || r->rec.fix_void)
+	if (!f || shared(n) || !sl_render_removal(f->src, n, &s, &e) || r->rec.fix_void)
 		return void_fix(r);
 	return add_edit(ctx, r, f, s, e, "") == SL_OK && !r->rec.fix_void;
 }
@@ -648,7 +659,7 @@ bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char
 	sl_file *f = file_of_node(ctx, n);
 	if (!r)
 		return false;
-	if (!f || !n || n->type != SL_NODE_SCALAR || r->rec.fix_void)
+	if (!f || !n || n->type != SL_NODE_SCALAR || shared(n) || r->rec.fix_void)
 		return void_fix(r);
 	return add_edit(ctx, r, f, n->start, n->end, text) == SL_OK && !r->rec.fix_void;
 }
@@ -665,8 +676,13 @@ const char *sl_node_text(sl_ctx *ctx, const sl_node *n)
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s)
 {
 	sl_file *f = file_of_node(ctx, n);
-	char q = f ? style_of(f)->quote : '"';
-	return sl_arena_printf(ctx->file->arena, "%c%s%c", q, s, q);
+	return sl_render_quoted(ctx->file->arena, f ? style_of(f)->quote : '"', s);
+}
+
+const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s)
+{
+	sl_file *f = file_of_node(ctx, n);
+	return sl_render_scalar(ctx->file->arena, f ? style_of(f)->quote : '"', s);
 }
 
 sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text)
@@ -723,13 +739,15 @@ sl_k8s_str sl_node_str(const sl_node *n)
 
 size_t sl_map_n(const sl_node *map)
 {
-	map = sl_deref(map);
-	return map && map->type == SL_NODE_MAP ? map->u.map.n : 0;
+	size_t n;
+	sl_map_entries(map, &n);
+	return n;
 }
 
 const sl_pair *sl_map_pair(const sl_node *map, size_t i)
 {
-	return &sl_deref(map)->u.map.pairs[i];
+	size_t n;
+	return &sl_map_entries(map, &n)[i];
 }
 
 size_t sl_seq_n(const sl_node *seq)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "arena.h"
 #include "fix.h"
 
@@ -312,6 +313,80 @@ static size_t with_properties(const sl_source *src, const sl_node *n)
 	}
 }
 
+/* True when s can be written as a plain scalar that means the string s in block and in flow
+** context alike, and that go-yaml v2 (YAML 1.1, what Kubernetes decodes with) reads as a
+** string: it starts with a letter, holds only letters, digits and "-_./", and is none of the
+** words YAML 1.1 resolves to a boolean or null. Conservative: anything else is quoted. */
+static bool plain_safe(const char *s)
+{
+	static const char *const words[] = {"y", "n", "yes", "no", "true", "false", "on", "off",
+					    "null", NULL};
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      *p == '-' || *p == '_' || *p == '.' || *p == '/'))
+			return false;
+	for (size_t i = 0; words[i]; i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return false;
+	return true;
+}
+
+const char *sl_render_quoted(sl_arena *a, char quote, const char *s)
+{
+	/* Single quotes hold printable text only (a line break would fold): anything else, and
+	** every non-ASCII character YAML does not print (C1, U+2028, U+2029, U+FEFF), is written
+	** double-quoted with escapes. Bytes that are not UTF-8 cannot be YAML at all: NULL. */
+	bool single = quote == '\'';
+	size_t n = strlen(s);
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		unsigned cp;
+		size_t len = sl_utf8_decode(p, n - (size_t)(p - (const unsigned char *)s), &cp);
+		if (!len)
+			return NULL;
+		if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 ||
+		    cp == 0x2029 || cp == 0xFEFF)
+			single = false;
+		p += len;
+	}
+	struct sbuf b = {0};
+	sb_str(&b, single ? "'" : "\"");
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		unsigned cp;
+		size_t len = sl_utf8_decode(p, n - (size_t)(p - (const unsigned char *)s), &cp);
+		char esc[16];
+		if (single && cp == '\'')
+			sb_str(&b, "''");
+		else if (single)
+			sb_add(&b, (const char *)p, len);
+		else if (cp == '"' || cp == '\\') {
+			esc[0] = '\\', esc[1] = (char)cp, esc[2] = 0;
+			sb_str(&b, esc);
+		} else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F)) {
+			snprintf(esc, sizeof esc, "\\x%02X", (unsigned)cp);
+			sb_str(&b, esc);
+		} else if (cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF) {
+			snprintf(esc, sizeof esc, "\\u%04X", (unsigned)cp);
+			sb_str(&b, esc);
+		} else {
+			sb_add(&b, (const char *)p, len);
+		}
+		p += len;
+	}
+	sb_str(&b, single ? "'" : "\"");
+	return sb_finish(&b, a);
+}
+
+const char *sl_render_scalar(sl_arena *a, char quote, const char *s)
+{
+	if (!s)
+		return NULL;
+	if (plain_safe(s))
+		return sl_arena_strndup(a, s, strlen(s));
+	return sl_render_quoted(a, quote, s);
+}
+
 /* True when a fragment is a nested block rather than an inline scalar. */
 static bool is_block_fragment(const char *frag)
 {
@@ -332,6 +407,9 @@ const char *sl_render_map_entry(sl_arena *a, const sl_source *src, const sl_styl
 {
 	map = sl_deref(map);
 	if (!map || map->type != SL_NODE_MAP)
+		return NULL;
+	key = sl_render_scalar(a, st->quote, key);   /* a key is a string, never YAML text */
+	if (!key)
 		return NULL;
 	struct sbuf b = {0};
 	if (map->style || map->u.map.n == 0) {

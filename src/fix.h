@@ -47,7 +47,18 @@ void sl_edit_set_free(sl_edit_set *s);
 ** file's style. The results are arena strings; NULL when the insertion is declined (a flow
 ** collection that cannot take a block fragment) or memory ran out. */
 
-/* Text and offset that add `key: fragment` as the last entry of mapping map. */
+/* s as a YAML scalar that reads back as the string s in block and flow context alike (under
+** YAML 1.1, as Kubernetes decodes): plain when that is safe, else quoted (sl_render_quoted).
+** Every value a fix inserts goes through it. NULL when s is not UTF-8 (no YAML can hold it) or
+** memory ran out. */
+const char *sl_render_scalar(sl_arena *a, char quote, const char *s);
+/* s quoted: with quote ('\'' or '"') when that quote can hold it (single quotes double an
+** inner "'"; a control or line-breaking character needs double quotes), else double-quoted with
+** YAML escapes. NULL when s is not UTF-8 or memory ran out. */
+const char *sl_render_quoted(sl_arena *a, char quote, const char *s);
+
+/* Text and offset that add `key: fragment` as the last entry of mapping map (key is a string,
+** rendered with sl_render_scalar; fragment is YAML text). */
 const char *sl_render_map_entry(sl_arena *a, const sl_source *src, const sl_style *st,
 				const sl_node *map, const char *key, const char *fragment,
 				size_t *offset);

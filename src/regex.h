@@ -10,4 +10,19 @@
 ** cannot follow and floods memcheck with false reports, so the interpreter runs there. */
 void sl_regex_jit(pcre2_code *code);
 
+/* The limits every match runs under (pcre2_set_match_limit / pcre2_set_depth_limit): far more
+** than a sane pattern needs on a path or a value, far less than PCRE2's defaults (10 million),
+** so a pattern that backtracks catastrophically stops in milliseconds instead of minutes. */
+#define SL_REGEX_MATCH_LIMIT 1000000u
+#define SL_REGEX_DEPTH_LIMIT 100000u
+
+/* pcre2_match(code, s, len, start, 0, md) under the limits above. Like pcre2_match it returns
+** a count > 0 on a match and PCRE2_ERROR_NOMATCH when there is none; any other negative value
+** (PCRE2_ERROR_MATCHLIMIT, PCRE2_ERROR_DEPTHLIMIT, PCRE2_ERROR_NOMEMORY, ...) means the match
+** could not be decided, which a caller must report, never take as "no match". */
+int sl_regex_match(const pcre2_code *code, const char *s, size_t len, size_t start,
+		   pcre2_match_data *md);
+/* A phrase for a negative sl_regex_match result, for messages ("hit the match limit"). */
+const char *sl_regex_error(int rc);
+
 #endif

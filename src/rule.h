@@ -103,7 +103,9 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 ** sequence indentation, quoting, line endings), in whichever linted file that is. A fragment is
 ** YAML written with two-space indentation from column 0 ("nvidia.com/gpu: 1", or
 ** "key: nvidia.com/gpu\noperator: Exists"). They return false when the edit is declined (a
-** block fragment into a flow collection, a key the mapping already has, an edit that overlaps
+** block fragment into a flow collection, a key the mapping already has (merged keys count), a
+** node inside an anchored one (an edit there would reach every alias and "<<" merge of it), an
+** edit that overlaps
 ** one the fix already has, or inserts where it inserts): the report's whole fix is then
 ** dropped, edits made before included, so a fix is never applied in part. A rule can make its
 ** edits one after another and stop at the first false. */
@@ -118,8 +120,14 @@ bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n);
 bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text);
 /* The source text of node n as written (quotes included), an arena string. */
 const char *sl_node_text(sl_ctx *ctx, const sl_node *n);
-/* s quoted with the quote the file of node n prefers (arena string). */
+/* s quoted with the quote the file of node n prefers, escaped so it reads back as s (arena
+** string; NULL when s is not UTF-8). */
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s);
+/* s as a YAML scalar for a fix's text: plain when that reads back as the string s in block and
+** flow context alike, else quoted as sl_fix_quote does. Every string a rule puts into a fix's
+** YAML (a label, a name, a value copied from another object) goes through it; NULL when it
+** cannot be written (the fix is then declined). */
+const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s);
 /* Marks r's fix as safe or unsafe with a message saying what it does. */
 sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -176,7 +184,8 @@ const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
 /* A scalar's text as the core's string view, as Go decodes it: absent, null or not a scalar
 ** is the empty view. */
 sl_k8s_str sl_node_str(const sl_node *n);
-/* Iterates the pairs of a mapping (aliases followed): for (i...) over sl_map_n / sl_map_pair. */
+/* Iterates the entries of a mapping (aliases followed, "<<" merge keys resolved as the decoder
+** does: sl_map_entries in yaml_tree.h): for (i...) over sl_map_n / sl_map_pair. */
 size_t sl_map_n(const sl_node *map);
 const sl_pair *sl_map_pair(const sl_node *map, size_t i);
 /* Items of a sequence (aliases followed). */

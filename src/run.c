@@ -20,6 +20,7 @@
 #include "walk.h"
 #include "write.h"
 #include "diff.h"
+#include "report/escape.h"
 
 struct sl_run {
 	sl_engine eng;
@@ -65,7 +66,7 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 	sl_index_init(&run->eng.index, cfg);
 	sl_err err = sl_engine_configure(&run->eng, opts, error_out);
 	if (!err)
-		err = sl_globs_new(cfg, &run->globs);
+		err = sl_globs_new(cfg, &run->globs, error_out);
 	if (err) {
 		sl_run_free(run);
 		return err;
@@ -156,6 +157,16 @@ static sl_err add_error(const char *path, int errnum, void *payload)
 	return set_error(f, errnum);
 }
 
+/* Records a path an exclude glob could not decide (sl_globs_drain) as a file error. */
+static sl_err add_glob_failure(const char *path, const char *msg, void *payload)
+{
+	sl_file *f = new_file(payload, path);
+	if (!f)
+		return SL_ENOMEM;
+	f->error = strdup(msg);
+	return f->error ? SL_OK : SL_ENOMEM;
+}
+
 sl_err sl_run_add_path(sl_run *run, const char *path)
 {
 	struct stat st;
@@ -166,8 +177,11 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 		return add_error(path, errno, run);
 	if (err)
 		return err;
-	if (S_ISDIR(st.st_mode))
-		return sl_walk(path, run->roots[run->n_roots - 1], run->globs, add_file, add_error, run);
+	if (S_ISDIR(st.st_mode)) {
+		err = sl_walk(path, run->roots[run->n_roots - 1], run->globs, add_file, add_error, run);
+		sl_err derr = sl_globs_drain(run->globs, add_glob_failure, run);
+		return err ? err : derr;
+	}
 	return add_file(path, run);
 }
 
@@ -197,7 +211,11 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 
 bool sl_run_excluded(const sl_run *run, const char *path)
 {
-	return sl_globs_match(run->globs, path);
+	bool hit = sl_globs_match(run->globs, path);
+	/* undecided: reported as an error of that input instead of linting it */
+	if (sl_globs_drain(run->globs, add_glob_failure, (void *)run) != SL_OK)
+		return true;
+	return hit;
 }
 
 static int cmp_findings(const void *a, const void *b)
@@ -838,7 +856,13 @@ sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out)
 	size_t alen, blen;
 	sl_run_file_original(run, i, &a, &alen);
 	sl_run_file_text(run, i, &b, &blen, NULL);
-	return sl_diff_write(out, run->eng.files[i]->path, a, alen, b, blen);
+	/* The headers carry the file name: escaped so it cannot end the line (escape.h). */
+	char *path = sl_esc_str(run->eng.files[i]->path, SL_SINK_DIFF);
+	if (!path)
+		return SL_ENOMEM;
+	sl_err err = sl_diff_write(out, path, a, alen, b, blen);
+	free(path);
+	return err;
 }
 
 size_t sl_run_finding_count(const sl_run *run)

@@ -50,13 +50,14 @@ static bool each_in_term(const sl_node *term, int index,
 
 bool sl_unit_each_selection(const sl_unit *u, bool (*fn)(const sl_selection *, void *), void *payload)
 {
-	const sl_node *ns = u->node_selector;
-	for (size_t i = 0; ns && i < ns->u.map.n; i++) {
-		const sl_node *k = ns->u.map.pairs[i].key;
+	size_t n;
+	const sl_pair *ns = sl_map_entries(u->node_selector, &n);   /* merge keys resolved */
+	for (size_t i = 0; i < n; i++) {
+		const sl_node *k = ns[i].key;
 		const char *key = sl_scalar(k);
 		if (!key)
 			continue;
-		sl_selection s = {.key = key, .op = "=", .value = sl_scalar(ns->u.map.pairs[i].value),
+		sl_selection s = {.key = key, .op = "=", .value = sl_scalar(ns[i].value),
 				  .at = k, .term = -1};
 		if (!s.value)
 			s.value = "";
@@ -86,12 +87,13 @@ bool sl_unit_pinned(const sl_unit *u, bool (*pred)(const sl_selection *, void *)
 {
 	struct pin pin = {pred, payload, NULL, -1};
 	/* The nodeSelector alone confines the pod. */
-	const sl_node *ns = u->node_selector;
-	for (size_t i = 0; ns && i < ns->u.map.n; i++) {
-		const char *key = sl_scalar(ns->u.map.pairs[i].key);
-		const char *val = sl_scalar(ns->u.map.pairs[i].value);
+	size_t n;
+	const sl_pair *ns = sl_map_entries(u->node_selector, &n);
+	for (size_t i = 0; i < n; i++) {
+		const char *key = sl_scalar(ns[i].key);
+		const char *val = sl_scalar(ns[i].value);
 		sl_selection s = {.key = key, .op = "=", .value = val ? val : "",
-				  .at = ns->u.map.pairs[i].key, .term = -1};
+				  .at = ns[i].key, .term = -1};
 		if (key && pred(&s, payload)) {
 			if (at)
 				*at = s.at;

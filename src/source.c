@@ -13,8 +13,7 @@
 #include "arena.h"
 #include "source.h"
 
-/* Length of the UTF-8 sequence at p (at most n bytes), 0 when invalid. *cp gets the code point. */
-static size_t utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
+size_t sl_utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
 {
 	unsigned c = p[0];
 	size_t len;
@@ -124,7 +123,7 @@ static sl_err index_lines(sl_source *s)
 			continue;
 		}
 		unsigned cp = 0;
-		size_t len = utf8_decode(d + i, n - i, &cp);
+		size_t len = sl_utf8_decode(d + i, n - i, &cp);
 		if (len == 0) {
 			if (!s->bad_what) {
 				s->bad_offset = i;

@@ -15,70 +15,156 @@
 #include "walk.h"
 #include "write.h"
 
+#include "regex.h"
+
 struct sl_globs {
 	pcre2_code **codes;
+	const char **globs;  /* codes[i]'s glob (the config's string) */
 	size_t n;
 	char *base;          /* absolute config directory */
+	struct sl_glob_failures *failed;   /* paths no glob could decide, kept for sl_globs_drain */
 };
 
-/* Appends the regex for one glob to buf (size cap). */
+struct sl_glob_failures {
+	char **msg;          /* "exclude glob ... : why" */
+	char **path;
+	size_t n;
+};
+
+/* A glob token: a literal byte, "?", "*" (within a segment), "**" (any characters, "/"
+** included) or "**" followed by "/" (any directories). */
+enum { T_LIT, T_ONE, T_STAR, T_ANY, T_DIRS };
+
+static size_t tokenize(const char *glob, unsigned char *kind, char *lit, size_t cap)
+{
+	size_t n = 0;
+	for (const char *p = glob; *p && n < cap; p++) {
+		if (*p == '*') {
+			size_t run = 1;
+			while (p[run] == '*')
+				run++;
+			p += run - 1;
+			unsigned char k = run == 1 ? T_STAR : p[1] == '/' ? T_DIRS : T_ANY;
+			if (k == T_DIRS)
+				p++;
+			/* a run of stars right after "**" (or "**" and a slash twice) adds nothing */
+			if (n && (kind[n - 1] == T_ANY || (kind[n - 1] == T_DIRS && k != T_STAR))) {
+				if (kind[n - 1] == T_DIRS && k == T_ANY)
+					kind[n - 1] = T_ANY;
+				continue;
+			}
+			kind[n] = k;
+		} else {
+			kind[n] = *p == '?' ? T_ONE : T_LIT;
+		}
+		lit[n++] = *p;
+	}
+	return n;
+}
+
+/* The regex of a "?" or a literal token (c: room for an escaped byte). */
+static const char *token_re(unsigned char kind, char ch, char c[3])
+{
+	if (kind == T_ONE)
+		return "(?:[\\xc0-\\xf7][\\x80-\\xbf]*+|[^/])";
+	unsigned char u = (unsigned char)ch;
+	bool plain = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
+		     u == '/' || u == '_' || u >= 0x80;
+	c[0] = plain ? ch : '\\';
+	c[1] = plain ? 0 : ch;
+	c[2] = 0;
+	return c;
+}
+
+/* Appends the regex for one glob to buf (size cap). Globs are compiled so they do not
+** backtrack catastrophically: runs of "*" collapse, and a literal stretch between two stars is
+** matched at its first occurrence, atomically ("(?>[^/]*?abc)"), which is exact because the
+** star after it absorbs whatever a later occurrence would have skipped. The match limits
+** (regex.h) stay as the backstop. Paths are bytes (no UTF mode: a file name need not be
+** UTF-8); "?" takes one UTF-8 character or one stray byte. */
 static int glob_to_regex(const char *glob, char *buf, size_t cap)
 {
+	unsigned char kind[1024];
+	char lit[1024];
+	if (strlen(glob) >= sizeof kind)
+		return -1;
+	size_t n = tokenize(glob, kind, lit, sizeof kind);
 	size_t w = 0;
 #define PUT(s) do { size_t l_ = strlen(s); if (w + l_ + 1 >= cap) return -1; \
 		memcpy(buf + w, s, l_); w += l_; } while (0)
-	PUT("^");
-	for (const char *p = glob; *p; p++) {
-		if (p[0] == '*' && p[1] == '*') {
-			if (p[2] == '/') {
-				PUT("(?:.*/)?");
-				p += 2;
-			} else {
-				PUT(".*");
-				p += 1;
+	PUT("\\A");
+	for (size_t i = 0; i < n; i++) {
+		switch (kind[i]) {
+		case T_STAR:
+		case T_ANY: {
+			/* the literal stretch after the star, and whether another star follows it */
+			size_t j = i + 1;
+			while (j < n && (kind[j] == T_LIT || kind[j] == T_ONE) &&
+			       !(kind[i] == T_STAR && lit[j] == '/'))
+				j++;
+			bool atomic = j > i + 1 && j < n &&
+				      (kind[j] == T_ANY || (kind[i] == T_STAR && kind[j] == T_STAR));
+			PUT(atomic ? "(?>" : "");
+			PUT(kind[i] == T_STAR ? "[^/]*" : ".*");
+			PUT(atomic ? "?" : "");
+			if (!atomic)
+				break;
+			for (i++; i < j; i++) {
+				char c[3];
+				PUT(token_re(kind[i], lit[i], c));
 			}
-		} else if (*p == '*') {
-			PUT("[^/]*");
-		} else if (*p == '?') {
-			PUT("[^/]");
-		} else {
-			char c[3] = {'\\', *p, 0};
-			if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-			    *p == '/' || *p == '_' || (unsigned char)*p >= 0x80) {
-				c[0] = *p;
-				c[1] = 0;
-			}
-			PUT(c);
+			i--;
+			PUT(")");
+			break;
+		}
+		case T_DIRS:
+			PUT("(?:.*/)?");
+			break;
+		default: {
+			char c[3];
+			PUT(token_re(kind[i], lit[i], c));
+		}
 		}
 	}
-	PUT("(?:/.*)?$");
+	PUT("(?:/.*)?\\z");
 	buf[w] = '\0';
 	return 0;
 #undef PUT
 }
 
-sl_err sl_globs_new(const sl_config *cfg, sl_globs **out)
+sl_err sl_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 {
 	sl_globs *g = sl_xcalloc(1, sizeof *g);
 	if (!g)
 		return SL_ENOMEM;
+	g->failed = sl_xcalloc(1, sizeof *g->failed);
 	size_t n = cfg ? cfg->exclude.n : 0;
 	if (n) {
 		g->codes = sl_xcalloc(n, sizeof *g->codes);
-		if (!g->codes) {
-			sl_globs_free(g);
-			return SL_ENOMEM;
-		}
+		g->globs = sl_xcalloc(n, sizeof *g->globs);
+	}
+	if (!g->failed || (n && (!g->codes || !g->globs))) {
+		sl_globs_free(g);
+		return SL_ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char re[4096];
-		if (glob_to_regex(cfg->exclude.v[i], re, sizeof re) < 0)
-			continue;
-		int ec;
+		char re[8192];
+		int ec = 0;
 		PCRE2_SIZE eo;
-		g->codes[g->n] = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &ec, &eo, NULL);
-		if (g->codes[g->n])
-			g->n++;
+		const char *glob = cfg->exclude.v[i];
+		if (glob_to_regex(glob, re, sizeof re) == 0)
+			g->codes[g->n] = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
+						       PCRE2_DOTALL, &ec, &eo, NULL);
+		if (!g->codes[g->n]) {
+			/* never a glob silently dropped */
+			if (error_out && asprintf(error_out, "schedlint: error: exclude glob \"%s\" "
+						  "cannot be used (too long or too complex)", glob) < 0)
+				*error_out = NULL;
+			sl_globs_free(g);
+			return ec == PCRE2_ERROR_NOMEMORY ? SL_ENOMEM : SL_ECONFIG;
+		}
+		sl_regex_jit(g->codes[g->n]);
+		g->globs[g->n++] = glob;
 	}
 	const char *base = cfg && cfg->base_dir ? cfg->base_dir : ".";
 	char *abs = realpath(base, NULL);
@@ -89,6 +175,26 @@ sl_err sl_globs_new(const sl_config *cfg, sl_globs **out)
 	}
 	*out = g;
 	return SL_OK;
+}
+
+/* Keeps a path a glob could not decide, for sl_globs_drain. */
+static void record_failure(const sl_globs *g, const char *path, const char *glob, int rc)
+{
+	struct sl_glob_failures *f = g->failed;
+	char **np = sl_xrealloc(f->path, (f->n + 1) * sizeof *np);
+	if (np)
+		f->path = np;
+	char **nm = sl_xrealloc(f->msg, (f->n + 1) * sizeof *nm);
+	if (nm)
+		f->msg = nm;
+	char *p = sl_xstrdup(path), *m = NULL;
+	if (!np || !nm || !p || asprintf(&m, "exclude glob \"%s\" cannot be matched against this "
+					 "path (PCRE2 %s); not linted", glob, sl_regex_error(rc)) < 0) {
+		free(p);
+		return;
+	}
+	f->path[f->n] = p;
+	f->msg[f->n++] = m;
 }
 
 bool sl_globs_match(const sl_globs *g, const char *path)
@@ -119,11 +225,36 @@ bool sl_globs_match(const sl_globs *g, const char *path)
 		rel += 2;
 	bool hit = false;
 	pcre2_match_data *md = pcre2_match_data_create(4, NULL);
-	for (size_t i = 0; md && i < g->n && !hit; i++)
-		hit = pcre2_match(g->codes[i], (PCRE2_SPTR)rel, strlen(rel), 0, 0, md, NULL) >= 0;
+	for (size_t i = 0; md && i < g->n && !hit; i++) {
+		int rc = sl_regex_match(g->codes[i], rel, strlen(rel), 0, md);
+		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
+			/* Undecided: not walked into or linted, and reported (sl_globs_drain). */
+			record_failure(g, path, g->globs[i], rc);
+			hit = true;
+		} else {
+			hit = rc >= 0;
+		}
+	}
 	pcre2_match_data_free(md);
 	free(dup);
 	return hit;
+}
+
+sl_err sl_globs_drain(const sl_globs *g, sl_err (*fn)(const char *path, const char *msg,
+						      void *payload), void *payload)
+{
+	sl_err err = SL_OK;
+	if (!g)
+		return SL_OK;
+	struct sl_glob_failures *f = g->failed;
+	for (size_t i = 0; i < f->n; i++) {
+		if (!err)
+			err = fn(f->path[i], f->msg[i], payload);
+		free(f->path[i]);
+		free(f->msg[i]);
+	}
+	f->n = 0;
+	return err;
 }
 
 void sl_globs_free(sl_globs *g)
@@ -132,7 +263,17 @@ void sl_globs_free(sl_globs *g)
 		return;
 	for (size_t i = 0; i < g->n; i++)
 		pcre2_code_free(g->codes[i]);
+	if (g->failed) {
+		for (size_t i = 0; i < g->failed->n; i++) {
+			free(g->failed->path[i]);
+			free(g->failed->msg[i]);
+		}
+		free(g->failed->path);
+		free(g->failed->msg);
+		free(g->failed);
+	}
 	free(g->codes);
+	free(g->globs);
 	free(g->base);
 	free(g);
 }

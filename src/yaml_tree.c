@@ -86,6 +86,7 @@ struct builder {
 	size_t n_kids, cap_kids;
 	struct hset anchors;
 	unsigned n_aliases;
+	size_t n_merged;            /* entries merge keys made in the open document */
 	sl_doc *cur;                /* the open document */
 	int broken;                 /* the open document hit a limit or an undefined alias */
 	size_t cap_docs;
@@ -220,10 +221,124 @@ static int same_key(const sl_node *x, const sl_node *y)
 	       memcmp(x->u.scalar.s, y->u.scalar.s, x->u.scalar.len) == 0;
 }
 
+/* A "<<" key go-yaml merges: plain and untagged, or tagged !!merge (decode.go `isMerge`). */
 static int is_merge_key(const sl_node *k)
 {
-	return k->type == SL_NODE_SCALAR && k->style == SL_STYLE_PLAIN && k->u.scalar.len == 2 &&
-	       memcmp(k->u.scalar.s, "<<", 2) == 0;
+	const char *tag = sl_node_tag(k);
+	return k->type == SL_NODE_SCALAR && k->u.scalar.len == 2 &&
+	       memcmp(k->u.scalar.s, "<<", 2) == 0 &&
+	       (tag ? strcmp(tag, "tag:yaml.org,2002:merge") == 0 : k->style == SL_STYLE_PLAIN);
+}
+
+/* The entries of a mapping being resolved: one per key, in first-written order. */
+struct entries {
+	sl_pair *v;
+	size_t n, cap;
+	struct hset keys;   /* scalar key text -> index in v (+1) */
+};
+
+/* Applies pair p: it replaces the entry with its key, or is appended. */
+static int entries_set(struct entries *e, const sl_pair *p)
+{
+	const sl_node *k = sl_deref(p->key);
+	if (k && k->type == SL_NODE_SCALAR) {
+		int found;
+		struct hslot *slot = hset_put(&e->keys, k->u.scalar.s, k->u.scalar.len,
+					      (void *)(uintptr_t)(e->n + 1), &found);
+		if (!slot)
+			return -1;
+		if (found) {
+			e->v[(uintptr_t)slot->val - 1] = *p;
+			return 0;
+		}
+	}
+	if (e->n == e->cap) {
+		size_t ncap = e->cap ? e->cap * 2 : 16;
+		sl_pair *nv = sl_xrealloc(e->v, ncap * sizeof *nv);
+		if (!nv)
+			return -1;
+		e->v = nv;
+		e->cap = ncap;
+	}
+	e->v[e->n++] = *p;
+	return 0;
+}
+
+/* Applies the entries of mapping m (already resolved: its children closed before it). */
+static int entries_merge(struct entries *e, const sl_node *m)
+{
+	size_t n;
+	const sl_pair *p = sl_map_entries(m, &n);
+	for (size_t i = 0; i < n; i++)
+		if (entries_set(e, &p[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* Resolves the "<<" merge keys of map (sl_map_entries) into its properties. 0, or -1 when out
+** of memory; a merge the decoder refuses breaks the document. */
+static int resolve_merges(struct builder *b, sl_node *map)
+{
+	size_t np = map->u.map.n;
+	const sl_pair *pairs = map->u.map.pairs;
+	size_t i = 0;
+	while (i < np && !is_merge_key(pairs[i].key))
+		i++;
+	if (i == np)
+		return 0;
+	struct entries e = {0};
+	int rc = 0;
+	for (i = 0; i < np && rc == 0; i++) {
+		if (!is_merge_key(pairs[i].key)) {
+			rc = entries_set(&e, &pairs[i]);
+			continue;
+		}
+		const sl_node *v = sl_deref(pairs[i].value);
+		bool ok = v->type == SL_NODE_MAP;
+		if (v->type == SL_NODE_SEQ) {
+			ok = true;
+			for (size_t j = 0; j < v->u.seq.n; j++)
+				ok = ok && sl_deref(v->u.seq.items[j])->type == SL_NODE_MAP;
+		}
+		if (!ok) {
+			const sl_node *at = pairs[i].value;
+			break_doc(b, at->start, next_char(b->src, at->start),
+				  "map merge requires map or sequence of maps as the value (the API server "
+				  "rejects the document)");
+			rc = 1;
+		} else if (v->type == SL_NODE_MAP) {
+			rc = entries_merge(&e, v);
+		} else {
+			for (size_t j = v->u.seq.n; j-- > 0 && rc == 0;)
+				rc = entries_merge(&e, sl_deref(v->u.seq.items[j]));
+		}
+	}
+	if (rc == 0) {
+		b->n_merged += e.n;
+		if (b->n_merged > SL_MAX_MERGED) {
+			break_doc(b, map->start, next_char(b->src, map->start),
+				  "more than 1000000 entries made by \"<<\" merge keys in one document; "
+				  "schedlint does not read this document");
+			rc = 1;
+		}
+	}
+	if (rc == 0) {
+		sl_node_props *pr = (sl_node_props *)map->props;
+		sl_pair *v = sl_arena_alloc(b->a, (e.n ? e.n : 1) * sizeof *v);
+		if (!pr && (pr = sl_arena_zalloc(b->a, sizeof *pr)))
+			map->props = pr;
+		if (!pr || !v) {
+			rc = -1;
+		} else {
+			if (e.n)
+				memcpy(v, e.v, e.n * sizeof *v);
+			pr->merged = v;
+			pr->n_merged = e.n;
+		}
+	}
+	free(e.v);
+	hset_clear(&e.keys);
+	return rc < 0 ? -1 : 0;
 }
 
 static void report_duplicate(struct builder *b, const sl_node *first, const sl_node *dup)
@@ -381,7 +496,7 @@ static int close_collection(struct builder *b, yaml_mark_t end_mark)
 				  : "found a collection used as a mapping key; Kubernetes keys must be strings");
 			break;
 		}
-		if (check_duplicates(b, n) < 0)
+		if (check_duplicates(b, n) < 0 || resolve_merges(b, n) < 0)
 			return -1;
 	} else {
 		sl_node **items = count ? sl_arena_alloc(b->a, count * sizeof *items) : NULL;
@@ -451,6 +566,7 @@ static int on_event(struct builder *b, yaml_event_t *e)
 		b->cur = d;
 		b->broken = 0;
 		b->n_aliases = 0;
+		b->n_merged = 0;
 		b->n_kids = b->n_frames = 0;
 		hset_clear(&b->anchors);
 		return 0;
@@ -787,46 +903,43 @@ const sl_node *sl_deref(const sl_node *n)
 	return n && n->type == SL_NODE_ALIAS ? n->u.alias.target : n;
 }
 
-static const sl_pair *map_find(const sl_node *map, const char *key, int depth)
+const sl_pair *sl_map_entries(const sl_node *map, size_t *n)
 {
 	map = sl_deref(map);
-	if (!map || map->type != SL_NODE_MAP || depth > 8)
+	if (!map || map->type != SL_NODE_MAP) {
+		*n = 0;
 		return NULL;
-	size_t klen = strlen(key);
-	const sl_pair *merge = NULL;
-	for (size_t i = 0; i < map->u.map.n; i++) {
-		const sl_node *k = map->u.map.pairs[i].key;
-		if (k->type != SL_NODE_SCALAR)
-			continue;
-		if (k->u.scalar.len == klen && memcmp(k->u.scalar.s, key, klen) == 0)
-			return &map->u.map.pairs[i];
-		if (is_merge_key(k))
-			merge = &map->u.map.pairs[i];
 	}
-	if (merge) {
-		const sl_node *v = sl_deref(merge->value);
-		if (v && v->type == SL_NODE_MAP)
-			return map_find(v, key, depth + 1);
-		if (v && v->type == SL_NODE_SEQ) {
-			for (size_t i = 0; i < v->u.seq.n; i++) {
-				const sl_pair *p = map_find(v->u.seq.items[i], key, depth + 1);
-				if (p)
-					return p;
-			}
-		}
+	if (map->props && map->props->merged) {
+		*n = map->props->n_merged;
+		return map->props->merged;
+	}
+	*n = map->u.map.n;
+	return map->u.map.pairs;
+}
+
+static const sl_pair *map_find(const sl_node *map, const char *key)
+{
+	size_t n, klen = strlen(key);
+	const sl_pair *p = sl_map_entries(map, &n);
+	for (size_t i = 0; i < n; i++) {
+		const sl_node *k = p[i].key;
+		if (k->type == SL_NODE_SCALAR && k->u.scalar.len == klen &&
+		    memcmp(k->u.scalar.s, key, klen) == 0)
+			return &p[i];
 	}
 	return NULL;
 }
 
 const sl_node *sl_map_get(const sl_node *map, const char *key)
 {
-	const sl_pair *p = map_find(map, key, 0);
+	const sl_pair *p = map_find(map, key);
 	return p ? sl_deref(p->value) : NULL;
 }
 
 const sl_node *sl_map_get_key(const sl_node *map, const char *key)
 {
-	const sl_pair *p = map_find(map, key, 0);
+	const sl_pair *p = map_find(map, key);
 	return p ? p->key : NULL;
 }
 

@@ -18,6 +18,7 @@
 #define SL_MAX_ALIASES 10000                    /* alias nodes per document */
 #define SL_MAX_SCALAR (16u * 1024u * 1024u)     /* bytes in one scalar */
 #define SL_MAX_DOCUMENT (256u * 1024u * 1024u)  /* bytes in one document */
+#define SL_MAX_MERGED 1000000u                  /* entries "<<" merge keys make, per document */
 
 typedef enum sl_node_type { SL_NODE_SCALAR, SL_NODE_MAP, SL_NODE_SEQ, SL_NODE_ALIAS } sl_node_type;
 typedef enum sl_scalar_style {
@@ -32,6 +33,10 @@ typedef struct sl_node_props {
 	const char *tag;       /* explicit tag ("tag:yaml.org,2002:str"), NULL when implicit */
 	const char *anchor;    /* NULL when none */
 	const struct sl_doc *doc;   /* a document root's document (sl_node_doc) */
+	/* A mapping with "<<" merge keys: its entries as Kubernetes' decoder sees them
+	** (sl_map_entries), NULL otherwise. */
+	const struct sl_pair *merged;
+	size_t n_merged;
 } sl_node_props;
 typedef struct sl_pair { sl_node *key, *value; } sl_pair;
 struct sl_doc;
@@ -103,8 +108,21 @@ sl_err sl_tree_parse_fixing(const sl_source *src, sl_arena *a, sl_tree *out,
 bool sl_is_templated(const char *s, size_t n);
 /* Follows an alias to its target; other nodes (and NULL) are returned as they are. */
 const sl_node *sl_deref(const sl_node *n);
-/* The value of key in map (aliases followed, "<<" merge keys honoured); NULL when absent or
-** when map is not a mapping. */
+/* The entries of a mapping as Kubernetes' decoder sees them, *n of them; NULL (and *n 0) when
+** map (aliases followed) is not a mapping. Without "<<" merge keys they are its own pairs. With
+** them, as sigs.k8s.io/yaml decodes (go-yaml v2, sigs.k8s.io/yaml/goyaml.v2 decode.go
+** `mapping` and `merge`): the pairs are applied in document order and a later one replaces an
+** earlier one with the same key; a "<<" pair applies the entries of its mapping, or of each
+** mapping of its sequence from the last to the first (so earlier mappings win); the "<<" pairs
+** themselves are not entries. So `<<: *base` followed by explicit keys lets the explicit keys
+** win, as YAML's merge type says. Each entry is the pair where its key and value are written
+** (positions point at the real nodes: a merged entry's key->parent is the mapping it came
+** from, never map, which is how sl_node_owns refuses an edit through a merge). A merge of
+** anything but a mapping or a sequence of mappings fails the document (a yaml-syntax finding),
+** as it fails the decoder. */
+const sl_pair *sl_map_entries(const sl_node *map, size_t *n);
+/* The value of key in map (aliases followed, "<<" merge keys resolved as sl_map_entries says);
+** NULL when absent or when map is not a mapping. */
 const sl_node *sl_map_get(const sl_node *map, const char *key);
 /* Like sl_map_get but returns the key node. */
 const sl_node *sl_map_get_key(const sl_node *map, const char *key);

@@ -102,11 +102,17 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				       "enough: the request defaults to it).", name);
 			if (!valid_quantity(name, p->value))
 				continue;   /* a copy would repeat invalid-resource-quantity at the limit */
+			/* the request's value as written, when it is a one-line scalar (a mapping, say,
+			** is a schema-type finding, and its text is no limit); the key as a scalar */
+			const sl_node *v = sl_deref(p->value);
 			const char *q = sl_node_text(ctx, p->value);
-			bool ok = c->limits
+			const char *key = sl_fix_scalar(ctx, p->key, name);
+			bool ok = v && v->type == SL_NODE_SCALAR && v == p->value && key &&
+				  !strpbrk(q, "\r\n") && !sl_node_anchor(v) && !sl_node_tag(v);
+			ok = ok && (c->limits
 				? sl_fix_add_entry(ctx, r, c->limits, name, q)
 				: sl_fix_add_entry(ctx, r, c->resources, "limits",
-						   sl_arena_printf(sl_ctx_arena(ctx), "%s: %s", name, q));
+						   sl_arena_printf(sl_ctx_arena(ctx), "%s: %s", key, q)));
 			if (ok)
 				sl_fix_describe(ctx, r, SL_FIX_SAFE, "add limits.%s: %s", name, q);
 		}

@@ -117,7 +117,7 @@ static bool spreads(const sl_merged *m)
 #define MAX_LABELS 16
 
 struct labels {
-	const char *k[MAX_LABELS], *v[MAX_LABELS];   /* as they are written in the fix */
+	const char *k[MAX_LABELS], *v[MAX_LABELS];   /* as YAML scalars (sl_fix_scalar) */
 	size_t n;
 };
 
@@ -131,31 +131,14 @@ static const char *one_line(sl_ctx *ctx, const sl_node *n)
 	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
 }
 
-/* True when s can be written as a plain YAML scalar that stays a string. */
-static bool plain_string(const char *s)
-{
-	static const char *const words[] = {"y", "n", "yes", "no", "true", "false", "on", "off",
-					    "null", NULL};
-	if (!s || !*s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		      *p == '-' || *p == '_' || *p == '.' || *p == '/'))
-			return false;
-	for (size_t i = 0; words[i]; i++)
-		if (strcasecmp(s, words[i]) == 0)
-			return false;
-	return true;
-}
-
-/* Adds label k: v, v quoted in the style of the file holding node at when it must be. */
+/* Adds label k: v, each rendered as a YAML scalar valid in flow and block context. */
 static bool add_label(sl_ctx *ctx, struct labels *l, const char *k, const char *v, const sl_node *at)
 {
-	if (!k || !v || l->n == MAX_LABELS || strchr(v, '"') || strchr(v, '\'') || strchr(v, '\\'))
+	if (!k || !v || l->n == MAX_LABELS)
 		return false;
-	l->k[l->n] = k;
-	l->v[l->n++] = plain_string(v) ? v : sl_fix_quote(ctx, at, v);
-	return l->v[l->n - 1] != NULL;
+	l->k[l->n] = sl_fix_scalar(ctx, at, k);
+	l->v[l->n++] = sl_fix_scalar(ctx, at, v);
+	return l->k[l->n - 1] && l->v[l->n - 1];
 }
 
 /* Copies the pairs of label mapping m (as written); false when one cannot be copied. */
@@ -165,11 +148,11 @@ static bool add_map(sl_ctx *ctx, struct labels *l, const sl_node *m)
 		return false;
 	for (size_t i = 0; i < sl_map_n(m); i++) {
 		const sl_pair *p = sl_map_pair(m, i);
-		const char *k = one_line(ctx, p->key), *v = one_line(ctx, p->value);
-		if (!k || !v || p->key->parent != m || l->n == MAX_LABELS)
+		/* the values, not the text as written: "web]" is a plain scalar in a block mapping
+		** but ends a flow one */
+		if (!one_line(ctx, p->key) || !one_line(ctx, p->value) || p->key->parent != m ||
+		    !add_label(ctx, l, sl_scalar(p->key), sl_scalar(p->value), m))
 			return false;
-		l->k[l->n] = k;
-		l->v[l->n++] = v;
 	}
 	return l->n > 0;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
+#include "report/escape.h"
 
 struct list { const char **v; size_t n; };
 
@@ -34,7 +35,9 @@ static int list_add(struct list *l, char *arg)
 static int usage_error(const char *fmt, const char *arg)
 {
 	fputs("schedlint: error: ", stderr);
-	fprintf(stderr, fmt, arg);
+	char *safe = sl_esc_str(arg, SL_SINK_TEXT);
+	fprintf(stderr, fmt, safe ? safe : "?");
+	free(safe);
 	fputs("\nTry 'schedlint --help'.\n", stderr);
 	return EXIT_USAGE;
 }
@@ -62,7 +65,8 @@ int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_confi
 	sl_err err = config_path ? sl_config_load(config_path, cfg, &err_msg) : sl_config_new_default(cfg);
 	free(found);
 	if (err) {
-		fprintf(stderr, "%s\n", err_msg ? err_msg : sl_strerror(err));
+		sl_esc_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		fputc('\n', stderr);
 		free(err_msg);
 		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 	}
@@ -181,7 +185,8 @@ int sl_cmd_check(int argc, char **argv)
 		free(err_msg);
 		goto out;
 	} else if (err) {
-		fprintf(stderr, "%s\n", err_msg ? err_msg : sl_strerror(err));
+		sl_esc_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		fputc('\n', stderr);
 		free(err_msg);
 		status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 		goto out;
@@ -244,7 +249,10 @@ int sl_cmd_check(int argc, char **argv)
 		sl_file_info fi;
 		sl_run_file(run, i, &fi);
 		if (fi.error) {
-			fprintf(stderr, "%s: error: %s\n", fi.path, fi.error);
+			sl_esc_put(stderr, fi.path, SL_SINK_TEXT_LINE);
+			fputs(": error: ", stderr);
+			sl_esc_put(stderr, fi.error, SL_SINK_TEXT);
+			fputc('\n', stderr);
 			status = EXIT_USAGE;
 			continue;
 		}
@@ -262,8 +270,9 @@ int sl_cmd_check(int argc, char **argv)
 			out = stderr;
 		} else if (sl_run_file_write(run, i) != SL_OK) {
 			const char *why = sl_run_file_write_error(run, i);
-			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path,
-				why ? why : strerror(errno));
+			int e = errno;
+			sl_esc_put(stderr, fi.path, SL_SINK_TEXT_LINE);
+			fprintf(stderr, ": error: cannot write the fixed file: %s\n", why ? why : strerror(e));
 			status = EXIT_USAGE;
 			unwritten++;
 		}
@@ -272,7 +281,9 @@ int sl_cmd_check(int argc, char **argv)
 	if (output) {
 		out = fopen(output, "w");
 		if (!out) {
-			fprintf(stderr, "%s: error: cannot write: %s\n", output, strerror(errno));
+			int e = errno;
+			sl_esc_put(stderr, output, SL_SINK_TEXT_LINE);
+			fprintf(stderr, ": error: cannot write: %s\n", strerror(e));
 			status = EXIT_USAGE;
 			goto out;
 		}

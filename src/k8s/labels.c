@@ -78,7 +78,8 @@ static bool plain_label(const char *s, size_t n)
 	return true;
 }
 
-/* 1 when s[0..n) matches pattern re, 0 when not, -1 when the engine is unavailable. */
+/* 1 when s[0..n) matches pattern re, 0 when not, -1 when the engine is unavailable or the
+** match could not be decided (regex.h limits). */
 static int re_match(int re, const char *s, size_t n)
 {
 	pcre2_match_data *md;
@@ -91,9 +92,9 @@ static int re_match(int re, const char *s, size_t n)
 	md = pcre2_match_data_create_from_pattern(codes[re], NULL);
 	if (!md)
 		return -1;
-	rc = pcre2_match(codes[re], (PCRE2_SPTR)(s ? s : ""), n, 0, 0, md, NULL);
+	rc = sl_regex_match(codes[re], s, n, 0, md);
 	pcre2_match_data_free(md);
-	return rc >= 0 ? 1 : 0;
+	return rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
 }
 
 /* Collects messages joined with "; ". */

@@ -200,9 +200,11 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 	case SL_T_STRMAP:
 		ok = v->type == SL_NODE_MAP;
 		if (ok) {
-			for (size_t i = 0; i < v->u.map.n; i++) {
-				const sl_node *k = v->u.map.pairs[i].key;
-				const sl_node *val = sl_deref(v->u.map.pairs[i].value);
+			size_t n;
+			const sl_pair *pairs = sl_map_entries(v, &n);
+			for (size_t i = 0; i < n; i++) {
+				const sl_node *k = pairs[i].key;
+				const sl_node *val = sl_deref(pairs[i].value);
 				if (val->type == SL_NODE_SCALAR) {
 					sl_yaml_type y = sl_scalar_type(val);
 					if (y == SL_Y_STR || y == SL_Y_NULL ||
@@ -213,7 +215,7 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 				char *f = sl_arena_printf(mc->arena, "the value of %s \"%s\"", field,
 							  kn ? kn : "?");
 				/* A bool or number can be quoted safely; a collection cannot. */
-				int fix = val->type == SL_NODE_SCALAR && val == v->u.map.pairs[i].value &&
+				int fix = val->type == SL_NODE_SCALAR && val == pairs[i].value && k->parent == v &&
 					  !sl_node_tag(val);
 				report_type(mc, val, f ? f : field, SL_T_STR, fix);
 			}

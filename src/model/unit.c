@@ -24,10 +24,11 @@ sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, boo
 		k->limits = sl_model_field(mc, k->resources, "limits", SL_T_MAP);
 		const sl_node *lists[2] = {k->requests, k->limits};
 		for (int i = 0; i < 2; i++) {
-			const sl_node *m = lists[i];
-			for (size_t j = 0; m && j < m->u.map.n; j++) {
-				const char *rn = sl_scalar(m->u.map.pairs[j].key);
-				sl_model_expect(mc, m->u.map.pairs[j].value, SL_T_QUANTITY, rn ? rn : "quantity");
+			size_t n;
+			const sl_pair *m = sl_map_entries(lists[i], &n);
+			for (size_t j = 0; j < n; j++) {
+				const char *rn = sl_scalar(m[j].key);
+				sl_model_expect(mc, m[j].value, SL_T_QUANTITY, rn ? rn : "quantity");
 			}
 		}
 	}

@@ -2,33 +2,16 @@
 ** github.c: GitHub Actions workflow commands (spec/cli.md, "Outputs"), one per finding:
 **   ::error file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=RULE-ID::MESSAGE
 ** (::warning for warnings, ::notice for infos), escaped as @actions/core does: in the message
-** "%" -> %25, CR -> %0D, LF -> %0A; in property values also ":" -> %3A and "," -> %2C.
+** "%" -> %25, CR -> %0D, LF -> %0A; in property values also ":" -> %3A and "," -> %2C; other
+** controls, invalid UTF-8 and "##[" as escape.h says (SL_SINK_GITHUB_DATA / _PROP).
 ** Then one plain summary line, which the runner prints but does not interpret because it does
 ** not start with "::":
 **   schedlint: E errors, W warnings, I infos in F files; X fixable
 ** Nothing is coloured. */
 #include <string.h>
 #include "schedlint/schedlint.h"
+#include "report/escape.h"
 #include "report/report.h"
-
-/* Writes s escaped; property values (prop) also escape ":" and ",". */
-static void put_escaped(FILE *out, const char *s, int prop)
-{
-	for (; *s; s++) {
-		if (*s == '%')
-			fputs("%25", out);
-		else if (*s == '\r')
-			fputs("%0D", out);
-		else if (*s == '\n')
-			fputs("%0A", out);
-		else if (prop && *s == ':')
-			fputs("%3A", out);
-		else if (prop && *s == ',')
-			fputs("%2C", out);
-		else
-			fputc(*s, out);
-	}
-}
 
 static const char *command(sl_severity sev)
 {
@@ -46,7 +29,7 @@ sl_err sl_report_github(const sl_run *run, const sl_report_options *opts, FILE *
 		while (path[0] == '.' && path[1] == '/')
 			path += 2;
 		fprintf(out, "::%s file=", command(f->severity));
-		put_escaped(out, path, 1);
+		sl_esc_put(out, path, SL_SINK_GITHUB_PROP);
 		if (f->line) {
 			uint32_t col = f->column ? f->column : 1;
 			uint32_t end_line = f->end_line >= f->line ? f->end_line : f->line;
@@ -55,9 +38,9 @@ sl_err sl_report_github(const sl_run *run, const sl_report_options *opts, FILE *
 				(unsigned)col, (unsigned)end_line, (unsigned)end_col);
 		}
 		fputs(",title=", out);
-		put_escaped(out, f->rule, 1);
+		sl_esc_put(out, f->rule, SL_SINK_GITHUB_PROP);
 		fputs("::", out);
-		put_escaped(out, f->message, 0);
+		sl_esc_put(out, f->message, SL_SINK_GITHUB_DATA);
 		fputc('\n', out);
 	}
 	sl_summary s;

@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** json.c: the JSON report (spec/cli.md, docs/json-output.md), written with jansson so escaping
-** and UTF-8 are never done by hand. Keys keep a fixed order for stable diffs. */
+** is never done by hand; every string from a manifest or a file name goes through sl_esc_json
+** (escape.h), so a name that is not UTF-8 cannot truncate the report. Keys keep a fixed order
+** for stable diffs. */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
+#include "report/escape.h"
 #include "report/report.h"
 
 static json_t *str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return sl_esc_json(s);
 }
 
 /* The notes, one array item per paragraph ('\n'-separated); [] when there are none. */
@@ -18,8 +22,10 @@ static json_t *notes_json(const char *notes)
 	for (const char *p = notes; a && p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len)
-			json_array_append_new(a, json_stringn(p, len));
+		char *para = len ? strndup(p, len) : NULL;
+		if (para)
+			json_array_append_new(a, sl_esc_json(para));
+		free(para);
 		p += len + (nl != NULL);
 	}
 	return a;
@@ -27,9 +33,9 @@ static json_t *notes_json(const char *notes)
 
 static json_t *edit_json(const sl_edit *e)
 {
-	return json_pack("{s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:I}",
-			 "path", e->path, "offset", (json_int_t)e->offset, "length", (json_int_t)e->length,
-			 "content", e->content, "line", (json_int_t)e->line, "column", (json_int_t)e->column,
+	return json_pack("{s:o, s:I, s:I, s:o, s:I, s:I, s:I, s:I}",
+			 "path", sl_esc_json(e->path), "offset", (json_int_t)e->offset, "length", (json_int_t)e->length,
+			 "content", sl_esc_json(e->content), "line", (json_int_t)e->line, "column", (json_int_t)e->column,
 			 "end_line", (json_int_t)e->end_line, "end_column", (json_int_t)e->end_column);
 }
 
@@ -40,14 +46,14 @@ static json_t *finding_json(const sl_finding *f)
 		return NULL;
 	json_object_set_new(o, "rule", json_string(f->rule));
 	json_object_set_new(o, "severity", json_string(sl_severity_name(f->severity)));
-	json_object_set_new(o, "message", json_string(f->message));
+	json_object_set_new(o, "message", sl_esc_json(f->message));
 	json_object_set_new(o, "notes", notes_json(f->notes));
-	json_object_set_new(o, "path", json_string(f->path));
+	json_object_set_new(o, "path", sl_esc_json(f->path));
 	json_object_set_new(o, "line", json_integer(f->line));
 	json_object_set_new(o, "column", json_integer(f->column));
 	json_object_set_new(o, "end_line", json_integer(f->end_line));
 	json_object_set_new(o, "end_column", json_integer(f->end_column));
-	json_object_set_new(o, "pointer", json_string(f->pointer));
+	json_object_set_new(o, "pointer", sl_esc_json(f->pointer));
 	json_object_set_new(o, "document", json_integer(f->document));
 	if (f->kind) {
 		json_object_set_new(o, "object", json_pack("{s:o, s:o, s:o, s:o}",
@@ -79,7 +85,7 @@ static json_t *file_item(void *run, size_t i)
 {
 	sl_file_info fi;
 	sl_run_file(run, i, &fi);
-	return json_pack("{s:s, s:I, s:o}", "path", fi.path, "documents", (json_int_t)fi.documents,
+	return json_pack("{s:o, s:I, s:o}", "path", sl_esc_json(fi.path), "documents", (json_int_t)fi.documents,
 			 "error", str_or_null(fi.error));
 }
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** text.c: the default report, one line per finding as compilers print them
 ** (path:line:col: severity: message [rule-id]), then a summary line. */
+#include <stdlib.h>
 #include <string.h>
 #include "registry.h"
+#include "report/escape.h"
 #include "report/report.h"
 
 void sl_summary_count(const sl_run *run, sl_summary *out)
@@ -48,12 +50,20 @@ sl_err sl_report_text(const sl_run *run, const sl_report_options *opts, FILE *ou
 				: f->severity == SL_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
 			const char *mark = !f->fix ? ""
 				: f->fix->applicability == SL_FIX_SAFE ? " (fixable)" : " (unsafe fix)";
-			fprintf(out, "%s%s:%u:%u:%s %s%s:%s %s [%s]%s\n", bold, f->path, f->line, f->column,
-				reset, col, sl_severity_name(f->severity), reset, f->message, f->rule, mark);
+			fputs(bold, out);
+			sl_esc_put(out, f->path, SL_SINK_TEXT_LINE);
+			fprintf(out, ":%u:%u:%s %s%s:%s ", f->line, f->column, reset, col,
+				sl_severity_name(f->severity), reset);
+			sl_esc_put(out, f->message, SL_SINK_TEXT);
+			fprintf(out, " [%s]%s\n", f->rule, mark);
 			for (const char *p = opts->show_notes ? f->notes : NULL; p && *p;) {
 				const char *nl = strchr(p, '\n');
-				int len = nl ? (int)(nl - p) : (int)strlen(p);
-				fprintf(out, "  = note: %.*s\n", len, p);
+				size_t len = nl ? (size_t)(nl - p) : strlen(p);
+				char *para = strndup(p, len);
+				fputs("  = note: ", out);
+				sl_esc_put(out, para, SL_SINK_TEXT);
+				fputc('\n', out);
+				free(para);
 				p += len + (nl != NULL);
 			}
 		}

@@ -338,3 +338,67 @@ Test(fix, diff_of_many_changes_is_linear_in_memory, .timeout = 60)
 	free(a);
 	free(b);
 }
+
+static void count_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+			const char *message)
+{
+	(void)rule, (void)doc, (void)start, (void)end, (void)message;
+	++*(int *)payload;
+}
+
+/* The scalar a value reads back as when rendered into `{k: X}` (flow) and `k: X` (block). */
+static void expect_round_trip(const char *value, char quote)
+{
+	sl_arena *a = sl_arena_new();
+	const char *r = sl_render_scalar(a, quote, value);
+	cr_assert_not_null(r, "\"%s\" rendered", value);
+	char flow[512], block[512];
+	snprintf(flow, sizeof flow, "m: {k: %s, z: 1}\n", r);
+	snprintf(block, sizeof block, "m:\n  k: %s\n  z: 1\n", r);
+	const char *texts[] = {flow, block};
+	for (int i = 0; i < 2; i++) {
+		sl_source *src;
+		sl_tree t;
+		int issues = 0;
+		cr_assert_eq(sl_source_from_buffer("t.yaml", texts[i], strlen(texts[i]), &src), SL_OK);
+		sl_arena *ta = sl_arena_new();
+		cr_assert_eq(sl_tree_parse(src, ta, &t, count_issue, &issues), SL_OK);
+		cr_expect_eq(issues, 0, "%s: parses", texts[i]);
+		cr_assert_eq(t.n_docs, 1, "%s", texts[i]);
+		const sl_node *m = sl_map_get(t.docs[0]->root, "m");
+		const sl_node *k = sl_map_get(m, "k");
+		cr_assert_not_null(k, "%s", texts[i]);
+		cr_expect_str_eq(sl_scalar(k), value, "%s", texts[i]);
+		cr_expect_eq(sl_scalar_type(k), SL_Y_STR, "%s: a string", texts[i]);
+		cr_expect(sl_scalar_is(sl_map_get(m, "z"), "1"), "%s: the next key survives", texts[i]);
+		sl_arena_free(ta);
+		sl_source_free(src);
+	}
+	sl_arena_free(a);
+}
+
+Test(fix, inserted_values_are_valid_scalars)
+{
+	/* plain when that is safe in both contexts and stays a string */
+	sl_arena *a = sl_arena_new();
+	cr_expect_str_eq(sl_render_scalar(a, '"', "web"), "web");
+	cr_expect_str_eq(sl_render_scalar(a, '"', "nvidia.com/gpu"), "nvidia.com/gpu");
+	cr_expect_str_eq(sl_render_scalar(a, '"', "web]"), "\"web]\"");
+	cr_expect_str_eq(sl_render_scalar(a, '\'', "it's"), "'it''s'");
+	cr_expect_str_eq(sl_render_scalar(a, '\'', "a\nb"), "\"a\\x0Ab\"");
+	cr_expect_str_eq(sl_render_scalar(a, '"', "a\"b\\c"), "\"a\\\"b\\\\c\"");
+	cr_expect_null(sl_render_scalar(a, '"', "x\xFFy"), "not UTF-8: no YAML holds it");
+	sl_arena_free(a);
+	static const char *const values[] = {
+		"web]", "web}", "a, b", "a: b", "a #b", "#x", "- x", "[x]", "{x}", "&x", "*x", "!x",
+		"|x", ">x", "%x", "@x", "`x", "'x", "\"x", "x'", "true", "True", "yes", "No", "on",
+		"OFF", "y", "n", "null", "~", "", " x", "x ", "123", "0x1F", "1e3", ".inf", "-1",
+		"2024-01-01", "1:20", "<<", "=", "?x", "a\\b", "a\"b", "it's", "tab\there",
+		"line\nbreak", "cr\rx", "esc\033[31m", "nel\xC2\x85x", "ls\xE2\x80\xA8x", "é ü 日本",
+		"web", "app.kubernetes.io/name", NULL,
+	};
+	for (size_t i = 0; values[i]; i++) {
+		expect_round_trip(values[i], '"');
+		expect_round_trip(values[i], '\'');
+	}
+}

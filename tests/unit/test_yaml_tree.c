@@ -437,7 +437,9 @@ Test(tree_lookup, merge_keys)
 	cr_expect_eq(sl_map_get_key(m, "a"), sl_map_get_key(raw(r, "base"), "a"),
 		     "the key node is the merged map's");
 	const sl_node *m2 = sl_map_get(r, "m2");
-	cr_expect_str_eq(sl_scalar(sl_map_get(m2, "a")), "10");
+	/* go-yaml v2 (sigs.k8s.io/yaml/goyaml.v2, what the API server decodes with) applies the
+	** pairs in document order: a "<<" after an explicit key overrides it */
+	cr_expect_str_eq(sl_scalar(sl_map_get(m2, "a")), "1");
 	cr_expect_str_eq(sl_scalar(sl_map_get(m2, "b")), "30", "earlier maps in the list win");
 	cr_expect_str_eq(sl_scalar(sl_map_get(m2, "c")), "3");
 	cr_expect_null(sl_map_get(sl_map_get(r, "m3"), "a"), "a quoted \"<<\" is an ordinary key");
@@ -646,6 +648,108 @@ Test(tree_dup, no_false_positives)
 			  "<<: {r: 1}\n");
 	expect_no_issues(p);
 	done(p);
+}
+
+/* Merge keys as sigs.k8s.io/yaml decodes them (goyaml.v2 decode.go `mapping`, `merge`). */
+Test(tree_lookup, merge_keys_as_the_decoder_sees_them)
+{
+	parsed *p = PARSE("base: &base {a: 1, b: 2}\n"
+			  "over: &over {b: 30, c: 3}\n"
+			  "after: {<<: *base, a: 10}\n"              /* explicit after: it wins */
+			  "before: {a: 10, <<: *base}\n"             /* explicit before: the merge wins */
+			  "list: {<<: [*over, *base]}\n"             /* earlier maps win */
+			  "two: {<<: *base, <<: *over}\n"            /* several merge keys, in order */
+			  "inline: {<<: {x: 1}, y: 2}\n"
+			  "tagged: {!!merge <<: *base}\n"
+			  "str: {!!str <<: *base}\n"                 /* not a merge key */
+			  "chain: &chain {<<: *base, c: 3}\n"
+			  "chained: {<<: *chain, d: 4}\n");
+	expect_no_issues(p);
+	const sl_node *r = root(p, 0);
+	const sl_node *base = raw(r, "base");
+	cr_expect_str_eq(sl_scalar(sl_map_get(raw(r, "after"), "a")), "10");
+	cr_expect_str_eq(sl_scalar(sl_map_get(raw(r, "before"), "a")), "1");
+	const sl_node *list = raw(r, "list");
+	cr_expect_str_eq(sl_scalar(sl_map_get(list, "b")), "30");
+	cr_expect_str_eq(sl_scalar(sl_map_get(list, "a")), "1");
+	cr_expect_str_eq(sl_scalar(sl_map_get(raw(r, "two"), "b")), "30");
+	cr_expect_str_eq(sl_scalar(sl_map_get(raw(r, "inline"), "x")), "1");
+	cr_expect_str_eq(sl_scalar(sl_map_get(raw(r, "tagged"), "a")), "1");
+	cr_expect_null(sl_map_get(raw(r, "str"), "a"));
+	cr_expect_not_null(sl_map_get(raw(r, "str"), "<<"));
+	cr_expect_str_eq(sl_scalar(sl_map_get(raw(r, "chained"), "a")), "1");
+	cr_expect_str_eq(sl_scalar(sl_map_get(raw(r, "chained"), "c")), "3");
+	/* iteration: one entry per key, no "<<" entry, nodes where they are written */
+	size_t n;
+	const sl_pair *e = sl_map_entries(list, &n);
+	cr_assert_eq(n, 3);
+	bool seen_a = false, seen_b = false, seen_c = false;
+	for (size_t i = 0; i < n; i++) {
+		const char *k = sl_scalar(e[i].key);
+		cr_assert_not_null(k);
+		cr_expect_str_neq(k, "<<");
+		seen_a |= strcmp(k, "a") == 0;
+		seen_b |= strcmp(k, "b") == 0;
+		seen_c |= strcmp(k, "c") == 0;
+		if (strcmp(k, "a") == 0)
+			cr_expect_eq(e[i].key->parent, base, "positions point at the real node");
+	}
+	cr_expect(seen_a && seen_b && seen_c);
+	const sl_node *before = raw(r, "before");
+	e = sl_map_entries(before, &n);
+	cr_expect_eq(n, 2);
+	/* no merge key: the map's own pairs */
+	e = sl_map_entries(base, &n);
+	cr_expect_eq(e, base->u.map.pairs);
+	cr_expect_eq(n, 2);
+	done(p);
+}
+
+Test(tree_lookup, merge_of_a_non_map_fails_the_document)
+{
+	static const char *const bad[] = {"m:\n  <<: 1\n", "m:\n  <<: [{a: 1}, x]\n",
+					   "s: &s [1]\nm:\n  <<: *s\n", NULL};
+	for (size_t i = 0; bad[i]; i++) {
+		parsed *p = parse_n(bad[i], strlen(bad[i]));
+		cr_assert_eq(p->n_is, 1, "%s", bad[i]);
+		cr_expect_str_eq(p->is[0].rule, "yaml-syntax");
+		cr_expect(strstr(p->is[0].msg, "map merge requires map or sequence of maps"), "%s",
+			  p->is[0].msg);
+		cr_expect_eq(p->t.n_docs, 0, "the document is not read: %s", bad[i]);
+		done(p);
+	}
+}
+
+/* A chain of mappings each merging the one before it makes quadratically many entries: past
+** SL_MAX_MERGED the document stops with a finding, in bounded time and memory. */
+Test(tree_lookup, merge_chain_is_bounded, .timeout = 10)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *text = malloc(cap);
+	cr_assert_not_null(text);
+	n += (size_t)sprintf(text + n, "m0: &m0 {k0: 0}\n");
+	for (int i = 1; i < 1500; i++)
+		n += (size_t)sprintf(text + n, "m%d: &m%d {<<: *m%d, k%d: %d}\n", i, i, i - 1, i, i);
+	parsed *p = parse_n(text, n);
+	cr_assert_eq(p->n_is, 1);
+	cr_expect_str_eq(p->is[0].rule, "yaml-syntax");
+	cr_expect(strstr(p->is[0].msg, "merge keys") != NULL, "%s", p->is[0].msg);
+	cr_expect_eq(p->t.n_docs, 0);
+	done(p);
+	/* below the bound the whole chain resolves */
+	n = 0;
+	n += (size_t)sprintf(text + n, "m0: &m0 {k0: 0}\n");
+	for (int i = 1; i < 300; i++)
+		n += (size_t)sprintf(text + n, "m%d: &m%d {<<: *m%d, k%d: %d}\n", i, i, i - 1, i, i);
+	p = parse_n(text, n);
+	expect_no_issues(p);
+	const sl_node *last = sl_map_get(root(p, 0), "m299");
+	size_t ne;
+	sl_map_entries(last, &ne);
+	cr_expect_eq(ne, 300);
+	cr_expect_str_eq(sl_scalar(sl_map_get(last, "k0")), "0");
+	done(p);
+	free(text);
 }
 
 /* --- multi-document recovery ------------------------------------------------------------ */

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: Apache-2.0
+** escape.c: escaping bytes from manifests and file names for each output sink (escape.h). */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/escape.h"
+#include "source.h"
+
+/* A growing output buffer; on allocation failure it is marked failed and stops growing. */
+struct obuf {
+	char *s;
+	size_t n, cap;
+	bool failed;
+};
+
+static void put(struct obuf *b, const char *s, size_t n)
+{
+	if (b->failed)
+		return;
+	if (b->n + n + 1 > b->cap) {
+		size_t ncap = b->cap ? b->cap * 2 : 64;
+		while (ncap < b->n + n + 1)
+			ncap *= 2;
+		char *ns = realloc(b->s, ncap);
+		if (!ns) {
+			b->failed = true;
+			return;
+		}
+		b->s = ns;
+		b->cap = ncap;
+	}
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
+
+static void put_str(struct obuf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+static void put_fmt(struct obuf *b, const char *prefix, unsigned v, int digits)
+{
+	static const char hex[] = "0123456789abcdef";
+	char t[16];
+	size_t n = strlen(prefix);
+	memcpy(t, prefix, n);
+	for (int i = digits - 1; i >= 0; i--)
+		t[n++] = hex[(v >> (4 * i)) & 15];
+	put(b, t, n);
+}
+
+/* Controls that reorder or break displayed text: C1, the Arabic letter mark, LRM/RLM, the
+** line and paragraph separators, the embeddings and overrides, the isolates. */
+static bool invisible_control(unsigned cp)
+{
+	return (cp >= 0x80 && cp <= 0x9F) || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+	       (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+static bool text_like(sl_sink sink)
+{
+	return sink != SL_SINK_XML;
+}
+
+static void escape_into(struct obuf *b, const char *s, sl_sink sink)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	bool line_start = sink == SL_SINK_TEXT_LINE || sink == SL_SINK_DIFF;
+	bool github = sink == SL_SINK_GITHUB_DATA || sink == SL_SINK_GITHUB_PROP;
+	size_t i = 0;
+	if (line_start) {
+		/* A workflow command is a line that starts with "::" (leading blanks allowed). */
+		size_t j = 0;
+		while (j < n && p[j] == ' ')
+			j++;
+		if (j + 1 < n && p[j] == ':' && p[j + 1] == ':') {
+			put(b, s, j);
+			put_str(b, "\\x3a");
+			i = j + 1;
+		}
+	}
+	while (i < n) {
+		unsigned cp;
+		size_t len = sl_utf8_decode(p + i, n - i, &cp);
+		if (!len) {
+			put_fmt(b, "\\x", p[i], 2);
+			i++;
+			continue;
+		}
+		const char *rep = NULL;
+		if (github) {
+			rep = cp == '%' ? "%25" : cp == '\r' ? "%0D" : cp == '\n' ? "%0A"
+			    : sink == SL_SINK_GITHUB_PROP && cp == ':' ? "%3A"
+			    : sink == SL_SINK_GITHUB_PROP && cp == ',' ? "%2C" : NULL;
+		} else if (sink == SL_SINK_XML) {
+			rep = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;"
+			    : cp == '"' ? "&quot;" : cp == '\'' ? "&apos;" : cp == '\t' ? "&#9;"
+			    : cp == '\n' ? "&#10;" : cp == '\r' ? "&#13;" : NULL;
+		} else {
+			rep = cp == '\t' ? "\\t" : cp == '\n' ? "\\n" : cp == '\r' ? "\\r" : NULL;
+		}
+		if (rep) {
+			put_str(b, rep);
+		} else if (cp < 0x20 || cp == 0x7F) {
+			put_fmt(b, "\\x", cp, 2);
+		} else if (sink == SL_SINK_XML && (cp == 0xFFFE || cp == 0xFFFF)) {
+			put_fmt(b, "\\u", cp, 4);
+		} else if (invisible_control(cp)) {
+			if (sink == SL_SINK_XML) {
+				put_fmt(b, "&#x", cp, 4);
+				put_str(b, ";");
+			} else {
+				put_fmt(b, "\\u", cp, 4);
+			}
+		} else if (text_like(sink) && cp == '#' && i + 2 < n && p[i + 1] == '#' &&
+			   p[i + 2] == '[') {
+			put_str(b, "\\x23");
+		} else {
+			put(b, s + i, len);
+		}
+		i += len;
+	}
+}
+
+char *sl_esc_str(const char *s, sl_sink sink)
+{
+	if (!s)
+		return NULL;
+	struct obuf b = {0};
+	put(&b, "", 0);
+	escape_into(&b, s, sink);
+	if (b.failed) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s;
+}
+
+void sl_esc_put(FILE *out, const char *s, sl_sink sink)
+{
+	if (!s)
+		return;
+	char *e = sl_esc_str(s, sink);
+	if (e) {
+		fputs(e, out);
+		free(e);
+	} else {
+		/* out of memory: write nothing of s rather than its raw bytes */
+		fputs("?", out);
+	}
+}
+
+json_t *sl_esc_json(const char *s)
+{
+	if (!s)
+		return json_null();
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0;
+	unsigned cp;
+	while (i < n) {
+		size_t len = sl_utf8_decode(p + i, n - i, &cp);
+		if (!len)
+			break;
+		i += len;
+	}
+	if (i == n)
+		return json_stringn(s, n);
+	struct obuf b = {0};
+	put(&b, s, i);
+	while (i < n) {
+		size_t len = sl_utf8_decode(p + i, n - i, &cp);
+		if (len) {
+			put(&b, s + i, len);
+			i += len;
+		} else {
+			put_str(&b, "\xEF\xBF\xBD");   /* U+FFFD */
+			i++;
+		}
+	}
+	json_t *j = b.failed ? NULL : json_stringn(b.s, b.n);
+	free(b.s);
+	return j;
+}

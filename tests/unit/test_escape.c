@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: Apache-2.0
+** test_escape.c: the escaper every sink goes through (src/report/escape.h). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/escape.h"
+
+static void expect(const char *in, sl_sink sink, const char *want)
+{
+	char *got = sl_esc_str(in, sink);
+	cr_assert_not_null(got);
+	cr_expect_str_eq(got, want, "sink %d: \"%s\"", (int)sink, in);
+	free(got);
+}
+
+/* The hostile inputs of the issue, through every sink. */
+#define NL_CMD "v\n::add-mask::secret"
+#define ESC "a\033[31mb\033]0;title\007"
+#define BIDI "ab\xE2\x80\xAE" "cd\xE2\x81\xA6"
+#define BAD "x\xFF\xC0\xAFy\xED\xA0\x80z"
+#define LEGACY "x ##[stop-commands] y"
+
+Test(escape, text)
+{
+	expect("plain / ascii: ok, é 日本", SL_SINK_TEXT, "plain / ascii: ok, é 日本");
+	expect(NL_CMD, SL_SINK_TEXT, "v\\n::add-mask::secret");
+	expect(ESC, SL_SINK_TEXT, "a\\x1b[31mb\\x1b]0;title\\x07");
+	expect("\t\r\x7F", SL_SINK_TEXT, "\\t\\r\\x7f");
+	expect(BIDI, SL_SINK_TEXT, "ab\\u202ecd\\u2066");
+	expect("\xC2\x85", SL_SINK_TEXT, "\\u0085");   /* C1 NEL */
+	expect(BAD, SL_SINK_TEXT, "x\\xff\\xc0\\xafy\\xed\\xa0\\x80z");
+	expect("\xF0\x9F\x98\x80 \xE2\x82\xAC", SL_SINK_TEXT, "\xF0\x9F\x98\x80 \xE2\x82\xAC");
+	expect(LEGACY, SL_SINK_TEXT, "x \\x23#[stop-commands] y");
+	/* "::" only matters at the start of a line */
+	expect("::error::x", SL_SINK_TEXT, "::error::x");
+	expect("::error::x", SL_SINK_TEXT_LINE, "\\x3a:error::x");
+	expect("  ::warning::x", SL_SINK_TEXT_LINE, "  \\x3a:warning::x");
+	expect("./::error::x", SL_SINK_TEXT_LINE, "./::error::x");
+	expect(":x", SL_SINK_TEXT_LINE, ":x");
+	expect("", SL_SINK_TEXT, "");
+}
+
+Test(escape, github)
+{
+	expect(NL_CMD, SL_SINK_GITHUB_DATA, "v%0A::add-mask::secret");
+	expect(NL_CMD, SL_SINK_GITHUB_PROP, "v%0A%3A%3Aadd-mask%3A%3Asecret");
+	expect("100% a,b\r", SL_SINK_GITHUB_DATA, "100%25 a,b%0D");
+	expect("a,b:c", SL_SINK_GITHUB_PROP, "a%2Cb%3Ac");
+	expect(ESC, SL_SINK_GITHUB_DATA, "a\\x1b[31mb\\x1b]0;title\\x07");
+	expect(BAD, SL_SINK_GITHUB_PROP, "x\\xff\\xc0\\xafy\\xed\\xa0\\x80z");
+	expect(LEGACY, SL_SINK_GITHUB_DATA, "x \\x23#[stop-commands] y");
+	expect(BIDI, SL_SINK_GITHUB_DATA, "ab\\u202ecd\\u2066");
+}
+
+Test(escape, xml)
+{
+	expect("<a href=\"x\">&'</a>", SL_SINK_XML, "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
+	expect(NL_CMD, SL_SINK_XML, "v&#10;::add-mask::secret");
+	expect("\t\r", SL_SINK_XML, "&#9;&#13;");
+	expect(ESC, SL_SINK_XML, "a\\x1b[31mb\\x1b]0;title\\x07");
+	expect(BAD, SL_SINK_XML, "x\\xff\\xc0\\xafy\\xed\\xa0\\x80z");
+	expect("\xEF\xBF\xBE", SL_SINK_XML, "\\ufffe");
+	expect(BIDI, SL_SINK_XML, "ab&#x202e;cd&#x2066;");
+	expect("é", SL_SINK_XML, "é");
+}
+
+Test(escape, diff_header)
+{
+	expect("a\n+++ b/etc/passwd", SL_SINK_DIFF, "a\\n+++ b/etc/passwd");
+	expect("::error::f.yaml", SL_SINK_DIFF, "\\x3a:error::f.yaml");
+	expect(BAD, SL_SINK_DIFF, "x\\xff\\xc0\\xafy\\xed\\xa0\\x80z");
+}
+
+static void expect_json(const char *in, const char *want)
+{
+	json_t *j = sl_esc_json(in);
+	cr_assert_not_null(j);
+	cr_assert(json_is_string(j));
+	cr_expect_str_eq(json_string_value(j), want);
+	char *dump = json_dumps(j, JSON_ENCODE_ANY);
+	cr_assert_not_null(dump, "the string dumps as JSON");
+	free(dump);
+	json_decref(j);
+}
+
+Test(escape, json)
+{
+	expect_json("plain é", "plain é");
+	expect_json(NL_CMD, NL_CMD);   /* JSON escapes controls itself: kept losslessly */
+	expect_json(ESC, ESC);
+	expect_json(BAD, "x\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDy\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDz");
+	expect_json("\xE2\x82", "\xEF\xBF\xBD\xEF\xBF\xBD");   /* truncated sequence at the end */
+	json_t *n = sl_esc_json(NULL);
+	cr_expect(json_is_null(n));
+	json_decref(n);
+}
+
+Test(escape, put_writes_the_same)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	sl_esc_put(f, NL_CMD, SL_SINK_TEXT_LINE);
+	sl_esc_put(f, NULL, SL_SINK_TEXT);
+	fclose(f);
+	cr_expect_str_eq(buf, "v\\n::add-mask::secret");
+	free(buf);
+}
