@@ -174,6 +174,8 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 			  const char *message)
 {
 	struct parse_payload *pp = payload;
+	if (strcmp(rule, "yaml-syntax") == 0)
+		pp->f->broken = true;
 	char *msg = sl_arena_strndup(pp->f->arena, message, strlen(message));
 	if (!msg) {
 		pp->f->oom = SL_ENOMEM;
@@ -294,6 +296,7 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 	if (!f->arena && !(f->arena = sl_arena_new_sized(f->src->len * 8)))
 		return SL_ENOMEM;
 	struct parse_payload pp = {e, f, NULL, NULL};
+	f->broken = false;
 	err = sl_tree_parse_fixing(f->src, f->arena, &f->tree, on_tree_issue, on_tree_fix, &pp);
 	if (err)
 		return err;
@@ -365,7 +368,12 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 	}
 	if (f->oom)
 		return f->oom;
-	return sl_suppress_apply(e, f);
+	sl_err err = sl_suppress_apply(e, f);
+	/* A file with a YAML syntax error is never fixed (the fixer blocks it): its findings offer
+	** no fix, so no report calls them fixable. */
+	for (size_t i = 0; !err && f->broken && i < f->n_findings; i++)
+		f->findings[i]->pub.fix = NULL;
+	return err;
 }
 
 /* --- the rule SDK -------------------------------------------------------------------------- */

@@ -54,6 +54,8 @@ typedef struct sl_file {
 	bool released;               /* streamed: its tree was freed after pass 1 */
 	bool waiting;                /* streamed: checked in pass 3, once every serving unit is known */
 	bool compact;                /* streamed: its findings live in the engine's keep arena */
+	bool broken;                 /* the parser found a YAML syntax error (whether or not the
+				        yaml-syntax rule is selected): no fix may touch the file */
 	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
 } sl_file;
 

@@ -693,12 +693,10 @@ static long file_index(const sl_engine *e, const char *path)
 }
 
 /* True when f has a yaml-syntax finding. */
+/* A file with a YAML syntax error is never fixed, whether or not yaml-syntax is selected. */
 static bool has_syntax_error(const sl_file *f)
 {
-	for (size_t i = 0; i < f->n_findings; i++)
-		if (strcmp(f->findings[i]->pub.rule, "yaml-syntax") == 0)
-			return true;
-	return false;
+	return f->broken;
 }
 
 /* One round's choice: in finding order, every fix whose edits overlap nothing accepted before
