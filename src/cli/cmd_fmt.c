@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
+#include "report/escape.h"
 
 /* The buffer from stdin. read_ok is 0 when it could not be read whole (an error, memory, more
 ** than SL_PIPE_INPUT_MAX bytes): then eof says whether the rest is still unread on stdin. */
@@ -89,15 +90,20 @@ static bool report_blocking(const sl_run *run, size_t file, const char *path)
 	sl_file_info fi;
 	sl_run_file(run, file, &fi);
 	if (fi.error) {
-		fprintf(stderr, "%s: error: %s\n", fi.path, fi.error);
+		sl_esc_put(stderr, fi.path, SL_SINK_TEXT_LINE);
+		fputs(": error: ", stderr);
+		sl_esc_put(stderr, fi.error, SL_SINK_TEXT);
+		fputc('\n', stderr);
 		any = true;
 	}
 	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
 		const sl_finding *f = sl_run_finding(run, i);
 		if (strcmp(f->rule, "yaml-syntax") != 0 || strcmp(f->path, path) != 0)
 			continue;
-		fprintf(stderr, "%s:%u:%u: error: %s [%s]\n", f->path, f->line, f->column, f->message,
-			f->rule);
+		sl_esc_put(stderr, f->path, SL_SINK_TEXT_LINE);
+		fprintf(stderr, ":%u:%u: error: ", f->line, f->column);
+		sl_esc_put(stderr, f->message, SL_SINK_TEXT);
+		fprintf(stderr, " [%s]\n", f->rule);
 		any = true;
 	}
 	return any;
@@ -108,8 +114,9 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	const char *name = stdin_name ? stdin_name : "-";
 	read_all(in);
 	if (!in->read_ok) {
-		fprintf(stderr, "%s: error: cannot read stdin: %s; the input is given back unchanged\n",
-			name, in->why ? in->why : "read error");
+		sl_esc_put(stderr, name, SL_SINK_TEXT_LINE);
+		fprintf(stderr, ": error: cannot read stdin: %s; the input is given back unchanged\n",
+			in->why ? in->why : "read error");
 		return give_back(in);
 	}
 	sl_config *cfg = NULL;
@@ -124,7 +131,9 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	if (!err)
 		err = sl_run_lint(run);
 	if (err) {
-		fprintf(stderr, "schedlint: error: %s\n", msg ? msg : sl_strerror(err));
+		fputs("schedlint: error: ", stderr);
+		sl_esc_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT);
+		fputc('\n', stderr);
 		status = give_back(in);
 	} else if (report_blocking(run, 0, name)) {
 		status = give_back(in);
@@ -167,7 +176,9 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 		err = sl_run_fix(run, &fo, &applied, NULL);
 	}
 	if (err) {
-		fprintf(stderr, "schedlint: error: %s\n", msg ? msg : sl_strerror(err));
+		fputs("schedlint: error: ", stderr);
+		sl_esc_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT);
+		fputc('\n', stderr);
 		status = EXIT_INTERNAL;
 		goto out;
 	}
@@ -187,8 +198,9 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 			continue;
 		if (sl_run_file_write(run, i) != SL_OK) {
 			const char *why = sl_run_file_write_error(run, i);
-			fprintf(stderr, "%s: error: cannot write the fixed file: %s\n", fi.path,
-				why ? why : strerror(errno));
+			int e = errno;
+			sl_esc_put(stderr, fi.path, SL_SINK_TEXT_LINE);
+			fprintf(stderr, ": error: cannot write the fixed file: %s\n", why ? why : strerror(e));
 			status = EXIT_USAGE;
 		} else {
 			written++;
