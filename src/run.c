@@ -20,6 +20,7 @@
 #include "walk.h"
 #include "write.h"
 #include "diff.h"
+#include "schedlint/version.h"
 
 struct sl_run {
 	sl_engine eng;
@@ -34,7 +35,7 @@ struct sl_run {
 
 const char *sl_version(void)
 {
-	return SL_VERSION;
+	return SL_VERSION_STRING;
 }
 
 /* Frees f and everything it owns. */
