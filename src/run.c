@@ -21,6 +21,7 @@
 #include "write.h"
 #include "diff.h"
 #include "report/escape.h"
+#include "schedlint/version.h"
 
 struct sl_run {
 	sl_engine eng;
@@ -35,7 +36,7 @@ struct sl_run {
 
 const char *sl_version(void)
 {
-	return SL_VERSION;
+	return SL_VERSION_STRING;
 }
 
 /* Frees f and everything it owns. */

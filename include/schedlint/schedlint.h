@@ -10,8 +10,10 @@
 #include "schedlint/finding.h"
 #include "schedlint/lint.h"
 #include "schedlint/rules.h"
+#include "schedlint/version.h"
 
-/* The library version ("0.1.0"). */
+/* The version of the library loaded ("0.1.0"): SL_VERSION_STRING when it was built from the
+** same release as the headers (schedlint/version.h). */
 SL_API const char *sl_version(void);
 
 #endif
