@@ -88,23 +88,6 @@ static bool same_toleration(const sl_node *a, const sl_node *b)
 	return same_scalar(sl_map_get(a, "operator"), sl_map_get(b, "operator"), "Equal");
 }
 
-static bool same_namespace(const sl_object *a, const sl_object *b)
-{
-	return !a->namespace_ || !b->namespace_ || strcmp(a->namespace_, b->namespace_) == 0;
-}
-
-/* The runtime KServe would use for name: a ServingRuntime in the InferenceService's namespace,
-** else a ClusterServingRuntime. */
-static const sl_object *find_runtime(const sl_index *ix, const sl_object *isvc, const char *name)
-{
-	size_t n = 0;
-	const sl_object *const *rts = sl_index_find_all(ix, SL_KIND_SERVING_RUNTIME, name, &n);
-	for (size_t i = 0; i < n; i++)
-		if (same_namespace(rts[i], isvc))
-			return rts[i];
-	return sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, name);
-}
-
 static const sl_node *runtime_tolerations(const sl_object *rt)
 {
 	for (size_t i = 0; i < rt->n_units; i++)
@@ -124,7 +107,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const char *name = sl_scalar(rn);
 	if (!name || sl_scalar_type(rn) != SL_Y_STR || !*name)
 		return SL_OK;
-	const sl_object *rt = find_runtime(sl_ctx_index(ctx), u->obj, name);
+	const sl_object *rt = sl_index_runtime(sl_ctx_index(ctx), u->obj, name);
 	if (!rt)
 		return SL_OK;
 	const sl_node *rtol = runtime_tolerations(rt);
