@@ -72,6 +72,17 @@ typedef struct sl_engine {
 	size_t n_files;
 } sl_engine;
 
+/* What a rule sees (rule.h's sl_ctx): the file, the object and unit under check and the running
+** rule; sl_engine_check fills it, the SDK (sdk.c) reads it. */
+struct sl_ctx {
+	sl_engine *eng;
+	sl_file *file;
+	int rule_index;
+	const sl_object *obj;
+	const sl_unit *unit;
+	const char **labels;   /* obj's units' labels, made when a rule first asks (sl_ctx_label) */
+};
+
 /* Reads f's file (once added by path) into f->src; a file that cannot be read gets f->error.
 ** text_only: without the line index (sl_source_read_text), for a look at the bytes.
 ** SL_ENOMEM only. */

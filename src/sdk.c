@@ -1,0 +1,643 @@
+/* SPDX-License-Identifier: Apache-2.0
+** sdk.c: the rule SDK (rule.h): what a rule reads through its context, how it reports findings
+** and notes, the fix helpers that edit the original text, and the helpers rules share. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cluster.h"
+#include "engine.h"
+#include "registry.h"
+
+struct sl_report {
+	sl_frec rec;
+};
+
+/* --- the rule SDK -------------------------------------------------------------------------- */
+
+const sl_config *sl_ctx_config(const sl_ctx *ctx) { return ctx->eng->cfg; }
+const sl_index *sl_ctx_index(const sl_ctx *ctx) { return &ctx->eng->index; }
+sl_arena *sl_ctx_arena(sl_ctx *ctx) { return ctx->file->arena; }
+const sl_source *sl_ctx_source(const sl_ctx *ctx) { return ctx->file->src; }
+
+const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
+{
+	const sl_object *o = ctx->obj;
+	if (!o || u < o->units || u >= o->units + o->n_units)
+		return sl_unit_label(u, ctx->file->arena);
+	/* rules ask for the label of the unit they check, often before they know they report */
+	size_t i = (size_t)(u - o->units);
+	if (!ctx->labels && !(ctx->labels = sl_arena_zalloc(ctx->file->arena,
+							    o->n_units * sizeof *ctx->labels)))
+		return NULL;
+	if (!ctx->labels[i])
+		ctx->labels[i] = sl_unit_label(u, ctx->file->arena);
+	return ctx->labels[i];
+}
+
+static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_node,
+			  const char *fmt, va_list ap)
+{
+	sl_file *f = ctx->file;
+	if (ctx->eng->severity[ctx->rule_index] == SL_SEV_OFF || !at)
+		return NULL;
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	char *msg = n >= 0 ? sl_arena_alloc(f->arena, (size_t)n + 1) : NULL;
+	if (!msg) {
+		f->oom = SL_ENOMEM;
+		return NULL;
+	}
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	char *ptr = sl_node_pointer(ptr_node, f->arena);
+	sl_frec *rec = sl_engine_record(ctx->eng, f, ctx->rule_index, sl_node_doc(at) ? sl_node_doc(at)->index : 0, at->start,
+			      at->end, ptr, msg, ctx->obj, ctx->unit);
+	return (sl_report *)rec;
+}
+
+sl_report *sl_report_at(sl_ctx *ctx, const sl_node *at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	sl_report *r = vreport(ctx, at, at, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...)
+{
+	const sl_node *key = sl_node_key(value);
+	va_list ap;
+	va_start(ap, fmt);
+	sl_report *r = vreport(ctx, key ? key : value, value, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
+{
+	if (!r)
+		return SL_OK;
+	sl_file *f = ctx->file;
+	va_list ap;
+	va_start(ap, fmt);
+	char *note = sl_arena_vprintf(f->arena, fmt, ap);
+	va_end(ap);
+	const char *old = r->rec.pub.notes;
+	char *all = !note ? NULL : !old ? note : sl_arena_printf(f->arena, "%s\n%s", old, note);
+	if (!all) {
+		f->oom = SL_ENOMEM;
+		return SL_ENOMEM;
+	}
+	r->rec.pub.notes = all;
+	return SL_OK;
+}
+
+void sl_report_cap(sl_report *r, sl_severity sev)
+{
+	if (r && r->rec.pub.severity > sev)
+		r->rec.pub.severity = sev;
+}
+
+const char *sl_short_paths(sl_ctx *ctx, const char *s)
+{
+	if (!s)
+		return NULL;
+	char *out = sl_arena_alloc(ctx->file->arena, strlen(s) + 1);
+	if (!out) {
+		ctx->file->oom = SL_ENOMEM;
+		return NULL;
+	}
+	size_t w = 0;
+	for (const char *p = s; *p;) {
+		/* a token runs to the next space or parenthesis; keep what follows its last '/' */
+		size_t n = strcspn(p, " ()");
+		const char *slash = NULL;
+		for (size_t i = 0; i < n; i++)
+			if (p[i] == '/')
+				slash = p + i;
+		const char *from = slash ? slash + 1 : p;
+		memcpy(out + w, from, (size_t)(p + n - from));
+		w += (size_t)(p + n - from);
+		p += n;
+		if (*p)
+			out[w++] = *p++;
+	}
+	out[w] = '\0';
+	return out;
+}
+
+sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o)
+{
+	if (!o->mode_defaulted)
+		return SL_OK;
+	const char *src = NULL;
+	sl_mode m = sl_cluster_kserve_default_mode(&ctx->eng->index, &src);
+	const char *name = m == SL_MODE_STANDARD ? "Standard" : m == SL_MODE_MODELMESH ? "ModelMesh"
+		: "Knative";
+	if (src)
+		return sl_report_note(ctx, r, "It runs in %s mode because it has no valid "
+				      "serving.kserve.io/deploymentMode annotation and the default mode "
+				      "is %s, per %s.", name, name, src);
+	return sl_report_note(ctx, r, "It runs in %s mode because it has no valid "
+			      "serving.kserve.io/deploymentMode annotation and KServe's shipped default "
+			      "is Serverless (Knative); if the cluster's default differs, set config "
+			      "`cluster.kserve-default-deployment-mode` or lint the "
+			      "inferenceservice-config ConfigMap alongside.", name);
+}
+
+static sl_file *file_of(sl_ctx *ctx, const sl_object *in)
+{
+	if (!in || in->path == ctx->file->path)
+		return ctx->file;
+	for (size_t i = 0; i < ctx->eng->n_files; i++)
+		if (ctx->eng->files[i]->path == in->path)
+			return ctx->eng->files[i];
+	return NULL;
+}
+
+/* A rendering helper declined: the report's fix goes whole (a partial fix could leave the file
+** half-changed), and later edits to it are ignored. */
+static bool void_fix(sl_report *r)
+{
+	if (r) {
+		r->rec.fix_void = true;
+		r->rec.fix.n_edits = 0;
+		r->rec.pub.fix = NULL;
+	}
+	return false;
+}
+
+bool sl_node_owns(const sl_node *map, const sl_node *v)
+{
+	return map && v && map->type == SL_NODE_MAP && v->parent == map && !sl_node_anchor(v) &&
+	       v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
+}
+
+static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start, size_t end,
+		       const char *text)
+{
+	if (!r || r->rec.fix_void)
+		return SL_OK;
+	sl_frec *rec = &r->rec;
+	sl_file *f = ctx->file;
+	if (!target || start > end || end > target->src->len)
+		return SL_EINTERNAL;
+	/* The edits of one fix apply together, so they never overlap (nor insert twice at one
+	** place): one that would goes with its whole fix. */
+	sl_edit probe = {.path = target->path, .offset = start, .length = end - start};
+	for (size_t i = 0; i < rec->fix.n_edits; i++)
+		if (sl_edits_overlap(&rec->edits[i], &probe)) {
+			void_fix(r);
+			return SL_OK;
+		}
+	if (rec->fix.n_edits == rec->cap_edits) {
+		size_t ncap = rec->cap_edits ? rec->cap_edits * 2 : 2;
+		sl_edit *ne = sl_arena_alloc(f->arena, ncap * sizeof *ne);
+		if (!ne)
+			return SL_ENOMEM;
+		if (rec->fix.n_edits)
+			memcpy(ne, rec->edits, rec->fix.n_edits * sizeof *ne);
+		rec->edits = ne;
+		rec->cap_edits = ncap;
+	}
+	sl_edit *ed = &rec->edits[rec->fix.n_edits];
+	ed->path = target->path;
+	ed->offset = start;
+	ed->length = end - start;
+	ed->content = sl_arena_strndup(f->arena, text, strlen(text));
+	if (!ed->content)
+		return SL_ENOMEM;
+	sl_source_position(target->src, start, &ed->line, &ed->column);
+	sl_source_position(target->src, end, &ed->end_line, &ed->end_column);
+	rec->fix.edits = rec->edits;
+	rec->fix.n_edits++;
+	rec->pub.fix = &rec->fix;
+	if (!rec->fix.applicability)
+		rec->fix.applicability = sl_registry[rec->rule_index].rule->fix;
+	return SL_OK;
+}
+
+/* The linted file whose text holds node n (no scan of the other files, whose records other
+** threads may be writing). */
+static sl_file *file_of_node(sl_ctx *ctx, const sl_node *n)
+{
+	const sl_doc *doc = sl_node_doc(n);
+	const sl_source *src = doc ? doc->src : NULL;
+	if (!src || src == ctx->file->src)
+		return ctx->file;
+	return src->owner;
+}
+
+/* A file's style, detected on first use. Under -j a fix may need another file's style while that
+** file's own thread runs, so detection is serialised. */
+static pthread_mutex_t style_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const sl_style *style_of(sl_file *f)
+{
+	pthread_mutex_lock(&style_lock);
+	if (!f->style_known) {
+		sl_style_detect(f->src, &f->style);
+		f->style_known = true;
+	}
+	pthread_mutex_unlock(&style_lock);
+	return &f->style;
+}
+
+/* True when an edit to n would change more than one place: n, or a node it lies in, is anchored,
+** so every alias of it and every mapping that merges it ("<<") would change too. */
+static bool shared(const sl_node *n)
+{
+	for (; n; n = n->parent)
+		if (sl_node_anchor(n))
+			return true;
+	return false;
+}
+
+bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
+		      const char *fragment)
+{
+	sl_file *f = file_of_node(ctx, sl_deref(map));
+	if (!r)
+		return false;
+	/* never a duplicate key (merged keys count), never an edit through an alias or a merge */
+	if (!f || sl_map_get(map, key) || shared(sl_deref(map)))
+		return void_fix(r);
+	size_t off;
+	const char *text = sl_render_map_entry(ctx->file->arena, f->src, style_of(f), map, key,
+					       fragment, &off);
+	if (!text || r->rec.fix_void)
+		return void_fix(r);
+	return add_edit(ctx, r, f, off, off, text) == SL_OK && !r->rec.fix_void;
+}
+
+bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *fragment)
+{
+	sl_file *f = file_of_node(ctx, sl_deref(seq));
+	if (!r)
+		return false;
+	if (!f || shared(sl_deref(seq)))
+		return void_fix(r);
+	size_t off;
+	const char *text = sl_render_seq_item(ctx->file->arena, f->src, style_of(f), seq, fragment,
+					      &off);
+	if (!text || r->rec.fix_void)
+		return void_fix(r);
+	return add_edit(ctx, r, f, off, off, text) == SL_OK && !r->rec.fix_void;
+}
+
+bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n)
+{
+	sl_file *f = file_of_node(ctx, n);
+	size_t s, e;
+	if (!r)
+		return false;
+	if (!f || shared(n) || !sl_render_removal(f->src, n, &s, &e) || r->rec.fix_void)
+		return void_fix(r);
+	return add_edit(ctx, r, f, s, e, "") == SL_OK && !r->rec.fix_void;
+}
+
+bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text)
+{
+	sl_file *f = file_of_node(ctx, n);
+	if (!r)
+		return false;
+	if (!f || !n || n->type != SL_NODE_SCALAR || shared(n) || r->rec.fix_void)
+		return void_fix(r);
+	return add_edit(ctx, r, f, n->start, n->end, text) == SL_OK && !r->rec.fix_void;
+}
+
+const char *sl_node_text(sl_ctx *ctx, const sl_node *n)
+{
+	sl_file *f = file_of_node(ctx, n);
+	if (!f || !n)
+		return "";
+	const char *t = sl_arena_strndup(ctx->file->arena, f->src->data + n->start, n->end - n->start);
+	return t ? t : "";
+}
+
+const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s)
+{
+	sl_file *f = file_of_node(ctx, n);
+	return sl_render_quoted(ctx->file->arena, f ? style_of(f)->quote : '"', s);
+}
+
+const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s)
+{
+	sl_file *f = file_of_node(ctx, n);
+	return sl_render_scalar(ctx->file->arena, f ? style_of(f)->quote : '"', s);
+}
+
+sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text)
+{
+	return add_edit(ctx, r, ctx->file, start, end, text);
+}
+
+sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t start, size_t end,
+			 const char *text)
+{
+	return add_edit(ctx, r, file_of(ctx, in), start, end, text);
+}
+
+sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
+{
+	if (!r)
+		return SL_OK;
+	va_list ap;
+	va_start(ap, fmt);
+	char buf[512];
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	r->rec.fix.applicability = a;
+	r->rec.fix.message = sl_arena_strndup(ctx->file->arena, buf, strlen(buf));
+	return r->rec.fix.message ? SL_OK : SL_ENOMEM;
+}
+
+/* --- helpers ------------------------------------------------------------------------------- */
+
+bool sl_is_gpu_resource(const sl_config *cfg, const char *name)
+{
+	if (!name)
+		return false;
+	for (size_t i = 0; cfg && i < cfg->cluster.gpu_resources.n; i++) {
+		const char *g = cfg->cluster.gpu_resources.v[i];
+		size_t n = strlen(g);
+		if (n && g[n - 1] == '*') {
+			if (strncmp(name, g, n - 1) == 0)
+				return true;
+		} else if (strcmp(name, g) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+sl_k8s_str sl_node_str(const sl_node *n)
+{
+	n = sl_deref(n);
+	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
+		return (sl_k8s_str){NULL, 0};
+	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
+}
+
+size_t sl_map_n(const sl_node *map)
+{
+	size_t n;
+	sl_map_entries(map, &n);
+	return n;
+}
+
+const sl_pair *sl_map_pair(const sl_node *map, size_t i)
+{
+	size_t n;
+	return &sl_map_entries(map, &n)[i];
+}
+
+size_t sl_seq_n(const sl_node *seq)
+{
+	seq = sl_deref(seq);
+	return seq && seq->type == SL_NODE_SEQ ? seq->u.seq.n : 0;
+}
+
+const sl_node *sl_seq_item(const sl_node *seq, size_t i)
+{
+	return sl_deref(sl_deref(seq)->u.seq.items[i]);
+}
+
+const char *sl_gpu_taint_key(const char *resource)
+{
+	return strncmp(resource, "nvidia.com/mig-", 15) == 0 ? "nvidia.com/gpu" : resource;
+}
+
+bool sl_quantity_node_is_zero(const sl_node *q)
+{
+	const char *s = sl_scalar(q);
+	if (!s || !*s)
+		return false;
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s; s++)
+		if (*s != '0' && *s != '.')
+			return false;
+	return true;
+}
+
+const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u)
+{
+	for (size_t i = 0; i < u->n_containers; i++) {
+		const sl_node *lists[2] = {u->containers[i].limits, u->containers[i].requests};
+		for (int l = 0; l < 2; l++) {
+			for (size_t j = 0; j < sl_map_n(lists[l]); j++) {
+				const sl_pair *p = sl_map_pair(lists[l], j);
+				const char *name = sl_scalar(p->key);
+				if (sl_is_gpu_resource(cfg, name) && !sl_quantity_node_is_zero(p->value))
+					return name;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* True when name is one of the config's GPU device classes. */
+static bool is_gpu_class(const sl_config *cfg, const char *name)
+{
+	for (size_t i = 0; name && cfg && i < cfg->cluster.gpu_device_classes.n; i++)
+		if (strcmp(name, cfg->cluster.gpu_device_classes.v[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The first GPU device class of a DRA device request: deviceClassName (v1beta1),
+** exactly.deviceClassName (v1, v1beta2), or one of firstAvailable[].deviceClassName. */
+static const char *request_gpu_class(const sl_config *cfg, const sl_node *req)
+{
+	const char *c = sl_scalar(sl_map_get(req, "deviceClassName"));
+	if (is_gpu_class(cfg, c))
+		return c;
+	c = sl_scalar(sl_map_get(sl_map_get(req, "exactly"), "deviceClassName"));
+	if (is_gpu_class(cfg, c))
+		return c;
+	const sl_node *alts = sl_map_get(req, "firstAvailable");
+	for (size_t i = 0; i < sl_seq_n(alts); i++) {
+		c = sl_scalar(sl_map_get(sl_seq_item(alts, i), "deviceClassName"));
+		if (is_gpu_class(cfg, c))
+			return c;
+	}
+	return NULL;
+}
+
+/* The first object of kind k named name that can be in o's namespace (a claim is looked up in
+** the pod's namespace): the same namespace, or either one unset. NULL when none. */
+static const sl_object *same_namespace(const sl_index *ix, sl_kind k, const char *name,
+				       const sl_object *o)
+{
+	size_t n;
+	const sl_object *const *all = sl_index_find_all(ix, k, name, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!all[i]->namespace_ || !o->namespace_ ||
+		    strcmp(all[i]->namespace_, o->namespace_) == 0)
+			return all[i];
+	return NULL;
+}
+
+const char *sl_claim_gpu_class(const sl_index *ix, const sl_unit *u, const sl_node *entry,
+			       bool *resolved)
+{
+	*resolved = false;
+	const char *name = sl_scalar(sl_map_get(entry, "name"));
+	const sl_node *pod_claims = sl_map_get(u->pod, "resourceClaims");
+	const sl_node *pc = NULL;
+	for (size_t i = 0; name && i < sl_seq_n(pod_claims) && !pc; i++) {
+		const char *n = sl_scalar(sl_map_get(sl_seq_item(pod_claims, i), "name"));
+		if (n && strcmp(n, name) == 0)
+			pc = sl_seq_item(pod_claims, i);
+	}
+	/* resourceClaimName / resourceClaimTemplateName, or (before Kubernetes 1.31) under source */
+	const sl_node *src = sl_map_get(pc, "source") ? sl_map_get(pc, "source") : pc;
+	const char *claim = sl_scalar(sl_map_get(src, "resourceClaimName"));
+	const char *tmpl = sl_scalar(sl_map_get(src, "resourceClaimTemplateName"));
+	const sl_object *o = claim ? same_namespace(ix, SL_KIND_RESOURCE_CLAIM, claim, u->obj)
+		: tmpl ? same_namespace(ix, SL_KIND_RESOURCE_CLAIM_TEMPLATE, tmpl, u->obj) : NULL;
+	if (!o)
+		return NULL;
+	*resolved = true;
+	const sl_node *spec = o->kind == SL_KIND_RESOURCE_CLAIM ? o->spec : sl_map_get(o->spec, "spec");
+	const sl_node *reqs = sl_map_get(sl_map_get(spec, "devices"), "requests");
+	for (size_t i = 0; i < sl_seq_n(reqs); i++) {
+		/* every request of the claim, whichever one the container names (entry.request): the
+		** devices of all are allocated to the pod, on the node it runs on */
+		const char *c = request_gpu_class(ix->cfg, sl_seq_item(reqs, i));
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
+sl_gpu_use sl_unit_gpu_use(const sl_index *ix, const sl_unit *u)
+{
+	sl_gpu_use g = {.value = SL_TRI_NO};
+	g.resource = sl_unit_gpu_resource(ix->cfg, u);
+	bool unresolved = false;
+	for (size_t i = 0; i < u->n_containers && !g.device_class; i++) {
+		const sl_node *claims = sl_map_get(u->containers[i].resources, "claims");
+		for (size_t j = 0; j < sl_seq_n(claims) && !g.device_class; j++) {
+			bool resolved;
+			g.device_class = sl_claim_gpu_class(ix, u, sl_seq_item(claims, j), &resolved);
+			unresolved |= !resolved;
+		}
+	}
+	if (g.resource || g.device_class)
+		g.value = SL_TRI_YES;
+	else if (unresolved)
+		g.value = SL_TRI_UNKNOWN;
+	return g;
+}
+
+bool sl_unit_gpu_taint(const sl_index *ix, const sl_unit *u, const char *key)
+{
+	for (size_t i = 0; key && i < u->n_containers; i++) {
+		const sl_container *c = &u->containers[i];
+		const sl_node *lists[2] = {c->limits, c->requests};
+		for (int l = 0; l < 2; l++)
+			for (size_t j = 0; j < sl_map_n(lists[l]); j++) {
+				const sl_pair *p = sl_map_pair(lists[l], j);
+				const char *name = sl_scalar(p->key);
+				if (sl_is_gpu_resource(ix->cfg, name) && !sl_quantity_node_is_zero(p->value) &&
+				    strcmp(sl_gpu_taint_key(name), key) == 0)
+					return true;
+			}
+		const sl_node *claims = sl_map_get(c->resources, "claims");
+		for (size_t j = 0; j < sl_seq_n(claims); j++) {
+			bool resolved;
+			const char *t = sl_gpu_class_taint_key(
+				sl_claim_gpu_class(ix, u, sl_seq_item(claims, j), &resolved));
+			if (t && strcmp(t, key) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+const char *sl_gpu_class_taint_key(const char *device_class)
+{
+	if (!device_class)
+		return NULL;
+	if (strstr(device_class, "nvidia.com"))
+		return "nvidia.com/gpu";
+	if (strstr(device_class, "amd.com"))
+		return "amd.com/gpu";
+	return NULL;
+}
+
+const char *sl_container_label(sl_ctx *ctx, const sl_container *c)
+{
+	const char *l;
+	if (c->name)
+		l = sl_arena_printf(ctx->file->arena, "%scontainer \"%s\"", c->init ? "init " : "", c->name);
+	else if (c->node->parent && c->node->parent->type == SL_NODE_MAP)
+		l = sl_scalar(sl_node_key(c->node));
+	else
+		l = sl_arena_printf(ctx->file->arena, "%scontainer #%u", c->init ? "init " : "",
+				    c->node->pos + 1);
+	return l ? l : "container";
+}
+
+bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
+{
+	return sl_kind_is_template(u->obj->kind) && sl_index_template_used(&ctx->eng->index, u->obj);
+}
+
+sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
+{
+	return sl_unit_merged(&ctx->eng->index, u);
+}
+
+/* The reason of an upstream validation message, cut to its first clause: no example, no regex,
+** at most about 80 characters (at a ", " when longer). */
+static const char *short_reason(sl_arena *a, const char *reason)
+{
+	size_t n = strlen(reason);
+	const char *eg = strstr(reason, " (e.g.");
+	if (eg)
+		n = (size_t)(eg - reason);
+	const char *semi = strstr(reason, "; ");
+	if (semi && (size_t)(semi - reason) < n)
+		n = (size_t)(semi - reason);
+	if (n > 80) {
+		size_t cut = 0;
+		for (size_t i = 0; i + 1 < 80; i++)
+			if (reason[i] == ',' && reason[i + 1] == ' ')
+				cut = i;
+		if (cut > 20)
+			n = cut;
+	}
+	return sl_arena_strndup(a, reason, n);
+}
+
+sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label, const char *path,
+			      const char *message)
+{
+	sl_arena *a = ctx->file->arena;
+	/* "Invalid value: "x": reason" -> "Invalid value "x": short reason"; other types keep
+	** their first clause ("Required value: can not be empty") */
+	const char *shown = message;
+	const char *sep = strstr(message, ": ");
+	if (sep && (strncmp(message, "Invalid value: ", 15) == 0 ||
+		    strncmp(message, "Unsupported value: ", 19) == 0)) {
+		const char *rest = strstr(sep + 2, ": ");
+		if (rest) {
+			const char *r = short_reason(a, rest + 2);
+			shown = sl_arena_printf(a, "%.*s: %s", (int)(rest - message), message,
+						r ? r : "");
+		}
+	} else {
+		const char *r = short_reason(a, message);
+		shown = r ? r : message;
+	}
+	sl_report *r = sl_report_at(ctx, at, "%s: %s: %s", label, path, shown ? shown : message);
+	sl_report_note(ctx, r, "The API server rejects it: \"%s: %s\".", path, message);
+	return r;
+}
