@@ -2,7 +2,6 @@
 ** cluster.c: the cluster model's facts (cluster.h; spec/cluster.md §1). */
 #include <string.h>
 #include "cluster.h"
-#include "rule.h"   /* sl_seq_n, sl_seq_item */
 
 const char *sl_cluster_provider_name(sl_provider p)
 {

@@ -132,10 +132,6 @@ const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s);
 sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* True when v is mapping map's own value for its key, reached without an alias or a merge key,
-** and without an anchor of its own: an edit to it changes this place only. */
-bool sl_node_owns(const sl_node *map, const sl_node *v);
-
 /* --- helpers shared by rules ---------------------------------------------------------------- */
 /* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */
 bool sl_is_gpu_resource(const sl_config *cfg, const char *name);
@@ -181,15 +177,5 @@ sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
 /* How messages name a container: "container \"kserve-container\"", or the implementation
 ** key for a KServe framework container ("sklearn"). */
 const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
-/* A scalar's text as the core's string view, as Go decodes it: absent, null or not a scalar
-** is the empty view. */
-sl_k8s_str sl_node_str(const sl_node *n);
-/* Iterates the entries of a mapping (aliases followed, "<<" merge keys resolved as the decoder
-** does: sl_map_entries in yaml_tree.h): for (i...) over sl_map_n / sl_map_pair. */
-size_t sl_map_n(const sl_node *map);
-const sl_pair *sl_map_pair(const sl_node *map, size_t i);
-/* Items of a sequence (aliases followed). */
-size_t sl_seq_n(const sl_node *seq);
-const sl_node *sl_seq_item(const sl_node *seq, size_t i);
 
 #endif

@@ -171,12 +171,6 @@ static bool void_fix(sl_report *r)
 	return false;
 }
 
-bool sl_node_owns(const sl_node *map, const sl_node *v)
-{
-	return map && v && map->type == SL_NODE_MAP && v->parent == map && !sl_node_anchor(v) &&
-	       v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
-}
-
 static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start, size_t end,
 		       const char *text)
 {
@@ -373,38 +367,6 @@ bool sl_is_gpu_resource(const sl_config *cfg, const char *name)
 		}
 	}
 	return false;
-}
-
-sl_k8s_str sl_node_str(const sl_node *n)
-{
-	n = sl_deref(n);
-	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
-		return (sl_k8s_str){NULL, 0};
-	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
-}
-
-size_t sl_map_n(const sl_node *map)
-{
-	size_t n;
-	sl_map_entries(map, &n);
-	return n;
-}
-
-const sl_pair *sl_map_pair(const sl_node *map, size_t i)
-{
-	size_t n;
-	return &sl_map_entries(map, &n)[i];
-}
-
-size_t sl_seq_n(const sl_node *seq)
-{
-	seq = sl_deref(seq);
-	return seq && seq->type == SL_NODE_SEQ ? seq->u.seq.n : 0;
-}
-
-const sl_node *sl_seq_item(const sl_node *seq, size_t i)
-{
-	return sl_deref(sl_deref(seq)->u.seq.items[i]);
 }
 
 const char *sl_gpu_taint_key(const char *resource)

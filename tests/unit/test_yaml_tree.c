@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "rule.h"   /* sl_map_n, sl_seq_n, sl_seq_item */
 #include "yaml_tree.h"
 
 /* --- harness ------------------------------------------------------------------------------ */
