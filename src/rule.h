@@ -15,6 +15,7 @@
 #include "arena.h"
 #include "cluster.h"
 #include "config.h"
+#include "gpu.h"
 #include "index.h"
 #include "merge.h"
 #include "k8s/k8s.h"
@@ -133,39 +134,6 @@ sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const 
 	__attribute__((format(printf, 4, 5)));
 
 /* --- helpers shared by rules ---------------------------------------------------------------- */
-/* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */
-bool sl_is_gpu_resource(const sl_config *cfg, const char *name);
-/* The taint key GPU nodes carry for a GPU resource: the resource name, except that the nodes
-** of nvidia.com/mig-* resources carry nvidia.com/gpu. */
-const char *sl_gpu_taint_key(const char *resource);
-/* True when the quantity node is a zero ("0", 0, "0.0"): a request of nothing. */
-bool sl_quantity_node_is_zero(const sl_node *q);
-/* The first GPU resource any container of u requests or limits (non-zero), or NULL. */
-const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u);
-/* How u uses GPUs (spec/rules.md "requests a GPU"): the one question every GPU rule asks. */
-typedef struct sl_gpu_use {
-	sl_tri value;               /* YES: a container requests or limits a GPU resource (non-zero),
-				       or claims a DRA device whose ResourceClaim / ResourceClaimTemplate
-				       among the linted files asks for a class in gpu-device-classes;
-				       UNKNOWN: no such evidence, but a container claims a device
-				       through a claim that cannot be resolved (GPU-absence rules stay
-				       quiet); NO otherwise */
-	const char *resource;       /* the first GPU resource requested or limited, NULL when none */
-	const char *device_class;   /* the first GPU device class claimed, NULL when none */
-} sl_gpu_use;
-sl_gpu_use sl_unit_gpu_use(const sl_index *ix, const sl_unit *u);
-/* The GPU device class that a container's claim entry (an item of resources.claims) gets
-** through u's pod resourceClaims (any request of the claim: all are allocated to the pod), or
-** NULL; *resolved is false when the claim names no pod
-** claim or no ResourceClaim / ResourceClaimTemplate among the linted files. */
-const char *sl_claim_gpu_class(const sl_index *ix, const sl_unit *u, const sl_node *entry,
-			       bool *resolved);
-/* The taint key GPU nodes carry for a DRA device class: nvidia.com/gpu for a class named like
-** gpu.nvidia.com, amd.com/gpu for gpu.amd.com; NULL when no conventional taint is known. */
-const char *sl_gpu_class_taint_key(const char *device_class);
-/* True when key is the taint key of a GPU u uses: of a GPU resource it requests or limits
-** (sl_gpu_taint_key), or of a GPU device class it claims (sl_gpu_class_taint_key). */
-bool sl_unit_gpu_taint(const sl_index *ix, const sl_unit *u, const char *key);
 /* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
 ** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
 ** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
