@@ -4,8 +4,6 @@
 ** every object and unit. The sl_ctx handed to rules carries the file, the object and unit under
 ** check and the running rule, so a report needs only a node and a message. */
 #include <errno.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

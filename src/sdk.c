@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0
-** sdk.c: the rule SDK (rule.h): what a rule reads through its context, how it reports findings
-** and notes, the fix helpers that edit the original text, and the helpers rules share. */
+** sdk.c: the rule SDK (rule.h), in its three parts: what a rule reads through its context, how
+** it reports findings and notes, and the fix helpers that edit the original text. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "cluster.h"
 #include "engine.h"
 #include "registry.h"
 
+/* A finding being reported: the engine's record, which the fix helpers add edits to. */
 struct sl_report {
 	sl_frec rec;
 };
 
-/* --- the rule SDK -------------------------------------------------------------------------- */
+/* --- reading: the context, the unit and its template ------------------------------------------ */
 
 const sl_config *sl_ctx_config(const sl_ctx *ctx) { return ctx->eng->cfg; }
 const sl_index *sl_ctx_index(const sl_ctx *ctx) { return &ctx->eng->index; }
@@ -36,6 +36,31 @@ const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
 	return ctx->labels[i];
 }
 
+const char *sl_container_label(sl_ctx *ctx, const sl_container *c)
+{
+	const char *l;
+	if (c->name)
+		l = sl_arena_printf(ctx->file->arena, "%scontainer \"%s\"", c->init ? "init " : "", c->name);
+	else if (c->node->parent && c->node->parent->type == SL_NODE_MAP)
+		l = sl_scalar(sl_node_key(c->node));
+	else
+		l = sl_arena_printf(ctx->file->arena, "%scontainer #%u", c->init ? "init " : "",
+				    c->node->pos + 1);
+	return l ? l : "container";
+}
+
+bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
+{
+	return sl_kind_is_template(u->obj->kind) && sl_index_template_used(&ctx->eng->index, u->obj);
+}
+
+sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
+{
+	return sl_unit_merged(&ctx->eng->index, u);
+}
+
+/* --- reporting: findings, notes, severity ----------------------------------------------------- */
+
 static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_node,
 			  const char *fmt, va_list ap)
 {
@@ -53,8 +78,9 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 	}
 	vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	char *ptr = sl_node_pointer(ptr_node, f->arena);
-	sl_frec *rec = sl_engine_record(ctx->eng, f, ctx->rule_index, sl_node_doc(at) ? sl_node_doc(at)->index : 0, at->start,
-			      at->end, ptr, msg, ctx->obj, ctx->unit);
+	const sl_doc *doc = sl_node_doc(at);
+	sl_frec *rec = sl_engine_record(ctx->eng, f, ctx->rule_index, doc ? doc->index : 0, at->start,
+					at->end, ptr, msg, ctx->obj, ctx->unit);
 	return (sl_report *)rec;
 }
 
@@ -149,6 +175,56 @@ sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o
 			      "inferenceservice-config ConfigMap alongside.", name);
 }
 
+/* The reason of an upstream validation message, cut to its first clause: no example, no regex,
+** at most about 80 characters (at a ", " when longer). */
+static const char *short_reason(sl_arena *a, const char *reason)
+{
+	size_t n = strlen(reason);
+	const char *eg = strstr(reason, " (e.g.");
+	if (eg)
+		n = (size_t)(eg - reason);
+	const char *semi = strstr(reason, "; ");
+	if (semi && (size_t)(semi - reason) < n)
+		n = (size_t)(semi - reason);
+	if (n > 80) {
+		size_t cut = 0;
+		for (size_t i = 0; i + 1 < 80; i++)
+			if (reason[i] == ',' && reason[i + 1] == ' ')
+				cut = i;
+		if (cut > 20)
+			n = cut;
+	}
+	return sl_arena_strndup(a, reason, n);
+}
+
+sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label, const char *path,
+			      const char *message)
+{
+	sl_arena *a = ctx->file->arena;
+	/* "Invalid value: "x": reason" -> "Invalid value "x": short reason"; other types keep
+	** their first clause ("Required value: can not be empty") */
+	const char *shown = message;
+	const char *sep = strstr(message, ": ");
+	if (sep && (strncmp(message, "Invalid value: ", 15) == 0 ||
+		    strncmp(message, "Unsupported value: ", 19) == 0)) {
+		const char *rest = strstr(sep + 2, ": ");
+		if (rest) {
+			const char *r = short_reason(a, rest + 2);
+			shown = sl_arena_printf(a, "%.*s: %s", (int)(rest - message), message,
+						r ? r : "");
+		}
+	} else {
+		const char *r = short_reason(a, message);
+		shown = r ? r : message;
+	}
+	sl_report *r = sl_report_at(ctx, at, "%s: %s: %s", label, path, shown ? shown : message);
+	sl_report_note(ctx, r, "The API server rejects it: \"%s: %s\".", path, message);
+	return r;
+}
+
+/* --- fixing: byte-range edits on the original text -------------------------------------------- */
+
+/* The linted file that holds object in (the current one for NULL), or NULL. */
 static sl_file *file_of(sl_ctx *ctx, const sl_object *in)
 {
 	if (!in || in->path == ctx->file->path)
@@ -157,6 +233,42 @@ static sl_file *file_of(sl_ctx *ctx, const sl_object *in)
 		if (ctx->eng->files[i]->path == in->path)
 			return ctx->eng->files[i];
 	return NULL;
+}
+
+/* The linted file whose text holds node n (no scan of the other files, whose records other
+** threads may be writing). */
+static sl_file *file_of_node(sl_ctx *ctx, const sl_node *n)
+{
+	const sl_doc *doc = sl_node_doc(n);
+	const sl_source *src = doc ? doc->src : NULL;
+	if (!src || src == ctx->file->src)
+		return ctx->file;
+	return src->owner;
+}
+
+/* A file's style, detected on first use. Under -j a fix may need another file's style while that
+** file's own thread runs, so detection is serialised. */
+static pthread_mutex_t style_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const sl_style *style_of(sl_file *f)
+{
+	pthread_mutex_lock(&style_lock);
+	if (!f->style_known) {
+		sl_style_detect(f->src, &f->style);
+		f->style_known = true;
+	}
+	pthread_mutex_unlock(&style_lock);
+	return &f->style;
+}
+
+/* True when an edit to n would change more than one place: n, or a node it lies in, is anchored,
+** so every alias of it and every mapping that merges it ("<<") would change too. */
+static bool shared(const sl_node *n)
+{
+	for (; n; n = n->parent)
+		if (sl_node_anchor(n))
+			return true;
+	return false;
 }
 
 /* A rendering helper declined: the report's fix goes whole (a partial fix could leave the file
@@ -215,40 +327,15 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 	return SL_OK;
 }
 
-/* The linted file whose text holds node n (no scan of the other files, whose records other
-** threads may be writing). */
-static sl_file *file_of_node(sl_ctx *ctx, const sl_node *n)
+sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text)
 {
-	const sl_doc *doc = sl_node_doc(n);
-	const sl_source *src = doc ? doc->src : NULL;
-	if (!src || src == ctx->file->src)
-		return ctx->file;
-	return src->owner;
+	return add_edit(ctx, r, ctx->file, start, end, text);
 }
 
-/* A file's style, detected on first use. Under -j a fix may need another file's style while that
-** file's own thread runs, so detection is serialised. */
-static pthread_mutex_t style_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static const sl_style *style_of(sl_file *f)
+sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t start, size_t end,
+			 const char *text)
 {
-	pthread_mutex_lock(&style_lock);
-	if (!f->style_known) {
-		sl_style_detect(f->src, &f->style);
-		f->style_known = true;
-	}
-	pthread_mutex_unlock(&style_lock);
-	return &f->style;
-}
-
-/* True when an edit to n would change more than one place: n, or a node it lies in, is anchored,
-** so every alias of it and every mapping that merges it ("<<") would change too. */
-static bool shared(const sl_node *n)
-{
-	for (; n; n = n->parent)
-		if (sl_node_anchor(n))
-			return true;
-	return false;
+	return add_edit(ctx, r, file_of(ctx, in), start, end, text);
 }
 
 bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
@@ -325,17 +412,6 @@ const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s)
 	return sl_render_scalar(ctx->file->arena, f ? style_of(f)->quote : '"', s);
 }
 
-sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text)
-{
-	return add_edit(ctx, r, ctx->file, start, end, text);
-}
-
-sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t start, size_t end,
-			 const char *text)
-{
-	return add_edit(ctx, r, file_of(ctx, in), start, end, text);
-}
-
 sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 {
 	if (!r)
@@ -348,76 +424,4 @@ sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const 
 	r->rec.fix.applicability = a;
 	r->rec.fix.message = sl_arena_strndup(ctx->file->arena, buf, strlen(buf));
 	return r->rec.fix.message ? SL_OK : SL_ENOMEM;
-}
-
-/* --- helpers ------------------------------------------------------------------------------- */
-
-const char *sl_container_label(sl_ctx *ctx, const sl_container *c)
-{
-	const char *l;
-	if (c->name)
-		l = sl_arena_printf(ctx->file->arena, "%scontainer \"%s\"", c->init ? "init " : "", c->name);
-	else if (c->node->parent && c->node->parent->type == SL_NODE_MAP)
-		l = sl_scalar(sl_node_key(c->node));
-	else
-		l = sl_arena_printf(ctx->file->arena, "%scontainer #%u", c->init ? "init " : "",
-				    c->node->pos + 1);
-	return l ? l : "container";
-}
-
-bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
-{
-	return sl_kind_is_template(u->obj->kind) && sl_index_template_used(&ctx->eng->index, u->obj);
-}
-
-sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
-{
-	return sl_unit_merged(&ctx->eng->index, u);
-}
-
-/* The reason of an upstream validation message, cut to its first clause: no example, no regex,
-** at most about 80 characters (at a ", " when longer). */
-static const char *short_reason(sl_arena *a, const char *reason)
-{
-	size_t n = strlen(reason);
-	const char *eg = strstr(reason, " (e.g.");
-	if (eg)
-		n = (size_t)(eg - reason);
-	const char *semi = strstr(reason, "; ");
-	if (semi && (size_t)(semi - reason) < n)
-		n = (size_t)(semi - reason);
-	if (n > 80) {
-		size_t cut = 0;
-		for (size_t i = 0; i + 1 < 80; i++)
-			if (reason[i] == ',' && reason[i + 1] == ' ')
-				cut = i;
-		if (cut > 20)
-			n = cut;
-	}
-	return sl_arena_strndup(a, reason, n);
-}
-
-sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label, const char *path,
-			      const char *message)
-{
-	sl_arena *a = ctx->file->arena;
-	/* "Invalid value: "x": reason" -> "Invalid value "x": short reason"; other types keep
-	** their first clause ("Required value: can not be empty") */
-	const char *shown = message;
-	const char *sep = strstr(message, ": ");
-	if (sep && (strncmp(message, "Invalid value: ", 15) == 0 ||
-		    strncmp(message, "Unsupported value: ", 19) == 0)) {
-		const char *rest = strstr(sep + 2, ": ");
-		if (rest) {
-			const char *r = short_reason(a, rest + 2);
-			shown = sl_arena_printf(a, "%.*s: %s", (int)(rest - message), message,
-						r ? r : "");
-		}
-	} else {
-		const char *r = short_reason(a, message);
-		shown = r ? r : message;
-	}
-	sl_report *r = sl_report_at(ctx, at, "%s: %s: %s", label, path, shown ? shown : message);
-	sl_report_note(ctx, r, "The API server rejects it: \"%s: %s\".", path, message);
-	return r;
 }
