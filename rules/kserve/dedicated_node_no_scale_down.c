@@ -197,13 +197,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;
 	if (sl_seq_n(u->tolerations) == 0)
 		return SL_OK;
-	const sl_config *cfg = sl_ctx_config(ctx);
+	size_t n_pools;
+	const struct sl_node_pool *pools = sl_config_node_pools(sl_ctx_config(ctx), &n_pools);
 	struct pool_match m = {0};
 	const sl_node *tol = NULL;
 	const char *pool_name = NULL;
-	if (cfg && cfg->cluster.n_node_pools > 0) {
-		for (size_t p = 0; p < cfg->cluster.n_node_pools && !tol; p++) {
-			m.pool = &cfg->cluster.node_pools[p];
+	if (n_pools > 0) {
+		for (size_t p = 0; p < n_pools && !tol; p++) {
+			m.pool = &pools[p];
 			m.key = NULL;
 			if (!sl_unit_each_selection(u, selects_pool, &m))
 				continue;

@@ -93,7 +93,7 @@ static const char *requote(sl_ctx *ctx, const sl_node *n, const char *s)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	bool gate = sl_ctx_config(ctx)->cluster.toleration_comparison_operators;
+	bool gate = sl_config_toleration_comparison_operators(sl_ctx_config(ctx));
 	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
 		const sl_node *t = sl_seq_item(u->tolerations, i);
 		if (!t || t->type != SL_NODE_MAP)
