@@ -2,6 +2,8 @@
 ** cluster.c: the cluster model's facts (cluster.h; spec/cluster.md §1). */
 #include <string.h>
 #include "cluster.h"
+#include "config.h"
+#include "index.h"
 
 const char *sl_cluster_provider_name(sl_provider p)
 {

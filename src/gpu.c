@@ -4,6 +4,8 @@
 ** the index. */
 #include <string.h>
 #include "gpu.h"
+#include "config.h"
+#include "index.h"
 
 bool sl_is_gpu_resource(const sl_config *cfg, const char *name)
 {

@@ -6,8 +6,8 @@
 #define SL_GPU_H
 
 #include <stdbool.h>
-#include "config.h"
-#include "index.h"
+#include "config_values.h"
+#include "index_lookups.h"
 #include "model/model.h"
 
 /* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */

@@ -1,35 +1,51 @@
 /* SPDX-License-Identifier: Apache-2.0
-** rule.h: the narrow SDK a rule includes, and nothing else (a test checks that rules/ includes
-** only this header). A rule is one file under rules/<category>/: a doc block, a check function
-** and SL_RULE(...). The engine calls check_object once per modelled object and check_unit once
-** per placement unit, for every enabled rule; the rule reports findings with sl_report() and
-** returns SL_OK (a finding is not an error). Everything a rule allocates comes from the file's
-** arena (sl_ctx_arena) and is never freed by the rule. */
+** rule.h: the rule SDK, the contract between a rule and the engine. A rule is one file under
+** rules/<category>/ that includes this header and nothing else (tests/meta.c checks it): a doc
+** block, a check function and SL_RULE(...). The engine calls check_object once per modelled
+** object and check_unit once per placement unit, for every enabled rule; the rule reports
+** findings with sl_report_*() and returns SL_OK (a finding is not an error). Everything a rule
+** allocates comes from the file's arena (sl_ctx_arena) and is never freed by the rule.
+**
+** What a rule may do comes in three parts, in this order below:
+**   read    its context (the file, the object and unit under check), the YAML tree, the model
+**           of objects and units, the config's values, the index's lookups across the linted
+**           files, the cluster's facts, the unit merged over its template, GPUs, and
+**           Kubernetes' own validation;
+**   report  findings at a node, with notes, their severity capped when a fact is unknown;
+**   fix     byte-range edits on the original text, rendered in the file's style.
+** The config (sl_config) and the index (sl_index) are opaque here: a rule reads them through
+** the accessors of config_values.h and the lookups of index_lookups.h, never their fields
+** (config.h and index.h are the engine's; tests/meta.c checks that rule.h cannot reach them). */
 #ifndef SL_RULE_H
 #define SL_RULE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
-#include "schedlint/finding.h"
-#include "arena.h"
-#include "cluster.h"
-#include "config.h"
-#include "gpu.h"
-#include "index.h"
-#include "merge.h"
-#include "k8s/k8s.h"
+#include "schedlint/error.h"     /* sl_err */
+#include "schedlint/finding.h"   /* sl_severity, sl_fix_applicability */
+#include "arena.h"               /* the file's arena: sl_arena_printf, sl_arena_strndup */
+/* What a rule reads, besides its context (below): */
+#include "yaml_tree.h"           /* the tree: sl_map_get, sl_scalar, sl_map_n/sl_seq_n ... */
+#include "model/model.h"         /* objects and units: sl_object, sl_unit, sl_container */
+#include "config_values.h"       /* the config's values: sl_config_spot_labels ... */
+#include "index_lookups.h"       /* across the linted files: sl_index_find ... */
+#include "cluster.h"             /* the cluster's facts, with their sources */
+#include "merge.h"               /* a unit merged over its template: sl_merged_* */
+#include "selection.h"           /* what keeps a unit's pods on nodes */
+#include "gpu.h"                 /* how a unit uses GPUs */
+#include "k8s/k8s.h"             /* Kubernetes' own validation, ported: */
+#include "k8s/affinity.h"
 #include "k8s/labels.h"
 #include "k8s/quantity.h"
 #include "k8s/resources.h"
 #include "k8s/taints.h"
-#include "k8s/affinity.h"
-#include "model/model.h"
-#include "selection.h"
-#include "yaml_tree.h"
 
 typedef struct sl_ctx sl_ctx;
-typedef struct sl_report sl_report;   /* a finding being reported: attach a fix to it */
+typedef struct sl_report sl_report;   /* a finding being reported: attach notes and a fix to it */
+
+/* === the rule ================================================================================= */
 
 struct sl_rule {
 	const char *id;              /* kebab-case; the file name is its snake_case */
@@ -54,17 +70,39 @@ struct sl_rule {
 /* Defines the rule `stem` (its snake_case id). The registry generator finds it. */
 #define SL_RULE(stem, ...) const struct sl_rule sl_rule__##stem = {__VA_ARGS__}
 
-/* --- context ------------------------------------------------------------------------------ */
+/* === read ===================================================================================== */
+
+/* --- the context ------------------------------------------------------------------------------ */
+/* The run's config and index: opaque, for config_values.h's accessors and index_lookups.h's
+** lookups. */
 const sl_config *sl_ctx_config(const sl_ctx *ctx);
 const sl_index *sl_ctx_index(const sl_ctx *ctx);
+/* The arena of the file being linted: what a rule allocates, for as long as the file's report. */
 sl_arena *sl_ctx_arena(sl_ctx *ctx);
 /* The file being linted. */
 const sl_source *sl_ctx_source(const sl_ctx *ctx);
+/* The source text of node n as written (quotes included), from whichever linted file holds it;
+** an arena string. */
+const char *sl_node_text(sl_ctx *ctx, const sl_node *n);
+
+/* --- the unit and its template ---------------------------------------------------------------- */
 /* "InferenceService sklearn-iris, predictor": the unit's name for messages. */
 const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u);
+/* How messages name a container: "container \"kserve-container\"", or the implementation
+** key for a KServe framework container ("sklearn"). */
+const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
+/* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
+** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
+** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
+bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
+/* u merged over its template among the linted files (merge.h): iterate its effective
+** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
+** accessors. */
+sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
 
-/* --- reporting ------------------------------------------------------------------------------
-** The finding covers the node's text (a key node: the key; a value: the value), gets its JSON
+/* === report =================================================================================== */
+
+/* The finding covers the node's text (a key node: the key; a value: the value), gets its JSON
 ** pointer, and the object and unit being checked. fmt is printf-style. Returns the report (to
 ** attach a fix) or NULL when the rule is filtered out or memory ran out. */
 sl_report *sl_report_at(sl_ctx *ctx, const sl_node *at, const char *fmt, ...)
@@ -94,7 +132,10 @@ const char *sl_short_paths(sl_ctx *ctx, const char *s);
 ** no-op for an object with a valid mode annotation. */
 sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o);
 
-/* --- fixes: byte-range edits on the original text (never a re-emission) -------------------- */
+/* === fix ====================================================================================== */
+
+/* Byte-range edits on the original text (never a re-emission): the file keeps its comments,
+** quoting, key order and anchors everywhere the fix does not touch. */
 /* Replaces bytes [start,end) of the current file with text. */
 sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text);
 /* Replaces bytes [start,end) of another linted file (the one that holds object `in`). */
@@ -106,10 +147,9 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 ** "key: nvidia.com/gpu\noperator: Exists"). They return false when the edit is declined (a
 ** block fragment into a flow collection, a key the mapping already has (merged keys count), a
 ** node inside an anchored one (an edit there would reach every alias and "<<" merge of it), an
-** edit that overlaps
-** one the fix already has, or inserts where it inserts): the report's whole fix is then
-** dropped, edits made before included, so a fix is never applied in part. A rule can make its
-** edits one after another and stop at the first false. */
+** edit that overlaps one the fix already has, or inserts where it inserts): the report's whole
+** fix is then dropped, edits made before included, so a fix is never applied in part. A rule
+** can make its edits one after another and stop at the first false. */
 /* Adds `key: fragment` as the last entry of mapping map. */
 bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
 		      const char *fragment);
@@ -119,8 +159,6 @@ bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *
 bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n);
 /* Replaces a scalar node's text (quotes included) with text. */
 bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text);
-/* The source text of node n as written (quotes included), an arena string. */
-const char *sl_node_text(sl_ctx *ctx, const sl_node *n);
 /* s quoted with the quote the file of node n prefers, escaped so it reads back as s (arena
 ** string; NULL when s is not UTF-8). */
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s);
@@ -132,18 +170,5 @@ const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s);
 /* Marks r's fix as safe or unsafe with a message saying what it does. */
 sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-
-/* --- helpers shared by rules ---------------------------------------------------------------- */
-/* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
-** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
-** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
-bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
-/* u merged over its template among the linted files (merge.h): iterate its effective
-** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
-** accessors. */
-sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
-/* How messages name a container: "container \"kserve-container\"", or the implementation
-** key for a KServe framework container ("sklearn"). */
-const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
 
 #endif
