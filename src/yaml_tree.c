@@ -1499,6 +1499,14 @@ const sl_node *sl_seq_item(const sl_node *seq, size_t i)
 	return sl_deref(sl_deref(seq)->u.seq.items[i]);
 }
 
+bool sl_seq_has(const sl_node *seq, const char *s)
+{
+	for (size_t i = 0; s && i < sl_seq_n(seq); i++)
+		if (sl_scalar_is(sl_seq_item(seq, i), s))
+			return true;
+	return false;
+}
+
 bool sl_node_owns(const sl_node *map, const sl_node *v)
 {
 	return map && v && map->type == SL_NODE_MAP && v->parent == map && !sl_node_anchor(v) &&

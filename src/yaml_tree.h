@@ -129,6 +129,8 @@ const sl_pair *sl_map_pair(const sl_node *map, size_t i);
 /* Items of a sequence (aliases followed). */
 size_t sl_seq_n(const sl_node *seq);
 const sl_node *sl_seq_item(const sl_node *seq, size_t i);
+/* True when sequence seq (aliases followed) holds a scalar equal to s; false for a NULL s. */
+bool sl_seq_has(const sl_node *seq, const char *s);
 /* True when v is mapping map's own value for its key, reached without an alias or a merge key,
 ** and without an anchor of its own: an edit to it changes this place only. */
 bool sl_node_owns(const sl_node *map, const sl_node *v);

@@ -144,15 +144,6 @@ static bool on_selection(const sl_selection *s, void *payload)
 	return false;
 }
 
-/* True when the values sequence holds v. */
-static bool values_hold(const sl_node *values, const char *v)
-{
-	for (size_t i = 0; i < sl_seq_n(values); i++)
-		if (sl_scalar_is(sl_seq_item(values, i), v))
-			return true;
-	return false;
-}
-
 /* The spot value preferred expression ex favours (In with it, or Exists on a spot key), or
 ** NULL. */
 static const char *spot_preference(const sl_config *cfg, const sl_node *ex)
@@ -165,7 +156,7 @@ static const char *spot_preference(const sl_config *cfg, const sl_node *ex)
 		const char *v = sl_config_spot_value(cfg, i, key);
 		/* a case-only misspelling as invalid-node-affinity's safe fix writes it */
 		if (v && (strcasecmp(op, "Exists") == 0 ||
-			  (strcasecmp(op, "In") == 0 && values_hold(sl_map_get(ex, "values"), v))))
+			  (strcasecmp(op, "In") == 0 && sl_seq_has(sl_map_get(ex, "values"), v))))
 			return v;
 	}
 	return NULL;

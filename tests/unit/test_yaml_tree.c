@@ -413,6 +413,24 @@ Test(tree_lookup, aliases_are_followed)
 	done(p);
 }
 
+Test(tree_lookup, a_sequence_holds_a_scalar)
+{
+	parsed *p = PARSE("v: &v [a, 'b', {c: 1}, [d]]\n"
+			  "w: *v\n"
+			  "s: a\n");
+	expect_no_issues(p);
+	const sl_node *r = root(p, 0);
+	cr_expect(sl_seq_has(sl_map_get(r, "v"), "a"));
+	cr_expect(sl_seq_has(sl_map_get(r, "v"), "b"), "quoted or not, the value counts");
+	cr_expect(sl_seq_has(raw(r, "w"), "b"), "an alias of the sequence is followed");
+	cr_expect_not(sl_seq_has(sl_map_get(r, "v"), "c"), "a mapping item is not a scalar");
+	cr_expect_not(sl_seq_has(sl_map_get(r, "v"), "d"));
+	cr_expect_not(sl_seq_has(sl_map_get(r, "v"), NULL));
+	cr_expect_not(sl_seq_has(sl_map_get(r, "s"), "a"), "a scalar is not a sequence");
+	cr_expect_not(sl_seq_has(NULL, "a"));
+	done(p);
+}
+
 Test(tree_lookup, merge_keys)
 {
 	parsed *	p = PARSE("base: &base {a: 1, b: 2}\n"
