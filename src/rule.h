@@ -162,6 +162,10 @@ bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char
 /* s quoted with the quote the file of node n prefers, escaped so it reads back as s (arena
 ** string; NULL when s is not UTF-8). */
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s);
+/* s written in the quotes of scalar n (single, double, or none for a plain or block scalar):
+** a corrected spelling put in place of n's ("exists" -> "Exists"). s is not escaped, so it
+** must be a word that needs none. An arena string. */
+const char *sl_fix_requote(sl_ctx *ctx, const sl_node *n, const char *s);
 /* s as a YAML scalar for a fix's text: plain when that reads back as the string s in block and
 ** flow context alike, else quoted as sl_fix_quote does. Every string a rule puts into a fix's
 ** YAML (a label, a name, a value copied from another object) goes through it; NULL when it

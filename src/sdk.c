@@ -412,6 +412,15 @@ const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s)
 	return sl_render_scalar(ctx->file->arena, f ? style_of(f)->quote : '"', s);
 }
 
+const char *sl_fix_requote(sl_ctx *ctx, const sl_node *n, const char *s)
+{
+	switch (n->style) {
+	case SL_STYLE_SINGLE: return sl_arena_printf(ctx->file->arena, "'%s'", s);
+	case SL_STYLE_DOUBLE: return sl_arena_printf(ctx->file->arena, "\"%s\"", s);
+	default: return s;
+	}
+}
+
 sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 {
 	if (!r)
