@@ -84,6 +84,10 @@ const sl_source *sl_ctx_source(const sl_ctx *ctx);
 /* The source text of node n as written (quotes included), from whichever linted file holds it;
 ** an arena string. */
 const char *sl_node_text(sl_ctx *ctx, const sl_node *n);
+/* sl_node_text of scalar n when a fix can copy that text as is onto one line: a plain or quoted
+** scalar, non-empty, without an anchor, a tag or a line break; NULL for anything else (a block
+** scalar, a collection, an alias). */
+const char *sl_node_one_line(sl_ctx *ctx, const sl_node *n);
 
 /* --- the unit and its template ---------------------------------------------------------------- */
 /* "InferenceService sklearn-iris, predictor": the unit's name for messages. */

@@ -400,6 +400,15 @@ const char *sl_node_text(sl_ctx *ctx, const sl_node *n)
 	return t ? t : "";
 }
 
+const char *sl_node_one_line(sl_ctx *ctx, const sl_node *n)
+{
+	if (!n || n->type != SL_NODE_SCALAR || sl_node_anchor(n) || sl_node_tag(n) ||
+	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
+		return NULL;
+	const char *t = sl_node_text(ctx, n);
+	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
+}
+
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s)
 {
 	sl_file *f = file_of_node(ctx, n);

@@ -87,16 +87,6 @@
 
 /* --- the fix: both edits are checked first, so that a fix is all or nothing --- */
 
-/* A one-line scalar written as is, or NULL. */
-static const char *one_line(sl_ctx *ctx, const sl_node *n)
-{
-	if (!n || n->type != SL_NODE_SCALAR || sl_node_anchor(n) || sl_node_tag(n) ||
-	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
-		return NULL;
-	const char *t = sl_node_text(ctx, n);
-	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
-}
-
 #define AS "autoscaling.knative.dev/"
 #define KPA "kpa.autoscaling.knative.dev"
 #define HPA "hpa.autoscaling.knative.dev"
@@ -198,7 +188,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node
 {
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *meta = sl_deref(o->metadata), *spec = sl_deref(o->spec);
-	const char *k = one_line(ctx, p->key), *v = one_line(ctx, p->value);
+	const char *k = sl_node_one_line(ctx, p->key), *v = sl_node_one_line(ctx, p->value);
 	if (!r || !k || !v || !sl_node_owns(meta, ann) || !sl_node_owns(ann, p->value))
 		return;
 	/* The removal: the entry, or the annotations field it is alone in. */

@@ -121,16 +121,6 @@ struct labels {
 	size_t n;
 };
 
-/* A one-line scalar as written, or NULL. */
-static const char *one_line(sl_ctx *ctx, const sl_node *n)
-{
-	if (!n || n->type != SL_NODE_SCALAR || sl_node_anchor(n) || sl_node_tag(n) ||
-	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
-		return NULL;
-	const char *t = sl_node_text(ctx, n);
-	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
-}
-
 /* Adds label k: v, each rendered as a YAML scalar valid in flow and block context. */
 static bool add_label(sl_ctx *ctx, struct labels *l, const char *k, const char *v, const sl_node *at)
 {
@@ -150,7 +140,8 @@ static bool add_map(sl_ctx *ctx, struct labels *l, const sl_node *m)
 		const sl_pair *p = sl_map_pair(m, i);
 		/* the values, not the text as written: "web]" is a plain scalar in a block mapping
 		** but ends a flow one */
-		if (!one_line(ctx, p->key) || !one_line(ctx, p->value) || p->key->parent != m ||
+		if (!sl_node_one_line(ctx, p->key) || !sl_node_one_line(ctx, p->value) ||
+		    p->key->parent != m ||
 		    !add_label(ctx, l, sl_scalar(p->key), sl_scalar(p->value), m))
 			return false;
 	}
