@@ -42,18 +42,40 @@ bool sl_quantity_node_is_zero(const sl_node *q)
 	return true;
 }
 
+sl_gpu_entries sl_container_gpu_entries(const sl_config *cfg, const sl_container *c)
+{
+	return (sl_gpu_entries){.cfg = cfg, .c = c};
+}
+
+const sl_pair *sl_gpu_entries_next(sl_gpu_entries *it)
+{
+	for (; it->list < 2; it->list++, it->i = 0) {
+		const sl_node *m = it->list == 0 ? it->c->limits : it->c->requests;
+		while (it->i < sl_map_n(m)) {
+			const sl_pair *p = sl_map_pair(m, it->i++);
+			if (sl_is_gpu_resource(it->cfg, sl_scalar(p->key)) &&
+			    !sl_quantity_node_is_zero(p->value)) {
+				it->limit = it->list == 0;
+				return p;
+			}
+		}
+	}
+	return NULL;
+}
+
+const char *sl_container_gpu_resource(const sl_config *cfg, const sl_container *c)
+{
+	sl_gpu_entries it = sl_container_gpu_entries(cfg, c);
+	const sl_pair *p = sl_gpu_entries_next(&it);
+	return p ? sl_scalar(p->key) : NULL;
+}
+
 const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u)
 {
 	for (size_t i = 0; i < u->n_containers; i++) {
-		const sl_node *lists[2] = {u->containers[i].limits, u->containers[i].requests};
-		for (int l = 0; l < 2; l++) {
-			for (size_t j = 0; j < sl_map_n(lists[l]); j++) {
-				const sl_pair *p = sl_map_pair(lists[l], j);
-				const char *name = sl_scalar(p->key);
-				if (sl_is_gpu_resource(cfg, name) && !sl_quantity_node_is_zero(p->value))
-					return name;
-			}
-		}
+		const char *name = sl_container_gpu_resource(cfg, &u->containers[i]);
+		if (name)
+			return name;
 	}
 	return NULL;
 }
@@ -157,15 +179,10 @@ bool sl_unit_gpu_taint(const sl_index *ix, const sl_unit *u, const char *key)
 {
 	for (size_t i = 0; key && i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
-		const sl_node *lists[2] = {c->limits, c->requests};
-		for (int l = 0; l < 2; l++)
-			for (size_t j = 0; j < sl_map_n(lists[l]); j++) {
-				const sl_pair *p = sl_map_pair(lists[l], j);
-				const char *name = sl_scalar(p->key);
-				if (sl_is_gpu_resource(ix->cfg, name) && !sl_quantity_node_is_zero(p->value) &&
-				    strcmp(sl_gpu_taint_key(name), key) == 0)
-					return true;
-			}
+		sl_gpu_entries it = sl_container_gpu_entries(ix->cfg, c);
+		for (const sl_pair *p; (p = sl_gpu_entries_next(&it));)
+			if (strcmp(sl_gpu_taint_key(sl_scalar(p->key)), key) == 0)
+				return true;
 		const sl_node *claims = sl_map_get(c->resources, "claims");
 		for (size_t j = 0; j < sl_seq_n(claims); j++) {
 			bool resolved;

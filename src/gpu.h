@@ -17,7 +17,23 @@ bool sl_is_gpu_resource(const sl_config *cfg, const char *name);
 const char *sl_gpu_taint_key(const char *resource);
 /* True when the quantity node is a zero ("0", 0, "0.0"): a request of nothing. */
 bool sl_quantity_node_is_zero(const sl_node *q);
-/* The first GPU resource any container of u requests or limits (non-zero), or NULL. */
+/* The GPU entries of a container: the entries of its limits, then of its requests, that name a
+** GPU resource (sl_is_gpu_resource) with a non-zero quantity:
+**   sl_gpu_entries it = sl_container_gpu_entries(cfg, c);
+**   for (const sl_pair *p; (p = sl_gpu_entries_next(&it));) ... */
+typedef struct sl_gpu_entries {
+	const sl_config *cfg;
+	const sl_container *c;
+	int list;                   /* 0: limits, 1: requests, 2: done */
+	size_t i;
+	bool limit;                 /* set by sl_gpu_entries_next: the entry is a limit, not a request */
+} sl_gpu_entries;
+sl_gpu_entries sl_container_gpu_entries(const sl_config *cfg, const sl_container *c);
+/* The next GPU entry, or NULL at the end. */
+const sl_pair *sl_gpu_entries_next(sl_gpu_entries *it);
+/* The first GPU resource container c limits or requests (non-zero), or NULL. */
+const char *sl_container_gpu_resource(const sl_config *cfg, const sl_container *c);
+/* The first GPU resource any container of u limits or requests (non-zero), or NULL. */
 const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u);
 /* How u uses GPUs (spec/rules.md "requests a GPU"): the one question every GPU rule asks. */
 typedef struct sl_gpu_use {
