@@ -314,6 +314,11 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 	return f->oom;
 }
 
+bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m)
+{
+	return (!r->kinds || (r->kinds & SL_KIND_BIT(k))) && (!r->modes || (r->modes & SL_MODE_BIT(m)));
+}
+
 sl_err sl_engine_check(sl_engine *e, sl_file *f)
 {
 	if (!f->src)
@@ -332,7 +337,7 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 			if (e->severity[ri] == SL_SEV_OFF)
 				continue;
 			ctx.rule_index = (int)ri;
-			if (r->check_object) {
+			if (r->check_object && sl_engine_admits(r, o->kind, o->mode)) {
 				ctx.unit = NULL;
 				sl_err err = r->check_object(&ctx, o);
 				if (err)
@@ -341,7 +346,8 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 			if (r->check_unit) {
 				for (size_t ui = 0; ui < o->n_units; ui++) {
 					/* no pod, no placement: modelmesh-placement-ignored says so */
-					if (sl_unit_builds_no_pod(&o->units[ui]) && !r->podless_units)
+					if ((sl_unit_builds_no_pod(&o->units[ui]) && !r->podless_units) ||
+					    !sl_engine_admits(r, o->kind, o->units[ui].mode))
 						continue;
 					ctx.unit = &o->units[ui];
 					sl_err err = r->check_unit(&ctx, ctx.unit);

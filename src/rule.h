@@ -65,7 +65,18 @@ struct sl_rule {
 	/* check_unit also runs on units that build no pod (sl_unit_builds_no_pod: a ModelMesh
 	** predictor), which the engine otherwise skips: for rules about the manifest itself. */
 	bool podless_units;
+	/* The kinds and run modes the rule applies to: check_object sees only objects, check_unit
+	** only units of an object, whose kind is in kinds and whose mode is in modes; 0 is every
+	** kind or mode. The engine filters, so the rule does not test them again:
+	**   .kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE) | SL_KIND_BIT(SL_KIND_INFERENCE_GRAPH)
+	**   .kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET)       every kind but DaemonSets
+	**   .modes = SL_MODE_BIT(SL_MODE_KNATIVE) */
+	uint64_t kinds;
+	unsigned modes;
 };
+
+#define SL_KIND_BIT(k) ((uint64_t)1 << (k))
+#define SL_MODE_BIT(m) (1u << (m))
 
 /* Defines the rule `stem` (its snake_case id). The registry generator finds it. */
 #define SL_RULE(stem, ...) const struct sl_rule sl_rule__##stem = {__VA_ARGS__}

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_sdk.c: the rule SDK (src/sdk.c) as rules use it, through the public API, where the
 ** rules' fixtures do not show it: the helpers that decide whether a fix can copy a node's text
-** (sl_node_one_line). */
+** (sl_node_one_line); and how the engine reads the kinds and modes SL_RULE declares. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
+#include "engine.h"
+#include "registry.h"
 
 static sl_config *cfg;   /* the defaults */
 
@@ -70,4 +72,38 @@ Test(sdk, a_moved_annotation_is_copied_only_from_one_line)
 	const char *r = "knative-autoscaling-annotation-misplaced";
 	cr_expect(fix_offered(r, KSVC("\"1\"")), "a one-line value moves");
 	cr_expect_not(fix_offered(r, KSVC("\"1\n      \"")), "a value over two lines does not move");
+}
+
+/* .kinds and .modes: 0 admits everything, a mask only its bits, ~bit everything but it. */
+Test(sdk, a_rule_applies_to_the_kinds_and_modes_it_declares)
+{
+	struct sl_rule all = {.id = "all"};
+	struct sl_rule isvc = {.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE) |
+					SL_KIND_BIT(SL_KIND_INFERENCE_GRAPH),
+			       .modes = SL_MODE_BIT(SL_MODE_STANDARD)};
+	struct sl_rule no_ds = {.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET),
+				.modes = ~SL_MODE_BIT(SL_MODE_MODELMESH)};
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		for (int m = SL_MODE_PLAIN; m <= SL_MODE_MODELMESH; m++) {
+			cr_expect(sl_engine_admits(&all, (sl_kind)k, (sl_mode)m));
+			cr_expect_eq(sl_engine_admits(&isvc, (sl_kind)k, (sl_mode)m),
+				     (k == SL_KIND_INFERENCE_SERVICE || k == SL_KIND_INFERENCE_GRAPH) &&
+				     m == SL_MODE_STANDARD, "kind %d mode %d", k, m);
+			cr_expect_eq(sl_engine_admits(&no_ds, (sl_kind)k, (sl_mode)m),
+				     k != SL_KIND_DAEMONSET && m != SL_MODE_MODELMESH,
+				     "kind %d mode %d", k, m);
+		}
+}
+
+/* Every registered rule's .kinds and .modes admit some kind and mode: a mask written with an
+** enum value for its bit (.kinds = SL_KIND_POD) would silence the rule. */
+Test(sdk, every_rule_admits_some_kind_and_mode)
+{
+	const uint64_t kinds = SL_KIND_BIT(SL_KIND__COUNT) - SL_KIND_BIT(SL_KIND_UNKNOWN + 1);
+	const unsigned modes = SL_MODE_BIT(SL_MODE_MODELMESH + 1) - 1;
+	for (size_t i = 0; i < sl_registry_count; i++) {
+		const struct sl_rule *r = sl_registry[i].rule;
+		cr_expect(!r->kinds || (r->kinds & kinds), "%s admits no kind", r->id);
+		cr_expect(!r->modes || (r->modes & modes), "%s admits no mode", r->id);
+	}
 }
