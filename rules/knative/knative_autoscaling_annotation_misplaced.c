@@ -252,8 +252,6 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node
 
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
-	if (o->kind != SL_KIND_KNATIVE_SERVICE && o->kind != SL_KIND_KNATIVE_CONFIGURATION)
-		return SL_OK;
 	const sl_node *ann = sl_map_get(o->metadata, "annotations");
 	for (size_t i = 0; i < sl_map_n(ann); i++) {
 		const sl_pair *p = sl_map_pair(ann, i);
@@ -277,4 +275,5 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 SL_RULE(knative_autoscaling_annotation_misplaced, .id = "knative-autoscaling-annotation-misplaced",
 	.category = "knative",
 	.summary = "An autoscaling.knative.dev annotation on a Knative Service's own metadata",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_object = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_object = check,
+	.kinds = SL_KIND_BIT(SL_KIND_KNATIVE_SERVICE) | SL_KIND_BIT(SL_KIND_KNATIVE_CONFIGURATION));

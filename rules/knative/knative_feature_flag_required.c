@@ -600,7 +600,7 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (u->mode != SL_MODE_KNATIVE || u->role == SL_ROLE_WORKER || !u->pod)
+	if (u->role == SL_ROLE_WORKER || !u->pod)
 		return SL_OK;
 	bool router = u->role == SL_ROLE_ROUTER;
 	sl_arena *a = sl_ctx_arena(ctx);
@@ -627,4 +627,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(knative_feature_flag_required, .id = "knative-feature-flag-required", .category = "knative",
 	.summary = "A Knative-run unit sets a PodSpec field whose kubernetes.podspec-* flag is not enabled",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_UNSAFE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_UNSAFE, .check_unit = check,
+	.modes = SL_MODE_BIT(SL_MODE_KNATIVE));

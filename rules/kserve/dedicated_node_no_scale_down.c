@@ -190,8 +190,7 @@ static const char *toleration_name(const sl_node *t)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	/* only the default minReplicas: a written one is the author's choice of warm pods */
-	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || u->mode != SL_MODE_KNATIVE ||
-	    !u->component || u->replicas || sl_map_get_key(u->component, "minReplicas") ||
+	if (!u->component || u->replicas || sl_map_get_key(u->component, "minReplicas") ||
 	    (u->role != SL_ROLE_PREDICTOR && u->role != SL_ROLE_TRANSFORMER &&
 	     u->role != SL_ROLE_EXPLAINER))
 		return SL_OK;
@@ -248,4 +247,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 SL_RULE(dedicated_node_no_scale_down, .id = "dedicated-node-no-scale-down", .category = "kserve",
 	.summary = "A Knative-mode component on dedicated nodes keeps its default replica, so the "
 		   "pool keeps a node",
-	.severity = SL_SEV_INFO, .fix = SL_FIX_UNSAFE, .check_unit = check);
+	.severity = SL_SEV_INFO, .fix = SL_FIX_UNSAFE, .check_unit = check,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE), .modes = SL_MODE_BIT(SL_MODE_KNATIVE));

@@ -76,7 +76,7 @@ static bool parse_version(const char *v, long *major, long *minor)
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
 	const sl_node *v = o->mode_annotation;
-	if (!v || (o->kind != SL_KIND_INFERENCE_SERVICE && o->kind != SL_KIND_INFERENCE_GRAPH))
+	if (!v)
 		return SL_OK;
 	const char *version = sl_config_kserve_version(sl_ctx_config(ctx));
 	long major, minor;
@@ -109,4 +109,5 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 
 SL_RULE(deployment_mode_legacy, .id = "deployment-mode-legacy", .category = "kserve",
 	.summary = "A legacy deployment mode name (RawDeployment, Serverless) on KServe 0.16 or later",
-	.severity = SL_SEV_INFO, .off_by_default = true, .fix = SL_FIX_SAFE, .check_object = check);
+	.severity = SL_SEV_INFO, .off_by_default = true, .fix = SL_FIX_SAFE, .check_object = check,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE) | SL_KIND_BIT(SL_KIND_INFERENCE_GRAPH));

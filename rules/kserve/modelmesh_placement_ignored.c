@@ -105,7 +105,7 @@ static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const ch
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (!sl_unit_builds_no_pod(u) || u->obj->kind != SL_KIND_INFERENCE_SERVICE)
+	if (!sl_unit_builds_no_pod(u))
 		return SL_OK;
 	static const struct {
 		const char *field, *runtime_key;
@@ -137,4 +137,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(modelmesh_placement_ignored, .id = "modelmesh-placement-ignored", .category = "kserve",
 	.summary = "A ModelMesh InferenceService sets scheduling fields on its predictor, which builds no pod",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check, .podless_units = true);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check, .podless_units = true,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE));

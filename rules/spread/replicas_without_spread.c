@@ -254,8 +254,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (u->obj->kind == SL_KIND_DAEMONSET || u->mode == SL_MODE_MODELMESH ||
-	    u->min_replicas < 2 || sl_unit_is_used_template(ctx, u))
+	if (u->min_replicas < 2 || sl_unit_is_used_template(ctx, u))
 		return SL_OK;
 	/* a workload without a pod spec makes no pods (the API server rejects it); a Seldon
 	** Server without podSpec still runs its ServerConfig's */
@@ -289,4 +288,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(replicas_without_spread, .id = "replicas-without-spread", .category = "spread",
 	.summary = "Several replicas with neither podAntiAffinity nor topologySpreadConstraints",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_UNSAFE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_UNSAFE, .check_unit = check,
+	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET), .modes = ~SL_MODE_BIT(SL_MODE_MODELMESH));
