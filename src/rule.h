@@ -2,9 +2,10 @@
 ** rule.h: the rule SDK, the contract between a rule and the engine. A rule is one file under
 ** rules/<category>/ that includes this header and nothing else (tests/meta.c checks it): a doc
 ** block, a check function and SL_RULE(...). The engine calls check_object once per modelled
-** object and check_unit once per placement unit, for every enabled rule; the rule reports
-** findings with sl_report_*() and returns SL_OK (a finding is not an error). Everything a rule
-** allocates comes from the file's arena (sl_ctx_arena) and is never freed by the rule.
+** object and check_unit once per placement unit, of the kinds and modes the rule declares, for
+** every enabled rule; the rule reports findings with sl_report_*() and returns SL_OK (a finding
+** is not an error). Everything a rule allocates comes from the file's arena (sl_ctx_arena) and
+** is never freed by the rule.
 **
 ** What a rule may do comes in three parts, in this order below:
 **   read    its context (the file, the object and unit under check), the YAML tree, the model
@@ -65,9 +66,9 @@ struct sl_rule {
 	/* check_unit also runs on units that build no pod (sl_unit_builds_no_pod: a ModelMesh
 	** predictor), which the engine otherwise skips: for rules about the manifest itself. */
 	bool podless_units;
-	/* The kinds and run modes the rule applies to: check_object sees only objects, check_unit
-	** only units of an object, whose kind is in kinds and whose mode is in modes; 0 is every
-	** kind or mode. The engine filters, so the rule does not test them again:
+	/* The kinds and run modes the rule applies to, 0 for all: the engine calls check_object
+	** only on objects whose kind and mode they hold, check_unit only on units whose object's
+	** kind and whose own mode they hold, so the rule does not test them again:
 	**   .kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE) | SL_KIND_BIT(SL_KIND_INFERENCE_GRAPH)
 	**   .kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET)       every kind but DaemonSets
 	**   .modes = SL_MODE_BIT(SL_MODE_KNATIVE) */
