@@ -2,18 +2,13 @@
 ** cluster.c: the cluster model's facts (cluster.h; spec/cluster.md §1). */
 #include <string.h>
 #include "cluster.h"
-#include "rule.h"   /* sl_seq_n, sl_seq_item */
+#include "config.h"
+#include "index.h"
 
 const char *sl_cluster_provider_name(sl_provider p)
 {
 	static const char *const names[] = {"generic", "gke", "eks", "aks"};
 	return (unsigned)p < sizeof names / sizeof *names ? names[p] : "generic";
-}
-
-/* "<config path>:<line>" for a config key at line. */
-static const char *config_at(const sl_config *cfg, unsigned line, sl_arena *a)
-{
-	return sl_arena_printf(a, "%s:%u", cfg->path ? cfg->path : ".schedlint.yaml", line);
 }
 
 /* True when the node-selecting fields of u name key: a nodeSelector key or a required
@@ -50,7 +45,7 @@ sl_provider sl_cluster_provider(const sl_index *ix, const sl_unit *u, sl_arena *
 	} else if (cfg && cfg->cluster.provider_line) {
 		p = cfg->cluster.provider;
 		src = sl_arena_printf(a, "provider %s (%s)", sl_cluster_provider_name(p),
-				      config_at(cfg, cfg->cluster.provider_line, a));
+				      sl_config_at(cfg, cfg->cluster.provider_line, a));
 	}
 	if (source)
 		*source = src;
@@ -62,7 +57,7 @@ sl_fact sl_cluster_gpu_nodes_tainted(const sl_index *ix, const sl_unit *u, sl_ar
 	const sl_config *cfg = ix->cfg;
 	if (cfg && cfg->cluster.gpu_nodes_tainted != SL_TRI_UNKNOWN)
 		return (sl_fact){cfg->cluster.gpu_nodes_tainted,
-				 config_at(cfg, cfg->cluster.gpu_nodes_tainted_line, a)};
+				 sl_config_at(cfg, cfg->cluster.gpu_nodes_tainted_line, a)};
 	const char *src;
 	switch (sl_cluster_provider(ix, u, a, &src)) {
 	case SL_PROVIDER_GKE:   /* mixed clusters: nvidia.com/gpu=present:NoSchedule */
@@ -81,7 +76,7 @@ sl_fact sl_cluster_extended_resource_toleration(const sl_index *ix, const sl_uni
 	const sl_config *cfg = ix->cfg;
 	if (cfg && cfg->cluster.extended_resource_toleration != SL_TRI_UNKNOWN)
 		return (sl_fact){cfg->cluster.extended_resource_toleration,
-				 config_at(cfg, cfg->cluster.extended_resource_toleration_line, a)};
+				 sl_config_at(cfg, cfg->cluster.extended_resource_toleration_line, a)};
 	const char *src;
 	if (sl_cluster_provider(ix, u, a, &src) == SL_PROVIDER_GKE)
 		return (sl_fact){SL_TRI_YES, src};   /* GKE adds the toleration to GPU pods */

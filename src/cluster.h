@@ -8,8 +8,9 @@
 #define SL_CLUSTER_H
 
 #include "arena.h"
-#include "config.h"
-#include "index.h"
+#include "config_values.h"
+#include "index_lookups.h"
+#include "model/model.h"
 
 typedef struct sl_fact {
 	sl_tri value;

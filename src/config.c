@@ -1300,10 +1300,65 @@ const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key
 bool sl_config_is_spot_key(const sl_config *cfg, const char *key)
 {
 	size_t n = key ? strlen(key) : 0;
-	for (size_t i = 0; key && i < cfg->cluster.spot_labels.n; i++) {
+	for (size_t i = 0; cfg && key && i < cfg->cluster.spot_labels.n; i++) {
 		const char *l = cfg->cluster.spot_labels.v[i];
 		if (strncmp(l, key, n) == 0 && (l[n] == '=' || l[n] == '\0'))
 			return true;
 	}
 	return false;
+}
+
+/* --- the cluster settings, for readers without the layout (config_values.h) --- */
+
+static const sl_strlist no_list;
+
+const sl_strlist *sl_config_spot_labels(const sl_config *cfg)
+{
+	return cfg ? &cfg->cluster.spot_labels : &no_list;
+}
+
+const sl_strlist *sl_config_priority_classes(const sl_config *cfg)
+{
+	return cfg ? &cfg->cluster.priority_classes : &no_list;
+}
+
+const sl_strlist *sl_config_critical_priority_classes(const sl_config *cfg)
+{
+	return cfg ? &cfg->cluster.critical_priority_classes : &no_list;
+}
+
+long long sl_config_critical_priority(const sl_config *cfg)
+{
+	return cfg ? cfg->cluster.critical_priority : LLONG_MAX;
+}
+
+const sl_strlist *sl_config_batch_kinds(const sl_config *cfg)
+{
+	return cfg ? &cfg->cluster.batch_kinds : &no_list;
+}
+
+bool sl_config_toleration_comparison_operators(const sl_config *cfg)
+{
+	return cfg && cfg->cluster.toleration_comparison_operators;
+}
+
+const char *sl_config_kserve_version(const sl_config *cfg)
+{
+	return cfg ? cfg->cluster.kserve_version : NULL;
+}
+
+const struct sl_node_pool *sl_config_node_pools(const sl_config *cfg, size_t *n)
+{
+	*n = cfg ? cfg->cluster.n_node_pools : 0;
+	return cfg ? cfg->cluster.node_pools : NULL;
+}
+
+const char *sl_config_at(const sl_config *cfg, unsigned line, sl_arena *a)
+{
+	return sl_arena_printf(a, "%s:%u", cfg && cfg->path ? cfg->path : ".schedlint.yaml", line);
+}
+
+const char *sl_config_knative_features_at(const sl_config *cfg, sl_arena *a)
+{
+	return sl_config_at(cfg, cfg ? cfg->cluster.knative_features_line : 0, a);
 }

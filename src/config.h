@@ -1,39 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** config.h (private): the resolved configuration, every default filled in.
 ** Loaded by config.c from .schedlint.yaml through libcyaml schema tables; the rest of the
-** library reads these fields and never the file. Strings are owned by the config. */
+** library reads these fields and never the file. Strings are owned by the config. The value
+** types and the accessors that need no layout are in config_values.h, which rules read. */
 #ifndef SL_CONFIG_PRIVATE_H
 #define SL_CONFIG_PRIVATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "schedlint/config.h"
-
-typedef struct sl_strlist {
-	const char *const *v;   /* v[0..n) */
-	size_t n;
-} sl_strlist;
-
-/* A cluster fact as the config states it (cluster.md §1): unset is unknown. */
-typedef enum sl_tri { SL_TRI_UNKNOWN = 0, SL_TRI_NO, SL_TRI_YES } sl_tri;
-
-/* cluster.provider: the presets of cluster.md §1. */
-typedef enum sl_provider {
-	SL_PROVIDER_GENERIC = 0, SL_PROVIDER_GKE, SL_PROVIDER_EKS, SL_PROVIDER_AKS
-} sl_provider;
+#include "config_values.h"
 
 struct sl_rule_setting {
 	const char *id;          /* rule id or category */
 	sl_severity severity;    /* SL_SEV_OFF when "off" */
 	unsigned line;           /* where it stands in the file, for messages */
-};
-
-struct sl_node_pool {
-	const char *name;
-	sl_strlist labels;       /* "key=value" */
-	sl_strlist taints;       /* kubectl syntax "key[=value]:Effect" */
-	sl_strlist capacity;     /* "resource=quantity" */
-	long nodes;              /* -1 when not declared */
 };
 
 struct sl_cluster_config {
@@ -75,17 +55,5 @@ struct sl_config {
 	struct sl_cluster_config cluster;
 	void *priv__;            /* config.c's own storage */
 };
-
-/* True when list l holds a string equal to s; false when s is NULL. */
-bool sl_strlist_has(const sl_strlist *l, const char *s);
-/* The value of the i-th entry of cluster.spot-labels ("key=value", or a bare key: "") when that
-** entry's key is key; NULL when it is not, or key is NULL. Several entries may share a key, so
-** callers that need every spot value of a key iterate i over cluster.spot_labels.n. The
-** string points into the config. */
-const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key);
-/* True when some entry of cluster.spot-labels is key itself or starts with key followed by '='
-** (so for a key without '=' exactly when sl_config_spot_value would find it); false for a NULL
-** key. */
-bool sl_config_is_spot_key(const sl_config *cfg, const char *key);
 
 #endif

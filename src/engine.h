@@ -72,6 +72,17 @@ typedef struct sl_engine {
 	size_t n_files;
 } sl_engine;
 
+/* What a rule sees (rule.h's sl_ctx): the file, the object and unit under check and the running
+** rule; sl_engine_check fills it, the SDK (sdk.c) reads it. */
+struct sl_ctx {
+	sl_engine *eng;
+	sl_file *file;
+	int rule_index;
+	const sl_object *obj;
+	const sl_unit *unit;
+	const char **labels;   /* obj's units' labels, made when a rule first asks (sl_ctx_label) */
+};
+
 /* Reads f's file (once added by path) into f->src; a file that cannot be read gets f->error.
 ** text_only: without the line index (sl_source_read_text), for a look at the bytes.
 ** SL_ENOMEM only. */
@@ -82,8 +93,12 @@ bool sl_engine_waits(sl_engine *e, sl_file *f);
 /* Pass 1: parses f and binds its objects; parse and schema problems become findings. The tree
 ** goes into f->arena when the caller set one (it must be empty), else into a new arena. */
 sl_err sl_engine_parse(sl_engine *e, sl_file *f);
-/* Pass 2: runs every enabled rule over f's objects and units. */
+/* Pass 2: runs every enabled rule over f's objects and units, those of the kinds and modes it
+** declares (sl_engine_admits). */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
+/* True when rule r applies to an object of kind k, or a unit, run in mode m: its .kinds and
+** .modes (0: all) hold them. */
+bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m);
 /* At most this many findings are recorded per file (a generated file of a million bad lines
 ** must not take gigabytes); the next one becomes a last finding that says the file's report
 ** stopped there, and later ones are dropped. */

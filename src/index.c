@@ -8,7 +8,7 @@
 #include "arena.h"
 #include "source.h"
 #include "index.h"
-#include "rule.h"   /* sl_is_gpu_resource */
+#include "gpu.h"
 
 void sl_index_init(sl_index *ix, const sl_config *cfg)
 {

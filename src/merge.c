@@ -2,7 +2,6 @@
 ** merge.c: a unit merged over its template (merge.h). */
 #include <string.h>
 #include "merge.h"
-#include "rule.h"   /* sl_seq_n, sl_map_n */
 
 bool sl_kind_is_template(sl_kind k)
 {

@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "index.h"
+#include "index_lookups.h"
 #include "model/model.h"
 #include "yaml_tree.h"
 

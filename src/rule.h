@@ -1,34 +1,52 @@
 /* SPDX-License-Identifier: Apache-2.0
-** rule.h: the narrow SDK a rule includes, and nothing else (a test checks that rules/ includes
-** only this header). A rule is one file under rules/<category>/: a doc block, a check function
-** and SL_RULE(...). The engine calls check_object once per modelled object and check_unit once
-** per placement unit, for every enabled rule; the rule reports findings with sl_report() and
-** returns SL_OK (a finding is not an error). Everything a rule allocates comes from the file's
-** arena (sl_ctx_arena) and is never freed by the rule. */
+** rule.h: the rule SDK, the contract between a rule and the engine. A rule is one file under
+** rules/<category>/ that includes this header and nothing else (tests/meta.c checks it): a doc
+** block, a check function and SL_RULE(...). The engine calls check_object once per modelled
+** object and check_unit once per placement unit, of the kinds and modes the rule declares, for
+** every enabled rule; the rule reports findings with sl_report_*() and returns SL_OK (a finding
+** is not an error). Everything a rule allocates comes from the file's arena (sl_ctx_arena) and
+** is never freed by the rule.
+**
+** What a rule may do comes in three parts, in this order below:
+**   read    its context (the file, the object and unit under check), the YAML tree, the model
+**           of objects and units, the config's values, the index's lookups across the linted
+**           files, the cluster's facts, the unit merged over its template, GPUs, and
+**           Kubernetes' own validation;
+**   report  findings at a node, with notes, their severity capped when a fact is unknown;
+**   fix     byte-range edits on the original text, rendered in the file's style.
+** The config (sl_config) and the index (sl_index) are opaque here: a rule reads them through
+** the accessors of config_values.h and the lookups of index_lookups.h, never their fields
+** (config.h and index.h are the engine's; tests/meta.c checks that rule.h cannot reach them). */
 #ifndef SL_RULE_H
 #define SL_RULE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
-#include "schedlint/finding.h"
-#include "arena.h"
-#include "cluster.h"
-#include "config.h"
-#include "index.h"
-#include "merge.h"
-#include "k8s/k8s.h"
+#include "schedlint/error.h"     /* sl_err */
+#include "schedlint/finding.h"   /* sl_severity, sl_fix_applicability */
+#include "arena.h"               /* the file's arena: sl_arena_printf, sl_arena_strndup */
+/* What a rule reads, besides its context (below): */
+#include "yaml_tree.h"           /* the tree: sl_map_get, sl_scalar, sl_map_n/sl_seq_n ... */
+#include "model/model.h"         /* objects and units: sl_object, sl_unit, sl_container */
+#include "config_values.h"       /* the config's values: sl_config_spot_labels ... */
+#include "index_lookups.h"       /* across the linted files: sl_index_find ... */
+#include "cluster.h"             /* the cluster's facts, with their sources */
+#include "merge.h"               /* a unit merged over its template: sl_merged_* */
+#include "selection.h"           /* what keeps a unit's pods on nodes */
+#include "gpu.h"                 /* how a unit uses GPUs */
+#include "k8s/k8s.h"             /* Kubernetes' own validation, ported: */
+#include "k8s/affinity.h"
 #include "k8s/labels.h"
 #include "k8s/quantity.h"
 #include "k8s/resources.h"
 #include "k8s/taints.h"
-#include "k8s/affinity.h"
-#include "model/model.h"
-#include "selection.h"
-#include "yaml_tree.h"
 
 typedef struct sl_ctx sl_ctx;
-typedef struct sl_report sl_report;   /* a finding being reported: attach a fix to it */
+typedef struct sl_report sl_report;   /* a finding being reported: attach notes and a fix to it */
+
+/* === the rule ================================================================================= */
 
 struct sl_rule {
 	const char *id;              /* kebab-case; the file name is its snake_case */
@@ -48,22 +66,59 @@ struct sl_rule {
 	/* check_unit also runs on units that build no pod (sl_unit_builds_no_pod: a ModelMesh
 	** predictor), which the engine otherwise skips: for rules about the manifest itself. */
 	bool podless_units;
+	/* The kinds and run modes the rule applies to, 0 for all: the engine calls check_object
+	** only on objects whose kind and mode they hold, check_unit only on units whose object's
+	** kind and whose own mode they hold, so the rule does not test them again:
+	**   .kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE) | SL_KIND_BIT(SL_KIND_INFERENCE_GRAPH)
+	**   .kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET)       every kind but DaemonSets
+	**   .modes = SL_MODE_BIT(SL_MODE_KNATIVE) */
+	uint64_t kinds;
+	unsigned modes;
 };
+
+#define SL_KIND_BIT(k) ((uint64_t)1 << (k))
+#define SL_MODE_BIT(m) (1u << (m))
 
 /* Defines the rule `stem` (its snake_case id). The registry generator finds it. */
 #define SL_RULE(stem, ...) const struct sl_rule sl_rule__##stem = {__VA_ARGS__}
 
-/* --- context ------------------------------------------------------------------------------ */
+/* === read ===================================================================================== */
+
+/* --- the context ------------------------------------------------------------------------------ */
+/* The run's config and index: opaque, for config_values.h's accessors and index_lookups.h's
+** lookups. */
 const sl_config *sl_ctx_config(const sl_ctx *ctx);
 const sl_index *sl_ctx_index(const sl_ctx *ctx);
+/* The arena of the file being linted: what a rule allocates, for as long as the file's report. */
 sl_arena *sl_ctx_arena(sl_ctx *ctx);
 /* The file being linted. */
 const sl_source *sl_ctx_source(const sl_ctx *ctx);
+/* The source text of node n as written (quotes included), from whichever linted file holds it;
+** an arena string. */
+const char *sl_node_text(sl_ctx *ctx, const sl_node *n);
+/* sl_node_text of scalar n when a fix can copy that text as is onto one line: a plain or quoted
+** scalar, non-empty, without an anchor, a tag or a line break; NULL for anything else (a block
+** scalar, a collection, an alias). */
+const char *sl_node_one_line(sl_ctx *ctx, const sl_node *n);
+
+/* --- the unit and its template ---------------------------------------------------------------- */
 /* "InferenceService sklearn-iris, predictor": the unit's name for messages. */
 const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u);
+/* How messages name a container: "container \"kserve-container\"", or the implementation
+** key for a KServe framework container ("sklearn"). */
+const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
+/* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
+** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
+** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
+bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
+/* u merged over its template among the linted files (merge.h): iterate its effective
+** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
+** accessors. */
+sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
 
-/* --- reporting ------------------------------------------------------------------------------
-** The finding covers the node's text (a key node: the key; a value: the value), gets its JSON
+/* === report =================================================================================== */
+
+/* The finding covers the node's text (a key node: the key; a value: the value), gets its JSON
 ** pointer, and the object and unit being checked. fmt is printf-style. Returns the report (to
 ** attach a fix) or NULL when the rule is filtered out or memory ran out. */
 sl_report *sl_report_at(sl_ctx *ctx, const sl_node *at, const char *fmt, ...)
@@ -93,7 +148,10 @@ const char *sl_short_paths(sl_ctx *ctx, const char *s);
 ** no-op for an object with a valid mode annotation. */
 sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o);
 
-/* --- fixes: byte-range edits on the original text (never a re-emission) -------------------- */
+/* === fix ====================================================================================== */
+
+/* Byte-range edits on the original text (never a re-emission): the file keeps its comments,
+** quoting, key order and anchors everywhere the fix does not touch. */
 /* Replaces bytes [start,end) of the current file with text. */
 sl_err sl_fix_replace(sl_ctx *ctx, sl_report *r, size_t start, size_t end, const char *text);
 /* Replaces bytes [start,end) of another linted file (the one that holds object `in`). */
@@ -105,10 +163,9 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 ** "key: nvidia.com/gpu\noperator: Exists"). They return false when the edit is declined (a
 ** block fragment into a flow collection, a key the mapping already has (merged keys count), a
 ** node inside an anchored one (an edit there would reach every alias and "<<" merge of it), an
-** edit that overlaps
-** one the fix already has, or inserts where it inserts): the report's whole fix is then
-** dropped, edits made before included, so a fix is never applied in part. A rule can make its
-** edits one after another and stop at the first false. */
+** edit that overlaps one the fix already has, or inserts where it inserts): the report's whole
+** fix is then dropped, edits made before included, so a fix is never applied in part. A rule
+** can make its edits one after another and stop at the first false. */
 /* Adds `key: fragment` as the last entry of mapping map. */
 bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
 		      const char *fragment);
@@ -118,11 +175,13 @@ bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *
 bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n);
 /* Replaces a scalar node's text (quotes included) with text. */
 bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text);
-/* The source text of node n as written (quotes included), an arena string. */
-const char *sl_node_text(sl_ctx *ctx, const sl_node *n);
 /* s quoted with the quote the file of node n prefers, escaped so it reads back as s (arena
 ** string; NULL when s is not UTF-8). */
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s);
+/* s written in the quotes of scalar n (single, double, or none for a plain or block scalar):
+** a corrected spelling put in place of n's ("exists" -> "Exists"). s is not escaped, so it
+** must be a word that needs none. An arena string. */
+const char *sl_fix_requote(sl_ctx *ctx, const sl_node *n, const char *s);
 /* s as a YAML scalar for a fix's text: plain when that reads back as the string s in block and
 ** flow context alike, else quoted as sl_fix_quote does. Every string a rule puts into a fix's
 ** YAML (a label, a name, a value copied from another object) goes through it; NULL when it
@@ -131,65 +190,5 @@ const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s);
 /* Marks r's fix as safe or unsafe with a message saying what it does. */
 sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-
-/* True when v is mapping map's own value for its key, reached without an alias or a merge key,
-** and without an anchor of its own: an edit to it changes this place only. */
-bool sl_node_owns(const sl_node *map, const sl_node *v);
-
-/* --- helpers shared by rules ---------------------------------------------------------------- */
-/* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */
-bool sl_is_gpu_resource(const sl_config *cfg, const char *name);
-/* The taint key GPU nodes carry for a GPU resource: the resource name, except that the nodes
-** of nvidia.com/mig-* resources carry nvidia.com/gpu. */
-const char *sl_gpu_taint_key(const char *resource);
-/* True when the quantity node is a zero ("0", 0, "0.0"): a request of nothing. */
-bool sl_quantity_node_is_zero(const sl_node *q);
-/* The first GPU resource any container of u requests or limits (non-zero), or NULL. */
-const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u);
-/* How u uses GPUs (spec/rules.md "requests a GPU"): the one question every GPU rule asks. */
-typedef struct sl_gpu_use {
-	sl_tri value;               /* YES: a container requests or limits a GPU resource (non-zero),
-				       or claims a DRA device whose ResourceClaim / ResourceClaimTemplate
-				       among the linted files asks for a class in gpu-device-classes;
-				       UNKNOWN: no such evidence, but a container claims a device
-				       through a claim that cannot be resolved (GPU-absence rules stay
-				       quiet); NO otherwise */
-	const char *resource;       /* the first GPU resource requested or limited, NULL when none */
-	const char *device_class;   /* the first GPU device class claimed, NULL when none */
-} sl_gpu_use;
-sl_gpu_use sl_unit_gpu_use(const sl_index *ix, const sl_unit *u);
-/* The GPU device class that a container's claim entry (an item of resources.claims) gets
-** through u's pod resourceClaims (any request of the claim: all are allocated to the pod), or
-** NULL; *resolved is false when the claim names no pod
-** claim or no ResourceClaim / ResourceClaimTemplate among the linted files. */
-const char *sl_claim_gpu_class(const sl_index *ix, const sl_unit *u, const sl_node *entry,
-			       bool *resolved);
-/* The taint key GPU nodes carry for a DRA device class: nvidia.com/gpu for a class named like
-** gpu.nvidia.com, amd.com/gpu for gpu.amd.com; NULL when no conventional taint is known. */
-const char *sl_gpu_class_taint_key(const char *device_class);
-/* True when key is the taint key of a GPU u uses: of a GPU resource it requests or limits
-** (sl_gpu_taint_key), or of a GPU device class it claims (sl_gpu_class_taint_key). */
-bool sl_unit_gpu_taint(const sl_index *ix, const sl_unit *u, const char *key);
-/* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
-** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
-** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
-bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
-/* u merged over its template among the linted files (merge.h): iterate its effective
-** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
-** accessors. */
-sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
-/* How messages name a container: "container \"kserve-container\"", or the implementation
-** key for a KServe framework container ("sklearn"). */
-const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
-/* A scalar's text as the core's string view, as Go decodes it: absent, null or not a scalar
-** is the empty view. */
-sl_k8s_str sl_node_str(const sl_node *n);
-/* Iterates the entries of a mapping (aliases followed, "<<" merge keys resolved as the decoder
-** does: sl_map_entries in yaml_tree.h): for (i...) over sl_map_n / sl_map_pair. */
-size_t sl_map_n(const sl_node *map);
-const sl_pair *sl_map_pair(const sl_node *map, size_t i);
-/* Items of a sequence (aliases followed). */
-size_t sl_seq_n(const sl_node *seq);
-const sl_node *sl_seq_item(const sl_node *seq, size_t i);
 
 #endif

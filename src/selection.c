@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "config.h"
 #include "selection.h"
 
 const sl_node *sl_unit_required_terms(const sl_unit *u)

@@ -6,7 +6,7 @@
 #define SL_SELECTION_H
 
 #include <stdbool.h>
-#include "config.h"
+#include "config_values.h"
 #include "model/model.h"
 
 typedef struct sl_selection {

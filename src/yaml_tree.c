@@ -1464,3 +1464,51 @@ sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const sl_node *from, const c
 	*out = d;
 	return SL_OK;
 }
+
+/* --- shorthands: a mapping's entries and a sequence's items by index, a scalar as a view --- */
+
+sl_k8s_str sl_node_str(const sl_node *n)
+{
+	n = sl_deref(n);
+	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
+		return (sl_k8s_str){NULL, 0};
+	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
+}
+
+size_t sl_map_n(const sl_node *map)
+{
+	size_t n;
+	sl_map_entries(map, &n);
+	return n;
+}
+
+const sl_pair *sl_map_pair(const sl_node *map, size_t i)
+{
+	size_t n;
+	return &sl_map_entries(map, &n)[i];
+}
+
+size_t sl_seq_n(const sl_node *seq)
+{
+	seq = sl_deref(seq);
+	return seq && seq->type == SL_NODE_SEQ ? seq->u.seq.n : 0;
+}
+
+const sl_node *sl_seq_item(const sl_node *seq, size_t i)
+{
+	return sl_deref(sl_deref(seq)->u.seq.items[i]);
+}
+
+bool sl_seq_has(const sl_node *seq, const char *s)
+{
+	for (size_t i = 0; s && i < sl_seq_n(seq); i++)
+		if (sl_scalar_is(sl_seq_item(seq, i), s))
+			return true;
+	return false;
+}
+
+bool sl_node_owns(const sl_node *map, const sl_node *v)
+{
+	return map && v && map->type == SL_NODE_MAP && v->parent == map && !sl_node_anchor(v) &&
+	       v->pos < map->u.map.n && map->u.map.pairs[v->pos].value == v;
+}

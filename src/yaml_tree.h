@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arena.h"
+#include "k8s/k8s.h"
 #include "source.h"
 
 /* Limits: crossing one ends that document with a yaml-syntax finding, never a crash. */
@@ -121,6 +122,18 @@ const sl_node *sl_deref(const sl_node *n);
 ** anything but a mapping or a sequence of mappings fails the document (a yaml-syntax finding),
 ** as it fails the decoder. */
 const sl_pair *sl_map_entries(const sl_node *map, size_t *n);
+/* Iterates the entries of a mapping (aliases followed, "<<" merge keys resolved as the decoder
+** does: sl_map_entries): for (i...) over sl_map_n / sl_map_pair. */
+size_t sl_map_n(const sl_node *map);
+const sl_pair *sl_map_pair(const sl_node *map, size_t i);
+/* Items of a sequence (aliases followed). */
+size_t sl_seq_n(const sl_node *seq);
+const sl_node *sl_seq_item(const sl_node *seq, size_t i);
+/* True when sequence seq (aliases followed) holds a scalar equal to s; false for a NULL s. */
+bool sl_seq_has(const sl_node *seq, const char *s);
+/* True when v is mapping map's own value for its key, reached without an alias or a merge key,
+** and without an anchor of its own: an edit to it changes this place only. */
+bool sl_node_owns(const sl_node *map, const sl_node *v);
 /* The value of key in map (aliases followed, "<<" merge keys resolved as sl_map_entries says);
 ** NULL when absent or when map is not a mapping. */
 const sl_node *sl_map_get(const sl_node *map, const char *key);
@@ -128,6 +141,9 @@ const sl_node *sl_map_get(const sl_node *map, const char *key);
 const sl_node *sl_map_get_key(const sl_node *map, const char *key);
 /* The node as a scalar string (NULL when it is not a scalar). */
 const char *sl_scalar(const sl_node *n);
+/* A scalar's text as the core's string view, as Go decodes it: absent, null or not a scalar
+** is the empty view. */
+sl_k8s_str sl_node_str(const sl_node *n);
 /* True when n is a scalar equal to s. */
 bool sl_scalar_is(const sl_node *n, const char *s);
 /* The YAML 1.1 type of a scalar (explicit tags honoured); SL_Y_STR for non-scalars. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** meta.c: the rules keep their promises. Every rule is documented under the fixed headings (with
 ** no TODO left from tools/new_rule.py), has ok and bad fixtures, and is in the registry; no
-** fixture directory is an orphan; rule files include only rule.h; docs/rules.md is what
-** `schedlint rules --format markdown` prints now. */
+** fixture directory is an orphan; rule files include only rule.h, which cannot reach the config's
+** or the index's layout; docs/rules.md is what `schedlint rules --format markdown` prints now. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -163,6 +163,57 @@ Test(meta, every_rule_file_is_registered_and_includes_only_rule_h)
 	closedir(top);
 	cr_expect_eq(files, sl_rule_count(), "%zu rule files but %zu registered rules", files,
 		     sl_rule_count());
+}
+
+/* Adds to seen[] (paths under src/ or include/) every header path includes, directly or not:
+** the quoted #include lines, resolved as the build does (src/ first, then include/). */
+static void include_closure(const char *path, char seen[][256], size_t *n, size_t cap)
+{
+	FILE *f = fopen(path, "r");
+	cr_assert(f, "cannot read %s", path);
+	char line[1024];
+	while (fgets(line, sizeof line, f)) {
+		const char *q = strncmp(line, "#include \"", 10) == 0 ? line + 10 : NULL;
+		const char *end = q ? strchr(q, '"') : NULL;
+		if (!end)
+			continue;
+		char hdr[256];
+		for (int dir = 0; dir < 2; dir++) {
+			snprintf(hdr, sizeof hdr, "%s/%.*s", dir ? "include" : "src", (int)(end - q), q);
+			struct stat st;
+			if (stat(hdr, &st) == 0)
+				break;
+		}
+		size_t i = 0;
+		while (i < *n && strcmp(seen[i], hdr) != 0)
+			i++;
+		if (i < *n)
+			continue;
+		cr_assert_lt(*n, cap, "more than %zu headers", cap);
+		snprintf(seen[(*n)++], 256, "%s", hdr);
+		include_closure(hdr, seen, n, cap);
+	}
+	fclose(f);
+}
+
+/* rule.h is a contract: the config and the index are opaque to rules (their accessors and
+** lookups, never their fields), and the engine's state is out of reach. */
+Test(meta, rule_h_cannot_reach_the_engine_config_or_index_layouts)
+{
+	static char seen[128][256];
+	size_t n = 0;
+	include_closure("src/rule.h", seen, &n, 128);
+	cr_expect_gt(n, 5, "rule.h includes too few headers: %zu", n);
+	int lookups = 0;
+	for (size_t i = 0; i < n; i++) {
+		cr_expect(strcmp(seen[i], "src/config.h") != 0 && strcmp(seen[i], "src/index.h") != 0,
+			  "rule.h reaches %s, whose layout rules must not read: include "
+			  "config_values.h or index_lookups.h instead", seen[i]);
+		cr_expect(strcmp(seen[i], "src/engine.h") != 0 && strcmp(seen[i], "src/registry.h") != 0,
+			  "rule.h reaches the engine's %s", seen[i]);
+		lookups += strcmp(seen[i], "src/index_lookups.h") == 0;
+	}
+	cr_expect_eq(lookups, 1, "rule.h does not reach index_lookups.h: is the scan blind?");
 }
 
 Test(meta, docs_rules_md_is_current)

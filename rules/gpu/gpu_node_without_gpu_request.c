@@ -186,16 +186,6 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
-	switch (u->obj->kind) {
-	case SL_KIND_DAEMONSET:
-	case SL_KIND_SERVING_RUNTIME:
-	case SL_KIND_CLUSTER_SERVING_RUNTIME:
-	case SL_KIND_SELDON_SERVER_CONFIG:
-	case SL_KIND_LLM_INFERENCE_SERVICE_CONFIG:
-		return SL_OK;
-	default:
-		break;
-	}
 	const sl_node *at = NULL;
 	if (!sl_unit_pinned_to_gpu(cfg, u, &at) || !at)
 		return SL_OK;
@@ -230,4 +220,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(gpu_node_without_gpu_request, .id = "gpu-node-without-gpu-request", .category = "gpu",
 	.summary = "Pinned to GPU nodes but no container requests a GPU",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_UNSAFE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_UNSAFE, .check_unit = check,
+	/* node agents, and templates (the objects that use them bring the container) */
+	.kinds = ~(SL_KIND_BIT(SL_KIND_DAEMONSET) | SL_KIND_BIT(SL_KIND_SERVING_RUNTIME) |
+		   SL_KIND_BIT(SL_KIND_CLUSTER_SERVING_RUNTIME) |
+		   SL_KIND_BIT(SL_KIND_SELDON_SERVER_CONFIG) |
+		   SL_KIND_BIT(SL_KIND_LLM_INFERENCE_SERVICE_CONFIG)));

@@ -294,24 +294,19 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	size_t n_done = 0;
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
-		const sl_node *lists[2] = {c->limits, c->requests};
-		for (int l = 0; l < 2; l++) {
-			for (size_t j = 0; j < sl_map_n(lists[l]); j++) {
-				const sl_pair *p = sl_map_pair(lists[l], j);
-				const char *name = sl_scalar(p->key);
-				if (!sl_is_gpu_resource(cfg, name) || sl_quantity_node_is_zero(p->value))
-					continue;
-				const char *taint = sl_gpu_taint_key(name);
-				if (once(done, &n_done, sizeof done / sizeof *done, taint) ||
-				    unit_tolerates(ix, u, taint) || added_at_admission(u, ert, taint))
-					continue;
-				sl_report *r = sl_report_at(ctx, p->value,
-					"%s: %s %s %s but does not tolerate the %s:NoSchedule taint "
-					"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c),
-					l == 0 ? "limits" : "requests", name, taint, tainted.source);
-				add_notes(ctx, r, u, ert, strcmp(taint, name) != 0 ? name : NULL, taint);
-				add_fix(ctx, r, u, taint);
-			}
+		sl_gpu_entries it = sl_container_gpu_entries(cfg, c);
+		for (const sl_pair *p; (p = sl_gpu_entries_next(&it));) {
+			const char *name = sl_scalar(p->key);
+			const char *taint = sl_gpu_taint_key(name);
+			if (once(done, &n_done, sizeof done / sizeof *done, taint) ||
+			    unit_tolerates(ix, u, taint) || added_at_admission(u, ert, taint))
+				continue;
+			sl_report *r = sl_report_at(ctx, p->value,
+				"%s: %s %s %s but does not tolerate the %s:NoSchedule taint "
+				"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c),
+				it.limit ? "limits" : "requests", name, taint, tainted.source);
+			add_notes(ctx, r, u, ert, strcmp(taint, name) != 0 ? name : NULL, taint);
+			add_fix(ctx, r, u, taint);
 		}
 	}
 	for (size_t i = 0; i < u->n_containers; i++) {

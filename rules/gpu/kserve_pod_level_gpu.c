@@ -320,7 +320,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
-	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || !u->component || !u->pod_resources)
+	if (!u->component || !u->pod_resources)
 		return SL_OK;
 	const char *lists[2] = {"requests", "limits"};
 	for (int l = 0; l < 2; l++) {
@@ -346,4 +346,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(kserve_pod_level_gpu, .id = "kserve-pod-level-gpu", .category = "gpu",
 	.summary = "A GPU in the pod-level resources directly under an InferenceService component",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_UNSAFE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_UNSAFE, .check_unit = check,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE));

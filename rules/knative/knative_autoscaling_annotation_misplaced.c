@@ -87,16 +87,6 @@
 
 /* --- the fix: both edits are checked first, so that a fix is all or nothing --- */
 
-/* A one-line scalar written as is, or NULL. */
-static const char *one_line(sl_ctx *ctx, const sl_node *n)
-{
-	if (!n || n->type != SL_NODE_SCALAR || sl_node_anchor(n) || sl_node_tag(n) ||
-	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
-		return NULL;
-	const char *t = sl_node_text(ctx, n);
-	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
-}
-
 #define AS "autoscaling.knative.dev/"
 #define KPA "kpa.autoscaling.knative.dev"
 #define HPA "hpa.autoscaling.knative.dev"
@@ -198,7 +188,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node
 {
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *meta = sl_deref(o->metadata), *spec = sl_deref(o->spec);
-	const char *k = one_line(ctx, p->key), *v = one_line(ctx, p->value);
+	const char *k = sl_node_one_line(ctx, p->key), *v = sl_node_one_line(ctx, p->value);
 	if (!r || !k || !v || !sl_node_owns(meta, ann) || !sl_node_owns(ann, p->value))
 		return;
 	/* The removal: the entry, or the annotations field it is alone in. */
@@ -262,8 +252,6 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node
 
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
-	if (o->kind != SL_KIND_KNATIVE_SERVICE && o->kind != SL_KIND_KNATIVE_CONFIGURATION)
-		return SL_OK;
 	const sl_node *ann = sl_map_get(o->metadata, "annotations");
 	for (size_t i = 0; i < sl_map_n(ann); i++) {
 		const sl_pair *p = sl_map_pair(ann, i);
@@ -287,4 +275,5 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 SL_RULE(knative_autoscaling_annotation_misplaced, .id = "knative-autoscaling-annotation-misplaced",
 	.category = "knative",
 	.summary = "An autoscaling.knative.dev annotation on a Knative Service's own metadata",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_object = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_object = check,
+	.kinds = SL_KIND_BIT(SL_KIND_KNATIVE_SERVICE) | SL_KIND_BIT(SL_KIND_KNATIVE_CONFIGURATION));

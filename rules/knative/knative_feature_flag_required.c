@@ -221,13 +221,6 @@ static const char *origin_text(sl_ctx *ctx, const flag_info *fi)
 	return sl_arena_printf(sl_ctx_arena(ctx), "%s (%s)", source_name(ctx, o), place(ctx, o, at));
 }
 
-static const char *config_place(sl_ctx *ctx)
-{
-	const sl_config *cfg = sl_ctx_config(ctx);
-	return sl_arena_printf(sl_ctx_arena(ctx), "%s:%u", cfg->path ? cfg->path : ".schedlint.yaml",
-			       cfg->cluster.knative_features_line);
-}
-
 /* "config-features, a.yaml:7": the source, short, for the first line. */
 static const char *origin_short(sl_ctx *ctx, const flag_info *fi)
 {
@@ -257,7 +250,7 @@ static const char *state_text(sl_ctx *ctx, const flag_info *fi)
 		return sl_arena_printf(a, "it is off: the KnativeServing CR leaves it unset (%s)",
 				       place(ctx, o->obj, o->map ? o->map : o->obj->spec));
 	case ST_CONFIG_OFF:
-		return sl_arena_printf(a, "it is not in cluster.knative-features (%s)", config_place(ctx));
+		return sl_arena_printf(a, "it is not in cluster.knative-features (%s)", sl_config_knative_features_at(sl_ctx_config(ctx), a));
 	case ST_CM_UNSET:
 		return sl_arena_printf(a, "its state is unknown (%s leaves it unset)",
 				       origin_short(ctx, fi));
@@ -308,12 +301,14 @@ static void state_note(sl_ctx *ctx, sl_report *r, const char *flag, const flag_i
 			       "it there (the unsafe fix does) or remove the field.",
 			       origin_text(ctx, fi));
 		return;
-	case ST_CONFIG_OFF:
+	case ST_CONFIG_OFF: {
+		const sl_config *cfg = sl_ctx_config(ctx);
 		sl_report_note(ctx, r, "Config `cluster.knative-features` (%s) lists the flags the cluster "
 			       "enables, and `%s` is not among them. If the cluster enables it, add it "
 			       "there; if not, enable it in config-features or remove the field.",
-			       config_place(ctx), shortname);
+			       sl_config_knative_features_at(cfg, sl_ctx_arena(ctx)), shortname);
 		return;
+	}
 	case ST_ALLOWED:
 	case ST_DISABLED:
 	case ST_IGNORED:
@@ -605,7 +600,7 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (u->mode != SL_MODE_KNATIVE || u->role == SL_ROLE_WORKER || !u->pod)
+	if (u->role == SL_ROLE_WORKER || !u->pod)
 		return SL_OK;
 	bool router = u->role == SL_ROLE_ROUTER;
 	sl_arena *a = sl_ctx_arena(ctx);
@@ -632,4 +627,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(knative_feature_flag_required, .id = "knative-feature-flag-required", .category = "knative",
 	.summary = "A Knative-run unit sets a PodSpec field whose kubernetes.podspec-* flag is not enabled",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_UNSAFE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_UNSAFE, .check_unit = check,
+	.modes = SL_MODE_BIT(SL_MODE_KNATIVE));

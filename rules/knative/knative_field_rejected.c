@@ -112,7 +112,7 @@ static const char *way_out(const char *f)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (u->mode != SL_MODE_KNATIVE || u->role == SL_ROLE_WORKER || !u->pod)
+	if (u->role == SL_ROLE_WORKER || !u->pod)
 		return SL_OK;
 	bool kn = u->obj->kind == SL_KIND_KNATIVE_SERVICE ||
 		  u->obj->kind == SL_KIND_KNATIVE_CONFIGURATION;
@@ -162,4 +162,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(knative_field_rejected, .id = "knative-field-rejected", .category = "knative",
 	.summary = "A Knative-run unit sets a PodSpec field Knative always rejects",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check,
+	.modes = SL_MODE_BIT(SL_MODE_KNATIVE));

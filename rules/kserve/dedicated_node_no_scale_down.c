@@ -190,20 +190,20 @@ static const char *toleration_name(const sl_node *t)
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	/* only the default minReplicas: a written one is the author's choice of warm pods */
-	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || u->mode != SL_MODE_KNATIVE ||
-	    !u->component || u->replicas || sl_map_get_key(u->component, "minReplicas") ||
+	if (!u->component || u->replicas || sl_map_get_key(u->component, "minReplicas") ||
 	    (u->role != SL_ROLE_PREDICTOR && u->role != SL_ROLE_TRANSFORMER &&
 	     u->role != SL_ROLE_EXPLAINER))
 		return SL_OK;
 	if (sl_seq_n(u->tolerations) == 0)
 		return SL_OK;
-	const sl_config *cfg = sl_ctx_config(ctx);
+	size_t n_pools;
+	const struct sl_node_pool *pools = sl_config_node_pools(sl_ctx_config(ctx), &n_pools);
 	struct pool_match m = {0};
 	const sl_node *tol = NULL;
 	const char *pool_name = NULL;
-	if (cfg && cfg->cluster.n_node_pools > 0) {
-		for (size_t p = 0; p < cfg->cluster.n_node_pools && !tol; p++) {
-			m.pool = &cfg->cluster.node_pools[p];
+	if (n_pools > 0) {
+		for (size_t p = 0; p < n_pools && !tol; p++) {
+			m.pool = &pools[p];
 			m.key = NULL;
 			if (!sl_unit_each_selection(u, selects_pool, &m))
 				continue;
@@ -247,4 +247,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 SL_RULE(dedicated_node_no_scale_down, .id = "dedicated-node-no-scale-down", .category = "kserve",
 	.summary = "A Knative-mode component on dedicated nodes keeps its default replica, so the "
 		   "pool keeps a node",
-	.severity = SL_SEV_INFO, .fix = SL_FIX_UNSAFE, .check_unit = check);
+	.severity = SL_SEV_INFO, .fix = SL_FIX_UNSAFE, .check_unit = check,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE), .modes = SL_MODE_BIT(SL_MODE_KNATIVE));

@@ -104,7 +104,7 @@ static bool loose_equal(const char *s, size_t n, const char *mode)
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
 	const sl_node *v = o->mode_annotation;
-	if (!v || (o->kind != SL_KIND_INFERENCE_SERVICE && o->kind != SL_KIND_INFERENCE_GRAPH))
+	if (!v)
 		return SL_OK;
 	sl_yaml_type t = sl_scalar_type(v);
 	const char *s = sl_scalar(v);
@@ -157,4 +157,5 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 
 SL_RULE(deployment_mode_invalid, .id = "deployment-mode-invalid", .category = "kserve",
 	.summary = "serving.kserve.io/deploymentMode is not a KServe deployment mode",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_object = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_SAFE, .check_object = check,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE) | SL_KIND_BIT(SL_KIND_INFERENCE_GRAPH));

@@ -76,11 +76,11 @@ static bool parse_version(const char *v, long *major, long *minor)
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
 	const sl_node *v = o->mode_annotation;
-	if (!v || (o->kind != SL_KIND_INFERENCE_SERVICE && o->kind != SL_KIND_INFERENCE_GRAPH))
+	if (!v)
 		return SL_OK;
-	const sl_config *cfg = sl_ctx_config(ctx);
+	const char *version = sl_config_kserve_version(sl_ctx_config(ctx));
 	long major, minor;
-	if (!cfg || !parse_version(cfg->cluster.kserve_version, &major, &minor) ||
+	if (!parse_version(version, &major, &minor) ||
 	    (major == 0 && minor < 16))
 		return SL_OK;
 	const char *s = sl_scalar(v);
@@ -93,8 +93,7 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	sl_report *r = sl_report_at(ctx, v,
 				    "%s: deployment mode %s is the pre-0.16 name of %s, deprecated since "
 				    "KServe 0.16 (cluster.kserve-version: %s)",
-				    sl_object_label(o, sl_ctx_arena(ctx)), s, now,
-				    cfg->cluster.kserve_version);
+				    sl_object_label(o, sl_ctx_arena(ctx)), s, now, version);
 	sl_report_note(ctx, r, "KServe still accepts %s, but its defaulting webhook rewrites the "
 		       "annotation to %s, so a GitOps diff between this manifest and the live object "
 		       "never settles. Write %s (the fix does).", s, now, now);
@@ -110,4 +109,5 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 
 SL_RULE(deployment_mode_legacy, .id = "deployment-mode-legacy", .category = "kserve",
 	.summary = "A legacy deployment mode name (RawDeployment, Serverless) on KServe 0.16 or later",
-	.severity = SL_SEV_INFO, .off_by_default = true, .fix = SL_FIX_SAFE, .check_object = check);
+	.severity = SL_SEV_INFO, .off_by_default = true, .fix = SL_FIX_SAFE, .check_object = check,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE) | SL_KIND_BIT(SL_KIND_INFERENCE_GRAPH));

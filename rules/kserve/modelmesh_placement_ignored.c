@@ -105,7 +105,7 @@ static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const ch
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (!sl_unit_builds_no_pod(u) || u->obj->kind != SL_KIND_INFERENCE_SERVICE)
+	if (!sl_unit_builds_no_pod(u))
 		return SL_OK;
 	static const struct {
 		const char *field, *runtime_key;
@@ -125,15 +125,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_config *cfg = sl_ctx_config(ctx);
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
-		const char *gpu = NULL;
-		const sl_node *lists[2] = {c->limits, c->requests};
-		for (int l = 0; l < 2 && !gpu; l++)
-			for (size_t j = 0; j < sl_map_n(lists[l]) && !gpu; j++) {
-				const sl_pair *p = sl_map_pair(lists[l], j);
-				if (sl_is_gpu_resource(cfg, sl_scalar(p->key)) &&
-				    !sl_quantity_node_is_zero(p->value))
-					gpu = sl_scalar(p->key);
-			}
+		const char *gpu = sl_container_gpu_resource(cfg, c);
 		if (gpu)
 			report(ctx, u, c->resources,
 			       sl_arena_printf(sl_ctx_arena(ctx), "%s resources in %s", gpu,
@@ -145,4 +137,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(modelmesh_placement_ignored, .id = "modelmesh-placement-ignored", .category = "kserve",
 	.summary = "A ModelMesh InferenceService sets scheduling fields on its predictor, which builds no pod",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check, .podless_units = true);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check, .podless_units = true,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE));

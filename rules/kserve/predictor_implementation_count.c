@@ -73,8 +73,7 @@ static bool is_impl_key(const char *k)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || !u->component ||
-	    (u->role != SL_ROLE_PREDICTOR && u->role != SL_ROLE_CANARY))
+	if (!u->component || (u->role != SL_ROLE_PREDICTOR && u->role != SL_ROLE_CANARY))
 		return SL_OK;
 	const sl_node *comp = u->component;
 	struct impl impls[MAX_IMPLS];
@@ -170,4 +169,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 SL_RULE(predictor_implementation_count, .id = "predictor-implementation-count",
 	.category = "kserve",
 	.summary = "A predictor with no implementation or several (framework keys, model, containers)",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check, .podless_units = true);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check, .podless_units = true,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE));

@@ -57,8 +57,7 @@
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_object *o = u->obj;
-	if ((o->kind != SL_KIND_INFERENCE_SERVICE && o->kind != SL_KIND_INFERENCE_GRAPH) ||
-	    u->mode != SL_MODE_STANDARD || !u->component || !u->replicas || u->min_replicas != 0)
+	if (!u->component || !u->replicas || u->min_replicas != 0)
 		return SL_OK;
 	const char *cls = sl_scalar(sl_map_get(o->annotations, "serving.kserve.io/autoscalerClass"));
 	if (cls && (strcmp(cls, "keda") == 0 || strcmp(cls, "external") == 0))
@@ -87,4 +86,6 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(raw_scale_to_zero, .id = "raw-scale-to-zero", .category = "kserve",
 	.summary = "minReplicas 0 in Standard (RawDeployment) mode, which does not scale to zero",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE) | SL_KIND_BIT(SL_KIND_INFERENCE_GRAPH),
+	.modes = SL_MODE_BIT(SL_MODE_STANDARD));

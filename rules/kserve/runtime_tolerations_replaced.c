@@ -98,8 +98,7 @@ static const sl_node *runtime_tolerations(const sl_object *rt)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (u->obj->kind != SL_KIND_INFERENCE_SERVICE || !u->component ||
-	    (u->role != SL_ROLE_PREDICTOR && u->role != SL_ROLE_CANARY) ||
+	if (!u->component || (u->role != SL_ROLE_PREDICTOR && u->role != SL_ROLE_CANARY) ||
 	    sl_seq_n(u->tolerations) == 0)
 		return SL_OK;
 	const sl_node *model = sl_map_get(u->component, "model");
@@ -146,4 +145,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(runtime_tolerations_replaced, .id = "runtime-tolerations-replaced", .category = "kserve",
 	.summary = "InferenceService tolerations replace those of its serving runtime",
-	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE, .check_unit = check,
+	.kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE));

@@ -57,9 +57,7 @@ static const char *const fields[] = {
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const sl_object *o = u->obj;
-	if ((o->kind != SL_KIND_SERVING_RUNTIME && o->kind != SL_KIND_CLUSTER_SERVING_RUNTIME) ||
-	    (u->role != SL_ROLE_RUNTIME && u->role != SL_ROLE_WORKER))
+	if (u->role != SL_ROLE_RUNTIME && u->role != SL_ROLE_WORKER)
 		return SL_OK;
 	bool worker = u->role == SL_ROLE_WORKER;
 	for (size_t i = 0; fields[i]; i++) {
@@ -83,4 +81,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 SL_RULE(runtime_unsupported_field, .id = "runtime-unsupported-field", .category = "kserve",
 	.summary = "A serving runtime sets priorityClassName, topologySpreadConstraints or "
 		   "runtimeClassName, which its pod spec does not have",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check,
+	.kinds = SL_KIND_BIT(SL_KIND_SERVING_RUNTIME) | SL_KIND_BIT(SL_KIND_CLUSTER_SERVING_RUNTIME));

@@ -126,7 +126,7 @@ static sl_report *report_at(sl_ctx *ctx, const sl_unit *u, const char *keys, con
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
-	if (u->obj->kind == SL_KIND_DAEMONSET || sl_unit_is_used_template(ctx, u))
+	if (sl_unit_is_used_template(ctx, u))
 		return SL_OK;
 	sl_merged m = sl_ctx_merged(ctx, u);
 	if (sl_merged_has_node_selection(&m))
@@ -178,4 +178,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(toleration_without_selector, .id = "toleration-without-selector", .category = "placement",
 	.summary = "Tolerates a taint but has no nodeSelector or required node affinity",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check,
+	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET));   /* node agents */

@@ -96,11 +96,12 @@ static const char *critical_reason(sl_ctx *ctx, const sl_unit *u, const char **c
 	if (!name)
 		return NULL;   /* neither a class nor a globalDefault one: priority 0 */
 	*cls = name;
-	if (sl_strlist_has(&cfg->cluster.critical_priority_classes, name))
+	if (sl_strlist_has(sl_config_critical_priority_classes(cfg), name))
 		return sl_arena_printf(a, "%s %s, listed in critical-priority-classes", how, name);
-	if (known && v >= cfg->cluster.critical_priority)
+	long long critical = sl_config_critical_priority(cfg);
+	if (known && v >= critical)
 		return sl_arena_printf(a, "%s %s, value %lld >= critical-priority %lld", how,
-				       name, v, cfg->cluster.critical_priority);
+				       name, v, critical);
 	return NULL;
 }
 
@@ -126,7 +127,7 @@ static bool on_selection(const sl_selection *s, void *payload)
 {
 	struct scan *sc = payload;
 	const sl_config *cfg = sl_ctx_config(sc->ctx);
-	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
+	for (size_t i = 0; i < sl_config_spot_labels(cfg)->n; i++) {
 		const char *v = sl_config_spot_value(cfg, i, s->key);
 		if (!v || !sl_selection_allows(s, v))
 			continue;
@@ -143,15 +144,6 @@ static bool on_selection(const sl_selection *s, void *payload)
 	return false;
 }
 
-/* True when the values sequence holds v. */
-static bool values_hold(const sl_node *values, const char *v)
-{
-	for (size_t i = 0; i < sl_seq_n(values); i++)
-		if (sl_scalar_is(sl_seq_item(values, i), v))
-			return true;
-	return false;
-}
-
 /* The spot value preferred expression ex favours (In with it, or Exists on a spot key), or
 ** NULL. */
 static const char *spot_preference(const sl_config *cfg, const sl_node *ex)
@@ -160,11 +152,11 @@ static const char *spot_preference(const sl_config *cfg, const sl_node *ex)
 	const char *op = sl_scalar(sl_map_get(ex, "operator"));
 	if (!key || !op)
 		return NULL;
-	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
+	for (size_t i = 0; i < sl_config_spot_labels(cfg)->n; i++) {
 		const char *v = sl_config_spot_value(cfg, i, key);
 		/* a case-only misspelling as invalid-node-affinity's safe fix writes it */
 		if (v && (strcasecmp(op, "Exists") == 0 ||
-			  (strcasecmp(op, "In") == 0 && values_hold(sl_map_get(ex, "values"), v))))
+			  (strcasecmp(op, "In") == 0 && sl_seq_has(sl_map_get(ex, "values"), v))))
 			return v;
 	}
 	return NULL;
@@ -180,7 +172,7 @@ static bool spot_toleration(const sl_config *cfg, const sl_node *tol)
 		return false;
 	/* a case-only misspelling as invalid-toleration's safe fix writes it */
 	bool exists = op && strcasecmp(op, "Exists") == 0;
-	for (size_t i = 0; i < cfg->cluster.spot_labels.n; i++) {
+	for (size_t i = 0; i < sl_config_spot_labels(cfg)->n; i++) {
 		const char *v = sl_config_spot_value(cfg, i, key);
 		if (v && (exists || (val && strcmp(val, v) == 0)))
 			return true;
@@ -339,7 +331,7 @@ static void check_template(struct scan *sc)
 	sl_pairs ps = sl_merged_node_selector(m);
 	for (const sl_pair *p; (p = sl_pairs_next(&ps));) {
 		const char *key = sl_scalar(p->key);
-		for (size_t i = 0; key && ps.from_base && i < cfg->cluster.spot_labels.n; i++) {
+		for (size_t i = 0; key && ps.from_base && i < sl_config_spot_labels(cfg)->n; i++) {
 			const char *v = sl_config_spot_value(cfg, i, key);
 			const sl_node *at = template_anchor(sc->u, sc->u->node_selector);
 			if (!v || !sl_scalar_is(p->value, v) || !at)

@@ -61,10 +61,11 @@ static bool entry_is(const char *entry, const char *name)
 
 static bool in_config(const sl_config *cfg, const char *name)
 {
-	for (size_t i = 0; i < cfg->cluster.priority_classes.n; i++)
-		if (entry_is(cfg->cluster.priority_classes.v[i], name))
+	const sl_strlist *classes = sl_config_priority_classes(cfg);
+	for (size_t i = 0; i < classes->n; i++)
+		if (entry_is(classes->v[i], name))
 			return true;
-	return sl_strlist_has(&cfg->cluster.critical_priority_classes, name);
+	return sl_strlist_has(sl_config_critical_priority_classes(cfg), name);
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
@@ -77,8 +78,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_index *ix = sl_ctx_index(ctx);
 	size_t n_files;
 	sl_index_objects(ix, SL_KIND_PRIORITY_CLASS, &n_files);
-	if (n_files == 0 && cfg->cluster.priority_classes.n == 0 &&
-	    cfg->cluster.critical_priority_classes.n == 0)
+	if (n_files == 0 && sl_config_priority_classes(cfg)->n == 0 &&
+	    sl_config_critical_priority_classes(cfg)->n == 0)
 		return SL_OK;   /* nothing known: the class may be defined elsewhere */
 	if (sl_index_find(ix, SL_KIND_PRIORITY_CLASS, name) || in_config(cfg, name))
 		return SL_OK;

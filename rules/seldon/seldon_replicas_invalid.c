@@ -76,8 +76,6 @@ static void operator_note(sl_ctx *ctx, sl_report *r, const char *fmt, long long 
 
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
-	if (o->kind != SL_KIND_SELDON_MODEL && o->kind != SL_KIND_SELDON_SERVER)
-		return SL_OK;
 	const sl_node *rn, *minn, *maxn;
 	long long r = 0, mn = 0, mx = 0;
 	bool has_r = int_field(o->spec, "replicas", &rn, &r);
@@ -115,4 +113,5 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 
 SL_RULE(seldon_replicas_invalid, .id = "seldon-replicas-invalid", .category = "seldon",
 	.summary = "A Seldon Model or Server has replicas outside minReplicas..maxReplicas",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check,
+	.kinds = SL_KIND_BIT(SL_KIND_SELDON_MODEL) | SL_KIND_BIT(SL_KIND_SELDON_SERVER));

@@ -52,8 +52,6 @@
  */
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
-	if (o->kind != SL_KIND_SELDON_MODEL)
-		return SL_OK;
 	const sl_node *server = sl_map_get(o->spec, "server");
 	const char *name = sl_scalar(server);
 	if (!name || !*name || sl_scalar_type(server) != SL_Y_STR)
@@ -74,4 +72,5 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 
 SL_RULE(seldon_server_not_found, .id = "seldon-server-not-found", .category = "seldon",
 	.summary = "A Seldon Model's spec.server names no Server among the linted files",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check,
+	.kinds = SL_KIND_BIT(SL_KIND_SELDON_MODEL));

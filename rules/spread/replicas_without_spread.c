@@ -121,16 +121,6 @@ struct labels {
 	size_t n;
 };
 
-/* A one-line scalar as written, or NULL. */
-static const char *one_line(sl_ctx *ctx, const sl_node *n)
-{
-	if (!n || n->type != SL_NODE_SCALAR || sl_node_anchor(n) || sl_node_tag(n) ||
-	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
-		return NULL;
-	const char *t = sl_node_text(ctx, n);
-	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
-}
-
 /* Adds label k: v, each rendered as a YAML scalar valid in flow and block context. */
 static bool add_label(sl_ctx *ctx, struct labels *l, const char *k, const char *v, const sl_node *at)
 {
@@ -150,7 +140,8 @@ static bool add_map(sl_ctx *ctx, struct labels *l, const sl_node *m)
 		const sl_pair *p = sl_map_pair(m, i);
 		/* the values, not the text as written: "web]" is a plain scalar in a block mapping
 		** but ends a flow one */
-		if (!one_line(ctx, p->key) || !one_line(ctx, p->value) || p->key->parent != m ||
+		if (!sl_node_one_line(ctx, p->key) || !sl_node_one_line(ctx, p->value) ||
+		    p->key->parent != m ||
 		    !add_label(ctx, l, sl_scalar(p->key), sl_scalar(p->value), m))
 			return false;
 	}
@@ -263,8 +254,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (u->obj->kind == SL_KIND_DAEMONSET || u->mode == SL_MODE_MODELMESH ||
-	    u->min_replicas < 2 || sl_unit_is_used_template(ctx, u))
+	if (u->min_replicas < 2 || sl_unit_is_used_template(ctx, u))
 		return SL_OK;
 	/* a workload without a pod spec makes no pods (the API server rejects it); a Seldon
 	** Server without podSpec still runs its ServerConfig's */
@@ -298,4 +288,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(replicas_without_spread, .id = "replicas-without-spread", .category = "spread",
 	.summary = "Several replicas with neither podAntiAffinity nor topologySpreadConstraints",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_UNSAFE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_UNSAFE, .check_unit = check,
+	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET), .modes = ~SL_MODE_BIT(SL_MODE_MODELMESH));

@@ -265,14 +265,6 @@ static const char *join_values(sl_arena *a, const sl_node *values)
 	return s;
 }
 
-static bool values_hold(const sl_node *values, const char *v)
-{
-	for (size_t i = 0; v && i < sl_seq_n(values); i++)
-		if (sl_scalar_is(sl_seq_item(values, i), v))
-			return true;
-	return false;
-}
-
 struct where {
 	const char *what;          /* "topologySpreadConstraints[0]" */
 	const char *consequence;
@@ -328,11 +320,11 @@ static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels
 			if (l == LOOK_ABSENT)
 				why = sl_arena_printf(a, "%s In (%s); the pods carry no %s", k,
 						      join_values(a, vals), k);
-			else if (l == LOOK_KNOWN && !values_hold(vals, have))
+			else if (l == LOOK_KNOWN && !sl_seq_has(vals, have))
 				why = sl_arena_printf(a, "%s In (%s); the pods get %s=%s", k,
 						      join_values(a, vals), k, have);
 		} else if (strcmp(op, "NotIn") == 0) {
-			if (l == LOOK_KNOWN && values_hold(vals, have))
+			if (l == LOOK_KNOWN && sl_seq_has(vals, have))
 				why = sl_arena_printf(a, "%s NotIn (%s); the pods get %s=%s", k,
 						      join_values(a, vals), k, have);
 		} else if (strcmp(op, "Exists") == 0) {
@@ -355,7 +347,7 @@ static void check_namespaces(sl_ctx *ctx, const sl_unit *u, const sl_node *term,
 {
 	const sl_node *ns = sl_map_get(term, "namespaces");
 	const char *own = u->obj->namespace_;
-	if (!own || sl_seq_n(ns) == 0 || sl_map_get(term, "namespaceSelector") || values_hold(ns, own))
+	if (!own || sl_seq_n(ns) == 0 || sl_map_get(term, "namespaceSelector") || sl_seq_has(ns, own))
 		return;
 	sl_report *r = sl_report_key(ctx, ns, "%s: %s counts only namespaces %s, not the unit's own "
 				     "(%s)", sl_ctx_label(ctx, u), w->what ? w->what : "the term",

@@ -123,15 +123,6 @@ static const sl_node *problem_node(const sl_node *e, const sl_k8s_problem *p)
 	return n ? n : e;
 }
 
-static const char *requote(sl_ctx *ctx, const sl_node *n, const char *s)
-{
-	switch (n->style) {
-	case SL_STYLE_SINGLE: return sl_arena_printf(sl_ctx_arena(ctx), "'%s'", s);
-	case SL_STYLE_DOUBLE: return sl_arena_printf(sl_ctx_arena(ctx), "\"%s\"", s);
-	default: return s;
-	}
-}
-
 /* The message path of a problem: "<prefix>.<field>" or "<prefix>.values[i]". */
 static const char *problem_path(sl_ctx *ctx, const char *prefix, const sl_k8s_problem *p)
 {
@@ -174,7 +165,7 @@ static sl_err check_list(sl_ctx *ctx, const sl_unit *u, const sl_node *term, boo
 			const char *fix = sl_k8s_selector_operator_fix(r.op.s, r.op.n);
 			if (fix && fields && strcmp(fix, "In") != 0 && strcmp(fix, "NotIn") != 0)
 				fix = NULL;
-			if (fix && sl_fix_replace_node(ctx, rep, at, requote(ctx, at, fix))) {
+			if (fix && sl_fix_replace_node(ctx, rep, at, sl_fix_requote(ctx, at, fix))) {
 				sl_err err = sl_fix_describe(ctx, rep, SL_FIX_SAFE, "write %s", fix);
 				if (err)
 					return err;

@@ -63,8 +63,6 @@
 
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
-	if (o->kind != SL_KIND_PRIORITY_CLASS)
-		return SL_OK;
 	const char *label = sl_object_label(o, sl_ctx_arena(ctx));
 	const sl_node *value_n = sl_map_get(o->root, "value");
 	long long value = 0;
@@ -125,4 +123,5 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 SL_RULE(invalid_priority_class, .id = "invalid-priority-class", .category = "validity",
 	.summary = "A PriorityClass the API server rejects (value, reserved system- name, "
 		   "preemptionPolicy)",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check,
+	.kinds = SL_KIND_BIT(SL_KIND_PRIORITY_CLASS));

@@ -81,19 +81,9 @@ static const sl_node *problem_node(const sl_node *t, sl_k8s_field f)
 	return n ? n : t;
 }
 
-/* The node's text re-quoted as it was written. */
-static const char *requote(sl_ctx *ctx, const sl_node *n, const char *s)
-{
-	switch (n->style) {
-	case SL_STYLE_SINGLE: return sl_arena_printf(sl_ctx_arena(ctx), "'%s'", s);
-	case SL_STYLE_DOUBLE: return sl_arena_printf(sl_ctx_arena(ctx), "\"%s\"", s);
-	default: return s;
-	}
-}
-
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	bool gate = sl_ctx_config(ctx)->cluster.toleration_comparison_operators;
+	bool gate = sl_config_toleration_comparison_operators(sl_ctx_config(ctx));
 	for (size_t i = 0; i < sl_seq_n(u->tolerations); i++) {
 		const sl_node *t = sl_seq_item(u->tolerations, i);
 		if (!t || t->type != SL_NODE_MAP)
@@ -138,7 +128,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			else if (p->field == SL_K8S_F_EFFECT && tol.effect.n)
 				fix = sl_taint_effect_fix(tol.effect.s, tol.effect.n);
 			if (fix && at->type == SL_NODE_SCALAR &&
-			    sl_fix_replace_node(ctx, r, at, requote(ctx, at, fix))) {
+			    sl_fix_replace_node(ctx, r, at, sl_fix_requote(ctx, at, fix))) {
 				sl_err err = sl_fix_describe(ctx, r, SL_FIX_SAFE, "write %s", fix);
 				if (err)
 					return err;

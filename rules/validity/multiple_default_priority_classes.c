@@ -72,8 +72,6 @@ static const sl_node *default_node(const sl_object *o)
 
 static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
-	if (o->kind != SL_KIND_PRIORITY_CLASS)
-		return SL_OK;
 	const sl_node *mine = default_node(o);
 	if (!mine)
 		return SL_OK;
@@ -107,4 +105,5 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 SL_RULE(multiple_default_priority_classes, .id = "multiple-default-priority-classes",
 	.category = "validity",
 	.summary = "More than one PriorityClass has globalDefault: true",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_object = check,
+	.kinds = SL_KIND_BIT(SL_KIND_PRIORITY_CLASS));

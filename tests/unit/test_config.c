@@ -210,6 +210,44 @@ Test(config, every_key)
 	sl_config_free(cfg);
 }
 
+/* What rules read (config_values.h): the accessors give the same settings as the layout. */
+Test(config, accessors_read_the_cluster_settings)
+{
+	sl_config *cfg = load_ok(FIXTURE("full.yaml"));
+	const struct sl_cluster_config *c = &cfg->cluster;
+	cr_expect_eq(sl_config_spot_labels(cfg), &c->spot_labels);
+	cr_expect_eq(sl_config_priority_classes(cfg), &c->priority_classes);
+	cr_expect_eq(sl_config_critical_priority_classes(cfg), &c->critical_priority_classes);
+	cr_expect_eq(sl_config_batch_kinds(cfg), &c->batch_kinds);
+	cr_expect(sl_strlist_has(sl_config_batch_kinds(cfg), "RayJob"));
+	cr_expect_not(sl_strlist_has(sl_config_batch_kinds(cfg), "Deployment"));
+	cr_expect_eq(sl_config_critical_priority(cfg), 2000000);
+	cr_expect(sl_config_toleration_comparison_operators(cfg));
+	cr_expect_str_eq(sl_config_kserve_version(cfg), "0.15");
+	size_t n;
+	const struct sl_node_pool *pools = sl_config_node_pools(cfg, &n);
+	cr_expect_eq(n, 2);
+	cr_expect_eq(pools, c->node_pools);
+	sl_arena *a = sl_arena_new();
+	char want[256];
+	snprintf(want, sizeof want, "%s:%u", FIXTURE("full.yaml"), c->knative_features_line);
+	cr_expect_neq(c->knative_features_line, 0);
+	cr_expect_str_eq(sl_config_knative_features_at(cfg, a), want);
+	cr_expect_str_eq(sl_config_at(cfg, 7, a), FIXTURE("full.yaml") ":7");
+	sl_config_free(cfg);
+	/* no config: every list empty, nothing set, no priority critical */
+	cr_expect_eq(sl_config_spot_labels(NULL)->n, 0);
+	cr_expect_eq(sl_config_batch_kinds(NULL)->n, 0);
+	cr_expect_eq(sl_config_critical_priority(NULL), LLONG_MAX);
+	cr_expect_not(sl_config_toleration_comparison_operators(NULL));
+	cr_expect_null(sl_config_kserve_version(NULL));
+	cr_expect_null(sl_config_node_pools(NULL, &n));
+	cr_expect_eq(n, 0);
+	cr_expect_not(sl_config_is_spot_key(NULL, "karpenter.sh/capacity-type"));
+	cr_expect_str_eq(sl_config_at(NULL, 3, a), ".schedlint.yaml:3");
+	sl_arena_free(a);
+}
+
 Test(config, rule_lines)
 {
 	sl_config *cfg = load_ok(FIXTURE("full.yaml"));

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "rule.h"   /* sl_map_n, sl_seq_n, sl_seq_item */
 #include "yaml_tree.h"
 
 /* --- harness ------------------------------------------------------------------------------ */
@@ -411,6 +410,24 @@ Test(tree_lookup, aliases_are_followed)
 	cr_expect_null(sl_map_get(sl_map_get(ref, "y"), "a"), "a sequence is not a map");
 	cr_expect_null(sl_map_get(NULL, "x"));
 	cr_expect_null(sl_scalar(ref));
+	done(p);
+}
+
+Test(tree_lookup, a_sequence_holds_a_scalar)
+{
+	parsed *p = PARSE("v: &v [a, 'b', {c: 1}, [d]]\n"
+			  "w: *v\n"
+			  "s: a\n");
+	expect_no_issues(p);
+	const sl_node *r = root(p, 0);
+	cr_expect(sl_seq_has(sl_map_get(r, "v"), "a"));
+	cr_expect(sl_seq_has(sl_map_get(r, "v"), "b"), "quoted or not, the value counts");
+	cr_expect(sl_seq_has(raw(r, "w"), "b"), "an alias of the sequence is followed");
+	cr_expect_not(sl_seq_has(sl_map_get(r, "v"), "c"), "a mapping item is not a scalar");
+	cr_expect_not(sl_seq_has(sl_map_get(r, "v"), "d"));
+	cr_expect_not(sl_seq_has(sl_map_get(r, "v"), NULL));
+	cr_expect_not(sl_seq_has(sl_map_get(r, "s"), "a"), "a scalar is not a sequence");
+	cr_expect_not(sl_seq_has(NULL, "a"));
 	done(p);
 }
 
