@@ -71,6 +71,7 @@ typedef struct sl_file {
 	bool broken;                 /* the parser found a YAML syntax error (whether or not the
 				        yaml-syntax rule is selected): no fix may touch the file */
 	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
+	uint32_t index;              /* its place in the engine's files, once pass 1 settled them */
 } sl_file;
 
 typedef struct sl_engine {

@@ -26,6 +26,7 @@
 ** and the serving table, and checks every file in pass 2 (DONE). */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -443,7 +444,7 @@ static int cmp_ids(const void *a, const void *b)
 /* Two inputs that are one file (a.yaml and ./a.yaml, a symlink and its target, one file given
 ** twice or reached from two roots) would report every finding twice and each take the other's
 ** edits: the file is linted once, under the first of its paths in path order (its device and
-** inode, from the read, say which are one). */
+** inode, from the read, say which are one). Then each record learns its index. */
 static sl_err drop_duplicates(sl_engine *e)
 {
 	struct file_id *ids = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *ids);
@@ -469,6 +470,8 @@ static sl_err drop_duplicates(sl_engine *e)
 			e->files[w++] = e->files[i];
 	if (any)
 		e->n_files = w;
+	for (size_t i = 0; i < e->n_files; i++)
+		e->files[i]->index = (uint32_t)i;   /* the list is settled: each record knows its place */
 	return SL_OK;
 }
 
@@ -537,6 +540,8 @@ sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *
 sl_file *sl_passes_new_file(sl_passes *p, const char *path)
 {
 	sl_engine *e = &p->eng;
+	if (e->n_files >= UINT32_MAX)
+		return NULL;   /* sl_file.index */
 	if ((e->n_files & (e->n_files + 1)) == 0 || e->n_files == 0) {
 		size_t ncap = e->n_files ? (e->n_files + 1) * 2 : 8;
 		sl_file **nf = sl_xrealloc(e->files, ncap * sizeof *nf);

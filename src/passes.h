@@ -21,7 +21,7 @@ typedef struct sl_passes {
 sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *opts,
 		      char **error_out);
 /* A new file record for path (the record and its path in one block), appended to the files;
-** NULL when out of memory. */
+** NULL when out of memory (or past UINT32_MAX files). */
 sl_file *sl_passes_new_file(sl_passes *p, const char *path);
 /* Every pass over every file (in their order, which the caller sorts), then p->sorted.
 ** SL_ENOMEM or SL_EINTERNAL; findings are not errors. */
