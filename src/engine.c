@@ -182,6 +182,7 @@ static bool attach_edit(sl_file *f, sl_frec *rec, size_t offset, size_t length, 
 	sl_source_position(f->src, offset, &line, &col);
 	sl_source_position(f->src, offset + length, &eline, &ecol);
 	ed->path = f->path;
+	ed->file = f;
 	ed->offset = offset;
 	ed->length = length;
 	ed->content = content;

@@ -24,6 +24,22 @@ typedef struct sl_frec {
 	size_t cap_edits;
 } sl_frec;
 
+/* What the passes (passes.c) do with a file next. A whole run takes every file from READ to
+** CHECK (pass 1) to DONE (pass 2). A streaming run decides in pass 1 from the kinds a file's
+** text names: PARSE (pass 2) for a file that names a serving kind, CHECK_LAST or PARSE_LAST
+** (pass 3) for one that defines a kind the index looks up, names no serving kind, or whose rules
+** compare it with every serving unit. */
+typedef enum sl_file_next {
+	SL_NEXT_READ,            /* pass 1: read it, and parse it unless a streaming run can wait */
+	SL_NEXT_CHECK,           /* pass 2: check it (a whole run: its tree is here) */
+	SL_NEXT_PARSE,           /* pass 2: parse it again, gather its serving facts, check it */
+	SL_NEXT_CHECK_LAST,      /* pass 3: check it (it kept its tree: the index reads it) */
+	SL_NEXT_PARSE_LAST,      /* pass 3: parse it again and check it */
+	SL_NEXT_DONE,            /* nothing: checked, or it could not be read */
+	SL_NEXT_DONE_COMPACT     /* nothing: checked, its tree let go and its findings copied to the
+				    engine's keep arena */
+} sl_file_next;
+
 typedef struct sl_file {
 	char *path;                  /* as reported (in the same block as the record) */
 	sl_source *src;              /* NULL when it could not be read; the fixed text after fixes */
@@ -51,12 +67,11 @@ typedef struct sl_file {
 	bool style_known;
 	bool on_disk;                /* read from path in pass 1 (and again when streamed); false
 				        for buffers and stdin */
-	bool released;               /* streamed: its tree was freed after pass 1 */
-	bool waiting;                /* streamed: checked in pass 3, once every serving unit is known */
-	bool compact;                /* streamed: its findings live in the engine's keep arena */
+	uint8_t next;                /* an sl_file_next: what the passes do with it next */
 	bool broken;                 /* the parser found a YAML syntax error (whether or not the
 				        yaml-syntax rule is selected): no fix may touch the file */
 	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
+	uint32_t index;              /* its place in the engine's files, once pass 1 settled them */
 } sl_file;
 
 typedef struct sl_engine {

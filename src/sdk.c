@@ -312,6 +312,7 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 	}
 	sl_edit *ed = &rec->edits[rec->fix.n_edits];
 	ed->path = target->path;
+	ed->file = target;
 	ed->offset = start;
 	ed->length = end - start;
 	ed->content = sl_arena_strndup(f->arena, text, strlen(text));

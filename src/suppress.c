@@ -304,6 +304,7 @@ static sl_err report_unused(sl_engine *e, sl_file *f, struct directive *dv, int 
 	if (!ed)
 		return SL_ENOMEM;
 	ed->path = f->path;
+	ed->file = f;
 	if (whole && reason) {
 		/* "# schedlint: ignore[id] the reason" becomes "# the reason" */
 		ed->offset = dv->hash;
