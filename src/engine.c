@@ -10,7 +10,6 @@
 #include "cluster.h"
 #include "engine.h"
 #include "registry.h"
-#include "suppress.h"
 
 #define SL_STR_(x) #x
 #define SL_STR(x) SL_STR_(x)
@@ -358,12 +357,5 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 			}
 		}
 	}
-	if (f->oom)
-		return f->oom;
-	sl_err err = sl_suppress_apply(e, f);
-	/* A file with a YAML syntax error is never fixed (the fixer blocks it): its findings offer
-	** no fix, so no report calls them fixable. */
-	for (size_t i = 0; !err && f->broken && i < f->n_findings; i++)
-		f->findings[i]->pub.fix = NULL;
-	return err;
+	return f->oom;
 }

@@ -109,7 +109,7 @@ bool sl_engine_waits(sl_engine *e, sl_file *f);
 ** goes into f->arena when the caller set one (it must be empty), else into a new arena. */
 sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 /* Pass 2: runs every enabled rule over f's objects and units, those of the kinds and modes it
-** declares (sl_engine_admits). */
+** declares (sl_engine_admits). Suppressions are the pass's next step (sl_suppress_apply). */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
 /* True when rule r applies to an object of kind k, or a unit, run in mode m: its .kinds and
 ** .modes (0: all) hold them. */

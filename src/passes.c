@@ -32,6 +32,7 @@
 #include <unistd.h>
 #include "passes.h"
 #include "registry.h"
+#include "suppress.h"
 
 static void prepare_stream(sl_engine *e);
 static sl_err run_pass(sl_passes *p, int pass);
@@ -225,6 +226,17 @@ static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
 	return check(e, f, true, err);
 }
 
+/* After f's rules ran: its suppressions drop the findings they silence and report the unused
+** ones; a file with a YAML syntax error is never fixed (the fixer blocks it), so its findings
+** offer no fix and no report calls them fixable. */
+static sl_err settle(sl_engine *e, sl_file *f)
+{
+	sl_err err = sl_suppress_apply(e, f);
+	for (size_t i = 0; !err && f->broken && i < f->n_findings; i++)
+		f->findings[i]->pub.fix = NULL;
+	return err;
+}
+
 /* Checks f, unless reading or parsing it failed (err) or it could not be read. A released file
 ** (one that let its tree go once already) then copies its findings out and lets the tree go
 ** again; on an error it leaves its arena, a thread's scratch one, to the worker. */
@@ -232,6 +244,8 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 {
 	if (!err && f->src)
 		err = sl_engine_check(e, f);
+	if (!err && f->src)
+		err = settle(e, f);
 	bool compacted = !err && f->src && released;
 	if (compacted)
 		err = compact(e, f);
