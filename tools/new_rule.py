@@ -60,7 +60,10 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE({stem}, .id = "{id}", .category = "{category}",
 	.summary = "TODO: one line, no final period",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check);
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check,
+	/* the kinds and run modes it judges (0: all); the engine calls check on no other, e.g.
+	** .kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE), .modes = SL_MODE_BIT(SL_MODE_KNATIVE) */
+	.kinds = 0, .modes = 0);
 '''
 
 BAD_YAML = '''# TODO: a manifest {id} flags. Then write bad/example.diag with
