@@ -14,6 +14,7 @@
 #include "write.h"
 #include "diff.h"
 #include "report/escape.h"
+#include "schedlint/schedlint.h"
 #include "schedlint/version.h"
 
 struct sl_run {
@@ -29,8 +30,22 @@ const char *sl_version(void)
 	return SL_VERSION_STRING;
 }
 
+/* An options struct's version is one this library knows: from 1 (0 is a struct that was not
+** started from its _INIT macro) to the header's. */
+static bool known_version(unsigned version, unsigned current)
+{
+	return version >= 1 && version <= current;
+}
+
 sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out, char **error_out)
 {
+	if (opts && !known_version(opts->version, SL_RUN_OPTIONS_VERSION)) {
+		if (error_out && asprintf(error_out, "sl_run_options version %u is not one this library "
+					  "knows (1 to %u): start from SL_RUN_OPTIONS_INIT",
+					  opts->version, SL_RUN_OPTIONS_VERSION) < 0)
+			*error_out = NULL;
+		return SL_EUSAGE;
+	}
 	sl_run *run = sl_xcalloc(1, sizeof *run);
 	if (!run)
 		return SL_ENOMEM;
@@ -189,12 +204,27 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 {
 	if (!run->linted || run->passes.eng.stream)
 		return SL_EUSAGE;   /* a streamed run has let go of its trees */
+	if (opts && !known_version(opts->version, SL_FIX_OPTIONS_VERSION))
+		return SL_EUSAGE;
 	return sl_fixer_fix(&run->passes, opts, applied, converged);
+}
+
+/* File i of the run, or NULL when there is none: every indexed accessor checks its index. */
+static sl_file *file_at(const sl_run *run, size_t i)
+{
+	return i < run->passes.eng.n_files ? run->passes.eng.files[i] : NULL;
 }
 
 void sl_run_file_text(const sl_run *run, size_t i, const char **data, size_t *len, bool *changed)
 {
-	const sl_file *f = run->passes.eng.files[i];
+	const sl_file *f = file_at(run, i);
+	if (!f) {
+		*data = "";
+		*len = 0;
+		if (changed)
+			*changed = false;
+		return;
+	}
 	*data = f->src ? f->src->data : "";
 	*len = f->src ? f->src->len : 0;
 	if (changed)
@@ -204,21 +234,23 @@ void sl_run_file_text(const sl_run *run, size_t i, const char **data, size_t *le
 
 void sl_run_file_original(const sl_run *run, size_t i, const char **data, size_t *len)
 {
-	const sl_file *f = run->passes.eng.files[i];
-	const sl_source *s = f->orig ? f->orig : f->src;
+	const sl_file *f = file_at(run, i);
+	const sl_source *s = !f ? NULL : f->orig ? f->orig : f->src;
 	*data = s ? s->data : "";
 	*len = s ? s->len : 0;
 }
 
 sl_err sl_run_file_write(const sl_run *run, size_t i)
 {
+	sl_file *f = file_at(run, i);
+	if (!f)
+		return SL_EUSAGE;
 	const char *data;
 	size_t len;
 	bool changed;
 	sl_run_file_text(run, i, &data, &len, &changed);
 	if (!changed)
 		return SL_OK;
-	sl_file *f = run->passes.eng.files[i];
 	free(f->write_error);
 	f->write_error = NULL;
 	sl_err err = sl_write_fixed(f->path, f->root, f->orig, data, len, &f->write_error);
@@ -229,17 +261,21 @@ sl_err sl_run_file_write(const sl_run *run, size_t i)
 
 const char *sl_run_file_write_error(const sl_run *run, size_t i)
 {
-	return i < run->passes.eng.n_files ? run->passes.eng.files[i]->write_error : NULL;
+	const sl_file *f = file_at(run, i);
+	return f ? f->write_error : NULL;
 }
 
 sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out)
 {
+	const sl_file *f = file_at(run, i);
+	if (!f)
+		return SL_EUSAGE;
 	const char *a, *b;
 	size_t alen, blen;
 	sl_run_file_original(run, i, &a, &alen);
 	sl_run_file_text(run, i, &b, &blen, NULL);
 	/* The headers carry the file name: escaped so it cannot end the line (escape.h). */
-	char *path = sl_esc_str(run->passes.eng.files[i]->path, SL_SINK_DIFF);
+	char *path = sl_esc_str(f->path, SL_SINK_DIFF);
 	if (!path)
 		return SL_ENOMEM;
 	sl_err err = sl_diff_write(out, path, a, alen, b, blen);
@@ -262,12 +298,17 @@ size_t sl_run_file_count(const sl_run *run)
 	return run->passes.eng.n_files;
 }
 
-void sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
+sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
 {
-	const sl_file *f = run->passes.eng.files[i];
+	const sl_file *f = file_at(run, i);
+	if (!f) {
+		*out = (sl_file_info){0};
+		return SL_EUSAGE;
+	}
 	out->path = f->path;
 	out->documents = f->documents;
 	out->error = f->error;
+	return SL_OK;
 }
 
 void sl_run_free(sl_run *run)
@@ -284,6 +325,11 @@ void sl_run_free(sl_run *run)
 
 sl_err sl_run_write_report(const sl_run *run, const sl_report_options *opts, FILE *out)
 {
+	static const sl_report_options text = SL_REPORT_OPTIONS_INIT;
+	if (!opts)
+		opts = &text;
+	if (!known_version(opts->version, SL_REPORT_OPTIONS_VERSION))
+		return SL_EUSAGE;
 	switch (opts->format) {
 	case SL_FORMAT_TEXT:
 		return sl_report_text(run, opts, out);

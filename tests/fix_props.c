@@ -41,7 +41,7 @@ static sl_run *lint_text(const char *path, const char *data, size_t len)
 static char *fix_text(const char *path, const char *data, size_t len, size_t *out_len, size_t *applied)
 {
 	sl_run *run = lint_text(path, data, len);
-	sl_fix_options fo = {.unsafe = true};
+	sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = true};
 	bool converged = false;
 	cr_assert_eq(sl_run_fix(run, &fo, applied, &converged), SL_OK, "%s: fix failed", path);
 	cr_expect(converged, "%s: (b) fixes did not converge", path);
@@ -238,7 +238,7 @@ static void check_file(const char *path)
 					    strcmp(acc[k]->content, "---\r\n") == 0))
 			seps[n_seps++] = acc[k]->offset;
 	}
-	sl_fix_options one = {.unsafe = true, .max_passes = 1};
+	sl_fix_options one = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = true, .max_passes = 1};
 	cr_assert_eq(sl_run_fix(run, &one, NULL, NULL), SL_OK);
 	const char *lib;
 	size_t lib_len;
@@ -372,7 +372,7 @@ static size_t check_safe(const sl_config *conf, const char *const *paths, size_t
 	struct counts before = {0}, after = {0};
 	for (size_t i = 0; i < sl_run_finding_count(run); i++)
 		count(&before, sl_run_finding(run, i)->rule);
-	sl_fix_options safe = {.unsafe = false};
+	sl_fix_options safe = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = false};
 	size_t applied = 0;
 	cr_assert_eq(sl_run_fix(run, &safe, &applied, NULL), SL_OK, "%s: fix failed", what);
 	sl_run *again = NULL;

@@ -76,7 +76,7 @@ static char *selection(const char *id, const char *rule_dir, const char **sel, s
 	char also_path[4096];
 	snprintf(also_path, sizeof also_path, "%s/also", rule_dir);
 	char *also = sl_test_slurp(also_path, NULL);
-	memset(opts, 0, sizeof *opts);
+	*opts = (sl_run_options)SL_RUN_OPTIONS_INIT;
 	sel[0] = id;
 	opts->select = sel;
 	opts->n_select = 1;
@@ -155,7 +155,7 @@ static sl_run *fixed_run(const char *id, const char *rule_dir, const char *input
 	free(also);   /* sl_run_new has resolved the selection */
 	cr_assert_eq(sl_run_add_path(run, input), SL_OK);
 	cr_assert_eq(sl_run_lint(run), SL_OK);
-	sl_fix_options fo = {.unsafe = true};
+	sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = true};
 	bool converged = false;
 	cr_assert_eq(sl_run_fix(run, &fo, applied, &converged), SL_OK, "%s: fixing failed", input);
 	cr_expect(converged, "%s: fixes did not converge", input);

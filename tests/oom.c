@@ -113,7 +113,7 @@ static sl_err use_library(void)
 	char *msg = NULL, *buf = NULL;
 	size_t len = 0;
 	sl_err err = sl_config_new_default(&cfg);
-	sl_run_options ro_run = {.low_memory = streamed, .jobs = 1};
+	sl_run_options ro_run = {.version = SL_RUN_OPTIONS_VERSION, .low_memory = streamed, .jobs = 1};
 	if (!err)
 		err = sl_run_new(cfg, &ro_run, &run, &msg);
 	if (!err)
@@ -123,7 +123,7 @@ static sl_err use_library(void)
 	if (!err)
 		err = sl_run_lint(run);
 	if (!err && !streamed) {
-		sl_fix_options fo = {.unsafe = true};
+		sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = true};
 		err = sl_run_fix(run, &fo, NULL, NULL);
 	}
 	if (!err) {
@@ -131,7 +131,7 @@ static sl_err use_library(void)
 		if (!mem) {
 			err = SL_ENOMEM;
 		} else {
-			sl_report_options ro = {.format = SL_FORMAT_JSON};
+			sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
 			err = sl_run_write_report(run, &ro, mem);
 			if (fclose(mem) != 0 && !err)
 				err = SL_ENOMEM;

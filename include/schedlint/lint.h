@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0
-** lint.h: a lint run over files, directories, stdin and buffers. A run parses every input and
-** gathers the cross-file facts (pass 1), then runs the enabled rules (pass 2); its findings
-** are sorted by path, line, column and rule, whatever the input order. */
+** lint.h: a lint run over files, directories, stdin and buffers.
+**
+** sl_run_new, then add inputs (paths, a descriptor, buffers), then sl_run_lint: pass 1 reads
+** every input and builds the index of cross-file facts (PriorityClasses, Knative flags, KServe's
+** default mode, runtimes, Seldon Servers); pass 2 runs the enabled rules over each file, with
+** that file's suppressions applied; the findings are then sorted by path, line, column and rule,
+** whatever the input order or the number of threads. A streaming run (low_memory) lets each
+** file's tree go once it is checked and checks the few files whose rules compare them with
+** every serving unit in a pass 3; its findings are the same. After the lint: read the findings
+** and files back, or sl_run_fix (not streamed) and then each file's fixed text, diff or write.
+** One run is used from one thread at a time; it runs its own threads inside sl_run_lint. */
 #ifndef SCHEDLINT_LINT_H
 #define SCHEDLINT_LINT_H
 
@@ -19,7 +27,16 @@ typedef struct sl_run sl_run;
 ** regular file is read whole; a FIFO or device named by path is refused (only "-" reads one). */
 #define SL_PIPE_INPUT_MAX ((size_t)64 << 20)
 
+/* Options structs carry a version, so a program built against an older header keeps working
+** with a newer library that adds fields: start from the struct's _INIT macro (or set .version to
+** its _VERSION) and set what you need. A version this library does not know is SL_EUSAGE; NULL
+** options mean the defaults.
+**     sl_run_options o = SL_RUN_OPTIONS_INIT;
+**     o.jobs = 1;                                                                       */
+#define SL_RUN_OPTIONS_VERSION 1
+#define SL_RUN_OPTIONS_INIT {.version = SL_RUN_OPTIONS_VERSION}
 typedef struct sl_run_options {
+	unsigned version;            /* SL_RUN_OPTIONS_VERSION */
 	const char *const *select;   /* rule ids or categories to run only (NULL: all enabled) */
 	size_t n_select;
 	const char *const *ignore;   /* rule ids or categories to skip */
@@ -44,14 +61,19 @@ SL_API sl_err sl_run_add_path(sl_run *run, const char *path);
 /* Adds everything readable from fd (at most SL_PIPE_INPUT_MAX bytes unless it is a regular
 ** file: more is recorded as a file error), reported as display_path. */
 SL_API sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path);
-/* Adds a copy of data[0..len), reported as path. */
+/* Adds a copy of data[0..len), reported as path: how an editor lints an open buffer in place of
+** the file on disk (the disk is not read for it, the buffer is linted as if it were the file).
+** Fixes apply to the copy: read them back with sl_run_file_text. */
 SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len);
 /* True when path (relative to the config's directory) matches one of its exclude globs. */
 SL_API bool sl_run_excluded(const sl_run *run, const char *path);
 /* Runs both passes. SL_ENOMEM or SL_EINTERNAL; findings are not errors. */
 SL_API sl_err sl_run_lint(sl_run *run);
 
+#define SL_FIX_OPTIONS_VERSION 1
+#define SL_FIX_OPTIONS_INIT {.version = SL_FIX_OPTIONS_VERSION}
 typedef struct sl_fix_options {
+	unsigned version;        /* SL_FIX_OPTIONS_VERSION */
 	bool unsafe;             /* also apply unsafe fixes */
 	unsigned max_passes;     /* fix/re-lint rounds before giving up; 0 = 10 */
 } sl_fix_options;
@@ -59,29 +81,36 @@ typedef struct sl_fix_options {
 ** overlap are applied (safe ones; unsafe ones too with opts->unsafe), then every file is linted
 ** again, until no fix applies. Afterwards the run's findings are those that remain.
 ** *applied (may be NULL) gets the number of fixes applied; *converged (may be NULL) whether a
-** round with nothing left to apply was reached. SL_ENOMEM; SL_EINTERNAL for an invalid fix. */
+** round with nothing left to apply was reached. SL_ENOMEM; SL_EINTERNAL for an invalid fix;
+** SL_EUSAGE for a run that was not linted, or was streamed, or options of an unknown version. */
 SL_API sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied,
 			 bool *converged);
-/* File i's text now (fixed, when fixes changed it) and whether it differs from what was read. */
+/* The accessors below take an index: files from 0 to sl_run_file_count - 1, findings from 0 to
+** sl_run_finding_count - 1. An index out of range is never read: it gives NULL, an empty text,
+** or SL_EUSAGE, as each says. */
+
+/* File i's text now (fixed, when fixes changed it) and whether it differs from what was read;
+** out of range: "" of length 0, unchanged. */
 SL_API void sl_run_file_text(const sl_run *run, size_t i, const char **data, size_t *len,
 			     bool *changed);
-/* File i's text as it was read. */
+/* File i's text as it was read; out of range: "" of length 0. */
 SL_API void sl_run_file_original(const sl_run *run, size_t i, const char **data, size_t *len);
 /* Writes file i's fixed text over the file atomically (temporary file in the same directory,
 ** fsync, rename). A symlink's target is written, never the link, and only inside the directory
 ** given (or the file's directory, for a file given); owner, group, mode and extended
 ** attributes are kept; a read-only file, one with several hard links, one whose owner cannot be
 ** kept and one that changed since it was read are refused. A file that did not change is not
-** touched. SL_EIO (see sl_run_file_write_error), SL_ENOMEM. */
+** touched. SL_EIO (see sl_run_file_write_error), SL_ENOMEM; SL_EUSAGE out of range. */
 SL_API sl_err sl_run_file_write(const sl_run *run, size_t i);
 /* Why the last sl_run_file_write of file i failed ("it is read-only (no write permission): not
-** written"); NULL when it did not. Owned by the run. */
+** written"); NULL when it did not, or out of range. Owned by the run. */
 SL_API const char *sl_run_file_write_error(const sl_run *run, size_t i);
-/* Writes the unified diff of file i's fixes to out (nothing when unchanged). */
+/* Writes the unified diff of file i's fixes to out (nothing when unchanged). SL_EUSAGE out of
+** range. */
 SL_API sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out);
 
 SL_API size_t sl_run_finding_count(const sl_run *run);
-/* Finding i in sorted order; owned by the run. */
+/* Finding i in sorted order; owned by the run; NULL out of range. */
 SL_API const sl_finding *sl_run_finding(const sl_run *run, size_t i);
 
 typedef struct sl_file_info {
@@ -90,17 +119,22 @@ typedef struct sl_file_info {
 	const char *error;       /* why the file could not be read, NULL when it was */
 } sl_file_info;
 SL_API size_t sl_run_file_count(const sl_run *run);
-SL_API void sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
+/* File i's path, documents and read error; out of range: *out zeroed, SL_EUSAGE. */
+SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
 
 typedef enum sl_format { SL_FORMAT_TEXT, SL_FORMAT_JSON, SL_FORMAT_SARIF, SL_FORMAT_GITHUB } sl_format;
+#define SL_REPORT_OPTIONS_VERSION 1
+#define SL_REPORT_OPTIONS_INIT {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT}
 typedef struct sl_report_options {
+	unsigned version;        /* SL_REPORT_OPTIONS_VERSION */
 	sl_format format;
 	bool color;              /* text: ANSI colours */
 	bool quiet;              /* text: only the summary line */
 	bool statistics;         /* text: a count per rule before the summary */
 	bool show_notes;         /* text: each finding's notes under it */
 } sl_report_options;
-/* Writes the report of a linted run to out. SL_EIO when writing fails. */
+/* Writes the report of a linted run to out (opts NULL: text). SL_EIO when writing fails;
+** SL_EUSAGE for options of an unknown version or an unknown format. */
 SL_API sl_err sl_run_write_report(const sl_run *run, const sl_report_options *opts, FILE *out);
 
 SL_API void sl_run_free(sl_run *run);

@@ -96,7 +96,7 @@ int sl_cmd_check(int argc, char **argv)
 		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
 		{"diff", no_argument, NULL, O_DIFF},
 		{NULL, 0, NULL, 0}};
-	sl_report_options ropts = {.format = SL_FORMAT_TEXT};
+	sl_report_options ropts = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT};
 	const char *output = NULL, *config_path = NULL, *stdin_name = NULL, *color = "auto";
 	struct list sel = {0}, ign = {0};
 	int fail_on = -1, exit_zero = 0, status = EXIT_CLEAN, fix = 0, unsafe = 0, diff = 0;
@@ -176,7 +176,7 @@ int sl_cmd_check(int argc, char **argv)
 		fail_on = SL_SEV_WARNING;
 
 	/* Without fixing, stream: memory then follows the largest file, not the whole input. */
-	sl_run_options opts = {.select = sel.v, .n_select = sel.n, .ignore = ign.v, .n_ignore = ign.n,
+	sl_run_options opts = {.version = SL_RUN_OPTIONS_VERSION, .select = sel.v, .n_select = sel.n, .ignore = ign.v, .n_ignore = ign.n,
 			       .jobs = jobs, .low_memory = !fix && !diff};
 	sl_run *run = NULL;
 	err = sl_run_new(cfg, &opts, &run, &err_msg);
@@ -213,7 +213,7 @@ int sl_cmd_check(int argc, char **argv)
 	size_t applied = 0;
 	bool converged = true;
 	if (!err && (fix || diff)) {
-		sl_fix_options fo = {.unsafe = unsafe};
+		sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = unsafe};
 		err = sl_run_fix(run, &fo, &applied, &converged);
 	}
 	if (err) {

@@ -138,7 +138,7 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	} else if (report_blocking(run, 0, name)) {
 		status = give_back(in);
 	} else {
-		sl_fix_options fo = {.unsafe = unsafe};
+		sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = unsafe};
 		err = sl_run_fix(run, &fo, NULL, NULL);
 		if (err) {
 			fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
@@ -172,7 +172,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 		err = sl_run_lint(run);
 	size_t applied = 0;
 	if (!err) {
-		sl_fix_options fo = {.unsafe = unsafe};
+		sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = unsafe};
 		err = sl_run_fix(run, &fo, &applied, NULL);
 	}
 	if (err) {

@@ -43,7 +43,7 @@ static size_t syntax_findings(const sl_run *run)
 static sl_run *lint(const char *data, size_t len)
 {
 	sl_run *run = NULL;
-	sl_run_options opts = {.jobs = 1};
+	sl_run_options opts = {.version = SL_RUN_OPTIONS_VERSION, .jobs = 1};
 	check(sl_run_new(cfg, &opts, &run, NULL), "sl_run_new");
 	check(sl_run_add_buffer(run, "fuzz.yaml", data, len), "sl_run_add_buffer");
 	check(sl_run_lint(run), "sl_run_lint");
@@ -58,7 +58,7 @@ static void dump(const char *label, const char *s, size_t n)
 static void one_mode(const char *data, size_t size, bool unsafe)
 {
 	const char *mode = unsafe ? "unsafe" : "safe";
-	sl_fix_options fo = {.unsafe = unsafe};
+	sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = unsafe};
 	sl_run *run = lint(data, size);
 	size_t syntax_in = syntax_findings(run);
 	size_t applied = 0;

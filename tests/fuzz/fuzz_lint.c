@@ -35,7 +35,7 @@ static char *json_report(const sl_run *run)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	sl_report_options ro = {.format = SL_FORMAT_JSON};
+	sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
 	if (!m || sl_run_write_report(run, &ro, m) != SL_OK || fclose(m) != 0)
 		abort();
 	return buf;
@@ -45,7 +45,7 @@ static char *json_report(const sl_run *run)
 static char *streamed_report(const uint8_t *data, size_t size)
 {
 	sl_run *run = NULL;
-	sl_run_options opts = {.jobs = 1, .low_memory = true};
+	sl_run_options opts = {.version = SL_RUN_OPTIONS_VERSION, .jobs = 1, .low_memory = true};
 	if (sl_run_new(cfg, &opts, &run, NULL) != SL_OK ||
 	    sl_run_add_buffer(run, "fuzz.yaml", (const char *)data, size) != SL_OK ||
 	    sl_run_lint(run) != SL_OK)
@@ -58,7 +58,7 @@ static char *streamed_report(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	sl_run *run = NULL;
-	sl_run_options opts = {.jobs = 1};
+	sl_run_options opts = {.version = SL_RUN_OPTIONS_VERSION, .jobs = 1};
 	if (sl_run_new(cfg, &opts, &run, NULL) != SL_OK)
 		abort();
 	if (sl_run_add_buffer(run, "fuzz.yaml", (const char *)data, size) != SL_OK)
@@ -98,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *kept = json_report(run);
 	FILE *null = fopen("/dev/null", "w");
 	if (null) {
-		sl_report_options ro = {.format = SL_FORMAT_TEXT};
+		sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT};
 		if (sl_run_write_report(run, &ro, null) != SL_OK)
 			abort();
 		fclose(null);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "schedlint/schedlint.h"
 
 Test(api, version_macros_match_the_library)
@@ -16,4 +17,150 @@ Test(api, version_macros_match_the_library)
 	cr_assert_eq(SL_VERSION_NUMBER,
 		     SL_VERSION_MAJOR * 10000 + SL_VERSION_MINOR * 100 + SL_VERSION_PATCH);
 	cr_assert(SL_VERSION_NUMBER >= SL_VERSION_ENCODE(0, 1, 0));
+}
+
+static const char GPU_NO_LIMIT[] =
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n"
+	"    - name: c\n      image: x\n      resources:\n        requests:\n"
+	"          nvidia.com/gpu: 1\n";
+static const char CLEAN_POD[] =
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n"
+	"    - name: c\n      image: x\n";
+
+static sl_run *linted_buffer(sl_config **cfg, const char *path, const char *text)
+{
+	cr_assert_eq(sl_config_new_default(cfg), SL_OK);
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.jobs = 1;
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(*cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, path, text, strlen(text)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	return run;
+}
+
+Test(api, options_of_an_unknown_version_are_refused_with_a_message)
+{
+	sl_config *cfg;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run_options zero = {0};   /* not started from SL_RUN_OPTIONS_INIT */
+	sl_run *run = NULL;
+	char *msg = NULL;
+	cr_expect_eq(sl_run_new(cfg, &zero, &run, &msg), SL_EUSAGE);
+	cr_expect_null(run);
+	cr_assert_not_null(msg);
+	cr_expect(strstr(msg, "SL_RUN_OPTIONS_INIT"), "%s", msg);
+	free(msg);
+	sl_run_options future = SL_RUN_OPTIONS_INIT;
+	future.version = SL_RUN_OPTIONS_VERSION + 1;
+	cr_expect_eq(sl_run_new(cfg, &future, &run, NULL), SL_EUSAGE);
+	/* NULL options are the defaults */
+	cr_assert_eq(sl_run_new(cfg, NULL, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "p.yaml", GPU_NO_LIMIT, strlen(GPU_NO_LIMIT)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	sl_fix_options fo = {0};
+	cr_expect_eq(sl_run_fix(run, &fo, NULL, NULL), SL_EUSAGE);
+	sl_report_options ro = {.format = SL_FORMAT_JSON};   /* no version */
+	FILE *devnull = fopen("/dev/null", "w");
+	cr_assert_not_null(devnull);
+	cr_expect_eq(sl_run_write_report(run, &ro, devnull), SL_EUSAGE);
+	ro.version = SL_REPORT_OPTIONS_VERSION;
+	cr_expect_eq(sl_run_write_report(run, &ro, devnull), SL_OK);
+	cr_expect_eq(sl_run_write_report(run, NULL, devnull), SL_OK);
+	fclose(devnull);
+	sl_fix_options ok = SL_FIX_OPTIONS_INIT;
+	cr_expect_eq(sl_run_fix(run, &ok, NULL, NULL), SL_OK);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+Test(api, indexed_accessors_check_their_index)
+{
+	sl_config *cfg;
+	sl_run *run = linted_buffer(&cfg, "p.yaml", GPU_NO_LIMIT);
+	size_t nf = sl_run_file_count(run), nd = sl_run_finding_count(run);
+	cr_assert_eq(nf, 1);
+	cr_assert_geq(nd, 1);
+	cr_expect_not_null(sl_run_finding(run, nd - 1));
+	cr_expect_null(sl_run_finding(run, nd));
+	cr_expect_null(sl_run_finding(run, (size_t)-1));
+	sl_file_info info = {.path = "stale"};
+	cr_expect_eq(sl_run_file(run, 0, &info), SL_OK);
+	cr_expect_str_eq(info.path, "p.yaml");
+	cr_expect_eq(sl_run_file(run, nf, &info), SL_EUSAGE);
+	cr_expect_null(info.path);
+	const char *data = NULL;
+	size_t len = 99;
+	bool changed = true;
+	sl_run_file_text(run, nf, &data, &len, &changed);
+	cr_expect_str_eq(data, "");
+	cr_expect_eq(len, 0);
+	cr_expect(!changed);
+	sl_run_file_original(run, nf + 7, &data, &len);
+	cr_expect_eq(len, 0);
+	cr_expect_eq(sl_run_file_write(run, nf), SL_EUSAGE);
+	cr_expect_null(sl_run_file_write_error(run, nf));
+	FILE *devnull = fopen("/dev/null", "w");
+	cr_expect_eq(sl_run_file_diff(run, nf, devnull), SL_EUSAGE);
+	fclose(devnull);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+/* An editor lints its buffer under the file's own path: the buffer is what is linted, whatever
+** the file on disk says, and fixes apply to the buffer. */
+Test(api, a_buffer_stands_in_for_the_file_on_disk)
+{
+	char dir[] = "/tmp/sl_test_api_XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char path[sizeof dir + 16];
+	snprintf(path, sizeof path, "%s/pod.yaml", dir);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(CLEAN_POD, f);   /* the disk: nothing to find */
+	fclose(f);
+	sl_config *cfg;
+	sl_run *run = linted_buffer(&cfg, path, GPU_NO_LIMIT);   /* the buffer: a GPU without limit */
+	bool found = false;
+	for (size_t i = 0; i < sl_run_finding_count(run); i++)
+		found |= strcmp(sl_run_finding(run, i)->rule, "gpu-request-without-limit") == 0;
+	cr_expect(found, "the buffer's finding is reported");
+	sl_run_free(run);
+	sl_config_free(cfg);
+	/* and the other way round: a buffer that is clean hides what the disk would show */
+	run = linted_buffer(&cfg, path, CLEAN_POD);
+	cr_expect_eq(sl_run_finding_count(run), 0);
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.jobs = 1;
+	sl_run_free(run);
+	sl_config_free(cfg);
+	/* fixes apply to the buffer, never to the file */
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, path, GPU_NO_LIMIT, strlen(GPU_NO_LIMIT)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	sl_fix_options fo = SL_FIX_OPTIONS_INIT;
+	size_t applied = 0;
+	cr_assert_eq(sl_run_fix(run, &fo, &applied, NULL), SL_OK);
+	cr_expect_geq(applied, 1);
+	const char *data;
+	size_t len;
+	bool changed;
+	sl_run_file_text(run, 0, &data, &len, &changed);
+	cr_expect(changed);
+	cr_expect(strstr(data, "limits:"), "the buffer's fix: %s", data);
+	char *disk = NULL;
+	size_t disk_len = 0;
+	FILE *g = fopen(path, "r");
+	cr_assert_not_null(g);
+	disk = malloc(4096);
+	disk_len = fread(disk, 1, 4095, g);
+	disk[disk_len] = '\0';
+	fclose(g);
+	cr_expect_str_eq(disk, CLEAN_POD, "the file on disk was not touched");
+	free(disk);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	unlink(path);
+	rmdir(dir);
 }

@@ -18,7 +18,7 @@ static const char *const POD =
 
 /* The two rules these tests look at; others may fire on POD too. */
 static const char *const TWO[] = {"gpu-request-without-limit", "toleration-without-selector"};
-static const sl_run_options TWO_RULES = {.select = TWO, .n_select = 2};
+static const sl_run_options TWO_RULES = {.version = SL_RUN_OPTIONS_VERSION, .select = TWO, .n_select = 2};
 
 static sl_config *config_from(const char *text)
 {
@@ -92,19 +92,19 @@ Test(engine, select_and_ignore)
 	sl_config *cfg = NULL;
 	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
 	const char *sel[] = {"placement"};
-	sl_run_options o1 = {.select = sel, .n_select = 1};
+	sl_run_options o1 = {.version = SL_RUN_OPTIONS_VERSION, .select = sel, .n_select = 1};
 	sl_run *run = lint(cfg, &o1);
 	cr_expect_not_null(find(run, "toleration-without-selector"));
 	cr_expect_null(find(run, "gpu-request-without-limit"));
 	sl_run_free(run);
 	const char *ign[] = {"toleration-without-selector"};
-	sl_run_options o2 = {.ignore = ign, .n_ignore = 1};
+	sl_run_options o2 = {.version = SL_RUN_OPTIONS_VERSION, .ignore = ign, .n_ignore = 1};
 	run = lint(cfg, &o2);
 	cr_expect_null(find(run, "toleration-without-selector"));
 	cr_expect_not_null(find(run, "gpu-request-without-limit"));
 	sl_run_free(run);
 	const char *bad[] = {"no-such-rule"};
-	sl_run_options o3 = {.select = bad, .n_select = 1};
+	sl_run_options o3 = {.version = SL_RUN_OPTIONS_VERSION, .select = bad, .n_select = 1};
 	char *err = NULL;
 	cr_expect_eq(sl_run_new(cfg, &o3, &run, &err), SL_EUSAGE);
 	cr_expect(err && strstr(err, "no-such-rule"));
@@ -178,7 +178,7 @@ Test(engine, json_report_has_every_field)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	sl_report_options ro = {.format = SL_FORMAT_JSON};
+	sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
 	cr_assert_eq(sl_run_write_report(run, &ro, mem), SL_OK);
 	fclose(mem);
 	json_error_t je;
@@ -217,20 +217,20 @@ static char *report_of(const char *const *dirs, size_t n, bool stream, unsigned 
 {
 	sl_config *cfg = NULL;
 	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
-	sl_run_options o = {.low_memory = stream, .jobs = jobs};
+	sl_run_options o = {.version = SL_RUN_OPTIONS_VERSION, .low_memory = stream, .jobs = jobs};
 	sl_run *run = NULL;
 	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
 	for (size_t i = 0; i < n; i++)
 		cr_assert_eq(sl_run_add_path(run, dirs[i]), SL_OK);
 	cr_assert_eq(sl_run_lint(run), SL_OK);
 	if (stream) {
-		sl_fix_options fo = {0};
+		sl_fix_options fo = SL_FIX_OPTIONS_INIT;
 		cr_expect_eq(sl_run_fix(run, &fo, NULL, NULL), SL_EUSAGE, "a streamed run cannot fix");
 	}
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	sl_report_options ro = {.format = SL_FORMAT_JSON};
+	sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
 	cr_assert_eq(sl_run_write_report(run, &ro, m), SL_OK);
 	fclose(m);
 	sl_run_free(run);
@@ -341,7 +341,7 @@ Test(engine, a_fix_whose_edits_would_overlap_is_dropped_whole)
 	static const char *const sel[] = {"kserve-pod-level-gpu"};
 	sl_config *cfg = NULL;
 	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
-	sl_run_options o = {.select = sel, .n_select = 1, .jobs = 1};
+	sl_run_options o = {.version = SL_RUN_OPTIONS_VERSION, .select = sel, .n_select = 1, .jobs = 1};
 	sl_run *run = NULL;
 	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
 	cr_assert_eq(sl_run_add_buffer(run, "isvc.yaml", doc, strlen(doc)), SL_OK);
@@ -349,7 +349,7 @@ Test(engine, a_fix_whose_edits_would_overlap_is_dropped_whole)
 	cr_assert_eq(sl_run_finding_count(run), 2);
 	for (size_t i = 0; i < 2; i++)
 		cr_expect_null(sl_run_finding(run, i)->fix, "finding %zu keeps a fix", i);
-	sl_fix_options fo = {.unsafe = true};
+	sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = true};
 	size_t applied = 99;
 	cr_expect_eq(sl_run_fix(run, &fo, &applied, NULL), SL_OK);
 	cr_expect_eq(applied, 0);

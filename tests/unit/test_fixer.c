@@ -34,7 +34,7 @@ static void lint(sl_passes *p, const char *features, sl_file **cm, sl_file **svc
 {
 	memset(p, 0, sizeof *p);
 	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
-	sl_run_options o = {.jobs = 1};
+	sl_run_options o = {.version = SL_RUN_OPTIONS_VERSION, .jobs = 1};
 	cr_assert_eq(sl_passes_init(p, cfg, &o, NULL), SL_OK);
 	*cm = add_buffer(p, "a-features.yaml", features);
 	*svc = add_buffer(p, "b-service.yaml", SERVICE);
@@ -65,7 +65,7 @@ Test(fixer, an_edit_points_at_the_other_file_it_fixes)
 	cr_expect_eq(svc->index, 1);
 	size_t applied = 0;
 	bool converged = false;
-	sl_fix_options fo = {.unsafe = true};
+	sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = true};
 	cr_assert_eq(sl_fixer_fix(&p, &fo, &applied, &converged), SL_OK);
 	cr_expect(converged);
 	cr_expect_geq(applied, 1);
@@ -86,7 +86,7 @@ Test(fixer, a_file_that_does_not_parse_takes_no_edit)
 	cr_assert(cm->broken);
 	size_t applied = 1;
 	bool converged = false;
-	sl_fix_options fo = {.unsafe = true};
+	sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = true};
 	cr_assert_eq(sl_fixer_fix(&p, &fo, &applied, &converged), SL_OK);
 	cr_expect(converged);
 	cr_expect_null(cm->orig, "a broken file was edited");

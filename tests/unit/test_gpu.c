@@ -25,7 +25,7 @@ static sl_config *load(const char *path)
 /* Lints path with the given rules (all when n_sel is 0). */
 static sl_run *lint(const sl_config *cfg, const char *path, const char *const *sel, size_t n_sel)
 {
-	sl_run_options o = {.select = sel, .n_select = n_sel, .jobs = 1};
+	sl_run_options o = {.version = SL_RUN_OPTIONS_VERSION, .select = sel, .n_select = n_sel, .jobs = 1};
 	sl_run *run = NULL;
 	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
 	cr_assert_eq(sl_run_add_path(run, path), SL_OK);
@@ -115,7 +115,7 @@ static size_t check_case(const char *rule_dir, const char *bad, const char *name
 	sl_config *cfg = load(exists(conf) ? conf : NULL);
 	sl_run *before = lint(cfg, path, NULL, 0);
 	sl_run *run = lint(cfg, path, NULL, 0);
-	sl_fix_options fo = {.unsafe = false};
+	sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = false};
 	size_t applied = 0;
 	cr_assert_eq(sl_run_fix(run, &fo, &applied, NULL), SL_OK);
 	for (size_t i = 0; i < sl_run_finding_count(run); i++) {

@@ -40,7 +40,7 @@ static void lint(sl_passes *p, bool stream)
 {
 	memset(p, 0, sizeof *p);
 	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
-	sl_run_options o = {.low_memory = stream, .jobs = 2};
+	sl_run_options o = {.version = SL_RUN_OPTIONS_VERSION, .low_memory = stream, .jobs = 2};
 	cr_assert_eq(sl_passes_init(p, cfg, &o, NULL), SL_OK);
 	add_buffer(p, "a-priority.yaml", PRIORITY_CLASSES);
 	add_buffer(p, "b-job.yaml", JOB);

@@ -26,7 +26,7 @@ TestSuite(sdk, .init = setup, .fini = teardown);
 static sl_run *lint(const char *rule, const char *text)
 {
 	const char *sel[] = {rule};
-	sl_run_options o = {.select = sel, .n_select = 1, .jobs = 1};
+	sl_run_options o = {.version = SL_RUN_OPTIONS_VERSION, .select = sel, .n_select = 1, .jobs = 1};
 	sl_run *run = NULL;
 	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
 	cr_assert_eq(sl_run_add_buffer(run, "m.yaml", text, strlen(text)), SL_OK);

@@ -45,7 +45,7 @@ typedef struct lint {
 
 static lint run_on(const char *text, size_t n_rules)
 {
-	sl_run_options opts = {.select = RULES, .n_select = n_rules};
+	sl_run_options opts = {.version = SL_RUN_OPTIONS_VERSION, .select = RULES, .n_select = n_rules};
 	lint l = {NULL, strdup(text), NULL};
 	cr_assert_not_null(l.text);
 	cr_assert_eq(sl_config_new_default(&l.cfg), SL_OK);
