@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
-** cli.h: the schedlint command line, a client of libschedlint. One file per command. */
+** cli.h: the schedlint command line, a client of libschedlint. One file per command (cmd_*.c),
+** what they share in common.c, the dispatch in main.c. */
 #ifndef SL_CLI_H
 #define SL_CLI_H
 
@@ -17,6 +18,10 @@ int sl_cmd_fmt(int argc, char **argv);
 int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
+
+/* common.c */
 void sl_cli_usage(FILE *out);
+/* "none", "safe" or "unsafe" */
+const char *sl_cli_fix_name(sl_fix_applicability f);
 
 #endif

@@ -48,31 +48,6 @@ static int is_stdin(const char *path, const char *stdin_name)
 	return strcmp(path, stdin_name ? stdin_name : "-") == 0;
 }
 
-int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg)
-{
-	char *found = NULL, *err_msg = NULL;
-	if (!config_path) {
-		char *dir = NULL;
-		if (stdin_name && strchr(stdin_name, '/')) {
-			char *tmp = strdup(stdin_name);
-			dir = tmp ? strdup(dirname(tmp)) : NULL;
-			free(tmp);
-		}
-		if (sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
-			config_path = found;
-		free(dir);
-	}
-	sl_err err = config_path ? sl_config_load(config_path, cfg, &err_msg) : sl_config_new_default(cfg);
-	free(found);
-	if (err) {
-		sl_esc_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
-		fputc('\n', stderr);
-		free(err_msg);
-		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
-	}
-	return EXIT_CLEAN;
-}
-
 int sl_cmd_check(int argc, char **argv)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,

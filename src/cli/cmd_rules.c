@@ -1,17 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
-** cmd_rules.c: `schedlint rules` (the catalogue as text, JSON or the Markdown of docs/rules.md)
-** and `schedlint explain RULE` (one rule's documentation). Both read the generated registry. */
+** cmd_rules.c: `schedlint rules`: the catalogue as text, JSON or the Markdown of docs/rules.md,
+** from the generated registry. */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
-
-static const char *fix_name(sl_fix_applicability f)
-{
-	return f == SL_FIX_SAFE ? "safe" : f == SL_FIX_UNSAFE ? "unsafe" : "none";
-}
 
 static void print_markdown(FILE *out)
 {
@@ -24,14 +19,14 @@ static void print_markdown(FILE *out)
 		sl_rule_get(i, &r);
 		fprintf(out, "| [`%s`](#%s) | %s | %s%s | %s | %s |\n", r.id, r.id, r.category,
 			sl_severity_name(r.severity), r.enabled_by_default ? "" : " (off by default)",
-			fix_name(r.fix), r.summary);
+			sl_cli_fix_name(r.fix), r.summary);
 	}
 	for (size_t i = 0; i < sl_rule_count(); i++) {
 		sl_rule_info r;
 		sl_rule_get(i, &r);
 		fprintf(out, "\n## %s\n\nCategory: %s. Default severity: %s%s. Fix: %s.\n\n%s\n",
 			r.id, r.category, sl_severity_name(r.severity),
-			r.enabled_by_default ? "" : " (off by default)", fix_name(r.fix), r.doc);
+			r.enabled_by_default ? "" : " (off by default)", sl_cli_fix_name(r.fix), r.doc);
 	}
 }
 
@@ -67,7 +62,7 @@ int sl_cmd_rules(int argc, char **argv)
 			sl_rule_get(i, &r);
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:s, s:s}", "id", r.id,
 				"category", r.category, "severity", sl_severity_name(r.severity),
-				"enabled_by_default", r.enabled_by_default, "fix", fix_name(r.fix),
+				"enabled_by_default", r.enabled_by_default, "fix", sl_cli_fix_name(r.fix),
 				"summary", r.summary));
 		}
 		json_dumpf(arr, stdout, JSON_INDENT(2));
@@ -78,7 +73,7 @@ int sl_cmd_rules(int argc, char **argv)
 			sl_rule_info r;
 			sl_rule_get(i, &r);
 			printf("%-40s %-10s %-8s %-7s %s%s\n", r.id, r.category, sl_severity_name(r.severity),
-			       fix_name(r.fix), r.summary, r.enabled_by_default ? "" : " (off by default)");
+			       sl_cli_fix_name(r.fix), r.summary, r.enabled_by_default ? "" : " (off by default)");
 		}
 	} else {
 		fprintf(stderr, "schedlint: error: unknown format \"%s\" (expected text, json or markdown)\n",
@@ -88,21 +83,3 @@ int sl_cmd_rules(int argc, char **argv)
 	return ferror(stdout) ? EXIT_USAGE : EXIT_CLEAN;
 }
 
-int sl_cmd_explain(int argc, char **argv)
-{
-	if (argc != 2 || argv[1][0] == '-') {
-		fputs("Usage: schedlint explain RULE\n", stderr);
-		return EXIT_USAGE;
-	}
-	int i = sl_rule_find(argv[1]);
-	if (i < 0) {
-		fprintf(stderr, "schedlint: error: unknown rule \"%s\" (see `schedlint rules`)\n", argv[1]);
-		return EXIT_USAGE;
-	}
-	sl_rule_info r;
-	sl_rule_get((size_t)i, &r);
-	printf("# %s\n\n%s\n\nCategory: %s. Default severity: %s%s. Fix: %s.\n\n%s\n", r.id, r.summary,
-	       r.category, sl_severity_name(r.severity), r.enabled_by_default ? "" : " (off by default)",
-	       fix_name(r.fix), r.doc);
-	return EXIT_CLEAN;
-}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: Apache-2.0
+** cmd_explain.c: `schedlint explain RULE`: one rule's documentation, from the generated
+** registry. */
+#include <stdio.h>
+#include "schedlint/schedlint.h"
+#include "cli/cli.h"
+
+int sl_cmd_explain(int argc, char **argv)
+{
+	if (argc != 2 || argv[1][0] == '-') {
+		fputs("Usage: schedlint explain RULE\n", stderr);
+		return EXIT_USAGE;
+	}
+	int i = sl_rule_find(argv[1]);
+	if (i < 0) {
+		fprintf(stderr, "schedlint: error: unknown rule \"%s\" (see `schedlint rules`)\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	sl_rule_info r;
+	sl_rule_get((size_t)i, &r);
+	printf("# %s\n\n%s\n\nCategory: %s. Default severity: %s%s. Fix: %s.\n\n%s\n", r.id, r.summary,
+	       r.category, sl_severity_name(r.severity), r.enabled_by_default ? "" : " (off by default)",
+	       sl_cli_fix_name(r.fix), r.doc);
+	return EXIT_CLEAN;
+}

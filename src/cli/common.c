@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0
+** common.c: what the commands share: the usage text, loading the config, the names of fix
+** applicabilities. Commands use this file; it uses no command. */
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "schedlint/schedlint.h"
+#include "cli/cli.h"
+#include "report/escape.h"
+
+void sl_cli_usage(FILE *out)
+{
+	fputs("schedlint: lint the Kubernetes manifests that place ML inference\n"
+	      "(KServe, Knative, Seldon Core 2, Pods, workloads, PriorityClasses)\n"
+	      "\n"
+	      "Usage:\n"
+	      "  schedlint [check] [OPTIONS] [PATH...]   lint files and directories (\"-\" or no PATH\n"
+	      "                                          with piped stdin: stdin)\n"
+	      "  schedlint fmt [OPTIONS] [PATH...|-]     apply safe fixes; \"-\": stdin to stdout\n"
+	      "  schedlint rules [--format text|json|markdown]   list every rule\n"
+	      "  schedlint explain RULE                  show a rule's documentation\n"
+	      "  schedlint --version | --help\n"
+	      "\n"
+	      "Options of check:\n"
+	      "  -f, --format text|json|sarif|github   output format (default text)\n"
+	      "  -o, --output FILE          write the report to FILE instead of stdout\n"
+	      "      --stdin-filename NAME  the path stdin stands for (reports, config, exclude)\n"
+	      "  -c, --config FILE          use this config (default: the nearest .schedlint.yaml\n"
+	      "                             from the current directory up to the repository root)\n"
+	      "      --select ID,...        run only these rules or categories\n"
+	      "      --ignore ID,...        skip these rules or categories\n"
+	      "      --fail-on error|warning|info   lowest severity that fails (default warning)\n"
+	      "      --exit-zero            exit 0 even with findings (errors still exit 2)\n"
+	      "  -j, --jobs N               files linted in parallel (default: CPUs)\n"
+	      "      --color auto|always|never   colour in text output (NO_COLOR respected)\n"
+	      "  -q, --quiet                only the summary line\n"
+	      "      --statistics           a count per rule before the summary\n"
+	      "      --show-notes           each finding's notes (why, upstream error, way out) under it\n"
+	      "      --fix                  apply safe fixes in place (atomically)\n"
+	      "      --unsafe-fixes         with --fix, --diff or fmt: also unsafe fixes\n"
+	      "      --diff                 print the diff the fixes would make; change nothing\n"
+	      "\n"
+	      "Options of fmt: --stdin-filename NAME, -c FILE, --unsafe-fixes. With \"-\" (or\n"
+	      "piped stdin and no PATH) the whole fixed buffer goes to stdout; on any error\n"
+	      "the unchanged input does, with exit status 2. Diagnostics go to stderr.\n"
+	      "\n"
+	      "Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or I/O\n"
+	      "error, 3 internal error. A YAML syntax error is a finding (yaml-syntax).\n", out);
+}
+
+int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg)
+{
+	char *found = NULL, *err_msg = NULL;
+	if (!config_path) {
+		char *dir = NULL;
+		if (stdin_name && strchr(stdin_name, '/')) {
+			char *tmp = strdup(stdin_name);
+			dir = tmp ? strdup(dirname(tmp)) : NULL;
+			free(tmp);
+		}
+		if (sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
+			config_path = found;
+		free(dir);
+	}
+	sl_err err = config_path ? sl_config_load(config_path, cfg, &err_msg) : sl_config_new_default(cfg);
+	free(found);
+	if (err) {
+		sl_esc_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		fputc('\n', stderr);
+		free(err_msg);
+		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	return EXIT_CLEAN;
+}
+
+const char *sl_cli_fix_name(sl_fix_applicability f)
+{
+	return f == SL_FIX_SAFE ? "safe" : f == SL_FIX_UNSAFE ? "unsafe" : "none";
+}
