@@ -1296,6 +1296,24 @@ const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key
 	return eq ? eq + 1 : "";
 }
 
+/* True when name is one of cluster.gpu-resources (an entry ending in * is a prefix). */
+bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name)
+{
+	if (!name)
+		return false;
+	for (size_t i = 0; cfg && i < cfg->cluster.gpu_resources.n; i++) {
+		const char *g = cfg->cluster.gpu_resources.v[i];
+		size_t n = strlen(g);
+		if (n && g[n - 1] == '*') {
+			if (strncmp(name, g, n - 1) == 0)
+				return true;
+		} else if (strcmp(name, g) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* True when some spot label is key or starts with "key=". */
 bool sl_config_is_spot_key(const sl_config *cfg, const char *key)
 {

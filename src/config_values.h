@@ -49,6 +49,8 @@ const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key
 ** (so for a key without '=' exactly when sl_config_spot_value would find it); false for a NULL
 ** key. */
 bool sl_config_is_spot_key(const sl_config *cfg, const char *key);
+/* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */
+bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name);
 /* cluster.priority-classes: "name=value" entries for classes defined outside the linted files. */
 const sl_strlist *sl_config_priority_classes(const sl_config *cfg);
 /* cluster.critical-priority-classes: classes critical whatever their value. */

@@ -7,23 +7,6 @@
 #include "config.h"
 #include "index.h"
 
-bool sl_is_gpu_resource(const sl_config *cfg, const char *name)
-{
-	if (!name)
-		return false;
-	for (size_t i = 0; cfg && i < cfg->cluster.gpu_resources.n; i++) {
-		const char *g = cfg->cluster.gpu_resources.v[i];
-		size_t n = strlen(g);
-		if (n && g[n - 1] == '*') {
-			if (strncmp(name, g, n - 1) == 0)
-				return true;
-		} else if (strcmp(name, g) == 0) {
-			return true;
-		}
-	}
-	return false;
-}
-
 const char *sl_gpu_taint_key(const char *resource)
 {
 	return strncmp(resource, "nvidia.com/mig-", 15) == 0 ? "nvidia.com/gpu" : resource;
@@ -53,7 +36,7 @@ const sl_pair *sl_gpu_entries_next(sl_gpu_entries *it)
 		const sl_node *m = it->list == 0 ? it->c->limits : it->c->requests;
 		while (it->i < sl_map_n(m)) {
 			const sl_pair *p = sl_map_pair(m, it->i++);
-			if (sl_is_gpu_resource(it->cfg, sl_scalar(p->key)) &&
+			if (sl_config_is_gpu_resource(it->cfg, sl_scalar(p->key)) &&
 			    !sl_quantity_node_is_zero(p->value)) {
 				it->limit = it->list == 0;
 				return p;

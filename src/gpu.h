@@ -10,15 +10,13 @@
 #include "index_lookups.h"
 #include "model/model.h"
 
-/* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */
-bool sl_is_gpu_resource(const sl_config *cfg, const char *name);
 /* The taint key GPU nodes carry for a GPU resource: the resource name, except that the nodes
 ** of nvidia.com/mig-* resources carry nvidia.com/gpu. */
 const char *sl_gpu_taint_key(const char *resource);
 /* True when the quantity node is a zero ("0", 0, "0.0"): a request of nothing. */
 bool sl_quantity_node_is_zero(const sl_node *q);
 /* The GPU entries of a container: the entries of its limits, then of its requests, that name a
-** GPU resource (sl_is_gpu_resource) with a non-zero quantity:
+** GPU resource (sl_config_is_gpu_resource) with a non-zero quantity:
 **   sl_gpu_entries it = sl_container_gpu_entries(cfg, c);
 **   for (const sl_pair *p; (p = sl_gpu_entries_next(&it));) ... */
 typedef struct sl_gpu_entries {

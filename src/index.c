@@ -92,7 +92,7 @@ static const char *const runtime_spec_paths[] = {
 };
 static bool is_gpu_key(void *cfg, const sl_node *key)
 {
-	return sl_is_gpu_resource(cfg, sl_scalar(key));
+	return sl_config_is_gpu_resource(cfg, sl_scalar(key));
 }
 
 static const char *arena_dup(sl_arena *a, const char *s, bool *oom)

@@ -130,7 +130,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const sl_node *t = sl_seq_item(u->tolerations, i);
 		const char *key = sl_scalar(sl_map_get(t, "key"));
 		const char *val = sl_scalar(sl_map_get(t, "value"));
-		if (!key || !*key || sl_is_gpu_resource(cfg, key) || sl_unit_gpu_taint(ix, u, key) ||
+		if (!key || !*key || sl_config_is_gpu_resource(cfg, key) || sl_unit_gpu_taint(ix, u, key) ||
 		    strncmp(key, "node.kubernetes.io/", 19) == 0)
 			continue;
 		if (!mentions_gpu(key) && !mentions_gpu(val))

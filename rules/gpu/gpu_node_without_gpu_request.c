@@ -101,7 +101,7 @@ static bool pod_level_gpu(const sl_config *cfg, const sl_unit *u)
 	for (int l = 0; l < 2; l++) {
 		const sl_node *m = sl_map_get(u->pod_resources, lists[l]);
 		for (size_t i = 0; i < sl_map_n(m); i++)
-			if (sl_is_gpu_resource(cfg, sl_scalar(sl_map_pair(m, i)->key)))
+			if (sl_config_is_gpu_resource(cfg, sl_scalar(sl_map_pair(m, i)->key)))
 				return true;
 	}
 	return false;

@@ -86,7 +86,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		for (size_t j = 0; j < sl_map_n(c->requests); j++) {
 			const sl_pair *p = sl_map_pair(c->requests, j);
 			const char *name = sl_scalar(p->key);
-			bool gpu = sl_is_gpu_resource(cfg, name);
+			bool gpu = sl_config_is_gpu_resource(cfg, name);
 			if (!name || (!gpu && !sl_k8s_is_extended_resource(name, strlen(name))) ||
 			    sl_map_get(c->limits, name))
 				continue;

@@ -189,7 +189,7 @@ static const char *gpu_entries(sl_ctx *ctx, const sl_node *m, const char *pfx, s
 	*n = 0;
 	for (size_t i = 0; i < sl_map_n(m); i++) {
 		const sl_pair *p = sl_map_pair(m, i);
-		if (!sl_is_gpu_resource(cfg, sl_scalar(p->key)))
+		if (!sl_config_is_gpu_resource(cfg, sl_scalar(p->key)))
 			continue;
 		const sl_node *v = p->value;
 		if (!v || v->type != SL_NODE_SCALAR || sl_node_anchor(v) || p->key->parent != m ||
@@ -260,7 +260,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 				return;   /* two removals in one flow mapping would share a comma */
 			for (size_t i = 0; i < sl_map_n(m); i++) {
 				const sl_pair *p = sl_map_pair(m, i);
-				if (sl_is_gpu_resource(sl_ctx_config(ctx), sl_scalar(p->key)) &&
+				if (sl_config_is_gpu_resource(sl_ctx_config(ctx), sl_scalar(p->key)) &&
 				    !plan_remove(&pl, m, p->value))
 					return;
 			}
@@ -296,7 +296,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 			for (size_t i = 0; i < sl_map_n(m); i++) {
 				const sl_pair *p = sl_map_pair(m, i);
 				const char *name = sl_scalar(p->key);
-				if (!sl_is_gpu_resource(sl_ctx_config(ctx), name))
+				if (!sl_config_is_gpu_resource(sl_ctx_config(ctx), name))
 					continue;
 				if (sl_map_get_key(dest, name) ||
 				    !plan_add(&pl, dest, sl_node_text(ctx, p->key),
@@ -328,7 +328,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		for (size_t i = 0; i < sl_map_n(m); i++) {
 			const sl_pair *p = sl_map_pair(m, i);
 			const char *name = sl_scalar(p->key);
-			if (!sl_is_gpu_resource(cfg, name))
+			if (!sl_config_is_gpu_resource(cfg, name))
 				continue;
 			const char *where = container_resources_path(ctx, u);
 			sl_report *r = sl_report_at(ctx, p->key,

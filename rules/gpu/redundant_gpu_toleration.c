@@ -91,7 +91,7 @@ static const char *redundant(const sl_config *cfg, const sl_unit *u, const sl_no
 	const char *key = sl_scalar(sl_map_get(t, "key"));
 	const char *op = sl_scalar(sl_map_get(t, "operator"));
 	const char *eff = sl_scalar(sl_map_get(t, "effect"));
-	if (!key || !sl_is_gpu_resource(cfg, key) || !eff || strcmp(eff, "NoSchedule") != 0)
+	if (!key || !sl_config_is_gpu_resource(cfg, key) || !eff || strcmp(eff, "NoSchedule") != 0)
 		return NULL;
 	if (op && *op && strcmp(op, "Exists") != 0 && strcmp(op, "Equal") != 0)
 		return NULL;
