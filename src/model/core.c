@@ -6,7 +6,7 @@
 /* Binds a pod template mapping ({metadata, spec}) into a new unit of o. */
 static sl_err bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmpl, sl_unit **out)
 {
-	sl_unit *u = sl_object_add_unit(mc, o, SL_ROLE_POD, NULL);
+	sl_unit *u = sl_model_add_unit(mc, o, SL_ROLE_POD, NULL);
 	if (!u)
 		return SL_ENOMEM;
 	if (tmpl) {
@@ -26,7 +26,7 @@ sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)
 	sl_err err = SL_OK;
 	switch (o->kind) {
 	case SL_KIND_POD:
-		u = sl_object_add_unit(mc, o, SL_ROLE_POD, NULL);
+		u = sl_model_add_unit(mc, o, SL_ROLE_POD, NULL);
 		if (!u)
 			return SL_ENOMEM;
 		u->meta = o->metadata;

@@ -32,7 +32,7 @@ sl_err sl_model_bind_knative(sl_model_ctx *mc, sl_object *o)
 	}
 	o->mode = SL_MODE_KNATIVE;
 	const sl_node *tmpl = sl_model_field(mc, o->spec, "template", SL_T_MAP);
-	sl_unit *u = sl_object_add_unit(mc, o, SL_ROLE_POD, NULL);
+	sl_unit *u = sl_model_add_unit(mc, o, SL_ROLE_POD, NULL);
 	if (!u)
 		return SL_ENOMEM;
 	u->mode = SL_MODE_KNATIVE;

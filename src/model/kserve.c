@@ -80,7 +80,7 @@ static sl_err bind_component(sl_model_ctx *mc, sl_object *o, const sl_node *comp
 {
 	if (!comp)
 		return SL_OK;
-	sl_unit *u = sl_object_add_unit(mc, o, role, name);
+	sl_unit *u = sl_model_add_unit(mc, o, role, name);
 	if (!u)
 		return SL_ENOMEM;
 	u->component = comp;
@@ -108,7 +108,7 @@ static sl_err bind_component(sl_model_ctx *mc, sl_object *o, const sl_node *comp
 				   : sl_arena_printf(mc->arena, "%s.workerSpec", name);
 			if (!wn)
 				return SL_ENOMEM;
-			sl_unit *w = sl_object_add_unit(mc, o, SL_ROLE_WORKER, wn);
+			sl_unit *w = sl_model_add_unit(mc, o, SL_ROLE_WORKER, wn);
 			if (!w)
 				return SL_ENOMEM;
 			w->component = ws;
@@ -151,7 +151,7 @@ static sl_err bind_runtime(sl_model_ctx *mc, sl_object *o)
 {
 	if (!o->spec)
 		return SL_OK;
-	sl_unit *u = sl_object_add_unit(mc, o, SL_ROLE_RUNTIME, NULL);
+	sl_unit *u = sl_model_add_unit(mc, o, SL_ROLE_RUNTIME, NULL);
 	if (!u)
 		return SL_ENOMEM;
 	u->mode = SL_MODE_PLAIN;
@@ -160,7 +160,7 @@ static sl_err bind_runtime(sl_model_ctx *mc, sl_object *o)
 		return err;
 	const sl_node *ws = sl_model_field(mc, o->spec, "workerSpec", SL_T_MAP);
 	if (ws) {
-		sl_unit *w = sl_object_add_unit(mc, o, SL_ROLE_WORKER, "workerSpec");
+		sl_unit *w = sl_model_add_unit(mc, o, SL_ROLE_WORKER, "workerSpec");
 		if (!w)
 			return SL_ENOMEM;
 		w->mode = SL_MODE_PLAIN;
@@ -173,7 +173,7 @@ static sl_err bind_graph(sl_model_ctx *mc, sl_object *o)
 {
 	if (!o->spec)
 		return SL_OK;
-	sl_unit *u = sl_object_add_unit(mc, o, SL_ROLE_ROUTER, "router");
+	sl_unit *u = sl_model_add_unit(mc, o, SL_ROLE_ROUTER, "router");
 	if (!u)
 		return SL_ENOMEM;
 	u->component = o->spec;
@@ -192,7 +192,7 @@ static sl_err bind_llm_pod(sl_model_ctx *mc, sl_object *o, const sl_node *node, 
 {
 	if (!node)
 		return SL_OK;
-	sl_unit *u = sl_object_add_unit(mc, o, role, name);
+	sl_unit *u = sl_model_add_unit(mc, o, role, name);
 	if (!u)
 		return SL_ENOMEM;
 	u->mode = SL_MODE_PLAIN;

@@ -198,7 +198,7 @@ sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod);
 /* Appends a container bound from mapping c to u. */
 sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, bool init, bool main);
 /* A new unit appended to o (arena), zeroed but for obj, role, name, mode, min_replicas = -1. */
-sl_unit *sl_object_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name);
+sl_unit *sl_model_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name);
 
 /* Parses a KServe deployment-mode value (Standard, Knative, ModelMesh and the legacy
 ** RawDeployment, Serverless; exact case, as KServe compares). False when it is none of them. */

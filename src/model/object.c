@@ -1,45 +1,62 @@
 /* SPDX-License-Identifier: Apache-2.0
-** object.c: apiVersion/kind dispatch, metadata, and the typed-field check every binder uses
-** (sl_model_expect: the one place schema-type findings come from). */
+** object.c: the kind table (apiVersion/kind, label, binder), the kinds a text names, and an
+** object's metadata; each kind's binder (model/<family>.c) types the rest. */
 #include <pthread.h>
 #include <string.h>
 #include "config.h"
 #include "model/model.h"
 
-struct kind_entry { const char *group; const char *kind; sl_kind id; const char *label; };
+/* One row per kind: how it is spelt, what it is called in messages, and the binder that types
+** its fields and makes its units (model/<family>.c). */
+struct kind_entry {
+	const char *group;
+	const char *kind;
+	sl_kind id;
+	const char *label;
+	sl_err (*bind)(sl_model_ctx *mc, sl_object *o);
+};
 
 /* group is the apiVersion's part before '/' ("" for the core group "v1"). */
 static const struct kind_entry kinds[] = {
-	{"serving.kserve.io", "InferenceService", SL_KIND_INFERENCE_SERVICE, "InferenceService"},
-	{"serving.kserve.io", "ServingRuntime", SL_KIND_SERVING_RUNTIME, "ServingRuntime"},
+	{"serving.kserve.io", "InferenceService", SL_KIND_INFERENCE_SERVICE,
+	 "InferenceService", sl_model_bind_kserve},
+	{"serving.kserve.io", "ServingRuntime", SL_KIND_SERVING_RUNTIME,
+	 "ServingRuntime", sl_model_bind_kserve},
 	{"serving.kserve.io", "ClusterServingRuntime", SL_KIND_CLUSTER_SERVING_RUNTIME,
-	 "ClusterServingRuntime"},
-	{"serving.kserve.io", "InferenceGraph", SL_KIND_INFERENCE_GRAPH, "InferenceGraph"},
+	 "ClusterServingRuntime", sl_model_bind_kserve},
+	{"serving.kserve.io", "InferenceGraph", SL_KIND_INFERENCE_GRAPH,
+	 "InferenceGraph", sl_model_bind_kserve},
 	{"serving.kserve.io", "LLMInferenceService", SL_KIND_LLM_INFERENCE_SERVICE,
-	 "LLMInferenceService"},
+	 "LLMInferenceService", sl_model_bind_kserve},
 	{"serving.kserve.io", "LLMInferenceServiceConfig", SL_KIND_LLM_INFERENCE_SERVICE_CONFIG,
-	 "LLMInferenceServiceConfig"},
-	{"serving.knative.dev", "Service", SL_KIND_KNATIVE_SERVICE, "Knative Service"},
+	 "LLMInferenceServiceConfig", sl_model_bind_kserve},
+	{"serving.knative.dev", "Service", SL_KIND_KNATIVE_SERVICE,
+	 "Knative Service", sl_model_bind_knative},
 	{"serving.knative.dev", "Configuration", SL_KIND_KNATIVE_CONFIGURATION,
-	 "Knative Configuration"},
-	{"operator.knative.dev", "KnativeServing", SL_KIND_KNATIVE_SERVING, "KnativeServing"},
-	{"", "ConfigMap", SL_KIND_CONFIGMAP, "ConfigMap"},
-	{"", "Pod", SL_KIND_POD, "Pod"},
-	{"", "Node", SL_KIND_NODE, "Node"},
-	{"apps", "Deployment", SL_KIND_DEPLOYMENT, "Deployment"},
-	{"apps", "StatefulSet", SL_KIND_STATEFULSET, "StatefulSet"},
-	{"apps", "DaemonSet", SL_KIND_DAEMONSET, "DaemonSet"},
-	{"apps", "ReplicaSet", SL_KIND_REPLICASET, "ReplicaSet"},
-	{"batch", "Job", SL_KIND_JOB, "Job"},
-	{"batch", "CronJob", SL_KIND_CRONJOB, "CronJob"},
-	{"scheduling.k8s.io", "PriorityClass", SL_KIND_PRIORITY_CLASS, "PriorityClass"},
-	{"mlops.seldon.io", "Server", SL_KIND_SELDON_SERVER, "Seldon Server"},
-	{"mlops.seldon.io", "ServerConfig", SL_KIND_SELDON_SERVER_CONFIG, "Seldon ServerConfig"},
-	{"mlops.seldon.io", "Model", SL_KIND_SELDON_MODEL, "Seldon Model"},
-	{"resource.k8s.io", "ResourceClaim", SL_KIND_RESOURCE_CLAIM, "ResourceClaim"},
+	 "Knative Configuration", sl_model_bind_knative},
+	{"operator.knative.dev", "KnativeServing", SL_KIND_KNATIVE_SERVING,
+	 "KnativeServing", sl_model_bind_knative},
+	{"", "ConfigMap", SL_KIND_CONFIGMAP, "ConfigMap", sl_model_bind_core},
+	{"", "Pod", SL_KIND_POD, "Pod", sl_model_bind_core},
+	{"", "Node", SL_KIND_NODE, "Node", sl_model_bind_core},
+	{"apps", "Deployment", SL_KIND_DEPLOYMENT, "Deployment", sl_model_bind_core},
+	{"apps", "StatefulSet", SL_KIND_STATEFULSET, "StatefulSet", sl_model_bind_core},
+	{"apps", "DaemonSet", SL_KIND_DAEMONSET, "DaemonSet", sl_model_bind_core},
+	{"apps", "ReplicaSet", SL_KIND_REPLICASET, "ReplicaSet", sl_model_bind_core},
+	{"batch", "Job", SL_KIND_JOB, "Job", sl_model_bind_core},
+	{"batch", "CronJob", SL_KIND_CRONJOB, "CronJob", sl_model_bind_core},
+	{"scheduling.k8s.io", "PriorityClass", SL_KIND_PRIORITY_CLASS,
+	 "PriorityClass", sl_model_bind_core},
+	{"mlops.seldon.io", "Server", SL_KIND_SELDON_SERVER, "Seldon Server", sl_model_bind_seldon},
+	{"mlops.seldon.io", "ServerConfig", SL_KIND_SELDON_SERVER_CONFIG,
+	 "Seldon ServerConfig", sl_model_bind_seldon},
+	{"mlops.seldon.io", "Model", SL_KIND_SELDON_MODEL, "Seldon Model", sl_model_bind_seldon},
+	{"resource.k8s.io", "ResourceClaim", SL_KIND_RESOURCE_CLAIM,
+	 "ResourceClaim", sl_model_bind_core},
 	{"resource.k8s.io", "ResourceClaimTemplate", SL_KIND_RESOURCE_CLAIM_TEMPLATE,
-	 "ResourceClaimTemplate"},
+	 "ResourceClaimTemplate", sl_model_bind_core},
 };
+enum { N_KINDS = sizeof kinds / sizeof kinds[0] };
 
 const char *sl_kind_name(sl_kind k)
 {
@@ -61,7 +78,6 @@ static bool is_alnum(unsigned char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-enum { N_KINDS = sizeof kinds / sizeof kinds[0] };
 static uint32_t kinds_by_letter[26];   /* the entries of kinds[] whose name starts with 'A'+i */
 static bool word_char[256];             /* letters and digits */
 static pthread_once_t by_letter_once = PTHREAD_ONCE_INIT;
@@ -143,113 +159,6 @@ const char *sl_unit_label(const sl_unit *u, sl_arena *a)
 	return l ? l : "unit";
 }
 
-static const char *type_word(enum sl_ftype t)
-{
-	switch (t) {
-	case SL_T_MAP: case SL_T_STRMAP: return "a mapping";
-	case SL_T_SEQ: case SL_T_SEQ_OF_MAP: return "a sequence";
-	case SL_T_STR: return "a string";
-	case SL_T_INT: return "an integer";
-	case SL_T_BOOL: return "a boolean";
-	case SL_T_QUANTITY: return "a quantity (string or number)";
-	default: return "a value";
-	}
-}
-
-static void report_type(sl_model_ctx *mc, const sl_node *at, const char *field, enum sl_ftype t,
-			int quote_fix)
-{
-	const char *got = sl_node_kind_name(at);
-	const char *article = got[0] == 'i' ? "an " : strcmp(got, "null") == 0 ? "" : "a ";
-	const char *s = sl_scalar(at);
-	char *msg;
-	if (s && at->type == SL_NODE_SCALAR)
-		msg = sl_arena_printf(mc->arena, "%s must be %s, not %s%s (%s%s%s)%s", field, type_word(t),
-				      article, got, at->style == SL_STYLE_PLAIN ? "" : "\"", s,
-				      at->style == SL_STYLE_PLAIN ? "" : "\"",
-				      quote_fix ? ": quote it" : "");
-	else
-		msg = sl_arena_printf(mc->arena, "%s must be %s, not %s%s", field, type_word(t), article, got);
-	if (mc->issue)
-		mc->issue(mc->payload, "schema-type", at, msg ? msg : "wrong YAML type", quote_fix);
-}
-
-const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t, const char *field)
-{
-	const sl_node *v = sl_deref(n);
-	if (!v)
-		return NULL;
-	if (v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_NULL)
-		return NULL;
-	/* An unrendered template ("{{ .Values.replicas }}") has no type yet: not reported, and
-	** not bound (no rule can judge it either). */
-	if (v->type == SL_NODE_SCALAR && sl_is_templated(v->u.scalar.s, v->u.scalar.len))
-		return NULL;
-	int ok;
-	switch (t) {
-	case SL_T_MAP: ok = v->type == SL_NODE_MAP; break;
-	case SL_T_SEQ: ok = v->type == SL_NODE_SEQ; break;
-	case SL_T_STR: ok = v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_STR; break;
-	case SL_T_INT: ok = v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_INT; break;
-	case SL_T_BOOL: ok = v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_BOOL; break;
-	case SL_T_QUANTITY: {
-		sl_yaml_type y = sl_scalar_type(v);
-		ok = v->type == SL_NODE_SCALAR && (y == SL_Y_STR || y == SL_Y_INT || y == SL_Y_FLOAT);
-		break;
-	}
-	case SL_T_STRMAP:
-		ok = v->type == SL_NODE_MAP;
-		if (ok) {
-			size_t n;
-			const sl_pair *pairs = sl_map_entries(v, &n);
-			for (size_t i = 0; i < n; i++) {
-				const sl_node *k = pairs[i].key;
-				const sl_node *val = sl_deref(pairs[i].value);
-				if (val->type == SL_NODE_SCALAR) {
-					sl_yaml_type y = sl_scalar_type(val);
-					if (y == SL_Y_STR || y == SL_Y_NULL ||
-					    sl_is_templated(val->u.scalar.s, val->u.scalar.len))
-						continue;
-				}
-				const char *kn = sl_scalar(k);
-				char *f = sl_arena_printf(mc->arena, "the value of %s \"%s\"", field,
-							  kn ? kn : "?");
-				/* A bool or number can be quoted safely; a collection cannot. */
-				int fix = val->type == SL_NODE_SCALAR && val == pairs[i].value && k->parent == v &&
-					  !sl_node_tag(val);
-				report_type(mc, val, f ? f : field, SL_T_STR, fix);
-			}
-		}
-		break;
-	case SL_T_SEQ_OF_MAP:
-		ok = v->type == SL_NODE_SEQ;
-		if (ok) {
-			for (size_t i = 0; i < v->u.seq.n; i++) {
-				const sl_node *it = sl_deref(v->u.seq.items[i]);
-				if (it->type != SL_NODE_MAP) {
-					char *f = sl_arena_printf(mc->arena, "%s[%zu]", field, i);
-					report_type(mc, it, f ? f : field, SL_T_MAP, 0);
-				}
-			}
-		}
-		break;
-	default:
-		ok = 1;
-	}
-	if (!ok) {
-		report_type(mc, v, field, t, 0);
-		return NULL;
-	}
-	return v;
-}
-
-const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *key, enum sl_ftype t)
-{
-	if (!map)
-		return NULL;
-	return sl_model_expect(mc, sl_map_get(map, key), t, key);
-}
-
 void sl_object_default_mode(sl_object *o, sl_mode m)
 {
 	if (!o->mode_defaulted || o->mode == m)
@@ -258,33 +167,6 @@ void sl_object_default_mode(sl_object *o, sl_mode m)
 		if (o->units[i].mode == o->mode)
 			o->units[i].mode = m;
 	o->mode = m;
-}
-
-bool sl_unit_builds_no_pod(const sl_unit *u)
-{
-	return u->mode == SL_MODE_MODELMESH && (u->role == SL_ROLE_PREDICTOR ||
-						u->role == SL_ROLE_CANARY || u->role == SL_ROLE_WORKER);
-}
-
-sl_unit *sl_object_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name)
-{
-	/* Units are few per object: grow by copying (pointers to units are taken only after
-	** binding has finished). */
-	sl_unit *nu = sl_arena_alloc(mc->arena, (o->n_units + 1) * sizeof *nu);
-	if (!nu)
-		return NULL;
-	if (o->n_units)
-		memcpy(nu, o->units, o->n_units * sizeof *nu);
-	sl_unit *u = &nu[o->n_units];
-	memset(u, 0, sizeof *u);
-	u->obj = o;
-	u->role = role;
-	u->name = name;
-	u->mode = o->mode;
-	u->min_replicas = -1;
-	o->units = nu;
-	o->n_units++;
-	return u;
 }
 
 sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
@@ -326,31 +208,10 @@ sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
 
 sl_err sl_object_bind_units(sl_model_ctx *mc, sl_object *o)
 {
-	sl_err err;
-	switch (o->kind) {
-	case SL_KIND_INFERENCE_SERVICE:
-	case SL_KIND_SERVING_RUNTIME:
-	case SL_KIND_CLUSTER_SERVING_RUNTIME:
-	case SL_KIND_INFERENCE_GRAPH:
-	case SL_KIND_LLM_INFERENCE_SERVICE:
-	case SL_KIND_LLM_INFERENCE_SERVICE_CONFIG:
-		err = sl_model_bind_kserve(mc, o);
-		break;
-	case SL_KIND_KNATIVE_SERVICE:
-	case SL_KIND_KNATIVE_CONFIGURATION:
-	case SL_KIND_KNATIVE_SERVING:
-		err = sl_model_bind_knative(mc, o);
-		break;
-	case SL_KIND_SELDON_SERVER:
-	case SL_KIND_SELDON_SERVER_CONFIG:
-	case SL_KIND_SELDON_MODEL:
-		err = sl_model_bind_seldon(mc, o);
-		break;
-	default:
-		err = sl_model_bind_core(mc, o);
-		break;
-	}
-	return err;
+	for (size_t i = 0; i < N_KINDS; i++)
+		if (kinds[i].id == o->kind)
+			return kinds[i].bind(mc, o);
+	return sl_model_bind_core(mc, o);   /* a kind outside the table: only a pod to bind */
 }
 
 bool sl_object_same(const sl_object *a, const sl_object *b)

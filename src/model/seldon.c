@@ -15,7 +15,7 @@ sl_err sl_model_bind_seldon(sl_model_ctx *mc, sl_object *o)
 		sl_model_field(mc, spec, "requirements", SL_T_SEQ);
 		return SL_OK;
 	}
-	sl_unit *u = sl_object_add_unit(mc, o, SL_ROLE_SERVER, NULL);
+	sl_unit *u = sl_model_add_unit(mc, o, SL_ROLE_SERVER, NULL);
 	if (!u)
 		return SL_ENOMEM;
 	if (o->kind == SL_KIND_SELDON_SERVER) {

@@ -198,3 +198,9 @@ sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod)
 		main->main = true;
 	return SL_OK;
 }
+
+bool sl_unit_builds_no_pod(const sl_unit *u)
+{
+	return u->mode == SL_MODE_MODELMESH && (u->role == SL_ROLE_PREDICTOR ||
+						u->role == SL_ROLE_CANARY || u->role == SL_ROLE_WORKER);
+}

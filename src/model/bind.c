@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: Apache-2.0
+** bind.c: the typed-field check every binder uses (sl_model_expect: the one place schema-type
+** findings come from). A binder asks for a field with the type the API server requires; a
+** value of another type is reported and not bound, so no rule reads a wrong-typed field. And
+** the units a binder adds to its object. */
+#include <string.h>
+#include "model/model.h"
+
+static const char *type_word(enum sl_ftype t)
+{
+	switch (t) {
+	case SL_T_MAP: case SL_T_STRMAP: return "a mapping";
+	case SL_T_SEQ: case SL_T_SEQ_OF_MAP: return "a sequence";
+	case SL_T_STR: return "a string";
+	case SL_T_INT: return "an integer";
+	case SL_T_BOOL: return "a boolean";
+	case SL_T_QUANTITY: return "a quantity (string or number)";
+	default: return "a value";
+	}
+}
+
+static void report_type(sl_model_ctx *mc, const sl_node *at, const char *field, enum sl_ftype t,
+			int quote_fix)
+{
+	const char *got = sl_node_kind_name(at);
+	const char *article = got[0] == 'i' ? "an " : strcmp(got, "null") == 0 ? "" : "a ";
+	const char *s = sl_scalar(at);
+	char *msg;
+	if (s && at->type == SL_NODE_SCALAR)
+		msg = sl_arena_printf(mc->arena, "%s must be %s, not %s%s (%s%s%s)%s", field, type_word(t),
+				      article, got, at->style == SL_STYLE_PLAIN ? "" : "\"", s,
+				      at->style == SL_STYLE_PLAIN ? "" : "\"",
+				      quote_fix ? ": quote it" : "");
+	else
+		msg = sl_arena_printf(mc->arena, "%s must be %s, not %s%s", field, type_word(t), article, got);
+	if (mc->issue)
+		mc->issue(mc->payload, "schema-type", at, msg ? msg : "wrong YAML type", quote_fix);
+}
+
+const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t, const char *field)
+{
+	const sl_node *v = sl_deref(n);
+	if (!v)
+		return NULL;
+	if (v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_NULL)
+		return NULL;
+	/* An unrendered template ("{{ .Values.replicas }}") has no type yet: not reported, and
+	** not bound (no rule can judge it either). */
+	if (v->type == SL_NODE_SCALAR && sl_is_templated(v->u.scalar.s, v->u.scalar.len))
+		return NULL;
+	int ok;
+	switch (t) {
+	case SL_T_MAP: ok = v->type == SL_NODE_MAP; break;
+	case SL_T_SEQ: ok = v->type == SL_NODE_SEQ; break;
+	case SL_T_STR: ok = v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_STR; break;
+	case SL_T_INT: ok = v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_INT; break;
+	case SL_T_BOOL: ok = v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_BOOL; break;
+	case SL_T_QUANTITY: {
+		sl_yaml_type y = sl_scalar_type(v);
+		ok = v->type == SL_NODE_SCALAR && (y == SL_Y_STR || y == SL_Y_INT || y == SL_Y_FLOAT);
+		break;
+	}
+	case SL_T_STRMAP:
+		ok = v->type == SL_NODE_MAP;
+		if (ok) {
+			size_t n;
+			const sl_pair *pairs = sl_map_entries(v, &n);
+			for (size_t i = 0; i < n; i++) {
+				const sl_node *k = pairs[i].key;
+				const sl_node *val = sl_deref(pairs[i].value);
+				if (val->type == SL_NODE_SCALAR) {
+					sl_yaml_type y = sl_scalar_type(val);
+					if (y == SL_Y_STR || y == SL_Y_NULL ||
+					    sl_is_templated(val->u.scalar.s, val->u.scalar.len))
+						continue;
+				}
+				const char *kn = sl_scalar(k);
+				char *f = sl_arena_printf(mc->arena, "the value of %s \"%s\"", field,
+							  kn ? kn : "?");
+				/* A bool or number can be quoted safely; a collection cannot. */
+				int fix = val->type == SL_NODE_SCALAR && val == pairs[i].value && k->parent == v &&
+					  !sl_node_tag(val);
+				report_type(mc, val, f ? f : field, SL_T_STR, fix);
+			}
+		}
+		break;
+	case SL_T_SEQ_OF_MAP:
+		ok = v->type == SL_NODE_SEQ;
+		if (ok) {
+			for (size_t i = 0; i < v->u.seq.n; i++) {
+				const sl_node *it = sl_deref(v->u.seq.items[i]);
+				if (it->type != SL_NODE_MAP) {
+					char *f = sl_arena_printf(mc->arena, "%s[%zu]", field, i);
+					report_type(mc, it, f ? f : field, SL_T_MAP, 0);
+				}
+			}
+		}
+		break;
+	default:
+		ok = 1;
+	}
+	if (!ok) {
+		report_type(mc, v, field, t, 0);
+		return NULL;
+	}
+	return v;
+}
+
+const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *key, enum sl_ftype t)
+{
+	if (!map)
+		return NULL;
+	return sl_model_expect(mc, sl_map_get(map, key), t, key);
+}
+
+sl_unit *sl_model_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name)
+{
+	/* Units are few per object: grow by copying (pointers to units are taken only after
+	** binding has finished). */
+	sl_unit *nu = sl_arena_alloc(mc->arena, (o->n_units + 1) * sizeof *nu);
+	if (!nu)
+		return NULL;
+	if (o->n_units)
+		memcpy(nu, o->units, o->n_units * sizeof *nu);
+	sl_unit *u = &nu[o->n_units];
+	memset(u, 0, sizeof *u);
+	u->obj = o;
+	u->role = role;
+	u->name = name;
+	u->mode = o->mode;
+	u->min_replicas = -1;
+	o->units = nu;
+	o->n_units++;
+	return u;
+}
