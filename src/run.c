@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include "fixer.h"
 #include "passes.h"
-#include "report/report.h"
+#include "output/output.h"
 #include "walk.h"
 #include "write.h"
 #include "diff.h"
-#include "report/escape.h"
+#include "output/escape.h"
 #include "schedlint/schedlint.h"
 #include "schedlint/version.h"
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
-#include "report/escape.h"
+#include "output/escape.h"
 
 struct list { const char **v; size_t n; };
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
-#include "report/escape.h"
+#include "output/escape.h"
 
 void sl_cli_usage(FILE *out)
 {

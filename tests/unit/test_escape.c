@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_escape.c: the escaper every sink goes through (src/report/escape.h). */
+** test_escape.c: the escaper every sink goes through (src/output/escape.h). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/escape.h"
+#include "output/escape.h"
 
 static void expect(const char *in, sl_sink sink, const char *want)
 {

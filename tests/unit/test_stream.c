@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_stream.c: a report written with its big arrays streamed (src/report/stream.c) is byte
+** test_stream.c: a report written with its big arrays streamed (src/output/stream.c) is byte
 ** for byte what json_dumpf would write for the whole document. */
 #include <criterion/criterion.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/report.h"
+#include "output/output.h"
 
 static json_t *elements;   /* what the streamed arrays hold */
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "registry.h"
-#include "report/escape.h"
-#include "report/report.h"
+#include "output/escape.h"
+#include "output/output.h"
 
 void sl_summary_count(const sl_run *run, sl_summary *out)
 {

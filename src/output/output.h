@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
-** report.h (private): the reporters, one per output format, each writing a linted run. */
-#ifndef SL_REPORT_H
-#define SL_REPORT_H
+** output.h (private): the reporters, one per output format, each writing a linted run. */
+#ifndef SL_OUTPUT_H
+#define SL_OUTPUT_H
 
 #include <jansson.h>
 #include <stdio.h>

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
-#include "report/escape.h"
-#include "report/report.h"
+#include "output/escape.h"
+#include "output/output.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define INFO_URI "https://github.com/schedlint/schedlint"

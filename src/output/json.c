@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
-#include "report/escape.h"
-#include "report/report.h"
+#include "output/escape.h"
+#include "output/output.h"
 
 static json_t *str_or_null(const char *s)
 {

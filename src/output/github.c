@@ -10,8 +10,8 @@
 ** Nothing is coloured. */
 #include <string.h>
 #include "schedlint/schedlint.h"
-#include "report/escape.h"
-#include "report/report.h"
+#include "output/escape.h"
+#include "output/output.h"
 
 static const char *command(sl_severity sev)
 {

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/escape.h"
+#include "output/escape.h"
 #include "source.h"
 
 /* A growing output buffer; on allocation failure it is marked failed and stops growing. */

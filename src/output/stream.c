@@ -6,7 +6,7 @@
 ** indented to their depth where the skeleton says "key": []. */
 #include <stdlib.h>
 #include <string.h>
-#include "report/report.h"
+#include "output/output.h"
 
 #define FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER)
 
