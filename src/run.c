@@ -15,7 +15,6 @@
 #include "diff.h"
 #include "output/escape.h"
 #include "schedlint/schedlint.h"
-#include "schedlint/version.h"
 
 struct sl_run {
 	sl_passes passes;            /* the files, the engine, the sorted findings */
@@ -24,11 +23,6 @@ struct sl_run {
 	size_t n_roots;
 	bool linted;
 };
-
-const char *sl_version(void)
-{
-	return SL_VERSION_STRING;
-}
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
 ** started from its _INIT macro) to the header's. */
@@ -330,16 +324,20 @@ sl_err sl_run_write_report(const sl_run *run, const sl_report_options *opts, FIL
 		opts = &text;
 	if (!known_version(opts->version, SL_REPORT_OPTIONS_VERSION))
 		return SL_EUSAGE;
-	switch (opts->format) {
-	case SL_FORMAT_TEXT:
-		return sl_report_text(run, opts, out);
-	case SL_FORMAT_JSON:
-		return sl_report_json(run, opts, out);
-	case SL_FORMAT_SARIF:
-		return sl_report_sarif(run, opts, out);
-	case SL_FORMAT_GITHUB:
-		return sl_report_github(run, opts, out);
-	default:
-		return SL_EUSAGE;
+	/* the run as the writers read it: its findings and files, gathered once */
+	size_t nd = run->passes.n_sorted, nf = run->passes.eng.n_files;
+	const sl_finding **findings = sl_xmalloc((nd ? nd : 1) * sizeof *findings);
+	sl_file_info *files = sl_xmalloc((nf ? nf : 1) * sizeof *files);
+	sl_err err = findings && files ? SL_OK : SL_ENOMEM;
+	for (size_t i = 0; !err && i < nd; i++)
+		findings[i] = &run->passes.sorted[i]->pub;
+	for (size_t i = 0; !err && i < nf; i++)
+		sl_run_file(run, i, &files[i]);
+	if (!err) {
+		sl_output_run view = {findings, nd, files, nf};
+		err = sl_output_write(&view, opts, out);
 	}
+	free(findings);
+	free(files);
+	return err;
 }

@@ -18,12 +18,12 @@ static const char *command(sl_severity sev)
 	return sev == SL_SEV_ERROR ? "error" : sev == SL_SEV_WARNING ? "warning" : "notice";
 }
 
-sl_err sl_report_github(const sl_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_report_github(const sl_output_run *run, const sl_report_options *opts, FILE *out)
 {
 	(void)opts;
-	size_t n = sl_run_finding_count(run);
+	size_t n = run->n_findings;
 	for (size_t i = 0; i < n; i++) {
-		const sl_finding *f = sl_run_finding(run, i);
+		const sl_finding *f = run->findings[i];
 		const char *path = f->path;
 		/* GitHub resolves file= against the workspace; "./x" and "x" are the same file. */
 		while (path[0] == '.' && path[1] == '/')

@@ -78,18 +78,17 @@ static json_t *finding_json(const sl_finding *f)
 
 static json_t *finding_item(void *run, size_t i)
 {
-	return finding_json(sl_run_finding(run, i));
+	return finding_json(((const sl_output_run *)run)->findings[i]);
 }
 
 static json_t *file_item(void *run, size_t i)
 {
-	sl_file_info fi;
-	sl_run_file(run, i, &fi);
+	sl_file_info fi = ((const sl_output_run *)run)->files[i];
 	return json_pack("{s:o, s:I, s:o}", "path", sl_esc_json(fi.path), "documents", (json_int_t)fi.documents,
 			 "error", str_or_null(fi.error));
 }
 
-sl_err sl_report_json(const sl_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_report_json(const sl_output_run *run, const sl_report_options *opts, FILE *out)
 {
 	(void)opts;
 	sl_summary s;
@@ -102,8 +101,8 @@ sl_err sl_report_json(const sl_run *run, const sl_report_options *opts, FILE *ou
 		"errors", (json_int_t)s.errors, "warnings", (json_int_t)s.warnings,
 		"infos", (json_int_t)s.infos, "fixable", (json_int_t)s.fixable);
 	const sl_json_array arrays[] = {
-		{"findings", sl_run_finding_count(run), finding_item, (void *)run},
-		{"files", sl_run_file_count(run), file_item, (void *)run},
+		{"findings", run->n_findings, finding_item, (void *)run},
+		{"files", run->n_files, file_item, (void *)run},
 	};
 	return sl_json_write_streamed(out, root, arrays, 2);
 }

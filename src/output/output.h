@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
-** output.h (private): the reporters, one per output format, each writing a linted run. */
+** output.h (private): what a linted run writes, one writer per format. The writers read the
+** run as run.c hands it over (sl_output_run), never the run itself: output/ uses nothing of the
+** engine and run.c nothing of a format but sl_output_write. */
 #ifndef SL_OUTPUT_H
 #define SL_OUTPUT_H
 
@@ -7,10 +9,22 @@
 #include <stdio.h>
 #include "schedlint/lint.h"
 
-sl_err sl_report_text(const sl_run *run, const sl_report_options *opts, FILE *out);
-sl_err sl_report_json(const sl_run *run, const sl_report_options *opts, FILE *out);
-sl_err sl_report_sarif(const sl_run *run, const sl_report_options *opts, FILE *out);
-sl_err sl_report_github(const sl_run *run, const sl_report_options *opts, FILE *out);
+/* A linted run as the public API gives it: its findings in sorted order and its files. */
+typedef struct sl_output_run {
+	const sl_finding *const *findings;
+	size_t n_findings;
+	const sl_file_info *files;
+	size_t n_files;
+} sl_output_run;
+
+/* Writes run in opts->format (output.c: a table of the writers below). SL_EUSAGE for a format
+** no writer has; SL_EIO, SL_ENOMEM. */
+sl_err sl_output_write(const sl_output_run *run, const sl_report_options *opts, FILE *out);
+
+sl_err sl_report_text(const sl_output_run *run, const sl_report_options *opts, FILE *out);
+sl_err sl_report_json(const sl_output_run *run, const sl_report_options *opts, FILE *out);
+sl_err sl_report_sarif(const sl_output_run *run, const sl_report_options *opts, FILE *out);
+sl_err sl_report_github(const sl_output_run *run, const sl_report_options *opts, FILE *out);
 
 /* An array of a JSON report written one element at a time: item(payload, i) makes element i
 ** (a new reference, NULL when out of memory). */
@@ -30,6 +44,6 @@ sl_err sl_json_write_streamed(FILE *out, json_t *skeleton, const sl_json_array *
 typedef struct sl_summary {
 	size_t files, documents, errors, warnings, infos, fixable, unsafe_fixable;
 } sl_summary;
-void sl_summary_count(const sl_run *run, sl_summary *out);
+void sl_summary_count(const sl_output_run *run, sl_summary *out);
 
 #endif

@@ -537,9 +537,9 @@ static int fp_cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static char (*fingerprints(const sl_run *run))[80]
+static char (*fingerprints(const sl_output_run *run))[80]
 {
-	size_t n = sl_run_finding_count(run);
+	size_t n = run->n_findings;
 	char (*fp)[80] = calloc(n ? n : 1, sizeof *fp);
 	fp_slot *slot = calloc(n ? n : 1, sizeof *slot);
 	if (!fp || !slot) {
@@ -549,8 +549,8 @@ static char (*fingerprints(const sl_run *run))[80]
 	}
 	size_t file = 0;
 	for (size_t i = 0; i < n; i++) {
-		const sl_finding *f = sl_run_finding(run, i);
-		if (i && strcmp(sl_run_finding(run, i - 1)->path, f->path) != 0)
+		const sl_finding *f = run->findings[i];
+		if (i && strcmp(run->findings[i - 1]->path, f->path) != 0)
 			file++;
 		fingerprint(f, slot[i].hash);
 		slot[i].file = file;
@@ -568,12 +568,11 @@ static char (*fingerprints(const sl_run *run))[80]
 	return fp;
 }
 
-static json_t *invocation_json(uri_ctx *u, const sl_run *run)
+static json_t *invocation_json(uri_ctx *u, const sl_output_run *run)
 {
 	json_t *notes = json_array();
-	for (size_t i = 0; notes && i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
-		sl_run_file(run, i, &fi);
+	for (size_t i = 0; notes && i < run->n_files; i++) {
+		sl_file_info fi = run->files[i];
 		if (!fi.error)
 			continue;
 		size_t len = strlen(fi.path) + strlen(fi.error) + 16;
@@ -608,17 +607,17 @@ static json_t *invocation_json(uri_ctx *u, const sl_run *run)
 
 struct results {
 	uri_ctx *u;
-	const sl_run *run;
+	const sl_output_run *run;
 	char (*fp)[80];
 };
 
 static json_t *result_item(void *payload, size_t i)
 {
 	struct results *r = payload;
-	return result_json(r->u, sl_run_finding(r->run, i), r->fp[i]);
+	return result_json(r->u, r->run->findings[i], r->fp[i]);
 }
 
-sl_err sl_report_sarif(const sl_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_report_sarif(const sl_output_run *run, const sl_report_options *opts, FILE *out)
 {
 	(void)opts;
 	uri_ctx u = {.last_path = NULL};
@@ -673,7 +672,7 @@ sl_err sl_report_sarif(const sl_run *run, const sl_report_options *opts, FILE *o
 	if (root) {
 		struct results r = {&u, run, fp};
 		const sl_json_array arrays[] = {
-			{"results", sl_run_finding_count(run), result_item, &r},
+			{"results", run->n_findings, result_item, &r},
 		};
 		err = sl_json_write_streamed(out, root, arrays, 1);
 	}

@@ -7,44 +7,18 @@
 #include "output/escape.h"
 #include "output/output.h"
 
-void sl_summary_count(const sl_run *run, sl_summary *out)
-{
-	memset(out, 0, sizeof *out);
-	/* Files that could not be read are errors of the run, not linted files. */
-	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
-		sl_run_file(run, i, &fi);
-		if (fi.error)
-			continue;
-		out->files++;
-		out->documents += fi.documents;
-	}
-	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
-		const sl_finding *f = sl_run_finding(run, i);
-		switch (f->severity) {
-		case SL_SEV_ERROR: out->errors++; break;
-		case SL_SEV_WARNING: out->warnings++; break;
-		default: out->infos++; break;
-		}
-		if (f->fix && f->fix->applicability == SL_FIX_SAFE)
-			out->fixable++;
-		else if (f->fix && f->fix->applicability == SL_FIX_UNSAFE)
-			out->unsafe_fixable++;
-	}
-}
-
 static const char *plural(size_t n, const char *one, const char *many)
 {
 	return n == 1 ? one : many;
 }
 
-sl_err sl_report_text(const sl_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_report_text(const sl_output_run *run, const sl_report_options *opts, FILE *out)
 {
 	const char *bold = opts->color ? "\033[1m" : "", *reset = opts->color ? "\033[0m" : "";
-	size_t n = sl_run_finding_count(run);
+	size_t n = run->n_findings;
 	if (!opts->quiet) {
 		for (size_t i = 0; i < n; i++) {
-			const sl_finding *f = sl_run_finding(run, i);
+			const sl_finding *f = run->findings[i];
 			const char *col = !opts->color ? ""
 				: f->severity == SL_SEV_ERROR ? "\033[1;31m"
 				: f->severity == SL_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
@@ -75,7 +49,7 @@ sl_err sl_report_text(const sl_run *run, const sl_report_options *opts, FILE *ou
 		for (size_t r = 0; r < sl_registry_count; r++) {
 			size_t c = 0;
 			for (size_t i = 0; i < n; i++)
-				if (strcmp(sl_run_finding(run, i)->rule, sl_registry[r].rule->id) == 0)
+				if (strcmp(run->findings[i]->rule, sl_registry[r].rule->id) == 0)
 					c++;
 			if (c)
 				fprintf(out, "%6zu  %s\n", c, sl_registry[r].rule->id);
