@@ -36,7 +36,7 @@ struct sl_arena {
 
 static atomic_ulong fail_countdown;
 
-void sl_alloc_fail_after(unsigned long n)
+void sl_arena_fail_after(unsigned long n)
 {
 	atomic_store(&fail_countdown, n);
 }

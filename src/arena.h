@@ -39,7 +39,7 @@ size_t sl_arena_used(const sl_arena *a);
 
 /* Allocation failure injection for the OOM tests: the nth allocation from now (counting
 ** every arena and every sl_xmalloc call in this process) fails; 0 turns injection off. */
-void sl_alloc_fail_after(unsigned long n);
+void sl_arena_fail_after(unsigned long n);
 /* malloc/realloc that honour the failure injection; the library uses them for everything
 ** outside arenas. */
 void *sl_xmalloc(size_t size);

@@ -1277,7 +1277,7 @@ void sl_config_free(sl_config *cfg)
 }
 
 /* True when list l holds a string equal to s; false when s is NULL. */
-bool sl_strlist_has(const sl_strlist *l, const char *s)
+bool sl_config_list_has(const sl_strlist *l, const char *s)
 {
 	for (size_t i = 0; s && i < l->n; i++)
 		if (strcmp(l->v[i], s) == 0)

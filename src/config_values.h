@@ -34,7 +34,7 @@ struct sl_node_pool {
 };
 
 /* True when list l holds a string equal to s; false when s is NULL. */
-bool sl_strlist_has(const sl_strlist *l, const char *s);
+bool sl_config_list_has(const sl_strlist *l, const char *s);
 
 /* The settings of .schedlint.yaml's `cluster:` section, defaults filled in. A NULL cfg reads
 ** as no config at all: every list empty, nothing set, no priority critical. The lists and

@@ -11,7 +11,7 @@
 #include "index.h"
 #include "rule.h"
 #include "source.h"
-#include "fix.h"
+#include "edit.h"
 #include "yaml_tree.h"
 
 /* A finding as the engine keeps it: the public view plus what fixes and sorting need. */

@@ -94,7 +94,7 @@ static sl_err accept_fixes(sl_passes *p, bool unsafe, sl_edit_set *sets, size_t 
 			if (!f || !sl_edit_set_fits(&sets[f->index], ed))
 				ok = false;
 			for (size_t k = 0; k < j && ok; k++)
-				if (sl_edits_overlap(ed, &fx->edits[k]))
+				if (sl_edit_overlap(ed, &fx->edits[k]))
 					ok = false;
 		}
 		for (size_t j = 0; ok && j < fx->n_edits && !err; j++)
@@ -116,7 +116,7 @@ static sl_err apply_fixes(sl_engine *e, sl_edit_set *sets)
 			continue;
 		char *out;
 		size_t out_len;
-		err = sl_edits_apply(f->src->data, f->src->len, sets[fi].v, sets[fi].n, &out, &out_len);
+		err = sl_edit_apply(f->src->data, f->src->len, sets[fi].v, sets[fi].n, &out, &out_len);
 		sl_source *ns = NULL;
 		if (!err) {
 			err = sl_source_from_buffer(f->path, out, out_len, &ns);

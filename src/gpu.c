@@ -12,7 +12,7 @@ const char *sl_gpu_taint_key(const char *resource)
 	return strncmp(resource, "nvidia.com/mig-", 15) == 0 ? "nvidia.com/gpu" : resource;
 }
 
-bool sl_quantity_node_is_zero(const sl_node *q)
+bool sl_gpu_quantity_is_zero(const sl_node *q)
 {
 	const char *s = sl_scalar(q);
 	if (!s || !*s)
@@ -25,7 +25,7 @@ bool sl_quantity_node_is_zero(const sl_node *q)
 	return true;
 }
 
-sl_gpu_entries sl_container_gpu_entries(const sl_config *cfg, const sl_container *c)
+sl_gpu_entries sl_gpu_container_entries(const sl_config *cfg, const sl_container *c)
 {
 	return (sl_gpu_entries){.cfg = cfg, .c = c};
 }
@@ -37,7 +37,7 @@ const sl_pair *sl_gpu_entries_next(sl_gpu_entries *it)
 		while (it->i < sl_map_n(m)) {
 			const sl_pair *p = sl_map_pair(m, it->i++);
 			if (sl_config_is_gpu_resource(it->cfg, sl_scalar(p->key)) &&
-			    !sl_quantity_node_is_zero(p->value)) {
+			    !sl_gpu_quantity_is_zero(p->value)) {
 				it->limit = it->list == 0;
 				return p;
 			}
@@ -46,17 +46,17 @@ const sl_pair *sl_gpu_entries_next(sl_gpu_entries *it)
 	return NULL;
 }
 
-const char *sl_container_gpu_resource(const sl_config *cfg, const sl_container *c)
+const char *sl_gpu_container_resource(const sl_config *cfg, const sl_container *c)
 {
-	sl_gpu_entries it = sl_container_gpu_entries(cfg, c);
+	sl_gpu_entries it = sl_gpu_container_entries(cfg, c);
 	const sl_pair *p = sl_gpu_entries_next(&it);
 	return p ? sl_scalar(p->key) : NULL;
 }
 
-const char *sl_unit_gpu_resource(const sl_config *cfg, const sl_unit *u)
+const char *sl_gpu_unit_resource(const sl_config *cfg, const sl_unit *u)
 {
 	for (size_t i = 0; i < u->n_containers; i++) {
-		const char *name = sl_container_gpu_resource(cfg, &u->containers[i]);
+		const char *name = sl_gpu_container_resource(cfg, &u->containers[i]);
 		if (name)
 			return name;
 	}
@@ -105,7 +105,7 @@ static const sl_object *same_namespace(const sl_index *ix, sl_kind k, const char
 	return NULL;
 }
 
-const char *sl_claim_gpu_class(const sl_index *ix, const sl_unit *u, const sl_node *entry,
+const char *sl_gpu_claim_class(const sl_index *ix, const sl_unit *u, const sl_node *entry,
 			       bool *resolved)
 {
 	*resolved = false;
@@ -138,16 +138,16 @@ const char *sl_claim_gpu_class(const sl_index *ix, const sl_unit *u, const sl_no
 	return NULL;
 }
 
-sl_gpu_use sl_unit_gpu_use(const sl_index *ix, const sl_unit *u)
+sl_gpu_use sl_gpu_unit_use(const sl_index *ix, const sl_unit *u)
 {
 	sl_gpu_use g = {.value = SL_TRI_NO};
-	g.resource = sl_unit_gpu_resource(ix->cfg, u);
+	g.resource = sl_gpu_unit_resource(ix->cfg, u);
 	bool unresolved = false;
 	for (size_t i = 0; i < u->n_containers && !g.device_class; i++) {
 		const sl_node *claims = sl_map_get(u->containers[i].resources, "claims");
 		for (size_t j = 0; j < sl_seq_n(claims) && !g.device_class; j++) {
 			bool resolved;
-			g.device_class = sl_claim_gpu_class(ix, u, sl_seq_item(claims, j), &resolved);
+			g.device_class = sl_gpu_claim_class(ix, u, sl_seq_item(claims, j), &resolved);
 			unresolved |= !resolved;
 		}
 	}
@@ -158,11 +158,11 @@ sl_gpu_use sl_unit_gpu_use(const sl_index *ix, const sl_unit *u)
 	return g;
 }
 
-bool sl_unit_gpu_taint(const sl_index *ix, const sl_unit *u, const char *key)
+bool sl_gpu_unit_taint(const sl_index *ix, const sl_unit *u, const char *key)
 {
 	for (size_t i = 0; key && i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
-		sl_gpu_entries it = sl_container_gpu_entries(ix->cfg, c);
+		sl_gpu_entries it = sl_gpu_container_entries(ix->cfg, c);
 		for (const sl_pair *p; (p = sl_gpu_entries_next(&it));)
 			if (strcmp(sl_gpu_taint_key(sl_scalar(p->key)), key) == 0)
 				return true;
@@ -170,7 +170,7 @@ bool sl_unit_gpu_taint(const sl_index *ix, const sl_unit *u, const char *key)
 		for (size_t j = 0; j < sl_seq_n(claims); j++) {
 			bool resolved;
 			const char *t = sl_gpu_class_taint_key(
-				sl_claim_gpu_class(ix, u, sl_seq_item(claims, j), &resolved));
+				sl_gpu_claim_class(ix, u, sl_seq_item(claims, j), &resolved));
 			if (t && strcmp(t, key) == 0)
 				return true;
 		}

@@ -202,7 +202,7 @@ static sl_serving_fact fact_of(const sl_object *o, const sl_unit *u, sl_arena *a
 	sl_serving_fact f = {
 		.uses = uses && *uses ? uses : NULL,
 		.uses_kind = uses_kind,
-		.label = (char *)sl_unit_label(u, a),
+		.label = (char *)sl_object_unit_label(u, a),
 		.class_name = cls && *cls ? (char *)cls : NULL,
 		.server_config = o->kind == SL_KIND_SELDON_SERVER
 			? (char *)sl_scalar(sl_map_get(o->spec, "serverConfig")) : NULL,

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "merge.h"
 
-bool sl_kind_is_template(sl_kind k)
+bool sl_merge_kind_is_template(sl_kind k)
 {
 	return k == SL_KIND_SERVING_RUNTIME || k == SL_KIND_CLUSTER_SERVING_RUNTIME ||
 	       k == SL_KIND_SELDON_SERVER_CONFIG || k == SL_KIND_LLM_INFERENCE_SERVICE_CONFIG;
@@ -32,7 +32,7 @@ static const sl_node *predictor_component(const sl_unit *u)
 	return NULL;
 }
 
-sl_merged sl_unit_merged(const sl_index *ix, const sl_unit *u)
+sl_merged sl_merge_unit(const sl_index *ix, const sl_unit *u)
 {
 	sl_merged m = {.unit = u};
 	const sl_object *o = u->obj;
@@ -66,7 +66,7 @@ static sl_items items(const sl_merged *m, const sl_node *own, const sl_node *bas
 	return it;
 }
 
-const sl_node *sl_items_next(sl_items *it)
+const sl_node *sl_merge_items_next(sl_items *it)
 {
 	while (it->list < 2) {
 		if (it->i < sl_seq_n(it->seq[it->list])) {
@@ -79,10 +79,10 @@ const sl_node *sl_items_next(sl_items *it)
 	return NULL;
 }
 
-size_t sl_items_count(sl_items it)
+size_t sl_merge_items_count(sl_items it)
 {
 	size_t n = 0;
-	while (sl_items_next(&it))
+	while (sl_merge_items_next(&it))
 		n++;
 	return n;
 }
@@ -125,7 +125,7 @@ sl_pairs sl_merged_node_selector(const sl_merged *m)
 	return p;
 }
 
-const sl_pair *sl_pairs_next(sl_pairs *it)
+const sl_pair *sl_merge_pairs_next(sl_pairs *it)
 {
 	while (it->list < 2) {
 		const sl_node *map = it->map[it->list];
@@ -147,9 +147,9 @@ const sl_pair *sl_pairs_next(sl_pairs *it)
 bool sl_merged_has_node_selection(const sl_merged *m)
 {
 	sl_pairs p = sl_merged_node_selector(m);
-	if (sl_pairs_next(&p))
+	if (sl_merge_pairs_next(&p))
 		return true;
 	sl_items t = sl_merged_affinity_list(
 		m, "nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms");
-	return sl_items_next(&t) != NULL;
+	return sl_merge_items_next(&t) != NULL;
 }

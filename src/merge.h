@@ -26,17 +26,17 @@ typedef struct sl_merged {
 } sl_merged;
 
 /* u merged over its template, when one is among the linted files. */
-sl_merged sl_unit_merged(const sl_index *ix, const sl_unit *u);
+sl_merged sl_merge_unit(const sl_index *ix, const sl_unit *u);
 
 /* The items of a merged list, in the order the pod gets them. */
 typedef struct sl_items {
 	const sl_node *seq[2];      /* the lists read in turn: [0] first */
 	bool base[2];               /* which of them is the template's */
 	size_t list, i;
-	bool from_base;             /* set by sl_items_next: the item came from the template */
+	bool from_base;             /* set by sl_merge_items_next: the item came from the template */
 } sl_items;
 /* The next item, or NULL at the end. */
-const sl_node *sl_items_next(sl_items *it);
+const sl_node *sl_merge_items_next(sl_items *it);
 /* The merged unit's tolerations / topologySpreadConstraints. */
 sl_items sl_merged_tolerations(const sl_merged *m);
 sl_items sl_merged_spread(const sl_merged *m);
@@ -44,7 +44,7 @@ sl_items sl_merged_spread(const sl_merged *m);
 ** ("nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms"). */
 sl_items sl_merged_affinity_list(const sl_merged *m, const char *path);
 /* The number of items sl_items would give (a copy of it is walked). */
-size_t sl_items_count(sl_items it);
+size_t sl_merge_items_count(sl_items it);
 
 /* The merged nodeSelector's pairs: the unit's, then the template's whose key the unit does not
 ** set. */
@@ -54,13 +54,13 @@ typedef struct sl_pairs {
 	bool from_base;
 } sl_pairs;
 sl_pairs sl_merged_node_selector(const sl_merged *m);
-const sl_pair *sl_pairs_next(sl_pairs *it);
+const sl_pair *sl_merge_pairs_next(sl_pairs *it);
 
 /* True when the merged unit has a non-empty nodeSelector or a required node affinity term. */
 bool sl_merged_has_node_selection(const sl_merged *m);
 
 /* True when o is a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
 ** LLMInferenceServiceConfig). */
-bool sl_kind_is_template(sl_kind k);
+bool sl_merge_kind_is_template(sl_kind k);
 
 #endif

@@ -95,22 +95,22 @@ sl_arena *sl_ctx_arena(sl_ctx *ctx);
 const sl_source *sl_ctx_source(const sl_ctx *ctx);
 /* The source text of node n as written (quotes included), from whichever linted file holds it;
 ** an arena string. */
-const char *sl_node_text(sl_ctx *ctx, const sl_node *n);
-/* sl_node_text of scalar n when a fix can copy that text as is onto one line: a plain or quoted
+const char *sl_ctx_node_text(sl_ctx *ctx, const sl_node *n);
+/* sl_ctx_node_text of scalar n when a fix can copy that text as is onto one line: a plain or quoted
 ** scalar, non-empty, without an anchor, a tag or a line break; NULL for anything else (a block
 ** scalar, a collection, an alias). */
-const char *sl_node_one_line(sl_ctx *ctx, const sl_node *n);
+const char *sl_ctx_node_one_line(sl_ctx *ctx, const sl_node *n);
 
 /* --- the unit and its template ---------------------------------------------------------------- */
 /* "InferenceService sklearn-iris, predictor": the unit's name for messages. */
 const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u);
 /* How messages name a container: "container \"kserve-container\"", or the implementation
 ** key for a KServe framework container ("sklearn"). */
-const char *sl_container_label(sl_ctx *ctx, const sl_container *c);
+const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c);
 /* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
 ** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
 ** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
-bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
+bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
 /* u merged over its template among the linted files (merge.h): iterate its effective
 ** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
 ** accessors. */
@@ -142,7 +142,7 @@ sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label,
 void sl_report_cap(sl_report *r, sl_severity sev);
 /* s with every file path in it shortened to the file's name ("a/b/c.yaml:7" -> "c.yaml:7"):
 ** for a first line that names a source; the notes keep the full paths. An arena string. */
-const char *sl_short_paths(sl_ctx *ctx, const char *s);
+const char *sl_ctx_short_paths(sl_ctx *ctx, const char *s);
 /* For a KServe object whose mode comes from the cluster's default (o->mode_defaulted): adds the
 ** note saying so, naming where the default comes from (sl_cluster_kserve_default_mode). A
 ** no-op for an object with a valid mode annotation. */

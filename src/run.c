@@ -45,7 +45,7 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 		return SL_ENOMEM;
 	sl_err err = sl_passes_init(&run->passes, cfg, opts, error_out);
 	if (!err)
-		err = sl_globs_new(cfg, &run->globs, error_out);
+		err = sl_walk_globs_new(cfg, &run->globs, error_out);
 	if (err) {
 		sl_run_free(run);
 		return err;
@@ -116,7 +116,7 @@ static sl_err add_error(const char *path, int errnum, void *payload)
 	return set_error(f, errnum);
 }
 
-/* Records a path an exclude glob could not decide (sl_globs_drain) as a file error. */
+/* Records a path an exclude glob could not decide (sl_walk_globs_drain) as a file error. */
 static sl_err add_glob_failure(const char *path, const char *msg, void *payload)
 {
 	sl_file *f = sl_passes_new_file(&((sl_run *)payload)->passes, path);
@@ -138,7 +138,7 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 		return err;
 	if (S_ISDIR(st.st_mode)) {
 		err = sl_walk(path, run->roots[run->n_roots - 1], run->globs, add_file, add_error, run);
-		sl_err derr = sl_globs_drain(run->globs, add_glob_failure, run);
+		sl_err derr = sl_walk_globs_drain(run->globs, add_glob_failure, run);
 		return err ? err : derr;
 	}
 	return add_file(path, run);
@@ -170,9 +170,9 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 
 bool sl_run_excluded(const sl_run *run, const char *path)
 {
-	bool hit = sl_globs_match(run->globs, path);
+	bool hit = sl_walk_globs_match(run->globs, path);
 	/* undecided: reported as an error of that input instead of linting it */
-	if (sl_globs_drain(run->globs, add_glob_failure, (void *)run) != SL_OK)
+	if (sl_walk_globs_drain(run->globs, add_glob_failure, (void *)run) != SL_OK)
 		return true;
 	return hit;
 }
@@ -269,7 +269,7 @@ sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out)
 	sl_run_file_original(run, i, &a, &alen);
 	sl_run_file_text(run, i, &b, &blen, NULL);
 	/* The headers carry the file name: escaped so it cannot end the line (escape.h). */
-	char *path = sl_esc_str(f->path, SL_SINK_DIFF);
+	char *path = sl_escape_str(f->path, SL_SINK_DIFF);
 	if (!path)
 		return SL_ENOMEM;
 	sl_err err = sl_diff_write(out, path, a, alen, b, blen);
@@ -313,16 +313,16 @@ void sl_run_free(sl_run *run)
 	for (size_t i = 0; i < run->n_roots; i++)
 		free(run->roots[i]);
 	free(run->roots);
-	sl_globs_free(run->globs);
+	sl_walk_globs_free(run->globs);
 	free(run);
 }
 
-sl_err sl_run_write_report(const sl_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FILE *out)
 {
-	static const sl_report_options text = SL_REPORT_OPTIONS_INIT;
+	static const sl_output_options text = SL_OUTPUT_OPTIONS_INIT;
 	if (!opts)
 		opts = &text;
-	if (!known_version(opts->version, SL_REPORT_OPTIONS_VERSION))
+	if (!known_version(opts->version, SL_OUTPUT_OPTIONS_VERSION))
 		return SL_EUSAGE;
 	/* the run as the writers read it: its findings and files, gathered once */
 	size_t nd = run->passes.n_sorted, nf = run->passes.eng.n_files;

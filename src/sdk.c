@@ -25,18 +25,18 @@ const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_object *o = ctx->obj;
 	if (!o || u < o->units || u >= o->units + o->n_units)
-		return sl_unit_label(u, ctx->file->arena);
+		return sl_object_unit_label(u, ctx->file->arena);
 	/* rules ask for the label of the unit they check, often before they know they report */
 	size_t i = (size_t)(u - o->units);
 	if (!ctx->labels && !(ctx->labels = sl_arena_zalloc(ctx->file->arena,
 							    o->n_units * sizeof *ctx->labels)))
 		return NULL;
 	if (!ctx->labels[i])
-		ctx->labels[i] = sl_unit_label(u, ctx->file->arena);
+		ctx->labels[i] = sl_object_unit_label(u, ctx->file->arena);
 	return ctx->labels[i];
 }
 
-const char *sl_container_label(sl_ctx *ctx, const sl_container *c)
+const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c)
 {
 	const char *l;
 	if (c->name)
@@ -49,14 +49,14 @@ const char *sl_container_label(sl_ctx *ctx, const sl_container *c)
 	return l ? l : "container";
 }
 
-bool sl_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
+bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
 {
-	return sl_kind_is_template(u->obj->kind) && sl_index_template_used(&ctx->eng->index, u->obj);
+	return sl_merge_kind_is_template(u->obj->kind) && sl_index_template_used(&ctx->eng->index, u->obj);
 }
 
 sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
 {
-	return sl_unit_merged(&ctx->eng->index, u);
+	return sl_merge_unit(&ctx->eng->index, u);
 }
 
 /* --- reporting: findings, notes, severity ----------------------------------------------------- */
@@ -128,7 +128,7 @@ void sl_report_cap(sl_report *r, sl_severity sev)
 		r->rec.pub.severity = sev;
 }
 
-const char *sl_short_paths(sl_ctx *ctx, const char *s)
+const char *sl_ctx_short_paths(sl_ctx *ctx, const char *s)
 {
 	if (!s)
 		return NULL;
@@ -254,7 +254,7 @@ static const sl_style *style_of(sl_file *f)
 {
 	pthread_mutex_lock(&style_lock);
 	if (!f->style_known) {
-		sl_style_detect(f->src, &f->style);
+		sl_edit_style_detect(f->src, &f->style);
 		f->style_known = true;
 	}
 	pthread_mutex_unlock(&style_lock);
@@ -296,7 +296,7 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 	** place): one that would goes with its whole fix. */
 	sl_edit probe = {.path = target->path, .offset = start, .length = end - start};
 	for (size_t i = 0; i < rec->fix.n_edits; i++)
-		if (sl_edits_overlap(&rec->edits[i], &probe)) {
+		if (sl_edit_overlap(&rec->edits[i], &probe)) {
 			void_fix(r);
 			return SL_OK;
 		}
@@ -342,14 +342,14 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
 		      const char *fragment)
 {
-	sl_file *f = file_of_node(ctx, sl_deref(map));
+	sl_file *f = file_of_node(ctx, sl_node_deref(map));
 	if (!r)
 		return false;
 	/* never a duplicate key (merged keys count), never an edit through an alias or a merge */
-	if (!f || sl_map_get(map, key) || shared(sl_deref(map)))
+	if (!f || sl_map_get(map, key) || shared(sl_node_deref(map)))
 		return void_fix(r);
 	size_t off;
-	const char *text = sl_render_map_entry(ctx->file->arena, f->src, style_of(f), map, key,
+	const char *text = sl_edit_render_map_entry(ctx->file->arena, f->src, style_of(f), map, key,
 					       fragment, &off);
 	if (!text || r->rec.fix_void)
 		return void_fix(r);
@@ -358,13 +358,13 @@ bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char 
 
 bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *fragment)
 {
-	sl_file *f = file_of_node(ctx, sl_deref(seq));
+	sl_file *f = file_of_node(ctx, sl_node_deref(seq));
 	if (!r)
 		return false;
-	if (!f || shared(sl_deref(seq)))
+	if (!f || shared(sl_node_deref(seq)))
 		return void_fix(r);
 	size_t off;
-	const char *text = sl_render_seq_item(ctx->file->arena, f->src, style_of(f), seq, fragment,
+	const char *text = sl_edit_render_seq_item(ctx->file->arena, f->src, style_of(f), seq, fragment,
 					      &off);
 	if (!text || r->rec.fix_void)
 		return void_fix(r);
@@ -377,7 +377,7 @@ bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n)
 	size_t s, e;
 	if (!r)
 		return false;
-	if (!f || shared(n) || !sl_render_removal(f->src, n, &s, &e) || r->rec.fix_void)
+	if (!f || shared(n) || !sl_edit_render_removal(f->src, n, &s, &e) || r->rec.fix_void)
 		return void_fix(r);
 	return add_edit(ctx, r, f, s, e, "") == SL_OK && !r->rec.fix_void;
 }
@@ -392,7 +392,7 @@ bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char
 	return add_edit(ctx, r, f, n->start, n->end, text) == SL_OK && !r->rec.fix_void;
 }
 
-const char *sl_node_text(sl_ctx *ctx, const sl_node *n)
+const char *sl_ctx_node_text(sl_ctx *ctx, const sl_node *n)
 {
 	sl_file *f = file_of_node(ctx, n);
 	if (!f || !n)
@@ -401,25 +401,25 @@ const char *sl_node_text(sl_ctx *ctx, const sl_node *n)
 	return t ? t : "";
 }
 
-const char *sl_node_one_line(sl_ctx *ctx, const sl_node *n)
+const char *sl_ctx_node_one_line(sl_ctx *ctx, const sl_node *n)
 {
 	if (!n || n->type != SL_NODE_SCALAR || sl_node_anchor(n) || sl_node_tag(n) ||
 	    n->style == SL_STYLE_LITERAL || n->style == SL_STYLE_FOLDED)
 		return NULL;
-	const char *t = sl_node_text(ctx, n);
+	const char *t = sl_ctx_node_text(ctx, n);
 	return *t && !strchr(t, '\n') && !strchr(t, '\r') ? t : NULL;
 }
 
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s)
 {
 	sl_file *f = file_of_node(ctx, n);
-	return sl_render_quoted(ctx->file->arena, f ? style_of(f)->quote : '"', s);
+	return sl_edit_render_quoted(ctx->file->arena, f ? style_of(f)->quote : '"', s);
 }
 
 const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s)
 {
 	sl_file *f = file_of_node(ctx, n);
-	return sl_render_scalar(ctx->file->arena, f ? style_of(f)->quote : '"', s);
+	return sl_edit_render_scalar(ctx->file->arena, f ? style_of(f)->quote : '"', s);
 }
 
 const char *sl_fix_requote(sl_ctx *ctx, const sl_node *n, const char *s)

@@ -7,7 +7,7 @@
 #include "config.h"
 #include "selection.h"
 
-const sl_node *sl_unit_required_terms(const sl_unit *u)
+const sl_node *sl_selection_required_terms(const sl_unit *u)
 {
 	const sl_node *na = sl_map_get(u->affinity, "nodeAffinity");
 	const sl_node *req = sl_map_get(na, "requiredDuringSchedulingIgnoredDuringExecution");
@@ -34,7 +34,7 @@ static bool each_in_term(const sl_node *term, int index,
 	if (!exprs || exprs->type != SL_NODE_SEQ)
 		return false;
 	for (size_t i = 0; i < exprs->u.seq.n; i++) {
-		const sl_node *e = sl_deref(exprs->u.seq.items[i]);
+		const sl_node *e = sl_node_deref(exprs->u.seq.items[i]);
 		const char *key = sl_scalar(sl_map_get(e, "key"));
 		const char *op = selecting_op(sl_scalar(sl_map_get(e, "operator")));
 		if (!key || !op)
@@ -49,7 +49,7 @@ static bool each_in_term(const sl_node *term, int index,
 	return false;
 }
 
-bool sl_unit_each_selection(const sl_unit *u, bool (*fn)(const sl_selection *, void *), void *payload)
+bool sl_selection_each(const sl_unit *u, bool (*fn)(const sl_selection *, void *), void *payload)
 {
 	size_t n;
 	const sl_pair *ns = sl_map_entries(u->node_selector, &n);   /* merge keys resolved */
@@ -65,9 +65,9 @@ bool sl_unit_each_selection(const sl_unit *u, bool (*fn)(const sl_selection *, v
 		if (fn(&s, payload))
 			return true;
 	}
-	const sl_node *terms = sl_unit_required_terms(u);
+	const sl_node *terms = sl_selection_required_terms(u);
 	for (size_t t = 0; terms && t < terms->u.seq.n; t++)
-		if (each_in_term(sl_deref(terms->u.seq.items[t]), (int)t, fn, payload))
+		if (each_in_term(sl_node_deref(terms->u.seq.items[t]), (int)t, fn, payload))
 			return true;
 	return false;
 }
@@ -83,7 +83,7 @@ static bool pin_ns(const sl_selection *s, void *p)
 	return true;
 }
 
-bool sl_unit_pinned(const sl_unit *u, bool (*pred)(const sl_selection *, void *), void *payload,
+bool sl_selection_pinned(const sl_unit *u, bool (*pred)(const sl_selection *, void *), void *payload,
 		    const sl_node **at)
 {
 	struct pin pin = {pred, payload, NULL, -1};
@@ -102,14 +102,14 @@ bool sl_unit_pinned(const sl_unit *u, bool (*pred)(const sl_selection *, void *)
 		}
 	}
 	/* Else every required term must select. */
-	const sl_node *terms = sl_unit_required_terms(u);
+	const sl_node *terms = sl_selection_required_terms(u);
 	if (!terms || terms->u.seq.n == 0)
 		return false;
 	const sl_node *first = NULL;
 	for (size_t t = 0; t < terms->u.seq.n; t++) {
 		pin.term = (int)t;
 		pin.at = NULL;
-		if (!each_in_term(sl_deref(terms->u.seq.items[t]), (int)t, pin_ns, &pin))
+		if (!each_in_term(sl_node_deref(terms->u.seq.items[t]), (int)t, pin_ns, &pin))
 			return false;
 		if (!first)
 			first = pin.at;
@@ -157,7 +157,7 @@ struct gpu_pred { const sl_config *cfg; };
 static bool selects_gpu(const sl_selection *s, void *payload)
 {
 	const struct gpu_pred *p = payload;
-	if (!sl_strlist_has(&p->cfg->cluster.gpu_node_labels, s->key))
+	if (!sl_config_list_has(&p->cfg->cluster.gpu_node_labels, s->key))
 		return false;
 	if (strcmp(s->op, "=") == 0)
 		return !negative_value(s->value);
@@ -180,8 +180,8 @@ static bool selects_gpu(const sl_selection *s, void *payload)
 }
 
 /* Pinned by a selection of a GPU node label that admits GPU nodes. */
-bool sl_unit_pinned_to_gpu(const sl_config *cfg, const sl_unit *u, const sl_node **at)
+bool sl_selection_pinned_to_gpu(const sl_config *cfg, const sl_unit *u, const sl_node **at)
 {
 	struct gpu_pred pred = {cfg};
-	return sl_unit_pinned(u, selects_gpu, &pred, at);
+	return sl_selection_pinned(u, selects_gpu, &pred, at);
 }

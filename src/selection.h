@@ -20,23 +20,23 @@ typedef struct sl_selection {
 
 /* Calls fn for every selection of u, in file order; stops when fn returns true and returns
 ** true then. */
-bool sl_unit_each_selection(const sl_unit *u, bool (*fn)(const sl_selection *s, void *payload),
+bool sl_selection_each(const sl_unit *u, bool (*fn)(const sl_selection *s, void *payload),
 			    void *payload);
 /* True when u is pinned to nodes matching pred: the nodeSelector has a selection pred accepts,
 ** or every required term does (both are required, so either confines the pod). *at (may be
 ** NULL) gets the first accepted selection's node. */
-bool sl_unit_pinned(const sl_unit *u, bool (*pred)(const sl_selection *s, void *payload),
+bool sl_selection_pinned(const sl_unit *u, bool (*pred)(const sl_selection *s, void *payload),
 		    void *payload, const sl_node **at);
 /* True when a selection may match a node whose label key has value v (In values, the
 ** nodeSelector value, Exists; Gt/Lt never match a non-integer). */
 bool sl_selection_allows(const sl_selection *s, const char *v);
 /* The required node-affinity terms of u (a sequence) or NULL. */
-const sl_node *sl_unit_required_terms(const sl_unit *u);
-/* True when u is pinned to GPU nodes (sl_unit_pinned): by a selection of a label listed in
+const sl_node *sl_selection_required_terms(const sl_unit *u);
+/* True when u is pinned to GPU nodes (sl_selection_pinned): by a selection of a label listed in
 ** cfg's cluster.gpu-node-labels that admits GPU nodes. A value of "false", "0" or "" marks a
 ** node without GPUs, so `=` and In need some other value; `Lt 1` (or lower) keeps pods on nodes
 ** with no GPU and does not count; Exists and Gt always count. *at (may be NULL) gets the node
 ** of the first such selection. */
-bool sl_unit_pinned_to_gpu(const sl_config *cfg, const sl_unit *u, const sl_node **at);
+bool sl_selection_pinned_to_gpu(const sl_config *cfg, const sl_unit *u, const sl_node **at);
 
 #endif

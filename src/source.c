@@ -13,7 +13,7 @@
 #include "arena.h"
 #include "source.h"
 
-size_t sl_utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
+size_t sl_source_utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
 {
 	unsigned c = p[0];
 	size_t len;
@@ -123,7 +123,7 @@ static sl_err index_lines(sl_source *s)
 			continue;
 		}
 		unsigned cp = 0;
-		size_t len = sl_utf8_decode(d + i, n - i, &cp);
+		size_t len = sl_source_utf8_decode(d + i, n - i, &cp);
 		if (len == 0) {
 			if (!s->bad_what) {
 				s->bad_offset = i;
@@ -338,7 +338,7 @@ const char *sl_source_strerror(int errnum)
 	return strerror(errnum);
 }
 
-uint64_t sl_hash_bytes(uint64_t h, const char *data, size_t len)
+uint64_t sl_source_hash(uint64_t h, const char *data, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		h ^= (unsigned char)data[i];

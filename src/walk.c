@@ -22,7 +22,7 @@ struct sl_globs {
 	const char **globs;  /* codes[i]'s glob (the config's string) */
 	size_t n;
 	char *base;          /* absolute config directory */
-	struct sl_glob_failures *failed;   /* paths no glob could decide, kept for sl_globs_drain */
+	struct sl_glob_failures *failed;   /* paths no glob could decide, kept for sl_walk_globs_drain */
 };
 
 struct sl_glob_failures {
@@ -132,7 +132,7 @@ static int glob_to_regex(const char *glob, char *buf, size_t cap)
 #undef PUT
 }
 
-sl_err sl_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
+sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 {
 	sl_globs *g = sl_xcalloc(1, sizeof *g);
 	if (!g)
@@ -144,7 +144,7 @@ sl_err sl_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 		g->globs = sl_xcalloc(n, sizeof *g->globs);
 	}
 	if (!g->failed || (n && (!g->codes || !g->globs))) {
-		sl_globs_free(g);
+		sl_walk_globs_free(g);
 		return SL_ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -160,7 +160,7 @@ sl_err sl_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 			if (error_out && asprintf(error_out, "schedlint: error: exclude glob \"%s\" "
 						  "cannot be used (too long or too complex)", glob) < 0)
 				*error_out = NULL;
-			sl_globs_free(g);
+			sl_walk_globs_free(g);
 			return ec == PCRE2_ERROR_NOMEMORY ? SL_ENOMEM : SL_ECONFIG;
 		}
 		sl_regex_jit(g->codes[g->n]);
@@ -170,14 +170,14 @@ sl_err sl_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 	char *abs = realpath(base, NULL);
 	g->base = abs ? abs : sl_xstrdup(base);
 	if (!g->base) {
-		sl_globs_free(g);
+		sl_walk_globs_free(g);
 		return SL_ENOMEM;
 	}
 	*out = g;
 	return SL_OK;
 }
 
-/* Keeps a path a glob could not decide, for sl_globs_drain. */
+/* Keeps a path a glob could not decide, for sl_walk_globs_drain. */
 static void record_failure(const sl_globs *g, const char *path, const char *glob, int rc)
 {
 	struct sl_glob_failures *f = g->failed;
@@ -197,7 +197,7 @@ static void record_failure(const sl_globs *g, const char *path, const char *glob
 	f->msg[f->n++] = m;
 }
 
-bool sl_globs_match(const sl_globs *g, const char *path)
+bool sl_walk_globs_match(const sl_globs *g, const char *path)
 {
 	if (!g || !g->n)
 		return false;
@@ -228,7 +228,7 @@ bool sl_globs_match(const sl_globs *g, const char *path)
 	for (size_t i = 0; md && i < g->n && !hit; i++) {
 		int rc = sl_regex_match(g->codes[i], rel, strlen(rel), 0, md);
 		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
-			/* Undecided: not walked into or linted, and reported (sl_globs_drain). */
+			/* Undecided: not walked into or linted, and reported (sl_walk_globs_drain). */
 			record_failure(g, path, g->globs[i], rc);
 			hit = true;
 		} else {
@@ -240,7 +240,7 @@ bool sl_globs_match(const sl_globs *g, const char *path)
 	return hit;
 }
 
-sl_err sl_globs_drain(const sl_globs *g, sl_err (*fn)(const char *path, const char *msg,
+sl_err sl_walk_globs_drain(const sl_globs *g, sl_err (*fn)(const char *path, const char *msg,
 						      void *payload), void *payload)
 {
 	sl_err err = SL_OK;
@@ -257,7 +257,7 @@ sl_err sl_globs_drain(const sl_globs *g, sl_err (*fn)(const char *path, const ch
 	return err;
 }
 
-void sl_globs_free(sl_globs *g)
+void sl_walk_globs_free(sl_globs *g)
 {
 	if (!g)
 		return;
@@ -297,7 +297,7 @@ static bool stays_inside(const char *path, const char *root)
 	if (!root)
 		return true;
 	char *real = realpath(path, NULL);
-	bool in = real && (strcmp(real, root) == 0 || sl_path_within(real, root));
+	bool in = real && (strcmp(real, root) == 0 || sl_write_path_within(real, root));
 	free(real);
 	return in;
 }
@@ -370,14 +370,14 @@ static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, str
 		unsigned char type = (unsigned char)names[i][-1];
 		if (type == DT_REG) {
 			/* readdir said what it is: no stat needed (most entries) */
-			if (is_yaml_name(names[i]) && !sl_globs_match(g, path))
+			if (is_yaml_name(names[i]) && !sl_walk_globs_match(g, path))
 				err = fn(path, payload);
 		} else if (type == DT_DIR) {
-			if (!sl_globs_match(g, path))
+			if (!sl_walk_globs_match(g, path))
 				err = walk_dir(path, root, g, v, fn, err_fn, payload);
 		} else if (type != DT_UNKNOWN && type != DT_LNK) {
 			/* fifos, sockets, devices: never linted */
-		} else if (!sl_globs_match(g, path)) {
+		} else if (!sl_walk_globs_match(g, path)) {
 			struct stat s2;
 			if (stat(path, &s2) != 0) {
 				if (lstat(path, &s2) != 0 || !S_ISLNK(s2.st_mode))

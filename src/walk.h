@@ -10,17 +10,17 @@ typedef struct sl_globs sl_globs;
 
 /* Compiles the config's exclude globs (** = any directories, * and ? within one segment).
 ** SL_ECONFIG (*error_out, malloc'd, says which) when one cannot be compiled. */
-sl_err sl_globs_new(const sl_config *cfg, sl_globs **out, char **error_out);
+sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out);
 /* True when path, taken relative to the config's directory, matches a glob. A glob that cannot
 ** be decided (PCRE2 hits its limits, regex.h) also gives true, so the path is neither walked
-** nor linted, and the path is kept for sl_globs_drain: never a silent miss. */
-bool sl_globs_match(const sl_globs *g, const char *path);
-/* Calls fn(path, message, payload) for every path sl_globs_match could not decide since the
+** nor linted, and the path is kept for sl_walk_globs_drain: never a silent miss. */
+bool sl_walk_globs_match(const sl_globs *g, const char *path);
+/* Calls fn(path, message, payload) for every path sl_walk_globs_match could not decide since the
 ** last drain (the message names the glob and the limit), then forgets them. Stops calling fn
 ** at its first non-OK return, which it returns. */
-sl_err sl_globs_drain(const sl_globs *g, sl_err (*fn)(const char *path, const char *msg,
+sl_err sl_walk_globs_drain(const sl_globs *g, sl_err (*fn)(const char *path, const char *msg,
 						      void *payload), void *payload);
-void sl_globs_free(sl_globs *g);
+void sl_walk_globs_free(sl_globs *g);
 
 /* Calls fn(path, payload) for every *.yaml / *.yml file under dir in sorted order, skipping
 ** hidden directories, excluded paths, directories already visited (symlink loops) and

@@ -24,7 +24,7 @@
 
 #define TEMP_SUFFIX ".schedlint-XXXXXX"
 
-bool sl_path_within(const char *real, const char *root)
+bool sl_write_path_within(const char *real, const char *root)
 {
 	size_t rl = strlen(root);
 	if (rl == 1 && root[0] == '/')
@@ -100,11 +100,11 @@ static bool same_content(int fd, const sl_source *orig)
 			return false;
 		if (r == 0)
 			break;
-		h = sl_hash_bytes(h, buf, (size_t)r);
+		h = sl_source_hash(h, buf, (size_t)r);
 		total += (size_t)r;
 		off += r;
 	}
-	return total == orig->len && h == sl_hash_bytes(SL_HASH_INIT, orig->data, orig->len);
+	return total == orig->len && h == sl_source_hash(SL_HASH_INIT, orig->data, orig->len);
 }
 
 /* True when the file open as fd, still named real, is the one read as orig, unchanged. */
@@ -187,7 +187,7 @@ sl_err sl_write_fixed(const char *path, const char *root, const sl_source *orig,
 		*why = sl_xprintf("%s", strerror(errno));
 		return SL_EIO;
 	}
-	if (root && !sl_path_within(real, root)) {
+	if (root && !sl_write_path_within(real, root)) {
 		*why = sl_xprintf("it leads to %s, outside the paths given (a symlink): not written", real);
 		free(real);
 		return SL_EIO;

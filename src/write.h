@@ -29,6 +29,6 @@ sl_err sl_write_fixed(const char *path, const char *root, const sl_source *orig,
 char *sl_write_temp_name(const char *dir, const char *base);
 
 /* True when the real path real lies inside directory root (also a real path). */
-bool sl_path_within(const char *real, const char *root);
+bool sl_write_path_within(const char *real, const char *root);
 
 #endif

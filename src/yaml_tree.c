@@ -240,7 +240,7 @@ struct entries {
 /* Applies pair p: it replaces the entry with its key, or is appended. */
 static int entries_set(struct entries *e, const sl_pair *p)
 {
-	const sl_node *k = sl_deref(p->key);
+	const sl_node *k = sl_node_deref(p->key);
 	if (k && k->type == SL_NODE_SCALAR) {
 		int found;
 		struct hslot *slot = hset_put(&e->keys, k->u.scalar.s, k->u.scalar.len,
@@ -293,12 +293,12 @@ static int resolve_merges(struct builder *b, sl_node *map)
 			rc = entries_set(&e, &pairs[i]);
 			continue;
 		}
-		const sl_node *v = sl_deref(pairs[i].value);
+		const sl_node *v = sl_node_deref(pairs[i].value);
 		bool ok = v->type == SL_NODE_MAP;
 		if (v->type == SL_NODE_SEQ) {
 			ok = true;
 			for (size_t j = 0; j < v->u.seq.n; j++)
-				ok = ok && sl_deref(v->u.seq.items[j])->type == SL_NODE_MAP;
+				ok = ok && sl_node_deref(v->u.seq.items[j])->type == SL_NODE_MAP;
 		}
 		if (!ok) {
 			const sl_node *at = pairs[i].value;
@@ -310,7 +310,7 @@ static int resolve_merges(struct builder *b, sl_node *map)
 			rc = entries_merge(&e, v);
 		} else {
 			for (size_t j = v->u.seq.n; j-- > 0 && rc == 0;)
-				rc = entries_merge(&e, sl_deref(v->u.seq.items[j]));
+				rc = entries_merge(&e, sl_node_deref(v->u.seq.items[j]));
 		}
 	}
 	if (rc == 0) {
@@ -484,7 +484,7 @@ static int close_collection(struct builder *b, yaml_mark_t end_mark)
 		n->u.map.pairs = pairs;
 		n->u.map.n = np;
 		for (size_t i = 0; i < np; i++) {
-			const sl_node *k = sl_deref(pairs[i].key);
+			const sl_node *k = sl_node_deref(pairs[i].key);
 			if (k->type != SL_NODE_MAP && k->type != SL_NODE_SEQ)
 				continue;
 			/* Valid YAML, but no JSON object (so no Kubernetes object) has such a key:
@@ -890,7 +890,7 @@ sl_err sl_tree_parse_fixing(const sl_source *src, sl_arena *a, sl_tree *out,
 
 /* --- accessors ----------------------------------------------------------------------------- */
 
-bool sl_is_templated(const char *s, size_t n)
+bool sl_yaml_is_templated(const char *s, size_t n)
 {
 	for (size_t i = 0; s && i + 1 < n; i++)
 		if (s[i] == '{' && s[i + 1] == '{')
@@ -898,14 +898,14 @@ bool sl_is_templated(const char *s, size_t n)
 	return false;
 }
 
-const sl_node *sl_deref(const sl_node *n)
+const sl_node *sl_node_deref(const sl_node *n)
 {
 	return n && n->type == SL_NODE_ALIAS ? n->u.alias.target : n;
 }
 
 const sl_pair *sl_map_entries(const sl_node *map, size_t *n)
 {
-	map = sl_deref(map);
+	map = sl_node_deref(map);
 	if (!map || map->type != SL_NODE_MAP) {
 		*n = 0;
 		return NULL;
@@ -934,7 +934,7 @@ static const sl_pair *map_find(const sl_node *map, const char *key)
 const sl_node *sl_map_get(const sl_node *map, const char *key)
 {
 	const sl_pair *p = map_find(map, key);
-	return p ? sl_deref(p->value) : NULL;
+	return p ? sl_node_deref(p->value) : NULL;
 }
 
 const sl_node *sl_map_get_key(const sl_node *map, const char *key)
@@ -945,7 +945,7 @@ const sl_node *sl_map_get_key(const sl_node *map, const char *key)
 
 const char *sl_scalar(const sl_node *n)
 {
-	n = sl_deref(n);
+	n = sl_node_deref(n);
 	return n && n->type == SL_NODE_SCALAR ? n->u.scalar.s : NULL;
 }
 
@@ -1076,7 +1076,7 @@ static bool is_yaml_float(const char *raw)
 
 sl_yaml_type sl_scalar_type(const sl_node *n)
 {
-	n = sl_deref(n);
+	n = sl_node_deref(n);
 	if (!n || n->type != SL_NODE_SCALAR)
 		return SL_Y_STR;
 	if (sl_node_tag(n)) {
@@ -1127,7 +1127,7 @@ sl_yaml_type sl_scalar_type(const sl_node *n)
 
 bool sl_scalar_int(const sl_node *n, long long *out)
 {
-	n = sl_deref(n);
+	n = sl_node_deref(n);
 	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) != SL_Y_INT)
 		return false;
 	return parse_yaml_int(n->u.scalar.s, out);
@@ -1135,7 +1135,7 @@ bool sl_scalar_int(const sl_node *n, long long *out)
 
 const char *sl_node_kind_name(const sl_node *n)
 {
-	n = sl_deref(n);
+	n = sl_node_deref(n);
 	if (!n)
 		return "null";
 	switch (n->type) {
@@ -1227,7 +1227,7 @@ static bool ieq(const char *a, const char *b)
 /* Knative's notion of a set field; see the header for the rules. */
 bool sl_node_is_set(const sl_node *v, bool pointer_field)
 {
-	v = sl_deref(v);
+	v = sl_node_deref(v);
 	if (!v)
 		return false;
 	if (v->type == SL_NODE_MAP)
@@ -1469,7 +1469,7 @@ sl_err sl_tree_copy(sl_arena *a, const sl_doc *doc, const sl_node *from, const c
 
 sl_k8s_str sl_node_str(const sl_node *n)
 {
-	n = sl_deref(n);
+	n = sl_node_deref(n);
 	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
 		return (sl_k8s_str){NULL, 0};
 	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
@@ -1490,13 +1490,13 @@ const sl_pair *sl_map_pair(const sl_node *map, size_t i)
 
 size_t sl_seq_n(const sl_node *seq)
 {
-	seq = sl_deref(seq);
+	seq = sl_node_deref(seq);
 	return seq && seq->type == SL_NODE_SEQ ? seq->u.seq.n : 0;
 }
 
 const sl_node *sl_seq_item(const sl_node *seq, size_t i)
 {
-	return sl_deref(sl_deref(seq)->u.seq.items[i]);
+	return sl_node_deref(sl_node_deref(seq)->u.seq.items[i]);
 }
 
 bool sl_seq_has(const sl_node *seq, const char *s)

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
-#include "fix.h"
+#include "edit.h"
 #include "source.h"
 #include "yaml_tree.h"
 #include "support.h"
@@ -217,16 +217,16 @@ static void check_file(const char *path)
 		int ok = 1;
 		for (size_t j = 0; j < fx->n_edits && ok; j++) {
 			for (size_t k = 0; k < j && ok; k++)
-				ok = !sl_edits_overlap(&fx->edits[j], &fx->edits[k]);
+				ok = !sl_edit_overlap(&fx->edits[j], &fx->edits[k]);
 			for (size_t k = 0; k < n_acc && ok; k++)
-				ok = !sl_edits_overlap(&fx->edits[j], acc[k]);
+				ok = !sl_edit_overlap(&fx->edits[j], acc[k]);
 		}
 		for (size_t j = 0; ok && j < fx->n_edits && n_acc < 4096; j++)
 			acc[n_acc++] = &fx->edits[j];
 	}
 	char *mine = NULL;
 	size_t mine_len = 0;
-	cr_assert_eq(sl_edits_apply(orig, len, acc, n_acc, &mine, &mine_len), SL_OK, "%s: (c) edits invalid", path);
+	cr_assert_eq(sl_edit_apply(orig, len, acc, n_acc, &mine, &mine_len), SL_OK, "%s: (c) edits invalid", path);
 	/* The edits live in the run's arenas, which fixing replaces: keep their ranges, and the
 	** places where a "---" line splits a document in two (duplicate-key's missing separator). */
 	size_t *ranges = malloc(2 * (n_acc + 1) * sizeof *ranges);

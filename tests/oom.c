@@ -4,7 +4,7 @@
 ** nothing allocated. In a normal build this test replaces malloc, calloc, realloc and free for
 ** the whole process, so libyaml's, PCRE2's and jansson's allocations fail too and every live
 ** block is counted. Sanitizer builds own malloc; there the library's own hook
-** (sl_alloc_fail_after) injects the failures and LeakSanitizer checks for leaks. */
+** (sl_arena_fail_after) injects the failures and LeakSanitizer checks for leaks. */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -131,8 +131,8 @@ static sl_err use_library(void)
 		if (!mem) {
 			err = SL_ENOMEM;
 		} else {
-			sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
-			err = sl_run_write_report(run, &ro, mem);
+			sl_output_options ro = {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
+			err = sl_run_write_output(run, &ro, mem);
 			if (fclose(mem) != 0 && !err)
 				err = SL_ENOMEM;
 		}
@@ -167,9 +167,9 @@ static void every_allocation_fails_once(void)
 	unsigned long failures = 0;
 	for (n = 1; n < 200000; n++) {
 #ifdef SANITIZED
-		sl_alloc_fail_after(n);
+		sl_arena_fail_after(n);
 		sl_err err = use_library();
-		sl_alloc_fail_after(0);
+		sl_arena_fail_after(0);
 		cr_expect_eq(__lsan_do_recoverable_leak_check(), 0, "leak after failing allocation %lu", n);
 #else
 		long before = atomic_load(&live);

@@ -94,8 +94,8 @@ static char *report_buffer(const char *path, const char *data, sl_format format)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 	cr_assert(out);
-	sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = format};
-	cr_assert_eq(sl_run_write_report(run, &ro, out), SL_OK);
+	sl_output_options ro = {.version = SL_OUTPUT_OPTIONS_VERSION, .format = format};
+	cr_assert_eq(sl_run_write_output(run, &ro, out), SL_OK);
 	fclose(out);
 	sl_run_free(run);
 	sl_config_free(cfg);

@@ -123,19 +123,19 @@ SL_API size_t sl_run_file_count(const sl_run *run);
 SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
 
 typedef enum sl_format { SL_FORMAT_TEXT, SL_FORMAT_JSON, SL_FORMAT_SARIF, SL_FORMAT_GITHUB } sl_format;
-#define SL_REPORT_OPTIONS_VERSION 1
-#define SL_REPORT_OPTIONS_INIT {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT}
-typedef struct sl_report_options {
-	unsigned version;        /* SL_REPORT_OPTIONS_VERSION */
+#define SL_OUTPUT_OPTIONS_VERSION 1
+#define SL_OUTPUT_OPTIONS_INIT {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT}
+typedef struct sl_output_options {
+	unsigned version;        /* SL_OUTPUT_OPTIONS_VERSION */
 	sl_format format;
 	bool color;              /* text: ANSI colours */
 	bool quiet;              /* text: only the summary line */
 	bool statistics;         /* text: a count per rule before the summary */
 	bool show_notes;         /* text: each finding's notes under it */
-} sl_report_options;
+} sl_output_options;
 /* Writes the report of a linted run to out (opts NULL: text). SL_EIO when writing fails;
 ** SL_EUSAGE for options of an unknown version or an unknown format. */
-SL_API sl_err sl_run_write_report(const sl_run *run, const sl_report_options *opts, FILE *out);
+SL_API sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FILE *out);
 
 SL_API void sl_run_free(sl_run *run);
 

@@ -112,14 +112,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_index *ix = sl_ctx_index(ctx);
 	if (sl_seq_n(u->tolerations) == 0)
 		return SL_OK;
-	sl_gpu_use g = sl_unit_gpu_use(ix, u);
-	if (g.value != SL_TRI_YES || !sl_unit_pinned_to_gpu(cfg, u, NULL))
+	sl_gpu_use g = sl_gpu_unit_use(ix, u);
+	if (g.value != SL_TRI_YES || !sl_selection_pinned_to_gpu(cfg, u, NULL))
 		return SL_OK;
 	/* AKS: the managed device plugin tolerates the recommended sku=gpu taint; GKE: its device
 	** plugin tolerates every taint */
 	sl_provider pv = sl_cluster_provider(ix, u, sl_ctx_arena(ctx), NULL);
 	if (pv == SL_PROVIDER_AKS || pv == SL_PROVIDER_GKE ||
-	    sl_unit_each_selection(u, selects_aks_accelerator, NULL))
+	    sl_selection_each(u, selects_aks_accelerator, NULL))
 		return SL_OK;
 	const char *gpu = g.resource ? g.resource : g.device_class;
 	const char *taint = g.resource ? sl_gpu_taint_key(g.resource)
@@ -130,7 +130,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const sl_node *t = sl_seq_item(u->tolerations, i);
 		const char *key = sl_scalar(sl_map_get(t, "key"));
 		const char *val = sl_scalar(sl_map_get(t, "value"));
-		if (!key || !*key || sl_config_is_gpu_resource(cfg, key) || sl_unit_gpu_taint(ix, u, key) ||
+		if (!key || !*key || sl_config_is_gpu_resource(cfg, key) || sl_gpu_unit_taint(ix, u, key) ||
 		    strncmp(key, "node.kubernetes.io/", 19) == 0)
 			continue;
 		if (!mentions_gpu(key) && !mentions_gpu(val))

@@ -111,7 +111,7 @@ static bool pod_level_gpu(const sl_config *cfg, const sl_unit *u)
 static bool object_requests_gpu(const sl_index *ix, const sl_object *o)
 {
 	for (size_t i = 0; o && i < o->n_units; i++)
-		if (sl_unit_gpu_use(ix, &o->units[i]).value != SL_TRI_NO)
+		if (sl_gpu_unit_use(ix, &o->units[i]).value != SL_TRI_NO)
 			return true;
 	return false;
 }
@@ -159,7 +159,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 	for (size_t i = 0; i < u->n_containers && !c; i++)
 		if (u->containers[i].main && !u->containers[i].init)
 			c = &u->containers[i];
-	const sl_node *cn = c ? sl_deref(c->node) : NULL;
+	const sl_node *cn = c ? sl_node_deref(c->node) : NULL;
 	if (!r || !cn || cn->type != SL_NODE_MAP || sl_node_anchor(cn) ||
 	    (c->resources && sl_node_anchor(c->resources)) || (c->limits && sl_node_anchor(c->limits)))
 		return;   /* an anchored mapping: the edit would change its aliases too */
@@ -180,16 +180,16 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 		return;
 	if (ok)
 		sl_fix_describe(ctx, r, SL_FIX_UNSAFE, "add limits." FIX_GPU ": 1 to %s",
-				sl_container_label(ctx, c));
+				sl_ctx_container_label(ctx, c));
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_node *at = NULL;
-	if (!sl_unit_pinned_to_gpu(cfg, u, &at) || !at)
+	if (!sl_selection_pinned_to_gpu(cfg, u, &at) || !at)
 		return SL_OK;
-	if (sl_unit_gpu_use(sl_ctx_index(ctx), u).value != SL_TRI_NO || pod_level_gpu(cfg, u) ||
+	if (sl_gpu_unit_use(sl_ctx_index(ctx), u).value != SL_TRI_NO || pod_level_gpu(cfg, u) ||
 	    gpu_from_elsewhere(sl_ctx_index(ctx), u))
 		return SL_OK;
 	const char *key = at->is_key ? sl_scalar(at) : sl_scalar(sl_map_get(at, "key"));

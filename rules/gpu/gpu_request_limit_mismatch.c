@@ -104,14 +104,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			sl_quantity_string(&lq, ls, strlen(ls), lstr, sizeof lstr);
 			sl_report *r = sl_report_at(ctx, p->value, "%s: %s requests %s %s: %s but limits "
 						    "it to %s", sl_ctx_label(ctx, u),
-						    sl_container_label(ctx, c),
+						    sl_ctx_container_label(ctx, c),
 						    gpu ? "GPU" : "extended resource", name, rstr, lstr);
 			sl_report_note(ctx, r, "Extended resources cannot be overcommitted: the API server "
 				       "rejects the pod (\"must be equal to %s limit of %s\"), for a "
 				       "controller's pods only when it creates them.", name, lstr);
 			sl_report_note(ctx, r, "Make the request equal to the limit.");
-			const sl_node *rv = sl_deref(p->value);
-			const sl_node *lv = sl_deref(lim);
+			const sl_node *rv = sl_node_deref(p->value);
+			const sl_node *lv = sl_node_deref(lim);
 			if (!r || !src || p->value->type != SL_NODE_SCALAR || !copyable(rv) ||
 			    !copyable(lv) || lv->end > src->len || lv->start > lv->end)
 				continue;

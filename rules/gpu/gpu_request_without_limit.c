@@ -92,7 +92,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				continue;
 			sl_report *r = sl_report_at(ctx, p->value,
 				     "%s: %s requests %s %s: %s but sets no limit for it",
-				     sl_ctx_label(ctx, u), sl_container_label(ctx, c),
+				     sl_ctx_label(ctx, u), sl_ctx_container_label(ctx, c),
 				     gpu ? "GPU" : "extended resource", name,
 				     sl_scalar(p->value) ? sl_scalar(p->value) : "?");
 			sl_report_note(ctx, r, "Extended resources cannot be overcommitted: the API server "
@@ -104,8 +104,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				continue;   /* a copy would repeat invalid-resource-quantity at the limit */
 			/* the request's value as written, when it is a one-line scalar (a mapping, say,
 			** is a schema-type finding, and its text is no limit); the key as a scalar */
-			const sl_node *v = sl_deref(p->value);
-			const char *q = sl_node_text(ctx, p->value);
+			const sl_node *v = sl_node_deref(p->value);
+			const char *q = sl_ctx_node_text(ctx, p->value);
 			const char *key = sl_fix_scalar(ctx, p->key, name);
 			bool ok = v && v->type == SL_NODE_SCALAR && v == p->value && key &&
 				  !strpbrk(q, "\r\n") && !sl_node_anchor(v) && !sl_node_tag(v);

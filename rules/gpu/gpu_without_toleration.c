@@ -187,7 +187,7 @@ static bool unit_tolerates(const sl_index *ix, const sl_unit *u, const char *key
 static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const char *taint)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_node *pod = sl_deref(u->pod);
+	const sl_node *pod = sl_node_deref(u->pod);
 	const sl_node *own = u->tolerations;
 	if (!r || !pod || pod->type != SL_NODE_MAP || sl_node_anchor(pod))
 		return;
@@ -286,7 +286,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (sl_cluster_provider(ix, u, a, NULL) == SL_PROVIDER_GKE)
 		return SL_OK;   /* GKE adds the toleration to GPU pods itself */
 	sl_fact ert = sl_cluster_extended_resource_toleration(ix, u, a);
-	if (sl_unit_gpu_use(ix, u).value != SL_TRI_YES)
+	if (sl_gpu_unit_use(ix, u).value != SL_TRI_YES)
 		return SL_OK;   /* no GPU, or only a claim nothing among the files resolves */
 	const char *label = sl_ctx_label(ctx, u);
 	/* Each GPU taint key once, at the first request, limit or claim that needs it. */
@@ -294,7 +294,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	size_t n_done = 0;
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
-		sl_gpu_entries it = sl_container_gpu_entries(cfg, c);
+		sl_gpu_entries it = sl_gpu_container_entries(cfg, c);
 		for (const sl_pair *p; (p = sl_gpu_entries_next(&it));) {
 			const char *name = sl_scalar(p->key);
 			const char *taint = sl_gpu_taint_key(name);
@@ -303,7 +303,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				continue;
 			sl_report *r = sl_report_at(ctx, p->value,
 				"%s: %s %s %s but does not tolerate the %s:NoSchedule taint "
-				"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c),
+				"(GPU nodes tainted: %s)", label, sl_ctx_container_label(ctx, c),
 				it.limit ? "limits" : "requests", name, taint, tainted.source);
 			add_notes(ctx, r, u, ert, strcmp(taint, name) != 0 ? name : NULL, taint);
 			add_fix(ctx, r, u, taint);
@@ -315,14 +315,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		for (size_t j = 0; j < sl_seq_n(claims); j++) {
 			bool resolved;
 			const sl_node *e = sl_seq_item(claims, j);
-			const char *cls = sl_claim_gpu_class(ix, u, e, &resolved);
+			const char *cls = sl_gpu_claim_class(ix, u, e, &resolved);
 			const char *taint = sl_gpu_class_taint_key(cls);
 			if (!taint || once(done, &n_done, sizeof done / sizeof *done, taint) ||
 			    unit_tolerates(ix, u, taint))
 				continue;
 			sl_report *r = sl_report_at(ctx, e,
 				"%s: %s claims a %s device but does not tolerate the %s:NoSchedule taint "
-				"(GPU nodes tainted: %s)", label, sl_container_label(ctx, c), cls, taint,
+				"(GPU nodes tainted: %s)", label, sl_ctx_container_label(ctx, c), cls, taint,
 				tainted.source);
 			add_notes(ctx, r, u, ert, cls, taint);
 			add_fix(ctx, r, u, taint);

@@ -171,7 +171,7 @@ static const sl_container *implementation(sl_ctx *ctx, const sl_unit *u, const c
 		const sl_container *c = &u->containers[i];
 		if (c->init || !c->node)
 			continue;
-		if (impl ? sl_deref(c->node) == sl_deref(impl) : c->main && c->node->parent == sl_deref(cs)) {
+		if (impl ? sl_node_deref(c->node) == sl_node_deref(impl) : c->main && c->node->parent == sl_node_deref(cs)) {
 			if (!impl)
 				*where = sl_arena_printf(sl_ctx_arena(ctx), "containers[%u]", c->node->pos);
 			return c;
@@ -195,7 +195,7 @@ static const char *gpu_entries(sl_ctx *ctx, const sl_node *m, const char *pfx, s
 		if (!v || v->type != SL_NODE_SCALAR || sl_node_anchor(v) || p->key->parent != m ||
 		    v->style == SL_STYLE_LITERAL || v->style == SL_STYLE_FOLDED)
 			return NULL;
-		const char *k = sl_node_text(ctx, p->key), *t = sl_node_text(ctx, v);
+		const char *k = sl_ctx_node_text(ctx, p->key), *t = sl_ctx_node_text(ctx, v);
 		if (strchr(t, '\n') || strchr(k, '\n'))
 			return NULL;
 		out = sl_arena_printf(sl_ctx_arena(ctx), "%s%s%s%s: %s", out, *n ? "\n" : "",
@@ -213,8 +213,8 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 	sl_arena *a = sl_ctx_arena(ctx);
 	const char *where = NULL;
 	const sl_container *c = r ? implementation(ctx, u, &where) : NULL;
-	const sl_node *cn = c ? sl_deref(c->node) : NULL;
-	const sl_node *comp = sl_deref(u->component);
+	const sl_node *cn = c ? sl_node_deref(c->node) : NULL;
+	const sl_node *comp = sl_node_deref(u->component);
 	const sl_node *res = u->pod_resources;
 	if (!cn || cn->type != SL_NODE_MAP || sl_node_anchor(cn) || !where || !comp || sl_node_anchor(comp) ||
 	    !sl_node_owns(comp, res) || res->type != SL_NODE_MAP)
@@ -299,8 +299,8 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 				if (!sl_config_is_gpu_resource(sl_ctx_config(ctx), name))
 					continue;
 				if (sl_map_get_key(dest, name) ||
-				    !plan_add(&pl, dest, sl_node_text(ctx, p->key),
-					      sl_node_text(ctx, p->value)))
+				    !plan_add(&pl, dest, sl_ctx_node_text(ctx, p->key),
+					      sl_ctx_node_text(ctx, p->value)))
 					return;
 			}
 		}

@@ -104,7 +104,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const sl_node *
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_node *tols = u->tolerations;
 	if (!r || !t || t->parent != tols || sl_node_anchor(t) || sl_node_anchor(tols) ||
-	    tols->parent != sl_deref(u->pod))
+	    tols->parent != sl_node_deref(u->pod))
 		return;
 	bool all = true;
 	for (size_t i = 0; all && i < sl_seq_n(tols); i++)

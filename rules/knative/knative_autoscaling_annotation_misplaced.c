@@ -187,8 +187,8 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_object *o, const sl_node
 		    const sl_pair *p)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_node *meta = sl_deref(o->metadata), *spec = sl_deref(o->spec);
-	const char *k = sl_node_one_line(ctx, p->key), *v = sl_node_one_line(ctx, p->value);
+	const sl_node *meta = sl_node_deref(o->metadata), *spec = sl_node_deref(o->spec);
+	const char *k = sl_ctx_node_one_line(ctx, p->key), *v = sl_ctx_node_one_line(ctx, p->value);
 	if (!r || !k || !v || !sl_node_owns(meta, ann) || !sl_node_owns(ann, p->value))
 		return;
 	/* The removal: the entry, or the annotations field it is alone in. */

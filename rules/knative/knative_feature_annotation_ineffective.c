@@ -99,13 +99,13 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 {
 	const sl_node *seen[64];
 	size_t n_seen = 0;
-	const sl_node *top = sl_deref(sl_map_get(o->metadata, "annotations"));
+	const sl_node *top = sl_node_deref(sl_map_get(o->metadata, "annotations"));
 	check_map(ctx, o, top);
 	for (size_t i = 0; i < o->n_units; i++) {
 		const sl_unit *u = &o->units[i];
 		const sl_node *maps[2] = {
-			sl_deref(sl_map_get(u->meta, "annotations")),
-			sl_deref(sl_map_get(u->component, "annotations")),
+			sl_node_deref(sl_map_get(u->meta, "annotations")),
+			sl_node_deref(sl_map_get(u->component, "annotations")),
 		};
 		for (int m = 0; m < 2; m++) {
 			const sl_node *ann = maps[m];

@@ -354,7 +354,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const char *flag, const flag_info
 	if (!r || !o || fi->origin.from_config)
 		return;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_node *map = sl_deref(fi->origin.map), *v = fi->origin.node;
+	const sl_node *map = sl_node_deref(fi->origin.map), *v = fi->origin.node;
 	const char *where = o->kind == SL_KIND_KNATIVE_SERVING
 		? sl_arena_printf(a, "the KnativeServing CR %s", o->name ? o->name : "")
 		: "ConfigMap config-features";
@@ -370,7 +370,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const char *flag, const flag_info
 			sl_fix_describe(ctx, r, SL_FIX_UNSAFE, "set %s to \"enabled\" in %s", flag, where);
 		return;
 	}
-	const sl_node *root = sl_deref(o->root);
+	const sl_node *root = sl_node_deref(o->root);
 	const char *q = sl_fix_quote(ctx, root, "enabled");
 	const char *entry = sl_arena_printf(a, "%s: %s", flag, q);
 	if (!q || !entry)
@@ -404,7 +404,7 @@ static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const ch
 {
 	sl_report *r = sl_report_key(ctx, value, "%s sets %s, which needs %s; %s",
 				     sl_ctx_label(ctx, u), what, flag,
-				     sl_short_paths(ctx, state_text(ctx, fi)));
+				     sl_ctx_short_paths(ctx, state_text(ctx, fi)));
 	if (!state_known(fi->st))
 		sl_report_cap(r, SL_SEV_WARNING);
 	rejection_note(ctx, r, u, error);
@@ -551,7 +551,7 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 		const sl_container *c = &u->containers[i];
 		if (!c->node)
 			continue;
-		const char *cl = sl_container_label(ctx, c);
+		const char *cl = sl_ctx_container_label(ctx, c);
 		const sl_node *mounts = sl_map_get(c->node, "volumeMounts");
 		for (size_t j = 0; j < sl_seq_n(mounts); j++) {
 			const sl_node *mp = sl_map_get(sl_seq_item(mounts, j), "mountPropagation");
@@ -619,7 +619,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	}
 	if (router)
 		return SL_OK;
-	check_security_context(ctx, u, sl_deref(sl_map_get(u->pod, "securityContext")));
+	check_security_context(ctx, u, sl_node_deref(sl_map_get(u->pod, "securityContext")));
 	check_volumes(ctx, u, sl_map_get(u->pod, "volumes"));
 	check_containers(ctx, u);
 	return SL_OK;

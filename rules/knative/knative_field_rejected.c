@@ -147,7 +147,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (u->role == SL_ROLE_ROUTER)
 		return SL_OK;
 	const sl_node *amt = sl_map_get(u->pod, "automountServiceAccountToken");
-	if (sl_node_is_set(amt, false) && sl_scalar_type(sl_deref(amt)) == SL_Y_BOOL) {
+	if (sl_node_is_set(amt, false) && sl_scalar_type(sl_node_deref(amt)) == SL_Y_BOOL) {
 		sl_report *r = sl_report_key(ctx, amt, "%s sets automountServiceAccountToken: true, which "
 					     "Knative never accepts (only false)", sl_ctx_label(ctx, u));
 		sl_report_note(ctx, r, "The webhook rejects the %s with \"must not set the field(s): "

@@ -205,14 +205,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		for (size_t p = 0; p < n_pools && !tol; p++) {
 			m.pool = &pools[p];
 			m.key = NULL;
-			if (!sl_unit_each_selection(u, selects_pool, &m))
+			if (!sl_selection_each(u, selects_pool, &m))
 				continue;
 			for (size_t i = 0; i < m.pool->taints.n && !tol; i++)
 				tol = find_toleration(u, m.pool->taints.v[i]);
 			if (tol)
 				pool_name = m.pool->name;
 		}
-	} else if (sl_unit_each_selection(u, first_selection, &m)) {
+	} else if (sl_selection_each(u, first_selection, &m)) {
 		tol = find_toleration(u, NULL);
 	}
 	if (!tol)

@@ -125,7 +125,7 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	const char *shown = *s ? sl_arena_printf(a, "\"%s\"", s) : "is empty and";
 	if (!shown)
 		return SL_ENOMEM;
-	const char *per = src ? sl_arena_printf(a, "the default per %s", sl_short_paths(ctx, src))
+	const char *per = src ? sl_arena_printf(a, "the default per %s", sl_ctx_short_paths(ctx, src))
 			      : "its shipped default";
 	sl_report *r = sl_report_at(ctx, v, "%s: serving.kserve.io/deploymentMode %s is not a "
 				    "deployment mode; KServe falls back to %s, %s",

@@ -125,11 +125,11 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_config *cfg = sl_ctx_config(ctx);
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_container *c = &u->containers[i];
-		const char *gpu = sl_container_gpu_resource(cfg, c);
+		const char *gpu = sl_gpu_container_resource(cfg, c);
 		if (gpu)
 			report(ctx, u, c->resources,
 			       sl_arena_printf(sl_ctx_arena(ctx), "%s resources in %s", gpu,
-					       sl_container_label(ctx, c)),
+					       sl_ctx_container_label(ctx, c)),
 			       "its containers' resources, spec.containers[].resources");
 	}
 	return SL_OK;

@@ -84,11 +84,11 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const sl_pair *p = sl_map_pair(comp, i);
 		const char *k = sl_scalar(p->key);
 		if (k && strcmp(k, "containers") == 0) {
-			containers = sl_deref(p->value);
+			containers = sl_node_deref(p->value);
 			continue;
 		}
 		/* null is an unset pointer; a non-mapping is schema-type's finding */
-		const sl_node *v = sl_deref(p->value);
+		const sl_node *v = sl_node_deref(p->value);
 		if (!is_impl_key(k) || !v || sl_scalar_type(v) == SL_Y_NULL)
 			continue;
 		if (v->type != SL_NODE_MAP) {

@@ -92,7 +92,7 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 		rs[i] = (sl_requirement){.key = sl_node_str(sl_map_get(e, "key")),
 					 .op = sl_node_str(sl_map_get(e, "operator")),
 					 .values = v, .n_values = nv};
-		if (sl_is_templated(rs[i].key.s, rs[i].key.n) || sl_is_templated(rs[i].op.s, rs[i].op.n))
+		if (sl_yaml_is_templated(rs[i].key.s, rs[i].key.n) || sl_yaml_is_templated(rs[i].op.s, rs[i].op.n))
 			return false;
 		/* a case-only misspelling ("in") as invalid-node-affinity's safe fix writes it, so
 		** that fix never makes a finding of this rule appear */
@@ -100,7 +100,7 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 		if (fixed && (!fields || strcmp(fixed, "In") == 0 || strcmp(fixed, "NotIn") == 0))
 			rs[i].op = (sl_k8s_str){fixed, strlen(fixed)};
 		for (size_t j = 0; j < nv; j++)
-			if (sl_is_templated(v[j].s, v[j].n))
+			if (sl_yaml_is_templated(v[j].s, v[j].n))
 				return false;
 		sl_k8s_problem p;
 		size_t np = fields ? sl_k8s_field_requirement_validate(&rs[i], &p, 1)
@@ -123,7 +123,7 @@ static void notes(sl_ctx *ctx, sl_report *r, const char *why)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const sl_node *terms = sl_unit_required_terms(u);
+	const sl_node *terms = sl_selection_required_terms(u);
 	if (sl_seq_n(terms) == 0)
 		return SL_OK;   /* no required affinity; an empty list is invalid-node-affinity */
 	sl_arena *a = sl_ctx_arena(ctx);
@@ -136,7 +136,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	for (size_t i = 0; i < ns; i++) {
 		const sl_pair *p = sl_map_pair(u->node_selector, i);
 		sl_label l = {sl_node_str(p->key), sl_node_str(p->value)};
-		if (!l.key.n || sl_is_templated(l.key.s, l.key.n) || sl_is_templated(l.value.s, l.value.n) ||
+		if (!l.key.n || sl_yaml_is_templated(l.key.s, l.key.n) || sl_yaml_is_templated(l.value.s, l.value.n) ||
 		    !sl_k8s_is_qualified_name(l.key.s, l.key.n) ||
 		    !sl_k8s_is_label_value(l.value.s, l.value.n))
 			continue;

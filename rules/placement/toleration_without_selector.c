@@ -105,8 +105,8 @@ static bool is_system_taint(const char *key)
 /* The GPU the merged unit requests (its own containers, else its template's), or NULL. */
 static const char *merged_gpu(const sl_config *cfg, const sl_merged *m)
 {
-	const char *g = sl_unit_gpu_resource(cfg, m->unit);
-	return g ? g : m->base ? sl_unit_gpu_resource(cfg, m->base) : NULL;
+	const char *g = sl_gpu_unit_resource(cfg, m->unit);
+	return g ? g : m->base ? sl_gpu_unit_resource(cfg, m->base) : NULL;
 }
 
 /* Where to report: the unit's own `tolerations:`, else the key of its pod spec (the counted
@@ -126,7 +126,7 @@ static sl_report *report_at(sl_ctx *ctx, const sl_unit *u, const char *keys, con
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
-	if (sl_unit_is_used_template(ctx, u))
+	if (sl_ctx_unit_is_used_template(ctx, u))
 		return SL_OK;
 	sl_merged m = sl_ctx_merged(ctx, u);
 	if (sl_merged_has_node_selection(&m))
@@ -136,7 +136,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	char keys[512] = "";
 	size_t counted = 0, from_base = 0;
 	sl_items it = sl_merged_tolerations(&m);
-	for (const sl_node *t; (t = sl_items_next(&it));) {
+	for (const sl_node *t; (t = sl_merge_items_next(&it));) {
 		const char *key = sl_scalar(sl_map_get(t, "key"));
 		const char *op = sl_scalar(sl_map_get(t, "operator"));
 		if (!key)
@@ -144,7 +144,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		if (is_system_taint(key))
 			continue;
 		if ((gpu_taint && strcmp(key, gpu_taint) == 0) ||
-		    sl_unit_gpu_taint(sl_ctx_index(ctx), u, key))
+		    sl_gpu_unit_taint(sl_ctx_index(ctx), u, key))
 			continue;   /* the taint of a GPU the (merged) unit requests or claims */
 		if (*key && sl_config_is_spot_key(cfg, key))
 			continue;

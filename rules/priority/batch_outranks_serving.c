@@ -74,7 +74,7 @@ static bool is_ranked_batch(sl_ctx *ctx, const sl_unit *u)
 {
 	const char *bname = sl_scalar(u->priority_class_name);
 	long long bv;
-	return sl_strlist_has(sl_config_batch_kinds(sl_ctx_config(ctx)), u->obj->kind_name) &&
+	return sl_config_list_has(sl_config_batch_kinds(sl_ctx_config(ctx)), u->obj->kind_name) &&
 	       bname && *bname && sl_index_priority_value(sl_ctx_index(ctx), bname, &bv);
 }
 

@@ -96,7 +96,7 @@ static const char *critical_reason(sl_ctx *ctx, const sl_unit *u, const char **c
 	if (!name)
 		return NULL;   /* neither a class nor a globalDefault one: priority 0 */
 	*cls = name;
-	if (sl_strlist_has(sl_config_critical_priority_classes(cfg), name))
+	if (sl_config_list_has(sl_config_critical_priority_classes(cfg), name))
 		return sl_arena_printf(a, "%s %s, listed in critical-priority-classes", how, name);
 	long long critical = sl_config_critical_priority(cfg);
 	if (known && v >= critical)
@@ -218,7 +218,7 @@ static bool only_entry(const sl_node *m, const sl_node *keep)
 ** unit's own. */
 static const sl_node *preference_target(const sl_config *cfg, const sl_unit *u, const sl_node *ex)
 {
-	const sl_node *pod = sl_deref(u->pod), *aff = u->affinity;
+	const sl_node *pod = sl_node_deref(u->pod), *aff = u->affinity;
 	const sl_node *na = sl_map_get(aff, "nodeAffinity");
 	const sl_node *pref = sl_map_get(na, "preferredDuringSchedulingIgnoredDuringExecution");
 	const sl_node *exprs = ex ? ex->parent : NULL;
@@ -242,7 +242,7 @@ static const sl_node *preference_target(const sl_config *cfg, const sl_unit *u, 
 static const sl_node *toleration_target(const sl_config *cfg, const sl_unit *u, const sl_node *tol)
 {
 	const sl_node *tols = u->tolerations;
-	if (!own_child(sl_deref(u->pod), tols) || !own_child(tols, tol))
+	if (!own_child(sl_node_deref(u->pod), tols) || !own_child(tols, tol))
 		return NULL;
 	for (size_t i = 0; i < sl_seq_n(tols); i++)
 		if (!spot_toleration(cfg, sl_seq_item(tols, i)))
@@ -329,7 +329,7 @@ static void check_template(struct scan *sc)
 	const char *label = sl_ctx_label(sc->ctx, sc->u);
 	const char *tl = sl_object_label(m->base->obj, sl_ctx_arena(sc->ctx));
 	sl_pairs ps = sl_merged_node_selector(m);
-	for (const sl_pair *p; (p = sl_pairs_next(&ps));) {
+	for (const sl_pair *p; (p = sl_merge_pairs_next(&ps));) {
 		const char *key = sl_scalar(p->key);
 		for (size_t i = 0; key && ps.from_base && i < sl_config_spot_labels(cfg)->n; i++) {
 			const char *v = sl_config_spot_value(cfg, i, key);
@@ -344,7 +344,7 @@ static void check_template(struct scan *sc)
 	}
 	sl_items pref = sl_merged_affinity_list(
 		m, "nodeAffinity/preferredDuringSchedulingIgnoredDuringExecution");
-	for (const sl_node *t; (t = sl_items_next(&pref));) {
+	for (const sl_node *t; (t = sl_merge_items_next(&pref));) {
 		const sl_node *exprs = sl_map_get(sl_map_get(t, "preference"), "matchExpressions");
 		for (size_t e = 0; pref.from_base && e < sl_seq_n(exprs); e++) {
 			const char *v = spot_preference(cfg, sl_seq_item(exprs, e));
@@ -358,7 +358,7 @@ static void check_template(struct scan *sc)
 		}
 	}
 	sl_items tols = sl_merged_tolerations(m);
-	for (const sl_node *t; (t = sl_items_next(&tols));) {
+	for (const sl_node *t; (t = sl_merge_items_next(&tols));) {
 		const sl_node *at = template_anchor(sc->u, sc->u->tolerations);
 		if (!tols.from_base || !spot_toleration(cfg, t) || !at)
 			continue;
@@ -370,14 +370,14 @@ static void check_template(struct scan *sc)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (sl_unit_is_used_template(ctx, u))
+	if (sl_ctx_unit_is_used_template(ctx, u))
 		return SL_OK;   /* judged on the units that use it */
 	const char *cls = NULL;
 	const char *why = critical_reason(ctx, u, &cls);
 	if (!why)
 		return SL_OK;
 	struct scan sc = {ctx, u, why, sl_ctx_merged(ctx, u), cls};
-	sl_unit_each_selection(u, on_selection, &sc);
+	sl_selection_each(u, on_selection, &sc);
 	check_preferred(&sc);
 	check_tolerations(&sc);
 	check_template(&sc);

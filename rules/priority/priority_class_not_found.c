@@ -65,7 +65,7 @@ static bool in_config(const sl_config *cfg, const char *name)
 	for (size_t i = 0; i < classes->n; i++)
 		if (entry_is(classes->v[i], name))
 			return true;
-	return sl_strlist_has(sl_config_critical_priority_classes(cfg), name);
+	return sl_config_list_has(sl_config_critical_priority_classes(cfg), name);
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)

@@ -105,10 +105,10 @@
 ** podAntiAffinity term, its own or its template's. */
 static bool spreads(const sl_merged *m)
 {
-	return sl_items_count(sl_merged_spread(m)) > 0 ||
-	       sl_items_count(sl_merged_affinity_list(
+	return sl_merge_items_count(sl_merged_spread(m)) > 0 ||
+	       sl_merge_items_count(sl_merged_affinity_list(
 		       m, "podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution")) > 0 ||
-	       sl_items_count(sl_merged_affinity_list(
+	       sl_merge_items_count(sl_merged_affinity_list(
 		       m, "podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution")) > 0;
 }
 
@@ -140,7 +140,7 @@ static bool add_map(sl_ctx *ctx, struct labels *l, const sl_node *m)
 		const sl_pair *p = sl_map_pair(m, i);
 		/* the values, not the text as written: "web]" is a plain scalar in a block mapping
 		** but ends a flow one */
-		if (!sl_node_one_line(ctx, p->key) || !sl_node_one_line(ctx, p->value) ||
+		if (!sl_ctx_node_one_line(ctx, p->key) || !sl_ctx_node_one_line(ctx, p->value) ||
 		    p->key->parent != m ||
 		    !add_label(ctx, l, sl_scalar(p->key), sl_scalar(p->value), m))
 			return false;
@@ -205,7 +205,7 @@ static const char *indent(sl_arena *a, const char *text, int n)
 static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_node *pod = sl_deref(u->pod);
+	const sl_node *pod = sl_node_deref(u->pod);
 	struct labels l;
 	if (!r || !pod || pod->type != SL_NODE_MAP || sl_node_anchor(pod) || !pod_labels(ctx, u, &l))
 		return;
@@ -254,7 +254,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (u->min_replicas < 2 || sl_unit_is_used_template(ctx, u))
+	if (u->min_replicas < 2 || sl_ctx_unit_is_used_template(ctx, u))
 		return SL_OK;
 	/* a workload without a pod spec makes no pods (the API server rejects it); a Seldon
 	** Server without podSpec still runs its ServerConfig's */

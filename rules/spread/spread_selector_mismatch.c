@@ -311,7 +311,7 @@ static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels
 		const char *have = NULL;
 		if (!k || !op)
 			continue;
-		bool seq = vals && sl_deref(vals)->type == SL_NODE_SEQ;
+		bool seq = vals && sl_node_deref(vals)->type == SL_NODE_SEQ;
 		if ((strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) && !seq)
 			continue;   /* an invalid selector: the API server rejects it */
 		look l = lookup(p, k, &have);

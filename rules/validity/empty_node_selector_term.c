@@ -56,7 +56,7 @@
 /* True when the term has no requirement at all (a null item decodes as an empty term). */
 static bool is_empty(const sl_node *t)
 {
-	t = sl_deref(t);
+	t = sl_node_deref(t);
 	if (!t)
 		return true;
 	if (t->type == SL_NODE_SCALAR)
@@ -74,7 +74,7 @@ static bool is_empty(const sl_node *t)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const sl_node *terms = sl_unit_required_terms(u);
+	const sl_node *terms = sl_selection_required_terms(u);
 	size_t n = sl_seq_n(terms), empty = 0;
 	for (size_t i = 0; i < n; i++)
 		empty += is_empty(sl_seq_item(terms, i));

@@ -60,7 +60,7 @@ static void check_term(sl_ctx *ctx, const sl_unit *u, const sl_node *term, const
 {
 	if (!term || term->type != SL_NODE_MAP)
 		return;
-	const sl_node *k = sl_deref(sl_map_get(term, "topologyKey"));
+	const sl_node *k = sl_node_deref(sl_map_get(term, "topologyKey"));
 	const char *key = k && k->type == SL_NODE_SCALAR && sl_scalar_type(k) != SL_Y_NULL
 			  ? k->u.scalar.s : "";
 	if (!*key) {
@@ -75,7 +75,7 @@ static void check_term(sl_ctx *ctx, const sl_unit *u, const sl_node *term, const
 		return;
 	}
 	char msg[1024];
-	if (sl_is_templated(key, k->u.scalar.len))
+	if (sl_yaml_is_templated(key, k->u.scalar.len))
 		return;
 	if (sl_k8s_check_qualified_name(key, k->u.scalar.len, msg, sizeof msg) > 0)
 		sl_report_rejected(ctx, k, sl_ctx_label(ctx, u),

@@ -102,10 +102,10 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 			       "allowed value of a user defined priority is 1000000000\"; higher values "
 			       "are reserved for the system- classes.");
 	}
-	const sl_node *pp = sl_deref(sl_map_get(o->root, "preemptionPolicy"));
+	const sl_node *pp = sl_node_deref(sl_map_get(o->root, "preemptionPolicy"));
 	if (pp && pp->type == SL_NODE_SCALAR && sl_scalar_type(pp) != SL_Y_NULL) {
 		const char *s = pp->u.scalar.s;
-		if (sl_is_templated(s, pp->u.scalar.len))
+		if (sl_yaml_is_templated(s, pp->u.scalar.len))
 			return SL_OK;
 		if (!*s)
 			sl_report_note(ctx, sl_report_rejected(ctx, pp, label, "preemptionPolicy",

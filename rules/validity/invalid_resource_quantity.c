@@ -64,7 +64,7 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const sl_container *c, con
 	const char *owner = "pod-level resources";
 	for (size_t i = 0; i < sl_map_n(list); i++) {
 		const sl_pair *p = sl_map_pair(list, i);
-		const sl_node *k = sl_deref(p->key), *v = sl_deref(p->value);
+		const sl_node *k = sl_node_deref(p->key), *v = sl_node_deref(p->value);
 		if (!k || k->type != SL_NODE_SCALAR || !v || v->type != SL_NODE_SCALAR)
 			continue;
 		sl_yaml_type t = sl_scalar_type(v);
@@ -72,7 +72,7 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const sl_container *c, con
 			continue;
 		const char *s = v->u.scalar.s;
 		size_t n = v->u.scalar.len;
-		if (sl_is_templated(s, n))
+		if (sl_yaml_is_templated(s, n))
 			continue;
 		/* The API server's JSON decoder trims spaces before parsing. */
 		while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))
@@ -85,7 +85,7 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const sl_container *c, con
 			continue;
 		if (st != SL_QUANTITY_OK) {
 			if (c)   /* only now: most lists hold no finding */
-				owner = sl_container_label(ctx, c);
+				owner = sl_ctx_container_label(ctx, c);
 			sl_report *r = sl_report_at(ctx, p->value, "%s: %s %s[%s]: \"%s\" is not a "
 						    "quantity", sl_ctx_label(ctx, u), owner, which,
 						    k->u.scalar.s, v->u.scalar.s);
@@ -100,7 +100,7 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const sl_container *c, con
 		char shown[160];
 		sl_quantity_string(&q, s, n, shown, sizeof shown);
 		if (c)
-			owner = sl_container_label(ctx, c);
+			owner = sl_ctx_container_label(ctx, c);
 		sl_report *r = sl_report_at(ctx, p->value, "%s: %s %s[%s]: Invalid value: \"%s\": %s",
 					    sl_ctx_label(ctx, u), owner, which, k->u.scalar.s, shown, msg);
 		sl_report_note(ctx, r, "The API server rejects it.");

@@ -61,7 +61,7 @@
 ** when it holds a value. */
 static const char *field_str(const sl_node *map, const char *key, const sl_node **at)
 {
-	const sl_node *n = sl_deref(sl_map_get(map, key));
+	const sl_node *n = sl_node_deref(sl_map_get(map, key));
 	*at = NULL;
 	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
 		return "";
@@ -82,7 +82,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const char *key = field_str(c, "topologyKey", &key_n);
 		const char *when = field_str(c, "whenUnsatisfiable", &when_n);
 		field_str(c, "minDomains", &min_n);
-		if (sl_is_templated(key, strlen(key)) || sl_is_templated(when, strlen(when)))
+		if (sl_yaml_is_templated(key, strlen(key)) || sl_yaml_is_templated(when, strlen(when)))
 			continue;
 		long long v = 0;
 		sl_arena *a = sl_ctx_arena(ctx);

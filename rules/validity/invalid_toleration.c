@@ -62,7 +62,7 @@
 /* The scalar text of a field as Go decodes it: absent or null is "". */
 static sl_k8s_str field_str(const sl_node *map, const char *key)
 {
-	const sl_node *n = sl_deref(sl_map_get(map, key));
+	const sl_node *n = sl_node_deref(sl_map_get(map, key));
 	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
 		return (sl_k8s_str){NULL, 0};
 	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
@@ -92,8 +92,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			.key = field_str(t, "key"), .op = field_str(t, "operator"),
 			.value = field_str(t, "value"), .effect = field_str(t, "effect"),
 		};
-		if (sl_is_templated(tol.key.s, tol.key.n) || sl_is_templated(tol.op.s, tol.op.n) ||
-		    sl_is_templated(tol.value.s, tol.value.n) || sl_is_templated(tol.effect.s, tol.effect.n))
+		if (sl_yaml_is_templated(tol.key.s, tol.key.n) || sl_yaml_is_templated(tol.op.s, tol.op.n) ||
+		    sl_yaml_is_templated(tol.value.s, tol.value.n) || sl_yaml_is_templated(tol.effect.s, tol.effect.n))
 			continue;
 		const sl_node *secs = sl_map_get(t, "tolerationSeconds");
 		if (secs && sl_scalar_type(secs) != SL_Y_NULL) {
@@ -103,7 +103,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				tol.seconds = v;
 		}
 		sl_k8s_problem probs[8];
-		size_t n = sl_toleration_validate(&tol, gate, probs, 8);
+		size_t n = sl_k8s_toleration_validate(&tol, gate, probs, 8);
 		if (n > 8)
 			n = 8;
 		for (size_t j = 0; j < n; j++) {
@@ -124,9 +124,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				continue;
 			const char *fix = NULL;
 			if (p->field == SL_K8S_F_OPERATOR && tol.op.n)
-				fix = sl_toleration_operator_fix(tol.op.s, tol.op.n, gate);
+				fix = sl_k8s_toleration_operator_fix(tol.op.s, tol.op.n, gate);
 			else if (p->field == SL_K8S_F_EFFECT && tol.effect.n)
-				fix = sl_taint_effect_fix(tol.effect.s, tol.effect.n);
+				fix = sl_k8s_taint_effect_fix(tol.effect.s, tol.effect.n);
 			if (fix && at->type == SL_NODE_SCALAR &&
 			    sl_fix_replace_node(ctx, r, at, sl_fix_requote(ctx, at, fix))) {
 				sl_err err = sl_fix_describe(ctx, r, SL_FIX_SAFE, "write %s", fix);

@@ -35,7 +35,7 @@ static int list_add(struct list *l, char *arg)
 static int usage_error(const char *fmt, const char *arg)
 {
 	fputs("schedlint: error: ", stderr);
-	char *safe = sl_esc_str(arg, SL_SINK_TEXT);
+	char *safe = sl_escape_str(arg, SL_SINK_TEXT);
 	fprintf(stderr, fmt, safe ? safe : "?");
 	free(safe);
 	fputs("\nTry 'schedlint --help'.\n", stderr);
@@ -71,7 +71,7 @@ int sl_cmd_check(int argc, char **argv)
 		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
 		{"diff", no_argument, NULL, O_DIFF},
 		{NULL, 0, NULL, 0}};
-	sl_report_options ropts = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT};
+	sl_output_options ropts = {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT};
 	const char *output = NULL, *config_path = NULL, *stdin_name = NULL, *color = "auto";
 	struct list sel = {0}, ign = {0};
 	int fail_on = -1, exit_zero = 0, status = EXIT_CLEAN, fix = 0, unsafe = 0, diff = 0;
@@ -160,7 +160,7 @@ int sl_cmd_check(int argc, char **argv)
 		free(err_msg);
 		goto out;
 	} else if (err) {
-		sl_esc_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
 		fputc('\n', stderr);
 		free(err_msg);
 		status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
@@ -224,9 +224,9 @@ int sl_cmd_check(int argc, char **argv)
 		sl_file_info fi;
 		sl_run_file(run, i, &fi);
 		if (fi.error) {
-			sl_esc_put(stderr, fi.path, SL_SINK_TEXT_LINE);
+			sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
 			fputs(": error: ", stderr);
-			sl_esc_put(stderr, fi.error, SL_SINK_TEXT);
+			sl_escape_put(stderr, fi.error, SL_SINK_TEXT);
 			fputc('\n', stderr);
 			status = EXIT_USAGE;
 			continue;
@@ -246,7 +246,7 @@ int sl_cmd_check(int argc, char **argv)
 		} else if (sl_run_file_write(run, i) != SL_OK) {
 			const char *why = sl_run_file_write_error(run, i);
 			int e = errno;
-			sl_esc_put(stderr, fi.path, SL_SINK_TEXT_LINE);
+			sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
 			fprintf(stderr, ": error: cannot write the fixed file: %s\n", why ? why : strerror(e));
 			status = EXIT_USAGE;
 			unwritten++;
@@ -257,7 +257,7 @@ int sl_cmd_check(int argc, char **argv)
 		out = fopen(output, "w");
 		if (!out) {
 			int e = errno;
-			sl_esc_put(stderr, output, SL_SINK_TEXT_LINE);
+			sl_escape_put(stderr, output, SL_SINK_TEXT_LINE);
 			fprintf(stderr, ": error: cannot write: %s\n", strerror(e));
 			status = EXIT_USAGE;
 			goto out;
@@ -267,7 +267,7 @@ int sl_cmd_check(int argc, char **argv)
 	ropts.color = strcmp(color, "always") == 0 ||
 		      (strcmp(color, "auto") == 0 && !output && isatty(STDOUT_FILENO) &&
 		       !(no_color && *no_color));
-	err = sl_run_write_report(run, &ropts, out);
+	err = sl_run_write_output(run, &ropts, out);
 	if (fix && applied && ropts.format == SL_FORMAT_TEXT) {
 		if (unwritten)
 			fprintf(out, "Fixed %zu %s, but %zu %s could not be written (left unchanged).\n",

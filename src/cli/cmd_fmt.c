@@ -90,9 +90,9 @@ static bool report_blocking(const sl_run *run, size_t file, const char *path)
 	sl_file_info fi;
 	sl_run_file(run, file, &fi);
 	if (fi.error) {
-		sl_esc_put(stderr, fi.path, SL_SINK_TEXT_LINE);
+		sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
 		fputs(": error: ", stderr);
-		sl_esc_put(stderr, fi.error, SL_SINK_TEXT);
+		sl_escape_put(stderr, fi.error, SL_SINK_TEXT);
 		fputc('\n', stderr);
 		any = true;
 	}
@@ -100,9 +100,9 @@ static bool report_blocking(const sl_run *run, size_t file, const char *path)
 		const sl_finding *f = sl_run_finding(run, i);
 		if (strcmp(f->rule, "yaml-syntax") != 0 || strcmp(f->path, path) != 0)
 			continue;
-		sl_esc_put(stderr, f->path, SL_SINK_TEXT_LINE);
+		sl_escape_put(stderr, f->path, SL_SINK_TEXT_LINE);
 		fprintf(stderr, ":%u:%u: error: ", f->line, f->column);
-		sl_esc_put(stderr, f->message, SL_SINK_TEXT);
+		sl_escape_put(stderr, f->message, SL_SINK_TEXT);
 		fprintf(stderr, " [%s]\n", f->rule);
 		any = true;
 	}
@@ -114,7 +114,7 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	const char *name = stdin_name ? stdin_name : "-";
 	read_all(in);
 	if (!in->read_ok) {
-		sl_esc_put(stderr, name, SL_SINK_TEXT_LINE);
+		sl_escape_put(stderr, name, SL_SINK_TEXT_LINE);
 		fprintf(stderr, ": error: cannot read stdin: %s; the input is given back unchanged\n",
 			in->why ? in->why : "read error");
 		return give_back(in);
@@ -132,7 +132,7 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 		err = sl_run_lint(run);
 	if (err) {
 		fputs("schedlint: error: ", stderr);
-		sl_esc_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT);
+		sl_escape_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT);
 		fputc('\n', stderr);
 		status = give_back(in);
 	} else if (report_blocking(run, 0, name)) {
@@ -177,7 +177,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 	}
 	if (err) {
 		fputs("schedlint: error: ", stderr);
-		sl_esc_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT);
+		sl_escape_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT);
 		fputc('\n', stderr);
 		status = EXIT_INTERNAL;
 		goto out;
@@ -199,7 +199,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 		if (sl_run_file_write(run, i) != SL_OK) {
 			const char *why = sl_run_file_write_error(run, i);
 			int e = errno;
-			sl_esc_put(stderr, fi.path, SL_SINK_TEXT_LINE);
+			sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
 			fprintf(stderr, ": error: cannot write the fixed file: %s\n", why ? why : strerror(e));
 			status = EXIT_USAGE;
 		} else {

@@ -67,7 +67,7 @@ int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_confi
 	sl_err err = config_path ? sl_config_load(config_path, cfg, &err_msg) : sl_config_new_default(cfg);
 	free(found);
 	if (err) {
-		sl_esc_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
 		fputc('\n', stderr);
 		free(err_msg);
 		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;

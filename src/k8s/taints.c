@@ -11,7 +11,7 @@
 
 static const char *const effects[] = { "NoSchedule", "PreferNoSchedule", "NoExecute" };
 
-bool sl_taint_effect_is_valid(const char *s, size_t n)
+bool sl_k8s_taint_effect_is_valid(const char *s, size_t n)
 {
 	sl_k8s_str v = { s, n };
 	for (size_t i = 0; i < 3; i++)
@@ -20,7 +20,7 @@ bool sl_taint_effect_is_valid(const char *s, size_t n)
 	return false;
 }
 
-bool sl_toleration_tolerates(const sl_toleration *t, const sl_taint *taint, bool comparison_ops)
+bool sl_k8s_toleration_tolerates(const sl_toleration *t, const sl_taint *taint, bool comparison_ops)
 {
 	int64_t tv, nv;
 	if (t->effect.n > 0 && !sl_k8s_str_eq(t->effect, taint->effect))
@@ -68,7 +68,7 @@ static void add_each(sl_k8s_problem *out, size_t max, size_t *count, sl_k8s_fiel
 	}
 }
 
-size_t sl_toleration_validate(const sl_toleration *t, bool comparison_ops, sl_k8s_problem *out,
+size_t sl_k8s_toleration_validate(const sl_toleration *t, bool comparison_ops, sl_k8s_problem *out,
 			      size_t max)
 {
 	size_t count = 0;
@@ -121,7 +121,7 @@ size_t sl_toleration_validate(const sl_toleration *t, bool comparison_ops, sl_k8
 		    "supported values: \"Equal\", \"Exists\", \"Gt\", \"Lt\"" :
 		    "supported values: \"Equal\", \"Exists\"");
 	}
-	if (t->effect.n > 0 && !sl_taint_effect_is_valid(t->effect.s, t->effect.n))
+	if (t->effect.n > 0 && !sl_k8s_taint_effect_is_valid(t->effect.s, t->effect.n))
 		add(out, max, &count, SL_K8S_F_EFFECT, SL_K8S_F_EFFECT, "Unsupported value",
 		    t->effect, "supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"");
 	return count;
@@ -137,12 +137,12 @@ static const char *case_fix(const char *s, size_t n, const char *const *list, si
 	return NULL;
 }
 
-const char *sl_taint_effect_fix(const char *s, size_t n)
+const char *sl_k8s_taint_effect_fix(const char *s, size_t n)
 {
 	return case_fix(s, n, effects, 3);
 }
 
-const char *sl_toleration_operator_fix(const char *s, size_t n, bool comparison_ops)
+const char *sl_k8s_toleration_operator_fix(const char *s, size_t n, bool comparison_ops)
 {
 	static const char *const ops[] = { "Equal", "Exists", "Lt", "Gt" };
 	return case_fix(s, n, ops, comparison_ops ? 4 : 2);
@@ -159,7 +159,7 @@ static bool spec_error(sl_k8s__buf *b, const char *s, size_t n, const char *deta
 	return false;
 }
 
-bool sl_taint_parse(const char *s, size_t n, sl_taint *out, char *msg, size_t msgsz)
+bool sl_k8s_taint_parse(const char *s, size_t n, sl_taint *out, char *msg, size_t msgsz)
 {
 	sl_k8s__buf b;
 	const char *colon = n ? memchr(s, ':', n) : NULL;
@@ -178,7 +178,7 @@ bool sl_taint_parse(const char *s, size_t n, sl_taint *out, char *msg, size_t ms
 		return spec_error(&b, s, n, NULL);
 	effect.s = colon + 1;
 	effect.n = n - (size_t)(colon - s) - 1;
-	if (!sl_taint_effect_is_valid(effect.s, effect.n)) {
+	if (!sl_k8s_taint_effect_is_valid(effect.s, effect.n)) {
 		sl_k8s__buf_add(&b, "invalid taint effect: ");
 		sl_k8s__buf_addn(&b, effect.s, effect.n);
 		sl_k8s__buf_add(&b, ", unsupported taint effect");
@@ -206,7 +206,7 @@ bool sl_taint_parse(const char *s, size_t n, sl_taint *out, char *msg, size_t ms
 	return true;
 }
 
-size_t sl_taint_format(const sl_taint *t, char *buf, size_t bufsz)
+size_t sl_k8s_taint_format(const sl_taint *t, char *buf, size_t bufsz)
 {
 	sl_k8s__buf b;
 	sl_k8s__buf_init(&b, buf, bufsz);

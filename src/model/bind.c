@@ -39,14 +39,14 @@ static void report_type(sl_model_ctx *mc, const sl_node *at, const char *field, 
 
 const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t, const char *field)
 {
-	const sl_node *v = sl_deref(n);
+	const sl_node *v = sl_node_deref(n);
 	if (!v)
 		return NULL;
 	if (v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_NULL)
 		return NULL;
 	/* An unrendered template ("{{ .Values.replicas }}") has no type yet: not reported, and
 	** not bound (no rule can judge it either). */
-	if (v->type == SL_NODE_SCALAR && sl_is_templated(v->u.scalar.s, v->u.scalar.len))
+	if (v->type == SL_NODE_SCALAR && sl_yaml_is_templated(v->u.scalar.s, v->u.scalar.len))
 		return NULL;
 	int ok;
 	switch (t) {
@@ -67,11 +67,11 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 			const sl_pair *pairs = sl_map_entries(v, &n);
 			for (size_t i = 0; i < n; i++) {
 				const sl_node *k = pairs[i].key;
-				const sl_node *val = sl_deref(pairs[i].value);
+				const sl_node *val = sl_node_deref(pairs[i].value);
 				if (val->type == SL_NODE_SCALAR) {
 					sl_yaml_type y = sl_scalar_type(val);
 					if (y == SL_Y_STR || y == SL_Y_NULL ||
-					    sl_is_templated(val->u.scalar.s, val->u.scalar.len))
+					    sl_yaml_is_templated(val->u.scalar.s, val->u.scalar.len))
 						continue;
 				}
 				const char *kn = sl_scalar(k);
@@ -88,7 +88,7 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 		ok = v->type == SL_NODE_SEQ;
 		if (ok) {
 			for (size_t i = 0; i < v->u.seq.n; i++) {
-				const sl_node *it = sl_deref(v->u.seq.items[i]);
+				const sl_node *it = sl_node_deref(v->u.seq.items[i]);
 				if (it->type != SL_NODE_MAP) {
 					char *f = sl_arena_printf(mc->arena, "%s[%zu]", field, i);
 					report_type(mc, it, f ? f : field, SL_T_MAP, 0);

@@ -70,7 +70,7 @@ sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)
 	case SL_KIND_NODE: {
 		const sl_node *taints = sl_model_field(mc, o->spec, "taints", SL_T_SEQ_OF_MAP);
 		for (size_t i = 0; taints && i < taints->u.seq.n; i++) {
-			const sl_node *t = sl_deref(taints->u.seq.items[i]);
+			const sl_node *t = sl_node_deref(taints->u.seq.items[i]);
 			if (t->type != SL_NODE_MAP)
 				continue;
 			sl_model_field(mc, t, "key", SL_T_STR);
@@ -81,7 +81,7 @@ sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)
 	}
 	case SL_KIND_RESOURCE_CLAIM:
 	case SL_KIND_RESOURCE_CLAIM_TEMPLATE: {
-		/* the device requests a pod's claim asks for (sl_unit_gpu_use reads their classes):
+		/* the device requests a pod's claim asks for (sl_gpu_unit_use reads their classes):
 		** a claim's spec.devices, a template's spec.spec.devices */
 		const sl_node *spec = o->kind == SL_KIND_RESOURCE_CLAIM
 			? o->spec : sl_model_field(mc, o->spec, "spec", SL_T_MAP);

@@ -135,7 +135,7 @@ static sl_err bind_isvc(sl_model_ctx *mc, sl_object *o)
 				     SL_ROLE_EXPLAINER, "explainer", explainer_keys);
 	const sl_node *canary = sl_model_field(mc, spec, "canary", SL_T_SEQ_OF_MAP);
 	for (size_t i = 0; !err && canary && i < canary->u.seq.n; i++) {
-		const sl_node *c = sl_deref(canary->u.seq.items[i]);
+		const sl_node *c = sl_node_deref(canary->u.seq.items[i]);
 		const sl_node *p = c->type == SL_NODE_MAP ? sl_model_field(mc, c, "predictor", SL_T_MAP) : NULL;
 		if (!p)
 			continue;

@@ -152,7 +152,7 @@ bool sl_unit_builds_no_pod(const sl_unit *u);
 ** digest of it are the same). */
 bool sl_object_same(const sl_object *a, const sl_object *b);
 /* "InferenceService sklearn-iris, predictor" / "Deployment web": for messages (arena). */
-const char *sl_unit_label(const sl_unit *u, sl_arena *a);
+const char *sl_object_unit_label(const sl_unit *u, sl_arena *a);
 /* "InferenceService sklearn-iris": for messages (arena). */
 const char *sl_object_label(const sl_object *o, sl_arena *a);
 /* The kind's usual name ("InferenceService", "Knative Service"). */
@@ -185,7 +185,7 @@ enum sl_ftype {
 	SL_T_QUANTITY      /* a string or a number */
 };
 /* Checks that node n (a field value; NULL or a YAML null is fine) has type t; reports
-** schema-type through mc and returns NULL when it does not, else returns sl_deref(n). field
+** schema-type through mc and returns NULL when it does not, else returns sl_node_deref(n). field
 ** names it in the message ("tolerations"). */
 const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
 			       const char *field);

@@ -150,7 +150,7 @@ const char *sl_object_label(const sl_object *o, sl_arena *a)
 	return l ? l : "object";
 }
 
-const char *sl_unit_label(const sl_unit *u, sl_arena *a)
+const char *sl_object_unit_label(const sl_unit *u, sl_arena *a)
 {
 	const sl_object *o = u->obj;
 	const char *l = u->name
@@ -172,7 +172,7 @@ void sl_object_default_mode(sl_object *o, sl_mode m)
 sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
 {
 	*out = NULL;
-	const sl_node *root = sl_deref(doc->root);
+	const sl_node *root = sl_node_deref(doc->root);
 	if (!root || root->type != SL_NODE_MAP)
 		return SL_OK;
 	const char *kind = sl_scalar(sl_map_get(root, "kind"));

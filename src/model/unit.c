@@ -40,7 +40,7 @@ sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, boo
 static void bind_tolerations(sl_model_ctx *mc, const sl_node *tols)
 {
 	for (size_t i = 0; tols && i < tols->u.seq.n; i++) {
-		const sl_node *t = sl_deref(tols->u.seq.items[i]);
+		const sl_node *t = sl_node_deref(tols->u.seq.items[i]);
 		if (t->type != SL_NODE_MAP)
 			continue;
 		sl_model_field(mc, t, "key", SL_T_STR);
@@ -55,7 +55,7 @@ static void bind_requirements(sl_model_ctx *mc, const sl_node *term, const char 
 {
 	const sl_node *reqs = sl_model_field(mc, term, field, SL_T_SEQ_OF_MAP);
 	for (size_t i = 0; reqs && i < reqs->u.seq.n; i++) {
-		const sl_node *r = sl_deref(reqs->u.seq.items[i]);
+		const sl_node *r = sl_node_deref(reqs->u.seq.items[i]);
 		if (r->type != SL_NODE_MAP)
 			continue;
 		sl_model_field(mc, r, "key", SL_T_STR);
@@ -81,7 +81,7 @@ static void bind_pod_affinity(sl_model_ctx *mc, const sl_node *pa)
 	const sl_node *req = sl_model_field(mc, pa, "requiredDuringSchedulingIgnoredDuringExecution",
 					    SL_T_SEQ_OF_MAP);
 	for (size_t i = 0; req && i < req->u.seq.n; i++) {
-		const sl_node *t = sl_deref(req->u.seq.items[i]);
+		const sl_node *t = sl_node_deref(req->u.seq.items[i]);
 		if (t->type == SL_NODE_MAP) {
 			sl_model_field(mc, t, "topologyKey", SL_T_STR);
 			bind_label_selector(mc, sl_model_field(mc, t, "labelSelector", SL_T_MAP));
@@ -90,7 +90,7 @@ static void bind_pod_affinity(sl_model_ctx *mc, const sl_node *pa)
 	const sl_node *pref = sl_model_field(mc, pa, "preferredDuringSchedulingIgnoredDuringExecution",
 					     SL_T_SEQ_OF_MAP);
 	for (size_t i = 0; pref && i < pref->u.seq.n; i++) {
-		const sl_node *w = sl_deref(pref->u.seq.items[i]);
+		const sl_node *w = sl_node_deref(pref->u.seq.items[i]);
 		if (w->type != SL_NODE_MAP)
 			continue;
 		sl_model_field(mc, w, "weight", SL_T_INT);
@@ -112,7 +112,7 @@ static void bind_affinity(sl_model_ctx *mc, const sl_node *aff)
 						    SL_T_MAP);
 		const sl_node *terms = sl_model_field(mc, req, "nodeSelectorTerms", SL_T_SEQ_OF_MAP);
 		for (size_t i = 0; terms && i < terms->u.seq.n; i++) {
-			const sl_node *t = sl_deref(terms->u.seq.items[i]);
+			const sl_node *t = sl_node_deref(terms->u.seq.items[i]);
 			if (t->type != SL_NODE_MAP)
 				continue;
 			bind_requirements(mc, t, "matchExpressions");
@@ -121,7 +121,7 @@ static void bind_affinity(sl_model_ctx *mc, const sl_node *aff)
 		const sl_node *pref = sl_model_field(mc, na, "preferredDuringSchedulingIgnoredDuringExecution",
 						     SL_T_SEQ_OF_MAP);
 		for (size_t i = 0; pref && i < pref->u.seq.n; i++) {
-			const sl_node *w = sl_deref(pref->u.seq.items[i]);
+			const sl_node *w = sl_node_deref(pref->u.seq.items[i]);
 			if (w->type != SL_NODE_MAP)
 				continue;
 			sl_model_field(mc, w, "weight", SL_T_INT);
@@ -139,7 +139,7 @@ static void bind_affinity(sl_model_ctx *mc, const sl_node *aff)
 static void bind_spread(sl_model_ctx *mc, const sl_node *tsc)
 {
 	for (size_t i = 0; tsc && i < tsc->u.seq.n; i++) {
-		const sl_node *c = sl_deref(tsc->u.seq.items[i]);
+		const sl_node *c = sl_node_deref(tsc->u.seq.items[i]);
 		if (c->type != SL_NODE_MAP)
 			continue;
 		sl_model_field(mc, c, "maxSkew", SL_T_INT);
@@ -177,7 +177,7 @@ sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod)
 	for (int l = 0; l < 2; l++) {
 		const sl_node *cs = sl_model_field(mc, pod, lists[l], SL_T_SEQ_OF_MAP);
 		for (size_t i = 0; cs && i < cs->u.seq.n; i++) {
-			const sl_node *c = sl_deref(cs->u.seq.items[i]);
+			const sl_node *c = sl_node_deref(cs->u.seq.items[i]);
 			if (c->type != SL_NODE_MAP)
 				continue;
 			if (sl_unit_add_container(mc, u, c, l == 0, false) != SL_OK)

@@ -84,7 +84,7 @@ static void escape_into(struct obuf *b, const char *s, sl_sink sink)
 	}
 	while (i < n) {
 		unsigned cp;
-		size_t len = sl_utf8_decode(p + i, n - i, &cp);
+		size_t len = sl_source_utf8_decode(p + i, n - i, &cp);
 		if (!len) {
 			put_fmt(b, "\\x", p[i], 2);
 			i++;
@@ -125,7 +125,7 @@ static void escape_into(struct obuf *b, const char *s, sl_sink sink)
 	}
 }
 
-char *sl_esc_str(const char *s, sl_sink sink)
+char *sl_escape_str(const char *s, sl_sink sink)
 {
 	if (!s)
 		return NULL;
@@ -139,11 +139,11 @@ char *sl_esc_str(const char *s, sl_sink sink)
 	return b.s;
 }
 
-void sl_esc_put(FILE *out, const char *s, sl_sink sink)
+void sl_escape_put(FILE *out, const char *s, sl_sink sink)
 {
 	if (!s)
 		return;
-	char *e = sl_esc_str(s, sink);
+	char *e = sl_escape_str(s, sink);
 	if (e) {
 		fputs(e, out);
 		free(e);
@@ -153,7 +153,7 @@ void sl_esc_put(FILE *out, const char *s, sl_sink sink)
 	}
 }
 
-json_t *sl_esc_json(const char *s)
+json_t *sl_escape_json(const char *s)
 {
 	if (!s)
 		return json_null();
@@ -161,7 +161,7 @@ json_t *sl_esc_json(const char *s)
 	size_t n = strlen(s), i = 0;
 	unsigned cp;
 	while (i < n) {
-		size_t len = sl_utf8_decode(p + i, n - i, &cp);
+		size_t len = sl_source_utf8_decode(p + i, n - i, &cp);
 		if (!len)
 			break;
 		i += len;
@@ -171,7 +171,7 @@ json_t *sl_esc_json(const char *s)
 	struct obuf b = {0};
 	put(&b, s, i);
 	while (i < n) {
-		size_t len = sl_utf8_decode(p + i, n - i, &cp);
+		size_t len = sl_source_utf8_decode(p + i, n - i, &cp);
 		if (len) {
 			put(&b, s + i, len);
 			i += len;

@@ -20,7 +20,7 @@
 **   references; what XML 1.0 cannot hold (other C0 controls, U+FFFE, U+FFFF, invalid bytes)
 **   as the text "\xHH" / "\uHHHH"; C1 and bidi controls as character references.
 ** - SL_SINK_DIFF (a path in "--- PATH" / "+++ PATH" headers): as SL_SINK_TEXT_LINE.
-** - JSON and SARIF strings: sl_esc_json below. */
+** - JSON and SARIF strings: sl_escape_json below. */
 #ifndef SL_ESCAPE_H
 #define SL_ESCAPE_H
 
@@ -37,14 +37,14 @@ typedef enum sl_sink {
 } sl_sink;
 
 /* Writes s (NULL writes nothing) escaped for sink. */
-void sl_esc_put(FILE *out, const char *s, sl_sink sink);
+void sl_escape_put(FILE *out, const char *s, sl_sink sink);
 /* s escaped for sink, malloc'd; NULL when out of memory (or s is NULL). */
-char *sl_esc_str(const char *s, sl_sink sink);
+char *sl_escape_str(const char *s, sl_sink sink);
 /* A JSON string holding s (json null for NULL), a new reference; NULL only when out of memory.
 ** JSON strings are Unicode text: s is kept as it is when it is valid UTF-8 (jansson escapes the
 ** controls as \uXXXX), and otherwise each byte that is not part of a valid UTF-8 sequence
 ** becomes U+FFFD, so a non-UTF-8 file name never truncates or empties a report
 ** (docs/json-output.md, "Strings"). */
-json_t *sl_esc_json(const char *s);
+json_t *sl_escape_json(const char *s);
 
 #endif

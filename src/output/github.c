@@ -18,7 +18,7 @@ static const char *command(sl_severity sev)
 	return sev == SL_SEV_ERROR ? "error" : sev == SL_SEV_WARNING ? "warning" : "notice";
 }
 
-sl_err sl_report_github(const sl_output_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_github_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	(void)opts;
 	size_t n = run->n_findings;
@@ -29,7 +29,7 @@ sl_err sl_report_github(const sl_output_run *run, const sl_report_options *opts,
 		while (path[0] == '.' && path[1] == '/')
 			path += 2;
 		fprintf(out, "::%s file=", command(f->severity));
-		sl_esc_put(out, path, SL_SINK_GITHUB_PROP);
+		sl_escape_put(out, path, SL_SINK_GITHUB_PROP);
 		if (f->line) {
 			uint32_t col = f->column ? f->column : 1;
 			uint32_t end_line = f->end_line >= f->line ? f->end_line : f->line;
@@ -38,9 +38,9 @@ sl_err sl_report_github(const sl_output_run *run, const sl_report_options *opts,
 				(unsigned)col, (unsigned)end_line, (unsigned)end_col);
 		}
 		fputs(",title=", out);
-		sl_esc_put(out, f->rule, SL_SINK_GITHUB_PROP);
+		sl_escape_put(out, f->rule, SL_SINK_GITHUB_PROP);
 		fputs("::", out);
-		sl_esc_put(out, f->message, SL_SINK_GITHUB_DATA);
+		sl_escape_put(out, f->message, SL_SINK_GITHUB_DATA);
 		fputc('\n', out);
 	}
 	sl_summary s;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** json.c: the JSON report (spec/cli.md, docs/json-output.md), written with jansson so escaping
-** is never done by hand; every string from a manifest or a file name goes through sl_esc_json
+** is never done by hand; every string from a manifest or a file name goes through sl_escape_json
 ** (escape.h), so a name that is not UTF-8 cannot truncate the report. Keys keep a fixed order
 ** for stable diffs. */
 #include <jansson.h>
@@ -12,7 +12,7 @@
 
 static json_t *str_or_null(const char *s)
 {
-	return sl_esc_json(s);
+	return sl_escape_json(s);
 }
 
 /* The notes, one array item per paragraph ('\n'-separated); [] when there are none. */
@@ -24,7 +24,7 @@ static json_t *notes_json(const char *notes)
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *para = len ? strndup(p, len) : NULL;
 		if (para)
-			json_array_append_new(a, sl_esc_json(para));
+			json_array_append_new(a, sl_escape_json(para));
 		free(para);
 		p += len + (nl != NULL);
 	}
@@ -34,8 +34,8 @@ static json_t *notes_json(const char *notes)
 static json_t *edit_json(const sl_edit *e)
 {
 	return json_pack("{s:o, s:I, s:I, s:o, s:I, s:I, s:I, s:I}",
-			 "path", sl_esc_json(e->path), "offset", (json_int_t)e->offset, "length", (json_int_t)e->length,
-			 "content", sl_esc_json(e->content), "line", (json_int_t)e->line, "column", (json_int_t)e->column,
+			 "path", sl_escape_json(e->path), "offset", (json_int_t)e->offset, "length", (json_int_t)e->length,
+			 "content", sl_escape_json(e->content), "line", (json_int_t)e->line, "column", (json_int_t)e->column,
 			 "end_line", (json_int_t)e->end_line, "end_column", (json_int_t)e->end_column);
 }
 
@@ -46,14 +46,14 @@ static json_t *finding_json(const sl_finding *f)
 		return NULL;
 	json_object_set_new(o, "rule", json_string(f->rule));
 	json_object_set_new(o, "severity", json_string(sl_severity_name(f->severity)));
-	json_object_set_new(o, "message", sl_esc_json(f->message));
+	json_object_set_new(o, "message", sl_escape_json(f->message));
 	json_object_set_new(o, "notes", notes_json(f->notes));
-	json_object_set_new(o, "path", sl_esc_json(f->path));
+	json_object_set_new(o, "path", sl_escape_json(f->path));
 	json_object_set_new(o, "line", json_integer(f->line));
 	json_object_set_new(o, "column", json_integer(f->column));
 	json_object_set_new(o, "end_line", json_integer(f->end_line));
 	json_object_set_new(o, "end_column", json_integer(f->end_column));
-	json_object_set_new(o, "pointer", sl_esc_json(f->pointer));
+	json_object_set_new(o, "pointer", sl_escape_json(f->pointer));
 	json_object_set_new(o, "document", json_integer(f->document));
 	if (f->kind) {
 		json_object_set_new(o, "object", json_pack("{s:o, s:o, s:o, s:o}",
@@ -84,11 +84,11 @@ static json_t *finding_item(void *run, size_t i)
 static json_t *file_item(void *run, size_t i)
 {
 	sl_file_info fi = ((const sl_output_run *)run)->files[i];
-	return json_pack("{s:o, s:I, s:o}", "path", sl_esc_json(fi.path), "documents", (json_int_t)fi.documents,
+	return json_pack("{s:o, s:I, s:o}", "path", sl_escape_json(fi.path), "documents", (json_int_t)fi.documents,
 			 "error", str_or_null(fi.error));
 }
 
-sl_err sl_report_json(const sl_output_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_json_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	(void)opts;
 	sl_summary s;
@@ -104,5 +104,5 @@ sl_err sl_report_json(const sl_output_run *run, const sl_report_options *opts, F
 		{"findings", run->n_findings, finding_item, (void *)run},
 		{"files", run->n_files, file_item, (void *)run},
 	};
-	return sl_json_write_streamed(out, root, arrays, 2);
+	return sl_stream_write_json(out, root, arrays, 2);
 }

@@ -4,15 +4,15 @@
 
 static const struct {
 	sl_format format;
-	sl_err (*write)(const sl_output_run *run, const sl_report_options *opts, FILE *out);
+	sl_err (*write)(const sl_output_run *run, const sl_output_options *opts, FILE *out);
 } writers[] = {
-	{SL_FORMAT_TEXT, sl_report_text},
-	{SL_FORMAT_JSON, sl_report_json},
-	{SL_FORMAT_SARIF, sl_report_sarif},
-	{SL_FORMAT_GITHUB, sl_report_github},
+	{SL_FORMAT_TEXT, sl_text_write},
+	{SL_FORMAT_JSON, sl_json_write},
+	{SL_FORMAT_SARIF, sl_sarif_write},
+	{SL_FORMAT_GITHUB, sl_github_write},
 };
 
-sl_err sl_output_write(const sl_output_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_output_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++)
 		if (writers[i].format == opts->format)

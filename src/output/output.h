@@ -19,12 +19,12 @@ typedef struct sl_output_run {
 
 /* Writes run in opts->format (output.c: a table of the writers below). SL_EUSAGE for a format
 ** no writer has; SL_EIO, SL_ENOMEM. */
-sl_err sl_output_write(const sl_output_run *run, const sl_report_options *opts, FILE *out);
+sl_err sl_output_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
 
-sl_err sl_report_text(const sl_output_run *run, const sl_report_options *opts, FILE *out);
-sl_err sl_report_json(const sl_output_run *run, const sl_report_options *opts, FILE *out);
-sl_err sl_report_sarif(const sl_output_run *run, const sl_report_options *opts, FILE *out);
-sl_err sl_report_github(const sl_output_run *run, const sl_report_options *opts, FILE *out);
+sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
+sl_err sl_json_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
+sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
+sl_err sl_github_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
 
 /* An array of a JSON report written one element at a time: item(payload, i) makes element i
 ** (a new reference, NULL when out of memory). */
@@ -37,7 +37,7 @@ typedef struct sl_json_array {
 /* Writes skeleton (taking it) as json_dumpf(JSON_INDENT(2) | JSON_PRESERVE_ORDER) would, then a
 ** line break, with each array in arrays (in document order; each an empty array under its key
 ** in the skeleton, the first so keyed after the previous one) filled with its elements. */
-sl_err sl_json_write_streamed(FILE *out, json_t *skeleton, const sl_json_array *arrays,
+sl_err sl_stream_write_json(FILE *out, json_t *skeleton, const sl_json_array *arrays,
 			      size_t n_arrays);
 
 /* Counts shared by the reporters' summaries. */

@@ -460,7 +460,7 @@ static json_t *fix_json(uri_ctx *u, const sl_finding *f)
 			json_t *rep = json_pack("{s:o}", "deletedRegion", del);
 			if (rep && x->content && *x->content)
 				json_object_set_new(rep, "insertedContent",
-						    json_pack("{s:o}", "text", sl_esc_json(x->content)));
+						    json_pack("{s:o}", "text", sl_escape_json(x->content)));
 			ok = rep && json_array_append_new(reps, rep) == 0;
 		}
 		json_t *ch = reps ? json_pack("{s:o, s:o}", "artifactLocation",
@@ -470,7 +470,7 @@ static json_t *fix_json(uri_ctx *u, const sl_finding *f)
 	}
 	const char *msg = fx->message ? fx->message : "Apply the suggested fix";
 	char *desc = sentence(msg, strlen(msg), SIZE_MAX);
-	json_t *o = ok && desc ? json_pack("{s:{s:o}, s:o, s:{s:s}}", "description", "text", sl_esc_json(desc),
+	json_t *o = ok && desc ? json_pack("{s:{s:o}, s:o, s:{s:s}}", "description", "text", sl_escape_json(desc),
 					   "artifactChanges", changes, "properties", "applicability",
 					   fx->applicability == SL_FIX_UNSAFE ? "unsafe" : "safe")
 			       : NULL;
@@ -502,14 +502,14 @@ static json_t *result_json(uri_ctx *u, const sl_finding *f, const char *fp)
 		json_object_set_new(o, "ruleIndex", json_integer(idx));
 	if (o) {
 		json_object_set_new(o, "level", json_string(level_name(f->severity)));
-		json_object_set_new(o, "message", json_pack("{s:o}", "text", sl_esc_json(msg)));
+		json_object_set_new(o, "message", json_pack("{s:o}", "text", sl_escape_json(msg)));
 		json_object_set_new(o, "locations", json_pack("[{s:O}]", "physicalLocation", phys));
 		json_object_set_new(o, "partialFingerprints", json_pack("{s:s}", FINGERPRINT_KEY, fp));
 		if (f->fix)
 			json_object_set_new(o, "fixes", json_pack("[o]", fix_json(u, f)));
-		json_t *props = json_pack("{s:o}", "pointer", sl_esc_json(f->pointer ? f->pointer : ""));
+		json_t *props = json_pack("{s:o}", "pointer", sl_escape_json(f->pointer ? f->pointer : ""));
 		if (props && f->unit)
-			json_object_set_new(props, "unit", sl_esc_json(f->unit));
+			json_object_set_new(props, "unit", sl_escape_json(f->unit));
 		json_object_set_new(o, "properties", props);
 	}
 	json_decref(phys);
@@ -583,7 +583,7 @@ static json_t *invocation_json(uri_ctx *u, const sl_output_run *run)
 			msg = sentence(text, strlen(text), SIZE_MAX);
 		}
 		json_t *n = msg ? json_pack("{s:s, s:{s:o}, s:[{s:{s:o}}]}", "level", "error",
-					    "message", "text", sl_esc_json(msg), "locations", "physicalLocation",
+					    "message", "text", sl_escape_json(msg), "locations", "physicalLocation",
 					    "artifactLocation", artifact_location(u, fi.path))
 				: NULL;
 		free(text);
@@ -617,7 +617,7 @@ static json_t *result_item(void *payload, size_t i)
 	return result_json(r->u, r->run->findings[i], r->fp[i]);
 }
 
-sl_err sl_report_sarif(const sl_output_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	(void)opts;
 	uri_ctx u = {.last_path = NULL};
@@ -674,7 +674,7 @@ sl_err sl_report_sarif(const sl_output_run *run, const sl_report_options *opts, 
 		const sl_json_array arrays[] = {
 			{"results", run->n_findings, result_item, &r},
 		};
-		err = sl_json_write_streamed(out, root, arrays, 1);
+		err = sl_stream_write_json(out, root, arrays, 1);
 	}
 	free(fp);
 	free(u.last_path);

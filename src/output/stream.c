@@ -31,7 +31,7 @@ static int put_value(FILE *out, json_t *v, size_t indent)
 	return 0;
 }
 
-sl_err sl_json_write_streamed(FILE *out, json_t *skeleton, const sl_json_array *arrays,
+sl_err sl_stream_write_json(FILE *out, json_t *skeleton, const sl_json_array *arrays,
 			      size_t n_arrays)
 {
 	char *s = skeleton ? json_dumps(skeleton, FLAGS) : NULL;

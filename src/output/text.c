@@ -12,7 +12,7 @@ static const char *plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
-sl_err sl_report_text(const sl_output_run *run, const sl_report_options *opts, FILE *out)
+sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	const char *bold = opts->color ? "\033[1m" : "", *reset = opts->color ? "\033[0m" : "";
 	size_t n = run->n_findings;
@@ -25,17 +25,17 @@ sl_err sl_report_text(const sl_output_run *run, const sl_report_options *opts, F
 			const char *mark = !f->fix ? ""
 				: f->fix->applicability == SL_FIX_SAFE ? " (fixable)" : " (unsafe fix)";
 			fputs(bold, out);
-			sl_esc_put(out, f->path, SL_SINK_TEXT_LINE);
+			sl_escape_put(out, f->path, SL_SINK_TEXT_LINE);
 			fprintf(out, ":%u:%u:%s %s%s:%s ", f->line, f->column, reset, col,
 				sl_severity_name(f->severity), reset);
-			sl_esc_put(out, f->message, SL_SINK_TEXT);
+			sl_escape_put(out, f->message, SL_SINK_TEXT);
 			fprintf(out, " [%s]%s\n", f->rule, mark);
 			for (const char *p = opts->show_notes ? f->notes : NULL; p && *p;) {
 				const char *nl = strchr(p, '\n');
 				size_t len = nl ? (size_t)(nl - p) : strlen(p);
 				char *para = strndup(p, len);
 				fputs("  = note: ", out);
-				sl_esc_put(out, para, SL_SINK_TEXT);
+				sl_escape_put(out, para, SL_SINK_TEXT);
 				fputc('\n', out);
 				free(para);
 				p += len + (nl != NULL);

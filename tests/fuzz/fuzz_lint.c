@@ -35,8 +35,8 @@ static char *json_report(const sl_run *run)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
-	if (!m || sl_run_write_report(run, &ro, m) != SL_OK || fclose(m) != 0)
+	sl_output_options ro = {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
+	if (!m || sl_run_write_output(run, &ro, m) != SL_OK || fclose(m) != 0)
 		abort();
 	return buf;
 }
@@ -98,8 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *kept = json_report(run);
 	FILE *null = fopen("/dev/null", "w");
 	if (null) {
-		sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT};
-		if (sl_run_write_report(run, &ro, null) != SL_OK)
+		sl_output_options ro = {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT};
+		if (sl_run_write_output(run, &ro, null) != SL_OK)
 			abort();
 		fclose(null);
 	}

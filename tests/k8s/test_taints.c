@@ -54,20 +54,20 @@ Test(taints, table)
 		if (!strcmp(kind, "tolerates")) {
 			sl_toleration tol = { view(r, 1), view(r, 2), view(r, 3), view(r, 4), false, 0 };
 			sl_taint taint = { view(r, 5), view(r, 6), view(r, 7) };
-			bool got = sl_toleration_tolerates(&tol, &taint, atoi(r->f[8]) != 0);
+			bool got = sl_k8s_toleration_tolerates(&tol, &taint, atoi(r->f[8]) != 0);
 			cr_expect(got == (atoi(r->f[9]) != 0), "taints.tsv:%d: tolerates: %s", r->line,
 				  tbl_f(r, 10));
 		} else if (!strcmp(kind, "compare")) {
 			sl_toleration tol = { sl_k8s_cstr("k"), view(r, 1), view(r, 2), sl_k8s_cstr(""),
 					      false, 0 };
 			sl_taint taint = { sl_k8s_cstr("k"), view(r, 3), sl_k8s_cstr("NoSchedule") };
-			bool got = sl_toleration_tolerates(&tol, &taint, true);
+			bool got = sl_k8s_toleration_tolerates(&tol, &taint, true);
 			cr_expect(got == (atoi(r->f[4]) != 0), "taints.tsv:%d: compare %s: %s", r->line,
 				  r->f[1], tbl_f(r, 5));
 		} else if (!strcmp(kind, "parse")) {
 			sl_taint taint;
 			char msg[2048];
-			bool ok = sl_taint_parse(r->f[1], r->len[1], &taint, msg, sizeof msg);
+			bool ok = sl_k8s_taint_parse(r->f[1], r->len[1], &taint, msg, sizeof msg);
 			if (!strcmp(r->f[2], "ok")) {
 				cr_expect(ok && sl_k8s_str_eq(taint.key, view(r, 3)) &&
 					  sl_k8s_str_eq(taint.value, view(r, 4)) &&
@@ -83,22 +83,22 @@ Test(taints, table)
 			sl_toleration tol = { view(r, 1), view(r, 2), view(r, 3), view(r, 4),
 					      !r->null[5], r->null[5] ? 0 : atoll(r->f[5]) };
 			sl_k8s_problem p[8];
-			size_t n = sl_toleration_validate(&tol, atoi(r->f[6]) != 0, p, 8);
+			size_t n = sl_k8s_toleration_validate(&tol, atoi(r->f[6]) != 0, p, 8);
 			cr_assert(n <= 8);
 			expect_problems(r, p, n, r->f[7]);
-			cr_expect(sl_toleration_validate(&tol, atoi(r->f[6]) != 0, NULL, 0) == n,
+			cr_expect(sl_k8s_toleration_validate(&tol, atoi(r->f[6]) != 0, NULL, 0) == n,
 				  "taints.tsv:%d: count without output", r->line);
 		} else if (!strcmp(kind, "format")) {
 			sl_taint taint = { view(r, 1), view(r, 2), view(r, 3) };
 			char buf[256];
-			sl_taint_format(&taint, buf, sizeof buf);
+			sl_k8s_taint_format(&taint, buf, sizeof buf);
 			cr_expect(!strcmp(buf, r->f[4]), "taints.tsv:%d: format = \"%s\", want \"%s\"",
 				  r->line, buf, r->f[4]);
 		} else if (!strcmp(kind, "fix-effect") || !strcmp(kind, "fix-op")) {
 			bool op = kind[4] == 'o';
-			const char *got = op ? sl_toleration_operator_fix(r->f[1], r->len[1],
+			const char *got = op ? sl_k8s_toleration_operator_fix(r->f[1], r->len[1],
 									  atoi(r->f[2]) != 0) :
-				     sl_taint_effect_fix(r->f[1], r->len[1]);
+				     sl_k8s_taint_effect_fix(r->f[1], r->len[1]);
 			int wi = op ? 3 : 2;
 			cr_expect(r->null[wi] ? got == NULL : (got && !strcmp(got, r->f[wi])),
 				  "taints.tsv:%d: %s(\"%s\") = %s", r->line, kind, r->f[1],

@@ -60,13 +60,13 @@ Test(api, options_of_an_unknown_version_are_refused_with_a_message)
 	cr_assert_eq(sl_run_lint(run), SL_OK);
 	sl_fix_options fo = {0};
 	cr_expect_eq(sl_run_fix(run, &fo, NULL, NULL), SL_EUSAGE);
-	sl_report_options ro = {.format = SL_FORMAT_JSON};   /* no version */
+	sl_output_options ro = {.format = SL_FORMAT_JSON};   /* no version */
 	FILE *devnull = fopen("/dev/null", "w");
 	cr_assert_not_null(devnull);
-	cr_expect_eq(sl_run_write_report(run, &ro, devnull), SL_EUSAGE);
-	ro.version = SL_REPORT_OPTIONS_VERSION;
-	cr_expect_eq(sl_run_write_report(run, &ro, devnull), SL_OK);
-	cr_expect_eq(sl_run_write_report(run, NULL, devnull), SL_OK);
+	cr_expect_eq(sl_run_write_output(run, &ro, devnull), SL_EUSAGE);
+	ro.version = SL_OUTPUT_OPTIONS_VERSION;
+	cr_expect_eq(sl_run_write_output(run, &ro, devnull), SL_OK);
+	cr_expect_eq(sl_run_write_output(run, NULL, devnull), SL_OK);
 	fclose(devnull);
 	sl_fix_options ok = SL_FIX_OPTIONS_INIT;
 	cr_expect_eq(sl_run_fix(run, &ok, NULL, NULL), SL_OK);

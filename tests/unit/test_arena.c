@@ -2,7 +2,7 @@
 ** test_arena.c: the per-file bump allocator (src/arena.c): alignment of every allocation,
 ** blocks larger than a chunk, strndup/printf (short and longer than printf's 256-byte
 ** buffer), sl_arena_used accounting, size overflow, and allocation-failure injection
-** through sl_alloc_fail_after (NULL back, never a crash, the arena still usable after). */
+** through sl_arena_fail_after (NULL back, never a crash, the arena still usable after). */
 #include <criterion/criterion.h>
 #include <stdalign.h>
 #include <stddef.h>
@@ -22,7 +22,7 @@ static int aligned(const void *p)
 /* Every test starts and ends with failure injection off (it is process-wide). */
 static void reset(void)
 {
-	sl_alloc_fail_after(0);
+	sl_arena_fail_after(0);
 }
 
 TestSuite(arena, .init = reset, .fini = reset);
@@ -259,7 +259,7 @@ Test(arena, size_near_max_with_header_overflow_returns_null)
 
 Test(arena, injected_failure_of_arena_new)
 {
-	sl_alloc_fail_after(1);
+	sl_arena_fail_after(1);
 	cr_assert_null(sl_arena_new());
 	/* One failure only: the next call succeeds. */
 	sl_arena *a = sl_arena_new();
@@ -270,7 +270,7 @@ Test(arena, injected_failure_of_arena_new)
 Test(arena, injected_failure_of_first_chunk)
 {
 	sl_arena *a = sl_arena_new();
-	sl_alloc_fail_after(1);
+	sl_arena_fail_after(1);
 	cr_expect_null(sl_arena_alloc(a, 10));
 	cr_expect_eq(sl_arena_used(a), 0);
 	void *p = sl_arena_alloc(a, 10);
@@ -282,7 +282,7 @@ Test(arena, injected_failure_counts_down)
 {
 	sl_arena *a = sl_arena_new();
 	/* The 3rd allocation from now fails: two sl_xmalloc succeed first. */
-	sl_alloc_fail_after(3);
+	sl_arena_fail_after(3);
 	void *x = sl_xmalloc(8);
 	void *y = sl_xmalloc(8);
 	cr_assert_not_null(x);
@@ -303,11 +303,11 @@ Test(arena, injected_failure_of_each_string_helper)
 	static char big[30000];
 	memset(big, 'q', sizeof big - 1);
 	big[sizeof big - 1] = '\0';
-	sl_alloc_fail_after(1);
+	sl_arena_fail_after(1);
 	cr_expect_null(sl_arena_alloc(a, 100000));
-	sl_alloc_fail_after(1);
+	sl_arena_fail_after(1);
 	cr_expect_null(sl_arena_zalloc(a, 100000));
-	sl_alloc_fail_after(1);
+	sl_arena_fail_after(1);
 	cr_expect_null(sl_arena_strndup(a, big, 20000));
 	cr_expect_eq(sl_arena_used(a), used, "failed allocations are not counted");
 
@@ -315,26 +315,26 @@ Test(arena, injected_failure_of_each_string_helper)
 	while (sl_arena_used(a) < 16u * 1024u - 64u)
 		cr_assert_not_null(sl_arena_alloc(a, 16));
 	for (int i = 0; i < 8; i++) {
-		sl_alloc_fail_after(1);
+		sl_arena_fail_after(1);
 		if (!sl_arena_printf(a, "%s", big))
 			break;
 	}
-	sl_alloc_fail_after(0);
+	sl_arena_fail_after(0);
 	cr_expect_not_null(sl_arena_printf(a, "%s", big), "usable after failures");
 	sl_arena_free(a);
 }
 
 Test(arena, injected_failure_of_x_helpers)
 {
-	sl_alloc_fail_after(1);
+	sl_arena_fail_after(1);
 	cr_expect_null(sl_xmalloc(4));
-	sl_alloc_fail_after(1);
+	sl_arena_fail_after(1);
 	cr_expect_null(sl_xcalloc(2, 4));
-	sl_alloc_fail_after(1);
+	sl_arena_fail_after(1);
 	cr_expect_null(sl_xstrdup("abc"));
 	void *p = sl_xmalloc(4);
 	cr_assert_not_null(p);
-	sl_alloc_fail_after(1);
+	sl_arena_fail_after(1);
 	cr_expect_null(sl_xrealloc(p, 64), "failed realloc leaves p alive");
 	memset(p, 0, 4);
 	free(p);
@@ -355,7 +355,7 @@ Test(arena, injection_at_every_step_never_crashes)
 	/* Fail the nth allocation for a growing n over a workload of mixed calls; each run
 	** must either complete or see NULL, and the arena must free cleanly. */
 	for (unsigned long n = 1; n <= 40; n++) {
-		sl_alloc_fail_after(n);
+		sl_arena_fail_after(n);
 		sl_arena *a = sl_arena_new();
 		int failed = a == NULL;
 		for (int i = 0; a && i < 300; i++) {
@@ -365,7 +365,7 @@ Test(arena, injection_at_every_step_never_crashes)
 			if (!p)
 				failed = 1;
 		}
-		sl_alloc_fail_after(0);
+		sl_arena_fail_after(0);
 		sl_arena_free(a);
 		if (n <= 8)
 			cr_expect(failed, "injection %lu had no effect", n);

@@ -219,8 +219,8 @@ Test(config, accessors_read_the_cluster_settings)
 	cr_expect_eq(sl_config_priority_classes(cfg), &c->priority_classes);
 	cr_expect_eq(sl_config_critical_priority_classes(cfg), &c->critical_priority_classes);
 	cr_expect_eq(sl_config_batch_kinds(cfg), &c->batch_kinds);
-	cr_expect(sl_strlist_has(sl_config_batch_kinds(cfg), "RayJob"));
-	cr_expect_not(sl_strlist_has(sl_config_batch_kinds(cfg), "Deployment"));
+	cr_expect(sl_config_list_has(sl_config_batch_kinds(cfg), "RayJob"));
+	cr_expect_not(sl_config_list_has(sl_config_batch_kinds(cfg), "Deployment"));
 	cr_expect_eq(sl_config_critical_priority(cfg), 2000000);
 	cr_expect(sl_config_toleration_comparison_operators(cfg));
 	cr_expect_str_eq(sl_config_kserve_version(cfg), "0.15");

@@ -178,8 +178,8 @@ Test(engine, json_report_has_every_field)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
-	cr_assert_eq(sl_run_write_report(run, &ro, mem), SL_OK);
+	sl_output_options ro = {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
+	cr_assert_eq(sl_run_write_output(run, &ro, mem), SL_OK);
 	fclose(mem);
 	json_error_t je;
 	json_t *root = json_loads(buf, 0, &je);
@@ -230,8 +230,8 @@ static char *report_of(const char *const *dirs, size_t n, bool stream, unsigned 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
-	sl_report_options ro = {.version = SL_REPORT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
-	cr_assert_eq(sl_run_write_report(run, &ro, m), SL_OK);
+	sl_output_options ro = {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_JSON};
+	cr_assert_eq(sl_run_write_output(run, &ro, m), SL_OK);
 	fclose(m);
 	sl_run_free(run);
 	sl_config_free(cfg);

@@ -7,7 +7,7 @@
 
 static void expect(const char *in, sl_sink sink, const char *want)
 {
-	char *got = sl_esc_str(in, sink);
+	char *got = sl_escape_str(in, sink);
 	cr_assert_not_null(got);
 	cr_expect_str_eq(got, want, "sink %d: \"%s\"", (int)sink, in);
 	free(got);
@@ -73,7 +73,7 @@ Test(escape, diff_header)
 
 static void expect_json(const char *in, const char *want)
 {
-	json_t *j = sl_esc_json(in);
+	json_t *j = sl_escape_json(in);
 	cr_assert_not_null(j);
 	cr_assert(json_is_string(j));
 	cr_expect_str_eq(json_string_value(j), want);
@@ -90,7 +90,7 @@ Test(escape, json)
 	expect_json(ESC, ESC);
 	expect_json(BAD, "x\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDy\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDz");
 	expect_json("\xE2\x82", "\xEF\xBF\xBD\xEF\xBF\xBD");   /* truncated sequence at the end */
-	json_t *n = sl_esc_json(NULL);
+	json_t *n = sl_escape_json(NULL);
 	cr_expect(json_is_null(n));
 	json_decref(n);
 }
@@ -101,8 +101,8 @@ Test(escape, put_writes_the_same)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	cr_assert_not_null(f);
-	sl_esc_put(f, NL_CMD, SL_SINK_TEXT_LINE);
-	sl_esc_put(f, NULL, SL_SINK_TEXT);
+	sl_escape_put(f, NL_CMD, SL_SINK_TEXT_LINE);
+	sl_escape_put(f, NULL, SL_SINK_TEXT);
 	fclose(f);
 	cr_expect_str_eq(buf, "v\\n::add-mask::secret");
 	free(buf);

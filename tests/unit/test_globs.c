@@ -20,7 +20,7 @@ static sl_globs *globs(const char *glob)
 	cfg.base_dir = ".";
 	sl_globs *g = NULL;
 	char *msg = NULL;
-	cr_assert_eq(sl_globs_new(&cfg, &g, &msg), SL_OK, "%s", msg ? msg : "");
+	cr_assert_eq(sl_walk_globs_new(&cfg, &g, &msg), SL_OK, "%s", msg ? msg : "");
 	return g;
 }
 
@@ -41,11 +41,11 @@ static sl_err collect(const char *path, const char *msg, void *payload)
 static bool match(const char *glob, const char *path)
 {
 	sl_globs *g = globs(glob);
-	bool hit = sl_globs_match(g, path);
+	bool hit = sl_walk_globs_match(g, path);
 	struct failures f = {0};
-	cr_assert_eq(sl_globs_drain(g, collect, &f), SL_OK);
+	cr_assert_eq(sl_walk_globs_drain(g, collect, &f), SL_OK);
 	cr_expect_eq(f.n, 0, "%s on %s: %s", glob, path, f.msg);
-	sl_globs_free(g);
+	sl_walk_globs_free(g);
 	return hit;
 }
 
@@ -100,14 +100,14 @@ Test(globs, limit_hit_is_an_error, .timeout = 10)
 		strcat(path, "a/");
 	strcat(path, "c.yaml");
 	sl_globs *g = globs(glob);
-	cr_expect(sl_globs_match(g, path), "undecided: not walked or linted");
+	cr_expect(sl_walk_globs_match(g, path), "undecided: not walked or linted");
 	struct failures f = {0};
-	cr_assert_eq(sl_globs_drain(g, collect, &f), SL_OK);
+	cr_assert_eq(sl_walk_globs_drain(g, collect, &f), SL_OK);
 	cr_expect_eq(f.n, 1);
 	cr_expect_str_eq(f.path, path);
 	cr_expect(strstr(f.msg, glob) && strstr(f.msg, "limit"), "%s", f.msg);
 	f.n = 0;
-	cr_assert_eq(sl_globs_drain(g, collect, &f), SL_OK);
+	cr_assert_eq(sl_walk_globs_drain(g, collect, &f), SL_OK);
 	cr_expect_eq(f.n, 0, "drained once");
-	sl_globs_free(g);
+	sl_walk_globs_free(g);
 }

@@ -277,7 +277,7 @@ Test(model_kind, metadata)
 	cr_expect_eq(o->root, b->t.docs[0]->root);
 	cr_expect_eq(o->spec, sl_map_get(o->root, "spec"));
 	cr_expect_str_eq(sl_object_label(o, b->a), "Pod web-0");
-	cr_expect_str_eq(sl_unit_label(unit(b, 0), b->a), "Pod web-0");
+	cr_expect_str_eq(sl_object_unit_label(unit(b, 0), b->a), "Pod web-0");
 	done(b);
 
 	b = bind("apiVersion: v1\nkind: Pod\nspec: {}\n");
@@ -350,7 +350,7 @@ Test(model_kserve, isvc_every_component)
 	cr_expect_eq(m->node, sl_map_get(pred, "sklearn"), "the framework key is the container");
 	cr_expect_null(m->name);
 	cr_expect_not_null(m->limits);
-	cr_expect_str_eq(sl_unit_label(p, b->a), "InferenceService iris, predictor");
+	cr_expect_str_eq(sl_object_unit_label(p, b->a), "InferenceService iris, predictor");
 
 	const sl_unit *w = unit(b, 1);
 	cr_expect_eq(w->role, SL_ROLE_WORKER);
@@ -706,7 +706,7 @@ Test(model_core, deployment_replicas)
 	cr_expect_eq(u->meta, sl_map_get(tmpl, "metadata"));
 	cr_expect_eq(u->min_replicas, 1, "Deployment replicas default to 1");
 	cr_expect_null(u->replicas);
-	cr_expect_str_eq(sl_unit_label(u, b->a), "Deployment d");
+	cr_expect_str_eq(sl_object_unit_label(u, b->a), "Deployment d");
 	done(b);
 
 	b = bind("apiVersion: apps/v1\nkind: Deployment\n"
@@ -1142,7 +1142,7 @@ static const char *merged_keys(sl_items it, const char *key)
 {
 	static char buf[256];
 	buf[0] = '\0';
-	for (const sl_node *n; (n = sl_items_next(&it));) {
+	for (const sl_node *n; (n = sl_merge_items_next(&it));) {
 		const char *k = sl_scalar(sl_map_get(n, key));
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s%s", *buf ? "," : "",
 			 k ? k : "?", it.from_base ? "*" : "");
@@ -1154,7 +1154,7 @@ static const char *merged_selector(sl_pairs p)
 {
 	static char buf[256];
 	buf[0] = '\0';
-	for (const sl_pair *q; (q = sl_pairs_next(&p));)
+	for (const sl_pair *q; (q = sl_merge_pairs_next(&p));)
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s=%s%s", *buf ? "," : "",
 			 sl_scalar(q->key), sl_scalar(q->value), p.from_base ? "*" : "");
 	return buf;
@@ -1174,15 +1174,15 @@ Test(merge, seldon_appends_lists_and_merges_maps)
 	sl_index_init(&ix, default_cfg());
 	cr_assert_eq(sl_index_add(&ix, obj(cfg)), SL_OK);
 	cr_assert_eq(sl_index_finish(&ix), SL_OK);
-	sl_merged m = sl_unit_merged(&ix, unit(srv, 0));
+	sl_merged m = sl_merge_unit(&ix, unit(srv, 0));
 	cr_assert_eq(m.base, unit(cfg, 0));
 	cr_expect_str_eq(merged_keys(sl_merged_tolerations(&m), "key"), "c1*,c2*,s1");
-	cr_expect_eq(sl_items_count(sl_merged_tolerations(&m)), 3);
+	cr_expect_eq(sl_merge_items_count(sl_merged_tolerations(&m)), 3);
 	cr_expect_str_eq(merged_keys(sl_merged_spread(&m), "topologyKey"), "zone*");
 	cr_expect_str_eq(merged_selector(sl_merged_node_selector(&m)), "pool=gpu,zone=a*");
 	cr_expect(sl_merged_has_node_selection(&m));
 	/* the ServerConfig's own unit is not merged over anything */
-	sl_merged c = sl_unit_merged(&ix, unit(cfg, 0));
+	sl_merged c = sl_merge_unit(&ix, unit(cfg, 0));
 	cr_expect_null(c.base);
 	sl_index_free(&ix);
 	done(cfg);
@@ -1212,16 +1212,16 @@ Test(merge, kserve_replaces_lists_and_merges_maps)
 	sl_index_init(&ix, default_cfg());
 	cr_assert_eq(sl_index_add(&ix, obj(rt)), SL_OK);
 	cr_assert_eq(sl_index_finish(&ix), SL_OK);
-	sl_merged m = sl_unit_merged(&ix, unit(own, 0));
+	sl_merged m = sl_merge_unit(&ix, unit(own, 0));
 	cr_assert_eq(m.base, unit(rt, 0));
 	cr_expect_str_eq(merged_keys(sl_merged_tolerations(&m), "key"), "i1", "atomic: replaced");
 	cr_expect_str_eq(merged_selector(sl_merged_node_selector(&m)), "pool=cpu*");
-	sl_merged n = sl_unit_merged(&ix, unit(none, 0));
+	sl_merged n = sl_merge_unit(&ix, unit(none, 0));
 	cr_expect_str_eq(merged_keys(sl_merged_tolerations(&n), "key"), "r1*");
 	cr_expect_str_eq(merged_selector(sl_merged_node_selector(&n)), "zone=b,pool=cpu*");
-	cr_expect_eq(sl_items_count(sl_merged_affinity_list(
+	cr_expect_eq(sl_merge_items_count(sl_merged_affinity_list(
 		&n, "nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution/nodeSelectorTerms")), 1);
-	sl_merged o = sl_unit_merged(&ix, unit(other, 0));
+	sl_merged o = sl_merge_unit(&ix, unit(other, 0));
 	cr_expect_null(o.base, "a ServingRuntime of another namespace is not used");
 	sl_index_free(&ix);
 	done(rt);

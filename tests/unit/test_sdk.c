@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_sdk.c: the rule SDK (src/sdk.c) as rules use it, through the public API, where the
 ** rules' fixtures do not show it: the helpers that decide whether a fix can copy a node's text
-** (sl_node_one_line); and how the engine reads the kinds and modes SL_RULE declares. */
+** (sl_ctx_node_one_line); and how the engine reads the kinds and modes SL_RULE declares. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
@@ -50,7 +50,7 @@ static bool fix_offered(const char *rule, const char *text)
 	"    spec:\n      containers:\n        - name: web\n          image: nginx\n"
 
 /* replicas-without-spread copies the pods' labels into the term its fix adds: only labels
-** written on one line (sl_node_one_line), whatever their quoting. */
+** written on one line (sl_ctx_node_one_line), whatever their quoting. */
 Test(sdk, a_fix_copies_only_one_line_scalars)
 {
 	const char *r = "replicas-without-spread";

@@ -110,7 +110,7 @@ Test(selection, each_selection_in_file_order)
 		       "    nodeAffinity2: {}\n");
 	b->want_reports = 1;   /* values: 4 */
 	struct rec r = {b, "", 0, 0};
-	cr_expect_not(sl_unit_each_selection(unit(b), record, &r));
+	cr_expect_not(sl_selection_each(unit(b), record, &r));
 	cr_expect_str_eq(r.out,
 			 "-1 pool = gpu\n"
 			 "-1 zone = \n"
@@ -126,7 +126,7 @@ Test(selection, each_selection_stops_when_fn_says_so)
 {
 	bound *b = pod("  nodeSelector: {a: \"1\", b: \"2\"}\n" AFFINITY(TERM(EXPR("c", "Exists", ""))));
 	struct rec r = {b, "", 2, 0};
-	cr_expect(sl_unit_each_selection(unit(b), record, &r));
+	cr_expect(sl_selection_each(unit(b), record, &r));
 	cr_expect_str_eq(r.out, "-1 a = 1\n-1 b = 2\n");
 	done(b);
 }
@@ -138,9 +138,9 @@ Test(selection, preferred_terms_select_nothing)
 		       "        - weight: 1\n          preference:\n            matchExpressions:\n"
 		       "              - {key: a, operator: In, values: [x]}\n");
 	struct rec r = {b, "", 0, 0};
-	cr_expect_not(sl_unit_each_selection(unit(b), record, &r));
+	cr_expect_not(sl_selection_each(unit(b), record, &r));
 	cr_expect_str_eq(r.out, "");
-	cr_expect_null(sl_unit_required_terms(unit(b)));
+	cr_expect_null(sl_selection_required_terms(unit(b)));
 	done(b);
 }
 
@@ -154,11 +154,11 @@ Test(selection, pinned_by_the_node_selector_alone)
 {
 	bound *b = pod("  nodeSelector:\n    zone: a\n    pool: gpu\n");
 	const sl_node *at = NULL;
-	cr_expect(sl_unit_pinned(unit(b), key_is_pool, NULL, &at));
+	cr_expect(sl_selection_pinned(unit(b), key_is_pool, NULL, &at));
 	cr_expect_str_eq(text(b, at), "pool", "reported at the nodeSelector key");
 	done(b);
 	b = pod("  nodeSelector:\n    pool: cpu\n");
-	cr_expect_not(sl_unit_pinned(unit(b), key_is_pool, NULL, NULL));
+	cr_expect_not(sl_selection_pinned(unit(b), key_is_pool, NULL, NULL));
 	done(b);
 }
 
@@ -167,23 +167,23 @@ Test(selection, pinned_by_required_terms_only_when_every_term_selects)
 	bound *b = pod(AFFINITY(TERM(EXPR("zone", "In", ", values: [a]") EXPR("pool", "In", ", values: [gpu]"))
 				TERM(EXPR("pool", "Exists", ""))));
 	const sl_node *at = NULL;
-	cr_expect(sl_unit_pinned(unit(b), key_is_pool, NULL, &at));
+	cr_expect(sl_selection_pinned(unit(b), key_is_pool, NULL, &at));
 	cr_expect_str_eq(text(b, at), "{key: pool, operator: In, values: [gpu]}",
 			 "the first term's accepted expression");
 	done(b);
 	/* terms are ORed: a term that does not pin lets the pod go anywhere it selects */
 	b = pod(AFFINITY(TERM(EXPR("pool", "In", ", values: [gpu]")) TERM(EXPR("zone", "In", ", values: [a]"))));
-	cr_expect_not(sl_unit_pinned(unit(b), key_is_pool, NULL, NULL));
+	cr_expect_not(sl_selection_pinned(unit(b), key_is_pool, NULL, NULL));
 	done(b);
 	b = pod(AFFINITY(TERM(EXPR("pool", "NotIn", ", values: [cpu]"))));
-	cr_expect_not(sl_unit_pinned(unit(b), key_is_pool, NULL, NULL), "NotIn keeps pods off nodes");
+	cr_expect_not(sl_selection_pinned(unit(b), key_is_pool, NULL, NULL), "NotIn keeps pods off nodes");
 	done(b);
 	b = pod(AFFINITY("          []\n"));
-	cr_expect_not(sl_unit_pinned(unit(b), key_is_pool, NULL, NULL), "no terms");
+	cr_expect_not(sl_selection_pinned(unit(b), key_is_pool, NULL, NULL), "no terms");
 	done(b);
 	/* the nodeSelector and the terms are both required: either one pins */
 	b = pod("  nodeSelector: {pool: gpu}\n" AFFINITY(TERM(EXPR("zone", "In", ", values: [a]"))));
-	cr_expect(sl_unit_pinned(unit(b), key_is_pool, NULL, NULL));
+	cr_expect(sl_selection_pinned(unit(b), key_is_pool, NULL, NULL));
 	done(b);
 }
 
@@ -198,7 +198,7 @@ static bool allows(const char *spec, const char *v)
 {
 	bound *b = pod(spec);
 	sl_selection s;
-	cr_assert(sl_unit_each_selection(unit(b), first, &s));
+	cr_assert(sl_selection_each(unit(b), first, &s));
 	bool r = sl_selection_allows(&s, v);
 	done(b);
 	return r;
@@ -227,7 +227,7 @@ static bool gpu(const char *spec)
 {
 	bound *b = pod(spec);
 	const sl_node *at = NULL;
-	bool r = sl_unit_pinned_to_gpu(b->cfg, unit(b), &at);
+	bool r = sl_selection_pinned_to_gpu(b->cfg, unit(b), &at);
 	cr_expect(!r || at, "pinned without a node to report at");
 	done(b);
 	return r;

@@ -49,7 +49,7 @@ static void expect_pos(const sl_source *s, size_t off, uint32_t line, uint32_t c
 
 static void reset(void)
 {
-	sl_alloc_fail_after(0);
+	sl_arena_fail_after(0);
 }
 
 TestSuite(source, .init = reset, .fini = reset);
@@ -454,9 +454,9 @@ Test(source, allocation_failures_return_enomem)
 	int saw_failure = 0;
 	for (unsigned long n = 1; n <= 12; n++) {
 		sl_source *s = (sl_source *)0x1;
-		sl_alloc_fail_after(n);
+		sl_arena_fail_after(n);
 		sl_err err = sl_source_from_buffer("p", big, sizeof big, &s);
-		sl_alloc_fail_after(0);
+		sl_arena_fail_after(0);
 		if (err == SL_OK) {
 			cr_expect_eq(s->n_lines, 601);
 			sl_source_free(s);

@@ -49,7 +49,7 @@ static void compare(const char *doc_text, const char *const *keys, size_t n_keys
 	char *got = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&got, &len);
-	cr_assert_eq(sl_json_write_streamed(m, skel, arrays, n_keys), SL_OK);
+	cr_assert_eq(sl_stream_write_json(m, skel, arrays, n_keys), SL_OK);
 	fclose(m);
 	size_t wl = strlen(want);
 	cr_expect(len == wl + 1 && memcmp(got, want, wl) == 0 && got[wl] == '\n',

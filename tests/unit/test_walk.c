@@ -131,7 +131,7 @@ Test(walk, exclude_globs_relative_to_the_config)
 	char *msg = NULL;
 	cr_assert_eq(sl_config_load(cfgpath, &cfg, &msg), SL_OK, "%s", msg ? msg : "");
 	sl_globs *g = NULL;
-	cr_assert_eq(sl_globs_new(cfg, &g, NULL), SL_OK);
+	cr_assert_eq(sl_walk_globs_new(cfg, &g, NULL), SL_OK);
 	mk("d/charts/x/templates/t.yaml");
 	mk("d/charts/x/templates/deeper/t.yaml");
 	mk("d/charts/x/values.yaml");
@@ -151,17 +151,17 @@ Test(walk, exclude_globs_relative_to_the_config)
 	/* the same globs from another working directory: paths are taken relative to the config */
 	char path[PATH_MAX * 2];
 	snprintf(path, sizeof path, "%s/d/charts/x/templates/t.yaml", tmp);
-	cr_expect(sl_globs_match(g, path));
+	cr_expect(sl_walk_globs_match(g, path));
 	snprintf(path, sizeof path, "%s/d/../d/a.gen.yaml", tmp);
-	cr_expect(sl_globs_match(g, path), "the directory is resolved");
+	cr_expect(sl_walk_globs_match(g, path), "the directory is resolved");
 	snprintf(path, sizeof path, "%s/d/sub/a.gen.yaml", tmp);
-	cr_expect_not(sl_globs_match(g, path));
-	sl_globs_free(g);
+	cr_expect_not(sl_walk_globs_match(g, path));
+	sl_walk_globs_free(g);
 	sl_config_free(cfg);
 
-	cr_assert_eq(sl_globs_new(NULL, &g, NULL), SL_OK);
-	cr_expect_not(sl_globs_match(g, path), "no config: nothing is excluded");
-	sl_globs_free(g);
+	cr_assert_eq(sl_walk_globs_new(NULL, &g, NULL), SL_OK);
+	cr_expect_not(sl_walk_globs_match(g, path), "no config: nothing is excluded");
+	sl_walk_globs_free(g);
 }
 
 Test(walk, symlink_loops_are_walked_once)

@@ -148,11 +148,11 @@ Test(write, temp_names_fit_name_max)
 
 Test(write, within_a_root)
 {
-	cr_expect(sl_path_within("/a/b/c.yaml", "/a/b"));
-	cr_expect(sl_path_within("/a/b/c/d.yaml", "/a"));
-	cr_expect_not(sl_path_within("/a/bc/d.yaml", "/a/b"));
-	cr_expect_not(sl_path_within("/etc/passwd", "/a"));
-	cr_expect(sl_path_within("/etc/passwd", "/"));
+	cr_expect(sl_write_path_within("/a/b/c.yaml", "/a/b"));
+	cr_expect(sl_write_path_within("/a/b/c/d.yaml", "/a"));
+	cr_expect_not(sl_write_path_within("/a/bc/d.yaml", "/a/b"));
+	cr_expect_not(sl_write_path_within("/etc/passwd", "/a"));
+	cr_expect(sl_write_path_within("/etc/passwd", "/"));
 }
 
 /* A signal that ends the process while a big file is being written: the file is either the

@@ -403,8 +403,8 @@ Test(tree_lookup, aliases_are_followed)
 	cr_expect_str_eq(sl_scalar(raw(r, "t")), "hello");
 	cr_expect(sl_scalar_is(raw(r, "t"), "hello"));
 	cr_expect_not(sl_scalar_is(raw(r, "t"), "hell"));
-	cr_expect_eq(sl_deref(raw(r, "t")), raw(r, "s"));
-	cr_expect_null(sl_deref(NULL));
+	cr_expect_eq(sl_node_deref(raw(r, "t")), raw(r, "s"));
+	cr_expect_null(sl_node_deref(NULL));
 	cr_expect_null(sl_map_get(r, "missing"));
 	cr_expect_null(sl_map_get(raw(r, "s"), "x"), "a scalar is not a map");
 	cr_expect_null(sl_map_get(sl_map_get(ref, "y"), "a"), "a sequence is not a map");
@@ -1121,7 +1121,7 @@ Test(tree_limits, billion_laughs_is_not_expanded)
 		cr_expect_eq(item(i, k)->u.alias.target, raw(r, "h"));
 		cr_expect_eq(item(i, k)->parent, i);
 	}
-	cr_expect_eq(sl_deref(item(i, 0))->type, SL_NODE_SEQ);
+	cr_expect_eq(sl_node_deref(item(i, 0))->type, SL_NODE_SEQ);
 	done(p);
 }
 
@@ -1201,9 +1201,9 @@ Test(tree_oom, every_failure_is_enomem_or_ok)
 		cr_assert_not_null(a);
 		parsed sink = {0};
 		sl_tree t;
-		sl_alloc_fail_after(n);
+		sl_arena_fail_after(n);
 		sl_err err = sl_tree_parse(src, a, &t, on_issue, &sink);
-		sl_alloc_fail_after(0);
+		sl_arena_fail_after(0);
 		cr_expect(err == SL_OK || err == SL_ENOMEM, "failure %lu: %s", n, sl_strerror(err));
 		if (err == SL_ENOMEM)
 			saw_enomem = 1;

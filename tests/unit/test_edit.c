@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_fix.c: the fix module on its own: style detection, edit validation and application,
+** test_edit.c: the edit module (src/edit.c) on its own: style detection, edit validation and application,
 ** rendering of inserted entries and items in the file's style, removals, and unified diffs. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include "arena.h"
 #include "diff.h"
-#include "fix.h"
+#include "edit.h"
 #include "source.h"
 #include "yaml_tree.h"
 
@@ -21,7 +21,7 @@ static struct doc *parse(const char *text)
 	d->a = sl_arena_new();
 	cr_assert_eq(sl_tree_parse(d->src, d->a, &d->t, NULL, NULL), SL_OK);
 	cr_assert_geq(d->t.n_docs, 1);
-	sl_style_detect(d->src, &d->st);
+	sl_edit_style_detect(d->src, &d->st);
 	return d;
 }
 
@@ -49,7 +49,7 @@ static char *apply1(struct doc *d, size_t off, size_t len, const char *content)
 	const sl_edit *v[1] = {&e};
 	char *out;
 	size_t n;
-	cr_assert_eq(sl_edits_apply(d->src->data, d->src->len, v, 1, &out, &n), SL_OK);
+	cr_assert_eq(sl_edit_apply(d->src->data, d->src->len, v, 1, &out, &n), SL_OK);
 	return out;
 }
 
@@ -74,7 +74,7 @@ Test(fix, map_entry_follows_indent_and_nesting)
 	struct doc *d = parse("spec:\n    resources:\n        requests:\n            cpu: 1 # one\nnext: 2\n");
 	static const char *const path[] = {"spec", "resources", NULL};
 	size_t off;
-	const char *t = sl_render_map_entry(d->a, d->src, &d->st, at(d, path), "limits",
+	const char *t = sl_edit_render_map_entry(d->a, d->src, &d->st, at(d, path), "limits",
 					    "nvidia.com/gpu: 1", &off);
 	cr_assert(t);
 	char *out = apply1(d, off, 0, t);
@@ -90,14 +90,14 @@ Test(fix, sequence_fragment_indentless_and_indented)
 	struct doc *d = parse("spec:\n  a:\n  - x\n  b: 1\n");
 	static const char *const path[] = {"spec", NULL};
 	size_t off;
-	const char *t = sl_render_map_entry(d->a, d->src, &d->st, at(d, path), "tolerations", frag, &off);
+	const char *t = sl_edit_render_map_entry(d->a, d->src, &d->st, at(d, path), "tolerations", frag, &off);
 	char *out = apply1(d, off, 0, t);
 	cr_expect_str_eq(out, "spec:\n  a:\n  - x\n  b: 1\n  tolerations:\n  - key: nvidia.com/gpu\n"
 			      "    operator: Exists\n");
 	free(out);
 	done(d);
 	d = parse("spec:\n  a:\n    - x\n  b: 1\n");
-	t = sl_render_map_entry(d->a, d->src, &d->st, at(d, path), "tolerations", frag, &off);
+	t = sl_edit_render_map_entry(d->a, d->src, &d->st, at(d, path), "tolerations", frag, &off);
 	out = apply1(d, off, 0, t);
 	cr_expect_str_eq(out, "spec:\n  a:\n    - x\n  b: 1\n  tolerations:\n    - key: nvidia.com/gpu\n"
 			      "      operator: Exists\n");
@@ -110,7 +110,7 @@ Test(fix, sequence_item_crlf)
 	struct doc *d = parse("t:\r\n  - key: a\r\n    operator: Exists\r\nz: 1\r\n");
 	static const char *const path[] = {"t", NULL};
 	size_t off;
-	const char *t = sl_render_seq_item(d->a, d->src, &d->st, at(d, path),
+	const char *t = sl_edit_render_seq_item(d->a, d->src, &d->st, at(d, path),
 					   "key: b\noperator: Exists", &off);
 	cr_assert(t);
 	char *out = apply1(d, off, 0, t);
@@ -124,17 +124,17 @@ Test(fix, flow_collections)
 	struct doc *d = parse("m: {a: 1}\ns: [x]\ne: {}\n");
 	static const char *const m[] = {"m", NULL}, *const s[] = {"s", NULL}, *const e[] = {"e", NULL};
 	size_t off;
-	const char *t = sl_render_map_entry(d->a, d->src, &d->st, at(d, m), "b", "2", &off);
+	const char *t = sl_edit_render_map_entry(d->a, d->src, &d->st, at(d, m), "b", "2", &off);
 	char *out = apply1(d, off, 0, t);
 	cr_expect_str_eq(out, "m: {a: 1, b: 2}\ns: [x]\ne: {}\n");
 	free(out);
-	cr_expect_null(sl_render_map_entry(d->a, d->src, &d->st, at(d, m), "b", "c: 1\nd: 2", &off),
+	cr_expect_null(sl_edit_render_map_entry(d->a, d->src, &d->st, at(d, m), "b", "c: 1\nd: 2", &off),
 		       "a block fragment into a flow mapping is declined");
-	t = sl_render_seq_item(d->a, d->src, &d->st, at(d, s), "key: y", &off);
+	t = sl_edit_render_seq_item(d->a, d->src, &d->st, at(d, s), "key: y", &off);
 	out = apply1(d, off, 0, t);
 	cr_expect_str_eq(out, "m: {a: 1}\ns: [x, {key: y}]\ne: {}\n");
 	free(out);
-	t = sl_render_map_entry(d->a, d->src, &d->st, at(d, e), "k", "v", &off);
+	t = sl_edit_render_map_entry(d->a, d->src, &d->st, at(d, e), "k", "v", &off);
 	out = apply1(d, off, 0, t);
 	cr_expect_str_eq(out, "m: {a: 1}\ns: [x]\ne: {k: v}\n");
 	free(out);
@@ -146,22 +146,22 @@ Test(fix, removals)
 	struct doc *d = parse("t:\n  - key: a   # keep me?\n    operator: Exists\n  - key: b\nm: {x: 1, y: 2}\n");
 	static const char *const t[] = {"t", NULL}, *const m[] = {"m", NULL};
 	size_t s, e;
-	cr_assert(sl_render_removal(d->src, sl_deref(at(d, t))->u.seq.items[0], &s, &e));
+	cr_assert(sl_edit_render_removal(d->src, sl_node_deref(at(d, t))->u.seq.items[0], &s, &e));
 	char *out = apply1(d, s, e - s, "");
 	cr_expect_str_eq(out, "t:\n  - key: b\nm: {x: 1, y: 2}\n");
 	free(out);
 	const sl_node *mm = at(d, m);
-	cr_assert(sl_render_removal(d->src, mm->u.map.pairs[0].key, &s, &e));
+	cr_assert(sl_edit_render_removal(d->src, mm->u.map.pairs[0].key, &s, &e));
 	out = apply1(d, s, e - s, "");
 	cr_expect_str_eq(out, "t:\n  - key: a   # keep me?\n    operator: Exists\n  - key: b\nm: {y: 2}\n");
 	free(out);
-	cr_assert(sl_render_removal(d->src, mm->u.map.pairs[1].value, &s, &e));
+	cr_assert(sl_edit_render_removal(d->src, mm->u.map.pairs[1].value, &s, &e));
 	out = apply1(d, s, e - s, "");
 	cr_expect_str_eq(out, "t:\n  - key: a   # keep me?\n    operator: Exists\n  - key: b\nm: {x: 1}\n");
 	free(out);
 	/* the first key of a sequence item's mapping does not stand on its own line: declined */
-	const sl_node *item = sl_deref(at(d, t))->u.seq.items[0];
-	cr_expect_not(sl_render_removal(d->src, sl_deref(item)->u.map.pairs[0].key, &s, &e));
+	const sl_node *item = sl_node_deref(at(d, t))->u.seq.items[0];
+	cr_expect_not(sl_edit_render_removal(d->src, sl_node_deref(item)->u.map.pairs[0].key, &s, &e));
 	done(d);
 }
 
@@ -176,17 +176,17 @@ Test(fix, edits_are_validated)
 	char *out;
 	size_t n;
 	const sl_edit *ov[2] = {&a, &b};
-	cr_expect_eq(sl_edits_apply(text, 6, ov, 2, &out, &n), SL_EUSAGE, "overlapping edits");
+	cr_expect_eq(sl_edit_apply(text, 6, ov, 2, &out, &n), SL_EUSAGE, "overlapping edits");
 	const sl_edit *oob[1] = {&c};
-	cr_expect_eq(sl_edits_apply(text, 6, oob, 1, &out, &n), SL_EUSAGE, "an edit past the end");
-	cr_expect(sl_edits_overlap(&i1, &i2), "two insertions at one offset are ambiguous");
+	cr_expect_eq(sl_edit_apply(text, 6, oob, 1, &out, &n), SL_EUSAGE, "an edit past the end");
+	cr_expect(sl_edit_overlap(&i1, &i2), "two insertions at one offset are ambiguous");
 	const sl_edit *ok[2] = {&i1, &a};   /* given out of order */
-	cr_assert_eq(sl_edits_apply(text, 6, ok, 2, &out, &n), SL_OK);
+	cr_assert_eq(sl_edit_apply(text, 6, ok, 2, &out, &n), SL_OK);
 	cr_expect_str_eq(out, "aXd1ef");
 	cr_expect_eq(n, 6);
 	free(out);
 	sl_edit other = {.path = "q", .offset = 1, .length = 2, .content = ""};
-	cr_expect_not(sl_edits_overlap(&a, &other), "edits of different files never overlap");
+	cr_expect_not(sl_edit_overlap(&a, &other), "edits of different files never overlap");
 }
 
 Test(fix, unified_diff)
@@ -350,7 +350,7 @@ static void count_issue(void *payload, const char *rule, unsigned doc, size_t st
 static void expect_round_trip(const char *value, char quote)
 {
 	sl_arena *a = sl_arena_new();
-	const char *r = sl_render_scalar(a, quote, value);
+	const char *r = sl_edit_render_scalar(a, quote, value);
 	cr_assert_not_null(r, "\"%s\" rendered", value);
 	char flow[512], block[512];
 	snprintf(flow, sizeof flow, "m: {k: %s, z: 1}\n", r);
@@ -381,13 +381,13 @@ Test(fix, inserted_values_are_valid_scalars)
 {
 	/* plain when that is safe in both contexts and stays a string */
 	sl_arena *a = sl_arena_new();
-	cr_expect_str_eq(sl_render_scalar(a, '"', "web"), "web");
-	cr_expect_str_eq(sl_render_scalar(a, '"', "nvidia.com/gpu"), "nvidia.com/gpu");
-	cr_expect_str_eq(sl_render_scalar(a, '"', "web]"), "\"web]\"");
-	cr_expect_str_eq(sl_render_scalar(a, '\'', "it's"), "'it''s'");
-	cr_expect_str_eq(sl_render_scalar(a, '\'', "a\nb"), "\"a\\x0Ab\"");
-	cr_expect_str_eq(sl_render_scalar(a, '"', "a\"b\\c"), "\"a\\\"b\\\\c\"");
-	cr_expect_null(sl_render_scalar(a, '"', "x\xFFy"), "not UTF-8: no YAML holds it");
+	cr_expect_str_eq(sl_edit_render_scalar(a, '"', "web"), "web");
+	cr_expect_str_eq(sl_edit_render_scalar(a, '"', "nvidia.com/gpu"), "nvidia.com/gpu");
+	cr_expect_str_eq(sl_edit_render_scalar(a, '"', "web]"), "\"web]\"");
+	cr_expect_str_eq(sl_edit_render_scalar(a, '\'', "it's"), "'it''s'");
+	cr_expect_str_eq(sl_edit_render_scalar(a, '\'', "a\nb"), "\"a\\x0Ab\"");
+	cr_expect_str_eq(sl_edit_render_scalar(a, '"', "a\"b\\c"), "\"a\\\"b\\\\c\"");
+	cr_expect_null(sl_edit_render_scalar(a, '"', "x\xFFy"), "not UTF-8: no YAML holds it");
 	sl_arena_free(a);
 	static const char *const values[] = {
 		"web]", "web}", "a, b", "a: b", "a #b", "#x", "- x", "[x]", "{x}", "&x", "*x", "!x",

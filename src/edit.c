@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** fix.c: applying byte-range edits and rendering inserted YAML in the file's style (write.c
+** edit.c: applying byte-range edits and rendering inserted YAML in the file's style (write.c
 ** writes the fixed files). Inserted text follows the file: its indent width, whether its block
 ** sequences are indented under their key, its preferred quote and its line ending. */
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 #include "arena.h"
-#include "fix.h"
+#include "edit.h"
 
 /* --- style ----------------------------------------------------------------------------- */
 
@@ -19,7 +19,7 @@ static size_t leading_spaces(const char *p, const char *end)
 	return n;
 }
 
-void sl_style_detect(const sl_source *src, sl_style *out)
+void sl_edit_style_detect(const sl_source *src, sl_style *out)
 {
 	unsigned votes[9] = {0};
 	unsigned seq_in = 0, seq_out = 0, dq = 0, sq = 0;
@@ -81,7 +81,7 @@ void sl_style_detect(const sl_source *src, sl_style *out)
 
 /* --- applying edits ---------------------------------------------------------------------- */
 
-bool sl_edits_overlap(const sl_edit *a, const sl_edit *b)
+bool sl_edit_overlap(const sl_edit *a, const sl_edit *b)
 {
 	if (a->path != b->path && strcmp(a->path, b->path) != 0)
 		return false;
@@ -124,13 +124,13 @@ bool sl_edit_set_fits(const sl_edit_set *s, const sl_edit *e)
 	/* the edits are disjoint and sorted, so their ends never decrease: to the left only those
 	** that end at or after e's start can touch it, to the right those that start by its end */
 	for (size_t i = pos; i-- > 0;) {
-		if (sl_edits_overlap(s->v[i], e))
+		if (sl_edit_overlap(s->v[i], e))
 			return false;
 		if (s->v[i]->offset + s->v[i]->length < e->offset)
 			break;
 	}
 	for (size_t i = pos; i < s->n && s->v[i]->offset <= e->offset + e->length; i++)
-		if (sl_edits_overlap(s->v[i], e))
+		if (sl_edit_overlap(s->v[i], e))
 			return false;
 	return true;
 }
@@ -159,7 +159,7 @@ void sl_edit_set_free(sl_edit_set *s)
 	memset(s, 0, sizeof *s);
 }
 
-sl_err sl_edits_apply(const char *data, size_t len, const sl_edit *const *edits, size_t n,
+sl_err sl_edit_apply(const char *data, size_t len, const sl_edit *const *edits, size_t n,
 		      char **out, size_t *out_len)
 {
 	const sl_edit **sorted = sl_xmalloc((n ? n : 1) * sizeof *sorted);
@@ -171,7 +171,7 @@ sl_err sl_edits_apply(const char *data, size_t len, const sl_edit *const *edits,
 	for (size_t i = 0; i < n; i++) {
 		const sl_edit *e = sorted[i];
 		if (e->offset > len || e->length > len - e->offset ||
-		    (i > 0 && sl_edits_overlap(sorted[i - 1], e))) {
+		    (i > 0 && sl_edit_overlap(sorted[i - 1], e))) {
 			free(sorted);
 			return SL_EUSAGE;
 		}
@@ -203,7 +203,7 @@ sl_err sl_edits_apply(const char *data, size_t len, const sl_edit *const *edits,
 
 /* --- rendering ----------------------------------------------------------------------------- */
 
-size_t sl_line_indent(const sl_source *src, size_t offset)
+size_t sl_edit_line_indent(const sl_source *src, size_t offset)
 {
 	size_t l = sl_source_line_of(src, offset);
 	size_t s = l == 0 ? src->bom : src->line_start[l];
@@ -333,7 +333,7 @@ static bool plain_safe(const char *s)
 	return true;
 }
 
-const char *sl_render_quoted(sl_arena *a, char quote, const char *s)
+const char *sl_edit_render_quoted(sl_arena *a, char quote, const char *s)
 {
 	/* Single quotes hold printable text only (a line break would fold): anything else, and
 	** every non-ASCII character YAML does not print (C1, U+2028, U+2029, U+FEFF), is written
@@ -342,7 +342,7 @@ const char *sl_render_quoted(sl_arena *a, char quote, const char *s)
 	size_t n = strlen(s);
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		unsigned cp;
-		size_t len = sl_utf8_decode(p, n - (size_t)(p - (const unsigned char *)s), &cp);
+		size_t len = sl_source_utf8_decode(p, n - (size_t)(p - (const unsigned char *)s), &cp);
 		if (!len)
 			return NULL;
 		if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 ||
@@ -354,7 +354,7 @@ const char *sl_render_quoted(sl_arena *a, char quote, const char *s)
 	sb_str(&b, single ? "'" : "\"");
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		unsigned cp;
-		size_t len = sl_utf8_decode(p, n - (size_t)(p - (const unsigned char *)s), &cp);
+		size_t len = sl_source_utf8_decode(p, n - (size_t)(p - (const unsigned char *)s), &cp);
 		char esc[16];
 		if (single && cp == '\'')
 			sb_str(&b, "''");
@@ -378,13 +378,13 @@ const char *sl_render_quoted(sl_arena *a, char quote, const char *s)
 	return sb_finish(&b, a);
 }
 
-const char *sl_render_scalar(sl_arena *a, char quote, const char *s)
+const char *sl_edit_render_scalar(sl_arena *a, char quote, const char *s)
 {
 	if (!s)
 		return NULL;
 	if (plain_safe(s))
 		return sl_arena_strndup(a, s, strlen(s));
-	return sl_render_quoted(a, quote, s);
+	return sl_edit_render_quoted(a, quote, s);
 }
 
 /* True when a fragment is a nested block rather than an inline scalar. */
@@ -401,14 +401,14 @@ static size_t after_node(const sl_source *src, const sl_node *n)
 	return sl_source_line_end(src, sl_source_line_of(src, last));
 }
 
-const char *sl_render_map_entry(sl_arena *a, const sl_source *src, const sl_style *st,
+const char *sl_edit_render_map_entry(sl_arena *a, const sl_source *src, const sl_style *st,
 				const sl_node *map, const char *key, const char *fragment,
 				size_t *offset)
 {
-	map = sl_deref(map);
+	map = sl_node_deref(map);
 	if (!map || map->type != SL_NODE_MAP)
 		return NULL;
-	key = sl_render_scalar(a, st->quote, key);   /* a key is a string, never YAML text */
+	key = sl_edit_render_scalar(a, st->quote, key);   /* a key is a string, never YAML text */
 	if (!key)
 		return NULL;
 	struct sbuf b = {0};
@@ -425,7 +425,7 @@ const char *sl_render_map_entry(sl_arena *a, const sl_source *src, const sl_styl
 		sb_str(&b, fragment);
 		return sb_finish(&b, a);
 	}
-	size_t col = sl_line_indent(src, with_properties(src, map->u.map.pairs[0].key));
+	size_t col = sl_edit_line_indent(src, with_properties(src, map->u.map.pairs[0].key));
 	*offset = after_node(src, map);
 	sb_str(&b, SL_STYLE_EOL(st));
 	sb_spaces(&b, col);
@@ -464,10 +464,10 @@ static bool dash_column(const sl_source *src, const sl_node *item, size_t *col)
 	return false;
 }
 
-const char *sl_render_seq_item(sl_arena *a, const sl_source *src, const sl_style *st,
+const char *sl_edit_render_seq_item(sl_arena *a, const sl_source *src, const sl_style *st,
 			       const sl_node *seq, const char *fragment, size_t *offset)
 {
-	seq = sl_deref(seq);
+	seq = sl_node_deref(seq);
 	if (!seq || seq->type != SL_NODE_SEQ)
 		return NULL;
 	struct sbuf b = {0};
@@ -520,7 +520,7 @@ static bool starts_line(const sl_source *src, size_t offset, size_t *line_start)
 	return true;
 }
 
-bool sl_render_removal(const sl_source *src, const sl_node *n, size_t *start, size_t *end)
+bool sl_edit_render_removal(const sl_source *src, const sl_node *n, size_t *start, size_t *end)
 {
 	const sl_node *parent = n->parent;
 	if (!parent)
