@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
-** cmd_check.c: `schedlint check`. Options are parsed, the config found, every input added to
-** one run (so cross-file facts are seen), the report written, and the exit status derived:
-** 2 beats 1 (a file that could not be read is an error even when others have findings). */
+** cmd_check.c: `schedlint check`: the options parsed (parse_args), the config found, every
+** input added to one run so cross-file facts are seen (add_inputs), the run linted and fixed or
+** diffed (check), files written (settle_files), the report written (write_report), and the exit
+** status derived: 2 beats 1 (a file that could not be read is an error even when others have
+** findings). */
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -48,7 +50,19 @@ static int is_stdin(const char *path, const char *stdin_name)
 	return strcmp(path, stdin_name ? stdin_name : "-") == 0;
 }
 
-int sl_cmd_check(int argc, char **argv)
+/* The command line of check, parsed. */
+struct check_args {
+	sl_output_options ropts;
+	const char *output, *config_path, *stdin_name, *color;
+	struct list sel, ign;
+	int fail_on, exit_zero, fix, unsafe, diff;
+	unsigned jobs;
+	char **paths;
+	int n_paths;
+};
+
+/* Parses argv into a; returns -1 to go on, else the exit status (--help, a usage error). */
+static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
 	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES };
@@ -71,155 +85,143 @@ int sl_cmd_check(int argc, char **argv)
 		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
 		{"diff", no_argument, NULL, O_DIFF},
 		{NULL, 0, NULL, 0}};
-	sl_output_options ropts = {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT};
-	const char *output = NULL, *config_path = NULL, *stdin_name = NULL, *color = "auto";
-	struct list sel = {0}, ign = {0};
-	int fail_on = -1, exit_zero = 0, status = EXIT_CLEAN, fix = 0, unsafe = 0, diff = 0;
-	size_t unwritten = 0;
-	unsigned jobs = 0;
+	static const struct { const char *name; sl_format format; } formats[] = {
+		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
+		{"github", SL_FORMAT_GITHUB}};
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "f:o:c:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'f':
-			if (strcmp(optarg, "text") == 0)
-				ropts.format = SL_FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				ropts.format = SL_FORMAT_JSON;
-			else if (strcmp(optarg, "sarif") == 0)
-				ropts.format = SL_FORMAT_SARIF;
-			else if (strcmp(optarg, "github") == 0)
-				ropts.format = SL_FORMAT_GITHUB;
-			else
+		case 'f': {
+			size_t i = 0;
+			while (i < sizeof formats / sizeof formats[0] && strcmp(optarg, formats[i].name))
+				i++;
+			if (i == sizeof formats / sizeof formats[0])
 				return usage_error("unknown format \"%s\" (expected text, json, sarif or github)",
 						   optarg);
+			a->ropts.format = formats[i].format;
 			break;
-		case 'o': output = optarg; break;
-		case 'c': config_path = optarg; break;
+		}
+		case 'o': a->output = optarg; break;
+		case 'c': a->config_path = optarg; break;
 		case 'j': {
 			char *end;
 			long v = strtol(optarg, &end, 10);
 			if (*end || v < 1 || v > 1024)
 				return usage_error("--jobs takes a number from 1 to 1024, not \"%s\"", optarg);
-			jobs = (unsigned)v;
+			a->jobs = (unsigned)v;
 			break;
 		}
-		case 'q': ropts.quiet = true; break;
+		case 'q': a->ropts.quiet = true; break;
 		case 'h': sl_cli_usage(stdout); return EXIT_CLEAN;
-		case O_STDIN_FILENAME: stdin_name = optarg; break;
+		case O_STDIN_FILENAME: a->stdin_name = optarg; break;
 		case O_SELECT:
 		case O_IGNORE:
-			if (list_add(c == O_SELECT ? &sel : &ign, optarg) < 0)
+			if (list_add(c == O_SELECT ? &a->sel : &a->ign, optarg) < 0)
 				return EXIT_INTERNAL;
 			break;
 		case O_FAIL_ON:
-			fail_on = sl_severity_parse(optarg);
-			if (fail_on <= SL_SEV_OFF)
+			a->fail_on = sl_severity_parse(optarg);
+			if (a->fail_on <= SL_SEV_OFF)
 				return usage_error("--fail-on takes error, warning or info, not \"%s\"", optarg);
 			break;
-		case O_EXIT_ZERO: exit_zero = 1; break;
+		case O_EXIT_ZERO: a->exit_zero = 1; break;
 		case O_COLOR:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "always") && strcmp(optarg, "never"))
 				return usage_error("--color takes auto, always or never, not \"%s\"", optarg);
-			color = optarg;
+			a->color = optarg;
 			break;
-		case O_STATS: ropts.statistics = true; break;
-		case O_NOTES: ropts.show_notes = true; break;
-		case O_FIX: fix = 1; break;
-		case O_UNSAFE: unsafe = 1; break;
-		case O_DIFF: diff = 1; break;
+		case O_STATS: a->ropts.statistics = true; break;
+		case O_NOTES: a->ropts.show_notes = true; break;
+		case O_FIX: a->fix = 1; break;
+		case O_UNSAFE: a->unsafe = 1; break;
+		case O_DIFF: a->diff = 1; break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
 			return usage_error("unknown option \"%s\"", argv[optind - 1]);
 		}
 	}
+	a->paths = argv + optind;
+	a->n_paths = argc - optind;
+	return -1;
+}
 
-	sl_config *cfg = NULL;
-	char *err_msg = NULL;
-	sl_err err = SL_OK;
-	int cs = sl_cli_load_config(config_path, stdin_name, &cfg);
-	if (cs != EXIT_CLEAN) {
-		free(sel.v);
-		free(ign.v);
-		return cs;
-	}
-	if (fail_on < 0)
-		fail_on = sl_config_fail_on(cfg);
-	if (fail_on < 0)
-		fail_on = SL_SEV_WARNING;
-
+/* A new run under cfg; on failure, the message printed and *status set. */
+static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *status)
+{
 	/* Without fixing, stream: memory then follows the largest file, not the whole input. */
-	sl_run_options opts = {.version = SL_RUN_OPTIONS_VERSION, .select = sel.v, .n_select = sel.n, .ignore = ign.v, .n_ignore = ign.n,
-			       .jobs = jobs, .low_memory = !fix && !diff};
+	sl_run_options opts = SL_RUN_OPTIONS_INIT;
+	opts.select = a->sel.v;
+	opts.n_select = a->sel.n;
+	opts.ignore = a->ign.v;
+	opts.n_ignore = a->ign.n;
+	opts.jobs = a->jobs;
+	opts.low_memory = !a->fix && !a->diff;
 	sl_run *run = NULL;
-	err = sl_run_new(cfg, &opts, &run, &err_msg);
+	char *err_msg = NULL;
+	sl_err err = sl_run_new(cfg, &opts, &run, &err_msg);
 	if (err == SL_EUSAGE) {
-		status = usage_error("%s", err_msg ? err_msg : sl_strerror(err));
-		free(err_msg);
-		goto out;
+		*status = usage_error("%s", err_msg ? err_msg : sl_strerror(err));
 	} else if (err) {
 		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
 		fputc('\n', stderr);
-		free(err_msg);
-		status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
-		goto out;
+		*status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 	}
+	free(err_msg);
+	return err ? NULL : run;
+}
 
-	/* The inputs: paths, "-", or piped stdin when there is none. */
-	int n_paths = argc - optind;
-	if (n_paths == 0 && isatty(STDIN_FILENO)) {
+/* The inputs: paths, "-", or piped stdin when there is none. */
+static sl_err add_inputs(sl_run *run, const struct check_args *a)
+{
+	sl_err err = SL_OK;
+	const char *stdin_as = a->stdin_name ? a->stdin_name : "-";
+	if (a->n_paths == 0 && isatty(STDIN_FILENO)) {
 		err = sl_run_add_path(run, ".");
-	} else if (n_paths == 0) {
-		if (!stdin_name || !sl_run_excluded(run, stdin_name))
-			err = sl_run_add_fd(run, STDIN_FILENO, stdin_name ? stdin_name : "-");
+	} else if (a->n_paths == 0) {
+		if (!a->stdin_name || !sl_run_excluded(run, a->stdin_name))
+			err = sl_run_add_fd(run, STDIN_FILENO, stdin_as);
 	}
-	for (int i = optind; i < argc && !err; i++) {
-		if (strcmp(argv[i], "-") == 0) {
-			if (!stdin_name || !sl_run_excluded(run, stdin_name))
-				err = sl_run_add_fd(run, STDIN_FILENO, stdin_name ? stdin_name : "-");
+	for (int i = 0; i < a->n_paths && !err; i++) {
+		if (strcmp(a->paths[i], "-") == 0) {
+			if (!a->stdin_name || !sl_run_excluded(run, a->stdin_name))
+				err = sl_run_add_fd(run, STDIN_FILENO, stdin_as);
 		} else {
-			err = sl_run_add_path(run, argv[i]);
+			err = sl_run_add_path(run, a->paths[i]);
 		}
 	}
-	if (!err)
-		err = sl_run_lint(run);
-	size_t applied = 0;
-	bool converged = true;
-	if (!err && (fix || diff)) {
-		sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = unsafe};
-		err = sl_run_fix(run, &fo, &applied, &converged);
-	}
-	if (err) {
-		fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
-		status = EXIT_INTERNAL;
-		goto out;
-	}
-	if (!converged)
-		fprintf(stderr, "schedlint: warning: fixes did not settle after 10 rounds; "
-			"please report this with the file\n");
-	if (diff) {
-		/* Only the diff: nothing is written, exit 1 when there is one. */
-		int any = 0;
-		for (size_t i = 0; i < sl_run_file_count(run); i++) {
-			bool changed;
-			const char *d;
-			size_t l;
-			sl_run_file_text(run, i, &d, &l, &changed);
-			if (!changed)
-				continue;
-			any = 1;
-			if (sl_run_file_diff(run, i, stdout) != SL_OK)
-				status = EXIT_INTERNAL;
-		}
-		fprintf(stderr, "%zu %s would be fixed.\n", applied, applied == 1 ? "finding" : "findings");
-		if (status == EXIT_CLEAN && any)
-			status = EXIT_FINDINGS;
-		goto out;
-	}
+	return err;
+}
 
-	FILE *out = stdout;
+/* --diff: only the diff of every changed file, nothing written; the exit status (1 when there
+** is a diff). */
+static int print_diff(const sl_run *run, size_t applied)
+{
+	int status = EXIT_CLEAN, any = 0;
+	for (size_t i = 0; i < sl_run_file_count(run); i++) {
+		bool changed;
+		const char *d;
+		size_t l;
+		sl_run_file_text(run, i, &d, &l, &changed);
+		if (!changed)
+			continue;
+		any = 1;
+		if (sl_run_file_diff(run, i, stdout) != SL_OK)
+			status = EXIT_INTERNAL;
+	}
+	fprintf(stderr, "%zu %s would be fixed.\n", applied, applied == 1 ? "finding" : "findings");
+	return status == EXIT_CLEAN && any ? EXIT_FINDINGS : status;
+}
+
+/* Reports the files that could not be read and, with --fix, writes each fixed file (the fixed
+** stdin to stdout: then the report goes to stderr, *out). Counts the files left unwritten;
+** returns EXIT_USAGE when any file could not be read or written, else EXIT_CLEAN. */
+static int settle_files(const sl_run *run, const struct check_args *a, FILE **out,
+			size_t *unwritten)
+{
+	int status = EXIT_CLEAN;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
 		sl_file_info fi;
 		sl_run_file(run, i, &fi);
@@ -231,7 +233,7 @@ int sl_cmd_check(int argc, char **argv)
 			status = EXIT_USAGE;
 			continue;
 		}
-		if (!fix)
+		if (!a->fix)
 			continue;
 		bool changed;
 		const char *d;
@@ -239,36 +241,41 @@ int sl_cmd_check(int argc, char **argv)
 		sl_run_file_text(run, i, &d, &l, &changed);
 		if (!changed)
 			continue;
-		if (is_stdin(fi.path, stdin_name)) {
-			/* The fixed stdin goes to stdout; the report to stderr. */
+		if (is_stdin(fi.path, a->stdin_name)) {
 			fwrite(d, 1, l, stdout);
-			out = stderr;
+			*out = stderr;
 		} else if (sl_run_file_write(run, i) != SL_OK) {
 			const char *why = sl_run_file_write_error(run, i);
 			int e = errno;
 			sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
 			fprintf(stderr, ": error: cannot write the fixed file: %s\n", why ? why : strerror(e));
 			status = EXIT_USAGE;
-			unwritten++;
+			(*unwritten)++;
 		}
 	}
+	return status;
+}
 
-	if (output) {
-		out = fopen(output, "w");
+/* Writes the report (to -o FILE, else out) and, after --fix, what was fixed; EXIT_USAGE when
+** it cannot be written, else EXIT_CLEAN. */
+static int write_report(const sl_run *run, struct check_args *a, FILE *out, size_t applied,
+			size_t unwritten)
+{
+	if (a->output) {
+		out = fopen(a->output, "w");
 		if (!out) {
 			int e = errno;
-			sl_escape_put(stderr, output, SL_SINK_TEXT_LINE);
+			sl_escape_put(stderr, a->output, SL_SINK_TEXT_LINE);
 			fprintf(stderr, ": error: cannot write: %s\n", strerror(e));
-			status = EXIT_USAGE;
-			goto out;
+			return EXIT_USAGE;
 		}
 	}
 	const char *no_color = getenv("NO_COLOR");
-	ropts.color = strcmp(color, "always") == 0 ||
-		      (strcmp(color, "auto") == 0 && !output && isatty(STDOUT_FILENO) &&
-		       !(no_color && *no_color));
-	err = sl_run_write_output(run, &ropts, out);
-	if (fix && applied && ropts.format == SL_FORMAT_TEXT) {
+	a->ropts.color = strcmp(a->color, "always") == 0 ||
+			 (strcmp(a->color, "auto") == 0 && !a->output && isatty(STDOUT_FILENO) &&
+			  !(no_color && *no_color));
+	sl_err err = sl_run_write_output(run, &a->ropts, out);
+	if (a->fix && applied && a->ropts.format == SL_FORMAT_TEXT) {
 		if (unwritten)
 			fprintf(out, "Fixed %zu %s, but %zu %s could not be written (left unchanged).\n",
 				applied, applied == 1 ? "finding" : "findings", unwritten,
@@ -276,24 +283,74 @@ int sl_cmd_check(int argc, char **argv)
 		else
 			fprintf(out, "Fixed %zu %s.\n", applied, applied == 1 ? "finding" : "findings");
 	}
-	if (output && fclose(out) != 0)
+	if (a->output && fclose(out) != 0)
 		err = SL_EIO;
-	else if (!output && fflush(stdout) != 0)
+	else if (!a->output && fflush(stdout) != 0)
 		err = SL_EIO;
 	if (err) {
 		fprintf(stderr, "schedlint: error: cannot write the report: %s\n", sl_strerror(err));
-		status = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (status == EXIT_CLEAN && !exit_zero) {
-		for (size_t i = 0; i < sl_run_finding_count(run); i++)
-			if ((int)sl_run_finding(run, i)->severity >= fail_on)
-				status = EXIT_FINDINGS;
+	return EXIT_CLEAN;
+}
+
+/* Lints (and fixes, or diffs) under cfg, writes the report; the exit status: 2 beats 1. */
+static int check(struct check_args *a, const sl_config *cfg)
+{
+	int status = EXIT_CLEAN;
+	sl_run *run = new_run(a, cfg, &status);
+	if (!run)
+		return status;
+	sl_err err = add_inputs(run, a);
+	if (!err)
+		err = sl_run_lint(run);
+	size_t applied = 0, unwritten = 0;
+	bool converged = true;
+	if (!err && (a->fix || a->diff)) {
+		sl_fix_options fo = SL_FIX_OPTIONS_INIT;
+		fo.unsafe = a->unsafe;
+		err = sl_run_fix(run, &fo, &applied, &converged);
 	}
-out:
+	if (err) {
+		fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
+		status = EXIT_INTERNAL;
+	} else {
+		if (!converged)
+			fprintf(stderr, "schedlint: warning: fixes did not settle after 10 rounds; "
+				"please report this with the file\n");
+		if (a->diff) {
+			status = print_diff(run, applied);
+		} else {
+			FILE *out = stdout;
+			status = settle_files(run, a, &out, &unwritten);
+			int ws = write_report(run, a, out, applied, unwritten);
+			if (ws != EXIT_CLEAN)
+				status = ws;
+			else if (status == EXIT_CLEAN && !a->exit_zero)
+				for (size_t i = 0; i < sl_run_finding_count(run); i++)
+					if ((int)sl_run_finding(run, i)->severity >= a->fail_on)
+						status = EXIT_FINDINGS;
+		}
+	}
 	sl_run_free(run);
+	return status;
+}
+
+int sl_cmd_check(int argc, char **argv)
+{
+	struct check_args a = {.ropts = SL_OUTPUT_OPTIONS_INIT, .color = "auto", .fail_on = -1};
+	sl_config *cfg = NULL;
+	int status = parse_args(argc, argv, &a);   /* -1: go on; else --help or a usage error */
+	if (status < 0 && (status = sl_cli_load_config(a.config_path, a.stdin_name, &cfg)) ==
+			  EXIT_CLEAN) {
+		if (a.fail_on < 0)
+			a.fail_on = sl_config_fail_on(cfg);
+		if (a.fail_on < 0)
+			a.fail_on = SL_SEV_WARNING;
+		status = check(&a, cfg);
+	}
 	sl_config_free(cfg);
-	free(sel.v);
-	free(ign.v);
+	free(a.sel.v);
+	free(a.ign.v);
 	return status;
 }
