@@ -4,6 +4,7 @@
 #ifndef SL_CLI_H
 #define SL_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "schedlint/schedlint.h"
 
@@ -21,6 +22,8 @@ int sl_cmd_explain(int argc, char **argv);
 
 /* common.c */
 void sl_cli_usage(FILE *out);
+/* True when fixes changed file i of run; *data and *len (each may be NULL) get its text now. */
+bool sl_cli_fixed_text(const sl_run *run, size_t i, const char **data, size_t *len);
 /* "none", "safe" or "unsafe" */
 const char *sl_cli_fix_name(sl_fix_applicability f);
 

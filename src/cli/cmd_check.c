@@ -201,11 +201,7 @@ static int print_diff(const sl_run *run, size_t applied)
 {
 	int status = EXIT_CLEAN, any = 0;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		bool changed;
-		const char *d;
-		size_t l;
-		sl_run_file_text(run, i, &d, &l, &changed);
-		if (!changed)
+		if (!sl_cli_fixed_text(run, i, NULL, NULL))
 			continue;
 		any = 1;
 		if (sl_run_file_diff(run, i, stdout) != SL_OK)
@@ -235,11 +231,9 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 		}
 		if (!a->fix)
 			continue;
-		bool changed;
 		const char *d;
 		size_t l;
-		sl_run_file_text(run, i, &d, &l, &changed);
-		if (!changed)
+		if (!sl_cli_fixed_text(run, i, &d, &l))
 			continue;
 		if (is_stdin(fi.path, a->stdin_name)) {
 			fwrite(d, 1, l, stdout);

@@ -190,11 +190,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 			status = EXIT_USAGE;
 			continue;
 		}
-		bool changed;
-		const char *d;
-		size_t l;
-		sl_run_file_text(run, i, &d, &l, &changed);
-		if (!changed)
+		if (!sl_cli_fixed_text(run, i, NULL, NULL))
 			continue;
 		if (sl_run_file_write(run, i) != SL_OK) {
 			const char *why = sl_run_file_write_error(run, i);

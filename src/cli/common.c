@@ -79,3 +79,16 @@ const char *sl_cli_fix_name(sl_fix_applicability f)
 {
 	return f == SL_FIX_SAFE ? "safe" : f == SL_FIX_UNSAFE ? "unsafe" : "none";
 }
+
+bool sl_cli_fixed_text(const sl_run *run, size_t i, const char **data, size_t *len)
+{
+	const char *d;
+	size_t l;
+	bool changed;
+	sl_run_file_text(run, i, &d, &l, &changed);
+	if (data)
+		*data = d;
+	if (len)
+		*len = l;
+	return changed;
+}
