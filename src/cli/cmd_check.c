@@ -173,17 +173,14 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	return err ? NULL : run;
 }
 
-/* The inputs: paths, "-", or piped stdin when there is none. */
+/* The inputs: paths, and stdin where "-" is one; no path means ".", whatever stdin is (a CI
+** step's stdin may be closed or a pipe: it is never read unless asked for, as ruff does). */
 static sl_err add_inputs(sl_run *run, const struct check_args *a)
 {
 	sl_err err = SL_OK;
 	const char *stdin_as = a->stdin_name ? a->stdin_name : "-";
-	if (a->n_paths == 0 && isatty(STDIN_FILENO)) {
+	if (a->n_paths == 0)
 		err = sl_run_add_path(run, ".");
-	} else if (a->n_paths == 0) {
-		if (!a->stdin_name || !sl_run_excluded(run, a->stdin_name))
-			err = sl_run_add_fd(run, STDIN_FILENO, stdin_as);
-	}
 	for (int i = 0; i < a->n_paths && !err; i++) {
 		if (strcmp(a->paths[i], "-") == 0) {
 			if (!a->stdin_name || !sl_run_excluded(run, a->stdin_name))

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
-** cmd_fmt.c: `schedlint fmt`, the editor on-save fixer. With "-" (or piped stdin and no PATH)
-** it reads the whole buffer, applies the safe fixes (unsafe ones too with --unsafe-fixes) and
+** cmd_fmt.c: `schedlint fmt`, the editor on-save fixer. With "-" (only then: stdin is never
+** read by surprise) it reads the whole buffer, applies the safe fixes (unsafe ones too with --unsafe-fixes) and
 ** writes the whole result to stdout: byte-for-byte the input when nothing is fixable, and the
 ** unchanged input, with exit status 2, on any error (a YAML syntax error, a bad config, an
 ** internal error), so an editor never loses its buffer. Diagnostics go to stderr only.
-** With PATHs it fixes the files in place (atomically), leaving alone any file with a syntax
-** error. */
+** With PATHs (no PATH: ".") it fixes the files in place (atomically), leaving alone any file
+** with a syntax error. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -238,7 +238,8 @@ int sl_cmd_fmt(int argc, char **argv)
 		}
 	}
 	int n = argc - optind;
-	int stdin_mode = (n == 0 && !isatty(STDIN_FILENO)) || (n == 1 && strcmp(argv[optind], "-") == 0);
+	/* stdin only when "-" is the input: no PATH means "." (as check), never a pipe by surprise */
+	int stdin_mode = n == 1 && strcmp(argv[optind], "-") == 0;
 	struct input in = {0};
 	int status;
 	if (bad) {
@@ -249,8 +250,8 @@ int sl_cmd_fmt(int argc, char **argv)
 	} else if (stdin_mode) {
 		status = fmt_stdin(&in, config_path, stdin_name, unsafe);
 	} else if (n == 0) {
-		fprintf(stderr, "schedlint: error: fmt needs PATHs, or \"-\" for stdin\n");
-		status = EXIT_USAGE;
+		char *here[] = {"."};
+		status = fmt_paths(here, 1, config_path, unsafe);
 	} else {
 		status = fmt_paths(argv + optind, n, config_path, unsafe);
 	}
