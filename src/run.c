@@ -302,6 +302,7 @@ sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
 	out->path = f->path;
 	out->documents = f->documents;
 	out->error = f->error;
+	out->fixes = f->fixes;
 	return SL_OK;
 }
 

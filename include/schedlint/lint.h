@@ -117,6 +117,8 @@ typedef struct sl_file_info {
 	const char *path;
 	unsigned documents;      /* documents in the file, broken ones included */
 	const char *error;       /* why the file could not be read, NULL when it was */
+	size_t fixes;            /* fixes sl_run_fix applied to its text (a fix that edits several
+				    files counts for the first it edits) */
 } sl_file_info;
 SL_API size_t sl_run_file_count(const sl_run *run);
 /* File i's path, documents and read error; out of range: *out zeroed, SL_EUSAGE. */

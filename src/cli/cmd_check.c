@@ -208,11 +208,15 @@ static int print_diff(const sl_run *run, size_t applied)
 	return status == EXIT_CLEAN && any ? EXIT_FINDINGS : status;
 }
 
+/* What --fix did: fixes now in the files, fixes in files that could not be written (still to
+** do), and those files. */
+struct fix_count { size_t fixed, left, unwritten; };
+
 /* Reports the files that could not be read and, with --fix, writes each fixed file (the fixed
-** stdin to stdout: then the report goes to stderr, *out). Counts the files left unwritten;
-** returns EXIT_USAGE when any file could not be read or written, else EXIT_CLEAN. */
+** stdin to stdout: then the report goes to stderr, *out), counting into *fc; returns EXIT_USAGE
+** when any file could not be read or written, else EXIT_CLEAN. */
 static int settle_files(const sl_run *run, const struct check_args *a, FILE **out,
-			size_t *unwritten)
+			struct fix_count *fc)
 {
 	int status = EXIT_CLEAN;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
@@ -235,13 +239,17 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 		if (is_stdin(fi.path, a->stdin_name)) {
 			fwrite(d, 1, l, stdout);
 			*out = stderr;
+			fc->fixed += fi.fixes;
 		} else if (sl_run_file_write(run, i) != SL_OK) {
 			const char *why = sl_run_file_write_error(run, i);
 			int e = errno;
 			sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
 			fprintf(stderr, ": error: cannot write the fixed file: %s\n", why ? why : strerror(e));
 			status = EXIT_USAGE;
-			(*unwritten)++;
+			fc->unwritten++;
+			fc->left += fi.fixes;
+		} else {
+			fc->fixed += fi.fixes;
 		}
 	}
 	return status;
@@ -250,7 +258,7 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 /* Writes the report (to -o FILE, else out) and, after --fix, what was fixed; EXIT_USAGE when
 ** it cannot be written, else EXIT_CLEAN. */
 static int write_report(const sl_run *run, struct check_args *a, FILE *out, size_t applied,
-			size_t unwritten)
+			const struct fix_count *fc)
 {
 	if (a->output) {
 		out = fopen(a->output, "w");
@@ -266,14 +274,8 @@ static int write_report(const sl_run *run, struct check_args *a, FILE *out, size
 			 (strcmp(a->color, "auto") == 0 && !a->output && isatty(STDOUT_FILENO) &&
 			  !(no_color && *no_color));
 	sl_err err = sl_run_write_output(run, &a->ropts, out);
-	if (a->fix && applied && a->ropts.format == SL_FORMAT_TEXT) {
-		if (unwritten)
-			fprintf(out, "Fixed %zu %s, but %zu %s could not be written (left unchanged).\n",
-				applied, applied == 1 ? "finding" : "findings", unwritten,
-				unwritten == 1 ? "file" : "files");
-		else
-			fprintf(out, "Fixed %zu %s.\n", applied, applied == 1 ? "finding" : "findings");
-	}
+	if (a->fix && applied && a->ropts.format == SL_FORMAT_TEXT)
+		sl_cli_fix_summary(out, fc->fixed, sl_run_finding_count(run) + fc->left, fc->unwritten);
 	if (a->output && fclose(out) != 0)
 		err = SL_EIO;
 	else if (!a->output && fflush(stdout) != 0)
@@ -295,7 +297,7 @@ static int check(struct check_args *a, const sl_config *cfg)
 	sl_err err = add_inputs(run, a);
 	if (!err)
 		err = sl_run_lint(run);
-	size_t applied = 0, unwritten = 0;
+	size_t applied = 0;
 	bool converged = true;
 	if (!err && (a->fix || a->diff)) {
 		sl_fix_options fo = SL_FIX_OPTIONS_INIT;
@@ -313,8 +315,9 @@ static int check(struct check_args *a, const sl_config *cfg)
 			status = print_diff(run, applied);
 		} else {
 			FILE *out = stdout;
-			status = settle_files(run, a, &out, &unwritten);
-			int ws = write_report(run, a, out, applied, unwritten);
+			struct fix_count fc = {0};
+			status = settle_files(run, a, &out, &fc);
+			int ws = write_report(run, a, out, applied, &fc);
 			if (ws != EXIT_CLEAN)
 				status = ws;
 			else if (status == EXIT_CLEAN && !a->exit_zero)

@@ -182,7 +182,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 		status = EXIT_INTERNAL;
 		goto out;
 	}
-	size_t written = 0;
+	size_t fixed = 0, left = 0, unwritten = 0;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
 		sl_file_info fi;
 		sl_run_file(run, i, &fi);
@@ -198,12 +198,14 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 			sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
 			fprintf(stderr, ": error: cannot write the fixed file: %s\n", why ? why : strerror(e));
 			status = EXIT_USAGE;
+			unwritten++;
+			left += fi.fixes;
 		} else {
-			written++;
+			fixed += fi.fixes;
 		}
 	}
-	fprintf(stderr, "%zu %s fixed in %zu %s.\n", applied, applied == 1 ? "finding" : "findings",
-		written, written == 1 ? "file" : "files");
+	if (applied)
+		sl_cli_fix_summary(stderr, fixed, sl_run_finding_count(run) + left, unwritten);
 out:
 	free(msg);
 	sl_run_free(run);

@@ -92,3 +92,14 @@ bool sl_cli_fixed_text(const sl_run *run, size_t i, const char **data, size_t *l
 		*len = l;
 	return changed;
 }
+
+void sl_cli_fix_summary(FILE *out, size_t fixed, size_t remaining, size_t unwritten)
+{
+	size_t found = fixed + remaining;
+	fprintf(out, "Found %zu %s (%zu fixed, %zu remaining)", found,
+		found == 1 ? "finding" : "findings", fixed, remaining);
+	if (unwritten)
+		fprintf(out, "; %zu %s could not be written (left unchanged)", unwritten,
+			unwritten == 1 ? "file" : "files");
+	fputs(".\n", out);
+}
