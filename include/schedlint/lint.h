@@ -46,6 +46,9 @@ typedef struct sl_run_options {
 					(files that define looked-up kinds excepted), so memory
 					follows the largest file, not the input; such a run
 					cannot be fixed (sl_run_fix gives SL_EUSAGE) */
+	bool force_exclude;          /* the config's exclude globs apply to the paths given to
+					sl_run_add_path too, not only to what a directory walk
+					finds (ruff's --force-exclude; the pre-commit hooks set it) */
 } sl_run_options;
 
 /* A new run under cfg (borrowed; it must outlive the run).
@@ -55,8 +58,9 @@ typedef struct sl_run_options {
 SL_API sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out,
 			 char **error_out);
 /* Adds a file, or every *.yaml / *.yml under a directory (hidden directories, config excludes
-** and symlink loops skipped). A path that cannot be read is recorded as a file error (see
-** sl_run_file), not returned: the other inputs are still linted. SL_ENOMEM only. */
+** and symlink loops skipped). A path the config excludes is added all the same, as asked for,
+** unless the run's force_exclude is set. A path that cannot be read is recorded as a file error
+** (see sl_run_file), not returned: the other inputs are still linted. SL_ENOMEM only. */
 SL_API sl_err sl_run_add_path(sl_run *run, const char *path);
 /* Adds everything readable from fd (at most SL_PIPE_INPUT_MAX bytes unless it is a regular
 ** file: more is recorded as a file error), reported as display_path. */
