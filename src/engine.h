@@ -72,6 +72,7 @@ typedef struct sl_file {
 				        yaml-syntax rule is selected): no fix may touch the file */
 	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
 	uint32_t index;              /* its place in the engine's files, once pass 1 settled them */
+	size_t fixes;                /* fixes applied to its text, every round (sl_file_info.fixes) */
 } sl_file;
 
 typedef struct sl_engine {

@@ -100,6 +100,8 @@ static sl_err accept_fixes(sl_passes *p, bool unsafe, sl_edit_set *sets, size_t 
 		for (size_t j = 0; ok && j < fx->n_edits && !err; j++)
 			err = sl_edit_set_add(&sets[target[j]->index], &fx->edits[j]);
 		*n_fixes += ok;
+		if (ok)
+			target[0]->fixes++;
 	}
 	free(target);
 	return err;

@@ -22,6 +22,7 @@ struct sl_run {
 	char **roots;                /* the real directories of the paths given (sl_file.root) */
 	size_t n_roots;
 	bool linted;
+	bool force_exclude;          /* sl_run_options.force_exclude */
 };
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
@@ -50,6 +51,7 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 		sl_run_free(run);
 		return err;
 	}
+	run->force_exclude = opts && opts->force_exclude;
 	*out = run;
 	return SL_OK;
 }
@@ -129,6 +131,8 @@ static sl_err add_glob_failure(const char *path, const char *msg, void *payload)
 sl_err sl_run_add_path(sl_run *run, const char *path)
 {
 	struct stat st;
+	if (run->force_exclude && sl_run_excluded(run, path))
+		return SL_OK;   /* as if it were met in a walk */
 	if (stat(path, &st) != 0)
 		return add_error(path, errno, run);
 	sl_err err = add_root(run, path, S_ISDIR(st.st_mode));
@@ -302,6 +306,7 @@ sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
 	out->path = f->path;
 	out->documents = f->documents;
 	out->error = f->error;
+	out->fixes = f->fixes;
 	return SL_OK;
 }
 

@@ -46,6 +46,9 @@ typedef struct sl_run_options {
 					(files that define looked-up kinds excepted), so memory
 					follows the largest file, not the input; such a run
 					cannot be fixed (sl_run_fix gives SL_EUSAGE) */
+	bool force_exclude;          /* the config's exclude globs apply to the paths given to
+					sl_run_add_path too, not only to what a directory walk
+					finds (ruff's --force-exclude; the pre-commit hooks set it) */
 } sl_run_options;
 
 /* A new run under cfg (borrowed; it must outlive the run).
@@ -55,8 +58,9 @@ typedef struct sl_run_options {
 SL_API sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out,
 			 char **error_out);
 /* Adds a file, or every *.yaml / *.yml under a directory (hidden directories, config excludes
-** and symlink loops skipped). A path that cannot be read is recorded as a file error (see
-** sl_run_file), not returned: the other inputs are still linted. SL_ENOMEM only. */
+** and symlink loops skipped). A path the config excludes is added all the same, as asked for,
+** unless the run's force_exclude is set. A path that cannot be read is recorded as a file error
+** (see sl_run_file), not returned: the other inputs are still linted. SL_ENOMEM only. */
 SL_API sl_err sl_run_add_path(sl_run *run, const char *path);
 /* Adds everything readable from fd (at most SL_PIPE_INPUT_MAX bytes unless it is a regular
 ** file: more is recorded as a file error), reported as display_path. */
@@ -117,6 +121,8 @@ typedef struct sl_file_info {
 	const char *path;
 	unsigned documents;      /* documents in the file, broken ones included */
 	const char *error;       /* why the file could not be read, NULL when it was */
+	size_t fixes;            /* fixes sl_run_fix applied to its text (a fix that edits several
+				    files counts for the first it edits) */
 } sl_file_info;
 SL_API size_t sl_run_file_count(const sl_run *run);
 /* File i's path, documents and read error; out of range: *out zeroed, SL_EUSAGE. */

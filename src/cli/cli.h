@@ -24,6 +24,10 @@ int sl_cmd_explain(int argc, char **argv);
 void sl_cli_usage(FILE *out);
 /* True when fixes changed file i of run; *data and *len (each may be NULL) get its text now. */
 bool sl_cli_fixed_text(const sl_run *run, size_t i, const char **data, size_t *len);
+/* After fixes, as ruff says it: "Found 5 findings (3 fixed, 2 remaining)." The fixes in files
+** that could not be written count as remaining (the file is unchanged); unwritten says how many
+** such files there were. */
+void sl_cli_fix_summary(FILE *out, size_t fixed, size_t remaining, size_t unwritten);
 /* "none", "safe" or "unsafe" */
 const char *sl_cli_fix_name(sl_fix_applicability f);
 

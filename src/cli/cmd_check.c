@@ -55,7 +55,7 @@ struct check_args {
 	sl_output_options ropts;
 	const char *output, *config_path, *stdin_name, *color;
 	struct list sel, ign;
-	int fail_on, exit_zero, fix, unsafe, diff;
+	int fail_on, exit_zero, fix, unsafe, diff, force_exclude;
 	unsigned jobs;
 	char **paths;
 	int n_paths;
@@ -65,7 +65,7 @@ struct check_args {
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
-	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES };
+	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -84,6 +84,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"fix", no_argument, NULL, O_FIX},
 		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
 		{"diff", no_argument, NULL, O_DIFF},
+		{"force-exclude", no_argument, NULL, O_FORCE_EXCLUDE},
 		{NULL, 0, NULL, 0}};
 	static const struct { const char *name; sl_format format; } formats[] = {
 		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
@@ -137,6 +138,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case O_FIX: a->fix = 1; break;
 		case O_UNSAFE: a->unsafe = 1; break;
 		case O_DIFF: a->diff = 1; break;
+		case O_FORCE_EXCLUDE: a->force_exclude = 1; break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -159,6 +161,7 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	opts.n_ignore = a->ign.n;
 	opts.jobs = a->jobs;
 	opts.low_memory = !a->fix && !a->diff;
+	opts.force_exclude = a->force_exclude;
 	sl_run *run = NULL;
 	char *err_msg = NULL;
 	sl_err err = sl_run_new(cfg, &opts, &run, &err_msg);
@@ -173,17 +176,14 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	return err ? NULL : run;
 }
 
-/* The inputs: paths, "-", or piped stdin when there is none. */
+/* The inputs: paths, and stdin where "-" is one; no path means ".", whatever stdin is (a CI
+** step's stdin may be closed or a pipe: it is never read unless asked for, as ruff does). */
 static sl_err add_inputs(sl_run *run, const struct check_args *a)
 {
 	sl_err err = SL_OK;
 	const char *stdin_as = a->stdin_name ? a->stdin_name : "-";
-	if (a->n_paths == 0 && isatty(STDIN_FILENO)) {
+	if (a->n_paths == 0)
 		err = sl_run_add_path(run, ".");
-	} else if (a->n_paths == 0) {
-		if (!a->stdin_name || !sl_run_excluded(run, a->stdin_name))
-			err = sl_run_add_fd(run, STDIN_FILENO, stdin_as);
-	}
 	for (int i = 0; i < a->n_paths && !err; i++) {
 		if (strcmp(a->paths[i], "-") == 0) {
 			if (!a->stdin_name || !sl_run_excluded(run, a->stdin_name))
@@ -211,11 +211,15 @@ static int print_diff(const sl_run *run, size_t applied)
 	return status == EXIT_CLEAN && any ? EXIT_FINDINGS : status;
 }
 
+/* What --fix did: fixes now in the files, fixes in files that could not be written (still to
+** do), and those files. */
+struct fix_count { size_t fixed, left, unwritten; };
+
 /* Reports the files that could not be read and, with --fix, writes each fixed file (the fixed
-** stdin to stdout: then the report goes to stderr, *out). Counts the files left unwritten;
-** returns EXIT_USAGE when any file could not be read or written, else EXIT_CLEAN. */
+** stdin to stdout: then the report goes to stderr, *out), counting into *fc; returns EXIT_USAGE
+** when any file could not be read or written, else EXIT_CLEAN. */
 static int settle_files(const sl_run *run, const struct check_args *a, FILE **out,
-			size_t *unwritten)
+			struct fix_count *fc)
 {
 	int status = EXIT_CLEAN;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
@@ -238,13 +242,17 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 		if (is_stdin(fi.path, a->stdin_name)) {
 			fwrite(d, 1, l, stdout);
 			*out = stderr;
+			fc->fixed += fi.fixes;
 		} else if (sl_run_file_write(run, i) != SL_OK) {
 			const char *why = sl_run_file_write_error(run, i);
 			int e = errno;
 			sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
 			fprintf(stderr, ": error: cannot write the fixed file: %s\n", why ? why : strerror(e));
 			status = EXIT_USAGE;
-			(*unwritten)++;
+			fc->unwritten++;
+			fc->left += fi.fixes;
+		} else {
+			fc->fixed += fi.fixes;
 		}
 	}
 	return status;
@@ -253,7 +261,7 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 /* Writes the report (to -o FILE, else out) and, after --fix, what was fixed; EXIT_USAGE when
 ** it cannot be written, else EXIT_CLEAN. */
 static int write_report(const sl_run *run, struct check_args *a, FILE *out, size_t applied,
-			size_t unwritten)
+			const struct fix_count *fc)
 {
 	if (a->output) {
 		out = fopen(a->output, "w");
@@ -269,14 +277,8 @@ static int write_report(const sl_run *run, struct check_args *a, FILE *out, size
 			 (strcmp(a->color, "auto") == 0 && !a->output && isatty(STDOUT_FILENO) &&
 			  !(no_color && *no_color));
 	sl_err err = sl_run_write_output(run, &a->ropts, out);
-	if (a->fix && applied && a->ropts.format == SL_FORMAT_TEXT) {
-		if (unwritten)
-			fprintf(out, "Fixed %zu %s, but %zu %s could not be written (left unchanged).\n",
-				applied, applied == 1 ? "finding" : "findings", unwritten,
-				unwritten == 1 ? "file" : "files");
-		else
-			fprintf(out, "Fixed %zu %s.\n", applied, applied == 1 ? "finding" : "findings");
-	}
+	if (a->fix && applied && a->ropts.format == SL_FORMAT_TEXT)
+		sl_cli_fix_summary(out, fc->fixed, sl_run_finding_count(run) + fc->left, fc->unwritten);
 	if (a->output && fclose(out) != 0)
 		err = SL_EIO;
 	else if (!a->output && fflush(stdout) != 0)
@@ -298,7 +300,7 @@ static int check(struct check_args *a, const sl_config *cfg)
 	sl_err err = add_inputs(run, a);
 	if (!err)
 		err = sl_run_lint(run);
-	size_t applied = 0, unwritten = 0;
+	size_t applied = 0;
 	bool converged = true;
 	if (!err && (a->fix || a->diff)) {
 		sl_fix_options fo = SL_FIX_OPTIONS_INIT;
@@ -316,8 +318,9 @@ static int check(struct check_args *a, const sl_config *cfg)
 			status = print_diff(run, applied);
 		} else {
 			FILE *out = stdout;
-			status = settle_files(run, a, &out, &unwritten);
-			int ws = write_report(run, a, out, applied, unwritten);
+			struct fix_count fc = {0};
+			status = settle_files(run, a, &out, &fc);
+			int ws = write_report(run, a, out, applied, &fc);
 			if (ws != EXIT_CLEAN)
 				status = ws;
 			else if (status == EXIT_CLEAN && !a->exit_zero)

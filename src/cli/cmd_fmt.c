@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
-** cmd_fmt.c: `schedlint fmt`, the editor on-save fixer. With "-" (or piped stdin and no PATH)
-** it reads the whole buffer, applies the safe fixes (unsafe ones too with --unsafe-fixes) and
+** cmd_fmt.c: `schedlint fmt`, the editor on-save fixer. With "-" (only then: stdin is never
+** read by surprise) it reads the whole buffer, applies the safe fixes (unsafe ones too with --unsafe-fixes) and
 ** writes the whole result to stdout: byte-for-byte the input when nothing is fixable, and the
 ** unchanged input, with exit status 2, on any error (a YAML syntax error, a bad config, an
 ** internal error), so an editor never loses its buffer. Diagnostics go to stderr only.
-** With PATHs it fixes the files in place (atomically), leaving alone any file with a syntax
-** error. */
+** With PATHs (no PATH: ".") it fixes the files in place (atomically), leaving alone any file
+** with a syntax error. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -109,7 +109,8 @@ static bool report_blocking(const sl_run *run, size_t file, const char *path)
 	return any;
 }
 
-static int fmt_stdin(struct input *in, const char *config_path, const char *stdin_name, int unsafe)
+static int fmt_stdin(struct input *in, const char *config_path, const char *stdin_name, int unsafe,
+		     int force_exclude)
 {
 	const char *name = stdin_name ? stdin_name : "-";
 	read_all(in);
@@ -126,6 +127,13 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	char *msg = NULL;
 	int status = EXIT_CLEAN;
 	sl_err err = sl_run_new(cfg, NULL, &run, &msg);
+	if (!err && force_exclude && stdin_name && sl_run_excluded(run, stdin_name)) {
+		/* excluded: the buffer as it came, and nothing to say (as ruff) */
+		give_back(in);
+		sl_run_free(run);
+		sl_config_free(cfg);
+		return EXIT_CLEAN;
+	}
 	if (!err)
 		err = sl_run_add_buffer(run, name, in->data ? in->data : "", in->len);
 	if (!err)
@@ -157,7 +165,7 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	return status;
 }
 
-static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
+static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, int force_exclude)
 {
 	sl_config *cfg = NULL;
 	int status = sl_cli_load_config(config_path, NULL, &cfg);
@@ -165,7 +173,9 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 		return status;
 	sl_run *run = NULL;
 	char *msg = NULL;
-	sl_err err = sl_run_new(cfg, NULL, &run, &msg);
+	sl_run_options opts = SL_RUN_OPTIONS_INIT;
+	opts.force_exclude = force_exclude;
+	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
 	for (int i = 0; i < n && !err; i++)
 		err = sl_run_add_path(run, paths[i]);
 	if (!err)
@@ -182,7 +192,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 		status = EXIT_INTERNAL;
 		goto out;
 	}
-	size_t written = 0;
+	size_t fixed = 0, left = 0, unwritten = 0;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
 		sl_file_info fi;
 		sl_run_file(run, i, &fi);
@@ -198,12 +208,14 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe)
 			sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
 			fprintf(stderr, ": error: cannot write the fixed file: %s\n", why ? why : strerror(e));
 			status = EXIT_USAGE;
+			unwritten++;
+			left += fi.fixes;
 		} else {
-			written++;
+			fixed += fi.fixes;
 		}
 	}
-	fprintf(stderr, "%zu %s fixed in %zu %s.\n", applied, applied == 1 ? "finding" : "findings",
-		written, written == 1 ? "file" : "files");
+	if (applied)
+		sl_cli_fix_summary(stderr, fixed, sl_run_finding_count(run) + left, unwritten);
 out:
 	free(msg);
 	sl_run_free(run);
@@ -213,32 +225,36 @@ out:
 
 int sl_cmd_fmt(int argc, char **argv)
 {
-	enum { O_STDIN_FILENAME = 256, O_UNSAFE };
+	enum { O_STDIN_FILENAME = 256, O_UNSAFE, O_FORCE_EXCLUDE };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{"stdin-filename", required_argument, NULL, O_STDIN_FILENAME},
 		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
+		{"force-exclude", no_argument, NULL, O_FORCE_EXCLUDE},
 		{NULL, 0, NULL, 0}};
 	const char *config_path = NULL, *stdin_name = NULL;
-	int unsafe = 0, bad = 0, c;
+	int unsafe = 0, force_exclude = 0, bad = 0, c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c': config_path = optarg; break;
 		case 'h':
-			puts("Usage: schedlint fmt [--stdin-filename NAME] [-c FILE] [--unsafe-fixes] [PATH...|-]");
+			puts("Usage: schedlint fmt [--stdin-filename NAME] [-c FILE] [--unsafe-fixes] "
+			     "[--force-exclude] [PATH...|-]");
 			return EXIT_CLEAN;
 		case O_STDIN_FILENAME: stdin_name = optarg; break;
 		case O_UNSAFE: unsafe = 1; break;
+		case O_FORCE_EXCLUDE: force_exclude = 1; break;
 		default:
 			fprintf(stderr, "schedlint: error: unknown option \"%s\" for fmt\n", argv[optind - 1]);
 			bad = 1;
 		}
 	}
 	int n = argc - optind;
-	int stdin_mode = (n == 0 && !isatty(STDIN_FILENO)) || (n == 1 && strcmp(argv[optind], "-") == 0);
+	/* stdin only when "-" is the input: no PATH means "." (as check), never a pipe by surprise */
+	int stdin_mode = n == 1 && strcmp(argv[optind], "-") == 0;
 	struct input in = {0};
 	int status;
 	if (bad) {
@@ -247,12 +263,12 @@ int sl_cmd_fmt(int argc, char **argv)
 			read_all(&in);
 		status = stdin_mode ? give_back(&in) : EXIT_USAGE;
 	} else if (stdin_mode) {
-		status = fmt_stdin(&in, config_path, stdin_name, unsafe);
+		status = fmt_stdin(&in, config_path, stdin_name, unsafe, force_exclude);
 	} else if (n == 0) {
-		fprintf(stderr, "schedlint: error: fmt needs PATHs, or \"-\" for stdin\n");
-		status = EXIT_USAGE;
+		char *here[] = {"."};
+		status = fmt_paths(here, 1, config_path, unsafe, force_exclude);
 	} else {
-		status = fmt_paths(argv + optind, n, config_path, unsafe);
+		status = fmt_paths(argv + optind, n, config_path, unsafe, force_exclude);
 	}
 	free(in.data);
 	return status;

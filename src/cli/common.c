@@ -16,8 +16,8 @@ void sl_cli_usage(FILE *out)
 	      "(KServe, Knative, Seldon Core 2, Pods, workloads, PriorityClasses)\n"
 	      "\n"
 	      "Usage:\n"
-	      "  schedlint [check] [OPTIONS] [PATH...]   lint files and directories (\"-\" or no PATH\n"
-	      "                                          with piped stdin: stdin)\n"
+	      "  schedlint [check] [OPTIONS] [PATH...]   lint files and directories (\"-\": stdin;\n"
+	      "                                          no PATH: \".\")\n"
 	      "  schedlint fmt [OPTIONS] [PATH...|-]     apply safe fixes; \"-\": stdin to stdout\n"
 	      "  schedlint rules [--format text|json|markdown]   list every rule\n"
 	      "  schedlint explain RULE                  show a rule's documentation\n"
@@ -41,10 +41,12 @@ void sl_cli_usage(FILE *out)
 	      "      --fix                  apply safe fixes in place (atomically)\n"
 	      "      --unsafe-fixes         with --fix, --diff or fmt: also unsafe fixes\n"
 	      "      --diff                 print the diff the fixes would make; change nothing\n"
+	      "      --force-exclude        apply exclude: to the paths named too (pre-commit)\n"
 	      "\n"
-	      "Options of fmt: --stdin-filename NAME, -c FILE, --unsafe-fixes. With \"-\" (or\n"
-	      "piped stdin and no PATH) the whole fixed buffer goes to stdout; on any error\n"
-	      "the unchanged input does, with exit status 2. Diagnostics go to stderr.\n"
+	      "Options of fmt: --stdin-filename NAME, -c FILE, --unsafe-fixes, --force-exclude.\n"
+	      "With \"-\" the whole fixed buffer goes to stdout; on any error the unchanged\n"
+	      "input does, with exit status 2. Diagnostics go to stderr. No PATH: \".\", fixed\n"
+	      "in place.\n"
 	      "\n"
 	      "Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or I/O\n"
 	      "error, 3 internal error. A YAML syntax error is a finding (yaml-syntax).\n", out);
@@ -91,4 +93,15 @@ bool sl_cli_fixed_text(const sl_run *run, size_t i, const char **data, size_t *l
 	if (len)
 		*len = l;
 	return changed;
+}
+
+void sl_cli_fix_summary(FILE *out, size_t fixed, size_t remaining, size_t unwritten)
+{
+	size_t found = fixed + remaining;
+	fprintf(out, "Found %zu %s (%zu fixed, %zu remaining)", found,
+		found == 1 ? "finding" : "findings", fixed, remaining);
+	if (unwritten)
+		fprintf(out, "; %zu %s could not be written (left unchanged)", unwritten,
+			unwritten == 1 ? "file" : "files");
+	fputs(".\n", out);
 }

@@ -149,6 +149,9 @@ Test(api, a_buffer_stands_in_for_the_file_on_disk)
 	sl_run_file_text(run, 0, &data, &len, &changed);
 	cr_expect(changed);
 	cr_expect(strstr(data, "limits:"), "the buffer's fix: %s", data);
+	sl_file_info info;
+	cr_assert_eq(sl_run_file(run, 0, &info), SL_OK);
+	cr_expect_eq(info.fixes, applied, "the file counts the fixes applied to it");
 	char *disk = NULL;
 	size_t disk_len = 0;
 	FILE *g = fopen(path, "r");
