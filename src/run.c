@@ -208,7 +208,8 @@ sl_err sl_run_lint(sl_run *run)
 	run->linted = true;
 	/* Files in path order, so "first" (a first default PriorityClass) means the same thing
 	** however the inputs were named. */
-	qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
+	if (e->n_files)   /* qsort(NULL, 0, ...) is undefined */
+		qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
 	return sl_passes_lint(&run->passes);
 }
 
