@@ -20,7 +20,6 @@ struct sl_scopes {
 	size_t n;
 	struct dir_entry *dirs;      /* directories met, each with its scope */
 	size_t n_dirs, cap_dirs;
-	char *cwd;                   /* the real working directory, for naming configs */
 	char *last_dir;              /* the directory of the last path asked about, as named, and */
 	const sl_scope *last;        /* its scope: a walk asks directory by directory */
 };
@@ -46,10 +45,12 @@ sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl
 		return SL_ENOMEM;
 	for (size_t i = 0; cfg && i < cfg->n_rules; i++) {
 		if (!known_selector(cfg->rules[i].id)) {
-			if (error_out)
-				*error_out = sl_xprintf("%s:%u: error: unknown rule or category \"%s\" in rules",
-						     cfg->path ? cfg->path : ".schedlint.yaml",
-						     cfg->rules[i].line, cfg->rules[i].id);
+			if (error_out) {
+				char *at = sl_config_source(cfg, cfg->rules[i].line);
+				*error_out = sl_xprintf("%s: error: unknown rule or category \"%s\" in rules",
+						     at ? at : "?", cfg->rules[i].id);
+				free(at);
+			}
 			free(severity);
 			return SL_ECONFIG;
 		}
@@ -110,11 +111,9 @@ static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options
 	if (!err)
 		err = sl_walk_globs_new(cfg, &s->globs, &msg);
 	if (!err && cfg->cluster.kserve_default_deployment_mode_line &&
-	    asprintf(&s->default_mode_config, "%s:%u", cfg->path ? cfg->path : ".schedlint.yaml",
-		     cfg->cluster.kserve_default_deployment_mode_line) < 0) {
-		s->default_mode_config = NULL;
+	    !(s->default_mode_config =
+		      sl_config_source(cfg, cfg->cluster.kserve_default_deployment_mode_line)))
 		err = SL_ENOMEM;
-	}
 	if (err && err != SL_ENOMEM && !fatal) {
 		s->error = msg;   /* the files under it say so; the run goes on */
 		return SL_OK;
@@ -176,7 +175,6 @@ sl_err sl_scopes_new(const sl_config *cfg, const sl_run_options *opts, bool per_
 	}
 	s->v[s->n++] = run;
 	s->per_file = per_file;
-	s->cwd = per_file ? realpath(".", NULL) : NULL;   /* NULL: configs keep their real path */
 	sl_err err = copy_selection(s, opts);
 	if (!err)
 		err = scope_init(run, cfg, &s->opts, true, error_out);
@@ -214,7 +212,6 @@ void sl_scopes_free(sl_scopes *s)
 		free(s->dirs[i].dir);
 	free(s->dirs);
 	free(s->last_dir);
-	free(s->cwd);
 	for (size_t i = 0; i < s->opts.n_select + s->opts.n_ignore; i++)
 		free(s->sel[i]);
 	free(s->sel);
@@ -248,31 +245,23 @@ static bool remember_dir(sl_scopes *s, const char *dir, size_t scope)
 	return true;
 }
 
-/* How a config found at the real path path is named in messages: relative to the working
-** directory when it is under it (as the linted files are named), else as it is. */
-static const char *shown_path(const sl_scopes *s, const char *path)
+/* True when the configs at paths a and b are one file. */
+static bool same_file(const char *a, const char *b)
 {
-	size_t n = s->cwd ? strlen(s->cwd) : 0;
-	if (n > 1 && strncmp(path, s->cwd, n) == 0 && path[n] == '/')
-		return path + n + 1;
-	return path;
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	bool same = ra && rb && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
 }
 
-/* The scope of the config at path (loaded, or met before under another directory), or -1
-** when out of memory. */
+/* The scope of the config at path (as config discovery names it: loaded now, or met before
+** from another directory), or -1 when out of memory. */
 static long scope_of_config(sl_scopes *s, const char *path)
 {
-	for (size_t i = 1; i < s->n; i++)
-		if (s->v[i]->owned && strcmp(s->v[i]->owned->path, shown_path(s, path)) == 0)
-			return (long)i;
-	const sl_config *run_cfg = s->v[0]->cfg;
-	if (run_cfg->path) {
-		char *a = realpath(run_cfg->path, NULL);
-		bool same = a && strcmp(a, path) == 0;
-		free(a);
-		if (same)
-			return 0;   /* the run's own config, found again from a file */
-	}
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i]->cfg && s->v[i]->cfg->path && same_file(s->v[i]->cfg->path, path))
+			return (long)i;   /* the run's own config too, found again from a file */
 	sl_scope **nv = sl_xrealloc(s->v, (s->n + 1) * sizeof *nv);
 	sl_scope *sc = sl_xcalloc(1, sizeof *sc);
 	if (nv)
@@ -282,7 +271,7 @@ static long scope_of_config(sl_scopes *s, const char *path)
 		return -1;
 	}
 	char *msg = NULL;
-	sl_err err = sl_config_load(shown_path(s, path), &sc->owned, &msg);
+	sl_err err = sl_config_load(path, &sc->owned, &msg);
 	if (err == SL_ENOMEM) {
 		free(msg);
 		free(sc);
