@@ -98,6 +98,7 @@ struct raw_cluster {
 };
 
 struct raw_config {
+	char *extend;
 	char **exclude;
 	unsigned exclude_count;
 	int *fail_on;
@@ -180,6 +181,7 @@ static const cyaml_schema_field_t cluster_fields[] = {
 };
 
 static const cyaml_schema_field_t top_fields[] = {
+	STRING("extend", struct raw_config, extend),
 	STRINGS("exclude", struct raw_config, exclude),
 	CYAML_FIELD_ENUM_PTR("fail-on", OPT | CYAML_FLAG_STRICT, struct raw_config, fail_on,
 		fail_on_strings, COUNT(fail_on_strings)),
@@ -800,6 +802,7 @@ out:
 
 struct priv {
 	struct raw_config *raw;     /* libcyaml's data, freed with cyaml_free */
+	struct sl_config *base;     /* the config extend: names, whose values this one shares */
 	char *path, *base_dir;
 	struct sl_rule_setting *rules;
 	struct sl_node_pool *pools;
@@ -818,6 +821,8 @@ static void fill_defaults(struct sl_config *cfg)
 
 	cfg->path = NULL;
 	cfg->base_dir = ".";
+	cfg->exclude_dir = NULL;
+	memset(cfg->chain, 0, sizeof cfg->chain);
 	cfg->exclude = (sl_strlist){ NULL, 0 };
 	cfg->fail_on = -1;
 	cfg->rules = NULL;
@@ -906,7 +911,8 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		c->kserve_default_deployment_mode_line =
 			key_line(map, "cluster.kserve-default-deployment-mode");
 	}
-	c->kserve_version = r->kserve_version;
+	if (r->kserve_version != NULL)
+		c->kserve_version = r->kserve_version;
 	if (r->extended_resource_toleration != NULL) {
 		c->extended_resource_toleration = *r->extended_resource_toleration ? SL_TRI_YES : SL_TRI_NO;
 		c->extended_resource_toleration_line =
@@ -942,9 +948,10 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		      r->spot_labels, r->spot_labels_count);
 	override_list(&c->batch_kinds, map, "cluster.batch-kinds",
 		      r->batch_kinds, r->batch_kinds_count);
-	c->critical_priority_classes = strlist(r->critical_priority_classes,
-					       r->critical_priority_classes_count);
-	c->node_inventory = r->node_inventory;
+	override_list(&c->critical_priority_classes, map, "cluster.critical-priority-classes",
+		      r->critical_priority_classes, r->critical_priority_classes_count);
+	if (r->node_inventory != NULL)
+		c->node_inventory = r->node_inventory;
 
 	if (r->critical_priority != NULL &&
 	    !parse_integer(r->critical_priority, &c->critical_priority)) {
@@ -968,7 +975,8 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 				"(expected name=integer)", file, line, col, pc, path);
 		}
 	}
-	c->priority_classes = strlist(r->priority_classes, r->priority_classes_count);
+	override_list(&c->priority_classes, map, "cluster.priority-classes", r->priority_classes,
+		      r->priority_classes_count);
 
 	if (r->node_pools_count > 0) {
 		pv->pools = calloc(r->node_pools_count, sizeof *pv->pools);
@@ -996,8 +1004,10 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 			.nodes = (long)nodes,
 		};
 	}
-	c->node_pools = pv->pools;
-	c->n_node_pools = r->node_pools_count;
+	if (posmap_find(map, "cluster.node-pools") != NULL) {
+		c->node_pools = pv->pools;
+		c->n_node_pools = r->node_pools_count;
+	}
 	return SL_OK;
 }
 
@@ -1009,15 +1019,28 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 
 	if (r == NULL)
 		return SL_OK;
-	cfg->exclude = strlist(r->exclude, r->exclude_count);
-	cfg->fail_on = r->fail_on != NULL ? *r->fail_on : -1;
-	if (r->rules_count > 0) {
-		pv->rules = calloc(r->rules_count, sizeof *pv->rules);
+	/* every key overrides what the config starts from (the defaults, or the config it extends)
+	** only when present */
+	if (posmap_find(map, "exclude") != NULL) {
+		cfg->exclude = strlist(r->exclude, r->exclude_count);
+		cfg->exclude_dir = NULL;   /* this file's directory: set by the caller */
+	}
+	if (r->fail_on != NULL)
+		cfg->fail_on = *r->fail_on;
+	/* rules: the extended config's entries, then this file's (later entries win) */
+	size_t inherited = cfg->n_rules;
+	if (inherited + r->rules_count > 0) {
+		pv->rules = calloc(inherited + r->rules_count, sizeof *pv->rules);
 		if (pv->rules == NULL)
 			return SL_ENOMEM;
 	}
+	for (size_t i = 0; i < inherited; i++) {
+		pv->rules[i] = cfg->rules[i];
+		if (pv->rules[i].line)   /* one file further down the chain */
+			pv->rules[i].line += 1u << 24;
+	}
 	for (unsigned i = 0; i < r->rules_count; i++)
-		pv->rules[i] = (struct sl_rule_setting){
+		pv->rules[inherited + i] = (struct sl_rule_setting){
 			.id = r->rules[i].id,
 			.severity = (sl_severity)r->rules[i].severity,
 		};
@@ -1028,10 +1051,10 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 
 		if (sscanf(map->v[k].path, "rules[%u]%n", &i, &end) == 1 &&
 		    map->v[k].path[end] == '\0' && i < r->rules_count)
-			pv->rules[i].line = map->v[k].line;
+			pv->rules[inherited + i].line = map->v[k].line;
 	}
 	cfg->rules = pv->rules;
-	cfg->n_rules = r->rules_count;
+	cfg->n_rules = inherited + r->rules_count;
 	return resolve_cluster(cfg, pv, map, file, error_out);
 }
 
@@ -1106,6 +1129,7 @@ static void priv_free(struct priv *pv)
 		return;
 	if (pv->raw != NULL)
 		cyaml_free(&cyaml_base, &top_schema, pv->raw, 0);
+	sl_config_free(pv->base);
 	free(pv->path);
 	free(pv->base_dir);
 	free(pv->rules);
@@ -1113,10 +1137,75 @@ static void priv_free(struct priv *pv)
 	free(pv);
 }
 
+/* A line of the config cfg extends, as cfg names it: one file further down the chain. */
+static unsigned shifted(unsigned line)
+{
+	return line ? line + (1u << 24) : 0;
+}
+
+/* cfg starts from base (extend:): base's values, each line shifted one file down the chain, the
+** chain below cfg's own file base's. cfg shares base's storage, which pv->base keeps. */
+static void inherit(struct sl_config *cfg, const struct sl_config *base)
+{
+	struct sl_cluster_config *c = &cfg->cluster;
+	*cfg = *base;
+	c->knative_features_line = shifted(c->knative_features_line);
+	c->kserve_default_deployment_mode_line = shifted(c->kserve_default_deployment_mode_line);
+	c->extended_resource_toleration_line = shifted(c->extended_resource_toleration_line);
+	c->gpu_nodes_tainted_line = shifted(c->gpu_nodes_tainted_line);
+	c->provider_line = shifted(c->provider_line);
+	for (size_t k = SL_CONFIG_CHAIN_MAX; k > 0; k--)
+		cfg->chain[k] = base->chain[k - 1];
+	cfg->exclude_dir = base->exclude_dir;
+}
+
+static sl_err load(const char *path, unsigned depth, sl_config **out, char **error_out);
+static char *shown_path(const char *real);
+
+/* Loads the config cfg's extend: names (relative to cfg's file) into pv->base. */
+static sl_err load_base(const char *path, unsigned depth, struct priv *pv,
+			const struct posmap *map, char **error_out)
+{
+	const char *ext = pv->raw->extend;
+	unsigned line, col;
+	value_pos(map, "extend", &line, &col);
+	if (depth >= SL_CONFIG_CHAIN_MAX)
+		return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: extend: goes more than %d configs "
+			    "deep (is there a cycle?)", path, line, col, SL_CONFIG_CHAIN_MAX);
+	char *dir = dir_of(path), *base_path = NULL;
+	if (dir == NULL || asprintf(&base_path, "%s%s%s", ext[0] == '/' ? "" : dir,
+				    ext[0] == '/' ? "" : "/", ext) < 0) {
+		free(dir);
+		return SL_ENOMEM;
+	}
+	free(dir);
+	char *real = realpath(base_path, NULL), *shown = real ? shown_path(real) : NULL;
+	if (shown) {   /* "sub/../.schedlint.yaml" is named ".schedlint.yaml" */
+		free(base_path);
+		base_path = shown;
+	}
+	free(real);
+	char *why = NULL;
+	sl_err err = load(base_path, depth + 1, &pv->base, &why);
+	if (err == SL_EIO)   /* name the key that points at the missing file */
+		err = fail(error_out, SL_ECONFIG, "%s:%u:%u: error: extend: %s", path, line, col,
+			   why ? why : base_path);
+	else if (err && error_out)
+		*error_out = why, why = NULL;
+	free(why);
+	free(base_path);
+	return err;
+}
+
 /* Loads the configuration file at path: a libyaml pass for syntax and positions, libcyaml
-** for the schema, then resolution onto the defaults. *out and *error_out are set only as
-** documented in include/schedlint/config.h. */
+** for the schema, then resolution onto the defaults, or onto the config it extends. *out and
+** *error_out are set only as documented in include/schedlint/config.h. */
 sl_err sl_config_load(const char *path, sl_config **out, char **error_out)
+{
+	return load(path, 0, out, error_out);
+}
+
+static sl_err load(const char *path, unsigned depth, sl_config **out, char **error_out)
 {
 	struct scan scan = { 0 };
 	struct cylog log = { 0 };
@@ -1159,7 +1248,14 @@ sl_err sl_config_load(const char *path, sl_config **out, char **error_out)
 		goto out;
 	}
 
-	fill_defaults(cfg);
+	if (pv->raw != NULL && pv->raw->extend != NULL) {
+		err = load_base(path, depth, pv, &scan.map, error_out);
+		if (err != SL_OK)
+			goto out;
+		inherit(cfg, pv->base);
+	} else {
+		fill_defaults(cfg);
+	}
 	err = resolve(cfg, pv, &scan.map, path, error_out);
 	if (err != SL_OK)
 		goto out;
@@ -1171,6 +1267,9 @@ sl_err sl_config_load(const char *path, sl_config **out, char **error_out)
 	}
 	cfg->path = pv->path;
 	cfg->base_dir = pv->base_dir;
+	if (cfg->exclude_dir == NULL)
+		cfg->exclude_dir = pv->base_dir;   /* its own exclude:, or none inherited */
+	cfg->chain[0] = pv->path;
 	cfg->priv__ = pv;
 	*out = cfg;
 	pv = NULL;
@@ -1198,6 +1297,42 @@ sl_err sl_config_new_default(sl_config **out)
 	return SL_OK;
 }
 
+/* How a config at the real path real is named: relative to the working directory (with ".."
+** when it is above it: "../.schedlint.yaml"), as the linted files are named, unless they share
+** no directory but /. malloc'd; NULL when out of memory. */
+static char *shown_path(const char *real)
+{
+	char *cwd = realpath(".", NULL);
+	if (!cwd)
+		return strdup(real);
+	/* the longest common directory of cwd and real */
+	size_t common = 0;
+	for (size_t i = 0; cwd[i] && cwd[i] == real[i]; i++)
+		if (cwd[i] == '/')
+			common = i;
+	size_t n = strlen(cwd);
+	if (strncmp(real, cwd, n) == 0 && real[n] == '/')
+		common = n;   /* real is under cwd */
+	char *out = NULL;
+	if (common == 0) {
+		out = strdup(real);   /* nothing in common but / */
+	} else {
+		size_t ups = 0;
+		for (size_t i = common; cwd[i]; i++)
+			ups += cwd[i] == '/';
+		size_t len = ups * 3 + strlen(real + common + 1) + 1;
+		out = malloc(len);
+		if (out) {
+			out[0] = '\0';
+			for (size_t i = 0; i < ups; i++)
+				strcat(out, "../");
+			strcat(out, real + common + 1);
+		}
+	}
+	free(cwd);
+	return out;
+}
+
 /* true when dir/name exists (any type when any_type, else not a directory). */
 static int has_entry(const char *dir, const char *name, bool any_type, bool *found)
 {
@@ -1217,7 +1352,8 @@ static int has_entry(const char *dir, const char *name, bool any_type, bool *fou
 
 /* Walks from the real path of start_dir upwards: the first directory holding .schedlint.yaml
 ** wins; the walk stops after a directory holding .git (file or directory) or at /.
-** *path_out is malloc'd and absolute. SL_ENOTFOUND when none or start_dir does not exist. */
+** *path_out is malloc'd (relative to the working directory when under it). SL_ENOTFOUND when
+** none or start_dir does not exist. */
 sl_err sl_config_discover(const char *start_dir, char **path_out)
 {
 	char *dir, *slash, *p;
@@ -1241,7 +1377,12 @@ sl_err sl_config_discover(const char *start_dir, char **path_out)
 				err = SL_ENOMEM;
 				break;
 			}
-			*path_out = p;
+			*path_out = shown_path(p);
+			free(p);
+			if (*path_out == NULL) {
+				err = SL_ENOMEM;
+				break;
+			}
 			err = SL_OK;
 			break;
 		}
@@ -1371,9 +1512,22 @@ const struct sl_node_pool *sl_config_node_pools(const sl_config *cfg, size_t *n)
 	return cfg ? cfg->cluster.node_pools : NULL;
 }
 
+/* The file of the extend: chain a line stands in. */
+static const char *line_file(const sl_config *cfg, unsigned line)
+{
+	unsigned k = line >> 24;
+	const char *f = cfg && k <= SL_CONFIG_CHAIN_MAX ? cfg->chain[k] : NULL;
+	return f ? f : cfg && cfg->path ? cfg->path : ".schedlint.yaml";
+}
+
 const char *sl_config_at(const sl_config *cfg, unsigned line, sl_arena *a)
 {
-	return sl_arena_printf(a, "%s:%u", cfg && cfg->path ? cfg->path : ".schedlint.yaml", line);
+	return sl_arena_printf(a, "%s:%u", line_file(cfg, line), SL_CONFIG_LINE(line));
+}
+
+char *sl_config_source(const sl_config *cfg, unsigned line)
+{
+	return sl_xprintf("%s:%u", line_file(cfg, line), SL_CONFIG_LINE(line));
 }
 
 const char *sl_config_knative_features_at(const sl_config *cfg, sl_arena *a)

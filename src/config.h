@@ -17,8 +17,9 @@ struct sl_rule_setting {
 };
 
 struct sl_cluster_config {
-	/* The *_line fields say where a key stands in the file (0 when it is not set): a message
-	** that relies on the key names it ("GPU nodes are tainted: .schedlint.yaml:7"). */
+	/* The *_line fields say where a key stands (0 when it is not set): a message that relies
+	** on the key names it ("GPU nodes are tainted: .schedlint.yaml:7"). A key inherited through
+	** extend: stands in another file: sl_config_source decodes the line into "file:line". */
 	sl_strlist knative_features;          /* short names: "nodeselector", "tolerations", ... */
 	bool knative_features_set;            /* the key was present (even if empty) */
 	unsigned knative_features_line;
@@ -45,10 +46,18 @@ struct sl_cluster_config {
 	const char *node_inventory;           /* NULL when unset; relative to base_dir */
 };
 
+/* A *_line value: the line in bits 0-23, in bits 24-31 which file of the extend: chain holds it
+** (0: the config's own file, k: the k-th config it extends). */
+#define SL_CONFIG_LINE(line) ((line) & 0xffffffu)
+#define SL_CONFIG_CHAIN_MAX 8   /* extend: goes at most this deep (a cycle is an error) */
+
 struct sl_config {
 	const char *path;        /* the file loaded, NULL for the defaults */
 	const char *base_dir;    /* directory of that file ("." for the defaults) */
-	sl_strlist exclude;      /* globs relative to base_dir */
+	const char *exclude_dir; /* the directory exclude's globs are relative to: base_dir, or the
+				    directory of the config that set them (extend:) */
+	sl_strlist exclude;      /* globs relative to exclude_dir */
+	const char *chain[SL_CONFIG_CHAIN_MAX + 1];   /* this file, then each one it extends */
 	int fail_on;             /* sl_severity, or -1 when unset */
 	const struct sl_rule_setting *rules;
 	size_t n_rules;

@@ -68,6 +68,8 @@ const struct sl_node_pool *sl_config_node_pools(const sl_config *cfg, size_t *n)
 /* "<config path>:<line>" for the config's key at line (".schedlint.yaml" when the config was
 ** not read from a file), an arena string: how a message names the setting it rests on. */
 const char *sl_config_at(const sl_config *cfg, unsigned line, sl_arena *a);
+/* sl_config_at, malloc'd (NULL when out of memory). */
+char *sl_config_source(const sl_config *cfg, unsigned line);
 /* sl_config_at for cluster.knative-features. */
 const char *sl_config_knative_features_at(const sl_config *cfg, sl_arena *a);
 

@@ -14,77 +14,6 @@
 #define SL_STR_(x) #x
 #define SL_STR(x) SL_STR_(x)
 
-/* --- severity resolution ------------------------------------------------------------------- */
-
-static int matches(const struct sl_rule *r, const char *sel)
-{
-	return strcmp(r->id, sel) == 0 || strcmp(r->category, sel) == 0;
-}
-
-static int known_selector(const char *sel)
-{
-	for (size_t i = 0; i < sl_registry_count; i++)
-		if (matches(sl_registry[i].rule, sel))
-			return 1;
-	return 0;
-}
-
-sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **error_out)
-{
-	const sl_config *cfg = e->cfg;
-	e->severity = sl_xcalloc(sl_registry_count, sizeof *e->severity);
-	if (!e->severity)
-		return SL_ENOMEM;
-	for (size_t i = 0; cfg && i < cfg->n_rules; i++) {
-		if (!known_selector(cfg->rules[i].id)) {
-			if (error_out)
-				*error_out = sl_xprintf("%s:%u: error: unknown rule or category \"%s\" in rules",
-						     cfg->path ? cfg->path : ".schedlint.yaml",
-						     cfg->rules[i].line, cfg->rules[i].id);
-			return SL_ECONFIG;
-		}
-	}
-	for (size_t k = 0; opts && k < opts->n_select + opts->n_ignore; k++) {
-		const char *sel = k < opts->n_select ? opts->select[k] : opts->ignore[k - opts->n_select];
-		if (!known_selector(sel)) {
-			if (error_out)
-				*error_out = sl_xprintf("unknown rule or category \"%s\" in --%s", sel,
-						     k < opts->n_select ? "select" : "ignore");
-			return SL_EUSAGE;
-		}
-	}
-	for (size_t i = 0; i < sl_registry_count; i++) {
-		const struct sl_rule *r = sl_registry[i].rule;
-		sl_severity sev = r->off_by_default ? SL_SEV_OFF : r->severity;
-		int configured = 0;
-		/* Later entries win; an entry naming the rule beats one naming its category. */
-		for (int pass = 0; pass < 2; pass++) {
-			for (size_t j = 0; cfg && j < cfg->n_rules; j++) {
-				const char *id = cfg->rules[j].id;
-				if (pass == 0 ? strcmp(r->category, id) == 0 : strcmp(r->id, id) == 0) {
-					sev = cfg->rules[j].severity;
-					configured = 1;
-				}
-			}
-		}
-		if (opts && opts->n_select) {
-			int selected = 0;
-			for (size_t j = 0; j < opts->n_select; j++)
-				if (matches(r, opts->select[j]))
-					selected = 1;
-			if (!selected)
-				sev = SL_SEV_OFF;
-			else if (sev == SL_SEV_OFF && !configured)
-				sev = r->severity;   /* --select turns on an off-by-default rule */
-		}
-		for (size_t j = 0; opts && j < opts->n_ignore; j++)
-			if (matches(r, opts->ignore[j]))
-				sev = SL_SEV_OFF;
-		e->severity[i] = sev;
-	}
-	return SL_OK;
-}
-
 /* --- recording findings -------------------------------------------------------------------- */
 
 static int push_finding(sl_file *f, sl_frec *rec)
@@ -102,11 +31,11 @@ static int push_finding(sl_file *f, sl_frec *rec)
 }
 
 /* Records a finding of rule ri over bytes [start,end) of f; NULL when the rule is off. */
-sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t start, size_t end,
+sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t end,
 		       const char *pointer, const char *message, const sl_object *obj,
 		       const sl_unit *unit)
 {
-	if (ri < 0 || e->severity[ri] == SL_SEV_OFF || f->capped)
+	if (ri < 0 || f->scope->severity[ri] == SL_SEV_OFF || f->capped)
 		return NULL;
 	if (f->n_findings >= SL_FINDINGS_MAX) {
 		/* the last finding of the file says the report stops here */
@@ -123,7 +52,7 @@ sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t
 	sl_finding *p = &rec->pub;
 	rec->rule_index = ri;
 	p->rule = sl_registry[ri].rule->id;
-	p->severity = e->severity[ri];
+	p->severity = f->scope->severity[ri];
 	p->message = message;
 	p->path = f->path;
 	p->offset = start;
@@ -165,7 +94,7 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 		pp->f->oom = SL_ENOMEM;
 		return;
 	}
-	pp->last = sl_engine_record(pp->e, pp->f, sl_registry_find(rule), doc, start, end, "", msg,
+	pp->last = sl_engine_record(pp->f, sl_registry_find(rule), doc, start, end, "", msg,
 				    NULL, NULL);
 }
 
@@ -205,7 +134,7 @@ static void on_model_issue(void *payload, const char *rule, const sl_node *at, c
 	struct parse_payload *pp = payload;
 	sl_file *f = pp->f;
 	char *ptr = sl_node_pointer(at, f->arena);
-	sl_frec *rec = sl_engine_record(pp->e, f, sl_registry_find(rule), sl_node_doc(at) ? sl_node_doc(at)->index : 0,
+	sl_frec *rec = sl_engine_record(f, sl_registry_find(rule), sl_node_doc(at) ? sl_node_doc(at)->index : 0,
 			      at->start, at->end, ptr, message, pp->obj, NULL);
 	if (!rec || !quote_fix)
 		return;
@@ -251,12 +180,21 @@ sl_err sl_engine_read(sl_file *f, bool text_only)
 	return SL_OK;
 }
 
+sl_index sl_engine_index_view(const sl_engine *e, const sl_file *f)
+{
+	sl_index view = e->index;   /* read-only: the tables are shared, only the config differs */
+	view.cfg = f->scope->cfg;
+	view.default_mode_config = f->scope->default_mode_config;
+	return view;
+}
+
 bool sl_engine_waits(sl_engine *e, sl_file *f)
 {
-	struct sl_ctx ctx = {.eng = e, .file = f};
+	sl_index view = sl_engine_index_view(e, f);
+	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
 	for (size_t ri = 0; ri < sl_registry_count; ri++) {
 		const struct sl_rule *r = sl_registry[ri].rule;
-		if (!r->waits_for_units || e->severity[ri] == SL_SEV_OFF)
+		if (!r->waits_for_units || f->scope->severity[ri] == SL_SEV_OFF)
 			continue;
 		ctx.rule_index = (int)ri;
 		for (size_t oi = 0; oi < f->n_objects; oi++) {
@@ -291,7 +229,7 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 			return SL_ENOMEM;
 	}
 	f->documents = f->tree.n_indices;
-	sl_model_ctx mc = {.arena = f->arena, .cfg = e->cfg, .path = f->path,
+	sl_model_ctx mc = {.arena = f->arena, .cfg = f->scope->cfg, .path = f->path,
 			   .issue = on_model_issue, .payload = &pp};
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
 		sl_object *o = NULL;
@@ -323,9 +261,10 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 {
 	if (!f->src)
 		return SL_OK;   /* it could not be read: its error is recorded */
-	struct sl_ctx ctx = {.eng = e, .file = f};
+	sl_index view = sl_engine_index_view(e, f);
+	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
 	/* the cluster's default KServe mode is known once every file is indexed */
-	sl_mode def = sl_cluster_kserve_default_mode(&e->index, NULL);
+	sl_mode def = sl_cluster_kserve_default_mode(&view, NULL);
 	for (size_t oi = 0; oi < f->n_objects; oi++)
 		sl_object_default_mode(f->objects[oi], def);
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
@@ -334,7 +273,7 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 		ctx.labels = NULL;
 		for (size_t ri = 0; ri < sl_registry_count; ri++) {
 			const struct sl_rule *r = sl_registry[ri].rule;
-			if (e->severity[ri] == SL_SEV_OFF)
+			if (f->scope->severity[ri] == SL_SEV_OFF)
 				continue;
 			ctx.rule_index = (int)ri;
 			if (r->check_object && sl_engine_admits(r, o->kind, o->mode)) {

@@ -13,6 +13,7 @@
 #include "source.h"
 #include "edit.h"
 #include "yaml_tree.h"
+#include "scopes.h"
 
 /* A finding as the engine keeps it: the public view plus what fixes and sorting need. */
 typedef struct sl_frec {
@@ -73,6 +74,7 @@ typedef struct sl_file {
 	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
 	uint32_t index;              /* its place in the engine's files, once pass 1 settled them */
 	size_t fixes;                /* fixes applied to its text, every round (sl_file_info.fixes) */
+	const sl_scope *scope;       /* the config it is linted under (scopes.h) */
 } sl_file;
 
 typedef struct sl_engine {
@@ -83,7 +85,7 @@ typedef struct sl_engine {
 	pthread_mutex_t keep_lock;
 	uint64_t deciding[2];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in) */
 	sl_index index;
-	sl_severity *severity;       /* per registry entry; SL_SEV_OFF = disabled */
+	sl_scopes *scopes;           /* the configs the files are linted under */
 	sl_file **files;
 	size_t n_files;
 } sl_engine;
@@ -94,6 +96,7 @@ struct sl_ctx {
 	sl_engine *eng;
 	sl_file *file;
 	int rule_index;
+	const sl_index *index;       /* the index as the file's config sees it (its cluster:) */
 	const sl_object *obj;
 	const sl_unit *unit;
 	const char **labels;   /* obj's units' labels, made when a rule first asks (sl_ctx_label) */
@@ -112,6 +115,10 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 /* Pass 2: runs every enabled rule over f's objects and units, those of the kinds and modes it
 ** declares (sl_engine_admits). Suppressions are the pass's next step (sl_suppress_apply). */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
+/* The index as f's config sees it: the shared tables, with f's config for the facts a config
+** may state (Knative flags, PriorityClasses, KServe's default mode, the cluster: settings).
+** A shallow copy, valid while the index is. */
+sl_index sl_engine_index_view(const sl_engine *e, const sl_file *f);
 /* True when rule r applies to an object of kind k, or a unit, run in mode m: its .kinds and
 ** .modes (0: all) hold them. */
 bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m);
@@ -123,10 +130,8 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m);
 /* Records a finding of rule ri (registry index) over bytes [start,end) of f, for document doc,
 ** with its pointer, message (kept, not copied), object and unit; NULL when the rule is off or
 ** memory ran out (f->oom is set then). */
-sl_frec *sl_engine_record(sl_engine *e, sl_file *f, int ri, unsigned doc, size_t start,
+sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start,
 			  size_t end, const char *pointer, const char *message, const sl_object *obj,
 			  const sl_unit *unit);
-/* Resolves each rule's severity from defaults, the config and select/ignore. */
-sl_err sl_engine_configure(sl_engine *e, const sl_run_options *opts, char **error_out);
 
 #endif

@@ -350,8 +350,8 @@ static sl_err find_default_mode(sl_index *ix)
 {
 	const sl_config *cfg = ix->cfg;
 	if (cfg && cfg->cluster.kserve_default_deployment_mode_line &&
-	    asprintf(&ix->default_mode_config, "%s:%u", cfg->path ? cfg->path : ".schedlint.yaml",
-		     cfg->cluster.kserve_default_deployment_mode_line) < 0)
+	    !(ix->default_mode_config =
+		      sl_config_source(cfg, cfg->cluster.kserve_default_deployment_mode_line)))
 		return SL_ENOMEM;
 	size_t n;
 	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);

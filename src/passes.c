@@ -229,9 +229,9 @@ static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
 /* After f's rules ran: its suppressions drop the findings they silence and report the unused
 ** ones; a file with a YAML syntax error is never fixed (the fixer blocks it), so its findings
 ** offer no fix and no report calls them fixable. */
-static sl_err settle(sl_engine *e, sl_file *f)
+static sl_err settle(sl_file *f)
 {
-	sl_err err = sl_suppress_apply(e, f);
+	sl_err err = sl_suppress_apply(f);
 	for (size_t i = 0; !err && f->broken && i < f->n_findings; i++)
 		f->findings[i]->pub.fix = NULL;
 	return err;
@@ -245,7 +245,7 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 	if (!err && f->src)
 		err = sl_engine_check(e, f);
 	if (!err && f->src)
-		err = settle(e, f);
+		err = settle(f);
 	bool compacted = !err && f->src && released;
 	if (compacted)
 		err = compact(e, f);
@@ -313,7 +313,7 @@ static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 			return SL_ENOMEM;
 		f->digests = nv;
 		pthread_mutex_lock(&e->keep_lock);
-		err = sl_index_digest(o, e->cfg, e->keep, &f->digests[f->n_digests]);
+		err = sl_index_digest(o, f->scope->cfg, e->keep, &f->digests[f->n_digests]);
 		pthread_mutex_unlock(&e->keep_lock);
 		if (!err && f->digests[f->n_digests])
 			f->n_digests++;
@@ -548,7 +548,7 @@ sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	p->jobs = opts && opts->jobs ? opts->jobs : cpus > 0 ? (unsigned)cpus : 1;
 	sl_index_init(&p->eng.index, cfg);
-	return sl_engine_configure(&p->eng, opts, error_out);
+	return sl_scopes_new(cfg, opts, opts && opts->nearest_config, &p->eng.scopes, error_out);
 }
 
 sl_file *sl_passes_new_file(sl_passes *p, const char *path)
@@ -569,6 +569,11 @@ sl_file *sl_passes_new_file(sl_passes *p, const char *path)
 	if (!f)
 		return NULL;
 	f->path = memcpy((char *)(f + 1), path, len);
+	f->scope = sl_scopes_of(e->scopes, path);
+	if (!f->scope || (f->scope->error && !(f->error = sl_xstrdup(f->scope->error)))) {
+		free(f);
+		return NULL;
+	}
 	e->files[e->n_files++] = f;
 	return f;
 }
@@ -613,7 +618,7 @@ void sl_passes_free(sl_passes *p)
 	free(e->files);
 	sl_arena_free(e->keep);
 	pthread_mutex_destroy(&e->keep_lock);
-	free(e->severity);
+	sl_scopes_free(e->scopes);
 	sl_index_free(&e->index);
 	free(p->sorted);
 }

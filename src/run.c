@@ -18,7 +18,6 @@
 
 struct sl_run {
 	sl_passes passes;            /* the files, the engine, the sorted findings */
-	sl_globs *globs;
 	char **roots;                /* the real directories of the paths given (sl_file.root) */
 	size_t n_roots;
 	bool linted;
@@ -45,8 +44,6 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 	if (!run)
 		return SL_ENOMEM;
 	sl_err err = sl_passes_init(&run->passes, cfg, opts, error_out);
-	if (!err)
-		err = sl_walk_globs_new(cfg, &run->globs, error_out);
 	if (err) {
 		sl_run_free(run);
 		return err;
@@ -75,6 +72,19 @@ static sl_err add_file(const char *path, void *payload)
 	f->on_disk = true;
 	f->root = run->n_roots ? run->roots[run->n_roots - 1] : NULL;
 	return SL_OK;
+}
+
+/* A file a walk found: recorded unless the config it is linted under, when that is not the
+** run's (whose excludes the walk applied), excludes it. */
+static sl_err add_walked(const char *path, void *payload)
+{
+	sl_run *run = payload;
+	const sl_scope *sc = sl_scopes_of(run->passes.eng.scopes, path);
+	if (!sc)
+		return SL_ENOMEM;
+	if (sc != sl_scopes_run(run->passes.eng.scopes) && sl_run_excluded(run, path))
+		return SL_OK;
+	return add_file(path, run);
 }
 
 /* Adds the root of a path given: the real path of the directory, or of a file's directory. */
@@ -141,8 +151,9 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 	if (err)
 		return err;
 	if (S_ISDIR(st.st_mode)) {
-		err = sl_walk(path, run->roots[run->n_roots - 1], run->globs, add_file, add_error, run);
-		sl_err derr = sl_walk_globs_drain(run->globs, add_glob_failure, run);
+		const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
+		err = sl_walk(path, run->roots[run->n_roots - 1], g, add_walked, add_error, run);
+		sl_err derr = sl_walk_globs_drain(g, add_glob_failure, run);
 		return err ? err : derr;
 	}
 	return add_file(path, run);
@@ -174,9 +185,12 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 
 bool sl_run_excluded(const sl_run *run, const char *path)
 {
-	bool hit = sl_walk_globs_match(run->globs, path);
+	/* the globs of the config path is linted under */
+	const sl_scope *sc = sl_scopes_of(run->passes.eng.scopes, path);
+	const sl_globs *g = sc ? sc->globs : NULL;
+	bool hit = sl_walk_globs_match(g, path);
 	/* undecided: reported as an error of that input instead of linting it */
-	if (sl_walk_globs_drain(run->globs, add_glob_failure, (void *)run) != SL_OK)
+	if (sl_walk_globs_drain(g, add_glob_failure, (void *)run) != SL_OK)
 		return true;
 	return hit;
 }
@@ -319,7 +333,6 @@ void sl_run_free(sl_run *run)
 	for (size_t i = 0; i < run->n_roots; i++)
 		free(run->roots[i]);
 	free(run->roots);
-	sl_walk_globs_free(run->globs);
 	free(run);
 }
 

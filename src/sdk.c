@@ -16,8 +16,8 @@ struct sl_report {
 
 /* --- reading: the context, the unit and its template ------------------------------------------ */
 
-const sl_config *sl_ctx_config(const sl_ctx *ctx) { return ctx->eng->cfg; }
-const sl_index *sl_ctx_index(const sl_ctx *ctx) { return &ctx->eng->index; }
+const sl_config *sl_ctx_config(const sl_ctx *ctx) { return ctx->file->scope->cfg; }
+const sl_index *sl_ctx_index(const sl_ctx *ctx) { return ctx->index; }
 sl_arena *sl_ctx_arena(sl_ctx *ctx) { return ctx->file->arena; }
 const sl_source *sl_ctx_source(const sl_ctx *ctx) { return ctx->file->src; }
 
@@ -51,12 +51,12 @@ const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c)
 
 bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
 {
-	return sl_merge_kind_is_template(u->obj->kind) && sl_index_template_used(&ctx->eng->index, u->obj);
+	return sl_merge_kind_is_template(u->obj->kind) && sl_index_template_used(ctx->index, u->obj);
 }
 
 sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
 {
-	return sl_merge_unit(&ctx->eng->index, u);
+	return sl_merge_unit(ctx->index, u);
 }
 
 /* --- reporting: findings, notes, severity ----------------------------------------------------- */
@@ -65,7 +65,7 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 			  const char *fmt, va_list ap)
 {
 	sl_file *f = ctx->file;
-	if (ctx->eng->severity[ctx->rule_index] == SL_SEV_OFF || !at)
+	if (ctx->file->scope->severity[ctx->rule_index] == SL_SEV_OFF || !at)
 		return NULL;
 	va_list ap2;
 	va_copy(ap2, ap);
@@ -79,7 +79,7 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 	vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	char *ptr = sl_node_pointer(ptr_node, f->arena);
 	const sl_doc *doc = sl_node_doc(at);
-	sl_frec *rec = sl_engine_record(ctx->eng, f, ctx->rule_index, doc ? doc->index : 0, at->start,
+	sl_frec *rec = sl_engine_record(f, ctx->rule_index, doc ? doc->index : 0, at->start,
 					at->end, ptr, msg, ctx->obj, ctx->unit);
 	return (sl_report *)rec;
 }
@@ -161,7 +161,7 @@ sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o
 	if (!o->mode_defaulted)
 		return SL_OK;
 	const char *src = NULL;
-	sl_mode m = sl_cluster_kserve_default_mode(&ctx->eng->index, &src);
+	sl_mode m = sl_cluster_kserve_default_mode(ctx->index, &src);
 	const char *name = m == SL_MODE_STANDARD ? "Standard" : m == SL_MODE_MODELMESH ? "ModelMesh"
 		: "Knative";
 	if (src)

@@ -225,10 +225,10 @@ static bool annotation_covers(const char *v, int ri)
 	return false;
 }
 
-static bool rule_enabled(const sl_engine *e, const char *sel)
+static bool rule_enabled(const sl_file *f, const char *sel)
 {
 	for (size_t i = 0; i < sl_registry_count; i++)
-		if (e->severity[i] != SL_SEV_OFF && names(sel, (int)i))
+		if (f->scope->severity[i] != SL_SEV_OFF && names(sel, (int)i))
 			return true;
 	return false;
 }
@@ -256,7 +256,7 @@ static void list_add(char *buf, size_t cap, size_t *n, const char *id)
 ** reason, the other ids); a directive left without ids goes, its reason staying as a plain
 ** comment. An id that names no rule is never removed (a typo must not become "suppress nothing
 ** and delete the comment"): it is only named in the message. */
-static sl_err report_unused(sl_engine *e, sl_file *f, struct directive *dv, int unused_ri)
+static sl_err report_unused(sl_file *f, struct directive *dv, int unused_ri)
 {
 	char list[512] = "", kept[512] = "", unknown[512] = "";
 	size_t n_unused = 0, n_kept = 0, n_unknown = 0;
@@ -265,7 +265,7 @@ static sl_err report_unused(sl_engine *e, sl_file *f, struct directive *dv, int 
 		if (!known && !dv->used[i])
 			list_add(unknown, sizeof unknown, &n_unknown, dv->ids[i]);
 		/* an id of a rule this run did not enable may suppress something elsewhere */
-		if (dv->used[i] || !known || !rule_enabled(e, dv->ids[i]))
+		if (dv->used[i] || !known || !rule_enabled(f, dv->ids[i]))
 			list_add(kept, sizeof kept, &n_kept, dv->ids[i]);
 		else
 			list_add(list, sizeof list, &n_unused, dv->ids[i]);
@@ -294,7 +294,7 @@ static sl_err report_unused(sl_engine *e, sl_file *f, struct directive *dv, int 
 								: " name no rule (left in place)");
 	if (!msg)
 		return SL_ENOMEM;
-	sl_frec *rec = sl_engine_record(e, f, unused_ri, 0, dv->hash,
+	sl_frec *rec = sl_engine_record(f, unused_ri, 0, dv->hash,
 					sl_source_line_end(f->src, dv->line), "", msg, NULL, NULL);
 	if (!rec)
 		return f->oom;
@@ -345,7 +345,7 @@ static bool has_document(const sl_file *f)
 	return false;
 }
 
-sl_err sl_suppress_apply(sl_engine *e, sl_file *f)
+sl_err sl_suppress_apply(sl_file *f)
 {
 	struct directive *dv = NULL;
 	size_t n_dv = 0;
@@ -392,9 +392,9 @@ sl_err sl_suppress_apply(sl_engine *e, sl_file *f)
 	}
 	f->n_findings = w;
 	int unused_ri = sl_registry_find("unused-suppression");
-	if (unused_ri >= 0 && e->severity[unused_ri] != SL_SEV_OFF && has_document(f))
+	if (unused_ri >= 0 && f->scope->severity[unused_ri] != SL_SEV_OFF && has_document(f))
 		for (size_t k = 0; k < n_dv && !err; k++)
-			err = report_unused(e, f, &dv[k], unused_ri);
+			err = report_unused(f, &dv[k], unused_ri);
 	free(dv);
 	return err;
 }

@@ -11,6 +11,6 @@
 #include "engine.h"
 
 /* Drops f's suppressed findings and reports the unused directives. Runs after pass 2. */
-sl_err sl_suppress_apply(sl_engine *e, sl_file *f);
+sl_err sl_suppress_apply(sl_file *f);
 
 #endif

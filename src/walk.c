@@ -166,7 +166,8 @@ sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 		sl_regex_jit(g->codes[g->n]);
 		g->globs[g->n++] = glob;
 	}
-	const char *base = cfg && cfg->base_dir ? cfg->base_dir : ".";
+	const char *base = cfg && cfg->exclude_dir ? cfg->exclude_dir :
+			   cfg && cfg->base_dir ? cfg->base_dir : ".";
 	char *abs = realpath(base, NULL);
 	g->base = abs ? abs : sl_xstrdup(base);
 	if (!g->base) {

@@ -20,7 +20,8 @@ SL_API sl_err sl_config_load(const char *path, sl_config **out, char **error_out
 SL_API sl_err sl_config_new_default(sl_config **out);
 
 /* Finds the nearest .schedlint.yaml from start_dir upwards, stopping after the directory that
-** holds .git (the repository root) or at /. *path_out is malloc'd. SL_ENOTFOUND when none. */
+** holds .git (the repository root) or at /. *path_out is malloc'd: relative to the working
+** directory when the config is under it, else absolute. SL_ENOTFOUND when none. */
 SL_API sl_err sl_config_discover(const char *start_dir, char **path_out);
 
 /* The config's fail-on severity, or -1 when it does not set one. */

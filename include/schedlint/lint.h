@@ -46,6 +46,9 @@ typedef struct sl_run_options {
 					(files that define looked-up kinds excepted), so memory
 					follows the largest file, not the input; such a run
 					cannot be fixed (sl_run_fix gives SL_EUSAGE) */
+	bool nearest_config;         /* each file is linted under the nearest .schedlint.yaml from
+					its directory up to the repository root (ruff's way; cfg
+					for the files under none); false: cfg for every file */
 	bool force_exclude;          /* the config's exclude globs apply to the paths given to
 					sl_run_add_path too, not only to what a directory walk
 					finds (ruff's --force-exclude; the pre-commit hooks set it) */

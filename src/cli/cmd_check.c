@@ -162,6 +162,7 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	opts.jobs = a->jobs;
 	opts.low_memory = !a->fix && !a->diff;
 	opts.force_exclude = a->force_exclude;
+	opts.nearest_config = !a->config_path;   /* -c: one config for every file */
 	sl_run *run = NULL;
 	char *err_msg = NULL;
 	sl_err err = sl_run_new(cfg, &opts, &run, &err_msg);

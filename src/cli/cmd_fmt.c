@@ -126,7 +126,9 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	sl_run *run = NULL;
 	char *msg = NULL;
 	int status = EXIT_CLEAN;
-	sl_err err = sl_run_new(cfg, NULL, &run, &msg);
+	sl_run_options opts = SL_RUN_OPTIONS_INIT;
+	opts.nearest_config = !config_path;
+	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
 	if (!err && force_exclude && stdin_name && sl_run_excluded(run, stdin_name)) {
 		/* excluded: the buffer as it came, and nothing to say (as ruff) */
 		give_back(in);
@@ -175,6 +177,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, i
 	char *msg = NULL;
 	sl_run_options opts = SL_RUN_OPTIONS_INIT;
 	opts.force_exclude = force_exclude;
+	opts.nearest_config = !config_path;
 	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
 	for (int i = 0; i < n && !err; i++)
 		err = sl_run_add_path(run, paths[i]);

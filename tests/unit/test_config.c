@@ -669,7 +669,11 @@ static void expect_found(const char *start, const char *want)
 	sl_err rc = sl_config_discover(start, &path);
 
 	cr_assert_eq(rc, SL_OK, "discover from %s: %s", start, sl_strerror(rc));
-	cr_expect_str_eq(path, want);
+	/* named relative to the working directory when it shares one with it: the same file */
+	char *real = realpath(path, NULL);
+	cr_assert_not_null(real, "%s does not resolve", path);
+	cr_expect_str_eq(real, want, "found %s", path);
+	free(real);
 	free(path);
 }
 
@@ -774,6 +778,15 @@ Test(discover, relative_start_dir)
 	snprintf(want, sizeof want, "%s/repo/.schedlint.yaml", t.root);
 	expect_found("b/c/..", want);
 	expect_found(".", want);
+	/* named from the working directory, as the linted files are */
+	char *path = NULL;
+	cr_assert_eq(sl_config_discover("b/c", &path), SL_OK);
+	cr_expect_str_eq(path, "../.schedlint.yaml");
+	free(path);
+	make_file(t.root, "repo/a/b/.schedlint.yaml", "");
+	cr_assert_eq(sl_config_discover("b/c", &path), SL_OK);
+	cr_expect_str_eq(path, "b/.schedlint.yaml");
+	free(path);
 	remove_tree(t.root);
 }
 
@@ -815,5 +828,75 @@ Test(discover, walks_to_filesystem_root)
 	make_repo(&t);
 	snprintf(start, sizeof start, "%s", t.root);   /* outside the repository */
 	expect_not_found(start);
+	remove_tree(t.root);
+}
+
+/* extend: a config starts from another (its path relative to the config) and overrides the keys
+** it sets; a line it inherits names the file it stands in. */
+Test(extend, inherits_overrides_and_names_the_right_file)
+{
+	struct tree t;
+	char path[PATH_MAX];
+	sl_config *cfg = NULL;
+	char *err = NULL;
+
+	make_repo(&t);
+	make_file(t.root, "repo/.schedlint.yaml",
+		  "exclude: [\"charts/**\"]\nfail-on: error\n"
+		  "rules:\n  - id: placement\n    severity: error\n"
+		  "cluster:\n  gpu-nodes-tainted: true\n  provider: gke\n");
+	make_file(t.root, "repo/a/.schedlint.yaml",
+		  "extend: ../.schedlint.yaml\n"
+		  "rules:\n  - id: toleration-without-selector\n    severity: info\n"
+		  "cluster:\n  provider: eks\n");
+	snprintf(path, sizeof path, "%s/repo/a/.schedlint.yaml", t.root);
+	cr_assert_eq(sl_config_load(path, &cfg, &err), SL_OK, "%s", err ? err : "");
+	cr_expect_eq(cfg->fail_on, SL_SEV_ERROR, "fail-on inherited");
+	cr_expect_eq(cfg->cluster.gpu_nodes_tainted, SL_TRI_YES, "gpu-nodes-tainted inherited");
+	cr_expect_eq(cfg->cluster.provider, SL_PROVIDER_EKS, "provider overridden");
+	cr_assert_eq(cfg->n_rules, 2, "the base's rules, then its own");
+	cr_expect_str_eq(cfg->rules[0].id, "placement");
+	cr_expect_str_eq(cfg->rules[1].id, "toleration-without-selector");
+	cr_assert_eq(cfg->exclude.n, 1);
+	char want_dir[PATH_MAX];
+	snprintf(want_dir, sizeof want_dir, "%s/repo", t.root);
+	char *ex = realpath(cfg->exclude_dir, NULL);
+	cr_expect_str_eq(ex, want_dir, "inherited globs stay relative to the file that set them");
+	free(ex);
+	char *src = sl_config_source(cfg, cfg->cluster.gpu_nodes_tainted_line);
+	cr_expect(strstr(src, "repo/.schedlint.yaml:7") && !strstr(src, "/a/"), "%s", src);
+	free(src);
+	src = sl_config_source(cfg, cfg->cluster.provider_line);
+	cr_expect(strstr(src, "repo/a/.schedlint.yaml:6"), "%s", src);
+	free(src);
+	src = sl_config_source(cfg, cfg->rules[0].line);
+	cr_expect(strstr(src, "repo/.schedlint.yaml:4") && !strstr(src, "/a/"), "%s", src);
+	free(src);
+	sl_config_free(cfg);
+	remove_tree(t.root);
+}
+
+Test(extend, a_missing_file_or_a_cycle_is_an_error_at_the_key)
+{
+	struct tree t;
+	char path[PATH_MAX];
+	sl_config *cfg = NULL;
+	char *err = NULL;
+
+	make_repo(&t);
+	make_file(t.root, "repo/a/.schedlint.yaml", "fail-on: info\nextend: nowhere.yaml\n");
+	snprintf(path, sizeof path, "%s/repo/a/.schedlint.yaml", t.root);
+	cr_expect_eq(sl_config_load(path, &cfg, &err), SL_ECONFIG);
+	cr_assert_not_null(err);
+	cr_expect(strstr(err, ".schedlint.yaml:2:9: error: extend:") && strstr(err, "nowhere.yaml"),
+		  "%s", err);
+	free(err);
+	err = NULL;
+	make_file(t.root, "repo/a/.schedlint.yaml", "extend: ../.schedlint.yaml\n");
+	make_file(t.root, "repo/.schedlint.yaml", "extend: a/.schedlint.yaml\n");
+	cr_expect_eq(sl_config_load(path, &cfg, &err), SL_ECONFIG);
+	cr_assert_not_null(err);
+	cr_expect(strstr(err, "cycle"), "%s", err);
+	free(err);
 	remove_tree(t.root);
 }

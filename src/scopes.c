@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: Apache-2.0
+** scopes.c: which config a file is linted under, and what each config decides (scopes.h). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "arena.h"
+#include "config.h"
+#include "registry.h"
+#include "scopes.h"
+
+struct dir_entry { char *dir; size_t scope; };   /* a real directory and its scope's index */
+
+struct sl_scopes {
+	sl_run_options opts;         /* the selection, for each new scope: its own copy */
+	char **sel;                  /* the copied ids of select, then ignore */
+	bool per_file;
+	sl_scope **v;                /* v[0]: the run's */
+	size_t n;
+	struct dir_entry *dirs;      /* directories met, each with its scope */
+	size_t n_dirs, cap_dirs;
+	char *last_dir;              /* the directory of the last path asked about, as named, and */
+	const sl_scope *last;        /* its scope: a walk asks directory by directory */
+};
+
+static int matches(const struct sl_rule *r, const char *sel)
+{
+	return strcmp(r->id, sel) == 0 || strcmp(r->category, sel) == 0;
+}
+
+static int known_selector(const char *sel)
+{
+	for (size_t i = 0; i < sl_registry_count; i++)
+		if (matches(sl_registry[i].rule, sel))
+			return 1;
+	return 0;
+}
+
+sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl_severity **out,
+			   char **error_out)
+{
+	sl_severity *severity = sl_xcalloc(sl_registry_count, sizeof *severity);
+	if (!severity)
+		return SL_ENOMEM;
+	for (size_t i = 0; cfg && i < cfg->n_rules; i++) {
+		if (!known_selector(cfg->rules[i].id)) {
+			if (error_out) {
+				char *at = sl_config_source(cfg, cfg->rules[i].line);
+				*error_out = sl_xprintf("%s: error: unknown rule or category \"%s\" in rules",
+						     at ? at : "?", cfg->rules[i].id);
+				free(at);
+			}
+			free(severity);
+			return SL_ECONFIG;
+		}
+	}
+	for (size_t k = 0; opts && k < opts->n_select + opts->n_ignore; k++) {
+		const char *sel = k < opts->n_select ? opts->select[k] : opts->ignore[k - opts->n_select];
+		if (!known_selector(sel)) {
+			if (error_out)
+				*error_out = sl_xprintf("unknown rule or category \"%s\" in --%s", sel,
+						     k < opts->n_select ? "select" : "ignore");
+			free(severity);
+			return SL_EUSAGE;
+		}
+	}
+	for (size_t i = 0; i < sl_registry_count; i++) {
+		const struct sl_rule *r = sl_registry[i].rule;
+		sl_severity sev = r->off_by_default ? SL_SEV_OFF : r->severity;
+		int configured = 0;
+		/* Later entries win; an entry naming the rule beats one naming its category. */
+		for (int pass = 0; pass < 2; pass++) {
+			for (size_t j = 0; cfg && j < cfg->n_rules; j++) {
+				const char *id = cfg->rules[j].id;
+				if (pass == 0 ? strcmp(r->category, id) == 0 : strcmp(r->id, id) == 0) {
+					sev = cfg->rules[j].severity;
+					configured = 1;
+				}
+			}
+		}
+		if (opts && opts->n_select) {
+			int selected = 0;
+			for (size_t j = 0; j < opts->n_select; j++)
+				if (matches(r, opts->select[j]))
+					selected = 1;
+			if (!selected)
+				sev = SL_SEV_OFF;
+			else if (sev == SL_SEV_OFF && !configured)
+				sev = r->severity;   /* --select turns on an off-by-default rule */
+		}
+		for (size_t j = 0; opts && j < opts->n_ignore; j++)
+			if (matches(r, opts->ignore[j]))
+				sev = SL_SEV_OFF;
+		severity[i] = sev;
+	}
+	*out = severity;
+	return SL_OK;
+}
+
+
+/* Fills s from cfg (borrowed unless owned): its severities, globs and default-mode source;
+** a problem with cfg goes to s->error (the files under it report it) unless fatal says to
+** return it. */
+static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options *opts,
+			 bool fatal, char **error_out)
+{
+	char *msg = NULL;
+	s->cfg = cfg;
+	sl_err err = sl_scopes_severities(cfg, opts, &s->severity, &msg);
+	if (!err)
+		err = sl_walk_globs_new(cfg, &s->globs, &msg);
+	if (!err && cfg->cluster.kserve_default_deployment_mode_line &&
+	    !(s->default_mode_config =
+		      sl_config_source(cfg, cfg->cluster.kserve_default_deployment_mode_line)))
+		err = SL_ENOMEM;
+	if (err && err != SL_ENOMEM && !fatal) {
+		s->error = msg;   /* the files under it say so; the run goes on */
+		return SL_OK;
+	}
+	if (error_out)
+		*error_out = msg;
+	else
+		free(msg);
+	return err;
+}
+
+static void scope_free(sl_scope *s)
+{
+	if (!s)
+		return;
+	free(s->severity);
+	sl_walk_globs_free(s->globs);
+	free(s->default_mode_config);
+	free(s->error);
+	sl_config_free(s->owned);
+	free(s);
+}
+
+/* Keeps its own copy of the selection: scopes are made while inputs are added, after the
+** caller's options may be gone. */
+static sl_err copy_selection(sl_scopes *s, const sl_run_options *opts)
+{
+	if (!opts)
+		return SL_OK;
+	size_t n = opts->n_select + opts->n_ignore;
+	s->sel = sl_xcalloc(n ? n : 1, sizeof *s->sel);
+	if (!s->sel)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *id = i < opts->n_select ? opts->select[i] : opts->ignore[i - opts->n_select];
+		if (!(s->sel[i] = sl_xstrdup(id))) {
+			for (size_t j = 0; j < i; j++)
+				free(s->sel[j]);
+			return SL_ENOMEM;
+		}
+	}
+	s->opts = *opts;
+	s->opts.select = (const char *const *)s->sel;
+	s->opts.ignore = (const char *const *)s->sel + opts->n_select;
+	return SL_OK;
+}
+
+sl_err sl_scopes_new(const sl_config *cfg, const sl_run_options *opts, bool per_file,
+		     sl_scopes **out, char **error_out)
+{
+	sl_scopes *s = sl_xcalloc(1, sizeof *s);
+	sl_scope *run = sl_xcalloc(1, sizeof *run);
+	if (s && run)
+		s->v = sl_xmalloc(sizeof *s->v);
+	if (!s || !run || !s->v) {
+		free(run);
+		sl_scopes_free(s);
+		return SL_ENOMEM;
+	}
+	s->v[s->n++] = run;
+	s->per_file = per_file;
+	sl_err err = copy_selection(s, opts);
+	if (!err)
+		err = scope_init(run, cfg, &s->opts, true, error_out);
+	if (err) {
+		sl_scopes_free(s);
+		return err;
+	}
+	*out = s;
+	return SL_OK;
+}
+
+const sl_scope *sl_scopes_run(const sl_scopes *s)
+{
+	return s->v[0];
+}
+
+size_t sl_scopes_count(const sl_scopes *s)
+{
+	return s->n;
+}
+
+const sl_scope *sl_scopes_at(const sl_scopes *s, size_t i)
+{
+	return i < s->n ? s->v[i] : NULL;
+}
+
+void sl_scopes_free(sl_scopes *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		scope_free(s->v[i]);
+	free(s->v);
+	for (size_t i = 0; i < s->n_dirs; i++)
+		free(s->dirs[i].dir);
+	free(s->dirs);
+	free(s->last_dir);
+	for (size_t i = 0; i < s->opts.n_select + s->opts.n_ignore; i++)
+		free(s->sel[i]);
+	free(s->sel);
+	free(s);
+}
+
+/* The scope already known for the real directory dir, or -1. The newest first: the files of a
+** walk come directory by directory. */
+static long known_dir(const sl_scopes *s, const char *dir)
+{
+	for (size_t i = s->n_dirs; i-- > 0;)
+		if (strcmp(s->dirs[i].dir, dir) == 0)
+			return (long)s->dirs[i].scope;
+	return -1;
+}
+
+static bool remember_dir(sl_scopes *s, const char *dir, size_t scope)
+{
+	if (s->n_dirs == s->cap_dirs) {
+		size_t ncap = s->cap_dirs ? s->cap_dirs * 2 : 16;
+		struct dir_entry *nd = sl_xrealloc(s->dirs, ncap * sizeof *nd);
+		if (!nd)
+			return false;
+		s->dirs = nd;
+		s->cap_dirs = ncap;
+	}
+	char *d = sl_xstrdup(dir);
+	if (!d)
+		return false;
+	s->dirs[s->n_dirs++] = (struct dir_entry){d, scope};
+	return true;
+}
+
+/* True when the configs at paths a and b are one file. */
+static bool same_file(const char *a, const char *b)
+{
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	bool same = ra && rb && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/* The scope of the config at path (as config discovery names it: loaded now, or met before
+** from another directory), or -1 when out of memory. */
+static long scope_of_config(sl_scopes *s, const char *path)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i]->cfg && s->v[i]->cfg->path && same_file(s->v[i]->cfg->path, path))
+			return (long)i;   /* the run's own config too, found again from a file */
+	sl_scope **nv = sl_xrealloc(s->v, (s->n + 1) * sizeof *nv);
+	sl_scope *sc = sl_xcalloc(1, sizeof *sc);
+	if (nv)
+		s->v = nv;
+	if (!nv || !sc) {
+		free(sc);
+		return -1;
+	}
+	char *msg = NULL;
+	sl_err err = sl_config_load(path, &sc->owned, &msg);
+	if (err == SL_ENOMEM) {
+		free(msg);
+		free(sc);
+		return -1;
+	}
+	if (err) {
+		sc->error = msg ? msg : sl_xprintf("%s: error: %s", path, sl_strerror(err));
+	} else {
+		free(msg);
+		if (scope_init(sc, sc->owned, &s->opts, false, NULL) == SL_ENOMEM) {
+			scope_free(sc);
+			return -1;
+		}
+	}
+	s->v[s->n++] = sc;
+	return (long)(s->n - 1);
+}
+
+/* The scope for the real directory dir (met before, or found now), or -1 when out of memory. */
+static long scope_of_dir(sl_scopes *s, const char *dir)
+{
+	long k = known_dir(s, dir);
+	if (k >= 0)
+		return k;
+	char *found = NULL;
+	sl_err err = sl_config_discover(dir, &found);
+	if (err == SL_ENOMEM)
+		return -1;
+	k = err ? 0 : scope_of_config(s, found);   /* none found: the run's */
+	free(found);
+	return k >= 0 && remember_dir(s, dir, (size_t)k) ? k : -1;
+}
+
+const sl_scope *sl_scopes_of(sl_scopes *s, const char *path)
+{
+	if (!s->per_file)
+		return s->v[0];
+	/* path's directory as named ("." for a bare name) */
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
+	char *named = sl_xprintf("%.*s", (int)len, slash ? path : ".");
+	if (!named)
+		return NULL;
+	if (s->last_dir && strcmp(s->last_dir, named) == 0) {
+		free(named);
+		return s->last;
+	}
+	/* its real path; a directory that does not exist (a buffer's, stdin's name): the working
+	** directory's */
+	char *dir = realpath(named, NULL);
+	if (!dir)
+		dir = realpath(".", NULL);
+	long k = dir ? scope_of_dir(s, dir) : 0;
+	free(dir);
+	if (k < 0) {
+		free(named);
+		return NULL;
+	}
+	free(s->last_dir);
+	s->last_dir = named;
+	s->last = s->v[k];
+	return s->last;
+}
