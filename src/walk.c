@@ -427,8 +427,12 @@ char *sl_walk_relative(const char *real)
 	if (strncmp(real, cwd, n) == 0 && real[n] == '/')
 		common = n;   /* real is under cwd */
 	char *out = NULL;
-	if (common == 0) {
-		out = strdup(real);   /* nothing in common but / */
+	/* relative only when real is under cwd, or in a directory cwd is under ("../x"): a path
+	** that climbs out and down again ("../../tmp/x") is clearer absolute */
+	const char *base = strrchr(real, '/');
+	bool above = base && common == (size_t)(base - real);
+	if (common == 0 || (common != n && !above)) {
+		out = strdup(real);
 	} else {
 		size_t ups = 0;
 		for (size_t i = common; cwd[i]; i++)
