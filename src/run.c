@@ -28,6 +28,7 @@ struct sl_run {
 	bool adding_context;         /* files added now are the project's, for facts only */
 	char **walked;               /* the real paths of the directories given as inputs */
 	size_t n_walked;
+	size_t n_named;              /* inputs that are files, stdin or buffers (not directories) */
 };
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
@@ -157,6 +158,8 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 		return add_error(path, errno, run);
 	if (err)
 		return err;
+	if (!S_ISDIR(st.st_mode) && !run->adding_context)
+		run->n_named++;
 	if (S_ISDIR(st.st_mode) && !run->adding_context) {
 		char **nw = sl_xrealloc(run->walked, (run->n_walked + 1) * sizeof *nw);
 		if (!nw)
@@ -177,6 +180,7 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 
 sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 {
+	run->n_named++;
 	sl_file *f = sl_passes_new_file(&run->passes, display_path);
 	if (!f)
 		return SL_ENOMEM;
@@ -190,6 +194,7 @@ sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 
 sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len)
 {
+	run->n_named++;
 	sl_file *f = sl_passes_new_file(&run->passes, path);
 	if (!f)
 		return SL_ENOMEM;
@@ -305,6 +310,8 @@ sl_err sl_run_add_project(sl_run *run, const char *root)
 {
 	if (run->linted)
 		return SL_EUSAGE;
+	if (!run->n_named)
+		return SL_OK;   /* directories only: they are what the run lints, whole */
 	/* the inputs' project: found from the first input's directory (a buffer's or stdin's
 	** name's, when it exists), else from the working directory */
 	char *start = run->n_roots ? sl_xstrdup(run->roots[0]) : realpath(".", NULL);

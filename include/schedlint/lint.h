@@ -78,7 +78,8 @@ SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data,
 ** when they may define what rules look up or a serving unit, and never checked, reported,
 ** counted among the files or fixed. root NULL: the git work tree the working directory is in
 ** (libgit2), else the directory of the outermost .schedlint.yaml above it, else the working
-** directory. Nothing is added when a directory given as an input holds the whole root. Call
+** directory. Nothing is added to a run whose inputs are directories only (they are linted
+** whole), nor when a directory given as an input holds the whole root. Call
 ** after adding the inputs, before sl_run_lint. SL_ENOMEM; SL_EUSAGE after the lint. */
 SL_API sl_err sl_run_add_project(sl_run *run, const char *root);
 /* True when path (relative to the config's directory) matches one of its exclude globs. */
