@@ -5,6 +5,7 @@
 ** libcyaml's log messages become one "path:line:col: error: ..." line naming the key.
 ** The raw data stays in priv__ and the resolved fields point into it or at static defaults. */
 #include "config.h"
+#include "walk.h"
 #include "model/model.h"   /* sl_kserve_mode_parse */
 
 #include <cyaml/cyaml.h>
@@ -1160,7 +1161,6 @@ static void inherit(struct sl_config *cfg, const struct sl_config *base)
 }
 
 static sl_err load(const char *path, unsigned depth, sl_config **out, char **error_out);
-static char *shown_path(const char *real);
 
 /* Loads the config cfg's extend: names (relative to cfg's file) into pv->base. */
 static sl_err load_base(const char *path, unsigned depth, struct priv *pv,
@@ -1179,7 +1179,7 @@ static sl_err load_base(const char *path, unsigned depth, struct priv *pv,
 		return SL_ENOMEM;
 	}
 	free(dir);
-	char *real = realpath(base_path, NULL), *shown = real ? shown_path(real) : NULL;
+	char *real = realpath(base_path, NULL), *shown = real ? sl_walk_relative(real) : NULL;
 	if (shown) {   /* "sub/../.schedlint.yaml" is named ".schedlint.yaml" */
 		free(base_path);
 		base_path = shown;
@@ -1297,42 +1297,6 @@ sl_err sl_config_new_default(sl_config **out)
 	return SL_OK;
 }
 
-/* How a config at the real path real is named: relative to the working directory (with ".."
-** when it is above it: "../.schedlint.yaml"), as the linted files are named, unless they share
-** no directory but /. malloc'd; NULL when out of memory. */
-static char *shown_path(const char *real)
-{
-	char *cwd = realpath(".", NULL);
-	if (!cwd)
-		return strdup(real);
-	/* the longest common directory of cwd and real */
-	size_t common = 0;
-	for (size_t i = 0; cwd[i] && cwd[i] == real[i]; i++)
-		if (cwd[i] == '/')
-			common = i;
-	size_t n = strlen(cwd);
-	if (strncmp(real, cwd, n) == 0 && real[n] == '/')
-		common = n;   /* real is under cwd */
-	char *out = NULL;
-	if (common == 0) {
-		out = strdup(real);   /* nothing in common but / */
-	} else {
-		size_t ups = 0;
-		for (size_t i = common; cwd[i]; i++)
-			ups += cwd[i] == '/';
-		size_t len = ups * 3 + strlen(real + common + 1) + 1;
-		out = malloc(len);
-		if (out) {
-			out[0] = '\0';
-			for (size_t i = 0; i < ups; i++)
-				strcat(out, "../");
-			strcat(out, real + common + 1);
-		}
-	}
-	free(cwd);
-	return out;
-}
-
 /* true when dir/name exists (any type when any_type, else not a directory). */
 static int has_entry(const char *dir, const char *name, bool any_type, bool *found)
 {
@@ -1377,7 +1341,7 @@ sl_err sl_config_discover(const char *start_dir, char **path_out)
 				err = SL_ENOMEM;
 				break;
 			}
-			*path_out = shown_path(p);
+			*path_out = sl_walk_relative(p);
 			free(p);
 			if (*path_out == NULL) {
 				err = SL_ENOMEM;

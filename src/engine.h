@@ -75,6 +75,9 @@ typedef struct sl_file {
 	uint32_t index;              /* its place in the engine's files, once pass 1 settled them */
 	size_t fixes;                /* fixes applied to its text, every round (sl_file_info.fixes) */
 	const sl_scope *scope;       /* the config it is linted under (scopes.h) */
+	bool context;                /* one of the project's other files, read for the cross-file
+				        facts only: never checked, reported or written */
+	uint64_t kinds;              /* streamed: the kinds its text names (sl_kinds_named_in) */
 } sl_file;
 
 typedef struct sl_engine {

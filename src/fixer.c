@@ -58,7 +58,7 @@ static sl_file *fixable_target(const sl_engine *e, const sl_edit *ed)
 	sl_file *f = (sl_file *)ed->file;   /* the run owns its records; the edit only names one */
 	if (!f || f->index >= e->n_files || e->files[f->index] != f)
 		return NULL;   /* not one of the run's files */
-	if (!f->src || f->broken || ed->offset + ed->length > f->src->len)
+	if (!f->src || f->broken || f->context || ed->offset + ed->length > f->src->len)
 		return NULL;
 	return f;
 }

@@ -42,6 +42,32 @@ static sl_err build_index(sl_engine *e);
 static sl_err build_serving_table(sl_engine *e);
 static sl_err sort_findings(sl_passes *p);
 
+/* The project's context files are parsed again in pass 2 only for their serving units, which
+** only a rule that compares a unit with every serving unit reads (waits_for_units): when no
+** file of the run names a kind such a rule may wait on (waits_on_kinds, under any of the run's
+** configs), they are done after pass 1. A pre-commit run over one file then reads the
+** project's texts and parses only what may define a looked-up kind. */
+static void skip_unneeded_context(sl_engine *e)
+{
+	uint64_t wait = 0;
+	for (size_t ri = 0; ri < sl_registry_count; ri++) {
+		const struct sl_rule *r = sl_registry[ri].rule;
+		for (size_t i = 0; r->waits_for_units && i < sl_scopes_count(e->scopes); i++) {
+			const sl_scope *s = sl_scopes_at(e->scopes, i);
+			if (s->cfg && s->severity && s->severity[ri] != SL_SEV_OFF)
+				wait |= r->waits_on_kinds ? r->waits_on_kinds(s->cfg) : ~(uint64_t)0;
+		}
+	}
+	for (size_t i = 0; i < e->n_files; i++)
+		if (!e->files[i]->context && (e->files[i]->kinds & wait))
+			return;
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		if (f->context && (f->next == SL_NEXT_PARSE || f->next == SL_NEXT_PARSE_LAST))
+			f->next = SL_NEXT_DONE;
+	}
+}
+
 sl_err sl_passes_lint(sl_passes *p)
 {
 	sl_engine *e = &p->eng;
@@ -51,6 +77,8 @@ sl_err sl_passes_lint(sl_passes *p)
 	sl_err err;
 	if ((err = run_pass(p, 1)) || (err = drop_duplicates(e)) || (err = build_index(e)))
 		return err;
+	if (e->stream)
+		skip_unneeded_context(e);
 	/* a whole run gathered every serving unit's facts in pass 1, a streaming run in pass 2 */
 	if (!e->stream && (err = build_serving_table(e)))
 		return err;
@@ -65,7 +93,7 @@ sl_err sl_passes_lint(sl_passes *p)
 ** (a ConfigMap needs its name too), and a serving kind. */
 static void prepare_stream(sl_engine *e)
 {
-	for (int k = 0; e->stream && k < SL_KIND__COUNT; k++) {
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
 		uint64_t bit = (uint64_t)1 << k;
 		if (sl_index_kind_looked_up((sl_kind)k) && k != SL_KIND_CONFIGMAP)
 			e->deciding[0] |= bit;
@@ -165,12 +193,28 @@ static sl_err run_pass(sl_passes *p, int pass)
 
 static sl_err gather_facts(sl_file *f);
 static sl_err digest(sl_engine *e, sl_file *f, bool *keep);
+static void drop_tree(sl_file *f);
 static void release(sl_file *f);
 static sl_err compact(sl_engine *e, sl_file *f);
 
-/* Pass 1 of a whole run: f parsed and bound, its serving facts gathered; its tree stays. */
+/* Pass 1 of a whole run: f parsed and bound, its serving facts gathered; its tree stays. A
+** context file that names no kind the index looks up and no serving kind is only read. */
 static sl_err parse_whole(sl_engine *e, sl_file *f)
 {
+	if (f->context) {
+		sl_err err = sl_engine_read(f, true);
+		if (err || !f->src) {
+			f->next = SL_NEXT_DONE;
+			return err;
+		}
+		uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding, 2);
+		if (!sl_index_may_define(kinds, f->src->data, f->src->len) &&
+		    !(kinds & e->deciding[1])) {
+			drop_tree(f);
+			f->next = SL_NEXT_DONE;
+			return SL_OK;
+		}
+	}   /* sl_engine_parse indexes the text it has */
 	sl_err err = sl_engine_parse(e, f);
 	f->next = f->src ? SL_NEXT_CHECK : SL_NEXT_DONE;
 	if (err || !f->src)
@@ -187,6 +231,7 @@ static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
 	if (err || !f->src)
 		return err;
 	uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding, 2);
+	f->kinds = kinds;
 	if (!sl_index_may_define(kinds, f->src->data, f->src->len)) {
 		release(f);
 		f->next = kinds & e->deciding[1] ? SL_NEXT_PARSE : SL_NEXT_PARSE_LAST;
@@ -242,9 +287,11 @@ static sl_err settle(sl_file *f)
 ** again; on an error it leaves its arena, a thread's scratch one, to the worker. */
 static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 {
-	if (!err && f->src)
+	if (f->context)
+		f->n_findings = 0;   /* the parser's: a context file is never reported */
+	else if (!err && f->src)
 		err = sl_engine_check(e, f);
-	if (!err && f->src)
+	if (!err && f->src && !f->context)
 		err = settle(f);
 	bool compacted = !err && f->src && released;
 	if (compacted)
@@ -443,7 +490,12 @@ static sl_err build_serving_table(sl_engine *e)
 	return err;
 }
 
-struct file_id { dev_t dev; ino_t ino; size_t i; };
+struct file_id {
+	bool context;   /* of two records of one file, the named one stays */
+	dev_t dev;
+	ino_t ino;
+	size_t i;
+};
 
 static int cmp_ids(const void *a, const void *b)
 {
@@ -452,6 +504,8 @@ static int cmp_ids(const void *a, const void *b)
 		return x->dev < y->dev ? -1 : 1;
 	if (x->ino != y->ino)
 		return x->ino < y->ino ? -1 : 1;
+	if (x->context != y->context)
+		return x->context ? 1 : -1;
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
@@ -467,7 +521,9 @@ static sl_err drop_duplicates(sl_engine *e)
 	size_t n = 0;
 	for (size_t i = 0; i < e->n_files; i++)
 		if (e->files[i]->stamp.valid)
-			ids[n++] = (struct file_id){e->files[i]->stamp.dev, e->files[i]->stamp.ino, i};
+			ids[n++] = (struct file_id){.context = e->files[i]->context,
+						    .dev = e->files[i]->stamp.dev,
+						    .ino = e->files[i]->stamp.ino, .i = i};
 	qsort(ids, n, sizeof *ids, cmp_ids);
 	bool any = false;
 	for (size_t k = 1; k < n; k++) {
@@ -516,7 +572,7 @@ static sl_err sort_findings(sl_passes *p)
 	if (!p->sorted)
 		return SL_ENOMEM;
 	for (size_t i = 0; i < e->n_files; i++)
-		for (size_t j = 0; j < e->files[i]->n_findings; j++)
+		for (size_t j = 0; !e->files[i]->context && j < e->files[i]->n_findings; j++)
 			p->sorted[p->n_sorted++] = e->files[i]->findings[j];
 	qsort(p->sorted, p->n_sorted, sizeof *p->sorted, cmp_findings);
 	return SL_OK;

@@ -63,6 +63,10 @@ struct sl_rule {
 	** run, which gathers the serving units as it checks the files, checks u's file after all
 	** the others. NULL for the rules that read only the looked-up kinds. */
 	bool (*waits_for_units)(sl_ctx *ctx, const sl_unit *u);
+	/* With waits_for_units: the kinds (SL_KIND_BIT) whose units it may hold for under cfg; NULL
+	** for any kind. A run over some files reads the serving units of the project's other files
+	** only when one of its files names such a kind. */
+	uint64_t (*waits_on_kinds)(const sl_config *cfg);
 	/* check_unit also runs on units that build no pod (sl_unit_builds_no_pod: a ModelMesh
 	** predictor), which the engine otherwise skips: for rules about the manifest itself. */
 	bool podless_units;

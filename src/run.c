@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include "fixer.h"
 #include "passes.h"
+#include "repo.h"
 #include "output/output.h"
 #include "walk.h"
 #include "write.h"
@@ -22,6 +23,12 @@ struct sl_run {
 	size_t n_roots;
 	bool linted;
 	bool force_exclude;          /* sl_run_options.force_exclude */
+	size_t *shown;               /* the files a caller sees (not the project's context files): */
+	size_t n_shown;              /* their places in the engine's list, once linted */
+	bool adding_context;         /* files added now are the project's, for facts only */
+	char **walked;               /* the real paths of the directories given as inputs */
+	size_t n_walked;
+	size_t n_named;              /* inputs that are files, stdin or buffers (not directories) */
 };
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
@@ -69,6 +76,7 @@ static sl_err add_file(const char *path, void *payload)
 	sl_file *f = sl_passes_new_file(&run->passes, path);
 	if (!f)
 		return SL_ENOMEM;
+	f->context = run->adding_context;
 	f->on_disk = true;
 	f->root = run->n_roots ? run->roots[run->n_roots - 1] : NULL;
 	return SL_OK;
@@ -150,6 +158,17 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 		return add_error(path, errno, run);
 	if (err)
 		return err;
+	if (!S_ISDIR(st.st_mode) && !run->adding_context)
+		run->n_named++;
+	if (S_ISDIR(st.st_mode) && !run->adding_context) {
+		char **nw = sl_xrealloc(run->walked, (run->n_walked + 1) * sizeof *nw);
+		if (!nw)
+			return SL_ENOMEM;
+		run->walked = nw;
+		if (!(run->walked[run->n_walked] = sl_xstrdup(run->roots[run->n_roots - 1])))
+			return SL_ENOMEM;
+		run->n_walked++;
+	}
 	if (S_ISDIR(st.st_mode)) {
 		const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
 		err = sl_walk(path, run->roots[run->n_roots - 1], g, add_walked, add_error, run);
@@ -161,6 +180,7 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 
 sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 {
+	run->n_named++;
 	sl_file *f = sl_passes_new_file(&run->passes, display_path);
 	if (!f)
 		return SL_ENOMEM;
@@ -174,6 +194,7 @@ sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 
 sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len)
 {
+	run->n_named++;
 	sl_file *f = sl_passes_new_file(&run->passes, path);
 	if (!f)
 		return SL_ENOMEM;
@@ -210,7 +231,117 @@ sl_err sl_run_lint(sl_run *run)
 	** however the inputs were named. */
 	if (e->n_files)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
-	return sl_passes_lint(&run->passes);
+	sl_err err = sl_passes_lint(&run->passes);
+	/* the files a caller sees: all but the project's context files */
+	run->shown = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *run->shown);
+	if (!run->shown)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < e->n_files; i++)
+		if (!e->files[i]->context)
+			run->shown[run->n_shown++] = i;
+	return err;
+}
+
+/* A walk's unreadable directory or undecided glob in the project: not the caller's input, so
+** not an error of the run (the project is read for facts only). */
+static sl_err ignore_error(const char *path, int errnum, void *payload)
+{
+	(void)path, (void)errnum, (void)payload;
+	return SL_OK;
+}
+
+static sl_err ignore_glob_failure(const char *path, const char *msg, void *payload)
+{
+	(void)path, (void)msg, (void)payload;
+	return SL_OK;
+}
+
+/* The project's root (spec/cli.md) for inputs in the real directory start: the git work tree
+** start is in, else the directory of the outermost .schedlint.yaml above it, else the working
+** directory when start is in it; a real path, malloc'd; NULL for none (inputs outside any of
+** those: a run over another tree reads nothing of the one it is started from). */
+static char *project_root(const char *start)
+{
+	char *root = NULL;
+	if (sl_repo_root(start, &root) == SL_OK)
+		return root;
+	char *dir = sl_xstrdup(start);
+	if (!dir)
+		return NULL;
+	char *outer = NULL;
+	for (;;) {
+		char *cfg = sl_xprintf("%s/.schedlint.yaml", dir);
+		struct stat st;
+		if (cfg && stat(cfg, &st) == 0 && S_ISREG(st.st_mode)) {
+			free(outer);
+			outer = sl_xstrdup(dir);
+		}
+		free(cfg);
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	if (outer)
+		return outer;
+	char *cwd = realpath(".", NULL);
+	size_t n = cwd ? strlen(cwd) : 0;
+	if (cwd && (strncmp(start, cwd, n) != 0 || (start[n] != '\0' && start[n] != '/'))) {
+		free(cwd);
+		return NULL;
+	}
+	return cwd;
+}
+
+/* True when a directory given as an input holds all of root: the project adds nothing. */
+static bool project_given(const sl_run *run, const char *root)
+{
+	for (size_t i = 0; i < run->n_walked; i++) {
+		size_t n = strlen(run->walked[i]);
+		if (strncmp(root, run->walked[i], n) == 0 &&
+		    (root[n] == '\0' || root[n] == '/' || n == 1))
+			return true;
+	}
+	return false;
+}
+
+sl_err sl_run_add_project(sl_run *run, const char *root)
+{
+	if (run->linted)
+		return SL_EUSAGE;
+	if (!run->n_named)
+		return SL_OK;   /* directories only: they are what the run lints, whole */
+	/* the inputs' project: found from the first input's directory (a buffer's or stdin's
+	** name's, when it exists), else from the working directory */
+	char *start = run->n_roots ? sl_xstrdup(run->roots[0]) : realpath(".", NULL);
+	char *real = root ? realpath(root, NULL) : start ? project_root(start) : NULL;
+	free(start);
+	char *named = real ? sl_walk_relative(real) : NULL;
+	bool given = real && project_given(run, real);
+	free(real);
+	if (!named || given) {
+		free(named);
+		return SL_OK;   /* no such directory, or every file of it is an input already */
+	}
+	sl_err err = add_root(run, named, true);
+	if (err == SL_EIO)
+		err = SL_OK;   /* no project to read */
+	if (err) {
+		free(named);
+		return err;
+	}
+	if (err == SL_EIO)
+		return SL_OK;   /* no such directory: no project to read */
+	if (err)
+		return err;
+	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
+	run->adding_context = true;
+	err = sl_walk(named, run->roots[run->n_roots - 1], g, add_walked, ignore_error, run);
+	run->adding_context = false;
+	free(named);
+	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
+	return err ? err : derr;
 }
 
 sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool *converged)
@@ -225,7 +356,7 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 /* File i of the run, or NULL when there is none: every indexed accessor checks its index. */
 static sl_file *file_at(const sl_run *run, size_t i)
 {
-	return i < run->passes.eng.n_files ? run->passes.eng.files[i] : NULL;
+	return i < run->n_shown ? run->passes.eng.files[run->shown[i]] : NULL;
 }
 
 void sl_run_file_text(const sl_run *run, size_t i, const char **data, size_t *len, bool *changed)
@@ -308,7 +439,7 @@ const sl_finding *sl_run_finding(const sl_run *run, size_t i)
 
 size_t sl_run_file_count(const sl_run *run)
 {
-	return run->passes.eng.n_files;
+	return run->n_shown;
 }
 
 sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
@@ -330,6 +461,10 @@ void sl_run_free(sl_run *run)
 	if (!run)
 		return;
 	sl_passes_free(&run->passes);
+	free(run->shown);
+	for (size_t i = 0; i < run->n_walked; i++)
+		free(run->walked[i]);
+	free(run->walked);
 	for (size_t i = 0; i < run->n_roots; i++)
 		free(run->roots[i]);
 	free(run->roots);
@@ -344,7 +479,7 @@ sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FIL
 	if (!known_version(opts->version, SL_OUTPUT_OPTIONS_VERSION))
 		return SL_EUSAGE;
 	/* the run as the writers read it: its findings and files, gathered once */
-	size_t nd = run->passes.n_sorted, nf = run->passes.eng.n_files;
+	size_t nd = run->passes.n_sorted, nf = run->n_shown;
 	const sl_finding **findings = sl_xmalloc((nd ? nd : 1) * sizeof *findings);
 	sl_file_info *files = sl_xmalloc((nf ? nf : 1) * sizeof *files);
 	sl_err err = findings && files ? SL_OK : SL_ENOMEM;

@@ -412,3 +412,40 @@ sl_err sl_walk(const char *dir, const char *root, const sl_globs *g,
 	free(v.ino);
 	return err;
 }
+
+char *sl_walk_relative(const char *real)
+{
+	char *cwd = realpath(".", NULL);
+	if (!cwd)
+		return strdup(real);
+	/* the longest common directory of cwd and real */
+	size_t common = 0;
+	for (size_t i = 0; cwd[i] && cwd[i] == real[i]; i++)
+		if (cwd[i] == '/')
+			common = i;
+	size_t n = strlen(cwd);
+	if (strncmp(real, cwd, n) == 0 && real[n] == '/')
+		common = n;   /* real is under cwd */
+	char *out = NULL;
+	/* relative only when real is under cwd, or in a directory cwd is under ("../x"): a path
+	** that climbs out and down again ("../../tmp/x") is clearer absolute */
+	const char *base = strrchr(real, '/');
+	bool above = base && common == (size_t)(base - real);
+	if (common == 0 || (common != n && !above)) {
+		out = strdup(real);
+	} else {
+		size_t ups = 0;
+		for (size_t i = common; cwd[i]; i++)
+			ups += cwd[i] == '/';
+		size_t len = ups * 3 + strlen(real + common + 1) + 1;
+		out = malloc(len);
+		if (out) {
+			out[0] = '\0';
+			for (size_t i = 0; i < ups; i++)
+				strcat(out, "../");
+			strcat(out, real + common + 1);
+		}
+	}
+	free(cwd);
+	return out;
+}

@@ -31,4 +31,10 @@ sl_err sl_walk(const char *dir, const char *root, const sl_globs *g,
 	       sl_err (*fn)(const char *path, void *payload),
 	       sl_err (*err_fn)(const char *path, int errnum, void *payload), void *payload);
 
+/* The real path real as the working directory names it: relative when it is under it
+** ("sub/a.yaml") or in a directory above it ("../.schedlint.yaml"), else real itself. How a
+** config or the project's root is named, as the linted files are. malloc'd; NULL when out of
+** memory. */
+char *sl_walk_relative(const char *real);
+
 #endif

@@ -72,6 +72,16 @@ SL_API sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path);
 ** the file on disk (the disk is not read for it, the buffer is linted as if it were the file).
 ** Fixes apply to the copy: read them back with sl_run_file_text. */
 SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len);
+/* Adds, for the cross-file facts only, the *.yaml / *.yml files under root (the project:
+** spec/cli.md) that were not added as inputs: so a run over some files sees the PriorityClasses,
+** Knative flags, runtimes or Seldon Servers defined in the others. They are read, parsed only
+** when they may define what rules look up or a serving unit, and never checked, reported,
+** counted among the files or fixed. root NULL: the git work tree the working directory is in
+** (libgit2), else the directory of the outermost .schedlint.yaml above it, else the working
+** directory. Nothing is added to a run whose inputs are directories only (they are linted
+** whole), nor when a directory given as an input holds the whole root. Call
+** after adding the inputs, before sl_run_lint. SL_ENOMEM; SL_EUSAGE after the lint. */
+SL_API sl_err sl_run_add_project(sl_run *run, const char *root);
 /* True when path (relative to the config's directory) matches one of its exclude globs. */
 SL_API bool sl_run_excluded(const sl_run *run, const char *path);
 /* Runs both passes. SL_ENOMEM or SL_EINTERNAL; findings are not errors. */

@@ -78,6 +78,16 @@ static bool is_ranked_batch(sl_ctx *ctx, const sl_unit *u)
 	       bname && *bname && sl_index_priority_value(sl_ctx_index(ctx), bname, &bv);
 }
 
+/* The kinds cluster.batch-kinds names. */
+static uint64_t batch_kinds(const sl_config *cfg)
+{
+	const sl_strlist *l = sl_config_batch_kinds(cfg);
+	uint64_t kinds = 0;
+	for (size_t i = 0; i < l->n; i++)
+		kinds |= sl_kinds_named_in(l->v[i], strlen(l->v[i]));
+	return kinds;
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_index *ix = sl_ctx_index(ctx);
@@ -129,4 +139,4 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 SL_RULE(batch_outranks_serving, .id = "batch-outranks-serving", .category = "priority",
 	.summary = "A batch workload has a higher priority than a serving unit",
 	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check,
-	.waits_for_units = is_ranked_batch);
+	.waits_for_units = is_ranked_batch, .waits_on_kinds = batch_kinds);

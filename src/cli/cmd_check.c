@@ -55,7 +55,7 @@ struct check_args {
 	sl_output_options ropts;
 	const char *output, *config_path, *stdin_name, *color;
 	struct list sel, ign;
-	int fail_on, exit_zero, fix, unsafe, diff, force_exclude;
+	int fail_on, exit_zero, fix, unsafe, diff, force_exclude, no_project;
 	unsigned jobs;
 	char **paths;
 	int n_paths;
@@ -65,7 +65,7 @@ struct check_args {
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
-	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE };
+	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -85,6 +85,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
 		{"diff", no_argument, NULL, O_DIFF},
 		{"force-exclude", no_argument, NULL, O_FORCE_EXCLUDE},
+		{"no-project", no_argument, NULL, O_NO_PROJECT},
 		{NULL, 0, NULL, 0}};
 	static const struct { const char *name; sl_format format; } formats[] = {
 		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
@@ -139,6 +140,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case O_UNSAFE: a->unsafe = 1; break;
 		case O_DIFF: a->diff = 1; break;
 		case O_FORCE_EXCLUDE: a->force_exclude = 1; break;
+		case O_NO_PROJECT: a->no_project = 1; break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -193,6 +195,9 @@ static sl_err add_inputs(sl_run *run, const struct check_args *a)
 			err = sl_run_add_path(run, a->paths[i]);
 		}
 	}
+	/* the rest of the project, for the cross-file facts only (spec/cli.md, "The project") */
+	if (!err && !a->no_project)
+		err = sl_run_add_project(run, NULL);
 	return err;
 }
 

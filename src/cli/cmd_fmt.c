@@ -110,7 +110,7 @@ static bool report_blocking(const sl_run *run, size_t file, const char *path)
 }
 
 static int fmt_stdin(struct input *in, const char *config_path, const char *stdin_name, int unsafe,
-		     int force_exclude)
+		     int force_exclude, int no_project)
 {
 	const char *name = stdin_name ? stdin_name : "-";
 	read_all(in);
@@ -138,6 +138,8 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	}
 	if (!err)
 		err = sl_run_add_buffer(run, name, in->data ? in->data : "", in->len);
+	if (!err && !no_project)
+		err = sl_run_add_project(run, NULL);   /* the facts the buffer's rules look up */
 	if (!err)
 		err = sl_run_lint(run);
 	if (err) {
@@ -167,7 +169,8 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	return status;
 }
 
-static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, int force_exclude)
+static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, int force_exclude,
+		     int no_project)
 {
 	sl_config *cfg = NULL;
 	int status = sl_cli_load_config(config_path, NULL, &cfg);
@@ -181,6 +184,8 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, i
 	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
 	for (int i = 0; i < n && !err; i++)
 		err = sl_run_add_path(run, paths[i]);
+	if (!err && !no_project)
+		err = sl_run_add_project(run, NULL);
 	if (!err)
 		err = sl_run_lint(run);
 	size_t applied = 0;
@@ -228,16 +233,17 @@ out:
 
 int sl_cmd_fmt(int argc, char **argv)
 {
-	enum { O_STDIN_FILENAME = 256, O_UNSAFE, O_FORCE_EXCLUDE };
+	enum { O_STDIN_FILENAME = 256, O_UNSAFE, O_FORCE_EXCLUDE, O_NO_PROJECT };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{"stdin-filename", required_argument, NULL, O_STDIN_FILENAME},
 		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
 		{"force-exclude", no_argument, NULL, O_FORCE_EXCLUDE},
+		{"no-project", no_argument, NULL, O_NO_PROJECT},
 		{NULL, 0, NULL, 0}};
 	const char *config_path = NULL, *stdin_name = NULL;
-	int unsafe = 0, force_exclude = 0, bad = 0, c;
+	int unsafe = 0, force_exclude = 0, no_project = 0, bad = 0, c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
@@ -245,11 +251,12 @@ int sl_cmd_fmt(int argc, char **argv)
 		case 'c': config_path = optarg; break;
 		case 'h':
 			puts("Usage: schedlint fmt [--stdin-filename NAME] [-c FILE] [--unsafe-fixes] "
-			     "[--force-exclude] [PATH...|-]");
+			     "[--force-exclude] [--no-project] [PATH...|-]");
 			return EXIT_CLEAN;
 		case O_STDIN_FILENAME: stdin_name = optarg; break;
 		case O_UNSAFE: unsafe = 1; break;
 		case O_FORCE_EXCLUDE: force_exclude = 1; break;
+		case O_NO_PROJECT: no_project = 1; break;
 		default:
 			fprintf(stderr, "schedlint: error: unknown option \"%s\" for fmt\n", argv[optind - 1]);
 			bad = 1;
@@ -266,12 +273,12 @@ int sl_cmd_fmt(int argc, char **argv)
 			read_all(&in);
 		status = stdin_mode ? give_back(&in) : EXIT_USAGE;
 	} else if (stdin_mode) {
-		status = fmt_stdin(&in, config_path, stdin_name, unsafe, force_exclude);
+		status = fmt_stdin(&in, config_path, stdin_name, unsafe, force_exclude, no_project);
 	} else if (n == 0) {
 		char *here[] = {"."};
-		status = fmt_paths(here, 1, config_path, unsafe, force_exclude);
+		status = fmt_paths(here, 1, config_path, unsafe, force_exclude, no_project);
 	} else {
-		status = fmt_paths(argv + optind, n, config_path, unsafe, force_exclude);
+		status = fmt_paths(argv + optind, n, config_path, unsafe, force_exclude, no_project);
 	}
 	free(in.data);
 	return status;
