@@ -19,6 +19,7 @@ static struct {
 	int (*open_ext)(git_repository **, const char *, unsigned int, const char *);
 	const char *(*workdir)(const git_repository *);
 	void (*free)(git_repository *);
+	int (*ignored)(int *, git_repository *, const char *);
 	bool ok;
 } git;
 static pthread_once_t git_once = PTHREAD_ONCE_INIT;
@@ -33,7 +34,8 @@ static void load_git(void)
 	*(void **)&git.open_ext = dlsym(h, "git_repository_open_ext");
 	*(void **)&git.workdir = dlsym(h, "git_repository_workdir");
 	*(void **)&git.free = dlsym(h, "git_repository_free");
-	git.ok = git.init && git.shutdown && git.open_ext && git.workdir && git.free;
+	*(void **)&git.ignored = dlsym(h, "git_ignore_path_is_ignored");
+	git.ok = git.init && git.shutdown && git.open_ext && git.workdir && git.free && git.ignored;
 }
 
 sl_err sl_repo_root(const char *start_dir, char **out)
@@ -62,4 +64,74 @@ sl_err sl_repo_root(const char *start_dir, char **out)
 	}
 	git.shutdown();
 	return err;
+}
+
+struct sl_repo {
+	git_repository *repo;
+	char *workdir;       /* real, with its trailing '/' */
+	size_t n;
+	char *last_named, *last_real;   /* the last directory asked about: a walk asks by directory */
+};
+
+sl_repo *sl_repo_open(const char *start_dir)
+{
+	pthread_once(&git_once, load_git);
+	if (!git.ok || git.init() < 0)
+		return NULL;
+	sl_repo *r = sl_xcalloc(1, sizeof *r);
+	if (!r) {
+		git.shutdown();
+		return NULL;
+	}
+	if (git.open_ext(&r->repo, start_dir, 0, NULL) == 0 && git.workdir(r->repo)) {
+		r->workdir = sl_xstrdup(git.workdir(r->repo));
+		if (r->workdir) {
+			r->n = strlen(r->workdir);
+			return r;
+		}
+	}
+	sl_repo_free(r);
+	return NULL;
+}
+
+bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
+{
+	/* the path relative to the work tree: its directory's real path, then its name */
+	char *dup = sl_xstrdup(path);
+	if (!dup)
+		return false;
+	char *slash = strrchr(dup, '/');
+	const char *name = slash ? slash + 1 : dup;
+	if (slash)
+		*slash = '\0';
+	const char *named = slash ? (dup[0] ? dup : "/") : ".";
+	if (!r->last_named || strcmp(r->last_named, named) != 0) {
+		free(r->last_named);
+		free(r->last_real);
+		r->last_named = sl_xstrdup(named);
+		r->last_real = realpath(named, NULL);
+	}
+	const char *dir = r->last_named ? r->last_real : NULL;
+	char *full = dir ? sl_xprintf("%s%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name,
+				      is_dir ? "/" : "") : NULL;
+	int ignored = 0;
+	if (full && strncmp(full, r->workdir, r->n) == 0 &&
+	    git.ignored(&ignored, r->repo, full + r->n) != 0)
+		ignored = 0;
+	free(full);
+	free(dup);
+	return ignored == 1;
+}
+
+void sl_repo_free(sl_repo *r)
+{
+	if (!r)
+		return;
+	if (r->repo)
+		git.free(r->repo);
+	free(r->workdir);
+	free(r->last_named);
+	free(r->last_real);
+	free(r);
+	git.shutdown();
 }

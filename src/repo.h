@@ -3,11 +3,22 @@
 #ifndef SL_REPO_H
 #define SL_REPO_H
 
+#include <stdbool.h>
 #include "schedlint/error.h"
 
 /* The work tree's root of the repository start_dir is in (git's own search upwards), as a
 ** real path without a trailing '/'. *out is malloc'd. SL_ENOTFOUND when start_dir is in no
 ** repository or a bare one; SL_ENOMEM. */
 sl_err sl_repo_root(const char *start_dir, char **out);
+
+/* A repository held open for ignore questions. */
+typedef struct sl_repo sl_repo;
+/* The repository start_dir is in (with a work tree), or NULL: none, libgit2 missing, memory. */
+sl_repo *sl_repo_open(const char *start_dir);
+/* True when git ignores path (.gitignore at every level, .git/info/exclude, core.excludesFile:
+** git_ignore_path_is_ignored) — a real path, or one relative to the working directory; false
+** for a path outside the work tree. */
+bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir);
+void sl_repo_free(sl_repo *r);
 
 #endif

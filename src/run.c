@@ -29,6 +29,9 @@ struct sl_run {
 	char **walked;               /* the real paths of the directories given as inputs */
 	size_t n_walked;
 	size_t n_named;              /* inputs that are files, stdin or buffers (not directories) */
+	bool no_gitignore;           /* sl_run_options.no_gitignore */
+	sl_repo *repo;               /* the repository walks are in, opened by the first walk */
+	bool repo_tried;
 };
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
@@ -56,6 +59,7 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 		return err;
 	}
 	run->force_exclude = opts && opts->force_exclude;
+	run->no_gitignore = opts && opts->no_gitignore;
 	*out = run;
 	return SL_OK;
 }
@@ -80,6 +84,27 @@ static sl_err add_file(const char *path, void *payload)
 	f->on_disk = true;
 	f->root = run->n_roots ? run->roots[run->n_roots - 1] : NULL;
 	return SL_OK;
+}
+
+static bool git_ignores(void *ctx, const char *path, bool is_dir)
+{
+	return sl_repo_ignored(ctx, path, is_dir);
+}
+
+/* What a walk from dir skips besides hidden and excluded paths: what git ignores, unless the
+** run says not to (*skip is filled; NULL when nothing). The repository is opened once. */
+static const sl_walk_skip *walk_skip(sl_run *run, const char *dir, sl_walk_skip *skip)
+{
+	if (run->no_gitignore)
+		return NULL;
+	if (!run->repo_tried) {
+		run->repo_tried = true;
+		run->repo = sl_repo_open(dir);
+	}
+	if (!run->repo)
+		return NULL;
+	*skip = (sl_walk_skip){git_ignores, run->repo};
+	return skip;
 }
 
 /* A file a walk found: recorded unless the config it is linted under, when that is not the
@@ -171,7 +196,9 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
-		err = sl_walk(path, run->roots[run->n_roots - 1], g, add_walked, add_error, run);
+		sl_walk_skip skip;
+		err = sl_walk_skipping(path, run->roots[run->n_roots - 1], g,
+				       walk_skip(run, path, &skip), add_walked, add_error, run);
 		sl_err derr = sl_walk_globs_drain(g, add_glob_failure, run);
 		return err ? err : derr;
 	}
@@ -337,7 +364,9 @@ sl_err sl_run_add_project(sl_run *run, const char *root)
 		return err;
 	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
 	run->adding_context = true;
-	err = sl_walk(named, run->roots[run->n_roots - 1], g, add_walked, ignore_error, run);
+	sl_walk_skip skip;
+	err = sl_walk_skipping(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
+			       add_walked, ignore_error, run);
 	run->adding_context = false;
 	free(named);
 	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
@@ -465,6 +494,7 @@ void sl_run_free(sl_run *run)
 	for (size_t i = 0; i < run->n_walked; i++)
 		free(run->walked[i]);
 	free(run->walked);
+	sl_repo_free(run->repo);
 	for (size_t i = 0; i < run->n_roots; i++)
 		free(run->roots[i]);
 	free(run->roots);

@@ -279,7 +279,13 @@ void sl_walk_globs_free(sl_globs *g)
 	free(g);
 }
 
-struct visited { dev_t *dev; ino_t *ino; size_t n, cap; };
+/* A walk's state: the directories visited (symlink loops), and what else it skips. */
+struct visited {
+	dev_t *dev;
+	ino_t *ino;
+	size_t n, cap;
+	const sl_walk_skip *skip;   /* NULL: nothing else */
+};
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -359,7 +365,7 @@ static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, str
 		names[n++] = e + 1;
 	}
 	closedir(d);
-	if (!err)
+	if (!err && n)   /* qsort(NULL, 0) is undefined: an empty directory */
 		qsort(names, n, sizeof *names, cmp_str);
 	size_t dl = strlen(dir);
 	for (size_t i = 0; i < n && !err; i++) {
@@ -369,7 +375,10 @@ static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, str
 			break;
 		}
 		unsigned char type = (unsigned char)names[i][-1];
-		if (type == DT_REG) {
+		if (v->skip && (type == DT_REG || type == DT_DIR) &&
+		    v->skip->skipped(v->skip->ctx, path, type == DT_DIR)) {
+			/* git ignores it */
+		} else if (type == DT_REG) {
 			/* readdir said what it is: no stat needed (most entries) */
 			if (is_yaml_name(names[i]) && !sl_walk_globs_match(g, path))
 				err = fn(path, payload);
@@ -406,7 +415,14 @@ sl_err sl_walk(const char *dir, const char *root, const sl_globs *g,
 	       sl_err (*fn)(const char *, void *), sl_err (*err_fn)(const char *, int, void *),
 	       void *payload)
 {
-	struct visited v = {0};
+	return sl_walk_skipping(dir, root, g, NULL, fn, err_fn, payload);
+}
+
+sl_err sl_walk_skipping(const char *dir, const char *root, const sl_globs *g,
+			const sl_walk_skip *skip, sl_err (*fn)(const char *, void *),
+			sl_err (*err_fn)(const char *, int, void *), void *payload)
+{
+	struct visited v = {.skip = skip};
 	sl_err err = walk_dir(dir, root, g, &v, fn, err_fn, payload);
 	free(v.dev);
 	free(v.ino);

@@ -31,6 +31,17 @@ sl_err sl_walk(const char *dir, const char *root, const sl_globs *g,
 	       sl_err (*fn)(const char *path, void *payload),
 	       sl_err (*err_fn)(const char *path, int errnum, void *payload), void *payload);
 
+/* What a walk skips besides hidden and excluded paths: skipped(ctx, path, is_dir) true for a
+** file or directory (then not descended into) git ignores, say. Symlinks are not asked. */
+typedef struct sl_walk_skip {
+	bool (*skipped)(void *ctx, const char *path, bool is_dir);
+	void *ctx;
+} sl_walk_skip;
+/* sl_walk, skipping what skip says too (NULL: nothing else). */
+sl_err sl_walk_skipping(const char *dir, const char *root, const sl_globs *g,
+			const sl_walk_skip *skip, sl_err (*fn)(const char *, void *),
+			sl_err (*err_fn)(const char *, int, void *), void *payload);
+
 /* The real path real as the working directory names it: relative when it is under it
 ** ("sub/a.yaml") or in a directory above it ("../.schedlint.yaml"), else real itself. How a
 ** config or the project's root is named, as the linted files are. malloc'd; NULL when out of

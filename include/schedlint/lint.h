@@ -49,6 +49,8 @@ typedef struct sl_run_options {
 	bool nearest_config;         /* each file is linted under the nearest .schedlint.yaml from
 					its directory up to the repository root (ruff's way; cfg
 					for the files under none); false: cfg for every file */
+	bool no_gitignore;           /* walks do not skip what git ignores (.gitignore files,
+					.git/info/exclude, core.excludesFile); by default they do */
 	bool force_exclude;          /* the config's exclude globs apply to the paths given to
 					sl_run_add_path too, not only to what a directory walk
 					finds (ruff's --force-exclude; the pre-commit hooks set it) */

@@ -55,7 +55,7 @@ struct check_args {
 	sl_output_options ropts;
 	const char *output, *config_path, *stdin_name, *color;
 	struct list sel, ign;
-	int fail_on, exit_zero, fix, unsafe, diff, force_exclude, no_project;
+	int fail_on, exit_zero, fix, unsafe, diff, force_exclude, no_project, no_gitignore;
 	unsigned jobs;
 	char **paths;
 	int n_paths;
@@ -65,7 +65,8 @@ struct check_args {
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
-	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT };
+	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT,
+	       O_NO_GITIGNORE };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -86,6 +87,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"diff", no_argument, NULL, O_DIFF},
 		{"force-exclude", no_argument, NULL, O_FORCE_EXCLUDE},
 		{"no-project", no_argument, NULL, O_NO_PROJECT},
+		{"no-respect-gitignore", no_argument, NULL, O_NO_GITIGNORE},
 		{NULL, 0, NULL, 0}};
 	static const struct { const char *name; sl_format format; } formats[] = {
 		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
@@ -141,6 +143,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case O_DIFF: a->diff = 1; break;
 		case O_FORCE_EXCLUDE: a->force_exclude = 1; break;
 		case O_NO_PROJECT: a->no_project = 1; break;
+		case O_NO_GITIGNORE: a->no_gitignore = 1; break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -164,6 +167,7 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	opts.jobs = a->jobs;
 	opts.low_memory = !a->fix && !a->diff;
 	opts.force_exclude = a->force_exclude;
+	opts.no_gitignore = a->no_gitignore;
 	opts.nearest_config = !a->config_path;   /* -c: one config for every file */
 	sl_run *run = NULL;
 	char *err_msg = NULL;

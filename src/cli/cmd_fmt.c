@@ -170,7 +170,7 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 }
 
 static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, int force_exclude,
-		     int no_project)
+		     int no_project, int no_gitignore)
 {
 	sl_config *cfg = NULL;
 	int status = sl_cli_load_config(config_path, NULL, &cfg);
@@ -180,6 +180,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, i
 	char *msg = NULL;
 	sl_run_options opts = SL_RUN_OPTIONS_INIT;
 	opts.force_exclude = force_exclude;
+	opts.no_gitignore = no_gitignore;
 	opts.nearest_config = !config_path;
 	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
 	for (int i = 0; i < n && !err; i++)
@@ -233,7 +234,7 @@ out:
 
 int sl_cmd_fmt(int argc, char **argv)
 {
-	enum { O_STDIN_FILENAME = 256, O_UNSAFE, O_FORCE_EXCLUDE, O_NO_PROJECT };
+	enum { O_STDIN_FILENAME = 256, O_UNSAFE, O_FORCE_EXCLUDE, O_NO_PROJECT, O_NO_GITIGNORE };
 	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
@@ -241,9 +242,10 @@ int sl_cmd_fmt(int argc, char **argv)
 		{"unsafe-fixes", no_argument, NULL, O_UNSAFE},
 		{"force-exclude", no_argument, NULL, O_FORCE_EXCLUDE},
 		{"no-project", no_argument, NULL, O_NO_PROJECT},
+		{"no-respect-gitignore", no_argument, NULL, O_NO_GITIGNORE},
 		{NULL, 0, NULL, 0}};
 	const char *config_path = NULL, *stdin_name = NULL;
-	int unsafe = 0, force_exclude = 0, no_project = 0, bad = 0, c;
+	int unsafe = 0, force_exclude = 0, no_project = 0, no_gitignore = 0, bad = 0, c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
@@ -251,12 +253,13 @@ int sl_cmd_fmt(int argc, char **argv)
 		case 'c': config_path = optarg; break;
 		case 'h':
 			puts("Usage: schedlint fmt [--stdin-filename NAME] [-c FILE] [--unsafe-fixes] "
-			     "[--force-exclude] [--no-project] [PATH...|-]");
+			     "[--force-exclude] [--no-project] [--no-respect-gitignore] [PATH...|-]");
 			return EXIT_CLEAN;
 		case O_STDIN_FILENAME: stdin_name = optarg; break;
 		case O_UNSAFE: unsafe = 1; break;
 		case O_FORCE_EXCLUDE: force_exclude = 1; break;
 		case O_NO_PROJECT: no_project = 1; break;
+		case O_NO_GITIGNORE: no_gitignore = 1; break;
 		default:
 			fprintf(stderr, "schedlint: error: unknown option \"%s\" for fmt\n", argv[optind - 1]);
 			bad = 1;
@@ -276,9 +279,10 @@ int sl_cmd_fmt(int argc, char **argv)
 		status = fmt_stdin(&in, config_path, stdin_name, unsafe, force_exclude, no_project);
 	} else if (n == 0) {
 		char *here[] = {"."};
-		status = fmt_paths(here, 1, config_path, unsafe, force_exclude, no_project);
+		status = fmt_paths(here, 1, config_path, unsafe, force_exclude, no_project, no_gitignore);
 	} else {
-		status = fmt_paths(argv + optind, n, config_path, unsafe, force_exclude, no_project);
+		status = fmt_paths(argv + optind, n, config_path, unsafe, force_exclude, no_project,
+				   no_gitignore);
 	}
 	free(in.data);
 	return status;
