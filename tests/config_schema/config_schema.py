@@ -75,12 +75,13 @@ def c_strings(src, name):
     return out
 
 
-def compare(what, in_c, in_schema, verb="accepts"):
+def compare(what, in_c, in_schema, verb="accepts", hint=""):
     in_c, in_schema = list(in_c), list(in_schema)
     missing = [x for x in in_c if x not in in_schema]
     extra = [x for x in in_schema if x not in in_c]
     if missing:
-        problem("%s: config.c %s %s, the schema does not: add to %s" % (what, verb, missing, SCHEMA))
+        problem("%s: config.c %s %s, the schema does not: add to %s%s"
+                % (what, verb, missing, SCHEMA, hint))
     if extra:
         problem("%s: the schema %s %s, config.c does not" % (what, verb, extra))
 
@@ -133,7 +134,8 @@ def check_drift(schema, schedlint):
     rules = json.loads(subprocess.check_output([schedlint, "rules", "--format", "json"]))
     ids = [r["id"] for r in rules] + sorted({r["category"] for r in rules})
     compare("rules[].id (schedlint rules: ids and categories)", ids,
-            enum_of(resolve(schema, "#/definitions/rule/properties/id")))
+            enum_of(resolve(schema, "#/definitions/rule/properties/id")),
+            hint=" (tools/new_rule.py adds a new rule's id there)")
 
 
 def readme_configs(tmp):
