@@ -2,8 +2,8 @@
 ;; SPDX-License-Identifier: Apache-2.0
 
 ;;; Commentary:
-;; For Emacs 27 and later, no packages needed (tested headless in Emacs 28 by
-;; tests/editors/run).  The buffer, not the file on disk, goes to
+;; For Emacs 26.1 and later (`replace-buffer-contents'), no packages needed; tested
+;; headless in Emacs 28 by tests/editors/run.  The buffer, not the file on disk, goes to
 ;; `schedlint fmt --stdin-filename PATH -' on stdin; the buffer is replaced, with
 ;; `replace-buffer-contents' (which keeps point, markers and undo to the changed parts), only
 ;; when schedlint exits 0 and printed something.  A schedlint that is missing, fails (a YAML
@@ -33,7 +33,9 @@
     (and (> (buffer-size) 0) (buffer-substring (point-min) (line-end-position)))))
 
 (defun schedlint-format-buffer ()
-  "Replace the buffer by what `schedlint fmt' makes of it, when it exits 0 with output."
+  "Replace the buffer by what `schedlint fmt' makes of it.
+Only when schedlint exits 0 with output; otherwise the buffer
+stays as it is and a message says why."
   (interactive)
   (let ((exe (executable-find schedlint-program)))
     (cond

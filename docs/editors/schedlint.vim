@@ -1,5 +1,5 @@
 " SPDX-License-Identifier: Apache-2.0
-" schedlint.vim: fixes a YAML buffer with `schedlint fmt` each time it is written (Vim 8.1+,
+" schedlint.vim: fixes a YAML buffer with `schedlint fmt` each time it is written (Vim 8+,
 " Vim 9, Neovim). The buffer, not the file on disk, goes to `schedlint fmt --stdin-filename
 " PATH -` on stdin; its lines are replaced only when schedlint exits 0 and printed something.
 " A schedlint that is missing, fails (a YAML syntax error, a bad config: exit 2) or is killed
