@@ -34,15 +34,27 @@ function! s:Fmt() abort
     return
   endif
   let l:errfile = tempname()
-  let l:cmd = shellescape(l:exe) . ' fmt'
-  if expand('%') !=# ''
-    let l:cmd .= ' --stdin-filename ' . shellescape(expand('%:p'))
-  endif
-  " stderr to a file of its own: Vim's 'shellredir' would mix it into the output.
-  let l:cmd .= ' - 2>' . shellescape(l:errfile)
-  " The lines as Vim writes them, a newline after each ('fileformat' and 'bomb' stay Vim's).
-  let l:out = systemlist(l:cmd, l:lines + [''])
-  let l:status = v:shell_error
+  " Through /bin/sh whatever the user's 'shell' (csh, say, has no 2>); shellescape() and
+  " systemlist() both follow these options.
+  let l:saved = [&shell, &shellcmdflag, &shellredir, &shellquote, &shellxquote]
+  set shell=/bin/sh shellcmdflag=-c shellredir=>%s\ 2>&1 shellquote= shellxquote=
+  try
+    let l:cmd = shellescape(l:exe) . ' fmt'
+    if expand('%') !=# ''
+      let l:cmd .= ' --stdin-filename ' . shellescape(expand('%:p'))
+    endif
+    " stderr to a file of its own: 'shellredir' would mix it into the output.
+    let l:cmd .= ' - 2>' . shellescape(l:errfile)
+    " The lines as Vim writes them, a newline after each ('fileformat' and 'bomb' stay Vim's).
+    let l:out = systemlist(l:cmd, l:lines + [''])
+    let l:status = v:shell_error
+  catch
+    " Vim could not run it at all (no temp file, say): warn, never abort the write.
+    call delete(l:errfile)
+    return s:Warn(v:exception)
+  finally
+    let [&shell, &shellcmdflag, &shellredir, &shellquote, &shellxquote] = l:saved
+  endtry
   let l:err = filereadable(l:errfile) ? readfile(l:errfile) : []
   call delete(l:errfile)
   if l:status != 0
