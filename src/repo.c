@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include "arena.h"
 #include "repo.h"
@@ -23,6 +24,7 @@ static struct {
 	bool ok;
 } git;
 static pthread_once_t git_once = PTHREAD_ONCE_INIT;
+static bool maybe_in_repo(const char *start_dir);
 
 static void load_git(void)
 {
@@ -40,6 +42,8 @@ static void load_git(void)
 
 sl_err sl_repo_root(const char *start_dir, char **out)
 {
+	if (!maybe_in_repo(start_dir))
+		return SL_ENOTFOUND;
 	pthread_once(&git_once, load_git);
 	if (!git.ok || git.init() < 0)
 		return SL_ENOTFOUND;
@@ -73,8 +77,33 @@ struct sl_repo {
 	char *last_named, *last_real;   /* the last directory asked about: a walk asks by directory */
 };
 
+/* True when start_dir or a directory above it holds .git: a directory in no repository does not
+** load libgit2 (its loading and initialisation cost a run about 15 ms). */
+static bool maybe_in_repo(const char *start_dir)
+{
+	char *dir = realpath(start_dir, NULL);
+	bool found = false;
+	while (dir && !found) {
+		char *git_path = sl_xprintf("%s%s.git", dir, strcmp(dir, "/") ? "/" : "");
+		struct stat st;
+		found = git_path && lstat(git_path, &st) == 0;
+		free(git_path);
+		char *slash = strrchr(dir, '/');
+		if (!slash || strcmp(dir, "/") == 0)
+			break;
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	free(dir);
+	return found;
+}
+
 sl_repo *sl_repo_open(const char *start_dir)
 {
+	if (!maybe_in_repo(start_dir))
+		return NULL;
 	pthread_once(&git_once, load_git);
 	if (!git.ok || git.init() < 0)
 		return NULL;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** scopes.c: which config a file is linted under, and what each config decides (scopes.h). */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "arena.h"
 #include "config.h"
@@ -11,6 +13,14 @@
 #include "scopes.h"
 
 struct dir_entry { char *dir; size_t scope; };   /* a real directory and its scope's index */
+
+static uint64_t hash_str(const char *p)
+{
+	uint64_t h = 1469598103934665603u;   /* FNV-1a */
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	return h;
+}
 
 struct sl_scopes {
 	sl_run_options opts;         /* the selection, for each new scope: its own copy */
@@ -192,7 +202,7 @@ void sl_scopes_free(sl_scopes *s)
 	for (size_t i = 0; i < s->n; i++)
 		scope_free(s->v[i]);
 	free(s->v);
-	for (size_t i = 0; i < s->n_dirs; i++)
+	for (size_t i = 0; i < s->cap_dirs; i++)
 		free(s->dirs[i].dir);
 	free(s->dirs);
 	free(s->last_dir);
@@ -202,30 +212,44 @@ void sl_scopes_free(sl_scopes *s)
 	free(s);
 }
 
-/* The scope already known for the real directory dir, or -1. The newest first: the files of a
-** walk come directory by directory. */
+/* The scope already known for the real directory dir, or -1 (s->dirs: an open-addressing hash
+** table of cap_dirs slots, a power of two, at most half full). */
 static long known_dir(const sl_scopes *s, const char *dir)
 {
-	for (size_t i = s->n_dirs; i-- > 0;)
-		if (strcmp(s->dirs[i].dir, dir) == 0)
-			return (long)s->dirs[i].scope;
+	for (size_t j = s->cap_dirs ? hash_str(dir) & (s->cap_dirs - 1) : 0;
+	     s->cap_dirs && s->dirs[j].dir; j = (j + 1) & (s->cap_dirs - 1))
+		if (strcmp(s->dirs[j].dir, dir) == 0)
+			return (long)s->dirs[j].scope;
 	return -1;
+}
+
+static void put_dir(struct dir_entry *t, size_t cap, struct dir_entry e)
+{
+	size_t j = hash_str(e.dir) & (cap - 1);
+	while (t[j].dir)
+		j = (j + 1) & (cap - 1);
+	t[j] = e;
 }
 
 static bool remember_dir(sl_scopes *s, const char *dir, size_t scope)
 {
-	if (s->n_dirs == s->cap_dirs) {
-		size_t ncap = s->cap_dirs ? s->cap_dirs * 2 : 16;
-		struct dir_entry *nd = sl_xrealloc(s->dirs, ncap * sizeof *nd);
+	if (2 * (s->n_dirs + 1) > s->cap_dirs) {
+		size_t ncap = s->cap_dirs ? s->cap_dirs * 2 : 64;
+		struct dir_entry *nd = sl_xcalloc(ncap, sizeof *nd);
 		if (!nd)
 			return false;
+		for (size_t i = 0; i < s->cap_dirs; i++)
+			if (s->dirs[i].dir)
+				put_dir(nd, ncap, s->dirs[i]);
+		free(s->dirs);
 		s->dirs = nd;
 		s->cap_dirs = ncap;
 	}
 	char *d = sl_xstrdup(dir);
 	if (!d)
 		return false;
-	s->dirs[s->n_dirs++] = (struct dir_entry){d, scope};
+	put_dir(s->dirs, s->cap_dirs, (struct dir_entry){d, scope});
+	s->n_dirs++;
 	return true;
 }
 
@@ -274,18 +298,44 @@ static long scope_of_config(sl_scopes *s, const char *path)
 	return (long)(s->n - 1);
 }
 
-/* The scope for the real directory dir (met before, or found now), or -1 when out of memory. */
+/* True when dir holds an entry name (any type when any, else not a directory). */
+static bool holds(const char *dir, const char *name, bool any)
+{
+	char *p = sl_xprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
+	struct stat st;
+	bool yes = p && (any ? lstat(p, &st) == 0 : stat(p, &st) == 0 && !S_ISDIR(st.st_mode));
+	free(p);
+	return yes;
+}
+
+/* The scope for the real directory dir (met before, or found now), or -1 when out of memory:
+** dir's own .schedlint.yaml, else none when dir holds .git or is /, else its parent's (config
+** discovery, one directory at a time, each remembered). */
 static long scope_of_dir(sl_scopes *s, const char *dir)
 {
 	long k = known_dir(s, dir);
 	if (k >= 0)
 		return k;
-	char *found = NULL;
-	sl_err err = sl_config_discover(dir, &found);
-	if (err == SL_ENOMEM)
-		return -1;
-	k = err ? 0 : scope_of_config(s, found);   /* none found: the run's */
-	free(found);
+	if (holds(dir, ".schedlint.yaml", false)) {
+		char *real = sl_xprintf("%s%s.schedlint.yaml", dir, strcmp(dir, "/") ? "/" : "");
+		char *shown = real ? sl_walk_relative(real) : NULL;
+		k = shown ? scope_of_config(s, shown) : -1;
+		free(shown);
+		free(real);
+	} else if (strcmp(dir, "/") == 0 || holds(dir, ".git", true)) {
+		k = 0;   /* none found up to the repository's root: the run's */
+	} else {
+		char *parent = sl_xstrdup(dir);
+		if (!parent)
+			return -1;
+		char *slash = strrchr(parent, '/');
+		if (slash == parent)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		k = scope_of_dir(s, parent);
+		free(parent);
+	}
 	return k >= 0 && remember_dir(s, dir, (size_t)k) ? k : -1;
 }
 
@@ -296,13 +346,12 @@ const sl_scope *sl_scopes_of(sl_scopes *s, const char *path)
 	/* path's directory as named ("." for a bare name) */
 	const char *slash = strrchr(path, '/');
 	size_t len = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
-	char *named = sl_xprintf("%.*s", (int)len, slash ? path : ".");
+	const char *d = slash ? path : ".";
+	if (s->last_dir && strncmp(s->last_dir, d, len) == 0 && s->last_dir[len] == '\0')
+		return s->last;   /* the same directory as the last path: most of a walk */
+	char *named = sl_xprintf("%.*s", (int)len, d);
 	if (!named)
 		return NULL;
-	if (s->last_dir && strcmp(s->last_dir, named) == 0) {
-		free(named);
-		return s->last;
-	}
 	/* its real path; a directory that does not exist (a buffer's, stdin's name): the working
 	** directory's */
 	char *dir = realpath(named, NULL);

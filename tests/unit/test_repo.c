@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: Apache-2.0
+** test_repo.c: the git repository through libgit2 (src/repo.c): the work tree's root from a
+** directory below it, none outside any repository, and git's own ignore rules (nested
+** .gitignore, a negation, .git/info/exclude, an ignored directory). */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "repo.h"
+
+static char root[PATH_MAX];
+
+static void put(const char *rel, const char *text)
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	FILE *f = fopen(p, "w");
+	cr_assert_not_null(f, "%s", p);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void scratch_repo(void)
+{
+	char tmpl[] = "/tmp/sl_test_repo_XXXXXX";
+	cr_assert_not_null(mkdtemp(tmpl));
+	char *real = realpath(tmpl, NULL);
+	snprintf(root, sizeof root, "%s", real);
+	free(real);
+	char cmd[PATH_MAX + 64];
+	snprintf(cmd, sizeof cmd, "git init -q '%s' && mkdir -p '%s/a/b' '%s/gen'", root, root, root);
+	cr_assert_eq(system(cmd), 0, "git init");
+	put(".gitignore", "gen/\n*.out.yaml\n!keep.out.yaml\n");
+	put("a/.gitignore", "local.yaml\n");
+	put(".git/info/exclude", "secret.yaml\n");
+}
+
+static void remove_repo(void)
+{
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	cr_assert_eq(system(cmd), 0);
+}
+
+Test(repo, the_work_tree_root_from_below_and_none_outside)
+{
+	scratch_repo();
+	char start[PATH_MAX];
+	snprintf(start, sizeof start, "%s/a/b", root);
+	char *found = NULL;
+	cr_assert_eq(sl_repo_root(start, &found), SL_OK);
+	cr_expect_str_eq(found, root);
+	free(found);
+	found = NULL;
+	char outside[] = "/tmp/sl_test_norepo_XXXXXX";
+	cr_assert_not_null(mkdtemp(outside));
+	cr_expect_eq(sl_repo_root(outside, &found), SL_ENOTFOUND);
+	cr_expect_null(found);
+	cr_expect_null(sl_repo_open(outside));
+	rmdir(outside);
+	remove_repo();
+}
+
+Test(repo, ignore_rules_are_gits)
+{
+	scratch_repo();
+	sl_repo *r = sl_repo_open(root);
+	cr_assert_not_null(r);
+	char p[PATH_MAX];
+#define IGN(rel, dir) (snprintf(p, sizeof p, "%s/%s", root, rel), sl_repo_ignored(r, p, dir))
+	cr_expect(IGN("gen", true), "an ignored directory");
+	cr_expect(IGN("x.out.yaml", false), "a pattern");
+	cr_expect(!IGN("keep.out.yaml", false), "a negation");
+	cr_expect(IGN("a/local.yaml", false), "a nested .gitignore");
+	cr_expect(!IGN("local.yaml", false), "a nested .gitignore applies below it only");
+	cr_expect(IGN("secret.yaml", false), ".git/info/exclude");
+	cr_expect(!IGN("a/b/app.yaml", false), "a tracked-looking file");
+	cr_expect(!sl_repo_ignored(r, "/etc/passwd", false), "outside the work tree");
+#undef IGN
+	sl_repo_free(r);
+	remove_repo();
+}
