@@ -936,6 +936,23 @@ static void override_list(sl_strlist *dst, const struct posmap *map, const char 
 		*dst = strlist(v, n);
 }
 
+/* True for a release version as KServe tags them: "0.15", "v0.16.1", "1", "0.17.0-rc1" (a
+** number, up to three dot-separated, then a "-" or "+" suffix). */
+static bool is_version(const char *s)
+{
+	int parts = 0;
+
+	if (*s == 'v' || *s == 'V')
+		s++;
+	do {
+		if (*s < '0' || *s > '9' || ++parts > 3)
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	} while (*s == '.' && *s++);
+	return *s == '\0' || ((*s == '-' || *s == '+') && s[1] != '\0');
+}
+
 /* Parses a whole decimal integer ("+12", "-3"); false on anything else. */
 static bool parse_integer(const char *s, long long *out)
 {
@@ -1013,6 +1030,12 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		c->kserve_default_deployment_mode = r->kserve_default_deployment_mode;
 		c->kserve_default_deployment_mode_line =
 			key_line(map, "cluster.kserve-default-deployment-mode");
+	}
+	if (r->kserve_version != NULL && !is_version(r->kserve_version)) {
+		value_pos(map, "cluster.kserve-version", &line, &col);
+		return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid value \"%s\" for "
+			    "cluster.kserve-version (expected a KServe release such as \"0.15\" or "
+			    "\"v0.16.1\")", file, line, col, r->kserve_version);
 	}
 	if (r->kserve_version != NULL)
 		c->kserve_version = r->kserve_version;

@@ -458,6 +458,14 @@ Test(config, glob_that_cannot_match_is_an_error)
 		"match only those very characters");
 }
 
+Test(config, kserve_version_must_be_a_release)
+{
+	/* deployment-mode-legacy would read "O.16" as no version and stay quiet */
+	expect_error(FIXTURE("bad_kserve_version.yaml"), SL_ECONFIG,
+		"testdata/config/bad_kserve_version.yaml:2:19: error: invalid value \"O.16\" for "
+		"cluster.kserve-version (expected a KServe release such as \"0.15\" or \"v0.16.1\")");
+}
+
 Test(config, node_pool_taint_with_a_misspelt_effect)
 {
 	expect_error(FIXTURE("bad_taint.yaml"), SL_ECONFIG,
@@ -660,7 +668,7 @@ Test(config, every_fixture_loads_or_fails_cleanly)
 		"wrong_type_cluster", "wrong_type_entry", "wrong_type_list", "wrong_type_root",
 		"wrong_type_string", "bad_knative_flag", "unknown_knative_flag", "knative_flags",
 		"bad_rule_id", "bad_glob", "bad_glob_class", "bad_taint", "bad_severity_case",
-		"bad_provider_typo",
+		"bad_provider_typo", "bad_kserve_version",
 	};
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
