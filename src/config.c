@@ -6,7 +6,10 @@
 ** The raw data stays in priv__ and the resolved fields point into it or at static defaults. */
 #include "config.h"
 #include "walk.h"
+#include "k8s/taints.h"    /* node pools' taints, kubectl's syntax */
 #include "model/model.h"   /* sl_kserve_mode_parse */
+#include "registry.h"      /* rules: ids */
+#include "spelling.h"
 
 #include <cyaml/cyaml.h>
 #include <errno.h>
@@ -195,18 +198,86 @@ static const cyaml_schema_value_t top_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER_NULL_STR, struct raw_config, top_fields),
 };
 
-/* What a key's value must be, for messages; keys not listed use libcyaml's type. */
+/* What a key's value must be, for messages; keys not listed use libcyaml's type. An enumeration
+** names its values, for the closest spelling of a wrong one. */
 static const struct {
 	const char *key, *expected;
+	const cyaml_strval_t *values;
+	size_t n_values;
 } expectations[] = {
-	{ "fail-on", "error, warning or info" },
-	{ "severity", "error, warning, info or off" },
-	{ "extended-resource-toleration", "true or false" },
-	{ "gpu-nodes-tainted", "true or false" },
-	{ "toleration-comparison-operators", "true or false" },
-	{ "critical-priority", "an integer" },
-	{ "nodes", "an integer" },
+	{ "fail-on", "error, warning or info", fail_on_strings, COUNT(fail_on_strings) },
+	{ "severity", "error, warning, info or off", severity_strings, COUNT(severity_strings) },
+	{ "extended-resource-toleration", "true or false", bool_strings, COUNT(bool_strings) },
+	{ "gpu-nodes-tainted", "true or false", bool_strings, COUNT(bool_strings) },
+	{ "toleration-comparison-operators", "true or false", bool_strings, COUNT(bool_strings) },
+	{ "critical-priority", "an integer", NULL, 0 },
+	{ "nodes", "an integer", NULL, 0 },
 };
+
+static const char *const providers[] = { "generic", "gke", "eks", "aks" };   /* sl_provider */
+static const char *const deployment_modes[] = {
+	"Standard", "Knative", "ModelMesh", "RawDeployment", "Serverless",
+};
+static const char *const taint_effects[] = { "NoSchedule", "PreferNoSchedule", "NoExecute" };
+
+/* The flags of Knative's config-features (domain.md §2.1; knative/serving
+** pkg/apis/config/features.go). cluster.knative-features names a flag in full, or a
+** kubernetes.podspec-* flag by what follows that prefix ("nodeselector"): index.c reads both. */
+#define PODSPEC_PREFIX "kubernetes.podspec-"
+static const char *const knative_flags[] = {
+	PODSPEC_PREFIX "affinity", PODSPEC_PREFIX "nodeselector", PODSPEC_PREFIX "tolerations",
+	PODSPEC_PREFIX "topologyspreadconstraints", PODSPEC_PREFIX "priorityclassname",
+	PODSPEC_PREFIX "schedulername", PODSPEC_PREFIX "runtimeclassname", PODSPEC_PREFIX "hostipc",
+	PODSPEC_PREFIX "hostpid", PODSPEC_PREFIX "hostnetwork", PODSPEC_PREFIX "hostaliases",
+	PODSPEC_PREFIX "dnspolicy", PODSPEC_PREFIX "dnsconfig", PODSPEC_PREFIX "securitycontext",
+	PODSPEC_PREFIX "shareprocessnamespace", PODSPEC_PREFIX "init-containers",
+	PODSPEC_PREFIX "fieldref", PODSPEC_PREFIX "volumes-emptydir",
+	PODSPEC_PREFIX "volumes-hostpath", PODSPEC_PREFIX "volumes-csi",
+	PODSPEC_PREFIX "volumes-ephemeral", PODSPEC_PREFIX "volumes-image",
+	PODSPEC_PREFIX "volumes-mount-propagation", PODSPEC_PREFIX "persistent-volume-claim",
+	PODSPEC_PREFIX "persistent-volume-write",
+	"kubernetes.containerspec-addcapabilities", "multi-container", "multi-container-probing",
+	"queueproxy.mount-podinfo", "queueproxy.resource-defaults", "secure-pod-defaults",
+	"tag-header-based-routing", "autodetect-http2",
+};
+
+/* A flag's short name ("nodeselector"), or NULL when it has none. */
+static const char *knative_short_name(const char *flag)
+{
+	size_t n = strlen(PODSPEC_PREFIX);
+	return strncmp(flag, PODSPEC_PREFIX, n) == 0 ? flag + n : NULL;
+}
+
+/* True when name is a flag of knative_flags, in full or by its short name. */
+static bool knative_flag_known(const char *name)
+{
+	for (size_t i = 0; i < COUNT(knative_flags); i++) {
+		const char *short_name = knative_short_name(knative_flags[i]);
+		if (strcmp(name, knative_flags[i]) == 0 || (short_name && strcmp(name, short_name) == 0))
+			return true;
+	}
+	return false;
+}
+
+static const char *knative_flag_closest(const char *name)
+{
+	sl_spelling s;
+	sl_spelling_init(&s, name);
+	for (size_t i = 0; i < COUNT(knative_flags); i++) {
+		sl_spelling_consider(&s, knative_short_name(knative_flags[i]));
+		sl_spelling_consider(&s, knative_flags[i]);
+	}
+	return sl_spelling_best(&s);
+}
+
+/* "; did you mean "best"?" in buf, or "" when best is NULL. */
+static const char *did_you_mean(const char *best, char *buf, size_t size)
+{
+	if (!best)
+		return "";
+	snprintf(buf, size, "; did you mean \"%s\"?", best);
+	return buf;
+}
 
 /* ---- errors ---- */
 
@@ -655,6 +726,19 @@ static const char *kind_name(enum node_kind kind)
 	return "a node";
 }
 
+/* The closest value of the enumeration at path to value, or NULL. */
+static const char *closest_value(const char *path, const char *value)
+{
+	const char *key = last_key(path);
+	sl_spelling s;
+
+	sl_spelling_init(&s, value);
+	for (size_t i = 0; i < COUNT(expectations); i++)
+		for (size_t k = 0; strcmp(key, expectations[i].key) == 0 && k < expectations[i].n_values; k++)
+			sl_spelling_consider(&s, expectations[i].values[k].str);
+	return sl_spelling_best(&s);
+}
+
 /* What the value at path must be, from the table or libcyaml's type name. */
 static const char *expected_at(const char *path, const char *cyaml_type)
 {
@@ -698,7 +782,7 @@ static sl_err cyaml_failure(const char *file, cyaml_err_t cerr, const struct cyl
 	unsigned line = 1, col = 1;
 	const struct pos *at;
 	char *path = NULL, *where = NULL, *msg = NULL;
-	char arg[256], inbuf[300];
+	char arg[256], inbuf[300], mean[1024];
 	sl_err err = SL_OK;
 	int n = -1;
 
@@ -747,8 +831,9 @@ static sl_err cyaml_failure(const char *file, cyaml_err_t cerr, const struct cyl
 			line = at->line;
 			col = at->col;
 		}
-		n = asprintf(&msg, "invalid value \"%s\" for %s (expected %s)", arg, path,
-			     expected_at(path, "ENUM"));
+		n = asprintf(&msg, "invalid value \"%s\" for %s (expected %s)%s", arg, path,
+			     expected_at(path, "ENUM"),
+			     did_you_mean(closest_value(path, arg), mean, sizeof mean));
 	} else if (strncmp(log->msg, "Expecting ", 10) == 0) {
 		char type[64] = "", ev[64] = "";
 		const char *got;
@@ -851,6 +936,23 @@ static void override_list(sl_strlist *dst, const struct posmap *map, const char 
 		*dst = strlist(v, n);
 }
 
+/* True for a release version as KServe tags them: "0.15", "v0.16.1", "1", "0.17.0-rc1" (a
+** number, up to three dot-separated, then a "-" or "+" suffix). */
+static bool is_version(const char *s)
+{
+	int parts = 0;
+
+	if (*s == 'v' || *s == 'V')
+		s++;
+	do {
+		if (*s < '0' || *s > '9' || ++parts > 3)
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	} while (*s == '.' && *s++);
+	return *s == '\0' || ((*s == '-' || *s == '+') && s[1] != '\0');
+}
+
 /* Parses a whole decimal integer ("+12", "-3"); false on anything else. */
 static bool parse_integer(const char *s, long long *out)
 {
@@ -890,10 +992,23 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 	struct sl_cluster_config *c = &cfg->cluster;
 	const struct raw_cluster *r = pv->raw->cluster;
 	unsigned line, col;
-	char path[128];
+	char path[128], mean[1024];
 
 	if (r == NULL)
 		return SL_OK;
+	for (unsigned i = 0; i < r->knative_features_count; i++) {
+		const char *flag = r->knative_features[i];
+		if (knative_flag_known(flag))
+			continue;
+		snprintf(path, sizeof path, "cluster.knative-features[%u]", i);
+		value_pos(map, path, &line, &col);
+		const char *best = knative_flag_closest(flag);
+		return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown Knative flag \"%s\" for "
+			    "%s%s", file, line, col, flag, path,
+			    best ? did_you_mean(best, mean, sizeof mean) :
+			    " (expected a flag of Knative's config-features, by its full name or, for a "
+			    "kubernetes.podspec-* flag, by the rest of it: \"nodeselector\")");
+	}
 	if (posmap_find(map, "cluster.knative-features") != NULL) {
 		c->knative_features = strlist(r->knative_features, r->knative_features_count);
 		c->knative_features_set = true;
@@ -905,12 +1020,22 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 			value_pos(map, "cluster.kserve-default-deployment-mode", &line, &col);
 			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown deployment mode \"%s\" "
 				    "for cluster.kserve-default-deployment-mode (expected Standard, Knative, "
-				    "ModelMesh, RawDeployment or Serverless)", file, line, col,
-				    r->kserve_default_deployment_mode);
+				    "ModelMesh, RawDeployment or Serverless)%s", file, line, col,
+				    r->kserve_default_deployment_mode,
+				    did_you_mean(sl_spelling_closest(r->kserve_default_deployment_mode,
+								     deployment_modes,
+								     COUNT(deployment_modes)),
+						 mean, sizeof mean));
 		}
 		c->kserve_default_deployment_mode = r->kserve_default_deployment_mode;
 		c->kserve_default_deployment_mode_line =
 			key_line(map, "cluster.kserve-default-deployment-mode");
+	}
+	if (r->kserve_version != NULL && !is_version(r->kserve_version)) {
+		value_pos(map, "cluster.kserve-version", &line, &col);
+		return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid value \"%s\" for "
+			    "cluster.kserve-version (expected a KServe release such as \"0.15\" or "
+			    "\"v0.16.1\")", file, line, col, r->kserve_version);
 	}
 	if (r->kserve_version != NULL)
 		c->kserve_version = r->kserve_version;
@@ -924,15 +1049,16 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		c->gpu_nodes_tainted_line = key_line(map, "cluster.gpu-nodes-tainted");
 	}
 	if (r->provider != NULL) {
-		static const char *const names[] = {"generic", "gke", "eks", "aks"};
 		size_t k = 0;
-		while (k < 4 && strcmp(r->provider, names[k]) != 0)
+		while (k < COUNT(providers) && strcmp(r->provider, providers[k]) != 0)
 			k++;
-		if (k == 4) {
+		if (k == COUNT(providers)) {
 			value_pos(map, "cluster.provider", &line, &col);
 			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown provider \"%s\" for "
-				    "cluster.provider (expected gke, eks, aks or generic)", file, line, col,
-				    r->provider);
+				    "cluster.provider (expected gke, eks, aks or generic)%s", file, line, col,
+				    r->provider, did_you_mean(sl_spelling_closest(r->provider, providers,
+									   COUNT(providers)),
+							       mean, sizeof mean));
 		}
 		c->provider = (sl_provider)k;
 		c->provider_line = key_line(map, "cluster.provider");
@@ -997,6 +1123,27 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 				"%s:%u:%u: error: invalid value \"%s\" for %s "
 				"(expected a non-negative integer)", file, line, col, rp->nodes, path);
 		}
+		for (unsigned j = 0; j < rp->taints_count; j++) {
+			const char *t = rp->taints[j];
+			char why[512], fixed[600];
+			sl_taint taint;
+			if (sl_k8s_taint_parse(t, strlen(t), &taint, why, sizeof why))
+				continue;
+			/* a misspelt effect: the taint with the closest one */
+			const char *colon = strrchr(t, ':');
+			const char *effect = colon && !sl_k8s_taint_effect_is_valid(colon + 1,
+										   strlen(colon + 1))
+				? sl_spelling_closest(colon + 1, taint_effects, COUNT(taint_effects)) : NULL;
+			if (effect)
+				snprintf(fixed, sizeof fixed, "%.*s:%s", (int)(colon - t), t, effect);
+			snprintf(path, sizeof path, "cluster.node-pools[%u].taints[%u]", i, j);
+			value_pos(map, path, &line, &col);
+			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid taint \"%s\" for %s: "
+				    "%s (expected key=value:Effect or key:Effect, the effect NoSchedule, "
+				    "PreferNoSchedule or NoExecute)%s", file, line, col, t, path,
+				    colon ? why : "no effect", did_you_mean(effect ? fixed : NULL, mean,
+									   sizeof mean));
+		}
 		*p = (struct sl_node_pool){
 			.name = rp->name,
 			.labels = strlist(rp->labels, rp->labels_count),
@@ -1017,9 +1164,30 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 		      const char *file, char **error_out)
 {
 	const struct raw_config *r = pv->raw;
+	unsigned line, col;
+	char path[64], mean[1024], fix[300];
 
 	if (r == NULL)
 		return SL_OK;
+	for (unsigned i = 0; i < r->exclude_count; i++) {
+		const char *why = sl_walk_glob_problem(r->exclude[i], fix, sizeof fix);
+		if (why == NULL)
+			continue;
+		snprintf(path, sizeof path, "exclude[%u]", i);
+		value_pos(map, path, &line, &col);
+		return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid glob \"%s\" for %s: %s%s",
+			    file, line, col, r->exclude[i], path, why,
+			    did_you_mean(*fix ? fix : NULL, mean, sizeof mean));
+	}
+	for (unsigned i = 0; i < r->rules_count; i++) {
+		if (sl_registry_known(r->rules[i].id))
+			continue;
+		snprintf(path, sizeof path, "rules[%u].id", i);
+		value_pos(map, path, &line, &col);
+		return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown rule or category \"%s\" "
+			    "for %s%s", file, line, col, r->rules[i].id, path,
+			    did_you_mean(sl_registry_closest(r->rules[i].id), mean, sizeof mean));
+	}
 	/* every key overrides what the config starts from (the defaults, or the config it extends)
 	** only when present */
 	if (posmap_find(map, "exclude") != NULL) {

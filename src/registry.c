@@ -3,6 +3,7 @@
 #include <string.h>
 #include "schedlint/rules.h"
 #include "registry.h"
+#include "spelling.h"
 
 int sl_registry_find(const char *id)
 {
@@ -18,6 +19,26 @@ int sl_registry_find(const char *id)
 			hi = mid;
 	}
 	return -1;
+}
+
+bool sl_registry_known(const char *sel)
+{
+	for (size_t i = 0; sel && i < sl_registry_count; i++)
+		if (strcmp(sl_registry[i].rule->id, sel) == 0 ||
+		    strcmp(sl_registry[i].rule->category, sel) == 0)
+			return true;
+	return false;
+}
+
+const char *sl_registry_closest(const char *sel)
+{
+	sl_spelling s;
+	sl_spelling_init(&s, sel);
+	for (size_t i = 0; i < sl_registry_count; i++) {
+		sl_spelling_consider(&s, sl_registry[i].rule->id);
+		sl_spelling_consider(&s, sl_registry[i].rule->category);
+	}
+	return sl_spelling_best(&s);
 }
 
 size_t sl_rule_count(void)

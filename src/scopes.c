@@ -39,38 +39,22 @@ static int matches(const struct sl_rule *r, const char *sel)
 	return strcmp(r->id, sel) == 0 || strcmp(r->category, sel) == 0;
 }
 
-static int known_selector(const char *sel)
-{
-	for (size_t i = 0; i < sl_registry_count; i++)
-		if (matches(sl_registry[i].rule, sel))
-			return 1;
-	return 0;
-}
-
 sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl_severity **out,
 			   char **error_out)
 {
 	sl_severity *severity = sl_xcalloc(sl_registry_count, sizeof *severity);
 	if (!severity)
 		return SL_ENOMEM;
-	for (size_t i = 0; cfg && i < cfg->n_rules; i++) {
-		if (!known_selector(cfg->rules[i].id)) {
-			if (error_out) {
-				char *at = sl_config_source(cfg, cfg->rules[i].line);
-				*error_out = sl_xprintf("%s: error: unknown rule or category \"%s\" in rules",
-						     at ? at : "?", cfg->rules[i].id);
-				free(at);
-			}
-			free(severity);
-			return SL_ECONFIG;
-		}
-	}
+	/* the config's rules: ids were checked when it was loaded */
 	for (size_t k = 0; opts && k < opts->n_select + opts->n_ignore; k++) {
 		const char *sel = k < opts->n_select ? opts->select[k] : opts->ignore[k - opts->n_select];
-		if (!known_selector(sel)) {
+		if (!sl_registry_known(sel)) {
+			const char *best = sl_registry_closest(sel);
 			if (error_out)
-				*error_out = sl_xprintf("unknown rule or category \"%s\" in --%s", sel,
-						     k < opts->n_select ? "select" : "ignore");
+				*error_out = sl_xprintf("unknown rule or category \"%s\" in --%s%s%s%s", sel,
+						     k < opts->n_select ? "select" : "ignore",
+						     best ? "; did you mean \"" : "", best ? best : "",
+						     best ? "\"?" : "");
 			free(severity);
 			return SL_EUSAGE;
 		}

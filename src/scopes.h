@@ -44,8 +44,9 @@ void sl_scopes_free(sl_scopes *s);
 
 /* Each rule's severity under cfg and the selection: the rule's default, then cfg's rules:
 ** (category entries, then rule entries; later entries win), then --select/--ignore.
-** *out is malloc'd (sl_registry_count entries). SL_ECONFIG for an unknown id in cfg's rules:,
-** SL_EUSAGE for one in select/ignore, each with *error_out; SL_ENOMEM. */
+** *out is malloc'd (sl_registry_count entries). SL_EUSAGE for an unknown id in select/ignore,
+** with *error_out (the closest id); SL_ENOMEM. An unknown id in cfg's rules: is refused when the
+** config is loaded (config.c). */
 sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl_severity **out,
 			   char **error_out);
 

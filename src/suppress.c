@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** suppress.c: finding the directives (a quick search for "schedlint:" first, so files without
 ** one cost a single memmem), telling real comments from '#' inside scalars by the tree's scalar
-** ranges, matching findings to directives and annotations, and reporting the unused ones. */
+** ranges, matching findings to directives and annotations, and reporting the unused ones and
+** the ids that name no rule. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "registry.h"
 #include "regex.h"
 #include "suppress.h"
+
+#define ID_MAX 96              /* an id's bytes and its NUL: a longer one is no id */
 
 struct directive {
 	size_t hash;           /* offset of '#' */
@@ -18,7 +21,8 @@ struct directive {
 	bool file_wide;
 	size_t ids_start, ids_end;   /* the text inside [ ], when present */
 	size_t reason_start, reason_end;   /* the human-written text after the directive */
-	char ids[16][96];
+	char ids[16][ID_MAX];
+	size_t id_at[16];      /* offset of each id */
 	bool used[16];
 	size_t n_ids;          /* 0: every rule */
 	bool any_used;
@@ -71,8 +75,10 @@ static bool is_comment(const sl_file *f, size_t hash)
 	return true;
 }
 
-static void split_ids(struct directive *dv, const char *s, size_t n)
+/* Splits the n bytes at offset at of s (the text inside [ ]) into dv's ids. */
+static void split_ids(struct directive *dv, const char *s, size_t at, size_t n)
 {
+	s += at;
 	size_t i = 0;
 	while (i < n && dv->n_ids < 16) {
 		while (i < n && (s[i] == ' ' || s[i] == ',' || s[i] == '\t'))
@@ -83,6 +89,7 @@ static void split_ids(struct directive *dv, const char *s, size_t n)
 		if (i > st && i - st < sizeof dv->ids[0]) {
 			memcpy(dv->ids[dv->n_ids], s + st, i - st);
 			dv->ids[dv->n_ids][i - st] = '\0';
+			dv->id_at[dv->n_ids] = at + st;
 			dv->n_ids++;
 		}
 	}
@@ -132,7 +139,7 @@ static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
 		if (rc > 2 && ov[4] != PCRE2_UNSET) {
 			dv->ids_start = ov[4];
 			dv->ids_end = ov[5];
-			split_ids(dv, d + ov[4], ov[5] - ov[4]);
+			split_ids(dv, d, ov[4], ov[5] - ov[4]);
 		}
 		dv->line = sl_source_line_of(f->src, hash);
 		size_t ls = dv->line == 0 ? f->src->bom : f->src->line_start[dv->line];
@@ -203,25 +210,37 @@ static bool covers(struct directive *dv, int ri)
 	return hit;
 }
 
+/* The next id of the annotation value v (ids separated by commas or blanks) from *p on, into
+** id with its offset in v in *at; false after the last. An id too long for id is skipped. */
+static bool next_annotation_id(const char *v, const char **p, char id[ID_MAX], size_t *at)
+{
+	for (;;) {
+		while (**p == ' ' || **p == ',')
+			(*p)++;
+		if (!**p)
+			return false;
+		const char *s = *p, *e = s;
+		while (*e && *e != ',' && *e != ' ')
+			e++;
+		*p = e;
+		size_t n = (size_t)(e - s);
+		if (n < ID_MAX) {
+			memcpy(id, s, n);
+			id[n] = '\0';
+			*at = (size_t)(s - v);
+			return true;
+		}
+	}
+}
+
 /* True when the annotation value (comma-separated ids) covers rule ri. */
 static bool annotation_covers(const char *v, int ri)
 {
-	while (v && *v) {
-		while (*v == ' ' || *v == ',')
-			v++;
-		const char *e = v;
-		while (*e && *e != ',' && *e != ' ')
-			e++;
-		char id[96];
-		size_t n = (size_t)(e - v);
-		if (n && n < sizeof id) {
-			memcpy(id, v, n);
-			id[n] = '\0';
-			if (names(id, ri))
-				return true;
-		}
-		v = e;
-	}
+	char id[ID_MAX];
+	size_t at;
+	for (const char *p = v; v && next_annotation_id(v, &p, id, &at);)
+		if (names(id, ri))
+			return true;
 	return false;
 }
 
@@ -255,23 +274,20 @@ static void list_add(char *buf, size_t cap, size_t *n, const char *id)
 ** human-written text: the unused ids that name rules go, the rest of the comment stays (its
 ** reason, the other ids); a directive left without ids goes, its reason staying as a plain
 ** comment. An id that names no rule is never removed (a typo must not become "suppress nothing
-** and delete the comment"): it is only named in the message. */
+** and delete the comment"): unknown-rule-id reports it. */
 static sl_err report_unused(sl_file *f, struct directive *dv, int unused_ri)
 {
-	char list[512] = "", kept[512] = "", unknown[512] = "";
-	size_t n_unused = 0, n_kept = 0, n_unknown = 0;
+	char list[512] = "", kept[512] = "";
+	size_t n_unused = 0, n_kept = 0;
 	for (size_t i = 0; i < dv->n_ids; i++) {
-		bool known = known_selector(dv->ids[i]);
-		if (!known && !dv->used[i])
-			list_add(unknown, sizeof unknown, &n_unknown, dv->ids[i]);
 		/* an id of a rule this run did not enable may suppress something elsewhere */
-		if (dv->used[i] || !known || !rule_enabled(f, dv->ids[i]))
+		if (dv->used[i] || !known_selector(dv->ids[i]) || !rule_enabled(f, dv->ids[i]))
 			list_add(kept, sizeof kept, &n_kept, dv->ids[i]);
 		else
 			list_add(list, sizeof list, &n_unused, dv->ids[i]);
 	}
 	bool whole = dv->n_ids == 0 ? !dv->any_used : n_kept == 0;
-	if (dv->n_ids && n_unused == 0 && n_unknown == 0)
+	if (dv->n_ids && n_unused == 0)
 		return SL_OK;
 	if (dv->n_ids == 0 && dv->any_used)
 		return SL_OK;
@@ -283,23 +299,15 @@ static sl_err report_unused(sl_file *f, struct directive *dv, int unused_ri)
 		msg = sl_arena_printf(f->arena, "this suppression suppresses nothing: %s",
 				      reason ? "remove the directive (its reason stays as a comment)"
 					     : "remove it");
-	else if (n_unused == 0)
-		msg = sl_arena_printf(f->arena, "%s in this suppression %s no rule or category",
-				      unknown, n_unknown == 1 ? "names" : "name");
 	else
-		msg = sl_arena_printf(f->arena, "%s %s in this suppression suppressed nothing%s%s%s%s",
-				      n_unused == 1 ? "rule" : "rules", list, what,
-				      n_unknown ? "; " : "", unknown,
-				      !n_unknown ? "" : n_unknown == 1 ? " names no rule (left in place)"
-								: " name no rule (left in place)");
+		msg = sl_arena_printf(f->arena, "%s %s in this suppression suppressed nothing%s",
+				      n_unused == 1 ? "rule" : "rules", list, what);
 	if (!msg)
 		return SL_ENOMEM;
 	sl_frec *rec = sl_engine_record(f, unused_ri, 0, dv->hash,
 					sl_source_line_end(f->src, dv->line), "", msg, NULL, NULL);
 	if (!rec)
 		return f->oom;
-	if (dv->n_ids && n_unused == 0)
-		return SL_OK;   /* only ids that name no rule: nothing a fix may remove */
 	sl_edit *ed = sl_arena_zalloc(f->arena, sizeof *ed);
 	if (!ed)
 		return SL_ENOMEM;
@@ -333,6 +341,45 @@ static sl_err report_unused(sl_file *f, struct directive *dv, int unused_ri)
 	rec->fix.n_edits = 1;
 	rec->pub.fix = &rec->fix;
 	return SL_OK;
+}
+
+/* Reports id (len bytes at offset at of f, NUL-terminated in id) when it names no rule or
+** category: where is "suppression" or "schedlint.io/ignore". No fix: only the author knows
+** which rule was meant, and the closest one may not be it. */
+static sl_err report_unknown(sl_file *f, int ri, unsigned doc, const char *where, const char *id,
+			     size_t at, size_t len)
+{
+	if (known_selector(id))
+		return SL_OK;
+	const char *best = sl_registry_closest(id);
+	char *msg = best ? sl_arena_printf(f->arena, "%s id \"%s\" names no rule or category, so it "
+					   "suppresses nothing; did you mean \"%s\"?", where, id, best)
+			 : sl_arena_printf(f->arena, "%s id \"%s\" names no rule or category, so it "
+					   "suppresses nothing (`schedlint rules` lists them)", where, id);
+	if (!msg)
+		return SL_ENOMEM;
+	if (!sl_engine_record(f, ri, doc, at, at + len, "", msg, NULL, NULL) && f->oom)
+		return f->oom;
+	return SL_OK;
+}
+
+/* Reports the ids of the schedlint.io/ignore annotation of object o that name no rule, each at
+** itself when the value's text is exactly the value, else at the value. */
+static sl_err report_unknown_in_annotation(sl_file *f, int ri, const sl_object *o)
+{
+	const sl_node *n = sl_map_get(o->annotations, "schedlint.io/ignore");
+	const char *v = sl_scalar(n);
+	if (!v)
+		return SL_OK;
+	size_t start, end;
+	bool exact = sl_scalar_content_range(f->src, n, &start, &end) && end - start == strlen(v);
+	sl_err err = SL_OK;
+	char id[ID_MAX];
+	size_t at;
+	for (const char *p = v; !err && next_annotation_id(v, &p, id, &at);)
+		err = report_unknown(f, ri, o->doc->index, "schedlint.io/ignore", id,
+				     exact ? start + at : n->start, exact ? strlen(id) : n->end - n->start);
+	return err;
 }
 
 /* True when f holds a YAML document with content (a file of comments alone has none: its
@@ -395,6 +442,15 @@ sl_err sl_suppress_apply(sl_file *f)
 	if (unused_ri >= 0 && f->scope->severity[unused_ri] != SL_SEV_OFF && has_document(f))
 		for (size_t k = 0; k < n_dv && !err; k++)
 			err = report_unused(f, &dv[k], unused_ri);
+	int unknown_ri = sl_registry_find("unknown-rule-id");
+	if (unknown_ri >= 0 && f->scope->severity[unknown_ri] != SL_SEV_OFF) {
+		for (size_t k = 0; k < n_dv && !err; k++)
+			for (size_t i = 0; i < dv[k].n_ids && !err; i++)
+				err = report_unknown(f, unknown_ri, 0, "suppression", dv[k].ids[i],
+						     dv[k].id_at[i], strlen(dv[k].ids[i]));
+		for (size_t k = 0; any_annotation && k < f->n_objects && !err; k++)
+			err = report_unknown_in_annotation(f, unknown_ri, f->objects[k]);
+	}
 	free(dv);
 	return err;
 }

@@ -132,6 +132,77 @@ static int glob_to_regex(const char *glob, char *buf, size_t cap)
 #undef PUT
 }
 
+/* glob compiled, or NULL (*ec: PCRE2's error code; 0 when glob_to_regex refused it). */
+static pcre2_code *glob_compile(const char *glob, int *ec)
+{
+	char re[8192];
+	PCRE2_SIZE eo;
+	*ec = 0;
+	if (glob_to_regex(glob, re, sizeof re) != 0)
+		return NULL;
+	return pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_DOTALL, ec, &eo, NULL);
+}
+
+/* True when glob has a segment equal to seg ("." or ".."). */
+static bool has_segment(const char *glob, const char *seg)
+{
+	size_t n = strlen(seg);
+	for (const char *p = glob; (p = strstr(p, seg)) != NULL; p++)
+		if ((p == glob || p[-1] == '/') && (p[n] == '/' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+const char *sl_walk_glob_problem(const char *glob, char *fix, size_t fixsz)
+{
+	const char *why = NULL, *from = glob;
+	size_t len = strlen(glob);
+	if (fixsz)
+		fix[0] = '\0';
+	if (len == 0)
+		return "an empty glob matches nothing";
+	if (strpbrk(glob, "[]"))
+		return "character classes [...] are not supported (only *, ** and ?): it would match "
+		       "only those very characters";
+	if (strpbrk(glob, "{}"))
+		return "braces {...} are not supported (only *, ** and ?; write one glob for each "
+		       "alternative): it would match only those very characters";
+	if (strchr(glob, '\\'))
+		return "backslash escapes are not supported: it would match a backslash";
+	if (glob[0] == '/') {
+		why = "a glob is relative to its config's directory, never absolute";
+		while (*from == '/')
+			from++;
+	} else if (from[0] == '.' && from[1] == '/') {
+		why = "paths are matched without a leading \"./\"";
+		while (from[0] == '.' && from[1] == '/')
+			from += 2;
+	} else if (glob[len - 1] == '/') {
+		why = "a path never ends in \"/\" (without it the glob matches the directory and "
+		      "everything under it)";
+		while (len > 0 && glob[len - 1] == '/')
+			len--;
+	} else if (has_segment(glob, ".") || has_segment(glob, "..")) {
+		return "paths are matched without \".\" or \"..\" segments";
+	}
+	if (why) {
+		size_t n = len - (size_t)(from - glob);
+		if (n > 0 && n < fixsz && !(from[0] == '.' && from[1] == '/') && from[n - 1] != '/' &&
+		    !has_segment(from, ".") && !has_segment(from, "..")) {
+			memcpy(fix, from, n);
+			fix[n] = '\0';
+		}
+		return why;
+	}
+	int ec;
+	pcre2_code *code = glob_compile(glob, &ec);
+	if (!code)
+		return ec == PCRE2_ERROR_NOMEMORY ? "out of memory while compiling it"
+						  : "too long or too complex to compile";
+	pcre2_code_free(code);
+	return NULL;
+}
+
 sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 {
 	sl_globs *g = sl_xcalloc(1, sizeof *g);
@@ -148,13 +219,9 @@ sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 		return SL_ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char re[8192];
 		int ec = 0;
-		PCRE2_SIZE eo;
 		const char *glob = cfg->exclude.v[i];
-		if (glob_to_regex(glob, re, sizeof re) == 0)
-			g->codes[g->n] = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
-						       PCRE2_DOTALL, &ec, &eo, NULL);
+		g->codes[g->n] = glob_compile(glob, &ec);
 		if (!g->codes[g->n]) {
 			/* never a glob silently dropped */
 			if (error_out && asprintf(error_out, "schedlint: error: exclude glob \"%s\" "

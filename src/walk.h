@@ -8,6 +8,14 @@
 
 typedef struct sl_globs sl_globs;
 
+/* Why glob cannot be an exclude glob, or NULL when it can: a glob is matched against paths
+** relative to its config's directory, written with "**" (any directories), "*" and "?" (within
+** one segment) and literal bytes. Refused: an empty glob, "[...]" classes, "{a,b}" braces and
+** backslash escapes (this dialect does not have them: they would match only themselves), an
+** absolute glob, a "./", "." or ".." segment and a trailing "/" (no path it meets has them), and
+** one too long or too complex to compile. When dropping what is wrong gives a glob that works,
+** it is written to fix (size fixsz; else fix gets ""). The message is static. */
+const char *sl_walk_glob_problem(const char *glob, char *fix, size_t fixsz);
 /* Compiles the config's exclude globs (** = any directories, * and ? within one segment).
 ** SL_ECONFIG (*error_out, malloc'd, says which) when one cannot be compiled. */
 sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out);

@@ -16,7 +16,7 @@ fail() { echo "new_rule.sh: FAIL: $*"; exit 1; }
 
 tar -C "$root" --exclude=./.git --exclude='./build*' --exclude=./tools/node_modules -cf - . |
 	tar -C "$S" -xf - || fail "cannot copy the tree"
-snapshot() { (cd "$S" && find rules testdata/rules -type f | sort | xargs md5sum); }
+snapshot() { (cd "$S" && find rules testdata/rules docs -type f | sort | xargs md5sum); }
 scaffold() { "$PYTHON" "$S/tools/new_rule.py" "$@" > "$S/.out" 2>&1; }
 
 # Refusals write nothing.
@@ -45,6 +45,9 @@ grep -q "^  'forbidden_container.c',$" "$S/rules/containers/meson.build" || fail
 grep -q "'suppressions', 'containers'\]" "$S/rules/meson.build" || fail "category not listed"
 grep -q 'SL_RULE(forbidden_container, .id = "forbidden-container", .category = "containers",' "$R" ||
 	fail "no SL_RULE in $R"
+grep -q '^ *"forbidden-container",$' "$S/docs/schedlint.schema.json" &&
+	grep -q '^ *"containers",$' "$S/docs/schedlint.schema.json" ||
+	fail "the id and category are not among the config schema's rule ids"
 scaffold forbidden-container containers && fail "a second scaffold of the same id was accepted"
 
 # In an existing category: one line at the end of its list, nothing else changes there.

@@ -4,13 +4,15 @@
 
 Writes rules/<category>/<id_snake>.c (the doc block under the headings tests/meta.c requires, a
 check_unit stub and SL_RULE), adds its line to rules/<category>/meson.build (creating that file
-and the category's entry in rules/meson.build for a new category), and creates
+and the category's entry in rules/meson.build for a new category), adds the id (and a new
+category) to the rule ids docs/schedlint.schema.json completes in `rules:`, and creates
 testdata/rules/<id>/bad/ and ok/ with one stub fixture each. Every placeholder says TODO: the
 meta test fails while one is left in the doc or summary, and while bad/ has no .diag golden, so
 an unfilled scaffold is never a passing rule. Refuses an id that is not kebab-case, a category
 that is not a lowercase word, and an id or file that already exists. Writes nothing on refusal.
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -78,6 +80,9 @@ CATEGORY_MESON = '''rule_sources += files(
 )
 '''
 
+# The config's JSON Schema: its enum of what `rules:` may name (tests/config_schema checks it).
+SCHEMA = os.path.join('docs', 'schedlint.schema.json')
+
 
 def fail(msg):
     sys.exit('new_rule.py: error: %s' % msg)
@@ -140,6 +145,16 @@ def add_category(rules_meson_text, category, path):
     return rules_meson_text[:m.start(2)] + body + rules_meson_text[m.end(2):]
 
 
+def add_to_schema(text, rule_id, category):
+    """The schema text with rule_id and category in the sorted enum of rules[].id, written as
+    the schema is (json.dumps, indent 2)."""
+    schema = json.loads(text)
+    ids = schema['definitions']['rule']['properties']['id']['enum']
+    ids.extend(x for x in (rule_id, category) if x not in ids)
+    ids.sort()
+    return json.dumps(schema, indent=2, ensure_ascii=False) + '\n'
+
+
 def main():
     ap = argparse.ArgumentParser(description='Scaffold a new schedlint rule.')
     ap.add_argument('id', help='the rule id, kebab-case (gpu-without-toleration)')
@@ -184,6 +199,11 @@ def main():
         with open(cat_meson, encoding='utf-8') as f:
             cat_text = f.read()
     new_cat_text = add_source_line(cat_text, cat_meson, stem + '.c')
+    schema_path = os.path.join(root, SCHEMA)
+    new_schema = None
+    if os.path.isfile(schema_path):
+        with open(schema_path, encoding='utf-8') as f:
+            new_schema = add_to_schema(f.read(), rid, category)
 
     written = []
     os.makedirs(cdir, exist_ok=True)
@@ -197,6 +217,10 @@ def main():
         with open(rules_meson, 'w', encoding='utf-8') as f:
             f.write(new_rules_meson)
         written.append(rules_meson)
+    if new_schema is not None:
+        with open(schema_path, 'w', encoding='utf-8') as f:
+            f.write(new_schema)
+        written.append(schema_path)
     for sub, text in (('bad', BAD_YAML), ('ok', OK_YAML)):
         d = os.path.join(fixtures, sub)
         os.makedirs(d)

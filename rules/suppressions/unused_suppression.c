@@ -7,8 +7,8 @@
  * Reports a `# schedlint: ignore[...]` or `# schedlint: ignore-file[...]` comment, or one rule id
  * in it, that suppressed no finding in this run. Ids of rules the run did not enable (turned off
  * in the config, or left out by `--select`) are not reported: they may suppress something in
- * another run. An id that names no rule or category is named in the message, but never removed.
- * A file that holds no YAML document (comments alone) is not checked.
+ * another run. An id that names no rule or category is never removed: `unknown-rule-id` reports
+ * it. A file that holds no YAML document (comments alone) is not checked.
  *
  * ## Why is this bad?
  * A stale suppression hides the next real problem on that line, and tells readers a problem is

@@ -272,7 +272,7 @@ Test(config, flow_rule_lines)
 	snprintf(path, sizeof path, "%s/.schedlint.yaml", dir);
 	f = fopen(path, "w");
 	cr_assert_not_null(f);
-	fputs("rules: [{id: a, severity: info},\n  {id: b, severity: off}]\n", f);
+	fputs("rules: [{id: gpu, severity: info},\n  {id: spread, severity: off}]\n", f);
 	fclose(f);
 	cr_assert_eq(sl_config_load(path, &cfg, &err), SL_OK, "%s", err ? err : "");
 	cr_assert_eq(cfg->n_rules, 2);
@@ -399,7 +399,80 @@ Test(config, invalid_deployment_mode)
 	expect_error(FIXTURE("bad_deployment_mode.yaml"), SL_ECONFIG,
 		"testdata/config/bad_deployment_mode.yaml:2:35: error: unknown deployment mode "
 		"\"serverless\" for cluster.kserve-default-deployment-mode (expected Standard, Knative, "
-		"ModelMesh, RawDeployment or Serverless)");
+		"ModelMesh, RawDeployment or Serverless); did you mean \"Serverless\"?");
+}
+
+/* ---- closed sets, globs: a typo is an error at its value with the closest spelling ---- */
+
+Test(config, knative_flag_typo_names_the_closest_flag)
+{
+	/* issue 14: knative-features: [nodeselectr] was accepted and read as "no flag enabled" */
+	expect_error(FIXTURE("bad_knative_flag.yaml"), SL_ECONFIG,
+		"testdata/config/bad_knative_flag.yaml:2:32: error: unknown Knative flag \"nodeselectr\" "
+		"for cluster.knative-features[1]; did you mean \"nodeselector\"?");
+}
+
+Test(config, unknown_knative_flag_says_what_a_flag_is)
+{
+	expect_error(FIXTURE("unknown_knative_flag.yaml"), SL_ECONFIG,
+		"testdata/config/unknown_knative_flag.yaml:2:35: error: unknown Knative flag "
+		"\"container-magic\" for cluster.knative-features[1] (expected a flag of Knative's "
+		"config-features, by its full name or, for a kubernetes.podspec-* flag, by the rest of it: "
+		"\"nodeselector\")");
+}
+
+Test(config, knative_flags_by_short_or_full_name)
+{
+	sl_config *cfg = load_ok(FIXTURE("knative_flags.yaml"));
+	LIST(cfg->cluster.knative_features, "nodeselector", "kubernetes.podspec-tolerations",
+	     "init-containers", "kubernetes.podspec-persistent-volume-write",
+	     "kubernetes.containerspec-addcapabilities", "secure-pod-defaults", "multi-container");
+	sl_config_free(cfg);
+}
+
+Test(config, unknown_rule_id_is_an_error_at_its_value)
+{
+	expect_error(FIXTURE("bad_rule_id.yaml"), SL_ECONFIG,
+		"testdata/config/bad_rule_id.yaml:4:9: error: unknown rule or category "
+		"\"replicas-without-spred\" for rules[1].id; did you mean \"replicas-without-spread\"?");
+}
+
+Test(config, enumeration_typo_names_the_closest_value)
+{
+	expect_error(FIXTURE("bad_severity_case.yaml"), SL_ECONFIG,
+		"testdata/config/bad_severity_case.yaml:3:15: error: invalid value \"Warning\" for "
+		"rules[0].severity (expected error, warning, info or off); did you mean \"warning\"?");
+	expect_error(FIXTURE("bad_provider_typo.yaml"), SL_ECONFIG,
+		"testdata/config/bad_provider_typo.yaml:2:13: error: unknown provider \"gek\" for "
+		"cluster.provider (expected gke, eks, aks or generic); did you mean \"gke\"?");
+}
+
+Test(config, glob_that_cannot_match_is_an_error)
+{
+	expect_error(FIXTURE("bad_glob.yaml"), SL_ECONFIG,
+		"testdata/config/bad_glob.yaml:1:37: error: invalid glob \"./vendor/**\" for exclude[1]: "
+		"paths are matched without a leading \"./\"; did you mean \"vendor/**\"?");
+	expect_error(FIXTURE("bad_glob_class.yaml"), SL_ECONFIG,
+		"testdata/config/bad_glob_class.yaml:2:5: error: invalid glob \"charts/[ab]/**\" for "
+		"exclude[0]: character classes [...] are not supported (only *, ** and ?): it would "
+		"match only those very characters");
+}
+
+Test(config, kserve_version_must_be_a_release)
+{
+	/* deployment-mode-legacy would read "O.16" as no version and stay quiet */
+	expect_error(FIXTURE("bad_kserve_version.yaml"), SL_ECONFIG,
+		"testdata/config/bad_kserve_version.yaml:2:19: error: invalid value \"O.16\" for "
+		"cluster.kserve-version (expected a KServe release such as \"0.15\" or \"v0.16.1\")");
+}
+
+Test(config, node_pool_taint_with_a_misspelt_effect)
+{
+	expect_error(FIXTURE("bad_taint.yaml"), SL_ECONFIG,
+		"testdata/config/bad_taint.yaml:4:50: error: invalid taint \"dedicated=ml:NoSchedul\" for "
+		"cluster.node-pools[0].taints[1]: invalid taint effect: NoSchedul, unsupported taint "
+		"effect (expected key=value:Effect or key:Effect, the effect NoSchedule, "
+		"PreferNoSchedule or NoExecute); did you mean \"dedicated=ml:NoSchedule\"?");
 }
 
 Test(config, provider_and_facts_remember_their_lines)
@@ -593,7 +666,9 @@ Test(config, every_fixture_loads_or_fails_cleanly)
 		"two_docs", "unknown_key_cluster", "unknown_key_pool", "unknown_key_rule",
 		"unknown_key_top", "version_number", "version_trailing_zero", "wrong_type_bool",
 		"wrong_type_cluster", "wrong_type_entry", "wrong_type_list", "wrong_type_root",
-		"wrong_type_string",
+		"wrong_type_string", "bad_knative_flag", "unknown_knative_flag", "knative_flags",
+		"bad_rule_id", "bad_glob", "bad_glob_class", "bad_taint", "bad_severity_case",
+		"bad_provider_typo", "bad_kserve_version",
 	};
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

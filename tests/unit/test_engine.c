@@ -109,18 +109,32 @@ Test(engine, select_and_ignore)
 	cr_expect_eq(sl_run_new(cfg, &o3, &run, &err), SL_EUSAGE);
 	cr_expect(err && strstr(err, "no-such-rule"));
 	free(err);
+	const char *typo[] = {"gpu-without-toleratoin"};
+	sl_run_options o4 = {.version = SL_RUN_OPTIONS_VERSION, .ignore = typo, .n_ignore = 1};
+	err = NULL;
+	cr_expect_eq(sl_run_new(cfg, &o4, &run, &err), SL_EUSAGE);
+	cr_expect_str_eq(err, "unknown rule or category \"gpu-without-toleratoin\" in --ignore; "
+			 "did you mean \"gpu-without-toleration\"?");
+	free(err);
 	sl_config_free(cfg);
 }
 
+/* Refused when the config is loaded, at the id (so no run is ever made with it). */
 Test(engine, unknown_rule_in_config_is_a_config_error)
 {
-	sl_config *cfg = config_from("rules:\n  - id: nope\n    severity: error\n");
-	sl_run *run = NULL;
+	char path[] = "/tmp/schedlint-cfg-XXXXXX";
+	int fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	const char *text = "rules:\n  - id: nope\n    severity: error\n";
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	sl_config *cfg = NULL;
 	char *err = NULL;
-	cr_expect_eq(sl_run_new(cfg, NULL, &run, &err), SL_ECONFIG);
-	cr_expect(err && strstr(err, ":2: error: unknown rule or category \"nope\""), "%s", err);
+	cr_expect_eq(sl_config_load(path, &cfg, &err), SL_ECONFIG);
+	unlink(path);
+	cr_expect_null(cfg);
+	cr_expect(err && strstr(err, ":2:9: error: unknown rule or category \"nope\""), "%s", err);
 	free(err);
-	sl_config_free(cfg);
 }
 
 Test(engine, findings_sorted_whatever_the_input_order)

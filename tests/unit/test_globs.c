@@ -111,3 +111,41 @@ Test(globs, limit_hit_is_an_error, .timeout = 10)
 	cr_expect_eq(f.n, 0, "drained once");
 	sl_walk_globs_free(g);
 }
+
+/* A glob this dialect cannot use is refused when the config is loaded (config.c asks), with the
+** glob that works when dropping the wrong part gives one; the ones it can use compile. */
+Test(globs, problems)
+{
+	char fix[64];
+	cr_expect_null(sl_walk_glob_problem("charts/**/templates/**", fix, sizeof fix));
+	cr_expect_null(sl_walk_glob_problem("*.gen.yaml", fix, sizeof fix));
+	cr_expect_null(sl_walk_glob_problem(".hidden/a..b/x", fix, sizeof fix));
+	const struct { const char *glob, *why, *fix; } bad[] = {
+		{"", "empty", ""},
+		{"charts/[ab]/**", "character classes", ""},
+		{"{a,b}/**", "braces", ""},
+		{"a\\*b", "backslash", ""},
+		{"/charts/**", "never absolute", "charts/**"},
+		{"./charts/**", "leading \"./\"", "charts/**"},
+		{"././x", "leading \"./\"", "x"},
+		{"charts/", "never ends in \"/\"", "charts"},
+		{"charts/**/", "never ends in \"/\"", "charts/**"},
+		{"./charts/", "leading \"./\"", ""},   /* two things wrong: no single fix offered */
+		{"a/../b", "\"..\" segments", ""},
+		{"a/./b", "\"..\" segments", ""},
+		{"..", "\"..\" segments", ""},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *why = sl_walk_glob_problem(bad[i].glob, fix, sizeof fix);
+		cr_expect(why && strstr(why, bad[i].why), "%s: %s", bad[i].glob, why ? why : "(none)");
+		cr_expect_str_eq(fix, bad[i].fix, "%s", bad[i].glob);
+		char again[64];
+		if (*fix)
+			cr_expect_null(sl_walk_glob_problem(fix, again, sizeof again), "the fix works");
+	}
+	char huge[2000];
+	memset(huge, 'a', sizeof huge - 1);
+	huge[sizeof huge - 1] = '\0';
+	const char *why = sl_walk_glob_problem(huge, fix, sizeof fix);
+	cr_expect(why && strstr(why, "too long"), "%s", why ? why : "(none)");
+}

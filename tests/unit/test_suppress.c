@@ -33,9 +33,10 @@ static const char *const POD =
 #define TOL "toleration-without-selector"
 #define GPU "gpu-request-without-limit"
 #define UNUSED "unused-suppression"
+#define UNKNOWN "unknown-rule-id"
 
 /* The rules a run selects: the first n_rules of these. */
-static const char *const RULES[] = {TOL, GPU, UNUSED, "yaml-syntax"};
+static const char *const RULES[] = {TOL, GPU, UNUSED, "yaml-syntax", UNKNOWN};
 
 typedef struct lint {
 	sl_run *run;
@@ -259,13 +260,41 @@ Test(suppress, a_wholly_unused_directive_keeps_its_reason)
 
 Test(suppress, unknown_ids_and_rules_not_run_are_never_removed)
 {
+	/* node-name-set did not run here: it may suppress something elsewhere; no-such-rule is a
+	** typo, unknown-rule-id's business: unused-suppression neither reports nor removes it */
 	lint l = pod("  # schedlint: ignore[" TOL ", no-such-rule, node-name-set]", "", 3);
 	cr_expect_eq(count(l, TOL), 0);
+	cr_expect_eq(count(l, UNUSED), 0);
+	done(l);
+	l = pod("  # schedlint: ignore[" GPU ", no-such-rule] shared", "", 3);
 	cr_assert_eq(count(l, UNUSED), 1);
 	const sl_finding *u = find(l, UNUSED);
-	cr_expect_str_eq(u->message, "no-such-rule in this suppression names no rule or category",
-			 "node-name-set did not run here: it may suppress something elsewhere");
-	cr_expect_null(u->fix, "a typo is not removed");
+	cr_assert_not_null(u->fix);
+	cr_assert_eq(u->fix->n_edits, 1);
+	cr_expect_str_eq(u->fix->edits[0].content, "no-such-rule", "the typo stays");
+	done(l);
+}
+
+Test(suppress, unknown_id_is_reported_at_itself_with_the_closest_id)
+{
+	lint l = pod("  # schedlint: ignore[" TOL ", toleration-without-selectr, all]", "", 5);
+	cr_expect_eq(count(l, TOL), 0);
+	cr_expect_eq(count(l, UNUSED), 0);
+	cr_assert_eq(count(l, UNKNOWN), 1, "all and a rule id are known");
+	const sl_finding *u = find(l, UNKNOWN);
+	cr_expect_str_eq(u->message, "suppression id \"toleration-without-selectr\" names no rule or "
+			 "category, so it suppresses nothing; did you mean \"" TOL "\"?");
+	cr_expect_eq(u->severity, SL_SEV_WARNING);
+	cr_expect_null(u->fix, "no guess is written for the author");
+	const char *at = l.text;
+	for (unsigned line = 1; line < u->line; line++)
+		at = strchr(at, '\n') + 1;
+	cr_expect_eq(strncmp(at + u->column - 1, "toleration-without-selectr", 26), 0,
+		     "at the id: %u:%u", u->line, u->column);
+	done(l);
+	l = pod("  # schedlint: ignore[toleration-without-selectr]", "", 3);
+	cr_expect_eq(count(l, UNKNOWN), 0, "not selected: not reported");
+	cr_expect_eq(count(l, UNUSED), 0, "and never an unused suppression");
 	done(l);
 }
 
