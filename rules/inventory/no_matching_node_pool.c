@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: Apache-2.0
+** no-matching-node-pool: no known node pool accepts the unit's pods, so they stay Pending; the
+** finding points at the field that decides for the first pool (a nodeSelector entry, an
+** affinity expression, tolerations, a resource request), else at the unit. */
+#include "rule.h"
+
+/** ## What it does
+ * Only when node pools are known (`cluster.node-pools` in the config, Karpenter NodePools,
+ * eksctl ClusterConfigs or a node dump among the linted or project files: spec/cluster.md §2),
+ * reports a placement unit that can land on none of them. Each pool is judged with
+ * kube-scheduler's filters, in its order (TaintToleration, NodeAffinity, NodeResourcesFit), on
+ * the pod that is really created: the unit merged over its ServingRuntime or Seldon
+ * ServerConfig, KServe's `serving.kserve.io/gke-accelerator` annotation turned into its
+ * nodeSelector, and the tolerations admission adds (`cluster.extended-resource-toleration`, or
+ * GKE). A Karpenter NodePool is judged with Karpenter's own `Compatible`: a requirement on a key
+ * the NodePool does not define fails unless the key is a well-known label or the operator is
+ * `NotIn` or `DoesNotExist`. The message gives each pool's reason in the scheduler's words,
+ * the first three pools, then a count; the notes give every pool's.
+ *
+ * Not reported for DaemonSets (their pods run on the nodes they match, none is a valid
+ * outcome), templates (ServingRuntimes, ServerConfigs: judged on the units that use them), a
+ * unit with `nodeName` (`node-name-set`), or a ModelMesh predictor (no pod).
+ *
+ * ## Why is this bad?
+ * The pods stay Pending with the event `0/N nodes are available: ...` and, on an autoscaled
+ * cluster, no node is ever added for them (Karpenter logs `incompatible with nodepool ...`).
+ * The InferenceService never becomes Ready.
+ *
+ * ## Example
+ * With a pool `gpu-a100` tainted `nvidia.com/gpu=present:NoSchedule` and a pool `cpu`:
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     model:
+ *       resources:
+ *         limits:
+ *           nvidia.com/gpu: 1
+ * ```
+ * Use instead:
+ * ```yaml
+ * spec:
+ *   predictor:
+ *     tolerations:
+ *       - key: nvidia.com/gpu
+ *         operator: Exists
+ *         effect: NoSchedule
+ *     model:
+ *       resources:
+ *         limits:
+ *           nvidia.com/gpu: 1
+ * ```
+ *
+ * ## Fix safety
+ * No fix: which pool the unit should land on, and what to change for it, is the author's
+ * decision.
+ *
+ * ## Options
+ * `cluster.node-pools`, `cluster.node-inventory`, `cluster.extended-resource-toleration`,
+ * `cluster.provider`, `cluster.gpu-resources`, `cluster.toleration-comparison-operators`.
+ *
+ * ## References
+ * - kubernetes pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go
+ *   (`node(s) had untolerated taint {key: value}`)
+ * - kubernetes pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go (`ErrReasonPod`:
+ *   `node(s) didn't match Pod's node affinity/selector`)
+ * - kubernetes pkg/scheduler/framework/plugins/noderesources/fit.go (`Insufficient <resource>`)
+ * - kubernetes-sigs/karpenter pkg/scheduling/requirements.go (`Compatible`, `Intersects`)
+ */
+
+/* The node the finding points at: the first failing reason's field, else the unit's key. */
+static const sl_node *anchor(const sl_unit *u, const sl_placement_verdict *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t r = 0; r < v[i].n_reasons; r++)
+			if (v[i].reasons[r].at)
+				return v[i].reasons[r].at;
+	if (u->pod && u->pod->parent)
+		return u->pod;
+	return u->obj->spec && u->obj->spec->parent ? u->obj->spec : u->obj->root;
+}
+
+static sl_err check(sl_ctx *ctx, const sl_unit *u)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_placement_verdict *v;
+	const sl_pool *pools;
+	size_t n;
+	sl_err err = sl_ctx_placement(ctx, u, &v, &pools, &n);
+	if (err || n == 0)
+		return err;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].lands)
+			return SL_OK;
+	const char *list = "";
+	for (size_t i = 0; i < n && i < 3; i++)
+		list = sl_arena_printf(a, "%s%s%s: %s", list, i ? "; " : "", pools[i].name,
+				       v[i].reasons[0].text);
+	if (n > 3)
+		list = sl_arena_printf(a, "%s; and %zu more pool%s", list, n - 3, n - 3 > 1 ? "s" : "");
+	const sl_node *at = anchor(u, v, n);
+	sl_report *r = at == u->pod || at == u->obj->spec || at == u->obj->root
+		? sl_report_key(ctx, at, "%s fits no node pool (%s)", sl_ctx_label(ctx, u), list)
+		: sl_report_at(ctx, at, "%s fits no node pool (%s)", sl_ctx_label(ctx, u), list);
+	for (size_t i = 0; i < n; i++) {
+		const char *why = "";
+		for (size_t k = 0; k < v[i].n_reasons; k++) {
+			const sl_placement_reason *re = &v[i].reasons[k];
+			why = sl_arena_printf(a, "%s%s%s%s%s%s", why, k ? "; " : "", re->text,
+					      re->detail ? " (" : "", re->detail ? re->detail : "",
+					      re->detail ? ")" : "");
+		}
+		sl_report_note(ctx, r, "%s, %s: %s.", pools[i].name, pools[i].where, why);
+	}
+	sl_report_note(ctx, r, "The pods stay Pending: \"0/N nodes are available\", and no "
+		       "autoscaler adds a node for them.");
+	return SL_OK;
+}
+
+SL_RULE(no_matching_node_pool, .id = "no-matching-node-pool", .category = "inventory",
+	.summary = "No known node pool accepts the unit's pods: they stay Pending",
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check,
+	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET), .modes = 0);
