@@ -19,6 +19,7 @@ int sl_cmd_fmt(int argc, char **argv);
 int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
+int sl_cmd_placement(int argc, char **argv);
 
 /* common.c */
 void sl_cli_usage(FILE *out);

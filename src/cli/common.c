@@ -21,6 +21,7 @@ void sl_cli_usage(FILE *out)
 	      "  schedlint fmt [OPTIONS] [PATH...|-]     apply safe fixes; \"-\": stdin to stdout\n"
 	      "  schedlint rules [--format text|json|markdown]   list every rule\n"
 	      "  schedlint explain RULE                  show a rule's documentation\n"
+	      "  schedlint placement [OPTIONS] [PATH...] where every unit can land, pool by pool\n"
 	      "  schedlint --version | --help\n"
 	      "\n"
 	      "Options of check:\n"
