@@ -16,6 +16,17 @@ struct request {
 	const char *name;
 	int64_t milli;
 	const sl_node *at;
+	bool gpu, extended;      /* a GPU resource (the config's gpu-resources); an extended one */
+};
+
+/* A key the pod selects on, with the nodeSelector and the term read together. */
+struct pkey {
+	sl_k8s_str key;
+	const sl_node *at;       /* the first field that names it */
+	size_t n;                /* the pod's requirements on it */
+	sl_requirement one;      /* when n is 1: it */
+	sl_k8s_str one_value;    /* a nodeSelector pair's value (one.values points here) */
+	bool in, negative;       /* when n is 1: one is In; one is NotIn or DoesNotExist */
 };
 
 struct term {
@@ -23,6 +34,8 @@ struct term {
 	const sl_node **at;      /* each expression's node */
 	size_t n;
 	bool usable;             /* non-empty, and every requirement builds */
+	struct pkey *keys;       /* the nodeSelector's keys and the term's */
+	size_t n_keys;
 };
 
 struct sl_placement_pod {
@@ -34,6 +47,7 @@ struct sl_placement_pod {
 	bool has_required;
 	struct term *terms;
 	size_t n_terms;
+	struct term sel_only;    /* the nodeSelector's keys alone (no required terms) */
 	sl_toleration *tols;     /* the pod's, then those admission adds */
 	size_t n_tols;
 	const sl_node *tols_at;
@@ -88,7 +102,7 @@ static bool add_request(struct request *v, size_t *n, size_t cap, const char *na
 		}
 	if (*n == cap)
 		return false;
-	v[(*n)++] = (struct request){name, milli, at};
+	v[(*n)++] = (struct request){name, milli, at, false, false};
 	return true;
 }
 
@@ -109,7 +123,7 @@ static size_t container_requests(const sl_container *c, struct request *v, size_
 			for (size_t k = 0; k < n; k++)
 				seen |= strcmp(v[k].name, name) == 0;
 			if (!seen && n < cap)
-				v[n++] = (struct request){name, milli, p->value};
+				v[n++] = (struct request){name, milli, p->value, false, false};
 		}
 	}
 	return n;
@@ -161,15 +175,18 @@ static sl_err pod_requests(const sl_unit *u, const sl_unit *base, sl_placement_p
 				set = true;
 			}
 		if (!set && n_sum < MAX_REQ)
-			sum[n_sum++] = (struct request){name, milli, p->value};
+			sum[n_sum++] = (struct request){name, milli, p->value, false, false};
 	}
 	pod->req = n_sum ? sl_arena_alloc(a, n_sum * sizeof *pod->req) : NULL;
 	if (n_sum && !pod->req)
 		return SL_ENOMEM;
 	size_t w = 0;
 	for (size_t k = 0; k < n_sum; k++)
-		if (sum[k].milli > 0)
+		if (sum[k].milli > 0) {
+			sum[k].gpu = sl_config_is_gpu_resource(pod->cfg, sum[k].name);
+			sum[k].extended = sl_k8s_is_extended_resource(sum[k].name, strlen(sum[k].name));
 			pod->req[w++] = sum[k];
+		}
 	pod->n_req = w;
 	return SL_OK;
 }
@@ -247,6 +264,41 @@ static sl_err bind_term(struct term *t, const sl_node *term, sl_arena *a)
 	return SL_OK;
 }
 
+/* The keys of the nodeSelector with term t's expressions (t->exprs may be none), into t. */
+static sl_err build_keys(const sl_placement_pod *pod, struct term *t, sl_arena *a)
+{
+	size_t total = pod->n_sel + t->n;
+	t->keys = total ? sl_arena_zalloc(a, total * sizeof *t->keys) : NULL;
+	if (total && !t->keys)
+		return SL_ENOMEM;
+	t->n_keys = 0;
+	for (size_t i = 0; i < total; i++) {
+		bool sel = i < pod->n_sel;
+		sl_k8s_str k = sel ? pod->sel[i].key : t->exprs[i - pod->n_sel].key;
+		struct pkey *pk = NULL;
+		for (size_t j = 0; j < t->n_keys && !pk; j++)
+			if (sl_k8s_str_eq(t->keys[j].key, k))
+				pk = &t->keys[j];
+		if (!pk) {
+			pk = &t->keys[t->n_keys++];
+			pk->key = k;
+			pk->at = sel ? pod->sel_at[i] : t->at[i - pod->n_sel];
+		}
+		if (pk->n++ == 0) {
+			if (sel) {
+				pk->one_value = pod->sel[i].value;
+				pk->one = (sl_requirement){k, sl_k8s_cstr("In"), &pk->one_value, 1};
+			} else {
+				pk->one = t->exprs[i - pod->n_sel];
+			}
+			pk->in = sl_k8s_str_is(pk->one.op, "In");
+			pk->negative = sl_k8s_str_is(pk->one.op, "NotIn") ||
+				       sl_k8s_str_is(pk->one.op, "DoesNotExist");
+		}
+	}
+	return SL_OK;
+}
+
 sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 			   sl_placement_pod **out)
 {
@@ -291,8 +343,11 @@ sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 	if (nt && !pod->terms)
 		return SL_ENOMEM;
 	for (const sl_node *t; (t = sl_merge_items_next(&terms));)
-		if ((err = bind_term(&pod->terms[pod->n_terms++], t, a)))
+		if ((err = bind_term(&pod->terms[pod->n_terms++], t, a)) ||
+		    (err = build_keys(pod, &pod->terms[pod->n_terms - 1], a)))
 			return err;
+	if ((err = build_keys(pod, &pod->sel_only, a)))
+		return err;
 	sl_items tols = sl_merged_tolerations(&m);
 	pod->tols_at = u->tolerations;
 	for (const sl_node *t; (t = sl_merge_items_next(&tols));) {
@@ -328,7 +383,7 @@ sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 const char *sl_placement_pod_gpu(const sl_placement_pod *pod)
 {
 	for (size_t i = 0; pod && i < pod->n_req; i++)
-		if (sl_config_is_gpu_resource(pod->cfg, pod->req[i].name))
+		if (pod->req[i].gpu)
 			return pod->req[i].name;
 	return NULL;
 }
@@ -356,13 +411,15 @@ static void filter_taints(const sl_placement_pod *pod, const sl_pool *p, sl_plac
 			ok = sl_k8s_toleration_tolerates(&pod->tols[k], t, pod->comparison_ops);
 		if (ok)
 			continue;
-		add_reason(v, SL_PLACEMENT_TAINT,
+		add_reason(v, SL_PLACEMENT_TAINT, !a ? NULL :
 			   sl_arena_printf(a, "node(s) had untolerated taint {%.*s: %.*s}", (int)t->key.n,
 					   t->key.s, (int)t->value.n, t->value.s ? t->value.s : ""),
 			   NULL, "taint", pod->tols_at);
 		return;
 	}
 }
+
+#define NO_WORDS ""   /* a failure whose words were not asked for (a NULL arena) */
 
 static const char *key_text(sl_k8s_str k, sl_arena *a)
 {
@@ -398,60 +455,80 @@ static const char *compatible(const sl_pool *p, sl_k8s_str key, const sl_k8s_req
 		if (strcmp(op, "NotIn") == 0 || strcmp(op, "DoesNotExist") == 0 ||
 		    sl_pool_key_allowed_undefined(p, key.s, key.n))
 			return NULL;
+		if (!a)
+			return NO_WORDS;
 		return sl_arena_printf(a, "label \"%s\" does not have known values", key_text(key, a));
 	}
 	if (sl_k8s_reqset_intersects(&have, pod_set))
 		return NULL;
+	if (!a)
+		return NO_WORDS;
 	char in[512], ex[512];
 	sl_k8s_reqset_format(pod_set, key, in, sizeof in);
 	sl_k8s_reqset_format(&have, key, ex, sizeof ex);
 	return sl_arena_printf(a, "key %s, %s not in %s", key_text(key, a), in, ex);
 }
 
-#define MAX_KEYS 64
 
 /* The nodeSelector with term t (NULL: the nodeSelector alone) against p: NULL when compatible,
 ** else why, *at the pod's node that decides. */
 static const char *term_against(const sl_placement_pod *pod, const struct term *t,
 				const sl_pool *p, sl_arena *a, const sl_node **at)
 {
-	/* every key the pod names, its requirements intersected */
-	sl_k8s_str keys[MAX_KEYS];
-	const sl_node *key_at[MAX_KEYS];
-	size_t nk = 0;
-	size_t total = pod->n_sel + (t ? t->n : 0);
-	for (size_t i = 0; i < total && nk < MAX_KEYS; i++) {
-		sl_k8s_str k = i < pod->n_sel ? pod->sel[i].key : t->exprs[i - pod->n_sel].key;
-		bool seen = false;
-		for (size_t j = 0; j < nk && !seen; j++)
-			seen = sl_k8s_str_eq(keys[j], k);
-		if (!seen) {
-			key_at[nk] = i < pod->n_sel ? pod->sel_at[i] : t->at[i - pod->n_sel];
-			keys[nk++] = k;
+	for (size_t j = 0; j < t->n_keys; j++) {
+		const struct pkey *k = &t->keys[j];
+		const sl_requirement *pr = NULL;
+		size_t n_pool = 0;
+		for (size_t i = 0; i < p->n_reqs && n_pool < 2; i++)
+			if (sl_k8s_str_eq(p->reqs[i].key, k->key)) {
+				pr = &p->reqs[i];
+				n_pool++;
+			}
+		if (k->n == 1 && n_pool == 0 && !a) {
+			/* a key the pool does not define: only NotIn and DoesNotExist pass, or a
+			** well-known key (Karpenter's Compatible) */
+			if (k->negative || sl_pool_key_allowed_undefined(p, k->key.s, k->key.n))
+				continue;
+			*at = k->at;
+			return NO_WORDS;
 		}
-	}
-	for (size_t j = 0; j < nk; j++) {
+		/* the common case: one In on each side (a nodeSelector pair, a static pool's label) */
+		if (k->n == 1 && n_pool == 1 && k->in && sl_k8s_str_is(pr->op, "In") &&
+		    k->one.n_values <= 8 && pr->n_values <= 8) {
+			bool common = false;
+			for (size_t x = 0; x < k->one.n_values && !common; x++)
+				for (size_t y = 0; y < pr->n_values && !common; y++)
+					common = sl_k8s_str_eq(k->one.values[x], pr->values[y]);
+			if (common)
+				continue;
+			if (!a) {   /* two In sets with no common value; the general path says why */
+				*at = k->at;
+				return NO_WORDS;
+			}
+		}
+		/* the pod's requirements on the key intersected, then Karpenter's Compatible */
 		sl_k8s_reqset set = {.complement = true}, one, tmp;
+		size_t total = pod->n_sel + t->n;
 		for (size_t i = 0; i < total; i++) {
 			sl_requirement r;
 			sl_k8s_str v;
 			if (i < pod->n_sel) {
-				if (!sl_k8s_str_eq(pod->sel[i].key, keys[j]))
+				if (!sl_k8s_str_eq(pod->sel[i].key, k->key))
 					continue;
 				v = pod->sel[i].value;
-				r = (sl_requirement){keys[j], sl_k8s_cstr("In"), &v, 1};
+				r = (sl_requirement){k->key, sl_k8s_cstr("In"), &v, 1};
 			} else {
 				r = t->exprs[i - pod->n_sel];
-				if (!sl_k8s_str_eq(r.key, keys[j]))
+				if (!sl_k8s_str_eq(r.key, k->key))
 					continue;
 			}
 			sl_k8s_reqset_from(&r, &one);
 			sl_k8s_reqset_intersect(&set, &one, &tmp);
 			set = tmp;
 		}
-		const char *why = compatible(p, keys[j], &set, a);
+		const char *why = compatible(p, k->key, &set, a);
 		if (why) {
-			*at = key_at[j];
+			*at = k->at;
 			return why;
 		}
 	}
@@ -465,13 +542,14 @@ static void filter_affinity(const sl_placement_pod *pod, const sl_pool *p, sl_pl
 	const sl_node *at = NULL;
 	const char *why = NULL;
 	if (!pod->has_required) {
-		why = term_against(pod, NULL, p, a, &at);
+		why = term_against(pod, &pod->sel_only, p, a, &at);
 	} else {
 		bool any = false;
 		for (size_t i = 0; i < pod->n_terms && !any; i++) {
 			const sl_node *tat = NULL;
 			const char *tw = pod->terms[i].usable
 				? term_against(pod, &pod->terms[i], p, a, &tat)
+				: !a ? NO_WORDS
 				: "the term matches no node (empty, or a requirement that does not build)";
 			any = tw == NULL;
 			if (!why) {
@@ -483,15 +561,15 @@ static void filter_affinity(const sl_placement_pod *pod, const sl_pool *p, sl_pl
 			why = NULL;
 		else if (!why)
 			why = "no nodeSelectorTerms: matches no node";
-		if (why && pod->n_terms > 1)
+		if (why && a && pod->n_terms > 1)
 			why = sl_arena_printf(a, "none of the %zu terms: first: %s", pod->n_terms, why);
 	}
 	if (!why)
 		return;
-	if (p->origin == SL_POOL_KARPENTER)
+	if (a && p->origin == SL_POOL_KARPENTER)
 		why = sl_arena_printf(a, "incompatible with nodepool \"%s\", %s", p->name, why);
-	add_reason(v, SL_PLACEMENT_AFFINITY, "node(s) didn't match Pod's node affinity/selector",
-		   why, "selector", at);
+	add_reason(v, SL_PLACEMENT_AFFINITY, a ? "node(s) didn't match Pod's node affinity/selector"
+					       : NULL, a ? why : NULL, "selector", at);
 }
 
 static bool is_bytes(const char *name)
@@ -507,44 +585,50 @@ static void filter_resources(const sl_placement_pod *pod, const sl_pool *p,
 	for (size_t i = 0; i < pod->n_req; i++) {
 		const struct request *r = &pod->req[i];
 		const sl_pool_resource *have = sl_pool_allocatable(p, r->name);
-		bool gpu = sl_config_is_gpu_resource(pod->cfg, r->name);
-		bool extended = sl_k8s_is_extended_resource(r->name, strlen(r->name));
+		bool gpu = r->gpu, extended = r->extended;
 		const char *detail = NULL;
+		bool bytes = is_bytes(r->name);
 		if (have) {
 			if (r->milli <= have->milli)
 				continue;
-			detail = sl_arena_printf(a, "%s: requests %s, a node offers %s", r->name,
-						 sl_placement_quantity(r->milli, is_bytes(r->name), a),
-						 sl_placement_quantity(have->milli, is_bytes(r->name), a));
+			detail = !a ? NULL : sl_arena_printf(a, "%s: requests %s, a node offers %s", r->name,
+						 sl_placement_quantity(r->milli, bytes, a),
+						 sl_placement_quantity(have->milli, bytes, a));
 		} else if (gpu && p->gpu == SL_TRI_NO) {
-			detail = sl_arena_printf(a, "%s: the pool's nodes offer no GPU", r->name);
+			detail = !a ? NULL : sl_arena_printf(a, "%s: the pool's nodes offer no GPU", r->name);
 		} else if (gpu && p->gpu == SL_TRI_YES && p->gpu_resource &&
 			   strcmp(p->gpu_resource, r->name) != 0 && p->alloc_declared) {
-			detail = sl_arena_printf(a, "%s: the pool's nodes offer %s", r->name, p->gpu_resource);
+			detail = !a ? NULL : sl_arena_printf(a, "%s: the pool's nodes offer %s", r->name,
+							     p->gpu_resource);
 		} else if (extended && !gpu && p->alloc_declared) {
-			detail = sl_arena_printf(a, "%s: the pool's nodes do not offer it", r->name);
+			detail = !a ? NULL : sl_arena_printf(a, "%s: the pool's nodes do not offer it", r->name);
 		} else {
 			continue;   /* not known: it may fit */
 		}
-		add_reason(v, SL_PLACEMENT_RESOURCES, sl_arena_printf(a, "Insufficient %s", r->name),
-			   detail, gpu ? "gpu" : r->name, r->at);
+		add_reason(v, SL_PLACEMENT_RESOURCES, a ? sl_arena_printf(a, "Insufficient %s", r->name)
+						       : NULL, detail, gpu ? "gpu" : r->name, r->at);
 	}
 }
 
 sl_placement_verdict sl_placement_eval(const sl_placement_pod *pod, const sl_pool *p, sl_arena *a)
 {
 	sl_placement_verdict v = {0};
+	/* without words, the first failing filter is all that is asked */
 	filter_taints(pod, p, &v, a);
-	filter_affinity(pod, p, &v, a);
-	filter_resources(pod, p, &v, a);
+	if (a || !v.n_reasons)
+		filter_affinity(pod, p, &v, a);
+	if (a || !v.n_reasons)
+		filter_resources(pod, p, &v, a);
 	v.lands = v.n_reasons == 0;
 	return v;
 }
 
 sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a,
-			 const sl_placement_verdict **out, const sl_pool **pool_out, size_t *n)
+			 const sl_placement_fit **out, const sl_pool **pool_out,
+			 const sl_placement_pod **pod_out, size_t *n)
 {
 	*out = NULL;
+	*pod_out = NULL;
 	*n = 0;
 	size_t np;
 	const sl_pool *pools = sl_pool_set_pools(sl_index_pool_set(ix), &np);
@@ -554,13 +638,16 @@ sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a,
 	sl_err err = sl_placement_pod_of(ix, u, a, &pod);
 	if (err || !pod)
 		return err;
-	sl_placement_verdict *v = sl_arena_alloc(a, np * sizeof *v);
+	sl_placement_fit *v = sl_arena_alloc(a, np * sizeof *v);
 	if (!v)
 		return SL_ENOMEM;
-	for (size_t i = 0; i < np; i++)
-		v[i] = sl_placement_eval(pod, &pools[i], a);
+	for (size_t i = 0; i < np; i++) {
+		sl_placement_verdict full = sl_placement_eval(pod, &pools[i], NULL);
+		v[i] = (sl_placement_fit){full.lands, full.n_reasons ? full.reasons[0].brief : NULL};
+	}
 	*out = v;
 	*pool_out = pools;
+	*pod_out = pod;
 	*n = np;
 	return SL_OK;
 }

@@ -43,14 +43,20 @@ typedef struct sl_placement_reason {
 				    expression, tolerations, a request); NULL when none is written */
 } sl_placement_reason;
 
-#define SL_PLACEMENT_MAX_REASONS 4
+#define SL_PLACEMENT_MAX_REASONS 3   /* one per filter */
 
-/* The verdict for one unit on one pool. */
+/* The verdict for one unit on one pool, with its reasons. */
 typedef struct sl_placement_verdict {
 	bool lands;              /* every filter passes */
 	size_t n_reasons;        /* the filters that fail, in the scheduler's order */
 	sl_placement_reason reasons[SL_PLACEMENT_MAX_REASONS];
 } sl_placement_verdict;
+
+/* The short verdict kept for every unit x pool (sl_placement_unit): words only on demand. */
+typedef struct sl_placement_fit {
+	bool lands;
+	const char *brief;       /* the first failing filter's word; NULL when it lands */
+} sl_placement_fit;
 
 /* The pod a unit creates, as the filters read it; built once per unit. */
 typedef struct sl_placement_pod sl_placement_pod;
@@ -59,13 +65,16 @@ typedef struct sl_placement_pod sl_placement_pod;
 ** SL_ENOMEM. */
 sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 			   sl_placement_pod **out);
-/* The verdict of pod on pool p (strings in a). */
+/* The verdict of pod on pool p, its reasons in words (strings in a); with a NULL a, the same
+** verdict without the words (text and detail NULL): the cheap form for every pool. */
 sl_placement_verdict sl_placement_eval(const sl_placement_pod *pod, const sl_pool *p, sl_arena *a);
-/* The verdicts of u on every pool of the index, *n of them: (*out)[i] is u on (*pools)[i]. *n
-** is 0 when no pool is known, u is not scheduled (nodeName), or u is a template (a
-** ServingRuntime, ServerConfig...: its pods are the units' that use it). SL_ENOMEM. */
+/* The fits of u on every pool of the index, *n of them: (*out)[i] is u on (*pools)[i]; *pod
+** gets u's pod for sl_placement_eval's words. *n is 0 when no pool is known, u is not scheduled
+** (nodeName), or u is a template (a ServingRuntime, ServerConfig...: its pods are the units'
+** that use it). SL_ENOMEM. */
 sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a,
-			 const sl_placement_verdict **out, const sl_pool **pools, size_t *n);
+			 const sl_placement_fit **out, const sl_pool **pools,
+			 const sl_placement_pod **pod, size_t *n);
 /* The GPU resource the pod requests (non-zero), or NULL. */
 const char *sl_placement_pod_gpu(const sl_placement_pod *pod);
 /* "8", "500m", "64Gi": a milli-value in a short form for messages (arena). */

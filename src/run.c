@@ -511,10 +511,11 @@ static sl_err placement_row(sl_run *run, const sl_index *ix, const sl_unit *u,
 			    sl_placement_row *row, bool *oom)
 {
 	sl_arena *a = run->placement;
-	const sl_placement_verdict *v;
+	const sl_placement_fit *fit;
 	const sl_pool *pools;
+	const sl_placement_pod *pod;
 	size_t n;
-	sl_err err = sl_placement_unit(ix, u, a, &v, &pools, &n);
+	sl_err err = sl_placement_unit(ix, u, a, &fit, &pools, &pod, &n);
 	if (err)
 		return err;
 	row->scheduled = n > 0;
@@ -524,13 +525,14 @@ static sl_err placement_row(sl_run *run, const sl_index *ix, const sl_unit *u,
 	if (!cells)
 		return SL_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		cells[i].lands = v[i].lands;
-		if (v[i].lands)
+		cells[i].lands = fit[i].lands;
+		if (fit[i].lands)
 			continue;
-		cells[i].brief = v[i].reasons[0].brief;
+		sl_placement_verdict v = sl_placement_eval(pod, &pools[i], a);
+		cells[i].brief = fit[i].brief;
 		const char *text = NULL;
-		for (size_t k = 0; k < v[i].n_reasons; k++) {
-			const sl_placement_reason *r = &v[i].reasons[k];
+		for (size_t k = 0; k < v.n_reasons; k++) {
+			const sl_placement_reason *r = &v.reasons[k];
 			const char *one = r->detail ? sl_arena_printf(a, "%s (%s)", r->text, r->detail)
 						    : r->text;
 			text = text ? sl_arena_printf(a, "%s\n%s", text, one) : one;

@@ -110,10 +110,11 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (!term)
 		return SL_OK;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_placement_verdict *v;
+	const sl_placement_fit *v;
 	const sl_pool *pools;
+	const sl_placement_pod *pod;
 	size_t n;
-	sl_err err = sl_ctx_placement(ctx, u, &v, &pools, &n);
+	sl_err err = sl_ctx_placement(ctx, u, &v, &pools, &pod, &n);
 	if (err || n == 0)
 		return err;
 	long long nodes = 0;

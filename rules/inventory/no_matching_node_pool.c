@@ -15,7 +15,8 @@
  * GKE). A Karpenter NodePool is judged with Karpenter's own `Compatible`: a requirement on a key
  * the NodePool does not define fails unless the key is a well-known label or the operator is
  * `NotIn` or `DoesNotExist`. The message gives each pool's reason in the scheduler's words,
- * the first three pools, then a count; the notes give every pool's.
+ * the first three pools, then a count; a note gives every reason of the first eight pools, a
+ * line each (`schedlint placement` shows them all).
  *
  * Not reported for DaemonSets (their pods run on the nodes they match, none is a valid
  * outcome), templates (ServingRuntimes, ServerConfigs: judged on the units that use them), a
@@ -67,6 +68,8 @@
  * - kubernetes-sigs/karpenter pkg/scheduling/requirements.go (`Compatible`, `Intersects`)
  */
 
+#define MAX_NOTES 8
+
 /* The node the finding points at: the first failing reason's field, else the unit's key. */
 static const sl_node *anchor(const sl_unit *u, const sl_placement_verdict *v, size_t n)
 {
@@ -82,35 +85,57 @@ static const sl_node *anchor(const sl_unit *u, const sl_placement_verdict *v, si
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_placement_verdict *v;
+	const sl_placement_fit *fit;
 	const sl_pool *pools;
+	const sl_placement_pod *pod;
 	size_t n;
-	sl_err err = sl_ctx_placement(ctx, u, &v, &pools, &n);
+	sl_err err = sl_ctx_placement(ctx, u, &fit, &pools, &pod, &n);
 	if (err || n == 0)
 		return err;
 	for (size_t i = 0; i < n; i++)
-		if (v[i].lands)
+		if (fit[i].lands)
 			return SL_OK;
+	/* it lands nowhere: now the reasons in words, of the pools the finding names */
+	size_t nw = n < MAX_NOTES ? n : MAX_NOTES;
+	sl_placement_verdict *v = sl_arena_alloc(a, nw * sizeof *v);
+	if (!v)
+		return SL_ENOMEM;
 	const char *list = "";
-	for (size_t i = 0; i < n && i < 3; i++)
-		list = sl_arena_printf(a, "%s%s%s: %s", list, i ? "; " : "", pools[i].name,
-				       v[i].reasons[0].text);
+	for (size_t i = 0; i < nw; i++) {
+		v[i] = sl_placement_eval(pod, &pools[i], a);
+		if (i < 3)
+			list = sl_arena_printf(a, "%s%s%s: %s", list, i ? "; " : "", pools[i].name,
+					       v[i].reasons[0].text);
+	}
 	if (n > 3)
 		list = sl_arena_printf(a, "%s; and %zu more pool%s", list, n - 3, n - 3 > 1 ? "s" : "");
-	const sl_node *at = anchor(u, v, n);
+	const sl_node *at = anchor(u, v, nw);
 	sl_report *r = at == u->pod || at == u->obj->spec || at == u->obj->root
 		? sl_report_key(ctx, at, "%s fits no node pool (%s)", sl_ctx_label(ctx, u), list)
 		: sl_report_at(ctx, at, "%s fits no node pool (%s)", sl_ctx_label(ctx, u), list);
-	for (size_t i = 0; i < n; i++) {
-		const char *why = "";
-		for (size_t k = 0; k < v[i].n_reasons; k++) {
-			const sl_placement_reason *re = &v[i].reasons[k];
-			why = sl_arena_printf(a, "%s%s%s%s%s%s", why, k ? "; " : "", re->text,
-					      re->detail ? " (" : "", re->detail ? re->detail : "",
-					      re->detail ? ")" : "");
+	/* one note: a line per pool, the first MAX_NOTES of them, built in one buffer */
+	char buf[8192];
+	size_t len = 0;
+	for (size_t i = 0; i < nw && len < sizeof buf; i++) {
+		int k = snprintf(buf + len, sizeof buf - len, "%s%s, %s:", i ? "\n" : "", pools[i].name,
+				 pools[i].where);
+		for (size_t j = 0; k > 0 && j < v[i].n_reasons && len + (size_t)k < sizeof buf; j++) {
+			const sl_placement_reason *re = &v[i].reasons[j];
+			len += (size_t)k;
+			k = snprintf(buf + len, sizeof buf - len, "%s %s%s%s%s", j ? ";" : "", re->text,
+				     re->detail ? " (" : "", re->detail ? re->detail : "",
+				     re->detail ? ")" : "");
 		}
-		sl_report_note(ctx, r, "%s, %s: %s.", pools[i].name, pools[i].where, why);
+		if (k > 0)
+			len += (size_t)k;
 	}
+	if (len >= sizeof buf)
+		len = sizeof buf - 1;
+	buf[len] = '\0';
+	sl_report_note(ctx, r, "%s", buf);
+	if (n > MAX_NOTES)
+		sl_report_note(ctx, r, "And %zu more pools: `schedlint placement` shows every one.",
+			       n - MAX_NOTES);
 	sl_report_note(ctx, r, "The pods stay Pending: \"0/N nodes are available\", and no "
 		       "autoscaler adds a node for them.");
 	return SL_OK;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include "k8s/affinity.h"
 
-#define SL_K8S_REQSET_MAX 64   /* values kept; a set with more allows anything (overflow) */
+#define SL_K8S_REQSET_MAX 32   /* values kept; a set with more allows anything (overflow) */
 
 typedef struct sl_k8s_reqset {
 	bool complement;          /* the values are the ones NOT allowed */

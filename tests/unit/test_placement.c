@@ -139,6 +139,11 @@ static const char *verdict(fixture *f, const sl_pool *p)
 	cr_assert_not_null(pd);
 	sl_placement_verdict v = sl_placement_eval(pd, p, f->a);
 	cr_assert_eq(v.lands, v.n_reasons == 0);
+	/* the cheap form (no words) says the same, with the same first filter */
+	sl_placement_verdict quiet = sl_placement_eval(pd, p, NULL);
+	cr_assert_eq(quiet.lands, v.lands);
+	if (!v.lands)
+		cr_assert_str_eq(quiet.reasons[0].brief, v.reasons[0].brief);
 	return v.lands ? "" : v.reasons[0].text;
 }
 
