@@ -1043,6 +1043,8 @@ static unsigned key_line(const struct posmap *map, const char *path)
 	return !at ? 0 : at->key_line ? at->key_line : at->line;
 }
 
+static char *dir_of(const char *path);
+
 /* Checks what libcyaml cannot (integers, "name=value") and resolves the cluster section. */
 static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const struct posmap *map,
 			      const char *file, char **error_out)
@@ -1135,8 +1137,25 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		      r->batch_kinds, r->batch_kinds_count);
 	override_list(&c->critical_priority_classes, map, "cluster.critical-priority-classes",
 		      r->critical_priority_classes, r->critical_priority_classes_count);
-	if (r->node_inventory != NULL)
+	if (r->node_inventory != NULL) {
+		/* the dump is read with the files (pool.c): a path that leads nowhere is said now */
+		char *dir = dir_of(file), *full = NULL;
+		struct stat st;
+		if (dir && (r->node_inventory[0] == '/' ||
+			    asprintf(&full, "%s/%s", dir, r->node_inventory) >= 0) &&
+		    stat(full ? full : r->node_inventory, &st) != 0) {
+			int e = errno;
+			free(dir);
+			free(full);
+			value_pos(map, "cluster.node-inventory", &line, &col);
+			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: cluster.node-inventory: cannot "
+				    "read \"%s\": %s (the path is relative to this config)", file, line,
+				    col, r->node_inventory, strerror(e));
+		}
+		free(dir);
+		free(full);
 		c->node_inventory = r->node_inventory;
+	}
 
 	if (r->critical_priority != NULL &&
 	    !parse_integer(r->critical_priority, &c->critical_priority)) {

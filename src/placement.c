@@ -404,7 +404,9 @@ static void filter_taints(const sl_placement_pod *pod, const sl_pool *p, sl_plac
 {
 	for (size_t i = 0; i < p->n_taints; i++) {
 		const sl_taint *t = &p->taints[i];
-		if (!sl_k8s_str_is(t->effect, "NoSchedule") && !sl_k8s_str_is(t->effect, "NoExecute"))
+		/* NoSchedule and NoExecute (pools hold valid effects only: PreferNoSchedule is the
+		** one other) */
+		if (!t->effect.n || t->effect.s[0] != 'N')
 			continue;
 		bool ok = false;
 		for (size_t k = 0; k < pod->n_tols && !ok; k++)

@@ -13,6 +13,7 @@
 
 struct sl_pool_set {
 	sl_arena *a;
+	sl_source *inventory;      /* cluster.node-inventory's dump, read here */
 	sl_pool *pools;
 	size_t n, cap;
 	bool oom;
@@ -742,6 +743,84 @@ static sl_err from_nodes(sl_pool_set *s, const sl_config *cfg, const struct node
 	return s->oom ? SL_ENOMEM : SL_OK;
 }
 
+/* cluster.node-inventory joined to the config's directory (malloc'd). */
+static char *inventory_path(const sl_config *cfg)
+{
+	const char *p = cfg->cluster.node_inventory;
+	return p[0] == '/' ? sl_xstrdup(p) : sl_xprintf("%s/%s", cfg->base_dir ? cfg->base_dir : ".", p);
+}
+
+/* True when path is the file whose real path is real. */
+static bool same_file(const char *real, const char *path)
+{
+	if (!real || !path)
+		return false;
+	char *r = realpath(path, NULL);
+	bool same = r && strcmp(r, real) == 0;
+	free(r);
+	return same;
+}
+
+static sl_err push_node(struct node_ref **nodes, size_t *n, size_t *cap, const sl_object *o,
+			const sl_node *nd)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		struct node_ref *v = sl_xrealloc(*nodes, *cap * sizeof *v);
+		if (!v)
+			return SL_ENOMEM;
+		*nodes = v;
+	}
+	(*nodes)[(*n)++] = (struct node_ref){o, nd};
+	return SL_OK;
+}
+
+static void no_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+		     const char *message)
+{
+	(void)payload; (void)rule; (void)doc; (void)start; (void)end; (void)message;
+}
+
+/* The nodes of cluster.node-inventory's dump (config.c checked that it exists; a dump that
+** cannot be read or parsed gives no nodes: linting it shows why). */
+static sl_err read_inventory(sl_pool_set *s, const sl_config *cfg, struct node_ref **nodes,
+			     size_t *n, size_t *cap)
+{
+	if (!cfg || !cfg->cluster.node_inventory)
+		return SL_OK;
+	char *full = inventory_path(cfg);
+	if (!full)
+		return SL_ENOMEM;
+	sl_tree t;
+	sl_err err = sl_source_read_file(full, full, &s->inventory);
+	free(full);
+	if (err == SL_ENOMEM)
+		return err;
+	if (err || !s->inventory)
+		return SL_OK;
+	if ((err = sl_tree_parse(s->inventory, s->a, &t, no_issue, NULL)))
+		return err;
+	for (size_t d = 0; d < t.n_docs; d++) {
+		const sl_node *root = t.docs[d]->root;
+		const char *kind = sl_scalar(sl_map_get(root, "kind"));
+		if (!kind || (strcmp(kind, "List") != 0 && strcmp(kind, "NodeList") != 0))
+			continue;
+		sl_object *o = sl_arena_zalloc(s->a, sizeof *o);   /* stands for the dump */
+		if (!o)
+			return SL_ENOMEM;
+		o->doc = t.docs[d];
+		o->path = s->inventory->path;
+		o->root = root;
+		o->kind = SL_KIND_NODE_LIST;
+		const sl_node *items = sl_map_get(root, "items");
+		for (size_t j = 0; j < sl_seq_n(items); j++)
+			if (sl_scalar_is(sl_map_get(sl_seq_item(items, j), "kind"), "Node") &&
+			    (err = push_node(nodes, n, cap, o, sl_seq_item(items, j))))
+				return err;
+	}
+	return SL_OK;
+}
+
 sl_err sl_pool_set_build(const sl_config *cfg, const sl_object *const *objs, size_t n_objs,
 			 sl_pool_set **out)
 {
@@ -752,6 +831,12 @@ sl_err sl_pool_set_build(const sl_config *cfg, const sl_object *const *objs, siz
 		return SL_ENOMEM;
 	}
 	from_config(s, cfg);
+	char *inventory_real = NULL;   /* the dump's real path: linted too, it counts once */
+	if (cfg && cfg->cluster.node_inventory) {
+		char *full = inventory_path(cfg);
+		inventory_real = full ? realpath(full, NULL) : NULL;
+		free(full);
+	}
 	struct node_ref *nodes = NULL;
 	size_t n_nodes = 0, cap = 0;
 	sl_err err = SL_OK;
@@ -761,30 +846,24 @@ sl_err sl_pool_set_build(const sl_config *cfg, const sl_object *const *objs, siz
 			from_nodepool(s, cfg, o);
 		else if (o->kind == SL_KIND_EKSCTL_CLUSTER_CONFIG)
 			from_cluster_config(s, cfg, o);
-		else if (o->kind == SL_KIND_NODE_LIST) {
+		else if (o->kind == SL_KIND_NODE_LIST && !same_file(inventory_real, o->path)) {
 			/* a dump (`kubectl get nodes -o yaml`): a lone Node manifest (a sample, a
 			** test fixture) is no inventory of the cluster */
 			const sl_node *items = sl_map_get(o->root, "items");
 			for (size_t j = 0; j < sl_seq_n(items); j++) {
 				const sl_node *nd = sl_seq_item(items, j);
-				if (!sl_scalar_is(sl_map_get(nd, "kind"), "Node"))
-					continue;
-				if (n_nodes == cap) {
-					cap = cap ? 2 * cap : 16;
-					struct node_ref *v = sl_xrealloc(nodes, cap * sizeof *v);
-					if (!v) {
-						err = SL_ENOMEM;
-						break;
-					}
-					nodes = v;
-				}
-				nodes[n_nodes++] = (struct node_ref){o, nd};
+				if (sl_scalar_is(sl_map_get(nd, "kind"), "Node") &&
+				    (err = push_node(&nodes, &n_nodes, &cap, o, nd)))
+					break;
 			}
 		}
 	}
+	if (!err && !s->oom)
+		err = read_inventory(s, cfg, &nodes, &n_nodes, &cap);
 	if (!err && !s->oom && n_nodes)
 		err = from_nodes(s, cfg, nodes, n_nodes);
 	free(nodes);
+	free(inventory_real);
 	if (err || s->oom) {
 		sl_pool_set_free(s);
 		return SL_ENOMEM;
@@ -798,6 +877,7 @@ void sl_pool_set_free(sl_pool_set *s)
 	if (!s)
 		return;
 	sl_arena_free(s->a);
+	sl_source_free(s->inventory);
 	free(s->pools);
 	free(s);
 }

@@ -570,6 +570,14 @@ Test(config, nodes_not_integer)
 		"cluster.node-pools[0].nodes (expected a non-negative integer, or min-max: \"2-10\")");
 }
 
+Test(config, node_inventory_missing)
+{
+	expect_error(FIXTURE("bad_node_inventory.yaml"), SL_ECONFIG,
+		"testdata/config/bad_node_inventory.yaml:2:19: error: cluster.node-inventory: cannot "
+		"read \"missing/nodes.yaml\": No such file or directory (the path is relative to this "
+		"config)");
+}
+
 Test(config, rule_without_id)
 {
 	expect_error(FIXTURE("missing_rule_id.yaml"), SL_ECONFIG,
