@@ -344,7 +344,7 @@ const struct sl_pool_set *sl_index_pool_set(const sl_index *ix)
 	struct sl_index_pools *c = ix->pools;
 	size_t n_cfg = 0;
 	sl_config_node_pools(ix->cfg, &n_cfg);
-	if (!c || (c->n_objs == 0 && n_cfg == 0))
+	if (!c || (c->n_objs == 0 && n_cfg == 0 && !(ix->cfg && ix->cfg->cluster.node_inventory)))
 		return NULL;
 	sl_pool_set *set = NULL;
 	pthread_mutex_lock(&c->mu);

@@ -315,12 +315,16 @@ static void finish_static(const sl_config *cfg, sl_pool *p)
 		derive_spot(cfg, p);
 }
 
-static const char *where_at(sl_pool_set *s, const sl_object *o, const sl_node *n, const char *what)
+/* "what (path:line)" for the pool p defined at n of o; sets p's path and line. */
+static const char *where_at(sl_pool_set *s, sl_pool *p, const sl_object *o, const sl_node *n,
+			    const char *what)
 {
 	uint32_t line = 0, col = 0;
 	const sl_doc *d = n ? sl_node_doc(n) : o->doc;
 	if (d && d->src)
 		sl_source_position(d->src, n ? n->start : d->start, &line, &col);
+	p->path = o->path;
+	p->line = line;
 	char *w = sl_arena_printf(s->a, "%s (%s:%u)", what, o->path ? o->path : "-", (unsigned)line);
 	s->oom |= !w;
 	return w;
@@ -338,6 +342,10 @@ static void from_config(sl_pool_set *s, const sl_config *cfg)
 		if (!p)
 			return;
 		p->where = sl_config_at(cfg, c->line, s->a);
+		p->path = cfg->path ? cfg->path : ".schedlint.yaml";   /* extend: the chain's */
+		if (c->line >> 24 && c->line >> 24 <= SL_CONFIG_CHAIN_MAX && cfg->chain[c->line >> 24])
+			p->path = cfg->chain[c->line >> 24];
+		p->line = SL_CONFIG_LINE(c->line);
 		p->allow_well_known = true;
 		for (size_t j = 0; j < c->labels.n; j++) {
 			const char *l = c->labels.v[j], *eq = strchr(l, '=');
@@ -464,7 +472,7 @@ static void from_nodepool(sl_pool_set *s, const sl_config *cfg, const sl_object 
 		return;
 	p->obj = o;
 	p->at = sl_map_get(o->metadata, "name");
-	p->where = where_at(s, o, p->at, sl_arena_printf(s->a, "NodePool %s", p->name));
+	p->where = where_at(s, p, o, p->at, sl_arena_printf(s->a, "NodePool %s", p->name));
 	p->allow_well_known = true;
 	const sl_node *tmpl = sl_map_get(o->spec, "template");
 	const sl_node *ts = sl_map_get(tmpl, "spec");
@@ -543,7 +551,7 @@ static void from_nodegroup(sl_pool_set *s, const sl_config *cfg, const sl_object
 		return;
 	p->obj = o;
 	p->at = sl_map_get(ng, "name") ? sl_map_get(ng, "name") : ng;
-	p->where = where_at(s, o, p->at, sl_arena_printf(s->a, "%s %s",
+	p->where = where_at(s, p, o, p->at, sl_arena_printf(s->a, "%s %s",
 		managed ? "managed node group" : "node group", p->name));
 	p->allow_well_known = true;
 	const sl_node *labels = sl_map_get(ng, "labels");
@@ -665,7 +673,7 @@ static void from_node_group(sl_pool_set *s, const sl_config *cfg, const struct n
 	const sl_node *first = nodes[0].node;
 	p->obj = nodes[0].obj;
 	p->at = sl_map_get(sl_map_get(first, "metadata"), "name");
-	p->where = where_at(s, p->obj, p->at, sl_arena_printf(s->a, "nodes %s", p->name));
+	p->where = where_at(s, p, p->obj, p->at, sl_arena_printf(s->a, "nodes %s", p->name));
 	p->min_nodes = p->max_nodes = (long)n;
 	p->alloc_declared = true;
 	/* labels: every key all the nodes carry, with the values they have */

@@ -35,6 +35,8 @@ typedef struct sl_pool {
 	sl_pool_origin origin;
 	const char *where;          /* "NodePool gpu-a100 (pools.yaml:3)", ".schedlint.yaml:12": how
 				       messages name the pool's definition */
+	const char *path;           /* the file that defines it (the config's for a config pool) */
+	unsigned line;              /* and the line (1-based; 0 when unknown) */
 	const sl_object *obj;       /* the manifest that defines it; NULL for a config pool */
 	const sl_node *at;          /* its definition in obj (metadata.name, the node group entry) */
 	const sl_node *taints_at;   /* obj's taints: node, NULL when none is written */

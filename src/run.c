@@ -568,6 +568,7 @@ sl_err sl_run_placement(sl_run *run, const sl_pool_info **pools_out, size_t *n_p
 			const sl_pool *p = &pools[i];
 			run->pools[i] = (sl_pool_info){keep(a, p->name, &oom),
 				sl_pool_origin_name(p->origin), keep(a, p->where, &oom),
+				keep(a, p->path, &oom), p->line,
 				p->gpu == SL_TRI_YES, p->spot == SL_TRI_YES ? 1 : p->spot == SL_TRI_NO ? 0 : -1,
 				p->min_nodes, p->max_nodes};
 		}

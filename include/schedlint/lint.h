@@ -166,6 +166,8 @@ typedef struct sl_pool_info {
 	const char *name;
 	const char *source;          /* "config", "NodePool", "eksctl", "nodes" */
 	const char *where;           /* its definition: "NodePool gpu (pools.yaml:4)", ".schedlint.yaml:7" */
+	const char *path;            /* the file that defines it (the config for a config pool) */
+	unsigned line;               /* its line there, 0 when unknown */
 	bool gpu;                    /* its nodes offer a GPU */
 	int spot;                    /* 1: spot only; -1: spot or on-demand; 0: no spot */
 	long min_nodes, max_nodes;   /* its size, -1 when unknown */

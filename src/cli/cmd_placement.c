@@ -231,9 +231,11 @@ static void print_json(FILE *out, const sl_pool_info *pools, size_t np,
 {
 	json_t *jp = json_array(), *ju = json_array();
 	for (size_t i = 0; i < np; i++)
-		json_array_append_new(jp, json_pack("{s:o, s:s, s:o, s:b, s:s, s:I, s:I}",
+		json_array_append_new(jp, json_pack("{s:o, s:s, s:o, s:o, s:i, s:b, s:s, s:I, s:I}",
 			"name", sl_escape_json(pools[i].name), "source", pools[i].source,
-			"where", sl_escape_json(pools[i].where), "gpu", pools[i].gpu,
+			"where", sl_escape_json(pools[i].where),
+			"path", sl_escape_json(pools[i].path ? pools[i].path : ""),
+			"line", (int)pools[i].line, "gpu", pools[i].gpu,
 			"spot", pools[i].spot > 0 ? "yes" : pools[i].spot < 0 ? "maybe" : "no",
 			"min_nodes", (json_int_t)pools[i].min_nodes, "max_nodes",
 			(json_int_t)pools[i].max_nodes));
