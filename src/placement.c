@@ -459,12 +459,20 @@ static const char *compatible(const sl_pool *p, sl_k8s_str key, const sl_k8s_req
 			return NULL;
 		if (!a)
 			return NO_WORDS;
+		if (p->origin != SL_POOL_KARPENTER)
+			return sl_arena_printf(a, "the pool's nodes have no label %s", key_text(key, a));
 		return sl_arena_printf(a, "label \"%s\" does not have known values", key_text(key, a));
 	}
 	if (sl_k8s_reqset_intersects(&have, pod_set))
 		return NULL;
 	if (!a)
 		return NO_WORDS;
+	if (p->origin != SL_POOL_KARPENTER && !have.complement && have.n == 1) {
+		char in[512];
+		sl_k8s_reqset_format(pod_set, key, in, sizeof in);
+		return sl_arena_printf(a, "the pool's nodes have %s=%.*s, the pod needs %s",
+				       key_text(key, a), (int)have.v[0].n, have.v[0].s, in);
+	}
 	char in[512], ex[512];
 	sl_k8s_reqset_format(pod_set, key, in, sizeof in);
 	sl_k8s_reqset_format(&have, key, ex, sizeof ex);
