@@ -390,7 +390,10 @@ static sl_err check_pools(struct scan *sc)
 	if (err || n == 0)
 		return err;
 	const char *names = NULL;
-	for (size_t i = 0; i < n; i++) {
+	bool on_demand = false;   /* else every pool it lands on is spot: spot-only-critical's */
+	for (size_t i = 0; i < n; i++)
+		on_demand |= fit[i].lands && pools[i].spot == SL_TRI_NO;
+	for (size_t i = 0; on_demand && i < n; i++) {
 		if (!fit[i].lands || pools[i].spot != SL_TRI_YES || pools[i].n_taints > 0)
 			continue;
 		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name,
