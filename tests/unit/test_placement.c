@@ -3,7 +3,8 @@
 ** the upstream test tables transcribed: each table names the upstream file and test it comes
 ** from, and each row keeps the upstream case's name. Nodes become pools of one node (exact
 ** labels, no well-known keys allowed undefined), as a node dump makes them. Also Karpenter's
-** Compatible (requirements.go) and the set algebra of requirement.go (src/k8s/reqset.c). */
+** Compatible (requirements.go, with requirements_test.go's compatibility matrix) and the set
+** algebra of requirement.go (src/k8s/reqset.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -344,7 +345,8 @@ Test(placement, node_name_is_not_placed)
 
 /* kubernetes-sigs/karpenter pkg/scheduling/requirements.go, Compatible: a key the NodePool does
 ** not define is "label ... does not have known values" unless it is well known or the pod's
-** operator is NotIn / DoesNotExist (requirements_test.go "Compatible" cases). */
+** operator is NotIn / DoesNotExist; and the wording of both failures (schedlint's own cases, one
+** per branch of Compatible and Intersects). */
 Test(placement, karpenter_compatible)
 {
 	static const struct {
@@ -397,8 +399,8 @@ Test(placement, karpenter_compatible)
 	}
 }
 
-/* kubernetes-sigs/karpenter pkg/scheduling/requirement.go, Intersection and Len (the
-** requirement_test.go "Intersection" table, a selection of its operator pairs). */
+/* kubernetes-sigs/karpenter pkg/scheduling/requirement.go, Intersection, Len and Operator, as
+** that file defines them (schedlint's own operator pairs, bounds included). */
 Test(placement, karpenter_requirement_intersection)
 {
 	static const sl_k8s_str a[] = {{"A", 1}}, ab[] = {{"A", 1}, {"B", 1}}, b[] = {{"B", 1}};
@@ -423,5 +425,78 @@ Test(placement, karpenter_requirement_intersection)
 		sl_k8s_reqset_intersect(&x, &y, &both);
 		cr_expect_eq(sl_k8s_reqset_empty(&both), rows[i].empty, "row %zu", i);
 		cr_expect_str_eq(sl_k8s_reqset_operator(&both), rows[i].op, "row %zu", i);
+	}
+}
+
+/* kubernetes-sigs/karpenter pkg/scheduling/requirements_test.go, Describe("Requirements") /
+** Context("Compatibility") / It("should be compatible with well-known v1 labels undefined"): the
+** NodePool's requirement on topology.kubernetes.io/zone (rows, "existing") against the pod's
+** (columns, "incoming"), Succeed = 1. The rows for notIn12 and the bounds are cut off in the
+** upstream file as indexed; these ten are transcribed whole. */
+Test(placement, upstream_karpenter_compatibility_matrix)
+{
+	static const char *const sets[][3] = {   /* operator, values (comma-separated) */
+		{NULL, NULL}, {"Exists", ""}, {"DoesNotExist", ""}, {"In", "A"}, {"In", "B"},
+		{"In", "A,B"}, {"NotIn", "A"}, {"In", "\"1\""}, {"In", "\"9\""}, {"In", "\"1\",\"9\""},
+		{"NotIn", "\"1\",\"2\""}, {"Gt", "\"1\""}, {"Gt", "\"9\""}, {"Lt", "\"1\""}, {"Lt", "\"9\""},
+	};
+	static const char *const names[] = {"unconstrained", "exists", "doesNotExist", "inA", "inB",
+		"inAB", "notInA", "in1", "in9", "in19", "notIn12", "greaterThan1", "greaterThan9",
+		"lessThan1", "lessThan9"};
+	static const char *const want[] = {   /* rows: existing; columns: incoming, in sets' order */
+		"111111111111111",   /* unconstrained */
+		"110111111111111",   /* exists */
+		"101000100010000",   /* doesNotExist */
+		"110101000010000",   /* inA */
+		"110011100010000",   /* inB */
+		"110111100010000",   /* inAB */
+		"111011111111111",   /* notInA */
+		"110000110100001",   /* in1 */
+		"110000101111000",   /* in9 */
+		"110000111111001",   /* in19 */
+	};
+	for (size_t r = 0; r < sizeof want / sizeof *want; r++) {
+		for (size_t c = 0; c < sizeof sets / sizeof *sets; c++) {
+			char spec[512] = "";
+			if (sets[c][0]) {
+				char vals[64] = "";
+				if (*sets[c][1])
+					snprintf(vals, sizeof vals, ", values: [%s]", sets[c][1]);
+				snprintf(spec, sizeof spec, "  affinity: {nodeAffinity: "
+					 "{requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+					 "[{matchExpressions: [{key: topology.kubernetes.io/zone, operator: %s%s}]}]}}}\n",
+					 sets[c][0], vals);
+			}
+			fixture *f = pod(spec, NULL);
+			sl_k8s_str vals[2];
+			size_t nv = 0;
+			char buf[16];
+			if (sets[r][0] && *sets[r][1]) {   /* the same values, unquoted */
+				size_t w = 0;
+				for (const char *q = sets[r][1]; *q && w + 1 < sizeof buf; q++)
+					if (*q != '"')
+						buf[w++] = *q;
+				buf[w] = '\0';
+				char *comma = strchr(buf, ',');
+				if (comma)
+					*comma = '\0';
+				vals[nv++] = sl_k8s_cstr(buf);
+				if (comma)
+					vals[nv++] = sl_k8s_cstr(comma + 1);
+			}
+			sl_requirement req = {sl_k8s_cstr("topology.kubernetes.io/zone"),
+					      sl_k8s_cstr(sets[r][0] ? sets[r][0] : ""), vals, nv};
+			sl_pool p = {.name = "np", .origin = SL_POOL_KARPENTER, .where = "test",
+				     .reqs = &req, .n_reqs = sets[r][0] ? 1 : 0, .allow_well_known = true,
+				     .gpu = SL_TRI_UNKNOWN, .min_nodes = -1, .max_nodes = -1};
+			sl_placement_pod *pd;
+			cr_assert_eq(sl_placement_pod_of(&f->ix, &f->obj->units[0], f->a, &pd), SL_OK);
+			bool lands = sl_placement_eval(pd, &p, f->a).lands;
+			cr_expect_eq(lands, want[r][c] == '1', "%s.Compatible(%s): got %s", names[r],
+				     names[c], lands ? "Succeed" : "not");
+			cr_expect_eq(sl_placement_eval(pd, &p, NULL).lands, lands, "%s/%s without words",
+				     names[r], names[c]);
+			done(f);
+		}
 	}
 }
