@@ -8,7 +8,9 @@
  * for the pools defined among the linted files: a Karpenter `NodePool` (GPU from its
  * requirements on GPU instance families, `karpenter.k8s.aws/instance-gpu-*` labels, or
  * `spec.limits` naming a GPU resource) and each node group of an eksctl `ClusterConfig` (GPU
- * from its instance types: every type of a GPU family). `startupTaints` do not count: they are
+ * from its instance types: every type of a GPU family: p2, p3, p3dn, p4d, p4de, p5, p5e, p5en,
+ * p6-b200, g3, g3s, g4dn, g5, g5g, g6, g6e, g6f, gr6, gr6f (`nvidia.com/gpu`) and g4ad
+ * (`amd.com/gpu`), from EC2's accelerated computing instances). `startupTaints` do not count: they are
  * removed before pods schedule. A NodePool that may launch GPU instances but is not restricted
  * to them is not a GPU pool.
  *
