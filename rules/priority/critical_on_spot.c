@@ -30,7 +30,8 @@
  * Where node pools are known (spec/cluster.md §2), the rule also reports a critical unit that
  * selects, prefers and tolerates nothing spot but can land on a spot-only pool because that pool
  * is untainted: the scheduler will put its pods there whenever that pool has room. The message
- * names the pools. (A unit that can land only on spot pools is `spot-only-critical`'s.)
+ * names the pools. (A unit that can land only on spot pools is `spot-only-critical`'s; a
+ * DaemonSet runs on every node it matches, so its pods on spot nodes are by design.)
  *
  * ## Why is this bad?
  * Spot capacity is reclaimed by the provider at short notice (often two minutes or less): every
@@ -386,6 +387,8 @@ static sl_err check_pools(struct scan *sc)
 	const sl_pool *pools;
 	const sl_placement_pod *pod;
 	size_t n;
+	if (sc->u->obj->kind == SL_KIND_DAEMONSET)
+		return SL_OK;   /* it runs on every node it matches, spot ones included by design */
 	sl_err err = sl_ctx_placement(ctx, sc->u, &fit, &pools, &pod, &n);
 	if (err || n == 0)
 		return err;
