@@ -13,7 +13,8 @@
  * `instancesDistribution` without on-demand capacity, a config pool with `spot: true` or a spot
  * label (`cluster.spot-labels`), nodes with a spot label.
  *
- * A unit that lands on no pool is `no-matching-node-pool`'s.
+ * A unit that lands on no pool is `no-matching-node-pool`'s. DaemonSets are not judged: they run
+ * on every node they match, whatever its capacity type.
  *
  * ## Why is this bad?
  * Spot capacity is reclaimed at short notice, often many nodes at once; priority protects
@@ -111,4 +112,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(spot_only_critical, .id = "spot-only-critical", .category = "inventory",
 	.summary = "A unit with critical priority can land only on spot node pools",
-	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check, .kinds = 0, .modes = 0);
+	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check,
+	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET), .modes = 0);
