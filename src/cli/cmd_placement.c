@@ -273,7 +273,8 @@ static int usage(FILE *out)
 	      "  -f, --format text|json|markdown   markdown: a table for a pull request or\n"
 	      "                                    $GITHUB_STEP_SUMMARY (default text)\n"
 	      "  -c, --config FILE                 the config whose cluster: (node-pools) applies\n"
-	      "                                    (default: the nearest .schedlint.yaml)\n"
+	      "                                    (default: the nearest .schedlint.yaml from\n"
+	      "                                    the current directory up)\n"
 	      "      --no-project                  read only PATH..., not the project's other files\n"
 	      "Pools come from cluster.node-pools, Karpenter NodePools, eksctl ClusterConfigs and\n"
 	      "`kubectl get nodes -o yaml` dumps among the files. Exit 2 when no pool is known.\n", out);
