@@ -394,7 +394,7 @@ static void add_reason(sl_placement_verdict *v, sl_placement_filter f, const cha
 		       const char *detail, const char *brief, const sl_node *at)
 {
 	if (v->n_reasons < SL_PLACEMENT_MAX_REASONS)
-		v->reasons[v->n_reasons++] = (sl_placement_reason){f, text, detail, brief, at};
+		v->reasons[v->n_reasons++] = (sl_placement_reason){f, text, detail, brief, at, NULL};
 }
 
 /* TaintToleration's Filter: the first NoSchedule or NoExecute taint no toleration tolerates
@@ -417,6 +417,7 @@ static void filter_taints(const sl_placement_pod *pod, const sl_pool *p, sl_plac
 			   sl_arena_printf(a, "node(s) had untolerated taint {%.*s: %.*s}", (int)t->key.n,
 					   t->key.s, (int)t->value.n, t->value.s ? t->value.s : ""),
 			   NULL, "taint", pod->tols_at);
+		v->reasons[v->n_reasons - 1].taint = t;
 		return;
 	}
 }
@@ -620,17 +621,28 @@ static void filter_resources(const sl_placement_pod *pod, const sl_pool *p,
 	}
 }
 
-sl_placement_verdict sl_placement_eval(const sl_placement_pod *pod, const sl_pool *p, sl_arena *a)
+static sl_placement_verdict eval(const sl_placement_pod *pod, const sl_pool *p, sl_arena *a,
+				 bool all)
 {
 	sl_placement_verdict v = {0};
-	/* without words, the first failing filter is all that is asked */
 	filter_taints(pod, p, &v, a);
-	if (a || !v.n_reasons)
+	if (all || !v.n_reasons)
 		filter_affinity(pod, p, &v, a);
-	if (a || !v.n_reasons)
+	if (all || !v.n_reasons)
 		filter_resources(pod, p, &v, a);
 	v.lands = v.n_reasons == 0;
 	return v;
+}
+
+sl_placement_verdict sl_placement_eval(const sl_placement_pod *pod, const sl_pool *p, sl_arena *a)
+{
+	/* without words, the first failing filter is all that is asked */
+	return eval(pod, p, a, a != NULL);
+}
+
+sl_placement_verdict sl_placement_eval_all(const sl_placement_pod *pod, const sl_pool *p)
+{
+	return eval(pod, p, NULL, true);
 }
 
 sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a,

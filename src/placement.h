@@ -41,6 +41,7 @@ typedef struct sl_placement_reason {
 	const char *brief;       /* a word for a grid: "taint", "selector", "gpu", "cpu", "memory" */
 	const sl_node *at;       /* the unit's field that decides (a nodeSelector entry, an
 				    expression, tolerations, a request); NULL when none is written */
+	const sl_taint *taint;   /* TaintToleration: the pool's first untolerated taint */
 } sl_placement_reason;
 
 #define SL_PLACEMENT_MAX_REASONS 3   /* one per filter */
@@ -68,6 +69,9 @@ sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 /* The verdict of pod on pool p, its reasons in words (strings in a); with a NULL a, the same
 ** verdict without the words (text and detail NULL): the cheap form for every pool. */
 sl_placement_verdict sl_placement_eval(const sl_placement_pod *pod, const sl_pool *p, sl_arena *a);
+/* Every failing filter of pod on p, without words (sl_placement_eval with a NULL arena stops at
+** the first). */
+sl_placement_verdict sl_placement_eval_all(const sl_placement_pod *pod, const sl_pool *p);
 /* The fits of u on every pool of the index, *n of them: (*out)[i] is u on (*pools)[i]; *pod
 ** gets u's pod for sl_placement_eval's words. *n is 0 when no pool is known, u is not scheduled
 ** (nodeName), or u is a template (a ServingRuntime, ServerConfig...: its pods are the units'

@@ -299,17 +299,13 @@ static bool pools_tainted(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit 
 	for (size_t i = 0; i < n; i++) {
 		if (pools[i].gpu == SL_TRI_NO || !fit[i].brief || strcmp(fit[i].brief, "taint") != 0)
 			continue;
-		sl_placement_verdict v = sl_placement_eval(pod, &pools[i], a);
-		if (v.n_reasons != 1)
+		sl_placement_verdict v = sl_placement_eval_all(pod, &pools[i]);
+		if (v.n_reasons != 1 || !v.reasons[0].taint)
 			continue;   /* kept off for other reasons too */
 		/* the untolerated taint is a GPU taint of what u uses */
-		bool gpu_taint = false;
-		for (size_t t = 0; t < pools[i].n_taints && !gpu_taint; t++) {
-			const sl_taint *tt = &pools[i].taints[t];
-			const char *key = sl_arena_strndup(a, tt->key.s ? tt->key.s : "", tt->key.n);
-			gpu_taint = key && sl_gpu_unit_taint(sl_ctx_index(ctx), u, key);
-		}
-		if (!gpu_taint)
+		const sl_taint *tt = v.reasons[0].taint;
+		const char *key = sl_arena_strndup(a, tt->key.s ? tt->key.s : "", tt->key.n);
+		if (!key || !sl_gpu_unit_taint(sl_ctx_index(ctx), u, key))
 			continue;
 		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name, pools[i].where);
 		*names = *names ? sl_arena_printf(a, "%s, %s", *names, one) : one;

@@ -15,8 +15,8 @@
  * GKE). A Karpenter NodePool is judged with Karpenter's own `Compatible`: a requirement on a key
  * the NodePool does not define fails unless the key is a well-known label or the operator is
  * `NotIn` or `DoesNotExist`. The message gives each pool's reason in the scheduler's words,
- * the first three pools, then a count; a note gives every reason of the first eight pools, a
- * line each (`schedlint placement` shows them all).
+ * the first three pools, then a count; a note gives every failing filter of those three, with
+ * what exactly (`schedlint placement` shows every pool's).
  *
  * Not reported for DaemonSets (their pods run on the nodes they match, none is a valid
  * outcome), templates (ServingRuntimes, ServerConfigs: judged on the units that use them), a
@@ -68,7 +68,7 @@
  * - kubernetes-sigs/karpenter pkg/scheduling/requirements.go (`Compatible`, `Intersects`)
  */
 
-#define MAX_NOTES 8
+#define MAX_NOTES 3   /* the pools the message names; `schedlint placement` shows all */
 
 /* The node the finding points at: the first failing reason's field, else the unit's key. */
 static const sl_node *anchor(const sl_unit *u, const sl_placement_verdict *v, size_t n)
@@ -113,7 +113,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	sl_report *r = at == u->pod || at == u->obj->spec || at == u->obj->root
 		? sl_report_key(ctx, at, "%s fits no node pool (%s)", sl_ctx_label(ctx, u), list)
 		: sl_report_at(ctx, at, "%s fits no node pool (%s)", sl_ctx_label(ctx, u), list);
-	/* one note: a line per pool, the first MAX_NOTES of them, built in one buffer */
+	/* one note: a line per pool the message names, built in one buffer */
 	char buf[8192];
 	size_t len = 0;
 	for (size_t i = 0; i < nw && len < sizeof buf; i++) {

@@ -329,6 +329,15 @@ Test(placement, every_failing_filter_in_order)
 	cr_expect_str_eq(v.reasons[2].text, "Insufficient nvidia.com/gpu");
 	cr_expect_str_eq(v.reasons[2].brief, "gpu");
 	cr_expect_str_eq(sl_placement_pod_gpu(pd), "nvidia.com/gpu");
+	/* every filter without words: the same three, the untolerated taint named */
+	sl_placement_verdict q = sl_placement_eval_all(pd, &np->p);
+	cr_assert_eq(q.n_reasons, 3);
+	cr_expect_null(q.reasons[0].text);
+	cr_assert_not_null(q.reasons[0].taint);
+	cr_expect(sl_k8s_str_is(q.reasons[0].taint->key, "nvidia.com/gpu"));
+	cr_expect_eq(q.reasons[2].filter, SL_PLACEMENT_RESOURCES);
+	/* and the cheap verdict stops at the first */
+	cr_expect_eq(sl_placement_eval(pd, &np->p, NULL).n_reasons, 1);
 	free(np);
 	done(f);
 }
