@@ -205,6 +205,17 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 	return add_file(path, run);
 }
 
+/* A buffer (or stdin) is the file it names: with that file's identity, the project's copy of
+** it (sl_run_add_project) is the duplicate the lint drops, so its facts do not count twice and
+** the buffer's replace them. Only the record's identity: the source keeps its own stamp (none
+** for a buffer), which is what a write checks. */
+static void stand_for(sl_file *f, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		f->stamp = (sl_stamp){.valid = true, .dev = st.st_dev, .ino = st.st_ino};
+}
+
 sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 {
 	run->n_named++;
@@ -214,6 +225,8 @@ sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 	sl_err err = sl_source_read_fd(fd, display_path, &f->src);
 	if (f->src)
 		f->src->owner = f;
+	if (strcmp(display_path, "-") != 0)
+		stand_for(f, display_path);
 	if (err == SL_EIO)
 		return set_error(f, errno);
 	return err;
@@ -228,6 +241,7 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 	sl_err err = sl_source_from_buffer(path, data, len, &f->src);
 	if (f->src)
 		f->src->owner = f;
+	stand_for(f, path);
 	return err;
 }
 

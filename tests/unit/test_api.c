@@ -167,3 +167,53 @@ Test(api, a_buffer_stands_in_for_the_file_on_disk)
 	unlink(path);
 	rmdir(dir);
 }
+
+/* A buffer named as a file of the project replaces that file for the cross-file rules too: the
+** project's copy on disk is not read as a second definition (one default PriorityClass on disk
+** and in the buffer is one, not two), and what the buffer says is what counts. */
+Test(api, a_buffer_replaces_its_file_in_the_project)
+{
+	static const char PC[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+				 "metadata:\n  name: high\nvalue: 1000\nglobalDefault: true\n";
+	static const char PC2[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+				  "metadata:\n  name: other\nvalue: 10\nglobalDefault: true\n";
+	char dir[] = "/tmp/sl_test_api_XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char path[sizeof dir + 16], cfgp[sizeof dir + 32];
+	snprintf(path, sizeof path, "%s/pc.yaml", dir);
+	snprintf(cfgp, sizeof cfgp, "%s/.schedlint.yaml", dir);   /* the project's root */
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(PC, f);
+	fclose(f);
+	f = fopen(cfgp, "w");
+	cr_assert_not_null(f);
+	fputs("{}\n", f);
+	fclose(f);
+	char here[4096];
+	cr_assert_not_null(getcwd(here, sizeof here));
+	cr_assert_eq(chdir(dir), 0);
+	for (int round = 0; round < 2; round++) {
+		const char *text = round ? PC2 : PC;
+		sl_config *cfg;
+		cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+		sl_run_options o = SL_RUN_OPTIONS_INIT;
+		o.jobs = 1;
+		sl_run *run = NULL;
+		cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+		cr_assert_eq(sl_run_add_buffer(run, "pc.yaml", text, strlen(text)), SL_OK);
+		cr_assert_eq(sl_run_add_project(run, NULL), SL_OK);   /* from the working directory */
+		cr_assert_eq(sl_run_lint(run), SL_OK);
+		for (size_t i = 0; i < sl_run_finding_count(run); i++)
+			cr_expect_neq(strcmp(sl_run_finding(run, i)->rule,
+					     "multiple-default-priority-classes"), 0,
+				      "round %d: %s", round, sl_run_finding(run, i)->message);
+		cr_expect_eq(sl_run_file_count(run), 1, "the project's copy is not a file of the run");
+		sl_run_free(run);
+		sl_config_free(cfg);
+	}
+	cr_assert_eq(chdir(here), 0);
+	unlink(path);
+	unlink(cfgp);
+	rmdir(dir);
+}
