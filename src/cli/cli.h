@@ -17,8 +17,12 @@ int sl_cmd_fmt(int argc, char **argv);
 ** given, else the current one), else the defaults; prints the error and returns the exit
 ** status on failure, EXIT_CLEAN on success. */
 int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg);
+/* The same, silent: the error's message (malloc'd, may stay NULL) in *err_msg. */
+sl_err sl_cli_find_config(const char *config_path, const char *stdin_name, sl_config **cfg,
+			  char **err_msg);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
+int sl_cmd_server(int argc, char **argv);
 
 /* common.c */
 void sl_cli_usage(FILE *out);

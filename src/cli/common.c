@@ -58,7 +58,21 @@ void sl_cli_usage(FILE *out)
 
 int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg)
 {
-	char *found = NULL, *err_msg = NULL;
+	char *err_msg = NULL;
+	sl_err err = sl_cli_find_config(config_path, stdin_name, cfg, &err_msg);
+	if (err) {
+		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		fputc('\n', stderr);
+		free(err_msg);
+		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	return EXIT_CLEAN;
+}
+
+sl_err sl_cli_find_config(const char *config_path, const char *stdin_name, sl_config **cfg,
+			  char **err_msg)
+{
+	char *found = NULL;
 	if (!config_path) {
 		char *dir = NULL;
 		if (stdin_name && strchr(stdin_name, '/')) {
@@ -70,15 +84,9 @@ int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_confi
 			config_path = found;
 		free(dir);
 	}
-	sl_err err = config_path ? sl_config_load(config_path, cfg, &err_msg) : sl_config_new_default(cfg);
+	sl_err err = config_path ? sl_config_load(config_path, cfg, err_msg) : sl_config_new_default(cfg);
 	free(found);
-	if (err) {
-		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
-		fputc('\n', stderr);
-		free(err_msg);
-		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
-	}
-	return EXIT_CLEAN;
+	return err;
 }
 
 const char *sl_cli_fix_name(sl_fix_applicability f)
