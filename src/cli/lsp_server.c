@@ -425,7 +425,7 @@ static void request(struct server *sv, const char *m, json_t *id, const json_t *
 static void message(struct server *sv, const char *body, size_t len)
 {
 	json_error_t je;
-	json_t *msg = json_loadb(body, len, JSON_ALLOW_NUL, &je);
+	json_t *msg = json_loadb(body, len, JSON_ALLOW_NUL | JSON_DECODE_ANY, &je);
 	if (!msg) {
 		char why[256];
 		snprintf(why, sizeof why, "parse error: %s (line %d, column %d)", je.text, je.line,

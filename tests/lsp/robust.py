@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""`schedlint server` against a hostile or careless client, on raw bytes.
+
+Usage: tests/lsp/robust.py SCHEDLINT errors|long
+
+errors  malformed JSON, JSON that is no request, a header without Content-Length, a body over
+        the limit, messages out of order (before initialize, after shutdown, initialize twice,
+        exit without shutdown), bad params, EOF in the middle of a message: each gets its
+        JSON-RPC error (or is ignored, for notifications) and the server neither crashes nor
+        hangs; it exits 0 after shutdown + exit, 1 otherwise, and when its input closes.
+long    a session of 10 000 incremental edits (a pull every 500): the diagnostics are right at
+        the end, memory stays flat and the edits do not slow down; under valgrind memcheck
+        (no error, no definite leak) unless the binary is built with AddressSanitizer, whose
+        leak check at exit is then the one that speaks (the status must still be 0).
+"""
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+
+SCHEDLINT = os.path.abspath(sys.argv[1])
+MODE = sys.argv[2] if len(sys.argv) > 2 else "errors"
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL:", what)
+
+
+def frame(obj):
+    body = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+class Server:
+    def __init__(self, cwd, prefix=(), debounce=0):
+        self.p = subprocess.Popen(list(prefix) + [SCHEDLINT, "server", "--debounce-ms", str(debounce)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, cwd=cwd)
+        self.buf = b""
+        self.next_id = 0
+
+    def send(self, data):
+        self.p.stdin.write(data if isinstance(data, bytes) else frame(data))
+        self.p.stdin.flush()
+
+    def request(self, method, params=None):
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        return self.next_id
+
+    def notify(self, method, params=None):
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+
+    def read(self, timeout=20):
+        """The next message from the server; None after timeout or at EOF."""
+        end = time.monotonic() + timeout
+        while True:
+            head, sep, rest = self.buf.partition(b"\r\n\r\n")
+            if sep:
+                n = int(head.split(b":")[1])
+                if len(rest) >= n:
+                    self.buf = rest[n:]
+                    return json.loads(rest[:n])
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([self.p.stdout], [], [], left)
+            if not r:
+                return None
+            chunk = os.read(self.p.stdout.fileno(), 1 << 16)
+            if not chunk:
+                return None
+            self.buf += chunk
+
+    def response(self, rid, timeout=20):
+        """The response to request rid (publications before it are skipped)."""
+        while True:
+            m = self.read(timeout)
+            if m is None or m.get("id") == rid and "method" not in m:
+                return m
+
+    def error_of(self, timeout=20):
+        """The next error response (id null or not)."""
+        while True:
+            m = self.read(timeout)
+            if m is None or "error" in m:
+                return m
+
+    def close(self, timeout=60):
+        try:
+            self.p.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            status = self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+            return "hang"
+        self.stderr = self.p.stderr.read().decode(errors="replace")
+        return status
+
+
+def init(s, root):
+    rid = s.request("initialize", {"processId": None, "rootUri": "file://" + root, "capabilities": {}})
+    r = s.response(rid)
+    check(r and "capabilities" in r.get("result", {}), "initialize answered: %r" % (r,))
+    s.notify("initialized", {})
+
+
+POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  nodeSelector: {a: true}\n"
+       "  containers: [{name: c, image: x}]\n")
+
+
+def errors(ws):
+    s = Server(ws)
+    # before initialize: a request is -32002, a notification is dropped
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///x.yaml", "text": "a: 1\n",
+                                                        "version": 1}})
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": "file:///x.yaml"},
+                                           "position": {"line": 0, "character": 0}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32002, "request before initialize: %r" % (r,))
+    # not JSON, JSON that is no request, a bad id, a header without Content-Length
+    s.send(frame(b'{"jsonrpc": "2.0", "id": 1, "method": '))
+    r = s.error_of()
+    check(r and r["error"]["code"] == -32700 and r["id"] is None, "malformed JSON: %r" % (r,))
+    for junk in (b"[1, 2]", b'"text"', b'{"id": 7, "method": "initialize"}',
+                 b'{"jsonrpc": "2.0", "id": {"x": 1}, "method": "shutdown"}',
+                 b'{"jsonrpc": "2.0", "id": 8, "method": 42}', b'{"jsonrpc": "2.0"}'):
+        s.send(frame(junk))
+        r = s.error_of()
+        check(r and r["error"]["code"] == -32600, "invalid request %r: %r" % (junk, r))
+    s.send(b"Content-Type: application/json\r\n\r\n")
+    r = s.error_of()
+    check(r and r["error"]["code"] == -32700, "header without Content-Length: %r" % (r,))
+    s.send(b"Content-Length: 12x\r\n\r\n")
+    r = s.error_of()
+    check(r and r["error"]["code"] == -32700, "bad Content-Length: %r" % (r,))
+    # a body over the limit: refused and skipped as it comes, the next message served
+    big = 65 << 20
+    s.send(b"Content-Length: %d\r\n\r\n" % big)
+    r = s.error_of()
+    check(r and r["error"]["code"] == -32700 and "limit" in r["error"]["message"], "huge: %r" % (r,))
+    chunk = b" " * (1 << 20)
+    for _ in range(65):
+        s.send(chunk)
+    init(s, ws)
+    rid = s.request("initialize", {"capabilities": {}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32600, "initialize twice: %r" % (r,))
+    rid = s.request("workspace/symbol", {"query": ""})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32601, "unknown method: %r" % (r,))
+    s.notify("$/unknownNotification", {})   # ignored, as LSP says
+    # bad params: a document not open, a position that is no position, a change out of range
+    uri = "file://" + ws + "/pod.yaml"
+    rid = s.request("textDocument/formatting", {"textDocument": {"uri": uri}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32602, "not open: %r" % (r,))
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "text": POD, "version": 1}})
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": -1}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32602, "bad position: %r" % (r,))
+    rid = s.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": "all"})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32602, "bad range: %r" % (r,))
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+        {"range": {"start": {"line": 999, "character": 999}, "end": {"line": 1000, "character": 0}},
+         "text": "# past the end\n"},
+        {"range": {"start": {"line": 0, "character": 99}, "end": {"line": 0, "character": 3}},
+         "text": "x"},
+        {"text": 5}]})
+    s.notify("textDocument/didChange", {"textDocument": {"uri": "file:///not-open.yaml"},
+                                        "contentChanges": [{"text": "a"}]})
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+    r = s.response(rid)
+    codes = sorted(d["code"] for d in r["result"]["items"]) if r and "result" in r else None
+    check(codes == ["schema-type"], "diagnostics after clamped edits: %r" % (r,))
+    # after shutdown: requests are -32600, exit is status 0
+    rid = s.request("shutdown")
+    r = s.response(rid)
+    check(r and r.get("result", 1) is None, "shutdown: %r" % (r,))
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32600, "after shutdown: %r" % (r,))
+    s.notify("exit")
+    st = s.close()
+    check(st == 0, "exit after shutdown: status %r" % (st,))
+
+    # exit without shutdown: 1
+    s = Server(ws)
+    init(s, ws)
+    s.notify("exit")
+    st = s.close()
+    check(st == 1, "exit without shutdown: status %r" % (st,))
+    # the input closes in the middle of a message, and in the middle of a huge one: 1, no hang
+    for tail in (b"Content-Length: 100\r\n\r\n{\"jsonrpc\"", b"Content-Len",
+                 b"Content-Length: 99999999999999999999\r\n\r\nabc"):
+        s = Server(ws)
+        init(s, ws)
+        s.send(tail)
+        st = s.close(20)
+        check(st == 1, "EOF mid-message %r: status %r" % (tail, st))
+        check("Sanitizer" not in s.stderr, "sanitizer report: " + s.stderr[-2000:])
+
+
+def asan_built():
+    with open(SCHEDLINT, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+def long_session(ws, prefix, measure):
+    """10 000 edits; measure: each one linted and published before the next is sent, and time
+    and memory must stay flat (not measured under a checker, whose quarantine of freed memory
+    grows on its own, and there the edits come in bursts: linted when the input pauses)."""
+    s = Server(ws, prefix)
+    init(s, ws)
+    uri = "file://" + ws + "/pod.yaml"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "text": POD, "version": 1}})
+    # Odd edits insert an astral character (two UTF-16 units) after "apiVersion: v1" or an "é"
+    # after it; even edits delete what was inserted: the text stays the same size, so time and
+    # memory must too. Every 500 edits, a pull: the diagnostics of the text so far.
+    at = len("apiVersion: v1")
+    times, rss = [], []
+    t0 = time.monotonic()
+    n = 10000
+    for i in range(1, n + 1):
+        if i % 2:
+            ins = "𝔘" if i % 4 == 1 else "é"
+            change = {"range": {"start": {"line": 0, "character": at}, "end": {"line": 0, "character": at}},
+                      "text": " #" + ins}
+        else:
+            units = 2 + (2 if i % 4 == 2 else 1)
+            change = {"range": {"start": {"line": 0, "character": at},
+                                "end": {"line": 0, "character": at + units}}, "text": ""}
+        s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": i + 1},
+                                            "contentChanges": [change]})
+        while measure:
+            m = s.read(60)
+            if m is None or m.get("params", {}).get("version") == i + 1:
+                check(m is not None, "no diagnostics published for edit %d" % i)
+                break
+        if i % 500 == 0:
+            rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+            r = s.response(rid, 120)
+            codes = sorted(d["code"] for d in r["result"]["items"]) if r and "result" in r else None
+            check(codes == ["schema-type"], "edit %d: %r" % (i, r))
+            now = time.monotonic()
+            times.append(now - t0)
+            t0 = now
+            with open("/proc/%d/status" % s.p.pid) as f:
+                rss.append(int([l for l in f if l.startswith("VmRSS")][0].split()[1]))
+    # after the edits the text is what it was: formatting quotes the boolean
+    rid = s.request("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                "options": {"tabSize": 2, "insertSpaces": True}})
+    r = s.response(rid, 120)
+    edits = r.get("result") if r else None
+    check(edits and edits[0]["newText"] == '"true"', "formatting after 10 000 edits: %r" % (str(r)[:300],))
+    rid = s.request("shutdown")
+    s.response(rid, 120)
+    s.notify("exit")
+    st = s.close(300)
+    check(st == 0, "status %r (99: valgrind found an error or a leak)\n%s" % (st, getattr(s, "stderr", "")[-3000:]))
+    first, last = sum(times[1:4]) / 3, sum(times[-3:]) / 3
+    print("%s: blocks of 500 edits: first %.3f s, last %.3f s; RSS %d kB -> %d kB"
+          % (" ".join(prefix[:1]) or "plain", first, last, rss[1], rss[-1]))
+    if measure:
+        check(last < first * 1.5 + 0.05, "the edits slow down: %.3f s -> %.3f s per 500" % (first, last))
+        check(rss[-1] <= rss[1] + 1024, "memory grows: %d kB -> %d kB" % (rss[1], rss[-1]))
+
+
+def long_sessions(ws):
+    """Plain: flat time and memory. Then under valgrind (no error, no definite leak), unless the
+    binary is built with AddressSanitizer: its leak check at exit is then what speaks."""
+    asan = asan_built()
+    long_session(ws, (), not asan)
+    if asan:
+        return
+    if subprocess.call(["sh", "-c", "command -v valgrind"], stdout=subprocess.DEVNULL) != 0:
+        print("tests/lsp/robust.py: valgrind is missing (Debian package valgrind; tools/setup)")
+        sys.exit(1)
+    long_session(ws, ("valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+                      "--errors-for-leak-kinds=definite"), False)
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="schedlint-lsp-robust-") as ws:
+        with open(os.path.join(ws, ".schedlint.yaml"), "w") as f:
+            f.write("{}\n")
+        if MODE == "long":
+            long_sessions(ws)
+        else:
+            errors(ws)
+    if FAILS:
+        print("tests/lsp/robust.py %s: %d failed" % (MODE, len(FAILS)))
+        sys.exit(1)
+    print("tests/lsp/robust.py %s: passed" % MODE)
+
+
+main()
