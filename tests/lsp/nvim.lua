@@ -1,25 +1,25 @@
 -- SPDX-License-Identifier: Apache-2.0
--- Headless Neovim 0.7 attaches `schedlint server` with vim.lsp.start_client and must show its
+-- Headless Neovim 0.7 attaches `schedlint server` with vim.lsp.start_client (through the recipe
+-- docs/editors/schedlint_lsp.lua, in a git work tree: one client for its root) and must show its
 -- diagnostics: the rule ids, and columns that land on the offending text of a line with
 -- non-ASCII characters (Neovim converts the server's UTF-16 ranges to byte columns).
 -- Run by tests/lsp/run: nvim --headless --clean -c 'luafile tests/lsp/nvim.lua' FILE, with
--- $SCHEDLINT the server and $OUT the file the result is written to.
+-- $SCHEDLINT the server, $DOCS docs/editors and $OUT the file the result is written to.
 local out = assert(io.open(os.getenv('OUT'), 'w'))
 local function finish(ok, msg)
   out:write(msg .. '\n')
   out:close()
   vim.cmd(ok and 'qa!' or 'cq!')
 end
-local id = vim.lsp.start_client({
-  name = 'schedlint',
-  cmd = { os.getenv('SCHEDLINT'), 'server', '--debounce-ms', '20' },
-  root_dir = vim.fn.expand('%:p:h'),
-})
+-- the README's recipe, docs/editors/schedlint_lsp.lua, as a user installs it
+package.path = os.getenv('DOCS') .. '/?.lua;' .. package.path
+require('schedlint_lsp').setup({ cmd = { os.getenv('SCHEDLINT'), 'server', '--debounce-ms', '20' } })
+vim.cmd('set filetype=yaml')   -- FileType again, now that the recipe listens
+local id = require('schedlint_lsp').clients[vim.fn.getcwd()]
 if not id then
-  finish(false, 'FAIL: vim.lsp.start_client returned nil')
+  finish(false, 'FAIL: the recipe started no client for the root ' .. vim.fn.getcwd())
   return
 end
-vim.lsp.buf_attach_client(0, id)
 local got = vim.wait(15000, function() return #vim.diagnostic.get(0) >= 3 end, 50)
 local lines = {}
 local by = {}

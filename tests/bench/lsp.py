@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""The language server's benchmark (spec/lsp.md, "Speed"): how long from a change to a
+1 000-line manifest to its diagnostics published, on one core.
+
+    tests/bench/lsp.py [--edits 200] [--seed 7] [--lines 1000]
+
+Builds the release schedlint in <project>/build-bench (as tests/bench/run does), makes a
+manifest of --lines lines from gen.py's generated documents, starts `schedlint server
+--debounce-ms 0` pinned to one CPU (taskset), opens the manifest and sends --edits incremental
+changes one at a time (a character typed into a name, then removed), timing each from the
+moment didChange is written to the moment its publishDiagnostics is read: the re-lint, the
+UTF-16 ranges and the JSON both ways. Three workspaces: the manifest alone with the project not
+read (noProject), the manifest alone as its project, and the manifest inside the bench's git
+repository of ~2 000 manifests (tests/bench/run's project), whose facts every lint reads again.
+Prints a Markdown table (median, p90, max).
+"""
+import argparse
+import json
+import os
+import select
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BENCH = os.path.join(ROOT, "tests", "bench")
+BUILD = os.path.join(ROOT, "build-bench")
+DATA = "/tmp/schedlint-bench"
+
+
+def sh(cmd, **kw):
+    print("+ " + " ".join(cmd), file=sys.stderr)
+    subprocess.run(cmd, check=True, **kw)
+
+
+def build():
+    if not os.path.exists(os.path.join(BUILD, "build.ninja")):
+        sh(["meson", "setup", BUILD, ROOT, "--buildtype=release"], stdout=subprocess.DEVNULL)
+    sh(["meson", "compile", "-C", BUILD, "schedlint:executable"], stdout=subprocess.DEVNULL)
+    return os.path.join(BUILD, "schedlint")
+
+
+def manifest(lines, seed):
+    """--lines lines of generated manifests, documents joined with ---."""
+    src = os.path.join(DATA, "lsp-docs-seed%d" % seed)
+    if not os.path.exists(os.path.join(src, ".done")):
+        shutil.rmtree(src, ignore_errors=True)
+        sh([sys.executable, os.path.join(BENCH, "gen.py"), src, "--mb", "0.3", "--shape", "small",
+            "--seed", str(seed)])
+        open(os.path.join(src, ".done"), "w").close()
+    out = []
+    for dp, dns, fns in sorted(os.walk(src)):
+        dns.sort()
+        for f in sorted(fns):
+            if f.endswith(".yaml") and len(out) < lines:   # whole documents, up to --lines
+                with open(os.path.join(dp, f)) as fh:
+                    out += (["---"] if out else []) + fh.read().rstrip("\n").split("\n")
+    return "\n".join(out) + "\n"
+
+
+def project_repo(seed):
+    d = os.path.join(DATA, "project-seed%d" % seed)
+    if not os.path.exists(os.path.join(d, ".done")):
+        shutil.rmtree(d, ignore_errors=True)
+        sh([sys.executable, os.path.join(BENCH, "gen.py"), d, "--mb", "4.1", "--shape", "small",
+            "--seed", str(seed)])
+        sh(["git", "init", "-q", d])
+        open(os.path.join(d, ".done"), "w").close()
+    return d
+
+
+class Client:
+    def __init__(self, cmd, cwd):
+        self.p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL)
+        self.buf = b""
+        self.id = 0
+
+    def send(self, obj):
+        body = json.dumps(obj).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def read(self):
+        while True:
+            head, sep, rest = self.buf.partition(b"\r\n\r\n")
+            if sep:
+                n = int(head.split(b":")[1])
+                if len(rest) >= n:
+                    self.buf = rest[n:]
+                    return json.loads(rest[:n])
+            select.select([self.p.stdout], [], [], 60)
+            chunk = os.read(self.p.stdout.fileno(), 1 << 20)
+            if not chunk:
+                raise SystemExit("the server closed its output")
+            self.buf += chunk
+
+    def request(self, method, params):
+        self.id += 1
+        self.send({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params})
+        while True:
+            m = self.read()
+            if m.get("id") == self.id and "method" not in m:
+                return m
+
+    def wait_version(self, uri, v):
+        while True:
+            m = self.read()
+            p = m.get("params") or {}
+            if m.get("method") == "textDocument/publishDiagnostics" and p.get("uri") == uri \
+                    and p.get("version") == v:
+                return p
+
+
+def session(schedlint, ws, rel, text, edits, no_project):
+    cmd = [schedlint, "server", "--debounce-ms", "0"]
+    if shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0"] + cmd
+    c = Client(cmd, ws)
+    c.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {},
+                             "initializationOptions": {"noProject": no_project}})
+    c.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    uri = "file://" + os.path.join(ws, rel)
+    c.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}})
+    first = c.wait_version(uri, 1)
+    lines = text.split("\n")
+    row = next(i for i, l in enumerate(lines) if l.startswith("  name: "))
+    col = len(lines[row])
+    times = []
+    for i in range(edits):
+        v = i + 2
+        if i % 2 == 0:
+            ch = {"range": {"start": {"line": row, "character": col}, "end": {"line": row, "character": col}},
+                  "text": "x"}
+        else:
+            ch = {"range": {"start": {"line": row, "character": col}, "end": {"line": row, "character": col + 1}},
+                  "text": ""}
+        t0 = time.perf_counter()
+        c.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                "params": {"textDocument": {"uri": uri, "version": v}, "contentChanges": [ch]}})
+        c.wait_version(uri, v)
+        times.append((time.perf_counter() - t0) * 1e3)
+    c.request("shutdown", None)
+    c.send({"jsonrpc": "2.0", "method": "exit"})
+    c.p.wait(30)
+    times.sort()
+    return {"diagnostics": len(first["diagnostics"]), "median": statistics.median(times),
+            "p90": times[int(len(times) * 0.9)], "max": times[-1]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--edits", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--lines", type=int, default=1000)
+    a = ap.parse_args()
+    schedlint = build()
+    text = manifest(a.lines, a.seed)
+    alone = os.path.join(DATA, "lsp-alone")
+    os.makedirs(alone, exist_ok=True)
+    with open(os.path.join(alone, "big.yaml"), "w") as f:
+        f.write(text)
+    repo = project_repo(a.seed)
+    with open(os.path.join(repo, "lsp-big.yaml"), "w") as f:   # the buffer's file, on disk too
+        f.write(text)
+    cases = [("the manifest alone, project not read (noProject)", alone, True),
+             ("the manifest alone, its directory as the project", alone, False),
+             ("the manifest in a git repository of ~2 000 manifests, project read", repo, False)]
+    rows = []
+    for name, ws, no_project in cases:
+        rel = "big.yaml" if ws == alone else "lsp-big.yaml"
+        r = session(schedlint, ws, rel, text, a.edits, no_project)
+        rows.append("| %s | %d | %.1f | %.1f | %.1f |" % (name, r["diagnostics"], r["median"], r["p90"], r["max"]))
+    os.remove(os.path.join(repo, "lsp-big.yaml"))
+    print("%d-line manifest (%d bytes), %d edits each, `schedlint server --debounce-ms 0` on one "
+          "CPU (taskset -c 0), release build:\n" % (text.count("\n"), len(text.encode()), a.edits))
+    print("| workspace | diagnostics | median ms | p90 ms | max ms |")
+    print("|---|---|---|---|---|")
+    print("\n".join(rows))
+
+
+main()
