@@ -30,6 +30,7 @@ struct server {
 	int state;
 	bool exit;
 	bool push;               /* publish diagnostics (the client does not pull them) */
+	bool watch;              /* the client registers file watchers when asked */
 	int debounce_ms;
 	int64_t next_id;         /* of the requests the server sends */
 };
@@ -264,10 +265,25 @@ static void set_settings(struct server *sv, const json_t *o)
 		sv->debounce_ms = (int)json_integer_value(db);
 }
 
+/* Asks the client to tell of changes to the project's YAML files and configs (the facts and
+** configs every buffer is linted with): workspace/didChangeWatchedFiles then relints. */
+static void register_watchers(struct server *sv)
+{
+	sl_lsp_wire_send(&sv->wire, json_pack(
+		"{s:s, s:I, s:s, s:{s:[{s:s, s:s, s:{s:[{s:s}, {s:s}]}}]}}", "jsonrpc", "2.0", "id",
+		(json_int_t)++sv->next_id, "method", "client/registerCapability", "params",
+		"registrations", "id", "schedlint-watch", "method", "workspace/didChangeWatchedFiles",
+		"registerOptions", "watchers", "globPattern", "**/*.{yaml,yml}", "globPattern",
+		"**/.schedlint.yaml"));
+}
+
 static void notification(struct server *sv, const char *m, const json_t *p)
 {
-	if (strcmp(m, "initialized") == 0)
+	if (strcmp(m, "initialized") == 0) {
+		if (sv->watch)
+			register_watchers(sv);
 		return;
+	}
 	if (strcmp(m, "textDocument/didOpen") == 0)
 		did_open(sv, p);
 	else if (strcmp(m, "textDocument/didChange") == 0)
@@ -291,6 +307,8 @@ static void initialize(struct server *sv, json_t *id, const json_t *p)
 {
 	const json_t *caps = json_object_get(p, "capabilities");
 	sv->push = !json_object_get(json_object_get(caps, "textDocument"), "diagnostic");
+	sv->watch = json_is_true(json_object_get(json_object_get(json_object_get(caps, "workspace"),
+		"didChangeWatchedFiles"), "dynamicRegistration"));
 	const json_t *opts = json_object_get(p, "initializationOptions");
 	if (json_is_object(opts))
 		set_settings(sv, opts);

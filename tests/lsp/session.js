@@ -70,6 +70,12 @@ function next(test, what) {
 	});
 }
 const version = v => p => p.uri === uri && p.version === v;
+let registered = null;
+conn.onRequest('client/registerCapability', p => { registered = p; return null; });
+// the first publication after the n-th that passes test
+function nextAfter(n, test, what) {
+	return next(p => published.indexOf(p) >= n && test(p), what);
+}
 conn.listen();
 const watchdog = setTimeout(() => {
 	console.error('tests/lsp/session.js: TIMEOUT; server stderr:\n' + stderr);
@@ -113,7 +119,8 @@ function ok(cond, msg) {
 	checks++;
 	const init = await conn.sendRequest('initialize', {
 		processId: process.pid, rootUri: 'file://' + ws, workspaceFolders: null,
-		capabilities: {textDocument: {publishDiagnostics: {relatedInformation: true}}}});
+		capabilities: {textDocument: {publishDiagnostics: {relatedInformation: true}},
+			workspace: {didChangeWatchedFiles: {dynamicRegistration: true}}}});
 	const c = init.capabilities;
 	ok(init.serverInfo.name === 'schedlint', 'serverInfo');
 	ok(c.textDocumentSync.change === 2 && c.textDocumentSync.openClose, 'incremental sync');
@@ -225,6 +232,28 @@ function ok(cond, msg) {
 	ok(codes(d).includes('yaml-syntax') && codes(d).includes('schema-type'), 'broken: ' + codes(d));
 	ok((await conn.sendRequest('textDocument/formatting', {textDocument: {uri}, options: {tabSize: 2, insertSpaces: true}})).length === 0,
 		'no formatting of a broken buffer');
+
+	// Settings: ignore a rule, then none again.
+	let n = published.length;
+	conn.sendNotification('workspace/didChangeConfiguration', {settings: {schedlint: {ignore: ['schema-type']}}});
+	d = (await nextAfter(n, p => p.uri === uri && !codes(p.diagnostics).includes('schema-type'), 'the settings')).diagnostics;
+	ok(codes(d).includes('yaml-syntax'), 'settings: ignore schema-type: ' + codes(d));
+	n = published.length;
+	conn.sendNotification('workspace/didChangeConfiguration', {settings: {schedlint: {}}});
+	await nextAfter(n, p => p.uri === uri && codes(p.diagnostics).includes('schema-type'), 'the settings reset');
+	checks++;
+
+	// The project on disk changes (a watched file): the buffer is linted with its new facts.
+	ok(registered && registered.registrations[0].method === 'workspace/didChangeWatchedFiles', 'watchers registered');
+	const pc = name => `apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: ${name}\nvalue: 10\nglobalDefault: true\n`;
+	conn.sendNotification('textDocument/didChange', {textDocument: {uri, version: ++v}, contentChanges: [{text: pc('mine')}]});
+	d = (await next(version(v), 'the PriorityClass')).diagnostics;
+	ok(d.length === 0, 'one default PriorityClass: ' + JSON.stringify(d));
+	fs.writeFileSync(path.join(ws, 'a-other.yaml'), pc('theirs'));
+	n = published.length;
+	conn.sendNotification('workspace/didChangeWatchedFiles', {changes: [{uri: 'file://' + path.join(ws, 'a-other.yaml'), type: 1}]});
+	d = (await nextAfter(n, p => p.uri === uri && p.diagnostics.length > 0, 'the watched file')).diagnostics;
+	ok(JSON.stringify(codes(d)) === JSON.stringify(['multiple-default-priority-classes']), 'the project read again: ' + codes(d));
 
 	// Close: the diagnostics are cleared.
 	conn.sendNotification('textDocument/didClose', {textDocument: {uri}});
