@@ -61,10 +61,6 @@ size_t sl_lsp_text_offset(const char *text, size_t len, const sl_lsp_lines *l, u
 /* The LSP position (UTF-16) of a byte offset. */
 void sl_lsp_text_position(const char *text, size_t len, const sl_lsp_lines *l, size_t offset,
 			  uint32_t *line, uint32_t *character);
-/* The byte offset of a library position: 1-based line and column in code points (a BOM at the
-** start of the text does not count, as in the library). */
-size_t sl_lsp_text_offset_cp(const char *text, size_t len, const sl_lsp_lines *l, uint32_t line,
-			     uint32_t column);
 /* {"line": , "character": } of a byte offset; {"start":, "end":} of a byte range. */
 json_t *sl_lsp_text_range(const char *text, size_t len, const sl_lsp_lines *l, size_t from,
 			  size_t to);

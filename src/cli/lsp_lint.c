@@ -5,7 +5,8 @@
 ** the command line (the nearest .schedlint.yaml, or the settings' config for all). Findings
 ** become LSP diagnostics (UTF-16 ranges, rule id, doc link, notes on the message's second
 ** line); each document keeps, per diagnostic, an entry with its byte range, rule and fix, from
-** which the code actions and hovers are answered. */
+** which the code actions and hovers are answered. Positions go by the findings' byte offsets:
+** the library's lines also end at NEL, LS and PS (as YAML's do), LSP's do not. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,8 +216,8 @@ static json_t *fix_changes(const sl_lsp_docs *d, const sl_fix *fix)
 }
 
 /* Records diagnostic dg of doc with its entry: byte range, rule, fix. */
-static void add(const sl_lsp_docs *d, sl_lsp_doc *doc, json_t *diags, json_t *entries, json_t *dg,
-		size_t from, size_t to, const char *rule, const sl_fix *fix)
+static void add(const sl_lsp_docs *d, json_t *diags, json_t *entries, json_t *dg, size_t from,
+		size_t to, const char *rule, const sl_fix *fix)
 {
 	json_t *e = json_pack("{s:I, s:I, s:O}", "from", (json_int_t)from, "to", (json_int_t)to,
 			      "diagnostic", dg);
@@ -228,7 +229,6 @@ static void add(const sl_lsp_docs *d, sl_lsp_doc *doc, json_t *diags, json_t *en
 			"safe", fix->applicability == SL_FIX_SAFE, "changes", changes));
 	json_array_append_new(diags, dg);
 	json_array_append_new(entries, e);
-	(void)doc;
 }
 
 static void publish_to(sl_lsp_doc *doc, json_t *diags, json_t *entries)
@@ -250,7 +250,7 @@ bool sl_lsp_lint_all(sl_lsp_docs *d, const sl_lsp_settings *s)
 		sl_lsp_doc *doc = d->v[k];
 		json_t *diags = json_array(), *entries = json_array();
 		if (!run) {   /* the config or the settings: said on every document, at its start */
-			add(d, doc, diags, entries, diagnostic(doc, 0, 0, 1, NULL, why, NULL), 0, 0,
+			add(d, diags, entries, diagnostic(doc, 0, 0, 1, NULL, why, NULL), 0, 0,
 			    NULL, NULL);
 			publish_to(doc, diags, entries);
 			continue;
@@ -258,7 +258,7 @@ bool sl_lsp_lint_all(sl_lsp_docs *d, const sl_lsp_settings *s)
 		size_t fi = file_of(run, doc->path);
 		sl_file_info info;
 		if (fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK && info.error)
-			add(d, doc, diags, entries, diagnostic(doc, 0, 0, 1, NULL, info.error, NULL),
+			add(d, diags, entries, diagnostic(doc, 0, 0, 1, NULL, info.error, NULL),
 			    0, 0, NULL, NULL);
 		publish_to(doc, diags, entries);
 	}
@@ -267,14 +267,12 @@ bool sl_lsp_lint_all(sl_lsp_docs *d, const sl_lsp_settings *s)
 		sl_lsp_doc *doc = sl_lsp_docs_find_path(d, f->path);
 		if (!doc)
 			continue;
-		size_t from = sl_lsp_text_offset_cp(doc->text, doc->len, &doc->lines, f->line, f->column);
-		size_t to = f->end_line ? sl_lsp_text_offset_cp(doc->text, doc->len, &doc->lines,
-								f->end_line, f->end_column) : from;
-		if (to < from)
-			to = from;
+		/* by bytes: the library's lines also end at NEL, LS and PS, LSP's do not */
+		size_t from = f->offset < doc->len ? f->offset : doc->len;
+		size_t to = f->length < doc->len - from ? from + f->length : doc->len;
 		json_t *dg = diagnostic(doc, from, to, lsp_severity(f->severity), f->rule, f->message,
 					f->notes);
-		add(d, doc, doc->diagnostics, doc->entries, dg, from, to, f->rule, f->fix);
+		add(d, doc->diagnostics, doc->entries, dg, from, to, f->rule, f->fix);
 	}
 	free(why);
 	if (run)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** lsp_text.c: positions as LSP counts them and as the library does. LSP: 0-based lines ended by
 ** \n, \r\n or \r, characters in UTF-16 code units (a code point above U+FFFF is two). The
-** library: 1-based lines and columns in code points. Both meet at byte offsets. Bytes that are
+** library: 1-based lines and columns in code points, lines ended at NEL, LS and PS too. Both
+** meet at byte offsets, which the library's findings and edits carry. Bytes that are
 ** not UTF-8 count as one unit each, as a client that shows them does. */
 #include <stdlib.h>
 #include <string.h>
@@ -101,21 +102,6 @@ void sl_lsp_text_position(const char *text, size_t len, const sl_lsp_lines *l, s
 	}
 	*line = (uint32_t)lo;
 	*character = u;
-}
-
-size_t sl_lsp_text_offset_cp(const char *text, size_t len, const sl_lsp_lines *l, uint32_t line,
-			     uint32_t column)
-{
-	if (line == 0 || line > l->n)
-		return line == 0 ? 0 : len;
-	size_t p = l->start[line - 1], e = line_end(text, len, l, line - 1);
-	if (line == 1 && e - p >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-		p += 3;
-	for (uint32_t c = 1; c < column && p < e; c++) {
-		unsigned k;
-		p += step((const unsigned char *)text + p, e - p, &k);
-	}
-	return p;
 }
 
 static json_t *position(const char *text, size_t len, const sl_lsp_lines *l, size_t off)

@@ -225,11 +225,14 @@ function ok(cond, msg) {
 	ok(d.length === 0, 'all fixed: ' + JSON.stringify(d));
 
 	// A broken second document: its yaml-syntax, the first keeps its own; formatting does nothing.
-	const broken = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  nodeSelector: {a: true}\n' +
-		'  containers: [{name: c, image: x}]\n---\nkind: [\n';
+	// (with a LINE SEPARATOR in a string before it: a line break to YAML, not to LSP)
+	const broken = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations: {note: "a\u2028b"}\n' +
+		'spec:\n  nodeSelector: {a: true}\n  containers: [{name: c, image: x}]\n---\nkind: [\n';
 	conn.sendNotification('textDocument/didChange', {textDocument: {uri, version: ++v}, contentChanges: [{text: broken}]});
 	d = (await next(version(v), 'the broken text')).diagnostics;
 	ok(codes(d).includes('yaml-syntax') && codes(d).includes('schema-type'), 'broken: ' + codes(d));
+	ok(slice(broken, d.find(x => x.code === 'schema-type').range) === 'true', 'the boolean after a U+2028: ' +
+		JSON.stringify(d.find(x => x.code === 'schema-type').range));
 	ok((await conn.sendRequest('textDocument/formatting', {textDocument: {uri}, options: {tabSize: 2, insertSpaces: true}})).length === 0,
 		'no formatting of a broken buffer');
 
