@@ -165,6 +165,37 @@ static int lsp_severity(sl_severity s)
 	return s == SL_SEV_ERROR ? 1 : s == SL_SEV_WARNING ? 2 : 3;
 }
 
+/* A JSON string of s; bytes that are not UTF-8 (a file name's, say) become U+FFFD. */
+static json_t *text_of(const char *s)
+{
+	json_t *j = json_string(s);
+	if (j)
+		return j;
+	size_t n = strlen(s), k = 0;
+	char *t = malloc(n * 3 + 1);
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+			   : (c & 0xF8) == 0xF0 ? 4 : 0;
+		json_t *one = len && i + len <= n ? json_stringn(s + i, len) : NULL;
+		if (one) {
+			memcpy(t + k, s + i, len);
+			k += len;
+			i += len;
+			json_decref(one);
+		} else {
+			memcpy(t + k, "\xEF\xBF\xBD", 3);
+			k += 3;
+			i++;
+		}
+	}
+	j = json_stringn(t, k);
+	free(t);
+	return j;
+}
+
 /* A diagnostic at [from, to) of doc; code NULL for one that is no rule's. */
 static json_t *diagnostic(const sl_lsp_doc *doc, size_t from, size_t to, int severity,
 			  const char *code, const char *message, const char *notes)
@@ -176,7 +207,7 @@ static json_t *diagnostic(const sl_lsp_doc *doc, size_t from, size_t to, int sev
 	json_object_set_new(dg, "range", sl_lsp_text_range(doc->text, doc->len, &doc->lines, from, to));
 	json_object_set_new(dg, "severity", json_integer(severity));
 	json_object_set_new(dg, "source", json_string("schedlint"));
-	json_object_set_new(dg, "message", json_string(text ? text : message));
+	json_object_set_new(dg, "message", text_of(text ? text : message));
 	free(text);
 	if (code) {
 		char *href = NULL;

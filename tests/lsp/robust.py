@@ -190,6 +190,17 @@ def errors(ws):
     r = s.response(rid)
     codes = sorted(d["code"] for d in r["result"]["items"]) if r and "result" in r else None
     check(codes == ["schema-type"], "diagnostics after clamped edits: %r" % (r,))
+    # a message naming a file whose name is not UTF-8: still JSON, the byte as U+FFFD
+    pc = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: %s\nvalue: 1\nglobalDefault: true\n"
+    with open(os.path.join(ws.encode(), b"a-\xff.yaml"), "w") as f:
+        f.write(pc % "theirs")
+    zuri = "file://" + ws + "/z.yaml"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": zuri, "text": pc % "mine", "version": 1}})
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": zuri}})
+    r = s.response(rid)
+    items = r["result"]["items"] if r and "result" in r else []
+    check(len(items) == 1 and "a-\ufffd.yaml" in items[0]["message"], "a file name not UTF-8: %r" % (r,))
+    os.remove(os.path.join(ws.encode(), b"a-\xff.yaml"))
     # after shutdown: requests are -32600, exit is status 0
     rid = s.request("shutdown")
     r = s.response(rid)
