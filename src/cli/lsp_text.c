@@ -133,6 +133,8 @@ bool sl_lsp_text_read_position(const json_t *pos, uint32_t *line, uint32_t *char
 bool sl_lsp_text_splice(char **text, size_t *len, size_t from, size_t to, const char *rep,
 			size_t rlen)
 {
+	if (from > *len)
+		from = *len;
 	if (to < from)
 		to = from;
 	if (to > *len)
