@@ -68,10 +68,12 @@ SL_API sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_ru
 ** (see sl_run_file), not returned: the other inputs are still linted. SL_ENOMEM only. */
 SL_API sl_err sl_run_add_path(sl_run *run, const char *path);
 /* Adds everything readable from fd (at most SL_PIPE_INPUT_MAX bytes unless it is a regular
-** file: more is recorded as a file error), reported as display_path. */
+** file: more is recorded as a file error), reported as display_path; when display_path names a
+** file, what was read stands in for it as a buffer does (sl_run_add_buffer). */
 SL_API sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path);
 /* Adds a copy of data[0..len), reported as path: how an editor lints an open buffer in place of
-** the file on disk (the disk is not read for it, the buffer is linted as if it were the file).
+** the file on disk (the disk is not read for it, the buffer is linted as if it were the file,
+** for the cross-file facts too: sl_run_add_project does not read that file again).
 ** Fixes apply to the copy: read them back with sl_run_file_text. */
 SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len);
 /* Adds, for the cross-file facts only, the *.yaml / *.yml files under root (the project:
