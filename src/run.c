@@ -32,6 +32,7 @@ struct sl_run {
 	bool no_gitignore;           /* sl_run_options.no_gitignore */
 	sl_repo *repo;               /* the repository walks are in, opened by the first walk */
 	bool repo_tried;
+	bool project;                /* sl_run_read_project: a project for other runs to use */
 };
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
@@ -347,6 +348,23 @@ static bool project_given(const sl_run *run, const char *root)
 	return false;
 }
 
+/* Adds the *.yaml / *.yml files under the directory named (as sl_walk_relative names it) as
+** the project's context files; a directory that cannot be resolved is no project to read. */
+static sl_err add_context(sl_run *run, const char *named)
+{
+	sl_err err = add_root(run, named, true);
+	if (err)
+		return err == SL_EIO ? SL_OK : err;
+	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
+	run->adding_context = true;
+	sl_walk_skip skip;
+	err = sl_walk_skipping(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
+			       add_walked, ignore_error, run);
+	run->adding_context = false;
+	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
+	return err ? err : derr;
+}
+
 sl_err sl_run_add_project(sl_run *run, const char *root)
 {
 	if (run->linted)
@@ -365,26 +383,42 @@ sl_err sl_run_add_project(sl_run *run, const char *root)
 		free(named);
 		return SL_OK;   /* no such directory, or every file of it is an input already */
 	}
-	sl_err err = add_root(run, named, true);
-	if (err == SL_EIO)
-		err = SL_OK;   /* no project to read */
-	if (err) {
-		free(named);
-		return err;
-	}
-	if (err == SL_EIO)
-		return SL_OK;   /* no such directory: no project to read */
+	sl_err err = add_context(run, named);
+	free(named);
+	return err;
+}
+
+sl_err sl_run_read_project(sl_run *run, const char *root)
+{
+	if (run->linted || run->n_named || run->n_walked)
+		return SL_EUSAGE;
+	char *start = realpath(".", NULL);
+	char *real = root ? realpath(root, NULL) : start ? project_root(start) : NULL;
+	free(start);
+	char *named = real ? sl_walk_relative(real) : NULL;
+	free(real);
+	sl_err err = named ? add_context(run, named) : SL_OK;   /* none: an empty project */
+	free(named);
 	if (err)
 		return err;
-	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
-	run->adding_context = true;
-	sl_walk_skip skip;
-	err = sl_walk_skipping(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
-			       add_walked, ignore_error, run);
-	run->adding_context = false;
-	free(named);
-	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
-	return err ? err : derr;
+	run->passes.eng.keep_facts = true;
+	run->project = true;
+	return sl_run_lint(run);
+}
+
+sl_err sl_run_use_project(sl_run *run, const sl_run *project)
+{
+	if (run->linted || !project->project || !project->linted)
+		return SL_EUSAGE;
+	const sl_engine *pe = &project->passes.eng;
+	for (size_t i = 0; i < pe->n_files; i++) {
+		const sl_file *from = pe->files[i];
+		if (!from->context || (!from->n_objects && !from->n_digests && !from->n_facts))
+			continue;   /* nothing the index takes */
+		if (!sl_passes_borrow(&run->passes, from))
+			return SL_ENOMEM;
+	}
+	return SL_OK;
 }
 
 sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool *converged)

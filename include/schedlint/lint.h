@@ -86,6 +86,20 @@ SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data,
 ** whole), nor when a directory given as an input holds the whole root. Call
 ** after adding the inputs, before sl_run_lint. SL_ENOMEM; SL_EUSAGE after the lint. */
 SL_API sl_err sl_run_add_project(sl_run *run, const char *root);
+/* The project read once, for an editor that lints buffer after buffer (spec/lsp.md): run, new
+** and given no input, reads every *.yaml / *.yml file under root (NULL: as sl_run_add_project
+** finds it) for the cross-file facts and lints it, keeping what other runs need of it; then
+** sl_run_use_project lends it to each run, in place of sl_run_add_project, which would read
+** and parse the project again. Nothing is reported of it (no files, no findings). Read it
+** again (a new run) when its files change. SL_EUSAGE for a run that has inputs or was linted;
+** SL_ENOMEM; SL_EINTERNAL. */
+SL_API sl_err sl_run_read_project(sl_run *run, const char *root);
+/* Gives run the cross-file facts of project (a run sl_run_read_project read, under the same
+** config and options, which must outlive run): as sl_run_add_project would, without reading
+** anything; a file of the project that run has as an input or a buffer is run's, not the
+** project's. Call after adding the inputs, before sl_run_lint. SL_EUSAGE when run was linted
+** or project is not one; SL_ENOMEM. */
+SL_API sl_err sl_run_use_project(sl_run *run, const sl_run *project);
 /* True when path (relative to the config's directory) matches one of its exclude globs. */
 SL_API bool sl_run_excluded(const sl_run *run, const char *path);
 /* Runs both passes. SL_ENOMEM or SL_EINTERNAL; findings are not errors. */

@@ -114,22 +114,27 @@ typedef struct sl_lsp_settings {
 	char **select, **ignore;     /* rule ids or categories */
 	size_t n_select, n_ignore;
 	bool no_project;             /* do not read the project's other files for facts */
+	struct sl_run *project;      /* the project read once (sl_run_read_project) and lent to
+					every lint; NULL until the next lint reads it */
+	struct sl_config *project_cfg;   /* the config it was read under */
 } sl_lsp_settings;
 
 /* Reads {"config":, "select": [], "ignore": [], "noProject":} into s (what is absent is
 ** reset); false (and *why) when a value has the wrong type. */
 bool sl_lsp_lint_settings(sl_lsp_settings *s, const json_t *o, const char **why);
 void sl_lsp_lint_settings_free(sl_lsp_settings *s);
-/* Lints every open document in one run (each buffer replaces its file, the project read for
-** facts) and sets each one's diagnostics and entries. */
-bool sl_lsp_lint_all(sl_lsp_docs *d, const sl_lsp_settings *s);
+/* The project's files changed (a save, a watched file): the next lint reads it again. */
+void sl_lsp_lint_forget_project(sl_lsp_settings *s);
+/* Lints every open document in one run (each buffer replaces its file, the project's facts
+** lent from the project read once) and sets each one's diagnostics and entries. */
+bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s);
 /* The code actions for doc at the byte range [from, to): fixes and ignores of the diagnostics
 ** there (when quickfix is wanted), the fix-all action (when fix_all is wanted). */
-json_t *sl_lsp_lint_actions(sl_lsp_docs *d, const sl_lsp_settings *s, sl_lsp_doc *doc,
+json_t *sl_lsp_lint_actions(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc,
 			    size_t from, size_t to, bool quickfix, bool fix_all);
 /* The edits `schedlint fmt` makes to doc: [] when nothing is fixable or the buffer does not
 ** parse; NULL for memory. */
-json_t *sl_lsp_lint_format(sl_lsp_docs *d, const sl_lsp_settings *s, sl_lsp_doc *doc);
+json_t *sl_lsp_lint_format(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc);
 /* The Hover of the diagnostics at byte offset at: their rules' documentation; json null when
 ** none is there. */
 json_t *sl_lsp_lint_hover(const sl_lsp_doc *doc, size_t at);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** lsp_lint.c: libschedlint over the open documents, as `schedlint check` would lint them. One
 ** run holds every open buffer (each replaces its file for every rule, the cross-file ones
-** included) and reads the project's other files for facts; each file's config resolves as on
-** the command line (the nearest .schedlint.yaml, or the settings' config for all). Findings
+** included) and has the project's facts, read once (sl_run_read_project) and again when its
+** files change; each file's config resolves as on the command line (the nearest .schedlint.yaml, or the settings' config for all). Findings
 ** become LSP diagnostics (UTF-16 ranges, rule id, doc link, notes on the message's second
 ** line); each document keeps, per diagnostic, an entry with its byte range, rule and fix, from
 ** which the code actions and hovers are answered. Positions go by the findings' byte offsets:
@@ -26,8 +26,17 @@ static void free_list(char **v, size_t n)
 	free(v);
 }
 
+void sl_lsp_lint_forget_project(sl_lsp_settings *s)
+{
+	sl_run_free(s->project);
+	sl_config_free(s->project_cfg);
+	s->project = NULL;
+	s->project_cfg = NULL;
+}
+
 void sl_lsp_lint_settings_free(sl_lsp_settings *s)
 {
+	sl_lsp_lint_forget_project(s);
 	free(s->config);
 	free_list(s->select, s->n_select);
 	free_list(s->ignore, s->n_ignore);
@@ -105,9 +114,42 @@ bool sl_lsp_lint_settings(sl_lsp_settings *s, const json_t *o, const char **why)
 
 /* --- the run ------------------------------------------------------------------------------- */
 
+static sl_run_options options(const sl_lsp_settings *s)
+{
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.jobs = 1;
+	o.nearest_config = !s->config;
+	o.select = (const char *const *)s->select;
+	o.n_select = s->n_select;
+	o.ignore = (const char *const *)s->ignore;
+	o.n_ignore = s->n_ignore;
+	return o;
+}
+
+/* Reads the project once, streamed (its memory is that of its facts, not its trees), under
+** the config the lints use; what cannot be read leaves it unread (each lint then reads it, as
+** `schedlint check` does). */
+static void read_project(const sl_lsp_docs *d, sl_lsp_settings *s)
+{
+	char *why = NULL;
+	sl_run_options o = options(s);
+	o.low_memory = true;
+	sl_err err = sl_cli_find_config(s->config, d->n ? d->v[0]->path : NULL, &s->project_cfg, &why);
+	if (!err)
+		err = sl_run_new(s->project_cfg, &o, &s->project, &why);
+	if (!err)
+		err = sl_run_read_project(s->project, NULL);
+	if (err) {
+		fprintf(stderr, "schedlint server: the project is read at every lint: %s\n",
+			why ? why : sl_strerror(err));
+		sl_lsp_lint_forget_project(s);
+	}
+	free(why);
+}
+
 /* A run over every open document, linted; NULL with *why (malloc'd) when the config or the
 ** settings are wrong, NULL with *why NULL for memory. */
-static sl_run *linted(const sl_lsp_docs *d, const sl_lsp_settings *s, sl_config **cfg, char **why)
+static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_config **cfg, char **why)
 {
 	*why = NULL;
 	*cfg = NULL;
@@ -117,19 +159,15 @@ static sl_run *linted(const sl_lsp_docs *d, const sl_lsp_settings *s, sl_config 
 			*why = strdup(sl_strerror(err));
 		return NULL;
 	}
-	sl_run_options o = SL_RUN_OPTIONS_INIT;
-	o.jobs = 1;
-	o.nearest_config = !s->config;
-	o.select = (const char *const *)s->select;
-	o.n_select = s->n_select;
-	o.ignore = (const char *const *)s->ignore;
-	o.n_ignore = s->n_ignore;
+	sl_run_options o = options(s);
 	sl_run *run = NULL;
 	err = sl_run_new(*cfg, &o, &run, why);
 	for (size_t i = 0; !err && i < d->n; i++)
 		err = sl_run_add_buffer(run, d->v[i]->path, d->v[i]->text, d->v[i]->len);
+	if (!err && !s->no_project && !s->project)
+		read_project(d, s);
 	if (!err && !s->no_project)
-		err = sl_run_add_project(run, NULL);
+		err = s->project ? sl_run_use_project(run, s->project) : sl_run_add_project(run, NULL);
 	if (!err)
 		err = sl_run_lint(run);
 	if (err) {
@@ -270,7 +308,7 @@ static void publish_to(sl_lsp_doc *doc, json_t *diags, json_t *entries)
 	doc->entries = entries;
 }
 
-bool sl_lsp_lint_all(sl_lsp_docs *d, const sl_lsp_settings *s)
+bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s)
 {
 	sl_config *cfg;
 	char *why = NULL;
@@ -315,7 +353,7 @@ bool sl_lsp_lint_all(sl_lsp_docs *d, const sl_lsp_settings *s)
 
 /* The edit fmt makes to doc: the TextEdit from its text to the fixed one; json null when
 ** nothing changes or the buffer does not parse; NULL for memory. */
-static json_t *fmt_edit(sl_lsp_docs *d, const sl_lsp_settings *s, sl_lsp_doc *doc)
+static json_t *fmt_edit(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc)
 {
 	sl_config *cfg;
 	char *why = NULL;
@@ -345,7 +383,7 @@ static json_t *fmt_edit(sl_lsp_docs *d, const sl_lsp_settings *s, sl_lsp_doc *do
 	return out;
 }
 
-json_t *sl_lsp_lint_format(sl_lsp_docs *d, const sl_lsp_settings *s, sl_lsp_doc *doc)
+json_t *sl_lsp_lint_format(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc)
 {
 	json_t *e = fmt_edit(d, s, doc);
 	if (!e)
@@ -399,7 +437,7 @@ static json_t *ignore_edit(const sl_lsp_doc *doc, size_t at, const char *rule)
 	return e;
 }
 
-json_t *sl_lsp_lint_actions(sl_lsp_docs *d, const sl_lsp_settings *s, sl_lsp_doc *doc,
+json_t *sl_lsp_lint_actions(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc,
 			    size_t from, size_t to, bool quickfix, bool fix_all)
 {
 	json_t *out = json_array();

@@ -291,8 +291,10 @@ static void notification(struct server *sv, const char *m, const json_t *p)
 	else if (strcmp(m, "textDocument/didClose") == 0)
 		did_close(sv, p);
 	else if (strcmp(m, "textDocument/didSave") == 0 ||
-		 strcmp(m, "workspace/didChangeWatchedFiles") == 0)
+		 strcmp(m, "workspace/didChangeWatchedFiles") == 0) {
+		sl_lsp_lint_forget_project(&sv->settings);   /* read again, at the next lint */
 		all_due(sv, now_ms());   /* the project on disk changed: every buffer again */
+	}
 	else if (strcmp(m, "workspace/didChangeConfiguration") == 0) {
 		const json_t *s = json_object_get(p, "settings");
 		if (json_is_object(s) && json_object_size(s))

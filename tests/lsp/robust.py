@@ -194,6 +194,7 @@ def errors(ws):
     pc = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: %s\nvalue: 1\nglobalDefault: true\n"
     with open(os.path.join(ws.encode(), b"a-\xff.yaml"), "w") as f:
         f.write(pc % "theirs")
+    s.notify("workspace/didChangeWatchedFiles", {"changes": []})   # the project read again
     zuri = "file://" + ws + "/z.yaml"
     s.notify("textDocument/didOpen", {"textDocument": {"uri": zuri, "text": pc % "mine", "version": 1}})
     rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": zuri}})

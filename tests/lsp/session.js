@@ -257,6 +257,15 @@ function ok(cond, msg) {
 	conn.sendNotification('workspace/didChangeWatchedFiles', {changes: [{uri: 'file://' + path.join(ws, 'a-other.yaml'), type: 1}]});
 	d = (await nextAfter(n, p => p.uri === uri && p.diagnostics.length > 0, 'the watched file')).diagnostics;
 	ok(JSON.stringify(codes(d)) === JSON.stringify(['multiple-default-priority-classes']), 'the project read again: ' + codes(d));
+	// Read once: a file gone from disk still counts until a save (or a watcher) says so.
+	fs.rmSync(path.join(ws, 'a-other.yaml'));
+	conn.sendNotification('textDocument/didChange', {textDocument: {uri, version: ++v}, contentChanges: [{text: pc('mine') + '# edited\n'}]});
+	d = (await next(version(v), 'an edit with the project cached')).diagnostics;
+	ok(JSON.stringify(codes(d)) === JSON.stringify(['multiple-default-priority-classes']), 'the project is not read again at each edit: ' + codes(d));
+	n = published.length;
+	conn.sendNotification('textDocument/didSave', {textDocument: {uri}});
+	d = (await nextAfter(n, p => p.uri === uri, 'the save')).diagnostics;
+	ok(d.length === 0, 'a save reads the project again: ' + JSON.stringify(d));
 
 	// Close: the diagnostics are cleared.
 	conn.sendNotification('textDocument/didClose', {textDocument: {uri}});
