@@ -613,9 +613,9 @@ sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *
 	return sl_scopes_new(cfg, opts, opts && opts->nearest_config, &p->eng.scopes, error_out);
 }
 
-sl_file *sl_passes_new_file(sl_passes *p, const char *path)
+/* A new record for path, appended to e's files; its scope is the caller's to set. */
+static sl_file *append(sl_engine *e, const char *path)
 {
-	sl_engine *e = &p->eng;
 	if (e->n_files >= UINT32_MAX)
 		return NULL;   /* sl_file.index */
 	if ((e->n_files & (e->n_files + 1)) == 0 || e->n_files == 0) {
@@ -631,20 +631,32 @@ sl_file *sl_passes_new_file(sl_passes *p, const char *path)
 	if (!f)
 		return NULL;
 	f->path = memcpy((char *)(f + 1), path, len);
-	f->scope = sl_scopes_of(e->scopes, path);
-	if (!f->scope || (f->scope->error && !(f->error = sl_xstrdup(f->scope->error)))) {
-		free(f);
+	e->files[e->n_files++] = f;
+	return f;
+}
+
+sl_file *sl_passes_new_file(sl_passes *p, const char *path)
+{
+	sl_engine *e = &p->eng;
+	const sl_scope *scope = sl_scopes_of(e->scopes, path);
+	char *error = scope && scope->error ? sl_xstrdup(scope->error) : NULL;
+	sl_file *f = scope && (!scope->error || error) ? append(e, path) : NULL;
+	if (!f) {
+		free(error);
 		return NULL;
 	}
-	e->files[e->n_files++] = f;
+	f->scope = scope;
+	f->error = error;
 	return f;
 }
 
 sl_file *sl_passes_borrow(sl_passes *p, const sl_file *from)
 {
-	sl_file *f = sl_passes_new_file(p, from->path);
+	sl_file *f = append(&p->eng, from->path);
 	if (!f)
 		return NULL;
+	f->scope = from->scope;   /* the project's config for it (no lookup: the project's scopes
+				     outlive the borrower) */
 	f->context = true;
 	f->borrowed = true;
 	f->next = SL_NEXT_DONE;
