@@ -12,8 +12,9 @@ changes one at a time (a character typed into a name, then removed), timing each
 moment didChange is written to the moment its publishDiagnostics is read: the re-lint, the
 UTF-16 ranges and the JSON both ways. Three workspaces: the manifest alone with the project not
 read (noProject), the manifest alone as its project, and the manifest inside the bench's git
-repository of ~2 000 manifests (tests/bench/run's project), whose facts every lint reads again.
-Prints a Markdown table (median, p90, max).
+repository of ~2 000 manifests (tests/bench/run's project), read once at the first lint and lent
+to every later one. Prints a Markdown table (the open, which reads the project; per change: median, p90, max; the server's RSS at the end;
+taskset execs the server, so its pid is the server's).
 """
 import argparse
 import json
@@ -124,9 +125,11 @@ def session(schedlint, ws, rel, text, edits, no_project):
                              "initializationOptions": {"noProject": no_project}})
     c.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
     uri = "file://" + os.path.join(ws, rel)
+    t_open = time.perf_counter()
     c.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
             "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}})
     first = c.wait_version(uri, 1)
+    open_ms = (time.perf_counter() - t_open) * 1e3   # the first lint reads the project
     lines = text.split("\n")
     row = next(i for i, l in enumerate(lines) if l.startswith("  name: "))
     col = len(lines[row])
@@ -144,11 +147,15 @@ def session(schedlint, ws, rel, text, edits, no_project):
                 "params": {"textDocument": {"uri": uri, "version": v}, "contentChanges": [ch]}})
         c.wait_version(uri, v)
         times.append((time.perf_counter() - t0) * 1e3)
+    rss = 0
+    pid = c.p.pid
+    with open("/proc/%d/status" % pid) as f:
+        rss = int([l for l in f if l.startswith("VmRSS")][0].split()[1])
     c.request("shutdown", None)
     c.send({"jsonrpc": "2.0", "method": "exit"})
     c.p.wait(30)
     times.sort()
-    return {"diagnostics": len(first["diagnostics"]), "median": statistics.median(times),
+    return {"diagnostics": len(first["diagnostics"]), "rss": rss, "open": open_ms, "median": statistics.median(times),
             "p90": times[int(len(times) * 0.9)], "max": times[-1]}
 
 
@@ -174,12 +181,13 @@ def main():
     for name, ws, no_project in cases:
         rel = "big.yaml" if ws == alone else "lsp-big.yaml"
         r = session(schedlint, ws, rel, text, a.edits, no_project)
-        rows.append("| %s | %d | %.1f | %.1f | %.1f |" % (name, r["diagnostics"], r["median"], r["p90"], r["max"]))
+        rows.append("| %s | %d | %.0f | %.1f | %.1f | %.1f | %.0f |" % (
+            name, r["diagnostics"], r["open"], r["median"], r["p90"], r["max"], r["rss"] / 1024))
     os.remove(os.path.join(repo, "lsp-big.yaml"))
     print("%d-line manifest (%d bytes), %d edits each, `schedlint server --debounce-ms 0` on one "
           "CPU (taskset -c 0), release build:\n" % (text.count("\n"), len(text.encode()), a.edits))
-    print("| workspace | diagnostics | median ms | p90 ms | max ms |")
-    print("|---|---|---|---|---|")
+    print("| workspace | diagnostics | open ms | median ms | p90 ms | max ms | server RSS MiB |")
+    print("|---|---|---|---|---|---|---|")
     print("\n".join(rows))
 
 
