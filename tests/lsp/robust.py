@@ -8,7 +8,10 @@ errors  malformed JSON, JSON that is no request, a header without Content-Length
         the limit, messages out of order (before initialize, after shutdown, initialize twice,
         exit without shutdown), bad params, EOF in the middle of a message: each gets its
         JSON-RPC error (or is ignored, for notifications) and the server neither crashes nor
-        hangs; it exits 0 after shutdown + exit, 1 otherwise, and when its input closes.
+        hangs; it exits 0 after shutdown + exit, 1 otherwise, and when its input closes. Also:
+        a file name that is not UTF-8 in a message, an unsafe fix (titled so, not preferred,
+        not in fix-all), a config in the settings that cannot be loaded, a setting of the
+        wrong type.
 long    a session of 10 000 incremental edits (a pull every 500): the diagnostics are right at
         the end, memory stays flat and the edits do not slow down; under valgrind memcheck
         (no error, no definite leak) unless the binary is built with AddressSanitizer, whose
@@ -202,6 +205,22 @@ def errors(ws):
     items = r["result"]["items"] if r and "result" in r else []
     check(len(items) == 1 and "a-\ufffd.yaml" in items[0]["message"], "a file name not UTF-8: %r" % (r,))
     os.remove(os.path.join(ws.encode(), b"a-\xff.yaml"))
+    # an unsafe fix is offered titled as such, never preferred, and never in fix-all
+    spot = open("testdata/rules/critical-on-spot/bad/preferred.yaml").read()
+    suri = "file://" + ws + "/spot.yaml"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": suri, "text": spot, "version": 1}})
+    rid = s.request("textDocument/codeAction", {"textDocument": {"uri": suri}, "context": {"diagnostics": []},
+                                                "range": {"start": {"line": 14, "character": 20},
+                                                          "end": {"line": 14, "character": 20}}})
+    r = s.response(rid)
+    acts = r.get("result") or [] if r else []
+    unsafe = [a for a in acts if a["title"].startswith("Unsafe fix: ")]
+    check(len(unsafe) == 1 and not unsafe[0].get("isPreferred") and "(critical-on-spot)" in unsafe[0]["title"],
+          "the unsafe fix: %r" % ([a["title"] for a in acts],))
+    rid = s.request("textDocument/codeAction", {"textDocument": {"uri": suri}, "context": {"diagnostics": [], "only": ["source"]},
+                                                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}})
+    r = s.response(rid)
+    check(r and r.get("result") == [], "no safe fix, so no fix-all: %r" % (r,))
     # after shutdown: requests are -32600, exit is status 0
     rid = s.request("shutdown")
     r = s.response(rid)
@@ -212,6 +231,23 @@ def errors(ws):
     s.notify("exit")
     st = s.close()
     check(st == 0, "exit after shutdown: status %r" % (st,))
+
+    # a config named in the settings that cannot be loaded: said on the document, at its start
+    s = Server(ws)
+    rid = s.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {},
+                                   "initializationOptions": {"config": "missing.yaml", "select": 7}})
+    s.response(rid)
+    s.notify("initialized", {})
+    s.notify("workspace/didChangeConfiguration", {"settings": {"schedlint": {"config": "missing.yaml"}}})
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "text": POD, "version": 1}})
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+    r = s.response(rid)
+    items = r["result"]["items"] if r and "result" in r else []
+    check(len(items) == 1 and "missing.yaml" in items[0]["message"] and items[0]["range"]["start"] ==
+          {"line": 0, "character": 0}, "a config that cannot be loaded: %r" % (r,))
+    s.notify("exit")
+    st = s.close()
+    check("settings ignored" in s.stderr, "a setting of the wrong type is logged: " + s.stderr[-500:])
 
     # exit without shutdown: 1
     s = Server(ws)
