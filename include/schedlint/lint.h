@@ -86,6 +86,10 @@ SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data,
 SL_API sl_err sl_run_add_project(sl_run *run, const char *root);
 /* True when path (relative to the config's directory) matches one of its exclude globs. */
 SL_API bool sl_run_excluded(const sl_run *run, const char *path);
+/* Makes the files added so far, in path order, the run's files (sl_run_file_count, sl_run_file)
+** without reading or linting them: the files a run would lint (`--show-files`). The project's
+** context files are not among them. SL_ENOMEM; SL_EUSAGE after the lint. */
+SL_API sl_err sl_run_list(sl_run *run);
 /* Runs both passes. SL_ENOMEM or SL_EINTERNAL; findings are not errors. */
 SL_API sl_err sl_run_lint(sl_run *run);
 

@@ -17,6 +17,10 @@ int sl_cmd_fmt(int argc, char **argv);
 ** given, else the current one), else the defaults; prints the error and returns the exit
 ** status on failure, EXIT_CLEAN on success. */
 int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg);
+/* sl_cli_load_config, discovering from dir (NULL or missing: the current directory). */
+int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config **cfg);
+/* True when path names a directory. */
+bool sl_cli_is_dir(const char *path);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
 

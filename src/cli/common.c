@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
 #include "output/escape.h"
@@ -45,6 +46,9 @@ void sl_cli_usage(FILE *out)
 	      "      --no-project           do not read the project's other files for cross-file\n"
 	      "                             facts (PriorityClasses, Knative flags, runtimes...)\n"
 	      "      --no-respect-gitignore lint what git ignores too (.gitignore, info/exclude)\n"
+	      "      --show-settings PATH   print the config PATH is linted under, resolved, with\n"
+	      "                             the file:line each value comes from; then exit\n"
+	      "      --show-files           print the files a run would lint; then exit\n"
 	      "\n"
 	      "Options of fmt: --stdin-filename NAME, -c FILE, --unsafe-fixes, --force-exclude,\n"
 	      "--no-project, --no-respect-gitignore.\n"
@@ -58,18 +62,29 @@ void sl_cli_usage(FILE *out)
 
 int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg)
 {
-	char *found = NULL, *err_msg = NULL;
-	if (!config_path) {
-		char *dir = NULL;
-		if (stdin_name && strchr(stdin_name, '/')) {
-			char *tmp = strdup(stdin_name);
-			dir = tmp ? strdup(dirname(tmp)) : NULL;
-			free(tmp);
-		}
-		if (sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
-			config_path = found;
-		free(dir);
+	char *dir = NULL;
+	if (!config_path && stdin_name && strchr(stdin_name, '/')) {
+		char *tmp = strdup(stdin_name);
+		dir = tmp ? strdup(dirname(tmp)) : NULL;
+		free(tmp);
 	}
+	int status = sl_cli_load_config_from(config_path, dir, cfg);
+	free(dir);
+	return status;
+}
+
+bool sl_cli_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config **cfg)
+{
+	char *found = NULL, *err_msg = NULL;
+	if (!config_path &&
+	    sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
+		config_path = found;
 	sl_err err = config_path ? sl_config_load(config_path, cfg, &err_msg) : sl_config_new_default(cfg);
 	free(found);
 	if (err) {
