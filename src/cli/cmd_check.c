@@ -198,10 +198,12 @@ static sl_err add_inputs(sl_run *run, const struct check_args *a)
 	const char *stdin_as = a->stdin_name ? a->stdin_name : "-";
 	if (a->n_paths == 0)
 		err = sl_run_add_path(run, ".");
+	bool stdin_added = false;   /* "-" twice is stdin once, as a file named twice is one file */
 	for (int i = 0; i < a->n_paths && !err; i++) {
 		if (strcmp(a->paths[i], "-") == 0) {
-			if (a->stdin_name && sl_run_excluded(run, a->stdin_name))
+			if (stdin_added || (a->stdin_name && sl_run_excluded(run, a->stdin_name)))
 				continue;
+			stdin_added = true;
 			err = a->show_files ? sl_run_add_buffer(run, stdin_as, "", 0)
 					    : sl_run_add_fd(run, STDIN_FILENO, stdin_as);
 		} else {
