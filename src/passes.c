@@ -376,8 +376,11 @@ static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 static sl_err gather_facts(sl_file *f)
 {
 	sl_index_free_facts(f->facts);
-	return sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects, f->arena,
-				     &f->facts, &f->n_facts);
+	sl_err err = sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects,
+					   f->arena, &f->facts, &f->n_facts);
+	for (size_t i = 0; !err && f->scope && i < f->n_facts; i++)
+		f->facts[i].cfg = f->scope->cfg;
+	return err;
 }
 
 /* Copies f's findings, fixes and strings into the engine's keep arena (one arena for the

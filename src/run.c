@@ -33,6 +33,8 @@ struct sl_run {
 	sl_repo *repo;               /* the repository walks are in, opened by the first walk */
 	bool repo_tried;
 	bool project;                /* sl_run_read_project: a project for other runs to use */
+	sl_globs *project_include;   /* config project: (of the config at the project's root), */
+	sl_globs *project_exclude;   /* while the project is walked */
 };
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
@@ -108,11 +110,26 @@ static const sl_walk_skip *walk_skip(sl_run *run, const char *dir, sl_walk_skip 
 	return skip;
 }
 
+static sl_err ignore_glob_failure(const char *path, const char *msg, void *payload);
+
+/* True when the project's file at path is one config project: keeps (include empty: all). */
+static bool in_project(const sl_run *run, const char *path)
+{
+	const sl_globs *inc = run->project_include, *exc = run->project_exclude;
+	bool keep = (!sl_walk_globs_count(inc) || sl_walk_globs_match(inc, path)) &&
+		    !sl_walk_globs_match(exc, path);
+	sl_walk_globs_drain(inc, ignore_glob_failure, NULL);   /* undecided: not read */
+	sl_walk_globs_drain(exc, ignore_glob_failure, NULL);
+	return keep;
+}
+
 /* A file a walk found: recorded unless the config it is linted under, when that is not the
 ** run's (whose excludes the walk applied), excludes it. */
 static sl_err add_walked(const char *path, void *payload)
 {
 	sl_run *run = payload;
+	if (run->adding_context && !in_project(run, path))
+		return SL_OK;
 	const sl_scope *sc = sl_scopes_of(run->passes.eng.scopes, path);
 	if (!sc)
 		return SL_ENOMEM;
@@ -263,25 +280,47 @@ static int cmp_files(const void *a, const void *b)
 	return strcmp((*(sl_file *const *)a)->path, (*(sl_file *const *)b)->path);
 }
 
-sl_err sl_run_lint(sl_run *run)
+/* Files in path order, so "first" (a first default PriorityClass) means the same thing however
+** the inputs were named. */
+static void sort_files(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
-	if (run->linted)
-		return SL_EUSAGE;
-	run->linted = true;
-	/* Files in path order, so "first" (a first default PriorityClass) means the same thing
-	** however the inputs were named. */
 	if (e->n_files)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
-	sl_err err = sl_passes_lint(&run->passes);
-	/* the files a caller sees: all but the project's context files */
-	run->shown = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *run->shown);
-	if (!run->shown)
+}
+
+/* The files a caller sees: all but the project's context files. */
+static sl_err show_files(sl_run *run)
+{
+	sl_engine *e = &run->passes.eng;
+	size_t *shown = sl_xrealloc(run->shown, (e->n_files ? e->n_files : 1) * sizeof *shown);
+	if (!shown)
 		return SL_ENOMEM;
+	run->shown = shown;
+	run->n_shown = 0;
 	for (size_t i = 0; i < e->n_files; i++)
 		if (!e->files[i]->context)
 			run->shown[run->n_shown++] = i;
-	return err;
+	return SL_OK;
+}
+
+sl_err sl_run_list(sl_run *run)
+{
+	if (run->linted)
+		return SL_EUSAGE;
+	sort_files(run);
+	return show_files(run);
+}
+
+sl_err sl_run_lint(sl_run *run)
+{
+	if (run->linted)
+		return SL_EUSAGE;
+	run->linted = true;
+	sort_files(run);
+	sl_err err = sl_passes_lint(&run->passes);
+	sl_err serr = show_files(run);
+	return err ? err : serr;
 }
 
 /* A walk's unreadable directory or undecided glob in the project: not the caller's input, so
@@ -348,13 +387,37 @@ static bool project_given(const sl_run *run, const char *root)
 	return false;
 }
 
-/* Adds the *.yaml / *.yml files under the directory named (as sl_walk_relative names it) as
-** the project's context files; a directory that cannot be resolved is no project to read. */
+/* The globs of config project: that narrow the project at root: those of the config its root
+** is linted under. A config error is the files' under it, reported where they are linted. */
+static sl_err project_globs(sl_run *run, const char *root)
+{
+	char *probe = sl_xprintf("%s/.schedlint.yaml", root);
+	const sl_scope *sc = probe ? sl_scopes_of(run->passes.eng.scopes, probe) : NULL;
+	free(probe);
+	if (!sc)
+		return SL_ENOMEM;
+	const sl_config *cfg = sc->cfg;
+	if (!cfg || (!cfg->project_include.n && !cfg->project_exclude.n))
+		return SL_OK;
+	const char *dir = cfg->project_dir ? cfg->project_dir : cfg->base_dir;
+	sl_err err = sl_walk_globs_list(&cfg->project_include, dir, "project include",
+					&run->project_include, NULL);
+	if (!err)
+		err = sl_walk_globs_list(&cfg->project_exclude, dir, "project exclude",
+					 &run->project_exclude, NULL);
+	return err == SL_ECONFIG ? SL_OK : err;   /* checked when the config was loaded */
+}
+
+/* Adds the *.yaml / *.yml files under the directory named (as sl_walk_relative names it) that
+** config project: keeps, as the project's context files; a directory that cannot be resolved
+** is no project to read. */
 static sl_err add_context(sl_run *run, const char *named)
 {
 	sl_err err = add_root(run, named, true);
 	if (err)
 		return err == SL_EIO ? SL_OK : err;
+	if ((err = project_globs(run, named)))
+		return err;
 	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
 	run->adding_context = true;
 	sl_walk_skip skip;
@@ -539,6 +602,8 @@ void sl_run_free(sl_run *run)
 		return;
 	sl_passes_free(&run->passes);
 	free(run->shown);
+	sl_walk_globs_free(run->project_include);
+	sl_walk_globs_free(run->project_exclude);
 	for (size_t i = 0; i < run->n_walked; i++)
 		free(run->walked[i]);
 	free(run->walked);

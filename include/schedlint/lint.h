@@ -102,6 +102,10 @@ SL_API sl_err sl_run_read_project(sl_run *run, const char *root);
 SL_API sl_err sl_run_use_project(sl_run *run, const sl_run *project);
 /* True when path (relative to the config's directory) matches one of its exclude globs. */
 SL_API bool sl_run_excluded(const sl_run *run, const char *path);
+/* Makes the files added so far, in path order, the run's files (sl_run_file_count, sl_run_file)
+** without reading or linting them: the files a run would lint (`--show-files`). The project's
+** context files are not among them. SL_ENOMEM; SL_EUSAGE after the lint. */
+SL_API sl_err sl_run_list(sl_run *run);
 /* Runs both passes. SL_ENOMEM or SL_EINTERNAL; findings are not errors. */
 SL_API sl_err sl_run_lint(sl_run *run);
 
