@@ -74,8 +74,8 @@ static void publish(struct server *sv, sl_lsp_doc *doc)
 {
 	if (!sv->push)
 		return;
-	json_t *p = json_pack("{s:s, s:O}", "uri", doc->uri, "diagnostics",
-			      doc->diagnostics ? doc->diagnostics : json_array());
+	json_t *p = json_pack("{s:s, s:o}", "uri", doc->uri, "diagnostics",
+			      doc->diagnostics ? json_incref(doc->diagnostics) : json_array());
 	if (p && doc->version >= 0)
 		json_object_set_new(p, "version", json_integer(doc->version));
 	notify(sv, "textDocument/publishDiagnostics", p);
@@ -421,8 +421,8 @@ static void request(struct server *sv, const char *m, json_t *id, const json_t *
 	if (!doc)
 		return;
 	if (strcmp(m, "textDocument/diagnostic") == 0) {
-		reply(sv, id, json_pack("{s:s, s:O}", "kind", "full", "items",
-					doc->diagnostics ? doc->diagnostics : json_array()));
+		reply(sv, id, json_pack("{s:s, s:o}", "kind", "full", "items",
+					doc->diagnostics ? json_incref(doc->diagnostics) : json_array()));
 	} else if (strcmp(m, "textDocument/formatting") == 0) {
 		json_t *edits = sl_lsp_lint_format(&sv->docs, &sv->settings, doc);
 		if (edits)
