@@ -31,6 +31,7 @@ struct server {
 	bool exit;
 	bool push;               /* publish diagnostics (the client does not pull them) */
 	bool watch;              /* the client registers file watchers when asked */
+	bool refresh;            /* a pulling client can be asked to pull again */
 	int debounce_ms;
 	int64_t next_id;         /* of the requests the server sends */
 };
@@ -93,15 +94,24 @@ static void lint_now(struct server *sv)
 		before[i] = json_incref(sv->docs.v[i]->diagnostics);
 	if (!sl_lsp_lint_all(&sv->docs, &sv->settings))
 		logf_("%s", "out of memory while linting");
+	bool changed = false;
 	for (size_t i = 0; i < n; i++) {
 		sl_lsp_doc *doc = sv->docs.v[i];
 		bool was_due = doc->due_ms != 0;
 		doc->due_ms = 0;
-		if (was_due || !before[i] || !json_equal(before[i], doc->diagnostics))
+		bool differs = before[i] && !json_equal(before[i], doc->diagnostics);
+		changed |= differs;
+		if (was_due || !before[i] || differs)
 			publish(sv, doc);
 		json_decref(before[i]);
 	}
 	free(before);
+	/* a pulling client pulls after its own edits; what changed otherwise (another buffer,
+	** the project on disk, the settings) it learns of when asked to pull again */
+	if (changed && !sv->push && sv->refresh)
+		sl_lsp_wire_send(&sv->wire, json_pack("{s:s, s:I, s:s}", "jsonrpc", "2.0", "id",
+						      (json_int_t)++sv->next_id, "method",
+						      "workspace/diagnostic/refresh"));
 }
 
 static bool any_due(const struct server *sv, int64_t *earliest)
@@ -309,6 +319,8 @@ static void initialize(struct server *sv, json_t *id, const json_t *p)
 {
 	const json_t *caps = json_object_get(p, "capabilities");
 	sv->push = !json_object_get(json_object_get(caps, "textDocument"), "diagnostic");
+	sv->refresh = json_is_true(json_object_get(json_object_get(json_object_get(caps, "workspace"),
+		"diagnostics"), "refreshSupport"));
 	sv->watch = json_is_true(json_object_get(json_object_get(json_object_get(caps, "workspace"),
 		"didChangeWatchedFiles"), "dynamicRegistration"));
 	const json_t *opts = json_object_get(p, "initializationOptions");

@@ -11,7 +11,7 @@ errors  malformed JSON, JSON that is no request, a header without Content-Length
         hangs; it exits 0 after shutdown + exit, 1 otherwise, and when its input closes. Also:
         a file name that is not UTF-8 in a message, an unsafe fix (titled so, not preferred,
         not in fix-all), a config in the settings that cannot be loaded, a setting of the
-        wrong type.
+        wrong type, a client that pulls (never pushed to; asked to pull again).
 long    a session of 10 000 incremental edits (a pull every 500): the diagnostics are right at
         the end, memory stays flat and the edits do not slow down; under valgrind memcheck
         (no error, no definite leak) unless the binary is built with AddressSanitizer, whose
@@ -248,6 +248,38 @@ def errors(ws):
     s.notify("exit")
     st = s.close()
     check("settings ignored" in s.stderr, "a setting of the wrong type is logged: " + s.stderr[-500:])
+
+    # a client that pulls: nothing is pushed; a change on disk asks it to pull again
+    s = Server(ws)
+    rid = s.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {
+        "textDocument": {"diagnostic": {}}, "workspace": {"diagnostics": {"refreshSupport": True}}}})
+    s.response(rid)
+    s.notify("initialized", {})
+    pc = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: %s\nvalue: 1\nglobalDefault: true\n"
+    zuri = "file://" + ws + "/z.yaml"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": zuri, "text": pc % "mine", "version": 1}})
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": zuri}})
+    r = s.response(rid)
+    check(r and r["result"]["items"] == [], "pulled: %r" % (r,))
+    with open(os.path.join(ws, "a-pc.yaml"), "w") as f:
+        f.write(pc % "theirs")
+    s.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": "file://" + ws + "/a-pc.yaml", "type": 1}]})
+    seen = []
+    while True:
+        m = s.read(10)
+        if m is None:
+            break
+        seen.append(m.get("method"))
+        if m.get("method") == "workspace/diagnostic/refresh":
+            s.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
+            break
+    check(seen == ["workspace/diagnostic/refresh"], "a pulling client is asked to pull again, never pushed to: %r" % (seen,))
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": zuri}})
+    r = s.response(rid)
+    check(r and [d["code"] for d in r["result"]["items"]] == ["multiple-default-priority-classes"], "pulled again: %r" % (r,))
+    os.remove(os.path.join(ws, "a-pc.yaml"))
+    s.notify("exit")
+    s.close()
 
     # exit without shutdown: 1
     s = Server(ws)
