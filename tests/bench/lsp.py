@@ -17,9 +17,7 @@ to every later one. Prints a Markdown table (the open, which reads the project; 
 taskset execs the server, so its pid is the server's).
 """
 import argparse
-import json
 import os
-import select
 import shutil
 import statistics
 import subprocess
@@ -28,6 +26,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BENCH = os.path.join(ROOT, "tests", "bench")
+sys.path.insert(0, os.path.join(ROOT, "tests", "lsp"))
+from lspclient import Server  # noqa: E402
 BUILD = os.path.join(ROOT, "build-bench")
 DATA = "/tmp/schedlint-bench"
 
@@ -73,62 +73,29 @@ def project_repo(seed):
     return d
 
 
-class Client:
-    def __init__(self, cmd, cwd):
-        self.p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL)
-        self.buf = b""
-        self.id = 0
-
-    def send(self, obj):
-        body = json.dumps(obj).encode()
-        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.p.stdin.flush()
-
-    def read(self):
-        while True:
-            head, sep, rest = self.buf.partition(b"\r\n\r\n")
-            if sep:
-                n = int(head.split(b":")[1])
-                if len(rest) >= n:
-                    self.buf = rest[n:]
-                    return json.loads(rest[:n])
-            select.select([self.p.stdout], [], [], 60)
-            chunk = os.read(self.p.stdout.fileno(), 1 << 20)
-            if not chunk:
-                raise SystemExit("the server closed its output")
-            self.buf += chunk
-
-    def request(self, method, params):
-        self.id += 1
-        self.send({"jsonrpc": "2.0", "id": self.id, "method": method, "params": params})
-        while True:
-            m = self.read()
-            if m.get("id") == self.id and "method" not in m:
-                return m
-
-    def wait_version(self, uri, v):
-        while True:
-            m = self.read()
-            p = m.get("params") or {}
-            if m.get("method") == "textDocument/publishDiagnostics" and p.get("uri") == uri \
-                    and p.get("version") == v:
-                return p
+def wait_version(c, uri, v):
+    """The publication of uri's diagnostics for version v."""
+    while True:
+        m = c.read(60)
+        if m is None:
+            raise SystemExit("no diagnostics for version %d" % v)
+        p = m.get("params") or {}
+        if m.get("method") == "textDocument/publishDiagnostics" and p.get("uri") == uri \
+                and p.get("version") == v:
+            return p
 
 
 def session(schedlint, ws, rel, text, edits, no_project):
-    cmd = [schedlint, "server", "--debounce-ms", "0"]
-    if shutil.which("taskset"):
-        cmd = ["taskset", "-c", "0"] + cmd
-    c = Client(cmd, ws)
-    c.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {},
-                             "initializationOptions": {"noProject": no_project}})
-    c.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    prefix = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    c = Server(schedlint, ws, prefix)
+    c.response(c.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {},
+                                        "initializationOptions": {"noProject": no_project}}))
+    c.notify("initialized", {})
     uri = "file://" + os.path.join(ws, rel)
     t_open = time.perf_counter()
-    c.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-            "params": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}})
-    first = c.wait_version(uri, 1)
+    c.notify("textDocument/didOpen",
+             {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+    first = wait_version(c, uri, 1)
     open_ms = (time.perf_counter() - t_open) * 1e3   # the first lint reads the project
     lines = text.split("\n")
     row = next(i for i, l in enumerate(lines) if l.startswith("  name: "))
@@ -143,20 +110,17 @@ def session(schedlint, ws, rel, text, edits, no_project):
             ch = {"range": {"start": {"line": row, "character": col}, "end": {"line": row, "character": col + 1}},
                   "text": ""}
         t0 = time.perf_counter()
-        c.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
-                "params": {"textDocument": {"uri": uri, "version": v}, "contentChanges": [ch]}})
-        c.wait_version(uri, v)
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v}, "contentChanges": [ch]})
+        wait_version(c, uri, v)
         times.append((time.perf_counter() - t0) * 1e3)
-    rss = 0
-    pid = c.p.pid
-    with open("/proc/%d/status" % pid) as f:
+    with open("/proc/%d/status" % c.p.pid) as f:   # taskset execs the server: its pid
         rss = int([l for l in f if l.startswith("VmRSS")][0].split()[1])
-    c.request("shutdown", None)
-    c.send({"jsonrpc": "2.0", "method": "exit"})
-    c.p.wait(30)
+    c.response(c.request("shutdown"))
+    c.notify("exit")
+    c.close(30)
     times.sort()
-    return {"diagnostics": len(first["diagnostics"]), "rss": rss, "open": open_ms, "median": statistics.median(times),
-            "p90": times[int(len(times) * 0.9)], "max": times[-1]}
+    return {"diagnostics": len(first["diagnostics"]), "rss": rss, "open": open_ms,
+            "median": statistics.median(times), "p90": times[int(len(times) * 0.9)], "max": times[-1]}
 
 
 def main():

@@ -17,13 +17,13 @@ long    a session of 10 000 incremental edits (a pull every 500): the diagnostic
         (no error, no definite leak) unless the binary is built with AddressSanitizer, whose
         leak check at exit is then the one that speaks (the status must still be 0).
 """
-import json
 import os
-import select
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lspclient import Server, frame  # noqa: E402
 
 SCHEDLINT = os.path.abspath(sys.argv[1])
 MODE = sys.argv[2] if len(sys.argv) > 2 else "errors"
@@ -34,87 +34,6 @@ def check(cond, what):
     if not cond:
         FAILS.append(what)
         print("FAIL:", what)
-
-
-def frame(obj):
-    body = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-class Server:
-    def __init__(self, cwd, prefix=(), debounce=0):
-        self.p = subprocess.Popen(list(prefix) + [SCHEDLINT, "server", "--debounce-ms", str(debounce)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, cwd=cwd)
-        self.buf = b""
-        self.next_id = 0
-
-    def send(self, data):
-        self.p.stdin.write(data if isinstance(data, bytes) else frame(data))
-        self.p.stdin.flush()
-
-    def request(self, method, params=None):
-        self.next_id += 1
-        msg = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-        return self.next_id
-
-    def notify(self, method, params=None):
-        msg = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-
-    def read(self, timeout=20):
-        """The next message from the server; None after timeout or at EOF."""
-        end = time.monotonic() + timeout
-        while True:
-            head, sep, rest = self.buf.partition(b"\r\n\r\n")
-            if sep:
-                n = int(head.split(b":")[1])
-                if len(rest) >= n:
-                    self.buf = rest[n:]
-                    return json.loads(rest[:n])
-            left = end - time.monotonic()
-            if left <= 0:
-                return None
-            r, _, _ = select.select([self.p.stdout], [], [], left)
-            if not r:
-                return None
-            chunk = os.read(self.p.stdout.fileno(), 1 << 16)
-            if not chunk:
-                return None
-            self.buf += chunk
-
-    def response(self, rid, timeout=20):
-        """The response to request rid (publications before it are skipped)."""
-        while True:
-            m = self.read(timeout)
-            if m is None or m.get("id") == rid and "method" not in m:
-                return m
-
-    def error_of(self, timeout=20):
-        """The next error response (id null or not)."""
-        while True:
-            m = self.read(timeout)
-            if m is None or "error" in m:
-                return m
-
-    def close(self, timeout=60):
-        try:
-            self.p.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            status = self.p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
-            return "hang"
-        self.stderr = self.p.stderr.read().decode(errors="replace")
-        return status
 
 
 def init(s, root):
@@ -129,7 +48,7 @@ POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  nodeSelector: 
 
 
 def errors(ws):
-    s = Server(ws)
+    s = Server(SCHEDLINT, ws)
     # before initialize: a request is -32002, a notification is dropped
     s.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///x.yaml", "text": "a: 1\n",
                                                         "version": 1}})
@@ -233,7 +152,7 @@ def errors(ws):
     check(st == 0, "exit after shutdown: status %r" % (st,))
 
     # a config named in the settings that cannot be loaded: said on the document, at its start
-    s = Server(ws)
+    s = Server(SCHEDLINT, ws)
     rid = s.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {},
                                    "initializationOptions": {"config": "missing.yaml", "select": 7}})
     s.response(rid)
@@ -250,7 +169,7 @@ def errors(ws):
     check("settings ignored" in s.stderr, "a setting of the wrong type is logged: " + s.stderr[-500:])
 
     # a client that pulls: nothing is pushed; a change on disk asks it to pull again
-    s = Server(ws)
+    s = Server(SCHEDLINT, ws)
     rid = s.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {
         "textDocument": {"diagnostic": {}}, "workspace": {"diagnostics": {"refreshSupport": True}}}})
     s.response(rid)
@@ -282,7 +201,7 @@ def errors(ws):
     s.close()
 
     # exit without shutdown: 1
-    s = Server(ws)
+    s = Server(SCHEDLINT, ws)
     init(s, ws)
     s.notify("exit")
     st = s.close()
@@ -290,7 +209,7 @@ def errors(ws):
     # the input closes in the middle of a message, and in the middle of a huge one: 1, no hang
     for tail in (b"Content-Length: 100\r\n\r\n{\"jsonrpc\"", b"Content-Len",
                  b"Content-Length: 99999999999999999999\r\n\r\nabc"):
-        s = Server(ws)
+        s = Server(SCHEDLINT, ws)
         init(s, ws)
         s.send(tail)
         st = s.close(20)
@@ -307,7 +226,7 @@ def long_session(ws, prefix, measure):
     """10 000 edits; measure: each one linted and published before the next is sent, and time
     and memory must stay flat (not measured under a checker, whose quarantine of freed memory
     grows on its own, and there the edits come in bursts: linted when the input pauses)."""
-    s = Server(ws, prefix)
+    s = Server(SCHEDLINT, ws, prefix)
     init(s, ws)
     uri = "file://" + ws + "/pod.yaml"
     s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "text": POD, "version": 1}})
