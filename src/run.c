@@ -32,6 +32,7 @@ struct sl_run {
 	bool no_gitignore;           /* sl_run_options.no_gitignore */
 	sl_repo *repo;               /* the repository walks are in, opened by the first walk */
 	bool repo_tried;
+	bool project;                /* sl_run_read_project: a project for other runs to use */
 	sl_globs *project_include;   /* config project: (of the config at the project's root), */
 	sl_globs *project_exclude;   /* while the project is walked */
 };
@@ -222,6 +223,17 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 	return add_file(path, run);
 }
 
+/* A buffer (or stdin) is the file it names: with that file's identity, the project's copy of
+** it (sl_run_add_project) is the duplicate the lint drops, so its facts do not count twice and
+** the buffer's replace them. Only the record's identity: the source keeps its own stamp (none
+** for a buffer), which is what a write checks. */
+static void stand_for(sl_file *f, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		f->stamp = (sl_stamp){.valid = true, .dev = st.st_dev, .ino = st.st_ino};
+}
+
 sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 {
 	run->n_named++;
@@ -231,6 +243,8 @@ sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 	sl_err err = sl_source_read_fd(fd, display_path, &f->src);
 	if (f->src)
 		f->src->owner = f;
+	if (strcmp(display_path, "-") != 0)
+		stand_for(f, display_path);
 	if (err == SL_EIO)
 		return set_error(f, errno);
 	return err;
@@ -245,6 +259,7 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 	sl_err err = sl_source_from_buffer(path, data, len, &f->src);
 	if (f->src)
 		f->src->owner = f;
+	stand_for(f, path);
 	return err;
 }
 
@@ -393,6 +408,26 @@ static sl_err project_globs(sl_run *run, const char *root)
 	return err == SL_ECONFIG ? SL_OK : err;   /* checked when the config was loaded */
 }
 
+/* Adds the *.yaml / *.yml files under the directory named (as sl_walk_relative names it) that
+** config project: keeps, as the project's context files; a directory that cannot be resolved
+** is no project to read. */
+static sl_err add_context(sl_run *run, const char *named)
+{
+	sl_err err = add_root(run, named, true);
+	if (err)
+		return err == SL_EIO ? SL_OK : err;
+	if ((err = project_globs(run, named)))
+		return err;
+	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
+	run->adding_context = true;
+	sl_walk_skip skip;
+	err = sl_walk_skipping(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
+			       add_walked, ignore_error, run);
+	run->adding_context = false;
+	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
+	return err ? err : derr;
+}
+
 sl_err sl_run_add_project(sl_run *run, const char *root)
 {
 	if (run->linted)
@@ -411,27 +446,42 @@ sl_err sl_run_add_project(sl_run *run, const char *root)
 		free(named);
 		return SL_OK;   /* no such directory, or every file of it is an input already */
 	}
-	sl_err err = add_root(run, named, true);
-	if (err == SL_EIO)
-		err = SL_OK;   /* no project to read */
-	if (err) {
-		free(named);
-		return err;
-	}
-	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
-	err = project_globs(run, named);
-	if (err) {
-		free(named);
-		return err;
-	}
-	run->adding_context = true;
-	sl_walk_skip skip;
-	err = sl_walk_skipping(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
-			       add_walked, ignore_error, run);
-	run->adding_context = false;
+	sl_err err = add_context(run, named);
 	free(named);
-	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
-	return err ? err : derr;
+	return err;
+}
+
+sl_err sl_run_read_project(sl_run *run, const char *root)
+{
+	if (run->linted || run->n_named || run->n_walked)
+		return SL_EUSAGE;
+	char *start = realpath(".", NULL);
+	char *real = root ? realpath(root, NULL) : start ? project_root(start) : NULL;
+	free(start);
+	char *named = real ? sl_walk_relative(real) : NULL;
+	free(real);
+	sl_err err = named ? add_context(run, named) : SL_OK;   /* none: an empty project */
+	free(named);
+	if (err)
+		return err;
+	run->passes.eng.keep_facts = true;
+	run->project = true;
+	return sl_run_lint(run);
+}
+
+sl_err sl_run_use_project(sl_run *run, const sl_run *project)
+{
+	if (run->linted || !project->project || !project->linted)
+		return SL_EUSAGE;
+	const sl_engine *pe = &project->passes.eng;
+	for (size_t i = 0; i < pe->n_files; i++) {
+		const sl_file *from = pe->files[i];
+		if (!from->context || (!from->n_objects && !from->n_digests && !from->n_facts))
+			continue;   /* nothing the index takes */
+		if (!sl_passes_borrow(&run->passes, from))
+			return SL_ENOMEM;
+	}
+	return SL_OK;
 }
 
 sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool *converged)

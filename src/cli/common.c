@@ -22,6 +22,7 @@ void sl_cli_usage(FILE *out)
 	      "  schedlint fmt [OPTIONS] [PATH...|-]     apply safe fixes; \"-\": stdin to stdout\n"
 	      "  schedlint rules [--format text|json|markdown]   list every rule\n"
 	      "  schedlint explain RULE                  show a rule's documentation\n"
+	      "  schedlint server [--debounce-ms N]      the language server (LSP) on stdin/stdout\n"
 	      "  schedlint --version | --help\n"
 	      "\n"
 	      "Options of check:\n"
@@ -60,14 +61,21 @@ void sl_cli_usage(FILE *out)
 	      "error, 3 internal error. A YAML syntax error is a finding (yaml-syntax).\n", out);
 }
 
-int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg)
+/* The directory a config is discovered from for a file named name (NULL: the current one). */
+static char *dir_of(const char *config_path, const char *name)
 {
 	char *dir = NULL;
-	if (!config_path && stdin_name && strchr(stdin_name, '/')) {
-		char *tmp = strdup(stdin_name);
+	if (!config_path && name && strchr(name, '/')) {
+		char *tmp = strdup(name);
 		dir = tmp ? strdup(dirname(tmp)) : NULL;
 		free(tmp);
 	}
+	return dir;
+}
+
+int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg)
+{
+	char *dir = dir_of(config_path, stdin_name);
 	int status = sl_cli_load_config_from(config_path, dir, cfg);
 	free(dir);
 	return status;
@@ -79,14 +87,31 @@ bool sl_cli_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config **cfg)
+/* sl_cli_load_config_from, silent: the error's message (malloc'd, may stay NULL) in *err_msg. */
+static sl_err find_from(const char *config_path, const char *dir, sl_config **cfg, char **err_msg)
 {
-	char *found = NULL, *err_msg = NULL;
+	char *found = NULL;
 	if (!config_path &&
 	    sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
 		config_path = found;
-	sl_err err = config_path ? sl_config_load(config_path, cfg, &err_msg) : sl_config_new_default(cfg);
+	sl_err err = config_path ? sl_config_load(config_path, cfg, err_msg) : sl_config_new_default(cfg);
 	free(found);
+	return err;
+}
+
+sl_err sl_cli_find_config(const char *config_path, const char *stdin_name, sl_config **cfg,
+			  char **err_msg)
+{
+	char *dir = dir_of(config_path, stdin_name);
+	sl_err err = find_from(config_path, dir, cfg, err_msg);
+	free(dir);
+	return err;
+}
+
+int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config **cfg)
+{
+	char *err_msg = NULL;
+	sl_err err = find_from(config_path, dir, cfg, &err_msg);
 	if (err) {
 		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
 		fputc('\n', stderr);
