@@ -106,6 +106,13 @@ struct raw_cluster {
 	char *node_inventory;
 };
 
+struct raw_project {
+	char **include;
+	unsigned include_count;
+	char **exclude;
+	unsigned exclude_count;
+};
+
 struct raw_config {
 	char *extend;
 	char **exclude;
@@ -114,6 +121,7 @@ struct raw_config {
 	struct raw_rule *rules;
 	unsigned rules_count;
 	struct raw_cluster *cluster;
+	struct raw_project *project;
 };
 
 /* ---- schema tables ---- */
@@ -191,6 +199,12 @@ static const cyaml_schema_field_t cluster_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t project_fields[] = {
+	STRINGS("include", struct raw_project, include),
+	STRINGS("exclude", struct raw_project, exclude),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t top_fields[] = {
 	STRING("extend", struct raw_config, extend),
 	STRINGS("exclude", struct raw_config, exclude),
@@ -199,6 +213,7 @@ static const cyaml_schema_field_t top_fields[] = {
 	CYAML_FIELD_SEQUENCE("rules", OPT, struct raw_config, rules, &rule_entry,
 		0, CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("cluster", OPT, struct raw_config, cluster, cluster_fields),
+	CYAML_FIELD_MAPPING_PTR("project", OPT, struct raw_config, project, project_fields),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t top_schema = {
@@ -899,6 +914,9 @@ struct priv {
 	char *path, *base_dir;
 	struct sl_rule_setting *rules;
 	struct sl_node_pool *pools;
+	char **keys;                /* the keys this file sets ("fail-on", "cluster.provider") */
+	unsigned *key_lines;
+	size_t n_keys;
 };
 
 static const cyaml_config_t cyaml_base = {
@@ -917,6 +935,8 @@ static void fill_defaults(struct sl_config *cfg)
 	cfg->exclude_dir = NULL;
 	memset(cfg->chain, 0, sizeof cfg->chain);
 	cfg->exclude = (sl_strlist){ NULL, 0 };
+	cfg->project_include = cfg->project_exclude = (sl_strlist){ NULL, 0 };
+	cfg->project_dir = NULL;
 	cfg->fail_on = -1;
 	cfg->rules = NULL;
 	cfg->n_rules = 0;
@@ -934,6 +954,8 @@ static sl_strlist strlist(char **v, unsigned n)
 {
 	return (sl_strlist){ (const char *const *)v, n };
 }
+
+static const sl_strlist no_globs;
 
 /* A list key overrides its default when present, even empty or null. */
 static void override_list(sl_strlist *dst, const struct posmap *map, const char *path,
@@ -1270,26 +1292,45 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 	return SL_OK;
 }
 
+/* An error at the first of the n globs at key that cannot be a glob (sl_walk_glob_problem). */
+static sl_err check_globs(const struct posmap *map, const char *file, const char *key,
+			  char **globs, unsigned n, char **error_out)
+{
+	unsigned line, col;
+	char path[64], mean[1024], fix[300];
+
+	for (unsigned i = 0; i < n; i++) {
+		const char *why = sl_walk_glob_problem(globs[i], fix, sizeof fix);
+		if (why == NULL)
+			continue;
+		snprintf(path, sizeof path, "%s[%u]", key, i);
+		value_pos(map, path, &line, &col);
+		return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid glob \"%s\" for %s: %s%s",
+			    file, line, col, globs[i], path, why,
+			    did_you_mean(*fix ? fix : NULL, mean, sizeof mean));
+	}
+	return SL_OK;
+}
+
 /* Fills cfg from pv->raw (may be NULL: an empty file). */
 static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posmap *map,
 		      const char *file, char **error_out)
 {
 	const struct raw_config *r = pv->raw;
 	unsigned line, col;
-	char path[64], mean[1024], fix[300];
+	char path[64], mean[1024];
 
 	if (r == NULL)
 		return SL_OK;
-	for (unsigned i = 0; i < r->exclude_count; i++) {
-		const char *why = sl_walk_glob_problem(r->exclude[i], fix, sizeof fix);
-		if (why == NULL)
-			continue;
-		snprintf(path, sizeof path, "exclude[%u]", i);
-		value_pos(map, path, &line, &col);
-		return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid glob \"%s\" for %s: %s%s",
-			    file, line, col, r->exclude[i], path, why,
-			    did_you_mean(*fix ? fix : NULL, mean, sizeof mean));
-	}
+	sl_err err = check_globs(map, file, "exclude", r->exclude, r->exclude_count, error_out);
+	if (!err && r->project)
+		err = check_globs(map, file, "project.include", r->project->include,
+				  r->project->include_count, error_out);
+	if (!err && r->project)
+		err = check_globs(map, file, "project.exclude", r->project->exclude,
+				  r->project->exclude_count, error_out);
+	if (err)
+		return err;
 	for (unsigned i = 0; i < r->rules_count; i++) {
 		if (sl_registry_known(r->rules[i].id))
 			continue;
@@ -1307,6 +1348,13 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 	}
 	if (r->fail_on != NULL)
 		cfg->fail_on = *r->fail_on;
+	if (posmap_find(map, "project") != NULL) {   /* project: is one setting, include and exclude */
+		cfg->project_include = r->project ? strlist(r->project->include,
+							    r->project->include_count) : no_globs;
+		cfg->project_exclude = r->project ? strlist(r->project->exclude,
+							    r->project->exclude_count) : no_globs;
+		cfg->project_dir = NULL;   /* this file's directory: set by the caller */
+	}
 	/* rules: the extended config's entries, then this file's (later entries win) */
 	size_t inherited = cfg->n_rules;
 	if (inherited + r->rules_count > 0) {
@@ -1414,6 +1462,10 @@ static void priv_free(struct priv *pv)
 	free(pv->base_dir);
 	free(pv->rules);
 	free(pv->pools);
+	for (size_t i = 0; i < pv->n_keys; i++)
+		free(pv->keys[i]);
+	free(pv->keys);
+	free(pv->key_lines);
 	free(pv);
 }
 
@@ -1437,6 +1489,25 @@ static void inherit(struct sl_config *cfg, const struct sl_config *base)
 	for (size_t k = SL_CONFIG_CHAIN_MAX; k > 0; k--)
 		cfg->chain[k] = base->chain[k - 1];
 	cfg->exclude_dir = base->exclude_dir;
+	cfg->project_dir = base->project_dir;
+}
+
+/* Keeps where each key of the file stands (not list entries): where a setting comes from. */
+static sl_err keep_keys(struct priv *pv, const struct posmap *map)
+{
+	pv->keys = calloc(map->n + 1, sizeof *pv->keys);
+	pv->key_lines = calloc(map->n + 1, sizeof *pv->key_lines);
+	if (pv->keys == NULL || pv->key_lines == NULL)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < map->n; i++) {
+		const struct pos *at = &map->v[i];
+		if (*at->path == '\0' || strchr(at->path, '[') != NULL)
+			continue;
+		if ((pv->keys[pv->n_keys] = strdup(at->path)) == NULL)
+			return SL_ENOMEM;
+		pv->key_lines[pv->n_keys++] = at->key_line ? at->key_line : at->line;
+	}
+	return SL_OK;
 }
 
 static sl_err load(const char *path, unsigned depth, sl_config **out, char **error_out);
@@ -1536,6 +1607,8 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		fill_defaults(cfg);
 	}
 	err = resolve(cfg, pv, &scan.map, path, error_out);
+	if (err == SL_OK)
+		err = keep_keys(pv, &scan.map);
 	if (err != SL_OK)
 		goto out;
 	pv->path = strdup(path);
@@ -1548,6 +1621,8 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	cfg->base_dir = pv->base_dir;
 	if (cfg->exclude_dir == NULL)
 		cfg->exclude_dir = pv->base_dir;   /* its own exclude:, or none inherited */
+	if (cfg->project_dir == NULL)
+		cfg->project_dir = pv->base_dir;
 	cfg->chain[0] = pv->path;
 	cfg->priv__ = pv;
 	*out = cfg;
@@ -1776,4 +1851,19 @@ char *sl_config_source(const sl_config *cfg, unsigned line)
 const char *sl_config_knative_features_at(const sl_config *cfg, sl_arena *a)
 {
 	return sl_config_at(cfg, cfg ? cfg->cluster.knative_features_line : 0, a);
+}
+
+const char *sl_config__key_source(const sl_config *cfg, const char *key, unsigned *line)
+{
+	for (const sl_config *c = cfg; c != NULL && c->priv__ != NULL;) {
+		const struct priv *pv = c->priv__;
+		for (size_t i = pv->n_keys; i > 0; i--)
+			if (strcmp(pv->keys[i - 1], key) == 0) {
+				*line = pv->key_lines[i - 1];
+				return c->path;
+			}
+		c = pv->base;
+	}
+	*line = 0;
+	return NULL;
 }

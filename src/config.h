@@ -57,6 +57,9 @@ struct sl_config {
 	const char *exclude_dir; /* the directory exclude's globs are relative to: base_dir, or the
 				    directory of the config that set them (extend:) */
 	sl_strlist exclude;      /* globs relative to exclude_dir */
+	sl_strlist project_include, project_exclude;   /* project: globs relative to project_dir
+							  (include empty: every file) */
+	const char *project_dir; /* the directory of the config that set project: (extend:) */
 	const char *chain[SL_CONFIG_CHAIN_MAX + 1];   /* this file, then each one it extends */
 	int fail_on;             /* sl_severity, or -1 when unset */
 	const struct sl_rule_setting *rules;
@@ -64,5 +67,9 @@ struct sl_config {
 	struct sl_cluster_config cluster;
 	void *priv__;            /* config.c's own storage */
 };
+
+/* The file of cfg's extend: chain that sets key ("fail-on", "cluster.provider", "rules") and the
+** key's line there; NULL (and 0) when none does: the default stands. For config_show.c. */
+const char *sl_config__key_source(const sl_config *cfg, const char *key, unsigned *line);
 
 #endif

@@ -77,12 +77,16 @@ typedef struct sl_file {
 	const sl_scope *scope;       /* the config it is linted under (scopes.h) */
 	bool context;                /* one of the project's other files, read for the cross-file
 				        facts only: never checked, reported or written */
+	bool borrowed;               /* a context file of a project read once (sl_run_use_project):
+				        its digests and facts are that run's, never freed here */
 	uint64_t kinds;              /* streamed: the kinds its text names (sl_kinds_named_in) */
 } sl_file;
 
 typedef struct sl_engine {
 	const sl_config *cfg;
 	bool stream;                 /* free each file's tree as soon as no rule needs it */
+	bool keep_facts;             /* a project read once: the files' serving facts outlive the
+				        serving table, for the runs that borrow them */
 	sl_arena *keep;              /* streamed: what outlives the trees (findings), one arena
 				        so the heap does not fragment; under keep_lock */
 	pthread_mutex_t keep_lock;

@@ -609,11 +609,13 @@ sl_err sl_index_finish_serving(sl_index *ix)
 	ix->serving = sl_xmalloc((ix->n_facts ? ix->n_facts : 1) * sizeof *ix->serving);
 	if (!ix->serving)
 		return SL_ENOMEM;
+	sl_index view = *ix;   /* each unit's class resolves under its own file's config */
 	for (size_t i = 0; i < ix->n_facts; i++) {
 		const sl_serving_fact *f = ix->facts[i];
 		sl_serving_priority *sp = &ix->serving[ix->n_serving];
 		if (f->modelmesh)
 			continue;
+		view.cfg = f->cfg ? f->cfg : ix->cfg;
 		/* as sl_index_unit_priority: its own class, a Seldon Server's ServerConfig's, else
 		** the globalDefault class (or 0) */
 		const char *cls = f->class_name;
@@ -623,7 +625,7 @@ sl_err sl_index_finish_serving(sl_index *ix)
 			cls = c && *c ? c : NULL;
 		}
 		if (cls) {
-			if (!sl_index_priority_value(ix, cls, &sp->value))
+			if (!sl_index_priority_value(&view, cls, &sp->value))
 				continue;
 			sp->class_name = cls;
 		} else {

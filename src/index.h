@@ -23,6 +23,8 @@ typedef struct sl_serving_fact {
 				    NULL when none */
 	sl_kind uses_kind;       /* the templates' kind (a runtime: SL_KIND_SERVING_RUNTIME) */
 	bool modelmesh;
+	const sl_config *cfg;    /* the config its file is linted under (cluster.priority-classes
+				    resolve its class), NULL: the run's */
 } sl_serving_fact;
 
 /* True for the kinds rules look up across files (PriorityClass, ConfigMap, KnativeServing,

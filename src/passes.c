@@ -49,6 +49,8 @@ static sl_err sort_findings(sl_passes *p);
 ** project's texts and parses only what may define a looked-up kind. */
 static void skip_unneeded_context(sl_engine *e)
 {
+	if (e->keep_facts)
+		return;   /* a project read once: the runs that borrow it may need every unit */
 	uint64_t wait = 0;
 	for (size_t ri = 0; ri < sl_registry_count; ri++) {
 		const struct sl_rule *r = sl_registry[ri].rule;
@@ -374,8 +376,11 @@ static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 static sl_err gather_facts(sl_file *f)
 {
 	sl_index_free_facts(f->facts);
-	return sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects, f->arena,
-				     &f->facts, &f->n_facts);
+	sl_err err = sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects,
+					   f->arena, &f->facts, &f->n_facts);
+	for (size_t i = 0; !err && f->scope && i < f->n_facts; i++)
+		f->facts[i].cfg = f->scope->cfg;
+	return err;
 }
 
 /* Copies f's findings, fixes and strings into the engine's keep arena (one arena for the
@@ -482,7 +487,9 @@ static sl_err build_serving_table(sl_engine *e)
 			return err;
 	}
 	sl_err err = sl_index_finish_serving(&e->index);
-	for (size_t i = 0; !err && i < e->n_files; i++) {
+	for (size_t i = 0; !err && !e->keep_facts && i < e->n_files; i++) {
+		if (e->files[i]->borrowed)
+			continue;   /* the project's, for its next borrower too */
 		sl_index_free_facts(e->files[i]->facts);
 		e->files[i]->facts = NULL;
 		e->files[i]->n_facts = 0;
@@ -588,8 +595,10 @@ static void free_file(sl_file *f)
 	sl_source_free(f->src);
 	sl_source_free(f->orig);
 	sl_arena_free(f->arena);
-	sl_index_free_facts(f->facts);
-	free(f->digests);
+	if (!f->borrowed) {
+		sl_index_free_facts(f->facts);
+		free(f->digests);
+	}
 	if (f->next != SL_NEXT_DONE_COMPACT)
 		free(f->findings);
 	free(f);
@@ -607,9 +616,9 @@ sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *
 	return sl_scopes_new(cfg, opts, opts && opts->nearest_config, &p->eng.scopes, error_out);
 }
 
-sl_file *sl_passes_new_file(sl_passes *p, const char *path)
+/* A new record for path, appended to e's files; its scope is the caller's to set. */
+static sl_file *append(sl_engine *e, const char *path)
 {
-	sl_engine *e = &p->eng;
 	if (e->n_files >= UINT32_MAX)
 		return NULL;   /* sl_file.index */
 	if ((e->n_files & (e->n_files + 1)) == 0 || e->n_files == 0) {
@@ -625,12 +634,43 @@ sl_file *sl_passes_new_file(sl_passes *p, const char *path)
 	if (!f)
 		return NULL;
 	f->path = memcpy((char *)(f + 1), path, len);
-	f->scope = sl_scopes_of(e->scopes, path);
-	if (!f->scope || (f->scope->error && !(f->error = sl_xstrdup(f->scope->error)))) {
-		free(f);
+	e->files[e->n_files++] = f;
+	return f;
+}
+
+sl_file *sl_passes_new_file(sl_passes *p, const char *path)
+{
+	sl_engine *e = &p->eng;
+	const sl_scope *scope = sl_scopes_of(e->scopes, path);
+	char *error = scope && scope->error ? sl_xstrdup(scope->error) : NULL;
+	sl_file *f = scope && (!scope->error || error) ? append(e, path) : NULL;
+	if (!f) {
+		free(error);
 		return NULL;
 	}
-	e->files[e->n_files++] = f;
+	f->scope = scope;
+	f->error = error;
+	return f;
+}
+
+sl_file *sl_passes_borrow(sl_passes *p, const sl_file *from)
+{
+	sl_file *f = append(&p->eng, from->path);
+	if (!f)
+		return NULL;
+	f->scope = from->scope;   /* the project's config for it (no lookup: the project's scopes
+				     outlive the borrower) */
+	f->context = true;
+	f->borrowed = true;
+	f->next = SL_NEXT_DONE;
+	f->stamp = from->stamp;   /* a buffer or input of the same file replaces it */
+	f->documents = from->documents;
+	/* what build_index takes: the objects of a tree the project kept, else its digests */
+	bool tree = from->n_objects > 0;
+	f->digests = tree ? (const sl_object **)from->objects : from->digests;
+	f->n_digests = tree ? from->n_objects : from->n_digests;
+	f->facts = from->facts;
+	f->n_facts = from->n_facts;
 	return f;
 }
 

@@ -23,6 +23,10 @@ sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *
 /* A new file record for path (the record and its path in one block), appended to the files;
 ** NULL when out of memory (or past UINT32_MAX files). */
 sl_file *sl_passes_new_file(sl_passes *p, const char *path);
+/* A context record in p standing for from, a context file of another engine that read the
+** project once and outlives p: its identity, and the objects (or digests) and serving facts
+** the index takes from it, borrowed. NULL when out of memory. */
+sl_file *sl_passes_borrow(sl_passes *p, const sl_file *from);
 /* Every pass over every file (in their order, which the caller sorts), then p->sorted.
 ** SL_ENOMEM or SL_EINTERNAL; findings are not errors. */
 sl_err sl_passes_lint(sl_passes *p);

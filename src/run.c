@@ -40,6 +40,9 @@ struct sl_run {
 	size_t n_pools;
 	sl_placement_row *rows;
 	size_t n_rows;
+	bool project;                /* sl_run_read_project: a project for other runs to use */
+	sl_globs *project_include;   /* config project: (of the config at the project's root), */
+	sl_globs *project_exclude;   /* while the project is walked */
 };
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
@@ -115,11 +118,26 @@ static const sl_walk_skip *walk_skip(sl_run *run, const char *dir, sl_walk_skip 
 	return skip;
 }
 
+static sl_err ignore_glob_failure(const char *path, const char *msg, void *payload);
+
+/* True when the project's file at path is one config project: keeps (include empty: all). */
+static bool in_project(const sl_run *run, const char *path)
+{
+	const sl_globs *inc = run->project_include, *exc = run->project_exclude;
+	bool keep = (!sl_walk_globs_count(inc) || sl_walk_globs_match(inc, path)) &&
+		    !sl_walk_globs_match(exc, path);
+	sl_walk_globs_drain(inc, ignore_glob_failure, NULL);   /* undecided: not read */
+	sl_walk_globs_drain(exc, ignore_glob_failure, NULL);
+	return keep;
+}
+
 /* A file a walk found: recorded unless the config it is linted under, when that is not the
 ** run's (whose excludes the walk applied), excludes it. */
 static sl_err add_walked(const char *path, void *payload)
 {
 	sl_run *run = payload;
+	if (run->adding_context && !in_project(run, path))
+		return SL_OK;
 	const sl_scope *sc = sl_scopes_of(run->passes.eng.scopes, path);
 	if (!sc)
 		return SL_ENOMEM;
@@ -213,6 +231,17 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 	return add_file(path, run);
 }
 
+/* A buffer (or stdin) is the file it names: with that file's identity, the project's copy of
+** it (sl_run_add_project) is the duplicate the lint drops, so its facts do not count twice and
+** the buffer's replace them. Only the record's identity: the source keeps its own stamp (none
+** for a buffer), which is what a write checks. */
+static void stand_for(sl_file *f, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		f->stamp = (sl_stamp){.valid = true, .dev = st.st_dev, .ino = st.st_ino};
+}
+
 sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 {
 	run->n_named++;
@@ -222,6 +251,8 @@ sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 	sl_err err = sl_source_read_fd(fd, display_path, &f->src);
 	if (f->src)
 		f->src->owner = f;
+	if (strcmp(display_path, "-") != 0)
+		stand_for(f, display_path);
 	if (err == SL_EIO)
 		return set_error(f, errno);
 	return err;
@@ -236,6 +267,7 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 	sl_err err = sl_source_from_buffer(path, data, len, &f->src);
 	if (f->src)
 		f->src->owner = f;
+	stand_for(f, path);
 	return err;
 }
 
@@ -256,25 +288,47 @@ static int cmp_files(const void *a, const void *b)
 	return strcmp((*(sl_file *const *)a)->path, (*(sl_file *const *)b)->path);
 }
 
-sl_err sl_run_lint(sl_run *run)
+/* Files in path order, so "first" (a first default PriorityClass) means the same thing however
+** the inputs were named. */
+static void sort_files(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
-	if (run->linted)
-		return SL_EUSAGE;
-	run->linted = true;
-	/* Files in path order, so "first" (a first default PriorityClass) means the same thing
-	** however the inputs were named. */
 	if (e->n_files)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
-	sl_err err = sl_passes_lint(&run->passes);
-	/* the files a caller sees: all but the project's context files */
-	run->shown = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *run->shown);
-	if (!run->shown)
+}
+
+/* The files a caller sees: all but the project's context files. */
+static sl_err show_files(sl_run *run)
+{
+	sl_engine *e = &run->passes.eng;
+	size_t *shown = sl_xrealloc(run->shown, (e->n_files ? e->n_files : 1) * sizeof *shown);
+	if (!shown)
 		return SL_ENOMEM;
+	run->shown = shown;
+	run->n_shown = 0;
 	for (size_t i = 0; i < e->n_files; i++)
 		if (!e->files[i]->context)
 			run->shown[run->n_shown++] = i;
-	return err;
+	return SL_OK;
+}
+
+sl_err sl_run_list(sl_run *run)
+{
+	if (run->linted)
+		return SL_EUSAGE;
+	sort_files(run);
+	return show_files(run);
+}
+
+sl_err sl_run_lint(sl_run *run)
+{
+	if (run->linted)
+		return SL_EUSAGE;
+	run->linted = true;
+	sort_files(run);
+	sl_err err = sl_passes_lint(&run->passes);
+	sl_err serr = show_files(run);
+	return err ? err : serr;
 }
 
 /* A walk's unreadable directory or undecided glob in the project: not the caller's input, so
@@ -341,6 +395,47 @@ static bool project_given(const sl_run *run, const char *root)
 	return false;
 }
 
+/* The globs of config project: that narrow the project at root: those of the config its root
+** is linted under. A config error is the files' under it, reported where they are linted. */
+static sl_err project_globs(sl_run *run, const char *root)
+{
+	char *probe = sl_xprintf("%s/.schedlint.yaml", root);
+	const sl_scope *sc = probe ? sl_scopes_of(run->passes.eng.scopes, probe) : NULL;
+	free(probe);
+	if (!sc)
+		return SL_ENOMEM;
+	const sl_config *cfg = sc->cfg;
+	if (!cfg || (!cfg->project_include.n && !cfg->project_exclude.n))
+		return SL_OK;
+	const char *dir = cfg->project_dir ? cfg->project_dir : cfg->base_dir;
+	sl_err err = sl_walk_globs_list(&cfg->project_include, dir, "project include",
+					&run->project_include, NULL);
+	if (!err)
+		err = sl_walk_globs_list(&cfg->project_exclude, dir, "project exclude",
+					 &run->project_exclude, NULL);
+	return err == SL_ECONFIG ? SL_OK : err;   /* checked when the config was loaded */
+}
+
+/* Adds the *.yaml / *.yml files under the directory named (as sl_walk_relative names it) that
+** config project: keeps, as the project's context files; a directory that cannot be resolved
+** is no project to read. */
+static sl_err add_context(sl_run *run, const char *named)
+{
+	sl_err err = add_root(run, named, true);
+	if (err)
+		return err == SL_EIO ? SL_OK : err;
+	if ((err = project_globs(run, named)))
+		return err;
+	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
+	run->adding_context = true;
+	sl_walk_skip skip;
+	err = sl_walk_skipping(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
+			       add_walked, ignore_error, run);
+	run->adding_context = false;
+	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
+	return err ? err : derr;
+}
+
 sl_err sl_run_add_project(sl_run *run, const char *root)
 {
 	if (run->linted)
@@ -359,26 +454,42 @@ sl_err sl_run_add_project(sl_run *run, const char *root)
 		free(named);
 		return SL_OK;   /* no such directory, or every file of it is an input already */
 	}
-	sl_err err = add_root(run, named, true);
-	if (err == SL_EIO)
-		err = SL_OK;   /* no project to read */
-	if (err) {
-		free(named);
-		return err;
-	}
-	if (err == SL_EIO)
-		return SL_OK;   /* no such directory: no project to read */
+	sl_err err = add_context(run, named);
+	free(named);
+	return err;
+}
+
+sl_err sl_run_read_project(sl_run *run, const char *root)
+{
+	if (run->linted || run->n_named || run->n_walked)
+		return SL_EUSAGE;
+	char *start = realpath(".", NULL);
+	char *real = root ? realpath(root, NULL) : start ? project_root(start) : NULL;
+	free(start);
+	char *named = real ? sl_walk_relative(real) : NULL;
+	free(real);
+	sl_err err = named ? add_context(run, named) : SL_OK;   /* none: an empty project */
+	free(named);
 	if (err)
 		return err;
-	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
-	run->adding_context = true;
-	sl_walk_skip skip;
-	err = sl_walk_skipping(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
-			       add_walked, ignore_error, run);
-	run->adding_context = false;
-	free(named);
-	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
-	return err ? err : derr;
+	run->passes.eng.keep_facts = true;
+	run->project = true;
+	return sl_run_lint(run);
+}
+
+sl_err sl_run_use_project(sl_run *run, const sl_run *project)
+{
+	if (run->linted || !project->project || !project->linted)
+		return SL_EUSAGE;
+	const sl_engine *pe = &project->passes.eng;
+	for (size_t i = 0; i < pe->n_files; i++) {
+		const sl_file *from = pe->files[i];
+		if (!from->context || (!from->n_objects && !from->n_digests && !from->n_facts))
+			continue;   /* nothing the index takes */
+		if (!sl_passes_borrow(&run->passes, from))
+			return SL_ENOMEM;
+	}
+	return SL_OK;
 }
 
 sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool *converged)
@@ -621,6 +732,8 @@ void sl_run_free(sl_run *run)
 	sl_arena_free(run->placement);
 	sl_passes_free(&run->passes);
 	free(run->shown);
+	sl_walk_globs_free(run->project_include);
+	sl_walk_globs_free(run->project_exclude);
 	for (size_t i = 0; i < run->n_walked; i++)
 		free(run->walked[i]);
 	free(run->walked);

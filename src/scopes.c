@@ -93,6 +93,25 @@ sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl
 }
 
 
+/* A config's error as the files under it report it ("x.yaml: error: " goes before it): the
+** config's own "path:line:col: error: what" without its second "error: ", and what it means for
+** the file. Takes msg. */
+static char *file_error(char *msg)
+{
+	if (!msg)
+		return NULL;
+	const char *what = msg, *tag = strstr(msg, ": error: ");
+	size_t at = 0;
+	if (strncmp(msg, "schedlint: error: ", 18) == 0)
+		what = msg + 18;
+	else if (tag)
+		at = (size_t)(tag - msg);
+	char *out = at ? sl_xprintf("%.*s: %s; not linted", (int)at, msg, tag + 9)
+		       : sl_xprintf("%s; not linted", what);
+	free(msg);
+	return out;
+}
+
 /* Fills s from cfg (borrowed unless owned): its severities, globs and default-mode source;
 ** a problem with cfg goes to s->error (the files under it report it) unless fatal says to
 ** return it. */
@@ -109,7 +128,7 @@ static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options
 		      sl_config_source(cfg, cfg->cluster.kserve_default_deployment_mode_line)))
 		err = SL_ENOMEM;
 	if (err && err != SL_ENOMEM && !fatal) {
-		s->error = msg;   /* the files under it say so; the run goes on */
+		s->error = file_error(msg);   /* the files under it say so; the run goes on */
 		return SL_OK;
 	}
 	if (error_out)
@@ -286,7 +305,7 @@ static long scope_of_config(sl_scopes *s, const char *path)
 		return -1;
 	}
 	if (err) {
-		sc->error = msg ? msg : sl_xprintf("%s: error: %s", path, sl_strerror(err));
+		sc->error = file_error(msg ? msg : sl_xprintf("%s: error: %s", path, sl_strerror(err)));
 	} else {
 		free(msg);
 		if (scope_init(sc, sc->owned, &s->opts, false, NULL) == SL_ENOMEM) {

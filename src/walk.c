@@ -22,6 +22,7 @@ struct sl_globs {
 	const char **globs;  /* codes[i]'s glob (the config's string) */
 	size_t n;
 	char *base;          /* absolute config directory */
+	const char *what;    /* "exclude", "project include": for messages (static) */
 	struct sl_glob_failures *failed;   /* paths no glob could decide, kept for sl_walk_globs_drain */
 };
 
@@ -203,13 +204,15 @@ const char *sl_walk_glob_problem(const char *glob, char *fix, size_t fixsz)
 	return NULL;
 }
 
-sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
+sl_err sl_walk_globs_list(const sl_strlist *list, const char *dir, const char *what,
+			 sl_globs **out, char **error_out)
 {
 	sl_globs *g = sl_xcalloc(1, sizeof *g);
 	if (!g)
 		return SL_ENOMEM;
+	g->what = what;
 	g->failed = sl_xcalloc(1, sizeof *g->failed);
-	size_t n = cfg ? cfg->exclude.n : 0;
+	size_t n = list ? list->n : 0;
 	if (n) {
 		g->codes = sl_xcalloc(n, sizeof *g->codes);
 		g->globs = sl_xcalloc(n, sizeof *g->globs);
@@ -220,12 +223,12 @@ sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 	}
 	for (size_t i = 0; i < n; i++) {
 		int ec = 0;
-		const char *glob = cfg->exclude.v[i];
+		const char *glob = list->v[i];
 		g->codes[g->n] = glob_compile(glob, &ec);
 		if (!g->codes[g->n]) {
 			/* never a glob silently dropped */
-			if (error_out && asprintf(error_out, "schedlint: error: exclude glob \"%s\" "
-						  "cannot be used (too long or too complex)", glob) < 0)
+			if (error_out && asprintf(error_out, "schedlint: error: %s glob \"%s\" "
+						  "cannot be used (too long or too complex)", what, glob) < 0)
 				*error_out = NULL;
 			sl_walk_globs_free(g);
 			return ec == PCRE2_ERROR_NOMEMORY ? SL_ENOMEM : SL_ECONFIG;
@@ -233,16 +236,21 @@ sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
 		sl_regex_jit(g->codes[g->n]);
 		g->globs[g->n++] = glob;
 	}
-	const char *base = cfg && cfg->exclude_dir ? cfg->exclude_dir :
-			   cfg && cfg->base_dir ? cfg->base_dir : ".";
-	char *abs = realpath(base, NULL);
-	g->base = abs ? abs : sl_xstrdup(base);
+	char *abs = realpath(dir ? dir : ".", NULL);
+	g->base = abs ? abs : sl_xstrdup(dir ? dir : ".");
 	if (!g->base) {
 		sl_walk_globs_free(g);
 		return SL_ENOMEM;
 	}
 	*out = g;
 	return SL_OK;
+}
+
+sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
+{
+	const char *base = cfg && cfg->exclude_dir ? cfg->exclude_dir :
+			   cfg && cfg->base_dir ? cfg->base_dir : ".";
+	return sl_walk_globs_list(cfg ? &cfg->exclude : NULL, base, "exclude", out, error_out);
 }
 
 /* Keeps a path a glob could not decide, for sl_walk_globs_drain. */
@@ -256,13 +264,19 @@ static void record_failure(const sl_globs *g, const char *path, const char *glob
 	if (nm)
 		f->msg = nm;
 	char *p = sl_xstrdup(path), *m = NULL;
-	if (!np || !nm || !p || asprintf(&m, "exclude glob \"%s\" cannot be matched against this "
-					 "path (PCRE2 %s); not linted", glob, sl_regex_error(rc)) < 0) {
+	if (!np || !nm || !p || asprintf(&m, "%s glob \"%s\" cannot be matched against this "
+					 "path (PCRE2 %s); not linted", g->what, glob,
+					 sl_regex_error(rc)) < 0) {
 		free(p);
 		return;
 	}
 	f->path[f->n] = p;
 	f->msg[f->n++] = m;
+}
+
+size_t sl_walk_globs_count(const sl_globs *g)
+{
+	return g ? g->n : 0;
 }
 
 bool sl_walk_globs_match(const sl_globs *g, const char *path)

@@ -19,6 +19,11 @@ const char *sl_walk_glob_problem(const char *glob, char *fix, size_t fixsz);
 /* Compiles the config's exclude globs (** = any directories, * and ? within one segment).
 ** SL_ECONFIG (*error_out, malloc'd, says which) when one cannot be compiled. */
 sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out);
+/* Compiles the globs of list, relative to dir; what names them in messages ("exclude"). */
+sl_err sl_walk_globs_list(const sl_strlist *list, const char *dir, const char *what,
+			 sl_globs **out, char **error_out);
+/* How many globs g holds (0 for NULL). */
+size_t sl_walk_globs_count(const sl_globs *g);
 /* True when path, taken relative to the config's directory, matches a glob. A glob that cannot
 ** be decided (PCRE2 hits its limits, regex.h) also gives true, so the path is neither walked
 ** nor linted, and the path is kept for sl_walk_globs_drain: never a silent miss. */

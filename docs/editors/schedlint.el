@@ -7,8 +7,9 @@
 ;; `schedlint fmt --stdin-filename PATH -' on stdin; the buffer is replaced, with
 ;; `replace-buffer-contents' (which keeps point, markers and undo to the changed parts), only
 ;; when schedlint exits 0 and printed something.  A schedlint that is missing, fails (a YAML
-;; syntax error, a bad config: exit 2) or is killed leaves the buffer as it was, with a
-;; message, and the save goes ahead.
+;; syntax error, a bad config: exit 2), is killed or does not answer within
+;; `schedlint-timeout' seconds leaves the buffer as it was, with a message, and the save goes
+;; ahead.
 ;;
 ;; Install:
 ;;   (load "/path/to/schedlint.el")
@@ -24,6 +25,11 @@
 (defcustom schedlint-program "schedlint"
   "The schedlint program, looked up on `exec-path'."
   :type 'string)
+
+(defcustom schedlint-timeout 5
+  "Seconds to wait for schedlint before leaving the buffer as it is.
+Enforced with coreutils' timeout when it is on `exec-path'."
+  :type 'integer)
 
 (defun schedlint--first-line (file)
   "The first line of FILE, or nil when it is empty."
@@ -45,6 +51,7 @@ stays as it is and a message says why."
      ((= (buffer-size) 0))
      (t
       (let ((out (generate-new-buffer " *schedlint fmt*"))
+            (timeout (executable-find "timeout"))
             (err (make-temp-file "schedlint-err"))
             ;; The text as Emacs holds it: UTF-8 with LF newlines, no BOM (the file's coding
             ;; system, CRLF and BOM included, applies when the buffer is saved).
@@ -55,13 +62,19 @@ stays as it is and a message says why."
                    (save-restriction
                      (widen)
                      (condition-case e
-                         (apply #'call-process-region (point-min) (point-max) exe nil
-                                (list out err) nil "fmt"
-                                (append (and buffer-file-name
+                         (apply #'call-process-region (point-min) (point-max)
+                                (or timeout exe) nil (list out err) nil
+                                (append (and timeout
+                                             (list (number-to-string schedlint-timeout) exe))
+                                        '("fmt")
+                                        (and buffer-file-name
                                              (list "--stdin-filename" buffer-file-name))
                                         '("-")))
                        (error (error-message-string e))))))
               (cond
+               ((and timeout (eq status 124))
+                (message "schedlint fmt: no answer in %d s; the buffer is left as it is"
+                         schedlint-timeout))
                ((not (eq status 0))
                 (let ((why (schedlint--first-line err)))
                   (message "schedlint fmt: %s%s; the buffer is left as it is"

@@ -2,8 +2,9 @@
 " schedlint.vim: fixes a YAML buffer with `schedlint fmt` each time it is written (Vim 8+,
 " Vim 9, Neovim). The buffer, not the file on disk, goes to `schedlint fmt --stdin-filename
 " PATH -` on stdin; its lines are replaced only when schedlint exits 0 and printed something.
-" A schedlint that is missing, fails (a YAML syntax error, a bad config: exit 2) or is killed
-" leaves the buffer as it was, with a warning, and the write goes ahead.
+" A schedlint that is missing, fails (a YAML syntax error, a bad config: exit 2), is killed or
+" does not answer within g:schedlint_timeout seconds leaves the buffer as it was, with a
+" warning, and the write goes ahead.
 " Unlike `formatprg` + `gq` or `:%!`, which put the command's error text (or nothing) in the
 " buffer when it fails, stderr never reaches the buffer here.
 "
@@ -11,6 +12,8 @@
 " your vimrc. It runs on writes of *.yaml, *.yml and buffers with 'filetype' yaml.
 "   g:schedlint_command  the program (default 'schedlint')
 "   g:schedlint_on_save  0 turns the write hook off; :SchedlintFmt still fixes by hand
+"   g:schedlint_timeout  seconds to wait before giving up (default 5; through coreutils'
+"                        timeout, when it is on PATH)
 " Tested headless in Vim 9.0 and Neovim 0.7 by tests/editors/run.
 
 if exists('g:loaded_schedlint')
@@ -39,7 +42,9 @@ function! s:Fmt() abort
   let l:saved = [&shell, &shellcmdflag, &shellredir, &shellquote, &shellxquote]
   set shell=/bin/sh shellcmdflag=-c shellredir=>%s\ 2>&1 shellquote= shellxquote=
   try
-    let l:cmd = shellescape(l:exe) . ' fmt'
+    let l:timeout = get(g:, 'schedlint_timeout', 5)
+    let l:cmd = (executable('timeout') ? 'timeout ' . l:timeout . ' ' : '')
+          \ . shellescape(l:exe) . ' fmt'
     if expand('%') !=# ''
       let l:cmd .= ' --stdin-filename ' . shellescape(expand('%:p'))
     endif
@@ -57,7 +62,9 @@ function! s:Fmt() abort
   endtry
   let l:err = filereadable(l:errfile) ? readfile(l:errfile) : []
   call delete(l:errfile)
-  if l:status != 0
+  if l:status == 124 && executable('timeout')
+    return s:Warn(printf('no answer in %d s', get(g:, 'schedlint_timeout', 5)))
+  elseif l:status != 0
     return s:Warn(printf('exit %d%s', l:status, empty(l:err) ? '' : ': ' . l:err[0]))
   elseif empty(l:out)
     return s:Warn('no output')

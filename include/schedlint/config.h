@@ -4,6 +4,7 @@
 #ifndef SCHEDLINT_CONFIG_H
 #define SCHEDLINT_CONFIG_H
 
+#include <stdio.h>
 #include "schedlint/error.h"
 #include "schedlint/finding.h"
 
@@ -27,6 +28,10 @@ SL_API sl_err sl_config_discover(const char *start_dir, char **path_out);
 /* The config's fail-on severity, or -1 when it does not set one. */
 SL_API int sl_config_fail_on(const sl_config *cfg);
 
+/* Writes cfg resolved, as YAML, to out: every setting with its value and, in a comment, the
+** file:line of the config (in the extend: chain) that sets it, or "default" (`--show-settings`).
+** SL_EIO when writing fails; SL_EUSAGE for a NULL argument. */
+SL_API sl_err sl_config_show(const sl_config *cfg, FILE *out);
 /* Frees cfg; NULL is a no-op. */
 SL_API void sl_config_free(sl_config *cfg);
 

@@ -68,10 +68,12 @@ SL_API sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_ru
 ** (see sl_run_file), not returned: the other inputs are still linted. SL_ENOMEM only. */
 SL_API sl_err sl_run_add_path(sl_run *run, const char *path);
 /* Adds everything readable from fd (at most SL_PIPE_INPUT_MAX bytes unless it is a regular
-** file: more is recorded as a file error), reported as display_path. */
+** file: more is recorded as a file error), reported as display_path; when display_path names a
+** file, what was read stands in for it as a buffer does (sl_run_add_buffer). */
 SL_API sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path);
 /* Adds a copy of data[0..len), reported as path: how an editor lints an open buffer in place of
-** the file on disk (the disk is not read for it, the buffer is linted as if it were the file).
+** the file on disk (the disk is not read for it, the buffer is linted as if it were the file,
+** for the cross-file facts too: sl_run_add_project does not read that file again).
 ** Fixes apply to the copy: read them back with sl_run_file_text. */
 SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len);
 /* Adds, for the cross-file facts only, the *.yaml / *.yml files under root (the project:
@@ -84,8 +86,26 @@ SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data,
 ** whole), nor when a directory given as an input holds the whole root. Call
 ** after adding the inputs, before sl_run_lint. SL_ENOMEM; SL_EUSAGE after the lint. */
 SL_API sl_err sl_run_add_project(sl_run *run, const char *root);
+/* The project read once, for an editor that lints buffer after buffer (spec/lsp.md): run, new
+** and given no input, reads every *.yaml / *.yml file under root (NULL: as sl_run_add_project
+** finds it) for the cross-file facts and lints it, keeping what other runs need of it; then
+** sl_run_use_project lends it to each run, in place of sl_run_add_project, which would read
+** and parse the project again. Nothing is reported of it (no files, no findings). Read it
+** again (a new run) when its files change. SL_EUSAGE for a run that has inputs or was linted;
+** SL_ENOMEM; SL_EINTERNAL. */
+SL_API sl_err sl_run_read_project(sl_run *run, const char *root);
+/* Gives run the cross-file facts of project (a run sl_run_read_project read, under the same
+** config and options, which must outlive run): as sl_run_add_project would, without reading
+** anything; a file of the project that run has as an input or a buffer is run's, not the
+** project's. Call after adding the inputs, before sl_run_lint. SL_EUSAGE when run was linted
+** or project is not one; SL_ENOMEM. */
+SL_API sl_err sl_run_use_project(sl_run *run, const sl_run *project);
 /* True when path (relative to the config's directory) matches one of its exclude globs. */
 SL_API bool sl_run_excluded(const sl_run *run, const char *path);
+/* Makes the files added so far, in path order, the run's files (sl_run_file_count, sl_run_file)
+** without reading or linting them: the files a run would lint (`--show-files`). The project's
+** context files are not among them. SL_ENOMEM; SL_EUSAGE after the lint. */
+SL_API sl_err sl_run_list(sl_run *run);
 /* Runs both passes. SL_ENOMEM or SL_EINTERNAL; findings are not errors. */
 SL_API sl_err sl_run_lint(sl_run *run);
 

@@ -17,9 +17,17 @@ int sl_cmd_fmt(int argc, char **argv);
 ** given, else the current one), else the defaults; prints the error and returns the exit
 ** status on failure, EXIT_CLEAN on success. */
 int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg);
+/* The same, silent: the error's message (malloc'd, may stay NULL) in *err_msg. */
+sl_err sl_cli_find_config(const char *config_path, const char *stdin_name, sl_config **cfg,
+			  char **err_msg);
+/* sl_cli_load_config, discovering from dir (NULL or missing: the current directory). */
+int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config **cfg);
+/* True when path names a directory. */
+bool sl_cli_is_dir(const char *path);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
 int sl_cmd_placement(int argc, char **argv);
+int sl_cmd_server(int argc, char **argv);
 
 /* common.c */
 void sl_cli_usage(FILE *out);

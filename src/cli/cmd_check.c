@@ -54,6 +54,8 @@ static int is_stdin(const char *path, const char *stdin_name)
 struct check_args {
 	sl_output_options ropts;
 	const char *output, *config_path, *stdin_name, *color;
+	const char *show_settings;   /* --show-settings PATH */
+	int show_files;
 	struct list sel, ign;
 	int fail_on, exit_zero, fix, unsafe, diff, force_exclude, no_project, no_gitignore;
 	unsigned jobs;
@@ -66,7 +68,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
 	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT,
-	       O_NO_GITIGNORE };
+	       O_NO_GITIGNORE, O_SHOW_SETTINGS, O_SHOW_FILES };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -88,6 +90,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"force-exclude", no_argument, NULL, O_FORCE_EXCLUDE},
 		{"no-project", no_argument, NULL, O_NO_PROJECT},
 		{"no-respect-gitignore", no_argument, NULL, O_NO_GITIGNORE},
+		{"show-settings", required_argument, NULL, O_SHOW_SETTINGS},
+		{"show-files", no_argument, NULL, O_SHOW_FILES},
 		{NULL, 0, NULL, 0}};
 	static const struct { const char *name; sl_format format; } formats[] = {
 		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
@@ -144,6 +148,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case O_FORCE_EXCLUDE: a->force_exclude = 1; break;
 		case O_NO_PROJECT: a->no_project = 1; break;
 		case O_NO_GITIGNORE: a->no_gitignore = 1; break;
+		case O_SHOW_SETTINGS: a->show_settings = optarg; break;
+		case O_SHOW_FILES: a->show_files = 1; break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -184,25 +190,95 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 }
 
 /* The inputs: paths, and stdin where "-" is one; no path means ".", whatever stdin is (a CI
-** step's stdin may be closed or a pipe: it is never read unless asked for, as ruff does). */
+** step's stdin may be closed or a pipe: it is never read unless asked for, as ruff does).
+** --show-files: stdin stands in by its name, unread, and the project is not read. */
 static sl_err add_inputs(sl_run *run, const struct check_args *a)
 {
 	sl_err err = SL_OK;
 	const char *stdin_as = a->stdin_name ? a->stdin_name : "-";
 	if (a->n_paths == 0)
 		err = sl_run_add_path(run, ".");
+	bool stdin_added = false;   /* "-" twice is stdin once, as a file named twice is one file */
 	for (int i = 0; i < a->n_paths && !err; i++) {
 		if (strcmp(a->paths[i], "-") == 0) {
-			if (!a->stdin_name || !sl_run_excluded(run, a->stdin_name))
-				err = sl_run_add_fd(run, STDIN_FILENO, stdin_as);
+			if (stdin_added || (a->stdin_name && sl_run_excluded(run, a->stdin_name)))
+				continue;
+			stdin_added = true;
+			err = a->show_files ? sl_run_add_buffer(run, stdin_as, "", 0)
+					    : sl_run_add_fd(run, STDIN_FILENO, stdin_as);
 		} else {
 			err = sl_run_add_path(run, a->paths[i]);
 		}
 	}
 	/* the rest of the project, for the cross-file facts only (spec/cli.md, "The project") */
-	if (!err && !a->no_project)
+	if (!err && !a->no_project && !a->show_files)
 		err = sl_run_add_project(run, NULL);
 	return err;
+}
+
+/* --show-files: the files the run would lint, one per line, sorted; a path that cannot be
+** read is an error (exit 2), as when linting. */
+static int list_files(const struct check_args *a, const sl_config *cfg)
+{
+	int status = EXIT_CLEAN;
+	sl_run *run = new_run(a, cfg, &status);
+	if (!run)
+		return status;
+	sl_err err = add_inputs(run, a);
+	if (!err)
+		err = sl_run_list(run);
+	for (size_t i = 0; !err && i < sl_run_file_count(run); i++) {
+		sl_file_info fi;
+		sl_run_file(run, i, &fi);
+		sl_escape_put(fi.error ? stderr : stdout, fi.path, SL_SINK_TEXT_LINE);
+		if (fi.error) {
+			fputs(": error: ", stderr);
+			sl_escape_put(stderr, fi.error, SL_SINK_TEXT);
+			status = EXIT_USAGE;
+		}
+		fputc('\n', fi.error ? stderr : stdout);
+	}
+	if (err) {
+		fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
+		status = EXIT_INTERNAL;
+	} else if (fflush(stdout) != 0) {
+		fprintf(stderr, "schedlint: error: cannot write: %s\n", strerror(errno));
+		status = EXIT_USAGE;
+	}
+	sl_run_free(run);
+	return status;
+}
+
+/* --show-settings PATH: the config PATH is linted under (-c's, else its nearest), resolved, with
+** where each value comes from. */
+static int show_settings(const struct check_args *a)
+{
+	sl_config *cfg = NULL;
+	char *dir = NULL;
+	if (!a->config_path) {
+		/* a directory stands for the files in it; a file (which need not exist) for itself */
+		char *tmp = strdup(a->show_settings);
+		if (!tmp)
+			return EXIT_INTERNAL;
+		dir = sl_cli_is_dir(a->show_settings) ? tmp : strdup(dirname(tmp));
+		if (dir != tmp)
+			free(tmp);
+		if (!dir)
+			return EXIT_INTERNAL;
+	}
+	int status = sl_cli_load_config_from(a->config_path, dir, &cfg);
+	free(dir);
+	if (status != EXIT_CLEAN)
+		return status;
+	sl_err err = sl_config_show(cfg, stdout);
+	if (!err && fflush(stdout) != 0)
+		err = SL_EIO;
+	if (err) {
+		fprintf(stderr, "schedlint: error: cannot write: %s\n", sl_strerror(err));
+		status = EXIT_USAGE;
+	}
+	sl_config_free(cfg);
+	return status;
 }
 
 /* --diff: only the diff of every changed file, nothing written; the exit status (1 when there
@@ -348,13 +424,15 @@ int sl_cmd_check(int argc, char **argv)
 	struct check_args a = {.ropts = SL_OUTPUT_OPTIONS_INIT, .color = "auto", .fail_on = -1};
 	sl_config *cfg = NULL;
 	int status = parse_args(argc, argv, &a);   /* -1: go on; else --help or a usage error */
+	if (status < 0 && a.show_settings)
+		status = show_settings(&a);
 	if (status < 0 && (status = sl_cli_load_config(a.config_path, a.stdin_name, &cfg)) ==
 			  EXIT_CLEAN) {
 		if (a.fail_on < 0)
 			a.fail_on = sl_config_fail_on(cfg);
 		if (a.fail_on < 0)
 			a.fail_on = SL_SEV_WARNING;
-		status = check(&a, cfg);
+		status = a.show_files ? list_files(&a, cfg) : check(&a, cfg);
 	}
 	sl_config_free(cfg);
 	free(a.sel.v);

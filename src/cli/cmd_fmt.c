@@ -267,7 +267,16 @@ int sl_cmd_fmt(int argc, char **argv)
 	}
 	int n = argc - optind;
 	/* stdin only when "-" is the input: no PATH means "." (as check), never a pipe by surprise */
-	int stdin_mode = n == 1 && strcmp(argv[optind], "-") == 0;
+	int stdin_mode = n >= 1 && strcmp(argv[optind], "-") == 0;
+	for (int i = optind + 1; i < argc; i++)
+		if (stdin_mode || strcmp(argv[i], "-") == 0) {
+			/* "-" with other inputs: which text goes to stdout? Refused, and a "-" first
+			** still gives its buffer back. */
+			fputs("schedlint: error: fmt: \"-\" (stdin to stdout) must be the only input\n",
+			      stderr);
+			bad = 1;
+			break;
+		}
 	struct input in = {0};
 	int status;
 	if (bad) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
 #include "output/escape.h"
@@ -22,6 +23,7 @@ void sl_cli_usage(FILE *out)
 	      "  schedlint rules [--format text|json|markdown]   list every rule\n"
 	      "  schedlint explain RULE                  show a rule's documentation\n"
 	      "  schedlint placement [OPTIONS] [PATH...] where every unit can land, pool by pool\n"
+	      "  schedlint server [--debounce-ms N]      the language server (LSP) on stdin/stdout\n"
 	      "  schedlint --version | --help\n"
 	      "\n"
 	      "Options of check:\n"
@@ -46,6 +48,9 @@ void sl_cli_usage(FILE *out)
 	      "      --no-project           do not read the project's other files for cross-file\n"
 	      "                             facts (PriorityClasses, Knative flags, runtimes...)\n"
 	      "      --no-respect-gitignore lint what git ignores too (.gitignore, info/exclude)\n"
+	      "      --show-settings PATH   print the config PATH is linted under, resolved, with\n"
+	      "                             the file:line each value comes from; then exit\n"
+	      "      --show-files           print the files a run would lint; then exit\n"
 	      "\n"
 	      "Options of fmt: --stdin-filename NAME, -c FILE, --unsafe-fixes, --force-exclude,\n"
 	      "--no-project, --no-respect-gitignore.\n"
@@ -57,22 +62,57 @@ void sl_cli_usage(FILE *out)
 	      "error, 3 internal error. A YAML syntax error is a finding (yaml-syntax).\n", out);
 }
 
+/* The directory a config is discovered from for a file named name (NULL: the current one). */
+static char *dir_of(const char *config_path, const char *name)
+{
+	char *dir = NULL;
+	if (!config_path && name && strchr(name, '/')) {
+		char *tmp = strdup(name);
+		dir = tmp ? strdup(dirname(tmp)) : NULL;
+		free(tmp);
+	}
+	return dir;
+}
+
 int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg)
 {
-	char *found = NULL, *err_msg = NULL;
-	if (!config_path) {
-		char *dir = NULL;
-		if (stdin_name && strchr(stdin_name, '/')) {
-			char *tmp = strdup(stdin_name);
-			dir = tmp ? strdup(dirname(tmp)) : NULL;
-			free(tmp);
-		}
-		if (sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
-			config_path = found;
-		free(dir);
-	}
-	sl_err err = config_path ? sl_config_load(config_path, cfg, &err_msg) : sl_config_new_default(cfg);
+	char *dir = dir_of(config_path, stdin_name);
+	int status = sl_cli_load_config_from(config_path, dir, cfg);
+	free(dir);
+	return status;
+}
+
+bool sl_cli_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* sl_cli_load_config_from, silent: the error's message (malloc'd, may stay NULL) in *err_msg. */
+static sl_err find_from(const char *config_path, const char *dir, sl_config **cfg, char **err_msg)
+{
+	char *found = NULL;
+	if (!config_path &&
+	    sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
+		config_path = found;
+	sl_err err = config_path ? sl_config_load(config_path, cfg, err_msg) : sl_config_new_default(cfg);
 	free(found);
+	return err;
+}
+
+sl_err sl_cli_find_config(const char *config_path, const char *stdin_name, sl_config **cfg,
+			  char **err_msg)
+{
+	char *dir = dir_of(config_path, stdin_name);
+	sl_err err = find_from(config_path, dir, cfg, err_msg);
+	free(dir);
+	return err;
+}
+
+int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config **cfg)
+{
+	char *err_msg = NULL;
+	sl_err err = find_from(config_path, dir, cfg, &err_msg);
 	if (err) {
 		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
 		fputc('\n', stderr);

@@ -27,6 +27,8 @@ int main(int argc, char **argv)
 			return sl_cmd_explain(argc - 1, argv + 1);
 		if (strcmp(c, "placement") == 0)
 			return sl_cmd_placement(argc - 1, argv + 1);
+		if (strcmp(c, "server") == 0)
+			return sl_cmd_server(argc - 1, argv + 1);
 	}
 	return sl_cmd_check(argc, argv);
 }

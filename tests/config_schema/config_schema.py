@@ -40,6 +40,7 @@ TABLES = {
     "rule_fields": "#/definitions/rule",
     "cluster_fields": "#/definitions/cluster",
     "pool_fields": "#/definitions/node-pool",
+    "project_fields": "#/definitions/project",
 }
 
 problems = []

@@ -167,3 +167,184 @@ Test(api, a_buffer_stands_in_for_the_file_on_disk)
 	unlink(path);
 	rmdir(dir);
 }
+
+/* A buffer named as a file of the project replaces that file for the cross-file rules too: the
+** project's copy on disk is not read as a second definition (one default PriorityClass on disk
+** and in the buffer is one, not two), and what the buffer says is what counts. */
+Test(api, a_buffer_replaces_its_file_in_the_project)
+{
+	static const char PC[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+				 "metadata:\n  name: high\nvalue: 1000\nglobalDefault: true\n";
+	static const char PC2[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+				  "metadata:\n  name: other\nvalue: 10\nglobalDefault: true\n";
+	char dir[] = "/tmp/sl_test_api_XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char path[sizeof dir + 16], cfgp[sizeof dir + 32];
+	snprintf(path, sizeof path, "%s/pc.yaml", dir);
+	snprintf(cfgp, sizeof cfgp, "%s/.schedlint.yaml", dir);   /* the project's root */
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs(PC, f);
+	fclose(f);
+	f = fopen(cfgp, "w");
+	cr_assert_not_null(f);
+	fputs("{}\n", f);
+	fclose(f);
+	char here[4096];
+	cr_assert_not_null(getcwd(here, sizeof here));
+	cr_assert_eq(chdir(dir), 0);
+	for (int round = 0; round < 2; round++) {
+		const char *text = round ? PC2 : PC;
+		sl_config *cfg;
+		cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+		sl_run_options o = SL_RUN_OPTIONS_INIT;
+		o.jobs = 1;
+		sl_run *run = NULL;
+		cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+		cr_assert_eq(sl_run_add_buffer(run, "pc.yaml", text, strlen(text)), SL_OK);
+		cr_assert_eq(sl_run_add_project(run, NULL), SL_OK);   /* from the working directory */
+		cr_assert_eq(sl_run_lint(run), SL_OK);
+		for (size_t i = 0; i < sl_run_finding_count(run); i++)
+			cr_expect_neq(strcmp(sl_run_finding(run, i)->rule,
+					     "multiple-default-priority-classes"), 0,
+				      "round %d: %s", round, sl_run_finding(run, i)->message);
+		cr_expect_eq(sl_run_file_count(run), 1, "the project's copy is not a file of the run");
+		sl_run_free(run);
+		sl_config_free(cfg);
+	}
+	cr_assert_eq(chdir(here), 0);
+	unlink(path);
+	unlink(cfgp);
+	rmdir(dir);
+}
+
+/* The project read once (sl_run_read_project) and lent to run after run (sl_run_use_project)
+** gives every buffer the findings sl_run_add_project gives it, the project whole or streamed,
+** fixes included: over a project of every rule fixture (PriorityClasses that clash, serving
+** units to outrank, runtimes...), each sampled file linted as a buffer in place of itself. */
+#include <dirent.h>
+#include <glob.h>
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	cr_assert_not_null(f, "%s", path);
+	char *buf = malloc(1 << 20);
+	*len = fread(buf, 1, (1 << 20) - 1, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* "rule line:col message" per finding, then the fixed text, of a buffer linted with the
+** project read now (project NULL), lent, or none (no_project). */
+static char *lint_with(const sl_config *cfg, bool low_memory, const sl_run *project,
+		       bool no_project, const char *path, const char *text, size_t len)
+{
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.jobs = 1;
+	o.low_memory = low_memory;
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, path, text, len), SL_OK);
+	if (!no_project)
+		cr_assert_eq(project ? sl_run_use_project(run, project) : sl_run_add_project(run, NULL),
+			     SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	char *out = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&out, &n);
+	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
+		const sl_finding *f = sl_run_finding(run, i);
+		fprintf(m, "%s %u:%u %s\n", f->rule, f->line, f->column, f->message);
+	}
+	if (!low_memory) {
+		sl_fix_options fo = SL_FIX_OPTIONS_INIT;
+		cr_assert_eq(sl_run_fix(run, &fo, NULL, NULL), SL_OK);
+		const char *d;
+		size_t l;
+		sl_run_file_text(run, 0, &d, &l, NULL);
+		fprintf(m, "--- fixed:\n%.*s", (int)l, d);
+	}
+	fclose(m);
+	sl_run_free(run);
+	return out;
+}
+
+Test(api, a_project_read_once_lends_what_add_project_reads, .timeout = 120)
+{
+	char here[4096];
+	cr_assert_not_null(getcwd(here, sizeof here));
+	glob_t g;
+	cr_assert_eq(glob("testdata/rules/*/*/*.yaml", 0, NULL, &g), 0);
+	char dir[] = "/tmp/sl_test_project_XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	size_t n = 0;
+	char name[64];
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *p = g.gl_pathv[i];
+		if (strstr(p, ".config.yaml") || strstr(p, ".fixed.yaml"))
+			continue;
+		size_t len;
+		char *text = slurp(p, &len);
+		char out[sizeof dir + 80];
+		snprintf(out, sizeof out, "%s/f%03zu.yaml", dir, n++);
+		FILE *f = fopen(out, "wb");
+		fwrite(text, 1, len, f);
+		fclose(f);
+		free(text);
+	}
+	cr_assert_gt(n, 100);
+	cr_assert_eq(chdir(dir), 0);
+	FILE *c = fopen(".schedlint.yaml", "w");
+	fputs("{}\n", c);
+	fclose(c);
+	sl_config *cfg;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run *whole = NULL, *streamed = NULL;
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.jobs = 1;
+	cr_assert_eq(sl_run_new(cfg, &o, &whole, NULL), SL_OK);
+	cr_assert_eq(sl_run_read_project(whole, NULL), SL_OK);
+	cr_expect_eq(sl_run_file_count(whole), 0, "nothing of the project is reported");
+	cr_expect_eq(sl_run_finding_count(whole), 0);
+	cr_expect_eq(sl_run_read_project(whole, NULL), SL_EUSAGE, "read once");
+	o.low_memory = true;
+	cr_assert_eq(sl_run_new(cfg, &o, &streamed, NULL), SL_OK);
+	cr_assert_eq(sl_run_read_project(streamed, NULL), SL_OK);
+	size_t differ = 0, cross = 0;
+	for (size_t k = 0; k < n; k += 9) {
+		snprintf(name, sizeof name, "f%03zu.yaml", k);
+		size_t len;
+		char *text = slurp(name, &len);
+		char *a = lint_with(cfg, false, NULL, false, name, text, len);
+		char *b = lint_with(cfg, false, whole, false, name, text, len);
+		char *s = lint_with(cfg, false, streamed, false, name, text, len);
+		char *alone = lint_with(cfg, false, NULL, true, name, text, len);
+		cr_expect_str_eq(b, a, "%s: lent (whole) differs from read:\n%s\nvs\n%s", name, b, a);
+		cr_expect_str_eq(s, a, "%s: lent (streamed) differs from read", name);
+		differ += strcmp(b, a) != 0;
+		cross += strcmp(a, alone) != 0;   /* the project changed what it says */
+		free(a);
+		free(b);
+		free(s);
+		free(alone);
+		free(text);
+	}
+	cr_expect_gt(cross, 5, "the project changes the findings of %zu sampled files only", cross);
+	sl_run_free(whole);
+	sl_run_free(streamed);
+	sl_config_free(cfg);
+	cr_assert_eq(chdir(here), 0);
+	for (size_t k = 0; k < n; k++) {
+		char p[sizeof dir + 80];
+		snprintf(p, sizeof p, "%s/f%03zu.yaml", dir, k);
+		unlink(p);
+	}
+	char p[sizeof dir + 32];
+	snprintf(p, sizeof p, "%s/.schedlint.yaml", dir);
+	unlink(p);
+	rmdir(dir);
+	globfree(&g);
+	(void)differ;
+}

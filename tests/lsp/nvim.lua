@@ -1,0 +1,55 @@
+-- SPDX-License-Identifier: Apache-2.0
+-- Headless Neovim 0.7 attaches `schedlint server` with vim.lsp.start_client (through the recipe
+-- docs/editors/schedlint_lsp.lua, in a git work tree: one client for its root) and must show its
+-- diagnostics: the rule ids, and columns that land on the offending text of a line with
+-- non-ASCII characters (Neovim converts the server's UTF-16 ranges to byte columns).
+-- Run by tests/lsp/run: nvim --headless --clean -c 'luafile tests/lsp/nvim.lua' FILE, with
+-- $SCHEDLINT the server, $DOCS docs/editors and $OUT the file the result is written to.
+local out = assert(io.open(os.getenv('OUT'), 'w'))
+local function finish(ok, msg)
+  out:write(msg .. '\n')
+  out:close()
+  vim.cmd(ok and 'qa!' or 'cq!')
+end
+-- the README's recipe, docs/editors/schedlint_lsp.lua, as a user installs it
+package.path = os.getenv('DOCS') .. '/?.lua;' .. package.path
+require('schedlint_lsp').setup({ cmd = { os.getenv('SCHEDLINT'), 'server', '--debounce-ms', '20' } })
+vim.cmd('set filetype=yaml')   -- FileType again, now that the recipe listens
+local id = require('schedlint_lsp').clients[vim.fn.getcwd()]
+if not id then
+  finish(false, 'FAIL: the recipe started no client for the root ' .. vim.fn.getcwd())
+  return
+end
+local got = vim.wait(15000, function() return #vim.diagnostic.get(0) >= 3 end, 50)
+local lines = {}
+local by = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  local code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or '?'
+  by[code] = d
+  table.insert(lines, string.format('%d:%d-%d:%d %s [%s]', d.lnum + 1, d.col + 1, d.end_lnum + 1,
+    d.end_col + 1, code, d.source or '?'))
+end
+table.sort(lines)
+local report = table.concat(lines, '\n')
+if not got then
+  finish(false, 'FAIL: no diagnostics within 15 s\n' .. report)
+  return
+end
+local text = vim.api.nvim_buf_get_lines(0, 5, 6, false)[1]
+local st = by['schema-type']
+local ns = by['invalid-node-selector']
+if not st or not ns or not by['gpu-request-without-limit'] then
+  finish(false, 'FAIL: missing a rule\n' .. report)
+  return
+end
+-- byte columns of the offending text, after "ü" (2 bytes) and the rocket (4 bytes, 2 UTF-16 units)
+local want_st = text:find('true', 1, true) - 1
+local want_ns = text:find('"Z', 1, true) - 1
+if st.lnum ~= 5 or st.col ~= want_st or st.end_col ~= want_st + 4 or ns.col ~= want_ns
+    or text:sub(ns.col + 1, ns.end_col) ~= '"Zürich 🚀"' then
+  finish(false, string.format('FAIL: columns: schema-type %d-%d (want %d-%d), invalid-node-selector %d-%d (want %d)\n%s',
+    st.col, st.end_col, want_st, want_st + 4, ns.col, ns.end_col, want_ns, report))
+  return
+end
+vim.lsp.stop_client(id)
+finish(true, 'OK\n' .. report)

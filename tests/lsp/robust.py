@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""`schedlint server` against a hostile or careless client, on raw bytes.
+
+Usage: tests/lsp/robust.py SCHEDLINT errors|long
+
+errors  malformed JSON, JSON that is no request, a header without Content-Length, a body over
+        the limit, messages out of order (before initialize, after shutdown, initialize twice,
+        exit without shutdown), bad params, EOF in the middle of a message: each gets its
+        JSON-RPC error (or is ignored, for notifications) and the server neither crashes nor
+        hangs; it exits 0 after shutdown + exit, 1 otherwise, and when its input closes. Also:
+        a file name that is not UTF-8 in a message, an unsafe fix (titled so, not preferred,
+        not in fix-all), a config in the settings that cannot be loaded, a setting of the
+        wrong type, a client that pulls (never pushed to; asked to pull again).
+long    a session of 10 000 incremental edits (a pull every 500): the diagnostics are right at
+        the end, memory stays flat and the edits do not slow down; under valgrind memcheck
+        (no error, no definite leak) unless the binary is built with AddressSanitizer, whose
+        leak check at exit is then the one that speaks (the status must still be 0).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lspclient import Server, frame  # noqa: E402
+
+SCHEDLINT = os.path.abspath(sys.argv[1])
+MODE = sys.argv[2] if len(sys.argv) > 2 else "errors"
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL:", what)
+
+
+def init(s, root):
+    rid = s.request("initialize", {"processId": None, "rootUri": "file://" + root, "capabilities": {}})
+    r = s.response(rid)
+    check(r and "capabilities" in r.get("result", {}), "initialize answered: %r" % (r,))
+    s.notify("initialized", {})
+
+
+POD = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  nodeSelector: {a: true}\n"
+       "  containers: [{name: c, image: x}]\n")
+
+
+def errors(ws):
+    s = Server(SCHEDLINT, ws)
+    # before initialize: a request is -32002, a notification is dropped
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///x.yaml", "text": "a: 1\n",
+                                                        "version": 1}})
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": "file:///x.yaml"},
+                                           "position": {"line": 0, "character": 0}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32002, "request before initialize: %r" % (r,))
+    # not JSON, JSON that is no request, a bad id, a header without Content-Length
+    s.send(frame(b'{"jsonrpc": "2.0", "id": 1, "method": '))
+    r = s.error_of()
+    check(r and r["error"]["code"] == -32700 and r["id"] is None, "malformed JSON: %r" % (r,))
+    for junk in (b"[1, 2]", b'"text"', b'{"id": 7, "method": "initialize"}',
+                 b'{"jsonrpc": "2.0", "id": {"x": 1}, "method": "shutdown"}',
+                 b'{"jsonrpc": "2.0", "id": 8, "method": 42}', b'{"jsonrpc": "2.0"}'):
+        s.send(frame(junk))
+        r = s.error_of()
+        check(r and r["error"]["code"] == -32600, "invalid request %r: %r" % (junk, r))
+    s.send(b"Content-Type: application/json\r\n\r\n")
+    r = s.error_of()
+    check(r and r["error"]["code"] == -32700, "header without Content-Length: %r" % (r,))
+    s.send(b"Content-Length: 12x\r\n\r\n")
+    r = s.error_of()
+    check(r and r["error"]["code"] == -32700, "bad Content-Length: %r" % (r,))
+    # a body over the limit: refused and skipped as it comes, the next message served
+    big = 65 << 20
+    s.send(b"Content-Length: %d\r\n\r\n" % big)
+    r = s.error_of()
+    check(r and r["error"]["code"] == -32700 and "limit" in r["error"]["message"], "huge: %r" % (r,))
+    chunk = b" " * (1 << 20)
+    for _ in range(65):
+        s.send(chunk)
+    init(s, ws)
+    rid = s.request("initialize", {"capabilities": {}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32600, "initialize twice: %r" % (r,))
+    rid = s.request("workspace/symbol", {"query": ""})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32601, "unknown method: %r" % (r,))
+    s.notify("$/unknownNotification", {})   # ignored, as LSP says
+    # bad params: a document not open, a position that is no position, a change out of range
+    uri = "file://" + ws + "/pod.yaml"
+    rid = s.request("textDocument/formatting", {"textDocument": {"uri": uri}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32602, "not open: %r" % (r,))
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "text": POD, "version": 1}})
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": -1}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32602, "bad position: %r" % (r,))
+    rid = s.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": "all"})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32602, "bad range: %r" % (r,))
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+        {"range": {"start": {"line": 999, "character": 999}, "end": {"line": 1000, "character": 0}},
+         "text": "# past the end\n"},
+        {"range": {"start": {"line": 0, "character": 99}, "end": {"line": 0, "character": 3}},
+         "text": "x"},
+        {"text": 5}]})
+    s.notify("textDocument/didChange", {"textDocument": {"uri": "file:///not-open.yaml"},
+                                        "contentChanges": [{"text": "a"}]})
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+    r = s.response(rid)
+    codes = sorted(d["code"] for d in r["result"]["items"]) if r and "result" in r else None
+    check(codes == ["schema-type"], "diagnostics after clamped edits: %r" % (r,))
+    # a message naming a file whose name is not UTF-8: still JSON, the byte as U+FFFD
+    pc = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: %s\nvalue: 1\nglobalDefault: true\n"
+    with open(os.path.join(ws.encode(), b"a-\xff.yaml"), "w") as f:
+        f.write(pc % "theirs")
+    s.notify("workspace/didChangeWatchedFiles", {"changes": []})   # the project read again
+    zuri = "file://" + ws + "/z.yaml"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": zuri, "text": pc % "mine", "version": 1}})
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": zuri}})
+    r = s.response(rid)
+    items = r["result"]["items"] if r and "result" in r else []
+    check(len(items) == 1 and "a-\ufffd.yaml" in items[0]["message"], "a file name not UTF-8: %r" % (r,))
+    os.remove(os.path.join(ws.encode(), b"a-\xff.yaml"))
+    # an unsafe fix is offered titled as such, never preferred, and never in fix-all
+    spot = open("testdata/rules/critical-on-spot/bad/preferred.yaml").read()
+    suri = "file://" + ws + "/spot.yaml"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": suri, "text": spot, "version": 1}})
+    rid = s.request("textDocument/codeAction", {"textDocument": {"uri": suri}, "context": {"diagnostics": []},
+                                                "range": {"start": {"line": 14, "character": 20},
+                                                          "end": {"line": 14, "character": 20}}})
+    r = s.response(rid)
+    acts = r.get("result") or [] if r else []
+    unsafe = [a for a in acts if a["title"].startswith("Unsafe fix: ")]
+    check(len(unsafe) == 1 and not unsafe[0].get("isPreferred") and "(critical-on-spot)" in unsafe[0]["title"],
+          "the unsafe fix: %r" % ([a["title"] for a in acts],))
+    rid = s.request("textDocument/codeAction", {"textDocument": {"uri": suri}, "context": {"diagnostics": [], "only": ["source"]},
+                                                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}})
+    r = s.response(rid)
+    check(r and r.get("result") == [], "no safe fix, so no fix-all: %r" % (r,))
+    # after shutdown: requests are -32600, exit is status 0
+    rid = s.request("shutdown")
+    r = s.response(rid)
+    check(r and r.get("result", 1) is None, "shutdown: %r" % (r,))
+    rid = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    r = s.response(rid)
+    check(r and r["error"]["code"] == -32600, "after shutdown: %r" % (r,))
+    s.notify("exit")
+    st = s.close()
+    check(st == 0, "exit after shutdown: status %r" % (st,))
+
+    # a config named in the settings that cannot be loaded: said on the document, at its start
+    s = Server(SCHEDLINT, ws)
+    rid = s.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {},
+                                   "initializationOptions": {"config": "missing.yaml", "select": 7}})
+    s.response(rid)
+    s.notify("initialized", {})
+    s.notify("workspace/didChangeConfiguration", {"settings": {"schedlint": {"config": "missing.yaml"}}})
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "text": POD, "version": 1}})
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+    r = s.response(rid)
+    items = r["result"]["items"] if r and "result" in r else []
+    check(len(items) == 1 and "missing.yaml" in items[0]["message"] and items[0]["range"]["start"] ==
+          {"line": 0, "character": 0}, "a config that cannot be loaded: %r" % (r,))
+    s.notify("exit")
+    st = s.close()
+    check("settings ignored" in s.stderr, "a setting of the wrong type is logged: " + s.stderr[-500:])
+
+    # a client that pulls: nothing is pushed; a change on disk asks it to pull again
+    s = Server(SCHEDLINT, ws)
+    rid = s.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {
+        "textDocument": {"diagnostic": {}}, "workspace": {"diagnostics": {"refreshSupport": True}}}})
+    s.response(rid)
+    s.notify("initialized", {})
+    pc = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: %s\nvalue: 1\nglobalDefault: true\n"
+    zuri = "file://" + ws + "/z.yaml"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": zuri, "text": pc % "mine", "version": 1}})
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": zuri}})
+    r = s.response(rid)
+    check(r and r["result"]["items"] == [], "pulled: %r" % (r,))
+    with open(os.path.join(ws, "a-pc.yaml"), "w") as f:
+        f.write(pc % "theirs")
+    s.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": "file://" + ws + "/a-pc.yaml", "type": 1}]})
+    seen = []
+    while True:
+        m = s.read(10)
+        if m is None:
+            break
+        seen.append(m.get("method"))
+        if m.get("method") == "workspace/diagnostic/refresh":
+            s.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
+            break
+    check(seen == ["workspace/diagnostic/refresh"], "a pulling client is asked to pull again, never pushed to: %r" % (seen,))
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": zuri}})
+    r = s.response(rid)
+    check(r and [d["code"] for d in r["result"]["items"]] == ["multiple-default-priority-classes"], "pulled again: %r" % (r,))
+    os.remove(os.path.join(ws, "a-pc.yaml"))
+    s.notify("exit")
+    s.close()
+
+    # exit without shutdown: 1
+    s = Server(SCHEDLINT, ws)
+    init(s, ws)
+    s.notify("exit")
+    st = s.close()
+    check(st == 1, "exit without shutdown: status %r" % (st,))
+    # the input closes in the middle of a message, and in the middle of a huge one: 1, no hang
+    for tail in (b"Content-Length: 100\r\n\r\n{\"jsonrpc\"", b"Content-Len",
+                 b"Content-Length: 99999999999999999999\r\n\r\nabc"):
+        s = Server(SCHEDLINT, ws)
+        init(s, ws)
+        s.send(tail)
+        st = s.close(20)
+        check(st == 1, "EOF mid-message %r: status %r" % (tail, st))
+        check("Sanitizer" not in s.stderr, "sanitizer report: " + s.stderr[-2000:])
+
+
+def asan_built():
+    with open(SCHEDLINT, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+def long_session(ws, prefix, measure):
+    """10 000 edits; measure: each one linted and published before the next is sent, and time
+    and memory must stay flat (not measured under a checker, whose quarantine of freed memory
+    grows on its own, and there the edits come in bursts: linted when the input pauses)."""
+    s = Server(SCHEDLINT, ws, prefix)
+    init(s, ws)
+    uri = "file://" + ws + "/pod.yaml"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "text": POD, "version": 1}})
+    # Odd edits insert an astral character (two UTF-16 units) after "apiVersion: v1" or an "é"
+    # after it; even edits delete what was inserted: the text stays the same size, so time and
+    # memory must too. Every 500 edits, a pull: the diagnostics of the text so far.
+    at = len("apiVersion: v1")
+    times, rss = [], []
+    n = 10000
+    for i in range(1, n + 1):
+        if i % 2:
+            ins = "𝔘" if i % 4 == 1 else "é"
+            change = {"range": {"start": {"line": 0, "character": at}, "end": {"line": 0, "character": at}},
+                      "text": " #" + ins}
+        else:
+            units = 2 + (2 if i % 4 == 2 else 1)
+            change = {"range": {"start": {"line": 0, "character": at},
+                                "end": {"line": 0, "character": at + units}}, "text": ""}
+        s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": i + 1},
+                                            "contentChanges": [change]})
+        while measure:
+            m = s.read(60)
+            if m is None or m.get("params", {}).get("version") == i + 1:
+                check(m is not None, "no diagnostics published for edit %d" % i)
+                break
+        if i % 500 == 0:
+            rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+            r = s.response(rid, 120)
+            codes = sorted(d["code"] for d in r["result"]["items"]) if r and "result" in r else None
+            check(codes == ["schema-type"], "edit %d: %r" % (i, r))
+            with open("/proc/%d/stat" % s.p.pid) as f:   # the server's CPU time, in ticks:
+                fields = f.read().rsplit(")", 1)[1].split()   # other load does not count
+            times.append(int(fields[11]) + int(fields[12]))
+            with open("/proc/%d/status" % s.p.pid) as f:
+                rss.append(int([l for l in f if l.startswith("VmRSS")][0].split()[1]))
+    # after the edits the text is what it was: formatting quotes the boolean
+    rid = s.request("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                "options": {"tabSize": 2, "insertSpaces": True}})
+    r = s.response(rid, 120)
+    edits = r.get("result") if r else None
+    check(edits and edits[0]["newText"] == '"true"', "formatting after 10 000 edits: %r" % (str(r)[:300],))
+    rid = s.request("shutdown")
+    s.response(rid, 120)
+    s.notify("exit")
+    st = s.close(300)
+    check(st == 0, "status %r (99: valgrind found an error or a leak)\n%s" % (st, getattr(s, "stderr", "")[-3000:]))
+    # CPU ticks of edits 500-3000 and of the last 2 500 (the first 500 warm up)
+    tick = os.sysconf("SC_CLK_TCK")
+    first, last = times[5] - times[0], times[-1] - times[-6]
+    print("%s: 2 500 edits took %.2f s of the server's CPU after the first 500, %.2f s at the end; "
+          "RSS %d kB -> %d kB" % (" ".join(prefix[:1]) or "plain", first / tick, last / tick, rss[1], rss[-1]))
+    if measure:
+        check(last <= first * 1.5 + tick // 10, "the edits slow down: %d -> %d ticks per 2 500" % (first, last))
+        check(rss[-1] <= rss[1] + 1024, "memory grows: %d kB -> %d kB" % (rss[1], rss[-1]))
+
+
+def long_sessions(ws):
+    """Plain: flat time and memory. Then under valgrind (no error, no definite leak), unless the
+    binary is built with AddressSanitizer: its leak check at exit is then what speaks."""
+    asan = asan_built()
+    long_session(ws, (), not asan)
+    if asan:
+        return
+    if subprocess.call(["sh", "-c", "command -v valgrind"], stdout=subprocess.DEVNULL) != 0:
+        print("tests/lsp/robust.py: valgrind is missing (Debian package valgrind; tools/setup)")
+        sys.exit(1)
+    long_session(ws, ("valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
+                      "--errors-for-leak-kinds=definite"), False)
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="schedlint-lsp-robust-") as ws:
+        with open(os.path.join(ws, ".schedlint.yaml"), "w") as f:
+            f.write("{}\n")
+        if MODE == "long":
+            long_sessions(ws)
+        else:
+            errors(ws)
+    if FAILS:
+        print("tests/lsp/robust.py %s: %d failed" % (MODE, len(FAILS)))
+        sys.exit(1)
+    print("tests/lsp/robust.py %s: passed" % MODE)
+
+
+main()
