@@ -272,9 +272,11 @@ Test(placement, upstream_node_affinity)
 	run_table(rows, sizeof rows / sizeof *rows);
 }
 
-/* kubernetes pkg/scheduler/framework/plugins/noderesources/fit_test.go, TestEnoughRequests (the
-** rows on an empty node of allocatable cpu 10, memory 20, example.com/aaa 5: fit_test's
-** makeAllocatableResources(10, 20, 32, 5, ...)). */
+/* kubernetes pkg/scheduler/framework/plugins/noderesources/fit_test.go, TestEnoughRequests,
+** adapted: upstream's rows put pods on the node first (9 of its 10 CPUs in use...); a pool is
+** judged on an empty node, so the requests here are the rows' scaled to allocatable cpu 10,
+** memory 20, example.com/aaa 5 (fit_test's makeAllocatableResources(10, 20, 32, 5, ...)). The
+** last two rows are schedlint's (API defaulting of requests to limits, summed containers). */
 Test(placement, upstream_enough_requests)
 {
 #define ALLOC "cpu=10,memory=20,example.com/aaa=5"
