@@ -70,6 +70,11 @@ sl_fact sl_cluster_gpu_nodes_tainted(const sl_index *ix, const sl_unit *u, sl_ar
 	}
 }
 
+bool sl_cluster_gpu_taint_configured(const sl_index *ix)
+{
+	return ix->cfg && ix->cfg->cluster.gpu_nodes_tainted != SL_TRI_UNKNOWN;
+}
+
 sl_fact sl_cluster_extended_resource_toleration(const sl_index *ix, const sl_unit *u,
 						sl_arena *a)
 {

@@ -3,7 +3,8 @@
 ** cluster reads the fact here, never the config directly, and names the fact's source in its
 ** message or notes. Each fact is yes, no or unknown; the first source that decides wins:
 ** the config (its file:line), then the manifests among the linted files, then the provider
-** preset. Node pools (cluster.md §2) will join as evidence between the config and the preset. */
+** preset. Node pools (cluster.md §2) are evidence between the config and the preset: the rules
+** that use them read placement.h (per unit, per pool), after sl_cluster_gpu_taint_configured. */
 #ifndef SL_CLUSTER_H
 #define SL_CLUSTER_H
 
@@ -29,6 +30,9 @@ sl_provider sl_cluster_provider(const sl_index *ix, const sl_unit *u, sl_arena *
 /* Are the GPU nodes u could use tainted with the GPU taint (<resource>:NoSchedule)? Config
 ** cluster.gpu-nodes-tainted; else the provider preset (gke: yes; aks, eks: no). */
 sl_fact sl_cluster_gpu_nodes_tainted(const sl_index *ix, const sl_unit *u, sl_arena *a);
+/* True when the config says whether GPU nodes are tainted (cluster.gpu-nodes-tainted): that
+** decides before the node pools do. */
+bool sl_cluster_gpu_taint_configured(const sl_index *ix);
 /* Does the cluster add a GPU-requesting pod's toleration at admission (ExtendedResourceToleration,
 ** or GKE's own)? Config cluster.extended-resource-toleration; else the preset (gke: yes). */
 sl_fact sl_cluster_extended_resource_toleration(const sl_index *ix, const sl_unit *u,

@@ -7,6 +7,8 @@
 #include "config.h"
 #include "walk.h"
 #include "k8s/taints.h"    /* node pools' taints, kubectl's syntax */
+#include "k8s/labels.h"    /* node pools' labels */
+#include "k8s/resources.h" /* node pools' allocatable */
 #include "model/model.h"   /* sl_kserve_mode_parse */
 #include "registry.h"      /* rules: ids */
 #include "spelling.h"
@@ -69,7 +71,10 @@ struct raw_pool {
 	unsigned taints_count;
 	char **capacity;
 	unsigned capacity_count;
-	char *nodes;                    /* integer, checked by hand (libcyaml takes "3x") */
+	char **allocatable;             /* the spec's name; capacity: is its alias */
+	unsigned allocatable_count;
+	char *nodes;                    /* integer or "min-max", checked by hand (libcyaml takes "3x") */
+	int *spot;
 };
 
 struct raw_cluster {
@@ -163,7 +168,9 @@ static const cyaml_schema_field_t pool_fields[] = {
 	STRINGS("labels", struct raw_pool, labels),
 	STRINGS("taints", struct raw_pool, taints),
 	STRINGS("capacity", struct raw_pool, capacity),
+	STRINGS("allocatable", struct raw_pool, allocatable),
 	STRING("nodes", struct raw_pool, nodes),
+	BOOL("spot", struct raw_pool, spot),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t pool_entry = {
@@ -991,6 +998,57 @@ static bool parse_integer(const char *s, long long *out)
 	return true;
 }
 
+/* A pool's size: "4" (*min = *max = -1: *min 4) or "2-10" (*min 2, *max 10). */
+static bool parse_pool_size(const char *s, long long *min, long long *max)
+{
+	const char *dash = strchr(s, '-');
+	if (!dash)
+		return parse_integer(s, min) && *min >= 0 && *min <= LONG_MAX;
+	char lo[32];
+	if (dash == s || (size_t)(dash - s) >= sizeof lo)
+		return false;
+	memcpy(lo, s, (size_t)(dash - s));
+	lo[dash - s] = '\0';
+	return parse_integer(lo, min) && parse_integer(dash + 1, max) && *min >= 0 &&
+	       *max >= *min && *max <= LONG_MAX;
+}
+
+/* A pool's "resource=quantity": the name as a container resource name, the quantity as the
+** API server parses it, not negative. */
+static bool pool_resource_ok(const char *s, char *why, size_t whysz)
+{
+	const char *eq = strchr(s, '=');
+	sl_quantity q;
+	if (!eq || eq == s) {
+		snprintf(why, whysz, "no '='");
+		return false;
+	}
+	if (sl_k8s_check_container_resource_name(s, (size_t)(eq - s), why, whysz) > 0)
+		return false;
+	sl_quantity_status st = sl_quantity_parse(eq + 1, strlen(eq + 1), &q);
+	if (st != SL_QUANTITY_OK) {
+		snprintf(why, whysz, "%s", sl_quantity_strerror(st));
+		return false;
+	}
+	if (sl_quantity_is_negative(&q)) {
+		snprintf(why, whysz, "must be greater than or equal to 0");
+		return false;
+	}
+	return true;
+}
+
+/* A pool's "key=value" label: a qualified name and a label value. */
+static bool pool_label_ok(const char *s, char *why, size_t whysz)
+{
+	const char *eq = strchr(s, '=');
+	if (!eq) {
+		snprintf(why, whysz, "no '='");
+		return false;
+	}
+	return sl_k8s_check_qualified_name(s, (size_t)(eq - s), why, whysz) == 0 &&
+	       sl_k8s_check_label_value(eq + 1, strlen(eq + 1), why, whysz) == 0;
+}
+
 /* Position of the value at path, 1:1 when the libyaml pass lacks it (inside an alias). */
 static void value_pos(const struct posmap *map, const char *path, unsigned *line, unsigned *col)
 {
@@ -1006,6 +1064,8 @@ static unsigned key_line(const struct posmap *map, const char *path)
 	const struct pos *at = posmap_find(map, path);
 	return !at ? 0 : at->key_line ? at->key_line : at->line;
 }
+
+static char *dir_of(const char *path);
 
 /* Checks what libcyaml cannot (integers, "name=value") and resolves the cluster section. */
 static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const struct posmap *map,
@@ -1099,8 +1159,25 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		      r->batch_kinds, r->batch_kinds_count);
 	override_list(&c->critical_priority_classes, map, "cluster.critical-priority-classes",
 		      r->critical_priority_classes, r->critical_priority_classes_count);
-	if (r->node_inventory != NULL)
+	if (r->node_inventory != NULL) {
+		/* the dump is read with the files (pool.c): a path that leads nowhere is said now */
+		char *dir = dir_of(file), *full = NULL;
+		struct stat st;
+		if (dir && (r->node_inventory[0] == '/' ||
+			    asprintf(&full, "%s/%s", dir, r->node_inventory) >= 0) &&
+		    stat(full ? full : r->node_inventory, &st) != 0) {
+			int e = errno;
+			free(dir);
+			free(full);
+			value_pos(map, "cluster.node-inventory", &line, &col);
+			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: cluster.node-inventory: cannot "
+				    "read \"%s\": %s (the path is relative to this config)", file, line,
+				    col, r->node_inventory, strerror(e));
+		}
+		free(dir);
+		free(full);
 		c->node_inventory = r->node_inventory;
+	}
 
 	if (r->critical_priority != NULL &&
 	    !parse_integer(r->critical_priority, &c->critical_priority)) {
@@ -1137,13 +1214,43 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		struct sl_node_pool *p = &pv->pools[i];
 		long long nodes = -1;
 
-		if (rp->nodes != NULL && (!parse_integer(rp->nodes, &nodes) || nodes < 0 ||
-					  nodes > LONG_MAX)) {
+		long long max_nodes = -1;
+		if (rp->nodes != NULL && !parse_pool_size(rp->nodes, &nodes, &max_nodes)) {
 			snprintf(path, sizeof path, "cluster.node-pools[%u].nodes", i);
 			value_pos(map, path, &line, &col);
 			return fail(error_out, SL_ECONFIG,
 				"%s:%u:%u: error: invalid value \"%s\" for %s "
-				"(expected a non-negative integer)", file, line, col, rp->nodes, path);
+				"(expected a non-negative integer, or min-max: \"2-10\")", file, line, col,
+				rp->nodes, path);
+		}
+		if (rp->capacity_count > 0 && rp->allocatable_count > 0) {
+			snprintf(path, sizeof path, "cluster.node-pools[%u].capacity", i);
+			value_pos(map, path, &line, &col);
+			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: cluster.node-pools[%u] has "
+				    "both allocatable and capacity (its alias): keep allocatable",
+				    file, line, col, i);
+		}
+		char **alloc = rp->allocatable_count ? rp->allocatable : rp->capacity;
+		unsigned n_alloc = rp->allocatable_count ? rp->allocatable_count : rp->capacity_count;
+		const char *alloc_key = rp->allocatable_count ? "allocatable" : "capacity";
+		for (unsigned j = 0; j < n_alloc; j++) {
+			char why[512];
+			if (pool_resource_ok(alloc[j], why, sizeof why))
+				continue;
+			snprintf(path, sizeof path, "cluster.node-pools[%u].%s[%u]", i, alloc_key, j);
+			value_pos(map, path, &line, &col);
+			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid value \"%s\" for %s: "
+				    "%s (expected resource=quantity: \"nvidia.com/gpu=8\", \"memory=64Gi\")",
+				    file, line, col, alloc[j], path, why);
+		}
+		for (unsigned j = 0; j < rp->labels_count; j++) {
+			char why[512];
+			if (pool_label_ok(rp->labels[j], why, sizeof why))
+				continue;
+			snprintf(path, sizeof path, "cluster.node-pools[%u].labels[%u]", i, j);
+			value_pos(map, path, &line, &col);
+			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid label \"%s\" for %s: "
+				    "%s (expected key=value)", file, line, col, rp->labels[j], path, why);
 		}
 		for (unsigned j = 0; j < rp->taints_count; j++) {
 			const char *t = rp->taints[j];
@@ -1170,9 +1277,13 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 			.name = rp->name,
 			.labels = strlist(rp->labels, rp->labels_count),
 			.taints = strlist(rp->taints, rp->taints_count),
-			.capacity = strlist(rp->capacity, rp->capacity_count),
+			.capacity = strlist(alloc, n_alloc),
 			.nodes = (long)nodes,
+			.max_nodes = (long)(max_nodes >= 0 ? max_nodes : nodes),
+			.spot = !rp->spot ? SL_TRI_UNKNOWN : *rp->spot ? SL_TRI_YES : SL_TRI_NO,
 		};
+		snprintf(path, sizeof path, "cluster.node-pools[%u]", i);
+		p->line = key_line(map, path);
 	}
 	if (posmap_find(map, "cluster.node-pools") != NULL) {
 		c->node_pools = pv->pools;

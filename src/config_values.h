@@ -29,8 +29,11 @@ struct sl_node_pool {
 	const char *name;
 	sl_strlist labels;       /* "key=value" */
 	sl_strlist taints;       /* kubectl syntax "key[=value]:Effect" */
-	sl_strlist capacity;     /* "resource=quantity" */
-	long nodes;              /* -1 when not declared */
+	sl_strlist capacity;     /* allocatable: (or its alias capacity:) "resource=quantity" */
+	long nodes;              /* -1 when not declared; "2-10": the minimum */
+	long max_nodes;          /* the maximum of "2-10", else nodes */
+	sl_tri spot;             /* spot: as written; unset: unknown (derived from the labels) */
+	unsigned line;           /* the entry's line (sl_config_at) */
 };
 
 /* True when list l holds a string equal to s; false when s is NULL. */

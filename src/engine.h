@@ -107,6 +107,7 @@ struct sl_ctx {
 	const sl_object *obj;
 	const sl_unit *unit;
 	const char **labels;   /* obj's units' labels, made when a rule first asks (sl_ctx_label) */
+	struct sl_ctx_placement *placements;   /* obj's units' placements (sl_ctx_placement) */
 };
 
 /* Reads f's file (once added by path) into f->src; a file that cannot be read gets f->error.

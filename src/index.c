@@ -2,6 +2,7 @@
 ** index.c: the project index. Objects are kept per kind so every cross-file question is a
 ** scan over the few objects of one kind, never over all documents. */
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,16 @@
 #include "source.h"
 #include "index.h"
 #include "gpu.h"
+#include "pool.h"
+
+/* The pool sets built so far, one per config. */
+struct sl_index_pools {
+	pthread_mutex_t mu;
+	struct { const sl_config *cfg; sl_pool_set *set; bool built; } *v;
+	size_t n;
+	const sl_object **objs;   /* the pool kinds' objects */
+	size_t n_objs;
+};
 
 void sl_index_init(sl_index *ix, const sl_config *cfg)
 {
@@ -29,6 +40,9 @@ bool sl_index_kind_looked_up(sl_kind k)
 	case SL_KIND_LLM_INFERENCE_SERVICE_CONFIG:
 	case SL_KIND_RESOURCE_CLAIM:            /* a pod's DRA claims: do they ask for a GPU? */
 	case SL_KIND_RESOURCE_CLAIM_TEMPLATE:
+	case SL_KIND_NODE_LIST:                 /* node pools (pool.c) */
+	case SL_KIND_KARPENTER_NODE_POOL:
+	case SL_KIND_EKSCTL_CLUSTER_CONFIG:
 		return true;
 	default:
 		return false;
@@ -73,7 +87,8 @@ bool sl_index_may_define(uint64_t kinds, const char *text, size_t len)
 
 bool sl_index_needs_tree(const sl_object *o)
 {
-	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o) || is_isvc_configmap(o);
+	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o) || is_isvc_configmap(o) ||
+	       sl_pool_kind(o->kind);   /* pools name their lines: few files, kept whole */
 }
 
 /* What rules read, across files, of a runtime: the units' scheduling fields an InferenceService
@@ -313,7 +328,69 @@ void sl_index_free(sl_index *ix)
 	free(ix->used);
 	free(ix->default_mode_source);
 	free(ix->default_mode_config);
+	if (ix->pools) {
+		for (size_t i = 0; i < ix->pools->n; i++)
+			sl_pool_set_free(ix->pools->v[i].set);
+		free(ix->pools->v);
+		free(ix->pools->objs);
+		pthread_mutex_destroy(&ix->pools->mu);
+		free(ix->pools);
+	}
 	memset(ix, 0, sizeof *ix);
+}
+
+const struct sl_pool_set *sl_index_pool_set(const sl_index *ix)
+{
+	struct sl_index_pools *c = ix->pools;
+	size_t n_cfg = 0;
+	sl_config_node_pools(ix->cfg, &n_cfg);
+	if (!c || (c->n_objs == 0 && n_cfg == 0 && !(ix->cfg && ix->cfg->cluster.node_inventory)))
+		return NULL;
+	sl_pool_set *set = NULL;
+	pthread_mutex_lock(&c->mu);
+	size_t i = 0;
+	while (i < c->n && c->v[i].cfg != ix->cfg)
+		i++;
+	if (i == c->n) {
+		void *nv = sl_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
+		if (nv) {
+			c->v = nv;
+			c->v[c->n].cfg = ix->cfg;
+			c->v[c->n].built = sl_pool_set_build(ix->cfg, c->objs, c->n_objs,
+							     &c->v[c->n].set) == SL_OK;
+			c->n++;
+		}
+	}
+	if (i < c->n)
+		set = c->v[i].set;   /* NULL when out of memory: no pools */
+	pthread_mutex_unlock(&c->mu);
+	size_t n = 0;
+	sl_pool_set_pools(set, &n);
+	return n ? set : NULL;
+}
+
+/* Gathers the pool kinds' objects for sl_index_pool_set. SL_ENOMEM. */
+static sl_err finish_pools(sl_index *ix)
+{
+	struct sl_index_pools *c = sl_xcalloc(1, sizeof *c);
+	if (!c)
+		return SL_ENOMEM;
+	pthread_mutex_init(&c->mu, NULL);
+	ix->pools = c;
+	static const sl_kind kinds[] = {SL_KIND_KARPENTER_NODE_POOL, SL_KIND_EKSCTL_CLUSTER_CONFIG,
+					SL_KIND_NODE_LIST};
+	size_t total = 0;
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		total += ix->n_by_kind[kinds[k]];
+	if (!total)
+		return SL_OK;
+	c->objs = sl_xmalloc(total * sizeof *c->objs);
+	if (!c->objs)
+		return SL_ENOMEM;
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		for (size_t i = 0; i < ix->n_by_kind[kinds[k]]; i++)
+			c->objs[c->n_objs++] = ix->by_kind[kinds[k]][i];
+	return SL_OK;
 }
 
 static size_t name_hash(sl_kind k, const char *name)
@@ -451,6 +528,8 @@ sl_err sl_index_finish(sl_index *ix)
 		return err;
 	/* the default PriorityClass, computed by the scan while finished is false */
 	ix->default_pc = sl_index_default_priority_class(ix, &ix->default_pc_value);
+	if (!ix->pools && (err = finish_pools(ix)))
+		return err;
 	ix->finished = true;
 	return SL_OK;
 }

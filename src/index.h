@@ -88,6 +88,8 @@ struct sl_index {
 		char *name;
 	} *used;                           /* the templates units use, sorted (sl_index_template_used) */
 	size_t n_used;
+	struct sl_index_pools *pools;     /* the node pools of each config (pool.c), built on first
+					     use; shared by the index's views */
 	bool finished;
 };
 

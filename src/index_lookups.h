@@ -87,4 +87,10 @@ const char *sl_index_unit_priority_class(const sl_index *ix, const sl_unit *u);
 bool sl_index_unit_priority(const sl_index *ix, const sl_unit *u, long long *value,
 			    const char **name);
 
+/* The node pools known under the index's config (pool.h): the config's cluster.node-pools and
+** the pools of the NodePools, eksctl ClusterConfigs and node dumps among the files; NULL when
+** there are none (or before sl_index_finish). Built once per config, thread-safe. */
+struct sl_pool_set;
+const struct sl_pool_set *sl_index_pool_set(const sl_index *ix);
+
 #endif

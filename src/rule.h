@@ -36,6 +36,8 @@
 #include "merge.h"               /* a unit merged over its template: sl_merged_* */
 #include "selection.h"           /* what keeps a unit's pods on nodes */
 #include "gpu.h"                 /* how a unit uses GPUs */
+#include "pool.h"                /* the cluster's node pools (sl_index_pool_set) */
+#include "placement.h"           /* can a unit land on a pool: the scheduler's filters */
 #include "k8s/k8s.h"             /* Kubernetes' own validation, ported: */
 #include "k8s/affinity.h"
 #include "k8s/labels.h"
@@ -119,6 +121,12 @@ bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
 ** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
 ** accessors. */
 sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
+/* u's fits on every known node pool (placement.h: sl_placement_unit), computed once per unit
+** for all the rules that ask: (*v)[i] is u on (*pools)[i]; *n is 0 when no pool is known, u is
+** not scheduled or is a template. The reasons in words, for a finding: sl_placement_eval(*pod,
+** &(*pools)[i], sl_ctx_arena(ctx)). SL_ENOMEM. */
+sl_err sl_ctx_placement(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit **v,
+			const sl_pool **pools, const sl_placement_pod **pod, size_t *n);
 
 /* === report =================================================================================== */
 

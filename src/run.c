@@ -9,6 +9,9 @@
 #include <sys/stat.h>
 #include "fixer.h"
 #include "passes.h"
+#include "merge.h"
+#include "placement.h"
+#include "pool.h"
 #include "repo.h"
 #include "output/output.h"
 #include "walk.h"
@@ -32,6 +35,11 @@ struct sl_run {
 	bool no_gitignore;           /* sl_run_options.no_gitignore */
 	sl_repo *repo;               /* the repository walks are in, opened by the first walk */
 	bool repo_tried;
+	sl_arena *placement;         /* sl_run_placement's report, NULL until asked */
+	sl_pool_info *pools;
+	size_t n_pools;
+	sl_placement_row *rows;
+	size_t n_rows;
 	bool project;                /* sl_run_read_project: a project for other runs to use */
 	sl_globs *project_include;   /* config project: (of the config at the project's root), */
 	sl_globs *project_exclude;   /* while the project is walked */
@@ -490,6 +498,11 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 		return SL_EUSAGE;   /* a streamed run has let go of its trees */
 	if (opts && !known_version(opts->version, SL_FIX_OPTIONS_VERSION))
 		return SL_EUSAGE;
+	sl_arena_free(run->placement);   /* the fixes re-lint: the report is redone when asked */
+	run->placement = NULL;
+	run->pools = NULL;
+	run->rows = NULL;
+	run->n_pools = run->n_rows = 0;
 	return sl_fixer_fix(&run->passes, opts, applied, converged);
 }
 
@@ -596,10 +609,127 @@ sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
 	return SL_OK;
 }
 
+/* A copy of s in a (NULL stays NULL); *oom when it fails. */
+static const char *keep(sl_arena *a, const char *s, bool *oom)
+{
+	char *c = s ? sl_arena_strndup(a, s, strlen(s)) : NULL;
+	*oom |= s && !c;
+	return c;
+}
+
+/* The cells of unit u on the pools (scheduled: false when u has nodeName). */
+static sl_err placement_row(sl_run *run, const sl_index *ix, const sl_unit *u,
+			    sl_placement_row *row, bool *oom)
+{
+	sl_arena *a = run->placement;
+	const sl_placement_fit *fit;
+	const sl_pool *pools;
+	const sl_placement_pod *pod;
+	size_t n;
+	sl_err err = sl_placement_unit(ix, u, a, &fit, &pools, &pod, &n);
+	if (err)
+		return err;
+	row->scheduled = n > 0;
+	if (!n)
+		return SL_OK;
+	sl_placement_cell *cells = sl_arena_zalloc(a, n * sizeof *cells);
+	if (!cells)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		cells[i].lands = fit[i].lands;
+		if (fit[i].lands)
+			continue;
+		sl_placement_verdict v = sl_placement_eval(pod, &pools[i], a);
+		cells[i].brief = fit[i].brief;
+		const char *text = NULL;
+		for (size_t k = 0; k < v.n_reasons; k++) {
+			const sl_placement_reason *r = &v.reasons[k];
+			const char *one = r->detail ? sl_arena_printf(a, "%s (%s)", r->text, r->detail)
+						    : r->text;
+			text = text ? sl_arena_printf(a, "%s\n%s", text, one) : one;
+			*oom |= !text;
+		}
+		cells[i].reasons = text;
+	}
+	row->cells = cells;
+	return SL_OK;
+}
+
+sl_err sl_run_placement(sl_run *run, const sl_pool_info **pools_out, size_t *n_pools,
+			const sl_placement_row **rows_out, size_t *n_rows)
+{
+	*pools_out = NULL;
+	*rows_out = NULL;
+	*n_pools = *n_rows = 0;
+	sl_engine *e = &run->passes.eng;
+	if (!run->linted || e->stream)
+		return SL_EUSAGE;
+	if (!run->placement) {
+		if (!(run->placement = sl_arena_new()))
+			return SL_ENOMEM;
+		bool oom = false;
+		sl_arena *a = run->placement;
+		const sl_index *ix = &e->index;   /* the run's config: one set of columns */
+		size_t np;
+		const sl_pool *pools = sl_pool_set_pools(sl_index_pool_set(ix), &np);
+		run->pools = np ? sl_arena_zalloc(a, np * sizeof *run->pools) : NULL;
+		if (np && !run->pools)
+			return SL_ENOMEM;
+		for (size_t i = 0; i < np; i++) {
+			const sl_pool *p = &pools[i];
+			run->pools[i] = (sl_pool_info){keep(a, p->name, &oom),
+				sl_pool_origin_name(p->origin), keep(a, p->where, &oom),
+				keep(a, p->path, &oom), p->line,
+				p->gpu == SL_TRI_YES, p->spot == SL_TRI_YES ? 1 : p->spot == SL_TRI_NO ? 0 : -1,
+				p->min_nodes, p->max_nodes};
+		}
+		run->n_pools = np;
+		size_t cap = 0;
+		for (size_t fi = 0; np && fi < run->n_shown && !oom; fi++) {
+			const sl_file *f = e->files[run->shown[fi]];
+			for (size_t oi = 0; oi < f->n_objects; oi++) {
+				const sl_object *o = f->objects[oi];
+				for (size_t ui = 0; ui < o->n_units; ui++) {
+					const sl_unit *u = &o->units[ui];
+					if (sl_unit_builds_no_pod(u) || sl_merge_kind_is_template(o->kind))
+						continue;
+					if (run->n_rows == cap) {
+						cap = cap ? 2 * cap : 64;
+						sl_placement_row *nv = sl_arena_alloc(a, cap * sizeof *nv);
+						if (!nv)
+							return SL_ENOMEM;
+						if (run->n_rows)
+							memcpy(nv, run->rows, run->n_rows * sizeof *nv);
+						run->rows = nv;
+					}
+					sl_placement_row *row = &run->rows[run->n_rows++];
+					const sl_node *at = u->pod ? u->pod : o->root;
+					uint32_t line = 0, col = 0;
+					if (f->src && at)
+						sl_source_position(f->src, at->start, &line, &col);
+					*row = (sl_placement_row){keep(a, sl_object_unit_label(u, a), &oom),
+								  f->path, line, col, false, NULL};
+					sl_err err = placement_row(run, ix, u, row, &oom);
+					if (err)
+						return err;
+				}
+			}
+		}
+		if (oom)
+			return SL_ENOMEM;
+	}
+	*pools_out = run->pools;
+	*n_pools = run->n_pools;
+	*rows_out = run->rows;
+	*n_rows = run->n_rows;
+	return SL_OK;
+}
+
 void sl_run_free(sl_run *run)
 {
 	if (!run)
 		return;
+	sl_arena_free(run->placement);
 	sl_passes_free(&run->passes);
 	free(run->shown);
 	sl_walk_globs_free(run->project_include);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cluster.h"
 #include "engine.h"
+#include "placement.h"
 #include "registry.h"
 
 /* A finding being reported: the engine's record, which the fix helpers add edits to. */
@@ -34,6 +35,40 @@ const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
 	if (!ctx->labels[i])
 		ctx->labels[i] = sl_object_unit_label(u, ctx->file->arena);
 	return ctx->labels[i];
+}
+
+/* A unit's placement, computed once for all the rules that ask. */
+struct sl_ctx_placement {
+	bool done;
+	const sl_placement_fit *v;
+	const sl_pool *pools;
+	const sl_placement_pod *pod;
+	size_t n;
+};
+
+sl_err sl_ctx_placement(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit **v,
+			const sl_pool **pools, const sl_placement_pod **pod, size_t *n)
+{
+	const sl_object *o = ctx->obj;
+	if (!o || u < o->units || u >= o->units + o->n_units)
+		return sl_placement_unit(ctx->index, u, ctx->file->arena, v, pools, pod, n);
+	size_t i = (size_t)(u - o->units);
+	if (!ctx->placements && !(ctx->placements = sl_arena_zalloc(ctx->file->arena,
+								    o->n_units * sizeof *ctx->placements)))
+		return SL_ENOMEM;
+	struct sl_ctx_placement *p = &ctx->placements[i];
+	if (!p->done) {
+		sl_err err = sl_placement_unit(ctx->index, u, ctx->file->arena, &p->v, &p->pools,
+					       &p->pod, &p->n);
+		if (err)
+			return err;
+		p->done = true;
+	}
+	*v = p->v;
+	*pools = p->pools;
+	*pod = p->pod;
+	*n = p->n;
+	return SL_OK;
 }
 
 const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c)
@@ -113,7 +148,15 @@ sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 	char *note = sl_arena_vprintf(f->arena, fmt, ap);
 	va_end(ap);
 	const char *old = r->rec.pub.notes;
-	char *all = !note ? NULL : !old ? note : sl_arena_printf(f->arena, "%s\n%s", old, note);
+	char *all = note;
+	if (note && old) {   /* old, a line break, note: copied, not formatted again */
+		size_t lo = strlen(old), ln = strlen(note);
+		if ((all = sl_arena_alloc(f->arena, lo + ln + 2))) {
+			memcpy(all, old, lo);
+			all[lo] = '\n';
+			memcpy(all + lo + 1, note, ln + 1);
+		}
+	}
 	if (!all) {
 		f->oom = SL_ENOMEM;
 		return SL_ENOMEM;

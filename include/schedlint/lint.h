@@ -178,6 +178,45 @@ typedef struct sl_output_options {
 ** SL_EUSAGE for options of an unknown version or an unknown format. */
 SL_API sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FILE *out);
 
+/* --- where every unit can land (spec/cluster.md §3) ---------------------------------------- */
+
+/* A node pool the run knows (the run's config's cluster.node-pools, Karpenter NodePools,
+** eksctl node groups, node dumps among the files). */
+typedef struct sl_pool_info {
+	const char *name;
+	const char *source;          /* "config", "NodePool", "eksctl", "nodes" */
+	const char *where;           /* its definition: "NodePool gpu (pools.yaml:4)", ".schedlint.yaml:7" */
+	const char *path;            /* the file that defines it (the config for a config pool) */
+	unsigned line;               /* its line there, 0 when unknown */
+	bool gpu;                    /* its nodes offer a GPU */
+	int spot;                    /* 1: spot only; -1: spot or on-demand; 0: no spot */
+	long min_nodes, max_nodes;   /* its size, -1 when unknown */
+} sl_pool_info;
+/* One unit on one pool. */
+typedef struct sl_placement_cell {
+	bool lands;                  /* every filter passes */
+	const char *brief;           /* NULL when it lands, else the first failing filter's word:
+					"taint", "selector", "gpu", "cpu", "memory", a resource */
+	const char *reasons;         /* NULL when it lands, else the scheduler's reasons, one per
+					line: "node(s) had untolerated taint {k: v}", with what
+					exactly in parentheses when the text does not say it */
+} sl_placement_cell;
+/* One unit: a row of the report. */
+typedef struct sl_placement_row {
+	const char *unit;            /* "InferenceService llm, predictor" */
+	const char *path;
+	unsigned line, column;       /* its pod spec (or the object) */
+	bool scheduled;              /* false: spec.nodeName bypasses the scheduler (no cells) */
+	const sl_placement_cell *cells;   /* one per pool, in the pools' order */
+} sl_placement_row;
+/* After sl_run_lint of a run that is not low_memory: the pools the run's config sees and one
+** row per unit of the run's files that builds pods (templates, which are merged into the
+** units that use them, and ModelMesh predictors are left out), in file order. Everything
+** belongs to the run (valid until sl_run_fix or sl_run_free). *n_pools is 0 when no pool is
+** known. SL_EUSAGE before the lint or for a low_memory run; SL_ENOMEM. */
+SL_API sl_err sl_run_placement(sl_run *run, const sl_pool_info **pools, size_t *n_pools,
+			       const sl_placement_row **rows, size_t *n_rows);
+
 SL_API void sl_run_free(sl_run *run);
 
 #endif

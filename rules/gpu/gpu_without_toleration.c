@@ -25,6 +25,13 @@
  * With no evidence (the default config) the rule never reports. The message names the evidence
  * (the config key's file:line, or the provider preset).
  *
+ * Where node pools are known (spec/cluster.md §2: `cluster.node-pools`, Karpenter NodePools,
+ * eksctl node groups, node dumps) and `cluster.gpu-nodes-tainted` is not set, the pools decide,
+ * exactly: the rule reports when no pool accepts the unit and the GPU pools that would accept it
+ * but for the taint (every other filter passes: `no-matching-node-pool`'s placement) all carry
+ * an untolerated GPU taint, and its message names those pools. A unit that lands on some pool,
+ * or that no GPU pool would take anyway, is not reported (`no-matching-node-pool` says why).
+ *
  * "Uses a GPU": a container requests or limits a GPU resource (`cluster.gpu-resources`), or
  * claims a device through Dynamic Resource Allocation (`resources.claims` naming a pod
  * `resourceClaims` entry) whose ResourceClaim / ResourceClaimTemplate among the linted files
@@ -275,12 +282,61 @@ static bool once(const char **done, size_t *n_done, size_t cap, const char *tain
 	return false;
 }
 
+/* With node pools known and the config silent: the GPU pools that would accept u but for an
+** untolerated GPU taint (their other filters pass), when no pool accepts it; *names gets them
+** with their definitions. False when the pools do not say the unit is kept off by a GPU taint
+** (it lands somewhere, or fails for other reasons: no-matching-node-pool's). */
+static bool pools_tainted(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit *fit,
+			  const sl_pool *pools, const sl_placement_pod *pod, size_t n,
+			  const char **names)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	size_t found = 0;
+	*names = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (fit[i].lands)
+			return false;
+	for (size_t i = 0; i < n; i++) {
+		if (pools[i].gpu == SL_TRI_NO || !fit[i].brief || strcmp(fit[i].brief, "taint") != 0)
+			continue;
+		sl_placement_verdict v = sl_placement_eval_all(pod, &pools[i]);
+		if (v.n_reasons != 1 || !v.reasons[0].taint)
+			continue;   /* kept off for other reasons too */
+		/* the untolerated taint is a GPU taint of what u uses */
+		const sl_taint *tt = v.reasons[0].taint;
+		const char *key = sl_arena_strndup(a, tt->key.s ? tt->key.s : "", tt->key.n);
+		if (!key || !sl_gpu_unit_taint(sl_ctx_index(ctx), u, key))
+			continue;
+		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name, pools[i].where);
+		*names = *names ? sl_arena_printf(a, "%s, %s", *names, one) : one;
+		found++;
+	}
+	if (found)
+		*names = sl_arena_printf(a, "GPU pool%s %s", found > 1 ? "s" : "", *names);
+	return found > 0;
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
 	sl_arena *a = sl_ctx_arena(ctx);
 	sl_fact tainted = sl_cluster_gpu_nodes_tainted(ix, u, a);
+	const sl_placement_fit *fit;
+	const sl_pool *pools;
+	const sl_placement_pod *pod;
+	size_t n = 0;
+	if (!sl_cluster_gpu_taint_configured(ix)) {
+		sl_err err = sl_ctx_placement(ctx, u, &fit, &pools, &pod, &n);
+		if (err)
+			return err;
+	}
+	if (n > 0) {   /* the pools decide: their taints, per unit */
+		const char *names;
+		if (!pools_tainted(ctx, u, fit, pools, pod, n, &names))
+			return SL_OK;
+		tainted = (sl_fact){SL_TRI_YES, sl_ctx_short_paths(ctx, names)};
+	}
 	if (tainted.value != SL_TRI_YES)
 		return SL_OK;
 	if (sl_cluster_provider(ix, u, a, NULL) == SL_PROVIDER_GKE)

@@ -27,6 +27,12 @@
  * empty key tolerates every taint; it is not counted, since its intent is "run anywhere", not
  * "run on spot" (node agents use it).
  *
+ * Where node pools are known (spec/cluster.md §2), the rule also reports a critical unit that
+ * selects, prefers and tolerates nothing spot but can land on a spot-only pool because that pool
+ * is untainted: the scheduler will put its pods there whenever that pool has room. The message
+ * names the pools. (A unit that can land only on spot pools is `spot-only-critical`'s; a
+ * DaemonSet runs on every node it matches, so its pods on spot nodes are by design.)
+ *
  * ## Why is this bad?
  * Spot capacity is reclaimed by the provider at short notice (often two minutes or less): every
  * pod on the node is evicted at once, whatever its priority. Priority protects a pod from
@@ -111,11 +117,13 @@ struct scan {
 	const char *why;
 	sl_merged m;
 	const char *cls;   /* the priority class */    /* the unit merged over its template */
+	bool reported;     /* a finding was made (notes() ran) */
 };
 
 /* The notes every finding gets: why its priority is critical, why spot is a risk for it. */
 static void notes(struct scan *sc, sl_report *r)
 {
+	sc->reported = true;
 	sl_report_note(sc->ctx, r, "Its priority is critical: %s.", sc->why);
 	sl_report_note(sc->ctx, r,
 		       "Spot capacity is reclaimed by the provider at short notice and every pod on "
@@ -368,6 +376,45 @@ static void check_template(struct scan *sc)
 	}
 }
 
+/* With node pools known: a unit that asks for no spot capacity but lands on an untainted spot
+** pool (nothing keeps it off), reported at its key, naming the pools. Only spot-only pools
+** (spot-only-critical judges a unit whose every pool is spot). */
+static sl_err check_pools(struct scan *sc)
+{
+	sl_ctx *ctx = sc->ctx;
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_placement_fit *fit;
+	const sl_pool *pools;
+	const sl_placement_pod *pod;
+	size_t n;
+	if (sc->u->obj->kind == SL_KIND_DAEMONSET)
+		return SL_OK;   /* it runs on every node it matches, spot ones included by design */
+	sl_err err = sl_ctx_placement(ctx, sc->u, &fit, &pools, &pod, &n);
+	if (err || n == 0)
+		return err;
+	const char *names = NULL;
+	bool on_demand = false;   /* else every pool it lands on is spot: spot-only-critical's */
+	for (size_t i = 0; i < n; i++)
+		on_demand |= fit[i].lands && pools[i].spot == SL_TRI_NO;
+	for (size_t i = 0; on_demand && i < n; i++) {
+		if (!fit[i].lands || pools[i].spot != SL_TRI_YES || pools[i].n_taints > 0)
+			continue;
+		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name,
+						  sl_ctx_short_paths(ctx, pools[i].where));
+		names = names ? sl_arena_printf(a, "%s, %s", names, one) : one;
+	}
+	const sl_node *at = sc->u->pod && sc->u->pod->parent ? sc->u->pod : NULL;
+	if (!names || !at)
+		return SL_OK;
+	sl_report *r = sl_report_key(ctx, at, "%s has critical priority (%s) and nothing keeps it "
+				     "off the untainted spot pool %s", sl_ctx_label(ctx, sc->u), sc->cls,
+				     names);
+	notes(sc, r);
+	sl_report_note(ctx, r, "Taint the spot pool (its spot label as a NoSchedule taint, as AKS "
+		       "does) or select on-demand nodes.");
+	return SL_OK;
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	if (sl_ctx_unit_is_used_template(ctx, u))
@@ -376,11 +423,13 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const char *why = critical_reason(ctx, u, &cls);
 	if (!why)
 		return SL_OK;
-	struct scan sc = {ctx, u, why, sl_ctx_merged(ctx, u), cls};
+	struct scan sc = {ctx, u, why, sl_ctx_merged(ctx, u), cls, false};
 	sl_selection_each(u, on_selection, &sc);
 	check_preferred(&sc);
 	check_tolerations(&sc);
 	check_template(&sc);
+	if (!sc.reported)
+		return check_pools(&sc);
 	return SL_OK;
 }
 

@@ -26,6 +26,7 @@ int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config 
 bool sl_cli_is_dir(const char *path);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
+int sl_cmd_placement(int argc, char **argv);
 int sl_cmd_server(int argc, char **argv);
 
 /* common.c */

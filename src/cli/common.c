@@ -22,6 +22,7 @@ void sl_cli_usage(FILE *out)
 	      "  schedlint fmt [OPTIONS] [PATH...|-]     apply safe fixes; \"-\": stdin to stdout\n"
 	      "  schedlint rules [--format text|json|markdown]   list every rule\n"
 	      "  schedlint explain RULE                  show a rule's documentation\n"
+	      "  schedlint placement [OPTIONS] [PATH...] where every unit can land, pool by pool\n"
 	      "  schedlint server [--debounce-ms N]      the language server (LSP) on stdin/stdout\n"
 	      "  schedlint --version | --help\n"
 	      "\n"

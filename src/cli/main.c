@@ -25,6 +25,8 @@ int main(int argc, char **argv)
 			return sl_cmd_rules(argc - 1, argv + 1);
 		if (strcmp(c, "explain") == 0)
 			return sl_cmd_explain(argc - 1, argv + 1);
+		if (strcmp(c, "placement") == 0)
+			return sl_cmd_placement(argc - 1, argv + 1);
 		if (strcmp(c, "server") == 0)
 			return sl_cmd_server(argc - 1, argv + 1);
 	}

@@ -40,6 +40,9 @@ typedef enum sl_kind {
 	SL_KIND_NODE,
 	SL_KIND_RESOURCE_CLAIM,            /* resource.k8s.io: Dynamic Resource Allocation */
 	SL_KIND_RESOURCE_CLAIM_TEMPLATE,
+	SL_KIND_NODE_LIST,                 /* a List or NodeList: `kubectl get nodes -o yaml` */
+	SL_KIND_KARPENTER_NODE_POOL,       /* karpenter.sh NodePool (v1, v1beta1) */
+	SL_KIND_EKSCTL_CLUSTER_CONFIG,     /* eksctl.io ClusterConfig: its node groups */
 	SL_KIND__COUNT
 } sl_kind;
 

@@ -55,6 +55,12 @@ static const struct kind_entry kinds[] = {
 	 "ResourceClaim", sl_model_bind_core},
 	{"resource.k8s.io", "ResourceClaimTemplate", SL_KIND_RESOURCE_CLAIM_TEMPLATE,
 	 "ResourceClaimTemplate", sl_model_bind_core},
+	/* node pools (pool.c): a node dump, Karpenter NodePools, eksctl node groups */
+	{"", "List", SL_KIND_NODE_LIST, "List", sl_model_bind_core},
+	{"", "NodeList", SL_KIND_NODE_LIST, "NodeList", sl_model_bind_core},
+	{"karpenter.sh", "NodePool", SL_KIND_KARPENTER_NODE_POOL, "NodePool", sl_model_bind_core},
+	{"eksctl.io", "ClusterConfig", SL_KIND_EKSCTL_CLUSTER_CONFIG, "ClusterConfig",
+	 sl_model_bind_core},
 };
 enum { N_KINDS = sizeof kinds / sizeof kinds[0] };
 

@@ -567,7 +567,15 @@ Test(config, nodes_not_integer)
 {
 	expect_error(FIXTURE("bad_nodes.yaml"), SL_ECONFIG,
 		"testdata/config/bad_nodes.yaml:4:14: error: invalid value \"3x\" for "
-		"cluster.node-pools[0].nodes (expected a non-negative integer)");
+		"cluster.node-pools[0].nodes (expected a non-negative integer, or min-max: \"2-10\")");
+}
+
+Test(config, node_inventory_missing)
+{
+	expect_error(FIXTURE("bad_node_inventory.yaml"), SL_ECONFIG,
+		"testdata/config/bad_node_inventory.yaml:2:19: error: cluster.node-inventory: cannot "
+		"read \"missing/nodes.yaml\": No such file or directory (the path is relative to this "
+		"config)");
 }
 
 Test(config, rule_without_id)

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: Apache-2.0
+** cmd_placement.c: `schedlint placement`: where every unit can land, pool by pool
+** (spec/cluster.md §3): a text grid that fits 80 columns with the reasons under it, JSON (every
+** verdict with its reasons and positions), or a Markdown table for a pull request or
+** $GITHUB_STEP_SUMMARY. Exits 2 with a message when no pool is known. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "schedlint/schedlint.h"
+#include "cli/cli.h"
+#include "output/escape.h"
+
+#define WIDTH 80
+#define UNIT_COL 30   /* the unit column of the text grid */
+#define CELL 9        /* a pool column: a word of up to 8 letters and a space */
+
+static const char *spot_word(int spot)
+{
+	return spot > 0 ? "spot" : spot < 0 ? "may be spot" : "on-demand";
+}
+
+static void size_text(char *buf, size_t n, const sl_pool_info *p)
+{
+	if (p->max_nodes < 0)
+		snprintf(buf, n, "size unknown");
+	else if (p->min_nodes >= 0 && p->min_nodes != p->max_nodes)
+		snprintf(buf, n, "%ld-%ld nodes", p->min_nodes, p->max_nodes);
+	else
+		snprintf(buf, n, "%ld node%s", p->max_nodes, p->max_nodes == 1 ? "" : "s");
+}
+
+/* Prints s escaped, cut or padded to exactly w columns (ASCII-ish labels; a cut ends in "~");
+** w 0: unpadded, at most a cell's width. */
+static void cell(FILE *out, const char *s, int w)
+{
+	char *e = sl_escape_str(s ? s : "", SL_SINK_TEXT);
+	const char *t = e ? e : "?";
+	int len = (int)strlen(t);
+	if (w == 0)   /* the last column: as it is, up to a cell's width */
+		fprintf(out, "%.*s", CELL - 1, t);
+	else if (len > w)
+		fprintf(out, "%.*s~", w - 1, t);
+	else
+		fprintf(out, "%s%*s", t, w - len, "");
+	free(e);
+}
+
+static bool lands_anywhere(const sl_placement_row *r, size_t n_pools)
+{
+	for (size_t i = 0; i < n_pools; i++)
+		if (r->cells[i].lands)
+			return true;
+	return false;
+}
+
+/* Each line of reasons (one per failing filter), with a prefix. */
+static void reason_lines(FILE *out, const char *prefix, const char *reasons, sl_sink sink)
+{
+	const char *s = reasons;
+	while (s && *s) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		char *line = strndup(s, n);
+		fputs(prefix, out);
+		sl_escape_put(out, line ? line : "?", sink);
+		fputc('\n', out);
+		free(line);
+		s = nl ? nl + 1 : NULL;
+	}
+}
+
+static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
+		       const sl_placement_row *rows, size_t nr)
+{
+	fputs("Pools:\n", out);
+	for (size_t i = 0; i < np; i++) {
+		char size[64];
+		size_text(size, sizeof size, &pools[i]);
+		fputs("  ", out);
+		cell(out, pools[i].name, 16);
+		fprintf(out, " %-8s %-3s %-11s %-14s ", pools[i].source, pools[i].gpu ? "GPU" : "",
+			spot_word(pools[i].spot), size);
+		sl_escape_put(out, pools[i].where, SL_SINK_TEXT);
+		fputc('\n', out);
+	}
+	/* the grid, in blocks of as many pool columns as fit; the unit column takes the rest */
+	size_t per = (WIDTH - UNIT_COL) / CELL;
+	int ucol = WIDTH - (int)((np < per ? np : per) * CELL), longest = 5;
+	for (size_t r = 0; r < nr; r++)
+		if ((int)strlen(rows[r].unit) + 1 > longest)
+			longest = (int)strlen(rows[r].unit) + 1;
+	if (ucol > longest)
+		ucol = longest;
+	for (size_t first = 0; first < np; first += per) {
+		size_t last = first + per < np ? first + per : np;
+		fputc('\n', out);
+		cell(out, "unit", ucol);
+		for (size_t i = first; i < last; i++) {
+			cell(out, pools[i].name, i + 1 < last ? CELL - 1 : 0);
+			fputs(i + 1 < last ? " " : "\n", out);
+		}
+		for (size_t r = 0; r < nr; r++) {
+			cell(out, rows[r].unit, ucol - 1);
+			fputc(' ', out);
+			for (size_t i = first; i < last; i++) {
+				int w = i + 1 < last ? CELL - 1 : 0;   /* the last cell is not padded */
+				if (!rows[r].scheduled)
+					cell(out, "nodeName", w);
+				else if (rows[r].cells[i].lands)
+					fprintf(out, "\u2713%*s", w > 1 ? w - 1 : 0, "");
+				else
+					cell(out, rows[r].cells[i].brief, w);
+				fputs(i + 1 < last ? " " : "\n", out);
+			}
+		}
+	}
+	size_t nowhere = 0;
+	for (size_t r = 0; r < nr; r++) {
+		if (!rows[r].scheduled || lands_anywhere(&rows[r], np))
+			continue;
+		if (nowhere++ == 0)
+			fputs("\nLands nowhere:\n", out);
+		fputs("  ", out);
+		sl_escape_put(out, rows[r].unit, SL_SINK_TEXT);
+		fputs(" (", out);
+		sl_escape_put(out, rows[r].path, SL_SINK_TEXT);
+		fprintf(out, ":%u)\n", rows[r].line);
+		for (size_t i = 0; i < np; i++) {
+			char *name = sl_escape_str(pools[i].name, SL_SINK_TEXT);
+			char prefix[300];
+			snprintf(prefix, sizeof prefix, "    %s: ", name ? name : "?");
+			free(name);
+			reason_lines(out, prefix, rows[r].cells[i].reasons, SL_SINK_TEXT);
+		}
+	}
+	fprintf(out, "\n%zu unit%s, %zu pool%s; %zu unit%s land%s nowhere.\n", nr, nr == 1 ? "" : "s",
+		np, np == 1 ? "" : "s", nowhere, nowhere == 1 ? "" : "s", nowhere == 1 ? "s" : "");
+}
+
+/* s for a Markdown table cell: escaped for a terminal, '|' and '<' made harmless. */
+static void md(FILE *out, const char *s)
+{
+	for (const char *l = s ? s : ""; l; ) {   /* line by line: lines become <br> */
+		const char *nl = strchr(l, '\n');
+		char *line = strndup(l, nl ? (size_t)(nl - l) : strlen(l));
+		char *e = line ? sl_escape_str(line, SL_SINK_TEXT) : NULL;
+		for (const char *p = e ? e : "?"; *p; p++) {
+			if (*p == '|')
+				fputs("\\|", out);
+			else if (*p == '<')
+				fputs("&lt;", out);
+			else
+				fputc(*p, out);
+		}
+		free(e);
+		free(line);
+		if (nl)
+			fputs("<br>", out);
+		l = nl ? nl + 1 : NULL;
+	}
+}
+
+static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
+			   const sl_placement_row *rows, size_t nr)
+{
+	fputs("### Where each unit can land\n\n| unit |", out);
+	for (size_t i = 0; i < np; i++) {
+		fputc(' ', out);
+		md(out, pools[i].name);
+		fputs(" |", out);
+	}
+	fputs("\n|---|", out);
+	for (size_t i = 0; i < np; i++)
+		fputs("---|", out);
+	fputc('\n', out);
+	for (size_t r = 0; r < nr; r++) {
+		fputs("| ", out);
+		md(out, rows[r].unit);
+		fputs(" |", out);
+		for (size_t i = 0; i < np; i++) {
+			if (!rows[r].scheduled)
+				fputs(" nodeName |", out);
+			else if (rows[r].cells[i].lands)
+				fputs(" \u2705 |", out);
+			else {
+				fputs(" \u274c ", out);
+				md(out, rows[r].cells[i].brief);
+				fputs(" |", out);
+			}
+		}
+		fputc('\n', out);
+	}
+	fputs("\n| pool | source | GPU | capacity | size | defined at |\n|---|---|---|---|---|---|\n", out);
+	for (size_t i = 0; i < np; i++) {
+		char size[64];
+		size_text(size, sizeof size, &pools[i]);
+		fputs("| ", out);
+		md(out, pools[i].name);
+		fprintf(out, " | %s | %s | %s | %s | ", pools[i].source, pools[i].gpu ? "yes" : "no",
+			spot_word(pools[i].spot), size);
+		md(out, pools[i].where);
+		fputs(" |\n", out);
+	}
+	bool any = false;
+	for (size_t r = 0; r < nr; r++) {
+		if (!rows[r].scheduled || lands_anywhere(&rows[r], np))
+			continue;
+		if (!any)
+			fputs("\n#### Lands nowhere\n", out);
+		any = true;
+		fputs("\n- **", out);
+		md(out, rows[r].unit);
+		fputs("** (", out);
+		md(out, rows[r].path);
+		fprintf(out, ":%u)\n", rows[r].line);
+		for (size_t i = 0; i < np; i++) {
+			fputs("  - ", out);
+			md(out, pools[i].name);
+			fputs(": ", out);
+			md(out, rows[r].cells[i].reasons);
+			fputc('\n', out);
+		}
+	}
+}
+
+static void print_json(FILE *out, const sl_pool_info *pools, size_t np,
+		       const sl_placement_row *rows, size_t nr)
+{
+	json_t *jp = json_array(), *ju = json_array();
+	for (size_t i = 0; i < np; i++)
+		json_array_append_new(jp, json_pack("{s:o, s:s, s:o, s:o, s:i, s:b, s:s, s:I, s:I}",
+			"name", sl_escape_json(pools[i].name), "source", pools[i].source,
+			"where", sl_escape_json(pools[i].where),
+			"path", sl_escape_json(pools[i].path ? pools[i].path : ""),
+			"line", (int)pools[i].line, "gpu", pools[i].gpu,
+			"spot", pools[i].spot > 0 ? "yes" : pools[i].spot < 0 ? "maybe" : "no",
+			"min_nodes", (json_int_t)pools[i].min_nodes, "max_nodes",
+			(json_int_t)pools[i].max_nodes));
+	for (size_t r = 0; r < nr; r++) {
+		json_t *v = json_array();
+		for (size_t i = 0; rows[r].scheduled && i < np; i++) {
+			const sl_placement_cell *c = &rows[r].cells[i];
+			json_t *reasons = json_array();
+			const char *s = c->reasons;
+			while (s && *s) {
+				const char *nl = strchr(s, '\n');
+				char *line = strndup(s, nl ? (size_t)(nl - s) : strlen(s));
+				json_array_append_new(reasons, sl_escape_json(line ? line : "?"));
+				free(line);
+				s = nl ? nl + 1 : NULL;
+			}
+			json_array_append_new(v, json_pack("{s:o, s:b, s:o, s:o}", "pool",
+				sl_escape_json(pools[i].name), "lands", c->lands, "brief",
+				c->brief ? json_string(c->brief) : json_null(), "reasons", reasons));
+		}
+		json_array_append_new(ju, json_pack("{s:o, s:o, s:i, s:i, s:b, s:o}", "unit",
+			sl_escape_json(rows[r].unit), "path", sl_escape_json(rows[r].path),
+			"line", (int)rows[r].line, "column", (int)rows[r].column,
+			"scheduled", rows[r].scheduled, "verdicts", v));
+	}
+	json_t *doc = json_pack("{s:o, s:o}", "pools", jp, "units", ju);
+	json_dumpf(doc, out, JSON_INDENT(2));
+	fputc('\n', out);
+	json_decref(doc);
+}
+
+static int usage(FILE *out)
+{
+	fputs("Usage: schedlint placement [OPTIONS] [PATH...]   where every unit can land, pool by pool\n"
+	      "  -f, --format text|json|markdown   markdown: a table for a pull request or\n"
+	      "                                    $GITHUB_STEP_SUMMARY (default text)\n"
+	      "  -c, --config FILE                 the config whose cluster: (node-pools) applies\n"
+	      "                                    (default: the nearest .schedlint.yaml from\n"
+	      "                                    the current directory up)\n"
+	      "      --no-project                  read only PATH..., not the project's other files\n"
+	      "Pools come from cluster.node-pools, Karpenter NodePools, eksctl ClusterConfigs and\n"
+	      "`kubectl get nodes -o yaml` dumps among the files. Exit 2 when no pool is known.\n", out);
+	return out == stdout ? EXIT_CLEAN : EXIT_USAGE;
+}
+
+int sl_cmd_placement(int argc, char **argv)
+{
+	const char *format = "text", *config_path = NULL;
+	bool no_project = false;
+	static const struct option longopts[] = {
+		{"format", required_argument, NULL, 'f'},
+		{"config", required_argument, NULL, 'c'},
+		{"no-project", no_argument, NULL, 'P'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:c:h", longopts, NULL)) != -1) {
+		if (c == 'f')
+			format = optarg;
+		else if (c == 'c')
+			config_path = optarg;
+		else if (c == 'P')
+			no_project = true;
+		else if (c == 'h')
+			return usage(stdout);
+		else
+			return usage(stderr);
+	}
+	if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0 &&
+	    strcmp(format, "markdown") != 0) {
+		fprintf(stderr, "schedlint: error: unknown format \"");
+		sl_escape_put(stderr, format, SL_SINK_TEXT);
+		fputs("\" (expected text, json or markdown)\n", stderr);
+		return EXIT_USAGE;
+	}
+	sl_config *cfg = NULL;
+	int status = sl_cli_load_config(config_path, NULL, &cfg);
+	if (status != EXIT_CLEAN)
+		return status;
+	sl_run_options opts = SL_RUN_OPTIONS_INIT;
+	sl_run *run = NULL;
+	char *msg = NULL;
+	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
+	for (int i = optind; !err && i < argc; i++)
+		err = strcmp(argv[i], "-") == 0 ? sl_run_add_fd(run, STDIN_FILENO, "-")
+						: sl_run_add_path(run, argv[i]);
+	if (!err && optind == argc)
+		err = sl_run_add_path(run, ".");
+	if (!err && !no_project)
+		err = sl_run_add_project(run, NULL);
+	if (!err)
+		err = sl_run_lint(run);
+	const sl_pool_info *pools = NULL;
+	const sl_placement_row *rows = NULL;
+	size_t np = 0, nr = 0;
+	if (!err)
+		err = sl_run_placement(run, &pools, &np, &rows, &nr);
+	if (err) {
+		fputs("schedlint: error: ", stderr);
+		sl_escape_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT);
+		fputc('\n', stderr);
+		status = err == SL_ENOMEM || err == SL_EINTERNAL ? EXIT_INTERNAL : EXIT_USAGE;
+	} else if (np == 0) {
+		fputs("schedlint: error: no node pools known: set cluster.node-pools in .schedlint.yaml, "
+		      "or lint a Karpenter NodePool, an eksctl ClusterConfig or a `kubectl get nodes -o "
+		      "yaml` dump with the manifests\n", stderr);
+		status = EXIT_USAGE;
+	} else if (strcmp(format, "json") == 0) {
+		print_json(stdout, pools, np, rows, nr);
+	} else if (strcmp(format, "markdown") == 0) {
+		print_markdown(stdout, pools, np, rows, nr);
+	} else {
+		print_text(stdout, pools, np, rows, nr);
+	}
+	free(msg);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	return status;
+}
