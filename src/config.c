@@ -192,6 +192,7 @@ static const cyaml_schema_field_t top_fields[] = {
 	CYAML_FIELD_SEQUENCE("rules", OPT, struct raw_config, rules, &rule_entry,
 		0, CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("cluster", OPT, struct raw_config, cluster, cluster_fields),
+	CYAML_FIELD_IGNORE("custom-rules", CYAML_FLAG_OPTIONAL),   /* custom.c reads it, as a positioned tree */
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t top_schema = {
@@ -1180,7 +1181,8 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 			    did_you_mean(*fix ? fix : NULL, mean, sizeof mean));
 	}
 	for (unsigned i = 0; i < r->rules_count; i++) {
-		if (sl_registry_known(r->rules[i].id))
+		/* a namespaced id is a declared rule's: scopes.c checks it once they are declared */
+		if (sl_registry_known(r->rules[i].id) || strchr(r->rules[i].id, '/'))
 			continue;
 		snprintf(path, sizeof path, "rules[%u].id", i);
 		value_pos(map, path, &line, &col);

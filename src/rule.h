@@ -97,6 +97,9 @@ const sl_index *sl_ctx_index(const sl_ctx *ctx);
 sl_arena *sl_ctx_arena(sl_ctx *ctx);
 /* The file being linted. */
 const sl_source *sl_ctx_source(const sl_ctx *ctx);
+/* The rule running: for rules made at run time (declared rules, plugins), whose descriptor is
+** the head of their own data. */
+const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx);
 /* The source text of node n as written (quotes included), from whichever linted file holds it;
 ** an arena string. */
 const char *sl_ctx_node_text(sl_ctx *ctx, const sl_node *n);

@@ -728,6 +728,8 @@ static const char *short_text(struct vc *c, const sl_node *n)
 	if (!v)
 		return sl_node_kind_name(n);
 	size_t len = strlen(v);
+	if (jtype(n, NULL) != J_STRING)   /* a number, a boolean, null: as written */
+		return sl_arena_printf(c->a, "%.*s%s", len > 60 ? 57 : (int)len, v, len > 60 ? "..." : "");
 	return sl_arena_printf(c->a, "\"%.*s%s\"", len > 60 ? 57 : (int)len, v, len > 60 ? "..." : "");
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "arena.h"
 #include "config.h"
+#include "custom.h"
 #include "registry.h"
 #include "scopes.h"
 
@@ -39,10 +40,19 @@ static int matches(const struct sl_rule *r, const char *sel)
 	return strcmp(r->id, sel) == 0 || strcmp(r->category, sel) == 0;
 }
 
-sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl_severity **out,
-			   char **error_out)
+/* True when added rule ri is one of the n declared. */
+static bool declares(const int *declared, size_t n, size_t ri)
 {
-	sl_severity *severity = sl_xcalloc(sl_registry_count, sizeof *severity);
+	for (size_t i = 0; i < n; i++)
+		if ((size_t)declared[i] == ri)
+			return true;
+	return false;
+}
+
+sl_err sl_scopes_severities(const sl_config *cfg, const int *declared, size_t n_declared,
+			   const sl_run_options *opts, sl_severity **out, char **error_out)
+{
+	sl_severity *severity = sl_xcalloc(sl_registry_capacity(), sizeof *severity);
 	if (!severity)
 		return SL_ENOMEM;
 	/* the config's rules: ids were checked when it was loaded */
@@ -59,8 +69,10 @@ sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl
 			return SL_EUSAGE;
 		}
 	}
-	for (size_t i = 0; i < sl_registry_count; i++) {
-		const struct sl_rule *r = sl_registry[i].rule;
+	for (size_t i = 0; i < sl_registry_n(); i++) {
+		const struct sl_rule *r = sl_registry_at(i)->rule;
+		if (i >= sl_registry_count && !declares(declared, n_declared, i))
+			continue;   /* another config's rule, or a plugin's this run did not load */
 		sl_severity sev = r->off_by_default ? SL_SEV_OFF : r->severity;
 		int configured = 0;
 		/* Later entries win; an entry naming the rule beats one naming its category. */
@@ -93,6 +105,31 @@ sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl
 }
 
 
+/* A rules: entry that names a namespaced id (a declared rule's, which config.c cannot know
+** when it loads the file) that cfg's custom-rules: does not declare: SL_ECONFIG. */
+static sl_err unknown_custom_setting(const sl_config *cfg, const int *declared, size_t n,
+				     char **error_out)
+{
+	for (size_t j = 0; cfg && j < cfg->n_rules; j++) {
+		const char *id = cfg->rules[j].id;
+		if (!strchr(id, '/'))
+			continue;
+		bool found = false;
+		for (size_t i = 0; i < n && !found; i++) {
+			const struct sl_rule *r = sl_registry_at((size_t)declared[i])->rule;
+			found = strcmp(r->id, id) == 0 || strcmp(r->category, id) == 0;
+		}
+		if (!found) {
+			char *where = sl_config_source(cfg, cfg->rules[j].line);
+			*error_out = sl_xprintf("%s: error: rules: \"%s\" is not a rule that custom-rules: "
+						"declares", where ? where : "config", id);
+			free(where);
+			return SL_ECONFIG;
+		}
+	}
+	return SL_OK;
+}
+
 /* Fills s from cfg (borrowed unless owned): its severities, globs and default-mode source;
 ** a problem with cfg goes to s->error (the files under it report it) unless fatal says to
 ** return it. */
@@ -101,7 +138,11 @@ static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options
 {
 	char *msg = NULL;
 	s->cfg = cfg;
-	sl_err err = sl_scopes_severities(cfg, opts, &s->severity, &msg);
+	sl_err err = sl_custom_declare(cfg, &s->declared, &s->n_declared, &msg);
+	if (!err)
+		err = unknown_custom_setting(cfg, s->declared, s->n_declared, &msg);
+	if (!err)
+		err = sl_scopes_severities(cfg, s->declared, s->n_declared, opts, &s->severity, &msg);
 	if (!err)
 		err = sl_walk_globs_new(cfg, &s->globs, &msg);
 	if (!err && cfg->cluster.kserve_default_deployment_mode_line &&
@@ -124,6 +165,7 @@ static void scope_free(sl_scope *s)
 	if (!s)
 		return;
 	free(s->severity);
+	free(s->declared);
 	sl_walk_globs_free(s->globs);
 	free(s->default_mode_config);
 	free(s->error);
