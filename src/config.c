@@ -893,6 +893,8 @@ struct priv {
 	char *path, *base_dir;
 	struct sl_rule_setting *rules;
 	struct sl_node_pool *pools;
+	char *text;                 /* the file as read: custom.c reads custom-rules: from it */
+	size_t text_len;
 };
 
 static const cyaml_config_t cyaml_base = {
@@ -1305,6 +1307,7 @@ static void priv_free(struct priv *pv)
 	free(pv->base_dir);
 	free(pv->rules);
 	free(pv->pools);
+	free(pv->text);
 	free(pv);
 }
 
@@ -1441,6 +1444,9 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		cfg->exclude_dir = pv->base_dir;   /* its own exclude:, or none inherited */
 	cfg->chain[0] = pv->path;
 	cfg->priv__ = pv;
+	pv->text = buf;   /* kept: the positioned reading of custom-rules: (custom.c) */
+	pv->text_len = len;
+	buf = NULL;
 	*out = cfg;
 	pv = NULL;
 	cfg = NULL;
@@ -1537,6 +1543,15 @@ sl_err sl_config_discover(const char *start_dir, char **path_out)
 }
 
 /* The fail-on severity, or -1 when the config does not set one (or cfg is NULL). */
+const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len)
+{
+	const struct priv *pv = cfg ? cfg->priv__ : NULL;
+	for (; pv && k > 0; k--)
+		pv = pv->base ? pv->base->priv__ : NULL;
+	*len = pv ? pv->text_len : 0;
+	return pv ? pv->text : NULL;
+}
+
 int sl_config_fail_on(const sl_config *cfg)
 {
 	return cfg != NULL ? cfg->fail_on : -1;

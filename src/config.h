@@ -65,4 +65,8 @@ struct sl_config {
 	void *priv__;            /* config.c's own storage */
 };
 
+/* The text of the k-th file of cfg's extend: chain (0: its own file) as it was loaded, *len
+** bytes; NULL for the defaults or past the chain's end. */
+const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len);
+
 #endif

@@ -7,7 +7,6 @@
 ** and containers, a synthetic `$unit` member of resolved facts; the view is a new mapping node
 ** whose entries are the real ones (their positions, parents and pointers untouched), so only
 ** $unit's facts have no text of their own and are reported at the unit. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,14 +391,11 @@ static sl_err compile_rule(struct cc *c, const sl_node *e, struct sl_declared **
 	return SL_OK;
 }
 
-static sl_err read_set(const char *path, struct set *s, const sl_node **rules, char **error_out)
+static sl_err read_set(const char *path, const char *text, size_t len, struct set *s,
+		       const sl_node **rules)
 {
 	*rules = NULL;
-	sl_err err = sl_source_read_file(path, path, &s->src);
-	if (err == SL_EIO) {
-		*error_out = sl_xprintf("%s: error: cannot read: %s", path, sl_source_strerror(errno));
-		return SL_EIO;
-	}
+	sl_err err = sl_source_from_buffer(path, text, len, &s->src);
 	if (err || (err = sl_source_index(s->src)) || !(s->arena = sl_arena_new()))
 		return err ? err : SL_ENOMEM;
 	sl_tree t;
@@ -425,11 +421,15 @@ sl_err sl_custom_declare(const sl_config *cfg, int **idx, size_t *n, char **erro
 	const sl_node *list = NULL;
 	const char *path = NULL;
 	for (size_t k = 0; k <= SL_CONFIG_CHAIN_MAX && cfg && cfg->chain[k] && !list; k++) {
+		size_t len = 0;
+		const char *text = sl_config_text(cfg, k, &len);
+		if (!text || !memmem(text, len, "custom-rules", 12))
+			continue;   /* most configs declare none: not parsed again */
 		set_free(s);
 		if (!(s = sl_xcalloc(1, sizeof *s)))
 			return SL_ENOMEM;
 		path = cfg->chain[k];
-		sl_err err = read_set(path, s, &list, error_out);
+		sl_err err = read_set(path, text, len, s, &list);
 		if (err) {
 			set_free(s);
 			return err;
@@ -706,7 +706,8 @@ static sl_err evaluate(sl_ctx *ctx, const struct sl_declared *d, const sl_object
 	if (rc == 1)
 		return SL_OK;
 	const sl_node *at = f.at;
-	bool key = f.missing;
+	/* a mapping or a list is named by its key ("nodeSelector:"), as a missing member is */
+	bool key = f.missing || (at && sl_node_deref(at) && sl_node_deref(at)->type != SL_NODE_SCALAR);
 	if (!at || at == view || (facts && within(at, facts))) {
 		at = facts && within(f.at, facts) && u ? u->pod : real;
 		key = true;

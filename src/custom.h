@@ -14,8 +14,7 @@
 ** that has the key), compiles them and adds them to the registry (registry.h: the same
 ** declaration loaded again is the same entry). *idx gets their registry indices (malloc'd, *n
 ** of them; NULL and 0 when there are none). SL_ECONFIG with *error_out
-** ("path:line:col: error: ...", malloc'd) for a rule that is wrong; SL_EIO when the file cannot
-** be read again; SL_ENOMEM. */
+** ("path:line:col: error: ...", malloc'd) for a rule that is wrong; SL_ENOMEM. */
 sl_err sl_custom_declare(const sl_config *cfg, int **idx, size_t *n, char **error_out);
 
 #endif

@@ -1036,7 +1036,7 @@ static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
 		}
 	}
 	if (s->not_ && valid(c, s->not_, n, false, depth + 1)) {
-		fail(c, rec, n, false, "%s matches what not forbids", what(c, n));
+		fail(c, rec, n, false, "%s matches the schema under not", what(c, n));
 		ok = false;
 	}
 	if (s->if_ && (s->then_ || s->else_)) {

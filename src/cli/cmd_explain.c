@@ -2,15 +2,26 @@
 ** cmd_explain.c: `schedlint explain RULE`: one rule's documentation, from the generated
 ** registry. */
 #include <stdio.h>
+#include <string.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
 
 int sl_cmd_explain(int argc, char **argv)
 {
+	const char *config_path = NULL;
+	if (argc == 4 && (strcmp(argv[1], "-c") == 0 || strcmp(argv[1], "--config") == 0)) {
+		config_path = argv[2];
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc != 2 || argv[1][0] == '-') {
-		fputs("Usage: schedlint explain RULE\n", stderr);
+		fputs("Usage: schedlint explain [-c FILE] RULE\n", stderr);
 		return EXIT_USAGE;
 	}
+	/* a custom rule's doc: declared by -c FILE, else by the nearest .schedlint.yaml */
+	int status = sl_cli_declare_rules(config_path);
+	if (status != EXIT_CLEAN)
+		return status;
 	int i = sl_rule_find(argv[1]);
 	if (i < 0) {
 		fprintf(stderr, "schedlint: error: unknown rule \"%s\" (see `schedlint rules`)\n", argv[1]);

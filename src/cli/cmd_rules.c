@@ -32,18 +32,23 @@ static void print_markdown(FILE *out)
 
 int sl_cmd_rules(int argc, char **argv)
 {
-	const char *format = "text";
+	const char *format = "text", *config_path = NULL;
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
+		{"config", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:c:h", longopts, NULL)) != -1) {
 		if (c == 'f') {
 			format = optarg;
+		} else if (c == 'c') {
+			config_path = optarg;
 		} else if (c == 'h') {
-			puts("Usage: schedlint rules [--format text|json|markdown]");
+			puts("Usage: schedlint rules [--format text|json|markdown] [-c FILE]\n"
+			     "The built-in rules, then the custom-rules: of -c FILE, else of the nearest\n"
+			     ".schedlint.yaml.");
 			return EXIT_CLEAN;
 		} else {
 			return EXIT_USAGE;
@@ -53,6 +58,9 @@ int sl_cmd_rules(int argc, char **argv)
 		fprintf(stderr, "schedlint: error: rules takes no argument \"%s\"\n", argv[optind]);
 		return EXIT_USAGE;
 	}
+	int status = sl_cli_declare_rules(config_path);
+	if (status != EXIT_CLEAN)
+		return status;
 	if (strcmp(format, "markdown") == 0) {
 		print_markdown(stdout);
 	} else if (strcmp(format, "json") == 0) {

@@ -81,6 +81,28 @@ int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_confi
 	return EXIT_CLEAN;
 }
 
+int sl_cli_declare_rules(const char *config_path)
+{
+	sl_config *cfg = NULL;
+	int status = sl_cli_load_config(config_path, NULL, &cfg);
+	if (status != EXIT_CLEAN)
+		return status;
+	/* a run declares its config's rules (they stay in the catalogue after it is gone) */
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	sl_run *run = NULL;
+	char *msg = NULL;
+	sl_err err = sl_run_new(cfg, &o, &run, &msg);
+	if (err) {
+		sl_escape_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		fputc('\n', stderr);
+		status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	free(msg);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	return status;
+}
+
 const char *sl_cli_fix_name(sl_fix_applicability f)
 {
 	return f == SL_FIX_SAFE ? "safe" : f == SL_FIX_UNSAFE ? "unsafe" : "none";
