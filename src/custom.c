@@ -525,11 +525,6 @@ static bool unit_gpu(sl_ctx *ctx, const sl_unit *u)
 	return sl_gpu_unit_use(sl_ctx_index(ctx), u).value == SL_TRI_YES;
 }
 
-static const char *role_name(sl_role r)
-{
-	return (size_t)r < COUNT(roles) - 1 ? roles[r] : "pod";
-}
-
 /* A synthetic node (its text is the unit's: position, parent and pointer of at). */
 static sl_node *synth(sl_arena *a, const sl_node *at, sl_node *parent, uint32_t pos,
 		      const char *text, bool string, bool key)
@@ -573,26 +568,10 @@ static bool put(sl_arena *a, sl_node *m, const char *key, const char *text, bool
 	return true;
 }
 
-static long long unit_gpus(sl_ctx *ctx, const sl_unit *u)
+/* Where a unit is reported: its pod spec mapping, else (a unit without one) its object. */
+static const sl_node *unit_node(const sl_unit *u)
 {
-	long long total = 0;
-	for (size_t i = 0; i < u->n_containers; i++) {
-		if (u->containers[i].init)
-			continue;
-		sl_gpu_entries it = sl_gpu_container_entries(sl_ctx_config(ctx), &u->containers[i]);
-		long long lim = 0, req = 0;
-		for (const sl_pair *p; (p = sl_gpu_entries_next(&it));) {
-			sl_quantity q;
-			int64_t v = 0;
-			const sl_node *qn = sl_node_deref(p->value);
-			if (qn && qn->type == SL_NODE_SCALAR &&
-			    sl_quantity_parse(qn->u.scalar.s, qn->u.scalar.len, &q) == SL_QUANTITY_OK &&
-			    sl_quantity_scaled_value(&q, 0, &v))
-				*(it.limit ? &lim : &req) += v;
-		}
-		total += lim ? lim : req;
-	}
-	return total;
+	return u->pod ? u->pod : u->obj->root;
 }
 
 /* The target's view: map's entries and a `$unit` member of u's facts. *facts gets $unit. */
@@ -601,10 +580,10 @@ static sl_node *unit_view(sl_ctx *ctx, const sl_unit *u, const sl_node *map, sl_
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *real = sl_node_deref(map);
 	size_t n = real && real->type == SL_NODE_MAP ? sl_map_n(real) : 0;
-	sl_node *v = synth_map(a, real ? real : u->pod, real ? real->parent : NULL,
+	sl_node *v = synth_map(a, real ? real : unit_node(u), real ? real->parent : NULL,
 			       real ? real->pos : 0, n + 1);
-	sl_node *f = v ? synth_map(a, u->pod, v, (uint32_t)n, 10) : NULL;
-	sl_node *prio = f ? synth_map(a, u->pod, f, 8, 2) : NULL;
+	sl_node *f = v ? synth_map(a, unit_node(u), v, (uint32_t)n, 10) : NULL;
+	sl_node *prio = f ? synth_map(a, unit_node(u), f, 8, 2) : NULL;
 	if (!prio)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
@@ -615,12 +594,12 @@ static sl_node *unit_view(sl_ctx *ctx, const sl_unit *u, const sl_node *map, sl_
 	const char *cls = NULL;
 	bool known = sl_index_unit_priority(sl_ctx_index(ctx), u, &value, &cls);
 	char *replicas = u->min_replicas >= 0 ? sl_arena_printf(a, "%lld", u->min_replicas) : NULL;
-	char *gpus = sl_arena_printf(a, "%lld", unit_gpus(ctx, u));
+	char *gpus = sl_arena_printf(a, "%lld", sl_gpu_unit_count(sl_ctx_config(ctx), u));
 	char *pv = known && cls ? sl_arena_printf(a, "%lld", value) : NULL;
 	static const char *const mode_names[] = {"Plain", "Knative", "Standard", "ModelMesh"};
 	if (!put(a, f, "kind", o->kind_name, true) || !put(a, f, "name", o->name, !!o->name) ||
 	    !put(a, f, "namespace", o->namespace_ ? o->namespace_ : "", true) ||
-	    !put(a, f, "role", role_name(u->role), true) ||
+	    !put(a, f, "role", sl_unit_role_name(u), true) ||
 	    !put(a, f, "mode", mode_names[u->mode], true) ||
 	    !put(a, f, "replicas", replicas, false) ||
 	    !put(a, f, "requestsGpu", unit_gpu(ctx, u) ? "true" : "false", false) ||
@@ -709,7 +688,7 @@ static sl_err evaluate(sl_ctx *ctx, const struct sl_declared *d, const sl_object
 	/* a mapping or a list is named by its key ("nodeSelector:"), as a missing member is */
 	bool key = f.missing || (at && sl_node_deref(at) && sl_node_deref(at)->type != SL_NODE_SCALAR);
 	if (!at || at == view || (facts && within(at, facts))) {
-		at = facts && within(f.at, facts) && u ? u->pod : real;
+		at = facts && within(f.at, facts) && u ? unit_node(u) : real;
 		key = true;
 	}
 	const char *pointer = sl_node_pointer(at, sl_ctx_arena(ctx));
@@ -747,10 +726,10 @@ static sl_err check_unit(sl_ctx *ctx, const sl_unit *u)
 	sl_node *facts = NULL;
 	if (d->target == T_UNIT) {
 		const sl_node *view = unit_view(ctx, u, u->pod, &facts);
-		return view ? evaluate(ctx, d, o, u, view, u->pod, facts) : SL_ENOMEM;
+		return view ? evaluate(ctx, d, o, u, view, unit_node(u), facts) : SL_ENOMEM;
 	}
 	for (size_t i = 0; i < u->n_containers; i++) {
-		const sl_node *c = u->containers[i].node;
+		const sl_node *c = u->containers[i].node ? u->containers[i].node : unit_node(u);
 		const sl_node *view = unit_view(ctx, u, c, &facts);
 		if (!view)
 			return SL_ENOMEM;

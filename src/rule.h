@@ -110,7 +110,9 @@ const char *sl_ctx_node_one_line(sl_ctx *ctx, const sl_node *n);
 
 /* --- the unit and its template ---------------------------------------------------------------- */
 /* "InferenceService sklearn-iris, predictor": the unit's name for messages. */
-const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u);
+SL_API const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u);
+/* The GPUs u's containers ask for (sl_gpu_unit_count under the file's config). */
+SL_API long long sl_ctx_unit_gpus(sl_ctx *ctx, const sl_unit *u);
 /* How messages name a container: "container \"kserve-container\"", or the implementation
 ** key for a KServe framework container ("sklearn"). */
 const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c);
@@ -128,15 +130,15 @@ sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
 /* The finding covers the node's text (a key node: the key; a value: the value), gets its JSON
 ** pointer, and the object and unit being checked. fmt is printf-style. Returns the report (to
 ** attach a fix) or NULL when the rule is filtered out or memory ran out. */
-sl_report *sl_report_at(sl_ctx *ctx, const sl_node *at, const char *fmt, ...)
+SL_API sl_report *sl_report_at(sl_ctx *ctx, const sl_node *at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Reports at the key of the field whose value is `value` (e.g. "tolerations:"). */
-sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...)
+SL_API sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Adds a note to r: the why, the upstream error text, the way out (spec/rules.md: "messages are
 ** short"; the first line says what is wrong and where, the notes say the rest). Each call adds
 ** one paragraph. A NULL r is a no-op. */
-sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
+SL_API sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Reports a field the API server rejects, quoting its validation message (field.ErrorList
 ** text: "Invalid value: \"gpu type\": name part must consist of ..."): the first line is
