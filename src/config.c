@@ -109,6 +109,8 @@ struct raw_config {
 	struct raw_rule *rules;
 	unsigned rules_count;
 	struct raw_cluster *cluster;
+	char **plugins;
+	unsigned plugins_count;
 };
 
 /* ---- schema tables ---- */
@@ -193,6 +195,7 @@ static const cyaml_schema_field_t top_fields[] = {
 		0, CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("cluster", OPT, struct raw_config, cluster, cluster_fields),
 	CYAML_FIELD_IGNORE("custom-rules", CYAML_FLAG_OPTIONAL),   /* custom.c reads it, as a positioned tree */
+	STRINGS("plugins", struct raw_config, plugins),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t top_schema = {
@@ -1200,6 +1203,11 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 	}
 	if (r->fail_on != NULL)
 		cfg->fail_on = *r->fail_on;
+	if (posmap_find(map, "plugins") != NULL) {   /* loaded by scopes.c, with --allow-plugins */
+		cfg->plugins = strlist(r->plugins, r->plugins_count);
+		cfg->plugins_line = key_line(map, "plugins");
+		cfg->plugins_dir = NULL;   /* this file's directory: set by the caller */
+	}
 	/* rules: the extended config's entries, then this file's (later entries win) */
 	size_t inherited = cfg->n_rules;
 	if (inherited + r->rules_count > 0) {
@@ -1328,6 +1336,7 @@ static void inherit(struct sl_config *cfg, const struct sl_config *base)
 	c->extended_resource_toleration_line = shifted(c->extended_resource_toleration_line);
 	c->gpu_nodes_tainted_line = shifted(c->gpu_nodes_tainted_line);
 	c->provider_line = shifted(c->provider_line);
+	cfg->plugins_line = shifted(cfg->plugins_line);
 	for (size_t k = SL_CONFIG_CHAIN_MAX; k > 0; k--)
 		cfg->chain[k] = base->chain[k - 1];
 	cfg->exclude_dir = base->exclude_dir;
@@ -1442,6 +1451,8 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	cfg->base_dir = pv->base_dir;
 	if (cfg->exclude_dir == NULL)
 		cfg->exclude_dir = pv->base_dir;   /* its own exclude:, or none inherited */
+	if (cfg->plugins_dir == NULL)
+		cfg->plugins_dir = pv->base_dir;
 	cfg->chain[0] = pv->path;
 	cfg->priv__ = pv;
 	pv->text = buf;   /* kept: the positioned reading of custom-rules: (custom.c) */

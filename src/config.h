@@ -57,6 +57,10 @@ struct sl_config {
 	const char *exclude_dir; /* the directory exclude's globs are relative to: base_dir, or the
 				    directory of the config that set them (extend:) */
 	sl_strlist exclude;      /* globs relative to exclude_dir */
+	sl_strlist plugins;      /* plugins: shared objects, relative to plugins_dir; loaded only
+				    when the run allows it (--allow-plugins) */
+	unsigned plugins_line;   /* where plugins: stands (sl_config_source), 0 when unset */
+	const char *plugins_dir;
 	const char *chain[SL_CONFIG_CHAIN_MAX + 1];   /* this file, then each one it extends */
 	int fail_on;             /* sl_severity, or -1 when unset */
 	const struct sl_rule_setting *rules;

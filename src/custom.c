@@ -49,6 +49,7 @@ struct sl_declared {
 	size_t n_labels;
 	sl_tri requests_gpu;         /* UNKNOWN: not a selector */
 	sl_schema *schema;
+	bool uses_unit;              /* the schema names $unit: the view needs the facts */
 	const char *message;         /* NULL: the summary and the schema's words */
 };
 
@@ -371,6 +372,8 @@ static sl_err compile_rule(struct cc *c, const sl_node *e, struct sl_declared **
 			return error_at(c, sl_map_get_key(sl_node_deref(match), "roles"),
 					"match.roles selects units, and the target is object");
 	}
+	/* most schemas never read $unit: their view is the target's own mapping, no facts made */
+	d->uses_unit = memmem(c->s->src->data + schema->start, schema->end - schema->start, "$unit", 5);
 	sl_schema_problem pb;
 	sl_err err = sl_schema_compile(schema, &d->schema, &pb);
 	if (err == SL_ECONFIG)
@@ -520,11 +523,6 @@ static bool object_selected(sl_ctx *ctx, const struct sl_declared *d, const sl_o
 	return !undecided;
 }
 
-static bool unit_gpu(sl_ctx *ctx, const sl_unit *u)
-{
-	return sl_gpu_unit_use(sl_ctx_index(ctx), u).value == SL_TRI_YES;
-}
-
 /* A synthetic node (its text is the unit's: position, parent and pointer of at). */
 static sl_node *synth(sl_arena *a, const sl_node *at, sl_node *parent, uint32_t pos,
 		      const char *text, bool string, bool key)
@@ -574,21 +572,45 @@ static const sl_node *unit_node(const sl_unit *u)
 	return u->pod ? u->pod : u->obj->root;
 }
 
-/* The target's view: map's entries and a `$unit` member of u's facts. *facts gets $unit. */
-static sl_node *unit_view(sl_ctx *ctx, const sl_unit *u, const sl_node *map, sl_node **facts)
+/* What declared rules compute once per unit and share while an object is checked
+** (sl_ctx_object_cache): whether it requests a GPU, its $unit facts. */
+struct unit_memo {
+	sl_tri gpu;
+	sl_node *facts;
+};
+
+static struct unit_memo *memo_of(sl_ctx *ctx, const sl_unit *u)
 {
+	const sl_object *o = u->obj;
+	struct unit_memo **slot = (struct unit_memo **)sl_ctx_object_cache(ctx);
+	if (!*slot && !(*slot = sl_arena_zalloc(sl_ctx_arena(ctx), (o->n_units + 1) * sizeof **slot)))
+		return NULL;
+	size_t i = u >= o->units && u < o->units + o->n_units ? (size_t)(u - o->units) : o->n_units;
+	return &(*slot)[i];
+}
+
+static bool unit_gpu(sl_ctx *ctx, const sl_unit *u)
+{
+	struct unit_memo *m = memo_of(ctx, u);
+	if (m && m->gpu != SL_TRI_UNKNOWN)
+		return m->gpu == SL_TRI_YES;
+	bool yes = sl_gpu_unit_use(sl_ctx_index(ctx), u).value == SL_TRI_YES;
+	if (m)
+		m->gpu = yes ? SL_TRI_YES : SL_TRI_NO;
+	return yes;
+}
+
+/* u's $unit facts: a synthetic mapping whose position is the unit's. */
+static sl_node *unit_facts(sl_ctx *ctx, const sl_unit *u)
+{
+	struct unit_memo *m = memo_of(ctx, u);
+	if (m && m->facts)
+		return m->facts;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_node *real = sl_node_deref(map);
-	size_t n = real && real->type == SL_NODE_MAP ? sl_map_n(real) : 0;
-	sl_node *v = synth_map(a, real ? real : unit_node(u), real ? real->parent : NULL,
-			       real ? real->pos : 0, n + 1);
-	sl_node *f = v ? synth_map(a, unit_node(u), v, (uint32_t)n, 10) : NULL;
+	sl_node *f = synth_map(a, unit_node(u), NULL, 0, 10);
 	sl_node *prio = f ? synth_map(a, unit_node(u), f, 8, 2) : NULL;
 	if (!prio)
 		return NULL;
-	for (size_t i = 0; i < n; i++)
-		v->u.map.pairs[i] = *sl_map_pair(real, i);
-	v->u.map.n = n;
 	const sl_object *o = u->obj;
 	long long value = 0;
 	const char *cls = NULL;
@@ -613,6 +635,29 @@ static sl_node *unit_view(sl_ctx *ctx, const sl_unit *u, const sl_node *map, sl_
 	prio->pos = (uint32_t)f->u.map.n;
 	pp->value = prio;
 	f->u.map.n++;
+	if (m)
+		m->facts = f;
+	return f;
+}
+
+/* The target's view: map's entries and a `$unit` member of u's facts. *facts gets $unit. */
+static sl_node *unit_view(sl_ctx *ctx, const sl_unit *u, const sl_node *map, sl_node **facts)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_node *real = sl_node_deref(map);
+	size_t n = real && real->type == SL_NODE_MAP ? sl_map_n(real) : 0;
+	sl_node *v = synth_map(a, real ? real : unit_node(u), real ? real->parent : NULL,
+			       real ? real->pos : 0, n + 1);
+	sl_node *f = v ? unit_facts(ctx, u) : NULL;
+	if (!f)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		v->u.map.pairs[i] = *sl_map_pair(real, i);
+	/* the facts are shared by the unit's views: the first one is their parent */
+	if (!f->parent) {
+		f->parent = v;
+		f->pos = (uint32_t)n;
+	}
 	sl_pair *up = &v->u.map.pairs[n];
 	if (!(up->key = synth(a, f, v, (uint32_t)n, "$unit", true, true)))
 		return NULL;
@@ -724,13 +769,15 @@ static sl_err check_unit(sl_ctx *ctx, const sl_unit *u)
 	if (d->requests_gpu != SL_TRI_UNKNOWN && unit_gpu(ctx, u) != (d->requests_gpu == SL_TRI_YES))
 		return SL_OK;
 	sl_node *facts = NULL;
+	if (d->target == T_UNIT && !d->uses_unit)
+		return evaluate(ctx, d, o, u, u->pod, unit_node(u), NULL);
 	if (d->target == T_UNIT) {
 		const sl_node *view = unit_view(ctx, u, u->pod, &facts);
 		return view ? evaluate(ctx, d, o, u, view, unit_node(u), facts) : SL_ENOMEM;
 	}
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_node *c = u->containers[i].node ? u->containers[i].node : unit_node(u);
-		const sl_node *view = unit_view(ctx, u, c, &facts);
+		const sl_node *view = d->uses_unit ? unit_view(ctx, u, c, &facts) : c;
 		if (!view)
 			return SL_ENOMEM;
 		sl_err err = evaluate(ctx, d, o, u, view, c, facts);

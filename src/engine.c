@@ -271,6 +271,7 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 		const sl_object *o = f->objects[oi];
 		ctx.obj = o;
 		ctx.labels = NULL;
+		ctx.object_cache = NULL;
 		for (size_t ri = 0; ri < sl_registry_n(); ri++) {
 			const struct sl_rule *r = sl_registry_at(ri)->rule;
 			if (f->scope->severity[ri] == SL_SEV_OFF)

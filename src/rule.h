@@ -100,6 +100,10 @@ const sl_source *sl_ctx_source(const sl_ctx *ctx);
 /* The rule running: for rules made at run time (declared rules, plugins), whose descriptor is
 ** the head of their own data. */
 const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx);
+/* A slot that stays while one object is checked (NULL when the engine moves to the next one):
+** what rules made at run time compute once per object and share (declared rules: the $unit
+** facts of its units), in the file's arena. */
+void **sl_ctx_object_cache(sl_ctx *ctx);
 /* The source text of node n as written (quotes included), from whichever linted file holds it;
 ** an arena string. */
 const char *sl_ctx_node_text(sl_ctx *ctx, const sl_node *n);

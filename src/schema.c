@@ -687,15 +687,20 @@ static const char *value_text(const sl_node *n)
 	return n && n->type == SL_NODE_SCALAR ? n->u.scalar.s : NULL;
 }
 
-static void fail(struct vc *c, bool rec, const sl_node *at, bool missing, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static void fail(struct vc *c, bool rec, const sl_node *at, bool missing, const char *fmt, ...)
+/* Records a failure at `at` when it is recorded (rec: not inside a branch that is only tried)
+** and deeper than the one kept: a macro, so that the message's arguments (arena strings) are
+** made only then. */
+#define fail(c, rec, at, missing, ...) \
+	do { \
+		if ((rec) && (c)->out && node_depth(at) > (c)->best_depth) \
+			keep_failure((c), (at), (missing), __VA_ARGS__); \
+	} while (0)
+
+static void keep_failure(struct vc *c, const sl_node *at, bool missing, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void keep_failure(struct vc *c, const sl_node *at, bool missing, const char *fmt, ...)
 {
-	if (!rec || !c->out)
-		return;
 	int d = node_depth(at);
-	if (d <= c->best_depth)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
 	char *m = sl_arena_vprintf(c->a, fmt, ap);

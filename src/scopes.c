@@ -10,6 +10,7 @@
 #include "arena.h"
 #include "config.h"
 #include "custom.h"
+#include "plugin.h"
 #include "registry.h"
 #include "scopes.h"
 
@@ -130,6 +131,50 @@ static sl_err unknown_custom_setting(const sl_config *cfg, const int *declared, 
 	return SL_OK;
 }
 
+/* Loads the plugin at path and appends its rules' registry indices to s->declared. */
+static sl_err load_plugin(sl_scope *s, const char *path, char **msg)
+{
+	int *idx = NULL;
+	size_t n = 0;
+	sl_err err = sl_plugin_load(path, &idx, &n, msg);
+	int *all = err ? NULL : sl_xrealloc(s->declared, (s->n_declared + n + 1) * sizeof *all);
+	if (!err && !all)
+		err = SL_ENOMEM;
+	if (!err) {
+		memcpy(all + s->n_declared, idx, n * sizeof *idx);
+		s->declared = all;
+		s->n_declared += n;
+	}
+	free(idx);
+	return err;
+}
+
+/* The run's plugins (--plugin), then cfg's plugins: when the run allows them: a repository's
+** config must not run native code on a machine that merely lints it. */
+static sl_err add_plugins(sl_scope *s, const sl_config *cfg, const sl_run_options *opts, char **msg)
+{
+	sl_err err = SL_OK;
+	for (size_t i = 0; opts && i < opts->n_plugins && !err; i++)
+		err = load_plugin(s, opts->plugins[i], msg);
+	if (err || !cfg || !cfg->plugins.n)
+		return err;
+	if (!opts || !opts->allow_plugins) {
+		char *where = sl_config_source(cfg, cfg->plugins_line);
+		*msg = sl_xprintf("%s: error: plugins: names shared objects, native code this run was "
+				  "not allowed to load; to load them, pass --allow-plugins (or set "
+				  "SCHEDLINT_ALLOW_PLUGINS=1)", where ? where : "config");
+		free(where);
+		return SL_ECONFIG;
+	}
+	for (size_t i = 0; i < cfg->plugins.n && !err; i++) {
+		const char *p = cfg->plugins.v[i];
+		char *path = p[0] == '/' ? sl_xstrdup(p) : sl_xprintf("%s/%s", cfg->plugins_dir, p);
+		err = path ? load_plugin(s, path, msg) : SL_ENOMEM;
+		free(path);
+	}
+	return err;
+}
+
 /* Fills s from cfg (borrowed unless owned): its severities, globs and default-mode source;
 ** a problem with cfg goes to s->error (the files under it report it) unless fatal says to
 ** return it. */
@@ -139,6 +184,8 @@ static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options
 	char *msg = NULL;
 	s->cfg = cfg;
 	sl_err err = sl_custom_declare(cfg, &s->declared, &s->n_declared, &msg);
+	if (!err)
+		err = add_plugins(s, cfg, opts, &msg);
 	if (!err)
 		err = unknown_custom_setting(cfg, s->declared, s->n_declared, &msg);
 	if (!err)
@@ -179,12 +226,14 @@ static sl_err copy_selection(sl_scopes *s, const sl_run_options *opts)
 {
 	if (!opts)
 		return SL_OK;
-	size_t n = opts->n_select + opts->n_ignore;
+	size_t n = opts->n_select + opts->n_ignore + opts->n_plugins;
 	s->sel = sl_xcalloc(n ? n : 1, sizeof *s->sel);
 	if (!s->sel)
 		return SL_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const char *id = i < opts->n_select ? opts->select[i] : opts->ignore[i - opts->n_select];
+		size_t k = opts->n_select + opts->n_ignore;
+		const char *id = i < opts->n_select ? opts->select[i]
+				 : i < k ? opts->ignore[i - opts->n_select] : opts->plugins[i - k];
 		if (!(s->sel[i] = sl_xstrdup(id))) {
 			for (size_t j = 0; j < i; j++)
 				free(s->sel[j]);
@@ -194,6 +243,7 @@ static sl_err copy_selection(sl_scopes *s, const sl_run_options *opts)
 	s->opts = *opts;
 	s->opts.select = (const char *const *)s->sel;
 	s->opts.ignore = (const char *const *)s->sel + opts->n_select;
+	s->opts.plugins = (const char *const *)s->sel + opts->n_select + opts->n_ignore;
 	return SL_OK;
 }
 
@@ -248,7 +298,7 @@ void sl_scopes_free(sl_scopes *s)
 		free(s->dirs[i].dir);
 	free(s->dirs);
 	free(s->last_dir);
-	for (size_t i = 0; i < s->opts.n_select + s->opts.n_ignore; i++)
+	for (size_t i = 0; i < s->opts.n_select + s->opts.n_ignore + s->opts.n_plugins; i++)
 		free(s->sel[i]);
 	free(s->sel);
 	free(s);

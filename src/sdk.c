@@ -21,6 +21,7 @@ const sl_index *sl_ctx_index(const sl_ctx *ctx) { return ctx->index; }
 sl_arena *sl_ctx_arena(sl_ctx *ctx) { return ctx->file->arena; }
 const sl_source *sl_ctx_source(const sl_ctx *ctx) { return ctx->file->src; }
 long long sl_ctx_unit_gpus(sl_ctx *ctx, const sl_unit *u) { return sl_gpu_unit_count(sl_ctx_config(ctx), u); }
+void **sl_ctx_object_cache(sl_ctx *ctx) { return &ctx->object_cache; }
 const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx) { return sl_registry_at((size_t)ctx->rule_index)->rule; }
 
 const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)

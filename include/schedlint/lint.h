@@ -33,7 +33,7 @@ typedef struct sl_run sl_run;
 ** options mean the defaults.
 **     sl_run_options o = SL_RUN_OPTIONS_INIT;
 **     o.jobs = 1;                                                                       */
-#define SL_RUN_OPTIONS_VERSION 1
+#define SL_RUN_OPTIONS_VERSION 2   /* 2: plugins, allow_plugins */
 #define SL_RUN_OPTIONS_INIT {.version = SL_RUN_OPTIONS_VERSION}
 typedef struct sl_run_options {
 	unsigned version;            /* SL_RUN_OPTIONS_VERSION */
@@ -54,6 +54,14 @@ typedef struct sl_run_options {
 	bool force_exclude;          /* the config's exclude globs apply to the paths given to
 					sl_run_add_path too, not only to what a directory walk
 					finds (ruff's --force-exclude; the pre-commit hooks set it) */
+	/* version 2: */
+	const char *const *plugins;  /* shared objects whose rules the run adds (`--plugin PATH`;
+					include/schedlint/rule.h); a plugin built for another rule
+					ABI is SL_ECONFIG, and never loaded */
+	size_t n_plugins;
+	bool allow_plugins;          /* load the plugins: a config names (else such a config is
+					SL_ECONFIG: a repository's config must not run native code
+					on a machine that merely lints it) */
 } sl_run_options;
 
 /* A new run under cfg (borrowed; it must outlive the run).

@@ -17,10 +17,11 @@ int sl_cmd_fmt(int argc, char **argv);
 ** given, else the current one), else the defaults; prints the error and returns the exit
 ** status on failure, EXIT_CLEAN on success. */
 int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg);
-/* Declares the custom-rules: of config_path (-c), else of the nearest .schedlint.yaml, so the
-** catalogue (sl_rule_count) lists them: what `rules` and `explain` show. Prints the error and
-** returns the exit status on failure, EXIT_CLEAN on success. */
-int sl_cli_declare_rules(const char *config_path);
+/* Declares the custom-rules: of config_path (-c), else of the nearest .schedlint.yaml, and the
+** rules of the plugins (--plugin), so the catalogue (sl_rule_count) lists them: what `rules`
+** and `explain` show. Prints the error and returns the exit status on failure, EXIT_CLEAN on
+** success. */
+int sl_cli_declare_rules(const char *config_path, const char *const *plugins, size_t n_plugins);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
 

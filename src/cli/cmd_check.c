@@ -54,7 +54,8 @@ static int is_stdin(const char *path, const char *stdin_name)
 struct check_args {
 	sl_output_options ropts;
 	const char *output, *config_path, *stdin_name, *color;
-	struct list sel, ign;
+	struct list sel, ign, plugins;
+	int allow_plugins;
 	int fail_on, exit_zero, fix, unsafe, diff, force_exclude, no_project, no_gitignore;
 	unsigned jobs;
 	char **paths;
@@ -66,7 +67,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
 	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT,
-	       O_NO_GITIGNORE };
+	       O_NO_GITIGNORE, O_PLUGIN, O_ALLOW_PLUGINS };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -88,6 +89,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"force-exclude", no_argument, NULL, O_FORCE_EXCLUDE},
 		{"no-project", no_argument, NULL, O_NO_PROJECT},
 		{"no-respect-gitignore", no_argument, NULL, O_NO_GITIGNORE},
+		{"plugin", required_argument, NULL, O_PLUGIN},
+		{"allow-plugins", no_argument, NULL, O_ALLOW_PLUGINS},
 		{NULL, 0, NULL, 0}};
 	static const struct { const char *name; sl_format format; } formats[] = {
 		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
@@ -144,6 +147,15 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case O_FORCE_EXCLUDE: a->force_exclude = 1; break;
 		case O_NO_PROJECT: a->no_project = 1; break;
 		case O_NO_GITIGNORE: a->no_gitignore = 1; break;
+		case O_PLUGIN: {   /* one path each, commas and all */
+			const char **nv = realloc(a->plugins.v, (a->plugins.n + 1) * sizeof *nv);
+			if (!nv)
+				return EXIT_INTERNAL;
+			a->plugins.v = nv;
+			a->plugins.v[a->plugins.n++] = optarg;
+			break;
+		}
+		case O_ALLOW_PLUGINS: a->allow_plugins = 1; break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -169,6 +181,10 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	opts.force_exclude = a->force_exclude;
 	opts.no_gitignore = a->no_gitignore;
 	opts.nearest_config = !a->config_path;   /* -c: one config for every file */
+	opts.plugins = a->plugins.v;
+	opts.n_plugins = a->plugins.n;
+	const char *allow = getenv("SCHEDLINT_ALLOW_PLUGINS");
+	opts.allow_plugins = a->allow_plugins || (allow && strcmp(allow, "1") == 0);
 	sl_run *run = NULL;
 	char *err_msg = NULL;
 	sl_err err = sl_run_new(cfg, &opts, &run, &err_msg);
@@ -358,6 +374,7 @@ int sl_cmd_check(int argc, char **argv)
 	}
 	sl_config_free(cfg);
 	free(a.sel.v);
+	free(a.plugins.v);
 	free(a.ign.v);
 	return status;
 }

@@ -28,6 +28,9 @@ void sl_cli_usage(FILE *out)
 	      "  -f, --format text|json|sarif|github   output format (default text)\n"
 	      "  -o, --output FILE          write the report to FILE instead of stdout\n"
 	      "      --stdin-filename NAME  the path stdin stands for (reports, config, exclude)\n"
+	      "      --plugin PATH          add the rules of a C plugin (repeatable)\n"
+	      "      --allow-plugins        load the plugins: a config names (native code; also\n"
+	      "                             SCHEDLINT_ALLOW_PLUGINS=1)\n"
 	      "  -c, --config FILE          use this config for every file (default: each file's\n"
 	      "                             nearest .schedlint.yaml up to the repository root)\n"
 	      "      --select ID,...        run only these rules or categories\n"
@@ -82,7 +85,7 @@ int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_confi
 	return EXIT_CLEAN;
 }
 
-int sl_cli_declare_rules(const char *config_path)
+int sl_cli_declare_rules(const char *config_path, const char *const *plugins, size_t n_plugins)
 {
 	sl_config *cfg = NULL;
 	int status = sl_cli_load_config(config_path, NULL, &cfg);
@@ -90,6 +93,10 @@ int sl_cli_declare_rules(const char *config_path)
 		return status;
 	/* a run declares its config's rules (they stay in the catalogue after it is gone) */
 	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.plugins = plugins;
+	o.n_plugins = n_plugins;
+	const char *allow = getenv("SCHEDLINT_ALLOW_PLUGINS");
+	o.allow_plugins = allow && strcmp(allow, "1") == 0;
 	sl_run *run = NULL;
 	char *msg = NULL;
 	sl_err err = sl_run_new(cfg, &o, &run, &msg);
