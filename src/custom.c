@@ -51,6 +51,7 @@ struct sl_declared {
 	sl_schema *schema;
 	bool uses_unit;              /* the schema names $unit: the view needs the facts */
 	const char *message;         /* NULL: the summary and the schema's words */
+	const struct set *set;       /* what keeps it alive (the registry holds the rule) */
 };
 
 /* One file's custom-rules: and what they keep alive: its text, tree and compiled patterns. */
@@ -458,8 +459,10 @@ sl_err sl_custom_declare(const sl_config *cfg, int **idx, size_t *n, char **erro
 	}
 	for (size_t i = 0; i < count && !err; i++) {
 		struct sl_declared *d = NULL;
-		if (!(err = compile_rule(&c, sl_seq_item(list, i), &d)))
+		if (!(err = compile_rule(&c, sl_seq_item(list, i), &d))) {
+			d->set = s;
 			s->rules[s->n_rules++] = d;
+		}
 	}
 	bool kept = false;
 	for (size_t i = 0; i < s->n_rules && !err; i++) {

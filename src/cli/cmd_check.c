@@ -183,8 +183,7 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	opts.nearest_config = !a->config_path;   /* -c: one config for every file */
 	opts.plugins = a->plugins.v;
 	opts.n_plugins = a->plugins.n;
-	const char *allow = getenv("SCHEDLINT_ALLOW_PLUGINS");
-	opts.allow_plugins = a->allow_plugins || (allow && strcmp(allow, "1") == 0);
+	opts.allow_plugins = a->allow_plugins || sl_cli_env_allows_plugins();
 	sl_run *run = NULL;
 	char *err_msg = NULL;
 	sl_err err = sl_run_new(cfg, &opts, &run, &err_msg);

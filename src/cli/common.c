@@ -85,6 +85,12 @@ int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_confi
 	return EXIT_CLEAN;
 }
 
+bool sl_cli_env_allows_plugins(void)
+{
+	const char *allow = getenv("SCHEDLINT_ALLOW_PLUGINS");
+	return allow && strcmp(allow, "1") == 0;
+}
+
 int sl_cli_declare_rules(const char *config_path, const char *const *plugins, size_t n_plugins)
 {
 	sl_config *cfg = NULL;
@@ -95,8 +101,7 @@ int sl_cli_declare_rules(const char *config_path, const char *const *plugins, si
 	sl_run_options o = SL_RUN_OPTIONS_INIT;
 	o.plugins = plugins;
 	o.n_plugins = n_plugins;
-	const char *allow = getenv("SCHEDLINT_ALLOW_PLUGINS");
-	o.allow_plugins = allow && strcmp(allow, "1") == 0;
+	o.allow_plugins = sl_cli_env_allows_plugins();
 	sl_run *run = NULL;
 	char *msg = NULL;
 	sl_err err = sl_run_new(cfg, &o, &run, &msg);
