@@ -17,13 +17,13 @@
 #include "schedlint/rule.h"
 #include "source.h"
 
-/* The ABI version in the ELF file at path: >= 0, or -1 with *why set. */
+/* The ABI version in the ELF file at path: >= 0, or -1 with *why set (-2: it cannot be read). */
 static long abi_of(const char *path, const char **why)
 {
 	FILE *fp = fopen(path, "rb");
 	if (!fp) {
 		*why = strerror(errno);
-		return -1;
+		return -2;
 	}
 	long abi = -1;
 	Elf64_Ehdr eh;
@@ -88,8 +88,9 @@ sl_err sl_plugin_load(const char *path, int **idx, size_t *n, char **error_out)
 	const char *why = NULL;
 	long abi = abi_of(path, &why);
 	if (abi < 0) {
-		*error_out = sl_xprintf("%s: error: not a schedlint plugin: %s", path, why);
-		return SL_ECONFIG;
+		*error_out = sl_xprintf(abi == -2 ? "%s: error: cannot read the plugin: %s"
+					: "%s: error: not a schedlint plugin: %s", path, why);
+		return abi == -2 ? SL_EIO : SL_ECONFIG;
 	}
 	if (abi != SL_RULE_ABI_VERSION) {
 		*error_out = sl_xprintf("%s: error: the plugin was built for rule ABI %ld, this schedlint "

@@ -65,9 +65,10 @@ typedef struct sl_run_options {
 } sl_run_options;
 
 /* A new run under cfg (borrowed; it must outlive the run).
-** \param[out] error_out on SL_EUSAGE (unknown id in select/ignore) or SL_ECONFIG (unknown rule
-**                       in the config), a malloc'd message; may be NULL.
-** \return SL_OK, SL_EUSAGE, SL_ECONFIG, SL_ENOMEM */
+** \param[out] error_out on SL_EUSAGE (unknown id in select/ignore), SL_ECONFIG (unknown rule
+**                       in the config, a custom rule that is wrong, a plugin refused) or SL_EIO
+**                       (a plugin that cannot be read), a malloc'd message; may be NULL.
+** \return SL_OK, SL_EUSAGE, SL_ECONFIG, SL_EIO, SL_ENOMEM */
 SL_API sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out,
 			 char **error_out);
 /* Adds a file, or every *.yaml / *.yml under a directory (hidden directories, config excludes
