@@ -497,33 +497,35 @@ sl_err sl_custom_declare(const sl_config *cfg, int **idx, size_t *n, char **erro
 
 /* --- checking ------------------------------------------------------------------------------- */
 
-static bool matches(sl_ctx *ctx, const pcre2_code *re, const char *s, bool *undecided)
+/* True when re matches s (NULL: ""); *undecided when the match hit a limit. md is made on the
+** first use. */
+static bool matches(pcre2_match_data **md, const pcre2_code *re, const char *s, bool *undecided)
 {
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	int rc = md ? sl_regex_match(re, s ? s : "", s ? strlen(s) : 0, 0, md) : PCRE2_ERROR_NOMEMORY;
-	pcre2_match_data_free(md);
-	(void)ctx;
+	if (!*md)
+		*md = pcre2_match_data_create(1, NULL);
+	int rc = *md ? sl_regex_match(re, s ? s : "", s ? strlen(s) : 0, 0, *md) : PCRE2_ERROR_NOMEMORY;
 	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
 		*undecided = true;
 	return rc > 0;
 }
 
 /* True when the match: selectors that do not depend on the unit hold for o. */
-static bool object_selected(sl_ctx *ctx, const struct sl_declared *d, const sl_object *o)
+static bool object_selected(const struct sl_declared *d, const sl_object *o)
 {
-	bool undecided = false;
 	if (d->kinds && !sl_seq_has(d->kinds, o->kind_name))
 		return false;
-	if (d->ns && !matches(ctx, d->ns, o->namespace_, &undecided))
-		return false;
-	if (d->name && !matches(ctx, d->name, o->name, &undecided))
-		return false;
-	for (size_t i = 0; i < d->n_labels; i++) {
+	bool undecided = false, ok = true;
+	pcre2_match_data *md = NULL;
+	if (d->ns && !matches(&md, d->ns, o->namespace_, &undecided))
+		ok = false;
+	if (ok && d->name && !matches(&md, d->name, o->name, &undecided))
+		ok = false;
+	for (size_t i = 0; ok && i < d->n_labels; i++) {
 		const char *v = sl_scalar(sl_map_get(o->labels, d->labels[i].key));
-		if (!v || !matches(ctx, d->labels[i].re, v, &undecided))
-			return false;
+		ok = v && matches(&md, d->labels[i].re, v, &undecided);
 	}
-	return !undecided;
+	pcre2_match_data_free(md);
+	return ok && !undecided;
 }
 
 /* A synthetic node (its text is the unit's: position, parent and pointer of at). */
@@ -751,7 +753,7 @@ static sl_err evaluate(sl_ctx *ctx, const struct sl_declared *d, const sl_object
 static sl_err check_object(sl_ctx *ctx, const sl_object *o)
 {
 	const struct sl_declared *d = (const struct sl_declared *)sl_ctx_rule(ctx);
-	if (!object_selected(ctx, d, o))
+	if (!object_selected(d, o))
 		return SL_OK;
 	if (d->requests_gpu != SL_TRI_UNKNOWN) {
 		bool any = false;
@@ -767,7 +769,7 @@ static sl_err check_unit(sl_ctx *ctx, const sl_unit *u)
 {
 	const struct sl_declared *d = (const struct sl_declared *)sl_ctx_rule(ctx);
 	const sl_object *o = u->obj;
-	if (!object_selected(ctx, d, o) || (d->roles && !(d->roles & (1u << u->role))))
+	if (!object_selected(d, o) || (d->roles && !(d->roles & (1u << u->role))))
 		return SL_OK;
 	if (d->requests_gpu != SL_TRI_UNKNOWN && unit_gpu(ctx, u) != (d->requests_gpu == SL_TRI_YES))
 		return SL_OK;

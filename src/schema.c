@@ -657,6 +657,14 @@ struct vc {
 	bool oom;
 };
 
+/* sl_regex_match with the validation's match data, made on the first pattern. */
+static int match(struct vc *c, const pcre2_code *re, const char *s, size_t len)
+{
+	if (!c->md && !(c->md = pcre2_match_data_create(1, NULL)))
+		return PCRE2_ERROR_NOMEMORY;
+	return sl_regex_match(re, s, len, 0, c->md);
+}
+
 static int node_depth(const sl_node *n)
 {
 	int d = 0;
@@ -807,7 +815,7 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 					ok = false;
 			}
 		for (size_t j = 0; j < s->n_pprops; j++) {
-			int rc = sl_regex_match(s->pprops[j].re, k->u.scalar.s, k->u.scalar.len, 0, c->md);
+			int rc = match(c, s->pprops[j].re, k->u.scalar.s, k->u.scalar.len);
 			if (rc > 0) {
 				matched = true;
 				if (!valid(c, s->pprops[j].s, p->value, rec, depth + 1))
@@ -901,7 +909,7 @@ static bool valid_string(struct vc *c, const struct sub *s, const sl_node *n, bo
 		}
 	}
 	if (s->pattern) {
-		int rc = sl_regex_match(s->pattern, v, len, 0, c->md);
+		int rc = match(c, s->pattern, v, len);
 		if (rc == PCRE2_ERROR_NOMATCH) {
 			fail(c, rec, n, false, "%s %s does not match %s", what(c, n), short_text(c, n),
 			     s->pattern_src);
@@ -1057,9 +1065,6 @@ int sl_schema_validate(const sl_schema *s, const sl_node *instance, sl_arena *a,
 {
 	struct vc c = {.a = a, .out = out, .best_depth = -1};
 	memset(out, 0, sizeof *out);
-	c.md = pcre2_match_data_create(1, NULL);
-	if (!c.md)
-		return -1;
 	bool ok = valid(&c, s->root, instance, true, 0);
 	pcre2_match_data_free(c.md);
 	if (c.oom)
