@@ -582,6 +582,7 @@ static const sl_node *unit_node(const sl_unit *u)
 struct unit_memo {
 	sl_tri gpu;
 	sl_node *facts;
+	sl_node *view;      /* the view of target: unit */
 };
 
 static struct unit_memo *memo_of(sl_ctx *ctx, const sl_unit *u)
@@ -777,7 +778,11 @@ static sl_err check_unit(sl_ctx *ctx, const sl_unit *u)
 	if (d->target == T_UNIT && !d->uses_unit)
 		return evaluate(ctx, d, o, u, u->pod, unit_node(u), NULL);
 	if (d->target == T_UNIT) {
-		const sl_node *view = unit_view(ctx, u, u->pod, &facts);
+		struct unit_memo *m = memo_of(ctx, u);   /* one view for the unit's rules */
+		const sl_node *view = m && m->view ? m->view : unit_view(ctx, u, u->pod, &facts);
+		if (m && view && !m->view)
+			m->view = (sl_node *)view;
+		facts = m && m->facts ? m->facts : facts;
 		return view ? evaluate(ctx, d, o, u, view, unit_node(u), facts) : SL_ENOMEM;
 	}
 	for (size_t i = 0; i < u->n_containers; i++) {
