@@ -1219,12 +1219,17 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 		pv->rules[i] = cfg->rules[i];
 		if (pv->rules[i].line)   /* one file further down the chain */
 			pv->rules[i].line += 1u << 24;
+		if (pv->rules[i].id_line)
+			pv->rules[i].id_line += 1u << 24;
 	}
-	for (unsigned i = 0; i < r->rules_count; i++)
+	for (unsigned i = 0; i < r->rules_count; i++) {
 		pv->rules[inherited + i] = (struct sl_rule_setting){
 			.id = r->rules[i].id,
 			.severity = (sl_severity)r->rules[i].severity,
 		};
+		snprintf(path, sizeof path, "rules[%u].id", i);
+		value_pos(map, path, &pv->rules[inherited + i].id_line, &pv->rules[inherited + i].id_col);
+	}
 	/* one pass over the positions: "rules[i]" is where entry i starts */
 	for (size_t k = 0; k < map->n; k++) {
 		unsigned i;

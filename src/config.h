@@ -14,6 +14,7 @@ struct sl_rule_setting {
 	const char *id;          /* rule id or category */
 	sl_severity severity;    /* SL_SEV_OFF when "off" */
 	unsigned line;           /* where it stands in the file, for messages */
+	unsigned id_line, id_col;   /* where its id stands (id_line encoded as line), 0 unknown */
 };
 
 struct sl_cluster_config {

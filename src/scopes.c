@@ -121,9 +121,11 @@ static sl_err unknown_custom_setting(const sl_config *cfg, const int *declared, 
 			found = strcmp(r->id, id) == 0 || strcmp(r->category, id) == 0;
 		}
 		if (!found) {
-			char *where = sl_config_source(cfg, cfg->rules[j].line);
-			*error_out = sl_xprintf("%s: error: rules: \"%s\" is not a rule that custom-rules: "
-						"declares", where ? where : "config", id);
+			char *where = sl_config_source(cfg, cfg->rules[j].id_line ? cfg->rules[j].id_line
+									  : cfg->rules[j].line);
+			*error_out = sl_xprintf("%s:%u: error: rules: \"%s\" is not a rule that custom-rules: "
+						"or a plugin declares", where ? where : "config",
+						cfg->rules[j].id_col ? cfg->rules[j].id_col : 1, id);
 			free(where);
 			return SL_ECONFIG;
 		}

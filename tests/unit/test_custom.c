@@ -173,3 +173,14 @@ Test(custom, a_config_without_the_rule_does_not_run_it)
 	sl_run_free(run);
 	sl_config_free(cfg);
 }
+
+Test(custom, a_config_that_extends_another_has_its_rules)
+{
+	sl_run *run = lint(DIR_ "/extended/.schedlint.yaml", NULL, 0, NULL, 0,
+			   DIR_ "/placement/isvc.yaml");
+	char *got = custom_findings(run, DIR_ "/placement/");
+	cr_assert(strstr(got, "isvc.yaml:10:3: warning: a predictor never asks for more than 4 GPUs"), "%s", got);
+	cr_assert_null(strstr(got, "acme/team-label"), "%s", got);
+	free(got);
+	sl_run_free(run);
+}
