@@ -152,7 +152,7 @@ sl_err sl_plugin_load(const char *path, int **idx, size_t *n, char **error_out)
 			.category = sl_xprintf("%.*s", (int)(strchr(pr->id, '/') - pr->id), pr->id),
 			.summary = pr->summary,
 			.severity = pr->severity,
-			.fix = SL_FIX_NONE,
+			.fix = pr->fix,
 			.check_object = pr->check_object,
 			.check_unit = pr->check_unit,
 		};

@@ -180,14 +180,14 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 ** fix is then dropped, edits made before included, so a fix is never applied in part. A rule
 ** can make its edits one after another and stop at the first false. */
 /* Adds `key: fragment` as the last entry of mapping map. */
-bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
-		      const char *fragment);
+SL_API bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
+			     const char *fragment);
 /* Appends an item (fragment without "- ") to sequence seq. */
 bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *fragment);
 /* Removes a mapping entry (its key or value node) or a sequence item, with its own lines. */
-bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n);
+SL_API bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n);
 /* Replaces a scalar node's text (quotes included) with text. */
-bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text);
+SL_API bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text);
 /* s quoted with the quote the file of node n prefers, escaped so it reads back as s (arena
 ** string; NULL when s is not UTF-8). */
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s);
@@ -201,7 +201,7 @@ const char *sl_fix_requote(sl_ctx *ctx, const sl_node *n, const char *s);
 ** cannot be written (the fix is then declined). */
 const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s);
 /* Marks r's fix as safe or unsafe with a message saying what it does. */
-sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
+SL_API sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -59,9 +59,12 @@ grep -q '^.schedlint.yaml:1: error: plugins: names shared objects.*--allow-plugi
 	{ cat err >&2; fail "plugins: without --allow-plugins: the message"; }
 [ ! -e mark ] || fail "plugins: without --allow-plugins: the plugin was loaded"
 "$sl" check --no-project --allow-plugins pod.yaml >out 2>err || true
-grep -qx 'pod.yaml:6:13: error: Pod pinned pins nodeName gpu-node-7 \[acme/no-node-name\]' out ||
+grep -qx 'pod.yaml:6:13: error: Pod pinned pins nodeName gpu-node-7 \[acme/no-node-name\] (unsafe fix)' out ||
 	{ cat out err >&2; fail "plugins: with --allow-plugins"; }
 [ -e mark ] || fail "plugins: with --allow-plugins: not loaded"
+# its fix, through the SDK: the nodeName line removed
+"$sl" check --no-project --allow-plugins --unsafe-fixes --diff pod.yaml >out 2>err || true
+grep -qx -- '-  nodeName: gpu-node-7' out || { cat out err >&2; fail "the plugin rule's fix"; }
 rm -f mark
 SCHEDLINT_ALLOW_PLUGINS=1 "$sl" check --no-project pod.yaml >out 2>err || true
 grep -q 'acme/no-node-name' out || fail "plugins: with SCHEDLINT_ALLOW_PLUGINS=1"

@@ -37,6 +37,7 @@ typedef struct sl_plugin_rule {
 	const char *summary;       /* one line, for `schedlint rules` */
 	const char *doc;           /* Markdown, for `schedlint explain` and SARIF (NULL: summary) */
 	sl_severity severity;      /* default severity */
+	sl_fix_applicability fix;  /* what its fixes are: SL_FIX_NONE when it never edits */
 	sl_err (*check_object)(sl_ctx *ctx, const sl_object *o);
 	sl_err (*check_unit)(sl_ctx *ctx, const sl_unit *u);
 } sl_plugin_rule;
@@ -103,6 +104,20 @@ SL_API sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *f
 /* A paragraph of explanation under the finding. */
 SL_API sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* --- fixing: byte-range edits on the original text, in the file's style ------------------------ */
+/* Each returns false when the edit is declined (the report's whole fix is then dropped); a
+** fragment is YAML written with two-space indentation ("key: nvidia.com/gpu"). */
+/* Replaces a scalar node's text (quotes included) with text. */
+SL_API bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text);
+/* Adds `key: fragment` as the last entry of mapping map. */
+SL_API bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
+			     const char *fragment);
+/* Removes a mapping entry (its key or value node) or a sequence item, with its own lines. */
+SL_API bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n);
+/* Marks r's fix safe or unsafe, with a message saying what it does. */
+SL_API sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #ifdef __cplusplus
 }
