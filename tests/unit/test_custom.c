@@ -9,6 +9,7 @@
 ** rule: the catalogue, severities from rules:, --select/--ignore, suppressions. */
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,5 +183,54 @@ Test(custom, a_config_that_extends_another_has_its_rules)
 	cr_assert(strstr(got, "isvc.yaml:10:3: warning: a predictor never asks for more than 4 GPUs"), "%s", got);
 	cr_assert_null(strstr(got, "acme/team-label"), "%s", got);
 	free(got);
+	sl_run_free(run);
+}
+
+Test(custom, sarif_and_json_carry_a_declared_rule)
+{
+	static const char *const sel[] = {"acme/gpu-needs-inference-priority"};
+	sl_run *run = lint(DIR_ "/placement/.schedlint.yaml", sel, 1, NULL, 0,
+			   DIR_ "/placement/isvc.yaml");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	sl_output_options oo = SL_OUTPUT_OPTIONS_INIT;
+	oo.format = SL_FORMAT_SARIF;
+	cr_assert_eq(sl_run_write_output(run, &oo, fp), SL_OK);
+	fclose(fp);
+	json_error_t je;
+	json_t *sarif = json_loads(buf, 0, &je);
+	cr_assert(sarif, "%s", je.text);
+	json_t *driver = json_object_get(json_object_get(json_array_get(json_object_get(sarif, "runs"), 0),
+							 "tool"), "driver");
+	json_t *rules = json_object_get(driver, "rules"), *mine = NULL;
+	for (size_t i = 0; i < json_array_size(rules); i++)
+		if (strcmp(json_string_value(json_object_get(json_array_get(rules, i), "id")),
+			   "acme/gpu-needs-inference-priority") == 0)
+			mine = json_array_get(rules, i);
+	cr_assert(mine);
+	cr_assert(strstr(json_string_value(json_object_get(json_object_get(mine, "help"), "markdown")),
+			 "batch work never preempts them"));
+	cr_assert_null(json_object_get(mine, "helpUri"));   /* its doc is in the config */
+	json_t *res = json_array_get(json_object_get(json_array_get(json_object_get(sarif, "runs"), 0),
+						     "results"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(res, "ruleId")), "acme/gpu-needs-inference-priority");
+	size_t ri = (size_t)json_integer_value(json_object_get(res, "ruleIndex"));
+	cr_assert_eq(json_array_get(rules, ri), mine);
+	json_decref(sarif);
+	free(buf);
+
+	fp = open_memstream(&buf, &len);
+	oo.format = SL_FORMAT_JSON;
+	cr_assert_eq(sl_run_write_output(run, &oo, fp), SL_OK);
+	fclose(fp);
+	json_t *js = json_loads(buf, 0, &je);
+	json_t *f0 = json_array_get(json_object_get(js, "findings"), 0);
+	cr_assert_str_eq(json_string_value(json_object_get(f0, "rule")), "acme/gpu-needs-inference-priority");
+	cr_assert_eq(json_integer_value(json_object_get(f0, "line")), 11);
+	cr_assert_eq(json_integer_value(json_object_get(f0, "column")), 24);
+	cr_assert_str_eq(json_string_value(json_object_get(f0, "pointer")), "/spec/predictor/priorityClassName");
+	json_decref(js);
+	free(buf);
 	sl_run_free(run);
 }
