@@ -292,7 +292,7 @@ static sl_err compile_rule(struct cc *c, const sl_node *e, struct sl_declared **
 	if (!d)
 		return SL_ENOMEM;
 	d->rule.severity = SL_SEV_WARNING;
-	const sl_node *id_key = NULL, *schema = NULL, *match = NULL, *doc = NULL;
+	const sl_node *schema = NULL, *match = NULL;
 	const char *summary = NULL;
 	for (size_t i = 0; i < sl_map_n(e); i++) {
 		const sl_pair *p = sl_map_pair(e, i);
@@ -303,7 +303,6 @@ static sl_err compile_rule(struct cc *c, const sl_node *e, struct sl_declared **
 		int sev;
 		switch (one_of(key, entry_keys, COUNT(entry_keys))) {
 		case 0:
-			id_key = k;
 			err = want_string(c, k, v, &d->rule.id);
 			break;
 		case 1:
@@ -333,8 +332,7 @@ static sl_err compile_rule(struct cc *c, const sl_node *e, struct sl_declared **
 			if (!(err = want_string(c, k, v, &d->message)))
 				err = check_message(c, v, d->message);
 			break;
-		case 7:
-			doc = v;
+		case 7:   /* doc: read when the rule is added */
 			err = want_string(c, k, v, &s);
 			break;
 		default:
@@ -362,7 +360,6 @@ static sl_err compile_rule(struct cc *c, const sl_node *e, struct sl_declared **
 	for (size_t i = 0; i < c->s->n_rules; i++)
 		if (strcmp(c->s->rules[i]->rule.id, id) == 0)
 			return error_at(c, idv, "custom rule id \"%s\" is declared twice", id);
-	(void)id_key;
 	if (!schema)
 		return error_at(c, e, "custom rule \"%s\" needs a schema", id);
 	if (match) {
@@ -388,7 +385,6 @@ static sl_err compile_rule(struct cc *c, const sl_node *e, struct sl_declared **
 		d->rule.check_object = check_object;
 	else
 		d->rule.check_unit = check_unit;
-	(void)doc;
 	if (!d->rule.category)
 		return SL_ENOMEM;
 	*out = d;

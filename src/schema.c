@@ -406,7 +406,6 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 	const char *kw = k->u.scalar.s;
 	const sl_node *dv = sl_node_deref(v);
 	sl_err err = SL_OK;
-	double d;
 	if (strcmp(kw, "type") == 0) {
 		static const char *const names[] = {"null", "boolean", "number", "integer", "string",
 						    "array", "object"};
@@ -546,7 +545,6 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 	} else if (strcmp(kw, "oneOf") == 0) {
 		err = want_list(c, k, v, &s->one_of);
 	}
-	(void)d;
 	return err;
 }
 
