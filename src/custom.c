@@ -577,6 +577,7 @@ static const sl_node *unit_node(const sl_unit *u)
 ** (sl_ctx_object_cache): whether it requests a GPU, its $unit facts. */
 struct unit_memo {
 	sl_tri gpu;
+	sl_tri templated;   /* YES: merged over a template among the linted files */
 	sl_node *facts;
 	sl_node *view;      /* the view of target: unit */
 };
@@ -642,14 +643,99 @@ static sl_node *unit_facts(sl_ctx *ctx, const sl_unit *u)
 	return f;
 }
 
-/* The target's view: map's entries and a `$unit` member of u's facts. *facts gets $unit. */
+/* True when u is merged over a template (a ServingRuntime, a Seldon ServerConfig) among the
+** linted files. */
+static bool templated(sl_ctx *ctx, const sl_unit *u)
+{
+	struct unit_memo *m = memo_of(ctx, u);
+	if (m && m->templated != SL_TRI_UNKNOWN)
+		return m->templated == SL_TRI_YES;
+	bool yes = sl_ctx_merged(ctx, u).base != NULL;
+	if (m)
+		m->templated = yes ? SL_TRI_YES : SL_TRI_NO;
+	return yes;
+}
+
+/* A synthetic list of items (real nodes, wherever they stand) at v's member pos. */
+static sl_node *synth_seq(sl_arena *a, const sl_node *at, sl_node *v, uint32_t pos, sl_items it)
+{
+	size_t n = sl_merge_items_count(it);
+	sl_node *s = n ? sl_arena_zalloc(a, sizeof *s) : NULL;
+	if (!s || !(s->u.seq.items = sl_arena_zalloc(a, n * sizeof *s->u.seq.items)))
+		return NULL;
+	s->type = SL_NODE_SEQ;
+	s->start = at->start;
+	s->end = at->end;
+	s->parent = v;
+	s->pos = pos;
+	for (const sl_node *i; (i = sl_merge_items_next(&it));)
+		s->u.seq.items[s->u.seq.n++] = (sl_node *)i;
+	return s;
+}
+
+/* Puts key: value into view v, in place of v's own member key when it has one. */
+static bool set_member(sl_arena *a, sl_node *v, const sl_node *at, const char *key, sl_node *value)
+{
+	uint32_t i = 0;
+	while (i < v->u.map.n && !sl_scalar_is(v->u.map.pairs[i].key, key))
+		i++;
+	if (i == v->u.map.n && !(v->u.map.pairs[i].key = synth(a, at, v, i, key, true, true)))
+		return false;
+	if (i == v->u.map.n)
+		v->u.map.n++;
+	if (value->parent == v || !value->parent)
+		value->pos = i;
+	v->u.map.pairs[i].value = value;
+	return true;
+}
+
+/* The scheduling members of v as u's pods get them when u is merged over its template
+** (merge.h: KServe's strategic merge, Seldon's append): tolerations and
+** topologySpreadConstraints merged lists, nodeSelector the merged map, affinity and
+** priorityClassName the template's when u has none. The fields the index keeps of a template,
+** so a streaming run sees the same. */
+static bool merge_template(sl_ctx *ctx, const sl_unit *u, sl_node *v)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	sl_merged m = sl_ctx_merged(ctx, u);
+	const sl_node *at = unit_node(u);
+	sl_node *tol = synth_seq(a, at, v, 0, sl_merged_tolerations(&m));
+	sl_node *spread = synth_seq(a, at, v, 0, sl_merged_spread(&m));
+	if ((tol && !set_member(a, v, at, "tolerations", tol)) ||
+	    (spread && !set_member(a, v, at, "topologySpreadConstraints", spread)))
+		return false;
+	sl_pairs it = sl_merged_node_selector(&m);
+	size_t n = 0;
+	for (sl_pairs c = it; sl_merge_pairs_next(&c);)
+		n++;
+	if (n) {
+		sl_node *ns = synth_map(a, at, v, 0, n);
+		if (!ns)
+			return false;
+		for (const sl_pair *p; (p = sl_merge_pairs_next(&it));)
+			ns->u.map.pairs[ns->u.map.n++] = *p;
+		if (!set_member(a, v, at, "nodeSelector", ns))
+			return false;
+	}
+	static const char *const whole[] = {"affinity", "priorityClassName"};
+	for (size_t k = 0; k < 2; k++) {
+		const sl_node *b = m.base ? sl_map_get(m.base->pod, whole[k]) : NULL;
+		if (b && !sl_map_get(u->pod, whole[k]) &&
+		    !set_member(a, v, at, whole[k], (sl_node *)b))
+			return false;
+	}
+	return true;
+}
+
+/* The target's view: map's entries and a `$unit` member of u's facts; for the unit's own pod
+** spec, merged over its template. *facts gets $unit. */
 static sl_node *unit_view(sl_ctx *ctx, const sl_unit *u, const sl_node *map, sl_node **facts)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *real = sl_node_deref(map);
 	size_t n = real && real->type == SL_NODE_MAP ? sl_map_n(real) : 0;
 	sl_node *v = synth_map(a, real ? real : unit_node(u), real ? real->parent : NULL,
-			       real ? real->pos : 0, n + 1);
+			       real ? real->pos : 0, n + 1 + 5);
 	sl_node *f = v ? unit_facts(ctx, u) : NULL;
 	if (!f)
 		return NULL;
@@ -666,6 +752,8 @@ static sl_node *unit_view(sl_ctx *ctx, const sl_unit *u, const sl_node *map, sl_
 	up->value = f;
 	v->u.map.n = n + 1;
 	*facts = f;
+	if (map == u->pod && templated(ctx, u) && !merge_template(ctx, u, v))
+		return NULL;
 	return v;
 }
 
@@ -737,6 +825,9 @@ static sl_err evaluate(sl_ctx *ctx, const struct sl_declared *d, const sl_object
 	if (!at || at == view || (facts && within(at, facts))) {
 		at = facts && within(f.at, facts) && u ? unit_node(u) : real;
 		key = true;
+	} else if (u && sl_node_doc(at) != sl_node_doc(unit_node(u))) {
+		at = unit_node(u);   /* the template's value, in another document: at the unit */
+		key = true;
 	}
 	const char *pointer = sl_node_pointer(at, sl_ctx_arena(ctx));
 	const char *msg = render(ctx, d, o, u, &f, pointer);
@@ -771,7 +862,7 @@ static sl_err check_unit(sl_ctx *ctx, const sl_unit *u)
 	if (d->requests_gpu != SL_TRI_UNKNOWN && unit_gpu(ctx, u) != (d->requests_gpu == SL_TRI_YES))
 		return SL_OK;
 	sl_node *facts = NULL;
-	if (d->target == T_UNIT && !d->uses_unit)
+	if (d->target == T_UNIT && !d->uses_unit && !templated(ctx, u))
 		return evaluate(ctx, d, o, u, u->pod, unit_node(u), NULL);
 	if (d->target == T_UNIT) {
 		struct unit_memo *m = memo_of(ctx, u);   /* one view for the unit's rules */

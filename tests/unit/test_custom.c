@@ -4,7 +4,7 @@
 ** rules (unit, container and object targets; kinds, roles, modes, namespace, name and
 ** requests-gpu selectors; $unit facts, quantityMaximum, not, $ref) whose findings must be
 ** exactly expected.txt (positions and messages; the manifests that satisfy them are the true
-** negatives). testdata/custom/errors/ holds configs whose rule is wrong: each first line
+** negatives); testdata/custom/templates/ the same for units merged over their ServingRuntime. testdata/custom/errors/ holds configs whose rule is wrong: each first line
 ** says the error a run must refuse it with, at file:line:col. Then what makes a declared rule a
 ** rule: the catalogue, severities from rules:, --select/--ignore, suppressions. */
 #include <criterion/criterion.h>
@@ -64,19 +64,52 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-Test(custom, declared_rules_report_exactly_the_expected_findings)
+/* The project in testdata/custom/<name>/ under its config, linted whole and streamed (low
+** memory: the template a unit is merged over is then the index's digest of it). */
+static void project(const char *name)
 {
 	static const char *const sel[] = {"acme"};
-	sl_run *run = lint(DIR_ "/placement/.schedlint.yaml", sel, 1, NULL, 0, DIR_ "/placement");
-	char *got = custom_findings(run, DIR_ "/placement/");
-	char *want = slurp(DIR_ "/placement/expected.txt");
-	cr_assert_str_eq(got, want);
-	/* only declared rules ran: --select took the namespace as a category */
-	for (size_t i = 0; i < sl_run_finding_count(run); i++)
-		cr_assert(strncmp(sl_run_finding(run, i)->rule, "acme/", 5) == 0);
-	free(got);
+	char dir[256], config[300], expected[300], strip[300];
+	snprintf(dir, sizeof dir, DIR_ "/%s", name);
+	snprintf(config, sizeof config, "%s/.schedlint.yaml", dir);
+	snprintf(expected, sizeof expected, "%s/expected.txt", dir);
+	snprintf(strip, sizeof strip, "%s/", dir);
+	char *want = slurp(expected);
+	for (int streamed = 0; streamed < 2; streamed++) {
+		sl_config *cfg = NULL;
+		char *msg = NULL;
+		cr_assert_eq(sl_config_load(config, &cfg, &msg), SL_OK, "%s", msg ? msg : "");
+		sl_run_options o = SL_RUN_OPTIONS_INIT;
+		o.jobs = 1;
+		o.select = sel;
+		o.n_select = 1;
+		o.low_memory = streamed;
+		sl_run *run = NULL;
+		cr_assert_eq(sl_run_new(cfg, &o, &run, &msg), SL_OK, "%s", msg ? msg : "");
+		cr_assert_eq(sl_run_add_path(run, dir), SL_OK);
+		cr_assert_eq(sl_run_lint(run), SL_OK);
+		char *got = custom_findings(run, strip);
+		cr_assert_str_eq(got, want, "%s, %s", name, streamed ? "streamed" : "whole");
+		/* only declared rules ran: --select took the namespace as a category */
+		for (size_t i = 0; i < sl_run_finding_count(run); i++)
+			cr_assert(strncmp(sl_run_finding(run, i)->rule, "acme/", 5) == 0);
+		free(got);
+		sl_run_free(run);
+		sl_config_free(cfg);
+	}
 	free(want);
-	sl_run_free(run);
+}
+
+Test(custom, declared_rules_report_exactly_the_expected_findings)
+{
+	project("placement");
+}
+
+Test(custom, a_unit_is_seen_merged_over_its_serving_runtime)
+{
+	/* chat gets its runtime's GPU toleration and inference-high class: no finding; summarize's
+	** runtime has neither: both at the unit, the template's value named */
+	project("templates");
 }
 
 Test(custom, a_wrong_rule_is_a_config_error_at_its_position)
