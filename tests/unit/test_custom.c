@@ -17,24 +17,33 @@
 
 #define DIR_ "testdata/custom"
 
-static sl_run *lint(const char *config, const char *const *select, size_t n_select,
-		    const char *const *ignore, size_t n_ignore, const char *path)
+/* A run of path under config (its cfg in *cfg_out, to free after the run; NULL: left to the
+** end of the test process). */
+static sl_run *lint_with(const char *config, const sl_run_options *opts, const char *path,
+			 sl_config **cfg_out)
 {
 	sl_config *cfg = NULL;
 	char *msg = NULL;
 	cr_assert_eq(sl_config_load(config, &cfg, &msg), SL_OK, "%s", msg ? msg : "");
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, opts, &run, &msg), SL_OK, "%s", msg ? msg : "");
+	cr_assert_eq(sl_run_add_path(run, path), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	if (cfg_out)
+		*cfg_out = cfg;
+	return run;
+}
+
+static sl_run *lint(const char *config, const char *const *select, size_t n_select,
+		    const char *const *ignore, size_t n_ignore, const char *path)
+{
 	sl_run_options o = SL_RUN_OPTIONS_INIT;
 	o.jobs = 1;
 	o.select = select;
 	o.n_select = n_select;
 	o.ignore = ignore;
 	o.n_ignore = n_ignore;
-	sl_run *run = NULL;
-	cr_assert_eq(sl_run_new(cfg, &o, &run, &msg), SL_OK, "%s", msg ? msg : "");
-	cr_assert_eq(sl_run_add_path(run, path), SL_OK);
-	cr_assert_eq(sl_run_lint(run), SL_OK);
-	/* the config must outlive the run: leak it to the end of the test process on purpose */
-	return run;
+	return lint_with(config, &o, path, NULL);
 }
 
 /* The run's findings of declared rules, "file:line:col: severity: message [rule]" a line. */
@@ -77,17 +86,12 @@ static void project(const char *name)
 	char *want = slurp(expected);
 	for (int streamed = 0; streamed < 2; streamed++) {
 		sl_config *cfg = NULL;
-		char *msg = NULL;
-		cr_assert_eq(sl_config_load(config, &cfg, &msg), SL_OK, "%s", msg ? msg : "");
 		sl_run_options o = SL_RUN_OPTIONS_INIT;
 		o.jobs = 1;
 		o.select = sel;
 		o.n_select = 1;
 		o.low_memory = streamed;
-		sl_run *run = NULL;
-		cr_assert_eq(sl_run_new(cfg, &o, &run, &msg), SL_OK, "%s", msg ? msg : "");
-		cr_assert_eq(sl_run_add_path(run, dir), SL_OK);
-		cr_assert_eq(sl_run_lint(run), SL_OK);
+		sl_run *run = lint_with(config, &o, dir, &cfg);
 		char *got = custom_findings(run, strip);
 		cr_assert_str_eq(got, want, "%s, %s", name, streamed ? "streamed" : "whole");
 		/* only declared rules ran: --select took the namespace as a category */
