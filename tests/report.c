@@ -617,6 +617,8 @@ Test(report, json_matches_schema_and_doc, .timeout = 300)
 		"testdata/rules testdata/examples testdata/report",
 		"testdata/report/clean.yaml",
 		"testdata/report/clean.yaml testdata/report/does-not-exist.yaml",
+		/* declared rules: namespaced ids */
+		"-c testdata/custom/placement/.schedlint.yaml testdata/custom/placement",
 	};
 	char fields[128][128];
 	size_t nf = documented_fields(fields, 128);
