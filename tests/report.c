@@ -124,6 +124,7 @@ static const char *const SARIF_CASES[] = {
 	"-c testdata/rules/deployment-mode-legacy/config.yaml testdata/rules/deployment-mode-legacy/bad",
 	"testdata/report",                                      /* code points, escaping */
 	"testdata/report/clean.yaml",                           /* results: [] */
+	"-c testdata/custom/placement/.schedlint.yaml testdata/custom/placement",   /* declared rules */
 	"./testdata/report/clean.yaml testdata/report/does-not-exist.yaml",   /* unreadable input */
 	"testdata/rules testdata/examples",                     /* everything */
 };
