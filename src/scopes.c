@@ -177,6 +177,23 @@ static sl_err add_plugins(sl_scope *s, const sl_config *cfg, const sl_run_option
 	return err;
 }
 
+/* Two of the scope's added rules with one id (a custom rule and a plugin's, two plugins'):
+** SL_ECONFIG naming where each comes from. */
+static sl_err clashing_ids(const sl_scope *s, char **msg)
+{
+	for (size_t i = 0; i < s->n_declared; i++)
+		for (size_t j = 0; j < i; j++) {
+			const struct sl_rule_entry *a = sl_registry_at((size_t)s->declared[j]);
+			const struct sl_rule_entry *b = sl_registry_at((size_t)s->declared[i]);
+			if (a != b && strcmp(a->rule->id, b->rule->id) == 0) {
+				*msg = sl_xprintf("%s: error: rule id \"%s\" is also declared by %s",
+						  b->file, b->rule->id, a->file);
+				return SL_ECONFIG;
+			}
+		}
+	return SL_OK;
+}
+
 /* Fills s from cfg (borrowed unless owned): its severities, globs and default-mode source;
 ** a problem with cfg goes to s->error (the files under it report it) unless fatal says to
 ** return it. */
@@ -188,6 +205,8 @@ static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options
 	sl_err err = sl_custom_declare(cfg, &s->declared, &s->n_declared, &msg);
 	if (!err)
 		err = add_plugins(s, cfg, opts, &msg);
+	if (!err)
+		err = clashing_ids(s, &msg);
 	if (!err)
 		err = unknown_custom_setting(cfg, s->declared, s->n_declared, &msg);
 	if (!err)

@@ -38,6 +38,13 @@ grep -q '^budget.yaml:20:13: warning: Deployment embedder: 2 replicas x 4 GPUs =
 "$sl" check --no-project --plugin ./gpu_budget.so -f sarif budget.yaml | grep -q '"id": "acme/gpu-budget"' ||
 	fail "SARIF rule metadata of a plugin rule"
 
+# a custom rule and a plugin's with one id: a config error naming both
+printf 'custom-rules:\n  - id: acme/gpu-budget\n    schema: {}\n' >clash.yaml
+status=0
+"$sl" check --no-project -c clash.yaml --plugin ./gpu_budget.so budget.yaml >out 2>err || status=$?
+[ $status -eq 2 ] && grep -q '^./gpu_budget.so: error: rule id "acme/gpu-budget" is also declared by clash.yaml:2$' err ||
+	{ cat err >&2; fail "a plugin rule clashing with a custom rule"; }
+
 # another ABI: refused, both versions named, not loaded
 status=0
 "$sl" check --no-project --plugin ./other_abi.so pod.yaml >out 2>err || status=$?
