@@ -4,7 +4,8 @@
 # examples/plugin/gpu_budget.c and the plugins of tests/plugin/ against include/, then checks:
 # the example's finding to the line (and its true negative), `rules`/`explain` with --plugin; a
 # plugin for another rule ABI refused naming both versions, its constructor never run; a file
-# that is no plugin refused; a config's plugins: refused without --allow-plugins (nothing
+# that is no plugin refused; a plugin rule whose id a custom rule has refused; a config's
+# plugins: refused without --allow-plugins (nothing
 # loaded), loaded with it or SCHEDLINT_ALLOW_PLUGINS=1. Works in a temporary directory.
 set -eu
 build=$(cd "$1" && pwd)
