@@ -58,8 +58,7 @@ struct sl_declared {
 struct set {
 	sl_source *src;
 	sl_arena *arena;
-	pcre2_code **codes;
-	size_t n_codes;
+	sl_regex_list codes;
 	struct sl_declared **rules;
 	size_t n_rules;
 };
@@ -70,9 +69,7 @@ static void set_free(struct set *s)
 		return;
 	for (size_t i = 0; i < s->n_rules; i++)
 		sl_schema_free(s->rules[i]->schema);
-	for (size_t i = 0; i < s->n_codes; i++)
-		pcre2_code_free(s->codes[i]);
-	free(s->codes);
+	sl_regex_list_free(&s->codes);
 	free(s->rules);
 	sl_arena_free(s->arena);
 	sl_source_free(s->src);
@@ -155,24 +152,12 @@ static sl_err pattern(struct cc *c, const sl_node *v, const char *what, pcre2_co
 	const char *s = string_value(v);
 	if (!s)
 		return error_at(c, v, "%s must be a string (a PCRE2 pattern)", what);
-	int errcode = 0;
-	PCRE2_SIZE off = 0;
-	pcre2_code *code = pcre2_compile((PCRE2_SPTR)s, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &errcode,
-					 &off, NULL);
-	if (!code) {
-		PCRE2_UCHAR msg[160];
-		pcre2_get_error_message(errcode, msg, sizeof msg);
-		return error_at(c, v, "%s: pattern \"%s\" does not compile: %s at offset %zu", what, s,
-				(const char *)msg, (size_t)off);
-	}
-	sl_regex_jit(code);
-	pcre2_code **nc = sl_xrealloc(c->s->codes, (c->s->n_codes + 1) * sizeof *nc);
-	if (!nc) {
-		pcre2_code_free(code);
+	char why[200];
+	pcre2_code *code = sl_regex_compile_user(s, strlen(s), why, sizeof why);
+	if (!code)
+		return error_at(c, v, "%s: pattern \"%s\" does not compile: %s", what, s, why);
+	if (sl_regex_keep(&c->s->codes, code))
 		return SL_ENOMEM;
-	}
-	c->s->codes = nc;
-	c->s->codes[c->s->n_codes++] = code;
 	*out = code;
 	*src = s;
 	return SL_OK;

@@ -63,8 +63,7 @@ struct sl_schema {
 	sl_arena *arena;
 	struct sub *root;
 	const sl_node *root_node;
-	pcre2_code **codes;
-	size_t n_codes, cap_codes;
+	sl_regex_list codes;
 	struct memo *memo;
 	size_t n_memo, cap_memo;
 };
@@ -243,40 +242,17 @@ static sl_err want_count(struct cc *c, const sl_node *key, const sl_node *v, lon
 	return SL_OK;
 }
 
-static sl_err keep_code(sl_schema *s, pcre2_code *code)
-{
-	if (s->n_codes == s->cap_codes) {
-		size_t ncap = s->cap_codes ? s->cap_codes * 2 : 8;
-		pcre2_code **nc = sl_xrealloc(s->codes, ncap * sizeof *nc);
-		if (!nc) {
-			pcre2_code_free(code);
-			return SL_ENOMEM;
-		}
-		s->codes = nc;
-		s->cap_codes = ncap;
-	}
-	s->codes[s->n_codes++] = code;
-	return SL_OK;
-}
-
 static sl_err want_pattern(struct cc *c, const sl_node *v, pcre2_code **out)
 {
 	if (!is_string(v))
 		return problem(c, v, false, "a pattern must be a string");
 	v = sl_node_deref(v);
-	int errcode = 0;
-	PCRE2_SIZE off = 0;
-	pcre2_code *code = pcre2_compile((PCRE2_SPTR)v->u.scalar.s, v->u.scalar.len,
-					 PCRE2_UTF | PCRE2_UCP, &errcode, &off, NULL);
-	if (!code) {
-		PCRE2_UCHAR msg[160];
-		pcre2_get_error_message(errcode, msg, sizeof msg);
-		return problem(c, v, false, "pattern \"%s\" does not compile: %s at offset %zu",
-			       v->u.scalar.s, (const char *)msg, (size_t)off);
-	}
-	sl_regex_jit(code);
+	char why[200];
+	pcre2_code *code = sl_regex_compile_user(v->u.scalar.s, v->u.scalar.len, why, sizeof why);
+	if (!code)
+		return problem(c, v, false, "pattern \"%s\" does not compile: %s", v->u.scalar.s, why);
 	*out = code;
-	return keep_code(c->s, code);
+	return sl_regex_keep(&c->s->codes, code);
 }
 
 static sl_err want_quantity(struct cc *c, const sl_node *key, const sl_node *v, sl_quantity *q,
@@ -637,9 +613,7 @@ void sl_schema_free(sl_schema *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n_codes; i++)
-		pcre2_code_free(s->codes[i]);
-	free(s->codes);
+	sl_regex_list_free(&s->codes);
 	free(s->memo);
 	sl_arena_free(s->arena);
 	free(s);
