@@ -7,6 +7,7 @@
 ** and containers, a synthetic `$unit` member of resolved facts; the view is a new mapping node
 ** whose entries are the real ones (their positions, parents and pointers untouched), so only
 ** $unit's facts have no text of their own and are reported at the unit. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,13 @@ struct set {
 	sl_regex_list codes;
 	struct sl_declared **rules;
 	size_t n_rules;
+	struct set *next;            /* in kept_sets */
 };
+
+/* The sets whose rules the registry holds: kept for the life of the process, and reachable
+** (a leak checker sees them held, not lost). */
+static struct set *kept_sets;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void set_free(struct set *s)
 {
@@ -471,8 +478,14 @@ sl_err sl_custom_declare(const sl_config *cfg, int **idx, size_t *n, char **erro
 		*idx = NULL;
 		*n = 0;
 	}
-	if (!kept)
-		set_free(s);   /* else the registry's entries live in it, for the process's life */
+	if (!kept) {
+		set_free(s);
+	} else {   /* the registry's entries live in it */
+		pthread_mutex_lock(&kept_lock);
+		s->next = kept_sets;
+		kept_sets = s;
+		pthread_mutex_unlock(&kept_lock);
+	}
 	return err;
 }
 
