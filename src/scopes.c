@@ -13,6 +13,7 @@
 #include "plugin.h"
 #include "registry.h"
 #include "scopes.h"
+#include "spelling.h"
 
 struct dir_entry { char *dir; size_t scope; };   /* a real directory and its scope's index */
 
@@ -106,26 +107,39 @@ sl_err sl_scopes_severities(const sl_config *cfg, const int *declared, size_t n_
 }
 
 
-/* A rules: entry that names a namespaced id (a declared rule's, which config.c cannot know
-** when it loads the file) that cfg's custom-rules: does not declare: SL_ECONFIG. */
+/* A rules: entry that names neither a built-in rule or category nor a rule the scope's
+** custom-rules: and plugins declare: SL_ECONFIG. config.c refuses the other unknown ids when it
+** loads the file; a namespaced id it cannot know. */
 static sl_err unknown_custom_setting(const sl_config *cfg, const int *declared, size_t n,
 				     char **error_out)
 {
 	for (size_t j = 0; cfg && j < cfg->n_rules; j++) {
 		const char *id = cfg->rules[j].id;
-		if (!strchr(id, '/'))
-			continue;
 		bool found = false;
+		for (size_t i = 0; i < sl_registry_count && !found; i++)   /* a built-in rule */
+			found = matches(sl_registry_at(i)->rule, id);
 		for (size_t i = 0; i < n && !found; i++) {
 			const struct sl_rule *r = sl_registry_at((size_t)declared[i])->rule;
 			found = strcmp(r->id, id) == 0 || strcmp(r->category, id) == 0;
 		}
 		if (!found) {
+			sl_spelling sp;   /* the closest of the rules this scope knows */
+			sl_spelling_init(&sp, id);
+			for (size_t i = 0; i < sl_registry_count + n; i++) {
+				const struct sl_rule *r = sl_registry_at(i < sl_registry_count ? i
+									 : (size_t)declared[i - sl_registry_count])->rule;
+				sl_spelling_consider(&sp, r->id);
+				sl_spelling_consider(&sp, r->category);
+			}
+			const char *best = sl_spelling_best(&sp);
 			char *where = sl_config_source(cfg, cfg->rules[j].id_line ? cfg->rules[j].id_line
 									  : cfg->rules[j].line);
-			*error_out = sl_xprintf("%s:%u: error: rules: \"%s\" is not a rule that custom-rules: "
-						"or a plugin declares", where ? where : "config",
-						cfg->rules[j].id_col ? cfg->rules[j].id_col : 1, id);
+			*error_out = sl_xprintf("%s:%u: error: rules: \"%s\" is not a built-in rule or "
+						"category, nor one that custom-rules: or a plugin declares%s%s%s",
+						where ? where : "config",
+						cfg->rules[j].id_col ? cfg->rules[j].id_col : 1, id,
+						best ? " (did you mean \"" : "", best ? best : "",
+						best ? "\"?)" : "");
 			free(where);
 			return SL_ECONFIG;
 		}
