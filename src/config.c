@@ -122,6 +122,8 @@ struct raw_config {
 	unsigned rules_count;
 	struct raw_cluster *cluster;
 	struct raw_project *project;
+	char **plugins;
+	unsigned plugins_count;
 };
 
 /* ---- schema tables ---- */
@@ -214,6 +216,8 @@ static const cyaml_schema_field_t top_fields[] = {
 		0, CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("cluster", OPT, struct raw_config, cluster, cluster_fields),
 	CYAML_FIELD_MAPPING_PTR("project", OPT, struct raw_config, project, project_fields),
+	CYAML_FIELD_IGNORE("custom-rules", CYAML_FLAG_OPTIONAL),   /* custom.c reads it, as a positioned tree */
+	STRINGS("plugins", struct raw_config, plugins),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t top_schema = {
@@ -917,6 +921,8 @@ struct priv {
 	char **keys;                /* the keys this file sets ("fail-on", "cluster.provider") */
 	unsigned *key_lines;
 	size_t n_keys;
+	char *text;                 /* the file as read: custom.c reads custom-rules: from it */
+	size_t text_len;
 };
 
 static const cyaml_config_t cyaml_base = {
@@ -1332,7 +1338,8 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 	if (err)
 		return err;
 	for (unsigned i = 0; i < r->rules_count; i++) {
-		if (sl_registry_known(r->rules[i].id))
+		/* a namespaced id is a declared rule's: scopes.c checks it once they are declared */
+		if (sl_registry_known(r->rules[i].id) || strchr(r->rules[i].id, '/'))
 			continue;
 		snprintf(path, sizeof path, "rules[%u].id", i);
 		value_pos(map, path, &line, &col);
@@ -1355,6 +1362,11 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 							    r->project->exclude_count) : no_globs;
 		cfg->project_dir = NULL;   /* this file's directory: set by the caller */
 	}
+	if (posmap_find(map, "plugins") != NULL) {   /* loaded by scopes.c, with --allow-plugins */
+		cfg->plugins = strlist(r->plugins, r->plugins_count);
+		cfg->plugins_line = key_line(map, "plugins");
+		cfg->plugins_dir = NULL;   /* this file's directory: set by the caller */
+	}
 	/* rules: the extended config's entries, then this file's (later entries win) */
 	size_t inherited = cfg->n_rules;
 	if (inherited + r->rules_count > 0) {
@@ -1366,12 +1378,17 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 		pv->rules[i] = cfg->rules[i];
 		if (pv->rules[i].line)   /* one file further down the chain */
 			pv->rules[i].line += 1u << 24;
+		if (pv->rules[i].id_line)
+			pv->rules[i].id_line += 1u << 24;
 	}
-	for (unsigned i = 0; i < r->rules_count; i++)
+	for (unsigned i = 0; i < r->rules_count; i++) {
 		pv->rules[inherited + i] = (struct sl_rule_setting){
 			.id = r->rules[i].id,
 			.severity = (sl_severity)r->rules[i].severity,
 		};
+		snprintf(path, sizeof path, "rules[%u].id", i);
+		value_pos(map, path, &pv->rules[inherited + i].id_line, &pv->rules[inherited + i].id_col);
+	}
 	/* one pass over the positions: "rules[i]" is where entry i starts */
 	for (size_t k = 0; k < map->n; k++) {
 		unsigned i;
@@ -1466,6 +1483,7 @@ static void priv_free(struct priv *pv)
 		free(pv->keys[i]);
 	free(pv->keys);
 	free(pv->key_lines);
+	free(pv->text);
 	free(pv);
 }
 
@@ -1486,6 +1504,7 @@ static void inherit(struct sl_config *cfg, const struct sl_config *base)
 	c->extended_resource_toleration_line = shifted(c->extended_resource_toleration_line);
 	c->gpu_nodes_tainted_line = shifted(c->gpu_nodes_tainted_line);
 	c->provider_line = shifted(c->provider_line);
+	cfg->plugins_line = shifted(cfg->plugins_line);
 	for (size_t k = SL_CONFIG_CHAIN_MAX; k > 0; k--)
 		cfg->chain[k] = base->chain[k - 1];
 	cfg->exclude_dir = base->exclude_dir;
@@ -1623,8 +1642,13 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		cfg->exclude_dir = pv->base_dir;   /* its own exclude:, or none inherited */
 	if (cfg->project_dir == NULL)
 		cfg->project_dir = pv->base_dir;
+	if (cfg->plugins_dir == NULL)
+		cfg->plugins_dir = pv->base_dir;
 	cfg->chain[0] = pv->path;
 	cfg->priv__ = pv;
+	pv->text = buf;   /* kept: the positioned reading of custom-rules: (custom.c) */
+	pv->text_len = len;
+	buf = NULL;
 	*out = cfg;
 	pv = NULL;
 	cfg = NULL;
@@ -1721,6 +1745,15 @@ sl_err sl_config_discover(const char *start_dir, char **path_out)
 }
 
 /* The fail-on severity, or -1 when the config does not set one (or cfg is NULL). */
+const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len)
+{
+	const struct priv *pv = cfg ? cfg->priv__ : NULL;
+	for (; pv && k > 0; k--)
+		pv = pv->base ? pv->base->priv__ : NULL;
+	*len = pv ? pv->text_len : 0;
+	return pv ? pv->text : NULL;
+}
+
 int sl_config_fail_on(const sl_config *cfg)
 {
 	return cfg != NULL ? cfg->fail_on : -1;

@@ -14,6 +14,7 @@ struct sl_rule_setting {
 	const char *id;          /* rule id or category */
 	sl_severity severity;    /* SL_SEV_OFF when "off" */
 	unsigned line;           /* where it stands in the file, for messages */
+	unsigned id_line, id_col;   /* where its id stands (id_line encoded as line), 0 unknown */
 };
 
 struct sl_cluster_config {
@@ -60,6 +61,10 @@ struct sl_config {
 	sl_strlist project_include, project_exclude;   /* project: globs relative to project_dir
 							  (include empty: every file) */
 	const char *project_dir; /* the directory of the config that set project: (extend:) */
+	sl_strlist plugins;      /* plugins: shared objects, relative to plugins_dir; loaded only
+				    when the run allows it (--allow-plugins) */
+	unsigned plugins_line;   /* where plugins: stands (sl_config_source), 0 when unset */
+	const char *plugins_dir;
 	const char *chain[SL_CONFIG_CHAIN_MAX + 1];   /* this file, then each one it extends */
 	int fail_on;             /* sl_severity, or -1 when unset */
 	const struct sl_rule_setting *rules;
@@ -71,5 +76,8 @@ struct sl_config {
 /* The file of cfg's extend: chain that sets key ("fail-on", "cluster.provider", "rules") and the
 ** key's line there; NULL (and 0) when none does: the default stands. For config_show.c. */
 const char *sl_config__key_source(const sl_config *cfg, const char *key, unsigned *line);
+/* The text of the k-th file of cfg's extend: chain (0: its own file) as it was loaded, *len
+** bytes; NULL for the defaults or past the chain's end. */
+const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len);
 
 #endif

@@ -51,7 +51,7 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	}
 	sl_finding *p = &rec->pub;
 	rec->rule_index = ri;
-	p->rule = sl_registry[ri].rule->id;
+	p->rule = sl_registry_at(ri)->rule->id;
 	p->severity = f->scope->severity[ri];
 	p->message = message;
 	p->path = f->path;
@@ -192,8 +192,8 @@ bool sl_engine_waits(sl_engine *e, sl_file *f)
 {
 	sl_index view = sl_engine_index_view(e, f);
 	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
-	for (size_t ri = 0; ri < sl_registry_count; ri++) {
-		const struct sl_rule *r = sl_registry[ri].rule;
+	for (size_t ri = 0; ri < sl_registry_n(); ri++) {
+		const struct sl_rule *r = sl_registry_at(ri)->rule;
 		if (!r->waits_for_units || f->scope->severity[ri] == SL_SEV_OFF)
 			continue;
 		ctx.rule_index = (int)ri;
@@ -272,8 +272,9 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 		ctx.obj = o;
 		ctx.labels = NULL;
 		ctx.placements = NULL;
-		for (size_t ri = 0; ri < sl_registry_count; ri++) {
-			const struct sl_rule *r = sl_registry[ri].rule;
+		ctx.object_cache = NULL;
+		for (size_t ri = 0; ri < sl_registry_n(); ri++) {
+			const struct sl_rule *r = sl_registry_at(ri)->rule;
 			if (f->scope->severity[ri] == SL_SEV_OFF)
 				continue;
 			ctx.rule_index = (int)ri;

@@ -108,6 +108,7 @@ struct sl_ctx {
 	const sl_unit *unit;
 	const char **labels;   /* obj's units' labels, made when a rule first asks (sl_ctx_label) */
 	struct sl_ctx_placement *placements;   /* obj's units' placements (sl_ctx_placement) */
+	void *object_cache;    /* sl_ctx_object_cache: NULL at each new object */
 };
 
 /* Reads f's file (once added by path) into f->src; a file that cannot be read gets f->error.

@@ -6,6 +6,7 @@
 #include "gpu.h"
 #include "config.h"
 #include "index.h"
+#include "k8s/quantity.h"
 
 const char *sl_gpu_taint_key(const char *resource)
 {
@@ -187,4 +188,26 @@ const char *sl_gpu_class_taint_key(const char *device_class)
 	if (strstr(device_class, "amd.com"))
 		return "amd.com/gpu";
 	return NULL;
+}
+
+long long sl_gpu_unit_count(const sl_config *cfg, const sl_unit *u)
+{
+	long long total = 0;
+	for (size_t i = 0; i < u->n_containers; i++) {
+		if (u->containers[i].init)
+			continue;
+		sl_gpu_entries it = sl_gpu_container_entries(cfg, &u->containers[i]);
+		long long lim = 0, req = 0;
+		for (const sl_pair *p; (p = sl_gpu_entries_next(&it));) {
+			sl_quantity q;
+			int64_t v = 0;
+			const sl_node *qn = sl_node_deref(p->value);
+			if (qn && qn->type == SL_NODE_SCALAR &&
+			    sl_quantity_parse(qn->u.scalar.s, qn->u.scalar.len, &q) == SL_QUANTITY_OK &&
+			    sl_quantity_scaled_value(&q, 0, &v))
+				*(it.limit ? &lim : &req) += v;
+		}
+		total += lim ? lim : req;
+	}
+	return total;
 }

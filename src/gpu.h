@@ -33,6 +33,9 @@ const sl_pair *sl_gpu_entries_next(sl_gpu_entries *it);
 const char *sl_gpu_container_resource(const sl_config *cfg, const sl_container *c);
 /* The first GPU resource any container of u limits or requests (non-zero), or NULL. */
 const char *sl_gpu_unit_resource(const sl_config *cfg, const sl_unit *u);
+/* The GPUs u's containers ask for: per container its GPU limits, else its requests (init
+** containers left out), summed; a quantity that is not a whole number counts as none. */
+long long sl_gpu_unit_count(const sl_config *cfg, const sl_unit *u);
 /* How u uses GPUs (spec/rules.md "requests a GPU"): the one question every GPU rule asks. */
 typedef struct sl_gpu_use {
 	sl_tri value;               /* YES: a container requests or limits a GPU resource (non-zero),

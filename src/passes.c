@@ -52,8 +52,8 @@ static void skip_unneeded_context(sl_engine *e)
 	if (e->keep_facts)
 		return;   /* a project read once: the runs that borrow it may need every unit */
 	uint64_t wait = 0;
-	for (size_t ri = 0; ri < sl_registry_count; ri++) {
-		const struct sl_rule *r = sl_registry[ri].rule;
+	for (size_t ri = 0; ri < sl_registry_n(); ri++) {
+		const struct sl_rule *r = sl_registry_at(ri)->rule;
 		for (size_t i = 0; r->waits_for_units && i < sl_scopes_count(e->scopes); i++) {
 			const sl_scope *s = sl_scopes_at(e->scopes, i);
 			if (s->cfg && s->severity && s->severity[ri] != SL_SEV_OFF)

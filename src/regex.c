@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** regex.c: PCRE2 JIT compilation, skipped under valgrind (RUNNING_ON_VALGRIND when the build
-** found valgrind's header), and matching under limits. */
+** found valgrind's header), matching under limits, and the patterns users write (declared
+** rules, JSON Schema): compiled with PCRE2's message on failure, kept in lists to free. */
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "arena.h"
 #include "regex.h"
 #ifdef SL_HAVE_VALGRIND_H
 #include <valgrind/valgrind.h>
@@ -48,4 +52,41 @@ const char *sl_regex_error(int rc)
 	case PCRE2_ERROR_NOMEMORY: return "ran out of memory";
 	default: return "could not be matched";
 	}
+}
+
+pcre2_code *sl_regex_compile_user(const char *pattern, size_t len, char *why, size_t why_size)
+{
+	int errcode = 0;
+	PCRE2_SIZE off = 0;
+	pcre2_code *code = pcre2_compile((PCRE2_SPTR)pattern, len, PCRE2_UTF | PCRE2_UCP, &errcode,
+					 &off, NULL);
+	if (!code) {
+		PCRE2_UCHAR msg[160];
+		pcre2_get_error_message(errcode, msg, sizeof msg);
+		snprintf(why, why_size, "%s at offset %zu", (const char *)msg, (size_t)off);
+		return NULL;
+	}
+	sl_regex_jit(code);
+	return code;
+}
+
+sl_err sl_regex_keep(sl_regex_list *l, pcre2_code *code)
+{
+	pcre2_code **nv = sl_xrealloc(l->v, (l->n + 1) * sizeof *nv);
+	if (!nv) {
+		pcre2_code_free(code);
+		return SL_ENOMEM;
+	}
+	l->v = nv;
+	l->v[l->n++] = code;
+	return SL_OK;
+}
+
+void sl_regex_list_free(sl_regex_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		pcre2_code_free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
 }

@@ -5,6 +5,7 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include "schedlint/error.h"
 
 /* JIT-compiles code for speed, except under valgrind: JIT-generated code reads memory valgrind
 ** cannot follow and floods memcheck with false reports, so the interpreter runs there. */
@@ -24,5 +25,19 @@ int sl_regex_match(const pcre2_code *code, const char *s, size_t len, size_t sta
 		   pcre2_match_data *md);
 /* A phrase for a negative sl_regex_match result, for messages ("hit the match limit"). */
 const char *sl_regex_error(int rc);
+
+/* A pattern a user wrote (a declared rule's selector, a JSON Schema pattern): pattern[0..len)
+** compiled in UTF mode with Unicode properties, JIT-compiled. NULL when it does not compile:
+** why gets PCRE2's message and the offset ("missing closing parenthesis at offset 3"). */
+pcre2_code *sl_regex_compile_user(const char *pattern, size_t len, char *why, size_t why_size);
+
+/* Compiled patterns to free together. */
+typedef struct sl_regex_list {
+	pcre2_code **v;
+	size_t n;
+} sl_regex_list;
+/* Adds code to l; SL_ENOMEM (code freed) when l cannot grow. */
+sl_err sl_regex_keep(sl_regex_list *l, pcre2_code *code);
+void sl_regex_list_free(sl_regex_list *l);
 
 #endif

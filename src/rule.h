@@ -26,6 +26,7 @@
 #include <string.h>
 #include "schedlint/error.h"     /* sl_err */
 #include "schedlint/finding.h"   /* sl_severity, sl_fix_applicability */
+#include "schedlint/rule.h"      /* the public SDK, plugins' part of this one */
 #include "arena.h"               /* the file's arena: sl_arena_printf, sl_arena_strndup */
 /* What a rule reads, besides its context (below): */
 #include "yaml_tree.h"           /* the tree: sl_map_get, sl_scalar, sl_map_n/sl_seq_n ... */
@@ -99,6 +100,13 @@ const sl_index *sl_ctx_index(const sl_ctx *ctx);
 sl_arena *sl_ctx_arena(sl_ctx *ctx);
 /* The file being linted. */
 const sl_source *sl_ctx_source(const sl_ctx *ctx);
+/* The rule running: for rules made at run time (declared rules, plugins), whose descriptor is
+** the head of their own data. */
+const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx);
+/* A slot that stays while one object is checked (NULL when the engine moves to the next one):
+** what rules made at run time compute once per object and share (declared rules: the $unit
+** facts of its units), in the file's arena. */
+void **sl_ctx_object_cache(sl_ctx *ctx);
 /* The source text of node n as written (quotes included), from whichever linted file holds it;
 ** an arena string. */
 const char *sl_ctx_node_text(sl_ctx *ctx, const sl_node *n);
@@ -108,8 +116,9 @@ const char *sl_ctx_node_text(sl_ctx *ctx, const sl_node *n);
 const char *sl_ctx_node_one_line(sl_ctx *ctx, const sl_node *n);
 
 /* --- the unit and its template ---------------------------------------------------------------- */
-/* "InferenceService sklearn-iris, predictor": the unit's name for messages. */
-const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u);
+/* Declared in schedlint/rule.h: sl_ctx_label(ctx, u), the unit's name for messages
+** ("InferenceService sklearn-iris, predictor"); sl_ctx_unit_gpus(ctx, u), the GPUs u's
+** containers ask for (sl_gpu_unit_count under the file's config). */
 /* How messages name a container: "container \"kserve-container\"", or the implementation
 ** key for a KServe framework container ("sklearn"). */
 const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c);
@@ -132,17 +141,14 @@ sl_err sl_ctx_placement(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit **
 
 /* The finding covers the node's text (a key node: the key; a value: the value), gets its JSON
 ** pointer, and the object and unit being checked. fmt is printf-style. Returns the report (to
-** attach a fix) or NULL when the rule is filtered out or memory ran out. */
-sl_report *sl_report_at(sl_ctx *ctx, const sl_node *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* Reports at the key of the field whose value is `value` (e.g. "tolerations:"). */
-sl_report *sl_report_key(sl_ctx *ctx, const sl_node *value, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-/* Adds a note to r: the why, the upstream error text, the way out (spec/rules.md: "messages are
+** attach a fix) or NULL when the rule is filtered out or memory ran out:
+**   sl_report_at(ctx, at, fmt, ...)    (declared in schedlint/rule.h, as are the next two)
+** Reports at the key of the field whose value is `value` (e.g. "tolerations:"):
+**   sl_report_key(ctx, value, fmt, ...)
+** Adds a note to r: the why, the upstream error text, the way out (spec/rules.md: "messages are
 ** short"; the first line says what is wrong and where, the notes say the rest). Each call adds
-** one paragraph. A NULL r is a no-op. */
-sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+** one paragraph. A NULL r is a no-op:
+**   sl_report_note(ctx, r, fmt, ...) */
 /* Reports a field the API server rejects, quoting its validation message (field.ErrorList
 ** text: "Invalid value: \"gpu type\": name part must consist of ..."): the first line is
 ** "<label>: <path>: <the message's type, value and first clause>", the whole message goes to a
@@ -178,15 +184,13 @@ sl_err sl_fix_replace_in(sl_ctx *ctx, sl_report *r, const sl_object *in, size_t 
 ** edit that overlaps one the fix already has, or inserts where it inserts): the report's whole
 ** fix is then dropped, edits made before included, so a fix is never applied in part. A rule
 ** can make its edits one after another and stop at the first false. */
-/* Adds `key: fragment` as the last entry of mapping map. */
-bool sl_fix_add_entry(sl_ctx *ctx, sl_report *r, const sl_node *map, const char *key,
-		      const char *fragment);
+/* Adds `key: fragment` as the last entry of mapping map: sl_fix_add_entry(ctx, r, map, key,
+** fragment), in schedlint/rule.h with sl_fix_remove, sl_fix_replace_node, sl_fix_describe. */
 /* Appends an item (fragment without "- ") to sequence seq. */
 bool sl_fix_add_item(sl_ctx *ctx, sl_report *r, const sl_node *seq, const char *fragment);
-/* Removes a mapping entry (its key or value node) or a sequence item, with its own lines. */
-bool sl_fix_remove(sl_ctx *ctx, sl_report *r, const sl_node *n);
-/* Replaces a scalar node's text (quotes included) with text. */
-bool sl_fix_replace_node(sl_ctx *ctx, sl_report *r, const sl_node *n, const char *text);
+/* Removes a mapping entry (its key or value node) or a sequence item, with its own lines:
+** sl_fix_remove(ctx, r, n). Replaces a scalar node's text (quotes included) with text:
+** sl_fix_replace_node(ctx, r, n, text). */
 /* s quoted with the quote the file of node n prefers, escaped so it reads back as s (arena
 ** string; NULL when s is not UTF-8). */
 const char *sl_fix_quote(sl_ctx *ctx, const sl_node *n, const char *s);
@@ -199,8 +203,7 @@ const char *sl_fix_requote(sl_ctx *ctx, const sl_node *n, const char *s);
 ** YAML (a label, a name, a value copied from another object) goes through it; NULL when it
 ** cannot be written (the fix is then declined). */
 const char *sl_fix_scalar(sl_ctx *ctx, const sl_node *n, const char *s);
-/* Marks r's fix as safe or unsafe with a message saying what it does. */
-sl_err sl_fix_describe(sl_ctx *ctx, sl_report *r, sl_fix_applicability a, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* Marks r's fix as safe or unsafe with a message saying what it does:
+** sl_fix_describe(ctx, r, applicability, fmt, ...). */
 
 #endif

@@ -9,8 +9,11 @@
 #include <unistd.h>
 #include "arena.h"
 #include "config.h"
+#include "custom.h"
+#include "plugin.h"
 #include "registry.h"
 #include "scopes.h"
+#include "spelling.h"
 
 struct dir_entry { char *dir; size_t scope; };   /* a real directory and its scope's index */
 
@@ -39,10 +42,19 @@ static int matches(const struct sl_rule *r, const char *sel)
 	return strcmp(r->id, sel) == 0 || strcmp(r->category, sel) == 0;
 }
 
-sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl_severity **out,
-			   char **error_out)
+/* True when added rule ri is one of the n declared. */
+static bool declares(const int *declared, size_t n, size_t ri)
 {
-	sl_severity *severity = sl_xcalloc(sl_registry_count, sizeof *severity);
+	for (size_t i = 0; i < n; i++)
+		if ((size_t)declared[i] == ri)
+			return true;
+	return false;
+}
+
+sl_err sl_scopes_severities(const sl_config *cfg, const int *declared, size_t n_declared,
+			   const sl_run_options *opts, sl_severity **out, char **error_out)
+{
+	sl_severity *severity = sl_xcalloc(sl_registry_capacity(), sizeof *severity);
 	if (!severity)
 		return SL_ENOMEM;
 	/* the config's rules: ids were checked when it was loaded */
@@ -59,8 +71,10 @@ sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl
 			return SL_EUSAGE;
 		}
 	}
-	for (size_t i = 0; i < sl_registry_count; i++) {
-		const struct sl_rule *r = sl_registry[i].rule;
+	for (size_t i = 0; i < sl_registry_n(); i++) {
+		const struct sl_rule *r = sl_registry_at(i)->rule;
+		if (i >= sl_registry_count && !declares(declared, n_declared, i))
+			continue;   /* another config's rule, or a plugin's this run did not load */
 		sl_severity sev = r->off_by_default ? SL_SEV_OFF : r->severity;
 		int configured = 0;
 		/* Later entries win; an entry naming the rule beats one naming its category. */
@@ -112,6 +126,107 @@ static char *file_error(char *msg)
 	return out;
 }
 
+/* A rules: entry that names neither a built-in rule or category nor a rule the scope's
+** custom-rules: and plugins declare: SL_ECONFIG. config.c refuses the other unknown ids when it
+** loads the file; a namespaced id it cannot know. */
+static sl_err unknown_custom_setting(const sl_config *cfg, const int *declared, size_t n,
+				     char **error_out)
+{
+	for (size_t j = 0; cfg && j < cfg->n_rules; j++) {
+		const char *id = cfg->rules[j].id;
+		bool found = false;
+		for (size_t i = 0; i < sl_registry_count && !found; i++)   /* a built-in rule */
+			found = matches(sl_registry_at(i)->rule, id);
+		for (size_t i = 0; i < n && !found; i++) {
+			const struct sl_rule *r = sl_registry_at((size_t)declared[i])->rule;
+			found = strcmp(r->id, id) == 0 || strcmp(r->category, id) == 0;
+		}
+		if (!found) {
+			sl_spelling sp;   /* the closest of the rules this scope knows */
+			sl_spelling_init(&sp, id);
+			for (size_t i = 0; i < sl_registry_count + n; i++) {
+				const struct sl_rule *r = sl_registry_at(i < sl_registry_count ? i
+									 : (size_t)declared[i - sl_registry_count])->rule;
+				sl_spelling_consider(&sp, r->id);
+				sl_spelling_consider(&sp, r->category);
+			}
+			const char *best = sl_spelling_best(&sp);
+			char *where = sl_config_source(cfg, cfg->rules[j].id_line ? cfg->rules[j].id_line
+									  : cfg->rules[j].line);
+			*error_out = sl_xprintf("%s:%u: error: rules: \"%s\" is not a built-in rule or "
+						"category, nor one that custom-rules: or a plugin declares%s%s%s",
+						where ? where : "config",
+						cfg->rules[j].id_col ? cfg->rules[j].id_col : 1, id,
+						best ? " (did you mean \"" : "", best ? best : "",
+						best ? "\"?)" : "");
+			free(where);
+			return SL_ECONFIG;
+		}
+	}
+	return SL_OK;
+}
+
+/* Loads the plugin at path and appends its rules' registry indices to s->declared. */
+static sl_err load_plugin(sl_scope *s, const char *path, char **msg)
+{
+	int *idx = NULL;
+	size_t n = 0;
+	sl_err err = sl_plugin_load(path, &idx, &n, msg);
+	int *all = err ? NULL : sl_xrealloc(s->declared, (s->n_declared + n + 1) * sizeof *all);
+	if (!err && !all)
+		err = SL_ENOMEM;
+	if (!err) {
+		memcpy(all + s->n_declared, idx, n * sizeof *idx);
+		s->declared = all;
+		s->n_declared += n;
+	}
+	free(idx);
+	return err;
+}
+
+/* The run's plugins (--plugin), then cfg's plugins: when the run allows them: a repository's
+** config must not run native code on a machine that merely lints it. */
+static sl_err add_plugins(sl_scope *s, const sl_config *cfg, const sl_run_options *opts, char **msg)
+{
+	sl_err err = SL_OK;
+	for (size_t i = 0; opts && i < opts->n_plugins && !err; i++)
+		err = load_plugin(s, opts->plugins[i], msg);
+	if (err || !cfg || !cfg->plugins.n)
+		return err;
+	if (!opts || !opts->allow_plugins) {
+		char *where = sl_config_source(cfg, cfg->plugins_line);
+		*msg = sl_xprintf("%s: error: plugins: names shared objects, native code this run was "
+				  "not allowed to load; to load them, pass --allow-plugins (or set "
+				  "SCHEDLINT_ALLOW_PLUGINS=1)", where ? where : "config");
+		free(where);
+		return SL_ECONFIG;
+	}
+	for (size_t i = 0; i < cfg->plugins.n && !err; i++) {
+		const char *p = cfg->plugins.v[i];
+		char *path = p[0] == '/' ? sl_xstrdup(p) : sl_xprintf("%s/%s", cfg->plugins_dir, p);
+		err = path ? load_plugin(s, path, msg) : SL_ENOMEM;
+		free(path);
+	}
+	return err;
+}
+
+/* Two of the scope's added rules with one id (a custom rule and a plugin's, two plugins'):
+** SL_ECONFIG naming where each comes from. */
+static sl_err clashing_ids(const sl_scope *s, char **msg)
+{
+	for (size_t i = 0; i < s->n_declared; i++)
+		for (size_t j = 0; j < i; j++) {
+			const struct sl_rule_entry *a = sl_registry_at((size_t)s->declared[j]);
+			const struct sl_rule_entry *b = sl_registry_at((size_t)s->declared[i]);
+			if (a != b && strcmp(a->rule->id, b->rule->id) == 0) {
+				*msg = sl_xprintf("%s: error: rule id \"%s\" is also declared by %s",
+						  b->file, b->rule->id, a->file);
+				return SL_ECONFIG;
+			}
+		}
+	return SL_OK;
+}
+
 /* Fills s from cfg (borrowed unless owned): its severities, globs and default-mode source;
 ** a problem with cfg goes to s->error (the files under it report it) unless fatal says to
 ** return it. */
@@ -120,7 +235,15 @@ static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options
 {
 	char *msg = NULL;
 	s->cfg = cfg;
-	sl_err err = sl_scopes_severities(cfg, opts, &s->severity, &msg);
+	sl_err err = sl_custom_declare(cfg, &s->declared, &s->n_declared, &msg);
+	if (!err)
+		err = add_plugins(s, cfg, opts, &msg);
+	if (!err)
+		err = clashing_ids(s, &msg);
+	if (!err)
+		err = unknown_custom_setting(cfg, s->declared, s->n_declared, &msg);
+	if (!err)
+		err = sl_scopes_severities(cfg, s->declared, s->n_declared, opts, &s->severity, &msg);
 	if (!err)
 		err = sl_walk_globs_new(cfg, &s->globs, &msg);
 	if (!err && cfg->cluster.kserve_default_deployment_mode_line &&
@@ -143,6 +266,7 @@ static void scope_free(sl_scope *s)
 	if (!s)
 		return;
 	free(s->severity);
+	free(s->declared);
 	sl_walk_globs_free(s->globs);
 	free(s->default_mode_config);
 	free(s->error);
@@ -156,12 +280,14 @@ static sl_err copy_selection(sl_scopes *s, const sl_run_options *opts)
 {
 	if (!opts)
 		return SL_OK;
-	size_t n = opts->n_select + opts->n_ignore;
+	size_t n = opts->n_select + opts->n_ignore + opts->n_plugins;
 	s->sel = sl_xcalloc(n ? n : 1, sizeof *s->sel);
 	if (!s->sel)
 		return SL_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const char *id = i < opts->n_select ? opts->select[i] : opts->ignore[i - opts->n_select];
+		size_t k = opts->n_select + opts->n_ignore;
+		const char *id = i < opts->n_select ? opts->select[i]
+				 : i < k ? opts->ignore[i - opts->n_select] : opts->plugins[i - k];
 		if (!(s->sel[i] = sl_xstrdup(id))) {
 			for (size_t j = 0; j < i; j++)
 				free(s->sel[j]);
@@ -171,6 +297,7 @@ static sl_err copy_selection(sl_scopes *s, const sl_run_options *opts)
 	s->opts = *opts;
 	s->opts.select = (const char *const *)s->sel;
 	s->opts.ignore = (const char *const *)s->sel + opts->n_select;
+	s->opts.plugins = (const char *const *)s->sel + opts->n_select + opts->n_ignore;
 	return SL_OK;
 }
 
@@ -225,7 +352,7 @@ void sl_scopes_free(sl_scopes *s)
 		free(s->dirs[i].dir);
 	free(s->dirs);
 	free(s->last_dir);
-	for (size_t i = 0; i < s->opts.n_select + s->opts.n_ignore; i++)
+	for (size_t i = 0; i < s->opts.n_select + s->opts.n_ignore + s->opts.n_plugins; i++)
 		free(s->sel[i]);
 	free(s->sel);
 	free(s);

@@ -17,6 +17,8 @@ typedef struct sl_scope {
 	const sl_config *cfg;        /* the config (NULL only when error is set) */
 	sl_config *owned;            /* cfg when the scope loaded it, else NULL */
 	sl_severity *severity;       /* per registry entry: SL_SEV_OFF = the rule is off */
+	int *declared;               /* the registry indices of its config's custom-rules: */
+	size_t n_declared;
 	sl_globs *globs;             /* its exclude globs, relative to its directory */
 	char *default_mode_config;   /* "path:line" of its kserve-default-deployment-mode, or NULL */
 	char *error;                 /* why its config could not be used ("path:line:col: error:
@@ -47,7 +49,7 @@ void sl_scopes_free(sl_scopes *s);
 ** *out is malloc'd (sl_registry_count entries). SL_EUSAGE for an unknown id in select/ignore,
 ** with *error_out (the closest id); SL_ENOMEM. An unknown id in cfg's rules: is refused when the
 ** config is loaded (config.c). */
-sl_err sl_scopes_severities(const sl_config *cfg, const sl_run_options *opts, sl_severity **out,
-			   char **error_out);
+sl_err sl_scopes_severities(const sl_config *cfg, const int *declared, size_t n_declared,
+			   const sl_run_options *opts, sl_severity **out, char **error_out);
 
 #endif

@@ -21,6 +21,9 @@ const sl_config *sl_ctx_config(const sl_ctx *ctx) { return ctx->file->scope->cfg
 const sl_index *sl_ctx_index(const sl_ctx *ctx) { return ctx->index; }
 sl_arena *sl_ctx_arena(sl_ctx *ctx) { return ctx->file->arena; }
 const sl_source *sl_ctx_source(const sl_ctx *ctx) { return ctx->file->src; }
+long long sl_ctx_unit_gpus(sl_ctx *ctx, const sl_unit *u) { return sl_gpu_unit_count(sl_ctx_config(ctx), u); }
+void **sl_ctx_object_cache(sl_ctx *ctx) { return &ctx->object_cache; }
+const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx) { return sl_registry_at((size_t)ctx->rule_index)->rule; }
 
 const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
 {
@@ -367,7 +370,7 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 	rec->fix.n_edits++;
 	rec->pub.fix = &rec->fix;
 	if (!rec->fix.applicability)
-		rec->fix.applicability = sl_registry[rec->rule_index].rule->fix;
+		rec->fix.applicability = sl_registry_at(rec->rule_index)->rule->fix;
 	return SL_OK;
 }
 

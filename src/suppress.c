@@ -188,7 +188,7 @@ static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
 /* True when selector sel (rule id or category) names the finding's rule. */
 static bool names(const char *sel, int ri)
 {
-	const struct sl_rule *r = sl_registry[ri].rule;
+	const struct sl_rule *r = sl_registry_at(ri)->rule;
 	return strcmp(sel, r->id) == 0 || strcmp(sel, r->category) == 0 || strcmp(sel, "all") == 0;
 }
 
@@ -246,7 +246,7 @@ static bool annotation_covers(const char *v, int ri)
 
 static bool rule_enabled(const sl_file *f, const char *sel)
 {
-	for (size_t i = 0; i < sl_registry_count; i++)
+	for (size_t i = 0; i < sl_registry_n(); i++)
 		if (f->scope->severity[i] != SL_SEV_OFF && names(sel, (int)i))
 			return true;
 	return false;
@@ -256,7 +256,7 @@ static bool known_selector(const char *sel)
 {
 	if (strcmp(sel, "all") == 0)
 		return true;
-	for (size_t i = 0; i < sl_registry_count; i++)
+	for (size_t i = 0; i < sl_registry_n(); i++)
 		if (names(sel, (int)i))
 			return true;
 	return false;

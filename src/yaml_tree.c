@@ -1494,6 +1494,18 @@ size_t sl_seq_n(const sl_node *seq)
 	return seq && seq->type == SL_NODE_SEQ ? seq->u.seq.n : 0;
 }
 
+const sl_node *sl_map_key_at(const sl_node *map, size_t i)
+{
+	const sl_pair *p = sl_map_pair(map, i);
+	return p ? p->key : NULL;
+}
+
+const sl_node *sl_map_value_at(const sl_node *map, size_t i)
+{
+	const sl_pair *p = sl_map_pair(map, i);
+	return p ? p->value : NULL;
+}
+
 const sl_node *sl_seq_item(const sl_node *seq, size_t i)
 {
 	return sl_node_deref(sl_node_deref(seq)->u.seq.items[i]);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "arena.h"
+#include "schedlint/export.h"   /* SL_API: what schedlint/rule.h exports to plugins */
 #include "k8s/k8s.h"
 #include "source.h"
 
@@ -124,11 +125,14 @@ const sl_node *sl_node_deref(const sl_node *n);
 const sl_pair *sl_map_entries(const sl_node *map, size_t *n);
 /* Iterates the entries of a mapping (aliases followed, "<<" merge keys resolved as the decoder
 ** does: sl_map_entries): for (i...) over sl_map_n / sl_map_pair. */
-size_t sl_map_n(const sl_node *map);
+SL_API size_t sl_map_n(const sl_node *map);
 const sl_pair *sl_map_pair(const sl_node *map, size_t i);
+/* Entry i's key and value (schedlint/rule.h's way to iterate, without sl_pair). */
+SL_API const sl_node *sl_map_key_at(const sl_node *map, size_t i);
+SL_API const sl_node *sl_map_value_at(const sl_node *map, size_t i);
 /* Items of a sequence (aliases followed). */
-size_t sl_seq_n(const sl_node *seq);
-const sl_node *sl_seq_item(const sl_node *seq, size_t i);
+SL_API size_t sl_seq_n(const sl_node *seq);
+SL_API const sl_node *sl_seq_item(const sl_node *seq, size_t i);
 /* True when sequence seq (aliases followed) holds a scalar equal to s; false for a NULL s. */
 bool sl_seq_has(const sl_node *seq, const char *s);
 /* True when v is mapping map's own value for its key, reached without an alias or a merge key,
@@ -136,11 +140,11 @@ bool sl_seq_has(const sl_node *seq, const char *s);
 bool sl_node_owns(const sl_node *map, const sl_node *v);
 /* The value of key in map (aliases followed, "<<" merge keys resolved as sl_map_entries says);
 ** NULL when absent or when map is not a mapping. */
-const sl_node *sl_map_get(const sl_node *map, const char *key);
+SL_API const sl_node *sl_map_get(const sl_node *map, const char *key);
 /* Like sl_map_get but returns the key node. */
 const sl_node *sl_map_get_key(const sl_node *map, const char *key);
 /* The node as a scalar string (NULL when it is not a scalar). */
-const char *sl_scalar(const sl_node *n);
+SL_API const char *sl_scalar(const sl_node *n);
 /* A scalar's text as the core's string view, as Go decodes it: absent, null or not a scalar
 ** is the empty view. */
 sl_k8s_str sl_node_str(const sl_node *n);
@@ -151,7 +155,7 @@ sl_yaml_type sl_scalar_type(const sl_node *n);
 /* Parses an integer scalar (YAML 1.1 forms); false when n is not one. */
 bool sl_scalar_int(const sl_node *n, long long *out);
 /* "mapping", "sequence", "string", "integer", "boolean", "null", "number". */
-const char *sl_node_kind_name(const sl_node *n);
+SL_API const char *sl_node_kind_name(const sl_node *n);
 /* The RFC 6901 pointer of n in its document, written into arena a. A key node has its
 ** value's pointer. */
 char *sl_node_pointer(const sl_node *n, sl_arena *a);

@@ -3,7 +3,8 @@
 # install.sh BUILD_DIR: installs the build into a scratch prefix (meson install --destdir), then
 # compiles tests/install/lint_buffer.c against the installed headers and shared library with
 # `pkg-config --cflags --libs schedlint` only, runs it, and checks that it linted a buffer
-# through the public API: a GPU request without a limit, at its line and column. Also checks
+# through the public API: a GPU request without a limit, at its line and column. Builds
+# examples/plugin the same way and checks the installed schedlint's finding with it. Also checks
 # the soname, that the library exports exactly the SL_API functions of the installed headers,
 # and the static link (`pkg-config --static`). Nothing is written outside a temporary directory.
 set -eu
@@ -31,7 +32,7 @@ sanflags=""
 root=$tmp/root
 pc=$(find "$root" -name schedlint.pc | head -n 1)
 [ -n "$pc" ] || fail "schedlint.pc was not installed"
-for h in schedlint.h lint.h config.h finding.h error.h export.h rules.h version.h; do
+for h in schedlint.h lint.h config.h finding.h error.h export.h rule.h rules.h version.h; do
 	[ -f "$root$prefix/include/schedlint/$h" ] || fail "include/schedlint/$h was not installed"
 done
 [ -f "$root$libdir/libschedlint.a" ] || fail "the static library was not installed"
@@ -50,6 +51,15 @@ grep -qx "gpu-request-without-limit 11:27" "$tmp/out" ||
 	{ cat "$tmp/out" >&2; fail "the buffer's GPU request without a limit was not found at 11:27"; }
 LD_LIBRARY_PATH=$root$libdir ldd "$tmp/lint_buffer" | grep -q "$root$libdir/$soname" ||
 	fail "lint_buffer is not linked against the installed $soname"
+# a plugin built out of tree against the installed SDK (schedlint/rule.h) with pkg-config only,
+# loaded by the installed schedlint, its finding checked to the line
+# shellcheck disable=SC2086
+$cc $sanflags -shared -fPIC -std=c11 -Wall -Wextra -Werror -o "$tmp/gpu_budget.so" \
+	"$src/examples/plugin/gpu_budget.c" $flags || fail "compiling examples/plugin with: $flags"
+(cd "$src/examples/plugin" && LD_LIBRARY_PATH=$root$libdir "$root$prefix/bin/schedlint" check \
+	--no-project --plugin "$tmp/gpu_budget.so" --select acme budget.yaml) >"$tmp/plugin.out" 2>&1 || true
+grep -qx 'budget.yaml:9:18: warning: InferenceService llm-70b, predictor: 3 replicas x 8 GPUs = 24 GPUs, over the 16-GPU budget \[acme/gpu-budget\]' \
+	"$tmp/plugin.out" || { cat "$tmp/plugin.out" >&2; fail "the installed schedlint with examples/plugin"; }
 # the exports are the public API, no more, no less
 grep -hoE 'SL_API [^(]*\(' "$root$prefix"/include/schedlint/*.h | grep -oE 'sl_[a-z0-9_]+ *\($' |
 	tr -d '( ' | sort -u >"$tmp/api"

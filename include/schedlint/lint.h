@@ -33,7 +33,7 @@ typedef struct sl_run sl_run;
 ** options mean the defaults.
 **     sl_run_options o = SL_RUN_OPTIONS_INIT;
 **     o.jobs = 1;                                                                       */
-#define SL_RUN_OPTIONS_VERSION 1
+#define SL_RUN_OPTIONS_VERSION 2   /* 2: plugins, allow_plugins */
 #define SL_RUN_OPTIONS_INIT {.version = SL_RUN_OPTIONS_VERSION}
 typedef struct sl_run_options {
 	unsigned version;            /* SL_RUN_OPTIONS_VERSION */
@@ -54,12 +54,21 @@ typedef struct sl_run_options {
 	bool force_exclude;          /* the config's exclude globs apply to the paths given to
 					sl_run_add_path too, not only to what a directory walk
 					finds (ruff's --force-exclude; the pre-commit hooks set it) */
+	/* version 2: */
+	const char *const *plugins;  /* shared objects whose rules the run adds (`--plugin PATH`;
+					include/schedlint/rule.h); a plugin built for another rule
+					ABI is SL_ECONFIG, and never loaded */
+	size_t n_plugins;
+	bool allow_plugins;          /* load the plugins: a config names (else such a config is
+					SL_ECONFIG: a repository's config must not run native code
+					on a machine that merely lints it) */
 } sl_run_options;
 
 /* A new run under cfg (borrowed; it must outlive the run).
-** \param[out] error_out on SL_EUSAGE (unknown id in select/ignore) or SL_ECONFIG (unknown rule
-**                       in the config), a malloc'd message; may be NULL.
-** \return SL_OK, SL_EUSAGE, SL_ECONFIG, SL_ENOMEM */
+** \param[out] error_out on SL_EUSAGE (unknown id in select/ignore), SL_ECONFIG (unknown rule
+**                       in the config, a custom rule that is wrong, a plugin refused) or SL_EIO
+**                       (a plugin that cannot be read), a malloc'd message; may be NULL.
+** \return SL_OK, SL_EUSAGE, SL_ECONFIG, SL_EIO, SL_ENOMEM */
 SL_API sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out,
 			 char **error_out);
 /* Adds a file, or every *.yaml / *.yml under a directory (hidden directories, config excludes

@@ -24,6 +24,13 @@ sl_err sl_cli_find_config(const char *config_path, const char *stdin_name, sl_co
 int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config **cfg);
 /* True when path names a directory. */
 bool sl_cli_is_dir(const char *path);
+/* Declares the custom-rules: of config_path (-c), else of the nearest .schedlint.yaml, and the
+** rules of the plugins (--plugin), so the catalogue (sl_rule_count) lists them: what `rules`
+** and `explain` show. Prints the error and returns the exit status on failure, EXIT_CLEAN on
+** success. */
+/* True when SCHEDLINT_ALLOW_PLUGINS=1: a config's plugins: may be loaded (as --allow-plugins). */
+bool sl_cli_env_allows_plugins(void);
+int sl_cli_declare_rules(const char *config_path, const char *const *plugins, size_t n_plugins);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
 int sl_cmd_placement(int argc, char **argv);

@@ -56,7 +56,8 @@ struct check_args {
 	const char *output, *config_path, *stdin_name, *color;
 	const char *show_settings;   /* --show-settings PATH */
 	int show_files;
-	struct list sel, ign;
+	struct list sel, ign, plugins;
+	int allow_plugins;
 	int fail_on, exit_zero, fix, unsafe, diff, force_exclude, no_project, no_gitignore;
 	unsigned jobs;
 	char **paths;
@@ -68,7 +69,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
 	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT,
-	       O_NO_GITIGNORE, O_SHOW_SETTINGS, O_SHOW_FILES };
+	       O_NO_GITIGNORE, O_SHOW_SETTINGS, O_SHOW_FILES, O_PLUGIN, O_ALLOW_PLUGINS };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -92,6 +93,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"no-respect-gitignore", no_argument, NULL, O_NO_GITIGNORE},
 		{"show-settings", required_argument, NULL, O_SHOW_SETTINGS},
 		{"show-files", no_argument, NULL, O_SHOW_FILES},
+		{"plugin", required_argument, NULL, O_PLUGIN},
+		{"allow-plugins", no_argument, NULL, O_ALLOW_PLUGINS},
 		{NULL, 0, NULL, 0}};
 	static const struct { const char *name; sl_format format; } formats[] = {
 		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
@@ -150,6 +153,15 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case O_NO_GITIGNORE: a->no_gitignore = 1; break;
 		case O_SHOW_SETTINGS: a->show_settings = optarg; break;
 		case O_SHOW_FILES: a->show_files = 1; break;
+		case O_PLUGIN: {   /* one path each, commas and all */
+			const char **nv = realloc(a->plugins.v, (a->plugins.n + 1) * sizeof *nv);
+			if (!nv)
+				return EXIT_INTERNAL;
+			a->plugins.v = nv;
+			a->plugins.v[a->plugins.n++] = optarg;
+			break;
+		}
+		case O_ALLOW_PLUGINS: a->allow_plugins = 1; break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -175,6 +187,9 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	opts.force_exclude = a->force_exclude;
 	opts.no_gitignore = a->no_gitignore;
 	opts.nearest_config = !a->config_path;   /* -c: one config for every file */
+	opts.plugins = a->plugins.v;
+	opts.n_plugins = a->plugins.n;
+	opts.allow_plugins = a->allow_plugins || sl_cli_env_allows_plugins();
 	sl_run *run = NULL;
 	char *err_msg = NULL;
 	sl_err err = sl_run_new(cfg, &opts, &run, &err_msg);
@@ -436,6 +451,7 @@ int sl_cmd_check(int argc, char **argv)
 	}
 	sl_config_free(cfg);
 	free(a.sel.v);
+	free(a.plugins.v);
 	free(a.ign.v);
 	return status;
 }

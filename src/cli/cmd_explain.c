@@ -2,15 +2,33 @@
 ** cmd_explain.c: `schedlint explain RULE`: one rule's documentation, from the generated
 ** registry. */
 #include <stdio.h>
+#include <string.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
 
 int sl_cmd_explain(int argc, char **argv)
 {
+	const char *config_path = NULL;
+	const char *plugins[16];
+	size_t n_plugins = 0;
+	while (argc >= 4 && n_plugins < sizeof plugins / sizeof plugins[0]) {
+		if (strcmp(argv[1], "-c") == 0 || strcmp(argv[1], "--config") == 0)
+			config_path = argv[2];
+		else if (strcmp(argv[1], "--plugin") == 0)
+			plugins[n_plugins++] = argv[2];
+		else
+			break;
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc != 2 || argv[1][0] == '-') {
-		fputs("Usage: schedlint explain RULE\n", stderr);
+		fputs("Usage: schedlint explain [-c FILE] [--plugin PATH]... RULE\n", stderr);
 		return EXIT_USAGE;
 	}
+	/* a custom rule's doc: declared by -c FILE, else by the nearest .schedlint.yaml */
+	int status = sl_cli_declare_rules(config_path, plugins, n_plugins);
+	if (status != EXIT_CLEAN)
+		return status;
 	int i = sl_rule_find(argv[1]);
 	if (i < 0) {
 		fprintf(stderr, "schedlint: error: unknown rule \"%s\" (see `schedlint rules`)\n", argv[1]);

@@ -128,6 +128,7 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	int status = EXIT_CLEAN;
 	sl_run_options opts = SL_RUN_OPTIONS_INIT;
 	opts.nearest_config = !config_path;
+	opts.allow_plugins = sl_cli_env_allows_plugins();   /* a config's plugins: */
 	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
 	if (!err && force_exclude && stdin_name && sl_run_excluded(run, stdin_name)) {
 		/* excluded: the buffer as it came, and nothing to say (as ruff) */
@@ -182,6 +183,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, i
 	opts.force_exclude = force_exclude;
 	opts.no_gitignore = no_gitignore;
 	opts.nearest_config = !config_path;
+	opts.allow_plugins = sl_cli_env_allows_plugins();   /* a config's plugins: */
 	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
 	for (int i = 0; i < n && !err; i++)
 		err = sl_run_add_path(run, paths[i]);

@@ -32,18 +32,28 @@ static void print_markdown(FILE *out)
 
 int sl_cmd_rules(int argc, char **argv)
 {
-	const char *format = "text";
+	const char *format = "text", *config_path = NULL;
+	const char *plugins[16];
+	size_t n_plugins = 0;
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
+		{"config", required_argument, NULL, 'c'},
+		{"plugin", required_argument, NULL, 'p'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:c:p:h", longopts, NULL)) != -1) {
 		if (c == 'f') {
 			format = optarg;
+		} else if (c == 'c') {
+			config_path = optarg;
+		} else if (c == 'p' && n_plugins < sizeof plugins / sizeof plugins[0]) {
+			plugins[n_plugins++] = optarg;
 		} else if (c == 'h') {
-			puts("Usage: schedlint rules [--format text|json|markdown]");
+			puts("Usage: schedlint rules [--format text|json|markdown] [-c FILE] [--plugin PATH]...\n"
+			     "The built-in rules, then the custom-rules: of -c FILE, else of the nearest\n"
+			     ".schedlint.yaml, and the rules of the plugins.");
 			return EXIT_CLEAN;
 		} else {
 			return EXIT_USAGE;
@@ -53,6 +63,9 @@ int sl_cmd_rules(int argc, char **argv)
 		fprintf(stderr, "schedlint: error: rules takes no argument \"%s\"\n", argv[optind]);
 		return EXIT_USAGE;
 	}
+	int status = sl_cli_declare_rules(config_path, plugins, n_plugins);
+	if (status != EXIT_CLEAN)
+		return status;
 	if (strcmp(format, "markdown") == 0) {
 		print_markdown(stdout);
 	} else if (strcmp(format, "json") == 0) {

@@ -20,8 +20,9 @@ void sl_cli_usage(FILE *out)
 	      "  schedlint [check] [OPTIONS] [PATH...]   lint files and directories (\"-\": stdin;\n"
 	      "                                          no PATH: \".\")\n"
 	      "  schedlint fmt [OPTIONS] [PATH...|-]     apply safe fixes; \"-\": stdin to stdout\n"
-	      "  schedlint rules [--format text|json|markdown]   list every rule\n"
-	      "  schedlint explain RULE                  show a rule's documentation\n"
+	      "  schedlint rules [--format text|json|markdown] [-c FILE]   list every rule (and\n"
+	      "                                          the config's custom-rules:)\n"
+	      "  schedlint explain [-c FILE] RULE        show a rule's documentation\n"
 	      "  schedlint placement [OPTIONS] [PATH...] where every unit can land, pool by pool\n"
 	      "  schedlint server [--debounce-ms N]      the language server (LSP) on stdin/stdout\n"
 	      "  schedlint --version | --help\n"
@@ -30,6 +31,9 @@ void sl_cli_usage(FILE *out)
 	      "  -f, --format text|json|sarif|github   output format (default text)\n"
 	      "  -o, --output FILE          write the report to FILE instead of stdout\n"
 	      "      --stdin-filename NAME  the path stdin stands for (reports, config, exclude)\n"
+	      "      --plugin PATH          add the rules of a C plugin (repeatable)\n"
+	      "      --allow-plugins        load the plugins: a config names (native code; also\n"
+	      "                             SCHEDLINT_ALLOW_PLUGINS=1)\n"
 	      "  -c, --config FILE          use this config for every file (default: each file's\n"
 	      "                             nearest .schedlint.yaml up to the repository root)\n"
 	      "      --select ID,...        run only these rules or categories\n"
@@ -120,6 +124,37 @@ int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config 
 		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 	}
 	return EXIT_CLEAN;
+}
+
+bool sl_cli_env_allows_plugins(void)
+{
+	const char *allow = getenv("SCHEDLINT_ALLOW_PLUGINS");
+	return allow && strcmp(allow, "1") == 0;
+}
+
+int sl_cli_declare_rules(const char *config_path, const char *const *plugins, size_t n_plugins)
+{
+	sl_config *cfg = NULL;
+	int status = sl_cli_load_config(config_path, NULL, &cfg);
+	if (status != EXIT_CLEAN)
+		return status;
+	/* a run declares its config's rules (they stay in the catalogue after it is gone) */
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.plugins = plugins;
+	o.n_plugins = n_plugins;
+	o.allow_plugins = sl_cli_env_allows_plugins();
+	sl_run *run = NULL;
+	char *msg = NULL;
+	sl_err err = sl_run_new(cfg, &o, &run, &msg);
+	if (err) {
+		sl_escape_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		fputc('\n', stderr);
+		status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	free(msg);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	return status;
 }
 
 const char *sl_cli_fix_name(sl_fix_applicability f)

@@ -160,6 +160,20 @@ const char *sl_object_unit_label(const sl_unit *u, sl_arena *a);
 const char *sl_object_label(const sl_object *o, sl_arena *a);
 /* The kind's usual name ("InferenceService", "Knative Service"). */
 const char *sl_kind_name(sl_kind k);
+/* The accessors schedlint/rule.h gives plugins, which see no struct layout. */
+SL_API const char *sl_object_kind_name(const sl_object *o);
+SL_API const char *sl_object_name(const sl_object *o);
+SL_API const char *sl_object_namespace(const sl_object *o);
+SL_API const sl_node *sl_object_root(const sl_object *o);
+SL_API size_t sl_object_unit_count(const sl_object *o);
+SL_API const sl_unit *sl_object_unit_at(const sl_object *o, size_t i);
+SL_API const sl_object *sl_unit_object(const sl_unit *u);
+SL_API const sl_node *sl_unit_pod(const sl_unit *u);
+SL_API long long sl_unit_replicas(const sl_unit *u, const sl_node **at);
+/* The role's name: "pod", "predictor", "transformer", "explainer", "worker", "canary",
+** "router", "runtime", "llm", "scheduler", "server". */
+SL_API const char *sl_unit_role_name(const sl_unit *u);
+const char *const *sl_unit_role_names(size_t *n);   /* the names, in sl_role's order: n of them */
 /* True for kinds that serve inference (InferenceService, Knative Service/Configuration,
 ** Seldon Server, LLMInferenceService, InferenceGraph). */
 bool sl_kind_is_serving(sl_kind k);

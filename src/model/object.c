@@ -228,3 +228,14 @@ bool sl_object_same(const sl_object *a, const sl_object *b)
 		return false;
 	return a->path == b->path || (a->path && b->path && strcmp(a->path, b->path) == 0);
 }
+
+const char *sl_object_kind_name(const sl_object *o) { return o->kind_name; }
+const char *sl_object_name(const sl_object *o) { return o->name; }
+const char *sl_object_namespace(const sl_object *o) { return o->namespace_; }
+const sl_node *sl_object_root(const sl_object *o) { return o->root; }
+size_t sl_object_unit_count(const sl_object *o) { return o->n_units; }
+
+const sl_unit *sl_object_unit_at(const sl_object *o, size_t i)
+{
+	return i < o->n_units ? &o->units[i] : NULL;
+}

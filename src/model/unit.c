@@ -204,3 +204,27 @@ bool sl_unit_builds_no_pod(const sl_unit *u)
 	return u->mode == SL_MODE_MODELMESH && (u->role == SL_ROLE_PREDICTOR ||
 						u->role == SL_ROLE_CANARY || u->role == SL_ROLE_WORKER);
 }
+
+const sl_object *sl_unit_object(const sl_unit *u) { return u->obj; }
+const sl_node *sl_unit_pod(const sl_unit *u) { return u->pod; }
+
+long long sl_unit_replicas(const sl_unit *u, const sl_node **at)
+{
+	if (at)
+		*at = u->replicas;
+	return u->min_replicas;
+}
+
+static const char *const role_names[] = {"pod", "predictor", "transformer", "explainer", "worker",
+					 "canary", "router", "runtime", "llm", "scheduler", "server"};
+
+const char *sl_unit_role_name(const sl_unit *u)
+{
+	return (size_t)u->role < sizeof role_names / sizeof role_names[0] ? role_names[u->role] : "pod";
+}
+
+const char *const *sl_unit_role_names(size_t *n)
+{
+	*n = sizeof role_names / sizeof role_names[0];
+	return role_names;
+}

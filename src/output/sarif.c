@@ -382,6 +382,31 @@ static char *full_description(const sl_rule_info *r)
 	return sentence(r->summary, strlen(r->summary), DESCRIPTION_MAX);
 }
 
+/* True when catalogue entry i has the id of an earlier one: two configs of the run declared a
+** custom rule of that id. rules[] lists each id once. */
+static bool repeats_id(size_t i)
+{
+	sl_rule_info r, e;
+	if (sl_rule_get(i, &r) != SL_OK)
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (sl_rule_get(j, &e) == SL_OK && strcmp(e.id, r.id) == 0)
+			return true;
+	return false;
+}
+
+/* The index in rules[] of rule id, or -1. */
+static int rule_index(const char *id)
+{
+	int at = sl_rule_find(id);
+	if (at < 0)
+		return -1;
+	int idx = 0;
+	for (size_t i = 0; i < (size_t)at; i++)
+		idx += !repeats_id(i);
+	return idx;
+}
+
 static json_t *rule_json(const sl_rule_info *r)
 {
 	char *name = pascal_case(r->id);
@@ -405,6 +430,8 @@ static json_t *rule_json(const sl_rule_info *r)
 			      "helpUri", help_uri, "defaultConfiguration", conf,
 			      "properties", "tags", r->category, "kubernetes", "scheduling",
 			      "problem.severity", psev);
+		if (o && strchr(r->id, '/'))   /* a custom rule: its doc is in a config, not rules.md */
+			json_object_del(o, "helpUri");
 	}
 	free(name);
 	free(shortd);
@@ -497,7 +524,7 @@ static json_t *result_json(uri_ctx *u, const sl_finding *f, const char *fp)
 	else
 		json_decref(reg);
 	json_t *o = msg && phys ? json_pack("{s:s}", "ruleId", f->rule) : NULL;
-	int idx = sl_rule_find(f->rule);
+	int idx = rule_index(f->rule);
 	if (o && idx >= 0)
 		json_object_set_new(o, "ruleIndex", json_integer(idx));
 	if (o) {
@@ -628,6 +655,8 @@ sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, F
 	bool ok = rules != NULL;
 	for (size_t i = 0; ok && i < sl_rule_count(); i++) {
 		sl_rule_info r;
+		if (repeats_id(i))
+			continue;
 		ok = sl_rule_get(i, &r) == SL_OK && json_array_append_new(rules, rule_json(&r)) == 0;
 	}
 	/* the results are written one by one (stream.c), after the rest */

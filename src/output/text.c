@@ -46,13 +46,13 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 	sl_summary_count(run, &s);
 	if (opts->statistics && n) {
 		/* Findings are sorted by position; count per rule in registry order. */
-		for (size_t r = 0; r < sl_registry_count; r++) {
+		for (size_t r = 0; r < sl_registry_n(); r++) {
 			size_t c = 0;
 			for (size_t i = 0; i < n; i++)
-				if (strcmp(run->findings[i]->rule, sl_registry[r].rule->id) == 0)
+				if (strcmp(run->findings[i]->rule, sl_registry_at(r)->rule->id) == 0)
 					c++;
 			if (c)
-				fprintf(out, "%6zu  %s\n", c, sl_registry[r].rule->id);
+				fprintf(out, "%6zu  %s\n", c, sl_registry_at(r)->rule->id);
 		}
 	}
 	if (!n) {

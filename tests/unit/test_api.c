@@ -348,3 +348,29 @@ Test(api, a_project_read_once_lends_what_add_project_reads, .timeout = 120)
 	globfree(&g);
 	(void)differ;
 }
+
+Test(api, run_options_version_1_ends_before_plugins)
+{
+	/* a program built against the version 1 header has no plugins fields: whatever follows its
+	** struct is not read */
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.version = 1;
+	o.jobs = 1;
+	o.plugins = (const char *const *)&o;   /* garbage a version 1 caller never set */
+	o.n_plugins = 3;
+	sl_run *run = NULL;
+	char *msg = NULL;
+	cr_assert_eq(sl_run_new(cfg, &o, &run, &msg), SL_OK, "%s", msg ? msg : "");
+	sl_run_free(run);
+	/* version 2 reads them: a plugin that does not exist is an error naming it */
+	o.version = SL_RUN_OPTIONS_VERSION;
+	static const char *const missing[] = {"no-such-plugin.so"};
+	o.plugins = missing;
+	o.n_plugins = 1;
+	cr_assert_eq(sl_run_new(cfg, &o, &run, &msg), SL_EIO);
+	cr_assert(strstr(msg, "no-such-plugin.so: error: cannot read the plugin: No such file"), "%s", msg);
+	free(msg);
+	sl_config_free(cfg);
+}
