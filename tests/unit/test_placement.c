@@ -206,13 +206,32 @@ Test(placement, upstream_taint_toleration_filter)
 	run_table(rows, sizeof rows / sizeof *rows);
 }
 
-/* kubernetes pkg/scheduler/framework/plugins/nodeaffinity/node_affinity_test.go, TestNodeAffinity
-** (the nodeSelector and required-term rows; component-helpers scheduling/corev1/nodeaffinity
-** does the matching). */
+/* kubernetes pkg/scheduler/framework/plugins/nodeaffinity/node_affinity_test.go, TestNodeAffinity,
+** as read at kubernetes/kubernetes commit 17bae91f207a5f2b101e581c90f7a72fc9adef96: its 31 rows
+** in upstream order, 20 transcribed here (name, nodeSelector, required node affinity, node labels
+** and the Filter verdict; the PreFilter-only expectations are dropped: rows 11 and 12 expect a
+** PreFilter Skip and a Filter that passes, rows 30 and 31 run Filter without PreFilter).
+** Skipped, 8 rows on matchFields (metadata.name) against the node's name, which a pool has not:
+** "Pod with matchFields using In operator that matches the existing node",
+** "Pod with matchFields using In operator that does not match the existing node",
+** "Pod with two terms: matchFields does not match, but matchExpressions matches",
+** "Pod with one term: matchFields does not match, but matchExpressions matches",
+** "Pod with one term: both matchFields and matchExpressions match",
+** "Pod with two terms: both matchFields and matchExpressions do not match",
+** "Pod with two terms of node.Name affinity",
+** "Pod with two conflicting mach field requirements";
+** and 3 rows on the plugin's args.addedAffinity (scheduler configuration, not the manifest):
+** "Matches added affinity and Pod's node affinity",
+** "Matches added affinity but not Pod's node affinity", "Doesn't match added affinity".
+** The last three rows here are schedlint's, not upstream's (component-helpers
+** scheduling/corev1/nodeaffinity semantics: no term, or an empty term, matches no node). */
 Test(placement, upstream_node_affinity)
 {
 #define REQ "  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n" \
 	    "        nodeSelectorTerms:\n"
+/* upstream's two rows with GPU Exists AND NotIn [AMD, INTER] */
+#define GPU_NOT_AMD REQ "          - matchExpressions: [{key: GPU, operator: Exists}, " \
+		    "{key: GPU, operator: NotIn, values: [AMD, INTER]}]\n"
 	static const struct row rows[] = {
 		{"missing labels", "  nodeSelector: {foo: bar}\n", NULL, "", "", "", AFF},
 		{"same labels", "  nodeSelector: {foo: bar}\n", NULL, "foo=bar", "", "", ""},
@@ -235,17 +254,19 @@ Test(placement, upstream_node_affinity)
 		{"Pod with affinity that don't match node's labels won't schedule onto the node",
 		 REQ "          - matchExpressions: [{key: foo, operator: In, values: [value1, value2]}]\n",
 		 NULL, "foo=bar", "", "", AFF},
-		{"Pod with a nil []NodeSelectorTerm in affinity, can't match the node's labels and won't "
-		 "schedule onto the node", REQ "          []\n", NULL, "foo=bar", "", "", AFF},
-		{"Pod with an empty []NodeSelectorTerm in affinity, can't match the node's labels and "
-		 "won't schedule onto the node", REQ "          - {}\n", NULL, "foo=bar", "", "", AFF},
 		{"Pod with empty MatchExpressions is not a valid value will match no objects and won't "
 		 "schedule onto the node", REQ "          - matchExpressions: []\n", NULL, "foo=bar",
 		 "", "", AFF},
+		{"Pod with no Affinity will schedule onto a node", "", NULL, "foo=bar", "", "", ""},
+		{"Pod with Affinity but nil NodeSelector will schedule onto a node",
+		 "  affinity:\n    nodeAffinity: {}\n", NULL, "foo=bar", "", "", ""},
+		{"Pod with multiple matchExpressions ANDed that matches the existing node",
+		 GPU_NOT_AMD,
+		 NULL, "GPU=NVIDIA-GRID-K1", "", "", ""},
 		{"Pod with multiple matchExpressions ANDed that doesn't match the existing node",
 		 REQ "          - matchExpressions: [{key: GPU, operator: Exists}, "
-		 "{key: GPU, operator: NotIn, values: [AMD, INTER]}]\n",
-		 NULL, "GPU=AMD", "", "", AFF},
+		 "{key: GPU, operator: In, values: [AMD, INTER]}]\n",
+		 NULL, "GPU=NVIDIA-GRID-K1", "", "", AFF},
 		{"Pod with multiple NodeSelectorTerms ORed in affinity, matches the node's labels and "
 		 "will schedule onto the node",
 		 REQ "          - matchExpressions: [{key: foo, operator: In, values: [bar, value2]}]\n"
@@ -264,10 +285,21 @@ Test(placement, upstream_node_affinity)
 		{"Pod with an invalid value in Affinity term won't be scheduled onto the node",
 		 REQ "          - matchExpressions: [{key: foo, operator: NotIn, values: [\"invalid value: ___@#$%^\"]}]\n",
 		 NULL, "foo=bar", "", "", AFF},
-		{"Pod with DoesNotExist on a label the node has",
+		{"Matches node selector correctly even if PreFilter is not called",
+		 "  nodeSelector: {foo: bar}\n", NULL, "foo=bar,baz=blah", "", "", ""},
+		{"Matches node affinity correctly even if PreFilter is not called",
+		 GPU_NOT_AMD,
+		 NULL, "GPU=NVIDIA-GRID-K1", "", "", ""},
+		/* schedlint's own rows */
+		{"schedlint: no nodeSelectorTerms match no node", REQ "          []\n", NULL, "foo=bar",
+		 "", "", AFF},
+		{"schedlint: an empty nodeSelectorTerm matches no node", REQ "          - {}\n", NULL,
+		 "foo=bar", "", "", AFF},
+		{"schedlint: DoesNotExist on a label the node has",
 		 REQ "          - matchExpressions: [{key: foo, operator: DoesNotExist}]\n",
 		 NULL, "foo=bar", "", "", AFF},
 	};
+#undef GPU_NOT_AMD
 #undef REQ
 	run_table(rows, sizeof rows / sizeof *rows);
 }
