@@ -91,6 +91,7 @@ typedef struct sl_engine {
 	sl_scopes *scopes;           /* the configs the files are linted under */
 	sl_file **files;
 	size_t n_files;
+	struct sl_helm *helm;        /* --helm-chart: the inputs are its rendered output (helm.h) */
 } sl_engine;
 
 /* What a rule sees (rule.h's sl_ctx): the file, the object and unit under check and the running

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "helm.h"
 #include "passes.h"
 #include "registry.h"
 #include "suppress.h"
@@ -293,6 +294,8 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 		err = sl_engine_check(e, f);
 	if (!err && f->src && !f->context)
 		err = settle(f);
+	if (!err && f->src && !f->context && e->helm)
+		err = sl_helm_remap(e->helm, f);   /* rendered: the findings go to the templates */
 	bool compacted = !err && f->src && released;
 	if (compacted)
 		err = compact(e, f);
@@ -676,5 +679,6 @@ void sl_passes_free(sl_passes *p)
 	pthread_mutex_destroy(&e->keep_lock);
 	sl_scopes_free(e->scopes);
 	sl_index_free(&e->index);
+	sl_helm_free(e->helm);
 	free(p->sorted);
 }

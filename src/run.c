@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "fixer.h"
+#include "helm.h"
 #include "passes.h"
 #include "repo.h"
 #include "output/output.h"
@@ -178,6 +179,8 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 		return SL_OK;   /* as if it were met in a walk */
 	if (stat(path, &st) != 0)
 		return add_error(path, errno, run);
+	if (!S_ISDIR(st.st_mode) && sl_helm_is_template(path))
+		return SL_OK;   /* a chart's template is not YAML until rendered: never linted */
 	sl_err err = add_root(run, path, S_ISDIR(st.st_mode));
 	if (err == SL_EIO)
 		return add_error(path, errno, run);
@@ -229,6 +232,13 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 	if (f->src)
 		f->src->owner = f;
 	return err;
+}
+
+sl_err sl_run_set_helm_chart(sl_run *run, const char *dir, char **error_out)
+{
+	if (run->linted || run->passes.eng.helm)
+		return SL_EUSAGE;
+	return sl_helm_new(dir, &run->passes.eng.helm, error_out);
 }
 
 bool sl_run_excluded(const sl_run *run, const char *path)

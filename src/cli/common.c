@@ -45,6 +45,8 @@ void sl_cli_usage(FILE *out)
 	      "      --no-project           do not read the project's other files for cross-file\n"
 	      "                             facts (PriorityClasses, Knative flags, runtimes...)\n"
 	      "      --no-respect-gitignore lint what git ignores too (.gitignore, info/exclude)\n"
+	      "      --helm-chart DIR       the input is `helm template DIR` output: findings point\n"
+	      "                             at the template lines (# Source: comments)\n"
 	      "\n"
 	      "Options of fmt: --stdin-filename NAME, -c FILE, --unsafe-fixes, --force-exclude,\n"
 	      "--no-project, --no-respect-gitignore.\n"
