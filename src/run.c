@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include "fixer.h"
 #include "helm.h"
+#include "kustomize.h"
 #include "passes.h"
 #include "repo.h"
 #include "output/output.h"
@@ -258,6 +259,100 @@ static int cmp_files(const void *a, const void *b)
 	return strcmp((*(sl_file *const *)a)->path, (*(sl_file *const *)b)->path);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The kustomizations a run sees: those among its files (inputs and the project's), and the one
+** beside each file named, as a real path; *v sorted, without repeats. */
+static sl_err kustomizations(const sl_engine *e, char ***v, size_t *n)
+{
+	size_t cap = 0;
+	*v = NULL;
+	*n = 0;
+	for (size_t i = 0; i < e->n_files; i++) {
+		const char *p = e->files[i]->path;
+		const char *slash = strrchr(p, '/');
+		char *k[3] = {NULL, NULL, NULL};
+		if (sl_kustomize_is_file(p)) {
+			k[0] = realpath(p, NULL);
+		} else if (!e->files[i]->context) {
+			static const char *const names[] = {"kustomization.yaml", "kustomization.yml"};
+			for (size_t j = 0; j < 2; j++) {
+				char *c = sl_xprintf("%.*s%s", slash ? (int)(slash - p + 1) : 0, p, names[j]);
+				if (!c)
+					return SL_ENOMEM;
+				k[j] = realpath(c, NULL);
+				free(c);
+			}
+		}
+		for (size_t j = 0; j < 2; j++) {
+			if (!k[j])
+				continue;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 8;
+				char **nv = sl_xrealloc(*v, cap * sizeof *nv);
+				if (!nv) {
+					free(k[0]);
+					free(k[1]);
+					return SL_ENOMEM;
+				}
+				*v = nv;
+			}
+			(*v)[(*n)++] = k[j];
+		}
+	}
+	if (*n)
+		qsort(*v, *n, sizeof **v, cmp_str);
+	size_t w = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (w && strcmp((*v)[w - 1], (*v)[i]) == 0)
+			free((*v)[i]);
+		else
+			(*v)[w++] = (*v)[i];
+	}
+	*n = w;
+	return SL_OK;
+}
+
+/* Files a kustomization uses as patches are partial objects: never linted on their own (nor
+** read for facts). They stay out of the run, as the project's context files do. */
+static sl_err skip_patches(sl_run *run)
+{
+	sl_engine *e = &run->passes.eng;
+	char **kust = NULL, **patches = NULL;
+	size_t nk = 0, np = 0, cap = 0;
+	sl_err err = kustomizations(e, &kust, &nk);
+	for (size_t i = 0; !err && i < nk; i++)
+		err = sl_kustomize_patch_files(kust[i], &patches, &np, &cap);
+	if (!err && np)
+		qsort(patches, np, sizeof *patches, cmp_str);
+	for (size_t i = 0; !err && np && i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		const char *base = strrchr(f->path, '/');
+		base = base ? base + 1 : f->path;
+		bool named = false;   /* a patch's base name first: most files need no realpath */
+		for (size_t j = 0; j < np && !named; j++) {
+			const char *pb = strrchr(patches[j], '/');
+			named = pb && strcmp(pb + 1, base) == 0;
+		}
+		char *real = named ? realpath(f->path, NULL) : NULL;
+		if (real && bsearch(&real, patches, np, sizeof *patches, cmp_str)) {
+			f->context = true;
+			f->next = SL_NEXT_DONE;
+		}
+		free(real);
+	}
+	for (size_t i = 0; i < nk; i++)
+		free(kust[i]);
+	for (size_t i = 0; i < np; i++)
+		free(patches[i]);
+	free(kust);
+	free(patches);
+	return err;
+}
+
 sl_err sl_run_lint(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
@@ -268,7 +363,9 @@ sl_err sl_run_lint(sl_run *run)
 	** however the inputs were named. */
 	if (e->n_files)   /* qsort(NULL, 0, ...) is undefined */
 		qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
-	sl_err err = sl_passes_lint(&run->passes);
+	sl_err err = skip_patches(run);
+	if (!err)
+		err = sl_passes_lint(&run->passes);
 	/* the files a caller sees: all but the project's context files */
 	run->shown = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *run->shown);
 	if (!run->shown)
