@@ -78,6 +78,10 @@ typedef struct sl_file {
 	bool context;                /* one of the project's other files, read for the cross-file
 				        facts only: never checked, reported or written */
 	uint64_t kinds;              /* streamed: the kinds its text names (sl_kinds_named_in) */
+	bool partial;                /* used by a kustomization (a patch, a built resource): not
+				        linted on its own, never read for facts */
+	const struct sl_kustomize_build *build;   /* the text of a kustomization's build: its
+						     findings move to their nodes' origins */
 } sl_file;
 
 typedef struct sl_engine {
@@ -92,6 +96,7 @@ typedef struct sl_engine {
 	sl_file **files;
 	size_t n_files;
 	struct sl_helm *helm;        /* --helm-chart: the inputs are its rendered output (helm.h) */
+	struct sl_kustomize *kust;   /* the kustomizations built (kustomize.h) */
 } sl_engine;
 
 /* What a rule sees (rule.h's sl_ctx): the file, the object and unit under check and the running

@@ -317,7 +317,7 @@ static sl_err kustomizations(const sl_engine *e, char ***v, size_t *n)
 }
 
 /* Files a kustomization uses as patches are partial objects: never linted on their own (nor
-** read for facts). They stay out of the run, as the project's context files do. */
+** read for facts); they are still the run's files (a buffer's text comes back unchanged). */
 static sl_err skip_patches(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
@@ -338,10 +338,8 @@ static sl_err skip_patches(sl_run *run)
 			named = pb && strcmp(pb + 1, base) == 0;
 		}
 		char *real = named ? realpath(f->path, NULL) : NULL;
-		if (real && bsearch(&real, patches, np, sizeof *patches, cmp_str)) {
-			f->context = true;
-			f->next = SL_NEXT_DONE;
-		}
+		if (real && bsearch(&real, patches, np, sizeof *patches, cmp_str))
+			f->partial = true;
 		free(real);
 	}
 	for (size_t i = 0; i < nk; i++)
@@ -353,12 +351,54 @@ static sl_err skip_patches(sl_run *run)
 	return err;
 }
 
+/* Builds the kustomizations among the inputs (kustomize.h): the files they use (resources of a
+** build, patches) are not linted alone, and each root's build is linted in their place. */
+static sl_err build_kustomizations(sl_run *run)
+{
+	sl_engine *e = &run->passes.eng;
+	const char **kp = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *kp);
+	if (!kp)
+		return SL_ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < e->n_files; i++)
+		if (!e->files[i]->context && e->files[i]->on_disk &&
+		    sl_kustomize_is_file(e->files[i]->path))
+			kp[n++] = e->files[i]->path;
+	sl_err err = n ? sl_kustomize_plan(kp, n, NULL, 0, &e->kust) : SL_OK;
+	free(kp);
+	if (err || !e->kust)
+		return err;
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		char *real = f->context ? NULL : realpath(f->path, NULL);
+		if (real && sl_kustomize_consumed(e->kust, real))
+			f->partial = true;   /* linted in its overlays' builds */
+		free(real);
+	}
+	for (size_t i = 0; !err && i < sl_kustomize_n_builds(e->kust); i++) {
+		const char *name, *text;
+		size_t len;
+		const sl_kustomize_build *b = sl_kustomize_build_at(e->kust, i, &name, &text, &len);
+		sl_file *f = sl_passes_new_file(&run->passes, name);
+		if (!f)
+			return SL_ENOMEM;
+		f->build = b;
+		err = sl_source_from_buffer(name, text, len, &f->src);
+		if (f->src)
+			f->src->owner = f;
+	}
+	return err;
+}
+
 sl_err sl_run_lint(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
 	if (run->linted)
 		return SL_EUSAGE;
 	run->linted = true;
+	sl_err kerr = build_kustomizations(run);
+	if (kerr)
+		return kerr;
 	/* Files in path order, so "first" (a first default PriorityClass) means the same thing
 	** however the inputs were named. */
 	if (e->n_files)   /* qsort(NULL, 0, ...) is undefined */
@@ -371,7 +411,7 @@ sl_err sl_run_lint(sl_run *run)
 	if (!run->shown)
 		return SL_ENOMEM;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context)
+		if (!e->files[i]->context && !e->files[i]->build)
 			run->shown[run->n_shown++] = i;
 	return err;
 }

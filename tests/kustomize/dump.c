@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0
+** dump.c: prints what schedlint's Kustomize builder (src/kustomize.c) builds for a
+** kustomization, as YAML, for compare.py to set beside `kubectl kustomize`. Usage: dump
+** DIR/kustomization.yaml. Exit 1 (and the build's findings on stderr) when it does not build. */
+#include <stdio.h>
+#include <string.h>
+#include "engine.h"
+#include "kustomize.h"
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fputs("usage: dump DIR/kustomization.yaml\n", stderr);
+		return 2;
+	}
+	sl_kustomize *k = NULL;
+	const char *paths[] = {argv[1]};
+	if (sl_kustomize_plan(paths, 1, NULL, 0, &k) != SL_OK) {
+		sl_kustomize_free(k);
+		return 3;
+	}
+	int status = 1;
+	for (size_t i = 0; i < sl_kustomize_n_builds(k); i++) {
+		const char *name, *text;
+		size_t len;
+		sl_kustomize_build_at(k, i, &name, &text, &len);
+		if (len) {
+			fwrite(text, 1, len, stdout);
+			status = 0;
+		}
+	}
+	sl_kustomize_free(k);
+	return status;
+}
