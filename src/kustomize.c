@@ -51,6 +51,7 @@ struct issue {
 struct kres {
 	sl_knode *obj;
 	const char *orig_name;   /* its name before this build's transformers */
+	bool hash;               /* generated: kustomize's hash suffix is added once it is built */
 };
 
 struct acc {
@@ -259,7 +260,7 @@ static bool add_res(struct acc *acc, sl_knode *obj)
 	if (!room(&acc->v, acc->n, &acc->cap, sizeof *acc->v))
 		return false;
 	const sl_knode *md = sl_knode_get(obj, "metadata", NULL);
-	acc->v[acc->n++] = (struct kres){obj, sl_knode_str(md, "name")};
+	acc->v[acc->n++] = (struct kres){obj, sl_knode_str(md, "name"), false};
 	return true;
 }
 
@@ -293,6 +294,25 @@ static bool builtin(const sl_knode *obj)
 	return !strchr(g, '.') || (n > 7 && strcmp(g + n - 7, ".k8s.io") == 0);
 }
 
+/* What kustomize drops from an object a strategic merge patch walked: fields whose value is
+** null, and empty metadata.labels and metadata.annotations (kyaml's merge2). */
+static void tidy(sl_knode *n, bool metadata)
+{
+	for (size_t i = 0; i < n->n; ) {
+		sl_knode *v = n->v[i];
+		bool key = n->type == SL_NODE_MAP;
+		if (key && (sl_knode_is_null(v) ||
+			    (metadata && v->type == SL_NODE_MAP && !v->n &&
+			     (strcmp(n->k[i]->s, "annotations") == 0 || strcmp(n->k[i]->s, "labels") == 0)))) {
+			sl_knode_remove(n, i);
+			continue;
+		}
+		if (v->type != SL_NODE_SCALAR)
+			tidy(v, key && strcmp(n->k[i]->s, "metadata") == 0);
+		i++;
+	}
+}
+
 /* The documents of a resource file, added to acc. */
 static bool add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc)
 {
@@ -307,6 +327,15 @@ static bool add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct
 		sl_knode *o = sl_knode_load(c->k->a, f->tree.docs[i]->root, f->src);
 		if (!o || !add_res(acc, o))
 			return false;
+		/* kustomize drops a null or empty metadata.labels or metadata.annotations */
+		sl_knode *md = sl_knode_get(o, "metadata", NULL);
+		static const char *const drop[] = {"labels", "annotations"};
+		for (size_t k = 0; md && k < 2; k++) {
+			size_t at;
+			sl_knode *v = sl_knode_get(md, drop[k], &at);
+			if (v && (sl_knode_is_null(v) || (v->type == SL_NODE_MAP && !v->n)))
+				sl_knode_remove(md, at);
+		}
 		if (o->type != SL_NODE_MAP || !sl_knode_str(o, "kind"))
 			return issue(c, "kustomize-invalid", ref, "accumulating resources from '%s': "
 				     "missing Resource metadata (every document needs kind and "
@@ -517,6 +546,7 @@ static bool apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t 
 			bool deleted = false;
 			if (!sl_kpatch_merge(c->k->a, o, p, builtin(o), &deleted))
 				return false;
+			tidy(o, false);   /* kyaml's merge drops what is null in the object it walks */
 			if (deleted) {
 				memmove(acc->v + i, acc->v + i + 1, (acc->n - i - 1) * sizeof *acc->v);
 				acc->n--;
@@ -690,12 +720,29 @@ static bool add_annotations(sl_arena *a, struct acc *acc, const sl_knode *ann)
 	return true;
 }
 
-/* The pod specs of an object whose priorityClassName a PriorityClass's new name updates. */
+/* Sets n[key] to `to` when it is the scalar `from` (a reference to a renamed object). */
+static void ref(sl_knode *n, const char *key, const char *from, const sl_knode *to)
+{
+	size_t at;
+	sl_knode *v = sl_knode_get(n, key, &at);
+	if (v && v->type == SL_NODE_SCALAR && strcmp(v->s, from) == 0)
+		n->v[at] = (sl_knode *)to;
+}
+
+/* Every item of sequence n[key] (a map), for the references in it. */
+#define EACH(it, map, key) \
+	for (sl_knode *it##_s = sl_knode_get((map), (key), NULL), *it = NULL; it##_s && !it; it##_s = NULL) \
+		for (size_t it##_i = 0; it##_s->type == SL_NODE_SEQ && it##_i < it##_s->n && \
+					(it = it##_s->v[it##_i]); it##_i++)
+
+/* The references kustomize's name reference transformer updates when a ConfigMap, Secret,
+** ServiceAccount or PriorityClass named from is renamed to: in the pod specs of every object. */
 static void rename_refs(struct acc *acc, const char *kind, const char *from, const sl_knode *to)
 {
 	static const char *const pod_paths[][5] = {
 		{"spec", "template", "spec", NULL}, {"spec", NULL},
 		{"spec", "jobTemplate", "spec", "template"}, {"spec", "predictor", NULL}};
+	bool cm = strcmp(kind, "ConfigMap") == 0, secret = strcmp(kind, "Secret") == 0;
 	for (size_t i = 0; i < acc->n; i++) {
 		for (size_t p = 0; p < sizeof pod_paths / sizeof *pod_paths; p++) {
 			sl_knode *spec = sl_knode_path(NULL, acc->v[i].obj, pod_paths[p], false, NULL, 0, 0);
@@ -703,12 +750,30 @@ static void rename_refs(struct acc *acc, const char *kind, const char *from, con
 				spec = sl_knode_get(spec, "spec", NULL);
 			if (!spec || spec->type != SL_NODE_MAP)
 				continue;
-			if (strcmp(kind, "PriorityClass") == 0) {
-				size_t at;
-				sl_knode *v = sl_knode_get(spec, "priorityClassName", &at);
-				if (v && v->type == SL_NODE_SCALAR && strcmp(v->s, from) == 0)
-					spec->v[at] = (sl_knode *)to;
+			if (strcmp(kind, "PriorityClass") == 0)
+				ref(spec, "priorityClassName", from, to);
+			if (strcmp(kind, "ServiceAccount") == 0)
+				ref(spec, "serviceAccountName", from, to);
+			if (!cm && !secret)
+				continue;
+			static const char *const lists[] = {"containers", "initContainers"};
+			for (size_t l = 0; l < 2; l++) {
+				EACH(ctr, spec, lists[l]) {
+					EACH(ef, ctr, "envFrom")
+						ref(sl_knode_get(ef, cm ? "configMapRef" : "secretRef", NULL), "name", from, to);
+					EACH(ev, ctr, "env")
+						ref(sl_knode_get(sl_knode_get(ev, "valueFrom", NULL),
+								 cm ? "configMapKeyRef" : "secretKeyRef", NULL), "name", from, to);
+				}
 			}
+			EACH(vol, spec, "volumes") {
+				ref(sl_knode_get(vol, cm ? "configMap" : "secret", NULL), cm ? "name" : "secretName", from, to);
+				EACH(src, sl_knode_get(vol, "projected", NULL), "sources")
+					ref(sl_knode_get(src, cm ? "configMap" : "secret", NULL), "name", from, to);
+			}
+			if (secret)
+				EACH(ps, spec, "imagePullSecrets")
+					ref(ps, "name", from, to);
 		}
 	}
 }
@@ -736,7 +801,7 @@ static bool rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix, c
 		nn->len = strlen(name);
 		nn->quoted = nm->quoted;
 		md->v[at] = nn;
-		if (kind && strcmp(kind, "PriorityClass") == 0)
+		if (kind)
 			rename_refs(acc, kind, nm->s, nn);
 	}
 	return true;
@@ -790,6 +855,51 @@ static bool set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list)
 			return issue(c, "kustomize-invalid", e, "replicas: %s %s has no field kustomize "
 				     "scales (Deployment, ReplicationController, ReplicaSet and "
 				     "StatefulSet have spec.replicas)", unscalable, name);
+	}
+	return true;
+}
+
+/* images: a container's image whose name is an entry's name gets its newName, newTag or
+** digest (every containers and initContainers list in the object, as kustomize v5). */
+static bool set_image(struct ctx *c, sl_knode *ctr, const sl_knode *images)
+{
+	size_t at;
+	sl_knode *img = sl_knode_get(ctr, "image", &at);
+	if (!img || img->type != SL_NODE_SCALAR)
+		return true;
+	const char *slash = strrchr(img->s, '/'), *from = slash ? slash : img->s;
+	const char *at_ = strchr(from, '@'), *colon = strchr(from, ':');
+	size_t nlen = at_ ? (size_t)(at_ - img->s) : colon ? (size_t)(colon - img->s) : img->len;
+	for (size_t i = 0; i < images->n; i++) {
+		const sl_knode *e = images->v[i];
+		const char *name = sl_knode_str(e, "name");
+		if (!name || strlen(name) != nlen || strncmp(name, img->s, nlen) != 0)
+			continue;
+		const char *nn = sl_knode_str(e, "newName"), *tag = sl_knode_str(e, "newTag");
+		const char *dig = sl_knode_str(e, "digest");
+		const char *old_tail = img->s + nlen;
+		char *v = sl_arena_printf(c->k->a, "%s%s%s", nn ? nn : name,
+					  dig ? "@" : tag ? ":" : "", dig ? dig : tag ? tag : old_tail);
+		sl_knode *vn = v ? sl_knode_scalar(c->k->a, v, e->src, e->start, e->end) : NULL;
+		if (!vn)
+			return false;
+		ctr->v[at] = vn;
+		return true;
+	}
+	return true;
+}
+
+static bool images_in(struct ctx *c, sl_knode *n, const sl_knode *images)
+{
+	for (size_t i = 0; i < n->n; i++) {
+		sl_knode *v = n->v[i];
+		if (n->type == SL_NODE_MAP && v->type == SL_NODE_SEQ &&
+		    (strcmp(n->k[i]->s, "containers") == 0 || strcmp(n->k[i]->s, "initContainers") == 0))
+			for (size_t j = 0; j < v->n; j++)
+				if (v->v[j]->type == SL_NODE_MAP && !set_image(c, v->v[j], images))
+					return false;
+		if (v->type != SL_NODE_SCALAR && !images_in(c, v, images))
+			return false;
 	}
 	return true;
 }
@@ -889,72 +999,172 @@ static bool name_hash(const char *kind, const char *name, const sl_knode *data, 
 	return true;
 }
 
-/* configMapGenerator entries with literals (files and envs: kustomize-unsupported for now). */
-static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const sl_knode *opts,
-		     const char *kind)
+static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* s base64-encoded, in a. */
+static char *base64(sl_arena *a, const char *s, size_t n)
 {
-	bool global_off = false;
+	char *out = sl_arena_alloc(a, (n + 2) / 3 * 4 + 1), *w = out;
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; out && i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+		*w++ = B64[v >> 18 & 63];
+		*w++ = B64[v >> 12 & 63];
+		*w++ = i + 1 < n ? B64[v >> 6 & 63] : '=';
+		*w++ = i + 2 < n ? B64[v & 63] : '=';
+	}
+	if (out)
+		*w = '\0';
+	return out;
+}
+
+/* Adds key = value (origin at) to a generator's data; a Secret's values base64-encoded. */
+static bool put_kv(struct ctx *c, sl_knode *data, const char *key, size_t klen, const char *val,
+		   size_t vlen, const sl_knode *at, bool secret)
+{
+	sl_arena *a = c->k->a;
+	char *k = sl_arena_strndup(a, key, klen);
+	const char *v = secret ? base64(a, val, vlen) : sl_arena_strndup(a, val, vlen);
+	sl_knode *vn = v ? sl_knode_scalar(a, v, at->src, at->start, at->end) : NULL;
+	if (!k || !vn)
+		return false;
+	vn->quoted = true;
+	return sl_knode_set(a, data, k, vn);
+}
+
+/* A generator's data from its envs, files and literals (kustomize's order). */
+static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode *data, bool secret)
+{
+	static const char *const envs[] = {"env", "envs"};
+	for (size_t k = 0; k < 2; k++) {
+		const sl_knode *list = sl_knode_get(e, envs[k], NULL);
+		const sl_knode *one = list && list->type == SL_NODE_SCALAR ? list : NULL;
+		for (size_t i = 0; list && i < (one ? 1 : list->n); i++) {
+			const sl_knode *it = one ? one : list->v[i];
+			char *p = it->type == SL_NODE_SCALAR ? join(dir, it->s) : NULL;
+			struct kfile *f = p && within(dir, p) ? load(c->k, p) : NULL;
+			free(p);
+			if (!f || !f->src)
+				return issue(c, "kustomize-invalid", it, "cannot read the env file %s "
+					     "(in or below the kustomization's directory)", it->s);
+			const char *t = f->src->data, *end = t + f->src->len;
+			while (t < end) {
+				const char *nl = memchr(t, '\n', (size_t)(end - t)), *le = nl ? nl : end;
+				const char *q = t;
+				while (q < le && (*q == ' ' || *q == '\t'))
+					q++;
+				const char *eq = q < le ? memchr(q, '=', (size_t)(le - q)) : NULL;
+				size_t vl = eq ? (size_t)(le - eq - 1) : 0;
+				if (eq && vl && eq[vl] == '\r')
+					vl--;
+				if (q < le && *q != '#' && eq &&
+				    !put_kv(c, data, q, (size_t)(eq - q), eq + 1, vl, it, secret))
+					return false;
+				t = nl ? nl + 1 : end;
+			}
+		}
+	}
+	const sl_knode *files = sl_knode_get(e, "files", NULL);
+	for (size_t i = 0; files && i < files->n; i++) {
+		const sl_knode *it = files->v[i];
+		if (it->type != SL_NODE_SCALAR)
+			return false;
+		const char *eq = strchr(it->s, '='), *path = eq ? eq + 1 : it->s;
+		const char *base = strrchr(path, '/');
+		char *p = join(dir, path);
+		struct kfile *f = p && within(dir, p) ? load(c->k, p) : NULL;
+		free(p);
+		if (!f || !f->src)
+			return issue(c, "kustomize-invalid", it, "cannot read %s (in or below the "
+				     "kustomization's directory)", path);
+		const char *key = eq ? it->s : base ? base + 1 : path;
+		/* bytes that are not UTF-8 go to binaryData, base64-encoded, as kustomize does */
+		bool binary = !secret && f->src->bad_what;
+		sl_knode *to = data;
+		if (binary) {
+			to = sl_knode_get(data, "\x01binaryData", NULL);
+			if (!to && (!(to = sl_knode_new(c->k->a, SL_NODE_MAP, it->src, it->start, it->end)) ||
+				    !sl_knode_set(c->k->a, data, "\x01binaryData", to)))
+				return false;
+		}
+		if (!put_kv(c, to, key, eq ? (size_t)(eq - it->s) : strlen(key), f->src->data,
+			    f->src->len, it, secret || binary))
+			return false;
+	}
+	const sl_knode *lits = sl_knode_get(e, "literals", NULL);
+	for (size_t i = 0; lits && i < lits->n; i++) {
+		const sl_knode *l = lits->v[i];
+		const char *eq = l->type == SL_NODE_SCALAR ? strchr(l->s, '=') : NULL;
+		if (!eq)
+			return issue(c, "kustomize-invalid", l, "a literal is KEY=VALUE");
+		const char *v = eq + 1;
+		size_t vl = strlen(v);
+		if (vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0]) {
+			v++;
+			vl -= 2;
+		}
+		if (!put_kv(c, data, l->s, (size_t)(eq - l->s), v, vl, l, secret))
+			return false;
+	}
+	return true;
+}
+
+/* configMapGenerator / secretGenerator: envs, files and literals; behavior create, merge
+** (into the ConfigMap of that name a base made) or replace. The hash suffix comes last
+** (finish_hashes), as kustomize adds it after every transformer. */
+static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const sl_knode *opts,
+		     const char *kind, const char *dir)
+{
 	const sl_knode *d = sl_knode_get(opts, "disableNameSuffixHash", NULL);
-	global_off = d && d->type == SL_NODE_SCALAR && strcmp(d->s, "true") == 0;
+	bool global_off = d && d->type == SL_NODE_SCALAR && strcmp(d->s, "true") == 0;
+	bool secret = strcmp(kind, "Secret") == 0;
+	sl_arena *a = c->k->a;
 	for (size_t g = 0; list && g < list->n; g++) {
 		const sl_knode *e = list->v[g];
 		const sl_knode *name = sl_knode_get(e, "name", NULL);
 		if (!name || name->type != SL_NODE_SCALAR)
 			return issue(c, "kustomize-invalid", e, "a generator needs a name");
-		static const char *const unsupported[] = {"files", "envs", "env", NULL};
-		for (size_t u = 0; unsupported[u]; u++) {
-			size_t at;
-			if (sl_knode_get(e, unsupported[u], &at))
-				return issue(c, "kustomize-unsupported", e->k[at], "%s: %s in a generator "
-					     "is not built by schedlint (literals are)", kind,
-					     unsupported[u]);
-		}
 		const char *behavior = sl_knode_str(e, "behavior");
-		if (behavior && strcmp(behavior, "create") != 0)
-			return issue(c, "kustomize-unsupported", sl_knode_get(e, "behavior", NULL),
-				     "generator behavior %s is not built by schedlint", behavior);
-		sl_arena *a = c->k->a;
+		sl_knode *data = sl_knode_new(a, SL_NODE_MAP, e->src, e->start, e->end);
+		if (!data || !gen_data(c, e, dir, data, secret))
+			return false;
+		if (behavior && strcmp(behavior, "create") != 0) {
+			struct kres *old = NULL;
+			for (size_t i = 0; i < acc->n && !old; i++)
+				if (acc->v[i].orig_name && strcmp(acc->v[i].orig_name, name->s) == 0 &&
+				    in(sl_knode_str(acc->v[i].obj, "kind"), (const char *const[]){kind, NULL}))
+					old = &acc->v[i];
+			if (!old)
+				return issue(c, "kustomize-invalid", sl_knode_get(e, "behavior", NULL),
+					     "id %s %s does not exist; cannot merge or replace", kind, name->s);
+			sl_knode *od = sl_knode_get(old->obj, "data", NULL);
+			if (strcmp(behavior, "merge") == 0 && od && od->type == SL_NODE_MAP) {
+				for (size_t i = 0; i < data->n; i++)
+					if (!sl_knode_set(a, od, data->k[i]->s, data->v[i]))
+						return false;
+			} else if (!sl_knode_set(a, old->obj, "data", data)) {
+				return false;
+			}
+			continue;
+		}
+		size_t bat;
+		sl_knode *bin = sl_knode_get(data, "\x01binaryData", &bat);
+		if (bin)
+			sl_knode_remove(data, bat);
 		sl_knode *obj = sl_knode_new(a, SL_NODE_MAP, name->src, name->start, name->end);
 		sl_knode *md = sl_knode_new(a, SL_NODE_MAP, name->src, name->start, name->end);
-		sl_knode *data = sl_knode_new(a, SL_NODE_MAP, e->src, e->start, e->end);
-		if (!obj || !md || !data)
+		if (!obj || !md)
 			return false;
-		const sl_knode *lits = sl_knode_get(e, "literals", NULL);
-		for (size_t i = 0; lits && i < lits->n; i++) {
-			const sl_knode *l = lits->v[i];
-			const char *eq = l->type == SL_NODE_SCALAR ? strchr(l->s, '=') : NULL;
-			if (!eq)
-				return issue(c, "kustomize-invalid", l, "a literal is KEY=VALUE");
-			char *k = sl_arena_strndup(a, l->s, (size_t)(eq - l->s));
-			sl_knode *v = sl_knode_scalar(a, eq + 1, l->src, l->start, l->end);
-			if (!k || !v)
-				return false;
-			v->quoted = true;
-			size_t vl = strlen(v->s);
-			if (vl >= 2 && (v->s[0] == '"' || v->s[0] == '\'') && v->s[vl - 1] == v->s[0]) {
-				v->s = sl_arena_strndup(a, v->s + 1, vl - 2);
-				if (!v->s)
-					return false;
-				v->len = vl - 2;
-			}
-			if (!sl_knode_set(a, data, k, v))
-				return false;
-		}
 		const sl_knode *eo = sl_knode_get(sl_knode_get(e, "options", NULL), "disableNameSuffixHash", NULL);
 		bool off = eo ? eo->type == SL_NODE_SCALAR && strcmp(eo->s, "true") == 0 : global_off;
-		const char *type = strcmp(kind, "Secret") == 0 ?
-				   (sl_knode_str(e, "type") ? sl_knode_str(e, "type") : "Opaque") : NULL;
-		char h[11] = "";
-		/* kustomize v5 hashes the generated object with an empty name */
-		if (!off && !name_hash(kind, "", data, type, h))
-			return false;
-		sl_knode *nm = sl_knode_scalar(a, off ? name->s : sl_arena_printf(a, "%s-%s", name->s, h),
-					       name->src, name->start, name->end);
+		const char *type = secret ? (sl_knode_str(e, "type") ? sl_knode_str(e, "type") : "Opaque") : NULL;
+		sl_knode *nm = sl_knode_copy(a, name);
 		if (!nm || !sl_knode_set(a, obj, "apiVersion", sl_knode_scalar(a, "v1", name->src, name->start, name->end)) ||
 		    !sl_knode_set(a, obj, "kind", sl_knode_scalar(a, kind, name->src, name->start, name->end)) ||
 		    !sl_knode_set(a, md, "name", nm) || !sl_knode_set(a, obj, "metadata", md) ||
 		    (type && !sl_knode_set(a, obj, "type", sl_knode_scalar(a, type, e->src, e->start, e->end))) ||
-		    (data->n && !sl_knode_set(a, obj, "data", data)))
+		    (data->n && !sl_knode_set(a, obj, "data", data)) || (bin && !sl_knode_set(a, obj, "binaryData", bin)))
 			return false;
 		const sl_knode *ns = sl_knode_get(e, "namespace", NULL);
 		if (ns && !sl_knode_set(a, md, "namespace", sl_knode_copy(a, ns)))
@@ -962,6 +1172,33 @@ static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const
 		if (!add_res(acc, obj))
 			return false;
 		acc->v[acc->n - 1].orig_name = name->s;
+		acc->v[acc->n - 1].hash = !off;
+	}
+	return true;
+}
+
+/* The hash suffix of every generated object, from what it holds once built, and the references
+** to it renamed along. */
+static bool finish_hashes(struct ctx *c, struct acc *acc)
+{
+	for (size_t i = 0; i < acc->n; i++) {
+		if (!acc->v[i].hash)
+			continue;
+		sl_knode *o = acc->v[i].obj, *md = sl_knode_get(o, "metadata", NULL);
+		const char *kind = sl_knode_str(o, "kind");
+		size_t at;
+		sl_knode *nm = sl_knode_get(md, "name", &at);
+		char h[11];
+		/* kustomize v5 hashes the object with an empty name */
+		if (!nm || !name_hash(kind, "", sl_knode_get(o, "data", NULL),
+				      strcmp(kind, "Secret") == 0 ? sl_knode_str(o, "type") : NULL, h))
+			return false;
+		sl_knode *nn = sl_knode_copy(c->k->a, nm);
+		if (!nn || !(nn->s = sl_arena_printf(c->k->a, "%s-%s", nm->s, h)))
+			return false;
+		nn->len = strlen(nn->s);
+		md->v[at] = nn;
+		rename_refs(acc, kind, nm->s, nn);
 	}
 	return true;
 }
@@ -1013,8 +1250,11 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 				ok = kp ? build_kust(c, kp, e, &sub, false)
 					: issue(c, "kustomize-invalid", e, "accumulating resources from "
 						"'%s': the directory holds no kustomization.yaml", e->s);
-				for (size_t j = 0; ok && j < sub.n; j++)
+				for (size_t j = 0; ok && j < sub.n; j++) {
 					ok = add_res(acc, sub.v[j].obj);
+					if (ok)
+						acc->v[acc->n - 1].hash = sub.v[j].hash;
+				}
 				free(sub.v);
 				free(kp);
 			} else if (!within(dir, p)) {
@@ -1131,8 +1371,8 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 	for (size_t i = 0; i < acc->n; i++)
 		acc->v[i].orig_name = name_of(acc->v[i].obj) ? name_of(acc->v[i].obj) : acc->v[i].orig_name;
 	const sl_knode *gopts = sl_knode_get(root, "generatorOptions", NULL);
-	ok = ok && generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap") &&
-	     generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret") &&
+	ok = ok && generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
+	     generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir) &&
 	     patches(c, root, dir, acc, true);
 	const sl_knode *ns = sl_knode_get(root, "namespace", NULL);
 	if (ok && ns && ns->type == SL_NODE_SCALAR && ns->len)
@@ -1156,6 +1396,9 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		ok = add_annotations(c->k->a, acc, ca);
 	ok = ok && patches(c, root, dir, acc, false) &&
 	     set_replicas(c, acc, sl_knode_get(root, "replicas", NULL));
+	const sl_knode *images = sl_knode_get(root, "images", NULL);
+	for (size_t i = 0; ok && images && images->type == SL_NODE_SEQ && i < acc->n; i++)
+		ok = images_in(c, acc->v[i].obj, images);
 	free(dir);
 	c->depth--;
 	return ok;
@@ -1203,7 +1446,7 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 {
 	struct ctx c = {k, b, 0};
 	struct acc acc = {0};
-	bool ok = build_kust(&c, kpath, NULL, &acc, false);
+	bool ok = build_kust(&c, kpath, NULL, &acc, false) && finish_hashes(&c, &acc);
 	if (b->failed) {
 		free(acc.v);
 		return true;   /* its findings say why; its files are linted as plain files */
@@ -1290,6 +1533,17 @@ const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 	*text = b->failed || !b->text ? "" : b->text;
 	*len = b->failed ? 0 : b->len;
 	return b;
+}
+
+size_t sl_kustomize_n_issues(const sl_kustomize_build *b)
+{
+	return b->n_issues;
+}
+
+void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg)
+{
+	*rule = i < b->n_issues ? b->issues[i].rule : NULL;
+	*msg = i < b->n_issues ? b->issues[i].msg : NULL;
 }
 
 /* The span a finding over [off, off + len) of the built text came from. */

@@ -36,6 +36,10 @@ bool sl_kustomize_consumed(const sl_kustomize *k, const char *real);
 size_t sl_kustomize_n_builds(const sl_kustomize *k);
 const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 						const char **name, const char **text, size_t *len);
+/* Build b's own findings (kustomize-unsupported, kustomize-invalid): how many, and finding i's
+** rule and message. */
+size_t sl_kustomize_n_issues(const sl_kustomize_build *b);
+void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg);
 /* Moves f's findings (f is build b's text, checked) to the places their nodes came from, names
 ** the overlay in their notes, drops fixes, and adds the build's own findings
 ** (kustomize-unsupported, kustomize-invalid). SL_ENOMEM only. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** dump.c: prints what schedlint's Kustomize builder (src/kustomize.c) builds for a
 ** kustomization, as YAML, for compare.py to set beside `kubectl kustomize`. Usage: dump
-** DIR/kustomization.yaml. Exit 1 (and the build's findings on stderr) when it does not build. */
+** DIR/kustomization.yaml. The build's own findings go to stderr; exit 1 when it does not build. */
 #include <stdio.h>
 #include <string.h>
 #include "engine.h"
@@ -23,7 +23,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sl_kustomize_n_builds(k); i++) {
 		const char *name, *text;
 		size_t len;
-		sl_kustomize_build_at(k, i, &name, &text, &len);
+		const sl_kustomize_build *b = sl_kustomize_build_at(k, i, &name, &text, &len);
+		for (size_t j = 0; j < sl_kustomize_n_issues(b); j++) {
+			const char *rule, *msg;
+			sl_kustomize_issue(b, j, &rule, &msg);
+			fprintf(stderr, "%s: %s [%s]\n", name, msg, rule);
+		}
 		if (len) {
 			fwrite(text, 1, len, stdout);
 			status = 0;
