@@ -51,6 +51,7 @@ struct issue {
 struct kres {
 	sl_knode *obj;
 	const char *orig_name;   /* its name before this build's transformers */
+	const char *first_name;  /* its name as written (a patch may name it so at any level) */
 	bool hash;               /* generated: kustomize's hash suffix is added once it is built */
 };
 
@@ -260,7 +261,7 @@ static bool add_res(struct acc *acc, sl_knode *obj)
 	if (!room(&acc->v, acc->n, &acc->cap, sizeof *acc->v))
 		return false;
 	const sl_knode *md = sl_knode_get(obj, "metadata", NULL);
-	acc->v[acc->n++] = (struct kres){obj, sl_knode_str(md, "name"), false};
+	acc->v[acc->n++] = (struct kres){obj, sl_knode_str(md, "name"), sl_knode_str(md, "name"), false};
 	return true;
 }
 
@@ -346,6 +347,15 @@ static bool add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct
 
 /* --- patches -------------------------------------------------------------------------------- */
 
+/* True when resource r is, or was at some level of the build, called name. */
+static bool known_as(const struct kres *r, const char *name)
+{
+	const char *now = name_of(r->obj);
+	return name && ((now && strcmp(now, name) == 0) ||
+			(r->orig_name && strcmp(r->orig_name, name) == 0) ||
+			(r->first_name && strcmp(r->first_name, name) == 0));
+}
+
 /* True when obj matches the target selector (a map: group, version, kind, name (a regular
 ** expression, anchored), namespace, labelSelector, annotationSelector). */
 static bool selected(const sl_knode *obj, const struct kres *r, const sl_knode *target)
@@ -363,7 +373,7 @@ static bool selected(const sl_knode *obj, const struct kres *r, const sl_knode *
 		return false;
 	if (tn) {
 		/* kustomize reads the name as a regular expression, anchored */
-		bool hit = (name && strcmp(tn, name) == 0) || (r->orig_name && strcmp(tn, r->orig_name) == 0);
+		bool hit = known_as(r, tn);
 		char *re = hit ? NULL : sl_xprintf("^(?:%s)$", tn);
 		int ec;
 		PCRE2_SIZE eo;
@@ -523,11 +533,9 @@ static bool apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t 
 				match = selected(o, &acc->v[i], target);
 			} else {
 				const char *pk = sl_knode_str(p, "kind"), *pn = name_of(p);
-				const char *k = sl_knode_str(o, "kind"), *nm = name_of(o);
+				const char *k = sl_knode_str(o, "kind");
 				const char *pns = ns_of(p), *ons = ns_of(o);
-				match = pk && k && strcmp(pk, k) == 0 && pn &&
-					((nm && strcmp(pn, nm) == 0) ||
-					 (acc->v[i].orig_name && strcmp(pn, acc->v[i].orig_name) == 0)) &&
+				match = pk && k && strcmp(pk, k) == 0 && known_as(&acc->v[i], pn) &&
 					(!pns || (ons && strcmp(pns, ons) == 0));
 			}
 			if (!match)
@@ -778,13 +786,13 @@ static void rename_refs(struct acc *acc, const char *kind, const char *from, con
 	}
 }
 
-/* namePrefix / nameSuffix on metadata.name (not on CRDs and Namespaces, as kustomize). */
+/* namePrefix / nameSuffix on metadata.name (not on CRDs, as kustomize). */
 static bool rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix, const sl_knode *suffix)
 {
 	for (size_t i = 0; i < acc->n; i++) {
 		sl_knode *o = acc->v[i].obj;
 		const char *kind = sl_knode_str(o, "kind");
-		if (in(kind, (const char *const[]){"CustomResourceDefinition", "Namespace", NULL}))
+		if (in(kind, (const char *const[]){"CustomResourceDefinition", NULL}))
 			continue;
 		sl_knode *md = sl_knode_get(o, "metadata", NULL);
 		size_t at;
@@ -1129,10 +1137,11 @@ static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const
 		sl_knode *data = sl_knode_new(a, SL_NODE_MAP, e->src, e->start, e->end);
 		if (!data || !gen_data(c, e, dir, data, secret))
 			return false;
-		if (behavior && strcmp(behavior, "create") != 0) {
+		/* kustomize: merge and replace change an existing object; anything else creates */
+		if (behavior && (strcmp(behavior, "merge") == 0 || strcmp(behavior, "replace") == 0)) {
 			struct kres *old = NULL;
 			for (size_t i = 0; i < acc->n && !old; i++)
-				if (acc->v[i].orig_name && strcmp(acc->v[i].orig_name, name->s) == 0 &&
+				if (known_as(&acc->v[i], name->s) &&
 				    in(sl_knode_str(acc->v[i].obj, "kind"), (const char *const[]){kind, NULL}))
 					old = &acc->v[i];
 			if (!old)
@@ -1171,7 +1180,7 @@ static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const
 			return false;
 		if (!add_res(acc, obj))
 			return false;
-		acc->v[acc->n - 1].orig_name = name->s;
+		acc->v[acc->n - 1].orig_name = acc->v[acc->n - 1].first_name = name->s;
 		acc->v[acc->n - 1].hash = !off;
 	}
 	return true;
@@ -1252,8 +1261,8 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 						"'%s': the directory holds no kustomization.yaml", e->s);
 				for (size_t j = 0; ok && j < sub.n; j++) {
 					ok = add_res(acc, sub.v[j].obj);
-					if (ok)
-						acc->v[acc->n - 1].hash = sub.v[j].hash;
+					if (ok)   /* its names and hash flag too */
+						acc->v[acc->n - 1] = sub.v[j];
 				}
 				free(sub.v);
 				free(kp);
