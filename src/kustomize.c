@@ -36,6 +36,8 @@ bool sl_kustomize_is_file(const char *path)
 /* --- the plan's state ---------------------------------------------------------------------- */
 
 struct kfile {
+	uint64_t hash, real_hash;   /* of path and real, to find it fast */
+	char *path;          /* as first asked for */
 	char *real;          /* its real path */
 	sl_source *src;      /* NULL when it cannot be read */
 	sl_tree tree;
@@ -82,6 +84,11 @@ struct sl_kustomize {
 	size_t n_consumed, cap_consumed;
 	sl_kustomize_build **builds;
 	size_t n_builds;
+	char *last_dir, *last_real;   /* within()'s cache */
+	struct { char *dir, *real; uint64_t hash; size_t len; } *dirs;   /* real_of()'s cache */
+	size_t n_dirs;
+	struct { const char *s; size_t len; } *bases;   /* the consumed files' base names, once */
+	size_t n_bases;
 };
 
 /* Room for one more of n elements of size bytes in *v (capacity *cap); false when out of memory. */
@@ -168,13 +175,56 @@ static void no_issue(void *payload, const char *rule, unsigned doc, size_t start
 	(void)payload, (void)rule, (void)doc, (void)start, (void)end, (void)message;
 }
 
+/* The real path of path: its directory resolved once per plan (most files share a few
+** directories), its base name appended; malloc'd, NULL when it does not exist. */
+static char *real_of(sl_kustomize *k, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) : 0;
+	const char *rd = NULL;
+	uint64_t h = sl_source_hash(SL_HASH_INIT, path, dl);
+	for (size_t i = k->n_dirs; i-- > 0 && !rd; )   /* the newest first: files come by directory */
+		if (k->dirs[i].hash == h && k->dirs[i].len == dl && memcmp(k->dirs[i].dir, path, dl) == 0)
+			rd = k->dirs[i].real;
+	if (!rd) {
+		void *nv = sl_xrealloc(k->dirs, (k->n_dirs + 1) * sizeof *k->dirs);
+		if (!nv)
+			return NULL;
+		k->dirs = nv;
+		char *d = sl_xprintf("%.*s", (int)dl, path);
+		char *r = d ? realpath(dl ? d : ".", NULL) : NULL;
+		if (!d || !r) {
+			free(d);
+			free(r);
+			return NULL;
+		}
+		k->dirs[k->n_dirs].dir = d;
+		k->dirs[k->n_dirs].hash = h;
+		k->dirs[k->n_dirs].len = dl;
+		k->dirs[k->n_dirs++].real = r;
+		rd = r;
+	}
+	char *full = sl_xprintf("%s/%s", rd, slash ? slash + 1 : path);
+	struct stat st;
+	if (full && (lstat(full, &st) != 0 || S_ISLNK(st.st_mode))) {
+		free(full);   /* missing, or a link: the kernel decides */
+		return realpath(path, NULL);
+	}
+	return full;
+}
+
 /* The file at path, read and parsed once per plan; NULL when out of memory. Its src is NULL
 ** when it cannot be read. */
 static struct kfile *load(sl_kustomize *k, const char *path)
 {
-	char *real = realpath(path, NULL);
+	uint64_t h = sl_source_hash(SL_HASH_INIT, path, strlen(path));
+	for (size_t i = 0; i < k->n_files; i++)   /* by the path first: no realpath for a file met again */
+		if (k->files[i]->hash == h && k->files[i]->path && strcmp(k->files[i]->path, path) == 0)
+			return k->files[i];
+	char *real = real_of(k, path);
+	uint64_t rh = real ? sl_source_hash(SL_HASH_INIT, real, strlen(real)) : 0;
 	for (size_t i = 0; real && i < k->n_files; i++)
-		if (strcmp(k->files[i]->real, real) == 0) {
+		if (k->files[i]->real_hash == rh && strcmp(k->files[i]->real, real) == 0) {
 			free(real);
 			return k->files[i];
 		}
@@ -188,7 +238,10 @@ static struct kfile *load(sl_kustomize *k, const char *path)
 	k->files = nv;
 	k->files[k->n_files++] = f;
 	f->real = real ? real : sl_xstrdup(path);
-	if (!f->real)
+	f->path = sl_xstrdup(path);
+	f->hash = h;
+	f->real_hash = rh;
+	if (!f->real || !f->path)
 		return NULL;
 	if (!real || sl_source_read_file(path, path, &f->src) != SL_OK) {
 		sl_source_free(f->src);
@@ -202,14 +255,18 @@ static struct kfile *load(sl_kustomize *k, const char *path)
 
 /* True when the file at path is in or below directory dir, as kustomize's load restrictor
 ** (LoadRestrictionsRootOnly, the default) demands of resource and patch files. */
-static bool within(const char *dir, const char *path)
+static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
 {
-	char *rd = realpath(dir, NULL), *rp = realpath(path, NULL);
+	/* the last directory asked about, resolved once (a kustomization's files come together) */
+	if (!k->last_dir || strcmp(k->last_dir, dir) != 0) {
+		free(k->last_dir);
+		free(k->last_real);
+		k->last_dir = sl_xstrdup(dir);
+		k->last_real = realpath(dir, NULL);
+	}
+	const char *rd = k->last_real;
 	size_t n = rd ? strlen(rd) : 0;
-	bool in = rd && rp && strncmp(rp, rd, n) == 0 && (rp[n] == '/' || rp[n] == '\0');
-	free(rd);
-	free(rp);
-	return in;
+	return rd && f && f->src && strncmp(f->real, rd, n) == 0 && (f->real[n] == '/' || f->real[n] == '\0');
 }
 
 /* The kustomization file in directory dir (malloc'd), NULL when there is none. */
@@ -302,7 +359,7 @@ static void tidy(sl_knode *n, bool metadata)
 	for (size_t i = 0; i < n->n; ) {
 		sl_knode *v = n->v[i];
 		bool key = n->type == SL_NODE_MAP;
-		if (key && (sl_knode_is_null(v) ||
+		if (key && ((sl_knode_is_null(v) && !(metadata && strcmp(n->k[i]->s, "creationTimestamp") == 0)) ||
 			    (metadata && v->type == SL_NODE_MAP && !v->n &&
 			     (strcmp(n->k[i]->s, "annotations") == 0 || strcmp(n->k[i]->s, "labels") == 0)))) {
 			sl_knode_remove(n, i);
@@ -474,16 +531,14 @@ static bool patch_docs(struct ctx *c, const char *dir, const sl_knode *path, con
 	sl_tree tt = {0};
 	if (path) {
 		char *p = join(dir, path->s);
-		if (p && !within(dir, p)) {
-			free(p);
-			return issue(c, "kustomize-invalid", path, "failed to get the patch file from "
-				     "path(%s): security; file is not in or below the kustomization's "
-				     "directory", path->s);
-		}
 		struct kfile *f = p ? load(c->k, p) : NULL;
 		free(p);
 		if (!f)
 			return false;
+		if (f->src && !within(c->k, dir, f))
+			return issue(c, "kustomize-invalid", path, "failed to get the patch file from "
+				     "path(%s): security; file is not in or below the kustomization's "
+				     "directory", path->s);
 		if (!f->src)
 			return issue(c, "kustomize-invalid", path, "unable to read the patch file '%s'",
 				     path->s);
@@ -1051,7 +1106,9 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 		for (size_t i = 0; list && i < (one ? 1 : list->n); i++) {
 			const sl_knode *it = one ? one : list->v[i];
 			char *p = it->type == SL_NODE_SCALAR ? join(dir, it->s) : NULL;
-			struct kfile *f = p && within(dir, p) ? load(c->k, p) : NULL;
+			struct kfile *f = p ? load(c->k, p) : NULL;
+			if (f && !within(c->k, dir, f))
+				f = NULL;
 			free(p);
 			if (!f || !f->src)
 				return issue(c, "kustomize-invalid", it, "cannot read the env file %s "
@@ -1081,7 +1138,9 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 		const char *eq = strchr(it->s, '='), *path = eq ? eq + 1 : it->s;
 		const char *base = strrchr(path, '/');
 		char *p = join(dir, path);
-		struct kfile *f = p && within(dir, p) ? load(c->k, p) : NULL;
+		struct kfile *f = p ? load(c->k, p) : NULL;
+		if (f && !within(c->k, dir, f))
+			f = NULL;
 		free(p);
 		if (!f || !f->src)
 			return issue(c, "kustomize-invalid", it, "cannot read %s (in or below the "
@@ -1266,13 +1325,12 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 				}
 				free(sub.v);
 				free(kp);
-			} else if (!within(dir, p)) {
-				ok = issue(c, "kustomize-invalid", e, "accumulating resources: security; "
-					   "file '%s' is not in or below the kustomization's directory",
-					   e->s);
 			} else {
 				struct kfile *f = load(c->k, p);
-				ok = f && add_file(c, f, e, acc);
+				ok = f && (!f->src || within(c->k, dir, f) ||
+					   issue(c, "kustomize-invalid", e, "accumulating resources: security; "
+						 "file '%s' is not in or below the kustomization's "
+						 "directory", e->s)) && add_file(c, f, e, acc);
 			}
 			free(p);
 			if (!ok)
@@ -1336,6 +1394,9 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 	}
 	struct kfile *f = load(c->k, kpath);
 	if (!f)
+		return false;
+	/* the kustomization itself is read by its build (a broken one is kustomize-invalid) */
+	if (f->src && !push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
 		return false;
 	bool ok = true;
 	const sl_knode *root = f->src && f->tree.n_docs && f->tree.docs[0]->root ?
@@ -1439,7 +1500,7 @@ static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, s
 			if (!s || remote(s))
 				continue;
 			char *p = join(dir, s), *kp = p ? kustomization_in(p) : NULL;
-			char *real = kp ? realpath(kp, NULL) : NULL;
+			char *real = kp ? real_of(k, kp) : NULL;
 			free(p);
 			free(kp);
 			if (real)
@@ -1489,7 +1550,7 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, const char *const 
 	if (!k->builds)
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		char *real = realpath(kpaths[i], NULL);
+		char *real = real_of(k, kpaths[i]);
 		bool root = real && !(ni && bsearch(&real, inc, ni, sizeof *inc, cmp_str));
 		free(real);
 		if (!root)
@@ -1510,6 +1571,20 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, const char *const 
 	}
 	if (k->n_consumed)
 		qsort(k->consumed, k->n_consumed, sizeof *k->consumed, cmp_str);
+	k->bases = sl_xcalloc(k->n_consumed ? k->n_consumed : 1, sizeof *k->bases);
+	if (!k->bases)
+		goto oom;
+	for (size_t i = 0; i < k->n_consumed; i++) {
+		const char *b = strrchr(k->consumed[i], '/');
+		b = b ? b + 1 : k->consumed[i];
+		size_t j = 0, bl = strlen(b);
+		while (j < k->n_bases && !(k->bases[j].len == bl && memcmp(k->bases[j].s, b, bl) == 0))
+			j++;
+		if (j == k->n_bases) {
+			k->bases[k->n_bases].s = b;
+			k->bases[k->n_bases++].len = bl;
+		}
+	}
 	for (size_t i = 0; i < ni; i++)
 		free(inc[i]);
 	free(inc);
@@ -1525,6 +1600,22 @@ bool sl_kustomize_consumed(const sl_kustomize *k, const char *real)
 {
 	return k && k->n_consumed && bsearch(&real, k->consumed, k->n_consumed, sizeof *k->consumed,
 					     cmp_str);
+}
+
+char *sl_kustomize_real(sl_kustomize *k, const char *path)
+{
+	return real_of(k, path);
+}
+
+bool sl_kustomize_may_consume(const sl_kustomize *k, const char *base)
+{
+	if (!k || !k->n_consumed)
+		return false;
+	size_t bl = strlen(base);
+	for (size_t i = 0; i < k->n_bases; i++)
+		if (k->bases[i].len == bl && memcmp(k->bases[i].s, base, bl) == 0)
+			return true;
+	return false;
 }
 
 size_t sl_kustomize_n_builds(const sl_kustomize *k)
@@ -1620,6 +1711,7 @@ void sl_kustomize_free(sl_kustomize *k)
 		return;
 	for (size_t i = 0; i < k->n_files; i++) {
 		free(k->files[i]->real);
+		free(k->files[i]->path);
 		sl_source_free(k->files[i]->src);
 		free(k->files[i]);
 	}
@@ -1638,6 +1730,14 @@ void sl_kustomize_free(sl_kustomize *k)
 		free(b);
 	}
 	free(k->builds);
+	free(k->last_dir);
+	free(k->last_real);
+	for (size_t i = 0; i < k->n_dirs; i++) {
+		free(k->dirs[i].dir);
+		free(k->dirs[i].real);
+	}
+	free(k->dirs);
+	free(k->bases);
 	sl_arena_free(k->a);
 	free(k);
 }
@@ -1645,8 +1745,8 @@ void sl_kustomize_free(sl_kustomize *k)
 /* --- patches named anywhere ---------------------------------------------------------------- */
 
 /* Appends the real path of dir/rel (when it exists) to *v. */
-static sl_err add(const char *dir, size_t dlen, const sl_node *rel, char ***v, size_t *n,
-		  size_t *cap)
+static sl_err add(sl_kustomize *k, const char *dir, size_t dlen, const sl_node *rel, char ***v,
+		  size_t *n, size_t *cap)
 {
 	const char *r = sl_scalar(rel);
 	if (!r || !*r || strchr(r, '\n'))
@@ -1654,38 +1754,35 @@ static sl_err add(const char *dir, size_t dlen, const sl_node *rel, char ***v, s
 	char *joined = r[0] == '/' ? sl_xstrdup(r) : sl_xprintf("%.*s%s", (int)dlen, dir, r);
 	if (!joined)
 		return SL_ENOMEM;
-	char *real = realpath(joined, NULL);
+	char *norm = join(".", joined);
+	char *real = norm ? real_of(k, norm) : NULL;
 	free(joined);
+	free(norm);
 	if (!real)
 		return SL_OK;
 	return push_str(v, n, cap, real) ? SL_OK : SL_ENOMEM;
 }
 
-sl_err sl_kustomize_patch_files(const char *path, char ***v, size_t *n, size_t *cap)
+sl_err sl_kustomize_patch_files(sl_kustomize *k, const char *path, char ***v, size_t *n,
+				size_t *cap)
 {
-	sl_source *src = NULL;
-	if (sl_source_read_file(path, path, &src) != SL_OK) {
-		sl_source_free(src);
-		return SL_OK;   /* unreadable: the walk reports it when it is an input */
-	}
-	sl_arena *a = sl_arena_new_sized(src->len * 8);
-	sl_tree t = {0};
-	sl_err err = a ? sl_tree_parse(src, a, &t, no_issue, NULL) : SL_ENOMEM;
-	const sl_node *root = !err && t.n_docs ? t.docs[0]->root : NULL;
+	struct kfile *f = load(k, path);   /* read and parsed once, for the builds too */
+	if (!f)
+		return SL_ENOMEM;
+	const sl_node *root = f->src && f->tree.n_docs ? f->tree.docs[0]->root : NULL;
 	const char *slash = strrchr(path, '/');
 	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+	sl_err err = SL_OK;
 	/* patches: [{path: ...}], patchesJson6902: [{path: ...}] */
 	static const char *const with_path[] = {"patches", "patchesJson6902"};
-	for (size_t k = 0; root && !err && k < 2; k++) {
-		const sl_node *seq = sl_map_get(root, with_path[k]);
+	for (size_t w = 0; root && !err && w < 2; w++) {
+		const sl_node *seq = sl_map_get(root, with_path[w]);
 		for (size_t i = 0; !err && i < sl_seq_n(seq); i++)
-			err = add(path, dlen, sl_map_get(sl_seq_item(seq, i), "path"), v, n, cap);
+			err = add(k, path, dlen, sl_map_get(sl_seq_item(seq, i), "path"), v, n, cap);
 	}
 	/* patchesStrategicMerge: [file, ...] (or inline patches, which are not paths) */
 	const sl_node *psm = root ? sl_map_get(root, "patchesStrategicMerge") : NULL;
 	for (size_t i = 0; !err && i < sl_seq_n(psm); i++)
-		err = add(path, dlen, sl_seq_item(psm, i), v, n, cap);
-	sl_arena_free(a);
-	sl_source_free(src);
+		err = add(k, path, dlen, sl_seq_item(psm, i), v, n, cap);
 	return err;
 }

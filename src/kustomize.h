@@ -18,11 +18,14 @@ typedef struct sl_kustomize_build sl_kustomize_build;
 /* True when path names a kustomization file (kustomization.yaml, kustomization.yml or
 ** Kustomization, in any directory). */
 bool sl_kustomize_is_file(const char *path);
-/* The real paths of the files the kustomization at path uses as patches (`patches:` entries
+/* The real paths of the files the kustomization at path uses as patches (resolved by plan k) (`patches:` entries
 ** with a path, `patchesStrategicMerge` file names, `patchesJson6902` paths), appended to *v
 ** (malloc'd strings; *n of them, *cap its room). A kustomization that cannot be read or parsed,
 ** and a patch file that does not exist, add nothing. SL_ENOMEM only. */
-sl_err sl_kustomize_patch_files(const char *path, char ***v, size_t *n, size_t *cap);
+sl_err sl_kustomize_patch_files(sl_kustomize *k, const char *path, char ***v, size_t *n,
+				size_t *cap);
+/* realpath(path), with the directories resolved once per plan (malloc'd; NULL: none). */
+char *sl_kustomize_real(sl_kustomize *k, const char *path);
 /* The plan for the kustomization files kpaths (as the run names them; n of them), plus those
 ** beside the files named in extra (n_extra). SL_ENOMEM only: a kustomization that cannot be
 ** read or built is a finding of its build. */
@@ -31,6 +34,8 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, const char *const 
 /* True when the file at real path real is used by a planned kustomization (as a patch, or as a
 ** resource of a build that succeeded): not linted on its own. */
 bool sl_kustomize_consumed(const sl_kustomize *k, const char *real);
+/* False when no file of that base name is used by a build (a cheap test before realpath). */
+bool sl_kustomize_may_consume(const sl_kustomize *k, const char *base);
 /* The builds: how many, and build i's text (the built objects as YAML), the name it is linted
 ** under (its kustomization's path). */
 size_t sl_kustomize_n_builds(const sl_kustomize *k);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "fixer.h"
 #include "helm.h"
 #include "kustomize.h"
@@ -271,19 +272,24 @@ static sl_err kustomizations(const sl_engine *e, char ***v, size_t *n)
 	size_t cap = 0;
 	*v = NULL;
 	*n = 0;
+	const char *last = NULL;   /* the directory whose kustomization was looked for last */
+	size_t last_len = 0;
 	for (size_t i = 0; i < e->n_files; i++) {
 		const char *p = e->files[i]->path;
 		const char *slash = strrchr(p, '/');
+		size_t dlen = slash ? (size_t)(slash - p) : 0;
 		char *k[3] = {NULL, NULL, NULL};
 		if (sl_kustomize_is_file(p)) {
-			k[0] = realpath(p, NULL);
-		} else if (!e->files[i]->context) {
+			k[0] = sl_kustomize_real(e->kust, p);
+		} else if (!e->files[i]->context && !(last && dlen == last_len && strncmp(p, last, dlen) == 0)) {
+			last = p;
+			last_len = dlen;
 			static const char *const names[] = {"kustomization.yaml", "kustomization.yml"};
 			for (size_t j = 0; j < 2; j++) {
 				char *c = sl_xprintf("%.*s%s", slash ? (int)(slash - p + 1) : 0, p, names[j]);
 				if (!c)
 					return SL_ENOMEM;
-				k[j] = realpath(c, NULL);
+				k[j] = access(c, F_OK) == 0 ? sl_kustomize_real(e->kust, c) : NULL;
 				free(c);
 			}
 		}
@@ -325,7 +331,7 @@ static sl_err skip_patches(sl_run *run)
 	size_t nk = 0, np = 0, cap = 0;
 	sl_err err = kustomizations(e, &kust, &nk);
 	for (size_t i = 0; !err && i < nk; i++)
-		err = sl_kustomize_patch_files(kust[i], &patches, &np, &cap);
+		err = sl_kustomize_patch_files(e->kust, kust[i], &patches, &np, &cap);
 	if (!err && np)
 		qsort(patches, np, sizeof *patches, cmp_str);
 	for (size_t i = 0; !err && np && i < e->n_files; i++) {
@@ -337,7 +343,7 @@ static sl_err skip_patches(sl_run *run)
 			const char *pb = strrchr(patches[j], '/');
 			named = pb && strcmp(pb + 1, base) == 0;
 		}
-		char *real = named ? realpath(f->path, NULL) : NULL;
+		char *real = named ? sl_kustomize_real(e->kust, f->path) : NULL;
 		if (real && bsearch(&real, patches, np, sizeof *patches, cmp_str))
 			f->partial = true;
 		free(real);
@@ -364,13 +370,17 @@ static sl_err build_kustomizations(sl_run *run)
 		if (!e->files[i]->context && e->files[i]->on_disk &&
 		    sl_kustomize_is_file(e->files[i]->path))
 			kp[n++] = e->files[i]->path;
-	sl_err err = n ? sl_kustomize_plan(kp, n, NULL, 0, &e->kust) : SL_OK;
+	/* a plan even without builds: skip_patches resolves paths through it */
+	sl_err err = sl_kustomize_plan(kp, n, NULL, 0, &e->kust);
 	free(kp);
-	if (err || !e->kust)
+	if (err || !n)
 		return err;
 	for (size_t i = 0; i < e->n_files; i++) {
 		sl_file *f = e->files[i];
-		char *real = f->context ? NULL : realpath(f->path, NULL);
+		const char *base = strrchr(f->path, '/');
+		/* a real path only for a file whose base name a build used */
+		char *real = f->context || !sl_kustomize_may_consume(e->kust, base ? base + 1 : f->path)
+			     ? NULL : sl_kustomize_real(e->kust, f->path);
 		if (real && sl_kustomize_consumed(e->kust, real))
 			f->partial = true;   /* linted in its overlays' builds */
 		free(real);
