@@ -686,8 +686,8 @@ static bool set_path(sl_arena *a, sl_knode *n, const char *path, const char *key
 	snprintf(seg, sizeof seg, "%.*s", (int)len, path);
 	sl_knode *next = sl_knode_get(n, seg, NULL);
 	if (!next || sl_knode_is_null(next)) {
-		if (!create)
-			return true;
+		if (!create || strcmp(seg, "volumeClaimTemplates") == 0)
+			return true;   /* kustomize creates fields, never a list's items */
 		next = sl_knode_new(a, SL_NODE_MAP, v->src, v->start, v->end);
 		if (!next || !sl_knode_set(a, n, seg, next))
 			return false;
@@ -1673,14 +1673,69 @@ static void place(sl_finding *p, const sl_source *src, uint32_t start, uint32_t 
 	p->fix = NULL;
 }
 
+/* True when directive text [d, end) (after "schedlint: ignore") covers rule ri: a bare ignore,
+** or "[ids]" naming the rule or its category. */
+static bool covers(const char *d, const char *end, int ri)
+{
+	if (d >= end || *d != '[')
+		return true;
+	const struct sl_rule *r = sl_registry[ri].rule;
+	for (const char *p = d + 1; p < end && *p != ']'; ) {
+		while (p < end && (*p == ' ' || *p == ','))
+			p++;
+		const char *q = p;
+		while (q < end && *q != ',' && *q != ']' && *q != ' ')
+			q++;
+		size_t n = (size_t)(q - p);
+		if ((strlen(r->id) == n && memcmp(r->id, p, n) == 0) ||
+		    (strlen(r->category) == n && memcmp(r->category, p, n) == 0))
+			return true;
+		p = q;
+	}
+	return false;
+}
+
+/* True when a "# schedlint: ignore" comment in src suppresses rule ri on 1-based line: at the
+** end of that line or alone on the line above it, or an ignore-file anywhere. The comments of a
+** base or patch are not in the built text, so their directives are read here. */
+static bool suppressed(const sl_source *src, uint32_t line, int ri)
+{
+	static const char tag[] = "schedlint: ignore";
+	for (const char *p = src->data; (p = strstr(p, tag)) != NULL; p += sizeof tag - 1) {
+		const char *hash = p;
+		while (hash > src->data && hash[-1] != '#' && hash[-1] != '\n')
+			hash--;
+		if (hash == src->data || hash[-1] != '#')
+			continue;
+		const char *d = p + sizeof tag - 1, *eol = strchr(d, '\n');
+		eol = eol ? eol : src->data + src->len;
+		bool file = strncmp(d, "-file", 5) == 0;
+		if (file)
+			d += 5;
+		size_t at = sl_source_line_of(src, (size_t)(p - src->data)) + 1;   /* 1-based */
+		const char *ls = src->data + src->line_start[at - 1];
+		while (ls < hash - 1 && (*ls == ' ' || *ls == '\t'))
+			ls++;
+		bool alone = ls == hash - 1;
+		if ((file || at == line || (alone && at + 1 == line)) && covers(d, eol, ri))
+			return true;
+	}
+	return false;
+}
+
 sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f)
 {
+	size_t w = 0;
 	for (size_t i = 0; i < f->n_findings; i++) {
 		sl_finding *p = &f->findings[i]->pub;
 		const sl_knode_span *s = span_of(b, p->offset, p->length);
 		const sl_knode *n = s ? s->node : NULL;
-		if (n && n->src)
+		if (n && n->src) {
 			place(p, n->src, n->start, n->end);
+			if (suppressed(n->src, p->line, f->findings[i]->rule_index))
+				continue;   /* dropped: its line says so */
+		}
+		f->findings[w++] = f->findings[i];
 		const char *notes = sl_arena_printf(f->arena, "%s%sin overlay %s (built by schedlint "
 						    "as kustomize builds it; the line is the base, "
 						    "patch or kustomization line that produced the "
@@ -1690,6 +1745,7 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f)
 			return SL_ENOMEM;
 		p->notes = notes;
 	}
+	f->n_findings = w;
 	for (size_t i = 0; i < b->n_issues; i++) {
 		const struct issue *is = &b->issues[i];
 		sl_frec *r = sl_engine_record(f, sl_registry_find(is->rule), 0, 0, 0, "", is->msg,
