@@ -1419,9 +1419,7 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 			     "Helm charts and remote resources need kustomize itself); this "
 			     "kustomization's files are linted as plain files", k->s);
 	}
-	const char *kind = sl_knode_str(root, "kind");
-	(void)component;
-	(void)kind;
+	(void)component;   /* a Component builds into its includer's resources (acc), as kustomize */
 	char *dir = dir_of(kpath);
 	if (!dir)
 		return false;
@@ -1528,11 +1526,8 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	return ok;
 }
 
-sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, const char *const *extra,
-			 size_t n_extra, sl_kustomize **out)
+sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out)
 {
-	(void)extra;
-	(void)n_extra;
 	sl_kustomize *k = sl_xcalloc(1, sizeof *k);
 	if (!k || !(k->a = sl_arena_new())) {
 		free(k);
