@@ -104,6 +104,12 @@ static bool merge_list(sl_arena *a, sl_knode *dst, const sl_knode *patch, const 
 		const char *directive = p->type == SL_NODE_MAP ? sl_knode_str(p, "$patch") : NULL;
 		if (directive && strcmp(directive, "delete") == 0)
 			continue;
+		if (directive && strcmp(directive, "replace") == 0 && at != SIZE_MAX) {
+			/* kustomize (kyaml's merge2) leaves the matched item as it was */
+			if (!sl_knode_insert(a, dst, dst->n, old[at]))
+				return false;
+			continue;
+		}
 		sl_knode *item = at != SIZE_MAX ? old[at] : clean_copy(a, p);
 		if (!item || (at != SIZE_MAX && !merge_map(a, item, p, true)) ||
 		    !sl_knode_insert(a, dst, dst->n, item))

@@ -775,8 +775,10 @@ static bool add_annotations(sl_arena *a, struct acc *acc, const sl_knode *ann)
 			     !set_path(a, acc->v[i].obj, "spec/template/metadata/annotations", ann->k[l]->s,
 				       ann->v[l], true)) ||
 			    (kind_in("|CronJob|", kind) &&
-			     !set_path(a, acc->v[i].obj, "spec/jobTemplate/spec/template/metadata/annotations",
-				       ann->k[l]->s, ann->v[l], true)))
+			     (!set_path(a, acc->v[i].obj, "spec/jobTemplate/metadata/annotations",
+					ann->k[l]->s, ann->v[l], true) ||
+			      !set_path(a, acc->v[i].obj, "spec/jobTemplate/spec/template/metadata/annotations",
+					ann->k[l]->s, ann->v[l], true))))
 				return false;
 		}
 	}
