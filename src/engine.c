@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cluster.h"
 #include "engine.h"
+#include "helm.h"
 #include "registry.h"
 
 #define SL_STR_(x) #x
@@ -229,6 +230,13 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 			return SL_ENOMEM;
 	}
 	f->documents = f->tree.n_indices;
+	const char *chart_msg;
+	const sl_node *chart = sl_helm_chart_notice(f->path, &f->tree, f->arena, &chart_msg);
+	if (chart && !chart_msg)
+		return SL_ENOMEM;
+	if (chart)
+		sl_engine_record(f, sl_registry_find("helm-chart-not-rendered"), 0, chart->start,
+				 chart->end, sl_node_pointer(chart, f->arena), chart_msg, NULL, NULL);
 	sl_model_ctx mc = {.arena = f->arena, .cfg = f->scope->cfg, .path = f->path,
 			   .issue = on_model_issue, .payload = &pp};
 	for (size_t i = 0; i < f->tree.n_docs; i++) {

@@ -80,6 +80,10 @@ typedef struct sl_file {
 	bool borrowed;               /* a context file of a project read once (sl_run_use_project):
 				        its digests and facts are that run's, never freed here */
 	uint64_t kinds;              /* streamed: the kinds its text names (sl_kinds_named_in) */
+	bool partial;                /* used by a kustomization (a patch, a built resource): not
+				        linted on its own, never read for facts */
+	const struct sl_kustomize_build *build;   /* the text of a kustomization's build: its
+						     findings move to their nodes' origins */
 } sl_file;
 
 typedef struct sl_engine {
@@ -95,6 +99,8 @@ typedef struct sl_engine {
 	sl_scopes *scopes;           /* the configs the files are linted under */
 	sl_file **files;
 	size_t n_files;
+	struct sl_helm *helm;        /* --helm-chart: the inputs are its rendered output (helm.h) */
+	struct sl_kustomize *kust;   /* the kustomizations built (kustomize.h) */
 } sl_engine;
 
 /* What a rule sees (rule.h's sl_ctx): the file, the object and unit under check and the running

@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "helm.h"
+#include "kustomize.h"
 #include "passes.h"
 #include "registry.h"
 #include "suppress.h"
@@ -129,6 +131,10 @@ static sl_err step(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	switch ((sl_file_next)f->next) {
 	case SL_NEXT_READ:
+		if (f->partial) {   /* linted through its kustomization, never alone */
+			f->next = SL_NEXT_DONE;
+			return SL_OK;
+		}
 		return e->stream ? first_look(e, f, scratch) : parse_whole(e, f);
 	case SL_NEXT_CHECK:
 	case SL_NEXT_CHECK_LAST:
@@ -295,6 +301,10 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 		err = sl_engine_check(e, f);
 	if (!err && f->src && !f->context)
 		err = settle(f);
+	if (!err && f->src && !f->context && e->helm)
+		err = sl_helm_remap(e->helm, f);   /* rendered: the findings go to the templates */
+	if (!err && f->src && f->build)
+		err = sl_kustomize_remap(f->build, f);   /* built: to the bases and patches */
 	bool compacted = !err && f->src && released;
 	if (compacted)
 		err = compact(e, f);
@@ -582,6 +592,12 @@ static sl_err sort_findings(sl_passes *p)
 		for (size_t j = 0; !e->files[i]->context && j < e->files[i]->n_findings; j++)
 			p->sorted[p->n_sorted++] = e->files[i]->findings[j];
 	qsort(p->sorted, p->n_sorted, sizeof *p->sorted, cmp_findings);
+	/* a base's finding that several overlays' builds share is reported once */
+	size_t w = 0;
+	for (size_t i = 0; i < p->n_sorted; i++)
+		if (!w || cmp_findings(&p->sorted[w - 1], &p->sorted[i]) != 0)
+			p->sorted[w++] = p->sorted[i];
+	p->n_sorted = w;
 	return SL_OK;
 }
 
@@ -716,5 +732,7 @@ void sl_passes_free(sl_passes *p)
 	pthread_mutex_destroy(&e->keep_lock);
 	sl_scopes_free(e->scopes);
 	sl_index_free(&e->index);
+	sl_helm_free(e->helm);
+	sl_kustomize_free(e->kust);
 	free(p->sorted);
 }

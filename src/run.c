@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "fixer.h"
+#include "helm.h"
+#include "kustomize.h"
 #include "passes.h"
 #include "merge.h"
 #include "placement.h"
@@ -210,6 +213,8 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 		return SL_OK;   /* as if it were met in a walk */
 	if (stat(path, &st) != 0)
 		return add_error(path, errno, run);
+	if (!S_ISDIR(st.st_mode) && sl_helm_is_template(path))
+		return SL_OK;   /* a chart's template is not YAML until rendered: never linted */
 	sl_err err = add_root(run, path, S_ISDIR(st.st_mode));
 	if (err == SL_EIO)
 		return add_error(path, errno, run);
@@ -277,6 +282,13 @@ sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t
 	return err;
 }
 
+sl_err sl_run_set_helm_chart(sl_run *run, const char *dir, char **error_out)
+{
+	if (run->linted || run->passes.eng.helm)
+		return SL_EUSAGE;
+	return sl_helm_new(dir, &run->passes.eng.helm, error_out);
+}
+
 bool sl_run_excluded(const sl_run *run, const char *path)
 {
 	/* the globs of the config path is linted under */
@@ -292,6 +304,146 @@ bool sl_run_excluded(const sl_run *run, const char *path)
 static int cmp_files(const void *a, const void *b)
 {
 	return strcmp((*(sl_file *const *)a)->path, (*(sl_file *const *)b)->path);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The kustomizations a run sees: those among its files (inputs and the project's), and the one
+** beside each file named, as a real path; *v sorted, without repeats. */
+static sl_err kustomizations(const sl_engine *e, char ***v, size_t *n)
+{
+	size_t cap = 0;
+	*v = NULL;
+	*n = 0;
+	const char *last = NULL;   /* the directory whose kustomization was looked for last */
+	size_t last_len = 0;
+	for (size_t i = 0; i < e->n_files; i++) {
+		const char *p = e->files[i]->path;
+		const char *slash = strrchr(p, '/');
+		size_t dlen = slash ? (size_t)(slash - p) : 0;
+		char *k[3] = {NULL, NULL, NULL};
+		if (sl_kustomize_is_file(p)) {
+			k[0] = sl_kustomize_real(e->kust, p);
+		} else if (!e->files[i]->context && !(last && dlen == last_len && strncmp(p, last, dlen) == 0)) {
+			last = p;
+			last_len = dlen;
+			static const char *const names[] = {"kustomization.yaml", "kustomization.yml"};
+			for (size_t j = 0; j < 2; j++) {
+				char *c = sl_xprintf("%.*s%s", slash ? (int)(slash - p + 1) : 0, p, names[j]);
+				if (!c)
+					return SL_ENOMEM;
+				k[j] = access(c, F_OK) == 0 ? sl_kustomize_real(e->kust, c) : NULL;
+				free(c);
+			}
+		}
+		for (size_t j = 0; j < 2; j++) {
+			if (!k[j])
+				continue;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 8;
+				char **nv = sl_xrealloc(*v, cap * sizeof *nv);
+				if (!nv) {
+					free(k[0]);
+					free(k[1]);
+					return SL_ENOMEM;
+				}
+				*v = nv;
+			}
+			(*v)[(*n)++] = k[j];
+		}
+	}
+	if (*n)
+		qsort(*v, *n, sizeof **v, cmp_str);
+	size_t w = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (w && strcmp((*v)[w - 1], (*v)[i]) == 0)
+			free((*v)[i]);
+		else
+			(*v)[w++] = (*v)[i];
+	}
+	*n = w;
+	return SL_OK;
+}
+
+/* Files a kustomization uses as patches are partial objects: never linted on their own (nor
+** read for facts); they are still the run's files (a buffer's text comes back unchanged). */
+static sl_err skip_patches(sl_run *run)
+{
+	sl_engine *e = &run->passes.eng;
+	char **kust = NULL, **patches = NULL;
+	size_t nk = 0, np = 0, cap = 0;
+	sl_err err = kustomizations(e, &kust, &nk);
+	for (size_t i = 0; !err && i < nk; i++)
+		err = sl_kustomize_patch_files(e->kust, kust[i], &patches, &np, &cap);
+	if (!err && np)
+		qsort(patches, np, sizeof *patches, cmp_str);
+	for (size_t i = 0; !err && np && i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		const char *base = strrchr(f->path, '/');
+		base = base ? base + 1 : f->path;
+		bool named = false;   /* a patch's base name first: most files need no realpath */
+		for (size_t j = 0; j < np && !named; j++) {
+			const char *pb = strrchr(patches[j], '/');
+			named = pb && strcmp(pb + 1, base) == 0;
+		}
+		char *real = named ? sl_kustomize_real(e->kust, f->path) : NULL;
+		if (real && bsearch(&real, patches, np, sizeof *patches, cmp_str))
+			f->partial = true;
+		free(real);
+	}
+	for (size_t i = 0; i < nk; i++)
+		free(kust[i]);
+	for (size_t i = 0; i < np; i++)
+		free(patches[i]);
+	free(kust);
+	free(patches);
+	return err;
+}
+
+/* Builds the kustomizations among the inputs (kustomize.h): the files they use (resources of a
+** build, patches) are not linted alone, and each root's build is linted in their place. */
+static sl_err build_kustomizations(sl_run *run)
+{
+	sl_engine *e = &run->passes.eng;
+	const char **kp = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *kp);
+	if (!kp)
+		return SL_ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < e->n_files; i++)
+		if (!e->files[i]->context && e->files[i]->on_disk &&
+		    sl_kustomize_is_file(e->files[i]->path))
+			kp[n++] = e->files[i]->path;
+	/* a plan even without builds: skip_patches resolves paths through it */
+	sl_err err = sl_kustomize_plan(kp, n, &e->kust);
+	free(kp);
+	if (err || !n)
+		return err;
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		const char *base = strrchr(f->path, '/');
+		/* a real path only for a file whose base name a build used */
+		char *real = f->context || !sl_kustomize_may_consume(e->kust, base ? base + 1 : f->path)
+			     ? NULL : sl_kustomize_real(e->kust, f->path);
+		if (real && sl_kustomize_consumed(e->kust, real))
+			f->partial = true;   /* linted in its overlays' builds */
+		free(real);
+	}
+	for (size_t i = 0; !err && i < sl_kustomize_n_builds(e->kust); i++) {
+		const char *name, *text;
+		size_t len;
+		const sl_kustomize_build *b = sl_kustomize_build_at(e->kust, i, &name, &text, &len);
+		sl_file *f = sl_passes_new_file(&run->passes, name);
+		if (!f)
+			return SL_ENOMEM;
+		f->build = b;
+		err = sl_source_from_buffer(name, text, len, &f->src);
+		if (f->src)
+			f->src->owner = f;
+	}
+	return err;
 }
 
 /* Files in path order, so "first" (a first default PriorityClass) means the same thing however
@@ -313,7 +465,7 @@ static sl_err show_files(sl_run *run)
 	run->shown = shown;
 	run->n_shown = 0;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context)
+		if (!e->files[i]->context && !e->files[i]->build)
 			run->shown[run->n_shown++] = i;
 	return SL_OK;
 }
@@ -331,8 +483,13 @@ sl_err sl_run_lint(sl_run *run)
 	if (run->linted)
 		return SL_EUSAGE;
 	run->linted = true;
+	sl_err err = build_kustomizations(run);
+	if (err)
+		return err;
 	sort_files(run);
-	sl_err err = sl_passes_lint(&run->passes);
+	err = skip_patches(run);
+	if (!err)
+		err = sl_passes_lint(&run->passes);
 	sl_err serr = show_files(run);
 	return err ? err : serr;
 }

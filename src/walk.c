@@ -448,8 +448,15 @@ static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, str
 	closedir(d);
 	if (!err && n)   /* qsort(NULL, 0) is undefined: an empty directory */
 		qsort(names, n, sizeof *names, cmp_str);
+	/* a Helm chart's templates are Go templates, not YAML: never walked (helm.c maps their
+	** rendered output back instead) */
+	bool chart = false;
+	for (size_t i = 0; i < n && !chart; i++)
+		chart = strcmp(names[i], "Chart.yaml") == 0;
 	size_t dl = strlen(dir);
 	for (size_t i = 0; i < n && !err; i++) {
+		if (chart && strcmp(names[i], "templates") == 0)
+			continue;
 		char *path = NULL;
 		if (asprintf(&path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names[i]) < 0) {
 			err = SL_ENOMEM;

@@ -109,6 +109,13 @@ SL_API sl_err sl_run_read_project(sl_run *run, const char *root);
 ** project's. Call after adding the inputs, before sl_run_lint. SL_EUSAGE when run was linted
 ** or project is not one; SL_ENOMEM. */
 SL_API sl_err sl_run_use_project(sl_run *run, const sl_run *project);
+/* Says the inputs are `helm template` output of the chart in directory dir: each document's
+** findings are moved to the template its "# Source: <chart>/templates/<file>" comment names
+** (dir/templates/<file>), at the template line holding the finding's key path when it is literal
+** text, else the nearest enclosing literal key, else the document's first line; the rendered
+** position goes to the notes and no fix is offered. Call before sl_run_lint. SL_EUSAGE (with
+** *error_out, malloc'd) when dir holds no Chart.yaml, or after the lint; SL_ENOMEM. */
+SL_API sl_err sl_run_set_helm_chart(sl_run *run, const char *dir, char **error_out);
 /* True when path (relative to the config's directory) matches one of its exclude globs. */
 SL_API bool sl_run_excluded(const sl_run *run, const char *path);
 /* Makes the files added so far, in path order, the run's files (sl_run_file_count, sl_run_file)

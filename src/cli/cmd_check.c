@@ -53,7 +53,7 @@ static int is_stdin(const char *path, const char *stdin_name)
 /* The command line of check, parsed. */
 struct check_args {
 	sl_output_options ropts;
-	const char *output, *config_path, *stdin_name, *color;
+	const char *output, *config_path, *stdin_name, *color, *helm_chart;
 	const char *show_settings;   /* --show-settings PATH */
 	int show_files;
 	struct list sel, ign, plugins;
@@ -69,7 +69,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
 	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT,
-	       O_NO_GITIGNORE, O_SHOW_SETTINGS, O_SHOW_FILES, O_PLUGIN, O_ALLOW_PLUGINS };
+	       O_NO_GITIGNORE, O_SHOW_SETTINGS, O_SHOW_FILES, O_PLUGIN, O_ALLOW_PLUGINS,
+	       O_HELM_CHART };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -95,6 +96,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"show-files", no_argument, NULL, O_SHOW_FILES},
 		{"plugin", required_argument, NULL, O_PLUGIN},
 		{"allow-plugins", no_argument, NULL, O_ALLOW_PLUGINS},
+		{"helm-chart", required_argument, NULL, O_HELM_CHART},
 		{NULL, 0, NULL, 0}};
 	static const struct { const char *name; sl_format format; } formats[] = {
 		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
@@ -162,6 +164,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 			break;
 		}
 		case O_ALLOW_PLUGINS: a->allow_plugins = 1; break;
+		case O_HELM_CHART: a->helm_chart = optarg; break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -199,6 +202,14 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
 		fputc('\n', stderr);
 		*status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+	}
+	if (!err && a->helm_chart) {
+		err = sl_run_set_helm_chart(run, a->helm_chart, &err_msg);
+		if (err) {
+			*status = err == SL_EUSAGE ? usage_error("%s", err_msg ? err_msg : "--helm-chart")
+						   : EXIT_INTERNAL;
+			sl_run_free(run);
+		}
 	}
 	free(err_msg);
 	return err ? NULL : run;

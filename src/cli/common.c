@@ -55,6 +55,8 @@ void sl_cli_usage(FILE *out)
 	      "      --show-settings PATH   print the config PATH is linted under, resolved, with\n"
 	      "                             the file:line each value comes from; then exit\n"
 	      "      --show-files           print the files a run would lint; then exit\n"
+	      "      --helm-chart DIR       the input is `helm template DIR` output: findings point\n"
+	      "                             at the template lines (# Source: comments)\n"
 	      "\n"
 	      "Options of fmt: --stdin-filename NAME, -c FILE, --unsafe-fixes, --force-exclude,\n"
 	      "--no-project, --no-respect-gitignore.\n"

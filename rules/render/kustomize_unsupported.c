@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: Apache-2.0
+** kustomize-unsupported: a kustomization schedlint does not build, at the key (or the overlay's
+** resources entry for the base) that uses the feature. Produced by the builder (src/kustomize.c);
+** this file is its documentation. */
+#include "rule.h"
+
+/** ## What it does
+ * Reports a kustomization that uses a feature schedlint's built-in Kustomize builder does not
+ * have: remote resources (there is no network), `helmCharts`, generator, transformer and
+ * validator plugins, `openapi`, and generators reading `files` or `envs`. The finding points at
+ * the offending key; when an overlay's base is the one that cannot be built, it points at the
+ * overlay's `resources:` entry for that base. The kustomization is then not built: its own
+ * resource files are linted as plain files, as they are written.
+ *
+ * ## Why is this bad?
+ * Nothing is wrong with the kustomization. What is deployed is what the build gives, and this
+ * one is linted only as its parts: a finding that exists only after an overlay is applied (a
+ * critical reranker patched onto spot nodes) stays invisible. Render it with `kubectl
+ * kustomize DIR | schedlint -` to see those.
+ *
+ * ## Example
+ * ```yaml
+ * resources:
+ *   - https://github.com/kserve/kserve//config/default?ref=v0.15.0
+ * ```
+ * Use instead:
+ * ```yaml
+ * resources:
+ *   - ../vendor/kserve/config/default
+ * ```
+ *
+ * ## Fix safety
+ * No fix.
+ *
+ * ## Options
+ * None.
+ *
+ * ## References
+ * - Kustomize, the kustomization file: https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/
+ */
+SL_RULE(kustomize_unsupported, .id = "kustomize-unsupported", .category = "render",
+	.summary = "A kustomization uses a feature schedlint does not build: its files are linted as plain files",
+	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE);

@@ -1,0 +1,1841 @@
+/* SPDX-License-Identifier: Apache-2.0
+** kustomize.c: Kustomize, built in C with provenance on every node.
+**
+** A kustomization is built as kustomize v5 builds it (api/krusty, the builtin transformers in
+** their order): resources (files, and directories with their own kustomization, recursively;
+** the deprecated bases), components, then configMapGenerator, patchesStrategicMerge and patches,
+** namespace, namePrefix/nameSuffix, commonLabels/labels, commonAnnotations, patchesJson6902,
+** replicas. Every node of a built object is a knode that remembers its file and byte range, so
+** the built text (knode.c) maps back to the base, patch or kustomization line a person edits.
+** What kustomize would refuse is a kustomize-invalid finding at the offending key; what this
+** builder does not do is a kustomize-unsupported finding, and the kustomization's files are then
+** linted as plain files. Files a kustomization uses as patches are never linted alone. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "engine.h"
+#include "knode.h"
+#include "kpatch.h"
+#include "kustomize.h"
+#include "regex.h"
+#include "registry.h"
+#include "sha256.h"
+#include "source.h"
+#include "yaml_tree.h"
+
+bool sl_kustomize_is_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return strcmp(base, "kustomization.yaml") == 0 || strcmp(base, "kustomization.yml") == 0 ||
+	       strcmp(base, "Kustomization") == 0;
+}
+
+/* --- the plan's state ---------------------------------------------------------------------- */
+
+struct kfile {
+	uint64_t hash, real_hash;   /* of path and real, to find it fast */
+	char *path;          /* as first asked for */
+	char *real;          /* its real path */
+	sl_source *src;      /* NULL when it cannot be read */
+	sl_tree tree;
+};
+
+struct issue {
+	const sl_source *src;
+	uint32_t start, end;
+	const char *rule;    /* kustomize-unsupported or kustomize-invalid */
+	const char *msg;     /* in the plan's arena */
+};
+
+struct kres {
+	sl_knode *obj;
+	const char *orig_name;   /* its name before this build's transformers */
+	const char *first_name;  /* its name as written (a patch may name it so at any level) */
+	bool hash;               /* generated: kustomize's hash suffix is added once it is built */
+};
+
+struct acc {
+	struct kres *v;
+	size_t n, cap;
+};
+
+struct sl_kustomize_build {
+	const char *name;    /* the kustomization's path */
+	const char *dir;     /* the overlay, as the notes name it */
+	char *text;
+	size_t len, cap;
+	sl_knode_span *spans;
+	size_t n_spans, spans_cap;
+	struct issue *issues;
+	size_t n_issues, cap_issues;
+	bool failed;
+	char **used;         /* real paths of the resource files it read */
+	size_t n_used, cap_used;
+};
+
+struct sl_kustomize {
+	sl_arena *a;
+	struct kfile **files;
+	size_t n_files;
+	char **consumed;     /* sorted real paths */
+	size_t n_consumed, cap_consumed;
+	sl_kustomize_build **builds;
+	size_t n_builds;
+	char *last_dir, *last_real;   /* within()'s cache */
+	struct { char *dir, *real; uint64_t hash; size_t len; } *dirs;   /* real_of()'s cache */
+	size_t n_dirs;
+	struct { const char *s; size_t len; } *bases;   /* the consumed files' base names, once */
+	size_t n_bases;
+};
+
+/* Room for one more of n elements of size bytes in *v (capacity *cap); false when out of memory. */
+static bool room(void *v, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return true;
+	size_t c = *cap ? *cap * 2 : 8;
+	void *nv = sl_xrealloc(*(void **)v, c * size);
+	if (!nv)
+		return false;
+	*(void **)v = nv;
+	*cap = c;
+	return true;
+}
+
+static bool push_str(char ***v, size_t *n, size_t *cap, char *s)
+{
+	if (!s || !room(v, *n, cap, sizeof **v)) {
+		free(s);
+		return false;
+	}
+	(*v)[(*n)++] = s;
+	return true;
+}
+
+/* dir joined with rel, ".." and "." resolved lexically ("./k/overlays/prod" + "../../base" is
+** "./k/base"); malloc'd. */
+static char *join(const char *dir, const char *rel)
+{
+	char *all = rel[0] == '/' ? sl_xstrdup(rel) : sl_xprintf("%s/%s", dir, rel);
+	if (!all)
+		return NULL;
+	bool abs = all[0] == '/', dot = all[0] == '.' && all[1] == '/';
+	char *out = sl_xmalloc(strlen(all) + 3);
+	if (!out) {
+		free(all);
+		return NULL;
+	}
+	size_t w = 0, base = 0;   /* base: where ".." may no longer climb */
+	if (abs)
+		out[w++] = '/';
+	else if (dot) {
+		out[w++] = '.';
+		out[w++] = '/';
+	}
+	base = w;
+	for (char *save = NULL, *seg = strtok_r(all, "/", &save); seg; seg = strtok_r(NULL, "/", &save)) {
+		if (strcmp(seg, ".") == 0)
+			continue;
+		if (strcmp(seg, "..") == 0 && w > base) {
+			char *s = out + w - 1;   /* the last segment, unless it is ".." */
+			while (s > out + base && s[-1] != '/')
+				s--;
+			if (strncmp(s, "..", 2) != 0 || (s[2] != '/' && s[2] != '\0')) {
+				w = (size_t)(s - out);
+				continue;
+			}
+		}
+		if (w > base && out[w - 1] != '/')
+			out[w++] = '/';
+		size_t l = strlen(seg);
+		memcpy(out + w, seg, l);
+		w += l;
+	}
+	if (w > 1 && out[w - 1] == '/')
+		w--;
+	if (w == 0)
+		out[w++] = '.';
+	out[w] = '\0';
+	free(all);
+	return out;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? sl_xprintf("%.*s", s == path ? 1 : (int)(s - path), path) : sl_xstrdup(".");
+}
+
+static void no_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+		     const char *message)
+{
+	(void)payload, (void)rule, (void)doc, (void)start, (void)end, (void)message;
+}
+
+/* The real path of path: its directory resolved once per plan (most files share a few
+** directories), its base name appended; malloc'd, NULL when it does not exist. */
+static char *real_of(sl_kustomize *k, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) : 0;
+	const char *rd = NULL;
+	uint64_t h = sl_source_hash(SL_HASH_INIT, path, dl);
+	for (size_t i = k->n_dirs; i-- > 0 && !rd; )   /* the newest first: files come by directory */
+		if (k->dirs[i].hash == h && k->dirs[i].len == dl && memcmp(k->dirs[i].dir, path, dl) == 0)
+			rd = k->dirs[i].real;
+	if (!rd) {
+		void *nv = sl_xrealloc(k->dirs, (k->n_dirs + 1) * sizeof *k->dirs);
+		if (!nv)
+			return NULL;
+		k->dirs = nv;
+		char *d = sl_xprintf("%.*s", (int)dl, path);
+		char *r = d ? realpath(dl ? d : ".", NULL) : NULL;
+		if (!d || !r) {
+			free(d);
+			free(r);
+			return NULL;
+		}
+		k->dirs[k->n_dirs].dir = d;
+		k->dirs[k->n_dirs].hash = h;
+		k->dirs[k->n_dirs].len = dl;
+		k->dirs[k->n_dirs++].real = r;
+		rd = r;
+	}
+	char *full = sl_xprintf("%s/%s", rd, slash ? slash + 1 : path);
+	struct stat st;
+	if (full && (lstat(full, &st) != 0 || S_ISLNK(st.st_mode))) {
+		free(full);   /* missing, or a link: the kernel decides */
+		return realpath(path, NULL);
+	}
+	return full;
+}
+
+/* The file at path, read and parsed once per plan; NULL when out of memory. Its src is NULL
+** when it cannot be read. */
+static struct kfile *load(sl_kustomize *k, const char *path)
+{
+	uint64_t h = sl_source_hash(SL_HASH_INIT, path, strlen(path));
+	for (size_t i = 0; i < k->n_files; i++)   /* by the path first: no realpath for a file met again */
+		if (k->files[i]->hash == h && k->files[i]->path && strcmp(k->files[i]->path, path) == 0)
+			return k->files[i];
+	char *real = real_of(k, path);
+	uint64_t rh = real ? sl_source_hash(SL_HASH_INIT, real, strlen(real)) : 0;
+	for (size_t i = 0; real && i < k->n_files; i++)
+		if (k->files[i]->real_hash == rh && strcmp(k->files[i]->real, real) == 0) {
+			free(real);
+			return k->files[i];
+		}
+	struct kfile *f = sl_xcalloc(1, sizeof *f);
+	struct kfile **nv = f ? sl_xrealloc(k->files, (k->n_files + 1) * sizeof *nv) : NULL;
+	if (!nv) {
+		free(f);
+		free(real);
+		return NULL;
+	}
+	k->files = nv;
+	k->files[k->n_files++] = f;
+	f->real = real ? real : sl_xstrdup(path);
+	f->path = sl_xstrdup(path);
+	f->hash = h;
+	f->real_hash = rh;
+	if (!f->real || !f->path)
+		return NULL;
+	if (!real || sl_source_read_file(path, path, &f->src) != SL_OK) {
+		sl_source_free(f->src);
+		f->src = NULL;
+		return f;
+	}
+	if (sl_tree_parse(f->src, k->a, &f->tree, no_issue, NULL) != SL_OK)
+		return NULL;
+	return f;
+}
+
+/* True when the file at path is in or below directory dir, as kustomize's load restrictor
+** (LoadRestrictionsRootOnly, the default) demands of resource and patch files. */
+static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
+{
+	/* the last directory asked about, resolved once (a kustomization's files come together) */
+	if (!k->last_dir || strcmp(k->last_dir, dir) != 0) {
+		free(k->last_dir);
+		free(k->last_real);
+		k->last_dir = sl_xstrdup(dir);
+		k->last_real = realpath(dir, NULL);
+	}
+	const char *rd = k->last_real;
+	size_t n = rd ? strlen(rd) : 0;
+	return rd && f && f->src && strncmp(f->real, rd, n) == 0 && (f->real[n] == '/' || f->real[n] == '\0');
+}
+
+/* The kustomization file in directory dir (malloc'd), NULL when there is none. */
+static char *kustomization_in(const char *dir)
+{
+	static const char *const names[] = {"kustomization.yaml", "kustomization.yml", "Kustomization"};
+	for (size_t i = 0; i < 3; i++) {
+		char *p = join(dir, names[i]);
+		struct stat st;
+		if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/* --- a build's findings -------------------------------------------------------------------- */
+
+struct ctx {
+	sl_kustomize *k;
+	sl_kustomize_build *b;
+	int depth;
+};
+
+static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Records a finding of the build at node at (its origin); false (the build fails) always. */
+static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const char *fmt, ...)
+{
+	sl_kustomize_build *b = c->b;
+	b->failed = true;
+	if (!room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
+		return false;
+	va_list ap;
+	va_start(ap, fmt);
+	const char *msg = sl_arena_vprintf(c->k->a, fmt, ap);
+	va_end(ap);
+	if (msg)
+		b->issues[b->n_issues++] = (struct issue){at ? at->src : NULL, at ? at->start : 0,
+							  at ? at->end : 0, rule, msg};
+	return false;
+}
+
+/* --- resources ------------------------------------------------------------------------------ */
+
+static bool add_res(struct acc *acc, sl_knode *obj)
+{
+	if (!room(&acc->v, acc->n, &acc->cap, sizeof *acc->v))
+		return false;
+	const sl_knode *md = sl_knode_get(obj, "metadata", NULL);
+	acc->v[acc->n++] = (struct kres){obj, sl_knode_str(md, "name"), sl_knode_str(md, "name"), false};
+	return true;
+}
+
+static const char *name_of(const sl_knode *obj)
+{
+	return sl_knode_str(sl_knode_get(obj, "metadata", NULL), "name");
+}
+
+static const char *ns_of(const sl_knode *obj)
+{
+	return sl_knode_str(sl_knode_get(obj, "metadata", NULL), "namespace");
+}
+
+/* The API group of an object ("" for the core group). */
+static void group_version(const sl_knode *obj, char *group, size_t gcap, const char **version)
+{
+	const char *av = sl_knode_str(obj, "apiVersion");
+	av = av ? av : "";
+	const char *slash = strchr(av, '/');
+	snprintf(group, gcap, "%.*s", slash ? (int)(slash - av) : 0, av);
+	*version = slash ? slash + 1 : av;
+}
+
+/* A built-in kind (merge keys apply): the core group, a group without a dot, or *.k8s.io. */
+static bool builtin(const sl_knode *obj)
+{
+	char g[256];
+	const char *v;
+	group_version(obj, g, sizeof g, &v);
+	size_t n = strlen(g);
+	return !strchr(g, '.') || (n > 7 && strcmp(g + n - 7, ".k8s.io") == 0);
+}
+
+/* What kustomize drops from an object a strategic merge patch walked: fields whose value is
+** null, and empty metadata.labels and metadata.annotations (kyaml's merge2). */
+static void tidy(sl_knode *n, bool metadata)
+{
+	for (size_t i = 0; i < n->n; ) {
+		sl_knode *v = n->v[i];
+		bool key = n->type == SL_NODE_MAP;
+		if (key && ((sl_knode_is_null(v) && !(metadata && strcmp(n->k[i]->s, "creationTimestamp") == 0)) ||
+			    (metadata && v->type == SL_NODE_MAP && !v->n &&
+			     (strcmp(n->k[i]->s, "annotations") == 0 || strcmp(n->k[i]->s, "labels") == 0)))) {
+			sl_knode_remove(n, i);
+			continue;
+		}
+		if (v->type != SL_NODE_SCALAR)
+			tidy(v, key && strcmp(n->k[i]->s, "metadata") == 0);
+		i++;
+	}
+}
+
+/* The documents of a resource file, added to acc. */
+static bool add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc)
+{
+	if (!f->src)
+		return issue(c, "kustomize-invalid", ref, "accumulating resources from '%s': cannot "
+			     "read it", ref ? ref->s : "?");
+	if (!push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
+		return false;
+	for (size_t i = 0; i < f->tree.n_docs; i++) {
+		if (!f->tree.docs[i]->root)
+			continue;
+		sl_knode *o = sl_knode_load(c->k->a, f->tree.docs[i]->root, f->src);
+		if (!o || !add_res(acc, o))
+			return false;
+		/* kustomize drops a null or empty metadata.labels or metadata.annotations */
+		sl_knode *md = sl_knode_get(o, "metadata", NULL);
+		static const char *const drop[] = {"labels", "annotations"};
+		for (size_t k = 0; md && k < 2; k++) {
+			size_t at;
+			sl_knode *v = sl_knode_get(md, drop[k], &at);
+			if (v && (sl_knode_is_null(v) || (v->type == SL_NODE_MAP && !v->n)))
+				sl_knode_remove(md, at);
+		}
+		if (o->type != SL_NODE_MAP || !sl_knode_str(o, "kind"))
+			return issue(c, "kustomize-invalid", ref, "accumulating resources from '%s': "
+				     "missing Resource metadata (every document needs kind and "
+				     "metadata.name)", ref ? ref->s : "?");
+	}
+	return true;
+}
+
+/* --- patches -------------------------------------------------------------------------------- */
+
+/* True when resource r is, or was at some level of the build, called name. */
+static bool known_as(const struct kres *r, const char *name)
+{
+	const char *now = name_of(r->obj);
+	return name && ((now && strcmp(now, name) == 0) ||
+			(r->orig_name && strcmp(r->orig_name, name) == 0) ||
+			(r->first_name && strcmp(r->first_name, name) == 0));
+}
+
+/* True when obj matches the target selector (a map: group, version, kind, name (a regular
+** expression, anchored), namespace, labelSelector, annotationSelector). */
+static bool selected(const sl_knode *obj, const struct kres *r, const sl_knode *target)
+{
+	char g[256];
+	const char *v;
+	group_version(obj, g, sizeof g, &v);
+	const char *tg = sl_knode_str(target, "group"), *tv = sl_knode_str(target, "version");
+	const char *tk = sl_knode_str(target, "kind"), *tn = sl_knode_str(target, "name");
+	const char *tns = sl_knode_str(target, "namespace");
+	const char *kind = sl_knode_str(obj, "kind"), *name = name_of(obj), *ns = ns_of(obj);
+	if ((tg && strcmp(tg, g)) || (tv && strcmp(tv, v)) || (tk && (!kind || strcmp(tk, kind))))
+		return false;
+	if (tns && strcmp(tns, ns ? ns : "default") != 0 && strcmp(tns, ns ? ns : "") != 0)
+		return false;
+	if (tn) {
+		/* kustomize reads the name as a regular expression, anchored */
+		bool hit = known_as(r, tn);
+		char *re = hit ? NULL : sl_xprintf("^(?:%s)$", tn);
+		int ec;
+		PCRE2_SIZE eo;
+		pcre2_code *rx = re ? pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo,
+						    NULL) : NULL;
+		pcre2_match_data *md = rx ? pcre2_match_data_create(2, NULL) : NULL;
+		if (md)
+			hit = (name && sl_regex_match(rx, name, strlen(name), 0, md) > 0) ||
+			      (r->orig_name && sl_regex_match(rx, r->orig_name, strlen(r->orig_name), 0,
+							      md) > 0);
+		pcre2_match_data_free(md);
+		pcre2_code_free(rx);
+		free(re);
+		if (!hit)
+			return false;
+	}
+	static const char *const sels[][2] = {{"labelSelector", "labels"},
+					      {"annotationSelector", "annotations"}};
+	for (size_t s = 0; s < 2; s++) {
+		const char *sel = sl_knode_str(target, sels[s][0]);
+		if (!sel)
+			continue;
+		const sl_knode *have = sl_knode_get(sl_knode_get(obj, "metadata", NULL), sels[s][1], NULL);
+		char *dup = sl_xstrdup(sel);
+		bool ok = dup != NULL;
+		for (char *save = NULL, *t = dup ? strtok_r(dup, ",", &save) : NULL; t && ok;
+		     t = strtok_r(NULL, ",", &save)) {
+			while (*t == ' ')
+				t++;
+			char *neq = strstr(t, "!="), *eq = strchr(t, '=');
+			if (neq) {
+				*neq = '\0';
+				const char *hv = sl_knode_str(have, t);
+				ok = !hv || strcmp(hv, neq + 2) != 0;
+			} else if (eq) {
+				*eq = '\0';
+				const char *val = eq[1] == '=' ? eq + 2 : eq + 1;
+				const char *hv = sl_knode_str(have, t);
+				ok = hv && strcmp(hv, val) == 0;
+			} else {
+				ok = sl_knode_get(have, t, NULL) != NULL;
+			}
+		}
+		free(dup);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* The patch documents of an inline patch: parsed from the scalar's text, each node's origin
+** moved to where that text stands in the kustomization (a block scalar's lines, its indent). */
+static void relocate(sl_knode *n, const sl_source *tmp, const sl_knode *scalar)
+{
+	const sl_source *ks = scalar->src;
+	uint32_t line, col;
+	sl_source_position(tmp, n->start, &line, &col);
+	uint32_t sl, sc;
+	sl_source_position(ks, scalar->start, &sl, &sc);
+	/* a block scalar ("|", "|-") starts on the next line, indented */
+	bool block = ks->data[scalar->start] == '|' || ks->data[scalar->start] == '>';
+	size_t first = block ? sl : sl - 1;   /* 0-based line of the text's first line */
+	size_t target = first + line - 1;
+	uint32_t start = scalar->start, end = scalar->end;
+	if (block && target < ks->n_lines) {
+		size_t ls = ks->line_start[target], ind = 0;
+		if (first < ks->n_lines) {
+			size_t fs = ks->line_start[first];
+			while (fs + ind < ks->len && ks->data[fs + ind] == ' ')
+				ind++;
+		}
+		size_t off = ls + ind + (col - 1);
+		size_t le = sl_source_line_end(ks, target);
+		if (off <= le) {
+			start = (uint32_t)off;
+			end = (uint32_t)(off + (n->end - n->start) < le ? off + (n->end - n->start) : le);
+		}
+	}
+	n->src = ks;
+	n->start = start;
+	n->end = end;
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->type == SL_NODE_MAP)
+			relocate(n->k[i], tmp, scalar);
+		relocate(n->v[i], tmp, scalar);
+	}
+}
+
+/* The documents of a patch (a file path, or inline text), as knodes in *docs (n of them). */
+static bool patch_docs(struct ctx *c, const char *dir, const sl_knode *path, const sl_knode *inline_,
+		       sl_knode ***docs, size_t *n)
+{
+	*n = 0;
+	*docs = NULL;
+	const sl_tree *t = NULL;
+	const sl_source *src = NULL;
+	sl_source *tmp = NULL;
+	sl_tree tt = {0};
+	if (path) {
+		char *p = join(dir, path->s);
+		struct kfile *f = p ? load(c->k, p) : NULL;
+		free(p);
+		if (!f)
+			return false;
+		if (f->src && !within(c->k, dir, f))
+			return issue(c, "kustomize-invalid", path, "failed to get the patch file from "
+				     "path(%s): security; file is not in or below the kustomization's "
+				     "directory", path->s);
+		if (!f->src)
+			return issue(c, "kustomize-invalid", path, "unable to read the patch file '%s'",
+				     path->s);
+		t = &f->tree;
+		src = f->src;
+	} else {
+		if (sl_source_from_buffer("(inline patch)", inline_->s, inline_->len, &tmp) != SL_OK ||
+		    sl_tree_parse(tmp, c->k->a, &tt, no_issue, NULL) != SL_OK) {
+			sl_source_free(tmp);
+			return false;
+		}
+		t = &tt;
+		src = tmp;
+	}
+	*docs = sl_arena_alloc(c->k->a, (t->n_docs + 1) * sizeof **docs);
+	for (size_t i = 0; *docs && i < t->n_docs; i++) {
+		if (!t->docs[i]->root)
+			continue;
+		sl_knode *d = sl_knode_load(c->k->a, t->docs[i]->root, src);
+		if (!d) {
+			*docs = NULL;
+			break;
+		}
+		if (tmp)
+			relocate(d, tmp, inline_);
+		(*docs)[(*n)++] = d;
+	}
+	sl_source_free(tmp);
+	return *docs != NULL;
+}
+
+/* Applies one patch (documents docs, target selector target or NULL) to acc; at: where it is
+** named, for findings. */
+static bool apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t n,
+			const sl_knode *target, const sl_knode *at, bool json6902)
+{
+	for (size_t d = 0; d < n; d++) {
+		const sl_knode *p = docs[d];
+		bool ops = json6902 || p->type == SL_NODE_SEQ;
+		if (ops && !target)
+			return issue(c, "kustomize-invalid", at, "a JSON 6902 patch needs a target");
+		size_t hits = 0;
+		for (size_t i = 0; i < acc->n; i++) {
+			sl_knode *o = acc->v[i].obj;
+			bool match;
+			if (target) {
+				match = selected(o, &acc->v[i], target);
+			} else {
+				const char *pk = sl_knode_str(p, "kind"), *pn = name_of(p);
+				const char *k = sl_knode_str(o, "kind");
+				const char *pns = ns_of(p), *ons = ns_of(o);
+				match = pk && k && strcmp(pk, k) == 0 && known_as(&acc->v[i], pn) &&
+					(!pns || (ons && strcmp(pns, ons) == 0));
+			}
+			if (!match)
+				continue;
+			hits++;
+			if (ops) {
+				const sl_knode *bad = NULL;
+				const char *why = sl_kpatch_json6902(c->k->a, o, p, &bad);
+				if (why)
+					return issue(c, "kustomize-invalid", bad ? bad : at,
+						     "unable to apply the JSON 6902 patch to %s %s: %s",
+						     sl_knode_str(o, "kind"), name_of(o), why);
+				continue;
+			}
+			/* the patch's own identity is not a change */
+			bool deleted = false;
+			if (!sl_kpatch_merge(c->k->a, o, p, builtin(o), &deleted))
+				return false;
+			tidy(o, false);   /* kyaml's merge drops what is null in the object it walks */
+			if (deleted) {
+				memmove(acc->v + i, acc->v + i + 1, (acc->n - i - 1) * sizeof *acc->v);
+				acc->n--;
+				i--;
+			}
+		}
+		if (!hits && !target) {
+			/* kustomize's wording, with its resource id (Kind.version.group/name.namespace) */
+			char g[256];
+			const char *v;
+			group_version(p, g, sizeof g, &v);
+			const char *k = sl_knode_str(p, "kind"), *nm = name_of(p), *ns = ns_of(p);
+			char *id = sl_xprintf("%s.%s.%s%s%s/%s.%s%s%s", k ? k : "", v, g[0] ? "" : "[noGrp]",
+					      g, "", nm ? nm : "", ns ? "" : "[noNs]", ns ? ns : "", "");
+			bool r = issue(c, "kustomize-invalid", at, "no resource matches strategic merge "
+				       "patch \"%s\": no matches for Id %s; failed to find unique target "
+				       "for patch %s", id ? id : "?", id ? id : "?", id ? id : "?");
+			free(id);
+			return r;
+		}
+	}
+	return true;
+}
+
+/* --- transformers --------------------------------------------------------------------------- */
+
+static const char *const cluster_scoped[] = {
+	"Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding",
+	"CustomResourceDefinition", "PriorityClass", "StorageClass", "ValidatingWebhookConfiguration",
+	"MutatingWebhookConfiguration", "APIService", "CSIDriver", "RuntimeClass",
+	"ClusterServingRuntime", "ClusterStorageContainer", "ResourceClaimTemplate_", "DeviceClass",
+	"IngressClass", "VolumeAttachment", "NodePool", "EC2NodeClass", NULL};
+
+static bool in(const char *s, const char *const *list)
+{
+	for (; s && *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
+}
+
+/* Sets the scalar at path (a "/"-separated path; a sequence on the way applies to each item)
+** under n to a copy of v; create: make missing maps (else only where the path exists). */
+static bool set_path(sl_arena *a, sl_knode *n, const char *path, const char *key,
+		     const sl_knode *v, bool create)
+{
+	if (!n)
+		return true;
+	if (n->type == SL_NODE_SEQ) {
+		for (size_t i = 0; i < n->n; i++)
+			if (!set_path(a, n->v[i], path, key, v, create))
+				return false;
+		return true;
+	}
+	if (n->type != SL_NODE_MAP)
+		return true;
+	if (!*path) {
+		sl_knode *c = sl_knode_copy(a, v);
+		if (!c)
+			return false;
+		c->quoted = true;   /* label and annotation values are strings */
+		size_t at;
+		if (sl_knode_get(n, key, &at)) {
+			n->v[at] = c;
+			return true;
+		}
+		if (!sl_knode_set(a, n, key, c))
+			return false;
+		return true;
+	}
+	const char *slash = strchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) : strlen(path);
+	char seg[128];
+	snprintf(seg, sizeof seg, "%.*s", (int)len, path);
+	sl_knode *next = sl_knode_get(n, seg, NULL);
+	if (!next || sl_knode_is_null(next)) {
+		if (!create || strcmp(seg, "volumeClaimTemplates") == 0)
+			return true;   /* kustomize creates fields, never a list's items */
+		next = sl_knode_new(a, SL_NODE_MAP, v->src, v->start, v->end);
+		if (!next || !sl_knode_set(a, n, seg, next))
+			return false;
+	}
+	return set_path(a, next, slash ? slash + 1 : "", key, v, create);
+}
+
+/* kustomize's commonLabels field specs (api/konfig/builtinpluginconsts/commonlabels.go): the
+** selectors and pod template labels of the workload kinds. create: made when missing. */
+struct fspec {
+	const char *kinds;   /* "|Deployment|StatefulSet|" (NULL: every kind) */
+	const char *path;
+	bool create;
+	bool selector;       /* only with selectors (commonLabels, labels.includeSelectors) */
+	bool tmpl;           /* a template's labels (labels.includeTemplates) */
+};
+
+static const struct fspec label_specs[] = {
+	{NULL, "metadata/labels", true, false, false},
+	{"|Service|ReplicationController|", "spec/selector", true, true, false},
+	{"|ReplicationController|Deployment|ReplicaSet|DaemonSet|StatefulSet|Job|",
+	 "spec/template/metadata/labels", true, true, true},
+	{"|Deployment|ReplicaSet|DaemonSet|StatefulSet|", "spec/selector/matchLabels", true, true, false},
+	{"|Job|", "spec/selector/matchLabels", false, true, false},
+	{"|Deployment|ReplicaSet|DaemonSet|StatefulSet|Job|",
+	 "spec/template/spec/affinity/podAffinity/preferredDuringSchedulingIgnoredDuringExecution/podAffinityTerm/labelSelector/matchLabels",
+	 false, true, false},
+	{"|Deployment|ReplicaSet|DaemonSet|StatefulSet|Job|",
+	 "spec/template/spec/affinity/podAffinity/requiredDuringSchedulingIgnoredDuringExecution/labelSelector/matchLabels",
+	 false, true, false},
+	{"|Deployment|ReplicaSet|DaemonSet|StatefulSet|Job|",
+	 "spec/template/spec/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution/podAffinityTerm/labelSelector/matchLabels",
+	 false, true, false},
+	{"|Deployment|ReplicaSet|DaemonSet|StatefulSet|Job|",
+	 "spec/template/spec/affinity/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/labelSelector/matchLabels",
+	 false, true, false},
+	{"|Deployment|ReplicaSet|DaemonSet|StatefulSet|",
+	 "spec/template/spec/topologySpreadConstraints/labelSelector/matchLabels", false, true, false},
+	{"|StatefulSet|", "spec/volumeClaimTemplates/metadata/labels", true, true, false},
+	{"|CronJob|", "spec/jobTemplate/metadata/labels", true, true, true},
+	{"|CronJob|", "spec/jobTemplate/spec/selector/matchLabels", false, true, false},
+	{"|CronJob|", "spec/jobTemplate/spec/template/metadata/labels", true, true, true},
+	{"|PodDisruptionBudget|", "spec/selector/matchLabels", false, true, false},
+	{"|NetworkPolicy|", "spec/podSelector/matchLabels", false, true, false},
+};
+
+static bool kind_in(const char *kinds, const char *kind)
+{
+	if (!kinds)
+		return true;
+	char k[130];
+	snprintf(k, sizeof k, "|%s|", kind ? kind : "");
+	return strstr(kinds, k) != NULL;
+}
+
+/* Adds the labels of map labels to every resource: metadata always, the selectors with
+** selectors, the templates with templates (commonLabels: both). */
+static bool add_labels(sl_arena *a, struct acc *acc, const sl_knode *labels, bool selectors,
+		       bool templates)
+{
+	for (size_t i = 0; i < acc->n; i++) {
+		const char *kind = sl_knode_str(acc->v[i].obj, "kind");
+		for (size_t s = 0; s < sizeof label_specs / sizeof *label_specs; s++) {
+			const struct fspec *f = &label_specs[s];
+			if (!kind_in(f->kinds, kind) || (f->selector && !selectors && !(f->tmpl && templates)))
+				continue;
+			for (size_t l = 0; l < labels->n; l++)
+				if (!set_path(a, acc->v[i].obj, f->path, labels->k[l]->s, labels->v[l],
+					      f->create))
+					return false;
+		}
+	}
+	return true;
+}
+
+static bool add_annotations(sl_arena *a, struct acc *acc, const sl_knode *ann)
+{
+	static const char *const tmpl = "|ReplicationController|Deployment|ReplicaSet|DaemonSet|"
+					"StatefulSet|Job|";
+	for (size_t i = 0; i < acc->n; i++) {
+		const char *kind = sl_knode_str(acc->v[i].obj, "kind");
+		for (size_t l = 0; l < ann->n; l++) {
+			if (!set_path(a, acc->v[i].obj, "metadata/annotations", ann->k[l]->s, ann->v[l], true) ||
+			    (kind_in(tmpl, kind) &&
+			     !set_path(a, acc->v[i].obj, "spec/template/metadata/annotations", ann->k[l]->s,
+				       ann->v[l], true)) ||
+			    (kind_in("|CronJob|", kind) &&
+			     (!set_path(a, acc->v[i].obj, "spec/jobTemplate/metadata/annotations",
+					ann->k[l]->s, ann->v[l], true) ||
+			      !set_path(a, acc->v[i].obj, "spec/jobTemplate/spec/template/metadata/annotations",
+					ann->k[l]->s, ann->v[l], true))))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Sets n[key] to `to` when it is the scalar `from` (a reference to a renamed object). */
+static void ref(sl_knode *n, const char *key, const char *from, const sl_knode *to)
+{
+	size_t at;
+	sl_knode *v = sl_knode_get(n, key, &at);
+	if (v && v->type == SL_NODE_SCALAR && strcmp(v->s, from) == 0)
+		n->v[at] = (sl_knode *)to;
+}
+
+/* Every item of sequence n[key] (a map), for the references in it. */
+#define EACH(it, map, key) \
+	for (sl_knode *it##_s = sl_knode_get((map), (key), NULL), *it = NULL; it##_s && !it; it##_s = NULL) \
+		for (size_t it##_i = 0; it##_s->type == SL_NODE_SEQ && it##_i < it##_s->n && \
+					(it = it##_s->v[it##_i]); it##_i++)
+
+/* The references kustomize's name reference transformer updates when a ConfigMap, Secret,
+** ServiceAccount or PriorityClass named from is renamed to: in the pod specs of every object. */
+static void rename_refs(struct acc *acc, const char *kind, const char *from, const sl_knode *to)
+{
+	static const char *const pod_paths[][5] = {
+		{"spec", "template", "spec", NULL}, {"spec", NULL},
+		{"spec", "jobTemplate", "spec", "template"}, {"spec", "predictor", NULL}};
+	bool cm = strcmp(kind, "ConfigMap") == 0, secret = strcmp(kind, "Secret") == 0;
+	for (size_t i = 0; i < acc->n; i++) {
+		for (size_t p = 0; p < sizeof pod_paths / sizeof *pod_paths; p++) {
+			sl_knode *spec = sl_knode_path(NULL, acc->v[i].obj, pod_paths[p], false, NULL, 0, 0);
+			if (p == 2 && spec)
+				spec = sl_knode_get(spec, "spec", NULL);
+			if (!spec || spec->type != SL_NODE_MAP)
+				continue;
+			if (strcmp(kind, "PriorityClass") == 0)
+				ref(spec, "priorityClassName", from, to);
+			if (strcmp(kind, "ServiceAccount") == 0)
+				ref(spec, "serviceAccountName", from, to);
+			if (!cm && !secret)
+				continue;
+			static const char *const lists[] = {"containers", "initContainers"};
+			for (size_t l = 0; l < 2; l++) {
+				EACH(ctr, spec, lists[l]) {
+					EACH(ef, ctr, "envFrom")
+						ref(sl_knode_get(ef, cm ? "configMapRef" : "secretRef", NULL), "name", from, to);
+					EACH(ev, ctr, "env")
+						ref(sl_knode_get(sl_knode_get(ev, "valueFrom", NULL),
+								 cm ? "configMapKeyRef" : "secretKeyRef", NULL), "name", from, to);
+				}
+			}
+			EACH(vol, spec, "volumes") {
+				ref(sl_knode_get(vol, cm ? "configMap" : "secret", NULL), cm ? "name" : "secretName", from, to);
+				EACH(src, sl_knode_get(vol, "projected", NULL), "sources")
+					ref(sl_knode_get(src, cm ? "configMap" : "secret", NULL), "name", from, to);
+			}
+			if (secret)
+				EACH(ps, spec, "imagePullSecrets")
+					ref(ps, "name", from, to);
+		}
+	}
+}
+
+/* namePrefix / nameSuffix on metadata.name (not on CRDs, as kustomize). */
+static bool rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix, const sl_knode *suffix)
+{
+	for (size_t i = 0; i < acc->n; i++) {
+		sl_knode *o = acc->v[i].obj;
+		const char *kind = sl_knode_str(o, "kind");
+		if (in(kind, (const char *const[]){"CustomResourceDefinition", NULL}))
+			continue;
+		sl_knode *md = sl_knode_get(o, "metadata", NULL);
+		size_t at;
+		sl_knode *nm = sl_knode_get(md, "name", &at);
+		if (!nm || nm->type != SL_NODE_SCALAR)
+			continue;
+		const char *p = prefix && prefix->type == SL_NODE_SCALAR ? prefix->s : "";
+		const char *s = suffix && suffix->type == SL_NODE_SCALAR ? suffix->s : "";
+		char *name = sl_arena_printf(c->k->a, "%s%s%s", p, nm->s, s);
+		sl_knode *nn = name ? sl_knode_new(c->k->a, SL_NODE_SCALAR, nm->src, nm->start, nm->end) : NULL;
+		if (!nn)
+			return false;
+		nn->s = name;
+		nn->len = strlen(name);
+		nn->quoted = nm->quoted;
+		md->v[at] = nn;
+		if (kind)
+			rename_refs(acc, kind, nm->s, nn);
+	}
+	return true;
+}
+
+static bool set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns)
+{
+	for (size_t i = 0; i < acc->n; i++) {
+		sl_knode *o = acc->v[i].obj;
+		if (in(sl_knode_str(o, "kind"), cluster_scoped))
+			continue;
+		sl_knode *md = sl_knode_path(c->k->a, o, (const char *const[]){"metadata", NULL}, true,
+					     ns->src, ns->start, ns->end);
+		sl_knode *v = sl_knode_copy(c->k->a, ns);
+		if (!md || !v || !sl_knode_set(c->k->a, md, "namespace", v))
+			return false;
+	}
+	return true;
+}
+
+static bool set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list)
+{
+	static const char *const scalable[] = {"Deployment", "ReplicationController", "ReplicaSet",
+					       "StatefulSet", NULL};
+	for (size_t r = 0; list && r < list->n; r++) {
+		const sl_knode *e = list->v[r];
+		const char *name = sl_knode_str(e, "name");
+		const sl_knode *count = sl_knode_get(e, "count", NULL);
+		if (!name || !count)
+			return issue(c, "kustomize-invalid", e, "a replicas entry needs name and count");
+		const char *unscalable = NULL;
+		bool scaled = false;
+		for (size_t i = 0; i < acc->n; i++) {
+			sl_knode *o = acc->v[i].obj;
+			const char *n = name_of(o);
+			if (!(n && strcmp(n, name) == 0) &&
+			    !(acc->v[i].orig_name && strcmp(acc->v[i].orig_name, name) == 0))
+				continue;
+			if (!in(sl_knode_str(o, "kind"), scalable)) {
+				unscalable = sl_knode_str(o, "kind");
+				continue;
+			}
+			scaled = true;
+			sl_knode *spec = sl_knode_path(c->k->a, o, (const char *const[]){"spec", NULL}, true,
+						       count->src, count->start, count->end);
+			sl_knode *v = sl_knode_copy(c->k->a, count);
+			if (!spec || !v || !sl_knode_set(c->k->a, spec, "replicas", v))
+				return false;
+		}
+		if (!scaled && unscalable)
+			return issue(c, "kustomize-invalid", e, "replicas: %s %s has no field kustomize "
+				     "scales (Deployment, ReplicationController, ReplicaSet and "
+				     "StatefulSet have spec.replicas)", unscalable, name);
+	}
+	return true;
+}
+
+/* images: a container's image whose name is an entry's name gets its newName, newTag or
+** digest (every containers and initContainers list in the object, as kustomize v5). */
+static bool set_image(struct ctx *c, sl_knode *ctr, const sl_knode *images)
+{
+	size_t at;
+	sl_knode *img = sl_knode_get(ctr, "image", &at);
+	if (!img || img->type != SL_NODE_SCALAR)
+		return true;
+	const char *slash = strrchr(img->s, '/'), *from = slash ? slash : img->s;
+	const char *at_ = strchr(from, '@'), *colon = strchr(from, ':');
+	size_t nlen = at_ ? (size_t)(at_ - img->s) : colon ? (size_t)(colon - img->s) : img->len;
+	for (size_t i = 0; i < images->n; i++) {
+		const sl_knode *e = images->v[i];
+		const char *name = sl_knode_str(e, "name");
+		if (!name || strlen(name) != nlen || strncmp(name, img->s, nlen) != 0)
+			continue;
+		const char *nn = sl_knode_str(e, "newName"), *tag = sl_knode_str(e, "newTag");
+		const char *dig = sl_knode_str(e, "digest");
+		const char *old_tail = img->s + nlen;
+		char *v = sl_arena_printf(c->k->a, "%s%s%s", nn ? nn : name,
+					  dig ? "@" : tag ? ":" : "", dig ? dig : tag ? tag : old_tail);
+		sl_knode *vn = v ? sl_knode_scalar(c->k->a, v, e->src, e->start, e->end) : NULL;
+		if (!vn)
+			return false;
+		ctr->v[at] = vn;
+		return true;
+	}
+	return true;
+}
+
+static bool images_in(struct ctx *c, sl_knode *n, const sl_knode *images)
+{
+	for (size_t i = 0; i < n->n; i++) {
+		sl_knode *v = n->v[i];
+		if (n->type == SL_NODE_MAP && v->type == SL_NODE_SEQ &&
+		    (strcmp(n->k[i]->s, "containers") == 0 || strcmp(n->k[i]->s, "initContainers") == 0))
+			for (size_t j = 0; j < v->n; j++)
+				if (v->v[j]->type == SL_NODE_MAP && !set_image(c, v->v[j], images))
+					return false;
+		if (v->type != SL_NODE_SCALAR && !images_in(c, v, images))
+			return false;
+	}
+	return true;
+}
+
+/* --- generators ---------------------------------------------------------------------------- */
+
+/* Appends s as a JSON string the way Go's encoding/json writes it (HTML characters escaped). */
+static bool json_str(char **buf, size_t *len, size_t *cap, const char *s)
+{
+	for (size_t need = strlen(s) * 6 + 3; *len + need + 1 > *cap; ) {
+		size_t c = *cap ? *cap * 2 : 256;
+		char *nb = sl_xrealloc(*buf, c);
+		if (!nb)
+			return false;
+		*buf = nb;
+		*cap = c;
+	}
+	char *w = *buf + *len;
+	*w++ = '"';
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			*w++ = '\\';
+			*w++ = (char)*p;
+		} else if (*p == '\n') {
+			*w++ = '\\'; *w++ = 'n';
+		} else if (*p == '\r') {
+			*w++ = '\\'; *w++ = 'r';
+		} else if (*p == '\t') {
+			*w++ = '\\'; *w++ = 't';
+		} else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&') {
+			w += sprintf(w, "\\u%04x", *p);
+		} else {
+			*w++ = (char)*p;
+		}
+	}
+	*w++ = '"';
+	*len = (size_t)(w - *buf);
+	(*buf)[*len] = '\0';
+	return true;
+}
+
+static int cmp_keys(const void *x, const void *y)
+{
+	return strcmp((*(sl_knode *const *)x)->s, (*(sl_knode *const *)y)->s);
+}
+
+/* kustomize's hash of a generated ConfigMap or Secret: SHA-256 of
+** {"data":{...},"kind":"ConfigMap","name":"..."} (keys sorted, as Go's encoding/json), the first
+** ten hex digits with 0 1 3 a e written g h k m t. */
+static bool name_hash(const char *kind, const char *name, const sl_knode *data, const char *type,
+		      char out[11])
+{
+	char *b = NULL;
+	size_t len = 0, cap = 0;
+	sl_knode **keys = data && data->n ? sl_xmalloc(data->n * sizeof *keys) : NULL;
+	if (data && data->n && !keys)
+		return false;
+	size_t n = data ? data->n : 0;
+	for (size_t i = 0; i < n; i++)
+		keys[i] = data->k[i];
+	if (n)
+		qsort(keys, n, sizeof *keys, cmp_keys);
+	bool ok = json_str(&b, &len, &cap, "");   /* allocates */
+	len = 0;
+	ok = ok && (b[len++] = '{', true) && json_str(&b, &len, &cap, "data") && (b[len++] = ':', true) &&
+	     (b[len++] = '{', true);
+	for (size_t i = 0; ok && i < n; i++) {
+		const sl_knode *v = sl_knode_get(data, keys[i]->s, NULL);
+		ok = (i == 0 || (b[len++] = ',', true)) && json_str(&b, &len, &cap, keys[i]->s) &&
+		     (b[len++] = ':', true) && json_str(&b, &len, &cap, v ? v->s : "");
+	}
+	ok = ok && (b[len++] = '}', true) && (b[len++] = ',', true) &&
+	     json_str(&b, &len, &cap, "kind") && (b[len++] = ':', true) && json_str(&b, &len, &cap, kind) &&
+	     (b[len++] = ',', true) && json_str(&b, &len, &cap, "name") && (b[len++] = ':', true) &&
+	     json_str(&b, &len, &cap, name);
+	if (ok && type) {
+		ok = (b[len++] = ',', true) && json_str(&b, &len, &cap, "type") &&
+		     (b[len++] = ':', true) && json_str(&b, &len, &cap, type);
+	}
+	ok = ok && (b[len++] = '}', true);
+	free(keys);
+	if (!ok) {
+		free(b);
+		return false;
+	}
+	sl_sha256 sh;
+	char hex[65];
+	sl_sha256_init(&sh);
+	sl_sha256_update(&sh, b, len);
+	sl_sha256_hex(&sh, hex);
+	free(b);
+	memcpy(out, hex, 10);
+	for (int i = 0; i < 10; i++)
+		out[i] = out[i] == '0' ? 'g' : out[i] == '1' ? 'h' : out[i] == '3' ? 'k' :
+			 out[i] == 'a' ? 'm' : out[i] == 'e' ? 't' : out[i];
+	out[10] = '\0';
+	return true;
+}
+
+static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* s base64-encoded, in a. */
+static char *base64(sl_arena *a, const char *s, size_t n)
+{
+	char *out = sl_arena_alloc(a, (n + 2) / 3 * 4 + 1), *w = out;
+	const unsigned char *p = (const unsigned char *)s;
+	for (size_t i = 0; out && i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+		*w++ = B64[v >> 18 & 63];
+		*w++ = B64[v >> 12 & 63];
+		*w++ = i + 1 < n ? B64[v >> 6 & 63] : '=';
+		*w++ = i + 2 < n ? B64[v & 63] : '=';
+	}
+	if (out)
+		*w = '\0';
+	return out;
+}
+
+/* Adds key = value (origin at) to a generator's data; a Secret's values base64-encoded. */
+static bool put_kv(struct ctx *c, sl_knode *data, const char *key, size_t klen, const char *val,
+		   size_t vlen, const sl_knode *at, bool secret)
+{
+	sl_arena *a = c->k->a;
+	char *k = sl_arena_strndup(a, key, klen);
+	const char *v = secret ? base64(a, val, vlen) : sl_arena_strndup(a, val, vlen);
+	sl_knode *vn = v ? sl_knode_scalar(a, v, at->src, at->start, at->end) : NULL;
+	if (!k || !vn)
+		return false;
+	vn->quoted = true;
+	return sl_knode_set(a, data, k, vn);
+}
+
+/* A generator's data from its envs, files and literals (kustomize's order). */
+static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode *data, bool secret)
+{
+	static const char *const envs[] = {"env", "envs"};
+	for (size_t k = 0; k < 2; k++) {
+		const sl_knode *list = sl_knode_get(e, envs[k], NULL);
+		const sl_knode *one = list && list->type == SL_NODE_SCALAR ? list : NULL;
+		for (size_t i = 0; list && i < (one ? 1 : list->n); i++) {
+			const sl_knode *it = one ? one : list->v[i];
+			char *p = it->type == SL_NODE_SCALAR ? join(dir, it->s) : NULL;
+			struct kfile *f = p ? load(c->k, p) : NULL;
+			if (f && !within(c->k, dir, f))
+				f = NULL;
+			free(p);
+			if (!f || !f->src)
+				return issue(c, "kustomize-invalid", it, "cannot read the env file %s "
+					     "(in or below the kustomization's directory)", it->s);
+			const char *t = f->src->data, *end = t + f->src->len;
+			while (t < end) {
+				const char *nl = memchr(t, '\n', (size_t)(end - t)), *le = nl ? nl : end;
+				const char *q = t;
+				while (q < le && (*q == ' ' || *q == '\t'))
+					q++;
+				const char *eq = q < le ? memchr(q, '=', (size_t)(le - q)) : NULL;
+				size_t vl = eq ? (size_t)(le - eq - 1) : 0;
+				if (eq && vl && eq[vl] == '\r')
+					vl--;
+				if (q < le && *q != '#' && eq &&
+				    !put_kv(c, data, q, (size_t)(eq - q), eq + 1, vl, it, secret))
+					return false;
+				t = nl ? nl + 1 : end;
+			}
+		}
+	}
+	const sl_knode *files = sl_knode_get(e, "files", NULL);
+	for (size_t i = 0; files && i < files->n; i++) {
+		const sl_knode *it = files->v[i];
+		if (it->type != SL_NODE_SCALAR)
+			return false;
+		const char *eq = strchr(it->s, '='), *path = eq ? eq + 1 : it->s;
+		const char *base = strrchr(path, '/');
+		char *p = join(dir, path);
+		struct kfile *f = p ? load(c->k, p) : NULL;
+		if (f && !within(c->k, dir, f))
+			f = NULL;
+		free(p);
+		if (!f || !f->src)
+			return issue(c, "kustomize-invalid", it, "cannot read %s (in or below the "
+				     "kustomization's directory)", path);
+		const char *key = eq ? it->s : base ? base + 1 : path;
+		/* bytes that are not UTF-8 go to binaryData, base64-encoded, as kustomize does */
+		bool binary = !secret && f->src->bad_what;
+		sl_knode *to = data;
+		if (binary) {
+			to = sl_knode_get(data, "\x01binaryData", NULL);
+			if (!to && (!(to = sl_knode_new(c->k->a, SL_NODE_MAP, it->src, it->start, it->end)) ||
+				    !sl_knode_set(c->k->a, data, "\x01binaryData", to)))
+				return false;
+		}
+		if (!put_kv(c, to, key, eq ? (size_t)(eq - it->s) : strlen(key), f->src->data,
+			    f->src->len, it, secret || binary))
+			return false;
+	}
+	const sl_knode *lits = sl_knode_get(e, "literals", NULL);
+	for (size_t i = 0; lits && i < lits->n; i++) {
+		const sl_knode *l = lits->v[i];
+		const char *eq = l->type == SL_NODE_SCALAR ? strchr(l->s, '=') : NULL;
+		if (!eq)
+			return issue(c, "kustomize-invalid", l, "a literal is KEY=VALUE");
+		const char *v = eq + 1;
+		size_t vl = strlen(v);
+		if (vl >= 2 && (v[0] == '"' || v[0] == '\'') && v[vl - 1] == v[0]) {
+			v++;
+			vl -= 2;
+		}
+		if (!put_kv(c, data, l->s, (size_t)(eq - l->s), v, vl, l, secret))
+			return false;
+	}
+	return true;
+}
+
+/* configMapGenerator / secretGenerator: envs, files and literals; behavior create, merge
+** (into the ConfigMap of that name a base made) or replace. The hash suffix comes last
+** (finish_hashes), as kustomize adds it after every transformer. */
+static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const sl_knode *opts,
+		     const char *kind, const char *dir)
+{
+	const sl_knode *d = sl_knode_get(opts, "disableNameSuffixHash", NULL);
+	bool global_off = d && d->type == SL_NODE_SCALAR && strcmp(d->s, "true") == 0;
+	bool secret = strcmp(kind, "Secret") == 0;
+	sl_arena *a = c->k->a;
+	for (size_t g = 0; list && g < list->n; g++) {
+		const sl_knode *e = list->v[g];
+		const sl_knode *name = sl_knode_get(e, "name", NULL);
+		if (!name || name->type != SL_NODE_SCALAR)
+			return issue(c, "kustomize-invalid", e, "a generator needs a name");
+		const char *behavior = sl_knode_str(e, "behavior");
+		sl_knode *data = sl_knode_new(a, SL_NODE_MAP, e->src, e->start, e->end);
+		if (!data || !gen_data(c, e, dir, data, secret))
+			return false;
+		/* kustomize: merge and replace change an existing object; anything else creates */
+		if (behavior && (strcmp(behavior, "merge") == 0 || strcmp(behavior, "replace") == 0)) {
+			struct kres *old = NULL;
+			for (size_t i = 0; i < acc->n && !old; i++)
+				if (known_as(&acc->v[i], name->s) &&
+				    in(sl_knode_str(acc->v[i].obj, "kind"), (const char *const[]){kind, NULL}))
+					old = &acc->v[i];
+			if (!old)
+				return issue(c, "kustomize-invalid", sl_knode_get(e, "behavior", NULL),
+					     "id %s %s does not exist; cannot merge or replace", kind, name->s);
+			sl_knode *od = sl_knode_get(old->obj, "data", NULL);
+			if (strcmp(behavior, "merge") == 0 && od && od->type == SL_NODE_MAP) {
+				for (size_t i = 0; i < data->n; i++)
+					if (!sl_knode_set(a, od, data->k[i]->s, data->v[i]))
+						return false;
+			} else if (!sl_knode_set(a, old->obj, "data", data)) {
+				return false;
+			}
+			continue;
+		}
+		size_t bat;
+		sl_knode *bin = sl_knode_get(data, "\x01binaryData", &bat);
+		if (bin)
+			sl_knode_remove(data, bat);
+		sl_knode *obj = sl_knode_new(a, SL_NODE_MAP, name->src, name->start, name->end);
+		sl_knode *md = sl_knode_new(a, SL_NODE_MAP, name->src, name->start, name->end);
+		if (!obj || !md)
+			return false;
+		const sl_knode *eo = sl_knode_get(sl_knode_get(e, "options", NULL), "disableNameSuffixHash", NULL);
+		bool off = eo ? eo->type == SL_NODE_SCALAR && strcmp(eo->s, "true") == 0 : global_off;
+		const char *type = secret ? (sl_knode_str(e, "type") ? sl_knode_str(e, "type") : "Opaque") : NULL;
+		sl_knode *nm = sl_knode_copy(a, name);
+		if (!nm || !sl_knode_set(a, obj, "apiVersion", sl_knode_scalar(a, "v1", name->src, name->start, name->end)) ||
+		    !sl_knode_set(a, obj, "kind", sl_knode_scalar(a, kind, name->src, name->start, name->end)) ||
+		    !sl_knode_set(a, md, "name", nm) || !sl_knode_set(a, obj, "metadata", md) ||
+		    (type && !sl_knode_set(a, obj, "type", sl_knode_scalar(a, type, e->src, e->start, e->end))) ||
+		    (data->n && !sl_knode_set(a, obj, "data", data)) || (bin && !sl_knode_set(a, obj, "binaryData", bin)))
+			return false;
+		const sl_knode *ns = sl_knode_get(e, "namespace", NULL);
+		if (ns && !sl_knode_set(a, md, "namespace", sl_knode_copy(a, ns)))
+			return false;
+		if (!add_res(acc, obj))
+			return false;
+		acc->v[acc->n - 1].orig_name = acc->v[acc->n - 1].first_name = name->s;
+		acc->v[acc->n - 1].hash = !off;
+	}
+	return true;
+}
+
+/* The hash suffix of every generated object, from what it holds once built, and the references
+** to it renamed along. */
+static bool finish_hashes(struct ctx *c, struct acc *acc)
+{
+	for (size_t i = 0; i < acc->n; i++) {
+		if (!acc->v[i].hash)
+			continue;
+		sl_knode *o = acc->v[i].obj, *md = sl_knode_get(o, "metadata", NULL);
+		const char *kind = sl_knode_str(o, "kind");
+		size_t at;
+		sl_knode *nm = sl_knode_get(md, "name", &at);
+		char h[11];
+		/* kustomize v5 hashes the object with an empty name */
+		if (!nm || !name_hash(kind, "", sl_knode_get(o, "data", NULL),
+				      strcmp(kind, "Secret") == 0 ? sl_knode_str(o, "type") : NULL, h))
+			return false;
+		sl_knode *nn = sl_knode_copy(c->k->a, nm);
+		if (!nn || !(nn->s = sl_arena_printf(c->k->a, "%s-%s", nm->s, h)))
+			return false;
+		nn->len = strlen(nn->s);
+		md->v[at] = nn;
+		rename_refs(acc, kind, nm->s, nn);
+	}
+	return true;
+}
+
+/* --- a kustomization ----------------------------------------------------------------------- */
+
+static const char *const supported_keys[] = {
+	"apiVersion", "kind", "metadata", "resources", "bases", "components", "patches",
+	"patchesStrategicMerge", "patchesJson6902", "namespace", "namePrefix", "nameSuffix",
+	"commonLabels", "labels", "commonAnnotations", "replicas", "images", "configMapGenerator",
+	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", "vars",
+	"replacements", "configurations", NULL};
+
+/* Why a resource entry is remote (no network), or NULL. */
+static bool remote(const char *s)
+{
+	return strstr(s, "://") || strncmp(s, "github.com/", 11) == 0 || strncmp(s, "git@", 4) == 0 ||
+	       strstr(s, "?ref=");
+}
+
+static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, struct acc *acc,
+		       bool component);
+
+/* resources and bases: files and directories, in order. */
+static bool resources(struct ctx *c, const sl_knode *root, const char *dir, struct acc *acc)
+{
+	static const char *const keys[] = {"resources", "bases"};
+	for (size_t k = 0; k < 2; k++) {
+		const sl_knode *list = sl_knode_get(root, keys[k], NULL);
+		for (size_t i = 0; list && list->type == SL_NODE_SEQ && i < list->n; i++) {
+			const sl_knode *e = list->v[i];
+			if (e->type != SL_NODE_SCALAR)
+				return issue(c, "kustomize-invalid", e, "a resource is a path");
+			if (remote(e->s))
+				return issue(c, "kustomize-unsupported", e, "remote resource %s: schedlint "
+					     "builds kustomizations without the network; its other files "
+					     "are linted as plain files", e->s);
+			char *p = join(dir, e->s);
+			if (!p)
+				return false;
+			struct stat st;
+			bool ok;
+			if (stat(p, &st) != 0) {
+				ok = issue(c, "kustomize-invalid", e, "accumulating resources: '%s' must "
+					   "resolve to a file or a directory", e->s);
+			} else if (S_ISDIR(st.st_mode)) {
+				char *kp = kustomization_in(p);
+				struct acc sub = {0};
+				ok = kp ? build_kust(c, kp, e, &sub, false)
+					: issue(c, "kustomize-invalid", e, "accumulating resources from "
+						"'%s': the directory holds no kustomization.yaml", e->s);
+				for (size_t j = 0; ok && j < sub.n; j++) {
+					ok = add_res(acc, sub.v[j].obj);
+					if (ok)   /* its names and hash flag too */
+						acc->v[acc->n - 1] = sub.v[j];
+				}
+				free(sub.v);
+				free(kp);
+			} else {
+				struct kfile *f = load(c->k, p);
+				ok = f && (!f->src || within(c->k, dir, f) ||
+					   issue(c, "kustomize-invalid", e, "accumulating resources: security; "
+						 "file '%s' is not in or below the kustomization's "
+						 "directory", e->s)) && add_file(c, f, e, acc);
+			}
+			free(p);
+			if (!ok)
+				return false;
+		}
+	}
+	return true;
+}
+
+static bool patches(struct ctx *c, const sl_knode *root, const char *dir, struct acc *acc,
+		    bool strategic_list)
+{
+	if (strategic_list) {
+		const sl_knode *list = sl_knode_get(root, "patchesStrategicMerge", NULL);
+		for (size_t i = 0; list && list->type == SL_NODE_SEQ && i < list->n; i++) {
+			const sl_knode *e = list->v[i];
+			bool inl = e->type == SL_NODE_SCALAR && memchr(e->s, '\n', e->len);
+			sl_knode **docs;
+			size_t n;
+			if (e->type != SL_NODE_SCALAR || !patch_docs(c, dir, inl ? NULL : e, inl ? e : NULL, &docs, &n) ||
+			    !apply_patch(c, acc, docs, n, NULL, e, false))
+				return false;
+		}
+		const sl_knode *pl = sl_knode_get(root, "patches", NULL);
+		for (size_t i = 0; pl && pl->type == SL_NODE_SEQ && i < pl->n; i++) {
+			const sl_knode *e = pl->v[i];
+			const sl_knode *path = sl_knode_get(e, "path", NULL), *inl = sl_knode_get(e, "patch", NULL);
+			sl_knode **docs;
+			size_t n;
+			if (!path && !inl)
+				return issue(c, "kustomize-invalid", e, "a patch needs a path or a patch");
+			if (!patch_docs(c, dir, path, path ? NULL : inl, &docs, &n) ||
+			    !apply_patch(c, acc, docs, n, sl_knode_get(e, "target", NULL), e, false))
+				return false;
+		}
+		return true;
+	}
+	const sl_knode *jl = sl_knode_get(root, "patchesJson6902", NULL);
+	for (size_t i = 0; jl && jl->type == SL_NODE_SEQ && i < jl->n; i++) {
+		const sl_knode *e = jl->v[i];
+		const sl_knode *path = sl_knode_get(e, "path", NULL), *inl = sl_knode_get(e, "patch", NULL);
+		const sl_knode *target = sl_knode_get(e, "target", NULL);
+		sl_knode **docs;
+		size_t n;
+		if ((!path && !inl) || !target)
+			return issue(c, "kustomize-invalid", e, "a patchesJson6902 entry needs a target "
+				     "and a path or a patch");
+		if (!patch_docs(c, dir, path, path ? NULL : inl, &docs, &n) ||
+		    !apply_patch(c, acc, docs, n, target, e, true))
+			return false;
+	}
+	return true;
+}
+
+static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, struct acc *acc,
+		       bool component)
+{
+	if (++c->depth > 64) {
+		c->depth--;
+		return issue(c, "kustomize-invalid", ref, "kustomizations include each other in a cycle");
+	}
+	struct kfile *f = load(c->k, kpath);
+	if (!f)
+		return false;
+	/* the kustomization itself is read by its build (a broken one is kustomize-invalid) */
+	if (f->src && !push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
+		return false;
+	bool ok = true;
+	const sl_knode *root = f->src && f->tree.n_docs && f->tree.docs[0]->root ?
+			       sl_knode_load(c->k->a, f->tree.docs[0]->root, f->src) : NULL;
+	if (!root || root->type != SL_NODE_MAP) {
+		c->depth--;
+		return issue(c, "kustomize-invalid", ref, "%s is not a kustomization (a YAML mapping)",
+			     kpath);
+	}
+	for (size_t i = 0; i < root->n; i++) {
+		const sl_knode *k = root->k[i];
+		if (k->type == SL_NODE_SCALAR && in(k->s, supported_keys))
+			continue;
+		c->depth--;
+		if (ref)   /* a base that cannot be built: the overlay's entry for it says so */
+			return issue(c, "kustomize-unsupported", ref, "this base (%s) uses %s, which "
+				     "schedlint does not build; the overlay's files are linted as plain "
+				     "files", kpath, k->s);
+		return issue(c, "kustomize-unsupported", k, "%s is not built by schedlint (plugins, "
+			     "Helm charts and remote resources need kustomize itself); this "
+			     "kustomization's files are linted as plain files", k->s);
+	}
+	(void)component;   /* a Component builds into its includer's resources (acc), as kustomize */
+	char *dir = dir_of(kpath);
+	if (!dir)
+		return false;
+	ok = resources(c, root, dir, acc);
+	const sl_knode *comps = sl_knode_get(root, "components", NULL);
+	for (size_t i = 0; ok && comps && i < comps->n; i++) {
+		const sl_knode *e = comps->v[i];
+		char *p = e->type == SL_NODE_SCALAR ? join(dir, e->s) : NULL;
+		char *kp = p ? kustomization_in(p) : NULL;
+		ok = kp ? build_kust(c, kp, e, acc, true)
+			: issue(c, "kustomize-invalid", e, "a component is a directory with a "
+				"kustomization.yaml (kind: Component)");
+		free(kp);
+		free(p);
+	}
+	/* this kustomization's own names, before its transformers */
+	for (size_t i = 0; i < acc->n; i++)
+		acc->v[i].orig_name = name_of(acc->v[i].obj) ? name_of(acc->v[i].obj) : acc->v[i].orig_name;
+	const sl_knode *gopts = sl_knode_get(root, "generatorOptions", NULL);
+	ok = ok && generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
+	     generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir) &&
+	     patches(c, root, dir, acc, true);
+	const sl_knode *ns = sl_knode_get(root, "namespace", NULL);
+	if (ok && ns && ns->type == SL_NODE_SCALAR && ns->len)
+		ok = set_namespace(c, acc, ns);
+	const sl_knode *pre = sl_knode_get(root, "namePrefix", NULL), *suf = sl_knode_get(root, "nameSuffix", NULL);
+	if (ok && (pre || suf))
+		ok = rename_all(c, acc, pre, suf);
+	const sl_knode *cl = sl_knode_get(root, "commonLabels", NULL);
+	if (ok && cl && cl->type == SL_NODE_MAP)
+		ok = add_labels(c->k->a, acc, cl, true, true);
+	const sl_knode *labels = sl_knode_get(root, "labels", NULL);
+	for (size_t i = 0; ok && labels && labels->type == SL_NODE_SEQ && i < labels->n; i++) {
+		const sl_knode *e = labels->v[i], *pairs = sl_knode_get(e, "pairs", NULL);
+		const char *sel = sl_knode_str(e, "includeSelectors"), *tpl = sl_knode_str(e, "includeTemplates");
+		if (pairs && pairs->type == SL_NODE_MAP)
+			ok = add_labels(c->k->a, acc, pairs, sel && strcmp(sel, "true") == 0,
+					tpl && strcmp(tpl, "true") == 0);
+	}
+	const sl_knode *ca = sl_knode_get(root, "commonAnnotations", NULL);
+	if (ok && ca && ca->type == SL_NODE_MAP)
+		ok = add_annotations(c->k->a, acc, ca);
+	ok = ok && patches(c, root, dir, acc, false) &&
+	     set_replicas(c, acc, sl_knode_get(root, "replicas", NULL));
+	const sl_knode *images = sl_knode_get(root, "images", NULL);
+	for (size_t i = 0; ok && images && images->type == SL_NODE_SEQ && i < acc->n; i++)
+		ok = images_in(c, acc->v[i].obj, images);
+	free(dir);
+	c->depth--;
+	return ok;
+}
+
+/* --- the plan ------------------------------------------------------------------------------ */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The real paths of the kustomizations k's resources and components name (directories). */
+static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, size_t *cap)
+{
+	struct kfile *f = load(k, kpath);
+	if (!f)
+		return false;
+	const sl_node *root = f->src && f->tree.n_docs ? f->tree.docs[0]->root : NULL;
+	char *dir = dir_of(kpath);
+	if (!dir)
+		return false;
+	static const char *const keys[] = {"resources", "bases", "components"};
+	bool ok = true;
+	for (size_t k2 = 0; ok && root && k2 < 3; k2++) {
+		const sl_node *list = sl_map_get(root, keys[k2]);
+		for (size_t i = 0; ok && i < sl_seq_n(list); i++) {
+			const char *s = sl_scalar(sl_seq_item(list, i));
+			if (!s || remote(s))
+				continue;
+			char *p = join(dir, s), *kp = p ? kustomization_in(p) : NULL;
+			char *real = kp ? real_of(k, kp) : NULL;
+			free(p);
+			free(kp);
+			if (real)
+				ok = push_str(v, n, cap, real);
+		}
+	}
+	free(dir);
+	return ok;
+}
+
+/* Builds the root kustomization at kpath into b. */
+static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath)
+{
+	struct ctx c = {k, b, 0};
+	struct acc acc = {0};
+	bool ok = build_kust(&c, kpath, NULL, &acc, false) && finish_hashes(&c, &acc);
+	if (b->failed) {
+		free(acc.v);
+		return true;   /* its findings say why; its files are linted as plain files */
+	}
+	for (size_t i = 0; ok && i < acc.n; i++)
+		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->len, &b->cap, &b->spans, &b->n_spans,
+				   &b->spans_cap);
+	free(acc.v);
+	return ok;
+}
+
+sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out)
+{
+	sl_kustomize *k = sl_xcalloc(1, sizeof *k);
+	if (!k || !(k->a = sl_arena_new())) {
+		free(k);
+		return SL_ENOMEM;
+	}
+	*out = k;
+	char **inc = NULL;
+	size_t ni = 0, ci = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!included(k, kpaths[i], &inc, &ni, &ci))
+			goto oom;
+	if (ni)
+		qsort(inc, ni, sizeof *inc, cmp_str);
+	k->builds = sl_xcalloc(n ? n : 1, sizeof *k->builds);
+	if (!k->builds)
+		goto oom;
+	for (size_t i = 0; i < n; i++) {
+		char *real = real_of(k, kpaths[i]);
+		bool root = real && !(ni && bsearch(&real, inc, ni, sizeof *inc, cmp_str));
+		free(real);
+		if (!root)
+			continue;
+		sl_kustomize_build *b = sl_xcalloc(1, sizeof *b);
+		if (!b)
+			goto oom;
+		k->builds[k->n_builds++] = b;
+		char *dir = dir_of(kpaths[i]);
+		b->name = dir ? sl_arena_strndup(k->a, kpaths[i], strlen(kpaths[i])) : NULL;
+		b->dir = dir ? sl_arena_strndup(k->a, dir, strlen(dir)) : NULL;
+		free(dir);
+		if (!b->name || !b->dir || !build_root(k, b, kpaths[i]))
+			goto oom;
+		for (size_t u = 0; !b->failed && u < b->n_used; u++)
+			if (!push_str(&k->consumed, &k->n_consumed, &k->cap_consumed, sl_xstrdup(b->used[u])))
+				goto oom;
+	}
+	if (k->n_consumed)
+		qsort(k->consumed, k->n_consumed, sizeof *k->consumed, cmp_str);
+	k->bases = sl_xcalloc(k->n_consumed ? k->n_consumed : 1, sizeof *k->bases);
+	if (!k->bases)
+		goto oom;
+	for (size_t i = 0; i < k->n_consumed; i++) {
+		const char *b = strrchr(k->consumed[i], '/');
+		b = b ? b + 1 : k->consumed[i];
+		size_t j = 0, bl = strlen(b);
+		while (j < k->n_bases && !(k->bases[j].len == bl && memcmp(k->bases[j].s, b, bl) == 0))
+			j++;
+		if (j == k->n_bases) {
+			k->bases[k->n_bases].s = b;
+			k->bases[k->n_bases++].len = bl;
+		}
+	}
+	for (size_t i = 0; i < ni; i++)
+		free(inc[i]);
+	free(inc);
+	return SL_OK;
+oom:
+	for (size_t i = 0; i < ni; i++)
+		free(inc[i]);
+	free(inc);
+	return SL_ENOMEM;
+}
+
+bool sl_kustomize_consumed(const sl_kustomize *k, const char *real)
+{
+	return k && k->n_consumed && bsearch(&real, k->consumed, k->n_consumed, sizeof *k->consumed,
+					     cmp_str);
+}
+
+char *sl_kustomize_real(sl_kustomize *k, const char *path)
+{
+	return real_of(k, path);
+}
+
+bool sl_kustomize_may_consume(const sl_kustomize *k, const char *base)
+{
+	if (!k || !k->n_consumed)
+		return false;
+	size_t bl = strlen(base);
+	for (size_t i = 0; i < k->n_bases; i++)
+		if (k->bases[i].len == bl && memcmp(k->bases[i].s, base, bl) == 0)
+			return true;
+	return false;
+}
+
+size_t sl_kustomize_n_builds(const sl_kustomize *k)
+{
+	return k ? k->n_builds : 0;
+}
+
+const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
+						const char **name, const char **text, size_t *len)
+{
+	if (!k || i >= k->n_builds)
+		return NULL;
+	const sl_kustomize_build *b = k->builds[i];
+	*name = b->name;
+	*text = b->failed || !b->text ? "" : b->text;
+	*len = b->failed ? 0 : b->len;
+	return b;
+}
+
+size_t sl_kustomize_n_issues(const sl_kustomize_build *b)
+{
+	return b->n_issues;
+}
+
+void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg)
+{
+	*rule = i < b->n_issues ? b->issues[i].rule : NULL;
+	*msg = i < b->n_issues ? b->issues[i].msg : NULL;
+}
+
+/* The span a finding over [off, off + len) of the built text came from. */
+static const sl_knode_span *span_of(const sl_kustomize_build *b, size_t off, size_t len)
+{
+	const sl_knode_span *best = NULL;
+	for (size_t i = 0; i < b->n_spans; i++) {
+		const sl_knode_span *s = &b->spans[i];
+		if (s->start == off && s->end == off + len)
+			return s;
+		if (s->start <= off && off < (s->end > s->start ? s->end : s->start + 1) &&
+		    (!best || s->end - s->start < best->end - best->start ||
+		     (s->start == off && best->start != off)))
+			best = s;
+	}
+	return best;
+}
+
+/* Moves finding p to where src's bytes [start, end) are. */
+static void place(sl_finding *p, const sl_source *src, uint32_t start, uint32_t end)
+{
+	p->path = src->path;
+	p->offset = start;
+	p->length = end > start ? end - start : 0;
+	sl_source_position(src, start, &p->line, &p->column);
+	sl_source_position(src, end > start ? end : start, &p->end_line, &p->end_column);
+	p->fix = NULL;
+}
+
+/* True when directive text [d, end) (after "schedlint: ignore") covers rule ri: a bare ignore,
+** or "[ids]" naming the rule or its category. */
+static bool covers(const char *d, const char *end, int ri)
+{
+	if (d >= end || *d != '[')
+		return true;
+	const struct sl_rule *r = sl_registry[ri].rule;
+	for (const char *p = d + 1; p < end && *p != ']'; ) {
+		while (p < end && (*p == ' ' || *p == ','))
+			p++;
+		const char *q = p;
+		while (q < end && *q != ',' && *q != ']' && *q != ' ')
+			q++;
+		size_t n = (size_t)(q - p);
+		if ((strlen(r->id) == n && memcmp(r->id, p, n) == 0) ||
+		    (strlen(r->category) == n && memcmp(r->category, p, n) == 0))
+			return true;
+		p = q;
+	}
+	return false;
+}
+
+/* True when a "# schedlint: ignore" comment in src suppresses rule ri on 1-based line: at the
+** end of that line or alone on the line above it, or an ignore-file anywhere. The comments of a
+** base or patch are not in the built text, so their directives are read here. */
+static bool suppressed(const sl_source *src, uint32_t line, int ri)
+{
+	static const char tag[] = "schedlint: ignore";
+	for (const char *p = src->data; (p = strstr(p, tag)) != NULL; p += sizeof tag - 1) {
+		const char *hash = p;
+		while (hash > src->data && hash[-1] != '#' && hash[-1] != '\n')
+			hash--;
+		if (hash == src->data || hash[-1] != '#')
+			continue;
+		const char *d = p + sizeof tag - 1, *eol = strchr(d, '\n');
+		eol = eol ? eol : src->data + src->len;
+		bool file = strncmp(d, "-file", 5) == 0;
+		if (file)
+			d += 5;
+		size_t at = sl_source_line_of(src, (size_t)(p - src->data)) + 1;   /* 1-based */
+		const char *ls = src->data + src->line_start[at - 1];
+		while (ls < hash - 1 && (*ls == ' ' || *ls == '\t'))
+			ls++;
+		bool alone = ls == hash - 1;
+		if ((file || at == line || (alone && at + 1 == line)) && covers(d, eol, ri))
+			return true;
+	}
+	return false;
+}
+
+sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		sl_finding *p = &f->findings[i]->pub;
+		const sl_knode_span *s = span_of(b, p->offset, p->length);
+		const sl_knode *n = s ? s->node : NULL;
+		if (n && n->src) {
+			place(p, n->src, n->start, n->end);
+			if (suppressed(n->src, p->line, f->findings[i]->rule_index))
+				continue;   /* dropped: its line says so */
+		}
+		f->findings[w++] = f->findings[i];
+		const char *notes = sl_arena_printf(f->arena, "%s%sin overlay %s (built by schedlint "
+						    "as kustomize builds it; the line is the base, "
+						    "patch or kustomization line that produced the "
+						    "node)", p->notes ? p->notes : "",
+						    p->notes ? "\n" : "", b->dir);
+		if (!notes)
+			return SL_ENOMEM;
+		p->notes = notes;
+	}
+	f->n_findings = w;
+	for (size_t i = 0; i < b->n_issues; i++) {
+		const struct issue *is = &b->issues[i];
+		sl_frec *r = sl_engine_record(f, sl_registry_find(is->rule), 0, 0, 0, "", is->msg,
+					      NULL, NULL);
+		if (!r) {
+			if (f->oom)
+				return SL_ENOMEM;
+			continue;
+		}
+		if (is->src)
+			place(&r->pub, is->src, is->start, is->end);
+	}
+	return f->oom;
+}
+
+void sl_kustomize_free(sl_kustomize *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->n_files; i++) {
+		free(k->files[i]->real);
+		free(k->files[i]->path);
+		sl_source_free(k->files[i]->src);
+		free(k->files[i]);
+	}
+	free(k->files);
+	for (size_t i = 0; i < k->n_consumed; i++)
+		free(k->consumed[i]);
+	free(k->consumed);
+	for (size_t i = 0; i < k->n_builds; i++) {
+		sl_kustomize_build *b = k->builds[i];
+		free(b->text);
+		free(b->spans);
+		free(b->issues);
+		for (size_t u = 0; u < b->n_used; u++)
+			free(b->used[u]);
+		free(b->used);
+		free(b);
+	}
+	free(k->builds);
+	free(k->last_dir);
+	free(k->last_real);
+	for (size_t i = 0; i < k->n_dirs; i++) {
+		free(k->dirs[i].dir);
+		free(k->dirs[i].real);
+	}
+	free(k->dirs);
+	free(k->bases);
+	sl_arena_free(k->a);
+	free(k);
+}
+
+/* --- patches named anywhere ---------------------------------------------------------------- */
+
+/* Appends the real path of dir/rel (when it exists) to *v. */
+static sl_err add(sl_kustomize *k, const char *dir, size_t dlen, const sl_node *rel, char ***v,
+		  size_t *n, size_t *cap)
+{
+	const char *r = sl_scalar(rel);
+	if (!r || !*r || strchr(r, '\n'))
+		return SL_OK;   /* not a path: an inline patch */
+	char *joined = r[0] == '/' ? sl_xstrdup(r) : sl_xprintf("%.*s%s", (int)dlen, dir, r);
+	if (!joined)
+		return SL_ENOMEM;
+	char *norm = join(".", joined);
+	char *real = norm ? real_of(k, norm) : NULL;
+	free(joined);
+	free(norm);
+	if (!real)
+		return SL_OK;
+	return push_str(v, n, cap, real) ? SL_OK : SL_ENOMEM;
+}
+
+sl_err sl_kustomize_patch_files(sl_kustomize *k, const char *path, char ***v, size_t *n,
+				size_t *cap)
+{
+	struct kfile *f = load(k, path);   /* read and parsed once, for the builds too */
+	if (!f)
+		return SL_ENOMEM;
+	const sl_node *root = f->src && f->tree.n_docs ? f->tree.docs[0]->root : NULL;
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+	sl_err err = SL_OK;
+	/* patches: [{path: ...}], patchesJson6902: [{path: ...}] */
+	static const char *const with_path[] = {"patches", "patchesJson6902"};
+	for (size_t w = 0; root && !err && w < 2; w++) {
+		const sl_node *seq = sl_map_get(root, with_path[w]);
+		for (size_t i = 0; !err && i < sl_seq_n(seq); i++)
+			err = add(k, path, dlen, sl_map_get(sl_seq_item(seq, i), "path"), v, n, cap);
+	}
+	/* patchesStrategicMerge: [file, ...] (or inline patches, which are not paths) */
+	const sl_node *psm = root ? sl_map_get(root, "patchesStrategicMerge") : NULL;
+	for (size_t i = 0; !err && i < sl_seq_n(psm); i++)
+		err = add(k, path, dlen, sl_seq_item(psm, i), v, n, cap);
+	return err;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0
+** kustomize.h (private): Kustomize, built in. The kustomizations among a run's files are
+** planned: the files they use as patches and resources are not linted alone; every root
+** kustomization (one no other includes) is built, in C, into YAML text whose every node maps
+** back to the base, patch or kustomization line that produced it; the run lints that text and
+** the findings are moved back (sl_kustomize_remap). */
+#ifndef SL_KUSTOMIZE_H
+#define SL_KUSTOMIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "schedlint/error.h"
+
+struct sl_file;
+typedef struct sl_kustomize sl_kustomize;
+typedef struct sl_kustomize_build sl_kustomize_build;
+
+/* True when path names a kustomization file (kustomization.yaml, kustomization.yml or
+** Kustomization, in any directory). */
+bool sl_kustomize_is_file(const char *path);
+/* The real paths of the files the kustomization at path uses as patches (resolved by plan k) (`patches:` entries
+** with a path, `patchesStrategicMerge` file names, `patchesJson6902` paths), appended to *v
+** (malloc'd strings; *n of them, *cap its room). A kustomization that cannot be read or parsed,
+** and a patch file that does not exist, add nothing. SL_ENOMEM only. */
+sl_err sl_kustomize_patch_files(sl_kustomize *k, const char *path, char ***v, size_t *n,
+				size_t *cap);
+/* realpath(path), with the directories resolved once per plan (malloc'd; NULL: none). */
+char *sl_kustomize_real(sl_kustomize *k, const char *path);
+/* The plan for the kustomization files kpaths (as the run names them; n of them): the roots
+** among them built. SL_ENOMEM only: a kustomization that cannot be read or built is a finding of
+** its build. */
+sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out);
+/* True when the file at real path real is used by a planned kustomization (as a patch, or as a
+** resource of a build that succeeded): not linted on its own. */
+bool sl_kustomize_consumed(const sl_kustomize *k, const char *real);
+/* False when no file of that base name is used by a build (a cheap test before realpath). */
+bool sl_kustomize_may_consume(const sl_kustomize *k, const char *base);
+/* The builds: how many, and build i's text (the built objects as YAML), the name it is linted
+** under (its kustomization's path). */
+size_t sl_kustomize_n_builds(const sl_kustomize *k);
+const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
+						const char **name, const char **text, size_t *len);
+/* Build b's own findings (kustomize-unsupported, kustomize-invalid): how many, and finding i's
+** rule and message. */
+size_t sl_kustomize_n_issues(const sl_kustomize_build *b);
+void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg);
+/* Moves f's findings (f is build b's text, checked) to the places their nodes came from, names
+** the overlay in their notes, drops fixes, and adds the build's own findings
+** (kustomize-unsupported, kustomize-invalid). SL_ENOMEM only. */
+sl_err sl_kustomize_remap(const sl_kustomize_build *b, struct sl_file *f);
+void sl_kustomize_free(sl_kustomize *k);
+
+#endif

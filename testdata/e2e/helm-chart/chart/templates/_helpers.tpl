@@ -1,0 +1,3 @@
+{{- define "reranker.labels" -}}
+app: reranker
+{{- end }}
