@@ -143,7 +143,8 @@ static char *join(const char *dir, const char *rel)
 			char *s = out + w - 1;   /* the last segment, unless it is ".." */
 			while (s > out + base && s[-1] != '/')
 				s--;
-			if (strncmp(s, "..", 2) != 0 || (s[2] != '/' && s[2] != '\0')) {
+			/* out is not terminated yet: compare within the segment, out[s..w) */
+			if (out + w - s != 2 || s[0] != '.' || s[1] != '.') {
 				w = (size_t)(s - out);
 				continue;
 			}
