@@ -113,6 +113,10 @@ struct raw_project {
 	unsigned exclude_count;
 };
 
+struct raw_render {
+	char *helm_chart;
+};
+
 struct raw_config {
 	char *extend;
 	char **exclude;
@@ -124,6 +128,7 @@ struct raw_config {
 	struct raw_project *project;
 	char **plugins;
 	unsigned plugins_count;
+	struct raw_render *render;
 };
 
 /* ---- schema tables ---- */
@@ -207,6 +212,11 @@ static const cyaml_schema_field_t project_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t render_fields[] = {
+	STRING("helm-chart", struct raw_render, helm_chart),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t top_fields[] = {
 	STRING("extend", struct raw_config, extend),
 	STRINGS("exclude", struct raw_config, exclude),
@@ -217,6 +227,7 @@ static const cyaml_schema_field_t top_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("cluster", OPT, struct raw_config, cluster, cluster_fields),
 	CYAML_FIELD_MAPPING_PTR("project", OPT, struct raw_config, project, project_fields),
 	CYAML_FIELD_IGNORE("custom-rules", CYAML_FLAG_OPTIONAL),   /* custom.c reads it, as a positioned tree */
+	CYAML_FIELD_MAPPING_PTR("render", OPT, struct raw_config, render, render_fields),
 	STRINGS("plugins", struct raw_config, plugins),
 	CYAML_FIELD_END
 };
@@ -921,6 +932,7 @@ struct priv {
 	char **keys;                /* the keys this file sets ("fail-on", "cluster.provider") */
 	unsigned *key_lines;
 	size_t n_keys;
+	char *helm_chart;           /* render.helm-chart joined to the file's directory */
 	char *text;                 /* the file as read: custom.c reads custom-rules: from it */
 	size_t text_len;
 };
@@ -1484,6 +1496,7 @@ static void priv_free(struct priv *pv)
 	free(pv->keys);
 	free(pv->key_lines);
 	free(pv->text);
+	free(pv->helm_chart);
 	free(pv);
 }
 
@@ -1644,6 +1657,29 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		cfg->project_dir = pv->base_dir;
 	if (cfg->plugins_dir == NULL)
 		cfg->plugins_dir = pv->base_dir;
+	if (pv->raw && pv->raw->render && pv->raw->render->helm_chart) {
+		/* relative to this file's directory, as exclude: is; kept through extend: */
+		const char *hc = pv->raw->render->helm_chart;
+		bool as_is = hc[0] == '/' || strcmp(pv->base_dir, ".") == 0;
+		if (asprintf(&pv->helm_chart, "%s%s%s", as_is ? "" : pv->base_dir, as_is ? "" : "/",
+			     hc) < 0) {
+			pv->helm_chart = NULL;
+			err = SL_ENOMEM;
+			goto out;
+		}
+		char *chart_yaml = sl_xprintf("%s/Chart.yaml", pv->helm_chart);
+		bool found = chart_yaml && access(chart_yaml, R_OK) == 0;
+		free(chart_yaml);
+		if (!found) {
+			unsigned line, col;
+			value_pos(&scan.map, "render.helm-chart", &line, &col);
+			err = fail(error_out, SL_ECONFIG, "%s:%u:%u: error: render.helm-chart \"%s\" is "
+				   "not a chart: %s/Chart.yaml cannot be read", path, line, col, hc,
+				   pv->helm_chart);
+			goto out;
+		}
+		cfg->helm_chart = pv->helm_chart;
+	}
 	cfg->chain[0] = pv->path;
 	cfg->priv__ = pv;
 	pv->text = buf;   /* kept: the positioned reading of custom-rules: (custom.c) */
@@ -1899,4 +1935,9 @@ const char *sl_config__key_source(const sl_config *cfg, const char *key, unsigne
 	}
 	*line = 0;
 	return NULL;
+}
+
+const char *sl_config_helm_chart(const sl_config *cfg)
+{
+	return cfg ? cfg->helm_chart : NULL;
 }

@@ -21,6 +21,7 @@ static const struct setting {
 	{ "fail-on", FAIL_ON, AT(fail_on) },
 	{ "project.include", LIST, AT(project_include) },
 	{ "project.exclude", LIST, AT(project_exclude) },
+	{ "render.helm-chart", STRING, AT(helm_chart) },
 	{ "cluster.knative-features", KNATIVE, AT(cluster.knative_features) },
 	{ "cluster.kserve-default-deployment-mode", STRING,
 	  AT(cluster.kserve_default_deployment_mode) },

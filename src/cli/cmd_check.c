@@ -203,8 +203,10 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 		fputc('\n', stderr);
 		*status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 	}
-	if (!err && a->helm_chart) {
-		err = sl_run_set_helm_chart(run, a->helm_chart, &err_msg);
+	/* --helm-chart, else the config's render.helm-chart */
+	const char *chart = a->helm_chart ? a->helm_chart : sl_config_helm_chart(cfg);
+	if (!err && chart) {
+		err = sl_run_set_helm_chart(run, chart, &err_msg);
 		if (err) {
 			*status = err == SL_EUSAGE ? usage_error("%s", err_msg ? err_msg : "--helm-chart")
 						   : EXIT_INTERNAL;

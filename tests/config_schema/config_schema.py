@@ -41,6 +41,7 @@ TABLES = {
     "cluster_fields": "#/definitions/cluster",
     "pool_fields": "#/definitions/node-pool",
     "project_fields": "#/definitions/project",
+    "render_fields": "#/definitions/render",
 }
 
 problems = []
