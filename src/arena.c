@@ -315,3 +315,8 @@ size_t sl_arena_used(const sl_arena *a)
 {
 	return a->total;
 }
+
+const char *sl_arena_list_add(sl_arena *a, const char *list, const char *item)
+{
+	return list ? sl_arena_printf(a, "%s, %s", list, item) : item;
+}

@@ -32,6 +32,9 @@ char *sl_arena_strndup(sl_arena *a, const char *s, size_t n);
 /* A printf-formatted string in a; NULL when out of memory. */
 char *sl_arena_printf(sl_arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* list with item appended, ", " between: item itself when list is NULL (an arena string, or
+** item); NULL when out of memory. How a message names several things. */
+const char *sl_arena_list_add(sl_arena *a, const char *list, const char *item);
 /* sl_arena_printf with a va_list (ap is consumed). */
 char *sl_arena_vprintf(sl_arena *a, const char *fmt, va_list ap);
 /* Bytes handed out so far (for limits and the benchmark). */

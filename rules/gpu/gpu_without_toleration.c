@@ -308,7 +308,7 @@ static bool pools_tainted(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit 
 		if (!key || !sl_gpu_unit_taint(sl_ctx_index(ctx), u, key))
 			continue;
 		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name, pools[i].where);
-		*names = *names ? sl_arena_printf(a, "%s, %s", *names, one) : one;
+		*names = sl_arena_list_add(a, *names, one);
 		found++;
 	}
 	if (found)

@@ -126,7 +126,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			return SL_OK;   /* a pool of unknown size */
 		nodes += pools[i].max_nodes;
 		const char *one = sl_arena_printf(a, "%s: %ld", pools[i].name, pools[i].max_nodes);
-		names = names ? sl_arena_printf(a, "%s, %s", names, one) : one;
+		names = sl_arena_list_add(a, names, one);
 	}
 	if (!names || u->min_replicas <= nodes)
 		return SL_OK;

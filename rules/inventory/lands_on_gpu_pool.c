@@ -79,7 +79,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		count++;
 		tainted |= pools[i].n_taints > 0;
 		if (count <= 3)
-			names = names ? sl_arena_printf(a, "%s, %s", names, pools[i].name) : pools[i].name;
+			names = sl_arena_list_add(a, names, pools[i].name);
 	}
 	if (!count || (!tainted && elsewhere))
 		return SL_OK;   /* an untainted GPU pool among others: gpu-pool-untainted's */

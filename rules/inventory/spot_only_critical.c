@@ -89,7 +89,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		lands++;
 		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name,
 						  pools[i].spot == SL_TRI_YES ? "spot" : "may be spot");
-		names = names ? sl_arena_printf(a, "%s, %s", names, one) : one;
+		names = sl_arena_list_add(a, names, one);
 	}
 	if (!lands)
 		return SL_OK;

@@ -401,7 +401,7 @@ static sl_err check_pools(struct scan *sc)
 			continue;
 		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name,
 						  sl_ctx_short_paths(ctx, pools[i].where));
-		names = names ? sl_arena_printf(a, "%s, %s", names, one) : one;
+		names = sl_arena_list_add(a, names, one);
 	}
 	const sl_node *at = sc->u->pod && sc->u->pod->parent ? sc->u->pod : NULL;
 	if (!names || !at)
