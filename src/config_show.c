@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cluster.h"
 #include "config.h"
 #include "registry.h"
 
@@ -77,7 +78,6 @@ static void put_list(FILE *out, const sl_strlist *l)
 /* The value of st in cfg; what "default" means when the value is no value. */
 static const char *put_value(FILE *out, const sl_config *cfg, const struct setting *st)
 {
-	static const char *const providers[] = { "generic", "gke", "eks", "aks" };
 	const void *v = (const char *)cfg + st->offset;
 
 	switch (st->shape) {
@@ -114,11 +114,9 @@ static const char *put_value(FILE *out, const sl_config *cfg, const struct setti
 		fputs(sev > SL_SEV_OFF ? sl_severity_name((sl_severity)sev) : "warning", out);
 		return NULL;
 	}
-	case PROVIDER: {
-		sl_provider p = *(const sl_provider *)v;
-		fputs(p <= SL_PROVIDER_AKS ? providers[p] : "generic", out);
+	case PROVIDER:
+		fputs(sl_cluster_provider_name(*(const sl_provider *)v), out);
 		return NULL;
-	}
 	}
 	return NULL;
 }
