@@ -244,18 +244,12 @@ static sl_err add_inputs(sl_run *run, const struct check_args *a)
 	return err;
 }
 
-/* --show-files: the files the run would lint, one per line, sorted; a path that cannot be
-** read is an error (exit 2), as when linting. */
-static int list_files(const struct check_args *a, const sl_config *cfg)
+/* --show-files: the files of the listed run, one per line, sorted; a path that cannot be read
+** is an error (exit 2), as when linting. */
+static int print_files(const sl_run *run)
 {
 	int status = EXIT_CLEAN;
-	sl_run *run = new_run(a, cfg, &status);
-	if (!run)
-		return status;
-	sl_err err = add_inputs(run, a);
-	if (!err)
-		err = sl_run_list(run);
-	for (size_t i = 0; !err && i < sl_run_file_count(run); i++) {
+	for (size_t i = 0; i < sl_run_file_count(run); i++) {
 		sl_file_info fi;
 		sl_run_file(run, i, &fi);
 		sl_escape_put(fi.error ? stderr : stdout, fi.path, SL_SINK_TEXT_LINE);
@@ -266,14 +260,10 @@ static int list_files(const struct check_args *a, const sl_config *cfg)
 		}
 		fputc('\n', fi.error ? stderr : stdout);
 	}
-	if (err) {
-		fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
-		status = EXIT_INTERNAL;
-	} else if (fflush(stdout) != 0) {
+	if (fflush(stdout) != 0) {
 		fprintf(stderr, "schedlint: error: cannot write: %s\n", strerror(errno));
 		status = EXIT_USAGE;
 	}
-	sl_run_free(run);
 	return status;
 }
 
@@ -413,7 +403,12 @@ static int check(struct check_args *a, const sl_config *cfg)
 		return status;
 	sl_err err = add_inputs(run, a);
 	if (!err)
-		err = sl_run_lint(run);
+		err = a->show_files ? sl_run_list(run) : sl_run_lint(run);
+	if (!err && a->show_files) {
+		status = print_files(run);
+		sl_run_free(run);
+		return status;
+	}
 	size_t applied = 0;
 	bool converged = true;
 	if (!err && (a->fix || a->diff)) {
@@ -460,7 +455,7 @@ int sl_cmd_check(int argc, char **argv)
 			a.fail_on = sl_config_fail_on(cfg);
 		if (a.fail_on < 0)
 			a.fail_on = SL_SEV_WARNING;
-		status = a.show_files ? list_files(&a, cfg) : check(&a, cfg);
+		status = check(&a, cfg);   /* --show-files: lists instead */
 	}
 	sl_config_free(cfg);
 	free(a.sel.v);
