@@ -212,6 +212,9 @@ def describe(schema, subs, required):
             items = a.get('items')
             if isinstance(items, dict):
                 for i in alternatives(schema, items):
+                    d = i.get('description')
+                    if d and 'Each item: ' + d not in texts:
+                        texts.append('Each item: ' + d)
                     for v in i.get('enum', []):
                         if v is not None and v not in enums:
                             enums.append(v)
@@ -270,7 +273,8 @@ def main():
             with open(a.output + '.scd', 'w', encoding='utf-8') as f:
                 f.write(scd)
             raise SystemExit('gen_man.py: scdoc failed on %s.scd: %s' % (a.output, p.stderr.strip()))
-        scd = p.stdout
+        # roff in ASCII: a non-ASCII character as its groff escape, whatever the reader's locale
+        scd = re.sub(r'[^\x00-\x7f]', lambda m: '\\[u%04X]' % ord(m.group()), p.stdout)
     with open(a.output, 'w', encoding='utf-8') as f:
         f.write(scd)
 
