@@ -106,6 +106,12 @@ _schedlint() {
 		cword=$COMP_CWORD
 		cur=${words[cword]}
 		prev=${words[cword - 1]}
+		# --option=value: bash splits at = (COMP_WORDBREAKS)
+		if [[ $cur == = ]]; then
+			cur=''
+		elif [[ $prev == = ]] && ((cword > 1)); then
+			prev=${words[cword - 2]}
+		fi
 	fi
 	COMPREPLY=()
 	# the command: the first word after schedlint that is one; else the default (check)

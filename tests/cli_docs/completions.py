@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """completions.py BUILD_DIR: the generated completions, completing in the real shells.
 
-bash (with bash-completion loaded: COMP_WORDS/COMP_CWORD set as bash splits the line, then
-_schedlint), fish (`complete -C LINE`) and zsh (an interactive zsh in a zpty with compinit,
+bash (with bash-completion loaded, and without: COMP_WORDS/COMP_CWORD set as bash splits the
+line, then _schedlint), fish (`complete -C LINE`) and zsh (an interactive zsh in a zpty with compinit,
 tests/cli_docs/zsh_capture.zsh) complete the same lines: subcommands, options, --format,
 --fail-on and --color values, rule ids and categories for --select/--ignore (after a comma too),
 rule ids for `explain RULE`, and files. The expected rule ids and categories are those of
@@ -46,18 +46,23 @@ def bash_words(line):
     return words
 
 
-def complete_bash(script, line):
+def complete_bash(script, line, loaded=True):
     words = bash_words(line)
     qw = ' '.join("'" + w.replace("'", "'\\''") + "'" for w in words)
     prog = ('%s source %s; COMP_WORDS=(%s); COMP_CWORD=%d; COMP_LINE=%s; COMP_POINT=${#COMP_LINE}; '
             '_schedlint schedlint "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"; '
             'printf "%%s\\n" "${COMPREPLY[@]}"') % (
-        'source %s;' % BASH_COMPLETION if os.path.exists(BASH_COMPLETION) else '',
+        'source %s;' % BASH_COMPLETION if loaded else '',
         script, qw, len(words) - 1, "'" + line + "'")
     p = run(['bash', '--norc', '--noprofile', '-c', prog])
     if p.returncode != 0 or p.stderr.strip():
         fail('bash on "%s": %s' % (line, p.stderr.strip()))
     return [c for c in p.stdout.split('\n') if c]
+
+
+def complete_bash_alone(script, line):
+    """bash without bash-completion loaded: the script's own fallbacks."""
+    return complete_bash(script, line, loaded=False)
 
 
 def complete_fish(script, line):
@@ -135,11 +140,14 @@ def main():
     main_help = subprocess.run([schedlint, '--help'], stdout=subprocess.PIPE, text=True, env=env).stdout
     commands = re.findall(r'^ +schedlint \[?([a-z]+)\]?', main_help, re.M)
     comp = os.path.join(build, 'completions')
+    if not os.path.exists(BASH_COMPLETION):
+        fail('%s is missing (tools/setup installs bash-completion)' % BASH_COMPLETION)
     shells = [('bash', complete_bash, os.path.join(comp, 'schedlint')),
+              ('bash without bash-completion', complete_bash_alone, os.path.join(comp, 'schedlint')),
               ('fish', complete_fish, os.path.join(comp, 'schedlint.fish')),
               ('zsh', complete_zsh, os.path.join(comp, '_schedlint'))]
     for shell, complete, script in shells:
-        if not shutil.which(shell):
+        if not shutil.which(shell.split()[0]):
             fail('%s is not installed (tools/setup installs it)' % shell)
             continue
         check(shell, complete, script, rules, categories, commands)
@@ -149,11 +157,11 @@ def main():
         fake = os.path.join(HERE, 'fake_schedlint')
         fenv = dict(env, SCHEDLINT_REAL=schedlint)
         for shell, complete, script in shells:
-            if not shutil.which(shell):
+            if not shutil.which(shell.split()[0]):
                 continue
             out = os.path.join(tmp, os.path.basename(script))
             p = subprocess.run([sys.executable, os.path.join(ROOT, 'tools', 'gen_completions.py'),
-                                '--schedlint', fake, '--shell', shell, '--output', out],
+                                '--schedlint', fake, '--shell', shell.split()[0], '--output', out],
                                env=fenv, stderr=subprocess.PIPE, text=True)
             if p.returncode != 0:
                 fail('gen_completions.py --shell %s on fake_schedlint: %s' % (shell, p.stderr))
@@ -181,7 +189,7 @@ def main():
                 print('completions.py: %s: a missing rule id is caught (expected)' % shell)
     if FAILS:
         return 1
-    print('completions.py: ok (bash, fish, zsh; %d rule ids, %d categories, %d commands)'
+    print('completions.py: ok (bash with and without bash-completion, fish, zsh; %d rule ids, %d categories, %d commands)'
           % (len(rules), len(categories), len(commands)))
     return 0
 
