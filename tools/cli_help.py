@@ -238,7 +238,7 @@ def describe_from_others(cli):
     another command's table gives the same option."""
     for cmd in cli.commands.values():
         for opt in cmd.options:
-            if opt.desc:
+            if opt.desc or '|' in (opt.arg or ''):   # values differ by command (--format)
                 continue
             for c in cli.commands.values():
                 o = next((o for o in c.options if o.desc and o.arg == opt.arg and

@@ -120,9 +120,6 @@ def gen_schedlint_1(cli):
             if o.values and '|' not in (o.arg or ''):
                 values = 'Values: ' + ', '.join(o.values) + '.'
             opts.append(entry(option_tag(o), desc, values))
-    if cli.globals:
-        opts.append('## Options of schedlint alone\n')
-        opts.append('\n'.join(entry('*' + esc(o.long) + '*') for o in cli.globals))
     out['OPTIONS'] = '\n'.join(opts)
     out['EXIT_STATUS'] = '\n\n'.join(esc(t) for t in exit_status)
     out['NOTES'] = '\n\n'.join(esc(t) for t in notes)
