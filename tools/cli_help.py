@@ -38,12 +38,14 @@ TABLE_LINE = re.compile(r'^(?P<indent> +)(?:(?P<short>-[A-Za-z0-9])(?:, |$))?(?P
                         r'(?:[ =](?P<arg>' + ARG + r'))?(?:\s+(?P<desc>\S.*))?$')
 BRACKET = re.compile(r'\[(?P<opt>--?[A-Za-z][A-Za-z0-9-]*)(?:[ =](?P<arg>[^\]\s]+))?\](?P<rep>\.\.\.)?')
 VALUES_IN_TEXT = re.compile(r'\b[a-z][a-z0-9-]*(?:\|[a-z][a-z0-9-]*)+\b')
+# or, after a colon, a comma list whose items may carry a remark: "FORMAT: text (default), json"
+LIST_IN_TEXT = re.compile(r':\s+((?:[a-z][a-z0-9-]*(?: \([^)]*\))?, )+[a-z][a-z0-9-]*)\b')
 
 
 class Option:
     def __init__(self, short, long, arg, desc):
         self.short, self.long, self.arg, self.desc = short, long, arg, desc or ''
-        self.values, self.kind, self.comma = None, 'none', False
+        self.values, self.kind, self.comma, self.colon_file = None, 'none', False, False
         self.classify()
 
     def classify(self):
@@ -64,9 +66,17 @@ class Option:
         elif head in ('N', 'NUM', 'COUNT', 'MS'):
             self.kind = 'number'
         else:
+            # values named in the description (a|b|c, or ": a (default), b, c"), else a file
             found = VALUES_IN_TEXT.search(self.desc)
-            self.kind, self.values = ('enum', found.group(0).split('|')) if found else ('file', None)
-            # FORMAT:FILE style: a value, then a file after the colon
+            listed = LIST_IN_TEXT.search(self.desc)
+            if found:
+                self.kind, self.values = 'enum', found.group(0).split('|')
+            elif listed:
+                self.kind = 'enum'
+                self.values = [re.sub(r' \(.*', '', v) for v in listed.group(1).split(', ')]
+            else:
+                self.kind, self.values = 'file', None
+            # FORMAT[:FILE]: a value, then a file after the colon
             self.colon_file = ':FILE' in arg
 
     @property
@@ -148,7 +158,7 @@ def parse_table(lines, cmd):
             continue
         if last and line.startswith(' ' * (last_indent + 4)) and line.strip():
             last.desc = (last.desc + ' ' + line.strip()).strip()
-            last.classify() if last.kind == 'file' and not last.values and last.arg else None
+            last.classify()   # values listed on a continuation line
             continue
         last = None
         rest.append(line)
@@ -253,6 +263,9 @@ def load(schedlint):
     schedlint = os.path.abspath(schedlint)
     cli = Cli()
     parse_main(cli, run(schedlint, '--help'))
+    if not cli.commands or not cli.default:
+        raise SystemExit('cli_help.py: no commands in `%s --help` (a "Usage:" line per command, '
+                         'the default one in brackets)' % schedlint)
     for name in list(cli.commands):
         parse_command(cli, name, run(schedlint, name, '--help'))
     describe_from_others(cli)

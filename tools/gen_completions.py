@@ -206,8 +206,10 @@ def gen_fish(cli):
             if o.long:
                 parts += ['-l', o.long[2:]]
             k = kind_word(o)
-            if k in ('enum', 'enumfile'):
+            if k == 'enum':
                 parts += ['-x', '-a', fish_sq(' '.join(o.values or []))]
+            elif k == 'enumfile':
+                parts += ['-x', '-a', fish_sq('(__schedlint_value_file %s)' % ' '.join(o.values or []))]
             elif k == 'rules':
                 parts += ['-x', '-a', "'(__schedlint_rule_list)'"]
             elif k == 'rule':
@@ -237,6 +239,19 @@ function __schedlint_rule_list
         printf '%s%s\n' "$pre" $r
     end
 end
+
+# VALUE or VALUE:FILE (--format sarif:report.sarif): the values, or files after the colon
+function __schedlint_value_file
+    set -l tok (commandline -ct | string replace -r '^--?[a-z-]+=' '')
+    if string match -q '*:*' -- "$tok"
+        set -l pre (string replace -r ':.*' ':' -- "$tok")
+        for f in (__fish_complete_path (string replace -r '^[^:]*:' '' -- "$tok"))
+            printf '%s%s\n' "$pre" $f
+        end
+    else
+        printf '%s\n' $argv
+    end
+end
 '''
 
 
@@ -251,8 +266,10 @@ def zq(text):
 
 def zsh_action(o):
     k = kind_word(o)
-    if k in ('enum', 'enumfile'):
+    if k == 'enum':
         return '(' + ' '.join(o.values or []) + ')'
+    if k == 'enumfile':
+        return '_schedlint_value_file ' + ' '.join(o.values or [])
     if k == 'rules':
         return '_schedlint_rule_list'
     if k == 'rule':
@@ -294,6 +311,15 @@ def gen_zsh(cli):
     out.append('')
     out.append('_schedlint_rule_list() {')
     out.append("\t_values -s , 'rule or category' %s" % ' '.join(cli.rules + cli.categories))
+    out.append('}')
+    out.append('')
+    out.append('# VALUE or VALUE:FILE (--format sarif:report.sarif): the values, or files after the colon')
+    out.append('_schedlint_value_file() {')
+    out.append("\tif compset -P '*:'; then")
+    out.append('\t\t_files')
+    out.append('\telse')
+    out.append("\t\tcompadd -- \"$@\"")
+    out.append('\tfi')
     out.append('}')
     out.append('')
     out.append('_schedlint_commands() {')

@@ -174,6 +174,9 @@ def main():
             got = {last_item(c) for c in complete(out, 'schedlint --fake-format ')}
             if 'fakefmt' not in got:
                 fail('%s: the new option\'s values are not completed (%s)' % (shell, sorted(got)))
+            got = {os.path.basename(c) for c in complete(out, 'schedlint --fake-format fakefmt:tests/cli_docs/zsh_cap')}
+            if 'zsh_capture.zsh' not in got:
+                fail('%s: no file after FORMAT: (%s)' % (shell, sorted(got)))
             if len(FAILS) > before:
                 continue
             # the built completion lacks the fake rule: the same check must say so
