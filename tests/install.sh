@@ -27,8 +27,11 @@ option() { python3 -c 'import json,sys; print(next(o["value"] for o in json.load
 prefix=$(option prefix)
 under_prefix() { case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac; }
 libdir=$(under_prefix "$(option libdir)")
-datadir=$(under_prefix "$(option datadir)")
 mandir=$(under_prefix "$(option mandir)")
+completions_dir() { d=$(option "$1-completions-dir"); under_prefix "${d:-$(option datadir)/$2}"; }
+bashdir=$(completions_dir bash bash-completion/completions)
+zshdir=$(completions_dir zsh zsh/site-functions)
+fishdir=$(completions_dir fish fish/vendor_completions.d)
 # a sanitizer build's library needs its runtime in the program too
 san=$(option b_sanitize)
 sanflags=""
@@ -90,9 +93,9 @@ version=$(meson introspect "$build" --projectinfo | python3 -c 'import json,sys;
 	echo "$libdir/libschedlint.so.${version%%.*}"
 	echo "$libdir/libschedlint.so.$version"
 	echo "$libdir/pkgconfig/schedlint.pc"
-	echo "$datadir/bash-completion/completions/schedlint"
-	echo "$datadir/zsh/site-functions/_schedlint"
-	echo "$datadir/fish/vendor_completions.d/schedlint.fish"
+	echo "$bashdir/schedlint"
+	echo "$zshdir/_schedlint"
+	echo "$fishdir/schedlint.fish"
 	man=$(option man)
 	if [ "$man" = enabled ] || { [ "$man" = auto ] && command -v scdoc >/dev/null; }; then
 		echo "$mandir/man1/schedlint.1"
@@ -120,15 +123,15 @@ bash_completion=/usr/share/bash-completion/bash_completion
 out=$(bash --norc --noprofile -c '. "$1"; . "$2"; COMP_WORDS=(schedlint --select gpu-request-with); COMP_CWORD=2
 	COMP_LINE="schedlint --select gpu-request-with"; COMP_POINT=${#COMP_LINE}
 	_schedlint schedlint gpu-request-with --select; echo "${COMPREPLY[*]}"' \
-	bash "$bash_completion" "$root$datadir/bash-completion/completions/schedlint") ||
+	bash "$bash_completion" "$root$bashdir/schedlint") ||
 	fail "the installed bash completion"
 [ "$out" = gpu-request-without-limit ] || fail "the installed bash completion completes '$out', not gpu-request-without-limit"
 if command -v fish >/dev/null; then
 	out=$(fish --no-config -c 'source $argv[1]; complete -C "schedlint explain gpu-request-with"' \
-		"$root$datadir/fish/vendor_completions.d/schedlint.fish") || fail "the installed fish completion"
+		"$root$fishdir/schedlint.fish") || fail "the installed fish completion"
 	[ "$out" = gpu-request-without-limit ] || fail "the installed fish completion completes '$out'"
 fi
 if command -v zsh >/dev/null; then
-	zsh -n "$root$datadir/zsh/site-functions/_schedlint" || fail "the installed zsh completion's syntax"
+	zsh -n "$root$zshdir/_schedlint" || fail "the installed zsh completion's syntax"
 fi
 echo "install.sh: ok ($soname, $(wc -l <"$tmp/exports") exported functions, $flags; $(wc -l <"$tmp/installed") files installed)"
