@@ -208,10 +208,12 @@ def describe(schema, subs, required):
                 defaults.append(a['default'])
             items = a.get('items')
             if isinstance(items, dict):
-                for i in alternatives(schema, items):
+                kinds = alternatives(schema, items)
+                label = 'Each item: ' if len(kinds) == 1 else 'One kind of item: '
+                for i in kinds:
                     d = i.get('description')
-                    if d and 'Each item: ' + d not in texts:
-                        texts.append('Each item: ' + d)
+                    if d and label + d not in texts:
+                        texts.append(label + d)
                     for v in i.get('enum', []):
                         if v is not None and v not in enums:
                             enums.append(v)
