@@ -106,6 +106,9 @@ version=$(meson introspect "$build" --projectinfo | python3 -c 'import json,sys;
 diff "$tmp/expected" "$tmp/installed" >&2 || fail "the install tree differs from the expected files (< expected, > installed)"
 grep -v "^$prefix/" "$tmp/installed" >&2 && fail "files installed outside the prefix $prefix"
 # the installed man pages render, with no warning
+for tool in groff man; do
+	command -v $tool >/dev/null || fail "$tool is missing (tools/setup installs groff-base and man-db)"
+done
 for page in $(grep "^$mandir/" "$tmp/expected"); do
 	groff -man -ww -z "$root$page" 2>"$tmp/groff.err" && [ ! -s "$tmp/groff.err" ] ||
 		{ cat "$tmp/groff.err" >&2; fail "groff -man -ww -z $page"; }

@@ -14,8 +14,10 @@ option. What the parser reads:
   - in `Usage: schedlint COMMAND [-c FILE] [--plugin PATH]... RULE`, the bracketed options and
     the positional arguments.
 
-An option's argument says what completes it: `a|b|c` (or such a list in the description) its
-values, `ID,...` rule ids and categories (a comma list), FILE/PATH/NAME files, DIR directories.
+An option's argument says what completes it: `a|b|c` its values; `ID,...` rule ids and
+categories (a comma list); FILE/PATH/NAME files, DIR directories, N nothing; another metavariable
+(FORMAT[:FILE]) the values its description names, as `a|b|c` or after a colon as a comma list
+(`report format: text (default), json, sarif`), and with `:FILE` files after the colon.
 """
 import atexit
 import json
