@@ -76,6 +76,74 @@ struct sl_kustomize_build {
 	size_t n_used, cap_used;
 };
 
+/* A string → string cache (open addressing; a NULL value is an answer too: "none"). The plan
+** asks the file system about the same few directories thousands of times. */
+struct memo {
+	struct mslot { uint64_t hash; char *key, *val; } *v;
+	size_t n, cap;   /* cap: a power of two, or 0 */
+};
+
+/* The slot of key (hash h) in m: the one holding it, or the empty one where it goes. */
+static struct mslot *memo_slot(const struct memo *m, const char *key, size_t len, uint64_t h)
+{
+	for (size_t i = h & (m->cap - 1); ; i = (i + 1) & (m->cap - 1)) {
+		struct mslot *s = &m->v[i];
+		if (!s->key || (s->hash == h && strncmp(s->key, key, len) == 0 && !s->key[len]))
+			return s;
+	}
+}
+
+/* True (and *val) when key [key, key + len) is in m. */
+static bool memo_get(const struct memo *m, const char *key, size_t len, const char **val)
+{
+	if (!m->cap)
+		return false;
+	const struct mslot *s = memo_slot(m, key, len, sl_source_hash(SL_HASH_INIT, key, len));
+	if (s->key)
+		*val = s->val;
+	return s->key != NULL;
+}
+
+/* Remembers val (taken, may be NULL) for key [key, key + len); the value kept, or NULL when out
+** of memory (*oom then). */
+static const char *memo_put(struct memo *m, const char *key, size_t len, char *val, bool *oom)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64;
+		struct memo g = {sl_xcalloc(cap, sizeof *g.v), m->n, cap};
+		if (!g.v) {
+			free(val);
+			*oom = true;
+			return NULL;
+		}
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->v[i].key)
+				*memo_slot(&g, m->v[i].key, strlen(m->v[i].key), m->v[i].hash) = m->v[i];
+		free(m->v);
+		*m = g;
+	}
+	uint64_t h = sl_source_hash(SL_HASH_INIT, key, len);
+	struct mslot *s = memo_slot(m, key, len, h);
+	char *k = sl_xprintf("%.*s", (int)len, key);
+	if (!k) {
+		free(val);
+		*oom = true;
+		return NULL;
+	}
+	*s = (struct mslot){h, k, val};
+	m->n++;
+	return val;
+}
+
+static void memo_free(struct memo *m)
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		free(m->v[i].key);
+		free(m->v[i].val);
+	}
+	free(m->v);
+}
+
 struct sl_kustomize {
 	sl_arena *a;
 	struct kfile **files;
@@ -84,9 +152,9 @@ struct sl_kustomize {
 	size_t n_consumed, cap_consumed;
 	sl_kustomize_build **builds;
 	size_t n_builds;
-	char *last_dir, *last_real;   /* within()'s cache */
-	struct { char *dir, *real; uint64_t hash; size_t len; } *dirs;   /* real_of()'s cache */
-	size_t n_dirs;
+	struct memo reals;   /* a path as named → its real path (directories too) */
+	struct memo kusts;   /* a directory → the kustomization file in it */
+	struct memo types;   /* a path → "d" (a directory), "f" (anything else) or none */
 	struct { const char *s; size_t len; } *bases;   /* the consumed files' base names, once */
 	size_t n_bases;
 };
@@ -176,42 +244,76 @@ static void no_issue(void *payload, const char *rule, unsigned doc, size_t start
 	(void)payload, (void)rule, (void)doc, (void)start, (void)end, (void)message;
 }
 
-/* The real path of path: its directory resolved once per plan (most files share a few
-** directories), its base name appended; malloc'd, NULL when it does not exist. */
+/* A copy of v (NULL stays NULL); *oom when out of memory. */
+static char *dup_or_null(const char *v, bool *oom)
+{
+	char *d = v ? sl_xstrdup(v) : NULL;
+	*oom |= v && !d;
+	return d;
+}
+
+/* The real path of directory [dir, dir + dl) ("." when empty), resolved once per plan; NULL
+** when it does not exist (or out of memory: *oom). */
+static const char *real_dir(sl_kustomize *k, const char *dir, size_t dl, bool *oom)
+{
+	const char *r;
+	if (memo_get(&k->reals, dir, dl, &r))
+		return r;
+	char *d = sl_xprintf("%.*s", (int)dl, dir);
+	if (!d) {
+		*oom = true;
+		return NULL;
+	}
+	/* below a directory resolved before, and not a link: one lstat instead of realpath's
+	** readlink of every component */
+	char *slash = strrchr(d, '/'), *real = NULL;
+	const char *base = slash ? slash + 1 : d;
+	if (slash && slash > d && strcmp(base, "..") && strcmp(base, ".") && *base) {
+		const char *pr = real_dir(k, d, (size_t)(slash - d), oom);
+		struct stat st;
+		if (pr && lstat(d, &st) == 0 && S_ISDIR(st.st_mode))
+			real = sl_xprintf("%s%s%s", pr, strcmp(pr, "/") ? "/" : "", base);
+	}
+	if (!real)
+		real = realpath(dl ? d : ".", NULL);
+	free(d);
+	return memo_put(&k->reals, dir, dl, real, oom);
+}
+
+/* The real path of path (malloc'd; NULL when it does not exist or out of memory): asked once per
+** plan, its directory resolved once (most files share a few), its base name appended. */
 static char *real_of(sl_kustomize *k, const char *path)
 {
+	bool oom = false;
+	const char *r;
+	size_t len = strlen(path);
+	if (memo_get(&k->reals, path, len, &r))
+		return dup_or_null(r, &oom);
 	const char *slash = strrchr(path, '/');
-	size_t dl = slash ? (size_t)(slash - path) : 0;
-	const char *rd = NULL;
-	uint64_t h = sl_source_hash(SL_HASH_INIT, path, dl);
-	for (size_t i = k->n_dirs; i-- > 0 && !rd; )   /* the newest first: files come by directory */
-		if (k->dirs[i].hash == h && k->dirs[i].len == dl && memcmp(k->dirs[i].dir, path, dl) == 0)
-			rd = k->dirs[i].real;
-	if (!rd) {
-		void *nv = sl_xrealloc(k->dirs, (k->n_dirs + 1) * sizeof *k->dirs);
-		if (!nv)
-			return NULL;
-		k->dirs = nv;
-		char *d = sl_xprintf("%.*s", (int)dl, path);
-		char *r = d ? realpath(dl ? d : ".", NULL) : NULL;
-		if (!d || !r) {
-			free(d);
-			free(r);
-			return NULL;
-		}
-		k->dirs[k->n_dirs].dir = d;
-		k->dirs[k->n_dirs].hash = h;
-		k->dirs[k->n_dirs].len = dl;
-		k->dirs[k->n_dirs++].real = r;
-		rd = r;
-	}
-	char *full = sl_xprintf("%s/%s", rd, slash ? slash + 1 : path);
+	const char *rd = slash ? real_dir(k, path, slash == path ? 1 : (size_t)(slash - path), &oom)
+			       : real_dir(k, ".", 1, &oom);
+	char *full = rd ? sl_xprintf("%s%s%s", rd, strcmp(rd, "/") ? "/" : "",
+				     slash ? slash + 1 : path) : NULL;
 	struct stat st;
 	if (full && (lstat(full, &st) != 0 || S_ISLNK(st.st_mode))) {
 		free(full);   /* missing, or a link: the kernel decides */
-		return realpath(path, NULL);
+		full = realpath(path, NULL);
 	}
-	return full;
+	return dup_or_null(memo_put(&k->reals, path, len, full, &oom), &oom);
+}
+
+/* What path is, asked once per plan: 'd' a directory, 'f' anything else, 0 nothing. */
+static char type_of(sl_kustomize *k, const char *path)
+{
+	const char *r;
+	size_t len = strlen(path);
+	if (!memo_get(&k->types, path, len, &r)) {
+		struct stat st;
+		bool oom = false;
+		r = memo_put(&k->types, path, len, stat(path, &st) != 0 ? NULL
+						   : sl_xstrdup(S_ISDIR(st.st_mode) ? "d" : "f"), &oom);
+	}
+	return r ? r[0] : 0;
 }
 
 /* The file at path, read and parsed once per plan; NULL when out of memory. Its src is NULL
@@ -258,30 +360,31 @@ static struct kfile *load(sl_kustomize *k, const char *path)
 ** (LoadRestrictionsRootOnly, the default) demands of resource and patch files. */
 static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
 {
-	/* the last directory asked about, resolved once (a kustomization's files come together) */
-	if (!k->last_dir || strcmp(k->last_dir, dir) != 0) {
-		free(k->last_dir);
-		free(k->last_real);
-		k->last_dir = sl_xstrdup(dir);
-		k->last_real = realpath(dir, NULL);
-	}
-	const char *rd = k->last_real;
+	bool oom = false;
+	const char *rd = real_dir(k, dir, strlen(dir), &oom);
 	size_t n = rd ? strlen(rd) : 0;
 	return rd && f && f->src && strncmp(f->real, rd, n) == 0 && (f->real[n] == '/' || f->real[n] == '\0');
 }
 
 /* The kustomization file in directory dir (malloc'd), NULL when there is none. */
-static char *kustomization_in(const char *dir)
+static char *kustomization_in(sl_kustomize *k, const char *dir)
 {
 	static const char *const names[] = {"kustomization.yaml", "kustomization.yml", "Kustomization"};
-	for (size_t i = 0; i < 3; i++) {
+	bool oom = false;
+	const char *r;
+	size_t len = strlen(dir);
+	if (memo_get(&k->kusts, dir, len, &r))
+		return dup_or_null(r, &oom);
+	char *found = NULL;
+	for (size_t i = 0; !found && i < 3; i++) {
 		char *p = join(dir, names[i]);
 		struct stat st;
 		if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode))
-			return p;
-		free(p);
+			found = p;
+		else
+			free(p);
 	}
-	return NULL;
+	return dup_or_null(memo_put(&k->kusts, dir, len, found, &oom), &oom);
 }
 
 /* --- a build's findings -------------------------------------------------------------------- */
@@ -1310,13 +1413,13 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 			char *p = join(dir, e->s);
 			if (!p)
 				return false;
-			struct stat st;
 			bool ok;
-			if (stat(p, &st) != 0) {
+			char type = type_of(c->k, p);
+			if (!type) {
 				ok = issue(c, "kustomize-invalid", e, "accumulating resources: '%s' must "
 					   "resolve to a file or a directory", e->s);
-			} else if (S_ISDIR(st.st_mode)) {
-				char *kp = kustomization_in(p);
+			} else if (type == 'd') {
+				char *kp = kustomization_in(c->k, p);
 				struct acc sub = {0};
 				ok = kp ? build_kust(c, kp, e, &sub, false)
 					: issue(c, "kustomize-invalid", e, "accumulating resources from "
@@ -1431,7 +1534,7 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 	for (size_t i = 0; ok && comps && i < comps->n; i++) {
 		const sl_knode *e = comps->v[i];
 		char *p = e->type == SL_NODE_SCALAR ? join(dir, e->s) : NULL;
-		char *kp = p ? kustomization_in(p) : NULL;
+		char *kp = p ? kustomization_in(c->k, p) : NULL;
 		ok = kp ? build_kust(c, kp, e, acc, true)
 			: issue(c, "kustomize-invalid", e, "a component is a directory with a "
 				"kustomization.yaml (kind: Component)");
@@ -1500,7 +1603,7 @@ static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, s
 			const char *s = sl_scalar(sl_seq_item(list, i));
 			if (!s || remote(s))
 				continue;
-			char *p = join(dir, s), *kp = p ? kustomization_in(p) : NULL;
+			char *p = join(dir, s), *kp = p ? kustomization_in(k, p) : NULL;
 			char *real = kp ? real_of(k, kp) : NULL;
 			free(p);
 			free(kp);
@@ -1784,13 +1887,9 @@ void sl_kustomize_free(sl_kustomize *k)
 		free(b);
 	}
 	free(k->builds);
-	free(k->last_dir);
-	free(k->last_real);
-	for (size_t i = 0; i < k->n_dirs; i++) {
-		free(k->dirs[i].dir);
-		free(k->dirs[i].real);
-	}
-	free(k->dirs);
+	memo_free(&k->reals);
+	memo_free(&k->kusts);
+	memo_free(&k->types);
 	free(k->bases);
 	sl_arena_free(k->a);
 	free(k);
