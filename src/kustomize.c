@@ -11,6 +11,7 @@
 ** builder does not do is a kustomize-unsupported finding, and the kustomization's files are then
 ** linted as plain files. Files a kustomization uses as patches are never linted alone. */
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,8 @@ struct acc {
 struct sl_kustomize_build {
 	const char *name;    /* the kustomization's path */
 	const char *dir;     /* the overlay, as the notes name it */
+	const char *kpath;   /* its kustomization, as the run names it */
+	sl_arena *a;         /* its knodes and messages (builds run on threads of their own) */
 	char *text;
 	size_t len, cap;
 	sl_knode_span *spans;
@@ -72,6 +75,7 @@ struct sl_kustomize_build {
 	struct issue *issues;
 	size_t n_issues, cap_issues;
 	bool failed;
+	bool oom;            /* out of memory while building */
 	char **used;         /* real paths of the resource files it read */
 	size_t n_used, cap_used;
 };
@@ -145,7 +149,9 @@ static void memo_free(struct memo *m)
 }
 
 struct sl_kustomize {
-	sl_arena *a;
+	sl_arena *a;         /* the files' trees (under lock) and the builds' names */
+	pthread_mutex_t lock;   /* recursive: the files and the memos, shared by the builds */
+	size_t next;         /* the next build a thread takes (under lock) */
 	struct kfile **files;
 	size_t n_files;
 	char **consumed;     /* sorted real paths */
@@ -282,7 +288,7 @@ static const char *real_dir(sl_kustomize *k, const char *dir, size_t dl, bool *o
 
 /* The real path of path (malloc'd; NULL when it does not exist or out of memory): asked once per
 ** plan, its directory resolved once (most files share a few), its base name appended. */
-static char *real_of(sl_kustomize *k, const char *path)
+static char *real_of_(sl_kustomize *k, const char *path)
 {
 	bool oom = false;
 	const char *r;
@@ -302,8 +308,16 @@ static char *real_of(sl_kustomize *k, const char *path)
 	return dup_or_null(memo_put(&k->reals, path, len, full, &oom), &oom);
 }
 
+static char *real_of(sl_kustomize *k, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	char *r = real_of_(k, path);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
 /* What path is, asked once per plan: 'd' a directory, 'f' anything else, 0 nothing. */
-static char type_of(sl_kustomize *k, const char *path)
+static char type_of_(sl_kustomize *k, const char *path)
 {
 	const char *r;
 	size_t len = strlen(path);
@@ -316,9 +330,17 @@ static char type_of(sl_kustomize *k, const char *path)
 	return r ? r[0] : 0;
 }
 
+static char type_of(sl_kustomize *k, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	char r = type_of_(k, path);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
 /* The file at path, read and parsed once per plan; NULL when out of memory. Its src is NULL
 ** when it cannot be read. */
-static struct kfile *load(sl_kustomize *k, const char *path)
+static struct kfile *load_(sl_kustomize *k, const char *path)
 {
 	uint64_t h = sl_source_hash(SL_HASH_INIT, path, strlen(path));
 	for (size_t i = 0; i < k->n_files; i++)   /* by the path first: no realpath for a file met again */
@@ -356,9 +378,17 @@ static struct kfile *load(sl_kustomize *k, const char *path)
 	return f;
 }
 
+static struct kfile *load(sl_kustomize *k, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	struct kfile *r = load_(k, path);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
 /* True when the file at path is in or below directory dir, as kustomize's load restrictor
 ** (LoadRestrictionsRootOnly, the default) demands of resource and patch files. */
-static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
+static bool within_(sl_kustomize *k, const char *dir, const struct kfile *f)
 {
 	bool oom = false;
 	const char *rd = real_dir(k, dir, strlen(dir), &oom);
@@ -366,8 +396,16 @@ static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
 	return rd && f && f->src && strncmp(f->real, rd, n) == 0 && (f->real[n] == '/' || f->real[n] == '\0');
 }
 
+static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
+{
+	pthread_mutex_lock(&k->lock);
+	bool r = within_(k, dir, f);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
 /* The kustomization file in directory dir (malloc'd), NULL when there is none. */
-static char *kustomization_in(sl_kustomize *k, const char *dir)
+static char *kustomization_in_(sl_kustomize *k, const char *dir)
 {
 	static const char *const names[] = {"kustomization.yaml", "kustomization.yml", "Kustomization"};
 	bool oom = false;
@@ -387,11 +425,20 @@ static char *kustomization_in(sl_kustomize *k, const char *dir)
 	return dup_or_null(memo_put(&k->kusts, dir, len, found, &oom), &oom);
 }
 
+static char *kustomization_in(sl_kustomize *k, const char *dir)
+{
+	pthread_mutex_lock(&k->lock);
+	char *r = kustomization_in_(k, dir);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
 /* --- a build's findings -------------------------------------------------------------------- */
 
 struct ctx {
 	sl_kustomize *k;
 	sl_kustomize_build *b;
+	sl_arena *a;         /* the build's */
 	int depth;
 };
 
@@ -407,7 +454,7 @@ static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const cha
 		return false;
 	va_list ap;
 	va_start(ap, fmt);
-	const char *msg = sl_arena_vprintf(c->k->a, fmt, ap);
+	const char *msg = sl_arena_vprintf(c->a, fmt, ap);
 	va_end(ap);
 	if (msg)
 		b->issues[b->n_issues++] = (struct issue){at ? at->src : NULL, at ? at->start : 0,
@@ -486,7 +533,7 @@ static bool add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
 		if (!f->tree.docs[i]->root)
 			continue;
-		sl_knode *o = sl_knode_load(c->k->a, f->tree.docs[i]->root, f->src);
+		sl_knode *o = sl_knode_load(c->a, f->tree.docs[i]->root, f->src);
 		if (!o || !add_res(acc, o))
 			return false;
 		/* kustomize drops a null or empty metadata.labels or metadata.annotations */
@@ -650,18 +697,18 @@ static bool patch_docs(struct ctx *c, const char *dir, const sl_knode *path, con
 		src = f->src;
 	} else {
 		if (sl_source_from_buffer("(inline patch)", inline_->s, inline_->len, &tmp) != SL_OK ||
-		    sl_tree_parse(tmp, c->k->a, &tt, no_issue, NULL) != SL_OK) {
+		    sl_tree_parse(tmp, c->a, &tt, no_issue, NULL) != SL_OK) {
 			sl_source_free(tmp);
 			return false;
 		}
 		t = &tt;
 		src = tmp;
 	}
-	*docs = sl_arena_alloc(c->k->a, (t->n_docs + 1) * sizeof **docs);
+	*docs = sl_arena_alloc(c->a, (t->n_docs + 1) * sizeof **docs);
 	for (size_t i = 0; *docs && i < t->n_docs; i++) {
 		if (!t->docs[i]->root)
 			continue;
-		sl_knode *d = sl_knode_load(c->k->a, t->docs[i]->root, src);
+		sl_knode *d = sl_knode_load(c->a, t->docs[i]->root, src);
 		if (!d) {
 			*docs = NULL;
 			break;
@@ -702,7 +749,7 @@ static bool apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t 
 			hits++;
 			if (ops) {
 				const sl_knode *bad = NULL;
-				const char *why = sl_kpatch_json6902(c->k->a, o, p, &bad);
+				const char *why = sl_kpatch_json6902(c->a, o, p, &bad);
 				if (why)
 					return issue(c, "kustomize-invalid", bad ? bad : at,
 						     "unable to apply the JSON 6902 patch to %s %s: %s",
@@ -711,7 +758,7 @@ static bool apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t 
 			}
 			/* the patch's own identity is not a change */
 			bool deleted = false;
-			if (!sl_kpatch_merge(c->k->a, o, p, builtin(o), &deleted))
+			if (!sl_kpatch_merge(c->a, o, p, builtin(o), &deleted))
 				return false;
 			tidy(o, false);   /* kyaml's merge drops what is null in the object it walks */
 			if (deleted) {
@@ -962,8 +1009,8 @@ static bool rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix, c
 			continue;
 		const char *p = prefix && prefix->type == SL_NODE_SCALAR ? prefix->s : "";
 		const char *s = suffix && suffix->type == SL_NODE_SCALAR ? suffix->s : "";
-		char *name = sl_arena_printf(c->k->a, "%s%s%s", p, nm->s, s);
-		sl_knode *nn = name ? sl_knode_new(c->k->a, SL_NODE_SCALAR, nm->src, nm->start, nm->end) : NULL;
+		char *name = sl_arena_printf(c->a, "%s%s%s", p, nm->s, s);
+		sl_knode *nn = name ? sl_knode_new(c->a, SL_NODE_SCALAR, nm->src, nm->start, nm->end) : NULL;
 		if (!nn)
 			return false;
 		nn->s = name;
@@ -982,10 +1029,10 @@ static bool set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns)
 		sl_knode *o = acc->v[i].obj;
 		if (in(sl_knode_str(o, "kind"), cluster_scoped))
 			continue;
-		sl_knode *md = sl_knode_path(c->k->a, o, (const char *const[]){"metadata", NULL}, true,
+		sl_knode *md = sl_knode_path(c->a, o, (const char *const[]){"metadata", NULL}, true,
 					     ns->src, ns->start, ns->end);
-		sl_knode *v = sl_knode_copy(c->k->a, ns);
-		if (!md || !v || !sl_knode_set(c->k->a, md, "namespace", v))
+		sl_knode *v = sl_knode_copy(c->a, ns);
+		if (!md || !v || !sl_knode_set(c->a, md, "namespace", v))
 			return false;
 	}
 	return true;
@@ -1014,10 +1061,10 @@ static bool set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list)
 				continue;
 			}
 			scaled = true;
-			sl_knode *spec = sl_knode_path(c->k->a, o, (const char *const[]){"spec", NULL}, true,
+			sl_knode *spec = sl_knode_path(c->a, o, (const char *const[]){"spec", NULL}, true,
 						       count->src, count->start, count->end);
-			sl_knode *v = sl_knode_copy(c->k->a, count);
-			if (!spec || !v || !sl_knode_set(c->k->a, spec, "replicas", v))
+			sl_knode *v = sl_knode_copy(c->a, count);
+			if (!spec || !v || !sl_knode_set(c->a, spec, "replicas", v))
 				return false;
 		}
 		if (!scaled && unscalable)
@@ -1047,9 +1094,9 @@ static bool set_image(struct ctx *c, sl_knode *ctr, const sl_knode *images)
 		const char *nn = sl_knode_str(e, "newName"), *tag = sl_knode_str(e, "newTag");
 		const char *dig = sl_knode_str(e, "digest");
 		const char *old_tail = img->s + nlen;
-		char *v = sl_arena_printf(c->k->a, "%s%s%s", nn ? nn : name,
+		char *v = sl_arena_printf(c->a, "%s%s%s", nn ? nn : name,
 					  dig ? "@" : tag ? ":" : "", dig ? dig : tag ? tag : old_tail);
-		sl_knode *vn = v ? sl_knode_scalar(c->k->a, v, e->src, e->start, e->end) : NULL;
+		sl_knode *vn = v ? sl_knode_scalar(c->a, v, e->src, e->start, e->end) : NULL;
 		if (!vn)
 			return false;
 		ctr->v[at] = vn;
@@ -1192,7 +1239,7 @@ static char *base64(sl_arena *a, const char *s, size_t n)
 static bool put_kv(struct ctx *c, sl_knode *data, const char *key, size_t klen, const char *val,
 		   size_t vlen, const sl_knode *at, bool secret)
 {
-	sl_arena *a = c->k->a;
+	sl_arena *a = c->a;
 	char *k = sl_arena_strndup(a, key, klen);
 	const char *v = secret ? base64(a, val, vlen) : sl_arena_strndup(a, val, vlen);
 	sl_knode *vn = v ? sl_knode_scalar(a, v, at->src, at->start, at->end) : NULL;
@@ -1257,8 +1304,8 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 		sl_knode *to = data;
 		if (binary) {
 			to = sl_knode_get(data, "\x01binaryData", NULL);
-			if (!to && (!(to = sl_knode_new(c->k->a, SL_NODE_MAP, it->src, it->start, it->end)) ||
-				    !sl_knode_set(c->k->a, data, "\x01binaryData", to)))
+			if (!to && (!(to = sl_knode_new(c->a, SL_NODE_MAP, it->src, it->start, it->end)) ||
+				    !sl_knode_set(c->a, data, "\x01binaryData", to)))
 				return false;
 		}
 		if (!put_kv(c, to, key, eq ? (size_t)(eq - it->s) : strlen(key), f->src->data,
@@ -1292,7 +1339,7 @@ static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const
 	const sl_knode *d = sl_knode_get(opts, "disableNameSuffixHash", NULL);
 	bool global_off = d && d->type == SL_NODE_SCALAR && strcmp(d->s, "true") == 0;
 	bool secret = strcmp(kind, "Secret") == 0;
-	sl_arena *a = c->k->a;
+	sl_arena *a = c->a;
 	for (size_t g = 0; list && g < list->n; g++) {
 		const sl_knode *e = list->v[g];
 		const sl_knode *name = sl_knode_get(e, "name", NULL);
@@ -1367,8 +1414,8 @@ static bool finish_hashes(struct ctx *c, struct acc *acc)
 		if (!nm || !name_hash(kind, "", sl_knode_get(o, "data", NULL),
 				      strcmp(kind, "Secret") == 0 ? sl_knode_str(o, "type") : NULL, h))
 			return false;
-		sl_knode *nn = sl_knode_copy(c->k->a, nm);
-		if (!nn || !(nn->s = sl_arena_printf(c->k->a, "%s-%s", nm->s, h)))
+		sl_knode *nn = sl_knode_copy(c->a, nm);
+		if (!nn || !(nn->s = sl_arena_printf(c->a, "%s-%s", nm->s, h)))
 			return false;
 		nn->len = strlen(nn->s);
 		md->v[at] = nn;
@@ -1506,7 +1553,7 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		return false;
 	bool ok = true;
 	const sl_knode *root = f->src && f->tree.n_docs && f->tree.docs[0]->root ?
-			       sl_knode_load(c->k->a, f->tree.docs[0]->root, f->src) : NULL;
+			       sl_knode_load(c->a, f->tree.docs[0]->root, f->src) : NULL;
 	if (!root || root->type != SL_NODE_MAP) {
 		c->depth--;
 		return issue(c, "kustomize-invalid", ref, "%s is not a kustomization (a YAML mapping)",
@@ -1556,18 +1603,18 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		ok = rename_all(c, acc, pre, suf);
 	const sl_knode *cl = sl_knode_get(root, "commonLabels", NULL);
 	if (ok && cl && cl->type == SL_NODE_MAP)
-		ok = add_labels(c->k->a, acc, cl, true, true);
+		ok = add_labels(c->a, acc, cl, true, true);
 	const sl_knode *labels = sl_knode_get(root, "labels", NULL);
 	for (size_t i = 0; ok && labels && labels->type == SL_NODE_SEQ && i < labels->n; i++) {
 		const sl_knode *e = labels->v[i], *pairs = sl_knode_get(e, "pairs", NULL);
 		const char *sel = sl_knode_str(e, "includeSelectors"), *tpl = sl_knode_str(e, "includeTemplates");
 		if (pairs && pairs->type == SL_NODE_MAP)
-			ok = add_labels(c->k->a, acc, pairs, sel && strcmp(sel, "true") == 0,
+			ok = add_labels(c->a, acc, pairs, sel && strcmp(sel, "true") == 0,
 					tpl && strcmp(tpl, "true") == 0);
 	}
 	const sl_knode *ca = sl_knode_get(root, "commonAnnotations", NULL);
 	if (ok && ca && ca->type == SL_NODE_MAP)
-		ok = add_annotations(c->k->a, acc, ca);
+		ok = add_annotations(c->a, acc, ca);
 	ok = ok && patches(c, root, dir, acc, false) &&
 	     set_replicas(c, acc, sl_knode_get(root, "replicas", NULL));
 	const sl_knode *images = sl_knode_get(root, "images", NULL);
@@ -1618,7 +1665,7 @@ static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, s
 /* Builds the root kustomization at kpath into b. */
 static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath)
 {
-	struct ctx c = {k, b, 0};
+	struct ctx c = {k, b, b->a, 0};
 	struct acc acc = {0};
 	bool ok = build_kust(&c, kpath, NULL, &acc, false) && finish_hashes(&c, &acc);
 	if (b->failed) {
@@ -1632,13 +1679,34 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	return ok;
 }
 
-sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out)
+/* A thread's share of the builds: the next one not taken, until none is left. */
+static void *build_worker(void *arg)
+{
+	sl_kustomize *k = arg;
+	for (;;) {
+		pthread_mutex_lock(&k->lock);
+		size_t i = k->next++;
+		pthread_mutex_unlock(&k->lock);
+		if (i >= k->n_builds)
+			return NULL;
+		sl_kustomize_build *b = k->builds[i];
+		if (!build_root(k, b, b->kpath))
+			b->oom = true;
+	}
+}
+
+sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_kustomize **out)
 {
 	sl_kustomize *k = sl_xcalloc(1, sizeof *k);
+	pthread_mutexattr_t ma;
 	if (!k || !(k->a = sl_arena_new())) {
 		free(k);
 		return SL_ENOMEM;
 	}
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&k->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
 	*out = k;
 	char **inc = NULL;
 	size_t ni = 0, ci = 0;
@@ -1663,8 +1731,24 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out
 		char *dir = dir_of(kpaths[i]);
 		b->name = dir ? sl_arena_strndup(k->a, kpaths[i], strlen(kpaths[i])) : NULL;
 		b->dir = dir ? sl_arena_strndup(k->a, dir, strlen(dir)) : NULL;
+		b->kpath = kpaths[i];
 		free(dir);
-		if (!b->name || !b->dir || !build_root(k, b, kpaths[i]))
+		if (!b->name || !b->dir || !(b->a = sl_arena_new()))
+			goto oom;
+	}
+	/* the roots built on jobs threads (each in its own arena; the files and the memos shared
+	** under k->lock), then their files marked used in the roots' order */
+	pthread_t tid[64];
+	size_t started = 0;
+	for (size_t t = 1; t < jobs && t < k->n_builds && started < 64; t++)
+		if (pthread_create(&tid[started], NULL, build_worker, k) == 0)
+			started++;
+	build_worker(k);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	for (size_t i = 0; i < k->n_builds; i++) {
+		sl_kustomize_build *b = k->builds[i];
+		if (b->oom)
 			goto oom;
 		for (size_t u = 0; !b->failed && u < b->n_used; u++)
 			if (!push_str(&k->consumed, &k->n_consumed, &k->cap_consumed, sl_xstrdup(b->used[u])))
@@ -1878,6 +1962,7 @@ void sl_kustomize_free(sl_kustomize *k)
 	free(k->consumed);
 	for (size_t i = 0; i < k->n_builds; i++) {
 		sl_kustomize_build *b = k->builds[i];
+		sl_arena_free(b->a);
 		free(b->text);
 		free(b->spans);
 		free(b->issues);
@@ -1892,6 +1977,7 @@ void sl_kustomize_free(sl_kustomize *k)
 	memo_free(&k->types);
 	free(k->bases);
 	sl_arena_free(k->a);
+	pthread_mutex_destroy(&k->lock);
 	free(k);
 }
 

@@ -27,9 +27,9 @@ sl_err sl_kustomize_patch_files(sl_kustomize *k, const char *path, char ***v, si
 /* realpath(path), with the directories resolved once per plan (malloc'd; NULL: none). */
 char *sl_kustomize_real(sl_kustomize *k, const char *path);
 /* The plan for the kustomization files kpaths (as the run names them; n of them): the roots
-** among them built. SL_ENOMEM only: a kustomization that cannot be read or built is a finding of
-** its build. */
-sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out);
+** among them built, on up to jobs threads (the same builds at any jobs). SL_ENOMEM only: a
+** kustomization that cannot be read or built is a finding of its build. */
+sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_kustomize **out);
 /* True when the file at real path real is used by a planned kustomization (as a patch, or as a
 ** resource of a build that succeeded): not linted on its own. */
 bool sl_kustomize_consumed(const sl_kustomize *k, const char *real);

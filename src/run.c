@@ -417,7 +417,7 @@ static sl_err build_kustomizations(sl_run *run)
 		    sl_kustomize_is_file(e->files[i]->path))
 			kp[n++] = e->files[i]->path;
 	/* a plan even without builds: skip_patches resolves paths through it */
-	sl_err err = sl_kustomize_plan(kp, n, &e->kust);
+	sl_err err = sl_kustomize_plan(kp, n, run->passes.jobs, &e->kust);
 	free(kp);
 	if (err || !n)
 		return err;
