@@ -378,17 +378,23 @@ static sl_err skip_patches(sl_run *run)
 	sl_err err = kustomizations(e, &kust, &nk);
 	for (size_t i = 0; !err && i < nk; i++)
 		err = sl_kustomize_patch_files(e->kust, kust[i], &patches, &np, &cap);
-	if (!err && np)
+	const char **bases = !err && np ? sl_xmalloc(np * sizeof *bases) : NULL;
+	if (!err && np && !bases)
+		err = SL_ENOMEM;
+	for (size_t j = 0; bases && j < np; j++) {   /* the patches' base names, sorted */
+		const char *pb = strrchr(patches[j], '/');
+		bases[j] = pb ? pb + 1 : patches[j];
+	}
+	if (bases) {
 		qsort(patches, np, sizeof *patches, cmp_str);
+		qsort(bases, np, sizeof *bases, cmp_str);
+	}
 	for (size_t i = 0; !err && np && i < e->n_files; i++) {
 		sl_file *f = e->files[i];
 		const char *base = strrchr(f->path, '/');
 		base = base ? base + 1 : f->path;
-		bool named = false;   /* a patch's base name first: most files need no realpath */
-		for (size_t j = 0; j < np && !named; j++) {
-			const char *pb = strrchr(patches[j], '/');
-			named = pb && strcmp(pb + 1, base) == 0;
-		}
+		/* a patch's base name first: most files need no realpath */
+		bool named = bsearch(&base, bases, np, sizeof *bases, cmp_str) != NULL;
 		char *real = named ? sl_kustomize_real(e->kust, f->path) : NULL;
 		if (real && bsearch(&real, patches, np, sizeof *patches, cmp_str))
 			f->partial = true;
@@ -398,6 +404,7 @@ static sl_err skip_patches(sl_run *run)
 		free(kust[i]);
 	for (size_t i = 0; i < np; i++)
 		free(patches[i]);
+	free(bases);
 	free(kust);
 	free(patches);
 	return err;
