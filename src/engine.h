@@ -84,6 +84,7 @@ typedef struct sl_file {
 				        linted on its own, never read for facts */
 	const struct sl_kustomize_build *build;   /* the text of a kustomization's build: its
 						     findings move to their nodes' origins */
+	uint32_t view;               /* a build's: its index is views[view - 1] (0: the run's) */
 } sl_file;
 
 typedef struct sl_engine {
@@ -96,6 +97,9 @@ typedef struct sl_engine {
 	pthread_mutex_t keep_lock;
 	uint64_t deciding[2];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in) */
 	sl_index index;
+	sl_index *views;             /* one per build: the plain files' facts and its own only (an
+				        overlay's facts never reach another overlay) */
+	size_t n_views;
 	sl_scopes *scopes;           /* the configs the files are linted under */
 	sl_file **files;
 	size_t n_files;

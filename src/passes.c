@@ -470,10 +470,27 @@ static sl_err compact(sl_engine *e, sl_file *f)
 
 /* --- between the passes ------------------------------------------------------------------ */
 
+static void free_views(sl_engine *e)
+{
+	for (size_t k = 0; k < e->n_views; k++)
+		sl_index_free(&e->views[k]);
+	free(e->views);
+	e->views = NULL;
+	e->n_views = 0;
+}
+
 /* The project index, filled in file order so "first" stays deterministic: a file's own objects
 ** when it has its tree, else the digests standing in for them. */
 static sl_err build_index(sl_engine *e)
 {
+	size_t nb = 0;   /* each build gets its view: the plain files' objects and its own */
+	for (size_t i = 0; i < e->n_files; i++)
+		e->files[i]->view = e->files[i]->build ? (uint32_t)++nb : 0;
+	if (nb && !(e->views = sl_xcalloc(nb, sizeof *e->views)))
+		return SL_ENOMEM;
+	e->n_views = nb;
+	for (size_t k = 0; k < nb; k++)
+		sl_index_init(&e->views[k], e->cfg);
 	for (size_t i = 0; i < e->n_files; i++) {
 		const sl_file *f = e->files[i];
 		bool tree = f->next == SL_NEXT_CHECK || f->next == SL_NEXT_CHECK_LAST;
@@ -481,22 +498,37 @@ static sl_err build_index(sl_engine *e)
 		size_t n = tree ? f->n_objects : f->n_digests;
 		for (size_t j = 0; j < n; j++) {
 			sl_err err = sl_index_add(&e->index, v[j]);
+			for (size_t k = 0; !err && k < nb; k++)
+				if (!f->view || f->view == k + 1)
+					err = sl_index_add(&e->views[k], v[j]);
 			if (err)
 				return err;
 		}
 	}
-	return sl_index_finish(&e->index);
+	sl_err err = SL_OK;
+	for (size_t k = 0; !err && k < nb; k++)
+		err = sl_index_finish(&e->views[k]);
+	return err ? err : sl_index_finish(&e->index);
 }
 
-/* Adds every file's serving facts to the index, in file order, and builds the serving table. */
+/* Adds every file's serving facts to the index (and a build's view: the plain files' and its
+** own), in file order, and builds the serving tables. */
 static sl_err build_serving_table(sl_engine *e)
 {
 	for (size_t i = 0; i < e->n_files; i++) {
-		sl_err err = sl_index_add_facts(&e->index, e->files[i]->facts, e->files[i]->n_facts);
+		const sl_file *f = e->files[i];
+		sl_err err = sl_index_add_facts(&e->index, f->facts, f->n_facts);
+		for (size_t k = 0; !err && k < e->n_views; k++)
+			if (!f->view || f->view == k + 1)
+				err = sl_index_add_facts(&e->views[k], f->facts, f->n_facts);
 		if (err)
 			return err;
 	}
-	sl_err err = sl_index_finish_serving(&e->index);
+	sl_err err = SL_OK;
+	for (size_t k = 0; !err && k < e->n_views; k++)
+		err = sl_index_finish_serving(&e->views[k]);
+	if (!err)
+		err = sl_index_finish_serving(&e->index);
 	for (size_t i = 0; !err && !e->keep_facts && i < e->n_files; i++) {
 		if (e->files[i]->borrowed)
 			continue;   /* the project's, for its next borrower too */
@@ -714,6 +746,7 @@ sl_err sl_passes_forget(sl_passes *p)
 		f->n_digests = 0;
 		f->next = SL_NEXT_READ;
 	}
+	free_views(e);
 	sl_index_free(&e->index);
 	sl_index_init(&e->index, e->cfg);
 	free(p->sorted);
@@ -731,6 +764,7 @@ void sl_passes_free(sl_passes *p)
 	sl_arena_free(e->keep);
 	pthread_mutex_destroy(&e->keep_lock);
 	sl_scopes_free(e->scopes);
+	free_views(e);
 	sl_index_free(&e->index);
 	sl_helm_free(e->helm);
 	sl_kustomize_free(e->kust);
