@@ -67,6 +67,7 @@ struct sl_kustomize_build {
 	const char *name;    /* the kustomization's path */
 	const char *dir;     /* the overlay, as the notes name it */
 	const char *kpath;   /* its kustomization, as the run names it */
+	size_t root;         /* its place in the plan's kpaths */
 	sl_arena *a;         /* its knodes and messages (builds run on threads of their own) */
 	char *text;
 	size_t len, cap;
@@ -76,6 +77,7 @@ struct sl_kustomize_build {
 	size_t n_issues, cap_issues;
 	bool failed;
 	bool oom;            /* out of memory while building */
+	const sl_kustomize *k;   /* its plan */
 	char **used;         /* real paths of the resource files it read */
 	size_t n_used, cap_used;
 };
@@ -158,6 +160,8 @@ struct sl_kustomize {
 	size_t n_consumed, cap_consumed;
 	sl_kustomize_build **builds;
 	size_t n_builds;
+	struct src_real { const sl_source *src; const char *real; } *by_src;   /* sorted by src */
+	size_t n_by_src;
 	struct memo reals;   /* a path as named → its real path (directories too) */
 	struct memo kusts;   /* a directory → the kustomization file in it */
 	struct memo types;   /* a path → "d" (a directory), "f" (anything else) or none */
@@ -693,6 +697,8 @@ static bool patch_docs(struct ctx *c, const char *dir, const sl_knode *path, con
 		if (!f->src)
 			return issue(c, "kustomize-invalid", path, "unable to read the patch file '%s'",
 				     path->s);
+		if (!push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
+			return false;   /* a patch file is the build's too */
 		t = &f->tree;
 		src = f->src;
 	} else {
@@ -1679,6 +1685,12 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	return ok;
 }
 
+static int cmp_src(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const sl_source *const *)a, y = (uintptr_t)*(const sl_source *const *)b;
+	return x < y ? -1 : x > y;
+}
+
 /* A thread's share of the builds: the next one not taken, until none is left. */
 static void *build_worker(void *arg)
 {
@@ -1732,6 +1744,8 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_
 		b->name = dir ? sl_arena_strndup(k->a, kpaths[i], strlen(kpaths[i])) : NULL;
 		b->dir = dir ? sl_arena_strndup(k->a, dir, strlen(dir)) : NULL;
 		b->kpath = kpaths[i];
+		b->root = i;
+		b->k = k;
 		free(dir);
 		if (!b->name || !b->dir || !(b->a = sl_arena_new()))
 			goto oom;
@@ -1756,6 +1770,16 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_
 	}
 	if (k->n_consumed)
 		qsort(k->consumed, k->n_consumed, sizeof *k->consumed, cmp_str);
+	k->by_src = sl_xcalloc(k->n_files ? k->n_files : 1, sizeof *k->by_src);
+	if (!k->by_src)
+		goto oom;
+	for (size_t i = 0; i < k->n_files; i++)
+		if (k->files[i]->src) {
+			k->by_src[k->n_by_src].src = k->files[i]->src;
+			k->by_src[k->n_by_src++].real = k->files[i]->real;
+		}
+	if (k->n_by_src)
+		qsort(k->by_src, k->n_by_src, sizeof *k->by_src, cmp_src);
 	k->bases = sl_xcalloc(k->n_consumed ? k->n_consumed : 1, sizeof *k->bases);
 	if (!k->bases)
 		goto oom;
@@ -1818,6 +1842,11 @@ const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 	*text = b->failed || !b->text ? "" : b->text;
 	*len = b->failed ? 0 : b->len;
 	return b;
+}
+
+size_t sl_kustomize_build_root(const sl_kustomize_build *b)
+{
+	return b->root;
 }
 
 size_t sl_kustomize_n_issues(const sl_kustomize_build *b)
@@ -1908,15 +1937,45 @@ static bool suppressed(const sl_source *src, uint32_t line, int ri)
 	return false;
 }
 
-sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f)
+/* Whether a finding in the file read as src is kept: always, unless only (then when it is one of
+** the files named); *name: the name the run gives it when it is one (as[i] for named[i]), else
+** NULL. */
+static bool kept(const sl_kustomize_build *b, const sl_source *src, const char *const *named,
+		 const char *const *as, size_t n_named, bool only, const char **name)
 {
+	*name = NULL;
+	const sl_kustomize *k = b->k;
+	const void *hit = src && n_named ? bsearch(&src, k->by_src, k->n_by_src, sizeof *k->by_src,
+						   cmp_src) : NULL;
+	const char *real = hit ? ((const struct src_real *)hit)->real : NULL;
+	const char *const *at = real ? bsearch(&real, named, n_named, sizeof *named, cmp_str) : NULL;
+	if (at)
+		*name = as[at - named];
+	return !only || at != NULL;
+}
+
+bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *reals, size_t n)
+{
+	for (size_t u = 0; n && u < b->n_used; u++)
+		if (bsearch(&b->used[u], reals, n, sizeof *reals, cmp_str))
+			return true;
+	return false;
+}
+
+sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *const *named,
+			  const char *const *as, size_t n_named, bool only)
+{
+	const char *name;
 	size_t w = 0;
 	for (size_t i = 0; i < f->n_findings; i++) {
 		sl_finding *p = &f->findings[i]->pub;
 		const sl_knode_span *s = span_of(b, p->offset, p->length);
 		const sl_knode *n = s ? s->node : NULL;
+		if (!kept(b, n ? n->src : NULL, named, as, n_named, only, &name))
+			continue;   /* in a file the run does not report */
 		if (n && n->src) {
 			place(p, n->src, n->start, n->end);
+			p->path = name ? name : p->path;
 			if (suppressed(n->src, p->line, f->findings[i]->rule_index))
 				continue;   /* dropped: its line says so */
 		}
@@ -1933,6 +1992,8 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f)
 	f->n_findings = w;
 	for (size_t i = 0; i < b->n_issues; i++) {
 		const struct issue *is = &b->issues[i];
+		if (!kept(b, is->src, named, as, n_named, only, &name))
+			continue;
 		sl_frec *r = sl_engine_record(f, sl_registry_find(is->rule), 0, 0, 0, "", is->msg,
 					      NULL, NULL);
 		if (!r) {
@@ -1942,6 +2003,7 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f)
 		}
 		if (is->src)
 			place(&r->pub, is->src, is->start, is->end);
+		r->pub.path = name ? name : r->pub.path;
 	}
 	return f->oom;
 }
@@ -1976,6 +2038,7 @@ void sl_kustomize_free(sl_kustomize *k)
 	memo_free(&k->kusts);
 	memo_free(&k->types);
 	free(k->bases);
+	free(k->by_src);
 	sl_arena_free(k->a);
 	pthread_mutex_destroy(&k->lock);
 	free(k);

@@ -31,7 +31,7 @@ char *sl_kustomize_real(sl_kustomize *k, const char *path);
 ** kustomization that cannot be read or built is a finding of its build. */
 sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_kustomize **out);
 /* True when the file at real path real is used by a planned kustomization (as a patch, or as a
-** resource of a build that succeeded): not linted on its own. */
+** resource, patch or kustomization of a build that succeeded): not linted on its own. */
 bool sl_kustomize_consumed(const sl_kustomize *k, const char *real);
 /* False when no file of that base name is used by a build (a cheap test before realpath). */
 bool sl_kustomize_may_consume(const sl_kustomize *k, const char *base);
@@ -40,14 +40,22 @@ bool sl_kustomize_may_consume(const sl_kustomize *k, const char *base);
 size_t sl_kustomize_n_builds(const sl_kustomize *k);
 const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 						const char **name, const char **text, size_t *len);
+/* Which of the plan's kpaths build b is the build of. */
+size_t sl_kustomize_build_root(const sl_kustomize_build *b);
 /* Build b's own findings (kustomize-unsupported, kustomize-invalid): how many, and finding i's
 ** rule and message. */
 size_t sl_kustomize_n_issues(const sl_kustomize_build *b);
 void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg);
+/* True when build b read one of the files at real paths reals (sorted, n of them) as a
+** resource, a patch or a kustomization. */
+bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *reals, size_t n);
 /* Moves f's findings (f is build b's text, checked) to the places their nodes came from, names
 ** the overlay in their notes, drops fixes, and adds the build's own findings
-** (kustomize-unsupported, kustomize-invalid). SL_ENOMEM only. */
-sl_err sl_kustomize_remap(const sl_kustomize_build *b, struct sl_file *f);
+** (kustomize-unsupported, kustomize-invalid). A finding in one of the files named (sorted real
+** paths, n_named of them) takes the name the run gives it (as[i] for named[i]); with only, the
+** others are dropped (a project's build linted for the files named alone). SL_ENOMEM only. */
+sl_err sl_kustomize_remap(const sl_kustomize_build *b, struct sl_file *f, const char *const *named,
+			  const char *const *as, size_t n_named, bool only);
 void sl_kustomize_free(sl_kustomize *k);
 
 #endif

@@ -304,7 +304,8 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 	if (!err && f->src && !f->context && e->helm)
 		err = sl_helm_remap(e->helm, f);   /* rendered: the findings go to the templates */
 	if (!err && f->src && f->build)
-		err = sl_kustomize_remap(f->build, f);   /* built: to the bases and patches */
+		err = sl_kustomize_remap(f->build, f, (const char *const *)e->named, e->named_as,
+					 e->n_named, f->only_named);   /* built: to the bases and patches */
 	bool compacted = !err && f->src && released;
 	if (compacted)
 		err = compact(e, f);
@@ -768,5 +769,9 @@ void sl_passes_free(sl_passes *p)
 	sl_index_free(&e->index);
 	sl_helm_free(e->helm);
 	sl_kustomize_free(e->kust);
+	for (size_t i = 0; i < e->n_named; i++)
+		free(e->named[i]);
+	free(e->named);
+	free(e->named_as);
 	free(p->sorted);
 }

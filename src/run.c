@@ -410,46 +410,100 @@ static sl_err skip_patches(sl_run *run)
 	return err;
 }
 
+/* The real paths of the files named (not the project's) that a build uses, sorted, in the
+** engine's named; SL_ENOMEM only. */
+static sl_err named_used(sl_engine *e)
+{
+	struct named { char *real; const char *as; } *v = sl_xcalloc(e->n_files ? e->n_files : 1,
+								      sizeof *v);
+	if (!v)
+		return SL_ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < e->n_files; i++) {
+		const sl_file *f = e->files[i];
+		if (!f->context && f->partial && f->on_disk && (v[n].real = sl_kustomize_real(e->kust, f->path)))
+			v[n++].as = f->path;
+	}
+	if (n)
+		qsort(v, n, sizeof *v, cmp_str);   /* by real path, the first member */
+	e->named = sl_xmalloc((n ? n : 1) * sizeof *e->named);
+	e->named_as = sl_xmalloc((n ? n : 1) * sizeof *e->named_as);
+	sl_err err = e->named && e->named_as ? SL_OK : SL_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!err) {
+			e->named[e->n_named] = v[i].real;
+			e->named_as[e->n_named++] = v[i].as;
+		} else {
+			free(v[i].real);
+		}
+	}
+	free(v);
+	return err;
+}
+
 /* Builds the kustomizations among the inputs (kustomize.h): the files they use (resources of a
-** build, patches) are not linted alone, and each root's build is linted in their place. */
+** build, patches) are not linted alone, and each root's build is linted in their place. With
+** the project read, its kustomizations are built too: a file named alone (a base, a patch: the
+** pre-commit case) gets the findings the builds that use it report in it, as a full run does;
+** a project's build that uses no file named is not linted. */
 static sl_err build_kustomizations(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
 	const char **kp = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *kp);
-	if (!kp)
+	bool *from_project = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *from_project);
+	if (!kp || !from_project) {
+		free(kp);
+		free(from_project);
 		return SL_ENOMEM;
+	}
+	bool named = false;   /* a file of the caller's on disk (not a project read for facts) */
+	for (size_t i = 0; i < e->n_files && !named; i++)
+		named = !e->files[i]->context && e->files[i]->on_disk;
 	size_t n = 0;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && e->files[i]->on_disk &&
-		    sl_kustomize_is_file(e->files[i]->path))
+		if ((!e->files[i]->context || (named && !run->project)) && e->files[i]->on_disk &&
+		    sl_kustomize_is_file(e->files[i]->path)) {
+			from_project[n] = e->files[i]->context;
 			kp[n++] = e->files[i]->path;
+		}
 	/* a plan even without builds: skip_patches resolves paths through it */
 	sl_err err = sl_kustomize_plan(kp, n, run->passes.jobs, &e->kust);
 	free(kp);
-	if (err || !n)
+	if (err || !n) {
+		free(from_project);
 		return err;
+	}
 	for (size_t i = 0; i < e->n_files; i++) {
 		sl_file *f = e->files[i];
 		const char *base = strrchr(f->path, '/');
 		/* a real path only for a file whose base name a build used */
-		char *real = f->context || !sl_kustomize_may_consume(e->kust, base ? base + 1 : f->path)
+		char *real = !sl_kustomize_may_consume(e->kust, base ? base + 1 : f->path)
 			     ? NULL : sl_kustomize_real(e->kust, f->path);
 		if (real && sl_kustomize_consumed(e->kust, real))
-			f->partial = true;   /* linted in its overlays' builds */
+			f->partial = true;   /* linted in its overlays' builds (a project's file: not a
+					        plain file's fact either) */
 		free(real);
 	}
+	err = named_used(e);
 	for (size_t i = 0; !err && i < sl_kustomize_n_builds(e->kust); i++) {
 		const char *name, *text;
 		size_t len;
 		const sl_kustomize_build *b = sl_kustomize_build_at(e->kust, i, &name, &text, &len);
+		bool theirs = from_project[sl_kustomize_build_root(b)];
+		if (theirs && !sl_kustomize_build_uses(b, (const char *const *)e->named, e->n_named))
+			continue;   /* reaches no file named */
 		sl_file *f = sl_passes_new_file(&run->passes, name);
-		if (!f)
+		if (!f) {
+			free(from_project);
 			return SL_ENOMEM;
+		}
 		f->build = b;
+		f->only_named = theirs;
 		err = sl_source_from_buffer(name, text, len, &f->src);
 		if (f->src)
 			f->src->owner = f;
 	}
+	free(from_project);
 	return err;
 }
 
