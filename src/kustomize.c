@@ -24,6 +24,7 @@
 #include "registry.h"
 #include "sha256.h"
 #include "source.h"
+#include "suppress.h"
 #include "yaml_tree.h"
 
 bool sl_kustomize_is_file(const char *path)
@@ -160,7 +161,11 @@ struct sl_kustomize {
 	size_t n_consumed, cap_consumed;
 	sl_kustomize_build **builds;
 	size_t n_builds;
-	struct src_real { const sl_source *src; const char *real; } *by_src;   /* sorted by src */
+	struct src_real {
+		const sl_source *src;
+		const char *real;
+		const sl_tree *tree;
+	} *by_src;           /* the files read, sorted by src */
 	size_t n_by_src;
 	struct memo reals;   /* a path as named → its real path (directories too) */
 	struct memo kusts;   /* a directory → the kustomization file in it */
@@ -1776,6 +1781,7 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_
 	for (size_t i = 0; i < k->n_files; i++)
 		if (k->files[i]->src) {
 			k->by_src[k->n_by_src].src = k->files[i]->src;
+			k->by_src[k->n_by_src].tree = &k->files[i]->tree;
 			k->by_src[k->n_by_src++].real = k->files[i]->real;
 		}
 	if (k->n_by_src)
@@ -1887,67 +1893,20 @@ static void place(sl_finding *p, const sl_source *src, uint32_t start, uint32_t 
 	p->fix = NULL;
 }
 
-/* True when directive text [d, end) (after "schedlint: ignore") covers rule ri: a bare ignore,
-** or "[ids]" naming the rule or its category. */
-static bool covers(const char *d, const char *end, int ri)
-{
-	if (d >= end || *d != '[')
-		return true;
-	const struct sl_rule *r = sl_registry[ri].rule;
-	for (const char *p = d + 1; p < end && *p != ']'; ) {
-		while (p < end && (*p == ' ' || *p == ','))
-			p++;
-		const char *q = p;
-		while (q < end && *q != ',' && *q != ']' && *q != ' ')
-			q++;
-		size_t n = (size_t)(q - p);
-		if ((strlen(r->id) == n && memcmp(r->id, p, n) == 0) ||
-		    (strlen(r->category) == n && memcmp(r->category, p, n) == 0))
-			return true;
-		p = q;
-	}
-	return false;
-}
-
-/* True when a "# schedlint: ignore" comment in src suppresses rule ri on 1-based line: at the
-** end of that line or alone on the line above it, or an ignore-file anywhere. The comments of a
-** base or patch are not in the built text, so their directives are read here. */
-static bool suppressed(const sl_source *src, uint32_t line, int ri)
-{
-	static const char tag[] = "schedlint: ignore";
-	for (const char *p = src->data; (p = strstr(p, tag)) != NULL; p += sizeof tag - 1) {
-		const char *hash = p;
-		while (hash > src->data && hash[-1] != '#' && hash[-1] != '\n')
-			hash--;
-		if (hash == src->data || hash[-1] != '#')
-			continue;
-		const char *d = p + sizeof tag - 1, *eol = strchr(d, '\n');
-		eol = eol ? eol : src->data + src->len;
-		bool file = strncmp(d, "-file", 5) == 0;
-		if (file)
-			d += 5;
-		size_t at = sl_source_line_of(src, (size_t)(p - src->data)) + 1;   /* 1-based */
-		const char *ls = src->data + src->line_start[at - 1];
-		while (ls < hash - 1 && (*ls == ' ' || *ls == '\t'))
-			ls++;
-		bool alone = ls == hash - 1;
-		if ((file || at == line || (alone && at + 1 == line)) && covers(d, eol, ri))
-			return true;
-	}
-	return false;
-}
-
 /* Whether a finding in the file read as src is kept: always, unless only (then when it is one of
 ** the files named); *name: the name the run gives it when it is one (as[i] for named[i]), else
 ** NULL. */
+static const struct src_real *file_of(const sl_kustomize *k, const sl_source *src)
+{
+	return src ? bsearch(&src, k->by_src, k->n_by_src, sizeof *k->by_src, cmp_src) : NULL;
+}
+
 static bool kept(const sl_kustomize_build *b, const sl_source *src, const char *const *named,
 		 const char *const *as, size_t n_named, bool only, const char **name)
 {
 	*name = NULL;
-	const sl_kustomize *k = b->k;
-	const void *hit = src && n_named ? bsearch(&src, k->by_src, k->n_by_src, sizeof *k->by_src,
-						   cmp_src) : NULL;
-	const char *real = hit ? ((const struct src_real *)hit)->real : NULL;
+	const struct src_real *hit = n_named ? file_of(b->k, src) : NULL;
+	const char *real = hit ? hit->real : NULL;
 	const char *const *at = real ? bsearch(&real, named, n_named, sizeof *named, cmp_str) : NULL;
 	if (at)
 		*name = as[at - named];
@@ -1973,10 +1932,16 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *c
 		const sl_knode *n = s ? s->node : NULL;
 		if (!kept(b, n ? n->src : NULL, named, as, n_named, only, &name))
 			continue;   /* in a file the run does not report */
+		const struct src_real *from = n ? file_of(b->k, n->src) : NULL;
 		if (n && n->src) {
 			place(p, n->src, n->start, n->end);
 			p->path = name ? name : p->path;
-			if (suppressed(n->src, p->line, f->findings[i]->rule_index))
+			bool hit = false;   /* the comments of a base or patch are not in the built text */
+			sl_err err = from ? sl_suppress_covers(n->src, from->tree, p->line,
+							       f->findings[i]->rule_index, &hit) : SL_OK;
+			if (err)
+				return err;
+			if (hit)
 				continue;   /* dropped: its line says so */
 		}
 		f->findings[w++] = f->findings[i];

@@ -516,8 +516,9 @@ static void sort_files(sl_run *run)
 		qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
 }
 
-/* The files a caller sees: all but the project's context files. */
-static sl_err show_files(sl_run *run)
+/* The files a caller sees: all but the project's context files (and, listing, the patch
+** files a lint skips). */
+static sl_err show_files(sl_run *run, bool listing)
 {
 	sl_engine *e = &run->passes.eng;
 	size_t *shown = sl_xrealloc(run->shown, (e->n_files ? e->n_files : 1) * sizeof *shown);
@@ -526,7 +527,7 @@ static sl_err show_files(sl_run *run)
 	run->shown = shown;
 	run->n_shown = 0;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && !e->files[i]->build)
+		if (!e->files[i]->context && !e->files[i]->build && !(listing && e->files[i]->partial))
 			run->shown[run->n_shown++] = i;
 	return SL_OK;
 }
@@ -536,7 +537,12 @@ sl_err sl_run_list(sl_run *run)
 	if (run->linted)
 		return SL_EUSAGE;
 	sort_files(run);
-	return show_files(run);
+	/* a lint skips the kustomizations' patch files: they are not listed (a plan without
+	** builds resolves their paths) */
+	sl_err err = run->passes.eng.kust ? SL_OK : sl_kustomize_plan(NULL, 0, 1, &run->passes.eng.kust);
+	if (!err)
+		err = skip_patches(run);
+	return err ? err : show_files(run, true);
 }
 
 sl_err sl_run_lint(sl_run *run)
@@ -551,7 +557,7 @@ sl_err sl_run_lint(sl_run *run)
 	err = skip_patches(run);
 	if (!err)
 		err = sl_passes_lint(&run->passes);
-	sl_err serr = show_files(run);
+	sl_err serr = show_files(run, false);
 	return err ? err : serr;
 }
 
