@@ -82,7 +82,7 @@ typedef struct sl_file {
 	uint64_t kinds;              /* streamed: the kinds its text names (sl_kinds_named_in) */
 	bool partial;                /* used by a kustomization (a patch, a built resource): not
 				        linted on its own, never read for facts */
-	const struct sl_kustomize_build *build;   /* the text of a kustomization's build: its
+	struct sl_kustomize_build *build;   /* the text of a kustomization's build: its
 						     findings move to their nodes' origins */
 	uint32_t view;               /* a build's: its index is views[view - 1] (0: the run's) */
 	bool only_named;             /* a build of the project's, linted for the files named: only

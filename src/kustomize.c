@@ -1838,16 +1838,29 @@ size_t sl_kustomize_n_builds(const sl_kustomize *k)
 	return k ? k->n_builds : 0;
 }
 
-const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
+sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 						const char **name, const char **text, size_t *len)
 {
 	if (!k || i >= k->n_builds)
 		return NULL;
-	const sl_kustomize_build *b = k->builds[i];
+	sl_kustomize_build *b = k->builds[i];
 	*name = b->name;
 	*text = b->failed || !b->text ? "" : b->text;
 	*len = b->failed ? 0 : b->len;
 	return b;
+}
+
+size_t sl_kustomize_n_files(const sl_kustomize *k)
+{
+	return k ? k->n_by_src : 0;
+}
+
+const sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i, const sl_tree **tree,
+				   const char **real)
+{
+	*tree = k->by_src[i].tree;
+	*real = k->by_src[i].real;
+	return k->by_src[i].src;
 }
 
 size_t sl_kustomize_build_root(const sl_kustomize_build *b)
@@ -1936,9 +1949,12 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *c
 		if (n && n->src) {
 			place(p, n->src, n->start, n->end);
 			p->path = name ? name : p->path;
-			bool hit = false;   /* the comments of a base or patch are not in the built text */
-			sl_err err = from ? sl_suppress_covers(n->src, from->tree, p->line,
-							       f->findings[i]->rule_index, &hit) : SL_OK;
+			/* the comments of a base or patch are not in the built text: read here, unless
+			** the file is the run's (passes.c applies its directives as a plain file's) */
+			bool hit = false;
+			sl_err err = from && !name ? sl_suppress_covers(n->src, from->tree, p->line,
+									f->findings[i]->rule_index, &hit)
+						   : SL_OK;
 			if (err)
 				return err;
 			if (hit)
@@ -1959,7 +1975,10 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *c
 		const struct issue *is = &b->issues[i];
 		if (!kept(b, is->src, named, as, n_named, only, &name))
 			continue;
-		sl_frec *r = sl_engine_record(f, sl_registry_find(is->rule), 0, 0, 0, "", is->msg,
+		const char *msg = sl_arena_strndup(f->arena, is->msg, strlen(is->msg));   /* outlives b */
+		if (!msg)
+			return SL_ENOMEM;
+		sl_frec *r = sl_engine_record(f, sl_registry_find(is->rule), 0, 0, 0, "", msg,
 					      NULL, NULL);
 		if (!r) {
 			if (f->oom)
@@ -1971,6 +1990,20 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *c
 		r->pub.path = name ? name : r->pub.path;
 	}
 	return f->oom;
+}
+
+void sl_kustomize_release(sl_kustomize_build *b, bool all)
+{
+	free(b->text);   /* the run lints a copy */
+	b->text = NULL;
+	b->len = b->cap = 0;
+	if (!all)
+		return;
+	free(b->spans);
+	b->spans = NULL;
+	b->n_spans = b->spans_cap = 0;
+	sl_arena_free(b->a);
+	b->a = NULL;
 }
 
 void sl_kustomize_free(sl_kustomize *k)

@@ -38,8 +38,12 @@ bool sl_kustomize_may_consume(const sl_kustomize *k, const char *base);
 /* The builds: how many, and build i's text (the built objects as YAML), the name it is linted
 ** under (its kustomization's path). */
 size_t sl_kustomize_n_builds(const sl_kustomize *k);
-const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
+sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 						const char **name, const char **text, size_t *len);
+/* The files the plan read: how many, and file i's text, parse and real path. */
+size_t sl_kustomize_n_files(const sl_kustomize *k);
+const struct sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i,
+					  const struct sl_tree **tree, const char **real);
 /* Which of the plan's kpaths build b is the build of. */
 size_t sl_kustomize_build_root(const sl_kustomize_build *b);
 /* Build b's own findings (kustomize-unsupported, kustomize-invalid): how many, and finding i's
@@ -56,6 +60,9 @@ bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *rea
 ** others are dropped (a project's build linted for the files named alone). SL_ENOMEM only. */
 sl_err sl_kustomize_remap(const sl_kustomize_build *b, struct sl_file *f, const char *const *named,
 			  const char *const *as, size_t n_named, bool only);
+/* Frees build b's text (the run lints a copy); with all, its knodes and spans too, once its
+** findings are moved (a streamed run checks a build once; a fix round needs them again). */
+void sl_kustomize_release(sl_kustomize_build *b, bool all);
 void sl_kustomize_free(sl_kustomize *k);
 
 #endif

@@ -488,7 +488,7 @@ static sl_err build_kustomizations(sl_run *run)
 	for (size_t i = 0; !err && i < sl_kustomize_n_builds(e->kust); i++) {
 		const char *name, *text;
 		size_t len;
-		const sl_kustomize_build *b = sl_kustomize_build_at(e->kust, i, &name, &text, &len);
+		sl_kustomize_build *b = sl_kustomize_build_at(e->kust, i, &name, &text, &len);
 		bool theirs = from_project[sl_kustomize_build_root(b)];
 		if (theirs && !sl_kustomize_build_uses(b, (const char *const *)e->named, e->n_named))
 			continue;   /* reaches no file named */
@@ -502,6 +502,7 @@ static sl_err build_kustomizations(sl_run *run)
 		err = sl_source_from_buffer(name, text, len, &f->src);
 		if (f->src)
 			f->src->owner = f;
+		sl_kustomize_release(b, false);   /* linted from the copy */
 	}
 	free(from_project);
 	return err;
