@@ -1126,7 +1126,7 @@ Test(report, formats_usage_and_atomic_writes, .timeout = 300)
 	/* /dev/full: written in place (a device), the failure is exit 2 naming it */
 	snprintf(args, sizeof args, "-f json:/dev/full %s", pod);
 	cr_expect_eq(run_err(tmp, args, &err), 2);
-	cr_expect(strstr(err, "/dev/full"), "%s", err);
+	cr_expect(strstr(err, "cannot write the report /dev/full: No space left on device"), "%s", err);
 	free(err);
 	/* a write that fails half-way (a file size limit): the old report stays, no temp file */
 	char old[512];
@@ -1138,6 +1138,10 @@ Test(report, formats_usage_and_atomic_writes, .timeout = 300)
 	char *now = sl_test_slurp(old, NULL);
 	cr_expect_str_eq(now, "OLD\n", "a failed report replaced the old one");
 	free(now);
+	snprintf(old, sizeof old, "%s/err.txt", tmp);
+	err = sl_test_slurp(old, NULL);
+	cr_expect(strstr(err, "cannot write the report big.json: File too large"), "%s", err);
+	free(err);
 	cr_expect_eq(sh("cd '%s' && ls -A | grep -q schedlint-report", tmp), 1, "a temp file is left");
 	/* a symbolic link is written through */
 	cr_assert_eq(sh("cd '%s' && ln -s target.json link.json", tmp), 0);

@@ -377,6 +377,7 @@ static int write_report(const sl_run *run, struct check_args *a, FILE *out, size
 		a->ropts.color = strcmp(a->color, "always") == 0 ||
 				 (strcmp(a->color, "auto") == 0 && !t->path && isatty(STDOUT_FILENO) &&
 				  !(no_color && *no_color));
+		errno = 0;
 		sl_err err = sl_run_write_output(run, &a->ropts, to);
 		if (!err && a->fix && applied && t->format == SL_FORMAT_TEXT)
 			sl_cli_fix_summary(to, fc->fixed, sl_run_finding_count(run) + fc->left,
@@ -384,12 +385,13 @@ static int write_report(const sl_run *run, struct check_args *a, FILE *out, size
 		if (!err && ferror(to))
 			err = SL_EIO;
 		if (err) {
+			int e = errno;   /* the write's own reason (ENOSPC, EFBIG) when there is one */
 			fputs("schedlint: error: cannot write the report", stderr);
 			if (t->path) {
 				fputc(' ', stderr);
 				sl_escape_put(stderr, t->path, SL_SINK_TEXT);
 			}
-			fprintf(stderr, ": %s\n", sl_strerror(err));
+			fprintf(stderr, ": %s\n", err == SL_EIO && e ? strerror(e) : sl_strerror(err));
 		}
 		if (!sl_targets_close(&a->reports, i, !err))
 			status = EXIT_USAGE;
