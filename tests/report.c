@@ -760,6 +760,8 @@ static const char *const FORMAT_CASES[] = {
 	"testdata/rules/gpu-request-limit-mismatch/bad",         /* unsafe fixes */
 	"./testdata/report/clean.yaml testdata/report/does-not-exist.yaml",   /* unreadable input */
 	"-c testdata/custom/placement/.schedlint.yaml testdata/custom/placement",   /* declared rules */
+	/* findings moved from stdin to template files that are not inputs */
+	"--no-project --helm-chart testdata/e2e/helm-chart/chart - < testdata/e2e/helm-chart/rendered.yaml",
 };
 #define N_FORMAT_CASES (sizeof FORMAT_CASES / sizeof FORMAT_CASES[0])
 
@@ -937,6 +939,12 @@ Test(report, junit_validates, .timeout = 300)
 					   "/testcase[not(*)])"), 1);
 	cr_expect_eq(xpath_count(tmp, one, "count(//testsuite[@name=\"testdata/report/does-not-exist"
 					   ".yaml\"]/testcase/error)"), 1);
+	/* findings of a rendered Helm stream moved to its templates: a testsuite each, after "-" */
+	char *helm = run_into(tmp, "helm.xml", "-f junit " "--no-project --helm-chart "
+			      "testdata/e2e/helm-chart/chart - < testdata/e2e/helm-chart/rendered.yaml");
+	cr_expect_gt(xpath_count(tmp, helm, "count(//testsuite[@name=\"testdata/e2e/helm-chart/chart/"
+					    "templates/deployment.yaml\"]/testcase/failure)"), 0);
+	cr_expect_eq(xpath_count(tmp, helm, "count(//testsuite[1][@name=\"-\"])"), 1);
 	/* hostile text and a hostile file name: still valid, and the text comes back */
 	char *odd = report_file_as(HOSTILE_FILE, HOSTILE_PATH, SL_FORMAT_JUNIT);
 	char p[512];
