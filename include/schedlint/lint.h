@@ -180,7 +180,7 @@ SL_API size_t sl_run_file_count(const sl_run *run);
 SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
 
 typedef enum sl_format { SL_FORMAT_TEXT, SL_FORMAT_JSON, SL_FORMAT_SARIF, SL_FORMAT_GITHUB } sl_format;
-#define SL_OUTPUT_OPTIONS_VERSION 1
+#define SL_OUTPUT_OPTIONS_VERSION 2   /* 2: full */
 #define SL_OUTPUT_OPTIONS_INIT {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT}
 typedef struct sl_output_options {
 	unsigned version;        /* SL_OUTPUT_OPTIONS_VERSION */
@@ -189,6 +189,11 @@ typedef struct sl_output_options {
 	bool quiet;              /* text: only the summary line */
 	bool statistics;         /* text: a count per rule before the summary */
 	bool show_notes;         /* text: each finding's notes under it */
+	/* version 2: */
+	bool full;               /* text: each finding with the source lines of its span, a caret
+				    row under it, its notes and its fix (`--output-format full`);
+				    the lines come from the run's text of the file, else the file
+				    read again, else (a file that changed since) are left out */
 } sl_output_options;
 /* Writes the report of a linted run to out (opts NULL: text). SL_EIO when writing fails;
 ** SL_EUSAGE for options of an unknown version or an unknown format. */

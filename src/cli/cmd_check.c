@@ -54,6 +54,7 @@ static int is_stdin(const char *path, const char *stdin_name)
 struct check_args {
 	sl_output_options ropts;
 	const char *output, *config_path, *stdin_name, *color, *helm_chart;
+	const char *output_format;   /* --output-format concise|full; NULL: full on a terminal */
 	const char *show_settings;   /* --show-settings PATH */
 	int show_files;
 	struct list sel, ign, plugins;
@@ -70,7 +71,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
 	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT,
 	       O_NO_GITIGNORE, O_SHOW_SETTINGS, O_SHOW_FILES, O_PLUGIN, O_ALLOW_PLUGINS,
-	       O_HELM_CHART };
+	       O_HELM_CHART, O_OUTPUT_FORMAT };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -97,6 +98,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"plugin", required_argument, NULL, O_PLUGIN},
 		{"allow-plugins", no_argument, NULL, O_ALLOW_PLUGINS},
 		{"helm-chart", required_argument, NULL, O_HELM_CHART},
+		{"output-format", required_argument, NULL, O_OUTPUT_FORMAT},
 		{NULL, 0, NULL, 0}};
 	static const struct { const char *name; sl_format format; } formats[] = {
 		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
@@ -165,6 +167,11 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		}
 		case O_ALLOW_PLUGINS: a->allow_plugins = 1; break;
 		case O_HELM_CHART: a->helm_chart = optarg; break;
+		case O_OUTPUT_FORMAT:
+			if (strcmp(optarg, "concise") && strcmp(optarg, "full"))
+				return usage_error("--output-format takes concise or full, not \"%s\"", optarg);
+			a->output_format = optarg;
+			break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -380,6 +387,8 @@ static int write_report(const sl_run *run, struct check_args *a, FILE *out, size
 	a->ropts.color = strcmp(a->color, "always") == 0 ||
 			 (strcmp(a->color, "auto") == 0 && !a->output && isatty(STDOUT_FILENO) &&
 			  !(no_color && *no_color));
+	a->ropts.full = a->output_format ? strcmp(a->output_format, "full") == 0
+					 : !a->output && out == stdout && isatty(STDOUT_FILENO);
 	sl_err err = sl_run_write_output(run, &a->ropts, out);
 	if (a->fix && applied && a->ropts.format == SL_FORMAT_TEXT)
 		sl_cli_fix_summary(out, fc->fixed, sl_run_finding_count(run) + fc->left, fc->unwritten);

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include "schedlint/lint.h"
+#include "source.h"
 
 /* A linted run as the public API gives it: its findings in sorted order and its files. */
 typedef struct sl_output_run {
@@ -15,6 +16,12 @@ typedef struct sl_output_run {
 	size_t n_findings;
 	const sl_file_info *files;
 	size_t n_files;
+	/* The text a finding's path points into when the run still holds it (stdin, a buffer, a
+	** file it did not stream, a fixed text), else NULL; *stamp gets the file as the run last
+	** read it from disk (valid false when it did not), so a writer that reads the file again
+	** (full text output) can tell that it changed. NULL: the run holds no text. */
+	const sl_source *(*source)(const void *ctx, const char *path, sl_stamp *stamp);
+	const void *source_ctx;
 } sl_output_run;
 
 /* Writes run in opts->format (output.c: a table of the writers below). SL_EUSAGE for a format
@@ -39,6 +46,19 @@ typedef struct sl_json_array {
 ** in the skeleton, the first so keyed after the previous one) filled with its elements. */
 sl_err sl_stream_write_json(FILE *out, json_t *skeleton, const sl_json_array *arrays,
 			      size_t n_arrays);
+
+/* Escape sequences of full text output ("" each without colour). */
+typedef struct sl_text_colors {
+	const char *gutter, *caret, *label, *reset;
+} sl_text_colors;
+/* Writes the source lines of f's span in src with a caret row under each (snippet.c); returns
+** the width of the line numbers in the gutter, or 0, writing nothing, when f's positions do not
+** fit src (it changed since it was linted). */
+size_t sl_snippet_write(FILE *out, const sl_source *src, const sl_finding *f,
+			const sl_text_colors *c);
+/* Writes "= label: text" under a snippet whose gutter is width wide (text escaped). */
+void sl_snippet_note(FILE *out, size_t width, const char *label, const char *text,
+		     const sl_text_colors *c);
 
 /* Counts shared by the reporters' summaries. */
 typedef struct sl_summary {

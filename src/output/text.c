@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** text.c: the default report, one line per finding as compilers print them
-** (path:line:col: severity: message [rule-id]), then a summary line. */
+** (path:line:col: severity: message [rule-id]), then a summary line. The full form
+** (opts->full) follows each line with the source lines of the span and a caret row (snippet.c),
+** the notes and the fix's message, then a blank line. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "registry.h"
 #include "output/escape.h"
 #include "output/output.h"
@@ -12,10 +15,69 @@ static const char *plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
+/* The text of the file findings point into, one file at a time (findings come sorted by
+** path): the run's, else the file read again, unless it changed since the run read it. */
+typedef struct text_source {
+	const char *path;        /* the path looked up last (a finding's) */
+	const sl_source *src;    /* its text, NULL when there is none to show */
+	sl_source *owned;        /* read here */
+} text_source;
+
+static const sl_source *source_for(const sl_output_run *run, text_source *ts, const char *path)
+{
+	if (ts->path && strcmp(ts->path, path) == 0)
+		return ts->src;
+	sl_source_free(ts->owned);
+	ts->owned = NULL;
+	ts->path = path;
+	sl_stamp stamp = {0};
+	ts->src = run->source ? run->source(run->source_ctx, path, &stamp) : NULL;
+	if (ts->src)
+		return ts->src;
+	/* a file the run let go of (streamed), a Helm template, a kustomization's patch */
+	if (sl_source_read_file(path, path, &ts->owned) != SL_OK) {
+		sl_source_free(ts->owned);
+		ts->owned = NULL;
+		return NULL;
+	}
+	const sl_stamp *now = &ts->owned->stamp;
+	if (stamp.valid && (!now->valid || now->dev != stamp.dev || now->ino != stamp.ino ||
+			    now->size != stamp.size || now->mtime.tv_sec != stamp.mtime.tv_sec ||
+			    now->mtime.tv_nsec != stamp.mtime.tv_nsec)) {
+		sl_source_free(ts->owned);   /* changed since it was linted */
+		ts->owned = NULL;
+		return NULL;
+	}
+	ts->src = ts->owned;
+	return ts->src;
+}
+
+/* Writes each paragraph of notes ("\n"-separated) as a "= note:" line. */
+static void put_notes(FILE *out, const char *notes, size_t width, bool full,
+		      const sl_text_colors *c)
+{
+	for (const char *p = notes; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *para = strndup(p, len);
+		if (full) {
+			sl_snippet_note(out, width, "note", para ? para : "?", c);
+		} else {
+			fputs("  = note: ", out);
+			sl_escape_put(out, para ? para : "?", SL_SINK_TEXT);
+			fputc('\n', out);
+		}
+		free(para);
+		p += len + (nl != NULL);
+	}
+}
+
 sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	const char *bold = opts->color ? "\033[1m" : "", *reset = opts->color ? "\033[0m" : "";
 	size_t n = run->n_findings;
+	bool full = opts->version >= 2 && opts->full;
+	text_source ts = {0};
 	if (!opts->quiet) {
 		for (size_t i = 0; i < n; i++) {
 			const sl_finding *f = run->findings[i];
@@ -30,18 +92,22 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 				sl_severity_name(f->severity), reset);
 			sl_escape_put(out, f->message, SL_SINK_TEXT);
 			fprintf(out, " [%s]%s\n", f->rule, mark);
-			for (const char *p = opts->show_notes ? f->notes : NULL; p && *p;) {
-				const char *nl = strchr(p, '\n');
-				size_t len = nl ? (size_t)(nl - p) : strlen(p);
-				char *para = strndup(p, len);
-				fputs("  = note: ", out);
-				sl_escape_put(out, para, SL_SINK_TEXT);
-				fputc('\n', out);
-				free(para);
-				p += len + (nl != NULL);
+			if (!full) {
+				if (opts->show_notes)
+					put_notes(out, f->notes, 0, false, NULL);
+				continue;
 			}
+			const sl_text_colors c = {opts->color ? "\033[1;34m" : "", col,
+						  bold, reset};
+			const sl_source *src = source_for(run, &ts, f->path);
+			size_t width = src ? sl_snippet_write(out, src, f, &c) : 0;
+			put_notes(out, f->notes, width, true, &c);
+			if (f->fix && f->fix->message)
+				sl_snippet_note(out, width, "help", f->fix->message, &c);
+			fputc('\n', out);
 		}
 	}
+	sl_source_free(ts.owned);
 	sl_summary s;
 	sl_summary_count(run, &s);
 	if (opts->statistics && n) {
