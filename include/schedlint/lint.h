@@ -187,7 +187,8 @@ typedef struct sl_output_options {
 	sl_format format;
 	bool color;              /* text: ANSI colours */
 	bool quiet;              /* text: only the summary line */
-	bool statistics;         /* text: a count per rule before the summary */
+	bool statistics;         /* text: a row per rule and severity before the summary (count,
+				    fixable) */
 	bool show_notes;         /* text: each finding's notes under it */
 	/* version 2: */
 	bool full;               /* text: each finding with the source lines of its span, a caret

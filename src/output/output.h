@@ -65,5 +65,15 @@ typedef struct sl_summary {
 	size_t files, documents, errors, warnings, infos, fixable, unsafe_fixable;
 } sl_summary;
 void sl_summary_count(const sl_output_run *run, sl_summary *out);
+/* The findings per rule and severity (a rule a config sets to another severity for some files
+** is a row per severity), with how many --fix and --fix --unsafe-fixes would fix: most findings
+** first, then by rule id. */
+typedef struct sl_summary_row {
+	const char *rule;
+	sl_severity severity;
+	size_t count, fixable, unsafe_fixable;
+} sl_summary_row;
+/* The rows (*n_out of them; malloc'd), NULL when out of memory. */
+sl_summary_row *sl_summary_rules(const sl_output_run *run, size_t *n_out);
 
 #endif

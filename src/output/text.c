@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "registry.h"
 #include "output/escape.h"
 #include "output/output.h"
 
@@ -52,6 +51,54 @@ static const sl_source *source_for(const sl_output_run *run, text_source *ts, co
 	return ts->src;
 }
 
+/* The escape sequence that colours a severity ("" without colour). */
+static const char *severity_color(const sl_output_options *opts, sl_severity sev)
+{
+	return !opts->color ? "" : sev == SL_SEV_ERROR ? "\033[1;31m"
+		: sev == SL_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
+}
+
+/* --statistics: a row per rule and severity, most findings first, in aligned columns: the
+** count, the rule id, the severity, and what fixes: "[*]" when --fix fixes every one of them,
+** else "N fixable" (with --fix) and "N unsafe" (with --fix --unsafe-fixes). */
+static void put_statistics(const sl_output_run *run, const sl_output_options *opts, FILE *out)
+{
+	size_t n;
+	sl_summary_row *rows = sl_summary_rules(run, &n);
+	if (!rows) {
+		fputs("(no statistics: out of memory)\n", out);
+		return;
+	}
+	int wc = 1, wr = 1, ws = 1;
+	for (size_t i = 0; i < n; i++) {
+		char num[32];
+		int l = snprintf(num, sizeof num, "%zu", rows[i].count);
+		wc = l > wc ? l : wc;
+		l = (int)strlen(rows[i].rule);
+		wr = l > wr ? l : wr;
+		l = (int)strlen(sl_severity_name(rows[i].severity));
+		ws = l > ws ? l : ws;
+	}
+	const char *reset = opts->color ? "\033[0m" : "";
+	for (size_t i = 0; i < n; i++) {
+		const sl_summary_row *r = &rows[i];
+		char fix[96] = "";
+		if (r->fixable == r->count)
+			snprintf(fix, sizeof fix, "[*]");
+		else if (r->fixable)
+			snprintf(fix, sizeof fix, "%zu fixable", r->fixable);
+		if (r->unsafe_fixable)
+			snprintf(fix + strlen(fix), sizeof fix - strlen(fix), "%s%zu unsafe",
+				 *fix ? ", " : "", r->unsafe_fixable);
+		fprintf(out, "%*zu  %-*s  %s%s%s", wc, r->count, wr, r->rule,
+			severity_color(opts, r->severity), sl_severity_name(r->severity), reset);
+		if (*fix)
+			fprintf(out, "%*s  %s", ws - (int)strlen(sl_severity_name(r->severity)), "", fix);
+		fputc('\n', out);
+	}
+	free(rows);
+}
+
 /* Writes each paragraph of notes ("\n"-separated) as a "= note:" line. */
 static void put_notes(FILE *out, const char *notes, size_t width, bool full,
 		      const sl_text_colors *c)
@@ -81,9 +128,7 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 	if (!opts->quiet) {
 		for (size_t i = 0; i < n; i++) {
 			const sl_finding *f = run->findings[i];
-			const char *col = !opts->color ? ""
-				: f->severity == SL_SEV_ERROR ? "\033[1;31m"
-				: f->severity == SL_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
+			const char *col = severity_color(opts, f->severity);
 			const char *mark = !f->fix ? ""
 				: f->fix->applicability == SL_FIX_SAFE ? " (fixable)" : " (unsafe fix)";
 			fputs(bold, out);
@@ -110,17 +155,8 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 	sl_source_free(ts.owned);
 	sl_summary s;
 	sl_summary_count(run, &s);
-	if (opts->statistics && n) {
-		/* Findings are sorted by position; count per rule in registry order. */
-		for (size_t r = 0; r < sl_registry_n(); r++) {
-			size_t c = 0;
-			for (size_t i = 0; i < n; i++)
-				if (strcmp(run->findings[i]->rule, sl_registry_at(r)->rule->id) == 0)
-					c++;
-			if (c)
-				fprintf(out, "%6zu  %s\n", c, sl_registry_at(r)->rule->id);
-		}
-	}
+	if (opts->statistics && n)
+		put_statistics(run, opts, out);
 	if (!n) {
 		fprintf(out, "No problems found in %zu %s.\n", s.files, plural(s.files, "file", "files"));
 	} else {
