@@ -64,10 +64,12 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 			*error_out = NULL;
 		return SL_EUSAGE;
 	}
-	/* a version 1 struct ends before plugins: the rest keeps its defaults */
+	/* an older struct ends before the fields of later versions: they keep their defaults */
 	sl_run_options o = SL_RUN_OPTIONS_INIT;
 	if (opts)
-		memcpy(&o, opts, opts->version >= 2 ? sizeof o : offsetof(sl_run_options, plugins));
+		memcpy(&o, opts, opts->version >= 3 ? sizeof o
+				 : opts->version == 2 ? offsetof(sl_run_options, progress)
+						      : offsetof(sl_run_options, plugins));
 	if (opts)
 		opts = &o;
 	sl_run *run = sl_xcalloc(1, sizeof *run);

@@ -33,7 +33,7 @@ typedef struct sl_run sl_run;
 ** options mean the defaults.
 **     sl_run_options o = SL_RUN_OPTIONS_INIT;
 **     o.jobs = 1;                                                                       */
-#define SL_RUN_OPTIONS_VERSION 2   /* 2: plugins, allow_plugins */
+#define SL_RUN_OPTIONS_VERSION 3   /* 2: plugins, allow_plugins; 3: progress */
 #define SL_RUN_OPTIONS_INIT {.version = SL_RUN_OPTIONS_VERSION}
 typedef struct sl_run_options {
 	unsigned version;            /* SL_RUN_OPTIONS_VERSION */
@@ -62,6 +62,14 @@ typedef struct sl_run_options {
 	bool allow_plugins;          /* load the plugins: a config names (else such a config is
 					SL_ECONFIG: a repository's config must not run native code
 					on a machine that merely lints it) */
+	/* version 3: */
+	void (*progress)(void *ctx, size_t done, size_t total);
+				     /* called as sl_run_lint (and each round of sl_run_fix) finishes
+					a file: done of total files (the inputs, not the project's
+					context files) are through. From the run's threads, but never
+					two calls at once, and done grows by one each call; keep it
+					quick (a progress line). NULL: not called */
+	void *progress_ctx;          /* its ctx */
 } sl_run_options;
 
 /* A new run under cfg (borrowed; it must outlive the run).

@@ -61,6 +61,7 @@ struct check_args {
 	int allow_plugins;
 	int fail_on, exit_zero, fix, unsafe, diff, force_exclude, no_project, no_gitignore;
 	unsigned jobs;
+	sl_progress progress;        /* the progress line on a terminal */
 	char **paths;
 	int n_paths;
 };
@@ -184,7 +185,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 }
 
 /* A new run under cfg; on failure, the message printed and *status set. */
-static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *status)
+static sl_run *new_run(struct check_args *a, const sl_config *cfg, int *status)
 {
 	/* Without fixing, stream: memory then follows the largest file, not the whole input. */
 	sl_run_options opts = SL_RUN_OPTIONS_INIT;
@@ -200,6 +201,8 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	opts.plugins = a->plugins.v;
 	opts.n_plugins = a->plugins.n;
 	opts.allow_plugins = a->allow_plugins || sl_cli_env_allows_plugins();
+	opts.progress = a->progress.on ? sl_progress_update : NULL;
+	opts.progress_ctx = &a->progress;
 	sl_run *run = NULL;
 	char *err_msg = NULL;
 	sl_err err = sl_run_new(cfg, &opts, &run, &err_msg);
@@ -407,6 +410,7 @@ static int write_report(const sl_run *run, struct check_args *a, FILE *out, size
 static int check(struct check_args *a, const sl_config *cfg)
 {
 	int status = EXIT_CLEAN;
+	sl_progress_start(&a->progress, a->ropts.quiet || a->show_files);
 	sl_run *run = new_run(a, cfg, &status);
 	if (!run)
 		return status;
@@ -425,6 +429,7 @@ static int check(struct check_args *a, const sl_config *cfg)
 		fo.unsafe = a->unsafe;
 		err = sl_run_fix(run, &fo, &applied, &converged);
 	}
+	sl_progress_clear(&a->progress);   /* before anything else is written */
 	if (err) {
 		fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
 		status = EXIT_INTERNAL;
