@@ -18,7 +18,7 @@
 #include "output/escape.h"
 #include "output/output.h"
 
-enum { SNIPPET_WIDTH = 100, SNIPPET_LINES = 5, TAB_CELLS = 4 };
+enum { SNIPPET_WIDTH = 100, SNIPPET_LINES = 5, TAB_CELLS = 4, SNIPPET_BYTES = 4096 };
 
 /* Terminal cells of code point cp: 0 for combining marks and zero-width characters, 2 for East
 ** Asian wide and fullwidth characters and emoji, else 1 (Unicode 15, the common ranges). */
@@ -66,12 +66,12 @@ static void laid_free(laid *l)
 	free(l->byte);
 }
 
-/* Lays out src's 0-based line l; false when out of memory. */
-static bool lay_out(const sl_source *src, size_t l, laid *out)
+/* Lays out bytes [from, to) of a line of src (on character boundaries); false when out of
+** memory. */
+static bool lay_out(const sl_source *src, size_t from, size_t to, laid *out)
 {
-	size_t start = l == 0 ? src->bom : src->line_start[l], end = sl_source_line_end(src, l);
-	const char *s = src->data + start;
-	size_t n = end - start;
+	const char *s = src->data + from;
+	size_t n = to - from;
 	memset(out, 0, sizeof *out);
 	/* at most SL_ESCAPE_CHAR_MAX shown bytes per source byte, one code point per byte */
 	out->text = malloc(n * SL_ESCAPE_CHAR_MAX + 1);
@@ -176,8 +176,30 @@ static void gutter(FILE *out, size_t width, size_t line, const char *bar, const 
 static bool show_line(FILE *out, const sl_source *src, size_t l, size_t a, size_t b, bool mark,
 		      size_t width, const sl_text_colors *c)
 {
+	/* A line of more than SNIPPET_BYTES (a minified manifest) is laid out only around the
+	** span: at most SNIPPET_BYTES from a little before its start. */
+	size_t start = l == 0 ? src->bom : src->line_start[l], end = sl_source_line_end(src, l);
+	size_t from = start, to = end, skipped = 0;
+	const unsigned char *d = (const unsigned char *)src->data;
+	if (end - start > SNIPPET_BYTES) {
+		size_t at = start;   /* the span's first byte on the line */
+		for (size_t k = 0; at < end && k < a; k++)
+			do
+				at++;
+			while (at < end && (d[at] & 0xC0) == 0x80);
+		from = at > start + SNIPPET_BYTES / 4 ? at - SNIPPET_BYTES / 4 : start;
+		while (from < at && (d[from] & 0xC0) == 0x80)
+			from++;
+		to = from + SNIPPET_BYTES < end ? from + SNIPPET_BYTES : end;
+		while (to > from && to < end && (d[to] & 0xC0) == 0x80)
+			to--;
+		for (size_t i = start; i < from; i++)
+			skipped += (d[i] & 0xC0) != 0x80;
+	}
+	a = a - skipped;   /* from is at or before the span's start: a >= skipped */
+	b = b > skipped ? b - skipped : 0;
 	laid ln;
-	if (!lay_out(src, l, &ln))
+	if (!lay_out(src, from, to, &ln))
 		return false;
 	if (a > ln.n)
 		a = ln.n;
@@ -201,14 +223,15 @@ static bool show_line(FILE *out, const sl_source *src, size_t l, size_t a, size_
 	if (ln.n)
 		fputc(' ', out);
 	const char *cut = "...";
-	if (k0 > 0)
+	bool cut_left = k0 > 0 || from > start;
+	if (cut_left)
 		fputs(cut, out);
 	fwrite(ln.text + ln.byte[k0], 1, ln.byte[k1] - ln.byte[k0], out);
-	if (k1 < ln.n)
+	if (k1 < ln.n || to < end)
 		fputs(cut, out);
 	fputc('\n', out);
 	if (mark) {
-		size_t lead = k0 > 0 ? strlen(cut) : 0;
+		size_t lead = cut_left ? strlen(cut) : 0;
 		size_t ca = a < k0 ? k0 : a > k1 ? k1 : a, cb = b < ca ? ca : b > k1 ? k1 : b;
 		size_t pad = lead + ln.cell[ca] - ln.cell[k0], n = ln.cell[cb] - ln.cell[ca];
 		gutter(out, width, 0, "|", c);
