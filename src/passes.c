@@ -80,6 +80,8 @@ sl_err sl_passes_lint(sl_passes *p)
 		return SL_ENOMEM;
 	prepare_stream(e);
 	p->done = 0;
+	if (!p->started.tv_sec)
+		clock_gettime(CLOCK_REALTIME, &p->started);
 	count_inputs(p);
 	sl_err err;
 	if ((err = run_pass(p, 1)) || (err = drop_duplicates(e)))

@@ -18,6 +18,7 @@ typedef struct sl_passes {
 	void *progress_ctx;
 	pthread_mutex_t progress_lock;   /* one call at a time, done counted under it */
 	size_t done, total;              /* files through, of the inputs, in this lint */
+	struct timespec started;         /* when the first lint started (CLOCK_REALTIME) */
 } sl_passes;
 
 /* Sets p up for a run under cfg with opts (threads, streaming, select/ignore). On an error the

@@ -945,7 +945,7 @@ sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FIL
 	for (size_t i = 0; !err && i < nf; i++)
 		sl_run_file(run, i, &files[i]);
 	if (!err) {
-		sl_output_run view = {findings, nd, files, nf, held_source, run};
+		sl_output_run view = {findings, nd, files, nf, held_source, run, run->passes.started};
 		err = sl_output_write(&view, opts, out);
 	}
 	free(findings);

@@ -202,7 +202,9 @@ typedef struct sl_output_options {
 	bool full;               /* text: each finding with the source lines of its span, a caret
 				    row under it, its notes and its fix (`--output-format full`);
 				    the lines come from the run's text of the file, else the file
-				    read again, else (a file that changed since) are left out */
+				    read again; for a file that changed since the lint (or was
+				    modified after it started, for one the run did not read, a Helm
+				    template) they are left out */
 } sl_output_options;
 /* Writes the report of a linted run to out (opts NULL: text). SL_EIO when writing fails;
 ** SL_EUSAGE for options of an unknown version or an unknown format. */

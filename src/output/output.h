@@ -22,6 +22,9 @@ typedef struct sl_output_run {
 	** (full text output) can tell that it changed. NULL: the run holds no text. */
 	const sl_source *(*source)(const void *ctx, const char *path, sl_stamp *stamp);
 	const void *source_ctx;
+	/* When the lint started: a file the run did not read itself (a Helm template) modified
+	** later has changed since. Zero: unknown. */
+	struct timespec linted_at;
 } sl_output_run;
 
 /* Writes run in opts->format (output.c: a table of the writers below). SL_EUSAGE for a format

@@ -15,7 +15,9 @@ static const char *plural(size_t n, const char *one, const char *many)
 }
 
 /* The text of the file findings point into, one file at a time (findings come sorted by
-** path): the run's, else the file read again, unless it changed since the run read it. */
+** path): the run's, else the file read again, unless it changed since the run read it (its
+** stamp), or, for a file the run did not read (a Helm template), was modified after the lint
+** started. */
 typedef struct text_source {
 	const char *path;        /* the path looked up last (a finding's) */
 	const sl_source *src;    /* its text, NULL when there is none to show */
@@ -40,9 +42,13 @@ static const sl_source *source_for(const sl_output_run *run, text_source *ts, co
 		return NULL;
 	}
 	const sl_stamp *now = &ts->owned->stamp;
-	if (stamp.valid && (!now->valid || now->dev != stamp.dev || now->ino != stamp.ino ||
-			    now->size != stamp.size || now->mtime.tv_sec != stamp.mtime.tv_sec ||
-			    now->mtime.tv_nsec != stamp.mtime.tv_nsec)) {
+	const struct timespec *at = &run->linted_at;
+	bool later = now->mtime.tv_sec > at->tv_sec ||
+		     (now->mtime.tv_sec == at->tv_sec && now->mtime.tv_nsec > at->tv_nsec);
+	if (stamp.valid ? !now->valid || now->dev != stamp.dev || now->ino != stamp.ino ||
+			  now->size != stamp.size || now->mtime.tv_sec != stamp.mtime.tv_sec ||
+			  now->mtime.tv_nsec != stamp.mtime.tv_nsec
+			: at->tv_sec && later) {
 		sl_source_free(ts->owned);   /* changed since it was linted */
 		ts->owned = NULL;
 		return NULL;

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
 
@@ -16,6 +19,23 @@ static const char GPU_NO_LIMIT[] =
 	"          nvidia.com/gpu: 1\n";
 /* the finding's line, and its caret row */
 static const char SNIPPET[] = "11 |           nvidia.com/gpu: 1\n   |                           ^\n";
+
+/* The full text report of run in an options struct of version (then run and cfg freed). */
+static char *full_report(sl_run *run, sl_config *cfg, unsigned version)
+{
+	sl_output_options ro = SL_OUTPUT_OPTIONS_INIT;
+	ro.version = version;
+	ro.full = true;   /* in a version 1 struct: memory the library must not read */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	cr_assert_not_null(out);
+	cr_assert_eq(sl_run_write_output(run, &ro, out), SL_OK);
+	fclose(out);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	return text;
+}
 
 /* The report of a run over path (a buffer holding text when buffer, else the file), linted
 ** streamed (low_memory) or not, after change() ran between the lint and the report. */
@@ -37,18 +57,7 @@ static char *report(const char *path, bool buffer, bool low_memory, unsigned ver
 	cr_assert_eq(sl_run_finding_count(run), 1);
 	if (change)
 		change(path);
-	sl_output_options ro = SL_OUTPUT_OPTIONS_INIT;
-	ro.version = version;
-	ro.full = true;   /* in a version 1 struct: memory the library must not read */
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
-	cr_assert_not_null(out);
-	cr_assert_eq(sl_run_write_output(run, &ro, out), SL_OK);
-	fclose(out);
-	sl_run_free(run);
-	sl_config_free(cfg);
-	return text;
+	return full_report(run, cfg, version);
 }
 
 static char dir[] = "/tmp/schedlint-text-XXXXXX";
@@ -132,4 +141,65 @@ Test(text, a_version_1_struct_is_concise, .init = setup, .fini = teardown)
 	cr_expect_null(strstr(t, "= note"), "%s", t);
 	cr_expect(strstr(t, ":11:27: error: "), "%s", t);
 	free(t);
+}
+
+/* A Helm template the findings were moved to is not read by the run: it is read for the
+** report, unless it was modified after the lint started. */
+static char *helm_report(const char *chart, bool touch)
+{
+	static const char rendered[] = "---\n# Source: c/templates/pod.yaml\n" "apiVersion: v1\n"
+		"kind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - name: c\n"
+		"      image: x\n      resources:\n        requests:\n          nvidia.com/gpu: 1\n";
+	sl_config *cfg;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.jobs = 1;
+	const char *sel[] = {"gpu-request-without-limit"};
+	o.select = sel;
+	o.n_select = 1;
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_set_helm_chart(run, chart, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "-", rendered, strlen(rendered)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	if (touch) {   /* an editor saves the template after the lint started */
+		char t[512];
+		snprintf(t, sizeof t, "%s/templates/pod.yaml", chart);
+		struct timespec later[2] = {{.tv_nsec = UTIME_OMIT}, {0}};
+		clock_gettime(CLOCK_REALTIME, &later[1]);
+		later[1].tv_sec += 5;
+		cr_assert_eq(utimensat(AT_FDCWD, t, later, 0), 0);
+	}
+	return full_report(run, cfg, SL_OUTPUT_OPTIONS_VERSION);
+}
+
+Test(text, a_helm_template_modified_after_the_lint_gets_no_source_lines)
+{
+	char chart[] = "/tmp/schedlint-chart-XXXXXX", p[512];
+	cr_assert_not_null(mkdtemp(chart));
+	snprintf(p, sizeof p, "%s/templates", chart);
+	cr_assert_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "%s/Chart.yaml", chart);
+	FILE *f = fopen(p, "w");
+	fputs("apiVersion: v2\nname: c\nversion: 0.1.0\n", f);
+	fclose(f);
+	snprintf(p, sizeof p, "%s/templates/pod.yaml", chart);
+	f = fopen(p, "w");
+	fputs(GPU_NO_LIMIT, f);
+	fclose(f);
+	char *t = helm_report(chart, false);
+	cr_expect(strstr(t, "/templates/pod.yaml:11:"), "%s", t);
+	cr_expect(strstr(t, "11 |           nvidia.com/gpu: 1\n"), "%s", t);
+	free(t);
+	t = helm_report(chart, true);
+	cr_expect(strstr(t, "/templates/pod.yaml:11:"), "%s", t);
+	cr_expect_null(strstr(t, " | "), "%s", t);
+	free(t);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/Chart.yaml", chart);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/templates", chart);
+	rmdir(p);
+	rmdir(chart);
 }
