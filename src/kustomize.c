@@ -9,7 +9,8 @@
 ** the built text (knode.c) maps back to the base, patch or kustomization line a person edits.
 ** What kustomize would refuse is a kustomize-invalid finding at the offending key; what this
 ** builder does not do is a kustomize-unsupported finding, and the kustomization's files are then
-** linted as plain files. Files a kustomization uses as patches are never linted alone. */
+** linted as plain files (vars, replacements, configurations, crds: the build is linted without
+** them, the finding says so). Files a kustomization uses as patches are never linted alone. */
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@ struct issue {
 	uint32_t start, end;
 	const char *rule;    /* kustomize-unsupported or kustomize-invalid */
 	const char *msg;     /* in the plan's arena */
+	bool notice;         /* the build goes on without the key (reported once per plan) */
 };
 
 struct kres {
@@ -467,8 +469,46 @@ static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const cha
 	va_end(ap);
 	if (msg)
 		b->issues[b->n_issues++] = (struct issue){at ? at->src : NULL, at ? at->start : 0,
-							  at ? at->end : 0, rule, msg};
+							  at ? at->end : 0, rule, msg, false};
 	return false;
+}
+
+/* Records that the key at k is not applied while the build goes on without it; false only when
+** out of memory. */
+static bool notice(struct ctx *c, const sl_knode *k)
+{
+	sl_kustomize_build *b = c->b;
+	const char *msg = sl_arena_printf(c->a, "%s is not applied by schedlint: the kustomization "
+					  "is built and linted without it, so findings on the fields "
+					  "it sets may differ from what is deployed", k->s);
+	if (!msg || !room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
+		return false;
+	b->issues[b->n_issues++] = (struct issue){k->src, k->start, k->end, "kustomize-unsupported",
+						  msg, true};
+	return true;
+}
+
+/* Drops the notices of failed builds (their files are linted as plain files) and those an earlier
+** build of the plan reported at the same key (a base shared by 200 overlays: once). */
+static void dedupe_notices(sl_kustomize *k)
+{
+	for (size_t i = 0; i < k->n_builds; i++) {
+		sl_kustomize_build *b = k->builds[i];
+		size_t w = 0;
+		for (size_t j = 0; j < b->n_issues; j++) {
+			const struct issue *is = &b->issues[j];
+			bool seen = is->notice && b->failed;
+			for (size_t p = 0; is->notice && !seen && p <= i; p++) {
+				const sl_kustomize_build *o = k->builds[p];
+				for (size_t q = 0; !seen && q < (p == i ? w : o->n_issues); q++)
+					seen = o->issues[q].notice && o->issues[q].src == is->src &&
+					       o->issues[q].start == is->start;
+			}
+			if (!seen)
+				b->issues[w++] = *is;
+		}
+		b->n_issues = w;
+	}
 }
 
 /* --- resources ------------------------------------------------------------------------------ */
@@ -1441,8 +1481,13 @@ static const char *const supported_keys[] = {
 	"apiVersion", "kind", "metadata", "resources", "bases", "components", "patches",
 	"patchesStrategicMerge", "patchesJson6902", "namespace", "namePrefix", "nameSuffix",
 	"commonLabels", "labels", "commonAnnotations", "replicas", "images", "configMapGenerator",
-	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", "vars",
-	"replacements", "configurations", NULL};
+	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", NULL};
+
+/* Keys kustomize v5 applies and this builder does not, but without which the build is still the
+** deployed objects in all but the fields they set: built and linted, with a notice at the key.
+** (helmCharts, helmGlobals, openapi and the generators/transformers/validators plugins make or
+** reshape objects: a kustomization with them is not built.) */
+static const char *const unapplied_keys[] = {"vars", "replacements", "configurations", "crds", NULL};
 
 /* Why a resource entry is remote (no network), or NULL. */
 static bool remote(const char *s)
@@ -1574,6 +1619,13 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		const sl_knode *k = root->k[i];
 		if (k->type == SL_NODE_SCALAR && in(k->s, supported_keys))
 			continue;
+		if (k->type == SL_NODE_SCALAR && in(k->s, unapplied_keys)) {
+			if (!notice(c, k)) {
+				c->depth--;
+				return false;
+			}
+			continue;
+		}
 		c->depth--;
 		if (ref)   /* a base that cannot be built: the overlay's entry for it says so */
 			return issue(c, "kustomize-unsupported", ref, "this base (%s) uses %s, which "
@@ -1765,6 +1817,7 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_
 	build_worker(k);
 	for (size_t t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	dedupe_notices(k);
 	for (size_t i = 0; i < k->n_builds; i++) {
 		sl_kustomize_build *b = k->builds[i];
 		if (b->oom)
