@@ -246,7 +246,8 @@ static void span(struct out *o, size_t start, const sl_knode *n)
 		*o->spans = ns;
 		*o->spans_cap = cap;
 	}
-	(*o->spans)[(*o->n_spans)++] = (sl_knode_span){(uint32_t)start, (uint32_t)*o->len, n};
+	(*o->spans)[(*o->n_spans)++] = (sl_knode_span){(uint32_t)start, (uint32_t)*o->len,
+								 n->src, n->start, n->end};
 }
 
 /* A scalar: plain as written when it was plain and fits on a line, else double-quoted. */

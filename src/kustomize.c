@@ -71,7 +71,9 @@ struct sl_kustomize_build {
 	const char *dir;     /* the overlay, as the notes name it */
 	const char *kpath;   /* its kustomization, as the run names it */
 	size_t root;         /* its place in the plan's kpaths */
-	sl_arena *a;         /* its knodes and messages (builds run on threads of their own) */
+	sl_arena *a;         /* its knodes (builds run on threads of their own): freed once its text
+			     ** and spans are made, so the plan never holds every build's tree */
+	sl_arena *msgs;      /* its issues' messages */
 	char *text;
 	size_t len, cap;
 	sl_knode_span *spans;
@@ -463,9 +465,11 @@ static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const cha
 	b->failed = true;
 	if (!room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
 		return false;
+	if (!b->msgs && !(b->msgs = sl_arena_new()))
+		return false;
 	va_list ap;
 	va_start(ap, fmt);
-	const char *msg = sl_arena_vprintf(c->a, fmt, ap);
+	const char *msg = sl_arena_vprintf(b->msgs, fmt, ap);
 	va_end(ap);
 	if (msg)
 		b->issues[b->n_issues++] = (struct issue){at ? at->src : NULL, at ? at->start : 0,
@@ -478,7 +482,9 @@ static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const cha
 static bool notice(struct ctx *c, const sl_knode *k)
 {
 	sl_kustomize_build *b = c->b;
-	const char *msg = sl_arena_printf(c->a, "%s is not applied by schedlint: the kustomization "
+	if (!b->msgs && !(b->msgs = sl_arena_new()))
+		return false;
+	const char *msg = sl_arena_printf(b->msgs, "%s is not applied by schedlint: the kustomization "
 					  "is built and linted without it, so findings on the fields "
 					  "it sets may differ from what is deployed", k->s);
 	if (!msg || !room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
@@ -1731,15 +1737,14 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	struct ctx c = {k, b, b->a, 0};
 	struct acc acc = {0};
 	bool ok = build_kust(&c, kpath, NULL, &acc, false) && finish_hashes(&c, &acc);
-	if (b->failed) {
-		free(acc.v);
-		return true;   /* its findings say why; its files are linted as plain files */
-	}
-	for (size_t i = 0; ok && i < acc.n; i++)
+	for (size_t i = 0; ok && !b->failed && i < acc.n; i++)
 		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->len, &b->cap, &b->spans, &b->n_spans,
 				   &b->spans_cap);
 	free(acc.v);
-	return ok;
+	sl_arena_free(b->a);   /* the spans copy the origins */
+	b->a = NULL;
+	/* a failed build: its findings say why; its files are linted as plain files */
+	return ok || b->failed;
 }
 
 static int cmp_src(const void *a, const void *b)
@@ -1995,17 +2000,17 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *c
 	for (size_t i = 0; i < f->n_findings; i++) {
 		sl_finding *p = &f->findings[i]->pub;
 		const sl_knode_span *s = span_of(b, p->offset, p->length);
-		const sl_knode *n = s ? s->node : NULL;
-		if (!kept(b, n ? n->src : NULL, named, as, n_named, only, &name))
+		const sl_source *from_src = s ? s->src : NULL;
+		if (!kept(b, from_src, named, as, n_named, only, &name))
 			continue;   /* in a file the run does not report */
-		const struct src_real *from = n ? file_of(b->k, n->src) : NULL;
-		if (n && n->src) {
-			place(p, n->src, n->start, n->end);
+		const struct src_real *from = from_src ? file_of(b->k, from_src) : NULL;
+		if (from_src) {
+			place(p, from_src, s->from, s->to);
 			p->path = name ? name : p->path;
 			/* the comments of a base or patch are not in the built text: read here, unless
 			** the file is the run's (passes.c applies its directives as a plain file's) */
 			bool hit = false;
-			sl_err err = from && !name ? sl_suppress_covers(n->src, from->tree, p->line,
+			sl_err err = from && !name ? sl_suppress_covers(from_src, from->tree, p->line,
 									f->findings[i]->rule_index, &hit)
 						   : SL_OK;
 			if (err)
@@ -2055,8 +2060,6 @@ void sl_kustomize_release(sl_kustomize_build *b, bool all)
 	free(b->spans);
 	b->spans = NULL;
 	b->n_spans = b->spans_cap = 0;
-	sl_arena_free(b->a);
-	b->a = NULL;
 }
 
 void sl_kustomize_free(sl_kustomize *k)
@@ -2076,6 +2079,7 @@ void sl_kustomize_free(sl_kustomize *k)
 	for (size_t i = 0; i < k->n_builds; i++) {
 		sl_kustomize_build *b = k->builds[i];
 		sl_arena_free(b->a);
+		sl_arena_free(b->msgs);
 		free(b->text);
 		free(b->spans);
 		free(b->issues);
