@@ -891,7 +891,9 @@ static bool set_path(sl_arena *a, sl_knode *n, const char *path, const char *key
 	const char *slash = strchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) : strlen(path);
 	char seg[128];
-	snprintf(seg, sizeof seg, "%.*s", (int)len, path);
+	len = len < sizeof seg ? len : sizeof seg - 1;
+	memcpy(seg, path, len);
+	seg[len] = '\0';
 	sl_knode *next = sl_knode_get(n, seg, NULL);
 	if (!next || sl_knode_is_null(next)) {
 		if (!create || strcmp(seg, "volumeClaimTemplates") == 0)
@@ -946,9 +948,11 @@ static bool kind_in(const char *kinds, const char *kind)
 {
 	if (!kinds)
 		return true;
-	char k[130];
-	snprintf(k, sizeof k, "|%s|", kind ? kind : "");
-	return strstr(kinds, k) != NULL;
+	size_t kl = kind ? strlen(kind) : 0;   /* "|kind|" in kinds */
+	for (const char *p = kl ? strstr(kinds, kind) : NULL; p; p = strstr(p + 1, kind))
+		if (p > kinds && p[-1] == '|' && p[kl] == '|')
+			return true;
+	return false;
 }
 
 /* Adds the labels of map labels to every resource: metadata always, the selectors with
