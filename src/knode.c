@@ -246,7 +246,8 @@ static void span(struct out *o, size_t start, const sl_knode *n)
 		*o->spans = ns;
 		*o->spans_cap = cap;
 	}
-	(*o->spans)[(*o->n_spans)++] = (sl_knode_span){(uint32_t)start, (uint32_t)*o->len, n};
+	(*o->spans)[(*o->n_spans)++] = (sl_knode_span){(uint32_t)start, (uint32_t)*o->len,
+								 n->src, n->start, n->end};
 }
 
 /* A scalar: plain as written when it was plain and fits on a line, else double-quoted. */
@@ -261,6 +262,15 @@ static void scalar(struct out *o, const sl_knode *n, bool key)
 	} else {
 		put(o, "\"", 1);
 		for (size_t i = 0; i < n->len; i++) {
+			size_t run = i;   /* the bytes that need no escape go in one piece */
+			while (run < n->len && n->s[run] != '"' && n->s[run] != '\\' &&
+			       (unsigned char)n->s[run] >= 0x20 && n->s[run] != 0x7f)
+				run++;
+			if (run > i) {
+				put(o, n->s + i, run - i);
+				if ((i = run) == n->len)
+					break;
+			}
 			unsigned char c = (unsigned char)n->s[i];
 			char esc[8];
 			if (c == '"' || c == '\\') {

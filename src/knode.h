@@ -25,10 +25,12 @@ struct sl_knode {
 	uint32_t start, end;
 };
 
-/* One emitted node: bytes [start, end) of the built text came from node. */
+/* One emitted node: bytes [start, end) of the built text came from bytes [from, to) of src (the
+** node's origin, copied: the knodes can be freed once the text is emitted). */
 typedef struct sl_knode_span {
 	uint32_t start, end;
-	const sl_knode *node;
+	const sl_source *src;      /* NULL: nowhere */
+	uint32_t from, to;
 } sl_knode_span;
 
 /* A copy of n (aliases followed, merge keys resolved) in a, with src as every node's origin. */

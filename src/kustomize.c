@@ -9,7 +9,8 @@
 ** the built text (knode.c) maps back to the base, patch or kustomization line a person edits.
 ** What kustomize would refuse is a kustomize-invalid finding at the offending key; what this
 ** builder does not do is a kustomize-unsupported finding, and the kustomization's files are then
-** linted as plain files. Files a kustomization uses as patches are never linted alone. */
+** linted as plain files (vars, replacements, configurations, crds: the build is linted without
+** them, the finding says so). Files a kustomization uses as patches are never linted alone. */
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -50,6 +51,7 @@ struct issue {
 	uint32_t start, end;
 	const char *rule;    /* kustomize-unsupported or kustomize-invalid */
 	const char *msg;     /* in the plan's arena */
+	bool notice;         /* the build goes on without the key (reported once per plan) */
 };
 
 struct kres {
@@ -69,7 +71,9 @@ struct sl_kustomize_build {
 	const char *dir;     /* the overlay, as the notes name it */
 	const char *kpath;   /* its kustomization, as the run names it */
 	size_t root;         /* its place in the plan's kpaths */
-	sl_arena *a;         /* its knodes and messages (builds run on threads of their own) */
+	sl_arena *a;         /* its knodes (builds run on threads of their own): freed once its text
+			     ** and spans are made, so the plan never holds every build's tree */
+	sl_arena *msgs;      /* its issues' messages */
 	char *text;
 	size_t len, cap;
 	sl_knode_span *spans;
@@ -461,14 +465,56 @@ static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const cha
 	b->failed = true;
 	if (!room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
 		return false;
+	if (!b->msgs && !(b->msgs = sl_arena_new()))
+		return false;
 	va_list ap;
 	va_start(ap, fmt);
-	const char *msg = sl_arena_vprintf(c->a, fmt, ap);
+	const char *msg = sl_arena_vprintf(b->msgs, fmt, ap);
 	va_end(ap);
 	if (msg)
 		b->issues[b->n_issues++] = (struct issue){at ? at->src : NULL, at ? at->start : 0,
-							  at ? at->end : 0, rule, msg};
+							  at ? at->end : 0, rule, msg, false};
 	return false;
+}
+
+/* Records that the key at k is not applied while the build goes on without it; false only when
+** out of memory. */
+static bool notice(struct ctx *c, const sl_knode *k)
+{
+	sl_kustomize_build *b = c->b;
+	if (!b->msgs && !(b->msgs = sl_arena_new()))
+		return false;
+	const char *msg = sl_arena_printf(b->msgs, "%s is not applied by schedlint: the kustomization "
+					  "is built and linted without it, so findings on the fields "
+					  "it sets may differ from what is deployed", k->s);
+	if (!msg || !room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
+		return false;
+	b->issues[b->n_issues++] = (struct issue){k->src, k->start, k->end, "kustomize-unsupported",
+						  msg, true};
+	return true;
+}
+
+/* Drops the notices of failed builds (their files are linted as plain files) and those an earlier
+** build of the plan reported at the same key (a base shared by 200 overlays: once). */
+static void dedupe_notices(sl_kustomize *k)
+{
+	for (size_t i = 0; i < k->n_builds; i++) {
+		sl_kustomize_build *b = k->builds[i];
+		size_t w = 0;
+		for (size_t j = 0; j < b->n_issues; j++) {
+			const struct issue *is = &b->issues[j];
+			bool seen = is->notice && b->failed;
+			for (size_t p = 0; is->notice && !seen && p <= i; p++) {
+				const sl_kustomize_build *o = k->builds[p];
+				for (size_t q = 0; !seen && q < (p == i ? w : o->n_issues); q++)
+					seen = o->issues[q].notice && o->issues[q].src == is->src &&
+					       o->issues[q].start == is->start;
+			}
+			if (!seen)
+				b->issues[w++] = *is;
+		}
+		b->n_issues = w;
+	}
 }
 
 /* --- resources ------------------------------------------------------------------------------ */
@@ -845,7 +891,9 @@ static bool set_path(sl_arena *a, sl_knode *n, const char *path, const char *key
 	const char *slash = strchr(path, '/');
 	size_t len = slash ? (size_t)(slash - path) : strlen(path);
 	char seg[128];
-	snprintf(seg, sizeof seg, "%.*s", (int)len, path);
+	len = len < sizeof seg ? len : sizeof seg - 1;
+	memcpy(seg, path, len);
+	seg[len] = '\0';
 	sl_knode *next = sl_knode_get(n, seg, NULL);
 	if (!next || sl_knode_is_null(next)) {
 		if (!create || strcmp(seg, "volumeClaimTemplates") == 0)
@@ -900,9 +948,11 @@ static bool kind_in(const char *kinds, const char *kind)
 {
 	if (!kinds)
 		return true;
-	char k[130];
-	snprintf(k, sizeof k, "|%s|", kind ? kind : "");
-	return strstr(kinds, k) != NULL;
+	size_t kl = kind ? strlen(kind) : 0;   /* "|kind|" in kinds */
+	for (const char *p = kl ? strstr(kinds, kind) : NULL; p; p = strstr(p + 1, kind))
+		if (p > kinds && p[-1] == '|' && p[kl] == '|')
+			return true;
+	return false;
 }
 
 /* Adds the labels of map labels to every resource: metadata always, the selectors with
@@ -1441,8 +1491,13 @@ static const char *const supported_keys[] = {
 	"apiVersion", "kind", "metadata", "resources", "bases", "components", "patches",
 	"patchesStrategicMerge", "patchesJson6902", "namespace", "namePrefix", "nameSuffix",
 	"commonLabels", "labels", "commonAnnotations", "replicas", "images", "configMapGenerator",
-	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", "vars",
-	"replacements", "configurations", NULL};
+	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", NULL};
+
+/* Keys kustomize v5 applies and this builder does not, but without which the build is still the
+** deployed objects in all but the fields they set: built and linted, with a notice at the key.
+** (helmCharts, helmGlobals, openapi and the generators/transformers/validators plugins make or
+** reshape objects: a kustomization with them is not built.) */
+static const char *const unapplied_keys[] = {"vars", "replacements", "configurations", "crds", NULL};
 
 /* Why a resource entry is remote (no network), or NULL. */
 static bool remote(const char *s)
@@ -1574,6 +1629,13 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		const sl_knode *k = root->k[i];
 		if (k->type == SL_NODE_SCALAR && in(k->s, supported_keys))
 			continue;
+		if (k->type == SL_NODE_SCALAR && in(k->s, unapplied_keys)) {
+			if (!notice(c, k)) {
+				c->depth--;
+				return false;
+			}
+			continue;
+		}
 		c->depth--;
 		if (ref)   /* a base that cannot be built: the overlay's entry for it says so */
 			return issue(c, "kustomize-unsupported", ref, "this base (%s) uses %s, which "
@@ -1679,15 +1741,14 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	struct ctx c = {k, b, b->a, 0};
 	struct acc acc = {0};
 	bool ok = build_kust(&c, kpath, NULL, &acc, false) && finish_hashes(&c, &acc);
-	if (b->failed) {
-		free(acc.v);
-		return true;   /* its findings say why; its files are linted as plain files */
-	}
-	for (size_t i = 0; ok && i < acc.n; i++)
+	for (size_t i = 0; ok && !b->failed && i < acc.n; i++)
 		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->len, &b->cap, &b->spans, &b->n_spans,
 				   &b->spans_cap);
 	free(acc.v);
-	return ok;
+	sl_arena_free(b->a);   /* the spans copy the origins */
+	b->a = NULL;
+	/* a failed build: its findings say why; its files are linted as plain files */
+	return ok || b->failed;
 }
 
 static int cmp_src(const void *a, const void *b)
@@ -1765,6 +1826,7 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_
 	build_worker(k);
 	for (size_t t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
+	dedupe_notices(k);
 	for (size_t i = 0; i < k->n_builds; i++) {
 		sl_kustomize_build *b = k->builds[i];
 		if (b->oom)
@@ -1942,17 +2004,17 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *c
 	for (size_t i = 0; i < f->n_findings; i++) {
 		sl_finding *p = &f->findings[i]->pub;
 		const sl_knode_span *s = span_of(b, p->offset, p->length);
-		const sl_knode *n = s ? s->node : NULL;
-		if (!kept(b, n ? n->src : NULL, named, as, n_named, only, &name))
+		const sl_source *from_src = s ? s->src : NULL;
+		if (!kept(b, from_src, named, as, n_named, only, &name))
 			continue;   /* in a file the run does not report */
-		const struct src_real *from = n ? file_of(b->k, n->src) : NULL;
-		if (n && n->src) {
-			place(p, n->src, n->start, n->end);
+		const struct src_real *from = from_src ? file_of(b->k, from_src) : NULL;
+		if (from_src) {
+			place(p, from_src, s->from, s->to);
 			p->path = name ? name : p->path;
 			/* the comments of a base or patch are not in the built text: read here, unless
 			** the file is the run's (passes.c applies its directives as a plain file's) */
 			bool hit = false;
-			sl_err err = from && !name ? sl_suppress_covers(n->src, from->tree, p->line,
+			sl_err err = from && !name ? sl_suppress_covers(from_src, from->tree, p->line,
 									f->findings[i]->rule_index, &hit)
 						   : SL_OK;
 			if (err)
@@ -2002,8 +2064,6 @@ void sl_kustomize_release(sl_kustomize_build *b, bool all)
 	free(b->spans);
 	b->spans = NULL;
 	b->n_spans = b->spans_cap = 0;
-	sl_arena_free(b->a);
-	b->a = NULL;
 }
 
 void sl_kustomize_free(sl_kustomize *k)
@@ -2023,6 +2083,7 @@ void sl_kustomize_free(sl_kustomize *k)
 	for (size_t i = 0; i < k->n_builds; i++) {
 		sl_kustomize_build *b = k->builds[i];
 		sl_arena_free(b->a);
+		sl_arena_free(b->msgs);
 		free(b->text);
 		free(b->spans);
 		free(b->issues);

@@ -313,6 +313,11 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static int cmp_path_file(const void *key, const void *f)
+{
+	return strcmp(*(const char *const *)key, (*(sl_file *const *)f)->path);
+}
+
 /* The kustomizations a run sees: those among its files (inputs and the project's), and the one
 ** beside each file named, as a real path; *v sorted, without repeats. */
 static sl_err kustomizations(const sl_engine *e, char ***v, size_t *n)
@@ -337,7 +342,10 @@ static sl_err kustomizations(const sl_engine *e, char ***v, size_t *n)
 				char *c = sl_xprintf("%.*s%s", slash ? (int)(slash - p + 1) : 0, p, names[j]);
 				if (!c)
 					return SL_ENOMEM;
-				k[j] = access(c, F_OK) == 0 ? sl_kustomize_real(e->kust, c) : NULL;
+				/* one of the run's files (the files are sorted): found as itself */
+				bool listed = bsearch(&c, e->files, e->n_files, sizeof *e->files,
+						      cmp_path_file) != NULL;
+				k[j] = !listed && access(c, F_OK) == 0 ? sl_kustomize_real(e->kust, c) : NULL;
 				free(c);
 			}
 		}

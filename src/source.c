@@ -54,7 +54,7 @@ static int printable(unsigned c)
 static sl_err push_line(sl_source *s, size_t *cap, size_t start)
 {
 	if (s->n_lines == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
+		size_t ncap = *cap ? *cap * 2 : 32;   /* most files are short (kustomizations, patches) */
 		size_t *ls = sl_xrealloc(s->line_start, ncap * sizeof *ls);
 		if (!ls)
 			return SL_ENOMEM;
