@@ -18,12 +18,9 @@
 set -eu
 build=$(cd "$1" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
-fail() { echo "package.sh: FAIL: $*" >&2; exit 1; }
-skip() { echo "package.sh: SKIP: $*"; exit 77; }
-
-san=$(meson introspect "$build" --buildoptions |
-	python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="b_sanitize"))')
-[ "$san" = none ] || skip "a sanitizer build (b_sanitize=$san): the package is a release build of its own, tested in the normal build"
+me=package.sh
+. "$src/tests/ci/common.sh"
+skip_in_sanitizer_build "$build" "the package"
 for t in dpkg-buildpackage dh lintian fakeroot; do
 	command -v "$t" >/dev/null || skip "$t is missing (tools/setup installs debhelper, dpkg-dev, fakeroot, lintian)"
 done
@@ -32,18 +29,7 @@ cc=${CC:-cc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedlint-package.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 tree=$tmp/schedlint
-mkdir "$tree"
-# the working tree as it is (uncommitted edits and new files too), as a clone would have it
-if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$src" && git ls-files --cached --others --exclude-standard |
-		while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done) >"$tmp/files" ||
-		fail "git ls-files"
-else
-	# a tarball: everything but build directories and the npm tools
-	(cd "$src" && find . -path ./tools/node_modules -prune -o -path './build*' -prune -o \
-		\( -type f -o -type l \) -print) >"$tmp/files"
-fi
-(cd "$src" && tar -cf - -T "$tmp/files") | tar -xf - -C "$tree" || fail "copying the tree"
+copy_tree "$src" "$tree" || fail "copying the tree"
 
 start=$(date +%s)
 (cd "$tree" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -b -us -uc) >"$tmp/build.log" 2>&1 ||

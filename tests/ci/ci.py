@@ -82,13 +82,9 @@ def check_preconditions(build):
 
 
 def copy_tree(dest):
-    """The working tree's files (tracked and new, not ignored) as a fresh git repository."""
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           capture_output=True, text=True, check=True).stdout.split("\0")
-    for f in files:
-        if f and os.path.lexists(f) and not os.path.isdir(f):
-            os.makedirs(os.path.join(dest, os.path.dirname(f)), exist_ok=True)
-            shutil.copy2(f, os.path.join(dest, f), follow_symlinks=False)
+    """The working tree's files as a fresh git repository (tests/ci/common.sh's copy_tree)."""
+    subprocess.run(["sh", "-c", 'me=ci.py; . tests/ci/common.sh; copy_tree "$1" "$2"', "sh", ROOT, dest],
+                   check=True)
     git_commit(dest)
 
 

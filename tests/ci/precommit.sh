@@ -11,11 +11,9 @@
 set -eu
 build=$(cd "$1" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
-fail() { echo "precommit.sh: FAIL: $*" >&2; exit 1; }
-skip() { echo "precommit.sh: SKIP: $*"; exit 77; }
-san=$(meson introspect "$build" --buildoptions |
-	python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="b_sanitize"))')
-[ "$san" = none ] || skip "a sanitizer build (b_sanitize=$san): the script hook builds a release schedlint of its own"
+me=precommit.sh
+. "$src/tests/ci/common.sh"
+skip_in_sanitizer_build "$build" "the script hook's schedlint"
 command -v pre-commit >/dev/null || skip "pre-commit is missing (tools/setup installs it)"
 pre-commit validate-manifest "$src/.pre-commit-hooks.yaml" || fail "pre-commit validate-manifest"
 
@@ -25,9 +23,7 @@ export PRE_COMMIT_HOME="$tmp/cache" GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@examp
 	GIT_COMMITTER_NAME=ci GIT_COMMITTER_EMAIL=ci@example.invalid
 commit() { git -C "$1" init -q -b main && git -C "$1" add -A && git -C "$1" commit -q -m scratch; }
 # the hook repository: the working tree as it is, committed
-mkdir "$tmp/hooks"
-(cd "$src" && git ls-files --cached --others --exclude-standard |
-	while IFS= read -r f; do [ -e "$f" ] && printf '%s\n' "$f"; done | tar -cf - -T -) | tar -xf - -C "$tmp/hooks"
+copy_tree "$src" "$tmp/hooks"
 commit "$tmp/hooks"
 rev=$(git -C "$tmp/hooks" rev-parse HEAD)
 # a user's repository
