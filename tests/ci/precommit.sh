@@ -5,8 +5,9 @@
 # `language: system` hook `schedlint` with the built schedlint on PATH and the `language: script`
 # hook `schedlint-source` with no schedlint on PATH (it builds one into pre-commit's cache) both
 # fail a repository holding testdata/examples with the GPU request without a limit; run again,
-# the script hook builds nothing. The hook repository is a copy of the working tree, committed,
-# named by its commit sha as the README says (`rev:`). Costs one release build (about a minute).
+# the script hook builds nothing; `rev: main` and `pre-commit autoupdate` pin the commit (as the
+# README says). The hook repository is a copy of the working tree, committed. Costs one release
+# build (a minute of one core).
 # Skipped (77) in a sanitizer build and without pre-commit.
 set -eu
 build=$(cd "$1" && pwd)
@@ -61,4 +62,10 @@ find "$PRE_COMMIT_HOME" -path '*/.pre-commit-build/schedlint' -type f | grep -q 
 	fail "no schedlint was built in pre-commit's cache"
 run schedlint-source "$nopath"
 ! grep -q "building schedlint" "$tmp/out" || fail "the script hook built schedlint again"
+# the README's pin: `rev: main`, then `pre-commit autoupdate` writes the commit (no tag exists)
+config schedlint
+sed -i "s/rev: $rev/rev: main/" "$tmp/user/.pre-commit-config.yaml"
+(cd "$tmp/user" && pre-commit autoupdate --color never) >"$tmp/out" 2>&1 || { cat "$tmp/out" >&2; fail "pre-commit autoupdate"; }
+grep -qx "    rev: $rev" "$tmp/user/.pre-commit-config.yaml" ||
+	{ cat "$tmp/out" "$tmp/user/.pre-commit-config.yaml" >&2; fail "pre-commit autoupdate did not pin rev: main to $rev"; }
 echo "precommit.sh: ok (system and script hooks; the script hook's first run with its build took ${took}s)"
