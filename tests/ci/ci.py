@@ -15,9 +15,9 @@ Then their shell steps run for real in a scratch directory, as the runners would
   this tree), RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH and GITHUB_STEP_SUMMARY set,
   `${{ }}` expressions and `if:` conditions evaluated; a `uses:` step is not run, but whether it
   would run and its `with:` are checked. Twice: upload-sarif true on the examples (the action
-  fails with schedlint's exit 1 after the upload; the SARIF and the annotations name the GPU
-  request without a limit at manifests/inferenceservice.yaml:25:27), and upload-sarif false on
-  a clean file (it passes, no upload).
+  fails with schedlint's exit 1 after the upload; the SARIF, the annotations and the Markdown
+  step summary name the GPU request without a limit at manifests/inferenceservice.yaml:25:27),
+  and upload-sarif false on a clean file (it passes, no upload).
 - gitlab: before_script and script as one bash -eo pipefail script in the project directory
   (CI_PROJECT_DIR) with the job's variables; SCHEDLINT_REPO is a scratch git repository holding
   a copy of this tree, so the fetch and the build happen offline. The Code Quality report has
@@ -193,7 +193,7 @@ def check_action_structure(action):
         if "run" in s and "uses" in s:
             fail("action.yml: step %r has both run and uses" % s.get("name"))
     lint = "\n".join(s.get("run", "") for s in runs.get("steps", []))
-    if not re.search(r'--format "?sarif:', lint) or "--format github" not in lint:
+    if not re.search(r'--format "?sarif:', lint) or not re.search(r"--format \"?github", lint):
         fail("action.yml: the lint step does not write sarif:FILE and github in one run")
 
 
@@ -293,6 +293,9 @@ def test_action(tmp):
         if upload.get("checkout_path") != ws:
             fail("the upload's checkout_path is %r, not the workspace" % upload.get("checkout_path"))
     check_sarif(os.path.join(ws, "schedlint.sarif"), True)
+    summary = open(os.path.join(tmp, "examples", "summary")).read()
+    if FINDING[3] not in summary or "|" not in summary:
+        fail("the step summary has no Markdown table naming %s:\n%s" % (FINDING[3], summary))
     want = "::error file=%s,line=%d,col=%d," % FINDING[:3]
     if not any(line.startswith(want) and ("title=" + FINDING[3]) in line for line in out.splitlines()):
         fail("no GitHub annotation starting %r for %s in the step's output:\n%s" % (want, FINDING[3], out))
@@ -303,6 +306,8 @@ def test_action(tmp):
         fail("action on a clean file: status %d, expected 0:\n%s" % (status, out))
     if upload is not None:
         fail("upload-sarif: false, but the upload step would run")
+    if FINDING[3] in open(os.path.join(tmp, "clean", "summary")).read():
+        fail("the clean run's step summary names a finding")
     check_sarif(os.path.join(ws, "out/report.sarif"), False)
 
 
