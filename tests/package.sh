@@ -65,6 +65,15 @@ for f in $(grep '^/usr/share/\(man\|bash-completion\|zsh\|fish\)/' "$tmp/install
 	contents schedlint | grep -qx "$f" || fail "$f is not in package schedlint"
 done
 
+# Debian's zsh reads /usr/share/zsh/vendor-completions; a tree with the man option has man pages
+if contents schedlint | grep -q '^/usr/share/zsh/.*[^/]$'; then
+	has schedlint /usr/share/zsh/vendor-completions/_schedlint
+fi
+if grep -qs "'man'" "$tree/meson_options.txt"; then
+	has schedlint /usr/share/man/man1/schedlint.1.gz
+	has schedlint /usr/share/man/man5/schedlint-config.5.gz
+fi
+
 # Depends: Debian's libraries only (and libschedlint0 for the -dev package)
 for p in schedlint libschedlint0 libschedlint-dev; do
 	dpkg-deb -f "$tmp/${p}_${version}_$arch.deb" Depends | tr ',' '\n' | sed 's/^ *//; s/ .*//' |
