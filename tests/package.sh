@@ -36,8 +36,10 @@ start=$(date +%s)
 (cd "$tree" && DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=2" dpkg-buildpackage -b -us -uc) >"$tmp/build.log" 2>&1 ||
 	{ tail -n 60 "$tmp/build.log" >&2; fail "dpkg-buildpackage -b -us -uc"; }
 took=$(($(date +%s) - start))
-grep -h 'dpkg-gensymbols: warning: some new symbols' "$tmp/build.log" &&
-	echo "package.sh: new exported functions: add them to debian/libschedlint0.symbols (docs/release.md)"
+if grep -q 'dpkg-gensymbols: warning: some new symbols' "$tmp/build.log"; then
+	echo "package.sh: new exported functions: add them to debian/libschedlint0.symbols (docs/release.md):"
+	grep '^+ ' "$tmp/build.log" || true
+fi
 
 version=$(cd "$tree" && dpkg-parsechangelog -S Version)
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
@@ -58,11 +60,12 @@ has libschedlint-dev /usr/include/schedlint/schedlint.h
 # every file meson installed is shipped by exactly one package (dh_missing checks the first half)
 (cd "$tree/debian/tmp" && find . ! -type d | sed 's|^\.||' | sort) >"$tmp/installed"
 for p in schedlint libschedlint0 libschedlint-dev; do contents $p; done |
-	grep -v '/$' | grep -v '^/usr/share/doc/\|^/usr/share/lintian/' | sort >"$tmp/shipped"
+	grep -v '/$' | grep -v '^/usr/share/doc/\|^/usr/share/lintian/' |
+	sed 's|^\(/usr/share/man/.*\)\.gz$|\1|' | sort >"$tmp/shipped"   # dh_compress gzips man pages
 diff "$tmp/installed" "$tmp/shipped" >&2 || fail "meson install's files and the packages' differ"
 # the man pages and completions go to schedlint, when the tree installs them (tests/install)
 for f in $(grep '^/usr/share/\(man\|bash-completion\|zsh\|fish\)/' "$tmp/installed" || true); do
-	contents schedlint | grep -qx "$f" || fail "$f is not in package schedlint"
+	contents schedlint | grep -qx "$f\(\.gz\)\?" || fail "$f is not in package schedlint"
 done
 
 # Debian's zsh reads /usr/share/zsh/vendor-completions; a tree with the man option has man pages
