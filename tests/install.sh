@@ -6,7 +6,11 @@
 # through the public API: a GPU request without a limit, at its line and column. Builds
 # examples/plugin the same way and checks the installed schedlint's finding with it. Also checks
 # the soname, that the library exports exactly the SL_API functions of the installed headers,
-# and the static link (`pkg-config --static`). Nothing is written outside a temporary directory.
+# and the static link (`pkg-config --static`). Checks the install tree holds exactly the expected
+# files (binary, library, headers, pc, man pages, bash/zsh/fish completions) and nothing outside
+# the prefix, that the installed man pages render without warnings and that the installed
+# completions complete a rule id (bash with bash-completion, fish, zsh's syntax). Nothing is
+# written outside a temporary directory.
 set -eu
 build=$(cd "$1" && pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,14 +22,18 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedlint-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 meson install -C "$build" --no-rebuild --destdir "$tmp/root" --quiet >"$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log" >&2; fail "meson install"; }
-prefix=$(meson introspect "$build" --buildoptions |
-	python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"))')
-libdir=$(meson introspect "$build" --buildoptions |
-	python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="libdir"))')
-case $libdir in /*) ;; *) libdir=$prefix/$libdir ;; esac
+meson introspect "$build" --buildoptions >"$tmp/options.json"
+option() { python3 -c 'import json,sys; print(next(o["value"] for o in json.load(open(sys.argv[1])) if o["name"]==sys.argv[2]))' "$tmp/options.json" "$1"; }
+prefix=$(option prefix)
+under_prefix() { case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac; }
+libdir=$(under_prefix "$(option libdir)")
+mandir=$(under_prefix "$(option mandir)")
+completions_dir() { d=$(option "$1-completions-dir"); under_prefix "${d:-$(option datadir)/$2}"; }
+bashdir=$(completions_dir bash bash-completion/completions)
+zshdir=$(completions_dir zsh zsh/site-functions)
+fishdir=$(completions_dir fish fish/vendor_completions.d)
 # a sanitizer build's library needs its runtime in the program too
-san=$(meson introspect "$build" --buildoptions |
-	python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="b_sanitize"))')
+san=$(option b_sanitize)
 sanflags=""
 [ "$san" = none ] || sanflags="-fsanitize=$san"
 
@@ -72,4 +80,61 @@ $cc $sanflags -std=c11 -o "$tmp/lint_buffer_static" "$src/tests/install/lint_buf
 	"$root$libdir/libschedlint.a" $(pkg-config --static --libs-only-l schedlint | sed 's/-lschedlint//') \
 	$(pkg-config --cflags schedlint) || fail "static link with: $sflags"
 "$tmp/lint_buffer_static" | grep -qx "gpu-request-without-limit 11:27" || fail "the static program"
-echo "install.sh: ok ($soname, $(wc -l <"$tmp/exports") exported functions, $flags)"
+
+# the install tree: exactly these files, all under the prefix
+version=$(meson introspect "$build" --projectinfo | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')
+{
+	echo "$prefix/bin/schedlint"
+	for h in schedlint.h lint.h config.h finding.h error.h export.h rule.h rules.h version.h; do
+		echo "$prefix/include/schedlint/$h"
+	done
+	echo "$libdir/libschedlint.a"
+	echo "$libdir/libschedlint.so"
+	echo "$libdir/libschedlint.so.${version%%.*}"
+	echo "$libdir/libschedlint.so.$version"
+	echo "$libdir/pkgconfig/schedlint.pc"
+	echo "$bashdir/schedlint"
+	echo "$zshdir/_schedlint"
+	echo "$fishdir/schedlint.fish"
+	man=$(option man)
+	if [ "$man" = enabled ] || { [ "$man" = auto ] && command -v scdoc >/dev/null; }; then
+		echo "$mandir/man1/schedlint.1"
+		echo "$mandir/man5/schedlint-config.5"
+	fi
+} | sort >"$tmp/expected"
+(cd "$root" && find . ! -type d | sed 's|^\.||' | sort) >"$tmp/installed"
+diff "$tmp/expected" "$tmp/installed" >&2 || fail "the install tree differs from the expected files (< expected, > installed)"
+grep -v "^$prefix/" "$tmp/installed" >&2 && fail "files installed outside the prefix $prefix"
+# the installed man pages render, with no warning
+for tool in groff man; do
+	command -v $tool >/dev/null || fail "$tool is missing (tools/setup installs groff-base and man-db)"
+done
+for page in $(grep "^$mandir/" "$tmp/expected"); do
+	groff -man -ww -z "$root$page" 2>"$tmp/groff.err" && [ ! -s "$tmp/groff.err" ] ||
+		{ cat "$tmp/groff.err" >&2; fail "groff -man -ww -z $page"; }
+	MANWIDTH=80 man -l "$root$page" >"$tmp/man.out" 2>"$tmp/man.err" && [ ! -s "$tmp/man.err" ] ||
+		{ cat "$tmp/man.err" >&2; fail "man -l $page"; }
+	grep -q '^NAME' "$tmp/man.out" || fail "man -l $page shows no NAME"
+done
+if grep -q "^$mandir/man1/schedlint.1$" "$tmp/expected"; then
+	MANWIDTH=200 man -l "$root$mandir/man1/schedlint.1" | grep -q -- '--select ID,\.\.\.' ||
+		fail "the installed schedlint(1) does not show --select ID,..."
+fi
+# the installed completions complete a rule id
+bash_completion=/usr/share/bash-completion/bash_completion
+[ -f "$bash_completion" ] || fail "$bash_completion is missing (tools/setup installs bash-completion)"
+out=$(bash --norc --noprofile -c '. "$1"; . "$2"; COMP_WORDS=(schedlint --select gpu-request-with); COMP_CWORD=2
+	COMP_LINE="schedlint --select gpu-request-with"; COMP_POINT=${#COMP_LINE}
+	_schedlint schedlint gpu-request-with --select; echo "${COMPREPLY[*]}"' \
+	bash "$bash_completion" "$root$bashdir/schedlint") ||
+	fail "the installed bash completion"
+[ "$out" = gpu-request-without-limit ] || fail "the installed bash completion completes '$out', not gpu-request-without-limit"
+if command -v fish >/dev/null; then
+	out=$(fish --no-config -c 'source $argv[1]; complete -C "schedlint explain gpu-request-with"' \
+		"$root$fishdir/schedlint.fish") || fail "the installed fish completion"
+	[ "$out" = gpu-request-without-limit ] || fail "the installed fish completion completes '$out'"
+fi
+if command -v zsh >/dev/null; then
+	zsh -n "$root$zshdir/_schedlint" || fail "the installed zsh completion's syntax"
+fi
+echo "install.sh: ok ($soname, $(wc -l <"$tmp/exports") exported functions, $flags; $(wc -l <"$tmp/installed") files installed)"
