@@ -183,7 +183,8 @@ sl_err sl_engine_read(sl_file *f, bool text_only)
 
 sl_index sl_engine_index_view(const sl_engine *e, const sl_file *f)
 {
-	sl_index view = e->index;   /* read-only: the tables are shared, only the config differs */
+	/* read-only: the tables are shared, only the config differs; a build sees its own */
+	sl_index view = f->view && f->view <= e->n_views ? e->views[f->view - 1] : e->index;
 	view.cfg = f->scope->cfg;
 	view.default_mode_config = f->scope->default_mode_config;
 	return view;

@@ -82,8 +82,11 @@ typedef struct sl_file {
 	uint64_t kinds;              /* streamed: the kinds its text names (sl_kinds_named_in) */
 	bool partial;                /* used by a kustomization (a patch, a built resource): not
 				        linted on its own, never read for facts */
-	const struct sl_kustomize_build *build;   /* the text of a kustomization's build: its
+	struct sl_kustomize_build *build;   /* the text of a kustomization's build: its
 						     findings move to their nodes' origins */
+	uint32_t view;               /* a build's: its index is views[view - 1] (0: the run's) */
+	bool only_named;             /* a build of the project's, linted for the files named: only
+				        its findings in them (engine's named) are kept */
 } sl_file;
 
 typedef struct sl_engine {
@@ -96,6 +99,12 @@ typedef struct sl_engine {
 	pthread_mutex_t keep_lock;
 	uint64_t deciding[2];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in) */
 	sl_index index;
+	sl_index *views;             /* one per build: the plain files' facts and its own only (an
+				        overlay's facts never reach another overlay) */
+	size_t n_views;
+	char **named;                /* the real paths of the files named that builds use, sorted, */
+	const char **named_as;       /* and their paths as named */
+	size_t n_named;
 	sl_scopes *scopes;           /* the configs the files are linted under */
 	sl_file **files;
 	size_t n_files;

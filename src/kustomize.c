@@ -11,6 +11,7 @@
 ** builder does not do is a kustomize-unsupported finding, and the kustomization's files are then
 ** linted as plain files. Files a kustomization uses as patches are never linted alone. */
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "registry.h"
 #include "sha256.h"
 #include "source.h"
+#include "suppress.h"
 #include "yaml_tree.h"
 
 bool sl_kustomize_is_file(const char *path)
@@ -65,6 +67,9 @@ struct acc {
 struct sl_kustomize_build {
 	const char *name;    /* the kustomization's path */
 	const char *dir;     /* the overlay, as the notes name it */
+	const char *kpath;   /* its kustomization, as the run names it */
+	size_t root;         /* its place in the plan's kpaths */
+	sl_arena *a;         /* its knodes and messages (builds run on threads of their own) */
 	char *text;
 	size_t len, cap;
 	sl_knode_span *spans;
@@ -72,21 +77,99 @@ struct sl_kustomize_build {
 	struct issue *issues;
 	size_t n_issues, cap_issues;
 	bool failed;
+	bool oom;            /* out of memory while building */
+	const sl_kustomize *k;   /* its plan */
 	char **used;         /* real paths of the resource files it read */
 	size_t n_used, cap_used;
 };
 
+/* A string → string cache (open addressing; a NULL value is an answer too: "none"). The plan
+** asks the file system about the same few directories thousands of times. */
+struct memo {
+	struct mslot { uint64_t hash; char *key, *val; } *v;
+	size_t n, cap;   /* cap: a power of two, or 0 */
+};
+
+/* The slot of key (hash h) in m: the one holding it, or the empty one where it goes. */
+static struct mslot *memo_slot(const struct memo *m, const char *key, size_t len, uint64_t h)
+{
+	for (size_t i = h & (m->cap - 1); ; i = (i + 1) & (m->cap - 1)) {
+		struct mslot *s = &m->v[i];
+		if (!s->key || (s->hash == h && strncmp(s->key, key, len) == 0 && !s->key[len]))
+			return s;
+	}
+}
+
+/* True (and *val) when key [key, key + len) is in m. */
+static bool memo_get(const struct memo *m, const char *key, size_t len, const char **val)
+{
+	if (!m->cap)
+		return false;
+	const struct mslot *s = memo_slot(m, key, len, sl_source_hash(SL_HASH_INIT, key, len));
+	if (s->key)
+		*val = s->val;
+	return s->key != NULL;
+}
+
+/* Remembers val (taken, may be NULL) for key [key, key + len); the value kept, or NULL when out
+** of memory (*oom then). */
+static const char *memo_put(struct memo *m, const char *key, size_t len, char *val, bool *oom)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64;
+		struct memo g = {sl_xcalloc(cap, sizeof *g.v), m->n, cap};
+		if (!g.v) {
+			free(val);
+			*oom = true;
+			return NULL;
+		}
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->v[i].key)
+				*memo_slot(&g, m->v[i].key, strlen(m->v[i].key), m->v[i].hash) = m->v[i];
+		free(m->v);
+		*m = g;
+	}
+	uint64_t h = sl_source_hash(SL_HASH_INIT, key, len);
+	struct mslot *s = memo_slot(m, key, len, h);
+	char *k = sl_xprintf("%.*s", (int)len, key);
+	if (!k) {
+		free(val);
+		*oom = true;
+		return NULL;
+	}
+	*s = (struct mslot){h, k, val};
+	m->n++;
+	return val;
+}
+
+static void memo_free(struct memo *m)
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		free(m->v[i].key);
+		free(m->v[i].val);
+	}
+	free(m->v);
+}
+
 struct sl_kustomize {
-	sl_arena *a;
+	sl_arena *a;         /* the files' trees (under lock) and the builds' names */
+	pthread_mutex_t lock;   /* recursive: the files and the memos, shared by the builds */
+	size_t next;         /* the next build a thread takes (under lock) */
 	struct kfile **files;
 	size_t n_files;
 	char **consumed;     /* sorted real paths */
 	size_t n_consumed, cap_consumed;
 	sl_kustomize_build **builds;
 	size_t n_builds;
-	char *last_dir, *last_real;   /* within()'s cache */
-	struct { char *dir, *real; uint64_t hash; size_t len; } *dirs;   /* real_of()'s cache */
-	size_t n_dirs;
+	struct src_real {
+		const sl_source *src;
+		const char *real;
+		const sl_tree *tree;
+	} *by_src;           /* the files read, sorted by src */
+	size_t n_by_src;
+	struct memo reals;   /* a path as named → its real path (directories too) */
+	struct memo kusts;   /* a directory → the kustomization file in it */
+	struct memo types;   /* a path → "d" (a directory), "f" (anything else) or none */
 	struct { const char *s; size_t len; } *bases;   /* the consumed files' base names, once */
 	size_t n_bases;
 };
@@ -176,47 +259,97 @@ static void no_issue(void *payload, const char *rule, unsigned doc, size_t start
 	(void)payload, (void)rule, (void)doc, (void)start, (void)end, (void)message;
 }
 
-/* The real path of path: its directory resolved once per plan (most files share a few
-** directories), its base name appended; malloc'd, NULL when it does not exist. */
-static char *real_of(sl_kustomize *k, const char *path)
+/* A copy of v (NULL stays NULL); *oom when out of memory. */
+static char *dup_or_null(const char *v, bool *oom)
 {
-	const char *slash = strrchr(path, '/');
-	size_t dl = slash ? (size_t)(slash - path) : 0;
-	const char *rd = NULL;
-	uint64_t h = sl_source_hash(SL_HASH_INIT, path, dl);
-	for (size_t i = k->n_dirs; i-- > 0 && !rd; )   /* the newest first: files come by directory */
-		if (k->dirs[i].hash == h && k->dirs[i].len == dl && memcmp(k->dirs[i].dir, path, dl) == 0)
-			rd = k->dirs[i].real;
-	if (!rd) {
-		void *nv = sl_xrealloc(k->dirs, (k->n_dirs + 1) * sizeof *k->dirs);
-		if (!nv)
-			return NULL;
-		k->dirs = nv;
-		char *d = sl_xprintf("%.*s", (int)dl, path);
-		char *r = d ? realpath(dl ? d : ".", NULL) : NULL;
-		if (!d || !r) {
-			free(d);
-			free(r);
-			return NULL;
-		}
-		k->dirs[k->n_dirs].dir = d;
-		k->dirs[k->n_dirs].hash = h;
-		k->dirs[k->n_dirs].len = dl;
-		k->dirs[k->n_dirs++].real = r;
-		rd = r;
+	char *d = v ? sl_xstrdup(v) : NULL;
+	*oom |= v && !d;
+	return d;
+}
+
+/* The real path of directory [dir, dir + dl) ("." when empty), resolved once per plan; NULL
+** when it does not exist (or out of memory: *oom). */
+static const char *real_dir(sl_kustomize *k, const char *dir, size_t dl, bool *oom)
+{
+	const char *r;
+	if (memo_get(&k->reals, dir, dl, &r))
+		return r;
+	char *d = sl_xprintf("%.*s", (int)dl, dir);
+	if (!d) {
+		*oom = true;
+		return NULL;
 	}
-	char *full = sl_xprintf("%s/%s", rd, slash ? slash + 1 : path);
+	/* below a directory resolved before, and not a link: one lstat instead of realpath's
+	** readlink of every component */
+	char *slash = strrchr(d, '/'), *real = NULL;
+	const char *base = slash ? slash + 1 : d;
+	if (slash && slash > d && strcmp(base, "..") && strcmp(base, ".") && *base) {
+		const char *pr = real_dir(k, d, (size_t)(slash - d), oom);
+		struct stat st;
+		if (pr && lstat(d, &st) == 0 && S_ISDIR(st.st_mode))
+			real = sl_xprintf("%s%s%s", pr, strcmp(pr, "/") ? "/" : "", base);
+	}
+	if (!real)
+		real = realpath(dl ? d : ".", NULL);
+	free(d);
+	return memo_put(&k->reals, dir, dl, real, oom);
+}
+
+/* The real path of path (malloc'd; NULL when it does not exist or out of memory): asked once per
+** plan, its directory resolved once (most files share a few), its base name appended. */
+static char *real_of_(sl_kustomize *k, const char *path)
+{
+	bool oom = false;
+	const char *r;
+	size_t len = strlen(path);
+	if (memo_get(&k->reals, path, len, &r))
+		return dup_or_null(r, &oom);
+	const char *slash = strrchr(path, '/');
+	const char *rd = slash ? real_dir(k, path, slash == path ? 1 : (size_t)(slash - path), &oom)
+			       : real_dir(k, ".", 1, &oom);
+	char *full = rd ? sl_xprintf("%s%s%s", rd, strcmp(rd, "/") ? "/" : "",
+				     slash ? slash + 1 : path) : NULL;
 	struct stat st;
 	if (full && (lstat(full, &st) != 0 || S_ISLNK(st.st_mode))) {
 		free(full);   /* missing, or a link: the kernel decides */
-		return realpath(path, NULL);
+		full = realpath(path, NULL);
 	}
-	return full;
+	return dup_or_null(memo_put(&k->reals, path, len, full, &oom), &oom);
+}
+
+static char *real_of(sl_kustomize *k, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	char *r = real_of_(k, path);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
+/* What path is, asked once per plan: 'd' a directory, 'f' anything else, 0 nothing. */
+static char type_of_(sl_kustomize *k, const char *path)
+{
+	const char *r;
+	size_t len = strlen(path);
+	if (!memo_get(&k->types, path, len, &r)) {
+		struct stat st;
+		bool oom = false;
+		r = memo_put(&k->types, path, len, stat(path, &st) != 0 ? NULL
+						   : sl_xstrdup(S_ISDIR(st.st_mode) ? "d" : "f"), &oom);
+	}
+	return r ? r[0] : 0;
+}
+
+static char type_of(sl_kustomize *k, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	char r = type_of_(k, path);
+	pthread_mutex_unlock(&k->lock);
+	return r;
 }
 
 /* The file at path, read and parsed once per plan; NULL when out of memory. Its src is NULL
 ** when it cannot be read. */
-static struct kfile *load(sl_kustomize *k, const char *path)
+static struct kfile *load_(sl_kustomize *k, const char *path)
 {
 	uint64_t h = sl_source_hash(SL_HASH_INIT, path, strlen(path));
 	for (size_t i = 0; i < k->n_files; i++)   /* by the path first: no realpath for a file met again */
@@ -254,34 +387,59 @@ static struct kfile *load(sl_kustomize *k, const char *path)
 	return f;
 }
 
+static struct kfile *load(sl_kustomize *k, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	struct kfile *r = load_(k, path);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
 /* True when the file at path is in or below directory dir, as kustomize's load restrictor
 ** (LoadRestrictionsRootOnly, the default) demands of resource and patch files. */
-static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
+static bool within_(sl_kustomize *k, const char *dir, const struct kfile *f)
 {
-	/* the last directory asked about, resolved once (a kustomization's files come together) */
-	if (!k->last_dir || strcmp(k->last_dir, dir) != 0) {
-		free(k->last_dir);
-		free(k->last_real);
-		k->last_dir = sl_xstrdup(dir);
-		k->last_real = realpath(dir, NULL);
-	}
-	const char *rd = k->last_real;
+	bool oom = false;
+	const char *rd = real_dir(k, dir, strlen(dir), &oom);
 	size_t n = rd ? strlen(rd) : 0;
 	return rd && f && f->src && strncmp(f->real, rd, n) == 0 && (f->real[n] == '/' || f->real[n] == '\0');
 }
 
+static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
+{
+	pthread_mutex_lock(&k->lock);
+	bool r = within_(k, dir, f);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
 /* The kustomization file in directory dir (malloc'd), NULL when there is none. */
-static char *kustomization_in(const char *dir)
+static char *kustomization_in_(sl_kustomize *k, const char *dir)
 {
 	static const char *const names[] = {"kustomization.yaml", "kustomization.yml", "Kustomization"};
-	for (size_t i = 0; i < 3; i++) {
+	bool oom = false;
+	const char *r;
+	size_t len = strlen(dir);
+	if (memo_get(&k->kusts, dir, len, &r))
+		return dup_or_null(r, &oom);
+	char *found = NULL;
+	for (size_t i = 0; !found && i < 3; i++) {
 		char *p = join(dir, names[i]);
 		struct stat st;
 		if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode))
-			return p;
-		free(p);
+			found = p;
+		else
+			free(p);
 	}
-	return NULL;
+	return dup_or_null(memo_put(&k->kusts, dir, len, found, &oom), &oom);
+}
+
+static char *kustomization_in(sl_kustomize *k, const char *dir)
+{
+	pthread_mutex_lock(&k->lock);
+	char *r = kustomization_in_(k, dir);
+	pthread_mutex_unlock(&k->lock);
+	return r;
 }
 
 /* --- a build's findings -------------------------------------------------------------------- */
@@ -289,6 +447,7 @@ static char *kustomization_in(const char *dir)
 struct ctx {
 	sl_kustomize *k;
 	sl_kustomize_build *b;
+	sl_arena *a;         /* the build's */
 	int depth;
 };
 
@@ -304,7 +463,7 @@ static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const cha
 		return false;
 	va_list ap;
 	va_start(ap, fmt);
-	const char *msg = sl_arena_vprintf(c->k->a, fmt, ap);
+	const char *msg = sl_arena_vprintf(c->a, fmt, ap);
 	va_end(ap);
 	if (msg)
 		b->issues[b->n_issues++] = (struct issue){at ? at->src : NULL, at ? at->start : 0,
@@ -383,7 +542,7 @@ static bool add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
 		if (!f->tree.docs[i]->root)
 			continue;
-		sl_knode *o = sl_knode_load(c->k->a, f->tree.docs[i]->root, f->src);
+		sl_knode *o = sl_knode_load(c->a, f->tree.docs[i]->root, f->src);
 		if (!o || !add_res(acc, o))
 			return false;
 		/* kustomize drops a null or empty metadata.labels or metadata.annotations */
@@ -543,22 +702,24 @@ static bool patch_docs(struct ctx *c, const char *dir, const sl_knode *path, con
 		if (!f->src)
 			return issue(c, "kustomize-invalid", path, "unable to read the patch file '%s'",
 				     path->s);
+		if (!push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
+			return false;   /* a patch file is the build's too */
 		t = &f->tree;
 		src = f->src;
 	} else {
 		if (sl_source_from_buffer("(inline patch)", inline_->s, inline_->len, &tmp) != SL_OK ||
-		    sl_tree_parse(tmp, c->k->a, &tt, no_issue, NULL) != SL_OK) {
+		    sl_tree_parse(tmp, c->a, &tt, no_issue, NULL) != SL_OK) {
 			sl_source_free(tmp);
 			return false;
 		}
 		t = &tt;
 		src = tmp;
 	}
-	*docs = sl_arena_alloc(c->k->a, (t->n_docs + 1) * sizeof **docs);
+	*docs = sl_arena_alloc(c->a, (t->n_docs + 1) * sizeof **docs);
 	for (size_t i = 0; *docs && i < t->n_docs; i++) {
 		if (!t->docs[i]->root)
 			continue;
-		sl_knode *d = sl_knode_load(c->k->a, t->docs[i]->root, src);
+		sl_knode *d = sl_knode_load(c->a, t->docs[i]->root, src);
 		if (!d) {
 			*docs = NULL;
 			break;
@@ -599,7 +760,7 @@ static bool apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t 
 			hits++;
 			if (ops) {
 				const sl_knode *bad = NULL;
-				const char *why = sl_kpatch_json6902(c->k->a, o, p, &bad);
+				const char *why = sl_kpatch_json6902(c->a, o, p, &bad);
 				if (why)
 					return issue(c, "kustomize-invalid", bad ? bad : at,
 						     "unable to apply the JSON 6902 patch to %s %s: %s",
@@ -608,7 +769,7 @@ static bool apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t 
 			}
 			/* the patch's own identity is not a change */
 			bool deleted = false;
-			if (!sl_kpatch_merge(c->k->a, o, p, builtin(o), &deleted))
+			if (!sl_kpatch_merge(c->a, o, p, builtin(o), &deleted))
 				return false;
 			tidy(o, false);   /* kyaml's merge drops what is null in the object it walks */
 			if (deleted) {
@@ -859,8 +1020,8 @@ static bool rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix, c
 			continue;
 		const char *p = prefix && prefix->type == SL_NODE_SCALAR ? prefix->s : "";
 		const char *s = suffix && suffix->type == SL_NODE_SCALAR ? suffix->s : "";
-		char *name = sl_arena_printf(c->k->a, "%s%s%s", p, nm->s, s);
-		sl_knode *nn = name ? sl_knode_new(c->k->a, SL_NODE_SCALAR, nm->src, nm->start, nm->end) : NULL;
+		char *name = sl_arena_printf(c->a, "%s%s%s", p, nm->s, s);
+		sl_knode *nn = name ? sl_knode_new(c->a, SL_NODE_SCALAR, nm->src, nm->start, nm->end) : NULL;
 		if (!nn)
 			return false;
 		nn->s = name;
@@ -879,10 +1040,10 @@ static bool set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns)
 		sl_knode *o = acc->v[i].obj;
 		if (in(sl_knode_str(o, "kind"), cluster_scoped))
 			continue;
-		sl_knode *md = sl_knode_path(c->k->a, o, (const char *const[]){"metadata", NULL}, true,
+		sl_knode *md = sl_knode_path(c->a, o, (const char *const[]){"metadata", NULL}, true,
 					     ns->src, ns->start, ns->end);
-		sl_knode *v = sl_knode_copy(c->k->a, ns);
-		if (!md || !v || !sl_knode_set(c->k->a, md, "namespace", v))
+		sl_knode *v = sl_knode_copy(c->a, ns);
+		if (!md || !v || !sl_knode_set(c->a, md, "namespace", v))
 			return false;
 	}
 	return true;
@@ -911,10 +1072,10 @@ static bool set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list)
 				continue;
 			}
 			scaled = true;
-			sl_knode *spec = sl_knode_path(c->k->a, o, (const char *const[]){"spec", NULL}, true,
+			sl_knode *spec = sl_knode_path(c->a, o, (const char *const[]){"spec", NULL}, true,
 						       count->src, count->start, count->end);
-			sl_knode *v = sl_knode_copy(c->k->a, count);
-			if (!spec || !v || !sl_knode_set(c->k->a, spec, "replicas", v))
+			sl_knode *v = sl_knode_copy(c->a, count);
+			if (!spec || !v || !sl_knode_set(c->a, spec, "replicas", v))
 				return false;
 		}
 		if (!scaled && unscalable)
@@ -944,9 +1105,9 @@ static bool set_image(struct ctx *c, sl_knode *ctr, const sl_knode *images)
 		const char *nn = sl_knode_str(e, "newName"), *tag = sl_knode_str(e, "newTag");
 		const char *dig = sl_knode_str(e, "digest");
 		const char *old_tail = img->s + nlen;
-		char *v = sl_arena_printf(c->k->a, "%s%s%s", nn ? nn : name,
+		char *v = sl_arena_printf(c->a, "%s%s%s", nn ? nn : name,
 					  dig ? "@" : tag ? ":" : "", dig ? dig : tag ? tag : old_tail);
-		sl_knode *vn = v ? sl_knode_scalar(c->k->a, v, e->src, e->start, e->end) : NULL;
+		sl_knode *vn = v ? sl_knode_scalar(c->a, v, e->src, e->start, e->end) : NULL;
 		if (!vn)
 			return false;
 		ctr->v[at] = vn;
@@ -1089,7 +1250,7 @@ static char *base64(sl_arena *a, const char *s, size_t n)
 static bool put_kv(struct ctx *c, sl_knode *data, const char *key, size_t klen, const char *val,
 		   size_t vlen, const sl_knode *at, bool secret)
 {
-	sl_arena *a = c->k->a;
+	sl_arena *a = c->a;
 	char *k = sl_arena_strndup(a, key, klen);
 	const char *v = secret ? base64(a, val, vlen) : sl_arena_strndup(a, val, vlen);
 	sl_knode *vn = v ? sl_knode_scalar(a, v, at->src, at->start, at->end) : NULL;
@@ -1154,8 +1315,8 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 		sl_knode *to = data;
 		if (binary) {
 			to = sl_knode_get(data, "\x01binaryData", NULL);
-			if (!to && (!(to = sl_knode_new(c->k->a, SL_NODE_MAP, it->src, it->start, it->end)) ||
-				    !sl_knode_set(c->k->a, data, "\x01binaryData", to)))
+			if (!to && (!(to = sl_knode_new(c->a, SL_NODE_MAP, it->src, it->start, it->end)) ||
+				    !sl_knode_set(c->a, data, "\x01binaryData", to)))
 				return false;
 		}
 		if (!put_kv(c, to, key, eq ? (size_t)(eq - it->s) : strlen(key), f->src->data,
@@ -1189,7 +1350,7 @@ static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const
 	const sl_knode *d = sl_knode_get(opts, "disableNameSuffixHash", NULL);
 	bool global_off = d && d->type == SL_NODE_SCALAR && strcmp(d->s, "true") == 0;
 	bool secret = strcmp(kind, "Secret") == 0;
-	sl_arena *a = c->k->a;
+	sl_arena *a = c->a;
 	for (size_t g = 0; list && g < list->n; g++) {
 		const sl_knode *e = list->v[g];
 		const sl_knode *name = sl_knode_get(e, "name", NULL);
@@ -1264,8 +1425,8 @@ static bool finish_hashes(struct ctx *c, struct acc *acc)
 		if (!nm || !name_hash(kind, "", sl_knode_get(o, "data", NULL),
 				      strcmp(kind, "Secret") == 0 ? sl_knode_str(o, "type") : NULL, h))
 			return false;
-		sl_knode *nn = sl_knode_copy(c->k->a, nm);
-		if (!nn || !(nn->s = sl_arena_printf(c->k->a, "%s-%s", nm->s, h)))
+		sl_knode *nn = sl_knode_copy(c->a, nm);
+		if (!nn || !(nn->s = sl_arena_printf(c->a, "%s-%s", nm->s, h)))
 			return false;
 		nn->len = strlen(nn->s);
 		md->v[at] = nn;
@@ -1310,13 +1471,13 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 			char *p = join(dir, e->s);
 			if (!p)
 				return false;
-			struct stat st;
 			bool ok;
-			if (stat(p, &st) != 0) {
+			char type = type_of(c->k, p);
+			if (!type) {
 				ok = issue(c, "kustomize-invalid", e, "accumulating resources: '%s' must "
 					   "resolve to a file or a directory", e->s);
-			} else if (S_ISDIR(st.st_mode)) {
-				char *kp = kustomization_in(p);
+			} else if (type == 'd') {
+				char *kp = kustomization_in(c->k, p);
 				struct acc sub = {0};
 				ok = kp ? build_kust(c, kp, e, &sub, false)
 					: issue(c, "kustomize-invalid", e, "accumulating resources from "
@@ -1403,7 +1564,7 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		return false;
 	bool ok = true;
 	const sl_knode *root = f->src && f->tree.n_docs && f->tree.docs[0]->root ?
-			       sl_knode_load(c->k->a, f->tree.docs[0]->root, f->src) : NULL;
+			       sl_knode_load(c->a, f->tree.docs[0]->root, f->src) : NULL;
 	if (!root || root->type != SL_NODE_MAP) {
 		c->depth--;
 		return issue(c, "kustomize-invalid", ref, "%s is not a kustomization (a YAML mapping)",
@@ -1431,7 +1592,7 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 	for (size_t i = 0; ok && comps && i < comps->n; i++) {
 		const sl_knode *e = comps->v[i];
 		char *p = e->type == SL_NODE_SCALAR ? join(dir, e->s) : NULL;
-		char *kp = p ? kustomization_in(p) : NULL;
+		char *kp = p ? kustomization_in(c->k, p) : NULL;
 		ok = kp ? build_kust(c, kp, e, acc, true)
 			: issue(c, "kustomize-invalid", e, "a component is a directory with a "
 				"kustomization.yaml (kind: Component)");
@@ -1453,18 +1614,18 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		ok = rename_all(c, acc, pre, suf);
 	const sl_knode *cl = sl_knode_get(root, "commonLabels", NULL);
 	if (ok && cl && cl->type == SL_NODE_MAP)
-		ok = add_labels(c->k->a, acc, cl, true, true);
+		ok = add_labels(c->a, acc, cl, true, true);
 	const sl_knode *labels = sl_knode_get(root, "labels", NULL);
 	for (size_t i = 0; ok && labels && labels->type == SL_NODE_SEQ && i < labels->n; i++) {
 		const sl_knode *e = labels->v[i], *pairs = sl_knode_get(e, "pairs", NULL);
 		const char *sel = sl_knode_str(e, "includeSelectors"), *tpl = sl_knode_str(e, "includeTemplates");
 		if (pairs && pairs->type == SL_NODE_MAP)
-			ok = add_labels(c->k->a, acc, pairs, sel && strcmp(sel, "true") == 0,
+			ok = add_labels(c->a, acc, pairs, sel && strcmp(sel, "true") == 0,
 					tpl && strcmp(tpl, "true") == 0);
 	}
 	const sl_knode *ca = sl_knode_get(root, "commonAnnotations", NULL);
 	if (ok && ca && ca->type == SL_NODE_MAP)
-		ok = add_annotations(c->k->a, acc, ca);
+		ok = add_annotations(c->a, acc, ca);
 	ok = ok && patches(c, root, dir, acc, false) &&
 	     set_replicas(c, acc, sl_knode_get(root, "replicas", NULL));
 	const sl_knode *images = sl_knode_get(root, "images", NULL);
@@ -1500,7 +1661,7 @@ static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, s
 			const char *s = sl_scalar(sl_seq_item(list, i));
 			if (!s || remote(s))
 				continue;
-			char *p = join(dir, s), *kp = p ? kustomization_in(p) : NULL;
+			char *p = join(dir, s), *kp = p ? kustomization_in(k, p) : NULL;
 			char *real = kp ? real_of(k, kp) : NULL;
 			free(p);
 			free(kp);
@@ -1515,7 +1676,7 @@ static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, s
 /* Builds the root kustomization at kpath into b. */
 static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath)
 {
-	struct ctx c = {k, b, 0};
+	struct ctx c = {k, b, b->a, 0};
 	struct acc acc = {0};
 	bool ok = build_kust(&c, kpath, NULL, &acc, false) && finish_hashes(&c, &acc);
 	if (b->failed) {
@@ -1529,13 +1690,40 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	return ok;
 }
 
-sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out)
+static int cmp_src(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const sl_source *const *)a, y = (uintptr_t)*(const sl_source *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A thread's share of the builds: the next one not taken, until none is left. */
+static void *build_worker(void *arg)
+{
+	sl_kustomize *k = arg;
+	for (;;) {
+		pthread_mutex_lock(&k->lock);
+		size_t i = k->next++;
+		pthread_mutex_unlock(&k->lock);
+		if (i >= k->n_builds)
+			return NULL;
+		sl_kustomize_build *b = k->builds[i];
+		if (!build_root(k, b, b->kpath))
+			b->oom = true;
+	}
+}
+
+sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_kustomize **out)
 {
 	sl_kustomize *k = sl_xcalloc(1, sizeof *k);
+	pthread_mutexattr_t ma;
 	if (!k || !(k->a = sl_arena_new())) {
 		free(k);
 		return SL_ENOMEM;
 	}
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&k->lock, &ma);
+	pthread_mutexattr_destroy(&ma);
 	*out = k;
 	char **inc = NULL;
 	size_t ni = 0, ci = 0;
@@ -1560,8 +1748,26 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out
 		char *dir = dir_of(kpaths[i]);
 		b->name = dir ? sl_arena_strndup(k->a, kpaths[i], strlen(kpaths[i])) : NULL;
 		b->dir = dir ? sl_arena_strndup(k->a, dir, strlen(dir)) : NULL;
+		b->kpath = kpaths[i];
+		b->root = i;
+		b->k = k;
 		free(dir);
-		if (!b->name || !b->dir || !build_root(k, b, kpaths[i]))
+		if (!b->name || !b->dir || !(b->a = sl_arena_new()))
+			goto oom;
+	}
+	/* the roots built on jobs threads (each in its own arena; the files and the memos shared
+	** under k->lock), then their files marked used in the roots' order */
+	pthread_t tid[64];
+	size_t started = 0;
+	for (size_t t = 1; t < jobs && t < k->n_builds && started < 64; t++)
+		if (pthread_create(&tid[started], NULL, build_worker, k) == 0)
+			started++;
+	build_worker(k);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	for (size_t i = 0; i < k->n_builds; i++) {
+		sl_kustomize_build *b = k->builds[i];
+		if (b->oom)
 			goto oom;
 		for (size_t u = 0; !b->failed && u < b->n_used; u++)
 			if (!push_str(&k->consumed, &k->n_consumed, &k->cap_consumed, sl_xstrdup(b->used[u])))
@@ -1569,6 +1775,17 @@ sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out
 	}
 	if (k->n_consumed)
 		qsort(k->consumed, k->n_consumed, sizeof *k->consumed, cmp_str);
+	k->by_src = sl_xcalloc(k->n_files ? k->n_files : 1, sizeof *k->by_src);
+	if (!k->by_src)
+		goto oom;
+	for (size_t i = 0; i < k->n_files; i++)
+		if (k->files[i]->src) {
+			k->by_src[k->n_by_src].src = k->files[i]->src;
+			k->by_src[k->n_by_src].tree = &k->files[i]->tree;
+			k->by_src[k->n_by_src++].real = k->files[i]->real;
+		}
+	if (k->n_by_src)
+		qsort(k->by_src, k->n_by_src, sizeof *k->by_src, cmp_src);
 	k->bases = sl_xcalloc(k->n_consumed ? k->n_consumed : 1, sizeof *k->bases);
 	if (!k->bases)
 		goto oom;
@@ -1621,16 +1838,34 @@ size_t sl_kustomize_n_builds(const sl_kustomize *k)
 	return k ? k->n_builds : 0;
 }
 
-const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
+sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 						const char **name, const char **text, size_t *len)
 {
 	if (!k || i >= k->n_builds)
 		return NULL;
-	const sl_kustomize_build *b = k->builds[i];
+	sl_kustomize_build *b = k->builds[i];
 	*name = b->name;
 	*text = b->failed || !b->text ? "" : b->text;
 	*len = b->failed ? 0 : b->len;
 	return b;
+}
+
+size_t sl_kustomize_n_files(const sl_kustomize *k)
+{
+	return k ? k->n_by_src : 0;
+}
+
+const sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i, const sl_tree **tree,
+				   const char **real)
+{
+	*tree = k->by_src[i].tree;
+	*real = k->by_src[i].real;
+	return k->by_src[i].src;
+}
+
+size_t sl_kustomize_build_root(const sl_kustomize_build *b)
+{
+	return b->root;
 }
 
 size_t sl_kustomize_n_issues(const sl_kustomize_build *b)
@@ -1671,66 +1906,58 @@ static void place(sl_finding *p, const sl_source *src, uint32_t start, uint32_t 
 	p->fix = NULL;
 }
 
-/* True when directive text [d, end) (after "schedlint: ignore") covers rule ri: a bare ignore,
-** or "[ids]" naming the rule or its category. */
-static bool covers(const char *d, const char *end, int ri)
+/* Whether a finding in the file read as src is kept: always, unless only (then when it is one of
+** the files named); *name: the name the run gives it when it is one (as[i] for named[i]), else
+** NULL. */
+static const struct src_real *file_of(const sl_kustomize *k, const sl_source *src)
 {
-	if (d >= end || *d != '[')
-		return true;
-	const struct sl_rule *r = sl_registry[ri].rule;
-	for (const char *p = d + 1; p < end && *p != ']'; ) {
-		while (p < end && (*p == ' ' || *p == ','))
-			p++;
-		const char *q = p;
-		while (q < end && *q != ',' && *q != ']' && *q != ' ')
-			q++;
-		size_t n = (size_t)(q - p);
-		if ((strlen(r->id) == n && memcmp(r->id, p, n) == 0) ||
-		    (strlen(r->category) == n && memcmp(r->category, p, n) == 0))
+	return src ? bsearch(&src, k->by_src, k->n_by_src, sizeof *k->by_src, cmp_src) : NULL;
+}
+
+static bool kept(const sl_kustomize_build *b, const sl_source *src, const char *const *named,
+		 const char *const *as, size_t n_named, bool only, const char **name)
+{
+	*name = NULL;
+	const struct src_real *hit = n_named ? file_of(b->k, src) : NULL;
+	const char *real = hit ? hit->real : NULL;
+	const char *const *at = real ? bsearch(&real, named, n_named, sizeof *named, cmp_str) : NULL;
+	if (at)
+		*name = as[at - named];
+	return !only || at != NULL;
+}
+
+bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *reals, size_t n)
+{
+	for (size_t u = 0; n && u < b->n_used; u++)
+		if (bsearch(&b->used[u], reals, n, sizeof *reals, cmp_str))
 			return true;
-		p = q;
-	}
 	return false;
 }
 
-/* True when a "# schedlint: ignore" comment in src suppresses rule ri on 1-based line: at the
-** end of that line or alone on the line above it, or an ignore-file anywhere. The comments of a
-** base or patch are not in the built text, so their directives are read here. */
-static bool suppressed(const sl_source *src, uint32_t line, int ri)
+sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *const *named,
+			  const char *const *as, size_t n_named, bool only)
 {
-	static const char tag[] = "schedlint: ignore";
-	for (const char *p = src->data; (p = strstr(p, tag)) != NULL; p += sizeof tag - 1) {
-		const char *hash = p;
-		while (hash > src->data && hash[-1] != '#' && hash[-1] != '\n')
-			hash--;
-		if (hash == src->data || hash[-1] != '#')
-			continue;
-		const char *d = p + sizeof tag - 1, *eol = strchr(d, '\n');
-		eol = eol ? eol : src->data + src->len;
-		bool file = strncmp(d, "-file", 5) == 0;
-		if (file)
-			d += 5;
-		size_t at = sl_source_line_of(src, (size_t)(p - src->data)) + 1;   /* 1-based */
-		const char *ls = src->data + src->line_start[at - 1];
-		while (ls < hash - 1 && (*ls == ' ' || *ls == '\t'))
-			ls++;
-		bool alone = ls == hash - 1;
-		if ((file || at == line || (alone && at + 1 == line)) && covers(d, eol, ri))
-			return true;
-	}
-	return false;
-}
-
-sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f)
-{
+	const char *name;
 	size_t w = 0;
 	for (size_t i = 0; i < f->n_findings; i++) {
 		sl_finding *p = &f->findings[i]->pub;
 		const sl_knode_span *s = span_of(b, p->offset, p->length);
 		const sl_knode *n = s ? s->node : NULL;
+		if (!kept(b, n ? n->src : NULL, named, as, n_named, only, &name))
+			continue;   /* in a file the run does not report */
+		const struct src_real *from = n ? file_of(b->k, n->src) : NULL;
 		if (n && n->src) {
 			place(p, n->src, n->start, n->end);
-			if (suppressed(n->src, p->line, f->findings[i]->rule_index))
+			p->path = name ? name : p->path;
+			/* the comments of a base or patch are not in the built text: read here, unless
+			** the file is the run's (passes.c applies its directives as a plain file's) */
+			bool hit = false;
+			sl_err err = from && !name ? sl_suppress_covers(n->src, from->tree, p->line,
+									f->findings[i]->rule_index, &hit)
+						   : SL_OK;
+			if (err)
+				return err;
+			if (hit)
 				continue;   /* dropped: its line says so */
 		}
 		f->findings[w++] = f->findings[i];
@@ -1746,7 +1973,12 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f)
 	f->n_findings = w;
 	for (size_t i = 0; i < b->n_issues; i++) {
 		const struct issue *is = &b->issues[i];
-		sl_frec *r = sl_engine_record(f, sl_registry_find(is->rule), 0, 0, 0, "", is->msg,
+		if (!kept(b, is->src, named, as, n_named, only, &name))
+			continue;
+		const char *msg = sl_arena_strndup(f->arena, is->msg, strlen(is->msg));   /* outlives b */
+		if (!msg)
+			return SL_ENOMEM;
+		sl_frec *r = sl_engine_record(f, sl_registry_find(is->rule), 0, 0, 0, "", msg,
 					      NULL, NULL);
 		if (!r) {
 			if (f->oom)
@@ -1755,8 +1987,23 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f)
 		}
 		if (is->src)
 			place(&r->pub, is->src, is->start, is->end);
+		r->pub.path = name ? name : r->pub.path;
 	}
 	return f->oom;
+}
+
+void sl_kustomize_release(sl_kustomize_build *b, bool all)
+{
+	free(b->text);   /* the run lints a copy */
+	b->text = NULL;
+	b->len = b->cap = 0;
+	if (!all)
+		return;
+	free(b->spans);
+	b->spans = NULL;
+	b->n_spans = b->spans_cap = 0;
+	sl_arena_free(b->a);
+	b->a = NULL;
 }
 
 void sl_kustomize_free(sl_kustomize *k)
@@ -1775,6 +2022,7 @@ void sl_kustomize_free(sl_kustomize *k)
 	free(k->consumed);
 	for (size_t i = 0; i < k->n_builds; i++) {
 		sl_kustomize_build *b = k->builds[i];
+		sl_arena_free(b->a);
 		free(b->text);
 		free(b->spans);
 		free(b->issues);
@@ -1784,15 +2032,13 @@ void sl_kustomize_free(sl_kustomize *k)
 		free(b);
 	}
 	free(k->builds);
-	free(k->last_dir);
-	free(k->last_real);
-	for (size_t i = 0; i < k->n_dirs; i++) {
-		free(k->dirs[i].dir);
-		free(k->dirs[i].real);
-	}
-	free(k->dirs);
+	memo_free(&k->reals);
+	memo_free(&k->kusts);
+	memo_free(&k->types);
 	free(k->bases);
+	free(k->by_src);
 	sl_arena_free(k->a);
+	pthread_mutex_destroy(&k->lock);
 	free(k);
 }
 

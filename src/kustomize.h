@@ -27,27 +27,42 @@ sl_err sl_kustomize_patch_files(sl_kustomize *k, const char *path, char ***v, si
 /* realpath(path), with the directories resolved once per plan (malloc'd; NULL: none). */
 char *sl_kustomize_real(sl_kustomize *k, const char *path);
 /* The plan for the kustomization files kpaths (as the run names them; n of them): the roots
-** among them built. SL_ENOMEM only: a kustomization that cannot be read or built is a finding of
-** its build. */
-sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, sl_kustomize **out);
+** among them built, on up to jobs threads (the same builds at any jobs). SL_ENOMEM only: a
+** kustomization that cannot be read or built is a finding of its build. */
+sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_kustomize **out);
 /* True when the file at real path real is used by a planned kustomization (as a patch, or as a
-** resource of a build that succeeded): not linted on its own. */
+** resource, patch or kustomization of a build that succeeded): not linted on its own. */
 bool sl_kustomize_consumed(const sl_kustomize *k, const char *real);
 /* False when no file of that base name is used by a build (a cheap test before realpath). */
 bool sl_kustomize_may_consume(const sl_kustomize *k, const char *base);
 /* The builds: how many, and build i's text (the built objects as YAML), the name it is linted
 ** under (its kustomization's path). */
 size_t sl_kustomize_n_builds(const sl_kustomize *k);
-const sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
+sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 						const char **name, const char **text, size_t *len);
+/* The files the plan read: how many, and file i's text, parse and real path. */
+size_t sl_kustomize_n_files(const sl_kustomize *k);
+const struct sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i,
+					  const struct sl_tree **tree, const char **real);
+/* Which of the plan's kpaths build b is the build of. */
+size_t sl_kustomize_build_root(const sl_kustomize_build *b);
 /* Build b's own findings (kustomize-unsupported, kustomize-invalid): how many, and finding i's
 ** rule and message. */
 size_t sl_kustomize_n_issues(const sl_kustomize_build *b);
 void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg);
+/* True when build b read one of the files at real paths reals (sorted, n of them) as a
+** resource, a patch or a kustomization. */
+bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *reals, size_t n);
 /* Moves f's findings (f is build b's text, checked) to the places their nodes came from, names
 ** the overlay in their notes, drops fixes, and adds the build's own findings
-** (kustomize-unsupported, kustomize-invalid). SL_ENOMEM only. */
-sl_err sl_kustomize_remap(const sl_kustomize_build *b, struct sl_file *f);
+** (kustomize-unsupported, kustomize-invalid). A finding in one of the files named (sorted real
+** paths, n_named of them) takes the name the run gives it (as[i] for named[i]); with only, the
+** others are dropped (a project's build linted for the files named alone). SL_ENOMEM only. */
+sl_err sl_kustomize_remap(const sl_kustomize_build *b, struct sl_file *f, const char *const *named,
+			  const char *const *as, size_t n_named, bool only);
+/* Frees build b's text (the run lints a copy); with all, its knodes and spans too, once its
+** findings are moved (a streamed run checks a build once; a fix round needs them again). */
+void sl_kustomize_release(sl_kustomize_build *b, bool all);
 void sl_kustomize_free(sl_kustomize *k);
 
 #endif

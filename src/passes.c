@@ -41,6 +41,7 @@ static sl_err run_pass(sl_passes *p, int pass);
 static sl_err drop_duplicates(sl_engine *e);
 static void free_file(sl_file *f);
 static sl_err build_index(sl_engine *e);
+static sl_err settle_used(sl_engine *e);
 static sl_err build_serving_table(sl_engine *e);
 static sl_err sort_findings(sl_passes *p);
 
@@ -89,6 +90,8 @@ sl_err sl_passes_lint(sl_passes *p)
 	if ((err = run_pass(p, 2)))
 		return err;
 	if (e->stream && ((err = build_serving_table(e)) || (err = run_pass(p, 3))))
+		return err;
+	if ((err = settle_used(e)))
 		return err;
 	return sort_findings(p);
 }
@@ -304,7 +307,10 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 	if (!err && f->src && !f->context && e->helm)
 		err = sl_helm_remap(e->helm, f);   /* rendered: the findings go to the templates */
 	if (!err && f->src && f->build)
-		err = sl_kustomize_remap(f->build, f);   /* built: to the bases and patches */
+		err = sl_kustomize_remap(f->build, f, (const char *const *)e->named, e->named_as,
+					 e->n_named, f->only_named);   /* built: to the bases and patches */
+	if (!err && f->src && f->build && e->stream)
+		sl_kustomize_release(f->build, true);   /* checked once: its knodes are done */
 	bool compacted = !err && f->src && released;
 	if (compacted)
 		err = compact(e, f);
@@ -470,10 +476,27 @@ static sl_err compact(sl_engine *e, sl_file *f)
 
 /* --- between the passes ------------------------------------------------------------------ */
 
+static void free_views(sl_engine *e)
+{
+	for (size_t k = 0; k < e->n_views; k++)
+		sl_index_free(&e->views[k]);
+	free(e->views);
+	e->views = NULL;
+	e->n_views = 0;
+}
+
 /* The project index, filled in file order so "first" stays deterministic: a file's own objects
 ** when it has its tree, else the digests standing in for them. */
 static sl_err build_index(sl_engine *e)
 {
+	size_t nb = 0;   /* each build gets its view: the plain files' objects and its own */
+	for (size_t i = 0; i < e->n_files; i++)
+		e->files[i]->view = e->files[i]->build ? (uint32_t)++nb : 0;
+	if (nb && !(e->views = sl_xcalloc(nb, sizeof *e->views)))
+		return SL_ENOMEM;
+	e->n_views = nb;
+	for (size_t k = 0; k < nb; k++)
+		sl_index_init(&e->views[k], e->cfg);
 	for (size_t i = 0; i < e->n_files; i++) {
 		const sl_file *f = e->files[i];
 		bool tree = f->next == SL_NEXT_CHECK || f->next == SL_NEXT_CHECK_LAST;
@@ -481,22 +504,37 @@ static sl_err build_index(sl_engine *e)
 		size_t n = tree ? f->n_objects : f->n_digests;
 		for (size_t j = 0; j < n; j++) {
 			sl_err err = sl_index_add(&e->index, v[j]);
+			for (size_t k = 0; !err && k < nb; k++)
+				if (!f->view || f->view == k + 1)
+					err = sl_index_add(&e->views[k], v[j]);
 			if (err)
 				return err;
 		}
 	}
-	return sl_index_finish(&e->index);
+	sl_err err = SL_OK;
+	for (size_t k = 0; !err && k < nb; k++)
+		err = sl_index_finish(&e->views[k]);
+	return err ? err : sl_index_finish(&e->index);
 }
 
-/* Adds every file's serving facts to the index, in file order, and builds the serving table. */
+/* Adds every file's serving facts to the index (and a build's view: the plain files' and its
+** own), in file order, and builds the serving tables. */
 static sl_err build_serving_table(sl_engine *e)
 {
 	for (size_t i = 0; i < e->n_files; i++) {
-		sl_err err = sl_index_add_facts(&e->index, e->files[i]->facts, e->files[i]->n_facts);
+		const sl_file *f = e->files[i];
+		sl_err err = sl_index_add_facts(&e->index, f->facts, f->n_facts);
+		for (size_t k = 0; !err && k < e->n_views; k++)
+			if (!f->view || f->view == k + 1)
+				err = sl_index_add_facts(&e->views[k], f->facts, f->n_facts);
 		if (err)
 			return err;
 	}
-	sl_err err = sl_index_finish_serving(&e->index);
+	sl_err err = SL_OK;
+	for (size_t k = 0; !err && k < e->n_views; k++)
+		err = sl_index_finish_serving(&e->views[k]);
+	if (!err)
+		err = sl_index_finish_serving(&e->index);
 	for (size_t i = 0; !err && !e->keep_facts && i < e->n_files; i++) {
 		if (e->files[i]->borrowed)
 			continue;   /* the project's, for its next borrower too */
@@ -576,6 +614,76 @@ static int cmp_findings(const void *a, const void *b)
 	if (c)
 		return c;
 	return strcmp(x->message, y->message);
+}
+
+static int cmp_named(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Moves the findings the builds placed in t (by its path) to t's own list. SL_ENOMEM only. */
+static sl_err take_findings(sl_engine *e, sl_file *t)
+{
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *b = e->files[i];
+		size_t w = 0;
+		for (size_t j = 0; b->build && j < b->n_findings; j++) {
+			if (b->findings[j]->pub.path != t->path) {
+				b->findings[w++] = b->findings[j];
+				continue;
+			}
+			if (t->n_findings == t->cap_findings) {
+				size_t cap = t->cap_findings ? 2 * t->cap_findings : 8;
+				sl_frec **nv = sl_xrealloc(t->findings, cap * sizeof *nv);
+				if (!nv)
+					return SL_ENOMEM;
+				t->findings = nv;
+				t->cap_findings = cap;
+			}
+			t->findings[t->n_findings++] = b->findings[j];
+		}
+		if (b->build)
+			b->n_findings = w;
+	}
+	return SL_OK;
+}
+
+/* The run's files that builds use (bases, patches: linted only through their builds) keep their
+** suppressions as plain files do: a file with a directive takes the findings the builds moved
+** into it, its directives drop those they cover (sl_suppress_apply, on the plan's parse of it)
+** and the unused ones are reported (without a fix: the run has not parsed the file). */
+static sl_err settle_used(sl_engine *e)
+{
+	const sl_tree *tree;
+	const char *real;
+	for (size_t i = 0; i < sl_kustomize_n_files(e->kust); i++) {
+		const sl_source *src = sl_kustomize_file(e->kust, i, &tree, &real);
+		if (!e->n_named || !memmem(src->data, src->len, "schedlint:", 10))
+			continue;
+		char *const *at = bsearch(&real, e->named, e->n_named, sizeof *e->named, cmp_named);
+		const char *path = at ? e->named_as[at - e->named] : NULL;
+		sl_file *t = NULL;
+		for (size_t j = 0; path && j < e->n_files && !t; j++)
+			if (e->files[j]->path == path && !e->files[j]->src && e->files[j]->partial)
+				t = e->files[j];
+		if (!t)
+			continue;
+		if (!t->arena && !(t->arena = sl_arena_new()))
+			return SL_ENOMEM;
+		sl_err err = take_findings(e, t);
+		if (err)
+			return err;
+		t->src = (sl_source *)src;   /* borrowed from the plan for the directives' places */
+		t->tree = *tree;
+		err = sl_suppress_apply(t);
+		t->src = NULL;
+		memset(&t->tree, 0, sizeof t->tree);
+		for (size_t k = 0; k < t->n_findings; k++)
+			t->findings[k]->pub.fix = NULL;
+		if (err)
+			return err;
+	}
+	return SL_OK;
 }
 
 /* Every file's findings in one list, sorted. */
@@ -714,6 +822,7 @@ sl_err sl_passes_forget(sl_passes *p)
 		f->n_digests = 0;
 		f->next = SL_NEXT_READ;
 	}
+	free_views(e);
 	sl_index_free(&e->index);
 	sl_index_init(&e->index, e->cfg);
 	free(p->sorted);
@@ -731,8 +840,13 @@ void sl_passes_free(sl_passes *p)
 	sl_arena_free(e->keep);
 	pthread_mutex_destroy(&e->keep_lock);
 	sl_scopes_free(e->scopes);
+	free_views(e);
 	sl_index_free(&e->index);
 	sl_helm_free(e->helm);
 	sl_kustomize_free(e->kust);
+	for (size_t i = 0; i < e->n_named; i++)
+		free(e->named[i]);
+	free(e->named);
+	free(e->named_as);
 	free(p->sorted);
 }

@@ -378,17 +378,23 @@ static sl_err skip_patches(sl_run *run)
 	sl_err err = kustomizations(e, &kust, &nk);
 	for (size_t i = 0; !err && i < nk; i++)
 		err = sl_kustomize_patch_files(e->kust, kust[i], &patches, &np, &cap);
-	if (!err && np)
+	const char **bases = !err && np ? sl_xmalloc(np * sizeof *bases) : NULL;
+	if (!err && np && !bases)
+		err = SL_ENOMEM;
+	for (size_t j = 0; bases && j < np; j++) {   /* the patches' base names, sorted */
+		const char *pb = strrchr(patches[j], '/');
+		bases[j] = pb ? pb + 1 : patches[j];
+	}
+	if (bases) {
 		qsort(patches, np, sizeof *patches, cmp_str);
+		qsort(bases, np, sizeof *bases, cmp_str);
+	}
 	for (size_t i = 0; !err && np && i < e->n_files; i++) {
 		sl_file *f = e->files[i];
 		const char *base = strrchr(f->path, '/');
 		base = base ? base + 1 : f->path;
-		bool named = false;   /* a patch's base name first: most files need no realpath */
-		for (size_t j = 0; j < np && !named; j++) {
-			const char *pb = strrchr(patches[j], '/');
-			named = pb && strcmp(pb + 1, base) == 0;
-		}
+		/* a patch's base name first: most files need no realpath */
+		bool named = bsearch(&base, bases, np, sizeof *bases, cmp_str) != NULL;
 		char *real = named ? sl_kustomize_real(e->kust, f->path) : NULL;
 		if (real && bsearch(&real, patches, np, sizeof *patches, cmp_str))
 			f->partial = true;
@@ -398,51 +404,107 @@ static sl_err skip_patches(sl_run *run)
 		free(kust[i]);
 	for (size_t i = 0; i < np; i++)
 		free(patches[i]);
+	free(bases);
 	free(kust);
 	free(patches);
 	return err;
 }
 
+/* The real paths of the files named (not the project's) that a build uses, sorted, in the
+** engine's named; SL_ENOMEM only. */
+static sl_err named_used(sl_engine *e)
+{
+	struct named { char *real; const char *as; } *v = sl_xcalloc(e->n_files ? e->n_files : 1,
+								      sizeof *v);
+	if (!v)
+		return SL_ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < e->n_files; i++) {
+		const sl_file *f = e->files[i];
+		if (!f->context && f->partial && f->on_disk && (v[n].real = sl_kustomize_real(e->kust, f->path)))
+			v[n++].as = f->path;
+	}
+	if (n)
+		qsort(v, n, sizeof *v, cmp_str);   /* by real path, the first member */
+	e->named = sl_xmalloc((n ? n : 1) * sizeof *e->named);
+	e->named_as = sl_xmalloc((n ? n : 1) * sizeof *e->named_as);
+	sl_err err = e->named && e->named_as ? SL_OK : SL_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (!err) {
+			e->named[e->n_named] = v[i].real;
+			e->named_as[e->n_named++] = v[i].as;
+		} else {
+			free(v[i].real);
+		}
+	}
+	free(v);
+	return err;
+}
+
 /* Builds the kustomizations among the inputs (kustomize.h): the files they use (resources of a
-** build, patches) are not linted alone, and each root's build is linted in their place. */
+** build, patches) are not linted alone, and each root's build is linted in their place. With
+** the project read, its kustomizations are built too: a file named alone (a base, a patch: the
+** pre-commit case) gets the findings the builds that use it report in it, as a full run does;
+** a project's build that uses no file named is not linted. */
 static sl_err build_kustomizations(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
 	const char **kp = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *kp);
-	if (!kp)
+	bool *from_project = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *from_project);
+	if (!kp || !from_project) {
+		free(kp);
+		free(from_project);
 		return SL_ENOMEM;
+	}
+	bool named = false;   /* a file of the caller's on disk (not a project read for facts) */
+	for (size_t i = 0; i < e->n_files && !named; i++)
+		named = !e->files[i]->context && e->files[i]->on_disk;
 	size_t n = 0;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && e->files[i]->on_disk &&
-		    sl_kustomize_is_file(e->files[i]->path))
+		if ((!e->files[i]->context || (named && !run->project)) && e->files[i]->on_disk &&
+		    sl_kustomize_is_file(e->files[i]->path)) {
+			from_project[n] = e->files[i]->context;
 			kp[n++] = e->files[i]->path;
+		}
 	/* a plan even without builds: skip_patches resolves paths through it */
-	sl_err err = sl_kustomize_plan(kp, n, &e->kust);
+	sl_err err = sl_kustomize_plan(kp, n, run->passes.jobs, &e->kust);
 	free(kp);
-	if (err || !n)
+	if (err || !n) {
+		free(from_project);
 		return err;
+	}
 	for (size_t i = 0; i < e->n_files; i++) {
 		sl_file *f = e->files[i];
 		const char *base = strrchr(f->path, '/');
 		/* a real path only for a file whose base name a build used */
-		char *real = f->context || !sl_kustomize_may_consume(e->kust, base ? base + 1 : f->path)
+		char *real = !sl_kustomize_may_consume(e->kust, base ? base + 1 : f->path)
 			     ? NULL : sl_kustomize_real(e->kust, f->path);
 		if (real && sl_kustomize_consumed(e->kust, real))
-			f->partial = true;   /* linted in its overlays' builds */
+			f->partial = true;   /* linted in its overlays' builds (a project's file: not a
+					        plain file's fact either) */
 		free(real);
 	}
+	err = named_used(e);
 	for (size_t i = 0; !err && i < sl_kustomize_n_builds(e->kust); i++) {
 		const char *name, *text;
 		size_t len;
-		const sl_kustomize_build *b = sl_kustomize_build_at(e->kust, i, &name, &text, &len);
+		sl_kustomize_build *b = sl_kustomize_build_at(e->kust, i, &name, &text, &len);
+		bool theirs = from_project[sl_kustomize_build_root(b)];
+		if (theirs && !sl_kustomize_build_uses(b, (const char *const *)e->named, e->n_named))
+			continue;   /* reaches no file named */
 		sl_file *f = sl_passes_new_file(&run->passes, name);
-		if (!f)
+		if (!f) {
+			free(from_project);
 			return SL_ENOMEM;
+		}
 		f->build = b;
+		f->only_named = theirs;
 		err = sl_source_from_buffer(name, text, len, &f->src);
 		if (f->src)
 			f->src->owner = f;
+		sl_kustomize_release(b, false);   /* linted from the copy */
 	}
+	free(from_project);
 	return err;
 }
 
@@ -455,8 +517,9 @@ static void sort_files(sl_run *run)
 		qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
 }
 
-/* The files a caller sees: all but the project's context files. */
-static sl_err show_files(sl_run *run)
+/* The files a caller sees: all but the project's context files (and, listing, the patch
+** files a lint skips). */
+static sl_err show_files(sl_run *run, bool listing)
 {
 	sl_engine *e = &run->passes.eng;
 	size_t *shown = sl_xrealloc(run->shown, (e->n_files ? e->n_files : 1) * sizeof *shown);
@@ -465,7 +528,7 @@ static sl_err show_files(sl_run *run)
 	run->shown = shown;
 	run->n_shown = 0;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && !e->files[i]->build)
+		if (!e->files[i]->context && !e->files[i]->build && !(listing && e->files[i]->partial))
 			run->shown[run->n_shown++] = i;
 	return SL_OK;
 }
@@ -475,7 +538,12 @@ sl_err sl_run_list(sl_run *run)
 	if (run->linted)
 		return SL_EUSAGE;
 	sort_files(run);
-	return show_files(run);
+	/* a lint skips the kustomizations' patch files: they are not listed (a plan without
+	** builds resolves their paths) */
+	sl_err err = run->passes.eng.kust ? SL_OK : sl_kustomize_plan(NULL, 0, 1, &run->passes.eng.kust);
+	if (!err)
+		err = skip_patches(run);
+	return err ? err : show_files(run, true);
 }
 
 sl_err sl_run_lint(sl_run *run)
@@ -490,7 +558,7 @@ sl_err sl_run_lint(sl_run *run)
 	err = skip_patches(run);
 	if (!err)
 		err = sl_passes_lint(&run->passes);
-	sl_err serr = show_files(run);
+	sl_err serr = show_files(run, false);
 	return err ? err : serr;
 }
 

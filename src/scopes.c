@@ -35,6 +35,7 @@ struct sl_scopes {
 	size_t n_dirs, cap_dirs;
 	char *last_dir;              /* the directory of the last path asked about, as named, and */
 	const sl_scope *last;        /* its scope: a walk asks directory by directory */
+	char *parent, *parent_real;  /* the last directory's parent, as named and real */
 };
 
 static int matches(const struct sl_rule *r, const char *sel)
@@ -352,6 +353,8 @@ void sl_scopes_free(sl_scopes *s)
 		free(s->dirs[i].dir);
 	free(s->dirs);
 	free(s->last_dir);
+	free(s->parent);
+	free(s->parent_real);
 	for (size_t i = 0; i < s->opts.n_select + s->opts.n_ignore + s->opts.n_plugins; i++)
 		free(s->sel[i]);
 	free(s->sel);
@@ -485,6 +488,37 @@ static long scope_of_dir(sl_scopes *s, const char *dir)
 	return k >= 0 && remember_dir(s, dir, (size_t)k) ? k : -1;
 }
 
+/* realpath(named) for a directory: a sibling of the last one asked about costs one lstat
+** instead of a readlink per component (a walk asks directory by directory). */
+static char *real_dir(sl_scopes *s, const char *named)
+{
+	const char *slash = strrchr(named, '/');
+	const char *base = slash ? slash + 1 : named;
+	bool plain = slash && slash > named && *base && strcmp(base, ".") && strcmp(base, "..");
+	struct stat st;
+	bool dir = plain && lstat(named, &st) == 0 && S_ISDIR(st.st_mode);   /* not a link */
+	size_t pl = slash ? (size_t)(slash - named) : 0;
+	if (dir && s->parent && strlen(s->parent) == pl && strncmp(s->parent, named, pl) == 0)
+		return sl_xprintf("%s%s%s", s->parent_real, strcmp(s->parent_real, "/") ? "/" : "",
+				  base);
+	char *real = realpath(named, NULL);
+	const char *rs = real ? strrchr(real, '/') : NULL;
+	if (dir && rs) {   /* its parent's real path is real's dirname */
+		char *p = sl_xprintf("%.*s", (int)pl, named);
+		char *pr = sl_xprintf("%.*s", rs == real ? 1 : (int)(rs - real), real);
+		if (p && pr) {
+			free(s->parent);
+			free(s->parent_real);
+			s->parent = p;
+			s->parent_real = pr;
+		} else {
+			free(p);
+			free(pr);
+		}
+	}
+	return real;
+}
+
 const sl_scope *sl_scopes_of(sl_scopes *s, const char *path)
 {
 	if (!s->per_file)
@@ -500,7 +534,7 @@ const sl_scope *sl_scopes_of(sl_scopes *s, const char *path)
 		return NULL;
 	/* its real path; a directory that does not exist (a buffer's, stdin's name): the working
 	** directory's */
-	char *dir = realpath(named, NULL);
+	char *dir = real_dir(s, named);
 	if (!dir)
 		dir = realpath(".", NULL);
 	long k = dir ? scope_of_dir(s, dir) : 0;

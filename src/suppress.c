@@ -60,15 +60,15 @@ static bool in_scalar(const sl_node *n, size_t off)
 	return false;
 }
 
-static bool is_comment(const sl_file *f, size_t hash)
+static bool is_comment(const sl_source *src, const sl_tree *tree, size_t hash)
 {
-	const char *d = f->src->data;
-	size_t l = sl_source_line_of(f->src, hash);
-	size_t ls = l == 0 ? f->src->bom : f->src->line_start[l];
+	const char *d = src->data;
+	size_t l = sl_source_line_of(src, hash);
+	size_t ls = l == 0 ? src->bom : src->line_start[l];
 	if (hash > ls && d[hash - 1] != ' ' && d[hash - 1] != '\t')
 		return false;   /* "a#b" is text */
-	for (size_t i = 0; i < f->tree.n_docs; i++) {
-		const sl_doc *doc = f->tree.docs[i];
+	for (size_t i = 0; i < tree->n_docs; i++) {
+		const sl_doc *doc = tree->docs[i];
 		if (hash >= doc->start && hash < doc->end && in_scalar(doc->root, hash))
 			return false;
 	}
@@ -95,13 +95,14 @@ static void split_ids(struct directive *dv, const char *s, size_t at, size_t n)
 	}
 }
 
-/* Finds the directives of f; *out is malloc'd. */
-static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
+/* Finds the directives of the text src (parsed as tree); *out is malloc'd. */
+static sl_err find_directives(const sl_source *src, const sl_tree *tree, struct directive **out,
+			      size_t *n_out)
 {
 	*out = NULL;
 	*n_out = 0;
-	const char *d = f->src->data;
-	size_t len = f->src->len;
+	const char *d = src->data;
+	size_t len = src->len;
 	if (!memmem(d, len, "schedlint:", 10))
 		return SL_OK;
 	pthread_once(&re_once, compile_re);
@@ -120,7 +121,7 @@ static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 		size_t hash = ov[0];
 		pos = ov[1];
-		if (!is_comment(f, hash))
+		if (!is_comment(src, tree, hash))
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 8;
@@ -141,16 +142,16 @@ static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
 			dv->ids_end = ov[5];
 			split_ids(dv, d, ov[4], ov[5] - ov[4]);
 		}
-		dv->line = sl_source_line_of(f->src, hash);
-		size_t ls = dv->line == 0 ? f->src->bom : f->src->line_start[dv->line];
-		size_t le = sl_source_line_end(f->src, dv->line);
+		dv->line = sl_source_line_of(src, hash);
+		size_t ls = dv->line == 0 ? src->bom : src->line_start[dv->line];
+		size_t le = sl_source_line_end(src, dv->line);
 		dv->own_line = true;
 		for (size_t p = ls; p < hash; p++)
 			if (d[p] != ' ' && d[p] != '\t')
 				dv->own_line = false;
 		if (dv->own_line) {
 			dv->cut_start = ls;
-			dv->cut_end = dv->line + 1 < f->src->n_lines ? f->src->line_start[dv->line + 1] : len;
+			dv->cut_end = dv->line + 1 < src->n_lines ? src->line_start[dv->line + 1] : len;
 		} else {
 			size_t s = hash;
 			while (s > ls && (d[s - 1] == ' ' || d[s - 1] == '\t'))
@@ -172,7 +173,7 @@ static sl_err find_directives(sl_file *f, struct directive **out, size_t *n_out)
 	for (size_t k = 0; k < n; k++) {
 		size_t rs = v[k].reason_start;
 		size_t re = k + 1 < n && v[k + 1].line == v[k].line ? v[k + 1].hash
-								     : sl_source_line_end(f->src, v[k].line);
+								     : sl_source_line_end(src, v[k].line);
 		while (rs < re && (d[rs] == ' ' || d[rs] == '\t'))
 			rs++;
 		while (re > rs && (d[re - 1] == ' ' || d[re - 1] == '\t'))
@@ -396,7 +397,7 @@ sl_err sl_suppress_apply(sl_file *f)
 {
 	struct directive *dv = NULL;
 	size_t n_dv = 0;
-	sl_err err = find_directives(f, &dv, &n_dv);
+	sl_err err = find_directives(f->src, &f->tree, &dv, &n_dv);
 	if (err) {
 		free(dv);
 		return err;
@@ -450,6 +451,23 @@ sl_err sl_suppress_apply(sl_file *f)
 						     dv[k].id_at[i], strlen(dv[k].ids[i]));
 		for (size_t k = 0; any_annotation && k < f->n_objects && !err; k++)
 			err = report_unknown_in_annotation(f, unknown_ri, f->objects[k]);
+	}
+	free(dv);
+	return err;
+}
+
+sl_err sl_suppress_covers(const sl_source *src, const sl_tree *tree, uint32_t line, int ri,
+			  bool *hit)
+{
+	*hit = false;
+	struct directive *dv = NULL;
+	size_t n_dv = 0;
+	sl_err err = find_directives(src, tree, &dv, &n_dv);
+	for (size_t k = 0; !err && k < n_dv && !*hit; k++) {
+		const struct directive *d = &dv[k];
+		bool applies = d->file_wide || (!d->own_line && d->line + 1 == line) ||
+			       (d->own_line && d->line + 2 == line);
+		*hit = applies && covers(&dv[k], ri);
 	}
 	free(dv);
 	return err;

@@ -12,5 +12,11 @@
 
 /* Drops f's suppressed findings and reports the unused directives. Runs after pass 2. */
 sl_err sl_suppress_apply(sl_file *f);
+/* *hit when a directive of the text src (parsed as tree: a '#' in a scalar is no directive)
+** silences rule ri on 1-based line: at the end of that line, alone on the line above, or an
+** ignore-file (a build's finding moved into a base or patch file, whose comments are not in the
+** built text). SL_ENOMEM, SL_EINTERNAL. */
+sl_err sl_suppress_covers(const sl_source *src, const sl_tree *tree, uint32_t line, int ri,
+			  bool *hit);
 
 #endif

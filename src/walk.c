@@ -528,6 +528,10 @@ char *sl_walk_relative(const char *real)
 		if (cwd[i] == '/')
 			common = i;
 	size_t n = strlen(cwd);
+	if (strcmp(real, cwd) == 0) {   /* the working directory itself */
+		free(cwd);
+		return strdup(".");
+	}
 	if (strncmp(real, cwd, n) == 0 && real[n] == '/')
 		common = n;   /* real is under cwd */
 	char *out = NULL;

@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** report.c: the machine-readable reports.
-**   SARIF   validated with Microsoft's SARIF multitool (its SARIF and GitHub rule sets) and, when
-**           ../shared/schemas is there, with ajv against the OASIS SARIF 2.1.0 schema; checked
+**   SARIF   validated with Microsoft's SARIF multitool (its SARIF and GitHub rule sets), with ajv
+**           against the SARIF 2.1.0 schema the multitool's package ships and, when
+**           ../shared/schemas is there, against the OASIS original; checked
 **           finding by finding against the JSON report; fingerprints that survive edits above
 **           a finding but not a change of its pointer; artifact URIs relative and encoded.
 **   JSON    validated with ajv against docs/json-output.schema.json; every field documented in
 **           docs/json-output.md present, every field present documented, the doc's example real.
 **   github  workflow commands with GitHub's escaping.
+**   gitlab  validated with ajv against tests/report/gitlab-codequality.schema.json (the fields
+**           GitLab documents); fingerprints unique and stable; [] when clean.
+**   junit   validated with xmllint against tests/report/junit.xsd; counts that add up.
+**   markdown  every table row as wide as its header, whatever the input; a clean run's line.
+**   several --format FORMAT:FILE in one run: each file as its format alone writes it; usage
+**           errors before the lint; a report file written whole or not at all.
+** Every format gets testdata/report/hostile.yaml and a hostile file name.
 ** The validators come from tools/setup (tools/node_modules); without them the tests fail.
 ** Run from the project root with $SCHEDLINT set to the binary. */
 #include <criterion/criterion.h>
@@ -25,7 +33,12 @@
 #define MULTITOOL NODE_MODULES "/@microsoft/sarif-multitool-linux/Sarif.Multitool"
 #define AJV NODE_MODULES "/.bin/ajv"
 #define MULTITOOL_POLICY "testdata/report/multitool.xml"
+/* The SARIF 2.1.0 schema the multitool's npm package ships (JSON Schema 2020-12); the OASIS
+** original (draft-04, stricter in places) is checked too where the team's ../shared has it. */
+#define SARIF_SCHEMA_NPM NODE_MODULES "/@microsoft/sarif-multitool-linux/sarif-2.1.0.json"
 #define SARIF_SCHEMA "../shared/schemas/sarif-schema-2.1.0.json"
+#define JUNIT_XSD "tests/report/junit.xsd"
+#define GITLAB_SCHEMA "tests/report/gitlab-codequality.schema.json"
 #define JSON_SCHEMA "docs/json-output.schema.json"
 #define JSON_DOC "docs/json-output.md"
 
@@ -334,6 +347,24 @@ static char *multitool(const char *tmp, const char *const *files, size_t n)
 	return problems;
 }
 
+/* Validates the .json files of tmp/ajv with ajv (schema_args: "-s FILE" and options) and expects each of
+** the n files valid. */
+static void ajv_all(const char *tmp, const char *schema_args, size_t n)
+{
+	int rc = sh("'%s' validate %s -d '%s/ajv/*.json' -c ajv-formats --all-errors --errors=text "
+		    "> '%s/ajv.txt' 2>&1", AJV, schema_args, tmp, tmp);
+	char ajvout[512];
+	snprintf(ajvout, sizeof ajvout, "%s/ajv.txt", tmp);
+	char *t = sl_test_slurp(ajvout, NULL);
+	cr_expect_eq(rc, 0, "not valid against %s (N.json is case N):\n%s", schema_args, t);
+	size_t valid = 0;
+	for (const char *p = t; p && (p = strstr(p, ".json valid")); p++)
+		valid++;
+	cr_expect_eq(valid, n, "ajv validated %zu of %zu files against %s:\n%s", valid, n,
+		     schema_args, t);
+	free(t);
+}
+
 Test(report, sarif_validates, .timeout = 600)
 {
 	need_validators();
@@ -402,30 +433,24 @@ Test(report, sarif_validates, .timeout = 600)
 	free(bad);
 	free(problems);
 
-	/* (2) The OASIS schema, when the shared folder has it. ajv 8 reads draft-07, not the
-	** schema's draft-04: migrate a copy. ajv-cli picks its parser by file extension, so the
-	** data files are copied to *.json. */
+	/* (2) The SARIF schema, with ajv (2020-12): the copy the multitool's package ships, always;
+	** the OASIS original (draft-04: ajv 8 reads draft-07, so a migrated copy) when the team's
+	** ../shared has it. ajv-cli picks its parser by file extension: the data are copied to
+	** *.json. One ajv run per schema: compiling it is what takes the time. */
+	sh("mkdir -p '%s/ajv'", tmp);
+	for (size_t i = 0; i + 1 < n; i++)
+		cr_assert_eq(sh("cp '%s' '%s/ajv/%zu.json'", files[i], tmp, i), 0);
+	ajv_all(tmp, "--spec=draft2020 -s '" SARIF_SCHEMA_NPM "'", n - 1);
 	if (access(SARIF_SCHEMA, R_OK) == 0) {
 		int rc = sh("'%s' migrate -s '%s' -o '%s/sarif7.json' > /dev/null", AJV, SARIF_SCHEMA,
 			    tmp);
 		cr_assert_eq(rc, 0, "ajv migrate of %s failed", SARIF_SCHEMA);
-		/* One ajv run over all of them: compiling the schema is what takes the time. */
-		sh("mkdir -p '%s/ajv'", tmp);
-		for (size_t i = 0; i + 1 < n; i++)
-			cr_assert_eq(sh("cp '%s' '%s/ajv/%zu.json'", files[i], tmp, i), 0);
-		rc = sh("'%s' validate -s '%s/sarif7.json' -d '%s/ajv/*.json' -c ajv-formats --all-errors "
-			"--errors=text > '%s/ajv.txt' 2>&1", AJV, tmp, tmp, tmp);
-		char ajvout[512];
-		snprintf(ajvout, sizeof ajvout, "%s/ajv.txt", tmp);
-		char *t = sl_test_slurp(ajvout, NULL);
-		cr_expect_eq(rc, 0, "not valid SARIF 2.1.0 (N.json is case N of SARIF_CASES):\n%s", t);
-		size_t valid = 0;
-		for (const char *p = t; p && (p = strstr(p, ".json valid")); p++)
-			valid++;
-		cr_expect_eq(valid, n - 1, "ajv validated %zu of %zu files:\n%s", valid, n - 1, t);
-		free(t);
+		char schema[600];
+		snprintf(schema, sizeof schema, "-s '%s/sarif7.json'", tmp);
+		ajv_all(tmp, schema, n - 1);
 	} else {
-		cr_log_warn("%s not found: SARIF checked with the multitool only", SARIF_SCHEMA);
+		sl_test_note("%s is absent (a clone without the team's ../shared): SARIF checked "
+			     "against the npm package's copy of the schema only", SARIF_SCHEMA);
 	}
 	rm_rf(tmp);
 }
@@ -718,5 +743,419 @@ Test(report, github_commands)
 	cr_expect_eq(commands + 1, lines, "one command per finding, then the summary");
 	cr_expect(last && strncmp(last, "schedlint: ", 11) == 0, "summary: %s", last ? last : "");
 	free(out);
+	rm_rf(tmp);
+}
+
+/* ---- GitLab Code Quality, JUnit, Markdown ---- */
+
+/* A file name with everything a report must survive: the separators of each format, markup,
+** a CDATA end, a newline, a control character, non-ASCII letters. */
+#define HOSTILE_PATH "dir|a`b/<x>&\"'\x01]]>\n ü:1,2%.yaml"
+#define HOSTILE_FILE "testdata/report/hostile.yaml"
+
+/* The inputs every new format is run over (command-line arguments, from the project root). */
+static const char *const FORMAT_CASES[] = {
+	"testdata/examples",
+	"testdata/report",                                       /* hostile text, code points */
+	"testdata/rules/gpu-request-limit-mismatch/bad",         /* unsafe fixes */
+	"./testdata/report/clean.yaml testdata/report/does-not-exist.yaml",   /* unreadable input */
+	"-c testdata/custom/placement/.schedlint.yaml testdata/custom/placement",   /* declared rules */
+	/* findings moved from stdin to template files that are not inputs */
+	"--no-project --helm-chart testdata/e2e/helm-chart/chart - < testdata/e2e/helm-chart/rendered.yaml",
+};
+#define N_FORMAT_CASES (sizeof FORMAT_CASES / sizeof FORMAT_CASES[0])
+
+/* Runs schedlint with args (from the project root) into tmp/name; returns the file's path. */
+static char *run_into(const char *tmp, const char *name, const char *args)
+{
+	static char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmp, name);
+	int rc = sh("'%s' %s > '%s' 2>/dev/null", exe(), args, path);
+	cr_assert(rc == 0 || rc == 1 || (rc == 2 && strstr(args, "does-not-exist")),
+		  "schedlint %s: exit %d", args, rc);
+	return path;
+}
+
+/* The findings of the JSON report of args. */
+static json_t *json_findings(const char *tmp, const char *args)
+{
+	char a[1024];
+	snprintf(a, sizeof a, "-f json %s", args);
+	json_t *j = load_json(run_into(tmp, "findings.json", a));
+	json_t *f = json_incref(json_object_get(j, "findings"));
+	json_decref(j);
+	return f;
+}
+
+Test(report, gitlab_validates, .timeout = 300)
+{
+	need_validators();
+	char *tmp = scratch();
+	sh("mkdir -p '%s/ajv'", tmp);
+	size_t n = 0;
+	for (size_t i = 0; i < N_FORMAT_CASES; i++, n++) {
+		char args[1024], name[64];
+		snprintf(args, sizeof args, "-f gitlab %s", FORMAT_CASES[i]);
+		snprintf(name, sizeof name, "ajv/%zu.json", i);
+		json_t *g = load_json(run_into(tmp, name, args));
+		json_t *want = json_findings(tmp, FORMAT_CASES[i]);
+		cr_assert(json_is_array(g), "%s: not an array", FORMAT_CASES[i]);
+		cr_expect_eq(json_array_size(g), json_array_size(want), "%s: one issue per finding",
+			     FORMAT_CASES[i]);
+		for (size_t k = 0; k < json_array_size(g) && k < json_array_size(want); k++) {
+			json_t *x = json_array_get(g, k), *f = json_array_get(want, k);
+			const char *sev = str_at(f, "severity");
+			cr_expect_str_eq(str_at(x, "check_name"), str_at(f, "rule"));
+			cr_expect_str_eq(str_at(x, "description"), str_at(f, "message"));
+			cr_expect_str_eq(str_at(x, "severity"), strcmp(sev, "error") == 0 ? "critical"
+					 : strcmp(sev, "warning") == 0 ? "major" : "info");
+			json_t *loc = json_object_get(x, "location");
+			const char *fp = str_at(f, "path");
+			cr_expect_str_eq(str_at(loc, "path"), strncmp(fp, "./", 2) == 0 ? fp + 2 : fp);
+			json_t *lines = json_object_get(loc, "lines");
+			cr_expect_eq(int_at(lines, "begin"), int_at(f, "line") ? int_at(f, "line") : 1);
+			for (size_t m = 0; m < k; m++)
+				cr_expect_str_neq(str_at(json_array_get(g, m), "fingerprint"),
+						  str_at(x, "fingerprint"), "%s: issues %zu and %zu",
+						  FORMAT_CASES[i], m, k);
+		}
+		json_decref(g);
+		json_decref(want);
+	}
+	/* a hostile file name, through the library */
+	char *odd = report_file_as(HOSTILE_FILE, HOSTILE_PATH, SL_FORMAT_GITLAB);
+	json_t *oj = json_loads(odd, 0, NULL);
+	cr_assert(oj, "not JSON:\n%s", odd);
+	cr_expect_str_eq(str_at(json_object_get(json_array_get(oj, 0), "location"), "path"),
+			 HOSTILE_PATH);
+	cr_expect(strstr(str_at(json_array_get(oj, 0), "description"), "<script>x</script> ]]>"));
+	json_decref(oj);
+	char p[512];
+	snprintf(p, sizeof p, "%s/ajv/%zu.json", tmp, n++);
+	sl_test_spit(p, odd, strlen(odd));
+	free(odd);
+	ajv_all(tmp, "-s '" GITLAB_SCHEMA "'", n);
+	/* the canary: an issue without its severity is rejected */
+	snprintf(p, sizeof p, "%s/ajv/0.json", tmp);
+	json_t *c = load_json(p);
+	cr_assert_gt(json_array_size(c), 0);
+	json_object_del(json_array_get(c, 0), "severity");
+	sh("rm -f '%s'/ajv/*.json", tmp);
+	cr_assert_eq(json_dump_file(c, p, 0), 0);
+	json_decref(c);
+	cr_expect_neq(sh("'%s' validate -s '%s' -d '%s' > /dev/null 2>&1", AJV, GITLAB_SCHEMA, p), 0,
+		      "the Code Quality schema accepted an issue without a severity");
+	rm_rf(tmp);
+}
+
+Test(report, gitlab_clean_and_fingerprints)
+{
+	char *clean = report_file_as("testdata/report/clean.yaml", "clean.yaml", SL_FORMAT_GITLAB);
+	cr_expect_str_eq(clean, "[]\n");
+	free(clean);
+	/* stable across lines inserted above; different for another pointer or another file */
+	const char *files[] = {"testdata/report/fingerprint-base.yaml",
+			       "testdata/report/fingerprint-moved.yaml",
+			       "testdata/report/fingerprint-pointer.yaml",
+			       "testdata/report/fingerprint-base.yaml"};
+	const char *names[] = {"pod.yaml", "pod.yaml", "pod.yaml", "other.yaml"};
+	char fp[4][65] = {{0}};
+	long line[4] = {0};
+	for (int i = 0; i < 4; i++) {
+		char *g = report_file_as(files[i], names[i], SL_FORMAT_GITLAB);
+		json_t *j = json_loads(g, 0, NULL);
+		cr_assert(j);
+		for (size_t k = 0; k < json_array_size(j); k++) {
+			json_t *x = json_array_get(j, k);
+			if (strcmp(str_at(x, "check_name"), "gpu-request-without-limit") != 0)
+				continue;
+			snprintf(fp[i], sizeof fp[i], "%s", str_at(x, "fingerprint"));
+			line[i] = (long)int_at(json_object_get(json_object_get(x, "location"), "lines"),
+					       "begin");
+		}
+		cr_assert(fp[i][0], "%s: no gpu-request-without-limit issue", files[i]);
+		json_decref(j);
+		free(g);
+	}
+	cr_expect_neq(line[0], line[1], "the fixture should move the finding");
+	cr_expect_str_eq(fp[1], fp[0], "lines inserted above changed the fingerprint");
+	cr_expect_str_neq(fp[2], fp[0], "a different JSON pointer kept the fingerprint");
+	cr_expect_str_neq(fp[3], fp[0], "another file kept the fingerprint");
+}
+
+/* xmllint --xpath's number for expr over file. */
+static long xpath_count(const char *tmp, const char *file, const char *expr)
+{
+	char out[512];
+	snprintf(out, sizeof out, "%s/xpath.txt", tmp);
+	cr_assert_eq(sh("xmllint --xpath '%s' '%s' > '%s' 2>&1", expr, file, out), 0, "xpath %s", expr);
+	char *t = sl_test_slurp(out, NULL);
+	long v = strtol(t, NULL, 10);
+	free(t);
+	return v;
+}
+
+/* Validates file against the JUnit XSD and checks that its counts add up. */
+static void check_junit(const char *tmp, const char *file, const char *what)
+{
+	char log[512];
+	snprintf(log, sizeof log, "%s/xmllint.txt", tmp);
+	int rc = sh("xmllint --noout --schema '%s' '%s' > '%s' 2>&1", JUNIT_XSD, file, log);
+	char *t = sl_test_slurp(log, NULL);
+	cr_expect_eq(rc, 0, "%s: not valid JUnit XML:\n%s", what, t);
+	free(t);
+	cr_expect_eq(xpath_count(tmp, file, "string(/testsuites/@tests)"),
+		     xpath_count(tmp, file, "count(//testcase)"), "%s: tests", what);
+	cr_expect_eq(xpath_count(tmp, file, "string(/testsuites/@failures)"),
+		     xpath_count(tmp, file, "count(//failure)"), "%s: failures", what);
+	cr_expect_eq(xpath_count(tmp, file, "string(/testsuites/@errors)"),
+		     xpath_count(tmp, file, "count(//error)"), "%s: errors", what);
+	cr_expect_eq(xpath_count(tmp, file, "sum(//testsuite/@tests)"),
+		     xpath_count(tmp, file, "count(//testcase)"), "%s: the suites' tests", what);
+	cr_expect_eq(xpath_count(tmp, file, "count(//testsuite[not(testcase)])"), 0, "%s", what);
+}
+
+Test(report, junit_validates, .timeout = 300)
+{
+	if (access("/usr/bin/xmllint", X_OK) != 0)
+		cr_assert_fail("xmllint is not installed (libxml2-utils): run tools/setup");
+	char *tmp = scratch();
+	for (size_t i = 0; i < N_FORMAT_CASES; i++) {
+		char args[1024], name[64];
+		snprintf(args, sizeof args, "-f junit %s", FORMAT_CASES[i]);
+		snprintf(name, sizeof name, "%zu.xml", i);
+		char *path = strdup(run_into(tmp, name, args));
+		json_t *want = json_findings(tmp, FORMAT_CASES[i]);
+		check_junit(tmp, path, FORMAT_CASES[i]);
+		cr_expect_eq(xpath_count(tmp, path, "count(//failure)"), (long)json_array_size(want),
+			     "%s: one failure per finding", FORMAT_CASES[i]);
+		json_decref(want);
+		free(path);
+	}
+	/* a clean file is one passing testcase; an unreadable one an error */
+	char *one = run_into(tmp, "clean.xml", "-f junit ./testdata/report/clean.yaml "
+				   "testdata/report/does-not-exist.yaml");
+	cr_expect_eq(xpath_count(tmp, one, "count(//testsuite[@name=\"./testdata/report/clean.yaml\"]"
+					   "/testcase[not(*)])"), 1);
+	cr_expect_eq(xpath_count(tmp, one, "count(//testsuite[@name=\"testdata/report/does-not-exist"
+					   ".yaml\"]/testcase/error)"), 1);
+	/* findings of a rendered Helm stream moved to its templates: a testsuite each, after "-" */
+	char *helm = run_into(tmp, "helm.xml", "-f junit " "--no-project --helm-chart "
+			      "testdata/e2e/helm-chart/chart - < testdata/e2e/helm-chart/rendered.yaml");
+	cr_expect_gt(xpath_count(tmp, helm, "count(//testsuite[@name=\"testdata/e2e/helm-chart/chart/"
+					    "templates/deployment.yaml\"]/testcase/failure)"), 0);
+	cr_expect_eq(xpath_count(tmp, helm, "count(//testsuite[1][@name=\"-\"])"), 1);
+	/* hostile text and a hostile file name: still valid, and the text comes back */
+	char *odd = report_file_as(HOSTILE_FILE, HOSTILE_PATH, SL_FORMAT_JUNIT);
+	char p[512];
+	snprintf(p, sizeof p, "%s/hostile.xml", tmp);
+	sl_test_spit(p, odd, strlen(odd));
+	free(odd);
+	check_junit(tmp, p, "hostile");
+	char out[512];
+	snprintf(out, sizeof out, "%s/name.txt", tmp);
+	cr_assert_eq(sh("xmllint --xpath 'string(//testsuite/@name)' '%s' > '%s'", p, out), 0);
+	char *name = sl_test_slurp(out, NULL);
+	size_t nl = strlen(name);
+	if (nl > 1 && name[nl - 1] == '\n' && name[nl - 2] != '\n')   /* xmllint's own line end */
+		name[nl - 1] = '\0';
+	cr_expect_str_eq(name, "dir|a`b/<x>&\"'\\x01]]>\n ü:1,2%.yaml",
+			 "the file name as XML gives it back (a control as \\xHH): %s", name);
+	free(name);
+	cr_assert_eq(sh("xmllint --xpath 'string(//failure/@message)' '%s' > '%s'", p, out), 0);
+	char *msg = sl_test_slurp(out, NULL);
+	cr_expect(strstr(msg, "<script>x</script> ]]> &amp; *em*"), "%s", msg);
+	free(msg);
+	/* the canary: a failure without its type is rejected */
+	cr_assert_eq(sh("sed 's/<failure type=\"error\"/<failure/' '%s' > '%s/canary.xml'", p, tmp), 0);
+	cr_expect_neq(sh("xmllint --noout --schema '%s' '%s/canary.xml' > /dev/null 2>&1", JUNIT_XSD,
+			 tmp), 0, "the XSD accepted a failure without a type");
+	rm_rf(tmp);
+}
+
+/* The cells of a Markdown table row: the "|" not escaped by a backslash, less one. */
+static size_t md_cells(const char *row)
+{
+	size_t pipes = 0;
+	for (const char *p = row; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		pipes += *p == '|';
+	}
+	return pipes ? pipes - 1 : 0;
+}
+
+/* Every row of every table of md as wide as its header; no raw HTML but <br>; no unescaped
+** backtick outside the summary line. */
+static void check_markdown(const char *md, const char *what)
+{
+	char *copy = strdup(md);
+	size_t header = 0, rows = 0;
+	for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n")) {
+		if (line[0] != '|') {
+			header = 0;
+			continue;
+		}
+		size_t n = md_cells(line);
+		cr_expect(strlen(line) >= 2 && strcmp(line + strlen(line) - 2, " |") == 0,
+			  "%s: a row that does not end its last cell: %s", what, line);
+		if (!header) {
+			header = n;
+			continue;
+		}
+		rows++;
+		cr_expect_eq(n, header, "%s: %zu cells under a header of %zu: %s", what, n, header,
+			     line);
+		for (const char *p = line; *p; p++) {
+			if (*p == '\\' && p[1]) {
+				p++;
+				continue;
+			}
+			cr_expect(*p != '`', "%s: an unescaped backtick: %s", what, line);
+			cr_expect(*p != '<' || strncmp(p, "<br>", 4) == 0, "%s: raw HTML: %s", what, line);
+		}
+	}
+	cr_expect_gt(rows, 0, "%s: no table rows", what);
+	free(copy);
+}
+
+Test(report, markdown_structure, .timeout = 300)
+{
+	char *tmp = scratch();
+	for (size_t i = 0; i < N_FORMAT_CASES; i++) {
+		char args[1024];
+		snprintf(args, sizeof args, "-f markdown %s", FORMAT_CASES[i]);
+		char *md = sl_test_slurp(run_into(tmp, "report.md", args), NULL);
+		check_markdown(md, FORMAT_CASES[i]);
+		json_t *want = json_findings(tmp, FORMAT_CASES[i]);
+		size_t found = 0;
+		const char *f = strstr(md, "\n### Findings\n");
+		for (const char *p = f; p && (p = strstr(p + 1, "\n| ")); )
+			found++;
+		size_t nf = json_array_size(want);   /* the header and its rule too */
+		cr_expect_eq(found, nf ? nf + 2 : 0, "%s: a row per finding in the findings table",
+			     FORMAT_CASES[i]);
+		json_decref(want);
+		free(md);
+	}
+	char *odd = report_file_as(HOSTILE_FILE, HOSTILE_PATH, SL_FORMAT_MARKDOWN);
+	check_markdown(odd, "hostile");
+	cr_expect(strstr(odd, "| dir\\|a\\`b/&lt;x&gt;&amp;\"'\\x01\\]\\]&gt;<br> ü:1,2%.yaml | 2 | 2 | 0 | 0 |"),
+		  "the hostile file's row:\n%s", odd);
+	free(odd);
+	char *clean = report_file_as("testdata/report/clean.yaml", "clean.yaml", SL_FORMAT_MARKDOWN);
+	cr_expect_str_eq(clean, "No problems found in 1 file.\n");
+	free(clean);
+	rm_rf(tmp);
+}
+
+/* ---- several reports in one run ---- */
+
+Test(report, formats_in_one_run, .timeout = 300)
+{
+	exe();
+	char *tmp = scratch();
+	const char *in = "testdata/examples testdata/report";
+	static const char *const fmts[] = {"sarif", "gitlab", "junit", "markdown", "json", "text"};
+	char args[2048];
+	int len = snprintf(args, sizeof args, "cd '%s' && '%s' --format github", tmp, exe());
+	for (size_t i = 0; i < 6; i++)
+		len += snprintf(args + len, sizeof args - (size_t)len, " --format %s:one.%s", fmts[i],
+				fmts[i]);
+	char cwd[1024];
+	cr_assert(getcwd(cwd, sizeof cwd));
+	/* from tmp, with the inputs as relative paths there: a symlink to the project */
+	cr_assert_eq(sh("ln -s '%s/testdata' '%s/testdata'", cwd, tmp), 0);
+	cr_expect_eq(sh("%s %s > '%s/all.github' 2>/dev/null", args, in, tmp), 1);
+	for (size_t i = 0; i < 7; i++) {
+		const char *f = i < 6 ? fmts[i] : "github";
+		cr_expect_eq(sh("cd '%s' && '%s' -f %s %s > alone.%s 2>/dev/null", tmp, exe(), f, in, f), 1);
+		char a[600], b[600];
+		snprintf(a, sizeof a, "%s/%s.%s", tmp, i < 6 ? "one" : "all", f);
+		snprintf(b, sizeof b, "%s/alone.%s", tmp, f);
+		char *x = sl_test_slurp(a, NULL), *y = sl_test_slurp(b, NULL);
+		cr_assert(x && y, "%s: missing", f);
+		cr_expect_str_eq(x, y, "--format %s in one run with the others differs from alone", f);
+		free(x);
+		free(y);
+	}
+	/* -o names the file of the one report without one */
+	cr_expect_eq(sh("cd '%s' && '%s' -f json:o.json -f gitlab -o o.gitlab %s > o.stdout 2>&1", tmp,
+			exe(), in), 1);
+	cr_expect_eq(sh("cmp -s '%s/o.gitlab' '%s/one.gitlab' && cmp -s '%s/o.json' '%s/one.json' && "
+			"test ! -s '%s/o.stdout'", tmp, tmp, tmp, tmp, tmp), 0);
+	rm_rf(tmp);
+}
+
+/* Runs schedlint from tmp with args; returns its exit status and its stderr in *err. */
+static int run_err(const char *tmp, const char *args, char **err)
+{
+	int rc = sh("cd '%s' && '%s' %s > out.txt 2> err.txt", tmp, exe(), args);
+	char p[512];
+	snprintf(p, sizeof p, "%s/err.txt", tmp);
+	*err = sl_test_slurp(p, NULL);
+	return rc;
+}
+
+Test(report, formats_usage_and_atomic_writes, .timeout = 300)
+{
+	exe();
+	char *tmp = scratch();
+	char cwd[1024], *err;
+	cr_assert(getcwd(cwd, sizeof cwd));
+	char pod[1200];
+	snprintf(pod, sizeof pod, "'%s/testdata/report/fingerprint-base.yaml'", cwd);
+	struct { const char *args, *says; } usage[] = {
+		{"-f json -f sarif", "two reports go to stdout"},
+		{"-f json:a -f sarif:a", "two reports go to a"},
+		{"-f yaml:a", "unknown format \"yaml:a\""},
+		{"-f json:", "names no file"},
+		{"-f json:a -o b", "-o b: every --format names its own file"},
+		{"-f json -f sarif -o b", "two have none"},
+	};
+	for (size_t i = 0; i < sizeof usage / sizeof usage[0]; i++) {
+		char args[2048];
+		snprintf(args, sizeof args, "%s %s", usage[i].args, pod);
+		cr_expect_eq(run_err(tmp, args, &err), 2, "%s", usage[i].args);
+		cr_expect(strstr(err, usage[i].says), "%s: %s", usage[i].args, err);
+		free(err);
+	}
+	/* a report file that cannot be written: exit 2 naming it, before the lint, nothing left */
+	char args[2048];
+	snprintf(args, sizeof args, "-f json:ok.json -f sarif:no/such/dir/x.sarif %s", pod);
+	cr_expect_eq(run_err(tmp, args, &err), 2);
+	cr_expect(strstr(err, "cannot write the report no/such/dir/x.sarif: No such file or directory"),
+		  "%s", err);
+	free(err);
+	cr_expect_eq(sh("cd '%s' && test ! -e ok.json && test ! -s out.txt", tmp), 0,
+		     "a report was written although another could not be");
+	/* /dev/full: written in place (a device), the failure is exit 2 naming it */
+	snprintf(args, sizeof args, "-f json:/dev/full %s", pod);
+	cr_expect_eq(run_err(tmp, args, &err), 2);
+	cr_expect(strstr(err, "cannot write the report /dev/full: No space left on device"), "%s", err);
+	free(err);
+	/* a write that fails half-way (a file size limit): the old report stays, no temp file */
+	char old[512];
+	snprintf(old, sizeof old, "%s/big.json", tmp);
+	sl_test_spit(old, "OLD\n", 4);
+	snprintf(args, sizeof args, "cd '%s' && trap '' XFSZ && ulimit -f 1 && '%s' -f json:big.json "
+		 "'%s/testdata/rules' > /dev/null 2> err.txt", tmp, exe(), cwd);
+	cr_expect_eq(sh("bash -c \"%s\"", args), 2);
+	char *now = sl_test_slurp(old, NULL);
+	cr_expect_str_eq(now, "OLD\n", "a failed report replaced the old one");
+	free(now);
+	snprintf(old, sizeof old, "%s/err.txt", tmp);
+	err = sl_test_slurp(old, NULL);
+	cr_expect(strstr(err, "cannot write the report big.json: File too large"), "%s", err);
+	free(err);
+	cr_expect_eq(sh("cd '%s' && ls -A | grep -q schedlint-report", tmp), 1, "a temp file is left");
+	/* a symbolic link is written through */
+	cr_assert_eq(sh("cd '%s' && ln -s target.json link.json", tmp), 0);
+	snprintf(args, sizeof args, "-f json:link.json %s", pod);
+	cr_expect_eq(run_err(tmp, args, &err), 1);
+	free(err);
+	cr_expect_eq(sh("cd '%s' && test -L link.json && test -s target.json", tmp), 0);
 	rm_rf(tmp);
 }

@@ -2,6 +2,7 @@
 ** support.c: file helpers the test harnesses share (reading in chunks, so pipes and files of
 ** any size work alike). */
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "support.h"
@@ -34,4 +35,14 @@ void sl_test_spit(const char *path, const char *data, size_t len)
 	cr_assert(f, "cannot write %s", path);
 	cr_assert_eq(fwrite(data, 1, len, f), len, "cannot write %s", path);
 	fclose(f);
+}
+
+void sl_test_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("[NOTE] ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
 }

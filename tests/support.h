@@ -10,5 +10,9 @@
 char *sl_test_slurp(const char *path, size_t *len);
 /* Writes data[0..len) to path; the test fails when it cannot. */
 void sl_test_spit(const char *path, const char *data, size_t len);
+/* A line "[NOTE] ..." on stderr, which meson's test log keeps: what a test left out and why
+** (a skip says it here too). Not cr_log_warn: Criterion exits 1 after a warning, so a warning
+** turns a passing suite red. */
+void sl_test_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -179,7 +179,13 @@ SL_API size_t sl_run_file_count(const sl_run *run);
 /* File i's path, documents and read error; out of range: *out zeroed, SL_EUSAGE. */
 SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
 
-typedef enum sl_format { SL_FORMAT_TEXT, SL_FORMAT_JSON, SL_FORMAT_SARIF, SL_FORMAT_GITHUB } sl_format;
+/* Values are appended, never renumbered (docs/report-formats.md describes each). */
+typedef enum sl_format {
+	SL_FORMAT_TEXT, SL_FORMAT_JSON, SL_FORMAT_SARIF, SL_FORMAT_GITHUB,
+	SL_FORMAT_GITLAB,     /* GitLab Code Quality (a JSON array) */
+	SL_FORMAT_JUNIT,      /* JUnit XML */
+	SL_FORMAT_MARKDOWN,   /* summary tables and the findings, for a PR comment */
+} sl_format;
 #define SL_OUTPUT_OPTIONS_VERSION 1
 #define SL_OUTPUT_OPTIONS_INIT {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT}
 typedef struct sl_output_options {
@@ -190,6 +196,9 @@ typedef struct sl_output_options {
 	bool statistics;         /* text: a count per rule before the summary */
 	bool show_notes;         /* text: each finding's notes under it */
 } sl_output_options;
+/* The name of format i on the command line ("text", "json", …; i from 0) and, when format is
+** not NULL, the format; NULL past the last. */
+SL_API const char *sl_output_format_name(size_t i, sl_format *format);
 /* Writes the report of a linted run to out (opts NULL: text). SL_EIO when writing fails;
 ** SL_EUSAGE for options of an unknown version or an unknown format. */
 SL_API sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FILE *out);

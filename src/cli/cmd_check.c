@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
+#include "cli/targets.h"
 #include "output/escape.h"
 
 struct list { const char **v; size_t n; };
@@ -53,6 +54,7 @@ static int is_stdin(const char *path, const char *stdin_name)
 /* The command line of check, parsed. */
 struct check_args {
 	sl_output_options ropts;
+	sl_targets reports;          /* --format FORMAT[:FILE]..., -o */
 	const char *output, *config_path, *stdin_name, *color, *helm_chart;
 	const char *show_settings;   /* --show-settings PATH */
 	int show_files;
@@ -98,22 +100,15 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"allow-plugins", no_argument, NULL, O_ALLOW_PLUGINS},
 		{"helm-chart", required_argument, NULL, O_HELM_CHART},
 		{NULL, 0, NULL, 0}};
-	static const struct { const char *name; sl_format format; } formats[] = {
-		{"text", SL_FORMAT_TEXT}, {"json", SL_FORMAT_JSON}, {"sarif", SL_FORMAT_SARIF},
-		{"github", SL_FORMAT_GITHUB}};
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "f:o:c:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': {
-			size_t i = 0;
-			while (i < sizeof formats / sizeof formats[0] && strcmp(optarg, formats[i].name))
-				i++;
-			if (i == sizeof formats / sizeof formats[0])
-				return usage_error("unknown format \"%s\" (expected text, json, sarif or github)",
-						   optarg);
-			a->ropts.format = formats[i].format;
+			const char *why = sl_targets_add(&a->reports, optarg);
+			if (why)
+				return usage_error(why, optarg);
 			break;
 		}
 		case 'o': a->output = optarg; break;
@@ -173,6 +168,12 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	}
 	a->paths = argv + optind;
 	a->n_paths = argc - optind;
+	char *why = sl_targets_plan(&a->reports, a->output);
+	if (why || a->reports.n == 0) {
+		int st = why ? usage_error("%s", why) : EXIT_INTERNAL;
+		free(why);
+		return st;
+	}
 	return -1;
 }
 
@@ -362,36 +363,40 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 	return status;
 }
 
-/* Writes the report (to -o FILE, else out) and, after --fix, what was fixed; EXIT_USAGE when
-** it cannot be written, else EXIT_CLEAN. */
+/* Writes every report (each to its file, else out) and, in a text report after --fix, what was
+** fixed; EXIT_USAGE when one cannot be written, else EXIT_CLEAN. */
 static int write_report(const sl_run *run, struct check_args *a, FILE *out, size_t applied,
 			const struct fix_count *fc)
 {
-	if (a->output) {
-		out = fopen(a->output, "w");
-		if (!out) {
-			int e = errno;
-			sl_escape_put(stderr, a->output, SL_SINK_TEXT_LINE);
-			fprintf(stderr, ": error: cannot write: %s\n", strerror(e));
-			return EXIT_USAGE;
-		}
-	}
 	const char *no_color = getenv("NO_COLOR");
-	a->ropts.color = strcmp(a->color, "always") == 0 ||
-			 (strcmp(a->color, "auto") == 0 && !a->output && isatty(STDOUT_FILENO) &&
-			  !(no_color && *no_color));
-	sl_err err = sl_run_write_output(run, &a->ropts, out);
-	if (a->fix && applied && a->ropts.format == SL_FORMAT_TEXT)
-		sl_cli_fix_summary(out, fc->fixed, sl_run_finding_count(run) + fc->left, fc->unwritten);
-	if (a->output && fclose(out) != 0)
-		err = SL_EIO;
-	else if (!a->output && fflush(stdout) != 0)
-		err = SL_EIO;
-	if (err) {
-		fprintf(stderr, "schedlint: error: cannot write the report: %s\n", sl_strerror(err));
-		return EXIT_USAGE;
+	int status = EXIT_CLEAN;
+	for (size_t i = 0; i < a->reports.n; i++) {
+		const sl_target *t = &a->reports.v[i];
+		FILE *to = t->path ? t->out : out;
+		a->ropts.format = t->format;
+		a->ropts.color = strcmp(a->color, "always") == 0 ||
+				 (strcmp(a->color, "auto") == 0 && !t->path && isatty(STDOUT_FILENO) &&
+				  !(no_color && *no_color));
+		errno = 0;
+		sl_err err = sl_run_write_output(run, &a->ropts, to);
+		if (!err && a->fix && applied && t->format == SL_FORMAT_TEXT)
+			sl_cli_fix_summary(to, fc->fixed, sl_run_finding_count(run) + fc->left,
+					   fc->unwritten);
+		if (!err && ferror(to))
+			err = SL_EIO;
+		if (err) {
+			int e = errno;   /* the write's own reason (ENOSPC, EFBIG) when there is one */
+			fputs("schedlint: error: cannot write the report", stderr);
+			if (t->path) {
+				fputc(' ', stderr);
+				sl_escape_put(stderr, t->path, SL_SINK_TEXT);
+			}
+			fprintf(stderr, ": %s\n", err == SL_EIO && e ? strerror(e) : sl_strerror(err));
+		}
+		if (!sl_targets_close(&a->reports, i, !err))
+			status = EXIT_USAGE;
 	}
-	return EXIT_CLEAN;
+	return status;
 }
 
 /* Lints (and fixes, or diffs) under cfg, writes the report; the exit status: 2 beats 1. */
@@ -401,6 +406,10 @@ static int check(struct check_args *a, const sl_config *cfg)
 	sl_run *run = new_run(a, cfg, &status);
 	if (!run)
 		return status;
+	if (!a->show_files && !a->diff && !sl_targets_open(&a->reports)) {
+		sl_run_free(run);
+		return EXIT_USAGE;
+	}
 	sl_err err = add_inputs(run, a);
 	if (!err)
 		err = a->show_files ? sl_run_list(run) : sl_run_lint(run);
@@ -458,6 +467,7 @@ int sl_cmd_check(int argc, char **argv)
 		status = check(&a, cfg);   /* --show-files: lists instead */
 	}
 	sl_config_free(cfg);
+	sl_targets_free(&a.reports);
 	free(a.sel.v);
 	free(a.plugins.v);
 	free(a.ign.v);

@@ -59,6 +59,18 @@ static bool invisible_control(unsigned cp)
 	       (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/* The ASCII punctuation that means something in a Markdown table cell (emphasis, code, links,
+** strikethrough, the cell separator, mentions, the escape itself): each is backslash-escaped. */
+#define MARKDOWN_PUNCT "\\`*_[]|~@!#"
+
+static const char *markdown_punct(unsigned cp)
+{
+	static const char *const esc[] = {"\\\\", "\\`", "\\*", "\\_", "\\[", "\\]", "\\|",
+					   "\\~", "\\@", "\\!", "\\#"};
+	_Static_assert(sizeof esc / sizeof esc[0] == sizeof MARKDOWN_PUNCT - 1, "one each");
+	return esc[strchr(MARKDOWN_PUNCT, (int)cp) - MARKDOWN_PUNCT];
+}
+
 static bool text_like(sl_sink sink)
 {
 	return sink != SL_SINK_XML;
@@ -99,6 +111,10 @@ static void escape_into(struct obuf *b, const char *s, sl_sink sink)
 			rep = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;"
 			    : cp == '"' ? "&quot;" : cp == '\'' ? "&apos;" : cp == '\t' ? "&#9;"
 			    : cp == '\n' ? "&#10;" : cp == '\r' ? "&#13;" : NULL;
+		} else if (sink == SL_SINK_MARKDOWN) {
+			rep = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;"
+			    : cp == '\n' ? "<br>" : cp == '\t' ? "\\t" : cp == '\r' ? "\\r"
+			    : cp < 0x80 && strchr(MARKDOWN_PUNCT, (int)cp) ? markdown_punct(cp) : NULL;
 		} else {
 			rep = cp == '\t' ? "\\t" : cp == '\n' ? "\\n" : cp == '\r' ? "\\r" : NULL;
 		}

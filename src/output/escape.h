@@ -19,6 +19,10 @@
 ** - SL_SINK_XML (attribute values and text): & < > " ' as entities, \t \n \r as character
 **   references; what XML 1.0 cannot hold (other C0 controls, U+FFFE, U+FFFF, invalid bytes)
 **   as the text "\xHH" / "\uHHHH"; C1 and bidi controls as character references.
+** - SL_SINK_MARKDOWN (a GitHub-flavoured Markdown table cell): as SL_SINK_TEXT for the controls
+**   and invalid bytes, but LF as "<br>"; & < > as entities; \ ` * _ [ ] | ~ @ ! # backslash-
+**   escaped, so a value can neither end the cell or the row, nor start code, emphasis, a link,
+**   an HTML tag or a mention.
 ** - SL_SINK_DIFF (a path in "--- PATH" / "+++ PATH" headers): as SL_SINK_TEXT_LINE.
 ** - JSON and SARIF strings: sl_escape_json below. */
 #ifndef SL_ESCAPE_H
@@ -34,6 +38,7 @@ typedef enum sl_sink {
 	SL_SINK_GITHUB_PROP,
 	SL_SINK_XML,
 	SL_SINK_DIFF,
+	SL_SINK_MARKDOWN,
 } sl_sink;
 
 /* Writes s (NULL writes nothing) escaped for sink. */

@@ -25,9 +25,12 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 sl_err sl_json_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
 sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
 sl_err sl_github_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
+sl_err sl_gitlab_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
+sl_err sl_junit_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
+sl_err sl_markdown_write(const sl_output_run *run, const sl_output_options *opts, FILE *out);
 
 /* An array of a JSON report written one element at a time: item(payload, i) makes element i
-** (a new reference, NULL when out of memory). */
+** (a new reference, NULL when out of memory). A NULL key: the skeleton is this array, empty. */
 typedef struct sl_json_array {
 	const char *key;
 	size_t n;
@@ -39,6 +42,31 @@ typedef struct sl_json_array {
 ** in the skeleton, the first so keyed after the previous one) filled with its elements. */
 sl_err sl_stream_write_json(FILE *out, json_t *skeleton, const sl_json_array *arrays,
 			      size_t n_arrays);
+
+/* A finding's fingerprints (fingerprint.c): keyed on rule, object identity and JSON pointer,
+** never on a position, so they survive edits elsewhere in the file.
+** partial: 64 hex digits, ":" and k, where k counts the findings of the same file with the same
+**   hash so far (as GitHub's primaryLocationLineHash does): SARIF's partialFingerprints, which
+**   a viewer combines with the file.
+** global: 64 hex digits, the hash of the path and partial: unique in the run, stable across
+**   runs (GitLab Code Quality's fingerprint). */
+typedef struct sl_fingerprint {
+	char partial[88];
+	char global[65];
+} sl_fingerprint;
+/* One per finding of run, in its order (malloc'd); NULL when out of memory. */
+sl_fingerprint *sl_fingerprint_all(const sl_output_run *run);
+
+/* Findings or files grouped by a string (a path, a rule): sl_group_sort orders e[0..n) by key
+** (strcmp), then by i; sl_group_find gives the first position whose key is not below key, and
+** sl_group_end the end of the run of entries from `from` whose key is key. */
+typedef struct sl_group_entry {
+	const char *key;
+	size_t i;   /* the finding's (the file's) index in the run */
+} sl_group_entry;
+void sl_group_sort(sl_group_entry *e, size_t n);
+size_t sl_group_find(const sl_group_entry *e, size_t n, const char *key);
+size_t sl_group_end(const sl_group_entry *e, size_t n, size_t from, const char *key);
 
 /* Counts shared by the reporters' summaries. */
 typedef struct sl_summary {

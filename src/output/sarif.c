@@ -15,7 +15,6 @@
 #include "schedlint/schedlint.h"
 #include "output/escape.h"
 #include "output/output.h"
-#include "sha256.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define INFO_URI "https://github.com/schedlint/schedlint"
@@ -24,32 +23,6 @@
 #define SRCROOT "%SRCROOT%"
 /* GitHub's limit for shortDescription and fullDescription. */
 #define DESCRIPTION_MAX 1024
-
-/* A field of the fingerprint: its length first, so no separator can be forged by a name. */
-static void sha256_field(sl_sha256 *s, const char *v)
-{
-	char len[24];
-	int n = snprintf(len, sizeof len, "%zu:", v ? strlen(v) : (size_t)0);
-	sl_sha256_update(s, v ? len : "-:", v ? (size_t)n : 2);
-	if (v)
-		sl_sha256_update(s, v, strlen(v));
-}
-
-/* The fingerprint of a finding: rule, object identity and pointer, nothing positional (line,
-** column, document index), so it survives edits elsewhere in the file. */
-static void fingerprint(const sl_finding *f, char hex[65])
-{
-	sl_sha256 s;
-	sl_sha256_init(&s);
-	sha256_field(&s, "schedlint/v1");
-	sha256_field(&s, f->rule);
-	sha256_field(&s, f->api_version);
-	sha256_field(&s, f->kind);
-	sha256_field(&s, f->namespace_);
-	sha256_field(&s, f->name);
-	sha256_field(&s, f->pointer);
-	sl_sha256_hex(&s, hex);
-}
 
 /* ---- artifact URIs ---- */
 
@@ -453,57 +426,6 @@ static json_t *result_json(uri_ctx *u, const sl_finding *f, const char *fp)
 	return o;
 }
 
-/* The fingerprints of all findings: the hash, then ":k" where k counts the findings of the
-** same file with the same hash so far (as GitHub's primaryLocationLineHash does), so identical
-** findings in one file stay distinct. Findings are sorted by path, so a file's findings are
-** contiguous; within one, (hash, index) order gives each duplicate its k. */
-typedef struct fp_slot {
-	char hash[65];
-	size_t file, index;
-} fp_slot;
-
-static int fp_cmp(const void *a, const void *b)
-{
-	const fp_slot *x = a, *y = b;
-	if (x->file != y->file)
-		return x->file < y->file ? -1 : 1;
-	int c = strcmp(x->hash, y->hash);
-	if (c)
-		return c;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static char (*fingerprints(const sl_output_run *run))[80]
-{
-	size_t n = run->n_findings;
-	char (*fp)[80] = calloc(n ? n : 1, sizeof *fp);
-	fp_slot *slot = calloc(n ? n : 1, sizeof *slot);
-	if (!fp || !slot) {
-		free(fp);
-		free(slot);
-		return NULL;
-	}
-	size_t file = 0;
-	for (size_t i = 0; i < n; i++) {
-		const sl_finding *f = run->findings[i];
-		if (i && strcmp(run->findings[i - 1]->path, f->path) != 0)
-			file++;
-		fingerprint(f, slot[i].hash);
-		slot[i].file = file;
-		slot[i].index = i;
-	}
-	qsort(slot, n, sizeof *slot, fp_cmp);
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {
-		bool same = i && slot[i].file == slot[i - 1].file &&
-			    strcmp(slot[i].hash, slot[i - 1].hash) == 0;
-		k = same ? k + 1 : 1;
-		snprintf(fp[slot[i].index], sizeof fp[0], "%s:%zu", slot[i].hash, k);
-	}
-	free(slot);
-	return fp;
-}
-
 static json_t *invocation_json(uri_ctx *u, const sl_output_run *run)
 {
 	json_t *notes = json_array();
@@ -544,13 +466,13 @@ static json_t *invocation_json(uri_ctx *u, const sl_output_run *run)
 struct results {
 	uri_ctx *u;
 	const sl_output_run *run;
-	char (*fp)[80];
+	sl_fingerprint *fp;
 };
 
 static json_t *result_item(void *payload, size_t i)
 {
 	struct results *r = payload;
-	return result_json(r->u, r->run->findings[i], r->fp[i]);
+	return result_json(r->u, r->run->findings[i], r->fp[i].partial);
 }
 
 sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
@@ -570,7 +492,7 @@ sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, F
 	}
 	/* the results are written one by one (stream.c), after the rest */
 	json_t *results = json_array();
-	char (*fp)[80] = fingerprints(run);
+	sl_fingerprint *fp = sl_fingerprint_all(run);
 	ok = ok && results && fp;
 	json_t *driver = ok ? json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", "schedlint",
 				       "version", sl_version(), "semanticVersion", sl_version(),

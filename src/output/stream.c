@@ -41,11 +41,13 @@ sl_err sl_stream_write_json(FILE *out, json_t *skeleton, const sl_json_array *ar
 	const char *p = s;
 	sl_err err = SL_OK;
 	for (size_t a = 0; a < n_arrays && !err; a++) {
-		/* "key": [] on a line of its own, after the previous array */
+		/* "key": [] on a line of its own, after the previous array; the document itself
+		** when the key is NULL */
 		char pat[128];
-		snprintf(pat, sizeof pat, "\"%s\": []", arrays[a].key);
-		const char *at = strstr(p, pat);
-		while (at && (at == s || at[-1] != ' '))
+		snprintf(pat, sizeof pat, arrays[a].key ? "\"%s\": []" : "[]",
+			 arrays[a].key ? arrays[a].key : "");
+		const char *at = arrays[a].key ? strstr(p, pat) : strcmp(s, "[]") == 0 ? s : NULL;
+		while (arrays[a].key && at && (at == s || at[-1] != ' '))
 			at = strstr(at + 1, pat);
 		if (!at) {
 			err = SL_EINTERNAL;

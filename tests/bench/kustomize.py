@@ -5,11 +5,14 @@ schedlint, against linting the same objects as plain files (what `kubectl kustom
 each overlay, one file per overlay). Prints the median wall time of each and the ratio (target:
 building and linting the overlays costs at most 2x linting the plain files).
 
-    tests/bench/kustomize.py [--overlays 200] [--bases 10] [--runs 5] [--schedlint PATH]
+    tests/bench/kustomize.py [--overlays 200] [--bases 10] [--runs 5] [--reuse] [--schedlint PATH]
+
+The two runs alternate (a busy machine slows both alike); wall and CPU (user + system) medians.
 
 Needs kubectl (kustomize v5) for the plain files; the trees go to /tmp/schedlint-bench-kustomize."""
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -132,13 +135,19 @@ def generate(n_overlays, n_bases):
     return tree, plain
 
 
-def timed(cmd, runs):
-    walls = []
+def timed(cmds, runs):
+    """Runs the commands in turn, runs times (interleaved: a busy machine slows both alike); the
+    median wall time and the median CPU time (user + system) of each, in seconds."""
+    walls, cpus = [[] for _ in cmds], [[] for _ in cmds]
     for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        walls.append(time.perf_counter() - t)
-    return statistics.median(walls)
+        for i, cmd in enumerate(cmds):
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            walls[i].append(time.perf_counter() - t)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus[i].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+    return [(statistics.median(w), statistics.median(c)) for w, c in zip(walls, cpus)]
 
 
 def main():
@@ -146,16 +155,22 @@ def main():
     ap.add_argument("--overlays", type=int, default=200)
     ap.add_argument("--bases", type=int, default=10)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--reuse", action="store_true", help="time the trees generated before")
     ap.add_argument("--schedlint", default=os.path.join(ROOT, "build", "schedlint"))
     a = ap.parse_args()
-    tree, plain = generate(a.overlays, a.bases)
+    tree, plain = os.path.join(DATA, "tree"), os.path.join(DATA, "plain")
+    if not (a.reuse and os.path.isdir(tree) and os.path.isdir(plain)):
+        tree, plain = generate(a.overlays, a.bases)
     objs = sum(open(os.path.join(plain, f)).read().count("\nkind: ") + 1 for f in os.listdir(plain))
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
     for j in ("1", "2"):
-        built = timed([a.schedlint, "-j", j, "--no-project", tree], a.runs)
-        flat = timed([a.schedlint, "-j", j, "--no-project", plain], a.runs)
-        print(f"-j{j}: {a.overlays} overlays over {a.bases} bases ({objs} objects): built and "
-              f"linted {built * 1000:.0f} ms; the same objects as plain files {flat * 1000:.0f} ms; "
-              f"ratio {built / flat:.2f}x")
+        (bw, bc), (fw, fc) = timed([[a.schedlint, "-j", j, "--no-project", tree],
+                                    [a.schedlint, "-j", j, "--no-project", plain]], a.runs)
+        print(f"-j{j}: {len(os.listdir(plain))} overlays ({objs} objects): built and linted "
+              f"{bw * 1000:.0f} ms wall, {bc * 1000:.0f} ms CPU; the same objects as plain files "
+              f"{fw * 1000:.0f} ms wall, {fc * 1000:.0f} ms CPU; ratio {bw / fw:.2f}x wall, "
+              f"{bc / fc:.2f}x CPU")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

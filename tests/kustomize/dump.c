@@ -15,7 +15,7 @@ int main(int argc, char **argv)
 	}
 	sl_kustomize *k = NULL;
 	const char *paths[] = {argv[1]};
-	if (sl_kustomize_plan(paths, 1, &k) != SL_OK) {
+	if (sl_kustomize_plan(paths, 1, 1, &k) != SL_OK) {
 		sl_kustomize_free(k);
 		return 3;
 	}

@@ -260,6 +260,9 @@ Test(engine, streaming_gives_the_same_report, .timeout = 120)
 	const char *dirs[] = {"testdata/rules", "testdata/examples", "testdata/fuzz",
 			      "../shared/corpus"};
 	size_t n = access("../shared/corpus", F_OK) == 0 ? 4 : 3;
+	if (n == 3)   /* stderr: meson's log keeps it (Criterion's warnings would fail the suite) */
+		fprintf(stderr, "[NOTE] ../shared/corpus is absent (a clone without the team's "
+			"../shared): streamed versus whole over the fixtures only\n");
 	char *kept = report_of(dirs, n, false, 2);
 	char *streamed = report_of(dirs, n, true, 2);
 	char *streamed1 = report_of(dirs, n, true, 1);

@@ -64,6 +64,20 @@ Test(escape, xml)
 	expect("é", SL_SINK_XML, "é");
 }
 
+Test(escape, markdown)
+{
+	expect("a|b`c", SL_SINK_MARKDOWN, "a\\|b\\`c");
+	expect("<script>&amp;</script>", SL_SINK_MARKDOWN, "&lt;script&gt;&amp;amp;&lt;/script&gt;");
+	expect("*em* _u_ [l](u) ~s~ @user !x #1 \\", SL_SINK_MARKDOWN,
+	       "\\*em\\* \\_u\\_ \\[l\\](u) \\~s\\~ \\@user \\!x \\#1 \\\\");
+	expect(NL_CMD, SL_SINK_MARKDOWN, "v<br>::add-mask::secret");
+	expect("\t\r", SL_SINK_MARKDOWN, "\\t\\r");
+	expect(ESC, SL_SINK_MARKDOWN, "a\\x1b\\[31mb\\x1b\\]0;title\\x07");
+	expect(BAD, SL_SINK_MARKDOWN, "x\\xff\\xc0\\xafy\\xed\\xa0\\x80z");
+	expect(BIDI, SL_SINK_MARKDOWN, "ab\\u202ecd\\u2066");
+	expect("é日本", SL_SINK_MARKDOWN, "é日本");
+}
+
 Test(escape, diff_header)
 {
 	expect("a\n+++ b/etc/passwd", SL_SINK_DIFF, "a\\n+++ b/etc/passwd");
