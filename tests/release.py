@@ -8,7 +8,8 @@ Usage: release.py   (from the project root, $SCHEDLINT naming the built binary)
   same string), CHANGELOG.md's newest heading and what `schedlint --version` says;
 - the shared library's major version (meson's soversion: the version's first number) is the
   soname of debian/libschedlintN.symbols and the name of the library package in debian/control
-  and the .install file (a soname bump renames the package);
+  and the .install file (a soname bump renames the package); the symbols file lists exactly the
+  SL_API functions of include/schedlint/;
 - the snippets of README.md, docs/*.md, action.yml and ci/gitlab.yml name only refs of this
   repository that exist: `main`, a commit sha or a placeholder, or a tag `git tag` lists (none
   before the first release).
@@ -57,6 +58,19 @@ def main():
         fail("%s is missing (the soname is libschedlint.so.%s)" % (symbols, major))
     elif open(symbols).readline().split()[:2] != ["libschedlint.so." + major, "libschedlint" + major]:
         fail("%s does not start with libschedlint.so.%s libschedlint%s" % (symbols, major, major))
+    else:
+        # the symbols file lists the public API: the SL_API functions of include/schedlint/
+        api = set()
+        for h in glob.glob("include/schedlint/*.h"):
+            for m in re.finditer(r"SL_API[^;{]*?\b(sl_[a-z0-9_]+)\s*\(", open(h).read()):
+                api.add(m.group(1))
+        listed = set(re.findall(r"^ (sl_[a-z0-9_]+)@Base ", open(symbols).read(), re.M))
+        for name in sorted(api - listed):
+            fail("%s lacks the SL_API function %s: add the line ' %s@Base %s'" %
+                 (symbols, name, name, version))
+        for name in sorted(listed - api):
+            fail("%s lists %s, which no header declares SL_API: an ABI break (docs/release.md)" %
+                 (symbols, name))
     control = open("debian/control").read()
     if not re.search(r"^Package: libschedlint%s$" % major, control, re.M) or \
             "libschedlint%s (= ${binary:Version})" % major not in control:
