@@ -44,6 +44,7 @@ static sl_err build_index(sl_engine *e);
 static sl_err settle_used(sl_engine *e);
 static sl_err build_serving_table(sl_engine *e);
 static sl_err sort_findings(sl_passes *p);
+static void count_inputs(sl_passes *p);
 
 /* The project's context files are parsed again in pass 2 only for their serving units, which
 ** only a rule that compares a unit with every serving unit reads (waits_for_units): when no
@@ -79,8 +80,15 @@ sl_err sl_passes_lint(sl_passes *p)
 	if (e->stream && !e->keep && !(e->keep = sl_arena_new()))
 		return SL_ENOMEM;
 	prepare_stream(e);
+	p->done = 0;
+	if (!p->started.tv_sec)
+		clock_gettime(CLOCK_REALTIME, &p->started);
+	count_inputs(p);
 	sl_err err;
-	if ((err = run_pass(p, 1)) || (err = drop_duplicates(e)) || (err = build_index(e)))
+	if ((err = run_pass(p, 1)) || (err = drop_duplicates(e)))
+		return err;
+	count_inputs(p);   /* a file named twice is linted once */
+	if ((err = build_index(e)))
 		return err;
 	if (e->stream)
 		skip_unneeded_context(e);
@@ -94,6 +102,23 @@ sl_err sl_passes_lint(sl_passes *p)
 	if ((err = settle_used(e)))
 		return err;
 	return sort_findings(p);
+}
+
+/* The files a progress callback counts: the inputs, not the project's context files. */
+static void count_inputs(sl_passes *p)
+{
+	p->total = 0;
+	for (size_t i = 0; i < p->eng.n_files; i++)
+		p->total += !p->eng.files[i]->context;
+}
+
+/* Tells the progress callback that one more input is through (one call at a time). */
+static void one_done(sl_passes *p)
+{
+	pthread_mutex_lock(&p->progress_lock);
+	p->done++;
+	p->progress(p->progress_ctx, p->done, p->total > p->done ? p->total : p->done);
+	pthread_mutex_unlock(&p->progress_lock);
 }
 
 /* The kinds whose names decide, in pass 1, what a streamed file needs: one the index looks up
@@ -174,6 +199,9 @@ static void *pass_worker(void *arg)
 		if (pass_of((sl_file_next)f->next) != ps->pass)
 			continue;
 		sl_err err = step(e, f, &scratch);
+		bool done = f->next == SL_NEXT_DONE || f->next == SL_NEXT_DONE_COMPACT;
+		if (ps->p->progress && done && !f->context)
+			one_done(ps->p);
 		if (err) {
 			int none = SL_OK;
 			atomic_compare_exchange_strong(&ps->err, &none, (int)err);
@@ -734,6 +762,9 @@ sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *
 	p->eng.cfg = cfg;
 	p->eng.stream = opts && opts->low_memory;
 	pthread_mutex_init(&p->eng.keep_lock, NULL);
+	pthread_mutex_init(&p->progress_lock, NULL);
+	p->progress = opts ? opts->progress : NULL;
+	p->progress_ctx = opts ? opts->progress_ctx : NULL;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	p->jobs = opts && opts->jobs ? opts->jobs : cpus > 0 ? (unsigned)cpus : 1;
 	sl_index_init(&p->eng.index, cfg);
@@ -839,6 +870,7 @@ void sl_passes_free(sl_passes *p)
 	free(e->files);
 	sl_arena_free(e->keep);
 	pthread_mutex_destroy(&e->keep_lock);
+	pthread_mutex_destroy(&p->progress_lock);
 	sl_scopes_free(e->scopes);
 	free_views(e);
 	sl_index_free(&e->index);

@@ -14,6 +14,11 @@ typedef struct sl_passes {
 	unsigned jobs;               /* threads for the passes */
 	sl_frec **sorted;
 	size_t n_sorted;
+	void (*progress)(void *ctx, size_t done, size_t total);   /* sl_run_options' */
+	void *progress_ctx;
+	pthread_mutex_t progress_lock;   /* one call at a time, done counted under it */
+	size_t done, total;              /* files through, of the inputs, in this lint */
+	struct timespec started;         /* when the first lint started (CLOCK_REALTIME) */
 } sl_passes;
 
 /* Sets p up for a run under cfg with opts (threads, streaming, select/ignore). On an error the

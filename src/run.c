@@ -64,10 +64,12 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 			*error_out = NULL;
 		return SL_EUSAGE;
 	}
-	/* a version 1 struct ends before plugins: the rest keeps its defaults */
+	/* an older struct ends before the fields of later versions: they keep their defaults */
 	sl_run_options o = SL_RUN_OPTIONS_INIT;
 	if (opts)
-		memcpy(&o, opts, opts->version >= 2 ? sizeof o : offsetof(sl_run_options, plugins));
+		memcpy(&o, opts, opts->version >= 3 ? sizeof o
+				 : opts->version == 2 ? offsetof(sl_run_options, progress)
+						      : offsetof(sl_run_options, plugins));
 	if (opts)
 		opts = &o;
 	sl_run *run = sl_xcalloc(1, sizeof *run);
@@ -975,13 +977,32 @@ void sl_run_free(sl_run *run)
 	free(run);
 }
 
+/* The text the run holds of path (any record of it: an input, a kustomization's patch), else
+** NULL; *stamp: the file as it was last read from disk. */
+static const sl_source *held_source(const void *ctx, const char *path, sl_stamp *stamp)
+{
+	const sl_engine *e = &((const sl_run *)ctx)->passes.eng;
+	for (size_t i = 0; i < e->n_files; i++) {
+		const sl_file *f = e->files[i];
+		if (strcmp(f->path, path) != 0 || f->borrowed)
+			continue;
+		*stamp = f->on_disk ? f->stamp : (sl_stamp){0};
+		if (f->src)
+			return f->src;
+	}
+	return NULL;
+}
+
 sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FILE *out)
 {
-	static const sl_output_options text = SL_OUTPUT_OPTIONS_INIT;
-	if (!opts)
-		opts = &text;
-	if (!known_version(opts->version, SL_OUTPUT_OPTIONS_VERSION))
+	if (opts && !known_version(opts->version, SL_OUTPUT_OPTIONS_VERSION))
 		return SL_EUSAGE;
+	/* a version 1 struct ends before full: the rest keeps its defaults */
+	sl_output_options o = SL_OUTPUT_OPTIONS_INIT;
+	if (opts)
+		memcpy(&o, opts, opts->version >= 2 ? sizeof o : offsetof(sl_output_options, full));
+	o.version = SL_OUTPUT_OPTIONS_VERSION;
+	opts = &o;
 	/* the run as the writers read it: its findings and files, gathered once */
 	size_t nd = run->passes.n_sorted, nf = run->n_shown;
 	const sl_finding **findings = sl_xmalloc((nd ? nd : 1) * sizeof *findings);
@@ -992,7 +1013,7 @@ sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FIL
 	for (size_t i = 0; !err && i < nf; i++)
 		sl_run_file(run, i, &files[i]);
 	if (!err) {
-		sl_output_run view = {findings, nd, files, nf};
+		sl_output_run view = {findings, nd, files, nf, held_source, run, run->passes.started};
 		err = sl_output_write(&view, opts, out);
 	}
 	free(findings);

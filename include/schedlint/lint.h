@@ -33,7 +33,7 @@ typedef struct sl_run sl_run;
 ** options mean the defaults.
 **     sl_run_options o = SL_RUN_OPTIONS_INIT;
 **     o.jobs = 1;                                                                       */
-#define SL_RUN_OPTIONS_VERSION 2   /* 2: plugins, allow_plugins */
+#define SL_RUN_OPTIONS_VERSION 3   /* 2: plugins, allow_plugins; 3: progress */
 #define SL_RUN_OPTIONS_INIT {.version = SL_RUN_OPTIONS_VERSION}
 typedef struct sl_run_options {
 	unsigned version;            /* SL_RUN_OPTIONS_VERSION */
@@ -62,6 +62,14 @@ typedef struct sl_run_options {
 	bool allow_plugins;          /* load the plugins: a config names (else such a config is
 					SL_ECONFIG: a repository's config must not run native code
 					on a machine that merely lints it) */
+	/* version 3: */
+	void (*progress)(void *ctx, size_t done, size_t total);
+				     /* called as sl_run_lint (and each round of sl_run_fix) finishes
+					a file: done of total files (the inputs, not the project's
+					context files) are through. From the run's threads, but never
+					two calls at once, and done grows by one each call; keep it
+					quick (a progress line). NULL: not called */
+	void *progress_ctx;          /* its ctx */
 } sl_run_options;
 
 /* A new run under cfg (borrowed; it must outlive the run).
@@ -186,15 +194,23 @@ typedef enum sl_format {
 	SL_FORMAT_JUNIT,      /* JUnit XML */
 	SL_FORMAT_MARKDOWN,   /* summary tables and the findings, for a PR comment */
 } sl_format;
-#define SL_OUTPUT_OPTIONS_VERSION 1
+#define SL_OUTPUT_OPTIONS_VERSION 2   /* 2: full */
 #define SL_OUTPUT_OPTIONS_INIT {.version = SL_OUTPUT_OPTIONS_VERSION, .format = SL_FORMAT_TEXT}
 typedef struct sl_output_options {
 	unsigned version;        /* SL_OUTPUT_OPTIONS_VERSION */
 	sl_format format;
 	bool color;              /* text: ANSI colours */
 	bool quiet;              /* text: only the summary line */
-	bool statistics;         /* text: a count per rule before the summary */
+	bool statistics;         /* text: a row per rule and severity before the summary (count,
+				    fixable) */
 	bool show_notes;         /* text: each finding's notes under it */
+	/* version 2: */
+	bool full;               /* text: each finding with the source lines of its span, a caret
+				    row under it, its notes and its fix (`--output-format full`);
+				    the lines come from the run's text of the file, else the file
+				    read again; for a file that changed since the lint (or was
+				    modified after it started, for one the run did not read, a Helm
+				    template) they are left out */
 } sl_output_options;
 /* The name of format i on the command line ("text", "json", …; i from 0) and, when format is
 ** not NULL, the format; NULL past the last. */

@@ -47,4 +47,23 @@ void sl_cli_fix_summary(FILE *out, size_t fixed, size_t remaining, size_t unwrit
 /* "none", "safe" or "unsafe" */
 const char *sl_cli_fix_name(sl_fix_applicability f);
 
+/* The progress line of a long lint on a terminal (progress.c): "[  412/2000 files]" on stderr,
+** rewritten in place, only when stderr is a terminal (not TERM=dumb) and not -q, once the run
+** has taken SL_PROGRESS_DELAY_MS or has more than SL_PROGRESS_FILES files; cleared before the
+** report. */
+#define SL_PROGRESS_DELAY_MS 500
+#define SL_PROGRESS_FILES 500
+typedef struct sl_progress {
+	bool on;                   /* stderr may show it */
+	bool shown;                /* a line is on the terminal now */
+	long long start_ms, drawn_ms;
+	int width;                 /* of the line shown */
+} sl_progress;
+/* Starts the clock; on: stderr is a terminal and the run is not quiet. */
+void sl_progress_start(sl_progress *p, bool quiet);
+/* The run's progress callback (sl_run_options.progress, ctx a sl_progress). */
+void sl_progress_update(void *ctx, size_t done, size_t total);
+/* Erases the line, if one is shown. */
+void sl_progress_clear(sl_progress *p);
+
 #endif

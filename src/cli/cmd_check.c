@@ -56,12 +56,14 @@ struct check_args {
 	sl_output_options ropts;
 	sl_targets reports;          /* --format FORMAT[:FILE]..., -o */
 	const char *output, *config_path, *stdin_name, *color, *helm_chart;
+	const char *output_format;   /* --output-format concise|full; NULL: full on a terminal */
 	const char *show_settings;   /* --show-settings PATH */
 	int show_files;
 	struct list sel, ign, plugins;
 	int allow_plugins;
 	int fail_on, exit_zero, fix, unsafe, diff, force_exclude, no_project, no_gitignore;
 	unsigned jobs;
+	sl_progress progress;        /* the progress line on a terminal */
 	char **paths;
 	int n_paths;
 };
@@ -72,7 +74,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
 	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT,
 	       O_NO_GITIGNORE, O_SHOW_SETTINGS, O_SHOW_FILES, O_PLUGIN, O_ALLOW_PLUGINS,
-	       O_HELM_CHART };
+	       O_HELM_CHART, O_OUTPUT_FORMAT };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -99,6 +101,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"plugin", required_argument, NULL, O_PLUGIN},
 		{"allow-plugins", no_argument, NULL, O_ALLOW_PLUGINS},
 		{"helm-chart", required_argument, NULL, O_HELM_CHART},
+		{"output-format", required_argument, NULL, O_OUTPUT_FORMAT},
 		{NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
@@ -160,6 +163,11 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		}
 		case O_ALLOW_PLUGINS: a->allow_plugins = 1; break;
 		case O_HELM_CHART: a->helm_chart = optarg; break;
+		case O_OUTPUT_FORMAT:
+			if (strcmp(optarg, "concise") && strcmp(optarg, "full"))
+				return usage_error("--output-format takes concise or full, not \"%s\"", optarg);
+			a->output_format = optarg;
+			break;
 		case ':':
 			return usage_error("option %s needs a value", argv[optind - 1]);
 		default:
@@ -178,7 +186,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 }
 
 /* A new run under cfg; on failure, the message printed and *status set. */
-static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *status)
+static sl_run *new_run(struct check_args *a, const sl_config *cfg, int *status)
 {
 	/* Without fixing, stream: memory then follows the largest file, not the whole input. */
 	sl_run_options opts = SL_RUN_OPTIONS_INIT;
@@ -194,6 +202,8 @@ static sl_run *new_run(const struct check_args *a, const sl_config *cfg, int *st
 	opts.plugins = a->plugins.v;
 	opts.n_plugins = a->plugins.n;
 	opts.allow_plugins = a->allow_plugins || sl_cli_env_allows_plugins();
+	opts.progress = a->progress.on ? sl_progress_update : NULL;
+	opts.progress_ctx = &a->progress;
 	sl_run *run = NULL;
 	char *err_msg = NULL;
 	sl_err err = sl_run_new(cfg, &opts, &run, &err_msg);
@@ -377,6 +387,8 @@ static int write_report(const sl_run *run, struct check_args *a, FILE *out, size
 		a->ropts.color = strcmp(a->color, "always") == 0 ||
 				 (strcmp(a->color, "auto") == 0 && !t->path && isatty(STDOUT_FILENO) &&
 				  !(no_color && *no_color));
+		a->ropts.full = a->output_format ? strcmp(a->output_format, "full") == 0
+						 : !t->path && to == stdout && isatty(STDOUT_FILENO);
 		errno = 0;
 		sl_err err = sl_run_write_output(run, &a->ropts, to);
 		if (!err && a->fix && applied && t->format == SL_FORMAT_TEXT)
@@ -403,6 +415,7 @@ static int write_report(const sl_run *run, struct check_args *a, FILE *out, size
 static int check(struct check_args *a, const sl_config *cfg)
 {
 	int status = EXIT_CLEAN;
+	sl_progress_start(&a->progress, a->ropts.quiet || a->show_files);
 	sl_run *run = new_run(a, cfg, &status);
 	if (!run)
 		return status;
@@ -425,6 +438,7 @@ static int check(struct check_args *a, const sl_config *cfg)
 		fo.unsafe = a->unsafe;
 		err = sl_run_fix(run, &fo, &applied, &converged);
 	}
+	sl_progress_clear(&a->progress);   /* before anything else is written */
 	if (err) {
 		fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
 		status = EXIT_INTERNAL;

@@ -76,12 +76,59 @@ static bool text_like(sl_sink sink)
 	return sink != SL_SINK_XML;
 }
 
+/* Escapes the character at s[i] (of s[0..n)) for sink into b; returns the bytes it took. */
+static size_t escape_one(struct obuf *b, const char *s, size_t n, size_t i, sl_sink sink)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	bool github = sink == SL_SINK_GITHUB_DATA || sink == SL_SINK_GITHUB_PROP;
+	unsigned cp;
+	size_t len = sl_source_utf8_decode(p + i, n - i, &cp);
+	if (!len) {
+		put_fmt(b, "\\x", p[i], 2);
+		return 1;
+	}
+	const char *rep = NULL;
+	if (github) {
+		rep = cp == '%' ? "%25" : cp == '\r' ? "%0D" : cp == '\n' ? "%0A"
+		    : sink == SL_SINK_GITHUB_PROP && cp == ':' ? "%3A"
+		    : sink == SL_SINK_GITHUB_PROP && cp == ',' ? "%2C" : NULL;
+	} else if (sink == SL_SINK_XML) {
+		rep = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;"
+		    : cp == '"' ? "&quot;" : cp == '\'' ? "&apos;" : cp == '\t' ? "&#9;"
+		    : cp == '\n' ? "&#10;" : cp == '\r' ? "&#13;" : NULL;
+	} else if (sink == SL_SINK_MARKDOWN) {
+		rep = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;"
+		    : cp == '\n' ? "<br>" : cp == '\t' ? "\\t" : cp == '\r' ? "\\r"
+		    : cp < 0x80 && strchr(MARKDOWN_PUNCT, (int)cp) ? markdown_punct(cp) : NULL;
+	} else {
+		rep = cp == '\t' ? "\\t" : cp == '\n' ? "\\n" : cp == '\r' ? "\\r" : NULL;
+	}
+	if (rep) {
+		put_str(b, rep);
+	} else if (cp < 0x20 || cp == 0x7F) {
+		put_fmt(b, "\\x", cp, 2);
+	} else if (sink == SL_SINK_XML && (cp == 0xFFFE || cp == 0xFFFF)) {
+		put_fmt(b, "\\u", cp, 4);
+	} else if (invisible_control(cp)) {
+		if (sink == SL_SINK_XML) {
+			put_fmt(b, "&#x", cp, 4);
+			put_str(b, ";");
+		} else {
+			put_fmt(b, "\\u", cp, 4);
+		}
+	} else if (text_like(sink) && cp == '#' && i + 2 < n && p[i + 1] == '#' && p[i + 2] == '[') {
+		put_str(b, "\\x23");
+	} else {
+		put(b, s + i, len);
+	}
+	return len;
+}
+
 static void escape_into(struct obuf *b, const char *s, sl_sink sink)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
 	bool line_start = sink == SL_SINK_TEXT_LINE || sink == SL_SINK_DIFF;
-	bool github = sink == SL_SINK_GITHUB_DATA || sink == SL_SINK_GITHUB_PROP;
 	size_t i = 0;
 	if (line_start) {
 		/* A workflow command is a line that starts with "::" (leading blanks allowed). */
@@ -94,51 +141,18 @@ static void escape_into(struct obuf *b, const char *s, sl_sink sink)
 			i = j + 1;
 		}
 	}
-	while (i < n) {
-		unsigned cp;
-		size_t len = sl_source_utf8_decode(p + i, n - i, &cp);
-		if (!len) {
-			put_fmt(b, "\\x", p[i], 2);
-			i++;
-			continue;
-		}
-		const char *rep = NULL;
-		if (github) {
-			rep = cp == '%' ? "%25" : cp == '\r' ? "%0D" : cp == '\n' ? "%0A"
-			    : sink == SL_SINK_GITHUB_PROP && cp == ':' ? "%3A"
-			    : sink == SL_SINK_GITHUB_PROP && cp == ',' ? "%2C" : NULL;
-		} else if (sink == SL_SINK_XML) {
-			rep = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;"
-			    : cp == '"' ? "&quot;" : cp == '\'' ? "&apos;" : cp == '\t' ? "&#9;"
-			    : cp == '\n' ? "&#10;" : cp == '\r' ? "&#13;" : NULL;
-		} else if (sink == SL_SINK_MARKDOWN) {
-			rep = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;"
-			    : cp == '\n' ? "<br>" : cp == '\t' ? "\\t" : cp == '\r' ? "\\r"
-			    : cp < 0x80 && strchr(MARKDOWN_PUNCT, (int)cp) ? markdown_punct(cp) : NULL;
-		} else {
-			rep = cp == '\t' ? "\\t" : cp == '\n' ? "\\n" : cp == '\r' ? "\\r" : NULL;
-		}
-		if (rep) {
-			put_str(b, rep);
-		} else if (cp < 0x20 || cp == 0x7F) {
-			put_fmt(b, "\\x", cp, 2);
-		} else if (sink == SL_SINK_XML && (cp == 0xFFFE || cp == 0xFFFF)) {
-			put_fmt(b, "\\u", cp, 4);
-		} else if (invisible_control(cp)) {
-			if (sink == SL_SINK_XML) {
-				put_fmt(b, "&#x", cp, 4);
-				put_str(b, ";");
-			} else {
-				put_fmt(b, "\\u", cp, 4);
-			}
-		} else if (text_like(sink) && cp == '#' && i + 2 < n && p[i + 1] == '#' &&
-			   p[i + 2] == '[') {
-			put_str(b, "\\x23");
-		} else {
-			put(b, s + i, len);
-		}
-		i += len;
-	}
+	while (i < n)
+		i += escape_one(b, s, n, i, sink);
+}
+
+size_t sl_escape_char(const char *s, size_t n, size_t i, sl_sink sink, char buf[SL_ESCAPE_CHAR_MAX])
+{
+	char tmp[SL_ESCAPE_CHAR_MAX];
+	struct obuf b = {.s = tmp, .cap = sizeof tmp};
+	size_t len = escape_one(&b, s, n, i, sink);
+	memcpy(buf, tmp, b.n);
+	buf[b.n] = '\0';
+	return len;
 }
 
 char *sl_escape_str(const char *s, sl_sink sink)

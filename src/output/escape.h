@@ -41,6 +41,12 @@ typedef enum sl_sink {
 	SL_SINK_MARKDOWN,
 } sl_sink;
 
+/* The one character at s[i] (of s[0..n), which need not be NUL-terminated) escaped for sink
+** into buf, NUL-terminated: what sl_escape_str makes of it in s (a character starting "##["
+** included); returns the bytes of s it took (1 for a byte that is not valid UTF-8). For a
+** writer that lays out a line character by character (the source lines of full text output). */
+#define SL_ESCAPE_CHAR_MAX 16
+size_t sl_escape_char(const char *s, size_t n, size_t i, sl_sink sink, char buf[SL_ESCAPE_CHAR_MAX]);
 /* Writes s (NULL writes nothing) escaped for sink. */
 void sl_escape_put(FILE *out, const char *s, sl_sink sink);
 /* s escaped for sink, malloc'd; NULL when out of memory (or s is NULL). */

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include "schedlint/lint.h"
+#include "source.h"
 
 /* A linted run as the public API gives it: its findings in sorted order and its files. */
 typedef struct sl_output_run {
@@ -15,6 +16,15 @@ typedef struct sl_output_run {
 	size_t n_findings;
 	const sl_file_info *files;
 	size_t n_files;
+	/* The text a finding's path points into when the run still holds it (stdin, a buffer, a
+	** file it did not stream, a fixed text), else NULL; *stamp gets the file as the run last
+	** read it from disk (valid false when it did not), so a writer that reads the file again
+	** (full text output) can tell that it changed. NULL: the run holds no text. */
+	const sl_source *(*source)(const void *ctx, const char *path, sl_stamp *stamp);
+	const void *source_ctx;
+	/* When the lint started: a file the run did not read itself (a Helm template) modified
+	** later has changed since. Zero: unknown. */
+	struct timespec linted_at;
 } sl_output_run;
 
 /* Writes run in opts->format (output.c: a table of the writers below). SL_EUSAGE for a format
@@ -68,10 +78,33 @@ void sl_group_sort(sl_group_entry *e, size_t n);
 size_t sl_group_find(const sl_group_entry *e, size_t n, const char *key);
 size_t sl_group_end(const sl_group_entry *e, size_t n, size_t from, const char *key);
 
+/* Escape sequences of full text output ("" each without colour). */
+typedef struct sl_text_colors {
+	const char *gutter, *caret, *label, *reset;
+} sl_text_colors;
+/* Writes the source lines of f's span in src with a caret row under each (snippet.c); returns
+** the width of the line numbers in the gutter, or 0, writing nothing, when f's positions do not
+** fit src (it changed since it was linted). */
+size_t sl_snippet_write(FILE *out, const sl_source *src, const sl_finding *f,
+			const sl_text_colors *c);
+/* Writes "= label: text" under a snippet whose gutter is width wide (text escaped). */
+void sl_snippet_note(FILE *out, size_t width, const char *label, const char *text,
+		     const sl_text_colors *c);
+
 /* Counts shared by the reporters' summaries. */
 typedef struct sl_summary {
 	size_t files, documents, errors, warnings, infos, fixable, unsafe_fixable;
 } sl_summary;
 void sl_summary_count(const sl_output_run *run, sl_summary *out);
+/* The findings per rule and severity (a rule a config sets to another severity for some files
+** is a row per severity), with how many --fix and --fix --unsafe-fixes would fix: most findings
+** first, then by rule id. */
+typedef struct sl_summary_row {
+	const char *rule;
+	sl_severity severity;
+	size_t count, fixable, unsafe_fixable;
+} sl_summary_row;
+/* The rows (*n_out of them; malloc'd), NULL when out of memory. */
+sl_summary_row *sl_summary_rules(const sl_output_run *run, size_t *n_out);
 
 #endif

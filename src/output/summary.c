@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** summary.c: the counts every output's summary shares (files, documents, findings by severity,
-** fixable ones). */
+** fixable ones), and per rule for --statistics. */
+#include <stdlib.h>
 #include <string.h>
 #include "output/output.h"
 
@@ -27,4 +28,38 @@ void sl_summary_count(const sl_output_run *run, sl_summary *out)
 		else if (f->fix && f->fix->applicability == SL_FIX_UNSAFE)
 			out->unsafe_fixable++;
 	}
+}
+
+/* Most findings first, then by rule id and severity (most severe first). */
+static int by_count(const void *a, const void *b)
+{
+	const sl_summary_row *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	int c = strcmp(x->rule, y->rule);
+	return c ? c : (int)y->severity - (int)x->severity;
+}
+
+sl_summary_row *sl_summary_rules(const sl_output_run *run, size_t *n_out)
+{
+	sl_summary_row *rows = malloc((run->n_findings ? run->n_findings : 1) * sizeof *rows);
+	size_t n = 0;
+	if (!rows)
+		return NULL;
+	for (size_t i = 0; i < run->n_findings; i++) {
+		const sl_finding *f = run->findings[i];
+		size_t r = 0;
+		while (r < n && !(rows[r].severity == f->severity && strcmp(rows[r].rule, f->rule) == 0))
+			r++;
+		if (r == n)
+			rows[n++] = (sl_summary_row){.rule = f->rule, .severity = f->severity};
+		rows[r].count++;
+		if (f->fix && f->fix->applicability == SL_FIX_SAFE)
+			rows[r].fixable++;
+		else if (f->fix && f->fix->applicability == SL_FIX_UNSAFE)
+			rows[r].unsafe_fixable++;
+	}
+	qsort(rows, n, sizeof *rows, by_count);
+	*n_out = n;
+	return rows;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** text.c: the default report, one line per finding as compilers print them
-** (path:line:col: severity: message [rule-id]), then a summary line. */
+** (path:line:col: severity: message [rule-id]), then a summary line. The full form
+** (opts->full) follows each line with the source lines of the span and a caret row (snippet.c),
+** the notes and the fix's message, then a blank line. */
 #include <stdlib.h>
 #include <string.h>
-#include "registry.h"
+#include <sys/stat.h>
 #include "output/escape.h"
 #include "output/output.h"
 
@@ -12,16 +14,127 @@ static const char *plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
+/* The text of the file findings point into, one file at a time (findings come sorted by
+** path): the run's, else the file read again, unless it changed since the run read it (its
+** stamp), or, for a file the run did not read (a Helm template), was modified after the lint
+** started. */
+typedef struct text_source {
+	const char *path;        /* the path looked up last (a finding's) */
+	const sl_source *src;    /* its text, NULL when there is none to show */
+	sl_source *owned;        /* read here */
+} text_source;
+
+static const sl_source *source_for(const sl_output_run *run, text_source *ts, const char *path)
+{
+	if (ts->path && strcmp(ts->path, path) == 0)
+		return ts->src;
+	sl_source_free(ts->owned);
+	ts->owned = NULL;
+	ts->path = path;
+	sl_stamp stamp = {0};
+	ts->src = run->source ? run->source(run->source_ctx, path, &stamp) : NULL;
+	if (ts->src)
+		return ts->src;
+	/* a file the run let go of (streamed), a Helm template, a kustomization's patch */
+	if (sl_source_read_file(path, path, &ts->owned) != SL_OK) {
+		sl_source_free(ts->owned);
+		ts->owned = NULL;
+		return NULL;
+	}
+	const sl_stamp *now = &ts->owned->stamp;
+	const struct timespec *at = &run->linted_at;
+	bool later = now->mtime.tv_sec > at->tv_sec ||
+		     (now->mtime.tv_sec == at->tv_sec && now->mtime.tv_nsec > at->tv_nsec);
+	if (stamp.valid ? !now->valid || now->dev != stamp.dev || now->ino != stamp.ino ||
+			  now->size != stamp.size || now->mtime.tv_sec != stamp.mtime.tv_sec ||
+			  now->mtime.tv_nsec != stamp.mtime.tv_nsec
+			: at->tv_sec && later) {
+		sl_source_free(ts->owned);   /* changed since it was linted */
+		ts->owned = NULL;
+		return NULL;
+	}
+	ts->src = ts->owned;
+	return ts->src;
+}
+
+/* The escape sequence that colours a severity ("" without colour). */
+static const char *severity_color(const sl_output_options *opts, sl_severity sev)
+{
+	return !opts->color ? "" : sev == SL_SEV_ERROR ? "\033[1;31m"
+		: sev == SL_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
+}
+
+/* --statistics: a row per rule and severity, most findings first, in aligned columns: the
+** count, the rule id, the severity, and what fixes: "[*]" when --fix fixes every one of them,
+** else "N fixable" (with --fix) and "N unsafe" (with --fix --unsafe-fixes). */
+static void put_statistics(const sl_output_run *run, const sl_output_options *opts, FILE *out)
+{
+	size_t n;
+	sl_summary_row *rows = sl_summary_rules(run, &n);
+	if (!rows) {
+		fputs("(no statistics: out of memory)\n", out);
+		return;
+	}
+	int wc = 1, wr = 1, ws = 1;
+	for (size_t i = 0; i < n; i++) {
+		char num[32];
+		int l = snprintf(num, sizeof num, "%zu", rows[i].count);
+		wc = l > wc ? l : wc;
+		l = (int)strlen(rows[i].rule);
+		wr = l > wr ? l : wr;
+		l = (int)strlen(sl_severity_name(rows[i].severity));
+		ws = l > ws ? l : ws;
+	}
+	const char *reset = opts->color ? "\033[0m" : "";
+	for (size_t i = 0; i < n; i++) {
+		const sl_summary_row *r = &rows[i];
+		char fix[96] = "";
+		if (r->fixable == r->count)
+			snprintf(fix, sizeof fix, "[*]");
+		else if (r->fixable)
+			snprintf(fix, sizeof fix, "%zu fixable", r->fixable);
+		if (r->unsafe_fixable)
+			snprintf(fix + strlen(fix), sizeof fix - strlen(fix), "%s%zu unsafe",
+				 *fix ? ", " : "", r->unsafe_fixable);
+		fprintf(out, "%*zu  %-*s  %s%s%s", wc, r->count, wr, r->rule,
+			severity_color(opts, r->severity), sl_severity_name(r->severity), reset);
+		if (*fix)
+			fprintf(out, "%*s  %s", ws - (int)strlen(sl_severity_name(r->severity)), "", fix);
+		fputc('\n', out);
+	}
+	free(rows);
+}
+
+/* Writes each paragraph of notes ("\n"-separated) as a "= note:" line. */
+static void put_notes(FILE *out, const char *notes, size_t width, bool full,
+		      const sl_text_colors *c)
+{
+	for (const char *p = notes; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *para = strndup(p, len);
+		if (full) {
+			sl_snippet_note(out, width, "note", para ? para : "?", c);
+		} else {
+			fputs("  = note: ", out);
+			sl_escape_put(out, para ? para : "?", SL_SINK_TEXT);
+			fputc('\n', out);
+		}
+		free(para);
+		p += len + (nl != NULL);
+	}
+}
+
 sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	const char *bold = opts->color ? "\033[1m" : "", *reset = opts->color ? "\033[0m" : "";
 	size_t n = run->n_findings;
+	bool full = opts->version >= 2 && opts->full;
+	text_source ts = {0};
 	if (!opts->quiet) {
 		for (size_t i = 0; i < n; i++) {
 			const sl_finding *f = run->findings[i];
-			const char *col = !opts->color ? ""
-				: f->severity == SL_SEV_ERROR ? "\033[1;31m"
-				: f->severity == SL_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
+			const char *col = severity_color(opts, f->severity);
 			const char *mark = !f->fix ? ""
 				: f->fix->applicability == SL_FIX_SAFE ? " (fixable)" : " (unsafe fix)";
 			fputs(bold, out);
@@ -30,31 +143,26 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 				sl_severity_name(f->severity), reset);
 			sl_escape_put(out, f->message, SL_SINK_TEXT);
 			fprintf(out, " [%s]%s\n", f->rule, mark);
-			for (const char *p = opts->show_notes ? f->notes : NULL; p && *p;) {
-				const char *nl = strchr(p, '\n');
-				size_t len = nl ? (size_t)(nl - p) : strlen(p);
-				char *para = strndup(p, len);
-				fputs("  = note: ", out);
-				sl_escape_put(out, para, SL_SINK_TEXT);
-				fputc('\n', out);
-				free(para);
-				p += len + (nl != NULL);
+			if (!full) {
+				if (opts->show_notes)
+					put_notes(out, f->notes, 0, false, NULL);
+				continue;
 			}
+			const sl_text_colors c = {opts->color ? "\033[1;34m" : "", col,
+						  bold, reset};
+			const sl_source *src = source_for(run, &ts, f->path);
+			size_t width = src ? sl_snippet_write(out, src, f, &c) : 0;
+			put_notes(out, f->notes, width, true, &c);
+			if (f->fix && f->fix->message)
+				sl_snippet_note(out, width, "help", f->fix->message, &c);
+			fputc('\n', out);
 		}
 	}
+	sl_source_free(ts.owned);
 	sl_summary s;
 	sl_summary_count(run, &s);
-	if (opts->statistics && n) {
-		/* Findings are sorted by position; count per rule in registry order. */
-		for (size_t r = 0; r < sl_registry_n(); r++) {
-			size_t c = 0;
-			for (size_t i = 0; i < n; i++)
-				if (strcmp(run->findings[i]->rule, sl_registry_at(r)->rule->id) == 0)
-					c++;
-			if (c)
-				fprintf(out, "%6zu  %s\n", c, sl_registry_at(r)->rule->id);
-		}
-	}
+	if (opts->statistics && n)
+		put_statistics(run, opts, out);
 	if (!n) {
 		fprintf(out, "No problems found in %zu %s.\n", s.files, plural(s.files, "file", "files"));
 	} else {

@@ -374,3 +374,73 @@ Test(api, run_options_version_1_ends_before_plugins)
 	free(msg);
 	sl_config_free(cfg);
 }
+
+/* sl_run_options.progress (version 3): one call per input file as it is through, never two at
+** once, done counting 1, 2, ... up to total, on the run's threads; a version 2 struct has none. */
+struct progress_log {
+	size_t calls, last_done, last_total;
+	int inside, overlapped, out_of_order;
+};
+
+static void on_progress(void *ctx, size_t done, size_t total)
+{
+	struct progress_log *l = ctx;
+	if (__atomic_fetch_add(&l->inside, 1, __ATOMIC_SEQ_CST))
+		l->overlapped = 1;
+	usleep(200);   /* long enough for another thread to come in, were calls not serialized */
+	if (done != l->last_done + 1 || done > total)
+		l->out_of_order = 1;
+	l->calls++;
+	l->last_done = done;
+	l->last_total = total;
+	__atomic_fetch_sub(&l->inside, 1, __ATOMIC_SEQ_CST);
+}
+
+Test(api, progress_is_called_once_per_file_one_call_at_a_time)
+{
+	char dir[] = "/tmp/schedlint-progress-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	enum { N = 40 };
+	char path[sizeof dir + 32];
+	for (int i = 0; i < N; i++) {
+		snprintf(path, sizeof path, "%s/p%02d.yaml", dir, i);
+		FILE *f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fputs(i % 2 ? GPU_NO_LIMIT : CLEAN_POD, f);
+		fclose(f);
+	}
+	sl_config *cfg;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	for (int low_memory = 0; low_memory < 2; low_memory++) {
+		struct progress_log log = {0};
+		sl_run_options o = SL_RUN_OPTIONS_INIT;
+		o.jobs = 4;
+		o.low_memory = low_memory;
+		o.progress = on_progress;
+		o.progress_ctx = &log;
+		sl_run *run = NULL;
+		cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+		cr_assert_eq(sl_run_add_path(run, dir), SL_OK);
+		cr_assert_eq(sl_run_lint(run), SL_OK);
+		cr_expect_eq(log.calls, N, "low_memory %d: %zu calls", low_memory, log.calls);
+		cr_expect_eq(log.last_done, N);
+		cr_expect_eq(log.last_total, N);
+		cr_expect_not(log.overlapped, "two calls at once");
+		cr_expect_not(log.out_of_order, "done did not count up by one");
+		sl_run_free(run);
+		/* a version 2 struct ends before progress: whatever follows it is not read */
+		log = (struct progress_log){0};
+		o.version = 2;
+		cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+		cr_assert_eq(sl_run_add_path(run, dir), SL_OK);
+		cr_assert_eq(sl_run_lint(run), SL_OK);
+		cr_expect_eq(log.calls, 0);
+		sl_run_free(run);
+	}
+	sl_config_free(cfg);
+	for (int i = 0; i < N; i++) {
+		snprintf(path, sizeof path, "%s/p%02d.yaml", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+}

@@ -121,3 +121,23 @@ Test(escape, put_writes_the_same)
 	cr_expect_str_eq(buf, "v\\n::add-mask::secret");
 	free(buf);
 }
+
+/* Character by character (a line laid out for full text output) is the same as the string. */
+Test(escape, char_by_char_is_the_string)
+{
+	static const char s[] = "a\tb\x1b[31m \xe2\x80\xae ##[group] \xff\xfe \xe6\x9d\xb1 \xc2\x85 %:,<&";
+	const sl_sink sinks[] = {SL_SINK_TEXT, SL_SINK_GITHUB_DATA, SL_SINK_GITHUB_PROP, SL_SINK_XML};
+	for (size_t k = 0; k < sizeof sinks / sizeof sinks[0]; k++) {
+		char joined[512] = "", one[SL_ESCAPE_CHAR_MAX];
+		size_t n = strlen(s);
+		for (size_t i = 0; i < n;) {
+			size_t took = sl_escape_char(s, n, i, sinks[k], one);
+			cr_assert(took >= 1 && took <= 4);
+			strcat(joined, one);
+			i += took;
+		}
+		char *whole = sl_escape_str(s, sinks[k]);
+		cr_expect_str_eq(joined, whole, "sink %zu", k);
+		free(whole);
+	}
+}
