@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""release: the version and the names of things agree everywhere (docs/release.md).
+
+Usage: release.py   (from the project root, $SCHEDLINT naming the built binary)
+
+- meson.build's project version is debian/changelog's newest version (a native package: the
+  same string), CHANGELOG.md's newest heading and what `schedlint --version` says;
+- the shared library's major version (meson's soversion: the version's first number) is the
+  soname of debian/libschedlintN.symbols and the name of the library package in debian/control
+  and the .install file (a soname bump renames the package); the symbols file lists exactly the
+  SL_API functions of include/schedlint/;
+- the snippets of README.md, docs/*.md, action.yml and ci/gitlab.yml name only refs of this
+  repository that exist: `main`, a commit sha or a placeholder, or a tag `git tag` lists (none
+  before the first release).
+Prints every disagreement and exits 1; exits 0 when there is none.
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("release.py: FAIL: " + msg, file=sys.stderr)
+
+
+def first(pattern, path, flags=re.M):
+    m = re.search(pattern, open(path).read(), flags)
+    if not m:
+        fail("%s: nothing matches %r" % (path, pattern))
+        return None
+    return m.group(1)
+
+
+def main():
+    version = first(r"^\s*version\s*:\s*'([^']+)'", "meson.build")
+    deb = first(r"^schedlint \(([^)]+)\)", "debian/changelog")
+    changelog = first(r"^## \[?(\d+\.\d+\.\d+)\]?", "CHANGELOG.md")
+    if not version:
+        return 1
+    if deb != version:
+        fail("debian/changelog's newest version is %s, meson.build's %s" % (deb, version))
+    if changelog != version:
+        fail("CHANGELOG.md's newest heading is %s, meson.build's version %s" % (changelog, version))
+    sl = os.environ.get("SCHEDLINT", "build/schedlint")
+    said = subprocess.run([sl, "--version"], capture_output=True, text=True).stdout.strip()
+    if said != "schedlint " + version:
+        fail("`schedlint --version` says %r, meson.build %s" % (said, version))
+
+    major = version.split(".")[0]
+    symbols = "debian/libschedlint%s.symbols" % major
+    if not os.path.exists(symbols):
+        fail("%s is missing (the soname is libschedlint.so.%s)" % (symbols, major))
+    elif open(symbols).readline().split()[:2] != ["libschedlint.so." + major, "libschedlint" + major]:
+        fail("%s does not start with libschedlint.so.%s libschedlint%s" % (symbols, major, major))
+    else:
+        # the symbols file lists the public API: the SL_API functions of include/schedlint/
+        api = set()
+        for h in glob.glob("include/schedlint/*.h"):
+            for m in re.finditer(r"SL_API[^;{]*?\b(sl_[a-z0-9_]+)\s*\(", open(h).read()):
+                api.add(m.group(1))
+        listed = set(re.findall(r"^ (sl_[a-z0-9_]+)@Base ", open(symbols).read(), re.M))
+        for name in sorted(api - listed):
+            fail("%s lacks the SL_API function %s: add the line ' %s@Base %s'" %
+                 (symbols, name, name, version))
+        for name in sorted(listed - api):
+            fail("%s lists %s, which no header declares SL_API: an ABI break (docs/release.md)" %
+                 (symbols, name))
+    control = open("debian/control").read()
+    if not re.search(r"^Package: libschedlint%s$" % major, control, re.M) or \
+            "libschedlint%s (= ${binary:Version})" % major not in control:
+        fail("debian/control: the library package is not libschedlint%s" % major)
+    if not os.path.exists("debian/libschedlint%s.install" % major):
+        fail("debian/libschedlint%s.install is missing" % major)
+
+    tags = set(subprocess.run(["git", "tag", "-l"], capture_output=True, text=True).stdout.split())
+    refs = [
+        r"github\.com/schedlint/schedlint\S*\s+rev:\s*(\S+)",          # pre-commit
+        r"uses:\s*schedlint/schedlint@(\S+)",                           # the action
+        r"raw\.githubusercontent\.com/schedlint/schedlint/([^/\s]+)/",  # the GitLab template
+        r"SCHEDLINT_REF:\s*(\S+)",
+    ]
+    for path in ["README.md", "action.yml", "ci/gitlab.yml"] + sorted(glob.glob("docs/*.md")):
+        text = open(path).read()
+        for pattern in refs:
+            for m in re.finditer(pattern, text):
+                ref = m.group(1)
+                if ref == "main" or ref in tags or re.fullmatch(r"[0-9a-f]{7,40}", ref) or "<" in ref:
+                    continue
+                line = text.count("\n", 0, m.start(1)) + 1
+                fail("%s:%d: %r is no ref of this repository (no such tag; tags: %s)" %
+                     (path, line, ref, ", ".join(sorted(tags)) or "none"))
+    if failures:
+        print("release.py: %d failures" % len(failures))
+        return 1
+    print("release.py: ok (version %s, soname libschedlint.so.%s, %d tags)" % (version, major, len(tags)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
