@@ -21,8 +21,17 @@ int sl_cmd_explain(int argc, char **argv)
 		argv += 2;
 		argc -= 2;
 	}
+	static const char usage[] =
+		"Usage: schedlint explain [-c FILE] [--plugin PATH]... RULE\n"
+		"A rule's documentation: what it checks, why, an example, its fix, its options.\n"
+		"  -c, --config FILE    the config whose custom-rules: may declare RULE\n"
+		"      --plugin PATH    a C plugin whose rules may include RULE (repeatable)\n";
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(usage, stdout);
+		return EXIT_CLEAN;
+	}
 	if (argc != 2 || argv[1][0] == '-') {
-		fputs("Usage: schedlint explain [-c FILE] [--plugin PATH]... RULE\n", stderr);
+		fputs(usage, stderr);
 		return EXIT_USAGE;
 	}
 	/* a custom rule's doc: declared by -c FILE, else by the nearest .schedlint.yaml */

@@ -53,7 +53,10 @@ int sl_cmd_rules(int argc, char **argv)
 		} else if (c == 'h') {
 			puts("Usage: schedlint rules [--format text|json|markdown] [-c FILE] [--plugin PATH]...\n"
 			     "The built-in rules, then the custom-rules: of -c FILE, else of the nearest\n"
-			     ".schedlint.yaml, and the rules of the plugins.");
+			     ".schedlint.yaml, and the rules of the plugins.\n"
+			     "  -f, --format text|json|markdown   the listing's format (default text)\n"
+			     "  -c, --config FILE          the config whose custom-rules: are listed too\n"
+			     "      --plugin PATH          list the rules of this C plugin too (repeatable)");
 			return EXIT_CLEAN;
 		} else {
 			return EXIT_USAGE;

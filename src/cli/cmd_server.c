@@ -21,7 +21,9 @@ int sl_cmd_server(int argc, char **argv)
 			puts("Usage: schedlint server [--stdio] [--debounce-ms N]\n"
 			     "The language server (LSP 3.17) over stdin and stdout: diagnostics as you "
 			     "type,\nquick fixes, formatting (= fmt) and the rules' docs on hover. "
-			     "Logs go to stderr.");
+			     "Logs go to stderr.\n"
+			     "  --stdio            stdin/stdout, the only transport (clients pass it)\n"
+			     "  --debounce-ms N    wait N ms after an edit before linting (0-10000; default 50)");
 			return EXIT_CLEAN;
 		}
 		if (strcmp(argv[i], "--debounce-ms") == 0 && i + 1 < argc) {
