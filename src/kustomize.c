@@ -26,6 +26,7 @@
 #include "sha256.h"
 #include "source.h"
 #include "suppress.h"
+#include "walk.h"
 #include "yaml_tree.h"
 
 bool sl_kustomize_is_file(const char *path)
@@ -174,9 +175,18 @@ struct sl_kustomize {
 	struct memo reals;   /* a path as named → its real path (directories too) */
 	struct memo kusts;   /* a directory → the kustomization file in it */
 	struct memo types;   /* a path → "d" (a directory), "f" (anything else) or none */
+	const sl_walk_seen *seen;   /* what the run's walks listed (NULL: ask the kernel) */
 	struct { const char *s; size_t len; } *bases;   /* the consumed files' base names, once */
 	size_t n_bases;
 };
+
+/* What the run's walks saw at path (as named: "dir/name"). */
+static sl_walk_seen_kind seen_at(const sl_kustomize *k, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash > path ? sl_walk_seen_at(k->seen, path, (size_t)(slash - path), slash + 1)
+				     : SL_SEEN_UNLISTED;
+}
 
 /* Room for one more of n elements of size bytes in *v (capacity *cap); false when out of memory. */
 static bool room(void *v, size_t n, size_t *cap, size_t size)
@@ -290,7 +300,7 @@ static const char *real_dir(sl_kustomize *k, const char *dir, size_t dl, bool *o
 	if (slash && slash > d && strcmp(base, "..") && strcmp(base, ".") && *base) {
 		const char *pr = real_dir(k, d, (size_t)(slash - d), oom);
 		struct stat st;
-		if (pr && lstat(d, &st) == 0 && S_ISDIR(st.st_mode))
+		if (pr && (seen_at(k, d) == SL_SEEN_DIR || (lstat(d, &st) == 0 && S_ISDIR(st.st_mode))))
 			real = sl_xprintf("%s%s%s", pr, strcmp(pr, "/") ? "/" : "", base);
 	}
 	if (!real)
@@ -314,7 +324,9 @@ static char *real_of_(sl_kustomize *k, const char *path)
 	char *full = rd ? sl_xprintf("%s%s%s", rd, strcmp(rd, "/") ? "/" : "",
 				     slash ? slash + 1 : path) : NULL;
 	struct stat st;
-	if (full && (lstat(full, &st) != 0 || S_ISLNK(st.st_mode))) {
+	sl_walk_seen_kind w = full ? seen_at(k, path) : SL_SEEN_UNLISTED;   /* not a link: no lstat */
+	if (full && w != SL_SEEN_FILE && w != SL_SEEN_DIR &&
+	    (lstat(full, &st) != 0 || S_ISLNK(st.st_mode))) {
 		free(full);   /* missing, or a link: the kernel decides */
 		full = realpath(path, NULL);
 	}
@@ -337,8 +349,14 @@ static char type_of_(sl_kustomize *k, const char *path)
 	if (!memo_get(&k->types, path, len, &r)) {
 		struct stat st;
 		bool oom = false;
-		r = memo_put(&k->types, path, len, stat(path, &st) != 0 ? NULL
-						   : sl_xstrdup(S_ISDIR(st.st_mode) ? "d" : "f"), &oom);
+		sl_walk_seen_kind w = seen_at(k, path);   /* else stat */
+		bool is = w == SL_SEEN_FILE || w == SL_SEEN_DIR;
+		if (w == SL_SEEN_UNLISTED || w == SL_SEEN_OTHER) {
+			is = stat(path, &st) == 0;
+			w = is && S_ISDIR(st.st_mode) ? SL_SEEN_DIR : SL_SEEN_FILE;
+		}
+		r = memo_put(&k->types, path, len, !is ? NULL : sl_xstrdup(w == SL_SEEN_DIR ? "d" : "f"),
+			     &oom);
 	}
 	return r ? r[0] : 0;
 }
@@ -430,7 +448,9 @@ static char *kustomization_in_(sl_kustomize *k, const char *dir)
 	for (size_t i = 0; !found && i < 3; i++) {
 		char *p = join(dir, names[i]);
 		struct stat st;
-		if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode))
+		sl_walk_seen_kind w = p ? seen_at(k, p) : SL_SEEN_ABSENT;   /* else stat */
+		if (w == SL_SEEN_FILE || ((w == SL_SEEN_UNLISTED || w == SL_SEEN_OTHER) &&
+					  stat(p, &st) == 0 && S_ISREG(st.st_mode)))
 			found = p;
 		else
 			free(p);
@@ -1775,12 +1795,19 @@ static void *build_worker(void *arg)
 
 sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_kustomize **out)
 {
+	return sl_kustomize_plan_seen(kpaths, n, jobs, NULL, out);
+}
+
+sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs,
+			      const sl_walk_seen *seen, sl_kustomize **out)
+{
 	sl_kustomize *k = sl_xcalloc(1, sizeof *k);
 	pthread_mutexattr_t ma;
 	if (!k || !(k->a = sl_arena_new())) {
 		free(k);
 		return SL_ENOMEM;
 	}
+	k->seen = seen;
 	pthread_mutexattr_init(&ma);
 	pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
 	pthread_mutex_init(&k->lock, &ma);

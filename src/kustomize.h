@@ -12,6 +12,7 @@
 #include "schedlint/error.h"
 
 struct sl_file;
+struct sl_walk_seen;
 typedef struct sl_kustomize sl_kustomize;
 typedef struct sl_kustomize_build sl_kustomize_build;
 
@@ -30,6 +31,10 @@ char *sl_kustomize_real(sl_kustomize *k, const char *path);
 ** among them built, on up to jobs threads (the same builds at any jobs). SL_ENOMEM only: a
 ** kustomization that cannot be read or built is a finding of its build. */
 sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_kustomize **out);
+/* sl_kustomize_plan, with what the run's walks listed (seen, borrowed for the plan's life; NULL:
+** none) answering its probes of those directories instead of the kernel. */
+sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs,
+			      const struct sl_walk_seen *seen, sl_kustomize **out);
 /* True when the file at real path real is used by a planned kustomization (as a patch, or as a
 ** resource, patch or kustomization of a build that succeeded): not linted on its own. */
 bool sl_kustomize_consumed(const sl_kustomize *k, const char *real);

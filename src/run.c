@@ -46,6 +46,7 @@ struct sl_run {
 	bool project;                /* sl_run_read_project: a project for other runs to use */
 	sl_globs *project_include;   /* config project: (of the config at the project's root), */
 	sl_globs *project_exclude;   /* while the project is walked */
+	sl_walk_seen *seen;          /* the directories the walks listed, asked instead of the kernel */
 };
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
@@ -80,6 +81,11 @@ sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out
 		sl_run_free(run);
 		return err;
 	}
+	if (!(run->seen = sl_walk_seen_new())) {
+		sl_run_free(run);
+		return SL_ENOMEM;
+	}
+	sl_scopes_use_seen(run->passes.eng.scopes, run->seen);
 	run->force_exclude = opts && opts->force_exclude;
 	run->no_gitignore = opts && opts->no_gitignore;
 	*out = run;
@@ -236,8 +242,8 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 	if (S_ISDIR(st.st_mode)) {
 		const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
 		sl_walk_skip skip;
-		err = sl_walk_skipping(path, run->roots[run->n_roots - 1], g,
-				       walk_skip(run, path, &skip), add_walked, add_error, run);
+		err = sl_walk_recording(path, run->roots[run->n_roots - 1], g,
+					walk_skip(run, path, &skip), run->seen, add_walked, add_error, run);
 		sl_err derr = sl_walk_globs_drain(g, add_glob_failure, run);
 		return err ? err : derr;
 	}
@@ -320,7 +326,7 @@ static int cmp_path_file(const void *key, const void *f)
 
 /* The kustomizations a run sees: those among its files (inputs and the project's), and the one
 ** beside each file named, as a real path; *v sorted, without repeats. */
-static sl_err kustomizations(const sl_engine *e, char ***v, size_t *n)
+static sl_err kustomizations(const sl_engine *e, const sl_walk_seen *seen, char ***v, size_t *n)
 {
 	size_t cap = 0;
 	*v = NULL;
@@ -345,7 +351,13 @@ static sl_err kustomizations(const sl_engine *e, char ***v, size_t *n)
 				/* one of the run's files (the files are sorted): found as itself */
 				bool listed = bsearch(&c, e->files, e->n_files, sizeof *e->files,
 						      cmp_path_file) != NULL;
-				k[j] = !listed && access(c, F_OK) == 0 ? sl_kustomize_real(e->kust, c) : NULL;
+				/* else as the directory's walk listed it, or access */
+				sl_walk_seen_kind w = listed ? SL_SEEN_ABSENT
+						    : sl_walk_seen_at(seen, p, dlen, names[j]);
+				bool there = w == SL_SEEN_FILE || w == SL_SEEN_DIR ||
+					     ((w == SL_SEEN_UNLISTED || w == SL_SEEN_OTHER) &&
+					      access(c, F_OK) == 0);
+				k[j] = there ? sl_kustomize_real(e->kust, c) : NULL;
 				free(c);
 			}
 		}
@@ -385,7 +397,7 @@ static sl_err skip_patches(sl_run *run)
 	sl_engine *e = &run->passes.eng;
 	char **kust = NULL, **patches = NULL;
 	size_t nk = 0, np = 0, cap = 0;
-	sl_err err = kustomizations(e, &kust, &nk);
+	sl_err err = kustomizations(e, run->seen, &kust, &nk);
 	for (size_t i = 0; !err && i < nk; i++)
 		err = sl_kustomize_patch_files(e->kust, kust[i], &patches, &np, &cap);
 	const char **bases = !err && np ? sl_xmalloc(np * sizeof *bases) : NULL;
@@ -477,7 +489,7 @@ static sl_err build_kustomizations(sl_run *run)
 			kp[n++] = e->files[i]->path;
 		}
 	/* a plan even without builds: skip_patches resolves paths through it */
-	sl_err err = sl_kustomize_plan(kp, n, run->passes.jobs, &e->kust);
+	sl_err err = sl_kustomize_plan_seen(kp, n, run->passes.jobs, run->seen, &e->kust);
 	free(kp);
 	if (err || !n) {
 		free(from_project);
@@ -670,8 +682,8 @@ static sl_err add_context(sl_run *run, const char *named)
 	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
 	run->adding_context = true;
 	sl_walk_skip skip;
-	err = sl_walk_skipping(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
-			       add_walked, ignore_error, run);
+	err = sl_walk_recording(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
+				run->seen, add_walked, ignore_error, run);
 	run->adding_context = false;
 	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
 	return err ? err : derr;
@@ -979,6 +991,7 @@ void sl_run_free(sl_run *run)
 		free(run->walked[i]);
 	free(run->walked);
 	sl_repo_free(run->repo);
+	sl_walk_seen_free(run->seen);
 	for (size_t i = 0; i < run->n_roots; i++)
 		free(run->roots[i]);
 	free(run->roots);

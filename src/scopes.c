@@ -36,7 +36,13 @@ struct sl_scopes {
 	char *last_dir;              /* the directory of the last path asked about, as named, and */
 	const sl_scope *last;        /* its scope: a walk asks directory by directory */
 	char *parent, *parent_real;  /* the last directory's parent, as named and real */
+	const sl_walk_seen *seen;    /* what the run's walks listed (NULL: ask the kernel) */
 };
+
+void sl_scopes_use_seen(sl_scopes *s, const sl_walk_seen *seen)
+{
+	s->seen = seen;
+}
 
 static int matches(const struct sl_rule *r, const char *sel)
 {
@@ -447,9 +453,15 @@ static long scope_of_config(sl_scopes *s, const char *path)
 	return (long)(s->n - 1);
 }
 
-/* True when dir holds an entry name (any type when any, else not a directory). */
-static bool holds(const char *dir, const char *name, bool any)
+/* True when the real directory dir holds an entry name (any type when any, else not a
+** directory): as a walk listed dir, else the kernel says. */
+static bool holds(const sl_scopes *s, const char *dir, const char *name, bool any)
 {
+	sl_walk_seen_kind seen = sl_walk_seen_at(s->seen, dir, strlen(dir), name);
+	if (seen == SL_SEEN_ABSENT || (seen == SL_SEEN_DIR && !any))
+		return false;
+	if (seen == SL_SEEN_FILE || (seen != SL_SEEN_UNLISTED && any))
+		return true;   /* lstat would find it; stat of a regular file is not a directory */
 	char *p = sl_xprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
 	struct stat st;
 	bool yes = p && (any ? lstat(p, &st) == 0 : stat(p, &st) == 0 && !S_ISDIR(st.st_mode));
@@ -465,13 +477,13 @@ static long scope_of_dir(sl_scopes *s, const char *dir)
 	long k = known_dir(s, dir);
 	if (k >= 0)
 		return k;
-	if (holds(dir, ".schedlint.yaml", false)) {
+	if (holds(s, dir, ".schedlint.yaml", false)) {
 		char *real = sl_xprintf("%s%s.schedlint.yaml", dir, strcmp(dir, "/") ? "/" : "");
 		char *shown = real ? sl_walk_relative(real) : NULL;
 		k = shown ? scope_of_config(s, shown) : -1;
 		free(shown);
 		free(real);
-	} else if (strcmp(dir, "/") == 0 || holds(dir, ".git", true)) {
+	} else if (strcmp(dir, "/") == 0 || holds(s, dir, ".git", true)) {
 		k = 0;   /* none found up to the repository's root: the run's */
 	} else {
 		char *parent = sl_xstrdup(dir);
@@ -495,9 +507,10 @@ static char *real_dir(sl_scopes *s, const char *named)
 	const char *slash = strrchr(named, '/');
 	const char *base = slash ? slash + 1 : named;
 	bool plain = slash && slash > named && *base && strcmp(base, ".") && strcmp(base, "..");
-	struct stat st;
-	bool dir = plain && lstat(named, &st) == 0 && S_ISDIR(st.st_mode);   /* not a link */
 	size_t pl = slash ? (size_t)(slash - named) : 0;
+	struct stat st;   /* a directory, not a link: as its parent's walk listed it, or lstat */
+	bool dir = plain && (sl_walk_seen_at(s->seen, named, pl, base) == SL_SEEN_DIR ||
+			     (lstat(named, &st) == 0 && S_ISDIR(st.st_mode)));
 	if (dir && s->parent && strlen(s->parent) == pl && strncmp(s->parent, named, pl) == 0)
 		return sl_xprintf("%s%s%s", s->parent_real, strcmp(s->parent_real, "/") ? "/" : "",
 				  base);

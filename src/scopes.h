@@ -39,6 +39,9 @@ const sl_scope *sl_scopes_run(const sl_scopes *s);
 ** config the first time it is met; a config that cannot be loaded gives a scope with error
 ** set. NULL only when out of memory. */
 const sl_scope *sl_scopes_of(sl_scopes *s, const char *path);
+/* Lets the scopes answer config discovery's probes of a directory a walk listed from seen
+** (borrowed; it must outlive s) instead of asking the kernel. */
+void sl_scopes_use_seen(sl_scopes *s, const sl_walk_seen *seen);
 /* Every scope, i from 0 (the run's) to sl_scopes_count - 1. */
 size_t sl_scopes_count(const sl_scopes *s);
 const sl_scope *sl_scopes_at(const sl_scopes *s, size_t i);

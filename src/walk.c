@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pcre2.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,12 +361,114 @@ void sl_walk_globs_free(sl_globs *g)
 	free(g);
 }
 
+/* A directory listed: its entries sorted, each name stored after its d_type byte. */
+struct listing {
+	char *dir;                  /* as the walk named it, or its real path */
+	char **names;
+	size_t n;
+	bool alias;                 /* the real path's entry: names belong to the named one */
+};
+
+struct sl_walk_seen {
+	struct listing *v;          /* open addressing on dir, cap slots (a power of two), at most */
+	size_t n, cap;              /* half full */
+};
+
+static uint64_t hash_dir(const char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603u;   /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
+	return h;
+}
+
+sl_walk_seen *sl_walk_seen_new(void)
+{
+	return sl_xcalloc(1, sizeof(sl_walk_seen));
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i] - 1);
+	free(names);
+}
+
+void sl_walk_seen_free(sl_walk_seen *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->cap; i++)
+		if (s->v[i].dir) {
+			free(s->v[i].dir);
+			if (!s->v[i].alias)
+				free_names(s->v[i].names, s->v[i].n);
+		}
+	free(s->v);
+	free(s);
+}
+
+static struct listing *seen_slot(struct listing *v, size_t cap, const char *dir, size_t dlen)
+{
+	size_t j = hash_dir(dir, dlen) & (cap - 1);
+	while (v[j].dir && !(strncmp(v[j].dir, dir, dlen) == 0 && v[j].dir[dlen] == '\0'))
+		j = (j + 1) & (cap - 1);
+	return &v[j];
+}
+
+/* Keeps dir's listing (names, n: taken; alias: owned by another entry); false when out of
+** memory or dir was listed before (then the caller keeps names). */
+static bool seen_put(sl_walk_seen *s, const char *dir, char **names, size_t n, bool alias)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64;
+		struct listing *nv = sl_xcalloc(ncap, sizeof *nv);
+		if (!nv)
+			return false;
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->v[i].dir)
+				*seen_slot(nv, ncap, s->v[i].dir, strlen(s->v[i].dir)) = s->v[i];
+		free(s->v);
+		s->v = nv;
+		s->cap = ncap;
+	}
+	struct listing *l = seen_slot(s->v, s->cap, dir, strlen(dir));
+	if (l->dir || !(l->dir = sl_xstrdup(dir)))
+		return false;
+	l->names = names;
+	l->n = n;
+	l->alias = alias;
+	s->n++;
+	return true;
+}
+
+static int cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
+
+sl_walk_seen_kind sl_walk_seen_at(const sl_walk_seen *s, const char *dir, size_t dlen,
+				  const char *name)
+{
+	if (!s || !s->cap || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return SL_SEEN_UNLISTED;   /* never in a listing */
+	const struct listing *l = seen_slot(s->v, s->cap, dir, dlen);
+	if (!l->dir)
+		return SL_SEEN_UNLISTED;
+	char **hit = l->n ? bsearch(name, l->names, l->n, sizeof *l->names, cmp_name) : NULL;
+	if (!hit)
+		return SL_SEEN_ABSENT;
+	unsigned char type = (unsigned char)(*hit)[-1];
+	return type == DT_REG ? SL_SEEN_FILE : type == DT_DIR ? SL_SEEN_DIR : SL_SEEN_OTHER;
+}
+
 /* A walk's state: the directories visited (symlink loops), and what else it skips. */
 struct visited {
 	dev_t *dev;
 	ino_t *ino;
 	size_t n, cap;
 	const sl_walk_skip *skip;   /* NULL: nothing else */
+	sl_walk_seen *seen;         /* where it records what it lists; NULL: nowhere */
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -390,7 +493,9 @@ static bool stays_inside(const char *path, const char *root)
 	return in;
 }
 
-static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, struct visited *v,
+/* Walks dir, whose real path is real (NULL: not known without asking, below a symlink). */
+static sl_err walk_dir(const char *dir, const char *real, const char *root, const sl_globs *g,
+		       struct visited *v,
 		       sl_err (*fn)(const char *, void *),
 		       sl_err (*err_fn)(const char *, int, void *), void *payload)
 {
@@ -424,8 +529,9 @@ static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, str
 	sl_err err = SL_OK;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;   /* hidden files and directories, "." and ".." */
+		if (de->d_name[0] == '.' && (!v->seen || !de->d_name[1] ||
+					     (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;   /* "." and "..", and hidden names when nothing records them */
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			char **nn = sl_xrealloc(names, cap * sizeof *nn);
@@ -453,10 +559,14 @@ static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, str
 	bool chart = false;
 	for (size_t i = 0; i < n && !chart; i++)
 		chart = strcmp(names[i], "Chart.yaml") == 0;
+	/* recorded under its name and its real path (what the plan and config discovery ask) */
+	bool kept = !err && v->seen && seen_put(v->seen, dir, names, n, false);
+	if (kept && real && strcmp(real, dir) != 0)
+		seen_put(v->seen, real, names, n, true);   /* out of memory: asked by name only */
 	size_t dl = strlen(dir);
 	for (size_t i = 0; i < n && !err; i++) {
-		if (chart && strcmp(names[i], "templates") == 0)
-			continue;
+		if (names[i][0] == '.' || (chart && strcmp(names[i], "templates") == 0))
+			continue;   /* hidden files and directories */
 		char *path = NULL;
 		if (asprintf(&path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names[i]) < 0) {
 			err = SL_ENOMEM;
@@ -471,8 +581,18 @@ static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, str
 			if (is_yaml_name(names[i]) && !sl_walk_globs_match(g, path))
 				err = fn(path, payload);
 		} else if (type == DT_DIR) {
-			if (!sl_walk_globs_match(g, path))
-				err = walk_dir(path, root, g, v, fn, err_fn, payload);
+			if (!sl_walk_globs_match(g, path)) {
+				/* a directory, not a link: its real path is real's and its name */
+				char *sub = real ? sl_xprintf("%s%s%s", real, strcmp(real, "/") ? "/" : "",
+							      names[i]) : NULL;
+				if (real && !sub) {
+					free(path);
+					err = SL_ENOMEM;
+					break;
+				}
+				err = walk_dir(path, sub, root, g, v, fn, err_fn, payload);
+				free(sub);
+			}
 		} else if (type != DT_UNKNOWN && type != DT_LNK) {
 			/* fifos, sockets, devices: never linted */
 		} else if (!sl_walk_globs_match(g, path)) {
@@ -486,16 +606,15 @@ static sl_err walk_dir(const char *dir, const char *root, const sl_globs *g, str
 				** while it stays inside the root, so a link to another tree is never
 				** linted, let alone fixed */
 				if (stays_inside(path, root))
-					err = walk_dir(path, root, g, v, fn, err_fn, payload);
+					err = walk_dir(path, NULL, root, g, v, fn, err_fn, payload);
 			} else if (S_ISREG(s2.st_mode) && is_yaml_name(names[i])) {
 				err = fn(path, payload);
 			}
 		}
 		free(path);
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i] - 1);
-	free(names);
+	if (!kept)
+		free_names(names, n);
 	return err;
 }
 
@@ -510,8 +629,17 @@ sl_err sl_walk_skipping(const char *dir, const char *root, const sl_globs *g,
 			const sl_walk_skip *skip, sl_err (*fn)(const char *, void *),
 			sl_err (*err_fn)(const char *, int, void *), void *payload)
 {
-	struct visited v = {.skip = skip};
-	sl_err err = walk_dir(dir, root, g, &v, fn, err_fn, payload);
+	return sl_walk_recording(dir, root, g, skip, NULL, fn, err_fn, payload);
+}
+
+sl_err sl_walk_recording(const char *dir, const char *root, const sl_globs *g,
+			 const sl_walk_skip *skip, sl_walk_seen *seen,
+			 sl_err (*fn)(const char *, void *),
+			 sl_err (*err_fn)(const char *, int, void *), void *payload)
+{
+	struct visited v = {.skip = skip, .seen = seen};
+	/* root is dir's real path: a recording walk keeps each listing under its real path too */
+	sl_err err = walk_dir(dir, seen ? root : NULL, root, g, &v, fn, err_fn, payload);
 	free(v.dev);
 	free(v.ino);
 	return err;

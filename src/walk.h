@@ -55,6 +55,31 @@ sl_err sl_walk_skipping(const char *dir, const char *root, const sl_globs *g,
 			const sl_walk_skip *skip, sl_err (*fn)(const char *, void *),
 			sl_err (*err_fn)(const char *, int, void *), void *payload);
 
+/* What walks saw: every directory a walk listed (as the walk named it, "tree/a"), with all its
+** entries, hidden ones too, and the type readdir gave each. Asked instead of the kernel by what
+** probes those directories later in the run (config discovery's .schedlint.yaml and .git, the
+** kustomization beside a file): the answer is the listing's, taken when the walk read it. */
+typedef struct sl_walk_seen sl_walk_seen;
+/* What a walk saw at dir/name: */
+typedef enum {
+	SL_SEEN_UNLISTED,   /* no walk listed dir: ask the kernel */
+	SL_SEEN_ABSENT,     /* dir was listed without name */
+	SL_SEEN_FILE,       /* a regular file */
+	SL_SEEN_DIR,        /* a directory (not a symlink) */
+	SL_SEEN_OTHER       /* a symlink, or a type readdir did not give: ask the kernel */
+} sl_walk_seen_kind;
+sl_walk_seen *sl_walk_seen_new(void);
+void sl_walk_seen_free(sl_walk_seen *s);
+/* What the walks saw at name in the directory [dir, dir + dlen) (NULL s: SL_SEEN_UNLISTED). */
+sl_walk_seen_kind sl_walk_seen_at(const sl_walk_seen *s, const char *dir, size_t dlen,
+				  const char *name);
+/* sl_walk_skipping, recording each directory it lists in seen (NULL: none), under its name and,
+** when no symlink leads to it from dir, its real path (root is dir's real path). */
+sl_err sl_walk_recording(const char *dir, const char *root, const sl_globs *g,
+			 const sl_walk_skip *skip, sl_walk_seen *seen,
+			 sl_err (*fn)(const char *, void *),
+			 sl_err (*err_fn)(const char *, int, void *), void *payload);
+
 /* The real path real as the working directory names it: relative when it is under it
 ** ("sub/a.yaml") or in a directory above it ("../.schedlint.yaml"), else real itself. How a
 ** config or the project's root is named, as the linted files are. malloc'd; NULL when out of

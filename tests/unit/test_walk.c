@@ -214,3 +214,66 @@ Test(walk, errors_and_stopping)
 	cr_expect_eq(walk("d", NULL, true, &stop), SL_EIO, "the first non-OK return ends the walk");
 	cr_expect_str_eq(stop.files, "d/a.yaml\nd/b.yaml\n");
 }
+
+/* A recording walk keeps every directory it lists, hidden entries too, under the name it gave
+** and (no symlink on the way) under its real path; it still gives fn only the visible YAML. */
+Test(walk, recording_what_it_listed)
+{
+	mk("d/a.yaml");
+	mk("d/.schedlint.yaml");
+	mk("d/.git/");
+	mk("d/sub/kustomization.yaml");
+	mk("elsewhere/k.yaml");
+	ln("../elsewhere", "d/link");
+	char dir[PATH_MAX * 2], sub[PATH_MAX * 2], link[PATH_MAX * 2];
+	snprintf(dir, sizeof dir, "%s/d", tmp);
+	snprintf(sub, sizeof sub, "%s/d/sub", tmp);
+	snprintf(link, sizeof link, "%s/d/link", tmp);
+	char *root = realpath(dir, NULL), *real_sub = realpath(sub, NULL);
+	cr_assert(root && real_sub);
+	sl_walk_seen *seen = sl_walk_seen_new();
+	cr_assert_not_null(seen);
+	struct seen s = {0};
+	cr_assert_eq(sl_walk_recording(dir, NULL, NULL, NULL, seen, on_file, on_error, &s), SL_OK,
+		     "root: NULL (links followed everywhere)");
+	cr_expect_str_eq(s.files, "d/a.yaml\nd/link/k.yaml\nd/sub/kustomization.yaml\n");
+	cr_expect_eq(sl_walk_seen_at(seen, dir, strlen(dir), ".schedlint.yaml"), SL_SEEN_FILE);
+	cr_expect_eq(sl_walk_seen_at(seen, dir, strlen(dir), ".git"), SL_SEEN_DIR);
+	cr_expect_eq(sl_walk_seen_at(seen, dir, strlen(dir), "link"), SL_SEEN_OTHER);
+	cr_expect_eq(sl_walk_seen_at(seen, dir, strlen(dir), "kustomization.yaml"), SL_SEEN_ABSENT);
+	cr_expect_eq(sl_walk_seen_at(seen, dir, strlen(dir), ".."), SL_SEEN_UNLISTED);
+	/* a prefix of a longer path names the directory */
+	cr_expect_eq(sl_walk_seen_at(seen, sub, strlen(sub), "kustomization.yaml"), SL_SEEN_FILE);
+	char with_file[PATH_MAX * 3];
+	snprintf(with_file, sizeof with_file, "%s/kustomization.yaml", sub);
+	cr_expect_eq(sl_walk_seen_at(seen, with_file, strlen(sub), "kustomization.yml"),
+		     SL_SEEN_ABSENT);
+	cr_expect_eq(sl_walk_seen_at(seen, link, strlen(link), "k.yaml"), SL_SEEN_FILE);
+	/* no root given: no real paths recorded (the walk does not know them) */
+	cr_expect_eq(sl_walk_seen_at(seen, real_sub, strlen(real_sub), "kustomization.yaml"),
+		     strcmp(real_sub, sub) == 0 ? SL_SEEN_FILE : SL_SEEN_UNLISTED);
+	cr_expect_eq(sl_walk_seen_at(seen, tmp, strlen(tmp), "d"), SL_SEEN_UNLISTED);
+	sl_walk_seen_free(seen);
+
+	/* with the root: the real paths too, not below the symlink */
+	seen = sl_walk_seen_new();
+	cr_assert_not_null(seen);
+	char named[PATH_MAX * 2];
+	snprintf(named, sizeof named, "%s/./d", tmp);   /* named unlike its real path */
+	memset(&s, 0, sizeof s);
+	cr_assert_eq(sl_walk_recording(named, root, NULL, NULL, seen, on_file, on_error, &s), SL_OK);
+	cr_expect_str_eq(s.files, "./d/a.yaml\n./d/sub/kustomization.yaml\n",
+			 "the link leaves the root");
+	cr_expect_eq(sl_walk_seen_at(seen, root, strlen(root), ".git"), SL_SEEN_DIR);
+	cr_expect_eq(sl_walk_seen_at(seen, named, strlen(named), ".git"), SL_SEEN_DIR);
+	cr_expect_eq(sl_walk_seen_at(seen, real_sub, strlen(real_sub), "kustomization.yaml"),
+		     SL_SEEN_FILE);
+	char real_link[PATH_MAX * 3];
+	snprintf(real_link, sizeof real_link, "%s/link", root);
+	cr_expect_eq(sl_walk_seen_at(seen, real_link, strlen(real_link), "k.yaml"),
+		     SL_SEEN_UNLISTED);
+	cr_expect_eq(sl_walk_seen_at(NULL, root, strlen(root), "a.yaml"), SL_SEEN_UNLISTED);
+	sl_walk_seen_free(seen);
+	free(root);
+	free(real_sub);
+}
