@@ -473,9 +473,11 @@ static sl_err build_kustomizations(sl_run *run)
 	sl_engine *e = &run->passes.eng;
 	const char **kp = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *kp);
 	bool *from_project = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *from_project);
-	if (!kp || !from_project) {
+	bool *load_none = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *load_none);
+	if (!kp || !from_project || !load_none) {
 		free(kp);
 		free(from_project);
+		free(load_none);
 		return SL_ENOMEM;
 	}
 	bool named = false;   /* a file of the caller's on disk (not a project read for facts) */
@@ -485,12 +487,16 @@ static sl_err build_kustomizations(sl_run *run)
 	for (size_t i = 0; i < e->n_files; i++)
 		if ((!e->files[i]->context || (named && !run->project)) && e->files[i]->on_disk &&
 		    sl_kustomize_is_file(e->files[i]->path)) {
+			/* the load restrictor of the config the kustomization is linted under */
+			const sl_config *cfg = e->files[i]->scope ? e->files[i]->scope->cfg : NULL;
+			load_none[n] = cfg && strcmp(cfg->kustomize_load_restrictor, "none") == 0;
 			from_project[n] = e->files[i]->context;
 			kp[n++] = e->files[i]->path;
 		}
 	/* a plan even without builds: skip_patches resolves paths through it */
-	sl_err err = sl_kustomize_plan_seen(kp, n, run->passes.jobs, run->seen, &e->kust);
+	sl_err err = sl_kustomize_plan_seen(kp, n, run->passes.jobs, run->seen, load_none, &e->kust);
 	free(kp);
+	free(load_none);
 	if (err || !n) {
 		free(from_project);
 		return err;

@@ -152,6 +152,8 @@ sl_k8s_str sl_node_str(const sl_node *n);
 bool sl_scalar_is(const sl_node *n, const char *s);
 /* The YAML 1.1 type of a scalar (explicit tags honoured); SL_Y_STR for non-scalars. */
 sl_yaml_type sl_scalar_type(const sl_node *n);
+/* The YAML 1.1 type of a plain scalar's text s (len bytes, NUL-terminated). */
+sl_yaml_type sl_scalar_text_type(const char *s, size_t len);
 /* Parses an integer scalar (YAML 1.1 forms); false when n is not one. */
 bool sl_scalar_int(const sl_node *n, long long *out);
 /* "mapping", "sequence", "string", "integer", "boolean", "null", "number". */
