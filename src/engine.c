@@ -52,8 +52,10 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	}
 	sl_finding *p = &rec->pub;
 	rec->rule_index = ri;
-	p->rule = sl_registry_at(ri)->rule->id;
-	p->severity = f->scope->severity[ri];
+	const struct sl_rule *rule = sl_registry_at(ri)->rule;
+	p->rule = rule->id;
+	/* a notice is on or off: the severity a config gives it only turns it on */
+	p->severity = rule->notice[0] ? SL_SEV_INFO : f->scope->severity[ri];
 	p->message = message;
 	p->path = f->path;
 	p->offset = start;

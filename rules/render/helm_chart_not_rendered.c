@@ -44,4 +44,5 @@
  */
 SL_RULE(helm_chart_not_rendered, .id = "helm-chart-not-rendered", .category = "render",
 	.summary = "A Helm chart's templates are not linted unrendered: lint its rendered output",
-	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE);
+	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE,
+	.notice = {"Helm chart not linted", "Helm charts not linted"});

@@ -45,4 +45,5 @@
  */
 SL_RULE(kustomize_unsupported, .id = "kustomize-unsupported", .category = "render",
 	.summary = "A kustomization uses a feature schedlint does not build: its files are linted as plain files",
-	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE);
+	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE,
+	.notice = {"kustomization not built as deployed", "kustomizations not built as deployed"});
