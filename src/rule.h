@@ -30,6 +30,7 @@
 #include "arena.h"               /* the file's arena: sl_arena_printf, sl_arena_strndup */
 /* What a rule reads, besides its context (below): */
 #include "yaml_tree.h"           /* the tree: sl_map_get, sl_scalar, sl_map_n/sl_seq_n ... */
+#include "template.h"            /* a placeholder is unknown, never invalid: sl_template_in_value */
 #include "model/model.h"         /* objects and units: sl_object, sl_unit, sl_container */
 #include "config_values.h"       /* the config's values: sl_config_spot_labels ... */
 #include "index_lookups.h"       /* across the linted files: sl_index_find ... */
