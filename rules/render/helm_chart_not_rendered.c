@@ -33,7 +33,8 @@
  *
  * ## Fix safety
  * No fix: the chart is not wrong. Findings mapped back to templates offer no fix either (the
- * rendered text is not what a person edits).
+ * rendered text is not what a person edits). This is a notice, not a finding: never counted,
+ * never failing a run (`--fail-on`), shown after the summary (docs/report-formats.md, "Notices").
  *
  * ## Options
  * None.

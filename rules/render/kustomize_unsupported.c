@@ -35,7 +35,8 @@
  * ```
  *
  * ## Fix safety
- * No fix.
+ * No fix. This is a notice, not a finding: never counted, never failing a run (`--fail-on`),
+ * shown after the summary (docs/report-formats.md, "Notices").
  *
  * ## Options
  * None.
