@@ -83,7 +83,7 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 /* A YAML syntax problem of the file, whether or not yaml-syntax reports it: the template check
 ** looks for a marker next to each. */
 struct syntax_issue {
-	size_t at;
+	size_t at;       /* where it is judged; (size_t)-1 once found away from every marker */
 	sl_frec *rec;    /* its finding, NULL when yaml-syntax is off */
 };
 
@@ -117,6 +117,13 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 		return;
 	}
 	pp->syntax = ns;
+	/* Text that ran to the end of the file is judged where it began (the message's "that started
+	** at line L, column C"): the last line is next to nothing that made it. */
+	const char *began = strstr(message, " that started at line ");
+	unsigned line, col;
+	if (strstr(message, "unexpected end of stream") && began &&
+	    sscanf(began, " that started at line %u, column %u", &line, &col) == 2 && line && col)
+		start = sl_source_mark_offset(pp->f->src, line - 1, col - 1);
 	pp->syntax[pp->n_syntax++] = (struct syntax_issue){start, pp->last};
 }
 

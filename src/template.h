@@ -9,9 +9,10 @@
 ** and nothing else of it.
 **
 ** What is evidence (and what is not, on purpose):
-**   - a YAML syntax error at or next to a marker (its line, the line before, the line after);
-**     a marker further away excuses nothing, and a bare "$NAME" never does (it cannot break
-**     YAML), nor does a marker in a comment;
+**   - a YAML syntax error at or next to a marker (its line, the line before, the line after;
+**     a quote or a collection left open to the end of the file is judged where it began, by
+**     the engine); a marker further away excuses nothing, and a bare "$NAME" never does (it
+**     cannot break YAML), nor does a marker in a comment;
 **   - a marker in a mapping key, in apiVersion or kind, in a metadata name, namespace,
 **     generateName or label;
 **   - in an object of a kind schedlint models, a whole value that is one placeholder

@@ -17,7 +17,8 @@
  *
  * A file is a template on evidence only:
  * - a YAML syntax error at or next to a marker (`{{ }}`, `{% %}`, `%{ }`, `${ }`, `{NAME}`)
- *   on its line or the line before or after it; a marker further away, in a comment, or a bare
+ *   on its line or the line before or after it (a quote left open to the end of the file, where
+ *   it began); a marker further away, in a comment, or a bare
  *   `$NAME` (which cannot break YAML) excuses nothing, and a file with one syntax error away
  *   from every marker keeps that `yaml-syntax` error (the ones its markers made are dropped);
  * - a marker in a mapping key, in `apiVersion` or `kind`, or in a `metadata` name, namespace,
