@@ -849,6 +849,16 @@ const sl_finding *sl_run_finding(const sl_run *run, size_t i)
 	return i < run->passes.n_sorted ? &run->passes.sorted[i]->pub : NULL;
 }
 
+size_t sl_run_notice_count(const sl_run *run)
+{
+	return run->passes.n_notices;
+}
+
+const sl_finding *sl_run_notice(const sl_run *run, size_t i)
+{
+	return i < run->passes.n_notices ? &run->passes.notices[i]->pub : NULL;
+}
+
 size_t sl_run_file_count(const sl_run *run)
 {
 	return run->n_shown;
@@ -1030,17 +1040,20 @@ sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FIL
 		memcpy(&o, opts, opts->version >= 2 ? sizeof o : offsetof(sl_output_options, full));
 	o.version = SL_OUTPUT_OPTIONS_VERSION;
 	opts = &o;
-	/* the run as the writers read it: its findings and files, gathered once */
-	size_t nd = run->passes.n_sorted, nf = run->n_shown;
-	const sl_finding **findings = sl_xmalloc((nd ? nd : 1) * sizeof *findings);
+	/* the run as the writers read it: its findings, notices and files, gathered once */
+	size_t nd = run->passes.n_sorted, nn = run->passes.n_notices, nf = run->n_shown;
+	const sl_finding **findings = sl_xmalloc((nd + nn ? nd + nn : 1) * sizeof *findings);
 	sl_file_info *files = sl_xmalloc((nf ? nf : 1) * sizeof *files);
 	sl_err err = findings && files ? SL_OK : SL_ENOMEM;
 	for (size_t i = 0; !err && i < nd; i++)
 		findings[i] = &run->passes.sorted[i]->pub;
+	for (size_t i = 0; !err && i < nn; i++)
+		findings[nd + i] = &run->passes.notices[i]->pub;
 	for (size_t i = 0; !err && i < nf; i++)
 		sl_run_file(run, i, &files[i]);
 	if (!err) {
-		sl_output_run view = {findings, nd, files, nf, held_source, run, run->passes.started};
+		sl_output_run view = {findings, nd, findings + nd, nn, files, nf, held_source, run,
+				      run->passes.started};
 		err = sl_output_write(&view, opts, out);
 	}
 	free(findings);

@@ -890,14 +890,6 @@ sl_err sl_tree_parse_fixing(const sl_source *src, sl_arena *a, sl_tree *out,
 
 /* --- accessors ----------------------------------------------------------------------------- */
 
-bool sl_yaml_is_templated(const char *s, size_t n)
-{
-	for (size_t i = 0; s && i + 1 < n; i++)
-		if (s[i] == '{' && s[i + 1] == '{')
-			return true;
-	return false;
-}
-
 const sl_node *sl_node_deref(const sl_node *n)
 {
 	return n && n->type == SL_NODE_ALIAS ? n->u.alias.target : n;

@@ -39,7 +39,8 @@
  * ```
  *
  * ## Fix safety
- * No fix.
+ * No fix. This is a notice, not a finding: never counted, never failing a run (`--fail-on`),
+ * shown after the summary (docs/report-formats.md, "Notices").
  *
  * ## Options
  * `render.kustomize.load-restrictor` (`rootOnly`, the default, or `none`): whether a
@@ -50,4 +51,5 @@
  */
 SL_RULE(kustomize_unsupported, .id = "kustomize-unsupported", .category = "render",
 	.summary = "A kustomization uses a feature schedlint does not build: its files are linted as plain files",
-	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE);
+	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE,
+	.notice = {"kustomization not built as deployed", "kustomizations not built as deployed"});
