@@ -5,9 +5,10 @@ test: the test setups of meson.build; tools/check runs the e2e cases under valgr
 
     tests/harness.py COMMAND [ARG...]
 
-- A scratch directory, $TMPDIR/schedlint-test.XXXXXX, becomes the test's TMPDIR: every
+- A scratch directory, $TMPDIR/schedlint-test.PID.XXXXXX, becomes the test's TMPDIR: every
   scratch file of the tests (mkdtemp, mktemp -d, tempfile, os.tmpdir) lands in it, and it is
-  removed when the test ends, whatever way it ends (passed, failed, crashed, killed).
+  removed when the test ends, whatever way it ends (passed, failed, crashed, killed). Only a
+  SIGKILL of the harness itself leaves it: the next harness removes it (its PID is gone).
 - Every process the test starts dies with it. The harness is a child subreaper
   (PR_SET_CHILD_SUBREAPER): a process whose parent exits is handed to it, even one that left
   the process group or the session (setsid, coreutils timeout, start_new_session). When the
@@ -23,6 +24,7 @@ meson reports the signal).
 """
 import ctypes
 import os
+import resource
 import shutil
 import signal
 import sys
@@ -96,21 +98,35 @@ def sweep():
                 pass
 
 
+def remove_orphaned_scratch():
+    """Removes the scratch directories of harnesses that were killed (SIGKILL: no cleanup ran)."""
+    tmp = tempfile.gettempdir()
+    for name in os.listdir(tmp):
+        parts = name.split(".")
+        if len(parts) != 3 or parts[0] != "schedlint-test" or not parts[1].isdigit():
+            continue
+        if not os.path.exists("/proc/%s" % parts[1]):
+            shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: tests/harness.py COMMAND [ARG...]")
     prctl(PR_SET_CHILD_SUBREAPER, 1)
-    scratch = tempfile.mkdtemp(prefix="schedlint-test.")
+    remove_orphaned_scratch()
+    scratch = tempfile.mkdtemp(prefix="schedlint-test.%d." % os.getpid())
     os.chmod(scratch, 0o755)   # some tests run a command as another user (nobody) in it
     env = dict(os.environ, TMPDIR=scratch)
     got = []
+    pid = 0
 
     def on_signal(signum, _frame):
         got.append(signum)
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (NameError, ProcessLookupError):
-            pass
+        if pid > 0:   # (0 in the child, before it resets the handlers)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
     for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(s, on_signal)
@@ -143,19 +159,16 @@ def main():
     finally:
         left = sweep()
         shutil.rmtree(scratch, ignore_errors=True)
-    if got:
-        signal.signal(got[0], signal.SIG_DFL)
-        os.kill(os.getpid(), got[0])
-    if os.WIFSIGNALED(status):
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
-        os.kill(os.getpid(), os.WTERMSIG(status))
-    code = os.WEXITSTATUS(status)
     if left:
         print("tests/harness.py: the test left %d process%s running (killed now):\n  %s"
               % (len(left), "" if len(left) == 1 else "es", "\n  ".join(left)), file=sys.stderr)
-        if code in (0, 77):
-            code = 1
-    sys.exit(code)
+    sig = got[0] if got else os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
+    if sig:   # die of it too (the test's core, if any, is the test's: none of the harness)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+    code = os.WEXITSTATUS(status)
+    sys.exit(1 if left and code in (0, 77) else code)
 
 
 if __name__ == "__main__":
