@@ -115,7 +115,9 @@ def main():
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     remove_orphaned_scratch()
     scratch = tempfile.mkdtemp(prefix="schedlint-test.%d." % os.getpid())
-    os.chmod(scratch, 0o755)   # some tests run a command as another user (nobody) in it
+    # like /tmp: some tests run a command as another user (nobody), which may make temporary
+    # files of its own (valgrind does)
+    os.chmod(scratch, 0o1777)
     env = dict(os.environ, TMPDIR=scratch)
     got = []
     pid = 0
