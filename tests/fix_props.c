@@ -488,7 +488,7 @@ Test(fix_props, safe_fixes_add_no_finding_fixtures)
 	sl_config_free(c);
 }
 
-Test(fix_props, safe_fixes_add_no_finding_corpus, .timeout = 600)
+Test(fix_props, safe_fixes_add_no_finding_corpus)
 {
 	struct stat st;
 	if (stat("../shared/corpus", &st) != 0) {
@@ -497,8 +497,8 @@ Test(fix_props, safe_fixes_add_no_finding_corpus, .timeout = 600)
 	}
 	static const char evidence[] =
 		"cluster:\n  gpu-nodes-tainted: true\n  extended-resource-toleration: false\n";
-	char tmpl[] = "/tmp/schedlint-fixprops-XXXXXX";
-	cr_assert(mkdtemp(tmpl));
+	char tmpl[256];
+	sl_test_scratch(tmpl, sizeof tmpl, "fixprops");
 	char cpath[512];
 	snprintf(cpath, sizeof cpath, "%s/.schedlint.yaml", tmpl);
 	sl_test_spit(cpath, evidence, sizeof evidence - 1);
@@ -579,7 +579,7 @@ Test(fix_props, fixtures_and_examples, .init = setup, .fini = teardown)
 	cr_expect_gt(n, 10);
 }
 
-Test(fix_props, corpus, .init = setup, .fini = teardown, .timeout = 600)
+Test(fix_props, corpus, .init = setup, .fini = teardown)
 {
 	struct stat st;
 	if (stat("../shared/corpus", &st) != 0) {

@@ -217,9 +217,8 @@ static int check_fixes(const char *id, const char *rule_dir, const char *dir, co
 		free(want);
 		if (changed) {
 			/* Fixing the fixed text again must change nothing. */
-			char tmpl[] = "/tmp/schedlint-golden-XXXXXX.yaml";
-			int fd = mkstemps(tmpl, 5);
-			cr_assert_geq(fd, 0);
+			char tmpl[256];
+			int fd = sl_test_scratch_file(tmpl, sizeof tmpl, "golden", ".yaml");
 			cr_assert_eq(write(fd, text, len), (ssize_t)len);
 			close(fd);
 			size_t again = 0;

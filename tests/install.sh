@@ -20,6 +20,7 @@ cc=${CC:-cc}
 command -v "$cc" >/dev/null || fail "no C compiler ($cc)"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedlint-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM   # and the EXIT trap runs
 meson install -C "$build" --no-rebuild --destdir "$tmp/root" --quiet >"$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log" >&2; fail "meson install"; }
 meson introspect "$build" --buildoptions >"$tmp/options.json"

@@ -10,8 +10,9 @@
 set -u
 PYTHON=${PYTHON:-python3}
 root=$(pwd)
-S=$(mktemp -d /tmp/schedlint-new-rule-XXXXXX)
+S=$(mktemp -d "${TMPDIR:-/tmp}/schedlint-new-rule.XXXXXX")
 trap 'rm -rf "$S"' EXIT
+trap 'exit 1' HUP INT TERM   # and the EXIT trap runs
 fail() { echo "new_rule.sh: FAIL: $*"; exit 1; }
 
 tar -C "$root" --exclude=./.git --exclude='./build*' --exclude=./tools/node_modules -cf - . |

@@ -146,13 +146,13 @@ static sl_err use_library(void)
 
 static void every_allocation_fails_once(void);
 
-Test(oom, every_allocation_fails_once, .timeout = 300)
+Test(oom, every_allocation_fails_once)
 {
 	streamed = false;
 	every_allocation_fails_once();
 }
 
-Test(oom, every_allocation_fails_once_streaming, .timeout = 300)
+Test(oom, every_allocation_fails_once_streaming)
 {
 	streamed = true;
 	every_allocation_fails_once();

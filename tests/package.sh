@@ -29,6 +29,7 @@ cc=${CC:-cc}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedlint-package.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM   # and the EXIT trap runs
 tree=$tmp/schedlint
 copy_tree "$src" "$tree" || fail "copying the tree"
 

@@ -15,6 +15,7 @@ fail() { echo "plugin.sh: FAIL: $*" >&2; exit 1; }
 cc=${CC:-cc}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedlint-plugin.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM   # and the EXIT trap runs
 # a sanitizer build's program has the runtime; the plugin needs nothing of it
 so() { $cc -shared -fPIC -std=c11 -Wall -Wextra -Werror -I"$src/include" -I"$build/include" -o "$tmp/$1.so" "$2"; }
 so gpu_budget "$src/examples/plugin/gpu_budget.c" || fail "building the example plugin"

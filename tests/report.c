@@ -66,16 +66,13 @@ static const char *exe(void)
 
 static char *scratch(void)
 {
-	static char dir[64];
-	strcpy(dir, "/tmp/schedlint-report-XXXXXX");
-	cr_assert(mkdtemp(dir));
-	return dir;
+	static char dir[256];
+	return sl_test_scratch(dir, sizeof dir, "report");
 }
 
 static void rm_rf(const char *dir)
 {
-	if (sh("rm -rf '%s'", dir) != 0)
-		cr_log_warn("could not remove %s", dir);
+	sl_test_rm_rf(dir);
 }
 
 /* Fails (does not skip: CI runs tools/setup) when the npm validators are missing. */
@@ -393,7 +390,7 @@ static void ajv_all(const char *tmp, const char *schema_args, size_t n)
 	free(t);
 }
 
-Test(report, sarif_validates, .timeout = 600)
+Test(report, sarif_validates)
 {
 	need_validators();
 	exe();
@@ -660,7 +657,7 @@ static void all_documented(json_t *v, const char *prefix, char fields[][128], si
 	}
 }
 
-Test(report, json_matches_schema_and_doc, .timeout = 300)
+Test(report, json_matches_schema_and_doc)
 {
 	need_validators();
 	exe();
@@ -815,7 +812,7 @@ static json_t *json_findings(const char *tmp, const char *args)
 	return f;
 }
 
-Test(report, gitlab_validates, .timeout = 300)
+Test(report, gitlab_validates)
 {
 	need_validators();
 	char *tmp = scratch();
@@ -943,7 +940,7 @@ static void check_junit(const char *tmp, const char *file, const char *what)
 	cr_expect_eq(xpath_count(tmp, file, "count(//testsuite[not(testcase)])"), 0, "%s", what);
 }
 
-Test(report, junit_validates, .timeout = 300)
+Test(report, junit_validates)
 {
 	if (access("/usr/bin/xmllint", X_OK) != 0)
 		cr_assert_fail("xmllint is not installed (libxml2-utils): run tools/setup");
@@ -1049,7 +1046,7 @@ static void check_markdown(const char *md, const char *what)
 	free(copy);
 }
 
-Test(report, markdown_structure, .timeout = 300)
+Test(report, markdown_structure)
 {
 	char *tmp = scratch();
 	for (size_t i = 0; i < N_FORMAT_CASES; i++) {
@@ -1081,7 +1078,7 @@ Test(report, markdown_structure, .timeout = 300)
 
 /* ---- several reports in one run ---- */
 
-Test(report, formats_in_one_run, .timeout = 300)
+Test(report, formats_in_one_run)
 {
 	exe();
 	char *tmp = scratch();
@@ -1127,7 +1124,7 @@ static int run_err(const char *tmp, const char *args, char **err)
 	return rc;
 }
 
-Test(report, formats_usage_and_atomic_writes, .timeout = 300)
+Test(report, formats_usage_and_atomic_writes)
 {
 	exe();
 	char *tmp = scratch();

@@ -2,9 +2,15 @@
 ** support.c: file helpers the test harnesses share (reading in chunks, so pipes and files of
 ** any size work alike). */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "support.h"
 
 char *sl_test_slurp(const char *path, size_t *len)
@@ -45,4 +51,64 @@ void sl_test_note(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+}
+
+static void scratch_name(char *buf, size_t size, const char *what, const char *suffix)
+{
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	int n = snprintf(buf, size, "%s/schedlint-%s.XXXXXX%s", tmp, what, suffix);
+	cr_assert(n > 0 && (size_t)n < size, "scratch path too long");
+}
+
+char *sl_test_scratch(char *buf, size_t size, const char *what)
+{
+	scratch_name(buf, size, what, "");
+	cr_assert(mkdtemp(buf), "cannot make %s", buf);
+	return buf;
+}
+
+int sl_test_scratch_file(char *buf, size_t size, const char *what, const char *suffix)
+{
+	scratch_name(buf, size, what, suffix);
+	int fd = mkstemps(buf, (int)strlen(suffix));
+	cr_assert_geq(fd, 0, "cannot make %s", buf);
+	return fd;
+}
+
+void sl_test_rm_rf(const char *path)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		execlp("rm", "rm", "-rf", "--", path, (char *)NULL);
+		_exit(127);
+	}
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		sl_test_note("could not remove %s", path);
+}
+
+pid_t sl_test_fork(void)
+{
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0, "fork failed");
+	if (pid == 0) {
+		/* SIGKILL when the parent ends; it may have ended already, before the prctl */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(126);
+	}
+	return pid;
+}
+
+double sl_test_cpu_seconds(void)
+{
+	struct rusage self, kids;
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	return (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+			kids.ru_stime.tv_sec) +
+	       (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+			kids.ru_stime.tv_usec) / 1e6;
 }

@@ -20,6 +20,7 @@ pre-commit validate-manifest "$src/.pre-commit-hooks.yaml" || fail "pre-commit v
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedlint-precommit.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM   # and the EXIT trap runs
 export PRE_COMMIT_HOME="$tmp/cache" GIT_AUTHOR_NAME=ci GIT_AUTHOR_EMAIL=ci@example.invalid \
 	GIT_COMMITTER_NAME=ci GIT_COMMITTER_EMAIL=ci@example.invalid
 commit() { git -C "$1" init -q -b main && git -C "$1" add -A && git -C "$1" commit -q -m scratch; }

@@ -33,8 +33,9 @@ def fail(msg):
 
 
 def run(cmd, **kw):
+    # no time limit: meson's timeout ends a shell that hangs (and tests/harness.py its children)
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, encoding='utf-8',
-                          timeout=60, cwd=ROOT, **kw)
+                          cwd=ROOT, **kw)
 
 
 def bash_words(line):

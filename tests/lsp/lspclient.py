@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """A raw LSP client for the tests and the benchmark: `schedlint server` in a subprocess,
-Content-Length framed JSON both ways (tests/lsp/robust.py, tests/bench/lsp.py)."""
+Content-Length framed JSON both ways (tests/lsp/robust.py, tests/bench/lsp.py).
+
+A wait has no time limit unless one is given: the tests give none (a loaded machine is slow;
+meson's timeout ends a test that hangs, and tests/harness.py the server with it)."""
 import json
 import os
 import select
@@ -39,9 +42,9 @@ class Server:
             msg["params"] = params
         self.send(msg)
 
-    def read(self, timeout=20):
-        """The next message from the server; None after timeout or at EOF."""
-        end = time.monotonic() + timeout
+    def read(self, timeout=None):
+        """The next message from the server; None at EOF (or after timeout seconds)."""
+        end = None if timeout is None else time.monotonic() + timeout
         while True:
             head, sep, rest = self.buf.partition(b"\r\n\r\n")
             if sep:
@@ -49,8 +52,8 @@ class Server:
                 if len(rest) >= n:
                     self.buf = rest[n:]
                     return json.loads(rest[:n])
-            left = end - time.monotonic()
-            if left <= 0:
+            left = None if end is None else end - time.monotonic()
+            if left is not None and left <= 0:
                 return None
             r, _, _ = select.select([self.p.stdout], [], [], left)
             if not r:
@@ -60,21 +63,21 @@ class Server:
                 return None
             self.buf += chunk
 
-    def response(self, rid, timeout=20):
+    def response(self, rid, timeout=None):
         """The response to request rid (publications before it are skipped)."""
         while True:
             m = self.read(timeout)
             if m is None or m.get("id") == rid and "method" not in m:
                 return m
 
-    def error_of(self, timeout=20):
+    def error_of(self, timeout=None):
         """The next error response (id null or not)."""
         while True:
             m = self.read(timeout)
             if m is None or "error" in m:
                 return m
 
-    def close(self, timeout=60):
+    def close(self, timeout=None):
         try:
             self.p.stdin.close()
         except BrokenPipeError:

@@ -20,7 +20,8 @@ if not id then
   finish(false, 'FAIL: the recipe started no client for the root ' .. vim.fn.getcwd())
   return
 end
-local got = vim.wait(15000, function() return #vim.diagnostic.get(0) >= 3 end, 50)
+-- as long as it takes (a loaded machine is slow): meson's timeout ends a test that hangs
+local got = vim.wait(2 ^ 31 - 1, function() return #vim.diagnostic.get(0) >= 3 end, 50)
 local lines = {}
 local by = {}
 for _, d in ipairs(vim.diagnostic.get(0)) do
@@ -32,7 +33,7 @@ end
 table.sort(lines)
 local report = table.concat(lines, '\n')
 if not got then
-  finish(false, 'FAIL: no diagnostics within 15 s\n' .. report)
+  finish(false, 'FAIL: no diagnostics\n' .. report)
   return
 end
 local text = vim.api.nvim_buf_get_lines(0, 5, 6, false)[1]

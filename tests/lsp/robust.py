@@ -185,7 +185,7 @@ def errors(ws):
     s.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": "file://" + ws + "/a-pc.yaml", "type": 1}]})
     seen = []
     while True:
-        m = s.read(10)
+        m = s.read()
         if m is None:
             break
         seen.append(m.get("method"))
@@ -212,7 +212,7 @@ def errors(ws):
         s = Server(SCHEDLINT, ws)
         init(s, ws)
         s.send(tail)
-        st = s.close(20)
+        st = s.close()
         check(st == 1, "EOF mid-message %r: status %r" % (tail, st))
         check("Sanitizer" not in s.stderr, "sanitizer report: " + s.stderr[-2000:])
 
@@ -248,13 +248,13 @@ def long_session(ws, prefix, measure):
         s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": i + 1},
                                             "contentChanges": [change]})
         while measure:
-            m = s.read(60)
+            m = s.read()
             if m is None or m.get("params", {}).get("version") == i + 1:
                 check(m is not None, "no diagnostics published for edit %d" % i)
                 break
         if i % 500 == 0:
             rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
-            r = s.response(rid, 120)
+            r = s.response(rid)
             codes = sorted(d["code"] for d in r["result"]["items"]) if r and "result" in r else None
             check(codes == ["schema-type"], "edit %d: %r" % (i, r))
             with open("/proc/%d/stat" % s.p.pid) as f:   # the server's CPU time, in ticks:
@@ -265,13 +265,13 @@ def long_session(ws, prefix, measure):
     # after the edits the text is what it was: formatting quotes the boolean
     rid = s.request("textDocument/formatting", {"textDocument": {"uri": uri},
                                                 "options": {"tabSize": 2, "insertSpaces": True}})
-    r = s.response(rid, 120)
+    r = s.response(rid)
     edits = r.get("result") if r else None
     check(edits and edits[0]["newText"] == '"true"', "formatting after 10 000 edits: %r" % (str(r)[:300],))
     rid = s.request("shutdown")
-    s.response(rid, 120)
+    s.response(rid)
     s.notify("exit")
-    st = s.close(300)
+    st = s.close()
     check(st == 0, "status %r (99: valgrind found an error or a leak)\n%s" % (st, getattr(s, "stderr", "")[-3000:]))
     # CPU ticks of edits 500-3000 and of the last 2 500 (the first 500 warm up)
     tick = os.sysconf("SC_CLK_TCK")

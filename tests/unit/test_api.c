@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
+#include "support.h"
 
 Test(api, version_macros_match_the_library)
 {
@@ -118,8 +119,8 @@ Test(api, indexed_accessors_check_their_index)
 ** the file on disk says, and fixes apply to the buffer. */
 Test(api, a_buffer_stands_in_for_the_file_on_disk)
 {
-	char dir[] = "/tmp/sl_test_api_XXXXXX";
-	cr_assert_not_null(mkdtemp(dir));
+	char dir[256];
+	sl_test_scratch(dir, sizeof dir, "api");
 	char path[sizeof dir + 16];
 	snprintf(path, sizeof path, "%s/pod.yaml", dir);
 	FILE *f = fopen(path, "w");
@@ -184,8 +185,8 @@ Test(api, a_buffer_replaces_its_file_in_the_project)
 				 "metadata:\n  name: high\nvalue: 1000\nglobalDefault: true\n";
 	static const char PC2[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
 				  "metadata:\n  name: other\nvalue: 10\nglobalDefault: true\n";
-	char dir[] = "/tmp/sl_test_api_XXXXXX";
-	cr_assert_not_null(mkdtemp(dir));
+	char dir[256];
+	sl_test_scratch(dir, sizeof dir, "api");
 	char path[sizeof dir + 16], cfgp[sizeof dir + 32];
 	snprintf(path, sizeof path, "%s/pc.yaml", dir);
 	snprintf(cfgp, sizeof cfgp, "%s/.schedlint.yaml", dir);   /* the project's root */
@@ -278,14 +279,14 @@ static char *lint_with(const sl_config *cfg, bool low_memory, const sl_run *proj
 	return out;
 }
 
-Test(api, a_project_read_once_lends_what_add_project_reads, .timeout = 120)
+Test(api, a_project_read_once_lends_what_add_project_reads)
 {
 	char here[4096];
 	cr_assert_not_null(getcwd(here, sizeof here));
 	glob_t g;
 	cr_assert_eq(glob("testdata/rules/*/*/*.yaml", 0, NULL, &g), 0);
-	char dir[] = "/tmp/sl_test_project_XXXXXX";
-	cr_assert_not_null(mkdtemp(dir));
+	char dir[256];
+	sl_test_scratch(dir, sizeof dir, "project");
 	size_t n = 0;
 	char name[64];
 	for (size_t i = 0; i < g.gl_pathc; i++) {
@@ -405,8 +406,8 @@ static void on_progress(void *ctx, size_t done, size_t total)
 
 Test(api, progress_is_called_once_per_file_one_call_at_a_time)
 {
-	char dir[] = "/tmp/schedlint-progress-XXXXXX";
-	cr_assert_not_null(mkdtemp(dir));
+	char dir[256];
+	sl_test_scratch(dir, sizeof dir, "progress");
 	enum { N = 40 };
 	char path[sizeof dir + 32];
 	for (int i = 0; i < N; i++) {

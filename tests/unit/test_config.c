@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "support.h"
 
 #define FIXTURE(name) "testdata/config/" name
 
@@ -267,10 +268,10 @@ Test(config, flow_rule_lines)
 	char *err = NULL;
 
 	/* unknown_key_rule.yaml fails; check lines on a loadable flow variant instead */
-	char dir[] = "/tmp/sl_config_XXXXXX", path[PATH_MAX];
+	char dir[256], path[PATH_MAX];
 	FILE *f;
 
-	cr_assert_not_null(mkdtemp(dir));
+	sl_test_scratch(dir, sizeof dir, "config");
 	snprintf(path, sizeof path, "%s/.schedlint.yaml", dir);
 	f = fopen(path, "w");
 	cr_assert_not_null(f);
@@ -314,11 +315,11 @@ Test(config, aliases_are_followed)
 
 Test(config, bare_file_name_has_dot_base_dir)
 {
-	char dir[] = "/tmp/sl_config_XXXXXX";
+	char dir[256];
 	sl_config *cfg;
 	FILE *f;
 
-	cr_assert_not_null(mkdtemp(dir));
+	sl_test_scratch(dir, sizeof dir, "config");
 	cr_assert_eq(chdir(dir), 0);
 	f = fopen(".schedlint.yaml", "w");
 	cr_assert_not_null(f);
@@ -732,19 +733,16 @@ static void make_file(const char *base, const char *rel, const char *text)
 
 static void remove_tree(const char *root)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-	cr_expect_eq(system(cmd), 0);
+	sl_test_rm_rf(root);
 }
 
 /* root/ (real path) with repo/.git and repo/a/b/c below it. */
 static void make_repo(struct tree *t)
 {
-	char tmpl[] = "/tmp/sl_config_XXXXXX";
+	char tmpl[256];
 	char *real;
 
-	cr_assert_not_null(mkdtemp(tmpl));
+	sl_test_scratch(tmpl, sizeof tmpl, "config");
 	real = realpath(tmpl, NULL);
 	cr_assert_not_null(real);
 	snprintf(t->root, sizeof t->root, "%s", real);
@@ -915,10 +913,20 @@ Test(discover, walks_to_filesystem_root)
 	char start[PATH_MAX];
 	struct stat st;
 
-	if (stat("/.schedlint.yaml", &st) == 0 || stat("/tmp/.schedlint.yaml", &st) == 0 ||
-	    stat("/tmp/.git", &st) == 0 || stat("/.git", &st) == 0)
-		cr_skip_test("a .schedlint.yaml or .git above /tmp");
 	make_repo(&t);
+	/* what lies above the scratch directory is the machine's: a .schedlint.yaml or .git there
+	** leaves nothing to check */
+	for (char up[PATH_MAX], *slash = strcpy(up, t.root); (slash = strrchr(up, '/'));) {
+		char p[PATH_MAX + 16];
+		*slash = '\0';
+		snprintf(p, sizeof p, "%s/.schedlint.yaml", up);
+		int found = stat(p, &st) == 0;
+		snprintf(p, sizeof p, "%s/.git", up);
+		if (found || stat(p, &st) == 0) {
+			remove_tree(t.root);
+			cr_skip_test("a .schedlint.yaml or .git above %s", t.root);
+		}
+	}
 	snprintf(start, sizeof start, "%s", t.root);   /* outside the repository */
 	expect_not_found(start);
 	remove_tree(t.root);

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_edit.c: the edit module (src/edit.c) on its own: style detection, edit validation and application,
-** rendering of inserted entries and items in the file's style, removals, and unified diffs. */
+** rendering of inserted entries and items in the file's style, removals (the unified diffs of
+** fixed files are test_diff.c's). */
 #include <criterion/criterion.h>
 #include <stdio.h>
-#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
-#include "diff.h"
 #include "edit.h"
 #include "source.h"
 #include "yaml_tree.h"
@@ -187,156 +186,6 @@ Test(fix, edits_are_validated)
 	free(out);
 	sl_edit other = {.path = "q", .offset = 1, .length = 2, .content = ""};
 	cr_expect_not(sl_edit_overlap(&a, &other), "edits of different files never overlap");
-}
-
-Test(fix, unified_diff)
-{
-	const char *a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n";
-	const char *b = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n11\n12\n13";
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	cr_assert_eq(sl_diff_write(m, "f.yaml", a, strlen(a), b, strlen(b)), SL_OK);
-	fclose(m);
-	cr_expect_str_eq(buf, "--- f.yaml\n+++ f.yaml\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n"
-			      "@@ -10,3 +10,4 @@\n 10\n 11\n 12\n+13\n\\ No newline at end of file\n");
-	free(buf);
-	buf = NULL;
-	m = open_memstream(&buf, &len);
-	cr_assert_eq(sl_diff_write(m, "f.yaml", a, strlen(a), a, strlen(a)), SL_OK);
-	fclose(m);
-	cr_expect_eq(len, 0, "no diff for equal texts");
-	free(buf);
-}
-
-/* Applies a unified diff (as sl_diff_write writes it) to a; the result is malloc'd. */
-static char *patch(const char *a, const char *diff, size_t *changed)
-{
-	size_t cap = strlen(a) + strlen(diff) + 1, w = 0;
-	char *out = malloc(cap);
-	const char *ap = a, *p = strchr(strchr(diff, '\n') + 1, '\n') + 1;   /* after the headers */
-	long aline = 1;
-	*changed = 0;
-	while (*p) {
-		long a0, ac, b0, bc;
-		cr_assert_eq(sscanf(p, "@@ -%ld,%ld +%ld,%ld @@", &a0, &ac, &b0, &bc), 4, "bad hunk: %s", p);
-		p = strchr(p, '\n') + 1;
-		if (ac == 0)
-			a0++;   /* "-3,0": the hunk goes after line 3 */
-		while (aline < a0) {   /* copy the lines before the hunk */
-			const char *e = strchr(ap, '\n');
-			size_t l = e ? (size_t)(e - ap + 1) : strlen(ap);
-			memcpy(out + w, ap, l);
-			w += l;
-			ap += l;
-			aline++;
-		}
-		while (*p && *p != '@') {
-			const char *e = strchr(p, '\n');
-			size_t l = (size_t)(e - p);
-			if (*p == '\\') {   /* "\ No newline at end of file": handled with its line */
-				p = e + 1;
-				continue;
-			}
-			if (*p == ' ' || *p == '-') {   /* the a line must be what the diff says */
-				cr_assert_eq(strncmp(ap, p + 1, l - 1), 0, "context differs at a line %ld", aline);
-				const char *ae = strchr(ap, '\n');
-				ap = ae ? ae + 1 : ap + strlen(ap);
-				aline++;
-			}
-			if (*p == ' ' || *p == '+') {
-				memcpy(out + w, p + 1, l - 1);
-				w += l - 1;
-				/* a line without its break is followed by the marker */
-				if (strncmp(e + 1, "\\ No newline", 12) != 0)
-					out[w++] = '\n';
-			}
-			*changed += *p != ' ';
-			p = e + 1;
-		}
-	}
-	memcpy(out + w, ap, strlen(ap) + 1);
-	return out;
-}
-
-/* The diff of random texts over a few distinct lines turns a into b, and is minimal: as many
-** changed lines as n + m - 2 * LCS (checked against the textbook dynamic programme). */
-Test(fix, diff_is_minimal_and_applies)
-{
-	static const char *const pool[] = {"a\n", "b\n", "c\n", "a", "d\n"};
-	unsigned seed = 7;
-	for (int round = 0; round < 2000; round++) {
-		char a[256] = "", b[256] = "";
-		const char *la[24], *lb[24];
-		size_t n = (size_t)(round % 13), m = (size_t)((round / 13) % 11);
-		for (size_t i = 0; i < n; i++) {
-			seed = seed * 1103515245u + 12345u;
-			la[i] = pool[(seed >> 16) % (i + 1 == n ? 5 : 3)];
-			strcat(a, la[i]);
-		}
-		for (size_t i = 0; i < m; i++) {
-			seed = seed * 1103515245u + 12345u;
-			lb[i] = pool[(seed >> 16) % (i + 1 == m ? 5 : 3)];
-			strcat(b, lb[i]);
-		}
-		size_t L[25][25] = {{0}};
-		for (size_t i = n; i-- > 0;)
-			for (size_t j = m; j-- > 0;)
-				L[i][j] = strcmp(la[i], lb[j]) == 0 ? L[i + 1][j + 1] + 1
-					  : L[i + 1][j] > L[i][j + 1] ? L[i + 1][j] : L[i][j + 1];
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&buf, &len);
-		cr_assert_eq(sl_diff_write(f, "r.yaml", a, strlen(a), b, strlen(b)), SL_OK);
-		fclose(f);
-		if (strcmp(a, b) == 0) {
-			cr_expect_eq(len, 0);
-		} else {
-			size_t changed;
-			char *got = patch(a, buf, &changed);
-			cr_expect_str_eq(got, b, "round %d: the diff does not turn a into b:\n%s", round, buf);
-			cr_expect_eq(changed, n + m - 2 * L[0][0], "round %d: not minimal:\n%s", round, buf);
-			free(got);
-		}
-		free(buf);
-	}
-}
-
-/* 40 000 changed lines (every other line of an 80 000-line file): the diff takes memory in
-** proportion to the lines (Myers' whole trace would be D^2 = 6.4e9 entries) and little time. */
-Test(fix, diff_of_many_changes_is_linear_in_memory, .timeout = 60)
-{
-	enum { N = 80000 };
-	char *a = malloc(N * 16), *b = malloc(N * 16);
-	size_t al = 0, bl = 0;
-	for (int i = 0; i < N; i++) {
-		al += (size_t)sprintf(a + al, "k%06d: %s\n", i, i % 2 ? "true" : "x");
-		bl += (size_t)sprintf(b + bl, "k%06d: %s\n", i, i % 2 ? "\"true\"" : "x");
-	}
-	struct rusage before, after;
-	getrusage(RUSAGE_SELF, &before);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	cr_assert_eq(sl_diff_write(m, "big.yaml", a, al, b, bl), SL_OK);
-	fclose(m);
-	getrusage(RUSAGE_SELF, &after);
-	long grew_kib = after.ru_maxrss - before.ru_maxrss;
-	cr_expect_lt(grew_kib, 64 * 1024, "the diff took %ld KiB more", grew_kib);
-	size_t plus = 0, minus = 0;
-	for (char *p = buf; p && *p; p = strchr(p, '\n') + 1) {
-		plus += p[0] == '+' && p[1] != '+';
-		minus += p[0] == '-' && p[1] != '-';
-	}
-	cr_expect_eq(plus, N / 2);
-	cr_expect_eq(minus, N / 2);
-	size_t changed;
-	char *got = patch(a, buf, &changed);
-	cr_expect(strcmp(got, b) == 0, "the diff does not turn a into b");
-	free(got);
-	free(buf);
-	free(a);
-	free(b);
 }
 
 static void count_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,

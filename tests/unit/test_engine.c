@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
+#include "support.h"
 
 static const char *const POD =
 	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  namespace: ml\nspec:\n"
@@ -22,9 +23,8 @@ static const sl_run_options TWO_RULES = {.version = SL_RUN_OPTIONS_VERSION, .sel
 
 static sl_config *config_from(const char *text)
 {
-	char path[] = "/tmp/schedlint-cfg-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
+	char path[256];
+	int fd = sl_test_scratch_file(path, sizeof path, "cfg", "");
 	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	sl_config *cfg = NULL;
@@ -122,9 +122,8 @@ Test(engine, select_and_ignore)
 /* Refused when the config is loaded, at the id (so no run is ever made with it). */
 Test(engine, unknown_rule_in_config_is_a_config_error)
 {
-	char path[] = "/tmp/schedlint-cfg-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
+	char path[256];
+	int fd = sl_test_scratch_file(path, sizeof path, "cfg", "");
 	const char *text = "rules:\n  - id: nope\n    severity: error\n";
 	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
@@ -252,7 +251,7 @@ static char *report_of(const char *const *dirs, size_t n, bool stream, unsigned 
 	return buf;
 }
 
-Test(engine, streaming_gives_the_same_report, .timeout = 120)
+Test(engine, streaming_gives_the_same_report)
 {
 	/* Every fixture, the examples and (when present) the corpus, in one run: cross-file facts
 	** (PriorityClasses, flags, runtimes, serving priorities) must come out the same when the
@@ -291,8 +290,8 @@ Test(engine, streaming_checks_batch_units_after_every_serving_unit)
 	/* The batch Jobs sort before the serving units they outrank, so a streaming run meets
 	** them before it has seen those units; a suppression covers one of them, and another
 	** suppression names the rule where nothing fires. Streamed and whole runs must agree. */
-	char dir[] = "/tmp/schedlint-wait-XXXXXX";
-	cr_assert_not_null(mkdtemp(dir));
+	char dir[256];
+	sl_test_scratch(dir, sizeof dir, "wait");
 	static const char *const job =
 		"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: %s\nspec:\n  template:\n"
 		"    spec:\n      priorityClassName: %s%s\n      containers:\n        - name: t\n"

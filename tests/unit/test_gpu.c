@@ -129,7 +129,7 @@ static size_t check_case(const char *rule_dir, const char *bad, const char *name
 	return applied;
 }
 
-Test(gpu, safe_fixes_of_the_gpu_rules_add_no_finding, .timeout = 120)
+Test(gpu, safe_fixes_of_the_gpu_rules_add_no_finding)
 {
 	size_t applied = 0;
 	for (size_t r = 0; r < sizeof gpu_rules / sizeof *gpu_rules; r++) {

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "index.h"
 #include "model/model.h"
+#include "support.h"
 
 /* --- harness: every document of one YAML text bound and indexed, facts included ------------ */
 
@@ -54,9 +55,8 @@ static sl_config *config(const char *text)
 		cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
 		return cfg;
 	}
-	char path[] = "/tmp/schedlint-index-cfg-XXXXXX";
-	int fd = mkstemp(path);
-	cr_assert_geq(fd, 0);
+	char path[256];
+	int fd = sl_test_scratch_file(path, sizeof path, "index-cfg", "");
 	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	char *err = NULL;

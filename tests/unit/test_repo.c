@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "repo.h"
+#include "support.h"
 
 static char root[PATH_MAX];
 
@@ -26,8 +27,8 @@ static void put(const char *rel, const char *text)
 
 static void scratch_repo(void)
 {
-	char tmpl[] = "/tmp/sl_test_repo_XXXXXX";
-	cr_assert_not_null(mkdtemp(tmpl));
+	char tmpl[256];
+	sl_test_scratch(tmpl, sizeof tmpl, "repo");
 	char *real = realpath(tmpl, NULL);
 	snprintf(root, sizeof root, "%s", real);
 	free(real);
@@ -56,8 +57,8 @@ Test(repo, the_work_tree_root_from_below_and_none_outside)
 	cr_expect_str_eq(found, root);
 	free(found);
 	found = NULL;
-	char outside[] = "/tmp/sl_test_norepo_XXXXXX";
-	cr_assert_not_null(mkdtemp(outside));
+	char outside[256];
+	sl_test_scratch(outside, sizeof outside, "norepo");
 	cr_expect_eq(sl_repo_root(outside, &found), SL_ENOTFOUND);
 	cr_expect_null(found);
 	cr_expect_null(sl_repo_open(outside));

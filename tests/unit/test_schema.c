@@ -262,10 +262,10 @@ Test(schema, a_recursive_ref_and_a_backtracking_pattern_end_quickly)
 {
 	struct run r;
 	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);   /* CPU time: load does not stretch it */
 	run(&r, "properties: {a: {pattern: '^(a+)+$'}}\n",
 	    "a: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n");
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
 	cr_assert_eq(r.rc, 0);
 	cr_assert(strstr(r.f.message, "pattern ^(a+)+$"), "%s", r.f.message);
 	cr_assert_lt((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9, 2.0);

@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "arena.h"
 #include "source.h"
+#include "support.h"
 
 /* A source over the string literal s (its length taken with sizeof, so NULs are kept). */
 #define SRC(s) mksrc((s), sizeof(s) - 1)
@@ -350,13 +352,12 @@ Test(source, utf16_bom_is_flagged)
 	sl_source_free(one);
 }
 
-static char tmpdir[64];
+static char tmpdir[256];
 
 static char *write_tmp(const char *name, const char *data, size_t len)
 {
 	if (!tmpdir[0]) {
-		strcpy(tmpdir, "/tmp/sl_test_source_XXXXXX");
-		cr_assert_not_null(mkdtemp(tmpdir));
+		sl_test_scratch(tmpdir, sizeof tmpdir, "source");
 	}
 	char *path = NULL;
 	cr_assert(asprintf(&path, "%s/%s", tmpdir, name) > 0);
@@ -381,6 +382,7 @@ Test(source, read_file)
 	sl_source_free(s);
 	unlink(path);
 	free(path);
+	sl_test_rm_rf(tmpdir);
 }
 
 Test(source, read_file_errors)
@@ -402,8 +404,7 @@ Test(source, read_fd_from_a_pipe_larger_than_the_first_buffer)
 	enum { N = 200 * 1024 };
 	int fds[2];
 	cr_assert_eq(pipe(fds), 0);
-	pid_t pid = fork();
-	cr_assert_geq(pid, 0);
+	pid_t pid = sl_test_fork();
 	if (pid == 0) {
 		close(fds[0]);
 		char line[32];
@@ -418,6 +419,9 @@ Test(source, read_fd_from_a_pipe_larger_than_the_first_buffer)
 	sl_source *s = NULL;
 	cr_assert_eq(sl_source_read_fd(fds[0], "<stdin>", &s), SL_OK);
 	close(fds[0]);
+	int st;
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the writer: status %d", st);
 	cr_expect_eq(s->len, (size_t)N);
 	cr_expect_eq(s->n_lines, (size_t)N / 16 + 1);
 	cr_expect_eq(s->line_start[1000], 16000);

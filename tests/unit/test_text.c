@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
+#include "support.h"
 
 static const char GPU_NO_LIMIT[] =
 	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n"
@@ -60,12 +61,12 @@ static char *report(const char *path, bool buffer, bool low_memory, unsigned ver
 	return full_report(run, cfg, version);
 }
 
-static char dir[] = "/tmp/schedlint-text-XXXXXX";
+static char dir[256];
 static char path[sizeof dir + 16];
 
 static void setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
+	sl_test_scratch(dir, sizeof dir, "text");
 	snprintf(path, sizeof path, "%s/p.yaml", dir);
 	FILE *f = fopen(path, "w");
 	cr_assert_not_null(f);
@@ -129,7 +130,6 @@ Test(text, a_file_changed_since_gets_no_source_lines, .init = setup, .fini = tea
 		if (changes[i] == remove_it)
 			break;
 		teardown();
-		memcpy(dir, "/tmp/schedlint-text-XXXXXX", sizeof dir);
 		setup();
 	}
 }
@@ -176,8 +176,8 @@ static char *helm_report(const char *chart, bool touch)
 
 Test(text, a_helm_template_modified_after_the_lint_gets_no_source_lines)
 {
-	char chart[] = "/tmp/schedlint-chart-XXXXXX", p[512];
-	cr_assert_not_null(mkdtemp(chart));
+	char chart[256], p[512];
+	sl_test_scratch(chart, sizeof chart, "chart");
 	snprintf(p, sizeof p, "%s/templates", chart);
 	cr_assert_eq(mkdir(p, 0755), 0);
 	snprintf(p, sizeof p, "%s/Chart.yaml", chart);

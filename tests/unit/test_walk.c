@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "walk.h"
+#include "support.h"
 
 static char tmp[PATH_MAX];
 
@@ -47,15 +48,12 @@ static void ln(const char *target, const char *rel)
 
 static void setup(void)
 {
-	snprintf(tmp, sizeof tmp, "/tmp/schedlint-walk-XXXXXX");
-	cr_assert_not_null(mkdtemp(tmp));
+	sl_test_scratch(tmp, sizeof tmp, "walk");
 }
 
 static void teardown(void)
 {
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-	cr_expect_eq(system(cmd), 0);
+	sl_test_rm_rf(tmp);
 }
 
 TestSuite(walk, .init = setup, .fini = teardown);

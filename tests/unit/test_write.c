@@ -16,9 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "source.h"
+#include "support.h"
 #include "write.h"
 
-static char dir[] = "/tmp/schedlint-write-XXXXXX";
+static char dir[4096];
 
 static void spit(const char *path, const char *data, size_t len)
 {
@@ -41,14 +42,12 @@ static char *slurp(const char *path)
 
 static void setup(void)
 {
-	cr_assert_not_null(mkdtemp(dir));
+	sl_test_scratch(dir, sizeof dir, "write");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	cr_expect_eq(system(cmd), 0);
+	sl_test_rm_rf(dir);
 }
 
 /* Files in dir whose name holds "schedlint-" (temporary files). */
@@ -156,16 +155,16 @@ Test(write, within_a_root)
 }
 
 /* A signal that ends the process while a big file is being written: the file is either the
-** old or the new text, whole, and no temporary file is left behind. */
-Test(write, a_signal_during_the_write_leaves_no_temporary_file, .timeout = 60)
+** old or the new text, whole, and no temporary file is left behind. The child rewrites the file
+** until the signal comes, and dies with the test if the test ends first. */
+Test(write, a_signal_during_the_write_leaves_no_temporary_file)
 {
 	char *p = path_of("big.yaml");
 	spit(p, "a: 1\n", 5);
 	size_t len = (size_t)64 << 20;
 	int sigs[] = {SIGTERM, SIGINT, SIGHUP};
 	for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
-		pid_t pid = fork();
-		cr_assert_geq(pid, 0);
+		pid_t pid = sl_test_fork();
 		if (pid == 0) {
 			sl_source *s = NULL;
 			char *data = malloc(len);
@@ -182,16 +181,19 @@ Test(write, a_signal_during_the_write_leaves_no_temporary_file, .timeout = 60)
 					_exit(5);
 			}
 		}
-		/* wait until a temporary file exists, then signal */
-		int seen = 0;
-		for (int i = 0; i < 200000 && !seen; i++) {
-			seen = temp_files() > 0;
-			if (!seen)
-				usleep(100);
+		/* wait until a temporary file exists (however long a loaded machine takes to make
+		** one), then signal; a child that ended meanwhile fails the test */
+		int status = 0, ended = 0;
+		while (temp_files() == 0) {
+			pid_t w = waitpid(pid, &status, WNOHANG);
+			cr_assert_geq(w, 0);
+			if ((ended = w == pid))
+				break;
+			usleep(100);
 		}
-		cr_expect(seen, "no temporary file was ever seen");
+		cr_assert_not(ended, "the writer ended (status %d) before it made a temporary file",
+			      status);
 		kill(pid, sigs[k]);
-		int status;
 		cr_assert_eq(waitpid(pid, &status, 0), pid);
 		cr_expect(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k], "child status %d", status);
 		cr_expect_eq(temp_files(), 0, "a temporary file was left behind after signal %d", sigs[k]);

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: Apache-2.0
+** test_kustomize.c: the Kustomize builder (src/kustomize.c) on a tree in a scratch directory:
+** which kustomizations are roots (one another includes is not built alone), what a build holds
+** (namePrefix and the references it renames, namespace, labels with their selectors, a
+** strategic merge patch; checked as kubectl kustomize builds the same tree), which files a plan
+** consumes, its patch files, the build's own findings for what it does not apply or cannot
+** match, and the remap of a finding in the built text to the base, patch or kustomization line
+** that made the node (a base's suppression comment still silencing it). tests/kustomize/ sets
+** whole builds beside kubectl kustomize. */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine.h"
+#include "kustomize.h"
+#include "registry.h"
+#include "support.h"
+
+static char root[256];
+
+static const char *at(const char *rel)
+{
+	static char p[8][1024];
+	static int i;
+	i = (i + 1) % 8;
+	snprintf(p[i], sizeof p[i], "%s/%s", root, rel);
+	return p[i];
+}
+
+static void put(const char *rel, const char *text)
+{
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s", at(rel));
+	for (char *s = dir + strlen(root) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(dir, 0755);   /* exists already: fine */
+		*s = '/';
+	}
+	sl_test_spit(at(rel), text, strlen(text));
+}
+
+static const char DEPLOY[] =
+	"apiVersion: apps/v1\n"
+	"kind: Deployment\n"
+	"metadata:\n"
+	"  name: reranker\n"
+	"  labels: {app: reranker}\n"
+	"spec:\n"
+	"  replicas: 1\n"
+	"  selector:\n"
+	"    matchLabels: {app: reranker}\n"
+	"  template:\n"
+	"    metadata:\n"
+	"      labels: {app: reranker}\n"
+	"    spec:\n"
+	"      priorityClassName: serving\n"
+	"      containers:\n"
+	"        - name: model\n"
+	"          image: reranker:1.4   # schedlint: ignore[schema-type] the tag is pinned\n"
+	"          resources:\n"
+	"            requests: {nvidia.com/gpu: 1}\n";
+
+static const char PATCH[] =
+	"apiVersion: apps/v1\n"
+	"kind: Deployment\n"
+	"metadata:\n"
+	"  name: reranker\n"
+	"spec:\n"
+	"  template:\n"
+	"    spec:\n"
+	"      nodeSelector:\n"
+	"        accelerator: a100\n"
+	"      containers:\n"
+	"        - name: model\n"
+	"          resources:\n"
+	"            limits: {nvidia.com/gpu: 1}\n";
+
+static void setup(void)
+{
+	sl_test_scratch(root, sizeof root, "kustomize");
+	put("base/kustomization.yaml", "resources:\n  - deploy.yaml\n  - pc.yaml\n");
+	put("base/deploy.yaml", DEPLOY);
+	put("base/pc.yaml", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+	    "metadata:\n  name: serving\nvalue: 1000\n");
+	put("base/unused.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: unused}\n");
+	put("overlay/kustomization.yaml",
+	    "resources:\n"
+	    "  - ../base\n"
+	    "namePrefix: prod-\n"
+	    "namespace: serving-prod\n"
+	    "labels:\n"
+	    "  - pairs: {env: prod}\n"
+	    "    includeSelectors: true\n"
+	    "patches:\n"
+	    "  - path: gpu.yaml\n");
+	put("overlay/gpu.yaml", PATCH);
+}
+
+static void teardown(void)
+{
+	sl_test_rm_rf(root);
+}
+
+TestSuite(kustomize, .init = setup, .fini = teardown);
+
+static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t start,
+			  size_t end, const char *message)
+{
+	(void)payload; (void)rule; (void)doc; (void)start; (void)end;
+	cr_assert_fail("the build must be valid YAML: %s", message);
+}
+
+static sl_kustomize *plan(const char *const *rels, size_t n)
+{
+	const char *paths[8];
+	for (size_t i = 0; i < n; i++)
+		paths[i] = at(rels[i]);
+	sl_kustomize *k = NULL;
+	cr_assert_eq(sl_kustomize_plan(paths, n, 2, &k), SL_OK);
+	return k;
+}
+
+/* The scalar at a path of space-separated keys and item indexes under n. */
+static const char *get(const sl_node *n, const char *path)
+{
+	char key[128];
+	while (n && *path) {
+		size_t l = strcspn(path, " ");
+		snprintf(key, sizeof key, "%.*s", (int)l, path);
+		char *end;
+		long i = strtol(key, &end, 10);
+		if (*end)
+			n = sl_map_get(n, key);
+		else
+			n = i >= 0 && (size_t)i < sl_seq_n(n) ? sl_seq_item(n, (size_t)i) : NULL;
+		path += l + (path[l] == ' ');
+	}
+	return n ? sl_scalar(n) : NULL;
+}
+
+#define EXPECT_AT(doc, path, want) do { \
+	const char *got_ = get((doc), (path)); \
+	cr_expect(got_ && strcmp(got_, (want)) == 0, "%s: %s, want %s", (path), \
+		  got_ ? got_ : "(none)", (want)); \
+} while (0)
+
+Test(kustomize, kustomization_files)
+{
+	cr_expect(sl_kustomize_is_file("a/b/kustomization.yaml"));
+	cr_expect(sl_kustomize_is_file("kustomization.yml"));
+	cr_expect(sl_kustomize_is_file("overlay/Kustomization"));
+	cr_expect_not(sl_kustomize_is_file("a/kustomization.yaml.bak"));
+	cr_expect_not(sl_kustomize_is_file("a/my-kustomization.yaml"));
+	cr_expect_not(sl_kustomize_is_file("kustomization.json"));
+}
+
+/* The overlay is the root: the base it includes is not built alone. The build is what kubectl
+** kustomize makes of the tree (kustomize v5; resources in their order). */
+Test(kustomize, an_overlay_over_its_base)
+{
+	static const char *const k2[] = {"base/kustomization.yaml", "overlay/kustomization.yaml"};
+	sl_kustomize *k = plan(k2, 2);
+	cr_assert_eq(sl_kustomize_n_builds(k), 1, "the base is included, not a root");
+	const char *name, *text;
+	size_t len;
+	sl_kustomize_build *b = sl_kustomize_build_at(k, 0, &name, &text, &len);
+	cr_expect_eq(sl_kustomize_build_root(b), 1);
+	cr_expect_str_eq(name, at("overlay/kustomization.yaml"));
+	cr_expect_eq(sl_kustomize_n_issues(b), 0);
+
+	sl_source *src;
+	cr_assert_eq(sl_source_from_buffer(name, text, len, &src), SL_OK);
+	sl_arena *a = sl_arena_new();
+	sl_tree t;
+	cr_assert_eq(sl_tree_parse(src, a, &t, on_tree_issue, NULL), SL_OK);
+	cr_assert_eq(t.n_docs, 2);
+	const sl_node *d = t.docs[0]->root, *pc = t.docs[1]->root;
+	EXPECT_AT(d, "kind", "Deployment");
+	EXPECT_AT(d, "metadata name", "prod-reranker");
+	EXPECT_AT(d, "metadata namespace", "serving-prod");
+	EXPECT_AT(d, "metadata labels app", "reranker");
+	EXPECT_AT(d, "metadata labels env", "prod");
+	EXPECT_AT(d, "spec selector matchLabels env", "prod");   /* includeSelectors */
+	EXPECT_AT(d, "spec template metadata labels env", "prod");
+	EXPECT_AT(d, "spec template spec priorityClassName", "prod-serving");   /* the reference */
+	EXPECT_AT(d, "spec template spec nodeSelector accelerator", "a100");   /* the patch */
+	EXPECT_AT(d, "spec template spec containers 0 image", "reranker:1.4");
+	EXPECT_AT(d, "spec template spec containers 0 resources requests nvidia.com/gpu", "1");
+	EXPECT_AT(d, "spec template spec containers 0 resources limits nvidia.com/gpu", "1");
+	cr_expect_null(get(d, "spec template spec containers 1 name"),
+		       "the patch's container merged by name, not appended");
+	EXPECT_AT(pc, "kind", "PriorityClass");
+	EXPECT_AT(pc, "metadata name", "prod-serving");
+	EXPECT_AT(pc, "metadata labels env", "prod");
+	cr_expect_null(sl_map_get(sl_map_get(pc, "metadata"), "namespace"), "cluster-scoped");
+	sl_arena_free(a);
+	sl_source_free(src);
+
+	/* what the plan consumes: the base's files, the patch, the base's kustomization */
+	char *real = sl_kustomize_real(k, at("base/deploy.yaml"));
+	cr_assert_not_null(real);
+	cr_expect(sl_kustomize_consumed(k, real));
+	const char *reals[] = {real};
+	cr_expect(sl_kustomize_build_uses(b, reals, 1));
+	free(real);
+	static const char *const used[] = {"base/pc.yaml", "overlay/gpu.yaml",
+					   "base/kustomization.yaml"};
+	for (size_t i = 0; i < 3; i++) {
+		real = sl_kustomize_real(k, at(used[i]));
+		cr_expect(real && sl_kustomize_consumed(k, real), "%s", used[i]);
+		free(real);
+	}
+	real = sl_kustomize_real(k, at("base/unused.yaml"));
+	cr_expect_not(real && sl_kustomize_consumed(k, real), "a file no kustomization names");
+	free(real);
+	cr_expect(sl_kustomize_may_consume(k, "deploy.yaml"));
+	cr_expect_not(sl_kustomize_may_consume(k, "unused.yaml"));
+	cr_expect_geq(sl_kustomize_n_files(k), 5);
+	sl_kustomize_free(k);
+}
+
+Test(kustomize, the_patch_files_of_a_kustomization)
+{
+	static const char *const k1[] = {"overlay/kustomization.yaml"};
+	sl_kustomize *k = plan(k1, 1);
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	cr_assert_eq(sl_kustomize_patch_files(k, at("overlay/kustomization.yaml"), &v, &n, &cap),
+		     SL_OK);
+	cr_assert_eq(n, 1);
+	char *want = realpath(at("overlay/gpu.yaml"), NULL);
+	cr_expect_str_eq(v[0], want);
+	free(want);
+	free(v[0]);
+	free(v);
+	v = NULL;
+	n = cap = 0;
+	cr_assert_eq(sl_kustomize_patch_files(k, at("base/kustomization.yaml"), &v, &n, &cap), SL_OK);
+	cr_expect_eq(n, 0, "the base has no patches");
+	free(v);
+	sl_kustomize_free(k);
+}
+
+/* What the builder does not apply is said, and a patch that matches nothing is invalid, as
+** kustomize refuses it. */
+Test(kustomize, what_a_build_cannot_do_is_said)
+{
+	put("vars/kustomization.yaml", "resources:\n  - ../base\nvars:\n  - name: X\n"
+	    "    objref: {kind: Deployment, name: reranker, apiVersion: apps/v1}\n");
+	put("nomatch/kustomization.yaml", "resources:\n  - ../base\npatches:\n  - path: p.yaml\n");
+	put("nomatch/p.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: rerankr}\n"
+	    "spec: {nodeName: x}\n");
+	static const char *const k2[] = {"vars/kustomization.yaml", "nomatch/kustomization.yaml"};
+	sl_kustomize *k = plan(k2, 2);
+	cr_assert_eq(sl_kustomize_n_builds(k), 2);
+	for (size_t i = 0; i < 2; i++) {
+		const char *name, *text, *rule, *msg;
+		size_t len;
+		sl_kustomize_build *b = sl_kustomize_build_at(k, i, &name, &text, &len);
+		cr_assert_eq(sl_kustomize_n_issues(b), 1, "%s", name);
+		sl_kustomize_issue(b, 0, &rule, &msg);
+		if (sl_kustomize_build_root(b) == 0) {
+			cr_expect_str_eq(rule, "kustomize-unsupported");
+			cr_expect_str_eq(msg, "vars is not applied by schedlint: the kustomization is built "
+					 "and linted without it, so findings on the fields it sets may "
+					 "differ from what is deployed");
+			cr_expect_gt(len, 0, "built without it");
+		} else {
+			cr_expect_str_eq(rule, "kustomize-invalid");
+			cr_expect(strstr(msg, "no resource matches strategic merge patch "
+					 "\"Pod.v1.[noGrp]/rerankr.[noNs]\""), "%s", msg);
+		}
+	}
+	sl_kustomize_free(k);
+}
+
+/* A finding in the built text moves to the line that made its node: a base's line, the patch's,
+** or the kustomization's; a base's suppression comment still silences its line's finding. */
+Test(kustomize, findings_move_to_where_their_nodes_came_from)
+{
+	static const char *const k1[] = {"overlay/kustomization.yaml"};
+	sl_kustomize *k = plan(k1, 1);
+	const char *name, *text;
+	size_t len;
+	sl_kustomize_build *b = sl_kustomize_build_at(k, 0, &name, &text, &len);
+	sl_file f = {0};
+	sl_frec recs[4] = {0}, *ptrs[4];
+	sl_fix fix = {0};
+	cr_assert_eq(sl_source_from_buffer(name, text, len, &f.src), SL_OK);
+	f.path = (char *)name;
+	f.arena = sl_arena_new();
+	f.findings = ptrs;
+	sl_tree t;
+	cr_assert_eq(sl_tree_parse(f.src, f.arena, &t, on_tree_issue, NULL), SL_OK);
+	const sl_node *spec = sl_map_get(sl_map_get(sl_map_get(t.docs[0]->root, "spec"), "template"),
+					 "spec");
+	const sl_node *c0 = sl_seq_item(sl_map_get(spec, "containers"), 0);
+	const sl_node *nodes[4] = {
+		sl_map_get(sl_map_get(spec, "nodeSelector"), "accelerator"),   /* the patch's */
+		sl_map_get(sl_map_get(sl_map_get(c0, "resources"), "requests"), "nvidia.com/gpu"),
+		sl_map_get(sl_map_get(sl_map_get(t.docs[0]->root, "metadata"), "labels"), "env"),
+		sl_map_get(c0, "image"),   /* a suppressed line of the base */
+	};
+	const char *rules[4] = {"invalid-node-selector", "gpu-request-without-limit",
+				"invalid-node-selector", "schema-type"};
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_not_null(nodes[i], "node %zu", i);
+		recs[i].rule_index = sl_registry_find(rules[i]);
+		cr_assert_geq(recs[i].rule_index, 0);
+		recs[i].pub = (sl_finding){.rule = rules[i], .path = name, .offset = nodes[i]->start,
+					   .length = nodes[i]->end - nodes[i]->start, .pointer = "",
+					   .fix = &fix};
+		sl_source_position(f.src, nodes[i]->start, &recs[i].pub.line, &recs[i].pub.column);
+		ptrs[f.n_findings++] = &recs[i];
+	}
+	cr_assert_eq(sl_kustomize_remap(b, &f, NULL, NULL, 0, false), SL_OK);
+	cr_assert_eq(f.n_findings, 3, "the suppressed one is dropped");
+	const sl_finding *p = &f.findings[0]->pub;
+	cr_expect(strstr(p->path, "overlay/gpu.yaml"), "%s", p->path);
+	cr_expect_eq(p->line, 9);
+	cr_expect_eq(p->column, 22);
+	cr_expect_eq(p->length, 4);
+	cr_expect_null(p->fix, "built text is not what a person edits");
+	cr_expect(p->notes && strstr(p->notes, "in overlay ") && strstr(p->notes, "/overlay (built "
+		  "by schedlint as kustomize builds it"), "%s", p->notes);
+	p = &f.findings[1]->pub;
+	cr_expect(strstr(p->path, "base/deploy.yaml"), "%s", p->path);
+	cr_expect_eq(p->line, 19);
+	cr_expect_eq(p->column, 40);
+	p = &f.findings[2]->pub;
+	cr_expect(strstr(p->path, "overlay/kustomization.yaml"), "%s", p->path);
+	cr_expect_eq(p->line, 6, "the labels entry that added it");
+	sl_arena_free(f.arena);
+	sl_source_free(f.src);
+	sl_kustomize_free(k);
+}
