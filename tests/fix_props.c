@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
-#include "edit.h"
-#include "source.h"
-#include "yaml_tree.h"
+#include "yaml/edit.h"
+#include "yaml/source.h"
+#include "yaml/yaml_tree.h"
 #include "support.h"
 
 static sl_config *cfg;

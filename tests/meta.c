@@ -154,8 +154,8 @@ Test(meta, every_rule_file_is_registered_and_includes_only_rule_h)
 			cr_assert(f);
 			while (fgets(line, sizeof line, f))
 				if (strncmp(line, "#include", 8) == 0)
-					cr_expect(strstr(line, "\"rule.h\"") != NULL, "%s: rules include only "
-						  "rule.h, found %s", path, line);
+					cr_expect(strstr(line, "\"sdk/rule.h\"") != NULL, "%s: rules include only "
+						  "sdk/rule.h, found %s", path, line);
 			fclose(f);
 		}
 		closedir(d);
@@ -202,16 +202,16 @@ Test(meta, rule_h_cannot_reach_the_engine_config_or_index_layouts)
 {
 	static char seen[128][256];
 	size_t n = 0;
-	include_closure("src/rule.h", seen, &n, 128);
+	include_closure("src/sdk/rule.h", seen, &n, 128);
 	cr_expect_gt(n, 5, "rule.h includes too few headers: %zu", n);
 	int lookups = 0;
 	for (size_t i = 0; i < n; i++) {
-		cr_expect(strcmp(seen[i], "src/config.h") != 0 && strcmp(seen[i], "src/index.h") != 0,
+		cr_expect(strcmp(seen[i], "src/config/config.h") != 0 && strcmp(seen[i], "src/sched/index.h") != 0,
 			  "rule.h reaches %s, whose layout rules must not read: include "
-			  "config_values.h or index_lookups.h instead", seen[i]);
-		cr_expect(strcmp(seen[i], "src/engine.h") != 0 && strcmp(seen[i], "src/registry.h") != 0,
+			  "config/values.h or index_lookups.h instead", seen[i]);
+		cr_expect(strcmp(seen[i], "src/lint/engine.h") != 0 && strcmp(seen[i], "src/config/registry.h") != 0,
 			  "rule.h reaches the engine's %s", seen[i]);
-		lookups += strcmp(seen[i], "src/index_lookups.h") == 0;
+		lookups += strcmp(seen[i], "src/sched/index_lookups.h") == 0;
 	}
 	cr_expect_eq(lookups, 1, "rule.h does not reach index_lookups.h: is the scan blind?");
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
-#include "arena.h"
+#include "util/arena.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SANITIZED 1

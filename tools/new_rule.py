@@ -24,7 +24,7 @@ SL_RULE_ID_RE = re.compile(r'\.id\s*=\s*"([^"]+)"')
 
 RULE_C = '''/* SPDX-License-Identifier: Apache-2.0
 ** {id}: TODO: one line saying what the rule finds, then where its finding points. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * TODO: what the rule reports, on which kinds and modes, judged on what (the unit as written,
@@ -237,7 +237,7 @@ def main():
   %(rule)s
       the header line, every TODO in the doc block (the headings stay: tests/meta.c
       checks them), the summary, severity and fix, and the check; a rule on objects rather
-      than placement units uses .check_object (see src/rule.h for what a rule may read,
+      than placement units uses .check_object (see src/sdk/rule.h for what a rule may read,
       report and fix)
   %(fx)s/bad/
       manifests it flags (rename example.yaml), then their .diag goldens:

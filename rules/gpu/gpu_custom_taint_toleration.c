@@ -2,7 +2,7 @@
 ** gpu-custom-taint-toleration: a GPU workload on GPU nodes tolerates a home-made GPU taint
 ** (`dedicated=gpu`, `sku=gpu`) instead of the conventional GPU taint key. One finding per such
 ** toleration, at the toleration entry. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports, on a placement unit that requests a GPU (a GPU resource, or a DRA claim for a GPU

@@ -2,7 +2,7 @@
 ** gpu-node-without-gpu-request: a unit pinned to GPU nodes whose containers request no GPU.
 ** One finding per unit, at the selector that pins it (the nodeSelector key, or the first
 ** required-affinity expression on a GPU node label). */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a placement unit that is pinned to GPU nodes (its nodeSelector, or every required

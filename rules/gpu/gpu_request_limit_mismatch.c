@@ -2,7 +2,7 @@
 ** gpu-request-limit-mismatch: a container's request and limit of a GPU or other extended
 ** resource are both set and differ.
 ** One finding per such request, at the request's value. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a container (init containers included) whose `resources.requests` and

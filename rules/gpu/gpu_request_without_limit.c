@@ -2,7 +2,7 @@
 ** gpu-request-without-limit: a container requests a GPU or other extended resource but sets no
 ** limit for it.
 ** One finding per such request, at the request's value. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a container (init containers included) that requests a GPU or any other extended

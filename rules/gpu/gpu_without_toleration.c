@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** gpu-without-toleration: a GPU-requesting unit does not tolerate the taint GPU nodes carry.
 ** One finding per missing taint key, at the first GPU request or limit that needs it. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 #define FLAG "kubernetes.podspec-tolerations"
 

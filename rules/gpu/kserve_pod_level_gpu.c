@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** kserve-pod-level-gpu: a GPU named in the pod-level `resources` directly under an
 ** InferenceService component. One finding per GPU entry, at its resource name. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports each GPU resource named under `requests` or `limits` of the `resources` block that

@@ -2,7 +2,7 @@
 ** redundant-gpu-toleration: with the ExtendedResourceToleration admission plugin on, an explicit
 ** toleration of a requested GPU resource's taint is added anyway. One finding per such
 ** toleration, at the toleration entry. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Only when the cluster model says GPU-requesting pods get their toleration at admission

@@ -2,7 +2,7 @@
 ** anti-affinity-exceeds-nodes: required hostname anti-affinity between a unit's own pods, with
 ** more replicas than the nodes of the pools it can land on; the finding points at the replica
 ** count, else at the anti-affinity term. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 #define HOSTNAME "kubernetes.io/hostname"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** gpu-pool-untainted: a GPU node pool defined among the files (a Karpenter NodePool, an eksctl
 ** node group) carries no NoSchedule taint; the finding points at the pool's name. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a node pool whose nodes offer a GPU but carry no `NoSchedule` (or `NoExecute`) taint,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** lands-on-gpu-pool: a unit that requests no GPU can land on a GPU node pool; the finding
 ** points at the unit's tolerations when they let it through the pool's taint, else at the unit. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Only when node pools are known (spec/cluster.md §2), reports a placement unit that requests no

@@ -2,7 +2,7 @@
 ** no-matching-node-pool: no known node pool accepts the unit's pods, so they stay Pending; the
 ** finding points at the field that decides for the first pool (a nodeSelector entry, an
 ** affinity expression, tolerations, a resource request), else at the unit. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Only when node pools are known (`cluster.node-pools` in the config, Karpenter NodePools,

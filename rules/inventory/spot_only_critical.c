@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** spot-only-critical: a critical unit can land only on spot (or may-be-spot) node pools; the
 ** finding points at its priorityClassName, else at the unit. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Only when node pools are known (spec/cluster.md §2), reports a unit whose priority is

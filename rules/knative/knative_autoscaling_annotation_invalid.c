@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** knative-autoscaling-annotation-invalid: an `autoscaling.knative.dev/`-prefixed revision annotation
 ** whose value Knative's webhook rejects. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Checks the autoscaling annotations Knative reads from a revision template, as its webhook

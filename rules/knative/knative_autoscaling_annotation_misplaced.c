@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** knative-autoscaling-annotation-misplaced: `autoscaling.knative.dev`-prefixed annotation on a Knative Service's
 ** or Configuration's own metadata, which the webhook rejects. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports each annotation whose key starts with `autoscaling.knative.dev` in the own

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** knative-feature-annotation-ineffective: a `features.knative.dev/podspec-*` annotation, which
 ** Knative never reads. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports each annotation whose key starts with `features.knative.dev/podspec-` (or

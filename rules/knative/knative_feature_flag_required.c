@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** knative-feature-flag-required: a Knative-run unit sets a PodSpec field that a
 ** `kubernetes.podspec-*` feature flag gates while that flag is not known to be enabled. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports each field of a pod template run through Knative (a Knative Service or Configuration;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** knative-field-rejected: a Knative-run unit sets a PodSpec field Knative never accepts. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports each PodSpec field of a pod template run through Knative (a Knative Service or

@@ -2,7 +2,7 @@
 ** dedicated-node-no-scale-down: a Knative-mode InferenceService component on dedicated nodes
 ** (selects a pool and tolerates its taint) keeps at least one replica, so the pool never
 ** scales down. One finding per component, at minReplicas (or the component's key). */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports an InferenceService predictor, transformer or explainer running in Knative mode that

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** deployment-mode-invalid: serving.kserve.io/deploymentMode is not a mode KServe knows, so it
 ** silently falls back to the cluster default. One finding per annotation, at its value. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports an InferenceService or InferenceGraph whose `serving.kserve.io/deploymentMode`

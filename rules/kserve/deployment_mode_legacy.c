@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** deployment-mode-legacy: serving.kserve.io/deploymentMode uses the pre-0.16 name
 ** (RawDeployment, Serverless) on a cluster whose KServe is 0.16 or later. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports `serving.kserve.io/deploymentMode: RawDeployment` or `Serverless` on an

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** modelmesh-placement-ignored: a ModelMesh InferenceService sets scheduling fields on its
 ** predictor, which builds no pod. One finding per field, at its key. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports the scheduling fields of the predictor of an InferenceService whose deployment mode

@@ -2,7 +2,7 @@
 ** predictor-implementation-count: a predictor with no implementation, or with several (framework
 ** keys, model, kserve-container). One finding per extra implementation, or one at the predictor
 ** when it has none. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Counts the implementations of each InferenceService predictor (and each canary predictor) the

@@ -2,7 +2,7 @@
 ** raw-scale-to-zero: a Standard (RawDeployment) mode component asks for minReplicas: 0, which
 ** only Knative, KEDA or an external autoscaler can honour. One finding per component, at its
 ** minReplicas value. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports an InferenceService component (predictor, transformer, explainer, canary predictor)

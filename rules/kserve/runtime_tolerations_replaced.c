@@ -2,7 +2,7 @@
 ** runtime-tolerations-replaced: an InferenceService predictor sets tolerations and names (via
 ** model.runtime) a runtime among the linted files that has tolerations of its own: the list
 ** replaces the runtime's. One finding per predictor, at its tolerations key. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports an InferenceService predictor (or canary predictor) that sets `tolerations` and whose

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** runtime-unsupported-field: a ServingRuntime or ClusterServingRuntime sets a PodSpec field its
 ** ServingRuntimePodSpec does not have. One finding per field, at its key. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports `priorityClassName`, `topologySpreadConstraints` or `runtimeClassName` in the pod

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** node-name-set: a pod template sets nodeName, which bypasses the scheduler.
 ** One finding per unit, at the `nodeName:` key. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a placement unit whose pod spec sets a non-empty `nodeName`.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** selector-conflict: nodeSelector and required node affinity that no node can satisfy together.
 ** One finding per unit, at the conflicting nodeSelector key or at the required affinity. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Decides whether any node at all could satisfy a unit's `nodeSelector` together with its

@@ -2,7 +2,7 @@
 ** toleration-without-selector: a unit tolerates a taint but nothing keeps it on the tainted
 ** nodes, judged on the unit merged over its template. One finding per unit, at its
 ** `tolerations:` key, naming the tolerated taint keys. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a placement unit that tolerates a taint but has no nodeSelector and no required node

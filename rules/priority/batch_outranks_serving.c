@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** batch-outranks-serving: a batch workload has a higher priority than a serving unit among the
 ** linted files. One finding per batch workload, at its priorityClassName. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a batch workload (a kind listed in `cluster.batch-kinds`, default Job and CronJob)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** critical-on-spot: a unit with critical priority can be placed on spot capacity. One finding
 ** per spot selection, spot preference and spot toleration. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a placement unit whose priority is *critical* and that can be placed on spot (or

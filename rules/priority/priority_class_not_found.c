@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** priority-class-not-found: priorityClassName names a class that is nowhere defined. One
 ** finding per unit, at the priorityClassName value. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a `priorityClassName` that names a class that is neither built in

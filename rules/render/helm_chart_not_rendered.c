@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** helm-chart-not-rendered: a Helm chart whose templates are not linted as they are, at its
-** Chart.yaml's name. Produced by the engine when it parses a Chart.yaml (src/helm.c); this file
+** Chart.yaml's name. Produced by the engine when it parses a Chart.yaml (src/render/helm.c); this file
 ** is its documentation. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports each Helm chart met in a walk (a directory with a `Chart.yaml` and a `templates/`

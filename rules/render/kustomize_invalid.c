@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** kustomize-invalid: a kustomization kustomize itself refuses to build, at the offending key.
-** Produced by the builder (src/kustomize.c); this file is its documentation. */
-#include "rule.h"
+** Produced by the builder (src/render/kustomize.c); this file is its documentation. */
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a kustomization that `kustomize build` (and `kubectl kustomize`, `kubectl apply -k`)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** kustomize-unsupported: a kustomization schedlint does not build, at the key (or the overlay's
-** resources entry for the base) that uses the feature. Produced by the builder (src/kustomize.c);
+** resources entry for the base) that uses the feature. Produced by the builder (src/render/kustomize.c);
 ** this file is its documentation. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a kustomization that schedlint's built-in Kustomize builder does not build: it uses

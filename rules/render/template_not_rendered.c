@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** template-not-rendered: a file that is a template of manifests, not a manifest, reported once
-** at its first template marker. Produced by the engine when it parses a file (src/engine.c,
-** src/template.c); this file is its documentation. */
-#include "rule.h"
+** at its first template marker. Produced by the engine when it parses a file (src/lint/engine.c,
+** src/yaml/template.c); this file is its documentation. */
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports, once per file and as a notice, a YAML file that is a template rather than a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** seldon-replicas-invalid: a Seldon Model or Server whose replicas, minReplicas and maxReplicas
 ** contradict each other. One finding per violated bound, at the field that breaks it. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a Seldon Core 2 Model or Server whose scaling fields fail Seldon's own check,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** seldon-server-not-found: a Seldon Model pins itself to a Server that is not among the linted
 ** files. One finding per Model, at spec.server. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a Seldon Core 2 Model whose `spec.server` names no Server among the linted files. The

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** replicas-without-spread: a unit that runs several replicas with nothing spreading them. One
 ** finding per unit, at the field that sets the replica count. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a placement unit that keeps at least 2 replicas running and has neither

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** spread-selector-mismatch: a topologySpreadConstraints or podAntiAffinity labelSelector that
 ** does not select the unit's own pods. One finding per selector entry that excludes them. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a `topologySpreadConstraints[].labelSelector` or a `podAntiAffinity` term's

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** unknown-rule-id: a suppression id that names no rule or category, reported at the id. Produced
-** by the suppression step (src/suppress.c); this file is its documentation. */
-#include "rule.h"
+** by the suppression step (src/lint/suppress.c); this file is its documentation. */
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports each id in a `# schedlint: ignore[...]` or `# schedlint: ignore-file[...]` comment,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** unused-suppression: a suppression comment that suppressed nothing. Produced by the engine's
-** suppression step (src/suppress.c); this file is its documentation. */
-#include "rule.h"
+** suppression step (src/lint/suppress.c); this file is its documentation. */
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a `# schedlint: ignore[...]` or `# schedlint: ignore-file[...]` comment, or one rule id

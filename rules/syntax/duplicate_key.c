@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** duplicate-key: a mapping repeats a key, or two manifests run together without "---".
-** Produced by the parser (src/yaml_tree.c) when a mapping closes, with the separator's fix;
+** Produced by the parser (src/yaml/yaml_tree.c) when a mapping closes, with the separator's fix;
 ** this file is its documentation. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports the second (and every later) occurrence of a key in one mapping, at that occurrence,

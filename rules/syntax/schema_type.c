@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** schema-type: a modelled field has the wrong YAML type. Produced by the binders
 ** (src/model/object.c, sl_model_expect); this file is its documentation. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a field schedlint models whose value has the wrong YAML type: `tolerations:` written as

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** yaml-syntax: the file, or one document of it, is not valid YAML. Produced by the parser
-** (src/yaml_tree.c); this file is its documentation. */
-#include "rule.h"
+** (src/yaml/yaml_tree.c); this file is its documentation. */
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports a file, or one document of a multi-document file, that is not valid YAML, at the

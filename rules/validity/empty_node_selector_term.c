@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** empty-node-selector-term: a required node selector term with no requirement, which matches no
 ** node. One finding per empty term, at the term. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Reports each `requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms` entry that

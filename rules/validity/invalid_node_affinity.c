@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** invalid-node-affinity: node affinity the API server rejects, or that the scheduler cannot parse.
 ** One finding per problem, at the offending key, operator, value or weight. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Validates `affinity.nodeAffinity` of a placement unit as the API server does

@@ -2,7 +2,7 @@
 ** invalid-node-pool: a node pool defined among the files (a Karpenter NodePool, an eksctl node
 ** group) with a requirement, a taint or a label its API rejects; the finding points at the
 ** field at fault. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Validates the parts of a pool definition that placement reads (spec/cluster.md §2), as the

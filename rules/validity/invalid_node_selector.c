@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** invalid-node-selector: a nodeSelector key that is not a qualified name or a value that is not a
 ** label value. One finding per bad key and per bad value. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Checks every `nodeSelector` entry of a placement unit as the API server does

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** invalid-pod-affinity: a pod (anti-)affinity term without a valid topologyKey, or a preferred
 ** weight outside 1..100. One finding per problem, at the offending field. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Checks `affinity.podAffinity` and `affinity.podAntiAffinity` of a placement unit as the API

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** invalid-priority-class: a PriorityClass the API server rejects (value above the user range,
 ** a reserved system- name, an unknown preemptionPolicy). One finding per problem. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Validates each PriorityClass as the API server's `ValidatePriorityClass` does:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** invalid-resource-quantity: a requests/limits value that is not a Kubernetes quantity, is
 ** negative, or is fractional for an integer (extended) resource. One finding per value. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Checks every `requests` and `limits` value of every container (init containers included) and

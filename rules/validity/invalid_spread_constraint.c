@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** invalid-spread-constraint: a topologySpreadConstraints entry the API server rejects, or whose
 ** topologyKey no node can carry. One finding per problem, at the offending field. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Checks each `topologySpreadConstraints` entry of a placement unit as the API server's

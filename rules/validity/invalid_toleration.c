@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** invalid-toleration: a toleration the API server rejects (ValidateTolerations). One finding per
 ** problem, at the offending field of the toleration. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Validates every toleration of a placement unit as the API server's `ValidateTolerations` does

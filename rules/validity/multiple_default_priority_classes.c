@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** multiple-default-priority-classes: more than one PriorityClass with globalDefault: true among
 ** the linted files. Every default after the first is reported at its globalDefault. */
-#include "rule.h"
+#include "sdk/rule.h"
 
 /** ## What it does
  * Looks at every PriorityClass among the linted files (in path, then document order) and

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** cmd_server.c: `schedlint server`, the language server over stdin and stdout (lsp_server.c).
+** cmd_server.c: `schedlint server`, the language server over stdin and stdout (cli/lsp/server.c).
 ** Standard output carries the protocol only: it is moved to a descriptor of its own and fd 1
 ** pointed at stderr, so nothing printed by mistake can corrupt a message. A client that goes
 ** away (SIGPIPE) ends the server as its input closing does. */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/lsp.h"
+#include "cli/lsp/lsp.h"
 
 int sl_cmd_server(int argc, char **argv)
 {

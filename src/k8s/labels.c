@@ -5,7 +5,7 @@
 ** are anchored with \A...\z: Go's $ never matches before a trailing newline, PCRE2's would. */
 #include "k8s/labels.h"
 #include "k8s/text.h"
-#include "regex.h"
+#include "util/regex.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 ** the units a binder adds to its object. */
 #include <string.h>
 #include "model/model.h"
-#include "template.h"
+#include "yaml/template.h"
 
 static const char *type_word(enum sl_ftype t)
 {

@@ -7,7 +7,7 @@
 ** configured cluster default; an unrecognised value falls back to that default, as KServe does. */
 #include <stdio.h>
 #include <string.h>
-#include "config.h"
+#include "config/config.h"
 #include "model/model.h"
 
 const char *const sl_kserve_implementations[] = {

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 
 typedef enum sl_kind {
 	SL_KIND_UNKNOWN = 0,

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/escape.h"
-#include "source.h"
+#include "yaml/source.h"
 
 /* A growing output buffer; on allocation failure it is marked failed and stops growing. */
 struct obuf {

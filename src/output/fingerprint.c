@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/output.h"
-#include "sha256.h"
+#include "util/sha256.h"
 
 /* A field of the fingerprint: its length first, so no separator can be forged by a name. */
 static void sha256_field(sl_sha256 *s, const char *v)

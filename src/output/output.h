@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include "schedlint/lint.h"
 #include "output/escape.h"
-#include "source.h"
+#include "yaml/source.h"
 
 /* A linted run as the public API gives it: its findings in sorted order, its notices (the
 ** notice rules': sl_run_notice) in the same order, and its files. */

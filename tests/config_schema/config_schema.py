@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""config_schema: docs/schedlint.schema.json says what src/config.c accepts.
+"""config_schema: docs/schedlint.schema.json says what src/config/config.c accepts.
 
 Usage: config_schema.py   (from the project root, $SCHEDLINT naming the built binary)
 
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 SCHEMA = "docs/schedlint.schema.json"
-CONFIG_C = "src/config.c"
+CONFIG_C = "src/config/config.c"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Configs schedlint refuses for what the schema cannot see, each with why.

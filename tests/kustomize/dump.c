@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0
-** dump.c: prints what schedlint's Kustomize builder (src/kustomize.c) builds for a
+** dump.c: prints what schedlint's Kustomize builder (src/render/kustomize.c) builds for a
 ** kustomization, as YAML, for compare.py to set beside `kubectl kustomize`. Usage: dump
 ** [--load-none] DIR/kustomization.yaml (--load-none: as `kubectl kustomize --load-restrictor
 ** LoadRestrictionsNone`). The build's own findings go to stderr, "MESSAGE [RULE]"; exit 1 when
 ** it does not build. */
 #include <stdio.h>
 #include <string.h>
-#include "engine.h"
-#include "kustomize.h"
+#include "lint/engine.h"
+#include "render/kustomize/kustomize.h"
 
 int main(int argc, char **argv)
 {

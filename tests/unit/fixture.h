@@ -5,8 +5,8 @@
 #define SL_TEST_FIXTURE_H
 
 #include <stddef.h>
-#include "config.h"
-#include "index.h"
+#include "config/config.h"
+#include "sched/index.h"
 #include "model/model.h"
 
 /* The config the text says, loaded from a scratch file named like "<what>.XXXXXX.yaml" (the

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_arena.c: the per-file bump allocator (src/arena.c): alignment of every allocation,
+** test_arena.c: the per-file bump allocator (src/util/arena.c): alignment of every allocation,
 ** blocks larger than a chunk, strndup/printf (short and longer than printf's 256-byte
 ** buffer), sl_arena_used accounting, size overflow, and allocation-failure injection
 ** through sl_arena_fail_after (NULL back, never a crash, the arena still usable after). */
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "util/arena.h"
 
 #define ALIGN ((size_t)8)
 

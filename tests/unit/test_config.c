@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_config.c: .schedlint.yaml loading (src/config.c): defaults, every key, each error with
+** test_config.c: .schedlint.yaml loading (src/config/config.c): defaults, every key, each error with
 ** its exact "file:line:col: error:" message, and discovery up to the repository root.
 ** Runs from the project root; fixtures are the YAML files in testdata/config. Build with ASan for leaks. */
 #include <criterion/criterion.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "support.h"
 
 #define FIXTURE(name) "testdata/config/" name
@@ -213,7 +213,7 @@ Test(config, every_key)
 	sl_config_free(cfg);
 }
 
-/* What rules read (config_values.h): the accessors give the same settings as the layout. */
+/* What rules read (config/values.h): the accessors give the same settings as the layout. */
 Test(config, accessors_read_the_cluster_settings)
 {
 	sl_config *cfg = load_ok(FIXTURE("full.yaml"));

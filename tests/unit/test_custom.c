@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_custom.c: declared rules (src/custom.c) through the public API, as a program linking
+** test_custom.c: declared rules (src/extend/custom.c) through the public API, as a program linking
 ** libschedlint sees them. testdata/custom/placement/ is a project with five realistic declared
 ** rules (unit, container and object targets; kinds, roles, modes, namespace, name and
 ** requests-gpu selectors; $unit facts, quantityMaximum, not, $ref) whose findings must be

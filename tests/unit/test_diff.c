@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_diff.c: the unified diffs of fixed files (src/diff.c, sl_diff_write): exact hunks (three
+** test_diff.c: the unified diffs of fixed files (src/yaml/diff.c, sl_diff_write): exact hunks (three
 ** lines of context, changes up to six equal lines apart in one hunk, deletions before
 ** insertions, "\\ No newline at end of file", CRLF kept, empty sides), minimal and applicable on
 ** random texts (checked against the textbook LCS), linear memory on 40 000 changes, and a write
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include "diff.h"
+#include "yaml/diff.h"
 
 /* The diff of a and b as sl_diff_write writes it (malloc'd). */
 static char *diff(const char *path, const char *a, const char *b)

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_edit.c: the edit module (src/edit.c) on its own: style detection, edit validation and application,
+** test_edit.c: the edit module (src/yaml/edit.c) on its own: style detection, edit validation and application,
 ** rendering of inserted entries and items in the file's style, removals (the unified diffs of
 ** fixed files are test_diff.c's). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arena.h"
-#include "edit.h"
-#include "source.h"
-#include "yaml_tree.h"
+#include "util/arena.h"
+#include "yaml/edit.h"
+#include "yaml/source.h"
+#include "yaml/yaml_tree.h"
 
 struct doc { sl_source *src; sl_arena *a; sl_tree t; sl_style st; };
 

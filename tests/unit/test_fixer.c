@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_fixer.c: the fix rounds (src/fixer.c). An edit points at the file it changes, also when
+** test_fixer.c: the fix rounds (src/driver/fixer.c). An edit points at the file it changes, also when
 ** a finding of one file fixes another (a Knative Service's flag, set in config-features); the
 ** rounds apply it to that file only and settle; a file with a YAML syntax error takes no edit. */
 #include <criterion/criterion.h>
 #include <string.h>
-#include "fixer.h"
+#include "driver/fixer.h"
 
 static const char FEATURES[] =
 	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\n"

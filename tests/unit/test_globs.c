@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_globs.c: the config's exclude globs (src/walk.c): their meaning, that a pathological
+** test_globs.c: the config's exclude globs (src/fs/walk.c): their meaning, that a pathological
 ** glob cannot backtrack for minutes, and that a glob PCRE2 cannot decide is reported, never
 ** taken as "not excluded". */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
-#include "walk.h"
+#include "config/config.h"
+#include "fs/walk.h"
 #include "support.h"
 
 static sl_globs *globs(const char *glob)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_helm.c: Helm charts (src/helm.c): which files are templates (under templates/ beside a
+** test_helm.c: Helm charts (src/render/helm.c): which files are templates (under templates/ beside a
 ** Chart.yaml), the notice on a chart's Chart.yaml, --helm-chart's refusal of a directory
 ** without one, and the remap of a `helm template` stream's findings to the template lines: by
 ** the "# Source:" comment of each document, the n-th document of a template with several, the
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "engine.h"
-#include "helm.h"
+#include "lint/engine.h"
+#include "render/helm.h"
 #include "support.h"
 
 static char root[256], chart[512];

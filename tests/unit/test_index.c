@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_index.c: the project index (src/index.c) built from YAML as a run builds it: which objects
+** test_index.c: the project index (src/sched/index.c) built from YAML as a run builds it: which objects
 ** it keeps, lookups by kind and name (first and all), PriorityClass values (built-in, files,
 ** config) and the default PriorityClass, Knative flag precedence (KnativeServing CR, then
 ** config-features ConfigMaps, then the config) and disagreement, KServe's default mode from an
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "index.h"
+#include "config/config.h"
+#include "sched/index.h"
 #include "model/model.h"
 #include "support.h"
 

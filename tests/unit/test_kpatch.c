@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_kpatch.c: JSON 6902 patches on knode trees (src/kpatch.c) as kustomize applies them
+** test_kpatch.c: JSON 6902 patches on knode trees (src/render/kpatch.c) as kustomize applies them
 ** with evanphx/json-patch v4: what each operation does (a replace of a missing key adds it,
 ** negative indices, "-", copy and move, test by JSON value and type, "~1" in a token) and the
 ** library's error texts, which kubectl kustomize prints as they are (each expected text below
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "knode.h"
-#include "kpatch.h"
-#include "yaml_tree.h"
+#include "render/knode.h"
+#include "render/kpatch.h"
+#include "yaml/yaml_tree.h"
 
 static const char obj_yaml[] =
 	"kind: Deployment\n"

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_lsp_text.c: the language server's positions (src/cli/lsp_text.c): LSP's lines (\n, \r\n,
+** test_lsp_text.c: the language server's positions (src/cli/lsp/text.c): LSP's lines (\n, \r\n,
 ** a lone \r; not NEL or LS), UTF-16 code units both ways (astral characters are two, a position
 ** inside one stays before it), clamping past a line's end or the text's, bytes that are not
 ** UTF-8, splices, and the one-edit diff that keeps whole characters and CRLFs. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cli/lsp.h"
+#include "cli/lsp/lsp.h"
 
 static sl_lsp_lines lines_of(const char *t)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_merge.c: a unit merged over its template (src/merge.c), as the pods really get it:
+** test_merge.c: a unit merged over its template (src/sched/merge.c), as the pods really get it:
 **   KServe  an InferenceService predictor over its ServingRuntime (a strategic merge patch:
 **           nodeSelector maps merge with the InferenceService winning, and a non-empty list of
 **           the InferenceService replaces the runtime's, an empty or absent one does not); the
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "merge.h"
+#include "sched/merge.h"
 
 typedef struct built {
 	sl_config *cfg;

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "model/model.h"
-#include "index.h"
-#include "merge.h"
+#include "sched/index.h"
+#include "sched/merge.h"
 #include <unistd.h>
 
 /* --- harness ------------------------------------------------------------------------------ */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_passes.c: the passes of a lint run (src/passes.c) move every file to a state that needs
+** test_passes.c: the passes of a lint run (src/driver/passes.c) move every file to a state that needs
 ** nothing more: streamed, the files whose trees went have their findings compacted and the file
 ** whose tree the index reads (Knative's config-features) keeps it; a whole run keeps every tree,
 ** and forgetting sends every readable file back to pass 1. A batch Job in a file of its own is
 ** still compared with the serving units of the other files (pass 3, once they are all known). */
 #include <criterion/criterion.h>
 #include <string.h>
-#include "passes.h"
+#include "driver/passes.h"
 
 static const char PRIORITY_CLASSES[] =
 	"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: training-high\n"

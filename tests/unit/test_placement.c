@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_placement.c: kube-scheduler's filters on a pod and a node pool (src/placement.c), with
+** test_placement.c: kube-scheduler's filters on a pod and a node pool (src/sched/placement.c), with
 ** the upstream test tables transcribed: each table names the upstream file and test it comes
 ** from, and each row keeps the upstream case's name. Nodes become pools of one node (exact
 ** labels, no well-known keys allowed undefined), as a node dump makes them. Also Karpenter's
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "index.h"
+#include "config/config.h"
+#include "sched/index.h"
 #include "model/model.h"
-#include "placement.h"
+#include "sched/placement.h"
 #include "k8s/reqset.h"
 
 static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t start,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_pool.c: node pools (src/pool.c) from each of their sources, as placement reads them:
+** test_pool.c: node pools (src/sched/pool.c) from each of their sources, as placement reads them:
 ** a Karpenter NodePool (its template labels and requirements, its own karpenter.sh/nodepool
 ** label, taints but not startup taints, GPUs from the requirements or the limits, spot from
 ** karpenter.sh/capacity-type, the well-known keys a pod may select), eksctl node groups
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "pool.h"
+#include "sched/pool.h"
 
 typedef struct built {
 	sl_config *cfg;

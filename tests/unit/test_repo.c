@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_repo.c: the git repository through libgit2 (src/repo.c): the work tree's root from a
+** test_repo.c: the git repository through libgit2 (src/fs/repo.c): the work tree's root from a
 ** directory below it, none outside any repository, and git's own ignore rules (nested
 ** .gitignore, a negation, .git/info/exclude, an ignored directory, a path below one that does
 ** not exist: a build step's output, which Kustomize inputs name). */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "repo.h"
+#include "fs/repo.h"
 #include "support.h"
 
 static char root[PATH_MAX];

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_schema.c: the JSON Schema evaluator (src/schema.c). First the official
+** test_schema.c: the JSON Schema evaluator (src/extend/schema.c). First the official
 ** JSON-Schema-Test-Suite (Debian's json-schema-test-suite, tests/draft7, the optional/ and
 ** format tests and remote refs left out): every case whose schema compiles with only the
 ** supported keywords runs, and every one of its tests must give the suite's answer. JSON goes
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "schema.h"
+#include "extend/schema.h"
 
 #ifndef SUITE_DIR
 #define SUITE_DIR "/usr/share/json-schema-test-suite/tests/draft7"

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_sdk.c: the rule SDK (src/sdk.c) as rules use it, through the public API, where the
+** test_sdk.c: the rule SDK (src/sdk/sdk.c) as rules use it, through the public API, where the
 ** rules' fixtures do not show it: the helpers that decide whether a fix can copy a node's text
 ** (sl_ctx_node_one_line); and how the engine reads the kinds and modes SL_RULE declares. */
 #include <criterion/criterion.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
-#include "engine.h"
-#include "registry.h"
+#include "lint/engine.h"
+#include "config/registry.h"
 
 static sl_config *cfg;   /* the defaults */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_selection.c: what keeps a unit's pods on nodes (src/selection.c): the selections of a
+** test_selection.c: what keeps a unit's pods on nodes (src/sched/selection.c): the selections of a
 ** nodeSelector and of required node-affinity terms in file order (NotIn, DoesNotExist and
 ** preferred terms select nothing), pinning (the nodeSelector alone, or every required term),
 ** which label values a selection allows, and pinning to GPU nodes by the config's
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "model/model.h"
-#include "selection.h"
+#include "sched/selection.h"
 
 typedef struct bound {
 	sl_source *src;

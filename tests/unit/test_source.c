@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_source.c: inputs and their line index (src/source.c): every line break libyaml counts
+** test_source.c: inputs and their line index (src/yaml/source.c): every line break libyaml counts
 ** (LF, CRLF, lone CR, NEL, LS, PS), the UTF-8 BOM, libyaml marks (code-point columns) mapped
 ** to byte offsets and back, the first bad byte (invalid UTF-8, NUL, C0/C1 controls, DEL) at its
 ** exact offset, the UTF-16 flag, empty input, reading files and pipes, and allocation failure. */
@@ -13,8 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "source.h"
+#include "util/arena.h"
+#include "yaml/source.h"
 #include "support.h"
 
 /* A source over the string literal s (its length taken with sizeof, so NULs are kept). */

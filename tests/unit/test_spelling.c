@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_spelling.c: the did-you-mean search (src/spelling.c): its distance, its threshold, ties
+** test_spelling.c: the did-you-mean search (src/util/spelling.c): its distance, its threshold, ties
 ** and case, and the registry's closest rule id or category built on it. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
-#include "registry.h"
-#include "spelling.h"
+#include "config/registry.h"
+#include "util/spelling.h"
 
 Test(spelling, distance)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_suppress.c: suppressions (src/suppress.c) through a lint run: a directive at the end of
+** test_suppress.c: suppressions (src/lint/suppress.c) through a lint run: a directive at the end of
 ** the finding's line or alone on the line above, ignore-file, bare ignore, ids that are rules or
 ** categories, the schedlint.io/ignore annotation (its own document only), '#' inside quoted and
 ** block scalars or glued to text is no directive, yaml-syntax is never hidden, and the unused

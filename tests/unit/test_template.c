@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_template.c: template markers (src/template.c) — each family recognised, and the text
+** test_template.c: template markers (src/yaml/template.c) — each family recognised, and the text
 ** that looks like one but is not (Kubernetes' $(VAR), $$, a regex's ${1}, a shell's ${x##y}, a
 ** flow mapping, a lower-case $var) —, a marker next to a syntax problem (its line and the lines
 ** around it, never a comment, never a bare $NAME), and the evidence in a parsed document. The
@@ -7,10 +7,10 @@
 ** template-not-rendered and yaml-syntax, and in test_api.c. */
 #include <criterion/criterion.h>
 #include <string.h>
-#include "arena.h"
-#include "source.h"
-#include "template.h"
-#include "yaml_tree.h"
+#include "util/arena.h"
+#include "yaml/source.h"
+#include "yaml/template.h"
+#include "yaml/yaml_tree.h"
 
 static sl_template_family family_of(const char *s, size_t *start, size_t *end)
 {

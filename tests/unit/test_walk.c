@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_walk.c: finding the YAML files under a directory (src/walk.c) in a scratch tree: *.yaml
+** test_walk.c: finding the YAML files under a directory (src/fs/walk.c) in a scratch tree: *.yaml
 ** and *.yml only, in sorted order, hidden files and directories skipped, exclude globs relative
 ** to the config's directory, symlink loops walked once, symlinked directories that leave the
 ** root not walked (and walked when no root is given), dangling links skipped, errors reported,
@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "walk.h"
+#include "config/config.h"
+#include "fs/walk.h"
 #include "support.h"
 
 static char tmp[PATH_MAX];

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_write.c: writing fixed files (src/write.c): a file changed since it was read is never
+** test_write.c: writing fixed files (src/fs/write.c): a file changed since it was read is never
 ** overwritten (even with the same size and mtime), temporary names fit NAME_MAX, a signal
 ** during a write leaves no temporary file and no half-written file, and the root check. */
 #include <criterion/criterion.h>
@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "source.h"
+#include "yaml/source.h"
 #include "support.h"
-#include "write.h"
+#include "fs/write.h"
 
 static char dir[4096];
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_yaml_tree.c: the positioned YAML tree (src/yaml_tree.c): byte ranges of every node
+** test_yaml_tree.c: the positioned YAML tree (src/yaml/yaml_tree.c): byte ranges of every node
 ** style, parents, positions and JSON pointers, alias and merge-key lookups, go-yaml v2 scalar
 ** typing, duplicate keys, and recovery from broken input (syntax errors per document, bad
 ** bytes, undefined aliases, template keys, nesting and alias limits) without a crash and in
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "yaml_tree.h"
+#include "yaml/yaml_tree.h"
 #include "support.h"
 
 /* --- harness ------------------------------------------------------------------------------ */

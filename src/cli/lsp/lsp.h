@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: Apache-2.0
+** lsp.h: `schedlint server`, the language server (spec/lsp.md), a client of libschedlint like the
+** other commands. One noun per file:
+**   cli/lsp/wire.c    the transport: Content-Length framed JSON-RPC messages over descriptors
+**   cli/lsp/text.c    positions: line starts, UTF-16 code units <-> bytes, incremental edits
+**   cli/lsp/docs.c    the open documents (URI, path, text, version, what was published)
+**   cli/lsp/lint.c    the library over the open documents: diagnostics, code actions, formatting,
+**                 hover
+**   cli/lsp/server.c  the protocol: lifecycle, dispatch, debounce, JSON-RPC errors
+** cmd_server.c parses the command line and runs the server. */
+#ifndef SL_CLI_LSP_H
+#define SL_CLI_LSP_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* --- cli/lsp/wire.c: framing ------------------------------------------------------------------ */
+
+/* A message body larger than this is refused (skipped unread, answered with an error). */
+#define SL_LSP_WIRE_MAX ((size_t)64 << 20)
+
+typedef struct sl_lsp_wire {
+	int in, out;                 /* descriptors: messages are read from in, written to out */
+	char *buf;                   /* bytes read and not yet consumed: buf[pos..len) */
+	size_t len, pos, cap;
+	size_t skip;                 /* body bytes of a refused message still to be discarded */
+	bool eof;
+	bool broken;                 /* writing failed (the client is gone) */
+} sl_lsp_wire;
+
+typedef enum sl_lsp_wire_status {
+	SL_LSP_WIRE_MESSAGE,         /* *body (malloc'd, NUL-terminated) has *len bytes */
+	SL_LSP_WIRE_TIMEOUT,         /* nothing complete within the timeout */
+	SL_LSP_WIRE_EOF,             /* the input closed (a message cut short included) */
+	SL_LSP_WIRE_BAD              /* a header block that frames nothing: *body is why */
+} sl_lsp_wire_status;
+
+void sl_lsp_wire_init(sl_lsp_wire *w, int in, int out);
+void sl_lsp_wire_free(sl_lsp_wire *w);
+/* The next message, waiting at most timeout_ms (-1: no limit) for its bytes. */
+sl_lsp_wire_status sl_lsp_wire_read(sl_lsp_wire *w, int timeout_ms, char **body, size_t *len);
+/* Writes msg framed, and decrefs it; false when writing failed (w->broken is set). */
+bool sl_lsp_wire_send(sl_lsp_wire *w, json_t *msg);
+
+/* --- cli/lsp/text.c: positions ---------------------------------------------------------------- */
+
+/* The starts of a text's lines as LSP counts them (\n, \r\n and \r end a line). */
+typedef struct sl_lsp_lines {
+	size_t *start;
+	size_t n;
+} sl_lsp_lines;
+
+bool sl_lsp_text_lines(const char *text, size_t len, sl_lsp_lines *out);
+void sl_lsp_text_lines_free(sl_lsp_lines *l);
+/* The byte offset of an LSP position (character in UTF-16 code units), clamped to the text:
+** past the end of a line is the line's end, past the last line is the end of the text. */
+size_t sl_lsp_text_offset(const char *text, size_t len, const sl_lsp_lines *l, uint32_t line,
+			  uint32_t character);
+/* The LSP position (UTF-16) of a byte offset. */
+void sl_lsp_text_position(const char *text, size_t len, const sl_lsp_lines *l, size_t offset,
+			  uint32_t *line, uint32_t *character);
+/* {"line": , "character": } of a byte offset; {"start":, "end":} of a byte range. */
+json_t *sl_lsp_text_range(const char *text, size_t len, const sl_lsp_lines *l, size_t from,
+			  size_t to);
+/* Reads an LSP Position object; false when it is not one. */
+bool sl_lsp_text_read_position(const json_t *pos, uint32_t *line, uint32_t *character);
+/* Replaces [from, to) of *text (*len bytes, malloc'd, NUL-terminated) with rep[0..rlen). */
+bool sl_lsp_text_splice(char **text, size_t *len, size_t from, size_t to, const char *rep,
+			size_t rlen);
+/* The one TextEdit that turns old into new (their common start and end left out), or NULL
+** when they are equal. */
+json_t *sl_lsp_text_diff_edit(const char *old, size_t olen, const sl_lsp_lines *l,
+			      const char *new_, size_t nlen);
+
+/* --- cli/lsp/docs.c: the open documents ------------------------------------------------------- */
+
+typedef struct sl_lsp_doc {
+	char *uri;
+	char *path;                  /* what the library is given: relative to the working
+					directory when under it, else absolute */
+	char *text;                  /* NUL-terminated */
+	size_t len;
+	sl_lsp_lines lines;          /* of text */
+	int64_t version;
+	int64_t due_ms;              /* lint at this time (monotonic ms); 0: not due */
+	json_t *diagnostics;         /* the last published (or pulled) LSP diagnostics */
+	json_t *entries;             /* per diagnostic: its range (bytes), rule and actions */
+} sl_lsp_doc;
+
+typedef struct sl_lsp_docs {
+	sl_lsp_doc **v;
+	size_t n;
+} sl_lsp_docs;
+
+/* The path the library lints a URI's document under; NULL for memory. Non-file URIs get
+** their text after the scheme as the name. */
+char *sl_lsp_docs_path(const char *uri);
+sl_lsp_doc *sl_lsp_docs_find(const sl_lsp_docs *d, const char *uri);
+sl_lsp_doc *sl_lsp_docs_find_path(const sl_lsp_docs *d, const char *path);
+/* Opens (or reopens: replaces) uri with text; NULL for memory. */
+sl_lsp_doc *sl_lsp_docs_open(sl_lsp_docs *d, const char *uri, const char *text, size_t len,
+			     int64_t version);
+/* Sets a document's text (the line index follows). */
+bool sl_lsp_docs_set_text(sl_lsp_doc *doc, char *text, size_t len);
+void sl_lsp_docs_close(sl_lsp_docs *d, const char *uri);
+void sl_lsp_docs_free(sl_lsp_docs *d);
+
+/* --- cli/lsp/lint.c: the library over the documents ------------------------------------------- */
+
+typedef struct sl_lsp_settings {
+	char *config;                /* a config file for every document; NULL: each file's own */
+	char **select, **ignore;     /* rule ids or categories */
+	size_t n_select, n_ignore;
+	bool no_project;             /* do not read the project's other files for facts */
+	struct sl_run *project;      /* the project read once (sl_run_read_project) and lent to
+					every lint; NULL until the next lint reads it */
+	struct sl_config *project_cfg;   /* the config it was read under */
+} sl_lsp_settings;
+
+/* Reads {"config":, "select": [], "ignore": [], "noProject":} into s (what is absent is
+** reset); false (and *why) when a value has the wrong type. */
+bool sl_lsp_lint_settings(sl_lsp_settings *s, const json_t *o, const char **why);
+void sl_lsp_lint_settings_free(sl_lsp_settings *s);
+/* The project's files changed (a save, a watched file): the next lint reads it again. */
+void sl_lsp_lint_forget_project(sl_lsp_settings *s);
+/* Lints every open document in one run (each buffer replaces its file, the project's facts
+** lent from the project read once) and sets each one's diagnostics and entries. */
+bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s);
+/* The code actions for doc at the byte range [from, to): fixes and ignores of the diagnostics
+** there (when quickfix is wanted), the fix-all action (when fix_all is wanted). */
+json_t *sl_lsp_lint_actions(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc,
+			    size_t from, size_t to, bool quickfix, bool fix_all);
+/* The edits `schedlint fmt` makes to doc: [] when nothing is fixable or the buffer does not
+** parse; NULL for memory. */
+json_t *sl_lsp_lint_format(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc);
+/* The Hover of the diagnostics at byte offset at: their rules' documentation; json null when
+** none is there. */
+json_t *sl_lsp_lint_hover(const sl_lsp_doc *doc, size_t at);
+
+/* --- cli/lsp/server.c: the protocol ----------------------------------------------------------- */
+
+typedef struct sl_lsp_server_options {
+	int debounce_ms;             /* quiet time after a change before it is linted */
+} sl_lsp_server_options;
+
+/* Serves on in/out until exit or the end of the input; the process exit status: 0 after
+** shutdown, 1 otherwise. */
+int sl_lsp_server_run(int in, int out, const sl_lsp_server_options *opts);
+
+#endif

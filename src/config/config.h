@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: Apache-2.0
+** config.h (private): the resolved configuration, every default filled in.
+** Loaded by config.c from .schedlint.yaml through libcyaml schema tables; the rest of the
+** library reads these fields and never the file. Strings are owned by the config. The value
+** types and the accessors that need no layout are in config/values.h, which rules read. */
+#ifndef SL_CONFIG_PRIVATE_H
+#define SL_CONFIG_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "config/values.h"
+
+struct sl_rule_setting {
+	const char *id;          /* rule id or category */
+	sl_severity severity;    /* SL_SEV_OFF when "off" */
+	unsigned line;           /* where it stands in the file, for messages */
+	unsigned id_line, id_col;   /* where its id stands (id_line encoded as line), 0 unknown */
+};
+
+struct sl_cluster_config {
+	/* The *_line fields say where a key stands (0 when it is not set): a message that relies
+	** on the key names it ("GPU nodes are tainted: .schedlint.yaml:7"). A key inherited through
+	** extend: stands in another file: sl_config_source decodes the line into "file:line". */
+	sl_strlist knative_features;          /* short names: "nodeselector", "tolerations", ... */
+	bool knative_features_set;            /* the key was present (even if empty) */
+	unsigned knative_features_line;
+	const char *kserve_default_deployment_mode;   /* NULL when unset */
+	unsigned kserve_default_deployment_mode_line;
+	const char *kserve_version;           /* NULL when unset */
+	sl_tri extended_resource_toleration;  /* unset: unknown */
+	unsigned extended_resource_toleration_line;
+	sl_tri gpu_nodes_tainted;             /* unset: unknown */
+	unsigned gpu_nodes_tainted_line;
+	sl_provider provider;                 /* default generic */
+	unsigned provider_line;
+	sl_strlist gpu_device_classes;        /* DRA device classes that are GPUs */
+	bool toleration_comparison_operators; /* default false */
+	sl_strlist gpu_resources;             /* entries ending in '*' are prefixes */
+	sl_strlist gpu_node_labels;
+	sl_strlist spot_labels;               /* "key=value" */
+	long long critical_priority;          /* default 1000000 */
+	sl_strlist critical_priority_classes;
+	sl_strlist priority_classes;          /* "name=value" */
+	sl_strlist batch_kinds;               /* default Job, CronJob */
+	const struct sl_node_pool *node_pools;
+	size_t n_node_pools;
+	const char *node_inventory;           /* NULL when unset; relative to base_dir */
+};
+
+/* A *_line value: the line in bits 0-23, in bits 24-31 which file of the extend: chain holds it
+** (0: the config's own file, k: the k-th config it extends). */
+#define SL_CONFIG_LINE(line) ((line) & 0xffffffu)
+#define SL_CONFIG_CHAIN_MAX 8   /* extend: goes at most this deep (a cycle is an error) */
+
+struct sl_config {
+	const char *path;        /* the file loaded, NULL for the defaults */
+	const char *base_dir;    /* directory of that file ("." for the defaults) */
+	const char *exclude_dir; /* the directory exclude's globs are relative to: base_dir, or the
+				    directory of the config that set them (extend:) */
+	sl_strlist exclude;      /* globs relative to exclude_dir */
+	sl_strlist project_include, project_exclude;   /* project: globs relative to project_dir
+							  (include empty: every file) */
+	const char *project_dir; /* the directory of the config that set project: (extend:) */
+	sl_strlist plugins;      /* plugins: shared objects, relative to plugins_dir; loaded only
+				    when the run allows it (--allow-plugins) */
+	unsigned plugins_line;   /* where plugins: stands (sl_config_source), 0 when unset */
+	const char *plugins_dir;
+	const char *helm_chart;  /* render.helm-chart, joined to its config's directory; NULL unset */
+	const char *kustomize_load_restrictor;   /* render.kustomize.load-restrictor: "rootOnly"
+						    (kustomize's default) or "none" */
+	const char *chain[SL_CONFIG_CHAIN_MAX + 1];   /* this file, then each one it extends */
+	int fail_on;             /* sl_severity, or -1 when unset */
+	const struct sl_rule_setting *rules;
+	size_t n_rules;
+	struct sl_cluster_config cluster;
+	void *priv__;            /* config.c's own storage */
+};
+
+/* The file of cfg's extend: chain that sets key ("fail-on", "cluster.provider", "rules") and the
+** key's line there; NULL (and 0) when none does: the default stands. For config/show.c. */
+const char *sl_config__key_source(const sl_config *cfg, const char *key, unsigned *line);
+/* The text of the k-th file of cfg's extend: chain (0: its own file) as it was loaded, *len
+** bytes; NULL for the defaults or past the chain's end. */
+const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len);
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0
+** config/values.h: the configuration's values as the library reads them without its layout
+** (config.h has the layout, for config.c and the passes): the plain types its settings are
+** written in, and accessors on the opaque sl_config. Rules read the config through these
+** (rule.h); a cluster fact that the config is only one source of goes through cluster.h. */
+#ifndef SL_CONFIG_VALUES_H
+#define SL_CONFIG_VALUES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "schedlint/config.h"
+#include "util/arena.h"
+
+typedef struct sl_strlist {
+	const char *const *v;   /* v[0..n) */
+	size_t n;
+} sl_strlist;
+
+/* A cluster fact as the config states it (cluster.md §1): unset is unknown. */
+typedef enum sl_tri { SL_TRI_UNKNOWN = 0, SL_TRI_NO, SL_TRI_YES } sl_tri;
+
+/* cluster.provider: the presets of cluster.md §1. */
+typedef enum sl_provider {
+	SL_PROVIDER_GENERIC = 0, SL_PROVIDER_GKE, SL_PROVIDER_EKS, SL_PROVIDER_AKS
+} sl_provider;
+
+/* An entry of cluster.node-pools (cluster.md §2). */
+struct sl_node_pool {
+	const char *name;
+	sl_strlist labels;       /* "key=value" */
+	sl_strlist taints;       /* kubectl syntax "key[=value]:Effect" */
+	sl_strlist capacity;     /* allocatable: (or its alias capacity:) "resource=quantity" */
+	long nodes;              /* -1 when not declared; "2-10": the minimum */
+	long max_nodes;          /* the maximum of "2-10", else nodes */
+	sl_tri spot;             /* spot: as written; unset: unknown (derived from the labels) */
+	unsigned line;           /* the entry's line (sl_config_at) */
+};
+
+/* True when list l holds a string equal to s; false when s is NULL. */
+bool sl_config_list_has(const sl_strlist *l, const char *s);
+
+/* The settings of .schedlint.yaml's `cluster:` section, defaults filled in. A NULL cfg reads
+** as no config at all: every list empty, nothing set, no priority critical. The lists and
+** strings point into the config. */
+/* cluster.spot-labels: "key=value" entries, or bare keys. */
+const sl_strlist *sl_config_spot_labels(const sl_config *cfg);
+/* The value of the i-th entry of cluster.spot-labels ("key=value", or a bare key: "") when that
+** entry's key is key; NULL when it is not, or key is NULL. Several entries may share a key, so
+** callers that need every spot value of a key iterate i over sl_config_spot_labels. */
+const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key);
+/* True when some entry of cluster.spot-labels is key itself or starts with key followed by '='
+** (so for a key without '=' exactly when sl_config_spot_value would find it); false for a NULL
+** key. */
+bool sl_config_is_spot_key(const sl_config *cfg, const char *key);
+/* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */
+bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name);
+/* cluster.priority-classes: "name=value" entries for classes defined outside the linted files. */
+const sl_strlist *sl_config_priority_classes(const sl_config *cfg);
+/* cluster.critical-priority-classes: classes critical whatever their value. */
+const sl_strlist *sl_config_critical_priority_classes(const sl_config *cfg);
+/* cluster.critical-priority: the value from which a priority is critical (default 1000000). */
+long long sl_config_critical_priority(const sl_config *cfg);
+/* cluster.batch-kinds: the kinds that run batch work (default Job, CronJob). */
+const sl_strlist *sl_config_batch_kinds(const sl_config *cfg);
+/* cluster.toleration-comparison-operators: the cluster admits Lt and Gt tolerations. */
+bool sl_config_toleration_comparison_operators(const sl_config *cfg);
+/* cluster.kserve-version, as written; NULL when unset. */
+const char *sl_config_kserve_version(const sl_config *cfg);
+/* cluster.node-pools: *n gets their count. */
+const struct sl_node_pool *sl_config_node_pools(const sl_config *cfg, size_t *n);
+/* "<config path>:<line>" for the config's key at line (".schedlint.yaml" when the config was
+** not read from a file), an arena string: how a message names the setting it rests on. */
+const char *sl_config_at(const sl_config *cfg, unsigned line, sl_arena *a);
+/* sl_config_at, malloc'd (NULL when out of memory). */
+char *sl_config_source(const sl_config *cfg, unsigned line);
+/* sl_config_at for cluster.knative-features. */
+const char *sl_config_knative_features_at(const sl_config *cfg, sl_arena *a);
+
+#endif

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: Apache-2.0
+** fixer.h (private): the fix rounds of a linted run (sl_run_fix). */
+#ifndef SL_FIXER_H
+#define SL_FIXER_H
+
+#include "driver/passes.h"
+
+/* Applies the fixes of p's findings to its files' text in rounds, linting again after each,
+** until a round has nothing to apply (*converged) or opts->max_passes rounds (0: 10) ran;
+** *applied gets the number of fixes applied (both may be NULL). p must be a whole run, linted.
+** SL_ENOMEM; SL_EINTERNAL for an invalid fix. */
+sl_err sl_fixer_fix(sl_passes *p, const sl_fix_options *opts, size_t *applied, bool *converged);
+
+#endif

@@ -1,0 +1,898 @@
+/* SPDX-License-Identifier: Apache-2.0
+** passes.c: the passes of a lint run over its files, and the files' records.
+**
+** Pass 1 reads and parses the files; the project index is built from what it found; pass 2
+** runs the rules; then every finding is sorted (path, line, column, rule, message) so output
+** never depends on input order or timing. Within a pass the files are independent and taken by
+** p->jobs threads in any order.
+**
+** A streaming run (a lint without fixes) keeps no tree longer than one file's check, and each
+** file's state (sl_file_next, engine.h) says what it needs next:
+**
+**   pass 1  reads every file and looks at the kinds its text names (no parse):
+**           - it may define a kind the index looks up: parsed now, digests of those objects
+**             kept (or, for a few, its whole tree), its serving facts gathered; checked in
+**             pass 3 (PARSE_LAST, or CHECK_LAST when it keeps its tree)
+**           - it names a serving kind: parsed in pass 2 (PARSE)
+**           - it names neither: parsed in pass 3 (PARSE_LAST)
+**           then the index is built (objects and digests)
+**   pass 2  parses each PARSE file, gathers its serving facts and checks it, copies its
+**           findings out and lets its tree go (DONE_COMPACT); a file whose rules compare it with
+**           every serving unit waits for pass 3 instead (PARSE_LAST)
+**           then the serving table is built from every file's facts
+**   pass 3  checks the files that waited (parsed again unless they kept their tree)
+**
+** A whole run (fixes need every tree) parses every file in pass 1 (CHECK), builds the index
+** and the serving table, and checks every file in pass 2 (DONE). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "render/helm.h"
+#include "render/kustomize/kustomize.h"
+#include "driver/passes.h"
+#include "config/registry.h"
+#include "lint/suppress.h"
+
+static void prepare_stream(sl_engine *e);
+static sl_err run_pass(sl_passes *p, int pass);
+static sl_err drop_duplicates(sl_engine *e);
+static void free_file(sl_file *f);
+static sl_err build_index(sl_engine *e);
+static sl_err settle_used(sl_engine *e);
+static sl_err build_serving_table(sl_engine *e);
+static sl_err sort_findings(sl_passes *p);
+static void count_inputs(sl_passes *p);
+
+/* The project's context files are parsed again in pass 2 only for their serving units, which
+** only a rule that compares a unit with every serving unit reads (waits_for_units): when no
+** file of the run names a kind such a rule may wait on (waits_on_kinds, under any of the run's
+** configs), they are done after pass 1. A pre-commit run over one file then reads the
+** project's texts and parses only what may define a looked-up kind. */
+static void skip_unneeded_context(sl_engine *e)
+{
+	if (e->keep_facts)
+		return;   /* a project read once: the runs that borrow it may need every unit */
+	uint64_t wait = 0;
+	for (size_t ri = 0; ri < sl_registry_n(); ri++) {
+		const struct sl_rule *r = sl_registry_at(ri)->rule;
+		for (size_t i = 0; r->waits_for_units && i < sl_scopes_count(e->scopes); i++) {
+			const sl_scope *s = sl_scopes_at(e->scopes, i);
+			if (s->cfg && s->severity && s->severity[ri] != SL_SEV_OFF)
+				wait |= r->waits_on_kinds ? r->waits_on_kinds(s->cfg) : ~(uint64_t)0;
+		}
+	}
+	for (size_t i = 0; i < e->n_files; i++)
+		if (!e->files[i]->context && (e->files[i]->kinds & wait))
+			return;
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		if (f->context && (f->next == SL_NEXT_PARSE || f->next == SL_NEXT_PARSE_LAST))
+			f->next = SL_NEXT_DONE;
+	}
+}
+
+sl_err sl_passes_lint(sl_passes *p)
+{
+	sl_engine *e = &p->eng;
+	if (e->stream && !e->keep && !(e->keep = sl_arena_new()))
+		return SL_ENOMEM;
+	prepare_stream(e);
+	p->done = 0;
+	if (!p->started.tv_sec)
+		clock_gettime(CLOCK_REALTIME, &p->started);
+	count_inputs(p);
+	sl_err err;
+	if ((err = run_pass(p, 1)) || (err = drop_duplicates(e)))
+		return err;
+	count_inputs(p);   /* a file named twice is linted once */
+	if ((err = build_index(e)))
+		return err;
+	if (e->stream)
+		skip_unneeded_context(e);
+	/* a whole run gathered every serving unit's facts in pass 1, a streaming run in pass 2 */
+	if (!e->stream && (err = build_serving_table(e)))
+		return err;
+	if ((err = run_pass(p, 2)))
+		return err;
+	if (e->stream && ((err = build_serving_table(e)) || (err = run_pass(p, 3))))
+		return err;
+	if ((err = settle_used(e)))
+		return err;
+	return sort_findings(p);
+}
+
+/* The files a progress callback counts: the inputs, not the project's context files. */
+static void count_inputs(sl_passes *p)
+{
+	p->total = 0;
+	for (size_t i = 0; i < p->eng.n_files; i++)
+		p->total += !p->eng.files[i]->context;
+}
+
+/* Tells the progress callback that one more input is through (one call at a time). */
+static void one_done(sl_passes *p)
+{
+	pthread_mutex_lock(&p->progress_lock);
+	p->done++;
+	p->progress(p->progress_ctx, p->done, p->total > p->done ? p->total : p->done);
+	pthread_mutex_unlock(&p->progress_lock);
+}
+
+/* The kinds whose names decide, in pass 1, what a streamed file needs: one the index looks up
+** (a ConfigMap needs its name too), and a serving kind. */
+static void prepare_stream(sl_engine *e)
+{
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		uint64_t bit = (uint64_t)1 << k;
+		if (sl_index_kind_looked_up((sl_kind)k) && k != SL_KIND_CONFIGMAP)
+			e->deciding[0] |= bit;
+		if (sl_kind_is_serving((sl_kind)k))
+			e->deciding[1] |= bit;
+	}
+}
+
+/* --- a pass ------------------------------------------------------------------------------ */
+
+/* The pass that takes a file in state n; 0 for none. */
+static int pass_of(sl_file_next n)
+{
+	switch (n) {
+	case SL_NEXT_READ: return 1;
+	case SL_NEXT_CHECK: case SL_NEXT_PARSE: return 2;
+	case SL_NEXT_CHECK_LAST: case SL_NEXT_PARSE_LAST: return 3;
+	default: return 0;
+	}
+}
+
+static sl_err parse_whole(sl_engine *e, sl_file *f);
+static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch);
+static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch);
+static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err);
+static sl_err parse_into(sl_engine *e, sl_file *f, sl_arena **scratch);
+
+/* Does what f needs next, and moves it on. scratch is the thread's arena, which a streamed
+** file is parsed into (and which it keeps when it keeps its tree). */
+static sl_err step(sl_engine *e, sl_file *f, sl_arena **scratch)
+{
+	switch ((sl_file_next)f->next) {
+	case SL_NEXT_READ:
+		if (f->partial) {   /* linted through its kustomization, never alone */
+			f->next = SL_NEXT_DONE;
+			return SL_OK;
+		}
+		return e->stream ? first_look(e, f, scratch) : parse_whole(e, f);
+	case SL_NEXT_CHECK:
+	case SL_NEXT_CHECK_LAST:
+		return check(e, f, false, SL_OK);
+	case SL_NEXT_PARSE:
+		return parse_and_check(e, f, scratch);
+	case SL_NEXT_PARSE_LAST:
+		return check(e, f, true, parse_into(e, f, scratch));
+	default:
+		return SL_OK;
+	}
+}
+
+/* One pass over the files on p->jobs threads: each takes the next file from a shared counter
+** and steps it when it is this pass's. Files are independent within a pass (pass 2 only reads
+** other files), so order of work does not matter; the output order comes from sorting. */
+struct pass {
+	sl_passes *p;
+	int pass;
+	atomic_size_t next;
+	atomic_int err;
+};
+
+static void *pass_worker(void *arg)
+{
+	struct pass *ps = arg;
+	sl_engine *e = &ps->p->eng;
+	sl_arena *scratch = NULL;   /* when streaming, the arena every released file is parsed into */
+	for (;;) {
+		size_t i = atomic_fetch_add(&ps->next, 1);
+		if (i >= e->n_files || atomic_load(&ps->err))
+			break;
+		sl_file *f = e->files[i];
+		if (pass_of((sl_file_next)f->next) != ps->pass)
+			continue;
+		sl_err err = step(e, f, &scratch);
+		bool done = f->next == SL_NEXT_DONE || f->next == SL_NEXT_DONE_COMPACT;
+		if (ps->p->progress && done && !f->context)
+			one_done(ps->p);
+		if (err) {
+			int none = SL_OK;
+			atomic_compare_exchange_strong(&ps->err, &none, (int)err);
+		}
+	}
+	sl_arena_free(scratch);
+	return NULL;
+}
+
+static sl_err run_pass(sl_passes *p, int pass)
+{
+	struct pass ps = {.p = p, .pass = pass};
+	atomic_init(&ps.next, 0);
+	atomic_init(&ps.err, SL_OK);
+	size_t n = p->jobs < p->eng.n_files ? p->jobs : p->eng.n_files;
+	pthread_t tid[64];
+	size_t started = 0;
+	for (size_t t = 1; t < n && t < 64; t++)
+		if (pthread_create(&tid[started], NULL, pass_worker, &ps) == 0)
+			started++;
+	pass_worker(&ps);   /* this thread works too */
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	return (sl_err)atomic_load(&ps.err);
+}
+
+/* --- what a file needs ------------------------------------------------------------------- */
+
+static sl_err gather_facts(sl_file *f);
+static sl_err digest(sl_engine *e, sl_file *f, bool *keep);
+static void drop_tree(sl_file *f);
+static void release(sl_file *f);
+static sl_err compact(sl_engine *e, sl_file *f);
+
+/* Pass 1 of a whole run: f parsed and bound, its serving facts gathered; its tree stays. A
+** context file that names no kind the index looks up and no serving kind is only read. */
+static sl_err parse_whole(sl_engine *e, sl_file *f)
+{
+	if (f->context) {
+		sl_err err = sl_engine_read(f, true);
+		if (err || !f->src) {
+			f->next = SL_NEXT_DONE;
+			return err;
+		}
+		uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding, 2);
+		if (!sl_index_may_define(kinds, f->src->data, f->src->len) &&
+		    !(kinds & e->deciding[1])) {
+			drop_tree(f);
+			f->next = SL_NEXT_DONE;
+			return SL_OK;
+		}
+	}   /* sl_engine_parse indexes the text it has */
+	sl_err err = sl_engine_parse(e, f);
+	f->next = f->src ? SL_NEXT_CHECK : SL_NEXT_DONE;
+	if (err || !f->src)
+		return err;
+	return gather_facts(f);
+}
+
+/* Pass 1 of a streaming run: f read, and the kinds its text names decide what it needs (the
+** table at the top). */
+static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
+{
+	sl_err err = sl_engine_read(f, true);
+	f->next = SL_NEXT_DONE;   /* until it is read and looked at */
+	if (err || !f->src)
+		return err;
+	uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding, 2);
+	f->kinds = kinds;
+	if (!sl_index_may_define(kinds, f->src->data, f->src->len)) {
+		release(f);
+		f->next = kinds & e->deciding[1] ? SL_NEXT_PARSE : SL_NEXT_PARSE_LAST;
+		return SL_OK;
+	}
+	if ((err = parse_into(e, f, scratch)) || !f->src)
+		return err;
+	/* parsed once already: its digests and facts now, and its check in pass 3 */
+	bool keep = false;
+	if ((err = digest(e, f, &keep)) || (err = gather_facts(f))) {
+		f->arena = NULL;   /* the scratch arena: the worker frees it */
+		return err;
+	}
+	if (keep) {
+		*scratch = NULL;   /* f keeps its tree, and the arena with it */
+		f->next = SL_NEXT_CHECK_LAST;
+	} else {
+		release(f);
+		f->next = SL_NEXT_PARSE_LAST;
+	}
+	return SL_OK;
+}
+
+/* Pass 2 of a streaming run, for a file that names a serving kind: parsed again, its serving
+** units' facts gathered, then checked, unless its rules compare it with every serving unit
+** (sl_engine_waits): then it lets its tree go and waits for pass 3. */
+static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
+{
+	sl_err err = parse_into(e, f, scratch);
+	if (!err && f->src)
+		err = gather_facts(f);
+	if (!err && f->src && sl_engine_waits(e, f)) {
+		release(f);
+		f->next = SL_NEXT_PARSE_LAST;
+		return SL_OK;
+	}
+	return check(e, f, true, err);
+}
+
+/* After f's rules ran: its suppressions drop the findings they silence and report the unused
+** ones; a file with a YAML syntax error is never fixed (the fixer blocks it), so its findings
+** offer no fix and no report calls them fixable. */
+static sl_err settle(sl_file *f)
+{
+	sl_err err = sl_suppress_apply(f);
+	for (size_t i = 0; !err && f->broken && i < f->n_findings; i++)
+		f->findings[i]->pub.fix = NULL;
+	return err;
+}
+
+/* Checks f, unless reading or parsing it failed (err) or it could not be read. A released file
+** (one that let its tree go once already) then copies its findings out and lets the tree go
+** again; on an error it leaves its arena, a thread's scratch one, to the worker. */
+static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
+{
+	if (f->context)
+		f->n_findings = 0;   /* the parser's: a context file is never reported */
+	else if (!err && f->src)
+		err = sl_engine_check(e, f);
+	if (!err && f->src && !f->context)
+		err = settle(f);
+	if (!err && f->src && !f->context && e->helm)
+		err = sl_helm_remap(e->helm, f);   /* rendered: the findings go to the templates */
+	if (!err && f->src && f->build)
+		err = sl_kustomize_remap(f->build, f, (const char *const *)e->named, e->named_as,
+					 e->n_named, f->only_named);   /* built: to the bases and patches */
+	if (!err && f->src && f->build && e->stream)
+		sl_kustomize_release(f->build, true);   /* checked once: its knodes are done */
+	bool compacted = !err && f->src && released;
+	if (compacted)
+		err = compact(e, f);
+	if (err && released)
+		f->arena = NULL;
+	f->next = compacted && !err ? SL_NEXT_DONE_COMPACT : SL_NEXT_DONE;
+	return err;
+}
+
+/* Parses f (in pass 1, or again in pass 2 or 3); when streaming, into the thread's scratch
+** arena, which stays the thread's until a file keeps it. */
+static sl_err parse_into(sl_engine *e, sl_file *f, sl_arena **scratch)
+{
+	if (!e->stream)
+		return sl_engine_parse(e, f);
+	f->arena = *scratch;
+	sl_err err = sl_engine_parse(e, f);
+	*scratch = f->arena;
+	if (err || !f->src)
+		f->arena = NULL;   /* the worker frees it */
+	return err;
+}
+
+/* Lets go of f's tree, and of its text when it can be read again; its arena, a thread's
+** scratch one, is reset for the next file. */
+static void drop_tree(sl_file *f)
+{
+	if (f->arena)
+		sl_arena_reset(f->arena);
+	f->arena = NULL;
+	memset(&f->tree, 0, sizeof f->tree);
+	f->objects = NULL;
+	f->n_objects = 0;
+	if (f->on_disk) {
+		sl_source_free(f->src);
+		f->src = NULL;
+	}
+}
+
+/* drop_tree, findings included (a streamed file's findings come back when it is parsed
+** again). */
+static void release(sl_file *f)
+{
+	f->n_findings = 0;
+	f->capped = false;
+	f->style_known = false;
+	drop_tree(f);
+}
+
+/* Digests (sl_index_digest, in the keep arena) of f's objects the index wants; *keep when the
+** index must read f's tree itself (a kind it reads in place, or an object with aliases). */
+static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
+{
+	sl_err err = SL_OK;
+	for (size_t j = 0; !err && j < f->n_objects; j++) {
+		const sl_object *o = f->objects[j];
+		if (!sl_index_wants(o))
+			continue;
+		if (sl_index_needs_tree(o)) {
+			*keep = true;
+			continue;
+		}
+		const sl_object **nv = sl_xrealloc(f->digests, (f->n_digests + 1) * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		f->digests = nv;
+		pthread_mutex_lock(&e->keep_lock);
+		err = sl_index_digest(o, f->scope->cfg, e->keep, &f->digests[f->n_digests]);
+		pthread_mutex_unlock(&e->keep_lock);
+		if (!err && f->digests[f->n_digests])
+			f->n_digests++;
+		else
+			*keep = true;   /* no digest (aliases): the index reads the tree itself */
+	}
+	return err;
+}
+
+/* f's serving units' facts, for the index's serving table. */
+static sl_err gather_facts(sl_file *f)
+{
+	sl_index_free_facts(f->facts);
+	sl_err err = sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects,
+					   f->arena, &f->facts, &f->n_facts);
+	for (size_t i = 0; !err && f->scope && i < f->n_facts; i++)
+		f->facts[i].cfg = f->scope->cfg;
+	return err;
+}
+
+/* Copies f's findings, fixes and strings into the engine's keep arena (one arena for the
+** whole run, so what outlives the trees does not pin freed pages) and lets go of the tree. */
+static sl_err compact(sl_engine *e, sl_file *f)
+{
+	size_t size = f->n_findings * (sizeof(sl_frec) + sizeof(sl_frec *));
+	size_t n_edits = 0;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		const sl_finding *p = &f->findings[i]->pub;
+		const char *strs[] = {p->message, p->notes, p->pointer, p->api_version, p->kind, p->namespace_,
+				      p->name, p->unit, p->fix ? p->fix->message : NULL};
+		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++)
+			size += strs[k] ? strlen(strs[k]) + 1 : 0;
+		for (size_t k = 0; p->fix && k < p->fix->n_edits; k++)
+			size += strlen(p->fix->edits[k].content) + 1;
+		n_edits += p->fix ? p->fix->n_edits : 0;
+	}
+	/* edit records first: they need the alignment the strings would break */
+	size += n_edits * sizeof(sl_edit);
+	char *block = NULL;
+	if (size) {   /* a file without findings needs nothing (and no arithmetic on NULL) */
+		pthread_mutex_lock(&e->keep_lock);
+		block = sl_arena_alloc(e->keep, size);
+		pthread_mutex_unlock(&e->keep_lock);
+		if (!block)
+			return SL_ENOMEM;
+	}
+	sl_frec *recs = (sl_frec *)block;
+	sl_frec **ptrs = block ? (sl_frec **)(block + f->n_findings * sizeof(sl_frec)) : NULL;
+	sl_edit *edits = block ? (sl_edit *)(block + f->n_findings * (sizeof(sl_frec) +
+								     sizeof(sl_frec *))) : NULL;
+	char *w = block ? (char *)(edits + n_edits) : NULL;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		sl_frec *r = &recs[i];
+		*r = *f->findings[i];
+		r->edits = NULL;
+		r->cap_edits = 0;
+		sl_finding *p = &r->pub;
+		const char **strs[] = {&p->message, &p->notes, &p->pointer, &p->api_version, &p->kind,
+				       &p->namespace_, &p->name, &p->unit};
+		for (size_t k = 0; k < sizeof strs / sizeof *strs; k++) {
+			if (!*strs[k])
+				continue;
+			size_t l = strlen(*strs[k]) + 1;
+			memcpy(w, *strs[k], l);
+			*strs[k] = w;
+			w += l;
+		}
+		if (p->fix) {
+			r->fix = *p->fix;
+			if (r->fix.message) {
+				size_t l = strlen(r->fix.message) + 1;
+				memcpy(w, r->fix.message, l);
+				r->fix.message = w;
+				w += l;
+			}
+			for (size_t k = 0; k < r->fix.n_edits; k++) {
+				edits[k] = r->fix.edits[k];
+				size_t l = strlen(edits[k].content) + 1;
+				memcpy(w, edits[k].content, l);
+				edits[k].content = w;
+				w += l;
+			}
+			r->fix.edits = edits;
+			edits += r->fix.n_edits;
+			p->fix = &r->fix;
+		}
+		ptrs[i] = r;
+	}
+	free(f->findings);
+	f->findings = ptrs;
+	f->cap_findings = f->n_findings;
+	drop_tree(f);
+	return SL_OK;
+}
+
+/* --- between the passes ------------------------------------------------------------------ */
+
+static void free_views(sl_engine *e)
+{
+	for (size_t k = 0; k < e->n_views; k++)
+		sl_index_free(&e->views[k]);
+	free(e->views);
+	e->views = NULL;
+	e->n_views = 0;
+}
+
+/* The project index, filled in file order so "first" stays deterministic: a file's own objects
+** when it has its tree, else the digests standing in for them. */
+static sl_err build_index(sl_engine *e)
+{
+	size_t nb = 0;   /* each build gets its view: the plain files' objects and its own */
+	for (size_t i = 0; i < e->n_files; i++)
+		e->files[i]->view = e->files[i]->build ? (uint32_t)++nb : 0;
+	if (nb && !(e->views = sl_xcalloc(nb, sizeof *e->views)))
+		return SL_ENOMEM;
+	e->n_views = nb;
+	for (size_t k = 0; k < nb; k++)
+		sl_index_init(&e->views[k], e->cfg);
+	for (size_t i = 0; i < e->n_files; i++) {
+		const sl_file *f = e->files[i];
+		bool tree = f->next == SL_NEXT_CHECK || f->next == SL_NEXT_CHECK_LAST;
+		const sl_object *const *v = tree ? (const sl_object *const *)f->objects : f->digests;
+		size_t n = tree ? f->n_objects : f->n_digests;
+		for (size_t j = 0; j < n; j++) {
+			sl_err err = sl_index_add(&e->index, v[j]);
+			for (size_t k = 0; !err && k < nb; k++)
+				if (!f->view || f->view == k + 1)
+					err = sl_index_add(&e->views[k], v[j]);
+			if (err)
+				return err;
+		}
+	}
+	sl_err err = SL_OK;
+	for (size_t k = 0; !err && k < nb; k++)
+		err = sl_index_finish(&e->views[k]);
+	return err ? err : sl_index_finish(&e->index);
+}
+
+/* Adds every file's serving facts to the index (and a build's view: the plain files' and its
+** own), in file order, and builds the serving tables. */
+static sl_err build_serving_table(sl_engine *e)
+{
+	for (size_t i = 0; i < e->n_files; i++) {
+		const sl_file *f = e->files[i];
+		sl_err err = sl_index_add_facts(&e->index, f->facts, f->n_facts);
+		for (size_t k = 0; !err && k < e->n_views; k++)
+			if (!f->view || f->view == k + 1)
+				err = sl_index_add_facts(&e->views[k], f->facts, f->n_facts);
+		if (err)
+			return err;
+	}
+	sl_err err = SL_OK;
+	for (size_t k = 0; !err && k < e->n_views; k++)
+		err = sl_index_finish_serving(&e->views[k]);
+	if (!err)
+		err = sl_index_finish_serving(&e->index);
+	for (size_t i = 0; !err && !e->keep_facts && i < e->n_files; i++) {
+		if (e->files[i]->borrowed)
+			continue;   /* the project's, for its next borrower too */
+		sl_index_free_facts(e->files[i]->facts);
+		e->files[i]->facts = NULL;
+		e->files[i]->n_facts = 0;
+	}
+	return err;
+}
+
+struct file_id {
+	bool context;   /* of two records of one file, the named one stays */
+	dev_t dev;
+	ino_t ino;
+	size_t i;
+};
+
+static int cmp_ids(const void *a, const void *b)
+{
+	const struct file_id *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	if (x->context != y->context)
+		return x->context ? 1 : -1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Two inputs that are one file (a.yaml and ./a.yaml, a symlink and its target, one file given
+** twice or reached from two roots) would report every finding twice and each take the other's
+** edits: the file is linted once, under the first of its paths in path order (its device and
+** inode, from the read, say which are one). Then each record learns its index. */
+static sl_err drop_duplicates(sl_engine *e)
+{
+	struct file_id *ids = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *ids);
+	if (!ids)
+		return SL_ENOMEM;
+	size_t n = 0;
+	for (size_t i = 0; i < e->n_files; i++)
+		if (e->files[i]->stamp.valid)
+			ids[n++] = (struct file_id){.context = e->files[i]->context,
+						    .dev = e->files[i]->stamp.dev,
+						    .ino = e->files[i]->stamp.ino, .i = i};
+	qsort(ids, n, sizeof *ids, cmp_ids);
+	bool any = false;
+	for (size_t k = 1; k < n; k++) {
+		if (ids[k].dev == ids[k - 1].dev && ids[k].ino == ids[k - 1].ino) {
+			free_file(e->files[ids[k].i]);
+			e->files[ids[k].i] = NULL;
+			any = true;
+		}
+	}
+	free(ids);
+	size_t w = 0;
+	for (size_t i = 0; any && i < e->n_files; i++)
+		if (e->files[i])
+			e->files[w++] = e->files[i];
+	if (any)
+		e->n_files = w;
+	for (size_t i = 0; i < e->n_files; i++)
+		e->files[i]->index = (uint32_t)i;   /* the list is settled: each record knows its place */
+	return SL_OK;
+}
+
+static int cmp_findings(const void *a, const void *b)
+{
+	const sl_finding *x = &(*(sl_frec *const *)a)->pub, *y = &(*(sl_frec *const *)b)->pub;
+	int c = strcmp(x->path, y->path);
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	c = strcmp(x->rule, y->rule);
+	if (c)
+		return c;
+	return strcmp(x->message, y->message);
+}
+
+static int cmp_named(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Moves the findings the builds placed in t (by its path) to t's own list. SL_ENOMEM only. */
+static sl_err take_findings(sl_engine *e, sl_file *t)
+{
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *b = e->files[i];
+		size_t w = 0;
+		for (size_t j = 0; b->build && j < b->n_findings; j++) {
+			if (b->findings[j]->pub.path != t->path) {
+				b->findings[w++] = b->findings[j];
+				continue;
+			}
+			if (t->n_findings == t->cap_findings) {
+				size_t cap = t->cap_findings ? 2 * t->cap_findings : 8;
+				sl_frec **nv = sl_xrealloc(t->findings, cap * sizeof *nv);
+				if (!nv)
+					return SL_ENOMEM;
+				t->findings = nv;
+				t->cap_findings = cap;
+			}
+			t->findings[t->n_findings++] = b->findings[j];
+		}
+		if (b->build)
+			b->n_findings = w;
+	}
+	return SL_OK;
+}
+
+/* The run's files that builds use (bases, patches: linted only through their builds) keep their
+** suppressions as plain files do: a file with a directive takes the findings the builds moved
+** into it, its directives drop those they cover (sl_suppress_apply, on the plan's parse of it)
+** and the unused ones are reported (without a fix: the run has not parsed the file). */
+static sl_err settle_used(sl_engine *e)
+{
+	const sl_tree *tree;
+	const char *real;
+	for (size_t i = 0; i < sl_kustomize_n_files(e->kust); i++) {
+		const sl_source *src = sl_kustomize_file(e->kust, i, &tree, &real);
+		if (!e->n_named || !memmem(src->data, src->len, "schedlint:", 10))
+			continue;
+		char *const *at = bsearch(&real, e->named, e->n_named, sizeof *e->named, cmp_named);
+		const char *path = at ? e->named_as[at - e->named] : NULL;
+		sl_file *t = NULL;
+		for (size_t j = 0; path && j < e->n_files && !t; j++)
+			if (e->files[j]->path == path && !e->files[j]->src && e->files[j]->partial)
+				t = e->files[j];
+		if (!t)
+			continue;
+		if (!t->arena && !(t->arena = sl_arena_new()))
+			return SL_ENOMEM;
+		sl_err err = take_findings(e, t);
+		if (err)
+			return err;
+		t->src = (sl_source *)src;   /* borrowed from the plan for the directives' places */
+		t->tree = *tree;
+		err = sl_suppress_apply(t);
+		t->src = NULL;
+		memset(&t->tree, 0, sizeof t->tree);
+		for (size_t k = 0; k < t->n_findings; k++)
+			t->findings[k]->pub.fix = NULL;
+		if (err)
+			return err;
+	}
+	return SL_OK;
+}
+
+/* Every file's findings in one list, sorted; then what the notice rules reported moved to a
+** list of its own (in the same order). */
+static sl_err sort_findings(sl_passes *p)
+{
+	sl_engine *e = &p->eng;
+	size_t total = 0;
+	for (size_t i = 0; i < e->n_files; i++)
+		total += e->files[i]->n_findings;
+	p->sorted = sl_xmalloc((total ? total : 1) * sizeof *p->sorted);
+	p->notices = sl_xmalloc((total ? total : 1) * sizeof *p->notices);
+	if (!p->sorted || !p->notices)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < e->n_files; i++)
+		for (size_t j = 0; !e->files[i]->context && j < e->files[i]->n_findings; j++)
+			p->sorted[p->n_sorted++] = e->files[i]->findings[j];
+	qsort(p->sorted, p->n_sorted, sizeof *p->sorted, cmp_findings);
+	/* a base's finding that several overlays' builds share is reported once */
+	size_t w = 0;
+	for (size_t i = 0; i < p->n_sorted; i++)
+		if (!w || cmp_findings(&p->sorted[w - 1], &p->sorted[i]) != 0)
+			p->sorted[w++] = p->sorted[i];
+	p->n_sorted = w;
+	w = 0;
+	for (size_t i = 0; i < p->n_sorted; i++) {
+		if (sl_registry_at((size_t)p->sorted[i]->rule_index)->rule->notice[0])
+			p->notices[p->n_notices++] = p->sorted[i];
+		else
+			p->sorted[w++] = p->sorted[i];
+	}
+	p->n_sorted = w;
+	return SL_OK;
+}
+
+/* --- the files' records ------------------------------------------------------------------ */
+
+/* Frees f and everything it owns. */
+static void free_file(sl_file *f)
+{
+	free(f->error);
+	free(f->write_error);
+	sl_source_free(f->src);
+	sl_source_free(f->orig);
+	sl_arena_free(f->arena);
+	if (!f->borrowed) {
+		sl_index_free_facts(f->facts);
+		free(f->digests);
+	}
+	if (f->next != SL_NEXT_DONE_COMPACT)
+		free(f->findings);
+	free(f);
+}
+
+sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *opts,
+		      char **error_out)
+{
+	p->eng.cfg = cfg;
+	p->eng.stream = opts && opts->low_memory;
+	pthread_mutex_init(&p->eng.keep_lock, NULL);
+	pthread_mutex_init(&p->progress_lock, NULL);
+	p->progress = opts ? opts->progress : NULL;
+	p->progress_ctx = opts ? opts->progress_ctx : NULL;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	p->jobs = opts && opts->jobs ? opts->jobs : cpus > 0 ? (unsigned)cpus : 1;
+	sl_index_init(&p->eng.index, cfg);
+	return sl_scopes_new(cfg, opts, opts && opts->nearest_config, &p->eng.scopes, error_out);
+}
+
+/* A new record for path, appended to e's files; its scope is the caller's to set. */
+static sl_file *append(sl_engine *e, const char *path)
+{
+	if (e->n_files >= UINT32_MAX)
+		return NULL;   /* sl_file.index */
+	if ((e->n_files & (e->n_files + 1)) == 0 || e->n_files == 0) {
+		size_t ncap = e->n_files ? (e->n_files + 1) * 2 : 8;
+		sl_file **nf = sl_xrealloc(e->files, ncap * sizeof *nf);
+		if (!nf)
+			return NULL;
+		e->files = nf;
+	}
+	/* the record and its path in one block: a run may hold a great many */
+	size_t len = strlen(path) + 1;
+	sl_file *f = sl_xcalloc(1, sizeof *f + len);
+	if (!f)
+		return NULL;
+	f->path = memcpy((char *)(f + 1), path, len);
+	e->files[e->n_files++] = f;
+	return f;
+}
+
+sl_file *sl_passes_new_file(sl_passes *p, const char *path)
+{
+	sl_engine *e = &p->eng;
+	const sl_scope *scope = sl_scopes_of(e->scopes, path);
+	char *error = scope && scope->error ? sl_xstrdup(scope->error) : NULL;
+	sl_file *f = scope && (!scope->error || error) ? append(e, path) : NULL;
+	if (!f) {
+		free(error);
+		return NULL;
+	}
+	f->scope = scope;
+	f->error = error;
+	return f;
+}
+
+sl_file *sl_passes_borrow(sl_passes *p, const sl_file *from)
+{
+	sl_file *f = append(&p->eng, from->path);
+	if (!f)
+		return NULL;
+	f->scope = from->scope;   /* the project's config for it (no lookup: the project's scopes
+				     outlive the borrower) */
+	f->context = true;
+	f->borrowed = true;
+	f->next = SL_NEXT_DONE;
+	f->stamp = from->stamp;   /* a buffer or input of the same file replaces it */
+	f->documents = from->documents;
+	/* what build_index takes: the objects of a tree the project kept, else its digests */
+	bool tree = from->n_objects > 0;
+	f->digests = tree ? (const sl_object **)from->objects : from->digests;
+	f->n_digests = tree ? from->n_objects : from->n_digests;
+	f->facts = from->facts;
+	f->n_facts = from->n_facts;
+	return f;
+}
+
+sl_err sl_passes_forget(sl_passes *p)
+{
+	sl_engine *e = &p->eng;
+	for (size_t i = 0; i < e->n_files; i++) {
+		sl_file *f = e->files[i];
+		if (!f->src)
+			continue;
+		sl_arena_free(f->arena);
+		f->arena = NULL;   /* the next parse makes one to suit the fixed text */
+		memset(&f->tree, 0, sizeof f->tree);
+		f->objects = NULL;
+		f->n_objects = 0;
+		f->n_findings = 0;
+		f->capped = false;
+		f->style_known = false;
+		f->oom = SL_OK;
+		sl_index_free_facts(f->facts);
+		f->facts = NULL;
+		f->n_facts = 0;
+		free(f->digests);
+		f->digests = NULL;
+		f->n_digests = 0;
+		f->next = SL_NEXT_READ;
+	}
+	free_views(e);
+	sl_index_free(&e->index);
+	sl_index_init(&e->index, e->cfg);
+	free(p->sorted);
+	p->sorted = NULL;
+	p->n_sorted = 0;
+	free(p->notices);
+	p->notices = NULL;
+	p->n_notices = 0;
+	return SL_OK;
+}
+
+void sl_passes_free(sl_passes *p)
+{
+	sl_engine *e = &p->eng;
+	for (size_t i = 0; i < e->n_files; i++)
+		free_file(e->files[i]);
+	free(e->files);
+	sl_arena_free(e->keep);
+	pthread_mutex_destroy(&e->keep_lock);
+	pthread_mutex_destroy(&p->progress_lock);
+	sl_scopes_free(e->scopes);
+	free_views(e);
+	sl_index_free(&e->index);
+	sl_helm_free(e->helm);
+	sl_kustomize_free(e->kust);
+	for (size_t i = 0; i < e->n_named; i++)
+		free(e->named[i]);
+	free(e->named);
+	free(e->named_as);
+	free(p->sorted);
+	free(p->notices);
+}

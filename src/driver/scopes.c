@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: Apache-2.0
+** scopes.c: which config a file is linted under, and what each config decides (scopes.h). */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util/arena.h"
+#include "config/config.h"
+#include "extend/custom.h"
+#include "extend/plugin.h"
+#include "config/registry.h"
+#include "driver/scopes.h"
+#include "util/spelling.h"
+
+struct dir_entry { char *dir; size_t scope; };   /* a real directory and its scope's index */
+
+static uint64_t hash_str(const char *p)
+{
+	uint64_t h = 1469598103934665603u;   /* FNV-1a */
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211u;
+	return h;
+}
+
+struct sl_scopes {
+	sl_run_options opts;         /* the selection, for each new scope: its own copy */
+	char **sel;                  /* the copied ids of select, then ignore */
+	bool per_file;
+	sl_scope **v;                /* v[0]: the run's */
+	size_t n;
+	struct dir_entry *dirs;      /* directories met, each with its scope */
+	size_t n_dirs, cap_dirs;
+	char *last_dir;              /* the directory of the last path asked about, as named, and */
+	const sl_scope *last;        /* its scope: a walk asks directory by directory */
+	char *parent, *parent_real;  /* the last directory's parent, as named and real */
+	const sl_walk_seen *seen;    /* what the run's walks listed (NULL: ask the kernel) */
+};
+
+void sl_scopes_use_seen(sl_scopes *s, const sl_walk_seen *seen)
+{
+	s->seen = seen;
+}
+
+static int matches(const struct sl_rule *r, const char *sel)
+{
+	return strcmp(r->id, sel) == 0 || strcmp(r->category, sel) == 0;
+}
+
+/* True when added rule ri is one of the n declared. */
+static bool declares(const int *declared, size_t n, size_t ri)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((size_t)declared[i] == ri)
+			return true;
+	return false;
+}
+
+sl_err sl_scopes_severities(const sl_config *cfg, const int *declared, size_t n_declared,
+			   const sl_run_options *opts, sl_severity **out, char **error_out)
+{
+	sl_severity *severity = sl_xcalloc(sl_registry_capacity(), sizeof *severity);
+	if (!severity)
+		return SL_ENOMEM;
+	/* the config's rules: ids were checked when it was loaded */
+	for (size_t k = 0; opts && k < opts->n_select + opts->n_ignore; k++) {
+		const char *sel = k < opts->n_select ? opts->select[k] : opts->ignore[k - opts->n_select];
+		if (!sl_registry_known(sel)) {
+			const char *best = sl_registry_closest(sel);
+			if (error_out)
+				*error_out = sl_xprintf("unknown rule or category \"%s\" in --%s%s%s%s", sel,
+						     k < opts->n_select ? "select" : "ignore",
+						     best ? "; did you mean \"" : "", best ? best : "",
+						     best ? "\"?" : "");
+			free(severity);
+			return SL_EUSAGE;
+		}
+	}
+	for (size_t i = 0; i < sl_registry_n(); i++) {
+		const struct sl_rule *r = sl_registry_at(i)->rule;
+		if (i >= sl_registry_count && !declares(declared, n_declared, i))
+			continue;   /* another config's rule, or a plugin's this run did not load */
+		sl_severity sev = r->off_by_default ? SL_SEV_OFF : r->severity;
+		int configured = 0;
+		/* Later entries win; an entry naming the rule beats one naming its category. */
+		for (int pass = 0; pass < 2; pass++) {
+			for (size_t j = 0; cfg && j < cfg->n_rules; j++) {
+				const char *id = cfg->rules[j].id;
+				if (pass == 0 ? strcmp(r->category, id) == 0 : strcmp(r->id, id) == 0) {
+					sev = cfg->rules[j].severity;
+					configured = 1;
+				}
+			}
+		}
+		if (opts && opts->n_select) {
+			int selected = 0;
+			for (size_t j = 0; j < opts->n_select; j++)
+				if (matches(r, opts->select[j]))
+					selected = 1;
+			if (!selected)
+				sev = SL_SEV_OFF;
+			else if (sev == SL_SEV_OFF && !configured)
+				sev = r->severity;   /* --select turns on an off-by-default rule */
+		}
+		for (size_t j = 0; opts && j < opts->n_ignore; j++)
+			if (matches(r, opts->ignore[j]))
+				sev = SL_SEV_OFF;
+		severity[i] = sev;
+	}
+	*out = severity;
+	return SL_OK;
+}
+
+
+/* A config's error as the files under it report it ("x.yaml: error: " goes before it): the
+** config's own "path:line:col: error: what" without its second "error: ", and what it means for
+** the file. Takes msg. */
+static char *file_error(char *msg)
+{
+	if (!msg)
+		return NULL;
+	const char *what = msg, *tag = strstr(msg, ": error: ");
+	size_t at = 0;
+	if (strncmp(msg, "schedlint: error: ", 18) == 0)
+		what = msg + 18;
+	else if (tag)
+		at = (size_t)(tag - msg);
+	char *out = at ? sl_xprintf("%.*s: %s; not linted", (int)at, msg, tag + 9)
+		       : sl_xprintf("%s; not linted", what);
+	free(msg);
+	return out;
+}
+
+/* A rules: entry that names neither a built-in rule or category nor a rule the scope's
+** custom-rules: and plugins declare: SL_ECONFIG. config.c refuses the other unknown ids when it
+** loads the file; a namespaced id it cannot know. */
+static sl_err unknown_custom_setting(const sl_config *cfg, const int *declared, size_t n,
+				     char **error_out)
+{
+	for (size_t j = 0; cfg && j < cfg->n_rules; j++) {
+		const char *id = cfg->rules[j].id;
+		bool found = false;
+		for (size_t i = 0; i < sl_registry_count && !found; i++)   /* a built-in rule */
+			found = matches(sl_registry_at(i)->rule, id);
+		for (size_t i = 0; i < n && !found; i++) {
+			const struct sl_rule *r = sl_registry_at((size_t)declared[i])->rule;
+			found = strcmp(r->id, id) == 0 || strcmp(r->category, id) == 0;
+		}
+		if (!found) {
+			sl_spelling sp;   /* the closest of the rules this scope knows */
+			sl_spelling_init(&sp, id);
+			for (size_t i = 0; i < sl_registry_count + n; i++) {
+				const struct sl_rule *r = sl_registry_at(i < sl_registry_count ? i
+									 : (size_t)declared[i - sl_registry_count])->rule;
+				sl_spelling_consider(&sp, r->id);
+				sl_spelling_consider(&sp, r->category);
+			}
+			const char *best = sl_spelling_best(&sp);
+			char *where = sl_config_source(cfg, cfg->rules[j].id_line ? cfg->rules[j].id_line
+									  : cfg->rules[j].line);
+			*error_out = sl_xprintf("%s:%u: error: rules: \"%s\" is not a built-in rule or "
+						"category, nor one that custom-rules: or a plugin declares%s%s%s",
+						where ? where : "config",
+						cfg->rules[j].id_col ? cfg->rules[j].id_col : 1, id,
+						best ? " (did you mean \"" : "", best ? best : "",
+						best ? "\"?)" : "");
+			free(where);
+			return SL_ECONFIG;
+		}
+	}
+	return SL_OK;
+}
+
+/* Loads the plugin at path and appends its rules' registry indices to s->declared. */
+static sl_err load_plugin(sl_scope *s, const char *path, char **msg)
+{
+	int *idx = NULL;
+	size_t n = 0;
+	sl_err err = sl_plugin_load(path, &idx, &n, msg);
+	int *all = err ? NULL : sl_xrealloc(s->declared, (s->n_declared + n + 1) * sizeof *all);
+	if (!err && !all)
+		err = SL_ENOMEM;
+	if (!err) {
+		memcpy(all + s->n_declared, idx, n * sizeof *idx);
+		s->declared = all;
+		s->n_declared += n;
+	}
+	free(idx);
+	return err;
+}
+
+/* The run's plugins (--plugin), then cfg's plugins: when the run allows them: a repository's
+** config must not run native code on a machine that merely lints it. */
+static sl_err add_plugins(sl_scope *s, const sl_config *cfg, const sl_run_options *opts, char **msg)
+{
+	sl_err err = SL_OK;
+	for (size_t i = 0; opts && i < opts->n_plugins && !err; i++)
+		err = load_plugin(s, opts->plugins[i], msg);
+	if (err || !cfg || !cfg->plugins.n)
+		return err;
+	if (!opts || !opts->allow_plugins) {
+		char *where = sl_config_source(cfg, cfg->plugins_line);
+		*msg = sl_xprintf("%s: error: plugins: names shared objects, native code this run was "
+				  "not allowed to load; to load them, pass --allow-plugins (or set "
+				  "SCHEDLINT_ALLOW_PLUGINS=1)", where ? where : "config");
+		free(where);
+		return SL_ECONFIG;
+	}
+	for (size_t i = 0; i < cfg->plugins.n && !err; i++) {
+		const char *p = cfg->plugins.v[i];
+		char *path = p[0] == '/' ? sl_xstrdup(p) : sl_xprintf("%s/%s", cfg->plugins_dir, p);
+		err = path ? load_plugin(s, path, msg) : SL_ENOMEM;
+		free(path);
+	}
+	return err;
+}
+
+/* Two of the scope's added rules with one id (a custom rule and a plugin's, two plugins'):
+** SL_ECONFIG naming where each comes from. */
+static sl_err clashing_ids(const sl_scope *s, char **msg)
+{
+	for (size_t i = 0; i < s->n_declared; i++)
+		for (size_t j = 0; j < i; j++) {
+			const struct sl_rule_entry *a = sl_registry_at((size_t)s->declared[j]);
+			const struct sl_rule_entry *b = sl_registry_at((size_t)s->declared[i]);
+			if (a != b && strcmp(a->rule->id, b->rule->id) == 0) {
+				*msg = sl_xprintf("%s: error: rule id \"%s\" is also declared by %s",
+						  b->file, b->rule->id, a->file);
+				return SL_ECONFIG;
+			}
+		}
+	return SL_OK;
+}
+
+/* Fills s from cfg (borrowed unless owned): its severities, globs and default-mode source;
+** a problem with cfg goes to s->error (the files under it report it) unless fatal says to
+** return it. */
+static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options *opts,
+			 bool fatal, char **error_out)
+{
+	char *msg = NULL;
+	s->cfg = cfg;
+	sl_err err = sl_custom_declare(cfg, &s->declared, &s->n_declared, &msg);
+	if (!err)
+		err = add_plugins(s, cfg, opts, &msg);
+	if (!err)
+		err = clashing_ids(s, &msg);
+	if (!err)
+		err = unknown_custom_setting(cfg, s->declared, s->n_declared, &msg);
+	if (!err)
+		err = sl_scopes_severities(cfg, s->declared, s->n_declared, opts, &s->severity, &msg);
+	if (!err)
+		err = sl_walk_globs_new(cfg, &s->globs, &msg);
+	if (!err && cfg->cluster.kserve_default_deployment_mode_line &&
+	    !(s->default_mode_config =
+		      sl_config_source(cfg, cfg->cluster.kserve_default_deployment_mode_line)))
+		err = SL_ENOMEM;
+	if (err && err != SL_ENOMEM && !fatal) {
+		s->error = file_error(msg);   /* the files under it say so; the run goes on */
+		return SL_OK;
+	}
+	if (error_out)
+		*error_out = msg;
+	else
+		free(msg);
+	return err;
+}
+
+static void scope_free(sl_scope *s)
+{
+	if (!s)
+		return;
+	free(s->severity);
+	free(s->declared);
+	sl_walk_globs_free(s->globs);
+	free(s->default_mode_config);
+	free(s->error);
+	sl_config_free(s->owned);
+	free(s);
+}
+
+/* Keeps its own copy of the selection: scopes are made while inputs are added, after the
+** caller's options may be gone. */
+static sl_err copy_selection(sl_scopes *s, const sl_run_options *opts)
+{
+	if (!opts)
+		return SL_OK;
+	size_t n = opts->n_select + opts->n_ignore + opts->n_plugins;
+	s->sel = sl_xcalloc(n ? n : 1, sizeof *s->sel);
+	if (!s->sel)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = opts->n_select + opts->n_ignore;
+		const char *id = i < opts->n_select ? opts->select[i]
+				 : i < k ? opts->ignore[i - opts->n_select] : opts->plugins[i - k];
+		if (!(s->sel[i] = sl_xstrdup(id))) {
+			for (size_t j = 0; j < i; j++)
+				free(s->sel[j]);
+			return SL_ENOMEM;
+		}
+	}
+	s->opts = *opts;
+	s->opts.select = (const char *const *)s->sel;
+	s->opts.ignore = (const char *const *)s->sel + opts->n_select;
+	s->opts.plugins = (const char *const *)s->sel + opts->n_select + opts->n_ignore;
+	return SL_OK;
+}
+
+sl_err sl_scopes_new(const sl_config *cfg, const sl_run_options *opts, bool per_file,
+		     sl_scopes **out, char **error_out)
+{
+	sl_scopes *s = sl_xcalloc(1, sizeof *s);
+	sl_scope *run = sl_xcalloc(1, sizeof *run);
+	if (s && run)
+		s->v = sl_xmalloc(sizeof *s->v);
+	if (!s || !run || !s->v) {
+		free(run);
+		sl_scopes_free(s);
+		return SL_ENOMEM;
+	}
+	s->v[s->n++] = run;
+	s->per_file = per_file;
+	sl_err err = copy_selection(s, opts);
+	if (!err)
+		err = scope_init(run, cfg, &s->opts, true, error_out);
+	if (err) {
+		sl_scopes_free(s);
+		return err;
+	}
+	*out = s;
+	return SL_OK;
+}
+
+const sl_scope *sl_scopes_run(const sl_scopes *s)
+{
+	return s->v[0];
+}
+
+size_t sl_scopes_count(const sl_scopes *s)
+{
+	return s->n;
+}
+
+const sl_scope *sl_scopes_at(const sl_scopes *s, size_t i)
+{
+	return i < s->n ? s->v[i] : NULL;
+}
+
+void sl_scopes_free(sl_scopes *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		scope_free(s->v[i]);
+	free(s->v);
+	for (size_t i = 0; i < s->cap_dirs; i++)
+		free(s->dirs[i].dir);
+	free(s->dirs);
+	free(s->last_dir);
+	free(s->parent);
+	free(s->parent_real);
+	for (size_t i = 0; i < s->opts.n_select + s->opts.n_ignore + s->opts.n_plugins; i++)
+		free(s->sel[i]);
+	free(s->sel);
+	free(s);
+}
+
+/* The scope already known for the real directory dir, or -1 (s->dirs: an open-addressing hash
+** table of cap_dirs slots, a power of two, at most half full). */
+static long known_dir(const sl_scopes *s, const char *dir)
+{
+	for (size_t j = s->cap_dirs ? hash_str(dir) & (s->cap_dirs - 1) : 0;
+	     s->cap_dirs && s->dirs[j].dir; j = (j + 1) & (s->cap_dirs - 1))
+		if (strcmp(s->dirs[j].dir, dir) == 0)
+			return (long)s->dirs[j].scope;
+	return -1;
+}
+
+static void put_dir(struct dir_entry *t, size_t cap, struct dir_entry e)
+{
+	size_t j = hash_str(e.dir) & (cap - 1);
+	while (t[j].dir)
+		j = (j + 1) & (cap - 1);
+	t[j] = e;
+}
+
+static bool remember_dir(sl_scopes *s, const char *dir, size_t scope)
+{
+	if (2 * (s->n_dirs + 1) > s->cap_dirs) {
+		size_t ncap = s->cap_dirs ? s->cap_dirs * 2 : 64;
+		struct dir_entry *nd = sl_xcalloc(ncap, sizeof *nd);
+		if (!nd)
+			return false;
+		for (size_t i = 0; i < s->cap_dirs; i++)
+			if (s->dirs[i].dir)
+				put_dir(nd, ncap, s->dirs[i]);
+		free(s->dirs);
+		s->dirs = nd;
+		s->cap_dirs = ncap;
+	}
+	char *d = sl_xstrdup(dir);
+	if (!d)
+		return false;
+	put_dir(s->dirs, s->cap_dirs, (struct dir_entry){d, scope});
+	s->n_dirs++;
+	return true;
+}
+
+/* True when the configs at paths a and b are one file. */
+static bool same_file(const char *a, const char *b)
+{
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	bool same = ra && rb && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	return same;
+}
+
+/* The scope of the config at path (as config discovery names it: loaded now, or met before
+** from another directory), or -1 when out of memory. */
+static long scope_of_config(sl_scopes *s, const char *path)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i]->cfg && s->v[i]->cfg->path && same_file(s->v[i]->cfg->path, path))
+			return (long)i;   /* the run's own config too, found again from a file */
+	sl_scope **nv = sl_xrealloc(s->v, (s->n + 1) * sizeof *nv);
+	sl_scope *sc = sl_xcalloc(1, sizeof *sc);
+	if (nv)
+		s->v = nv;
+	if (!nv || !sc) {
+		free(sc);
+		return -1;
+	}
+	char *msg = NULL;
+	sl_err err = sl_config_load(path, &sc->owned, &msg);
+	if (err == SL_ENOMEM) {
+		free(msg);
+		free(sc);
+		return -1;
+	}
+	if (err) {
+		sc->error = file_error(msg ? msg : sl_xprintf("%s: error: %s", path, sl_strerror(err)));
+	} else {
+		free(msg);
+		if (scope_init(sc, sc->owned, &s->opts, false, NULL) == SL_ENOMEM) {
+			scope_free(sc);
+			return -1;
+		}
+	}
+	s->v[s->n++] = sc;
+	return (long)(s->n - 1);
+}
+
+/* True when the real directory dir holds an entry name (any type when any, else not a
+** directory): as a walk listed dir, else the kernel says. */
+static bool holds(const sl_scopes *s, const char *dir, const char *name, bool any)
+{
+	sl_walk_seen_kind seen = sl_walk_seen_at(s->seen, dir, strlen(dir), name);
+	if (seen == SL_SEEN_ABSENT || (seen == SL_SEEN_DIR && !any))
+		return false;
+	if (seen == SL_SEEN_FILE || (seen != SL_SEEN_UNLISTED && any))
+		return true;   /* lstat would find it; stat of a regular file is not a directory */
+	char *p = sl_xprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
+	struct stat st;
+	bool yes = p && (any ? lstat(p, &st) == 0 : stat(p, &st) == 0 && !S_ISDIR(st.st_mode));
+	free(p);
+	return yes;
+}
+
+/* The scope for the real directory dir (met before, or found now), or -1 when out of memory:
+** dir's own .schedlint.yaml, else none when dir holds .git or is /, else its parent's (config
+** discovery, one directory at a time, each remembered). */
+static long scope_of_dir(sl_scopes *s, const char *dir)
+{
+	long k = known_dir(s, dir);
+	if (k >= 0)
+		return k;
+	if (holds(s, dir, ".schedlint.yaml", false)) {
+		char *real = sl_xprintf("%s%s.schedlint.yaml", dir, strcmp(dir, "/") ? "/" : "");
+		char *shown = real ? sl_walk_relative(real) : NULL;
+		k = shown ? scope_of_config(s, shown) : -1;
+		free(shown);
+		free(real);
+	} else if (strcmp(dir, "/") == 0 || holds(s, dir, ".git", true)) {
+		k = 0;   /* none found up to the repository's root: the run's */
+	} else {
+		char *parent = sl_xstrdup(dir);
+		if (!parent)
+			return -1;
+		char *slash = strrchr(parent, '/');
+		if (slash == parent)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		k = scope_of_dir(s, parent);
+		free(parent);
+	}
+	return k >= 0 && remember_dir(s, dir, (size_t)k) ? k : -1;
+}
+
+/* realpath(named) for a directory: a sibling of the last one asked about costs one lstat
+** instead of a readlink per component (a walk asks directory by directory). */
+static char *real_dir(sl_scopes *s, const char *named)
+{
+	const char *slash = strrchr(named, '/');
+	const char *base = slash ? slash + 1 : named;
+	bool plain = slash && slash > named && *base && strcmp(base, ".") && strcmp(base, "..");
+	size_t pl = slash ? (size_t)(slash - named) : 0;
+	struct stat st;   /* a directory, not a link: as its parent's walk listed it, or lstat */
+	bool dir = plain && (sl_walk_seen_at(s->seen, named, pl, base) == SL_SEEN_DIR ||
+			     (lstat(named, &st) == 0 && S_ISDIR(st.st_mode)));
+	if (dir && s->parent && strlen(s->parent) == pl && strncmp(s->parent, named, pl) == 0)
+		return sl_xprintf("%s%s%s", s->parent_real, strcmp(s->parent_real, "/") ? "/" : "",
+				  base);
+	char *real = realpath(named, NULL);
+	const char *rs = real ? strrchr(real, '/') : NULL;
+	if (dir && rs) {   /* its parent's real path is real's dirname */
+		char *p = sl_xprintf("%.*s", (int)pl, named);
+		char *pr = sl_xprintf("%.*s", rs == real ? 1 : (int)(rs - real), real);
+		if (p && pr) {
+			free(s->parent);
+			free(s->parent_real);
+			s->parent = p;
+			s->parent_real = pr;
+		} else {
+			free(p);
+			free(pr);
+		}
+	}
+	return real;
+}
+
+const sl_scope *sl_scopes_of(sl_scopes *s, const char *path)
+{
+	if (!s->per_file)
+		return s->v[0];
+	/* path's directory as named ("." for a bare name) */
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
+	const char *d = slash ? path : ".";
+	if (s->last_dir && strncmp(s->last_dir, d, len) == 0 && s->last_dir[len] == '\0')
+		return s->last;   /* the same directory as the last path: most of a walk */
+	char *named = sl_xprintf("%.*s", (int)len, d);
+	if (!named)
+		return NULL;
+	/* its real path; a directory that does not exist (a buffer's, stdin's name): the working
+	** directory's */
+	char *dir = real_dir(s, named);
+	if (!dir)
+		dir = realpath(".", NULL);
+	long k = dir ? scope_of_dir(s, dir) : 0;
+	free(dir);
+	if (k < 0) {
+		free(named);
+		return NULL;
+	}
+	free(s->last_dir);
+	s->last_dir = named;
+	s->last = s->v[k];
+	return s->last;
+}

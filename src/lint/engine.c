@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: Apache-2.0
+** engine.c: runs the rules. Pass 1 parses a file into its tree and objects (yaml-syntax,
+** duplicate-key and schema-type findings come from there); pass 2 calls every enabled rule on
+** every object and unit. The sl_ctx handed to rules carries the file, the object and unit under
+** check and the running rule, so a report needs only a node and a message. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched/cluster.h"
+#include "lint/engine.h"
+#include "render/helm.h"
+#include "config/registry.h"
+#include "yaml/template.h"
+
+#define SL_STR_(x) #x
+#define SL_STR(x) SL_STR_(x)
+
+/* --- recording findings -------------------------------------------------------------------- */
+
+static int push_finding(sl_file *f, sl_frec *rec)
+{
+	if (f->n_findings == f->cap_findings) {
+		size_t ncap = f->cap_findings ? f->cap_findings * 2 : 16;
+		sl_frec **nf = sl_xrealloc(f->findings, ncap * sizeof *nf);
+		if (!nf)
+			return -1;
+		f->findings = nf;
+		f->cap_findings = ncap;
+	}
+	f->findings[f->n_findings++] = rec;
+	return 0;
+}
+
+/* Records a finding of rule ri over bytes [start,end) of f; NULL when the rule is off. */
+sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t end,
+		       const char *pointer, const char *message, const sl_object *obj,
+		       const sl_unit *unit)
+{
+	if (ri < 0 || f->scope->severity[ri] == SL_SEV_OFF || f->capped)
+		return NULL;
+	if (f->n_findings >= SL_FINDINGS_MAX) {
+		/* the last finding of the file says the report stops here */
+		f->capped = true;
+		message = "too many findings in this file: the report stops after "
+			  SL_STR(SL_FINDINGS_MAX) " of them; fix those and run again for the rest";
+		pointer = NULL;
+	}
+	sl_frec *rec = sl_arena_zalloc(f->arena, sizeof *rec);
+	if (!rec) {
+		f->oom = SL_ENOMEM;
+		return NULL;
+	}
+	sl_finding *p = &rec->pub;
+	rec->rule_index = ri;
+	const struct sl_rule *rule = sl_registry_at(ri)->rule;
+	p->rule = rule->id;
+	/* a notice is on or off: the severity a config gives it only turns it on */
+	p->severity = rule->notice[0] ? SL_SEV_INFO : f->scope->severity[ri];
+	p->message = message;
+	p->path = f->path;
+	p->offset = start;
+	p->length = end > start ? end - start : 0;
+	sl_source_position(f->src, start, &p->line, &p->column);
+	sl_source_position(f->src, end > start ? end : start, &p->end_line, &p->end_column);
+	p->pointer = pointer ? pointer : "";
+	p->document = (int)doc;
+	if (obj) {
+		p->api_version = obj->api_version;
+		p->kind = obj->kind_name;
+		p->namespace_ = obj->namespace_;
+		p->name = obj->name;
+	}
+	if (unit)
+		p->unit = unit->name;
+	if (push_finding(f, rec) < 0) {
+		f->oom = SL_ENOMEM;
+		return NULL;
+	}
+	return f->capped ? NULL : rec;   /* the last one carries no fix */
+}
+
+/* A YAML syntax problem of the file, whether or not yaml-syntax reports it: the template check
+** looks for a marker next to each. */
+struct syntax_issue {
+	size_t at;       /* where it is judged; (size_t)-1 once found away from every marker */
+	sl_frec *rec;    /* its finding, NULL when yaml-syntax is off */
+};
+
+struct parse_payload {
+	sl_engine *e;
+	sl_file *f;
+	const sl_object *obj;
+	sl_frec *last;   /* the parser's last issue, NULL when its rule is off */
+	struct syntax_issue *syntax;
+	size_t n_syntax;
+	sl_template_evidence typed;   /* the binder's: a placeholder in a typed field */
+};
+
+static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+			  const char *message)
+{
+	struct parse_payload *pp = payload;
+	char *msg = sl_arena_strndup(pp->f->arena, message, strlen(message));
+	if (!msg) {
+		pp->f->oom = SL_ENOMEM;
+		return;
+	}
+	pp->last = sl_engine_record(pp->f, sl_registry_find(rule), doc, start, end, "", msg,
+				    NULL, NULL);
+	if (strcmp(rule, "yaml-syntax") != 0)
+		return;
+	pp->f->broken = true;
+	struct syntax_issue *ns = sl_xrealloc(pp->syntax, (pp->n_syntax + 1) * sizeof *ns);
+	if (!ns) {
+		pp->f->oom = SL_ENOMEM;
+		return;
+	}
+	pp->syntax = ns;
+	/* Text that ran to the end of the file is judged where it began (the message's "that started
+	** at line L, column C"): the last line is next to nothing that made it. */
+	const char *began = strstr(message, " that started at line ");
+	unsigned line, col;
+	if (strstr(message, "unexpected end of stream") && began &&
+	    sscanf(began, " that started at line %u, column %u", &line, &col) == 2 && line && col)
+		start = sl_source_mark_offset(pp->f->src, line - 1, col - 1);
+	pp->syntax[pp->n_syntax++] = (struct syntax_issue){start, pp->last};
+}
+
+/* Gives rec a safe fix of one edit: bytes [offset, offset + length) of f replaced by content.
+** False when out of memory. */
+static bool attach_edit(sl_file *f, sl_frec *rec, size_t offset, size_t length, const char *content,
+			const char *message)
+{
+	sl_edit *ed = sl_arena_zalloc(f->arena, sizeof *ed);
+	if (!ed)
+		return false;
+	uint32_t line = 0, col = 0, eline = 0, ecol = 0;
+	sl_source_position(f->src, offset, &line, &col);
+	sl_source_position(f->src, offset + length, &eline, &ecol);
+	ed->path = f->path;
+	ed->file = f;
+	ed->offset = offset;
+	ed->length = length;
+	ed->content = content;
+	ed->line = line;
+	ed->column = col;
+	ed->end_line = eline;
+	ed->end_column = ecol;
+	rec->edits = ed;
+	rec->cap_edits = 1;
+	rec->fix.applicability = SL_FIX_SAFE;
+	rec->fix.message = message;
+	rec->fix.edits = ed;
+	rec->fix.n_edits = 1;
+	rec->pub.fix = &rec->fix;
+	return true;
+}
+
+static void on_model_issue(void *payload, const char *rule, const sl_node *at, const char *message,
+			   int quote_fix)
+{
+	struct parse_payload *pp = payload;
+	sl_file *f = pp->f;
+	if (strcmp(rule, "template-not-rendered") == 0) {   /* evidence, not a finding */
+		sl_template_marker m;
+		if (!pp->typed.found && sl_template_find(f->src->data + at->start, at->end - at->start, &m))
+			pp->typed = (sl_template_evidence){true,
+				{at->start + m.start, at->start + m.end, m.family},
+				message};
+		return;
+	}
+	char *ptr = sl_node_pointer(at, f->arena);
+	sl_frec *rec = sl_engine_record(f, sl_registry_find(rule), sl_node_doc(at) ? sl_node_doc(at)->index : 0,
+			      at->start, at->end, ptr, message, pp->obj, NULL);
+	if (!rec || !quote_fix)
+		return;
+	/* Quoting a plain bool/number keeps its text and makes it a string. */
+	const char *q = sl_arena_printf(f->arena, "\"%.*s\"", (int)(at->end - at->start),
+					f->src->data + at->start);
+	if (!q || !attach_edit(f, rec, at->start, at->end - at->start, q, "quote the value"))
+		f->oom = SL_ENOMEM;
+}
+
+/* The parser's fix for the issue it reported last: an insertion. */
+static void on_tree_fix(void *payload, size_t at, const char *text, const char *message)
+{
+	struct parse_payload *pp = payload;
+	sl_file *f = pp->f;
+	if (!pp->last)
+		return;
+	const char *t = sl_arena_strndup(f->arena, text, strlen(text));
+	if (!t || !attach_edit(f, pp->last, at, 0, t, message))
+		f->oom = SL_ENOMEM;
+	pp->last = NULL;
+}
+
+static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp);
+
+/* Drops f's findings for which drop(rec, ctx) holds. */
+static void drop_findings(sl_file *f, bool (*drop)(const sl_frec *rec, const void *ctx),
+			  const void *ctx)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < f->n_findings; i++)
+		if (!drop(f->findings[i], ctx))
+			f->findings[w++] = f->findings[i];
+	f->n_findings = w;
+}
+
+static bool every(const sl_frec *rec, const void *ctx)
+{
+	(void)rec;
+	(void)ctx;
+	return true;
+}
+
+/* One of the syntax problems the template check excused. */
+static bool excused(const sl_frec *rec, const void *ctx)
+{
+	const struct parse_payload *pp = ctx;
+	for (size_t i = 0; rec && i < pp->n_syntax; i++)
+		if (pp->syntax[i].rec == rec && pp->syntax[i].at != (size_t)-1)
+			return true;
+	return false;
+}
+
+/* Keeps ev, the earlier of two pieces of evidence. */
+static void earliest(sl_template_evidence *ev, const sl_template_evidence *other)
+{
+	if (other->found && (!ev->found || other->m.start < ev->m.start))
+		*ev = *other;
+}
+
+/* Whether f is a template rather than a manifest (template.h): evidence (a syntax problem next
+** to a marker, a marker where a manifest has none, a placeholder in a typed field) and no
+** syntax problem away from every marker. A template gets one template-not-rendered notice at
+** the first evidence, and nothing else: its other findings and its objects go, and no fix may
+** touch it. A file with evidence and a real syntax error keeps that error, and loses the
+** problems the markers made. The rendered output of a chart and a Kustomize build are what
+** they are: never judged. */
+static sl_err judge_template(sl_engine *e, sl_file *f, struct parse_payload *pp)
+{
+	if (f->build || e->helm)
+		return SL_OK;
+	sl_template_evidence ev = {0}, one;
+	bool real_error = false;
+	for (size_t i = 0; i < pp->n_syntax; i++) {
+		one = (sl_template_evidence){0};
+		if (sl_template_near(f->src, pp->syntax[i].at, &one.m)) {
+			one.found = true;
+			one.why = sl_arena_printf(f->arena, "the YAML syntax error at line %zu is next to it",
+						  sl_source_line_of(f->src, pp->syntax[i].at) + 1);
+			earliest(&ev, &one);
+		} else {
+			real_error = true;
+			pp->syntax[i].at = (size_t)-1;   /* not excused */
+		}
+	}
+	earliest(&ev, &pp->typed);
+	for (size_t d = 0; d < f->tree.n_docs; d++) {
+		const sl_object *o = NULL;
+		for (size_t j = 0; j < f->n_objects && !o; j++)
+			o = f->objects[j]->doc == f->tree.docs[d] ? f->objects[j] : NULL;
+		if (sl_template_in_doc(f->src, f->tree.docs[d]->root, o != NULL,
+				       o && o->kind == SL_KIND_LLM_INFERENCE_SERVICE_CONFIG, f->arena, &one)) {
+			earliest(&ev, &one);
+			break;   /* in document order: no later document has an earlier one */
+		}
+	}
+	if (!ev.found)
+		return SL_OK;
+	if (real_error) {
+		drop_findings(f, excused, pp);
+		return SL_OK;
+	}
+	drop_findings(f, every, NULL);
+	f->capped = false;
+	f->n_objects = 0;
+	f->templated = true;
+	f->broken = true;
+	const char *notes;
+	const char *msg = sl_template_message(f->src, &ev, f->path, f->arena, &notes);
+	if (!msg)
+		return SL_ENOMEM;
+	sl_frec *rec = sl_engine_record(f, sl_registry_find("template-not-rendered"), 0, ev.m.start,
+					ev.m.end, "", msg, NULL, NULL);
+	if (rec) {
+		rec->pub.document = -1;   /* about the whole file */
+		rec->pub.notes = notes;
+	}
+	return f->oom;
+}
+
+sl_err sl_engine_read(sl_file *f, bool text_only)
+{
+	if (!f->src && f->on_disk && !f->error) {
+		/* Read here, on the pass's threads, rather than when the path was added. */
+		sl_err err = text_only ? sl_source_read_text(f->path, f->path, &f->src)
+				       : sl_source_read_file(f->path, f->path, &f->src);
+		if (f->src) {
+			f->src->owner = f;
+			f->stamp = f->src->stamp;
+		}
+		if (err == SL_EIO) {
+			if (asprintf(&f->error, "cannot read: %s", sl_source_strerror(errno)) < 0) {
+				f->error = NULL;
+				return SL_ENOMEM;
+			}
+			return SL_OK;
+		}
+		return err;
+	}
+	return SL_OK;
+}
+
+sl_index sl_engine_index_view(const sl_engine *e, const sl_file *f)
+{
+	/* read-only: the tables are shared, only the config differs; a build sees its own */
+	sl_index view = f->view && f->view <= e->n_views ? e->views[f->view - 1] : e->index;
+	view.cfg = f->scope->cfg;
+	view.default_mode_config = f->scope->default_mode_config;
+	return view;
+}
+
+bool sl_engine_waits(sl_engine *e, sl_file *f)
+{
+	sl_index view = sl_engine_index_view(e, f);
+	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
+	for (size_t ri = 0; ri < sl_registry_n(); ri++) {
+		const struct sl_rule *r = sl_registry_at(ri)->rule;
+		if (!r->waits_for_units || f->scope->severity[ri] == SL_SEV_OFF)
+			continue;
+		ctx.rule_index = (int)ri;
+		for (size_t oi = 0; oi < f->n_objects; oi++) {
+			ctx.obj = f->objects[oi];
+			for (size_t ui = 0; ui < ctx.obj->n_units; ui++) {
+				ctx.unit = &ctx.obj->units[ui];
+				if (r->waits_for_units(&ctx, ctx.unit))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+sl_err sl_engine_parse(sl_engine *e, sl_file *f)
+{
+	sl_err err = sl_engine_read(f, false);
+	if (err || !f->src || (err = sl_source_index(f->src)))
+		return err;
+	/* The caller's (empty) arena, a thread's scratch one when streaming; else a new arena whose
+	** first chunk suits the file: its tree and objects take about 7-8 times the text. */
+	if (!f->arena && !(f->arena = sl_arena_new_sized(f->src->len * 8)))
+		return SL_ENOMEM;
+	struct parse_payload pp = {e, f, NULL, NULL, NULL, 0, {0}};
+	f->broken = false;
+	f->templated = false;
+	err = sl_tree_parse_fixing(f->src, f->arena, &f->tree, on_tree_issue, on_tree_fix, &pp);
+	if (!err)
+		err = bind(e, f, &pp);
+	if (!err)
+		err = judge_template(e, f, &pp);
+	free(pp.syntax);
+	return err ? err : f->oom;
+}
+
+/* Binds f's documents into objects (schema-type findings, the binder's template evidence). */
+static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp)
+{
+	(void)e;
+	sl_err err;
+	if (f->tree.n_docs) {
+		f->objects = sl_arena_alloc(f->arena, f->tree.n_docs * sizeof *f->objects);
+		if (!f->objects)
+			return SL_ENOMEM;
+	}
+	f->documents = f->tree.n_indices;
+	const char *chart_msg;
+	const sl_node *chart = sl_helm_chart_notice(f->path, &f->tree, f->arena, &chart_msg);
+	if (chart && !chart_msg)
+		return SL_ENOMEM;
+	if (chart)
+		sl_engine_record(f, sl_registry_find("helm-chart-not-rendered"), 0, chart->start,
+				 chart->end, sl_node_pointer(chart, f->arena), chart_msg, NULL, NULL);
+	sl_model_ctx mc = {.arena = f->arena, .cfg = f->scope->cfg, .path = f->path,
+			   .issue = on_model_issue, .payload = pp};
+	for (size_t i = 0; i < f->tree.n_docs; i++) {
+		sl_object *o = NULL;
+		size_t first = f->n_findings;
+		bool typed = pp->typed.found;
+		err = sl_object_bind(&mc, f->tree.docs[i], &o);
+		if (err)
+			return err;
+		if (!o)
+			continue;
+		if (!typed && o->kind == SL_KIND_LLM_INFERENCE_SERVICE_CONFIG)
+			pp->typed.found = false;   /* KServe fills its templates itself */
+		f->objects[f->n_objects++] = o;
+		/* Binding reported before the object was whole: name it now. */
+		for (size_t j = first; j < f->n_findings; j++) {
+			sl_finding *p = &f->findings[j]->pub;
+			p->api_version = o->api_version;
+			p->kind = o->kind_name;
+			p->namespace_ = o->namespace_;
+			p->name = o->name;
+		}
+	}
+	return f->oom;
+}
+
+bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m)
+{
+	return (!r->kinds || (r->kinds & SL_KIND_BIT(k))) && (!r->modes || (r->modes & SL_MODE_BIT(m)));
+}
+
+sl_err sl_engine_check(sl_engine *e, sl_file *f)
+{
+	if (!f->src)
+		return SL_OK;   /* it could not be read: its error is recorded */
+	sl_index view = sl_engine_index_view(e, f);
+	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
+	/* the cluster's default KServe mode is known once every file is indexed */
+	sl_mode def = sl_cluster_kserve_default_mode(&view, NULL);
+	for (size_t oi = 0; oi < f->n_objects; oi++)
+		sl_object_default_mode(f->objects[oi], def);
+	for (size_t oi = 0; oi < f->n_objects; oi++) {
+		const sl_object *o = f->objects[oi];
+		ctx.obj = o;
+		ctx.labels = NULL;
+		ctx.placements = NULL;
+		ctx.object_cache = NULL;
+		for (size_t ri = 0; ri < sl_registry_n(); ri++) {
+			const struct sl_rule *r = sl_registry_at(ri)->rule;
+			if (f->scope->severity[ri] == SL_SEV_OFF)
+				continue;
+			ctx.rule_index = (int)ri;
+			if (r->check_object && sl_engine_admits(r, o->kind, o->mode)) {
+				ctx.unit = NULL;
+				sl_err err = r->check_object(&ctx, o);
+				if (err)
+					return err;
+			}
+			if (r->check_unit) {
+				for (size_t ui = 0; ui < o->n_units; ui++) {
+					/* no pod, no placement: modelmesh-placement-ignored says so */
+					if ((sl_unit_builds_no_pod(&o->units[ui]) && !r->podless_units) ||
+					    !sl_engine_admits(r, o->kind, o->units[ui].mode))
+						continue;
+					ctx.unit = &o->units[ui];
+					sl_err err = r->check_unit(&ctx, ctx.unit);
+					if (err)
+						return err;
+				}
+			}
+		}
+	}
+	return f->oom;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: Apache-2.0
+** engine.h (private): one file's state through both passes, the run-wide state rules see, and
+** the finding records. run.c owns the list of files; engine.c parses, binds, runs rules and
+** records findings; the reporters read the sorted records. */
+#ifndef SL_ENGINE_H
+#define SL_ENGINE_H
+
+#include <pthread.h>
+#include "schedlint/lint.h"
+#include "util/arena.h"
+#include "sched/index.h"
+#include "sdk/rule.h"
+#include "yaml/source.h"
+#include "yaml/edit.h"
+#include "yaml/yaml_tree.h"
+#include "driver/scopes.h"
+
+/* A finding as the engine keeps it: the public view plus what fixes and sorting need. */
+typedef struct sl_frec {
+	sl_finding pub;
+	int rule_index;              /* in sl_registry */
+	bool fix_void;               /* a helper declined: the fix is dropped whole, never partial */
+	sl_fix fix;                  /* pub.fix points here once a fix has edits */
+	sl_edit *edits;
+	size_t cap_edits;
+} sl_frec;
+
+/* What the passes (passes.c) do with a file next. A whole run takes every file from READ to
+** CHECK (pass 1) to DONE (pass 2). A streaming run decides in pass 1 from the kinds a file's
+** text names: PARSE (pass 2) for a file that names a serving kind, CHECK_LAST or PARSE_LAST
+** (pass 3) for one that defines a kind the index looks up, names no serving kind, or whose rules
+** compare it with every serving unit. */
+typedef enum sl_file_next {
+	SL_NEXT_READ,            /* pass 1: read it, and parse it unless a streaming run can wait */
+	SL_NEXT_CHECK,           /* pass 2: check it (a whole run: its tree is here) */
+	SL_NEXT_PARSE,           /* pass 2: parse it again, gather its serving facts, check it */
+	SL_NEXT_CHECK_LAST,      /* pass 3: check it (it kept its tree: the index reads it) */
+	SL_NEXT_PARSE_LAST,      /* pass 3: parse it again and check it */
+	SL_NEXT_DONE,            /* nothing: checked, or it could not be read */
+	SL_NEXT_DONE_COMPACT     /* nothing: checked, its tree let go and its findings copied to the
+				    engine's keep arena */
+} sl_file_next;
+
+typedef struct sl_file {
+	char *path;                  /* as reported (in the same block as the record) */
+	sl_source *src;              /* NULL when it could not be read; the fixed text after fixes */
+	sl_source *orig;             /* the text as read, once fixes replaced src; else NULL */
+	sl_arena *arena;
+	sl_tree tree;
+	sl_object **objects;
+	size_t n_objects;
+	sl_frec **findings;
+	size_t n_findings, cap_findings;
+	char *error;                 /* why it could not be read */
+	char *write_error;           /* why its fixed text was not written (sl_run_file_write) */
+	const char *root;            /* the real directory it was found under, which a fix must
+				        not leave (a symlink's target outside it is not written);
+				        NULL for stdin and buffers */
+	sl_stamp stamp;              /* the file as read (device, inode, size, mtime) */
+	sl_serving_fact *facts;      /* its serving units, for the index */
+	size_t n_facts;
+	const sl_object **digests;   /* streamed: what the index keeps of its objects once its tree
+				        is gone (sl_index_digest; in the engine's keep arena) */
+	size_t n_digests;
+	sl_err oom;                  /* SL_ENOMEM when a report could not be recorded */
+	unsigned documents;          /* documents seen, broken ones included */
+	sl_style style;              /* the file's layout, for inserted text */
+	bool style_known;
+	bool on_disk;                /* read from path in pass 1 (and again when streamed); false
+				        for buffers and stdin */
+	uint8_t next;                /* an sl_file_next: what the passes do with it next */
+	bool broken;                 /* the parser found a YAML syntax error (whether or not the
+				        yaml-syntax rule is selected): no fix may touch the file */
+	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
+	bool templated;              /* a template, not a manifest (template.h): its one finding is
+				        the template-not-rendered notice, it has no objects and no fix
+				        touches it */
+	uint32_t index;              /* its place in the engine's files, once pass 1 settled them */
+	size_t fixes;                /* fixes applied to its text, every round (sl_file_info.fixes) */
+	const sl_scope *scope;       /* the config it is linted under (scopes.h) */
+	bool context;                /* one of the project's other files, read for the cross-file
+				        facts only: never checked, reported or written */
+	bool borrowed;               /* a context file of a project read once (sl_run_use_project):
+				        its digests and facts are that run's, never freed here */
+	uint64_t kinds;              /* streamed: the kinds its text names (sl_kinds_named_in) */
+	bool partial;                /* used by a kustomization (a patch, a built resource): not
+				        linted on its own, never read for facts */
+	struct sl_kustomize_build *build;   /* the text of a kustomization's build: its
+						     findings move to their nodes' origins */
+	uint32_t view;               /* a build's: its index is views[view - 1] (0: the run's) */
+	bool only_named;             /* a build of the project's, linted for the files named: only
+				        its findings in them (engine's named) are kept */
+} sl_file;
+
+typedef struct sl_engine {
+	const sl_config *cfg;
+	bool stream;                 /* free each file's tree as soon as no rule needs it */
+	bool keep_facts;             /* a project read once: the files' serving facts outlive the
+				        serving table, for the runs that borrow them */
+	sl_arena *keep;              /* streamed: what outlives the trees (findings), one arena
+				        so the heap does not fragment; under keep_lock */
+	pthread_mutex_t keep_lock;
+	uint64_t deciding[2];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in) */
+	sl_index index;
+	sl_index *views;             /* one per build: the plain files' facts and its own only (an
+				        overlay's facts never reach another overlay) */
+	size_t n_views;
+	char **named;                /* the real paths of the files named that builds use, sorted, */
+	const char **named_as;       /* and their paths as named */
+	size_t n_named;
+	sl_scopes *scopes;           /* the configs the files are linted under */
+	sl_file **files;
+	size_t n_files;
+	struct sl_helm *helm;        /* --helm-chart: the inputs are its rendered output (helm.h) */
+	struct sl_kustomize *kust;   /* the kustomizations built (kustomize.h) */
+} sl_engine;
+
+/* What a rule sees (rule.h's sl_ctx): the file, the object and unit under check and the running
+** rule; sl_engine_check fills it, the SDK (sdk.c) reads it. */
+struct sl_ctx {
+	sl_engine *eng;
+	sl_file *file;
+	int rule_index;
+	const sl_index *index;       /* the index as the file's config sees it (its cluster:) */
+	const sl_object *obj;
+	const sl_unit *unit;
+	const char **labels;   /* obj's units' labels, made when a rule first asks (sl_ctx_label) */
+	struct sl_ctx_placement *placements;   /* obj's units' placements (sl_ctx_placement) */
+	void *object_cache;    /* sl_ctx_object_cache: NULL at each new object */
+};
+
+/* Reads f's file (once added by path) into f->src; a file that cannot be read gets f->error.
+** text_only: without the line index (sl_source_read_text), for a look at the bytes.
+** SL_ENOMEM only. */
+sl_err sl_engine_read(sl_file *f, bool text_only);
+/* True when some enabled rule's waits_for_units holds for a unit of f: a streaming run checks
+** f only once every file's serving units are in the index. */
+bool sl_engine_waits(sl_engine *e, sl_file *f);
+/* Pass 1: parses f and binds its objects; parse and schema problems become findings. The tree
+** goes into f->arena when the caller set one (it must be empty), else into a new arena. */
+sl_err sl_engine_parse(sl_engine *e, sl_file *f);
+/* Pass 2: runs every enabled rule over f's objects and units, those of the kinds and modes it
+** declares (sl_engine_admits). Suppressions are the pass's next step (sl_suppress_apply). */
+sl_err sl_engine_check(sl_engine *e, sl_file *f);
+/* The index as f's config sees it: the shared tables, with f's config for the facts a config
+** may state (Knative flags, PriorityClasses, KServe's default mode, the cluster: settings).
+** A shallow copy, valid while the index is. */
+sl_index sl_engine_index_view(const sl_engine *e, const sl_file *f);
+/* True when rule r applies to an object of kind k, or a unit, run in mode m: its .kinds and
+** .modes (0: all) hold them. */
+bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m);
+/* At most this many findings are recorded per file (a generated file of a million bad lines
+** must not take gigabytes); the next one becomes a last finding that says the file's report
+** stopped there, and later ones are dropped. */
+#define SL_FINDINGS_MAX 10000
+
+/* Records a finding of rule ri (registry index) over bytes [start,end) of f, for document doc,
+** with its pointer, message (kept, not copied), object and unit; NULL when the rule is off or
+** memory ran out (f->oom is set then). */
+sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start,
+			  size_t end, const char *pointer, const char *message, const sl_object *obj,
+			  const sl_unit *unit);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0
+** helm.h (private): Helm charts. Their templates are Go templates, not YAML: recognised and never
+** parsed; and `helm template` output, whose "# Source: <chart>/templates/<file>" comments say
+** which template made each document, mapped back to the template lines (--helm-chart DIR). */
+#ifndef SL_HELM_H
+#define SL_HELM_H
+
+#include <stdbool.h>
+#include "schedlint/error.h"
+#include "yaml/yaml_tree.h"
+
+struct sl_file;
+typedef struct sl_helm sl_helm;
+
+/* True when path lies under the templates/ directory of a chart (a directory that holds a
+** Chart.yaml): a template, which only `helm template` turns into YAML. */
+bool sl_helm_is_template(const char *path);
+/* When path is a chart's Chart.yaml and the chart has a templates/ directory: the node the
+** helm-chart-not-rendered notice points at (the chart's name, else the document's root) and its
+** message in arena a (*message); NULL otherwise (or out of memory: *message NULL too). */
+const sl_node *sl_helm_chart_notice(const char *path, const sl_tree *t, sl_arena *a,
+				    const char **message);
+
+/* The chart in directory dir, for mapping its rendered output back. SL_EUSAGE (with
+** *error_out, malloc'd) when dir holds no Chart.yaml; SL_ENOMEM. */
+sl_err sl_helm_new(const char *dir, sl_helm **out, char **error_out);
+void sl_helm_free(sl_helm *h);
+/* Moves every finding of f (a `helm template` stream) to the template its document came from:
+** the path is the template's, the line the one that holds the finding's key path when it is
+** literal text, else the nearest enclosing literal key, else the document's first line; the
+** rendered position goes to the notes, and the fix is dropped (rendered text is not the source).
+** Findings in a document without a "# Source:" comment stay where they are. SL_ENOMEM only. */
+sl_err sl_helm_remap(sl_helm *h, struct sl_file *f);
+
+#endif

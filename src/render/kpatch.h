@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: Apache-2.0
+** kpatch.h (private): Kustomize's patches on knode trees: strategic merge (kubernetes/api's
+** patch strategies and merge keys, for built-in kinds), JSON merge (custom resources: maps
+** merge, lists replace) and JSON 6902 operations. A value a patch sets keeps the patch's origin. */
+#ifndef SL_KPATCH_H
+#define SL_KPATCH_H
+
+#include "render/knode.h"
+
+/* Applies patch (a map) to obj in place; strategic: kubernetes/api's list strategies (else JSON
+** merge). Directives ($patch, $setElementOrder, $retainKeys) are honoured or dropped. *deleted
+** when the patch deletes the whole object ($patch: delete). false when out of memory. */
+bool sl_kpatch_merge(sl_arena *a, sl_knode *obj, const sl_knode *patch, bool strategic,
+		     bool *deleted);
+/* Applies the JSON 6902 operations ops (a sequence of {op, path, value, from}) to obj as
+** kustomize does (evanphx/json-patch v4): 0 when applied; 1 when kustomize refuses them, *why
+** the library's error text as kubectl prints it (static or in a) and *at the operation it failed
+** on; -1 when out of memory. */
+int sl_kpatch_json6902(sl_arena *a, sl_knode *obj, const sl_knode *ops, const char **why,
+		       const sl_knode **at);
+
+#endif

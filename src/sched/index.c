@@ -1,0 +1,876 @@
+/* SPDX-License-Identifier: Apache-2.0
+** index.c: the project index. Objects are kept per kind so every cross-file question is a
+** scan over the few objects of one kind, never over all documents. */
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/arena.h"
+#include "yaml/source.h"
+#include "sched/index.h"
+#include "sched/gpu.h"
+#include "sched/pool.h"
+
+/* The pool sets built so far, one per config. */
+struct sl_index_pools {
+	pthread_mutex_t mu;
+	struct { const sl_config *cfg; sl_pool_set *set; bool built; } *v;
+	size_t n;
+	const sl_object **objs;   /* the pool kinds' objects */
+	size_t n_objs;
+};
+
+void sl_index_init(sl_index *ix, const sl_config *cfg)
+{
+	memset(ix, 0, sizeof *ix);
+	ix->cfg = cfg;
+}
+
+bool sl_index_kind_looked_up(sl_kind k)
+{
+	switch (k) {
+	case SL_KIND_PRIORITY_CLASS:
+	case SL_KIND_CONFIGMAP:
+	case SL_KIND_KNATIVE_SERVING:
+	case SL_KIND_SERVING_RUNTIME:
+	case SL_KIND_CLUSTER_SERVING_RUNTIME:
+	case SL_KIND_SELDON_SERVER:
+	case SL_KIND_SELDON_SERVER_CONFIG:
+	case SL_KIND_LLM_INFERENCE_SERVICE_CONFIG:
+	case SL_KIND_RESOURCE_CLAIM:            /* a pod's DRA claims: do they ask for a GPU? */
+	case SL_KIND_RESOURCE_CLAIM_TEMPLATE:
+	case SL_KIND_NODE_LIST:                 /* node pools (pool.c) */
+	case SL_KIND_KARPENTER_NODE_POOL:
+	case SL_KIND_EKSCTL_CLUSTER_CONFIG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Only config-features ConfigMaps are looked up (for Knative's flags). */
+static bool is_features_configmap(const sl_object *o)
+{
+	return o->kind == SL_KIND_CONFIGMAP && o->name && strcmp(o->name, "config-features") == 0 &&
+	       (!o->namespace_ || strcmp(o->namespace_, "knative-serving") == 0);
+}
+
+/* KServe's inferenceservice-config ConfigMap (its default deployment mode), any namespace. */
+static bool is_isvc_configmap(const sl_object *o)
+{
+	return o->kind == SL_KIND_CONFIGMAP && o->name &&
+	       strcmp(o->name, "inferenceservice-config") == 0;
+}
+
+bool sl_index_wants(const sl_object *o)
+{
+	if (o->kind == SL_KIND_CONFIGMAP)
+		return is_features_configmap(o) || is_isvc_configmap(o);
+	return sl_index_kind_looked_up(o->kind);
+}
+
+bool sl_index_may_define(uint64_t kinds, const char *text, size_t len)
+{
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		if (!(kinds & ((uint64_t)1 << k)) || !sl_index_kind_looked_up((sl_kind)k))
+			continue;
+		/* of ConfigMaps, only config-features and inferenceservice-config (which must be
+		** so named) */
+		if (k != SL_KIND_CONFIGMAP || kinds == ~(uint64_t)0 ||
+		    memmem(text, len, "config-features", 15) ||
+		    memmem(text, len, "inferenceservice-config", 23))
+			return true;
+	}
+	return false;
+}
+
+bool sl_index_needs_tree(const sl_object *o)
+{
+	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o) || is_isvc_configmap(o) ||
+	       sl_pool_kind(o->kind);   /* pools name their lines: few files, kept whole */
+}
+
+/* What rules read, across files, of a runtime: the units' scheduling fields an InferenceService
+** is merged over (merge.h: tolerations, nodeSelector, affinity, topologySpreadConstraints,
+** priorityClassName), whether they request a GPU (the pod's and every container's resources,
+** `=` keeping only the GPU entries of requests and limits), and the labels it puts on them. Everything else of a runtime (images, ports, probes, model formats, CPU and memory,
+** container names) is left out of its digest. A rule that reads more of a runtime from another
+** file adds the path here; the streamed-versus-kept test (tests/unit/test_engine.c) fails
+** until it does. */
+#define RESOURCE_PATHS(p) p "/resources/requests/=", p "/resources/limits/="
+#define POD_PATHS(p) p "/tolerations", RESOURCE_PATHS(p), p "/affinity", p "/nodeSelector", \
+	p "/topologySpreadConstraints", p "/priorityClassName", \
+	RESOURCE_PATHS(p "/containers/*"), RESOURCE_PATHS(p "/initContainers/*")
+static const char *const runtime_spec_paths[] = {
+	"/labels", POD_PATHS(""), POD_PATHS("/workerSpec"),
+};
+static bool is_gpu_key(void *cfg, const sl_node *key)
+{
+	return sl_config_is_gpu_resource(cfg, sl_scalar(key));
+}
+
+static const char *arena_dup(sl_arena *a, const char *s, bool *oom)
+{
+	const char *c = s ? sl_arena_strndup(a, s, strlen(s)) : NULL;
+	*oom |= s && !c;
+	return c;
+}
+
+/* The digest's object: o's identity (a Seldon Server's whole digest: it is looked up by name),
+** no tree. */
+static sl_err identity_digest(const sl_object *o, sl_arena *a, sl_object **out)
+{
+	sl_object *c = sl_arena_zalloc(a, sizeof *c);
+	sl_doc *d = sl_arena_zalloc(a, sizeof *d);
+	if (!c || !d)
+		return SL_ENOMEM;
+	d->index = o->doc->index;   /* for sl_object_same */
+	d->start = o->doc->start;
+	d->end = o->doc->end;
+	bool oom = false;
+	c->doc = d;
+	c->path = o->path;   /* the file's path lives as long as the run */
+	c->kind = o->kind;
+	c->api_version = arena_dup(a, o->api_version, &oom);
+	c->kind_name = arena_dup(a, o->kind_name, &oom);
+	c->name = arena_dup(a, o->name, &oom);
+	c->namespace_ = arena_dup(a, o->namespace_, &oom);
+	c->mode = o->mode;
+	if (oom)
+		return SL_ENOMEM;
+	*out = c;
+	return SL_OK;
+}
+
+sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
+		       const sl_object **out)
+{
+	*out = NULL;
+	sl_object *c;
+	sl_err err;
+	if (o->kind == SL_KIND_SELDON_SERVER)
+		return identity_digest(o, a, (sl_object **)out);
+	/* its issues were reported when o was bound */
+	sl_model_ctx mc = {.arena = a, .cfg = cfg, .path = o->path};
+	if (o->kind == SL_KIND_SERVING_RUNTIME || o->kind == SL_KIND_CLUSTER_SERVING_RUNTIME) {
+		/* its identity, and the spec's units bound again from a pruned copy */
+		if ((err = identity_digest(o, a, &c)))
+			return err;
+		sl_doc *d = NULL;
+		if (o->spec && (err = sl_tree_copy(a, o->doc, o->spec, runtime_spec_paths,
+						   sizeof runtime_spec_paths / sizeof *runtime_spec_paths,
+						   is_gpu_key, (void *)cfg, &d)))
+			return err;
+		if (o->spec && !d)
+			return SL_OK;   /* aliases: no digest */
+		c->spec = d ? d->root : NULL;
+		if ((err = sl_object_bind_units(&mc, c)))
+			return err;
+		*out = c;
+		return SL_OK;
+	}
+	sl_doc *d;   /* the whole document */
+	if ((err = sl_tree_copy(a, o->doc, NULL, NULL, 0, NULL, NULL, &d)) || !d)
+		return err;
+	if ((err = sl_object_bind(&mc, d, &c)))
+		return err;
+	*out = c;
+	return SL_OK;
+}
+
+/* The names of the templates unit u of o is merged from (merge.h), one per line, and their
+** kind; NULL when none. */
+static char *uses_of(const sl_object *o, const sl_unit *u, sl_arena *a, sl_kind *kind)
+{
+	if (o->kind == SL_KIND_SELDON_SERVER) {
+		*kind = SL_KIND_SELDON_SERVER_CONFIG;
+		return (char *)sl_scalar(sl_map_get(o->spec, "serverConfig"));
+	}
+	if (o->kind == SL_KIND_INFERENCE_SERVICE) {
+		*kind = SL_KIND_SERVING_RUNTIME;
+		return (char *)sl_kserve_runtime_name(u->component);
+	}
+	if (o->kind != SL_KIND_LLM_INFERENCE_SERVICE || u != &o->units[0])
+		return NULL;
+	*kind = SL_KIND_LLM_INFERENCE_SERVICE_CONFIG;
+	const sl_node *refs = sl_map_get(o->spec, "baseRefs");
+	char *names = NULL;
+	for (size_t i = 0; i < sl_seq_n(refs); i++) {
+		const char *n = sl_scalar(sl_map_get(sl_seq_item(refs, i), "name"));
+		if (!n || !*n)
+			continue;
+		char *j = names ? sl_arena_printf(a, "%s\n%s", names, n) : (char *)n;
+		if (!j)
+			return NULL;
+		names = j;
+	}
+	return names;
+}
+
+/* The facts of unit u of o, their strings (in arena a) not yet copied. */
+static sl_serving_fact fact_of(const sl_object *o, const sl_unit *u, sl_arena *a)
+{
+	const char *cls = sl_scalar(u->priority_class_name);
+	sl_kind uses_kind = SL_KIND_UNKNOWN;
+	char *uses = uses_of(o, u, a, &uses_kind);
+	sl_serving_fact f = {
+		.uses = uses && *uses ? uses : NULL,
+		.uses_kind = uses_kind,
+		.label = (char *)sl_object_unit_label(u, a),
+		.class_name = cls && *cls ? (char *)cls : NULL,
+		.server_config = o->kind == SL_KIND_SELDON_SERVER
+			? (char *)sl_scalar(sl_map_get(o->spec, "serverConfig")) : NULL,
+		.modelmesh = u->mode == SL_MODE_MODELMESH,
+	};
+	return f;
+}
+
+static char *put(char **w, const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t l = strlen(s) + 1;
+	char *c = memcpy(*w, s, l);
+	*w += l;
+	return c;
+}
+
+sl_err sl_index_gather_facts(const sl_object *const *objs, size_t n_objs, sl_arena *a,
+			     sl_serving_fact **facts, size_t *n)
+{
+	*facts = NULL;
+	*n = 0;
+	size_t count = 0, size = 0;
+	for (size_t i = 0; i < n_objs; i++)
+		count += sl_kind_is_serving(objs[i]->kind) ? objs[i]->n_units : 0;
+	if (!count)
+		return SL_OK;
+	sl_serving_fact *tmp = sl_arena_alloc(a, count * sizeof *tmp);
+	if (!tmp)
+		return SL_ENOMEM;
+	for (size_t i = 0, k = 0; i < n_objs; i++)
+		for (size_t j = 0; sl_kind_is_serving(objs[i]->kind) && j < objs[i]->n_units; j++) {
+			sl_serving_fact *f = &tmp[k++];
+			*f = fact_of(objs[i], &objs[i]->units[j], a);
+			if (!f->label)
+				return SL_ENOMEM;
+			size += strlen(f->label) + 1 + (f->class_name ? strlen(f->class_name) + 1 : 0) +
+				(f->server_config ? strlen(f->server_config) + 1 : 0) +
+				(f->uses ? strlen(f->uses) + 1 : 0);
+		}
+	/* one block: the facts, then their strings */
+	sl_serving_fact *block = sl_xmalloc(count * sizeof *block + size);
+	if (!block)
+		return SL_ENOMEM;
+	char *w = (char *)(block + count);
+	for (size_t k = 0; k < count; k++) {
+		sl_serving_fact f = tmp[k];
+		f.label = put(&w, f.label);
+		f.class_name = put(&w, f.class_name);
+		f.server_config = put(&w, f.server_config);
+		f.uses = put(&w, f.uses);
+		block[k] = f;
+	}
+	*facts = block;
+	*n = count;
+	return SL_OK;
+}
+
+void sl_index_free_facts(sl_serving_fact *facts)
+{
+	free(facts);
+}
+
+sl_err sl_index_add_facts(sl_index *ix, const sl_serving_fact *facts, size_t n)
+{
+	if (!n)
+		return SL_OK;
+	const sl_serving_fact **nv = sl_xrealloc(ix->facts, (ix->n_facts + n) * sizeof *nv);
+	if (!nv)
+		return SL_ENOMEM;
+	ix->facts = nv;
+	for (size_t i = 0; i < n; i++)
+		ix->facts[ix->n_facts++] = &facts[i];
+	return SL_OK;
+}
+
+sl_err sl_index_add(sl_index *ix, const sl_object *o)
+{
+	if (!sl_index_wants(o))
+		return SL_OK;
+	size_t n = ix->n_by_kind[o->kind];
+	if ((n & (n - 1)) == 0) {   /* grow at powers of two */
+		size_t ncap = n ? n * 2 : 4;
+		const sl_object **nv = sl_xrealloc(ix->by_kind[o->kind], ncap * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		ix->by_kind[o->kind] = nv;
+	}
+	ix->by_kind[o->kind][n] = o;
+	ix->n_by_kind[o->kind] = n + 1;
+	return SL_OK;
+}
+
+void sl_index_free(sl_index *ix)
+{
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		free(ix->by_kind[k]);
+	free(ix->names);
+	free(ix->same);
+	free(ix->features_cms);
+	free(ix->facts);
+	free(ix->serving);
+	free(ix->lowest_label);
+	free(ix->lowest_class);
+	for (size_t i = 0; i < ix->n_used; i++)
+		free(ix->used[i].name);
+	free(ix->used);
+	free(ix->default_mode_source);
+	free(ix->default_mode_config);
+	if (ix->pools) {
+		for (size_t i = 0; i < ix->pools->n; i++)
+			sl_pool_set_free(ix->pools->v[i].set);
+		free(ix->pools->v);
+		free(ix->pools->objs);
+		pthread_mutex_destroy(&ix->pools->mu);
+		free(ix->pools);
+	}
+	memset(ix, 0, sizeof *ix);
+}
+
+const struct sl_pool_set *sl_index_pool_set(const sl_index *ix)
+{
+	struct sl_index_pools *c = ix->pools;
+	size_t n_cfg = 0;
+	sl_config_node_pools(ix->cfg, &n_cfg);
+	if (!c || (c->n_objs == 0 && n_cfg == 0 && !(ix->cfg && ix->cfg->cluster.node_inventory)))
+		return NULL;
+	sl_pool_set *set = NULL;
+	pthread_mutex_lock(&c->mu);
+	size_t i = 0;
+	while (i < c->n && c->v[i].cfg != ix->cfg)
+		i++;
+	if (i == c->n) {
+		void *nv = sl_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
+		if (nv) {
+			c->v = nv;
+			c->v[c->n].cfg = ix->cfg;
+			c->v[c->n].built = sl_pool_set_build(ix->cfg, c->objs, c->n_objs,
+							     &c->v[c->n].set) == SL_OK;
+			c->n++;
+		}
+	}
+	if (i < c->n)
+		set = c->v[i].set;   /* NULL when out of memory: no pools */
+	pthread_mutex_unlock(&c->mu);
+	size_t n = 0;
+	sl_pool_set_pools(set, &n);
+	return n ? set : NULL;
+}
+
+/* Gathers the pool kinds' objects for sl_index_pool_set. SL_ENOMEM. */
+static sl_err finish_pools(sl_index *ix)
+{
+	struct sl_index_pools *c = sl_xcalloc(1, sizeof *c);
+	if (!c)
+		return SL_ENOMEM;
+	pthread_mutex_init(&c->mu, NULL);
+	ix->pools = c;
+	static const sl_kind kinds[] = {SL_KIND_KARPENTER_NODE_POOL, SL_KIND_EKSCTL_CLUSTER_CONFIG,
+					SL_KIND_NODE_LIST};
+	size_t total = 0;
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		total += ix->n_by_kind[kinds[k]];
+	if (!total)
+		return SL_OK;
+	c->objs = sl_xmalloc(total * sizeof *c->objs);
+	if (!c->objs)
+		return SL_ENOMEM;
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		for (size_t i = 0; i < ix->n_by_kind[kinds[k]]; i++)
+			c->objs[c->n_objs++] = ix->by_kind[kinds[k]][i];
+	return SL_OK;
+}
+
+static size_t name_hash(sl_kind k, const char *name)
+{
+	size_t h = 1469598103934665603ull ^ (size_t)k;
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ull;
+	return h;
+}
+
+static int cmp_priority(const void *a, const void *b)
+{
+	const sl_serving_priority *x = a, *y = b;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	/* stable: the order they were added in (file, then document, then unit) */
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The hash slot of (k, name), NULL when no object is so named. */
+static struct sl_index_name *name_slot(const sl_index *ix, sl_kind k, const char *name)
+{
+	size_t cap = ix->names_cap;
+	for (size_t j = name_hash(k, name) & (cap - 1); ix->names[j].name; j = (j + 1) & (cap - 1))
+		if (ix->names[j].obj->kind == k && strcmp(ix->names[j].name, name) == 0)
+			return &ix->names[j];
+	return NULL;
+}
+
+/* KServe's default deployment mode from the first inferenceservice-config ConfigMap whose
+** data.deploy (JSON) names a valid defaultDeploymentMode; the config's key as the fallback's
+** source. */
+static sl_err find_default_mode(sl_index *ix)
+{
+	const sl_config *cfg = ix->cfg;
+	if (cfg && cfg->cluster.kserve_default_deployment_mode_line &&
+	    !(ix->default_mode_config =
+		      sl_config_source(cfg, cfg->cluster.kserve_default_deployment_mode_line)))
+		return SL_ENOMEM;
+	size_t n;
+	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (!is_isvc_configmap(cms[i]))
+			continue;
+		const sl_node *deploy = sl_map_get(sl_map_get(cms[i]->root, "data"), "deploy");
+		const char *text = sl_scalar(deploy);
+		json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+		const char *m = json_string_value(json_object_get(j, "defaultDeploymentMode"));
+		sl_mode mode;
+		bool ok = m && sl_kserve_mode_parse(m, &mode);
+		json_decref(j);
+		if (!ok)
+			continue;
+		uint32_t line = 0, col = 0;
+		if (cms[i]->doc && cms[i]->doc->src)
+			sl_source_position(cms[i]->doc->src, deploy->start, &line, &col);
+		if (asprintf(&ix->default_mode_source, "inferenceservice-config (%s:%u)",
+			     cms[i]->path ? cms[i]->path : "", line) < 0)
+			return SL_ENOMEM;
+		ix->default_mode = mode;
+		break;
+	}
+	return SL_OK;
+}
+
+sl_err sl_index_finish(sl_index *ix)
+{
+	/* (kind, name) -> first object, open addressing at load <= 1/2 */
+	size_t total = 0;
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		total += ix->n_by_kind[k];
+	size_t cap = 16;
+	while (cap < total * 2 + 1)
+		cap *= 2;
+	ix->names = sl_xcalloc(cap, sizeof *ix->names);
+	if (!ix->names)
+		return SL_ENOMEM;
+	ix->names_cap = cap;
+	size_t *kinds = sl_xcalloc(cap, sizeof *kinds);
+	if (!kinds)
+		return SL_ENOMEM;
+	for (int k = 0; k < SL_KIND__COUNT; k++) {
+		for (size_t i = 0; i < ix->n_by_kind[k]; i++) {
+			const sl_object *o = ix->by_kind[k][i];
+			if (!o->name)
+				continue;
+			size_t j = name_hash((sl_kind)k, o->name) & (cap - 1);
+			while (ix->names[j].name &&
+			       !(kinds[j] == (size_t)k && strcmp(ix->names[j].name, o->name) == 0))
+				j = (j + 1) & (cap - 1);
+			if (!ix->names[j].name) {
+				ix->names[j].name = o->name;
+				ix->names[j].obj = o;
+				kinds[j] = (size_t)k;
+			}
+			ix->names[j].n++;
+		}
+	}
+	/* every object so named, grouped per slot in index order */
+	size_t at = 0;
+	for (size_t j = 0; j < cap; j++) {
+		ix->names[j].first = at;
+		at += ix->names[j].n;
+		kinds[j] = 0;   /* from here: how many of the slot's group are placed */
+	}
+	ix->same = sl_xmalloc((at ? at : 1) * sizeof *ix->same);
+	if (!ix->same) {
+		free(kinds);
+		return SL_ENOMEM;
+	}
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		for (size_t i = 0; i < ix->n_by_kind[k]; i++) {
+			const sl_object *o = ix->by_kind[k][i];
+			struct sl_index_name *slot = o->name ? name_slot(ix, (sl_kind)k, o->name) : NULL;
+			if (slot)
+				ix->same[slot->first + kinds[slot - ix->names]++] = o;
+		}
+	free(kinds);
+	/* config-features ConfigMaps */
+	size_t n;
+	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
+	for (size_t i = 0; i < n; i++) {
+		const sl_object *cm = cms[i];
+		if (!cm->name || strcmp(cm->name, "config-features") != 0 ||
+		    (cm->namespace_ && strcmp(cm->namespace_, "knative-serving") != 0))
+			continue;
+		const sl_object **nv = sl_xrealloc(ix->features_cms, (ix->n_features_cms + 1) * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		ix->features_cms = nv;
+		ix->features_cms[ix->n_features_cms++] = cm;
+	}
+	sl_err err = find_default_mode(ix);
+	if (err)
+		return err;
+	/* the default PriorityClass, computed by the scan while finished is false */
+	ix->default_pc = sl_index_default_priority_class(ix, &ix->default_pc_value);
+	if (!ix->pools && (err = finish_pools(ix)))
+		return err;
+	ix->finished = true;
+	return SL_OK;
+}
+
+static int cmp_use(const void *a, const void *b)
+{
+	const struct sl_index_use *x = a, *y = b;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The templates the units use, from their facts: one entry per (kind, name), sorted. */
+static sl_err gather_used(sl_index *ix)
+{
+	for (size_t i = 0; i < ix->n_used; i++)
+		free(ix->used[i].name);
+	ix->n_used = 0;
+	for (size_t i = 0; i < ix->n_facts; i++) {
+		const char *s = ix->facts[i]->uses;
+		while (s && *s) {
+			size_t l = strcspn(s, "\n");
+			struct sl_index_use *nv = sl_xrealloc(ix->used, (ix->n_used + 1) * sizeof *nv);
+			if (!nv)
+				return SL_ENOMEM;
+			ix->used = nv;
+			char *name = sl_xmalloc(l + 1);
+			if (!name)
+				return SL_ENOMEM;
+			memcpy(name, s, l);
+			name[l] = '\0';
+			ix->used[ix->n_used].kind = ix->facts[i]->uses_kind;
+			ix->used[ix->n_used++].name = name;
+			s += l + (s[l] == '\n');
+		}
+	}
+	if (ix->n_used)
+		qsort(ix->used, ix->n_used, sizeof *ix->used, cmp_use);
+	return SL_OK;
+}
+
+bool sl_index_template_used(const sl_index *ix, const sl_object *t)
+{
+	if (!t->name || !ix->used)
+		return false;
+	struct sl_index_use key = {t->kind, (char *)t->name};
+	if (t->kind == SL_KIND_CLUSTER_SERVING_RUNTIME)
+		key.kind = SL_KIND_SERVING_RUNTIME;
+	return bsearch(&key, ix->used, ix->n_used, sizeof *ix->used, cmp_use) != NULL;
+}
+
+static bool same_namespace(const sl_object *a, const sl_object *b)
+{
+	return !a->namespace_ || !b->namespace_ || strcmp(a->namespace_, b->namespace_) == 0;
+}
+
+const sl_object *sl_index_runtime(const sl_index *ix, const sl_object *isvc, const char *name)
+{
+	if (!name || !*name)
+		return NULL;
+	size_t n = 0;
+	const sl_object *const *rts = sl_index_find_all(ix, SL_KIND_SERVING_RUNTIME, name, &n);
+	for (size_t i = 0; i < n; i++)
+		if (same_namespace(rts[i], isvc))
+			return rts[i];
+	return sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, name);
+}
+
+sl_err sl_index_finish_serving(sl_index *ix)
+{
+	sl_err uerr = gather_used(ix);
+	if (uerr)
+		return uerr;
+	/* serving priorities, from the facts (the units' trees may be gone by now) */
+	free(ix->serving);
+	ix->n_serving = 0;
+	ix->serving = sl_xmalloc((ix->n_facts ? ix->n_facts : 1) * sizeof *ix->serving);
+	if (!ix->serving)
+		return SL_ENOMEM;
+	sl_index view = *ix;   /* each unit's class resolves under its own file's config */
+	for (size_t i = 0; i < ix->n_facts; i++) {
+		const sl_serving_fact *f = ix->facts[i];
+		sl_serving_priority *sp = &ix->serving[ix->n_serving];
+		if (f->modelmesh)
+			continue;
+		view.cfg = f->cfg ? f->cfg : ix->cfg;
+		/* as sl_index_unit_priority: its own class, a Seldon Server's ServerConfig's, else
+		** the globalDefault class (or 0) */
+		const char *cls = f->class_name;
+		if (!cls && f->server_config) {
+			const sl_object *sc = sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, f->server_config);
+			const char *c = sc && sc->n_units ? sl_scalar(sc->units[0].priority_class_name) : NULL;
+			cls = c && *c ? c : NULL;
+		}
+		if (cls) {
+			if (!sl_index_priority_value(&view, cls, &sp->value))
+				continue;
+			sp->class_name = cls;
+		} else {
+			sp->value = 0;
+			const sl_object *d = sl_index_default_priority_class(ix, &sp->value);
+			sp->class_name = d ? d->name : NULL;
+		}
+		sp->label = f->label;
+		sp->order = i;
+		ix->n_serving++;
+	}
+	/* stable by construction order: sort on (value, insertion position) */
+	qsort(ix->serving, ix->n_serving, sizeof *ix->serving, cmp_priority);
+	/* Only the lowest unit is ever named (batch-outranks-serving): it keeps copies of its
+	** label and class, so the facts can go; the others keep their values. */
+	free(ix->lowest_label);
+	free(ix->lowest_class);
+	ix->lowest_label = ix->lowest_class = NULL;
+	for (size_t i = 1; i < ix->n_serving; i++)
+		ix->serving[i].label = ix->serving[i].class_name = NULL;
+	if (ix->n_serving) {
+		sl_serving_priority *low = &ix->serving[0];
+		ix->lowest_label = sl_xstrdup(low->label);
+		ix->lowest_class = low->class_name ? sl_xstrdup(low->class_name) : NULL;
+		if (!ix->lowest_label || (low->class_name && !ix->lowest_class))
+			return SL_ENOMEM;
+		low->label = ix->lowest_label;
+		low->class_name = ix->lowest_class;
+	}
+	free(ix->facts);
+	ix->facts = NULL;
+	ix->n_facts = 0;
+	return SL_OK;
+}
+
+const sl_serving_priority *sl_index_serving_priorities(const sl_index *ix, size_t *n)
+{
+	*n = ix->n_serving;
+	return ix->serving;
+}
+
+const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *n)
+{
+	*n = ix->n_by_kind[k];
+	return ix->by_kind[k];
+}
+
+const sl_object *const *sl_index_find_all(const sl_index *ix, sl_kind k, const char *name,
+					  size_t *n)
+{
+	const struct sl_index_name *slot = ix->finished && name ? name_slot(ix, k, name) : NULL;
+	*n = slot ? slot->n : 0;
+	return slot ? ix->same + slot->first : NULL;
+}
+
+const sl_object *sl_index_find(const sl_index *ix, sl_kind k, const char *name)
+{
+	if (ix->finished && name) {
+		const struct sl_index_name *slot = name_slot(ix, k, name);
+		return slot ? slot->obj : NULL;
+	}
+	for (size_t i = 0; name && i < ix->n_by_kind[k]; i++) {
+		const sl_object *o = ix->by_kind[k][i];
+		if (o->name && strcmp(o->name, name) == 0)
+			return o;
+	}
+	return NULL;
+}
+
+static sl_flag_state parse_flag(const char *v)
+{
+	if (!v)
+		return SL_FLAG_UNKNOWN;
+	if (strcasecmp(v, "enabled") == 0 || strcasecmp(v, "allowed") == 0)
+		return SL_FLAG_ENABLED;
+	/* Knative parses anything else as Disabled. */
+	return SL_FLAG_DISABLED;
+}
+
+/* The flag's state in sources[0..n) (KnativeServing CRs or config-features ConfigMaps): the
+** first source that sets it decides, unless a later one sets it otherwise (then UNKNOWN, with
+** both in origin). *seen is set when some source exists (it owns the flags it leaves unset). */
+static sl_flag_state flag_in(const sl_object *const *sources, size_t n, bool cr, const char *flag,
+			     sl_flag_origin *origin, bool *seen)
+{
+	sl_flag_state state = SL_FLAG_UNKNOWN;
+	bool set = false;
+	for (size_t i = 0; i < n; i++) {
+		const sl_object *o = sources[i];
+		const sl_node *map = cr ? sl_map_get(sl_map_get(o->spec, "config"), "features")
+					: sl_map_get(o->root, "data");
+		if (!*seen) {
+			*seen = true;
+			origin->obj = o;
+			origin->map = map;
+		}
+		const sl_node *v = sl_map_get(map, flag);
+		if (!v)
+			continue;
+		sl_flag_state s = parse_flag(sl_scalar(v));
+		if (!set) {
+			set = true;
+			state = s;
+			origin->obj = o;
+			origin->map = map;
+			origin->node = v;
+		} else if (s != state && !origin->other) {
+			origin->other = o;
+			origin->other_node = v;
+		}
+	}
+	return origin->other ? SL_FLAG_UNKNOWN : state;
+}
+
+sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_flag_origin *origin)
+{
+	sl_flag_origin tmp;
+	if (!origin)
+		origin = &tmp;
+	memset(origin, 0, sizeof *origin);
+	size_t n;
+	bool seen = false;
+	const sl_object *const *ks = sl_index_objects(ix, SL_KIND_KNATIVE_SERVING, &n);
+	sl_flag_state s = flag_in(ks, n, true, flag, origin, &seen);
+	if (seen && !origin->other)   /* the operator owns config-features: an unset flag has
+				         Knative's default */
+		return s;
+	if (!seen) {
+		const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
+		if (ix->finished) {
+			/* only the config-features ConfigMaps, found once */
+			cms = ix->features_cms;
+			n = ix->n_features_cms;
+			s = flag_in(cms, n, false, flag, origin, &seen);
+		} else {
+			for (size_t i = 0; i < n && !origin->node && !origin->other; i++)
+				if (is_features_configmap(cms[i]))
+					s = flag_in(&cms[i], 1, false, flag, origin, &seen);
+		}
+		/* a ConfigMap that leaves the flag unset may be patched in the cluster (the
+		** upstream one ships only _example): the config may still say */
+		if (origin->node && !origin->other)
+			return s;
+	}
+	/* nothing decided (sources that disagree, or a ConfigMap without the flag): the config's
+	** knative-features settles it when set; else the state stays unknown, origin says why */
+	const sl_config *cfg = ix->cfg;
+	if (cfg && cfg->cluster.knative_features_set) {
+		memset(origin, 0, sizeof *origin);
+		const char *shortname = strncmp(flag, "kubernetes.podspec-", 19) == 0 ? flag + 19 : flag;
+		origin->from_config = true;
+		for (size_t i = 0; i < cfg->cluster.knative_features.n; i++) {
+			const char *f = cfg->cluster.knative_features.v[i];
+			if (strcmp(f, shortname) == 0 || strcmp(f, flag) == 0)
+				return SL_FLAG_ENABLED;
+		}
+		return SL_FLAG_DISABLED;
+	}
+	return SL_FLAG_UNKNOWN;
+}
+
+bool sl_index_priority_value(const sl_index *ix, const char *name, long long *value)
+{
+	if (!name)
+		return false;
+	if (strcmp(name, "system-cluster-critical") == 0) {
+		*value = 2000000000;
+		return true;
+	}
+	if (strcmp(name, "system-node-critical") == 0) {
+		*value = 2000001000;
+		return true;
+	}
+	const sl_object *pc = sl_index_find(ix, SL_KIND_PRIORITY_CLASS, name);
+	if (pc && sl_scalar_int(sl_map_get(pc->root, "value"), value))
+		return true;
+	const sl_config *cfg = ix->cfg;
+	for (size_t i = 0; cfg && i < cfg->cluster.priority_classes.n; i++) {
+		const char *e = cfg->cluster.priority_classes.v[i];
+		const char *eq = strchr(e, '=');
+		if (eq && (size_t)(eq - e) == strlen(name) && strncmp(e, name, strlen(name)) == 0) {
+			*value = strtoll(eq + 1, NULL, 10);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The ServerConfig a Seldon Server names, when linted; else NULL. */
+const sl_object *sl_index_server_config(const sl_index *ix, const sl_object *server)
+{
+	if (server->kind != SL_KIND_SELDON_SERVER)
+		return NULL;
+	const char *sc = sl_scalar(sl_map_get(server->spec, "serverConfig"));
+	return sl_index_find(ix, SL_KIND_SELDON_SERVER_CONFIG, sc);
+}
+
+/* The globalDefault PriorityClass with the lowest value, or NULL. */
+const sl_object *sl_index_default_priority_class(const sl_index *ix, long long *value)
+{
+	if (ix->finished) {
+		if (ix->default_pc)
+			*value = ix->default_pc_value;
+		return ix->default_pc;
+	}
+	size_t n;
+	const sl_object *const *pcs = sl_index_objects(ix, SL_KIND_PRIORITY_CLASS, &n);
+	const sl_object *best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		long long v;
+		if (!pcs[i]->name || !sl_yaml_true(sl_map_get(pcs[i]->root, "globalDefault")) ||
+		    !sl_scalar_int(sl_map_get(pcs[i]->root, "value"), &v))
+			continue;
+		if (!best || v < *value) {
+			best = pcs[i];
+			*value = v;
+		}
+	}
+	return best;
+}
+
+/* u's own priorityClassName, else its Seldon ServerConfig's, else NULL. */
+const char *sl_index_unit_priority_class(const sl_index *ix, const sl_unit *u)
+{
+	const char *name = sl_scalar(u->priority_class_name);
+	if (name && *name)
+		return name;
+	const sl_object *cfg = sl_index_server_config(ix, u->obj);
+	if (cfg && cfg->n_units > 0) {
+		name = sl_scalar(cfg->units[0].priority_class_name);
+		if (name && *name)
+			return name;
+	}
+	return NULL;
+}
+
+/* u's priority: its class's value, or the globalDefault's (0 without one). */
+bool sl_index_unit_priority(const sl_index *ix, const sl_unit *u, long long *value,
+			    const char **name)
+{
+	*name = sl_index_unit_priority_class(ix, u);
+	if (*name)
+		return sl_index_priority_value(ix, *name, value);
+	*value = 0;
+	const sl_object *d = sl_index_default_priority_class(ix, value);
+	*name = d ? d->name : NULL;
+	return true;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: Apache-2.0
+** index.h: the project index, the cross-file facts gathered in pass 1 over every linted file
+** (design.md): objects by kind in path-then-document order, PriorityClasses, Knative feature
+** flags from KnativeServing CRs and config-features ConfigMaps, ServingRuntimes, Seldon
+** Servers. Linting a directory sees the facts of all its files; one file sees its own. Here
+** are its layout and its building, for the passes; its lookups are in index_lookups.h. */
+#ifndef SL_INDEX_H
+#define SL_INDEX_H
+
+#include "config/config.h"
+#include "sched/index_lookups.h"
+#include "model/model.h"
+
+/* What the index keeps of a serving unit, gathered when its file is parsed, so that its tree
+** may be freed before the rules run (a lint run streams files that define no looked-up kind). */
+typedef struct sl_serving_fact {
+	char *label;             /* "InferenceService sklearn-iris, predictor" */
+	char *class_name;        /* its own priorityClassName, NULL when none */
+	char *server_config;     /* a Seldon Server's serverConfig, NULL otherwise */
+	char *uses;              /* the template its pods are merged from (an InferenceService
+				    component's model.runtime, a Seldon Server's serverConfig), or
+				    for an LLMInferenceService its baseRefs' names, one per line;
+				    NULL when none */
+	sl_kind uses_kind;       /* the templates' kind (a runtime: SL_KIND_SERVING_RUNTIME) */
+	bool modelmesh;
+	const sl_config *cfg;    /* the config its file is linted under (cluster.priority-classes
+				    resolve its class), NULL: the run's */
+} sl_serving_fact;
+
+/* True for the kinds rules look up across files (PriorityClass, ConfigMap, KnativeServing,
+** ServingRuntime, ClusterServingRuntime, Seldon Server and ServerConfig,
+** LLMInferenceServiceConfig, ResourceClaim and ResourceClaimTemplate): only these are kept in
+** the index. */
+bool sl_index_kind_looked_up(sl_kind k);
+/* True when the index keeps o: an object of a looked-up kind (of ConfigMaps, only Knative's
+** config-features). */
+bool sl_index_wants(const sl_object *o);
+/* False when a file cannot define an object the index wants, so a streaming run need not parse
+** it before every file's facts are in: kinds is sl_kinds_named_in(text, len). Exact, not a
+** guess (a ConfigMap must also be named config-features). */
+bool sl_index_may_define(uint64_t kinds, const char *text, size_t len);
+/* True when a streaming run must keep o's file's tree for the index: KnativeServing CRs and
+** config-features ConfigMaps, whose flags are quoted with their lines and fixed in place (one
+** file per cluster in practice). The other objects the index wants stand in as digests
+** (sl_index_digest). */
+bool sl_index_needs_tree(const sl_object *o);
+/* A digest of o that outlives its file, in arena a: a copy of the part of its document rules
+** read across files (sl_tree_copy), bound again as an object with o's path. For a runtime that
+** is its identity and its spec's tolerations, GPU resources, anti-affinity and labels; for a
+** Seldon Server its identity; for the other kinds the whole document. *out is NULL when o's
+** document uses aliases or merge keys there (its file keeps its tree then). SL_ENOMEM only. */
+sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
+		       const sl_object **out);
+/* The facts of every serving unit of the objects, in order, in one malloc'd block (*facts NULL
+** when there are none); labels are written into arena a on the way. SL_ENOMEM only. */
+sl_err sl_index_gather_facts(const sl_object *const *objs, size_t n_objs, sl_arena *a,
+			     sl_serving_fact **facts, size_t *n);
+/* Frees facts gathered by sl_index_gather_facts. */
+void sl_index_free_facts(sl_serving_fact *facts);
+
+struct sl_index {
+	const sl_object **by_kind[SL_KIND__COUNT];   /* objects of each kind, in order */
+	size_t n_by_kind[SL_KIND__COUNT];
+	const sl_config *cfg;
+	/* Derived once by sl_index_finish, so rules never rescan per unit: */
+	struct sl_index_name {
+		const char *name;
+		const sl_object *obj;      /* the first so named */
+		size_t first, n;           /* all so named: same[first .. first + n) */
+	} *names;                          /* hash of (kind, name) */
+	const sl_object **same;
+	size_t names_cap;
+	const sl_object **features_cms;   /* config-features ConfigMaps in knative-serving */
+	size_t n_features_cms;
+	sl_mode default_mode;             /* KServe's default mode from inferenceservice-config */
+	char *default_mode_source;        /* "inferenceservice-config (path:line)"; NULL: none */
+	char *default_mode_config;        /* "path:line" of the config's key; NULL when unset */
+	const sl_object *default_pc;      /* the globalDefault PriorityClass (lowest value) */
+	long long default_pc_value;
+	const sl_serving_fact **facts;    /* every serving unit's facts, in order (borrowed) */
+	size_t n_facts;
+	sl_serving_priority *serving;     /* serving units with a known priority, stably sorted */
+	size_t n_serving;                 /* by value (file order among equals); only the first
+					     keeps its label and class */
+	char *lowest_label, *lowest_class;   /* serving[0]'s, copied from its facts */
+	struct sl_index_use {
+		sl_kind kind;              /* SL_KIND_SERVING_RUNTIME stands for both runtime kinds */
+		char *name;
+	} *used;                           /* the templates units use, sorted (sl_index_template_used) */
+	size_t n_used;
+	struct sl_index_pools *pools;     /* the node pools of each config (pool.c), built on first
+					     use; shared by the index's views */
+	bool finished;
+};
+
+void sl_index_init(sl_index *ix, const sl_config *cfg);
+/* Adds o (objects must be added in path, then document order); only objects of looked-up kinds
+** are kept. SL_ENOMEM only. */
+sl_err sl_index_add(sl_index *ix, const sl_object *o);
+void sl_index_free(sl_index *ix);
+/* Adds the facts of one file (in file order). SL_ENOMEM only. */
+sl_err sl_index_add_facts(sl_index *ix, const sl_serving_fact *facts, size_t n);
+/* Derives the lookups rules use (name hash, default PriorityClass, the
+** config-features ConfigMaps) once every object has been added. SL_ENOMEM only. */
+sl_err sl_index_finish(sl_index *ix);
+/* Builds the serving table (sl_index_serving_priorities) from the facts added so far; after
+** sl_index_finish. It copies what it keeps and lets go of the facts: the caller may free them
+** then. SL_ENOMEM only. */
+sl_err sl_index_finish_serving(sl_index *ix);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0
+** placement.h: can a unit's pods land on a node pool? (spec/cluster.md §3) The filters
+** kube-scheduler runs, in its order, on the pod that is really created (the unit merged over its
+** runtime or ServerConfig, the GKE accelerator annotation turned into its nodeSelector, the
+** tolerations admission adds):
+**   TaintToleration   every NoSchedule / NoExecute taint of the pool tolerated
+**                     (pkg/scheduler/framework/plugins/tainttoleration, core/v1 ToleratesTaint);
+**   NodeAffinity      the nodeSelector and one required term against the pool's labels
+**                     (plugins/nodeaffinity, component-helpers scheduling/corev1/nodeaffinity);
+**                     against a pool's requirements with Karpenter's Compatible
+**                     (pkg/scheduling/requirements.go), which is the same on exact labels;
+**   NodeResourcesFit  the pod's requests (max of the init containers' and the sum of the
+**                     containers', pod-level resources when set) within one node's allocatable;
+**                     an extended resource the pool does not offer never fits.
+** Reasons are worded like the scheduler's own. */
+#ifndef SL_PLACEMENT_H
+#define SL_PLACEMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "util/arena.h"
+#include "sched/index_lookups.h"
+#include "model/model.h"
+#include "sched/pool.h"
+
+typedef enum sl_placement_filter {
+	SL_PLACEMENT_NODE_NAME = 0,   /* spec.nodeName: the scheduler is bypassed, no verdict */
+	SL_PLACEMENT_TAINT,           /* TaintToleration */
+	SL_PLACEMENT_AFFINITY,        /* NodeAffinity */
+	SL_PLACEMENT_RESOURCES        /* NodeResourcesFit */
+} sl_placement_filter;
+
+/* One filter that fails. */
+typedef struct sl_placement_reason {
+	sl_placement_filter filter;
+	const char *text;        /* the scheduler's words: "node(s) had untolerated taint
+				    {nvidia.com/gpu: present}", "node(s) didn't match Pod's node
+				    affinity/selector", "Insufficient nvidia.com/gpu" */
+	const char *detail;      /* what exactly (NULL when the text says it): "label \"x\" does not
+				    have known values", "cpu: requests 8, nodes offer 4" */
+	const char *brief;       /* a word for a grid: "taint", "selector", "gpu", "cpu", "memory" */
+	const sl_node *at;       /* the unit's field that decides (a nodeSelector entry, an
+				    expression, tolerations, a request); NULL when none is written */
+	const sl_taint *taint;   /* TaintToleration: the pool's first untolerated taint */
+} sl_placement_reason;
+
+#define SL_PLACEMENT_MAX_REASONS 3   /* one per filter */
+
+/* The verdict for one unit on one pool, with its reasons. */
+typedef struct sl_placement_verdict {
+	bool lands;              /* every filter passes */
+	size_t n_reasons;        /* the filters that fail, in the scheduler's order */
+	sl_placement_reason reasons[SL_PLACEMENT_MAX_REASONS];
+} sl_placement_verdict;
+
+/* The short verdict kept for every unit x pool (sl_placement_unit): words only on demand. */
+typedef struct sl_placement_fit {
+	bool lands;
+	const char *brief;       /* the first failing filter's word; NULL when it lands */
+} sl_placement_fit;
+
+/* The pod a unit creates, as the filters read it; built once per unit. */
+typedef struct sl_placement_pod sl_placement_pod;
+
+/* The pod of u (arena a). *out is NULL when u's pods are not scheduled (nodeName set).
+** SL_ENOMEM. */
+sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
+			   sl_placement_pod **out);
+/* The verdict of pod on pool p, its reasons in words (strings in a); with a NULL a, the same
+** verdict without the words (text and detail NULL): the cheap form for every pool. */
+sl_placement_verdict sl_placement_eval(const sl_placement_pod *pod, const sl_pool *p, sl_arena *a);
+/* Every failing filter of pod on p, without words (sl_placement_eval with a NULL arena stops at
+** the first). */
+sl_placement_verdict sl_placement_eval_all(const sl_placement_pod *pod, const sl_pool *p);
+/* The fits of u on every pool of the index, *n of them: (*out)[i] is u on (*pools)[i]; *pod
+** gets u's pod for sl_placement_eval's words. *n is 0 when no pool is known, u is not scheduled
+** (nodeName), or u is a template (a ServingRuntime, ServerConfig...: its pods are the units'
+** that use it). SL_ENOMEM. */
+sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a,
+			 const sl_placement_fit **out, const sl_pool **pools,
+			 const sl_placement_pod **pod, size_t *n);
+/* The GPU resource the pod requests (non-zero), or NULL. */
+const char *sl_placement_pod_gpu(const sl_placement_pod *pod);
+/* "8", "500m", "64Gi": a milli-value in a short form for messages (arena). */
+const char *sl_placement_quantity(int64_t milli, bool bytes, sl_arena *a);
+
+#endif

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: Apache-2.0
+** source.c: reading inputs whole, and the line index built in the same pass that checks
+** the text is UTF-8 without the control characters YAML forbids (so a bad byte is found
+** at its exact offset before libyaml, whose reader errors carry no usable mark). */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util/arena.h"
+#include "yaml/source.h"
+
+size_t sl_source_utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
+{
+	unsigned c = p[0];
+	size_t len;
+	unsigned min;
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if ((c & 0xE0) == 0xC0) {
+		len = 2; c &= 0x1F; min = 0x80;
+	} else if ((c & 0xF0) == 0xE0) {
+		len = 3; c &= 0x0F; min = 0x800;
+	} else if ((c & 0xF8) == 0xF0) {
+		len = 4; c &= 0x07; min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3F);
+	}
+	if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* YAML 1.1 printable set (libyaml's reader check). */
+static int printable(unsigned c)
+{
+	return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0x7E) || c == 0x85 ||
+	       (c >= 0xA0 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) ||
+	       (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+static sl_err push_line(sl_source *s, size_t *cap, size_t start)
+{
+	if (s->n_lines == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 32;   /* most files are short (kustomizations, patches) */
+		size_t *ls = sl_xrealloc(s->line_start, ncap * sizeof *ls);
+		if (!ls)
+			return SL_ENOMEM;
+		s->line_start = ls;
+		unsigned char *la = sl_xrealloc(s->line_ascii, ncap);
+		if (!la)
+			return SL_ENOMEM;
+		s->line_ascii = la;
+		*cap = ncap;
+	}
+	s->line_start[s->n_lines] = start;
+	s->line_ascii[s->n_lines] = 1;
+	s->n_lines++;
+	return SL_OK;
+}
+
+/* Builds the line index and finds the first bad byte. */
+static sl_err index_lines(sl_source *s)
+{
+	const unsigned char *d = (const unsigned char *)s->data;
+	size_t n = s->len, cap = 0, i = 0;
+	bool first_break = true;
+	if (n >= 2 && ((d[0] == 0xFF && d[1] == 0xFE) || (d[0] == 0xFE && d[1] == 0xFF)))
+		s->utf16 = true;
+	if (n >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF)
+		s->bom = 3;
+	if (push_line(s, &cap, 0) != SL_OK)
+		return SL_ENOMEM;
+	i = s->bom;
+	if (s->utf16)
+		return SL_OK;
+	while (i < n) {
+		/* eight printable ASCII bytes at a time: none below 0x20, none 0x7F or above */
+		while (i + 8 <= n) {
+			uint64_t w;
+			memcpy(&w, d + i, 8);
+			const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+			uint64_t below = (w - ones * 0x20) & ~w;   /* high bit set where a byte < 0x20 */
+			uint64_t del = ((w ^ ones * 0x7F) - ones) & ~(w ^ ones * 0x7F);   /* 0x7F */
+			if ((w | below | del) & highs)
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			break;
+		unsigned char c = d[i];
+		if (c >= 0x20 && c < 0x7F) {
+			i++;
+			continue;
+		}
+		if (c == '\n' || c == '\r') {
+			size_t next = i + 1;
+			if (c == '\r' && next < n && d[next] == '\n')
+				next++;
+			if (first_break) {
+				s->crlf = (next - i == 2);
+				first_break = false;
+			}
+			if (push_line(s, &cap, next) != SL_OK)
+				return SL_ENOMEM;
+			i = next;
+			continue;
+		}
+		if (c == '\t') {
+			i++;
+			continue;
+		}
+		unsigned cp = 0;
+		size_t len = sl_source_utf8_decode(d + i, n - i, &cp);
+		if (len == 0) {
+			if (!s->bad_what) {
+				s->bad_offset = i;
+				s->bad_what = "invalid UTF-8 byte sequence";
+			}
+			s->line_ascii[s->n_lines - 1] = 0;
+			i++;
+			continue;
+		}
+		if (!printable(cp) && !s->bad_what) {
+			s->bad_offset = i;
+			s->bad_what = cp == 0 ? "NUL byte (control characters are not allowed)"
+					      : "control characters are not allowed";
+		}
+		if (len > 1)
+			s->line_ascii[s->n_lines - 1] = 0;
+		if (cp == 0x85 || cp == 0x2028 || cp == 0x2029) {
+			if (push_line(s, &cap, i + len) != SL_OK)
+				return SL_ENOMEM;
+		}
+		i += len;
+	}
+	return SL_OK;
+}
+
+static sl_err finish(sl_source *s, const char *path, bool index)
+{
+	s->path = sl_xstrdup(path);
+	if (!s->path)
+		return SL_ENOMEM;
+	return index ? sl_source_index(s) : SL_OK;
+}
+
+sl_err sl_source_index(sl_source *s)
+{
+	return s->n_lines ? SL_OK : index_lines(s);
+}
+
+sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out)
+{
+	sl_source *s = sl_xcalloc(1, sizeof *s);
+	if (!s)
+		return SL_ENOMEM;
+	s->data = sl_xmalloc(len + 1);
+	if (!s->data) {
+		free(s);
+		return SL_ENOMEM;
+	}
+	if (len)
+		memcpy(s->data, data, len);
+	s->data[len] = '\0';
+	s->len = len;
+	sl_err err = finish(s, path, true);
+	if (err) {
+		sl_source_free(s);
+		return err;
+	}
+	*out = s;
+	return SL_OK;
+}
+
+/* Reads all of fd; known: its fstat when the caller has it. */
+static sl_err read_fd(int fd, const char *path, bool index, const struct stat *known,
+		      sl_source **out)
+{
+	size_t cap = 64 * 1024, len = 0;
+	struct stat st;
+	bool regular = known ? (st = *known, true) : fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	if (regular && st.st_size > 0)
+		cap = (size_t)st.st_size + 2;   /* room to see end of file without growing */
+	char *buf = sl_xmalloc(cap);
+	if (!buf)
+		return SL_ENOMEM;
+	for (;;) {
+		if (len + 1 >= cap) {
+			char *nb = sl_xrealloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				return SL_ENOMEM;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t want = cap - len - 1;
+		if (!regular && want > SL_PIPE_INPUT_MAX + 1 - len)
+			want = SL_PIPE_INPUT_MAX + 1 - len;   /* one byte past the cap tells */
+		ssize_t r = read(fd, buf + len, want);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			errno = e;
+			return SL_EIO;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		/* a pipe or a device ends where the cap says: /dev/zero never ends */
+		if (!regular && len > SL_PIPE_INPUT_MAX) {
+			free(buf);
+			errno = EFBIG;
+			return SL_EIO;
+		}
+	}
+	buf[len] = '\0';
+	sl_source *s = sl_xcalloc(1, sizeof *s);
+	if (!s) {
+		free(buf);
+		return SL_ENOMEM;
+	}
+	s->data = buf;
+	s->len = len;
+	/* what was read, for the check before a fix is written over it (as it was before the
+	** read: a change while reading shows at the write) */
+	if (regular) {
+		s->stamp.valid = true;
+		s->stamp.dev = st.st_dev;
+		s->stamp.ino = st.st_ino;
+		s->stamp.size = st.st_size;
+		s->stamp.mtime = st.st_mtim;
+	}
+	sl_err err = finish(s, path, index);
+	if (err) {
+		sl_source_free(s);
+		return err;
+	}
+	*out = s;
+	return SL_OK;
+}
+
+sl_err sl_source_read_fd(int fd, const char *path, sl_source **out)
+{
+	return read_fd(fd, path, true, NULL, out);
+}
+
+/* Descriptors held by readers (counted from just before the open, so a reader that gets
+** EMFILE knows whether another one will close a descriptor soon), and how many were closed so
+** far: a reader out of descriptors waits only while some other reader holds one. */
+static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fd_freed = PTHREAD_COND_INITIALIZER;
+static size_t fds_held;
+static unsigned long fds_closed;
+
+/* Gives back a descriptor slot (closed: a waiting reader may retry). */
+static void release_slot(bool closed)
+{
+	pthread_mutex_lock(&fd_lock);
+	fds_held--;
+	if (closed)
+		fds_closed++;
+	pthread_cond_broadcast(&fd_freed);
+	pthread_mutex_unlock(&fd_lock);
+}
+
+int sl_source_open(const char *path, struct stat *st)
+{
+	for (;;) {
+		pthread_mutex_lock(&fd_lock);
+		unsigned long gen = fds_closed;
+		fds_held++;
+		pthread_mutex_unlock(&fd_lock);
+		/* O_NONBLOCK: opening a FIFO without a writer must not hang */
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd >= 0) {
+			int e = fstat(fd, st) != 0 ? errno : S_ISDIR(st->st_mode) ? EISDIR
+							      : !S_ISREG(st->st_mode) ? SL_ENOTREG : 0;
+			if (e) {
+				sl_source_close(fd);
+				errno = e;
+				return -1;
+			}
+			return fd;   /* O_NONBLOCK does nothing to a regular file's reads */
+		}
+		int e = errno;
+		if (e != EMFILE && e != ENFILE) {
+			release_slot(false);
+			errno = e;
+			return -1;
+		}
+		/* out of descriptors: wait for another reader to close one, while one holds any */
+		pthread_mutex_lock(&fd_lock);
+		fds_held--;
+		pthread_cond_broadcast(&fd_freed);
+		while (gen == fds_closed && fds_held > 0)
+			pthread_cond_wait(&fd_freed, &fd_lock);
+		bool retry = gen != fds_closed;
+		pthread_mutex_unlock(&fd_lock);
+		if (!retry) {
+			errno = e;
+			return -1;
+		}
+	}
+}
+
+void sl_source_close(int fd)
+{
+	int e = errno;
+	close(fd);
+	release_slot(true);
+	errno = e;
+}
+
+const char *sl_source_strerror(int errnum)
+{
+	if (errnum == SL_ENOTREG)
+		return "not a regular file (a FIFO, device or socket is never read by path; "
+		       "give it as \"-\" on stdin)";
+	if (errnum == EFBIG)
+		return "more than 64 MiB from a pipe or device (the limit for input that is not a "
+		       "regular file)";
+	return strerror(errnum);
+}
+
+uint64_t sl_source_hash(uint64_t h, const char *data, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)data[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static sl_err read_file(const char *fs_path, const char *path, bool index, sl_source **out)
+{
+	struct stat st;
+	int fd = sl_source_open(fs_path, &st);
+	if (fd < 0)
+		return SL_EIO;
+	sl_err err = read_fd(fd, path, index, &st, out);
+	sl_source_close(fd);
+	return err;
+}
+
+sl_err sl_source_read_file(const char *fs_path, const char *path, sl_source **out)
+{
+	return read_file(fs_path, path, true, out);
+}
+
+sl_err sl_source_read_text(const char *fs_path, const char *path, sl_source **out)
+{
+	return read_file(fs_path, path, false, out);
+}
+
+void sl_source_free(sl_source *src)
+{
+	if (!src)
+		return;
+	free(src->path);
+	free(src->data);
+	free(src->line_start);
+	free(src->line_ascii);
+	free(src);
+}
+
+size_t sl_source_line_end(const sl_source *src, size_t line)
+{
+	if (line + 1 >= src->n_lines)
+		return src->len;
+	size_t e = src->line_start[line + 1];
+	const unsigned char *d = (const unsigned char *)src->data;
+	/* Step back over the break: LF, CR, CRLF, or a 2/3-byte NEL/LS/PS. */
+	if (e >= 2 && d[e - 2] == '\r' && d[e - 1] == '\n')
+		return e - 2;
+	if (e >= 1 && (d[e - 1] == '\n' || d[e - 1] == '\r'))
+		return e - 1;
+	if (e >= 2 && d[e - 2] == 0xC2 && d[e - 1] == 0x85)
+		return e - 2;
+	if (e >= 3)
+		return e - 3;
+	return e;
+}
+
+size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column)
+{
+	if (line >= src->n_lines)
+		return src->len;
+	size_t off = src->line_start[line];
+	if (line == 0)
+		off = src->bom;
+	if (src->line_ascii[line]) {
+		off += column;
+	} else {
+		size_t end = sl_source_line_end(src, line);
+		const unsigned char *d = (const unsigned char *)src->data;
+		while (column > 0 && off < end) {
+			unsigned char c = d[off];
+			off += c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+			column--;
+		}
+		off += column;   /* past the line's text: the break itself */
+	}
+	return off > src->len ? src->len : off;
+}
+
+size_t sl_source_line_of(const sl_source *src, size_t offset)
+{
+	size_t lo = 0, hi = src->n_lines;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (src->line_start[mid] <= offset)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void sl_source_position(const sl_source *src, size_t offset, uint32_t *line, uint32_t *col)
+{
+	if (offset > src->len)
+		offset = src->len;
+	size_t l = sl_source_line_of(src, offset);
+	size_t start = l == 0 ? src->bom : src->line_start[l];
+	size_t c = 0;
+	if (offset < start)
+		offset = start;
+	if (src->line_ascii[l]) {
+		c = offset - start;
+	} else {
+		const unsigned char *d = (const unsigned char *)src->data;
+		for (size_t i = start; i < offset; i++)
+			if ((d[i] & 0xC0) != 0x80)
+				c++;
+	}
+	*line = (uint32_t)(l + 1);
+	*col = (uint32_t)(c + 1);
+}
