@@ -25,6 +25,14 @@ SL_API sl_err sl_config_new_default(sl_config **out);
 ** directory when the config is under it, else absolute. SL_ENOTFOUND when none. */
 SL_API sl_err sl_config_discover(const char *start_dir, char **path_out);
 
+/* The config a file or directory is linted under when the run is not given one: config_path
+** when it is not NULL; else the nearest .schedlint.yaml (sl_config_discover) from path, a
+** directory, or from the directory of path, a file (which need not exist); from the working
+** directory when path is NULL or that directory does not exist; else the defaults. *out and
+** *error_out as sl_config_load's (and sl_config_new_default's). */
+SL_API sl_err sl_config_find(const char *config_path, const char *path, sl_config **out,
+			     char **error_out);
+
 /* The config's fail-on severity, or -1 when it does not set one. */
 SL_API int sl_config_fail_on(const sl_config *cfg);
 

@@ -13,15 +13,11 @@ enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_INTERNAL = 3 };
 
 int sl_cmd_check(int argc, char **argv);
 int sl_cmd_fmt(int argc, char **argv);
-/* Loads -c FILE, else the nearest .schedlint.yaml (from the stdin filename's directory when
-** given, else the current one), else the defaults; prints the error and returns the exit
-** status on failure, EXIT_CLEAN on success. */
-int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg);
-/* The same, silent: the error's message (malloc'd, may stay NULL) in *err_msg. */
-sl_err sl_cli_find_config(const char *config_path, const char *stdin_name, sl_config **cfg,
-			  char **err_msg);
-/* sl_cli_load_config, discovering from dir (NULL or missing: the current directory). */
-int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config **cfg);
+/* Loads -c FILE, else the nearest .schedlint.yaml from path (a directory, or a file's directory:
+** the stdin filename's, --show-settings'; NULL: the current directory), else the defaults
+** (sl_config_find); prints the error and returns the exit status on failure, EXIT_CLEAN on
+** success. */
+int sl_cli_load_config(const char *config_path, const char *path, sl_config **cfg);
 /* True when path names a directory. */
 bool sl_cli_is_dir(const char *path);
 /* Declares the custom-rules: of config_path (-c), else of the nearest .schedlint.yaml, and the

@@ -6,7 +6,6 @@
 ** findings). */
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,20 +282,7 @@ static int print_files(const sl_run *run)
 static int show_settings(const struct check_args *a)
 {
 	sl_config *cfg = NULL;
-	char *dir = NULL;
-	if (!a->config_path) {
-		/* a directory stands for the files in it; a file (which need not exist) for itself */
-		char *tmp = strdup(a->show_settings);
-		if (!tmp)
-			return EXIT_INTERNAL;
-		dir = sl_cli_is_dir(a->show_settings) ? tmp : strdup(dirname(tmp));
-		if (dir != tmp)
-			free(tmp);
-		if (!dir)
-			return EXIT_INTERNAL;
-	}
-	int status = sl_cli_load_config_from(a->config_path, dir, &cfg);
-	free(dir);
+	int status = sl_cli_load_config(a->config_path, a->show_settings, &cfg);
 	if (status != EXIT_CLEAN)
 		return status;
 	sl_err err = sl_config_show(cfg, stdout);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** common.c: what the commands share: the usage text, loading the config, the names of fix
 ** applicabilities. Commands use this file; it uses no command. */
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,57 +78,10 @@ void sl_cli_usage(FILE *out)
 	      "is not, and never fails a run.\n", out);
 }
 
-/* The directory a config is discovered from for a file named name (NULL: the current one). */
-static char *dir_of(const char *config_path, const char *name)
-{
-	char *dir = NULL;
-	if (!config_path && name && strchr(name, '/')) {
-		char *tmp = strdup(name);
-		dir = tmp ? strdup(dirname(tmp)) : NULL;
-		free(tmp);
-	}
-	return dir;
-}
-
-int sl_cli_load_config(const char *config_path, const char *stdin_name, sl_config **cfg)
-{
-	char *dir = dir_of(config_path, stdin_name);
-	int status = sl_cli_load_config_from(config_path, dir, cfg);
-	free(dir);
-	return status;
-}
-
-bool sl_cli_is_dir(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* sl_cli_load_config_from, silent: the error's message (malloc'd, may stay NULL) in *err_msg. */
-static sl_err find_from(const char *config_path, const char *dir, sl_config **cfg, char **err_msg)
-{
-	char *found = NULL;
-	if (!config_path &&
-	    sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
-		config_path = found;
-	sl_err err = config_path ? sl_config_load(config_path, cfg, err_msg) : sl_config_new_default(cfg);
-	free(found);
-	return err;
-}
-
-sl_err sl_cli_find_config(const char *config_path, const char *stdin_name, sl_config **cfg,
-			  char **err_msg)
-{
-	char *dir = dir_of(config_path, stdin_name);
-	sl_err err = find_from(config_path, dir, cfg, err_msg);
-	free(dir);
-	return err;
-}
-
-int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config **cfg)
+int sl_cli_load_config(const char *config_path, const char *path, sl_config **cfg)
 {
 	char *err_msg = NULL;
-	sl_err err = find_from(config_path, dir, cfg, &err_msg);
+	sl_err err = sl_config_find(config_path, path, cfg, &err_msg);
 	if (err) {
 		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
 		fputc('\n', stderr);
@@ -137,6 +89,12 @@ int sl_cli_load_config_from(const char *config_path, const char *dir, sl_config 
 		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
 	}
 	return EXIT_CLEAN;
+}
+
+bool sl_cli_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 bool sl_cli_env_allows_plugins(void)

@@ -14,6 +14,7 @@
 #include "util/spelling.h"
 
 #include <cyaml/cyaml.h>
+#include <libgen.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -1813,7 +1814,30 @@ sl_err sl_config_discover(const char *start_dir, char **path_out)
 	return err;
 }
 
-/* The fail-on severity, or -1 when the config does not set one (or cfg is NULL). */
+sl_err sl_config_find(const char *config_path, const char *path, sl_config **out,
+		      char **error_out)
+{
+	char *found = NULL, *dir = NULL;
+	if (!config_path && path) {
+		/* a directory stands for the files in it; a file (which need not exist) for itself */
+		struct stat st;
+		bool is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		char *tmp = sl_xstrdup(path);
+		dir = !tmp || is_dir ? tmp : sl_xstrdup(dirname(tmp));
+		if (dir != tmp)
+			free(tmp);
+		if (!dir)
+			return SL_ENOMEM;
+	}
+	if (!config_path && sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
+		config_path = found;
+	free(dir);
+	sl_err err = config_path ? sl_config_load(config_path, out, error_out)
+				 : sl_config_new_default(out);
+	free(found);
+	return err;
+}
+
 const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len)
 {
 	const struct priv *pv = cfg ? cfg->priv__ : NULL;
@@ -1924,6 +1948,24 @@ bool sl_config_toleration_comparison_operators(const sl_config *cfg)
 const char *sl_config_kserve_version(const sl_config *cfg)
 {
 	return cfg ? cfg->cluster.kserve_version : NULL;
+}
+
+sl_err sl_config_exclude_globs(const sl_config *cfg, sl_globs **out, char **error_out)
+{
+	const char *base = cfg && cfg->exclude_dir ? cfg->exclude_dir :
+			   cfg && cfg->base_dir ? cfg->base_dir : ".";
+	return sl_walk_globs_list(cfg ? cfg->exclude.v : NULL, cfg ? cfg->exclude.n : 0, base,
+				  "exclude", out, error_out);
+}
+
+const char *sl_config_provider_name(sl_provider p)
+{
+	return (unsigned)p < COUNT(providers) ? providers[p] : providers[0];
+}
+
+const char *sl_config_kserve_default_mode(const sl_config *cfg)
+{
+	return cfg ? cfg->cluster.kserve_default_deployment_mode : NULL;
 }
 
 const struct sl_node_pool *sl_config_node_pools(const sl_config *cfg, size_t *n)

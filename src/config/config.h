@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "config/values.h"
+#include "fs/walk.h"
 
 struct sl_rule_setting {
 	const char *id;          /* rule id or category */
@@ -79,6 +80,10 @@ struct sl_config {
 /* The file of cfg's extend: chain that sets key ("fail-on", "cluster.provider", "rules") and the
 ** key's line there; NULL (and 0) when none does: the default stands. For config/show.c. */
 const char *sl_config__key_source(const sl_config *cfg, const char *key, unsigned *line);
+/* Compiles cfg's exclude globs (fs/walk.h), relative to the directory of the config that set
+** them; NULL cfg: none. SL_ECONFIG (*error_out, malloc'd, says which) when one cannot be
+** compiled; SL_ENOMEM. */
+sl_err sl_config_exclude_globs(const sl_config *cfg, sl_globs **out, char **error_out);
 /* The text of the k-th file of cfg's extend: chain (0: its own file) as it was loaded, *len
 ** bytes; NULL for the defaults or past the chain's end. */
 const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len);

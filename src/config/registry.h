@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "sdk/rule.h"
+#include "config/rule_def.h"
 
 struct sl_rule_entry {
 	const struct sl_rule *rule;

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched/cluster.h"
 #include "config/config.h"
 #include "config/registry.h"
 
@@ -116,7 +115,7 @@ static const char *put_value(FILE *out, const sl_config *cfg, const struct setti
 		return NULL;
 	}
 	case PROVIDER:
-		fputs(sl_cluster_provider_name(*(const sl_provider *)v), out);
+		fputs(sl_config_provider_name(*(const sl_provider *)v), out);
 		return NULL;
 	}
 	return NULL;

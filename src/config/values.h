@@ -23,6 +23,8 @@ typedef enum sl_tri { SL_TRI_UNKNOWN = 0, SL_TRI_NO, SL_TRI_YES } sl_tri;
 typedef enum sl_provider {
 	SL_PROVIDER_GENERIC = 0, SL_PROVIDER_GKE, SL_PROVIDER_EKS, SL_PROVIDER_AKS
 } sl_provider;
+/* "generic", "gke", "eks", "aks": the name cluster.provider gives p. */
+const char *sl_config_provider_name(sl_provider p);
 
 /* An entry of cluster.node-pools (cluster.md §2). */
 struct sl_node_pool {
@@ -66,6 +68,8 @@ const sl_strlist *sl_config_batch_kinds(const sl_config *cfg);
 bool sl_config_toleration_comparison_operators(const sl_config *cfg);
 /* cluster.kserve-version, as written; NULL when unset. */
 const char *sl_config_kserve_version(const sl_config *cfg);
+/* cluster.kserve-default-deployment-mode, as written; NULL when unset. */
+const char *sl_config_kserve_default_mode(const sl_config *cfg);
 /* cluster.node-pools: *n gets their count. */
 const struct sl_node_pool *sl_config_node_pools(const sl_config *cfg, size_t *n);
 /* "<config path>:<line>" for the config's key at line (".schedlint.yaml" when the config was

@@ -30,9 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "render/helm.h"
-#include "render/kustomize/kustomize.h"
 #include "driver/passes.h"
+#include "lint/remap.h"
 #include "config/registry.h"
 #include "lint/suppress.h"
 
@@ -333,9 +332,9 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 	if (!err && f->src && !f->context)
 		err = settle(f);
 	if (!err && f->src && !f->context && e->helm)
-		err = sl_helm_remap(e->helm, f);   /* rendered: the findings go to the templates */
+		err = sl_remap_helm(e->helm, f);   /* rendered: the findings go to the templates */
 	if (!err && f->src && f->build)
-		err = sl_kustomize_remap(f->build, f, (const char *const *)e->named, e->named_as,
+		err = sl_remap_kustomize(f->build, f, (const char *const *)e->named, e->named_as,
 					 e->n_named, f->only_named);   /* built: to the bases and patches */
 	if (!err && f->src && f->build && e->stream)
 		sl_kustomize_release(f->build, true);   /* checked once: its knodes are done */

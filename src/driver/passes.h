@@ -6,6 +6,7 @@
 #define SL_PASSES_H
 
 #include "lint/engine.h"
+#include "driver/scopes.h"
 
 /* What the passes work on and what they give: the engine (files, index, rule severities), the
 ** threads to use, and every file's findings sorted (path, line, column, rule, message): those of

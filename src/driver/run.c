@@ -667,10 +667,10 @@ static sl_err project_globs(sl_run *run, const char *root)
 	if (!cfg || (!cfg->project_include.n && !cfg->project_exclude.n))
 		return SL_OK;
 	const char *dir = cfg->project_dir ? cfg->project_dir : cfg->base_dir;
-	sl_err err = sl_walk_globs_list(&cfg->project_include, dir, "project include",
+	sl_err err = sl_walk_globs_list(cfg->project_include.v, cfg->project_include.n, dir, "project include",
 					&run->project_include, NULL);
 	if (!err)
-		err = sl_walk_globs_list(&cfg->project_exclude, dir, "project exclude",
+		err = sl_walk_globs_list(cfg->project_exclude.v, cfg->project_exclude.n, dir, "project exclude",
 					 &run->project_exclude, NULL);
 	return err == SL_ECONFIG ? SL_OK : err;   /* checked when the config was loaded */
 }

@@ -252,7 +252,7 @@ static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options
 	if (!err)
 		err = sl_scopes_severities(cfg, s->declared, s->n_declared, opts, &s->severity, &msg);
 	if (!err)
-		err = sl_walk_globs_new(cfg, &s->globs, &msg);
+		err = sl_config_exclude_globs(cfg, &s->globs, &msg);
 	if (!err && cfg->cluster.kserve_default_deployment_mode_line &&
 	    !(s->default_mode_config =
 		      sl_config_source(cfg, cfg->cluster.kserve_default_deployment_mode_line)))

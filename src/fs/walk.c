@@ -205,7 +205,7 @@ const char *sl_walk_glob_problem(const char *glob, char *fix, size_t fixsz)
 	return NULL;
 }
 
-sl_err sl_walk_globs_list(const sl_strlist *list, const char *dir, const char *what,
+sl_err sl_walk_globs_list(const char *const *list, size_t n, const char *dir, const char *what,
 			 sl_globs **out, char **error_out)
 {
 	sl_globs *g = sl_xcalloc(1, sizeof *g);
@@ -213,7 +213,6 @@ sl_err sl_walk_globs_list(const sl_strlist *list, const char *dir, const char *w
 		return SL_ENOMEM;
 	g->what = what;
 	g->failed = sl_xcalloc(1, sizeof *g->failed);
-	size_t n = list ? list->n : 0;
 	if (n) {
 		g->codes = sl_xcalloc(n, sizeof *g->codes);
 		g->globs = sl_xcalloc(n, sizeof *g->globs);
@@ -224,7 +223,7 @@ sl_err sl_walk_globs_list(const sl_strlist *list, const char *dir, const char *w
 	}
 	for (size_t i = 0; i < n; i++) {
 		int ec = 0;
-		const char *glob = list->v[i];
+		const char *glob = list[i];
 		g->codes[g->n] = glob_compile(glob, &ec);
 		if (!g->codes[g->n]) {
 			/* never a glob silently dropped */
@@ -245,13 +244,6 @@ sl_err sl_walk_globs_list(const sl_strlist *list, const char *dir, const char *w
 	}
 	*out = g;
 	return SL_OK;
-}
-
-sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out)
-{
-	const char *base = cfg && cfg->exclude_dir ? cfg->exclude_dir :
-			   cfg && cfg->base_dir ? cfg->base_dir : ".";
-	return sl_walk_globs_list(cfg ? &cfg->exclude : NULL, base, "exclude", out, error_out);
 }
 
 /* Keeps a path a glob could not decide, for sl_walk_globs_drain. */

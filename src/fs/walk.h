@@ -4,7 +4,8 @@
 #define SL_WALK_H
 
 #include <stdbool.h>
-#include "config/config.h"
+#include <stddef.h>
+#include "schedlint/error.h"
 
 typedef struct sl_globs sl_globs;
 
@@ -16,11 +17,10 @@ typedef struct sl_globs sl_globs;
 ** one too long or too complex to compile. When dropping what is wrong gives a glob that works,
 ** it is written to fix (size fixsz; else fix gets ""). The message is static. */
 const char *sl_walk_glob_problem(const char *glob, char *fix, size_t fixsz);
-/* Compiles the config's exclude globs (** = any directories, * and ? within one segment).
-** SL_ECONFIG (*error_out, malloc'd, says which) when one cannot be compiled. */
-sl_err sl_walk_globs_new(const sl_config *cfg, sl_globs **out, char **error_out);
-/* Compiles the globs of list, relative to dir; what names them in messages ("exclude"). */
-sl_err sl_walk_globs_list(const sl_strlist *list, const char *dir, const char *what,
+/* Compiles the n globs of list (** = any directories, * and ? within one segment), relative to
+** dir; what names them in messages ("exclude"). SL_ECONFIG (*error_out, malloc'd, says which)
+** when one cannot be compiled; SL_ENOMEM. */
+sl_err sl_walk_globs_list(const char *const *list, size_t n, const char *dir, const char *what,
 			 sl_globs **out, char **error_out);
 /* How many globs g holds (0 for NULL). */
 size_t sl_walk_globs_count(const sl_globs *g);

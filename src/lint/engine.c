@@ -383,8 +383,8 @@ static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp)
 	if (chart)
 		sl_engine_record(f, sl_registry_find("helm-chart-not-rendered"), 0, chart->start,
 				 chart->end, sl_node_pointer(chart, f->arena), chart_msg, NULL, NULL);
-	sl_model_ctx mc = {.arena = f->arena, .cfg = f->scope->cfg, .path = f->path,
-			   .issue = on_model_issue, .payload = pp};
+	sl_model_ctx mc = {.arena = f->arena, .path = f->path, .issue = on_model_issue, .payload = pp,
+			   .default_mode = sl_config_kserve_default_mode(f->scope->cfg)};
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
 		sl_object *o = NULL;
 		size_t first = f->n_findings;

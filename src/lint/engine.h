@@ -8,12 +8,27 @@
 #include <pthread.h>
 #include "schedlint/lint.h"
 #include "util/arena.h"
+#include "config/rule_def.h"
+#include "fs/walk.h"
 #include "sched/index.h"
-#include "sdk/rule.h"
 #include "yaml/source.h"
 #include "yaml/edit.h"
 #include "yaml/yaml_tree.h"
-#include "driver/scopes.h"
+
+/* A config a file is linted under, with what the engine derives from it once (scopes.h makes
+** them: driver/scopes.c). */
+typedef struct sl_scope {
+	const sl_config *cfg;        /* the config (NULL only when error is set) */
+	sl_config *owned;            /* cfg when the scope loaded it, else NULL */
+	sl_severity *severity;       /* per registry entry: SL_SEV_OFF = the rule is off */
+	int *declared;               /* the registry indices of its config's custom-rules: */
+	size_t n_declared;
+	sl_globs *globs;             /* its exclude globs, relative to its directory */
+	char *default_mode_config;   /* "path:line" of its kserve-default-deployment-mode, or NULL */
+	char *error;                 /* why its config could not be used ("path:line:col: error:
+					..."): the files under it report this instead of findings */
+} sl_scope;
+typedef struct sl_scopes sl_scopes;
 
 /* A finding as the engine keeps it: the public view plus what fixes and sorting need. */
 typedef struct sl_frec {

@@ -7,7 +7,6 @@
 ** configured cluster default; an unrecognised value falls back to that default, as KServe does. */
 #include <stdio.h>
 #include <string.h>
-#include "config/config.h"
 #include "model/model.h"
 
 const char *const sl_kserve_implementations[] = {
@@ -44,9 +43,8 @@ bool sl_kserve_mode_parse(const char *s, sl_mode *out)
 static sl_mode resolve_mode(sl_model_ctx *mc, sl_object *o)
 {
 	sl_mode m = SL_MODE_KNATIVE;
-	const char *def = mc->cfg ? mc->cfg->cluster.kserve_default_deployment_mode : NULL;
-	if (def)
-		sl_kserve_mode_parse(def, &m);
+	if (mc->default_mode)
+		sl_kserve_mode_parse(mc->default_mode, &m);
 	o->mode_annotation = sl_map_get(o->annotations, "serving.kserve.io/deploymentMode");
 	sl_mode a;
 	if (sl_kserve_mode_parse(sl_scalar(o->mode_annotation), &a))

@@ -128,11 +128,10 @@ typedef struct sl_object {
 typedef void (*sl_model_issue_fn)(void *payload, const char *rule, const sl_node *at,
 				  const char *message, int quote_fix);
 
-struct sl_config;
-
 typedef struct sl_model_ctx {
 	sl_arena *arena;
-	const struct sl_config *cfg;
+	const char *default_mode;   /* the cluster's KServe default deployment mode as configured
+				       (cluster.kserve-default-deployment-mode), NULL when unset */
 	const char *path;
 	sl_model_issue_fn issue;
 	void *payload;

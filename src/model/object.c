@@ -3,7 +3,6 @@
 ** object's metadata; each kind's binder (model/<family>.c) types the rest. */
 #include <pthread.h>
 #include <string.h>
-#include "config/config.h"
 #include "model/model.h"
 
 /* One row per kind: how it is spelt, what it is called in messages, and the binder that types

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "lint/engine.h"
+#include "util/arena.h"
 #include "render/helm.h"
 
 /* True when dir/name exists and is a regular file (want_dir: a directory). */
@@ -408,8 +408,9 @@ static struct source_line *source_lines(const char *text, size_t len, size_t *n)
 	return v;
 }
 
-/* Moves one finding to its template; false when out of memory. */
-static bool remap_one(sl_helm *h, sl_file *f, sl_finding *p, const struct source_line *sv, size_t ns)
+/* Moves one finding to its template (notes in arena a); false when out of memory. */
+static bool remap_one(sl_helm *h, sl_arena *a, sl_finding *p, const struct source_line *sv,
+		      size_t ns)
 {
 	size_t which = SIZE_MAX;
 	for (size_t i = 0; i < ns && sv[i].off <= p->offset; i++)
@@ -428,7 +429,7 @@ static bool remap_one(sl_helm *h, sl_file *f, sl_finding *p, const struct source
 		return false;
 	uint32_t rline = p->line, rcol = p->column;
 	if (!t->src) {
-		const char *n = sl_arena_printf(f->arena, "%s%sthe template %s this document came "
+		const char *n = sl_arena_printf(a, "%s%sthe template %s this document came "
 						"from (# Source: %.*s) cannot be read",
 						p->notes ? p->notes : "", p->notes ? "\n" : "",
 						t->path, (int)s->vlen, s->v);
@@ -450,7 +451,7 @@ static bool remap_one(sl_helm *h, sl_file *f, sl_finding *p, const struct source
 	const char *how = sp.depth == SIZE_MAX || sp.depth == 0 ? "the document's first line" :
 			  sp.depth == nseg ? "the line of that key" :
 			  "the nearest literal key above it (the rest is made by template actions)";
-	const char *n = sl_arena_printf(f->arena, "%s%srendered at %s:%u:%u (# Source: %.*s); this "
+	const char *n = sl_arena_printf(a, "%s%srendered at %s:%u:%u (# Source: %.*s); this "
 					"finding points at %s in the template",
 					p->notes ? p->notes : "", p->notes ? "\n" : "", p->path,
 					(unsigned)rline, (unsigned)rcol, (int)s->vlen, s->v, how);
@@ -466,17 +467,18 @@ static bool remap_one(sl_helm *h, sl_file *f, sl_finding *p, const struct source
 	return true;
 }
 
-sl_err sl_helm_remap(sl_helm *h, sl_file *f)
+sl_err sl_helm_remap(sl_helm *h, const sl_source *rendered, sl_finding *const *v, size_t n,
+		     sl_arena *a)
 {
-	if (!f->src || !f->n_findings)
+	if (!n)
 		return SL_OK;
 	size_t ns;
-	struct source_line *sv = source_lines(f->src->data, f->src->len, &ns);
+	struct source_line *sv = source_lines(rendered->data, rendered->len, &ns);
 	if (ns == SIZE_MAX)
 		return SL_ENOMEM;
 	sl_err err = SL_OK;
-	for (size_t i = 0; !err && i < f->n_findings; i++)
-		if (!remap_one(h, f, &f->findings[i]->pub, sv, ns))
+	for (size_t i = 0; !err && i < n; i++)
+		if (!remap_one(h, a, v[i], sv, ns))
 			err = SL_ENOMEM;
 	free(sv);
 	return err;

@@ -9,7 +9,9 @@
 #include "schedlint/error.h"
 #include "yaml/yaml_tree.h"
 
-struct sl_file;
+#include "schedlint/finding.h"
+#include "yaml/source.h"
+
 typedef struct sl_helm sl_helm;
 
 /* True when path lies under the templates/ directory of a chart (a directory that holds a
@@ -25,11 +27,13 @@ const sl_node *sl_helm_chart_notice(const char *path, const sl_tree *t, sl_arena
 ** *error_out, malloc'd) when dir holds no Chart.yaml; SL_ENOMEM. */
 sl_err sl_helm_new(const char *dir, sl_helm **out, char **error_out);
 void sl_helm_free(sl_helm *h);
-/* Moves every finding of f (a `helm template` stream) to the template its document came from:
-** the path is the template's, the line the one that holds the finding's key path when it is
-** literal text, else the nearest enclosing literal key, else the document's first line; the
-** rendered position goes to the notes, and the fix is dropped (rendered text is not the source).
-** Findings in a document without a "# Source:" comment stay where they are. SL_ENOMEM only. */
-sl_err sl_helm_remap(sl_helm *h, struct sl_file *f);
+/* Moves the n findings v of rendered (a `helm template` stream) to the template each one's
+** document came from: the path is the template's, the line the one that holds the finding's key
+** path when it is literal text, else the nearest enclosing literal key, else the document's
+** first line; the rendered position goes to the notes (made in arena a), and the fix is dropped
+** (rendered text is not the source). Findings in a document without a "# Source:" comment stay
+** where they are. SL_ENOMEM only. */
+sl_err sl_helm_remap(sl_helm *h, const sl_source *rendered, sl_finding *const *v, size_t n,
+		     sl_arena *a);
 
 #endif

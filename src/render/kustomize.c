@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "lint/engine.h"
 #include "render/knode.h"
 #include "render/kpatch.h"
 #include "render/kustomize/kustomize.h"
@@ -26,7 +25,6 @@
 #include "fs/repo.h"
 #include "util/sha256.h"
 #include "yaml/source.h"
-#include "lint/suppress.h"
 #include "fs/walk.h"
 #include "yaml/yaml_tree.h"
 
@@ -2277,10 +2275,19 @@ size_t sl_kustomize_n_issues(const sl_kustomize_build *b)
 	return b->n_issues;
 }
 
-void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg)
+static sl_kustomize_origin origin(const sl_kustomize *k, const sl_source *src, uint32_t start,
+				  uint32_t end);
+
+void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg,
+			const char **notes, sl_kustomize_origin *at)
 {
-	*rule = i < b->n_issues ? b->issues[i].rule : NULL;
-	*msg = i < b->n_issues ? b->issues[i].msg : NULL;
+	const struct issue *is = i < b->n_issues ? &b->issues[i] : NULL;
+	*rule = is ? is->rule : NULL;
+	*msg = is ? is->msg : NULL;
+	if (notes)
+		*notes = is ? is->notes : NULL;
+	if (at)
+		*at = is ? origin(b->k, is->src, is->start, is->end) : (sl_kustomize_origin){0};
 }
 
 /* The span a finding over [off, off + len) of the built text came from. */
@@ -2299,35 +2306,29 @@ static const sl_knode_span *span_of(const sl_kustomize_build *b, size_t off, siz
 	return best;
 }
 
-/* Moves finding p to where src's bytes [start, end) are. */
-static void place(sl_finding *p, const sl_source *src, uint32_t start, uint32_t end)
-{
-	p->path = src->path;
-	p->offset = start;
-	p->length = end > start ? end - start : 0;
-	sl_source_position(src, start, &p->line, &p->column);
-	sl_source_position(src, end > start ? end : start, &p->end_line, &p->end_column);
-	p->fix = NULL;
-}
-
-/* Whether a finding in the file read as src is kept: always, unless only (then when it is one of
-** the files named); *name: the name the run gives it when it is one (as[i] for named[i]), else
-** NULL. */
 static const struct src_real *file_of(const sl_kustomize *k, const sl_source *src)
 {
 	return src ? bsearch(&src, k->by_src, k->n_by_src, sizeof *k->by_src, cmp_src) : NULL;
 }
 
-static bool kept(const sl_kustomize_build *b, const sl_source *src, const char *const *named,
-		 const char *const *as, size_t n_named, bool only, const char **name)
+/* The origin of src's bytes [start, end): src with its parse and real path when the plan read
+** it. */
+static sl_kustomize_origin origin(const sl_kustomize *k, const sl_source *src, uint32_t start,
+				  uint32_t end)
 {
-	*name = NULL;
-	const struct src_real *hit = n_named ? file_of(b->k, src) : NULL;
-	const char *real = hit ? hit->real : NULL;
-	const char *const *at = real ? bsearch(&real, named, n_named, sizeof *named, cmp_str) : NULL;
-	if (at)
-		*name = as[at - named];
-	return !only || at != NULL;
+	const struct src_real *r = file_of(k, src);
+	return (sl_kustomize_origin){src, r ? r->tree : NULL, r ? r->real : NULL, start, end};
+}
+
+sl_kustomize_origin sl_kustomize_origin_of(const sl_kustomize_build *b, size_t off, size_t len)
+{
+	const sl_knode_span *s = span_of(b, off, len);
+	return s ? origin(b->k, s->src, s->from, s->to) : (sl_kustomize_origin){0};
+}
+
+const char *sl_kustomize_build_dir(const sl_kustomize_build *b)
+{
+	return b->dir;
 }
 
 bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *reals, size_t n)
@@ -2336,67 +2337,6 @@ bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *rea
 		if (bsearch(&b->used[u], reals, n, sizeof *reals, cmp_str))
 			return true;
 	return false;
-}
-
-sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *const *named,
-			  const char *const *as, size_t n_named, bool only)
-{
-	const char *name;
-	size_t w = 0;
-	for (size_t i = 0; i < f->n_findings; i++) {
-		sl_finding *p = &f->findings[i]->pub;
-		const sl_knode_span *s = span_of(b, p->offset, p->length);
-		const sl_source *from_src = s ? s->src : NULL;
-		if (!kept(b, from_src, named, as, n_named, only, &name))
-			continue;   /* in a file the run does not report */
-		const struct src_real *from = from_src ? file_of(b->k, from_src) : NULL;
-		if (from_src) {
-			place(p, from_src, s->from, s->to);
-			p->path = name ? name : p->path;
-			/* the comments of a base or patch are not in the built text: read here, unless
-			** the file is the run's (passes.c applies its directives as a plain file's) */
-			bool hit = false;
-			sl_err err = from && !name ? sl_suppress_covers(from_src, from->tree, p->line,
-									f->findings[i]->rule_index, &hit)
-						   : SL_OK;
-			if (err)
-				return err;
-			if (hit)
-				continue;   /* dropped: its line says so */
-		}
-		f->findings[w++] = f->findings[i];
-		const char *notes = sl_arena_printf(f->arena, "%s%sin overlay %s (built by schedlint "
-						    "as kustomize builds it; the line is the base, "
-						    "patch or kustomization line that produced the "
-						    "node)", p->notes ? p->notes : "",
-						    p->notes ? "\n" : "", b->dir);
-		if (!notes)
-			return SL_ENOMEM;
-		p->notes = notes;
-	}
-	f->n_findings = w;
-	for (size_t i = 0; i < b->n_issues; i++) {
-		const struct issue *is = &b->issues[i];
-		if (!kept(b, is->src, named, as, n_named, only, &name))
-			continue;
-		const char *msg = sl_arena_strndup(f->arena, is->msg, strlen(is->msg));   /* outlives b */
-		const char *notes = is->notes ? sl_arena_strndup(f->arena, is->notes,
-								 strlen(is->notes)) : NULL;
-		if (!msg || (is->notes && !notes))
-			return SL_ENOMEM;
-		sl_frec *r = sl_engine_record(f, sl_registry_find(is->rule), 0, 0, 0, "", msg,
-					      NULL, NULL);
-		if (!r) {
-			if (f->oom)
-				return SL_ENOMEM;
-			continue;
-		}
-		if (is->src)
-			place(&r->pub, is->src, is->start, is->end);
-		r->pub.path = name ? name : r->pub.path;
-		r->pub.notes = notes;
-	}
-	return f->oom;
 }
 
 void sl_kustomize_release(sl_kustomize_build *b, bool all)

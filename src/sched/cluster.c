@@ -5,12 +5,6 @@
 #include "config/config.h"
 #include "sched/index.h"
 
-const char *sl_cluster_provider_name(sl_provider p)
-{
-	static const char *const names[] = {"generic", "gke", "eks", "aks"};
-	return (unsigned)p < sizeof names / sizeof *names ? names[p] : "generic";
-}
-
 /* True when the node-selecting fields of u name key: a nodeSelector key or a required
 ** node-affinity expression's key. */
 static bool selects_key(const sl_unit *u, const char *key)
@@ -44,7 +38,7 @@ sl_provider sl_cluster_provider(const sl_index *ix, const sl_unit *u, sl_arena *
 		src = "GKE: annotation serving.kserve.io/gke-accelerator";
 	} else if (cfg && cfg->cluster.provider_line) {
 		p = cfg->cluster.provider;
-		src = sl_arena_printf(a, "provider %s (%s)", sl_cluster_provider_name(p),
+		src = sl_arena_printf(a, "provider %s (%s)", sl_config_provider_name(p),
 				      sl_config_at(cfg, cfg->cluster.provider_line, a));
 	}
 	if (source)

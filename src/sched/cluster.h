@@ -19,8 +19,6 @@ typedef struct sl_fact {
 				 "provider gke (.schedlint.yaml:3)"); NULL when unknown */
 } sl_fact;
 
-/* "gke", "eks", "aks", "generic". */
-const char *sl_cluster_provider_name(sl_provider p);
 /* The provider that runs u: GKE when u selects a GKE accelerator label
 ** (cloud.google.com/gke-accelerator) or its object carries serving.kserve.io/gke-accelerator;
 ** else the config's cluster.provider. *source (may be NULL) gets the evidence, an arena string

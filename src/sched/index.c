@@ -9,7 +9,6 @@
 #include "util/arena.h"
 #include "yaml/source.h"
 #include "sched/index.h"
-#include "sched/gpu.h"
 #include "sched/pool.h"
 
 /* The pool sets built so far, one per config. */
@@ -152,7 +151,8 @@ sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 	if (o->kind == SL_KIND_SELDON_SERVER)
 		return identity_digest(o, a, (sl_object **)out);
 	/* its issues were reported when o was bound */
-	sl_model_ctx mc = {.arena = a, .cfg = cfg, .path = o->path};
+	sl_model_ctx mc = {.arena = a, .default_mode = sl_config_kserve_default_mode(cfg),
+			   .path = o->path};
 	if (o->kind == SL_KIND_SERVING_RUNTIME || o->kind == SL_KIND_CLUSTER_SERVING_RUNTIME) {
 		/* its identity, and the spec's units bound again from a pruned copy */
 		if ((err = identity_digest(o, a, &c)))

@@ -24,23 +24,24 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "schedlint/error.h"     /* sl_err */
-#include "schedlint/finding.h"   /* sl_severity, sl_fix_applicability */
-#include "schedlint/rule.h"      /* the public SDK, plugins' part of this one */
-#include "util/arena.h"               /* the file's arena: sl_arena_printf, sl_arena_strndup */
+#include "schedlint/error.h"        /* sl_err */
+#include "schedlint/finding.h"      /* sl_severity, sl_fix_applicability */
+#include "schedlint/rule.h"         /* the public SDK, plugins' part of this one */
+#include "util/arena.h"             /* the file's arena: sl_arena_printf, sl_arena_strndup */
+#include "config/rule_def.h"        /* struct sl_rule: what SL_RULE defines */
 /* What a rule reads, besides its context (below): */
-#include "yaml/yaml_tree.h"           /* the tree: sl_map_get, sl_scalar, sl_map_n/sl_seq_n ... */
-#include "yaml/template.h"            /* a placeholder is unknown, never invalid: sl_template_in_value */
-#include "model/model.h"         /* objects and units: sl_object, sl_unit, sl_container */
-#include "config/values.h"       /* the config's values: sl_config_spot_labels ... */
-#include "sched/index_lookups.h"       /* across the linted files: sl_index_find ... */
-#include "sched/cluster.h"             /* the cluster's facts, with their sources */
-#include "sched/merge.h"               /* a unit merged over its template: sl_merged_* */
-#include "sched/selection.h"           /* what keeps a unit's pods on nodes */
-#include "sched/gpu.h"                 /* how a unit uses GPUs */
-#include "sched/pool.h"                /* the cluster's node pools (sl_index_pool_set) */
-#include "sched/placement.h"           /* can a unit land on a pool: the scheduler's filters */
-#include "k8s/k8s.h"             /* Kubernetes' own validation, ported: */
+#include "yaml/yaml_tree.h"         /* the tree: sl_map_get, sl_scalar, sl_map_n/sl_seq_n ... */
+#include "yaml/template.h"          /* a placeholder is unknown, never invalid: sl_template_in_value */
+#include "model/model.h"            /* objects and units: sl_object, sl_unit, sl_container */
+#include "config/values.h"          /* the config's values: sl_config_spot_labels ... */
+#include "sched/index_lookups.h"    /* across the linted files: sl_index_find ... */
+#include "sched/cluster.h"          /* the cluster's facts, with their sources */
+#include "sched/merge.h"            /* a unit merged over its template: sl_merged_* */
+#include "sched/selection.h"        /* what keeps a unit's pods on nodes */
+#include "sched/gpu.h"              /* how a unit uses GPUs */
+#include "sched/pool.h"             /* the cluster's node pools (sl_index_pool_set) */
+#include "sched/placement.h"        /* can a unit land on a pool: the scheduler's filters */
+#include "k8s/k8s.h"                /* Kubernetes' own validation, ported: */
 #include "k8s/affinity.h"
 #include "k8s/labels.h"
 #include "k8s/quantity.h"
@@ -52,49 +53,9 @@ typedef struct sl_report sl_report;   /* a finding being reported: attach notes 
 
 /* === the rule ================================================================================= */
 
-struct sl_rule {
-	const char *id;              /* kebab-case; the file name is its snake_case */
-	const char *category;        /* the rules/<category>/ directory */
-	const char *summary;         /* one line, for `schedlint rules` */
-	sl_severity severity;        /* default severity */
-	bool off_by_default;         /* enabled only by the config or --select */
-	sl_fix_applicability fix;    /* what its fixes are, SL_FIX_NONE when it never edits */
-	/* At most one of these is set; neither for findings the parser or binder produces. */
-	sl_err (*check_object)(sl_ctx *ctx, const sl_object *o);
-	sl_err (*check_unit)(sl_ctx *ctx, const sl_unit *u);
-	/* For a unit rule that compares u with every serving unit of the run (the index's serving
-	** table, sl_index_serving_priorities): true when checking u needs that table. A streaming
-	** run, which gathers the serving units as it checks the files, checks u's file after all
-	** the others. NULL for the rules that read only the looked-up kinds. */
-	bool (*waits_for_units)(sl_ctx *ctx, const sl_unit *u);
-	/* With waits_for_units: the kinds (SL_KIND_BIT) whose units it may hold for under cfg; NULL
-	** for any kind. A run over some files reads the serving units of the project's other files
-	** only when one of its files names such a kind. */
-	uint64_t (*waits_on_kinds)(const sl_config *cfg);
-	/* check_unit also runs on units that build no pod (sl_unit_builds_no_pod: a ModelMesh
-	** predictor), which the engine otherwise skips: for rules about the manifest itself. */
-	bool podless_units;
-	/* The kinds and run modes the rule applies to, 0 for all: the engine calls check_object
-	** only on objects whose kind and mode they hold, check_unit only on units whose object's
-	** kind and whose own mode they hold, so the rule does not test them again:
-	**   .kinds = SL_KIND_BIT(SL_KIND_INFERENCE_SERVICE) | SL_KIND_BIT(SL_KIND_INFERENCE_GRAPH)
-	**   .kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET)       every kind but DaemonSets
-	**   .modes = SL_MODE_BIT(SL_MODE_KNATIVE) */
-	uint64_t kinds;
-	unsigned modes;
-	/* A notice rule: what it reports is about schedlint's own limits (a Helm chart it does not
-	** render, a kustomization it does not build, a templated file it does not lint), nothing
-	** to change in the manifest. It reports as any rule does, so its suppressions, `off` and
-	** unused-suppression work the same, but the run delivers what it reports among its
-	** notices (sl_run_notice), never its findings: not counted, never failing a run, one line
-	** per rule in text output, under these words for one and for several:
-	**   .notice = {"Helm chart not linted", "Helm charts not linted"}
-	** NULL for a rule that reports findings. Its severity is SL_SEV_INFO. */
-	const char *notice[2];
-};
-
-#define SL_KIND_BIT(k) ((uint64_t)1 << (k))
-#define SL_MODE_BIT(m) (1u << (m))
+/* struct sl_rule, what SL_RULE defines, is in config/rule_def.h: its fields say what the rule
+** is (id, category, summary, severity, fix), which check the engine calls (check_object or
+** check_unit) and on what (.kinds, .modes: SL_KIND_BIT, SL_MODE_BIT). */
 
 /* Defines the rule `stem` (its snake_case id). The registry generator finds it. */
 #define SL_RULE(stem, ...) const struct sl_rule sl_rule__##stem = {__VA_ARGS__}

@@ -5,10 +5,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "sched/cluster.h"
-#include "lint/engine.h"
-#include "sched/placement.h"
+#include "sdk/rule.h"
 #include "config/registry.h"
+#include "lint/engine.h"
 
 /* A finding being reported: the engine's record, which the fix helpers add edits to. */
 struct sl_report {

@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 		const sl_kustomize_build *b = sl_kustomize_build_at(k, i, &name, &text, &len);
 		for (size_t j = 0; j < sl_kustomize_n_issues(b); j++) {
 			const char *rule, *msg;
-			sl_kustomize_issue(b, j, &rule, &msg);
+			sl_kustomize_issue(b, j, &rule, &msg, NULL, NULL);
 			fprintf(stderr, "%s: %s [%s]\n", name, msg, rule);
 		}
 		if (len) {

@@ -46,8 +46,8 @@ void sl_test_objects_bind(sl_test_objects *o, const sl_config *cfg, const char *
 	o->a = sl_arena_new();
 	cr_assert_not_null(o->a);
 	cr_assert_eq(sl_tree_parse(o->src, o->a, &o->t, on_tree_issue, o), SL_OK);
-	sl_model_ctx mc = {.arena = o->a, .cfg = cfg, .path = path, .issue = on_report,
-			   .payload = o};
+	sl_model_ctx mc = {.arena = o->a, .path = path, .issue = on_report, .payload = o,
+			   .default_mode = sl_config_kserve_default_mode(cfg)};
 	for (size_t i = 0; i < o->t.n_docs; i++) {
 		sl_object *obj = NULL;
 		cr_assert_eq(sl_object_bind(&mc, o->t.docs[i], &obj), SL_OK);

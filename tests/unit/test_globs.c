@@ -21,7 +21,7 @@ static sl_globs *globs(const char *glob)
 	cfg.base_dir = ".";
 	sl_globs *g = NULL;
 	char *msg = NULL;
-	cr_assert_eq(sl_walk_globs_new(&cfg, &g, &msg), SL_OK, "%s", msg ? msg : "");
+	cr_assert_eq(sl_config_exclude_globs(&cfg, &g, &msg), SL_OK, "%s", msg ? msg : "");
 	return g;
 }
 

@@ -73,8 +73,8 @@ static built *build(const char *yaml, const char *cfg_text)
 	cr_assert_eq(sl_source_from_buffer("m.yaml", yaml, strlen(yaml), &b->src), SL_OK);
 	b->a = sl_arena_new();
 	cr_assert_eq(sl_tree_parse(b->src, b->a, &b->t, on_tree_issue, b), SL_OK);
-	b->mc = (sl_model_ctx){.arena = b->a, .cfg = b->cfg, .path = "m.yaml", .issue = on_report,
-			       .payload = b};
+	b->mc = (sl_model_ctx){.arena = b->a, .path = "m.yaml", .issue = on_report, .payload = b,
+			       .default_mode = sl_config_kserve_default_mode(b->cfg)};
 	sl_index_init(&b->ix, b->cfg);
 	for (size_t i = 0; i < b->t.n_docs; i++) {
 		sl_object *o = NULL;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "lint/engine.h"
+#include "lint/remap.h"
 #include "render/kustomize/kustomize.h"
 #include "config/registry.h"
 #include "support.h"
@@ -261,7 +262,7 @@ Test(kustomize, what_a_build_cannot_do_is_said)
 		size_t len;
 		sl_kustomize_build *b = sl_kustomize_build_at(k, i, &name, &text, &len);
 		cr_assert_eq(sl_kustomize_n_issues(b), 1, "%s", name);
-		sl_kustomize_issue(b, 0, &rule, &msg);
+		sl_kustomize_issue(b, 0, &rule, &msg, NULL, NULL);
 		if (sl_kustomize_build_root(b) == 0) {
 			cr_expect_str_eq(rule, "kustomize-unsupported");
 			cr_expect_str_eq(msg, "vars is not applied by schedlint: the kustomization is built "
@@ -316,7 +317,7 @@ Test(kustomize, findings_move_to_where_their_nodes_came_from)
 		sl_source_position(f.src, nodes[i]->start, &recs[i].pub.line, &recs[i].pub.column);
 		ptrs[f.n_findings++] = &recs[i];
 	}
-	cr_assert_eq(sl_kustomize_remap(b, &f, NULL, NULL, 0, false), SL_OK);
+	cr_assert_eq(sl_remap_kustomize(b, &f, NULL, NULL, 0, false), SL_OK);
 	cr_assert_eq(f.n_findings, 3, "the suppressed one is dropped");
 	const sl_finding *p = &f.findings[0]->pub;
 	cr_expect(strstr(p->path, "overlay/gpu.yaml"), "%s", p->path);

@@ -76,7 +76,8 @@ static bound *bind_cfg(const char *yaml, const sl_config *cfg)
 	cr_assert_eq(sl_tree_parse(b->src, b->a, &b->t, on_tree_issue, b), SL_OK);
 	cr_assert_eq(b->n_tree_issues, 0, "the fixture must be valid YAML");
 	cr_assert_eq(b->t.n_docs, 1);
-	b->mc = (sl_model_ctx){.arena = b->a, .cfg = cfg, .path = "m.yaml", .issue = on_report,
+	b->mc = (sl_model_ctx){.arena = b->a, .default_mode = sl_config_kserve_default_mode(cfg),
+			       .path = "m.yaml", .issue = on_report,
 			       .payload = b};
 	cr_assert_eq(sl_object_bind(&b->mc, b->t.docs[0], &b->obj), SL_OK);
 	for (size_t i = 0; i < b->n_r; i++)
@@ -1066,7 +1067,8 @@ static int check_file(const char *path, const struct stat *st, int type, struct 
 	sl_arena *a = sl_arena_new();
 	sl_tree t;
 	cr_assert_eq(sl_tree_parse(src, a, &t, NULL, NULL), SL_OK);
-	sl_model_ctx mc = {.arena = a, .cfg = default_cfg(), .path = path};
+	sl_model_ctx mc = {.arena = a, .path = path,
+			   .default_mode = sl_config_kserve_default_mode(default_cfg())};
 	for (size_t i = 0; i < t.n_docs; i++) {
 		sl_object *o = NULL;
 		cr_assert_eq(sl_object_bind(&mc, t.docs[i], &o), SL_OK);

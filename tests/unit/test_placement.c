@@ -52,8 +52,8 @@ static fixture *pod(const char *spec, const char *containers)
 	cr_assert_eq(sl_source_from_buffer("p.yaml", yaml, strlen(yaml), &f->src), SL_OK);
 	f->a = sl_arena_new();
 	cr_assert_eq(sl_tree_parse(f->src, f->a, &f->t, on_tree_issue, f), SL_OK);
-	sl_model_ctx mc = {.arena = f->a, .cfg = f->cfg, .path = "p.yaml", .issue = on_report,
-			   .payload = f};
+	sl_model_ctx mc = {.arena = f->a, .path = "p.yaml", .issue = on_report, .payload = f,
+			   .default_mode = sl_config_kserve_default_mode(f->cfg)};
 	cr_assert_eq(sl_object_bind(&mc, f->t.docs[0], &f->obj), SL_OK);
 	cr_assert_eq(f->obj->n_units, 1);
 	sl_index_init(&f->ix, f->cfg);

@@ -50,8 +50,8 @@ static bound *pod(const char *spec)
 	cr_assert_eq(sl_source_from_buffer("p.yaml", yaml, strlen(yaml), &b->src), SL_OK);
 	b->a = sl_arena_new();
 	cr_assert_eq(sl_tree_parse(b->src, b->a, &b->t, on_tree_issue, b), SL_OK);
-	b->mc = (sl_model_ctx){.arena = b->a, .cfg = b->cfg, .path = "p.yaml", .issue = on_report,
-			       .payload = b};
+	b->mc = (sl_model_ctx){.arena = b->a, .path = "p.yaml", .issue = on_report,
+			       .payload = b, .default_mode = sl_config_kserve_default_mode(b->cfg)};
 	cr_assert_eq(sl_object_bind(&b->mc, b->t.docs[0], &b->obj), SL_OK);
 	cr_assert_not_null(b->obj);
 	cr_assert_eq(b->obj->n_units, 1);

@@ -129,7 +129,7 @@ Test(walk, exclude_globs_relative_to_the_config)
 	char *msg = NULL;
 	cr_assert_eq(sl_config_load(cfgpath, &cfg, &msg), SL_OK, "%s", msg ? msg : "");
 	sl_globs *g = NULL;
-	cr_assert_eq(sl_walk_globs_new(cfg, &g, NULL), SL_OK);
+	cr_assert_eq(sl_config_exclude_globs(cfg, &g, NULL), SL_OK);
 	mk("d/charts/x/templates/t.yaml");
 	mk("d/charts/x/templates/deeper/t.yaml");
 	mk("d/charts/x/values.yaml");
@@ -157,7 +157,7 @@ Test(walk, exclude_globs_relative_to_the_config)
 	sl_walk_globs_free(g);
 	sl_config_free(cfg);
 
-	cr_assert_eq(sl_walk_globs_new(NULL, &g, NULL), SL_OK);
+	cr_assert_eq(sl_config_exclude_globs(NULL, &g, NULL), SL_OK);
 	cr_expect_not(sl_walk_globs_match(g, path), "no config: nothing is excluded");
 	sl_walk_globs_free(g);
 }

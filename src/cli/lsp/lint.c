@@ -11,10 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
-#include "cli/cli.h"
 #include "cli/lsp/lsp.h"
 
 #define RULES_URI "https://github.com/schedlint/schedlint/blob/main/docs/rules.md#"
+
+/* What a rule's fixes are, as `schedlint rules` words it. */
+static const char *fix_name(sl_fix_applicability f)
+{
+	return f == SL_FIX_SAFE ? "safe" : f == SL_FIX_UNSAFE ? "unsafe" : "none";
+}
 #define FIX_ALL_KIND "source.fixAll.schedlint"
 
 /* --- settings ------------------------------------------------------------------------------ */
@@ -134,7 +139,7 @@ static void read_project(const sl_lsp_docs *d, sl_lsp_settings *s)
 	char *why = NULL;
 	sl_run_options o = options(s);
 	o.low_memory = true;
-	sl_err err = sl_cli_find_config(s->config, d->n ? d->v[0]->path : NULL, &s->project_cfg, &why);
+	sl_err err = sl_config_find(s->config, d->n ? d->v[0]->path : NULL, &s->project_cfg, &why);
 	if (!err)
 		err = sl_run_new(s->project_cfg, &o, &s->project, &why);
 	if (!err)
@@ -153,7 +158,7 @@ static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_config **cfg,
 {
 	*why = NULL;
 	*cfg = NULL;
-	sl_err err = sl_cli_find_config(s->config, d->n ? d->v[0]->path : NULL, cfg, why);
+	sl_err err = sl_config_find(s->config, d->n ? d->v[0]->path : NULL, cfg, why);
 	if (err) {
 		if (!*why && err != SL_ENOMEM)
 			*why = strdup(sl_strerror(err));
@@ -510,7 +515,7 @@ json_t *sl_lsp_lint_hover(const sl_lsp_doc *doc, size_t at)
 		fprintf(f, "%s## %s\n\n%s\n\nCategory: %s. Default severity: %s. Fix: %s. "
 			"[Documentation](" RULES_URI "%s)\n\n%s\n", lo == SIZE_MAX ? "" : "\n---\n\n",
 			r.id, r.summary, r.category, sl_severity_name(r.severity),
-			sl_cli_fix_name(r.fix), r.id, r.doc ? r.doc : "");
+			fix_name(r.fix), r.id, r.doc ? r.doc : "");
 		lo = a < lo ? a : lo;
 		hi = b > hi ? b : hi;
 	}

@@ -3,16 +3,18 @@
 ** planned: the files they use as patches and resources are not linted alone; every root
 ** kustomization (one no other includes) is built, in C, into YAML text whose every node maps
 ** back to the base, patch or kustomization line that produced it; the run lints that text and
-** the findings are moved back (sl_kustomize_remap). */
+** the findings are moved back (lint/remap.c, from the origins this plan gives). */
 #ifndef SL_KUSTOMIZE_H
 #define SL_KUSTOMIZE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "schedlint/error.h"
 
-struct sl_file;
 struct sl_walk_seen;
+struct sl_source;
+struct sl_tree;
 typedef struct sl_kustomize sl_kustomize;
 typedef struct sl_kustomize_build sl_kustomize_build;
 
@@ -55,20 +57,28 @@ const struct sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i,
 					  const struct sl_tree **tree, const char **real);
 /* Which of the plan's kpaths build b is the build of. */
 size_t sl_kustomize_build_root(const sl_kustomize_build *b);
+/* Where bytes of a build's text came from: the base, patch or kustomization that produced the
+** node, and the byte range there. */
+typedef struct sl_kustomize_origin {
+	const struct sl_source *src;   /* the file; NULL: the bytes come from no file */
+	const struct sl_tree *tree;    /* its parse, NULL when the plan did not read src */
+	const char *real;              /* its real path, NULL when the plan did not read src */
+	uint32_t start, end;           /* the bytes in src */
+} sl_kustomize_origin;
+/* The origin of the node of build b's text over bytes [off, off + len): the node that covers
+** exactly them, else the smallest one that holds off. */
+sl_kustomize_origin sl_kustomize_origin_of(const sl_kustomize_build *b, size_t off, size_t len);
+/* The overlay's directory, as the notes of its findings name it. */
+const char *sl_kustomize_build_dir(const sl_kustomize_build *b);
 /* Build b's own findings (kustomize-unsupported, kustomize-invalid): how many, and finding i's
-** rule and message. */
+** rule, message (in the plan's arena) and, when not NULL, its notes (kustomize's own error text
+** and the way out; NULL: none) and where it stands. */
 size_t sl_kustomize_n_issues(const sl_kustomize_build *b);
-void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg);
+void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule, const char **msg,
+			const char **notes, sl_kustomize_origin *at);
 /* True when build b read one of the files at real paths reals (sorted, n of them) as a
 ** resource, a patch or a kustomization. */
 bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *reals, size_t n);
-/* Moves f's findings (f is build b's text, checked) to the places their nodes came from, names
-** the overlay in their notes, drops fixes, and adds the build's own findings
-** (kustomize-unsupported, kustomize-invalid). A finding in one of the files named (sorted real
-** paths, n_named of them) takes the name the run gives it (as[i] for named[i]); with only, the
-** others are dropped (a project's build linted for the files named alone). SL_ENOMEM only. */
-sl_err sl_kustomize_remap(const sl_kustomize_build *b, struct sl_file *f, const char *const *named,
-			  const char *const *as, size_t n_named, bool only);
 /* Frees build b's text (the run lints a copy); with all, its knodes and spans too, once its
 ** findings are moved (a streamed run checks a build once; a fix round needs them again). */
 void sl_kustomize_release(sl_kustomize_build *b, bool all);

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0
+** remap.h (private): a checked file's findings moved from rendered text to the lines a person
+** edits: a Kustomize build's to the bases, patches and kustomizations its nodes came from
+** (render/kustomize/kustomize.h gives the origins), a `helm template` stream's to its chart's templates
+** (render/helm.h). passes.c calls them after a file's check. */
+#ifndef SL_REMAP_H
+#define SL_REMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "lint/engine.h"
+#include "render/helm.h"
+#include "render/kustomize/kustomize.h"
+
+/* Moves f's findings (f is build b's text, checked) to the places their nodes came from, names
+** the overlay in their notes, drops fixes, and adds the build's own findings
+** (kustomize-unsupported, kustomize-invalid). A finding moved into a base or patch the run does
+** not lint as a file of its own is dropped when a directive on its line there says so. A
+** finding in one of the files named (sorted real paths, n_named of them) takes the name the run
+** gives it (as[i] for named[i]); with only, the others are dropped (a project's build linted for
+** the files named alone). SL_ENOMEM only. */
+sl_err sl_remap_kustomize(const sl_kustomize_build *b, sl_file *f, const char *const *named,
+			  const char *const *as, size_t n_named, bool only);
+/* Moves every finding of f (a `helm template` stream) to the template its document came from
+** (sl_helm_remap). SL_ENOMEM only. */
+sl_err sl_remap_helm(sl_helm *h, sl_file *f);
+
+#endif
