@@ -5,6 +5,7 @@
 ** libcyaml's log messages become one "path:line:col: error: ..." line naming the key.
 ** The raw data stays in priv__ and the resolved fields point into it or at static defaults. */
 #include "config/config.h"
+#include "fs/repo.h"
 #include "fs/walk.h"
 #include "k8s/taints.h"    /* node pools' taints, kubectl's syntax */
 #include "k8s/labels.h"    /* node pools' labels */
@@ -1836,6 +1837,40 @@ sl_err sl_config_find(const char *config_path, const char *path, sl_config **out
 				 : sl_config_new_default(out);
 	free(found);
 	return err;
+}
+
+char *sl_config_project_root(const char *start)
+{
+	char *root = NULL;
+	if (sl_repo_root(start, &root) == SL_OK)
+		return root;
+	char *dir = sl_xstrdup(start);
+	if (!dir)
+		return NULL;
+	char *outer = NULL;
+	for (;;) {
+		char *cfg = sl_xprintf("%s/" CONFIG_NAME, dir);
+		struct stat st;
+		if (cfg && stat(cfg, &st) == 0 && S_ISREG(st.st_mode)) {
+			free(outer);
+			outer = sl_xstrdup(dir);
+		}
+		free(cfg);
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	if (outer)
+		return outer;
+	char *cwd = realpath(".", NULL);
+	size_t n = cwd ? strlen(cwd) : 0;
+	if (cwd && (strncmp(start, cwd, n) != 0 || (start[n] != '\0' && start[n] != '/'))) {
+		free(cwd);
+		return NULL;
+	}
+	return cwd;
 }
 
 const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len)

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "driver/fixer.h"
+#include "fs/write.h"
+#include "output/escape.h"
+#include "yaml/diff.h"
 
 static sl_err accept_fixes(sl_passes *p, bool unsafe, sl_edit_set *sets, size_t *n_fixes);
 static sl_err apply_fixes(sl_engine *e, sl_edit_set *sets);
@@ -135,5 +138,37 @@ static sl_err apply_fixes(sl_engine *e, sl_edit_set *sets)
 			err = SL_EINTERNAL;
 		}
 	}
+	return err;
+}
+
+bool sl_fixer_changed(const sl_file *f)
+{
+	return f->orig && (f->orig->len != f->src->len ||
+			   memcmp(f->orig->data, f->src->data, f->src->len) != 0);
+}
+
+sl_err sl_fixer_write(sl_file *f)
+{
+	if (!sl_fixer_changed(f))
+		return SL_OK;
+	free(f->write_error);
+	f->write_error = NULL;
+	sl_err err = sl_write_fixed(f->path, f->root, f->orig, f->src->data, f->src->len,
+				    &f->write_error);
+	if (err == SL_EIO && !f->write_error)
+		return SL_ENOMEM;
+	return err;
+}
+
+sl_err sl_fixer_diff(const sl_file *f, FILE *out)
+{
+	const sl_source *a = f->orig ? f->orig : f->src, *b = f->src;
+	/* The headers carry the file name: escaped so it cannot end the line (escape.h). */
+	char *path = sl_escape_str(f->path, SL_SINK_DIFF);
+	if (!path)
+		return SL_ENOMEM;
+	sl_err err = sl_diff_write(out, path, a ? a->data : "", a ? a->len : 0, b ? b->data : "",
+				   b ? b->len : 0);
+	free(path);
 	return err;
 }

@@ -10,5 +10,14 @@
 ** *applied gets the number of fixes applied (both may be NULL). p must be a whole run, linted.
 ** SL_ENOMEM; SL_EINTERNAL for an invalid fix. */
 sl_err sl_fixer_fix(sl_passes *p, const sl_fix_options *opts, size_t *applied, bool *converged);
+/* True when fixes changed f's text (f->src differs from f->orig). */
+bool sl_fixer_changed(const sl_file *f);
+/* Writes f's fixed text over its file (fs/write.h: atomically, its identity kept, a change since
+** the read refused), when fixes changed it; why it was not written in f->write_error. SL_EIO,
+** SL_ENOMEM. */
+sl_err sl_fixer_write(sl_file *f);
+/* Writes the unified diff of f's fixes to out (nothing when unchanged), its name escaped in the
+** headers. SL_EIO, SL_ENOMEM. */
+sl_err sl_fixer_diff(const sl_file *f, FILE *out);
 
 #endif

@@ -334,8 +334,7 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 	if (!err && f->src && !f->context && e->helm)
 		err = sl_remap_helm(e->helm, f);   /* rendered: the findings go to the templates */
 	if (!err && f->src && f->build)
-		err = sl_remap_kustomize(f->build, f, (const char *const *)e->named, e->named_as,
-					 e->n_named, f->only_named);   /* built: to the bases and patches */
+		err = sl_remap_kustomize(e->kust, f);   /* built: to the bases and patches */
 	if (!err && f->src && f->build && e->stream)
 		sl_kustomize_release(f->build, true);   /* checked once: its knodes are done */
 	bool compacted = !err && f->src && released;
@@ -683,12 +682,15 @@ static sl_err settle_used(sl_engine *e)
 {
 	const sl_tree *tree;
 	const char *real;
+	const char *const *named, *const *as;
+	size_t n_named;
+	sl_kustomize_named(e->kust, &named, &as, &n_named);
 	for (size_t i = 0; i < sl_kustomize_n_files(e->kust); i++) {
 		const sl_source *src = sl_kustomize_file(e->kust, i, &tree, &real);
-		if (!e->n_named || !memmem(src->data, src->len, "schedlint:", 10))
+		if (!n_named || !memmem(src->data, src->len, "schedlint:", 10))
 			continue;
-		char *const *at = bsearch(&real, e->named, e->n_named, sizeof *e->named, cmp_named);
-		const char *path = at ? e->named_as[at - e->named] : NULL;
+		const char *const *at = bsearch(&real, named, n_named, sizeof *named, cmp_named);
+		const char *path = at ? as[at - named] : NULL;
 		sl_file *t = NULL;
 		for (size_t j = 0; path && j < e->n_files && !t; j++)
 			if (e->files[j]->path == path && !e->files[j]->src && e->files[j]->partial)
@@ -817,6 +819,136 @@ sl_file *sl_passes_new_file(sl_passes *p, const char *path)
 	return f;
 }
 
+sl_err sl_passes_add_path(sl_passes *p, const char *path, const char *root, bool context)
+{
+	sl_file *f = sl_passes_new_file(p, path);
+	if (!f)
+		return SL_ENOMEM;
+	f->context = context;
+	f->on_disk = true;
+	f->root = root;
+	return SL_OK;
+}
+
+/* Sets f's error: "cannot read: <why errnum>". */
+static sl_err set_error(sl_file *f, int errnum)
+{
+	free(f->error);
+	f->error = sl_xprintf("cannot read: %s", sl_source_strerror(errnum));
+	return f->error ? SL_OK : SL_ENOMEM;
+}
+
+sl_err sl_passes_add_error(sl_passes *p, const char *path, int errnum, const char *msg)
+{
+	sl_file *f = sl_passes_new_file(p, path);
+	if (!f)
+		return SL_ENOMEM;
+	if (!msg)
+		return set_error(f, errnum);
+	free(f->error);
+	f->error = sl_xstrdup(msg);
+	return f->error ? SL_OK : SL_ENOMEM;
+}
+
+/* A buffer (or stdin) is the file it names: with that file's identity, the project's copy of
+** it (sl_run_add_project) is the duplicate the lint drops, so its facts do not count twice and
+** the buffer's replace them. Only the record's identity: the source keeps its own stamp (none
+** for a buffer), which is what a write checks. */
+static void stand_for(sl_file *f, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		f->stamp = (sl_stamp){.valid = true, .dev = st.st_dev, .ino = st.st_ino};
+}
+
+sl_err sl_passes_add_fd(sl_passes *p, int fd, const char *display_path)
+{
+	sl_file *f = sl_passes_new_file(p, display_path);
+	if (!f)
+		return SL_ENOMEM;
+	sl_err err = sl_source_read_fd(fd, display_path, &f->src);
+	if (f->src)
+		f->src->owner = f;
+	if (strcmp(display_path, "-") != 0)
+		stand_for(f, display_path);
+	if (err == SL_EIO)
+		return set_error(f, errno);
+	return err;
+}
+
+sl_err sl_passes_add_buffer(sl_passes *p, const char *path, const char *data, size_t len)
+{
+	sl_file *f = sl_passes_new_file(p, path);
+	if (!f)
+		return SL_ENOMEM;
+	sl_err err = sl_source_from_buffer(path, data, len, &f->src);
+	if (f->src)
+		f->src->owner = f;
+	stand_for(f, path);
+	return err;
+}
+
+sl_err sl_passes_set_helm_chart(sl_passes *p, const char *dir, char **error_out)
+{
+	if (p->eng.helm)
+		return SL_EUSAGE;
+	return sl_helm_new(dir, &p->eng.helm, error_out);
+}
+
+void sl_passes_keep_facts(sl_passes *p)
+{
+	p->eng.keep_facts = true;
+}
+
+static int cmp_files(const void *a, const void *b)
+{
+	return strcmp((*(sl_file *const *)a)->path, (*(sl_file *const *)b)->path);
+}
+
+sl_err sl_passes_arrange(sl_passes *p, bool build, bool project, const sl_walk_seen *seen)
+{
+	sl_engine *e = &p->eng;
+	sl_kustomize_input *v = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *v);
+	if (!v)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < e->n_files; i++) {
+		/* the load restrictor of the config a kustomization is linted under */
+		const sl_config *cfg = e->files[i]->scope ? e->files[i]->scope->cfg : NULL;
+		v[i] = (sl_kustomize_input){e->files[i]->path, e->files[i]->context,
+					    e->files[i]->on_disk, e->files[i]->partial,
+					    cfg && strcmp(cfg->kustomize_load_restrictor, "none") == 0};
+	}
+	sl_kustomize_free(e->kust);
+	sl_err err = sl_kustomize_arrange(v, e->n_files, build, project, p->jobs, seen, &e->kust);
+	size_t n = e->n_files;
+	for (size_t i = 0; i < n; i++)
+		e->files[i]->partial = v[i].partial;
+	free(v);
+	/* each build is linted in the place of the files it uses, as a file of its own */
+	for (size_t i = 0; !err && i < sl_kustomize_n_linted(e->kust); i++) {
+		const char *name, *text;
+		size_t len;
+		bool only_named, partial;
+		sl_kustomize_build *b = sl_kustomize_linted(e->kust, i, &name, &text, &len, &only_named,
+							    &partial);
+		sl_file *f = sl_passes_new_file(p, name);
+		if (!f)
+			return SL_ENOMEM;
+		f->build = b;
+		f->only_named = only_named;
+		f->partial = partial;
+		err = sl_source_from_buffer(name, text, len, &f->src);
+		if (f->src)
+			f->src->owner = f;
+		sl_kustomize_release(b, false);   /* linted from the copy */
+	}
+	/* files in path order, so "first" (a first default PriorityClass) means the same thing
+	** however the inputs were named */
+	if (e->n_files)   /* qsort(NULL, 0, ...) is undefined */
+		qsort(e->files, e->n_files, sizeof *e->files, cmp_files);
+	return err;
+}
+
 sl_file *sl_passes_borrow(sl_passes *p, const sl_file *from)
 {
 	sl_file *f = append(&p->eng, from->path);
@@ -888,10 +1020,6 @@ void sl_passes_free(sl_passes *p)
 	sl_index_free(&e->index);
 	sl_helm_free(e->helm);
 	sl_kustomize_free(e->kust);
-	for (size_t i = 0; i < e->n_named; i++)
-		free(e->named[i]);
-	free(e->named);
-	free(e->named_as);
 	free(p->sorted);
 	free(p->notices);
 }

@@ -32,6 +32,29 @@ sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *
 /* A new file record for path (the record and its path in one block), appended to the files;
 ** NULL when out of memory (or past UINT32_MAX files). */
 sl_file *sl_passes_new_file(sl_passes *p, const char *path);
+/* The inputs, as run.c adds them (the records are the passes' to write): */
+/* A file to read in pass 1, under root (the real directory it was found under, which a fix
+** must not leave; borrowed); context: one of the project's other files, read for facts only.
+** SL_ENOMEM. */
+sl_err sl_passes_add_path(sl_passes *p, const char *path, const char *root, bool context);
+/* A path that cannot be linted: its error "cannot read: <errnum's text>", or msg when not NULL.
+** SL_ENOMEM. */
+sl_err sl_passes_add_error(sl_passes *p, const char *path, int errnum, const char *msg);
+/* What fd holds, read now, as display_path (a file of that name: the buffer stands for it); a
+** read error is the record's. SL_ENOMEM. */
+sl_err sl_passes_add_fd(sl_passes *p, int fd, const char *display_path);
+/* A copy of data[0..len), as path (standing for the file of that name). SL_ENOMEM. */
+sl_err sl_passes_add_buffer(sl_passes *p, const char *path, const char *data, size_t len);
+/* The inputs are `helm template` output of the chart in dir (sl_helm_new). SL_EUSAGE when a chart
+** was set already, or dir holds no Chart.yaml (*error_out); SL_ENOMEM. */
+sl_err sl_passes_set_helm_chart(sl_passes *p, const char *dir, char **error_out);
+/* The files' serving facts outlive the serving table: a project read once, for other runs. */
+void sl_passes_keep_facts(sl_passes *p);
+/* Kustomize over the files (sl_kustomize_arrange): with build, the kustomizations built and each
+** build added as a file linted in the place of those it uses; then the files sorted by path.
+** project: the run reads a project for other runs. seen: what the walks listed (borrowed).
+** SL_ENOMEM. */
+sl_err sl_passes_arrange(sl_passes *p, bool build, bool project, const sl_walk_seen *seen);
 /* A context record in p standing for from, a context file of another engine that read the
 ** project once and outlives p: its identity, and the objects (or digests) and serving facts
 ** the index takes from it, borrowed. NULL when out of memory. */

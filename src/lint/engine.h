@@ -120,9 +120,6 @@ typedef struct sl_engine {
 	sl_index *views;             /* one per build: the plain files' facts and its own only (an
 				        overlay's facts never reach another overlay) */
 	size_t n_views;
-	char **named;                /* the real paths of the files named that builds use, sorted, */
-	const char **named_as;       /* and their paths as named */
-	size_t n_named;
 	sl_scopes *scopes;           /* the configs the files are linted under */
 	sl_file **files;
 	size_t n_files;

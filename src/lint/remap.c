@@ -37,9 +37,13 @@ static bool kept(const sl_kustomize_origin *o, const char *const *named, const c
 	return !only || at != NULL;
 }
 
-sl_err sl_remap_kustomize(const sl_kustomize_build *b, sl_file *f, const char *const *named,
-			  const char *const *as, size_t n_named, bool only)
+sl_err sl_remap_kustomize(const sl_kustomize *k, sl_file *f)
 {
+	const sl_kustomize_build *b = f->build;
+	bool only = f->only_named;
+	const char *const *named, *const *as;
+	size_t n_named;
+	sl_kustomize_named(k, &named, &as, &n_named);
 	const char *name;
 	size_t w = 0;
 	for (size_t i = 0; i < f->n_findings; i++) {

@@ -12,15 +12,14 @@
 #include "render/helm.h"
 #include "render/kustomize/kustomize.h"
 
-/* Moves f's findings (f is build b's text, checked) to the places their nodes came from, names
-** the overlay in their notes, drops fixes, and adds the build's own findings
-** (kustomize-unsupported, kustomize-invalid). A finding moved into a base or patch the run does
-** not lint as a file of its own is dropped when a directive on its line there says so. A
-** finding in one of the files named (sorted real paths, n_named of them) takes the name the run
-** gives it (as[i] for named[i]); with only, the others are dropped (a project's build linted for
-** the files named alone). SL_ENOMEM only. */
-sl_err sl_remap_kustomize(const sl_kustomize_build *b, sl_file *f, const char *const *named,
-			  const char *const *as, size_t n_named, bool only);
+/* Moves f's findings (f is the text of f->build, a build of plan k, checked) to the places their
+** nodes came from, names the overlay in their notes, drops fixes, and adds the build's own
+** findings (kustomize-unsupported, kustomize-invalid). A finding moved into a base or patch the
+** run does not lint as a file of its own is dropped when a directive on its line there says so.
+** A finding in one of the files named (sl_kustomize_named) takes the name the run gives it; with
+** f->only_named, the others are dropped (a project's build linted for the files named alone).
+** SL_ENOMEM only. */
+sl_err sl_remap_kustomize(const sl_kustomize *k, sl_file *f);
 /* Moves every finding of f (a `helm template` stream) to the template its document came from
 ** (sl_helm_remap). SL_ENOMEM only. */
 sl_err sl_remap_helm(sl_helm *h, sl_file *f);

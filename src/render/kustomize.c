@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "render/knode.h"
 #include "render/kpatch.h"
 #include "render/kustomize/kustomize.h"
@@ -189,6 +190,7 @@ struct sl_kustomize {
 	struct { const char *s; size_t len; } *bases;   /* the consumed files' base names, once */
 	size_t n_bases;
 	sl_repo *repo;       /* asked whether git ignores a missing input (opened when needed) */
+	struct run_part *run;   /* a run's files (sl_kustomize_arrange), NULL: none */
 };
 
 /* What the run's walks saw at path (as named: "dir/name"). */
@@ -2351,10 +2353,13 @@ void sl_kustomize_release(sl_kustomize_build *b, bool all)
 	b->n_spans = b->spans_cap = 0;
 }
 
+static void run_part_free(struct run_part *r);
+
 void sl_kustomize_free(sl_kustomize *k)
 {
 	if (!k)
 		return;
+	run_part_free(k->run);
 	for (size_t i = 0; i < k->n_files; i++) {
 		free(k->files[i]->real);
 		free(k->files[i]->path);
@@ -2432,4 +2437,293 @@ sl_err sl_kustomize_patch_files(sl_kustomize *k, const char *path, char ***v, si
 	for (size_t i = 0; !err && i < sl_seq_n(psm); i++)
 		err = add(k, path, dlen, sl_seq_item(psm, i), v, n, cap);
 	return err;
+}
+
+/* --- a run's files ------------------------------------------------------------------------- */
+
+/* Kustomize's part of a run (sl_kustomize_arrange): the files named that builds use, and the
+** builds the run lints. */
+struct run_part {
+	char **named;              /* sorted real paths of the files named (not the project's) that */
+	const char **named_as;     /* a build uses, and their paths as named */
+	size_t n_named;
+	struct linted {
+		size_t build;          /* in the plan's builds */
+		bool only_named, partial;
+	} *linted;
+	size_t n_linted;
+	char **patches;            /* the real paths of the files used as patches, sorted */
+	size_t n_patches;
+};
+
+static int cmp_path_input(const void *key, const void *v)
+{
+	return strcmp(*(const char *const *)key, (*(const sl_kustomize_input *const *)v)->path);
+}
+
+static int cmp_inputs(const void *a, const void *b)
+{
+	return strcmp((*(const sl_kustomize_input *const *)a)->path,
+		      (*(const sl_kustomize_input *const *)b)->path);
+}
+
+/* The kustomizations a run sees: those among its files v (sorted by path), and the one beside
+** each file named, as a real path; *out sorted, without repeats. */
+static sl_err kustomizations(sl_kustomize *k, sl_kustomize_input *const *v, size_t n,
+			     char ***out, size_t *n_out)
+{
+	size_t cap = 0;
+	*out = NULL;
+	*n_out = 0;
+	const char *last = NULL;   /* the directory whose kustomization was looked for last */
+	size_t last_len = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = v[i]->path;
+		const char *slash = strrchr(p, '/');
+		size_t dlen = slash ? (size_t)(slash - p) : 0;
+		char *kk[3] = {NULL, NULL, NULL};
+		if (sl_kustomize_is_file(p)) {
+			kk[0] = real_of(k, p);
+		} else if (!v[i]->context && !(last && dlen == last_len && strncmp(p, last, dlen) == 0)) {
+			last = p;
+			last_len = dlen;
+			static const char *const names[] = {"kustomization.yaml", "kustomization.yml"};
+			for (size_t j = 0; j < 2; j++) {
+				char *c = sl_xprintf("%.*s%s", slash ? (int)(slash - p + 1) : 0, p, names[j]);
+				if (!c)
+					return SL_ENOMEM;
+				/* one of the run's files: found as itself */
+				bool listed = bsearch(&c, v, n, sizeof *v, cmp_path_input) != NULL;
+				/* else as the directory's walk listed it, or access */
+				sl_walk_seen_kind w = listed ? SL_SEEN_ABSENT
+						    : sl_walk_seen_at(k->seen, p, dlen, names[j]);
+				bool there = w == SL_SEEN_FILE || w == SL_SEEN_DIR ||
+					     ((w == SL_SEEN_UNLISTED || w == SL_SEEN_OTHER) &&
+					      access(c, F_OK) == 0);
+				kk[j] = there ? real_of(k, c) : NULL;
+				free(c);
+			}
+		}
+		for (size_t j = 0; j < 2; j++) {
+			if (!kk[j])
+				continue;
+			if (!room(out, *n_out, &cap, sizeof **out)) {
+				free(kk[0]);
+				free(kk[1]);
+				return SL_ENOMEM;
+			}
+			(*out)[(*n_out)++] = kk[j];
+		}
+	}
+	if (*n_out)
+		qsort(*out, *n_out, sizeof **out, cmp_str);
+	size_t w = 0;
+	for (size_t i = 0; i < *n_out; i++) {
+		if (w && strcmp((*out)[w - 1], (*out)[i]) == 0)
+			free((*out)[i]);
+		else
+			(*out)[w++] = (*out)[i];
+	}
+	*n_out = w;
+	return SL_OK;
+}
+
+/* Marks partial the files a kustomization the run sees uses as patches: partial objects, never
+** linted on their own (nor read for facts); they stay the run's files (a buffer's text comes
+** back unchanged). */
+static sl_err mark_patches(sl_kustomize *k, sl_kustomize_input *v, size_t n)
+{
+	struct run_part *r = k->run;
+	sl_kustomize_input **sorted = sl_xmalloc((n ? n : 1) * sizeof *sorted);
+	if (!sorted)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = &v[i];
+	if (n)
+		qsort(sorted, n, sizeof *sorted, cmp_inputs);
+	char **kust = NULL;
+	size_t nk = 0, cap = 0;
+	sl_err err = kustomizations(k, sorted, n, &kust, &nk);
+	free(sorted);
+	for (size_t i = 0; !err && i < nk; i++)
+		err = sl_kustomize_patch_files(k, kust[i], &r->patches, &r->n_patches, &cap);
+	size_t np = r->n_patches;
+	const char **bases = !err && np ? sl_xmalloc(np * sizeof *bases) : NULL;
+	if (!err && np && !bases)
+		err = SL_ENOMEM;
+	for (size_t j = 0; bases && j < np; j++) {   /* the patches' base names, sorted */
+		const char *pb = strrchr(r->patches[j], '/');
+		bases[j] = pb ? pb + 1 : r->patches[j];
+	}
+	if (bases) {
+		qsort(r->patches, np, sizeof *r->patches, cmp_str);
+		qsort(bases, np, sizeof *bases, cmp_str);
+	}
+	for (size_t i = 0; !err && np && i < n; i++) {
+		const char *base = strrchr(v[i].path, '/');
+		base = base ? base + 1 : v[i].path;
+		/* a patch's base name first: most files need no realpath */
+		bool named = bsearch(&base, bases, np, sizeof *bases, cmp_str) != NULL;
+		char *real = named ? real_of(k, v[i].path) : NULL;
+		if (real && bsearch(&real, r->patches, np, sizeof *r->patches, cmp_str))
+			v[i].partial = true;
+		free(real);
+	}
+	for (size_t i = 0; i < nk; i++)
+		free(kust[i]);
+	free(bases);
+	free(kust);
+	return err;
+}
+
+/* The real paths of the files named (not the project's) that a build uses, sorted, with their
+** names. SL_ENOMEM only. */
+static sl_err named_used(sl_kustomize *k, const sl_kustomize_input *v, size_t n)
+{
+	struct run_part *r = k->run;
+	struct named { char *real; const char *as; } *nv = sl_xcalloc(n ? n : 1, sizeof *nv);
+	if (!nv)
+		return SL_ENOMEM;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!v[i].context && v[i].partial && v[i].on_disk && (nv[m].real = real_of(k, v[i].path)))
+			nv[m++].as = v[i].path;
+	if (m)
+		qsort(nv, m, sizeof *nv, cmp_str);   /* by real path, the first member */
+	r->named = sl_xmalloc((m ? m : 1) * sizeof *r->named);
+	r->named_as = sl_xmalloc((m ? m : 1) * sizeof *r->named_as);
+	sl_err err = r->named && r->named_as ? SL_OK : SL_ENOMEM;
+	for (size_t i = 0; i < m; i++) {
+		if (!err) {
+			r->named[r->n_named] = nv[i].real;
+			r->named_as[r->n_named++] = nv[i].as;
+		} else {
+			free(nv[i].real);
+		}
+	}
+	free(nv);
+	return err;
+}
+
+/* Plans and builds the kustomizations among v: the files the builds use are marked partial, and
+** the builds that reach a file the run reports are the ones it lints. */
+static sl_err build_run(sl_kustomize_input *v, size_t n, bool project, unsigned jobs,
+			const sl_walk_seen *seen, sl_kustomize **out)
+{
+	const char **kp = sl_xmalloc((n ? n : 1) * sizeof *kp);
+	bool *from_project = sl_xmalloc((n ? n : 1) * sizeof *from_project);
+	bool *load_none = sl_xmalloc((n ? n : 1) * sizeof *load_none);
+	if (!kp || !from_project || !load_none) {
+		free(kp);
+		free(from_project);
+		free(load_none);
+		return SL_ENOMEM;
+	}
+	bool named = false;   /* a file of the caller's on disk (not a project read for facts) */
+	for (size_t i = 0; i < n && !named; i++)
+		named = !v[i].context && v[i].on_disk;
+	size_t nk = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((!v[i].context || (named && !project)) && v[i].on_disk &&
+		    sl_kustomize_is_file(v[i].path)) {
+			load_none[nk] = v[i].load_none;
+			from_project[nk] = v[i].context;
+			kp[nk++] = v[i].path;
+		}
+	/* a plan even without builds: the patches are resolved through it */
+	sl_err err = sl_kustomize_plan_seen(kp, nk, jobs, seen, load_none, out);
+	free(kp);
+	free(load_none);
+	sl_kustomize *k = *out;
+	if (!err && !(k->run = sl_xcalloc(1, sizeof *k->run)))
+		err = SL_ENOMEM;
+	if (err || !nk) {
+		free(from_project);
+		return err;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(v[i].path, '/');
+		/* a real path only for a file whose base name a build used */
+		char *real = !sl_kustomize_may_consume(k, base ? base + 1 : v[i].path)
+			     ? NULL : real_of(k, v[i].path);
+		if (real && sl_kustomize_consumed(k, real))
+			v[i].partial = true;   /* linted in its overlays' builds (a project's file: not a
+						  plain file's fact either) */
+		free(real);
+	}
+	err = named_used(k, v, n);
+	struct run_part *r = k->run;
+	r->linted = err ? NULL : sl_xcalloc(k->n_builds ? k->n_builds : 1, sizeof *r->linted);
+	if (!err && !r->linted)
+		err = SL_ENOMEM;
+	for (size_t i = 0; !err && i < k->n_builds; i++) {
+		sl_kustomize_build *b = k->builds[i];
+		bool theirs = from_project[b->root];
+		if (theirs && !sl_kustomize_build_uses(b, (const char *const *)r->named, r->n_named))
+			continue;   /* reaches no file named */
+		r->linted[r->n_linted++] = (struct linted){i, theirs, false};
+	}
+	free(from_project);
+	return err;
+}
+
+sl_err sl_kustomize_arrange(sl_kustomize_input *v, size_t n, bool build, bool project,
+			    unsigned jobs, const sl_walk_seen *seen, sl_kustomize **out)
+{
+	*out = NULL;
+	sl_err err = build ? build_run(v, n, project, jobs, seen, out)
+			   : sl_kustomize_plan(NULL, 0, 1, out);
+	if (!err && !build && !((*out)->run = sl_xcalloc(1, sizeof *(*out)->run)))
+		err = SL_ENOMEM;
+	if (!err)
+		err = mark_patches(*out, v, n);
+	struct run_part *r = *out ? (*out)->run : NULL;
+	for (size_t i = 0; !err && r && i < r->n_linted; i++) {
+		/* a build stands for its kustomization: a patch, when that file is one */
+		char *real = r->n_patches ? real_of(*out, (*out)->builds[r->linted[i].build]->name)
+					  : NULL;
+		r->linted[i].partial = real && bsearch(&real, r->patches, r->n_patches,
+						       sizeof *r->patches, cmp_str);
+		free(real);
+	}
+	return err;
+}
+
+size_t sl_kustomize_n_linted(const sl_kustomize *k)
+{
+	return k && k->run ? k->run->n_linted : 0;
+}
+
+sl_kustomize_build *sl_kustomize_linted(const sl_kustomize *k, size_t i, const char **name,
+					const char **text, size_t *len, bool *only_named,
+					bool *partial)
+{
+	const struct linted *l = &k->run->linted[i];
+	*only_named = l->only_named;
+	*partial = l->partial;
+	return sl_kustomize_build_at(k, l->build, name, text, len);
+}
+
+void sl_kustomize_named(const sl_kustomize *k, const char *const **named, const char *const **as,
+			size_t *n)
+{
+	const struct run_part *r = k ? k->run : NULL;
+	*named = r ? (const char *const *)r->named : NULL;
+	*as = r ? r->named_as : NULL;
+	*n = r ? r->n_named : 0;
+}
+
+static void run_part_free(struct run_part *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_named; i++)
+		free(r->named[i]);
+	free(r->named);
+	free(r->named_as);
+	free(r->linted);
+	for (size_t i = 0; i < r->n_patches; i++)
+		free(r->patches[i]);
+	free(r->patches);
+	free(r);
 }

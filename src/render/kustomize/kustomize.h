@@ -79,6 +79,39 @@ void sl_kustomize_issue(const sl_kustomize_build *b, size_t i, const char **rule
 /* True when build b read one of the files at real paths reals (sorted, n of them) as a
 ** resource, a patch or a kustomization. */
 bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *reals, size_t n);
+/* A file of a run, as Kustomize sees it (sl_kustomize_arrange). */
+typedef struct sl_kustomize_input {
+	const char *path;    /* as the run names it */
+	bool context;        /* one of the project's other files, read for facts */
+	bool on_disk;        /* read from path (not a buffer, not stdin) */
+	bool partial;        /* a kustomization uses it, as a patch or a resource of a build: not
+				linted on its own, nor read for facts (set here, never cleared) */
+	bool load_none;      /* a kustomization built as with --load-restrictor
+				LoadRestrictionsNone (its config's render.kustomize.load-restrictor) */
+} sl_kustomize_input;
+/* Kustomize over the files of a run (v, n of them, in the order they were added), in one call:
+** with build, the kustomizations among the caller's files (and the project's, when the run
+** reads a project to lint files named alone, the pre-commit case) are planned and their roots
+** built on up to jobs threads; the files a build uses become partial, and so do the files a
+** kustomization the run sees (among its files, or beside a file named) uses as patches. A
+** project's build that uses no file named is not linted. Without build (the files a run would
+** lint: `--show-files`) only the patches are marked. seen (borrowed for the plan's life; NULL:
+** none) answers probes of the directories the walks listed. SL_ENOMEM only: a kustomization that
+** cannot be read or built is a finding of its build. */
+sl_err sl_kustomize_arrange(sl_kustomize_input *v, size_t n, bool build, bool project,
+			    unsigned jobs, const struct sl_walk_seen *seen, sl_kustomize **out);
+/* The builds a run lints, i from 0 to sl_kustomize_n_linted - 1: build i's text and the name it
+** is linted under (sl_kustomize_build_at), whether it is linted only for its findings in the
+** files named (a project's build) and whether its kustomization is a patch. */
+size_t sl_kustomize_n_linted(const sl_kustomize *k);
+sl_kustomize_build *sl_kustomize_linted(const sl_kustomize *k, size_t i, const char **name,
+					const char **text, size_t *len, bool *only_named,
+					bool *partial);
+/* The files named (not the project's) that a build uses: their sorted real paths and their
+** names in the run (as[i] for named[i]), n of them; what lint/remap.c keeps a build's findings
+** in. */
+void sl_kustomize_named(const sl_kustomize *k, const char *const **named, const char *const **as,
+			size_t *n);
 /* Frees build b's text (the run lints a copy); with all, its knodes and spans too, once its
 ** findings are moved (a streamed run checks a build once; a fix round needs them again). */
 void sl_kustomize_release(sl_kustomize_build *b, bool all);
