@@ -14,16 +14,8 @@
 #include "config/registry.h"
 #include "driver/scopes.h"
 #include "util/spelling.h"
+#include "util/strmap.h"
 
-struct dir_entry { char *dir; size_t scope; };   /* a real directory and its scope's index */
-
-static uint64_t hash_str(const char *p)
-{
-	uint64_t h = 1469598103934665603u;   /* FNV-1a */
-	for (; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211u;
-	return h;
-}
 
 struct sl_scopes {
 	sl_run_options opts;         /* the selection, for each new scope: its own copy */
@@ -31,8 +23,7 @@ struct sl_scopes {
 	bool per_file;
 	sl_scope **v;                /* v[0]: the run's */
 	size_t n;
-	struct dir_entry *dirs;      /* directories met, each with its scope */
-	size_t n_dirs, cap_dirs;
+	sl_strmap dirs;              /* real directories met (keys owned) -> their scope's index */
 	char *last_dir;              /* the directory of the last path asked about, as named, and */
 	const sl_scope *last;        /* its scope: a walk asks directory by directory */
 	char *parent, *parent_real;  /* the last directory's parent, as named and real */
@@ -355,9 +346,9 @@ void sl_scopes_free(sl_scopes *s)
 	for (size_t i = 0; i < s->n; i++)
 		scope_free(s->v[i]);
 	free(s->v);
-	for (size_t i = 0; i < s->cap_dirs; i++)
-		free(s->dirs[i].dir);
-	free(s->dirs);
+	for (size_t i = 0; i < s->dirs.cap; i++)
+		free((char *)s->dirs.v[i].key);
+	sl_strmap_free(&s->dirs);
 	free(s->last_dir);
 	free(s->parent);
 	free(s->parent_real);
@@ -367,44 +358,23 @@ void sl_scopes_free(sl_scopes *s)
 	free(s);
 }
 
-/* The scope already known for the real directory dir, or -1 (s->dirs: an open-addressing hash
-** table of cap_dirs slots, a power of two, at most half full). */
+/* The scope already known for the real directory dir, or -1. */
 static long known_dir(const sl_scopes *s, const char *dir)
 {
-	for (size_t j = s->cap_dirs ? hash_str(dir) & (s->cap_dirs - 1) : 0;
-	     s->cap_dirs && s->dirs[j].dir; j = (j + 1) & (s->cap_dirs - 1))
-		if (strcmp(s->dirs[j].dir, dir) == 0)
-			return (long)s->dirs[j].scope;
-	return -1;
-}
-
-static void put_dir(struct dir_entry *t, size_t cap, struct dir_entry e)
-{
-	size_t j = hash_str(e.dir) & (cap - 1);
-	while (t[j].dir)
-		j = (j + 1) & (cap - 1);
-	t[j] = e;
+	const sl_strmap_slot *d = sl_strmap_get(&s->dirs, dir, strlen(dir));
+	return d ? (long)(uintptr_t)d->val : -1;
 }
 
 static bool remember_dir(sl_scopes *s, const char *dir, size_t scope)
 {
-	if (2 * (s->n_dirs + 1) > s->cap_dirs) {
-		size_t ncap = s->cap_dirs ? s->cap_dirs * 2 : 64;
-		struct dir_entry *nd = sl_xcalloc(ncap, sizeof *nd);
-		if (!nd)
-			return false;
-		for (size_t i = 0; i < s->cap_dirs; i++)
-			if (s->dirs[i].dir)
-				put_dir(nd, ncap, s->dirs[i]);
-		free(s->dirs);
-		s->dirs = nd;
-		s->cap_dirs = ncap;
-	}
 	char *d = sl_xstrdup(dir);
-	if (!d)
-		return false;
-	put_dir(s->dirs, s->cap_dirs, (struct dir_entry){d, scope});
-	s->n_dirs++;
+	bool found;
+	sl_strmap_slot *slot = d ? sl_strmap_put(&s->dirs, d, strlen(d), &found) : NULL;
+	if (!slot || found) {   /* found: asked only for a directory not known */
+		free(d);
+		return slot != NULL;
+	}
+	slot->val = (void *)(uintptr_t)scope;
 	return true;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "util/arena.h"
 #include "fs/walk.h"
+#include "util/strmap.h"
 #include "fs/write.h"
 
 #include "util/regex.h"
@@ -355,24 +356,15 @@ void sl_walk_globs_free(sl_globs *g)
 
 /* A directory listed: its entries sorted, each name stored after its d_type byte. */
 struct listing {
-	char *dir;                  /* as the walk named it, or its real path */
 	char **names;
 	size_t n;
 	bool alias;                 /* the real path's entry: names belong to the named one */
+	char dir[];                 /* as the walk named it, or its real path: the map's key */
 };
 
 struct sl_walk_seen {
-	struct listing *v;          /* open addressing on dir, cap slots (a power of two), at most */
-	size_t n, cap;              /* half full */
+	sl_strmap dirs;             /* a directory -> its struct listing */
 };
-
-static uint64_t hash_dir(const char *p, size_t n)
-{
-	uint64_t h = 1469598103934665603u;   /* FNV-1a */
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 1099511628211u;
-	return h;
-}
 
 sl_walk_seen *sl_walk_seen_new(void)
 {
@@ -390,47 +382,33 @@ void sl_walk_seen_free(sl_walk_seen *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->cap; i++)
-		if (s->v[i].dir) {
-			free(s->v[i].dir);
-			if (!s->v[i].alias)
-				free_names(s->v[i].names, s->v[i].n);
-		}
-	free(s->v);
+	for (size_t i = 0; i < s->dirs.cap; i++) {
+		struct listing *l = s->dirs.v[i].val;
+		if (l && !l->alias)
+			free_names(l->names, l->n);
+		free(l);
+	}
+	sl_strmap_free(&s->dirs);
 	free(s);
-}
-
-static struct listing *seen_slot(struct listing *v, size_t cap, const char *dir, size_t dlen)
-{
-	size_t j = hash_dir(dir, dlen) & (cap - 1);
-	while (v[j].dir && !(strncmp(v[j].dir, dir, dlen) == 0 && v[j].dir[dlen] == '\0'))
-		j = (j + 1) & (cap - 1);
-	return &v[j];
 }
 
 /* Keeps dir's listing (names, n: taken; alias: owned by another entry); false when out of
 ** memory or dir was listed before (then the caller keeps names). */
 static bool seen_put(sl_walk_seen *s, const char *dir, char **names, size_t n, bool alias)
 {
-	if (2 * (s->n + 1) > s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
-		struct listing *nv = sl_xcalloc(ncap, sizeof *nv);
-		if (!nv)
-			return false;
-		for (size_t i = 0; i < s->cap; i++)
-			if (s->v[i].dir)
-				*seen_slot(nv, ncap, s->v[i].dir, strlen(s->v[i].dir)) = s->v[i];
-		free(s->v);
-		s->v = nv;
-		s->cap = ncap;
-	}
-	struct listing *l = seen_slot(s->v, s->cap, dir, strlen(dir));
-	if (l->dir || !(l->dir = sl_xstrdup(dir)))
+	size_t len = strlen(dir);
+	struct listing *l = sl_xmalloc(sizeof *l + len + 1);
+	bool found;
+	sl_strmap_slot *slot = l ? sl_strmap_put(&s->dirs, memcpy(l->dir, dir, len + 1), len,
+						 &found) : NULL;
+	if (!slot || found) {
+		free(l);
 		return false;
+	}
 	l->names = names;
 	l->n = n;
 	l->alias = alias;
-	s->n++;
+	slot->val = l;
 	return true;
 }
 
@@ -442,11 +420,12 @@ static int cmp_name(const void *key, const void *elem)
 sl_walk_seen_kind sl_walk_seen_at(const sl_walk_seen *s, const char *dir, size_t dlen,
 				  const char *name)
 {
-	if (!s || !s->cap || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+	if (!s || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return SL_SEEN_UNLISTED;   /* never in a listing */
-	const struct listing *l = seen_slot(s->v, s->cap, dir, dlen);
-	if (!l->dir)
+	const sl_strmap_slot *slot = sl_strmap_get(&s->dirs, dir, dlen);
+	if (!slot)
 		return SL_SEEN_UNLISTED;
+	const struct listing *l = slot->val;
 	char **hit = l->n ? bsearch(name, l->names, l->n, sizeof *l->names, cmp_name) : NULL;
 	if (!hit)
 		return SL_SEEN_ABSENT;

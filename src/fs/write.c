@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include "util/hash.h"
 #include "util/arena.h"
 #include "fs/write.h"
 
@@ -100,11 +101,11 @@ static bool same_content(int fd, const sl_source *orig)
 			return false;
 		if (r == 0)
 			break;
-		h = sl_source_hash(h, buf, (size_t)r);
+		h = sl_hash_bytes(h, buf, (size_t)r);
 		total += (size_t)r;
 		off += r;
 	}
-	return total == orig->len && h == sl_source_hash(SL_HASH_INIT, orig->data, orig->len);
+	return total == orig->len && h == sl_hash_bytes(SL_HASH_INIT, orig->data, orig->len);
 }
 
 /* True when the file open as fd, still named real, is the one read as orig, unchanged. */

@@ -18,6 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "util/hash.h"
+#include "util/strmap.h"
 #include "render/knode.h"
 #include "render/kpatch.h"
 #include "render/kustomize/kustomize.h"
@@ -99,72 +101,49 @@ struct sl_kustomize_build {
 	size_t n_used, cap_used;
 };
 
-/* A string → string cache (open addressing; a NULL value is an answer too: "none"). The plan
-** asks the file system about the same few directories thousands of times. */
+/* A string -> string cache (a NULL value is an answer too: "none"), keys and values owned. The
+** plan asks the file system about the same few directories thousands of times. */
 struct memo {
-	struct mslot { uint64_t hash; char *key, *val; } *v;
-	size_t n, cap;   /* cap: a power of two, or 0 */
+	sl_strmap m;
 };
-
-/* The slot of key (hash h) in m: the one holding it, or the empty one where it goes. */
-static struct mslot *memo_slot(const struct memo *m, const char *key, size_t len, uint64_t h)
-{
-	for (size_t i = h & (m->cap - 1); ; i = (i + 1) & (m->cap - 1)) {
-		struct mslot *s = &m->v[i];
-		if (!s->key || (s->hash == h && strncmp(s->key, key, len) == 0 && !s->key[len]))
-			return s;
-	}
-}
 
 /* True (and *val) when key [key, key + len) is in m. */
 static bool memo_get(const struct memo *m, const char *key, size_t len, const char **val)
 {
-	if (!m->cap)
-		return false;
-	const struct mslot *s = memo_slot(m, key, len, sl_source_hash(SL_HASH_INIT, key, len));
-	if (s->key)
+	const sl_strmap_slot *s = sl_strmap_get(&m->m, key, len);
+	if (s)
 		*val = s->val;
-	return s->key != NULL;
+	return s != NULL;
 }
 
 /* Remembers val (taken, may be NULL) for key [key, key + len); the value kept, or NULL when out
 ** of memory (*oom then). */
 static const char *memo_put(struct memo *m, const char *key, size_t len, char *val, bool *oom)
 {
-	if (2 * (m->n + 1) > m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 64;
-		struct memo g = {sl_xcalloc(cap, sizeof *g.v), m->n, cap};
-		if (!g.v) {
-			free(val);
-			*oom = true;
-			return NULL;
-		}
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->v[i].key)
-				*memo_slot(&g, m->v[i].key, strlen(m->v[i].key), m->v[i].hash) = m->v[i];
-		free(m->v);
-		*m = g;
-	}
-	uint64_t h = sl_source_hash(SL_HASH_INIT, key, len);
-	struct mslot *s = memo_slot(m, key, len, h);
 	char *k = sl_xprintf("%.*s", (int)len, key);
-	if (!k) {
+	bool found;
+	sl_strmap_slot *s = k ? sl_strmap_put(&m->m, k, len, &found) : NULL;
+	if (!s) {
+		free(k);
 		free(val);
 		*oom = true;
 		return NULL;
 	}
-	*s = (struct mslot){h, k, val};
-	m->n++;
+	if (found) {   /* asked again meanwhile: the answer is the same */
+		free(k);
+		free(s->val);
+	}
+	s->val = val;
 	return val;
 }
 
 static void memo_free(struct memo *m)
 {
-	for (size_t i = 0; i < m->cap; i++) {
-		free(m->v[i].key);
-		free(m->v[i].val);
+	for (size_t i = 0; i < m->m.cap; i++) {
+		free((char *)m->m.v[i].key);
+		free(m->m.v[i].val);
 	}
-	free(m->v);
+	sl_strmap_free(&m->m);
 }
 
 struct sl_kustomize {
@@ -386,12 +365,12 @@ static char type_of(sl_kustomize *k, const char *path)
 ** when it cannot be read. */
 static struct kfile *load_(sl_kustomize *k, const char *path)
 {
-	uint64_t h = sl_source_hash(SL_HASH_INIT, path, strlen(path));
+	uint64_t h = sl_hash_bytes(SL_HASH_INIT, path, strlen(path));
 	for (size_t i = 0; i < k->n_files; i++)   /* by the path first: no realpath for a file met again */
 		if (k->files[i]->hash == h && k->files[i]->path && strcmp(k->files[i]->path, path) == 0)
 			return k->files[i];
 	char *real = real_of(k, path);
-	uint64_t rh = real ? sl_source_hash(SL_HASH_INIT, real, strlen(real)) : 0;
+	uint64_t rh = real ? sl_hash_bytes(SL_HASH_INIT, real, strlen(real)) : 0;
 	for (size_t i = 0; real && i < k->n_files; i++)
 		if (k->files[i]->real_hash == rh && strcmp(k->files[i]->real, real) == 0) {
 			free(real);

@@ -316,7 +316,9 @@ void sl_index_free(sl_index *ix)
 {
 	for (int k = 0; k < SL_KIND__COUNT; k++)
 		free(ix->by_kind[k]);
-	free(ix->names);
+	for (int k = 0; k < SL_KIND__COUNT; k++)
+		sl_strmap_free(&ix->names[k]);
+	free(ix->groups);
 	free(ix->same);
 	free(ix->features_cms);
 	free(ix->facts);
@@ -393,14 +395,6 @@ static sl_err finish_pools(sl_index *ix)
 	return SL_OK;
 }
 
-static size_t name_hash(sl_kind k, const char *name)
-{
-	size_t h = 1469598103934665603ull ^ (size_t)k;
-	for (; *name; name++)
-		h = (h ^ (unsigned char)*name) * 1099511628211ull;
-	return h;
-}
-
 static int cmp_priority(const void *a, const void *b)
 {
 	const sl_serving_priority *x = a, *y = b;
@@ -410,14 +404,11 @@ static int cmp_priority(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* The hash slot of (k, name), NULL when no object is so named. */
-static struct sl_index_name *name_slot(const sl_index *ix, sl_kind k, const char *name)
+/* The objects of kind k named name, NULL when none is. */
+static struct sl_index_group *group_of(const sl_index *ix, sl_kind k, const char *name)
 {
-	size_t cap = ix->names_cap;
-	for (size_t j = name_hash(k, name) & (cap - 1); ix->names[j].name; j = (j + 1) & (cap - 1))
-		if (ix->names[j].obj->kind == k && strcmp(ix->names[j].name, name) == 0)
-			return &ix->names[j];
-	return NULL;
+	const sl_strmap_slot *s = sl_strmap_get(&ix->names[k], name, strlen(name));
+	return s ? s->val : NULL;
 }
 
 /* KServe's default deployment mode from the first inferenceservice-config ConfigMap whose
@@ -458,57 +449,45 @@ static sl_err find_default_mode(sl_index *ix)
 
 sl_err sl_index_finish(sl_index *ix)
 {
-	/* (kind, name) -> first object, open addressing at load <= 1/2 */
-	size_t total = 0;
+	/* (kind, name) -> the objects so named, in index order */
+	size_t total = 0, n_groups = 0;
 	for (int k = 0; k < SL_KIND__COUNT; k++)
 		total += ix->n_by_kind[k];
-	size_t cap = 16;
-	while (cap < total * 2 + 1)
-		cap *= 2;
-	ix->names = sl_xcalloc(cap, sizeof *ix->names);
-	if (!ix->names)
-		return SL_ENOMEM;
-	ix->names_cap = cap;
-	size_t *kinds = sl_xcalloc(cap, sizeof *kinds);
-	if (!kinds)
+	ix->groups = sl_xcalloc(total ? total : 1, sizeof *ix->groups);
+	if (!ix->groups)
 		return SL_ENOMEM;
 	for (int k = 0; k < SL_KIND__COUNT; k++) {
 		for (size_t i = 0; i < ix->n_by_kind[k]; i++) {
 			const sl_object *o = ix->by_kind[k][i];
-			if (!o->name)
-				continue;
-			size_t j = name_hash((sl_kind)k, o->name) & (cap - 1);
-			while (ix->names[j].name &&
-			       !(kinds[j] == (size_t)k && strcmp(ix->names[j].name, o->name) == 0))
-				j = (j + 1) & (cap - 1);
-			if (!ix->names[j].name) {
-				ix->names[j].name = o->name;
-				ix->names[j].obj = o;
-				kinds[j] = (size_t)k;
+			bool found;
+			sl_strmap_slot *s = o->name ? sl_strmap_put(&ix->names[k], o->name,
+								    strlen(o->name), &found) : NULL;
+			if (o->name && !s)
+				return SL_ENOMEM;
+			if (s && !found) {
+				ix->groups[n_groups] = (struct sl_index_group){o, 0, 0};
+				s->val = &ix->groups[n_groups++];
 			}
-			ix->names[j].n++;
+			if (s)
+				((struct sl_index_group *)s->val)->n++;
 		}
 	}
-	/* every object so named, grouped per slot in index order */
 	size_t at = 0;
-	for (size_t j = 0; j < cap; j++) {
-		ix->names[j].first = at;
-		at += ix->names[j].n;
-		kinds[j] = 0;   /* from here: how many of the slot's group are placed */
+	for (size_t g = 0; g < n_groups; g++) {
+		ix->groups[g].first = at;
+		at += ix->groups[g].n;
+		ix->groups[g].n = 0;   /* counted again as the group is placed */
 	}
 	ix->same = sl_xmalloc((at ? at : 1) * sizeof *ix->same);
-	if (!ix->same) {
-		free(kinds);
+	if (!ix->same)
 		return SL_ENOMEM;
-	}
 	for (int k = 0; k < SL_KIND__COUNT; k++)
 		for (size_t i = 0; i < ix->n_by_kind[k]; i++) {
 			const sl_object *o = ix->by_kind[k][i];
-			struct sl_index_name *slot = o->name ? name_slot(ix, (sl_kind)k, o->name) : NULL;
-			if (slot)
-				ix->same[slot->first + kinds[slot - ix->names]++] = o;
+			struct sl_index_group *g = o->name ? group_of(ix, (sl_kind)k, o->name) : NULL;
+			if (g)
+				ix->same[g->first + g->n++] = o;
 		}
-	free(kinds);
 	/* config-features ConfigMaps */
 	size_t n;
 	const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
@@ -676,16 +655,16 @@ const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *
 const sl_object *const *sl_index_find_all(const sl_index *ix, sl_kind k, const char *name,
 					  size_t *n)
 {
-	const struct sl_index_name *slot = ix->finished && name ? name_slot(ix, k, name) : NULL;
-	*n = slot ? slot->n : 0;
-	return slot ? ix->same + slot->first : NULL;
+	const struct sl_index_group *g = ix->finished && name ? group_of(ix, k, name) : NULL;
+	*n = g ? g->n : 0;
+	return g ? ix->same + g->first : NULL;
 }
 
 const sl_object *sl_index_find(const sl_index *ix, sl_kind k, const char *name)
 {
 	if (ix->finished && name) {
-		const struct sl_index_name *slot = name_slot(ix, k, name);
-		return slot ? slot->obj : NULL;
+		const struct sl_index_group *g = group_of(ix, k, name);
+		return g ? g->obj : NULL;
 	}
 	for (size_t i = 0; name && i < ix->n_by_kind[k]; i++) {
 		const sl_object *o = ix->by_kind[k][i];

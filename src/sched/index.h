@@ -8,6 +8,7 @@
 #define SL_INDEX_H
 
 #include "config/config.h"
+#include "util/strmap.h"
 #include "sched/index_lookups.h"
 #include "model/model.h"
 
@@ -63,13 +64,12 @@ struct sl_index {
 	size_t n_by_kind[SL_KIND__COUNT];
 	const sl_config *cfg;
 	/* Derived once by sl_index_finish, so rules never rescan per unit: */
-	struct sl_index_name {
-		const char *name;
+	sl_strmap names[SL_KIND__COUNT];  /* per kind: an object's name -> its sl_index_group */
+	struct sl_index_group {
 		const sl_object *obj;      /* the first so named */
 		size_t first, n;           /* all so named: same[first .. first + n) */
-	} *names;                          /* hash of (kind, name) */
+	} *groups;
 	const sl_object **same;
-	size_t names_cap;
 	const sl_object **features_cms;   /* config-features ConfigMaps in knative-serving */
 	size_t n_features_cms;
 	sl_mode default_mode;             /* KServe's default mode from inferenceservice-config */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/hash.h"
 #include "util/arena.h"
 #include "yaml/diff.h"
 #include "yaml/source.h"
@@ -35,7 +36,7 @@ static struct line *split(const char *t, size_t len, size_t *count)
 		v[k++].n = len - s;
 	}
 	for (size_t i = 0; i < k; i++)
-		v[i].h = sl_source_hash(SL_HASH_INIT, v[i].s, v[i].n);
+		v[i].h = sl_hash_bytes(SL_HASH_INIT, v[i].s, v[i].n);
 	*count = k;
 	return v;
 }

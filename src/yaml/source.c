@@ -338,15 +338,6 @@ const char *sl_source_strerror(int errnum)
 	return strerror(errnum);
 }
 
-uint64_t sl_source_hash(uint64_t h, const char *data, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)data[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
 static sl_err read_file(const char *fs_path, const char *path, bool index, sl_source **out)
 {
 	struct stat st;

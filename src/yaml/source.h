@@ -72,10 +72,6 @@ void sl_source_close(int fd);
 /* The text for an errno of the reading functions ("not a regular file...", "more than 64 MiB
 ** ...", else strerror). */
 const char *sl_source_strerror(int errnum);
-/* A 64-bit hash (FNV-1a) of data, to tell whether a file still holds what was read: start
-** with h = SL_HASH_INIT, and feed the bytes in as many pieces as convenient. */
-#define SL_HASH_INIT 0xcbf29ce484222325ull
-uint64_t sl_source_hash(uint64_t h, const char *data, size_t len);
 /* Length of the valid UTF-8 sequence at p (at most n bytes; overlong forms, surrogates and
 ** values past U+10FFFF are invalid), 0 when there is none. *cp gets the code point. */
 size_t sl_source_utf8_decode(const unsigned char *p, size_t n, unsigned *cp);

@@ -11,62 +11,7 @@
 #include <strings.h>
 #include <yaml.h>
 #include "yaml/yaml_tree.h"
-
-/* --- a small string-keyed hash table (anchors; keys of large mappings) ------------------- */
-
-struct hslot { const char *s; size_t len; void *val; };
-struct hset { struct hslot *slots; size_t cap, n; };
-
-static size_t hash_bytes(const char *s, size_t len)
-{
-	size_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-/* Finds s or inserts it with val. Returns the slot, NULL on allocation failure. */
-static struct hslot *hset_put(struct hset *h, const char *s, size_t len, void *val, int *found)
-{
-	if ((h->n + 1) * 2 > h->cap) {
-		size_t ncap = h->cap ? h->cap * 2 : 64;
-		struct hslot *ns = sl_xcalloc(ncap, sizeof *ns);
-		if (!ns)
-			return NULL;
-		for (size_t i = 0; i < h->cap; i++) {
-			if (!h->slots[i].s)
-				continue;
-			size_t j = hash_bytes(h->slots[i].s, h->slots[i].len) & (ncap - 1);
-			while (ns[j].s)
-				j = (j + 1) & (ncap - 1);
-			ns[j] = h->slots[i];
-		}
-		free(h->slots);
-		h->slots = ns;
-		h->cap = ncap;
-	}
-	size_t j = hash_bytes(s, len) & (h->cap - 1);
-	while (h->slots[j].s) {
-		if (h->slots[j].len == len && memcmp(h->slots[j].s, s, len) == 0) {
-			*found = 1;
-			return &h->slots[j];
-		}
-		j = (j + 1) & (h->cap - 1);
-	}
-	*found = 0;
-	h->slots[j].s = s;
-	h->slots[j].len = len;
-	h->slots[j].val = val;
-	h->n++;
-	return &h->slots[j];
-}
-
-static void hset_clear(struct hset *h)
-{
-	free(h->slots);
-	h->slots = NULL;
-	h->cap = h->n = 0;
-}
+#include "util/strmap.h"
 
 /* --- the builder --------------------------------------------------------------------------- */
 
@@ -84,7 +29,7 @@ struct builder {
 	size_t n_frames, cap_frames;
 	sl_node **kids;
 	size_t n_kids, cap_kids;
-	struct hset anchors;
+	sl_strmap anchors;            /* an anchor's name -> the newest node that defines it */
 	unsigned n_aliases;
 	size_t n_merged;            /* entries merge keys made in the open document */
 	sl_doc *cur;                /* the open document */
@@ -184,12 +129,12 @@ static sl_node *new_node(struct builder *b, sl_node_type type, yaml_mark_t sm, y
 		pr->anchor = sl_arena_strndup(b->a, (const char *)anchor, strlen((const char *)anchor));
 		if (!pr->anchor)
 			return NULL;
-		int found;
-		struct hslot *slot = hset_put(&b->anchors, pr->anchor, strlen(pr->anchor), n, &found);
+		bool found;
+		sl_strmap_slot *slot = sl_strmap_put(&b->anchors, pr->anchor, strlen(pr->anchor), &found);
 		if (!slot)
 			return NULL;
 		slot->val = n;   /* a redefined anchor: later aliases mean the newest */
-		slot->s = pr->anchor;
+		slot->key = pr->anchor;
 	}
 	return n;
 }
@@ -234,7 +179,7 @@ static int is_merge_key(const sl_node *k)
 struct entries {
 	sl_pair *v;
 	size_t n, cap;
-	struct hset keys;   /* scalar key text -> index in v (+1) */
+	sl_strmap keys;     /* scalar key text -> index in v (+1) */
 };
 
 /* Applies pair p: it replaces the entry with its key, or is appended. */
@@ -242,15 +187,15 @@ static int entries_set(struct entries *e, const sl_pair *p)
 {
 	const sl_node *k = sl_node_deref(p->key);
 	if (k && k->type == SL_NODE_SCALAR) {
-		int found;
-		struct hslot *slot = hset_put(&e->keys, k->u.scalar.s, k->u.scalar.len,
-					      (void *)(uintptr_t)(e->n + 1), &found);
+		bool found;
+		sl_strmap_slot *slot = sl_strmap_put(&e->keys, k->u.scalar.s, k->u.scalar.len, &found);
 		if (!slot)
 			return -1;
 		if (found) {
 			e->v[(uintptr_t)slot->val - 1] = *p;
 			return 0;
 		}
+		slot->val = (void *)(uintptr_t)(e->n + 1);
 	}
 	if (e->n == e->cap) {
 		size_t ncap = e->cap ? e->cap * 2 : 16;
@@ -337,7 +282,7 @@ static int resolve_merges(struct builder *b, sl_node *map)
 		}
 	}
 	free(e.v);
-	hset_clear(&e.keys);
+	sl_strmap_free(&e.keys);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -444,21 +389,23 @@ static int check_duplicates(struct builder *b, sl_node *map)
 		}
 		return 0;
 	}
-	struct hset h = {0};
+	sl_strmap h = {0};
 	for (size_t i = 0; i < n; i++) {
 		const sl_node *k = p[i].key;
 		if (k->type != SL_NODE_SCALAR || is_merge_key(k))
 			continue;
-		int found;
-		struct hslot *slot = hset_put(&h, k->u.scalar.s, k->u.scalar.len, (void *)k, &found);
+		bool found;
+		sl_strmap_slot *slot = sl_strmap_put(&h, k->u.scalar.s, k->u.scalar.len, &found);
 		if (!slot) {
-			hset_clear(&h);
+			sl_strmap_free(&h);
 			return -1;
 		}
 		if (found)
 			report_duplicate(b, slot->val, k);
+		else
+			slot->val = (void *)k;
 	}
-	hset_clear(&h);
+	sl_strmap_free(&h);
 	return 0;
 }
 
@@ -568,7 +515,7 @@ static int on_event(struct builder *b, yaml_event_t *e)
 		b->n_aliases = 0;
 		b->n_merged = 0;
 		b->n_kids = b->n_frames = 0;
-		hset_clear(&b->anchors);
+		sl_strmap_free(&b->anchors);
 		return 0;
 	}
 	case YAML_DOCUMENT_END_EVENT: {
@@ -654,20 +601,8 @@ static int on_event(struct builder *b, yaml_event_t *e)
 	case YAML_ALIAS_EVENT: {
 		size_t s = mark_off(b, e->start_mark), en = mark_off(b, e->end_mark);
 		const char *name = (const char *)e->data.alias.anchor;
-		int found = 0;
-		struct hslot *slot = NULL;
-		if (b->anchors.cap) {
-			size_t j = hash_bytes(name, strlen(name)) & (b->anchors.cap - 1);
-			while (b->anchors.slots[j].s) {
-				if (strcmp(b->anchors.slots[j].s, name) == 0) {
-					slot = &b->anchors.slots[j];
-					found = 1;
-					break;
-				}
-				j = (j + 1) & (b->anchors.cap - 1);
-			}
-		}
-		if (!found) {
+		const sl_strmap_slot *slot = sl_strmap_get(&b->anchors, name, strlen(name));
+		if (!slot) {
 			char *msg = sl_arena_printf(b->a, "found undefined alias \"%s\"", name);
 			break_doc(b, s, en, msg ? msg : "found undefined alias");
 			return 0;
@@ -884,7 +819,7 @@ sl_err sl_tree_parse_fixing(const sl_source *src, sl_arena *a, sl_tree *out,
 	out->n_indices = b.next_index;
 	free(b.frames);
 	free(b.kids);
-	hset_clear(&b.anchors);
+	sl_strmap_free(&b.anchors);
 	return err;
 }
 

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: Apache-2.0
+** test_util.c: the drawer of small tools every layer uses (src/util/): the one hash (FNV-1a,
+** against its published vectors), the one hash table (strmap.h). */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "util/arena.h"
+#include "util/hash.h"
+#include "util/strmap.h"
+
+/* FNV-1a 64's test vectors (Landon Curt Noll's fnv_test_vectors: "", "a", "foobar"). */
+Test(hash, fnv1a_vectors)
+{
+	cr_expect_eq(sl_hash_bytes(SL_HASH_INIT, "", 0), 0xcbf29ce484222325ull);
+	cr_expect_eq(sl_hash_bytes(SL_HASH_INIT, "a", 1), 0xaf63dc4c8601ec8cull);
+	cr_expect_eq(sl_hash_bytes(SL_HASH_INIT, "foobar", 6), 0x85944171f73967e8ull);
+	/* fed in pieces: the same hash */
+	cr_expect_eq(sl_hash_bytes(sl_hash_bytes(SL_HASH_INIT, "foo", 3), "bar", 3),
+		     0x85944171f73967e8ull);
+}
+
+Test(strmap, put_get_and_grow)
+{
+	sl_strmap m = {0};
+	cr_expect_null(sl_strmap_get(&m, "a", 1), "an empty map holds nothing");
+	static char keys[5000][16];
+	for (size_t i = 0; i < 5000; i++) {
+		int n = snprintf(keys[i], sizeof keys[i], "k%zu", i);
+		bool found = true;
+		sl_strmap_slot *s = sl_strmap_put(&m, keys[i], (size_t)n, &found);
+		cr_assert_not_null(s);
+		cr_expect_not(found);
+		s->val = (void *)(uintptr_t)(i + 1);
+	}
+	cr_expect_eq(m.n, 5000);
+	cr_expect_leq(2 * m.n, m.cap, "at most half full");
+	for (size_t i = 0; i < 5000; i++) {
+		const sl_strmap_slot *s = sl_strmap_get(&m, keys[i], strlen(keys[i]));
+		cr_assert_not_null(s, "%s lost in a grow", keys[i]);
+		cr_expect_eq((uintptr_t)s->val, i + 1);
+	}
+	bool found = false;
+	sl_strmap_slot *again = sl_strmap_put(&m, "k42", 3, &found);
+	cr_expect(found, "a key put twice is found");
+	cr_expect_eq((uintptr_t)again->val, 43);
+	cr_expect_eq(m.n, 5000);
+	sl_strmap_free(&m);
+	cr_expect_eq(m.cap, 0);
+	cr_expect_null(m.v);
+}
+
+/* Keys are byte ranges: a prefix, an embedded NUL and the empty key are keys of their own. */
+Test(strmap, keys_are_byte_ranges)
+{
+	sl_strmap m = {0};
+	bool found;
+	const char *text = "abc\0abd";
+	sl_strmap_put(&m, text, 3, &found)->val = "abc";
+	sl_strmap_put(&m, text, 2, &found)->val = "ab";
+	sl_strmap_put(&m, text, 7, &found)->val = "with NUL";
+	sl_strmap_put(&m, text, 0, &found)->val = "empty";
+	cr_expect_str_eq(sl_strmap_get(&m, "abc", 3)->val, "abc");
+	cr_expect_str_eq(sl_strmap_get(&m, "ab", 2)->val, "ab");
+	cr_expect_str_eq(sl_strmap_get(&m, "abc\0abd", 7)->val, "with NUL");
+	cr_expect_str_eq(sl_strmap_get(&m, "", 0)->val, "empty");
+	cr_expect_null(sl_strmap_get(&m, "abd", 3));
+	cr_expect_null(sl_strmap_get(&m, "abc\0ab", 6));
+	sl_strmap_free(&m);
+}
+
+/* Out of memory on a grow: NULL, and the map as it was. */
+Test(strmap, out_of_memory_leaves_the_map_whole)
+{
+	sl_strmap m = {0};
+	static char keys[32][8];
+	bool found;
+	for (size_t i = 0; i < 32; i++) {
+		snprintf(keys[i], sizeof keys[i], "%zu", i);
+		cr_assert_not_null(sl_strmap_put(&m, keys[i], strlen(keys[i]), &found));
+	}
+	cr_assert_eq(m.cap, 64, "the next put grows the table");
+	sl_arena_fail_after(1);
+	cr_expect_null(sl_strmap_put(&m, "new", 3, &found));
+	sl_arena_fail_after(0);
+	cr_expect_eq(m.n, 32);
+	for (size_t i = 0; i < 32; i++)
+		cr_expect_not_null(sl_strmap_get(&m, keys[i], strlen(keys[i])));
+	cr_expect_null(sl_strmap_get(&m, "new", 3));
+	sl_strmap_free(&m);
+}
