@@ -27,6 +27,7 @@
 #include <yaml.h>
 #include <unistd.h>
 #include "yaml/source.h"
+#include "util/strbuf.h"
 
 #define CONFIG_NAME ".schedlint.yaml"
 #define MAX_DEPTH 64             /* nesting limit of the config file */
@@ -1476,43 +1477,36 @@ static int read_all(const char *path, char **buf_out, size_t *len_out)
 {
 	struct stat st;
 	int fd = sl_source_open(path, &st);
-	char *buf = NULL, *nb;
-	size_t len = 0, cap = 0;
-	ssize_t got;
-	int e;
+	sl_strbuf b = {0};
+	int e = 0;
 
 	if (fd < 0)
 		return errno;
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : (size_t)st.st_size + 8192;
-			nb = realloc(buf, cap + 1);
-			if (nb == NULL) {
-				e = ENOMEM;
-				goto fail;
-			}
-			buf = nb;
+	if (!sl_strbuf_grow(&b, (size_t)st.st_size + 8192))
+		e = ENOMEM;
+	while (!e) {
+		if (b.cap - b.len < 4096 && !sl_strbuf_grow(&b, b.cap)) {
+			e = ENOMEM;
+			break;
 		}
-		got = read(fd, buf + len, cap - len);
+		ssize_t got = read(fd, b.s + b.len, b.cap - b.len - 1);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0) {
+		if (got < 0)
 			e = errno;
-			goto fail;
-		}
-		if (got == 0)
+		if (got <= 0)
 			break;
-		len += (size_t)got;
+		b.len += (size_t)got;
 	}
 	sl_source_close(fd);
-	buf[len] = '\0';
-	*buf_out = buf;
-	*len_out = len;
+	if (e) {
+		sl_strbuf_free(&b);
+		return e;
+	}
+	b.s[b.len] = '\0';
+	*len_out = b.len;
+	*buf_out = sl_strbuf_take(&b);
 	return 0;
-fail:
-	sl_source_close(fd);
-	free(buf);
-	return e;
 }
 
 static void priv_free(struct priv *pv)

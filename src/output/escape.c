@@ -5,42 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "output/escape.h"
+#include "util/strbuf.h"
 #include "yaml/source.h"
 
-/* A growing output buffer; on allocation failure it is marked failed and stops growing. */
-struct obuf {
-	char *s;
-	size_t n, cap;
-	bool failed;
-};
-
-static void put(struct obuf *b, const char *s, size_t n)
-{
-	if (b->failed)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t ncap = b->cap ? b->cap * 2 : 64;
-		while (ncap < b->n + n + 1)
-			ncap *= 2;
-		char *ns = realloc(b->s, ncap);
-		if (!ns) {
-			b->failed = true;
-			return;
-		}
-		b->s = ns;
-		b->cap = ncap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-static void put_str(struct obuf *b, const char *s)
-{
-	put(b, s, strlen(s));
-}
-
-static void put_fmt(struct obuf *b, const char *prefix, unsigned v, int digits)
+static void put_fmt(sl_strbuf *b, const char *prefix, unsigned v, int digits)
 {
 	static const char hex[] = "0123456789abcdef";
 	char t[16];
@@ -48,7 +16,7 @@ static void put_fmt(struct obuf *b, const char *prefix, unsigned v, int digits)
 	memcpy(t, prefix, n);
 	for (int i = digits - 1; i >= 0; i--)
 		t[n++] = hex[(v >> (4 * i)) & 15];
-	put(b, t, n);
+	sl_strbuf_add(b, t, n);
 }
 
 /* Controls that reorder or break displayed text: C1, the Arabic letter mark, LRM/RLM, the
@@ -77,7 +45,7 @@ static bool text_like(sl_sink sink)
 }
 
 /* Escapes the character at s[i] (of s[0..n)) for sink into b; returns the bytes it took. */
-static size_t escape_one(struct obuf *b, const char *s, size_t n, size_t i, sl_sink sink)
+static size_t escape_one(sl_strbuf *b, const char *s, size_t n, size_t i, sl_sink sink)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	bool github = sink == SL_SINK_GITHUB_DATA || sink == SL_SINK_GITHUB_PROP;
@@ -104,7 +72,7 @@ static size_t escape_one(struct obuf *b, const char *s, size_t n, size_t i, sl_s
 		rep = cp == '\t' ? "\\t" : cp == '\n' ? "\\n" : cp == '\r' ? "\\r" : NULL;
 	}
 	if (rep) {
-		put_str(b, rep);
+		sl_strbuf_addstr(b, rep);
 	} else if (cp < 0x20 || cp == 0x7F) {
 		put_fmt(b, "\\x", cp, 2);
 	} else if (sink == SL_SINK_XML && (cp == 0xFFFE || cp == 0xFFFF)) {
@@ -112,19 +80,19 @@ static size_t escape_one(struct obuf *b, const char *s, size_t n, size_t i, sl_s
 	} else if (invisible_control(cp)) {
 		if (sink == SL_SINK_XML) {
 			put_fmt(b, "&#x", cp, 4);
-			put_str(b, ";");
+			sl_strbuf_addstr(b, ";");
 		} else {
 			put_fmt(b, "\\u", cp, 4);
 		}
 	} else if (text_like(sink) && cp == '#' && i + 2 < n && p[i + 1] == '#' && p[i + 2] == '[') {
-		put_str(b, "\\x23");
+		sl_strbuf_addstr(b, "\\x23");
 	} else {
-		put(b, s + i, len);
+		sl_strbuf_add(b, s + i, len);
 	}
 	return len;
 }
 
-static void escape_into(struct obuf *b, const char *s, sl_sink sink)
+static void escape_into(sl_strbuf *b, const char *s, sl_sink sink)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
@@ -136,8 +104,8 @@ static void escape_into(struct obuf *b, const char *s, sl_sink sink)
 		while (j < n && p[j] == ' ')
 			j++;
 		if (j + 1 < n && p[j] == ':' && p[j + 1] == ':') {
-			put(b, s, j);
-			put_str(b, "\\x3a");
+			sl_strbuf_add(b, s, j);
+			sl_strbuf_addstr(b, "\\x3a");
 			i = j + 1;
 		}
 	}
@@ -148,10 +116,10 @@ static void escape_into(struct obuf *b, const char *s, sl_sink sink)
 size_t sl_escape_char(const char *s, size_t n, size_t i, sl_sink sink, char buf[SL_ESCAPE_CHAR_MAX])
 {
 	char tmp[SL_ESCAPE_CHAR_MAX];
-	struct obuf b = {.s = tmp, .cap = sizeof tmp};
+	sl_strbuf b = {.s = tmp, .cap = sizeof tmp};
 	size_t len = escape_one(&b, s, n, i, sink);
-	memcpy(buf, tmp, b.n);
-	buf[b.n] = '\0';
+	memcpy(buf, tmp, b.len);
+	buf[b.len] = '\0';
 	return len;
 }
 
@@ -159,14 +127,9 @@ char *sl_escape_str(const char *s, sl_sink sink)
 {
 	if (!s)
 		return NULL;
-	struct obuf b = {0};
-	put(&b, "", 0);
+	sl_strbuf b = {0};
 	escape_into(&b, s, sink);
-	if (b.failed) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return sl_strbuf_take(&b);
 }
 
 void sl_escape_put(FILE *out, const char *s, sl_sink sink)
@@ -198,19 +161,19 @@ json_t *sl_escape_json(const char *s)
 	}
 	if (i == n)
 		return json_stringn(s, n);
-	struct obuf b = {0};
-	put(&b, s, i);
+	sl_strbuf b = {0};
+	sl_strbuf_add(&b, s, i);
 	while (i < n) {
 		size_t len = sl_source_utf8_decode(p + i, n - i, &cp);
 		if (len) {
-			put(&b, s + i, len);
+			sl_strbuf_add(&b, s + i, len);
 			i += len;
 		} else {
-			put_str(&b, "\xEF\xBF\xBD");   /* U+FFFD */
+			sl_strbuf_addstr(&b, "\xEF\xBF\xBD");   /* U+FFFD */
 			i++;
 		}
 	}
-	json_t *j = b.failed ? NULL : json_stringn(b.s, b.n);
+	json_t *j = b.failed ? NULL : json_stringn(b.s, b.len);
 	free(b.s);
 	return j;
 }

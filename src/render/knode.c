@@ -195,8 +195,7 @@ bool sl_knode_is_null(const sl_knode *n)
 /* --- the text ------------------------------------------------------------------------------ */
 
 struct out {
-	char **buf;
-	size_t *len, *cap;
+	sl_strbuf *text;
 	sl_knode_span **spans;
 	size_t *n_spans, *spans_cap;
 	bool oom;
@@ -204,31 +203,14 @@ struct out {
 
 static void put(struct out *o, const char *s, size_t n)
 {
-	if (o->oom)
-		return;
-	if (*o->len + n + 1 > *o->cap) {
-		size_t cap = *o->cap ? *o->cap : 4096;
-		while (*o->len + n + 1 > cap)
-			cap *= 2;
-		char *nb = sl_xrealloc(*o->buf, cap);
-		if (!nb) {
-			o->oom = true;
-			return;
-		}
-		*o->buf = nb;
-		*o->cap = cap;
-	}
-	memcpy(*o->buf + *o->len, s, n);
-	*o->len += n;
-	(*o->buf)[*o->len] = '\0';
+	if (!o->oom && !sl_strbuf_add(o->text, s, n))
+		o->oom = true;
 }
 
 static void indent(struct out *o, size_t n)
 {
-	static const char sp[] = "                                                                ";
-	for (; n > 64; n -= 64)
-		put(o, sp, 64);
-	put(o, sp, n);
+	if (!o->oom && !sl_strbuf_addch(o->text, ' ', n))
+		o->oom = true;
 }
 
 /* Records that [start, now) came from n. */
@@ -246,14 +228,14 @@ static void span(struct out *o, size_t start, const sl_knode *n)
 		*o->spans = ns;
 		*o->spans_cap = cap;
 	}
-	(*o->spans)[(*o->n_spans)++] = (sl_knode_span){(uint32_t)start, (uint32_t)*o->len,
+	(*o->spans)[(*o->n_spans)++] = (sl_knode_span){(uint32_t)start, (uint32_t)o->text->len,
 								 n->src, n->start, n->end};
 }
 
 /* A scalar: plain as written when it was plain and fits on a line, else double-quoted. */
 static void scalar(struct out *o, const sl_knode *n, bool key)
 {
-	size_t at = *o->len;
+	size_t at = o->text->len;
 	bool plain = !n->quoted && n->len && !memchr(n->s, '\n', n->len) && !key;
 	if (plain) {
 		put(o, n->s, n->len);
@@ -299,12 +281,12 @@ static void value(struct out *o, const sl_knode *v, size_t ind)
 		scalar(o, v, false);
 		put(o, "\n", 1);
 	} else if (!v->n) {
-		size_t at = *o->len + 1;
+		size_t at = o->text->len + 1;
 		put(o, v->type == SL_NODE_MAP ? " {}\n" : " []\n", 4);
 		if (!o->oom) {
-			(*o->len)--;
+			o->text->len--;
 			span(o, at, v);
-			(*o->len)++;
+			o->text->len++;
 		}
 	} else {
 		put(o, "\n", 1);
@@ -314,7 +296,7 @@ static void value(struct out *o, const sl_knode *v, size_t ind)
 
 static void node(struct out *o, const sl_knode *n, size_t ind)
 {
-	size_t at = *o->len + ind;
+	size_t at = o->text->len + ind;
 	for (size_t i = 0; i < n->n; i++) {
 		indent(o, ind);
 		if (n->type == SL_NODE_MAP) {
@@ -326,17 +308,17 @@ static void node(struct out *o, const sl_knode *n, size_t ind)
 			value(o, n->v[i], ind + 2);
 		}
 	}
-	if (!o->oom && *o->len > at) {
-		(*o->len)--;   /* the span ends before the last line break */
+	if (!o->oom && o->text->len > at) {
+		o->text->len--;   /* the span ends before the last line break */
 		span(o, at, n);
-		(*o->len)++;
+		o->text->len++;
 	}
 }
 
-bool sl_knode_emit(const sl_knode *n, char **buf, size_t *len, size_t *cap, sl_knode_span **spans,
-		   size_t *n_spans, size_t *spans_cap)
+bool sl_knode_emit(const sl_knode *n, sl_strbuf *text, sl_knode_span **spans, size_t *n_spans,
+		   size_t *spans_cap)
 {
-	struct out o = {buf, len, cap, spans, n_spans, spans_cap, false};
+	struct out o = {text, spans, n_spans, spans_cap, text->failed};
 	put(&o, "---\n", 4);
 	if (n->type == SL_NODE_SCALAR) {
 		scalar(&o, n, false);

@@ -12,6 +12,7 @@
 #include "util/arena.h"
 #include "yaml/source.h"
 #include "yaml/yaml_tree.h"
+#include "util/strbuf.h"
 
 typedef struct sl_knode sl_knode;
 struct sl_knode {
@@ -59,9 +60,9 @@ sl_knode *sl_knode_path(sl_arena *a, sl_knode *n, const char *const *path, bool 
 			const sl_source *src, uint32_t start, uint32_t end);
 /* True when n is a null scalar (null, ~, or nothing). */
 bool sl_knode_is_null(const sl_knode *n);
-/* Appends n, a document, as YAML text to *buf (malloc'd, *len, *cap) with its spans (*spans,
-** *n_spans, *spans_cap); false when out of memory. */
-bool sl_knode_emit(const sl_knode *n, char **buf, size_t *len, size_t *cap, sl_knode_span **spans,
-		   size_t *n_spans, size_t *spans_cap);
+/* Appends n, a document, as YAML text to text with its spans (*spans, *n_spans, *spans_cap);
+** false when out of memory. */
+bool sl_knode_emit(const sl_knode *n, sl_strbuf *text, sl_knode_span **spans, size_t *n_spans,
+		   size_t *spans_cap);
 
 #endif

@@ -87,8 +87,7 @@ struct sl_kustomize_build {
 	sl_arena *a;         /* its knodes (builds run on threads of their own): freed once its text
 			     ** and spans are made, so the plan never holds every build's tree */
 	sl_arena *msgs;      /* its issues' messages */
-	char *text;
-	size_t len, cap;
+	sl_strbuf text;      /* the built objects as YAML */
 	sl_knode_span *spans;
 	size_t n_spans, spans_cap;
 	struct issue *issues;
@@ -1494,38 +1493,24 @@ static bool images_in(struct ctx *c, sl_knode *n, const sl_knode *images)
 /* --- generators ---------------------------------------------------------------------------- */
 
 /* Appends s as a JSON string the way Go's encoding/json writes it (HTML characters escaped). */
-static bool json_str(char **buf, size_t *len, size_t *cap, const char *s)
+static bool json_str(sl_strbuf *b, const char *s)
 {
-	for (size_t need = strlen(s) * 6 + 3; *len + need + 1 > *cap; ) {
-		size_t c = *cap ? *cap * 2 : 256;
-		char *nb = sl_xrealloc(*buf, c);
-		if (!nb)
-			return false;
-		*buf = nb;
-		*cap = c;
-	}
-	char *w = *buf + *len;
-	*w++ = '"';
+	sl_strbuf_addch(b, '"', 1);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			*w++ = '\\';
-			*w++ = (char)*p;
-		} else if (*p == '\n') {
-			*w++ = '\\'; *w++ = 'n';
-		} else if (*p == '\r') {
-			*w++ = '\\'; *w++ = 'r';
-		} else if (*p == '\t') {
-			*w++ = '\\'; *w++ = 't';
-		} else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&') {
-			w += sprintf(w, "\\u%04x", *p);
-		} else {
-			*w++ = (char)*p;
-		}
+		if (*p == '"' || *p == '\\')
+			sl_strbuf_addf(b, "\\%c", *p);
+		else if (*p == '\n')
+			sl_strbuf_addstr(b, "\\n");
+		else if (*p == '\r')
+			sl_strbuf_addstr(b, "\\r");
+		else if (*p == '\t')
+			sl_strbuf_addstr(b, "\\t");
+		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&')
+			sl_strbuf_addf(b, "\\u%04x", *p);
+		else
+			sl_strbuf_add(b, p, 1);
 	}
-	*w++ = '"';
-	*len = (size_t)(w - *buf);
-	(*buf)[*len] = '\0';
-	return true;
+	return sl_strbuf_addch(b, '"', 1);
 }
 
 static int cmp_keys(const void *x, const void *y)
@@ -1539,8 +1524,7 @@ static int cmp_keys(const void *x, const void *y)
 static bool name_hash(const char *kind, const char *name, const sl_knode *data, const char *type,
 		      char out[11])
 {
-	char *b = NULL;
-	size_t len = 0, cap = 0;
+	sl_strbuf b = {0};
 	sl_knode **keys = data && data->n ? sl_xmalloc(data->n * sizeof *keys) : NULL;
 	if (data && data->n && !keys)
 		return false;
@@ -1549,35 +1533,43 @@ static bool name_hash(const char *kind, const char *name, const sl_knode *data, 
 		keys[i] = data->k[i];
 	if (n)
 		qsort(keys, n, sizeof *keys, cmp_keys);
-	bool ok = json_str(&b, &len, &cap, "");   /* allocates */
-	len = 0;
-	ok = ok && (b[len++] = '{', true) && json_str(&b, &len, &cap, "data") && (b[len++] = ':', true) &&
-	     (b[len++] = '{', true);
-	for (size_t i = 0; ok && i < n; i++) {
+	sl_strbuf_addstr(&b, "{");
+	json_str(&b, "data");
+	sl_strbuf_addstr(&b, ":{");
+	for (size_t i = 0; i < n; i++) {
 		const sl_knode *v = sl_knode_get(data, keys[i]->s, NULL);
-		ok = (i == 0 || (b[len++] = ',', true)) && json_str(&b, &len, &cap, keys[i]->s) &&
-		     (b[len++] = ':', true) && json_str(&b, &len, &cap, v ? v->s : "");
+		if (i)
+			sl_strbuf_addstr(&b, ",");
+		json_str(&b, keys[i]->s);
+		sl_strbuf_addstr(&b, ":");
+		json_str(&b, v ? v->s : "");
 	}
-	ok = ok && (b[len++] = '}', true) && (b[len++] = ',', true) &&
-	     json_str(&b, &len, &cap, "kind") && (b[len++] = ':', true) && json_str(&b, &len, &cap, kind) &&
-	     (b[len++] = ',', true) && json_str(&b, &len, &cap, "name") && (b[len++] = ':', true) &&
-	     json_str(&b, &len, &cap, name);
-	if (ok && type) {
-		ok = (b[len++] = ',', true) && json_str(&b, &len, &cap, "type") &&
-		     (b[len++] = ':', true) && json_str(&b, &len, &cap, type);
+	sl_strbuf_addstr(&b, "},");
+	json_str(&b, "kind");
+	sl_strbuf_addstr(&b, ":");
+	json_str(&b, kind);
+	sl_strbuf_addstr(&b, ",");
+	json_str(&b, "name");
+	sl_strbuf_addstr(&b, ":");
+	json_str(&b, name);
+	if (type) {
+		sl_strbuf_addstr(&b, ",");
+		json_str(&b, "type");
+		sl_strbuf_addstr(&b, ":");
+		json_str(&b, type);
 	}
-	ok = ok && (b[len++] = '}', true);
+	sl_strbuf_addstr(&b, "}");
 	free(keys);
-	if (!ok) {
-		free(b);
+	if (b.failed) {
+		sl_strbuf_free(&b);
 		return false;
 	}
 	sl_sha256 sh;
 	char hex[65];
 	sl_sha256_init(&sh);
-	sl_sha256_update(&sh, b, len);
+	sl_sha256_update(&sh, b.s, b.len);
 	sl_sha256_hex(&sh, hex);
-	free(b);
+	sl_strbuf_free(&b);
 	memcpy(out, hex, 10);
 	for (int i = 0; i < 10; i++)
 		out[i] = out[i] == '0' ? 'g' : out[i] == '1' ? 'h' : out[i] == '3' ? 'k' :
@@ -2055,7 +2047,7 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	struct acc acc = {0};
 	bool ok = build_kust(&c, kpath, NULL, &acc, false) && finish_hashes(&c, &acc);
 	for (size_t i = 0; ok && !b->failed && i < acc.n; i++)
-		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->len, &b->cap, &b->spans, &b->n_spans,
+		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->spans, &b->n_spans,
 				   &b->spans_cap);
 	free(acc.v);
 	sl_arena_free(b->a);   /* the spans copy the origins */
@@ -2228,8 +2220,8 @@ sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 		return NULL;
 	sl_kustomize_build *b = k->builds[i];
 	*name = b->name;
-	*text = b->failed || !b->text ? "" : b->text;
-	*len = b->failed ? 0 : b->len;
+	*text = b->failed || !b->text.s ? "" : b->text.s;
+	*len = b->failed ? 0 : b->text.len;
 	return b;
 }
 
@@ -2322,9 +2314,7 @@ bool sl_kustomize_build_uses(const sl_kustomize_build *b, const char *const *rea
 
 void sl_kustomize_release(sl_kustomize_build *b, bool all)
 {
-	free(b->text);   /* the run lints a copy */
-	b->text = NULL;
-	b->len = b->cap = 0;
+	sl_strbuf_free(&b->text);   /* the run lints a copy */
 	if (!all)
 		return;
 	free(b->spans);
@@ -2353,7 +2343,7 @@ void sl_kustomize_free(sl_kustomize *k)
 		sl_kustomize_build *b = k->builds[i];
 		sl_arena_free(b->a);
 		sl_arena_free(b->msgs);
-		free(b->text);
+		sl_strbuf_free(&b->text);
 		free(b->spans);
 		free(b->issues);
 		for (size_t u = 0; u < b->n_used; u++)

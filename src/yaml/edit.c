@@ -8,6 +8,7 @@
 #include <strings.h>
 #include "util/arena.h"
 #include "yaml/edit.h"
+#include "util/strbuf.h"
 
 /* --- style ----------------------------------------------------------------------------- */
 
@@ -210,46 +211,17 @@ size_t sl_edit_line_indent(const sl_source *src, size_t offset)
 	return offset - s;
 }
 
-/* A growing arena-free buffer for rendering. */
-struct sbuf { char *s; size_t n, cap; int oom; };
-
-static void sb_add(struct sbuf *b, const char *s, size_t n)
+/* b's text copied into a (NULL when out of memory), and b freed. */
+static const char *sb_finish(sl_strbuf *b, sl_arena *a)
 {
-	if (b->oom)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t ncap = (b->n + n + 1) * 2;
-		char *ns = sl_xrealloc(b->s, ncap);
-		if (!ns) {
-			b->oom = 1;
-			return;
-		}
-		b->s = ns;
-		b->cap = ncap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
-static void sb_str(struct sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-static void sb_spaces(struct sbuf *b, size_t n)
-{
-	while (n--)
-		sb_add(b, " ", 1);
-}
-
-static const char *sb_finish(struct sbuf *b, sl_arena *a)
-{
-	const char *r = b->oom ? NULL : sl_arena_strndup(a, b->s ? b->s : "", b->n);
-	free(b->s);
+	const char *r = b->failed ? NULL : sl_arena_strndup(a, b->s ? b->s : "", b->len);
+	sl_strbuf_free(b);
 	return r;
 }
 
 /* Appends fragment (two-space indented from column 0) re-indented to start at column base,
 ** each line preceded by eol. */
-static void reindent(struct sbuf *b, const sl_style *st, const char *frag, size_t base)
+static void reindent(sl_strbuf *b, const sl_style *st, const char *frag, size_t base)
 {
 	struct { size_t frag, file; } stack[64];
 	int top = 0;
@@ -282,9 +254,9 @@ static void reindent(struct sbuf *b, const sl_style *st, const char *frag, size_
 			stack[top].frag = c;
 			stack[top].file = file;
 		}
-		sb_str(b, SL_STYLE_EOL(st));
-		sb_spaces(b, file);
-		sb_add(b, p + c, len - c);
+		sl_strbuf_addstr(b, SL_STYLE_EOL(st));
+		sl_strbuf_addch(b, ' ', file);
+		sl_strbuf_add(b, p + c, len - c);
 		prev_frag = c;
 		prev_file = file;
 		prev_dash = dash;
@@ -350,31 +322,31 @@ const char *sl_edit_render_quoted(sl_arena *a, char quote, const char *s)
 			single = false;
 		p += len;
 	}
-	struct sbuf b = {0};
-	sb_str(&b, single ? "'" : "\"");
+	sl_strbuf b = {0};
+	sl_strbuf_addstr(&b, single ? "'" : "\"");
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		unsigned cp;
 		size_t len = sl_source_utf8_decode(p, n - (size_t)(p - (const unsigned char *)s), &cp);
 		char esc[16];
 		if (single && cp == '\'')
-			sb_str(&b, "''");
+			sl_strbuf_addstr(&b, "''");
 		else if (single)
-			sb_add(&b, (const char *)p, len);
+			sl_strbuf_add(&b, (const char *)p, len);
 		else if (cp == '"' || cp == '\\') {
 			esc[0] = '\\', esc[1] = (char)cp, esc[2] = 0;
-			sb_str(&b, esc);
+			sl_strbuf_addstr(&b, esc);
 		} else if (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F)) {
 			snprintf(esc, sizeof esc, "\\x%02X", (unsigned)cp);
-			sb_str(&b, esc);
+			sl_strbuf_addstr(&b, esc);
 		} else if (cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF) {
 			snprintf(esc, sizeof esc, "\\u%04X", (unsigned)cp);
-			sb_str(&b, esc);
+			sl_strbuf_addstr(&b, esc);
 		} else {
-			sb_add(&b, (const char *)p, len);
+			sl_strbuf_add(&b, (const char *)p, len);
 		}
 		p += len;
 	}
-	sb_str(&b, single ? "'" : "\"");
+	sl_strbuf_addstr(&b, single ? "'" : "\"");
 	return sb_finish(&b, a);
 }
 
@@ -411,7 +383,7 @@ const char *sl_edit_render_map_entry(sl_arena *a, const sl_source *src, const sl
 	key = sl_edit_render_scalar(a, st->quote, key);   /* a key is a string, never YAML text */
 	if (!key)
 		return NULL;
-	struct sbuf b = {0};
+	sl_strbuf b = {0};
 	if (map->style || map->u.map.n == 0) {
 		/* flow mapping ("{a: 1}" or "{}"): inline entries only */
 		if (!map->style || is_block_fragment(fragment) || map->end < 1 ||
@@ -419,31 +391,32 @@ const char *sl_edit_render_map_entry(sl_arena *a, const sl_source *src, const sl
 			return NULL;
 		*offset = map->end - 1;
 		if (map->u.map.n)
-			sb_str(&b, ", ");
-		sb_str(&b, key);
-		sb_str(&b, ": ");
-		sb_str(&b, fragment);
+			sl_strbuf_addstr(&b, ", ");
+		sl_strbuf_addstr(&b, key);
+		sl_strbuf_addstr(&b, ": ");
+		sl_strbuf_addstr(&b, fragment);
 		return sb_finish(&b, a);
 	}
 	size_t col = sl_edit_line_indent(src, with_properties(src, map->u.map.pairs[0].key));
 	*offset = after_node(src, map);
-	sb_str(&b, SL_STYLE_EOL(st));
-	sb_spaces(&b, col);
-	sb_str(&b, key);
-	sb_str(&b, ":");
+	sl_strbuf_addstr(&b, SL_STYLE_EOL(st));
+	sl_strbuf_addch(&b, ' ', col);
+	sl_strbuf_addstr(&b, key);
+	sl_strbuf_addstr(&b, ":");
 	if (is_block_fragment(fragment)) {
 		if (strncmp(fragment, "- ", 2) == 0 && !st->indent_sequences) {
 			/* an indentless sequence starts at the key's column */
-			struct sbuf tmp = {0};
+			sl_strbuf tmp = {0};
 			reindent(&tmp, st, fragment, col);
-			sb_add(&b, tmp.s ? tmp.s : "", tmp.n);
-			free(tmp.s);
+			sl_strbuf_add(&b, tmp.s, tmp.len);
+			b.failed |= tmp.failed;
+			sl_strbuf_free(&tmp);
 		} else {
 			reindent(&b, st, fragment, col + st->indent);
 		}
 	} else {
-		sb_str(&b, " ");
-		sb_str(&b, fragment);
+		sl_strbuf_addstr(&b, " ");
+		sl_strbuf_addstr(&b, fragment);
 	}
 	return sb_finish(&b, a);
 }
@@ -470,20 +443,20 @@ const char *sl_edit_render_seq_item(sl_arena *a, const sl_source *src, const sl_
 	seq = sl_node_deref(seq);
 	if (!seq || seq->type != SL_NODE_SEQ)
 		return NULL;
-	struct sbuf b = {0};
+	sl_strbuf b = {0};
 	if (seq->style || seq->u.seq.n == 0) {
 		if (!seq->style || strchr(fragment, '\n') || seq->end < 1 || src->data[seq->end - 1] != ']')
 			return NULL;
 		*offset = seq->end - 1;
 		if (seq->u.seq.n)
-			sb_str(&b, ", ");
+			sl_strbuf_addstr(&b, ", ");
 		/* an inline mapping item becomes a flow mapping */
 		if (strstr(fragment, ": ")) {
-			sb_str(&b, "{");
-			sb_str(&b, fragment);
-			sb_str(&b, "}");
+			sl_strbuf_addstr(&b, "{");
+			sl_strbuf_addstr(&b, fragment);
+			sl_strbuf_addstr(&b, "}");
 		} else {
-			sb_str(&b, fragment);
+			sl_strbuf_addstr(&b, fragment);
 		}
 		return sb_finish(&b, a);
 	}
@@ -492,19 +465,19 @@ const char *sl_edit_render_seq_item(sl_arena *a, const sl_source *src, const sl_
 		return NULL;
 	*offset = after_node(src, seq);
 	/* "- first line", then the rest two columns further in */
-	struct sbuf f = {0};
-	sb_str(&f, "- ");
+	sl_strbuf f = {0};
+	sl_strbuf_addstr(&f, "- ");
 	for (const char *p = fragment; *p; p++) {
-		sb_add(&f, p, 1);
+		sl_strbuf_add(&f, p, 1);
 		if (*p == '\n')
-			sb_str(&f, "  ");
+			sl_strbuf_addstr(&f, "  ");
 	}
-	if (f.oom) {
-		free(f.s);
+	if (f.failed) {
+		sl_strbuf_free(&f);
 		return NULL;
 	}
 	reindent(&b, st, f.s, col);
-	free(f.s);
+	sl_strbuf_free(&f);
 	return sb_finish(&b, a);
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "util/arena.h"
 #include "yaml/source.h"
+#include "util/strbuf.h"
 
 size_t sl_source_utf8_decode(const unsigned char *p, size_t n, unsigned *cp)
 {
@@ -189,47 +190,44 @@ sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_
 static sl_err read_fd(int fd, const char *path, bool index, const struct stat *known,
 		      sl_source **out)
 {
-	size_t cap = 64 * 1024, len = 0;
+	size_t cap = 64 * 1024;
 	struct stat st;
 	bool regular = known ? (st = *known, true) : fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 	if (regular && st.st_size > 0)
 		cap = (size_t)st.st_size + 2;   /* room to see end of file without growing */
-	char *buf = sl_xmalloc(cap);
-	if (!buf)
+	sl_strbuf b = {0};
+	if (!sl_strbuf_grow(&b, cap - 1))
 		return SL_ENOMEM;
 	for (;;) {
-		if (len + 1 >= cap) {
-			char *nb = sl_xrealloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				return SL_ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
+		if (b.len + 1 >= b.cap && !sl_strbuf_grow(&b, b.cap)) {
+			sl_strbuf_free(&b);
+			return SL_ENOMEM;
 		}
-		size_t want = cap - len - 1;
-		if (!regular && want > SL_PIPE_INPUT_MAX + 1 - len)
-			want = SL_PIPE_INPUT_MAX + 1 - len;   /* one byte past the cap tells */
-		ssize_t r = read(fd, buf + len, want);
+		size_t want = b.cap - b.len - 1;
+		if (!regular && want > SL_PIPE_INPUT_MAX + 1 - b.len)
+			want = SL_PIPE_INPUT_MAX + 1 - b.len;   /* one byte past the cap tells */
+		ssize_t r = read(fd, b.s + b.len, want);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			int e = errno;
-			free(buf);
+			sl_strbuf_free(&b);
 			errno = e;
 			return SL_EIO;
 		}
 		if (r == 0)
 			break;
-		len += (size_t)r;
+		b.len += (size_t)r;
 		/* a pipe or a device ends where the cap says: /dev/zero never ends */
-		if (!regular && len > SL_PIPE_INPUT_MAX) {
-			free(buf);
+		if (!regular && b.len > SL_PIPE_INPUT_MAX) {
+			sl_strbuf_free(&b);
 			errno = EFBIG;
 			return SL_EIO;
 		}
 	}
-	buf[len] = '\0';
+	b.s[b.len] = '\0';
+	size_t len = b.len;
+	char *buf = sl_strbuf_take(&b);
 	sl_source *s = sl_xcalloc(1, sizeof *s);
 	if (!s) {
 		free(buf);

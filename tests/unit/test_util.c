@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_util.c: the drawer of small tools every layer uses (src/util/): the one hash (FNV-1a,
-** against its published vectors), the one hash table (strmap.h). */
+** against its published vectors), the one hash table (strmap.h), the one growable buffer
+** (strbuf.h). */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "util/arena.h"
 #include "util/hash.h"
+#include "util/strbuf.h"
 #include "util/strmap.h"
 
 /* FNV-1a 64's test vectors (Landon Curt Noll's fnv_test_vectors: "", "a", "foobar"). */
@@ -88,4 +90,45 @@ Test(strmap, out_of_memory_leaves_the_map_whole)
 		cr_expect_not_null(sl_strmap_get(&m, keys[i], strlen(keys[i])));
 	cr_expect_null(sl_strmap_get(&m, "new", 3));
 	sl_strmap_free(&m);
+}
+
+Test(strbuf, appends_and_takes)
+{
+	sl_strbuf b = {0};
+	char *empty = sl_strbuf_take(&b);
+	cr_assert_not_null(empty);
+	cr_expect_str_eq(empty, "", "nothing added: an empty string, not NULL");
+	free(empty);
+	cr_expect(sl_strbuf_add(&b, "key", 3));
+	cr_expect(sl_strbuf_addstr(&b, ": "));
+	cr_expect(sl_strbuf_addch(&b, ' ', 3));
+	cr_expect(sl_strbuf_addf(&b, "%d-%s", 42, "x"));
+	cr_expect(sl_strbuf_add(&b, NULL, 0), "an empty view may be NULL");
+	cr_expect_str_eq(b.s, "key:    42-x");
+	cr_expect_eq(b.len, strlen("key:    42-x"));
+	for (int i = 0; i < 10000; i++)
+		sl_strbuf_addch(&b, 'a' + i % 26, 1);
+	cr_expect_eq(b.len, strlen("key:    42-x") + 10000);
+	cr_expect_eq(b.s[b.len], '\0');
+	cr_expect_lt(b.len, b.cap);
+	char *s = sl_strbuf_take(&b);
+	cr_expect_null(b.s, "taken: b is empty again");
+	cr_expect_eq(b.len, 0);
+	cr_expect_eq(strncmp(s, "key:    42-xabc", 15), 0);
+	free(s);
+}
+
+/* A failed allocation marks the buffer: later additions do nothing, take gives NULL. */
+Test(strbuf, a_failure_sticks)
+{
+	sl_strbuf b = {0};
+	cr_assert(sl_strbuf_addstr(&b, "abc"));
+	sl_arena_fail_after(1);
+	cr_expect_not(sl_strbuf_addch(&b, 'x', 100), "a grow past 64 bytes fails");
+	sl_arena_fail_after(0);
+	cr_expect(b.failed);
+	cr_expect_not(sl_strbuf_addstr(&b, "d"), "nothing is added after a failure");
+	cr_expect_str_eq(b.s, "abc", "what was there stays");
+	cr_expect_null(sl_strbuf_take(&b));
+	cr_expect_null(b.s, "a failed take frees");
 }
