@@ -4,6 +4,7 @@
 ** pass over the same bytes first checks the syntax and records where every node stands, so
 ** libcyaml's log messages become one "path:line:col: error: ..." line naming the key.
 ** The raw data stays in priv__ and the resolved fields point into it or at static defaults. */
+#include "util/arena.h"
 #include "config/config.h"
 #include "fs/repo.h"
 #include "fs/walk.h"
@@ -341,14 +342,13 @@ static sl_err fail(char **error_out, sl_err err, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
-	int n;
 
 	if (error_out == NULL)
 		return err;
 	va_start(ap, fmt);
-	n = vasprintf(&msg, fmt, ap);
+	msg = sl_xvprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (!msg)
 		return SL_ENOMEM;
 	*error_out = msg;
 	return err;
@@ -416,7 +416,7 @@ static char *path_key(const char *parent, const char *key)
 {
 	char *p;
 
-	if (asprintf(&p, "%s%s%s", parent, *parent ? "." : "", key) < 0)
+	if (!(p = sl_xprintf("%s%s%s", parent, *parent ? "." : "", key)))
 		return NULL;
 	return p;
 }
@@ -425,7 +425,7 @@ static char *path_index(const char *parent, size_t i)
 {
 	char *p;
 
-	if (asprintf(&p, "%s[%zu]", parent, i) < 0)
+	if (!(p = sl_xprintf("%s[%zu]", parent, i)))
 		return NULL;
 	return p;
 }
@@ -447,14 +447,14 @@ static sl_err add_anchor(struct scan *s, const char *name, size_t nodes)
 {
 	if (s->n_anchors == s->cap_anchors) {
 		size_t cap = s->cap_anchors ? 2 * s->cap_anchors : 8;
-		struct anchor *v = realloc(s->anchors, cap * sizeof *v);
+		struct anchor *v = sl_xrealloc(s->anchors, cap * sizeof *v);
 
 		if (v == NULL)
 			return SL_ENOMEM;
 		s->anchors = v;
 		s->cap_anchors = cap;
 	}
-	s->anchors[s->n_anchors].name = strdup(name);
+	s->anchors[s->n_anchors].name = sl_xstrdup(name);
 	if (s->anchors[s->n_anchors].name == NULL)
 		return SL_ENOMEM;
 	s->anchors[s->n_anchors++].nodes = nodes;
@@ -483,7 +483,7 @@ static sl_err posmap_add(struct posmap *m, char *path, unsigned key_line, unsign
 {
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 32;
-		struct pos *v = realloc(m->v, cap * sizeof *v);
+		struct pos *v = sl_xrealloc(m->v, cap * sizeof *v);
 
 		if (v == NULL) {
 			free(path);
@@ -518,7 +518,7 @@ static sl_err scan_node(struct scan *s, const yaml_event_t *ev, enum node_kind k
 			*why = "a mapping key must be a plain string";   /* libcyaml fails on these */
 			return SL_ECONFIG;
 		}
-		top->key = strdup((const char *)ev->data.scalar.value);
+		top->key = sl_xstrdup((const char *)ev->data.scalar.value);
 		if (top->key == NULL)
 			return SL_ENOMEM;
 		top->key_line = ev->start_mark.line + 1;
@@ -538,7 +538,7 @@ static sl_err scan_node(struct scan *s, const yaml_event_t *ev, enum node_kind k
 		key_line = ev->start_mark.line + 1;
 		key_col = ev->start_mark.column + 1;
 	} else {
-		path = strdup("");
+		path = sl_xstrdup("");
 	}
 	if (path == NULL)
 		return SL_ENOMEM;
@@ -570,11 +570,11 @@ static sl_err scan_node(struct scan *s, const yaml_event_t *ev, enum node_kind k
 	f = &s->stack[s->depth];
 	*f = (struct frame){ .is_map = kind == NODE_MAP, .want_key = kind == NODE_MAP, .nodes = 1 };
 	s->depth++;
-	f->path = strdup(path);
+	f->path = sl_xstrdup(path);
 	if (f->path == NULL)
 		return SL_ENOMEM;
 	if (anchor != NULL) {
-		f->anchor = strdup((const char *)anchor);
+		f->anchor = sl_xstrdup((const char *)anchor);
 		if (f->anchor == NULL)
 			return SL_ENOMEM;
 	}
@@ -745,7 +745,7 @@ static void log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 /* The path named by segs[from..n), outermost first: "cluster.node-pools[1].name". */
 static char *segs_path(const struct cylog *log, size_t from)
 {
-	char *path = strdup(""), *next;
+	char *path = sl_xstrdup(""), *next;
 
 	for (size_t i = log->n_segs; path != NULL && i > from; i--) {
 		const struct seg *sg = &log->segs[i - 1];
@@ -838,7 +838,6 @@ static sl_err cyaml_failure(const char *file, cyaml_err_t cerr, const struct cyl
 	char *path = NULL, *where = NULL, *msg = NULL;
 	char arg[256], inbuf[300], mean[1024];
 	sl_err err = SL_OK;
-	int n = -1;
 
 	if (log->n_segs > 0) {
 		line = log->segs[0].line;
@@ -855,7 +854,7 @@ static sl_err cyaml_failure(const char *file, cyaml_err_t cerr, const struct cyl
 			line = at->key_line;
 			col = at->key_col;
 		}
-		n = asprintf(&msg, "unknown key \"%s\"%s", arg, in_where(path, inbuf, sizeof inbuf));
+		msg = sl_xprintf("unknown key \"%s\"%s", arg, in_where(path, inbuf, sizeof inbuf));
 	} else if (sscanf(log->msg, "Mapping field already seen: %255[^\n]", arg) == 1) {
 		/* innermost names the repeated field */
 		path = segs_path(log, log->n_segs > 0 && log->segs[0].kind == SEG_FIELD ? 1 : 0);
@@ -866,7 +865,8 @@ static sl_err cyaml_failure(const char *file, cyaml_err_t cerr, const struct cyl
 			line = at->key_line;
 			col = at->key_col;
 		}
-		n = asprintf(&msg, "duplicate key \"%s\"%s", arg, in_where(path, inbuf, sizeof inbuf));
+		msg = sl_xprintf("duplicate key \"%s\"%s", arg,
+				 in_where(path, inbuf, sizeof inbuf));
 	} else if (sscanf(log->msg, "Missing required mapping field: %255[^\n]", arg) == 1) {
 		/* the innermost mapping's field index is stale here: drop it */
 		path = segs_path(log, log->n_segs > 0 && log->segs[0].kind == SEG_FIELD ? 1 : 0);
@@ -876,7 +876,7 @@ static sl_err cyaml_failure(const char *file, cyaml_err_t cerr, const struct cyl
 			line = at->line;
 			col = at->col;
 		}
-		n = asprintf(&msg, "missing key \"%s\"%s", arg, in_where(path, inbuf, sizeof inbuf));
+		msg = sl_xprintf("missing key \"%s\"%s", arg, in_where(path, inbuf, sizeof inbuf));
 	} else if (sscanf(log->msg, "Invalid ENUM value: %255[^\n]", arg) == 1) {
 		path = segs_path(log, 0);
 		if (path == NULL)
@@ -885,9 +885,9 @@ static sl_err cyaml_failure(const char *file, cyaml_err_t cerr, const struct cyl
 			line = at->line;
 			col = at->col;
 		}
-		n = asprintf(&msg, "invalid value \"%s\" for %s (expected %s)%s", arg, path,
-			     expected_at(path, "ENUM"),
-			     did_you_mean(closest_value(path, arg), mean, sizeof mean));
+		msg = sl_xprintf("invalid value \"%s\" for %s (expected %s)%s", arg, path,
+				 expected_at(path, "ENUM"),
+				 did_you_mean(closest_value(path, arg), mean, sizeof mean));
 	} else if (strncmp(log->msg, "Expecting ", 10) == 0) {
 		char type[64] = "", ev[64] = "";
 		const char *got;
@@ -903,11 +903,11 @@ static sl_err cyaml_failure(const char *file, cyaml_err_t cerr, const struct cyl
 		}
 		got = at != NULL ? kind_name(at->kind) : got_event(ev);
 		if (*path == '\0')
-			n = asprintf(&msg, "wrong type for the configuration: expected a mapping, got %s",
-				     got);
+			msg = sl_xprintf("wrong type for the configuration: expected a mapping, "
+					 "got %s", got);
 		else
-			n = asprintf(&msg, "wrong type for %s: expected %s, got %s", path,
-				     expected_at(path, type), got);
+			msg = sl_xprintf("wrong type for %s: expected %s, got %s", path,
+					 expected_at(path, type), got);
 	} else if (strncmp(log->msg, "STRING length < 1", 17) == 0) {
 		path = segs_path(log, 0);
 		if (path == NULL)
@@ -916,16 +916,16 @@ static sl_err cyaml_failure(const char *file, cyaml_err_t cerr, const struct cyl
 			line = at->line;
 			col = at->col;
 		}
-		n = asprintf(&msg, "empty value for %s", path);
+		msg = sl_xprintf("empty value for %s", path);
 	} else if (sscanf(log->msg, "No anchor found for alias: '%255[^']'", arg) == 1) {
-		n = asprintf(&msg, "unknown alias \"%s\"", arg);
+		msg = sl_xprintf("unknown alias \"%s\"", arg);
 	} else {
 		const char *m = log->msg[0] ? log->msg : cyaml_strerror(cerr);
 
-		n = asprintf(&msg, "%c%s", m[0] >= 'A' && m[0] <= 'Z' ? m[0] - 'A' + 'a' : m[0],
+		msg = sl_xprintf("%c%s", m[0] >= 'A' && m[0] <= 'Z' ? m[0] - 'A' + 'a' : m[0],
 			     m + 1);
 	}
-	if (n < 0)
+	if (!msg)
 		goto oom;
 	err = fail(error_out, SL_ECONFIG, "%s:%u:%u: error: %s", file, line, col, msg);
 	goto out;
@@ -1200,7 +1200,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		char *dir = dir_of(file), *full = NULL;
 		struct stat st;
 		if (dir && (r->node_inventory[0] == '/' ||
-			    asprintf(&full, "%s/%s", dir, r->node_inventory) >= 0) &&
+			    (full = sl_xprintf("%s/%s", dir, r->node_inventory))) &&
 		    stat(full ? full : r->node_inventory, &st) != 0) {
 			int e = errno;
 			free(dir);
@@ -1241,7 +1241,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		      r->priority_classes_count);
 
 	if (r->node_pools_count > 0) {
-		pv->pools = calloc(r->node_pools_count, sizeof *pv->pools);
+		pv->pools = sl_xcalloc(r->node_pools_count, sizeof *pv->pools);
 		if (pv->pools == NULL)
 			return SL_ENOMEM;
 	}
@@ -1418,7 +1418,7 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 	/* rules: the extended config's entries, then this file's (later entries win) */
 	size_t inherited = cfg->n_rules;
 	if (inherited + r->rules_count > 0) {
-		pv->rules = calloc(inherited + r->rules_count, sizeof *pv->rules);
+		pv->rules = sl_xcalloc(inherited + r->rules_count, sizeof *pv->rules);
 		if (pv->rules == NULL)
 			return SL_ENOMEM;
 	}
@@ -1459,11 +1459,11 @@ static char *dir_of(const char *path)
 	char *d;
 
 	if (slash == NULL)
-		return strdup(".");
+		return sl_xstrdup(".");
 	while (slash > path && slash[-1] == '/')
 		slash--;
 	len = slash == path ? 1 : (size_t)(slash - path);
-	d = malloc(len + 1);
+	d = sl_xmalloc(len + 1);
 	if (d == NULL)
 		return NULL;
 	memcpy(d, path, len);
@@ -1556,15 +1556,15 @@ static void inherit(struct sl_config *cfg, const struct sl_config *base)
 /* Keeps where each key of the file stands (not list entries): where a setting comes from. */
 static sl_err keep_keys(struct priv *pv, const struct posmap *map)
 {
-	pv->keys = calloc(map->n + 1, sizeof *pv->keys);
-	pv->key_lines = calloc(map->n + 1, sizeof *pv->key_lines);
+	pv->keys = sl_xcalloc(map->n + 1, sizeof *pv->keys);
+	pv->key_lines = sl_xcalloc(map->n + 1, sizeof *pv->key_lines);
 	if (pv->keys == NULL || pv->key_lines == NULL)
 		return SL_ENOMEM;
 	for (size_t i = 0; i < map->n; i++) {
 		const struct pos *at = &map->v[i];
 		if (*at->path == '\0' || strchr(at->path, '[') != NULL)
 			continue;
-		if ((pv->keys[pv->n_keys] = strdup(at->path)) == NULL)
+		if ((pv->keys[pv->n_keys] = sl_xstrdup(at->path)) == NULL)
 			return SL_ENOMEM;
 		pv->key_lines[pv->n_keys++] = at->key_line ? at->key_line : at->line;
 	}
@@ -1584,8 +1584,10 @@ static sl_err load_base(const char *path, unsigned depth, struct priv *pv,
 		return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: extend: goes more than %d configs "
 			    "deep (is there a cycle?)", path, line, col, SL_CONFIG_CHAIN_MAX);
 	char *dir = dir_of(path), *base_path = NULL;
-	if (dir == NULL || asprintf(&base_path, "%s%s%s", ext[0] == '/' ? "" : dir,
-				    ext[0] == '/' ? "" : "/", ext) < 0) {
+	if (dir)
+		base_path = sl_xprintf("%s%s%s", ext[0] == '/' ? "" : dir, ext[0] == '/' ? "" : "/",
+				       ext);
+	if (!base_path) {
 		free(dir);
 		return SL_ENOMEM;
 	}
@@ -1641,8 +1643,8 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	if (err != SL_OK)
 		goto out;
 
-	cfg = calloc(1, sizeof *cfg);
-	pv = calloc(1, sizeof *pv);
+	cfg = sl_xcalloc(1, sizeof *cfg);
+	pv = sl_xcalloc(1, sizeof *pv);
 	if (cfg == NULL || pv == NULL) {
 		err = SL_ENOMEM;
 		goto out;
@@ -1672,7 +1674,7 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		err = keep_keys(pv, &scan.map);
 	if (err != SL_OK)
 		goto out;
-	pv->path = strdup(path);
+	pv->path = sl_xstrdup(path);
 	pv->base_dir = dir_of(path);
 	if (pv->path == NULL || pv->base_dir == NULL) {
 		err = SL_ENOMEM;
@@ -1690,9 +1692,8 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		/* relative to this file's directory, as exclude: is; kept through extend: */
 		const char *hc = pv->raw->render->helm_chart;
 		bool as_is = hc[0] == '/' || strcmp(pv->base_dir, ".") == 0;
-		if (asprintf(&pv->helm_chart, "%s%s%s", as_is ? "" : pv->base_dir, as_is ? "" : "/",
-			     hc) < 0) {
-			pv->helm_chart = NULL;
+		pv->helm_chart = sl_xprintf("%s%s%s", as_is ? "" : pv->base_dir, as_is ? "" : "/", hc);
+		if (!pv->helm_chart) {
 			err = SL_ENOMEM;
 			goto out;
 		}
@@ -1732,7 +1733,7 @@ sl_err sl_config_new_default(sl_config **out)
 
 	if (out == NULL)
 		return SL_EUSAGE;
-	cfg = calloc(1, sizeof *cfg);
+	cfg = sl_xcalloc(1, sizeof *cfg);
 	if (cfg == NULL)
 		return SL_ENOMEM;
 	fill_defaults(cfg);
@@ -1747,7 +1748,7 @@ static int has_entry(const char *dir, const char *name, bool any_type, bool *fou
 	char *p;
 	int rc;
 
-	if (asprintf(&p, "%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", name) < 0)
+	if (!(p = sl_xprintf("%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", name)))
 		return ENOMEM;
 	rc = lstat(p, &st);
 	if (rc == 0 && !any_type && S_ISLNK(st.st_mode))
@@ -1779,8 +1780,8 @@ sl_err sl_config_discover(const char *start_dir, char **path_out)
 			break;
 		}
 		if (found) {
-			if (asprintf(&p, "%s%s" CONFIG_NAME, dir,
-				     strcmp(dir, "/") == 0 ? "" : "/") < 0) {
+			if (!(p = sl_xprintf("%s%s" CONFIG_NAME, dir,
+					     strcmp(dir, "/") == 0 ? "" : "/"))) {
 				err = SL_ENOMEM;
 				break;
 			}

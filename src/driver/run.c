@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "util/arena.h"
 #include "schedlint/schedlint.h"
 #include "config/config.h"
 #include "driver/fixer.h"
@@ -26,10 +27,10 @@ static bool known_version(unsigned version, unsigned current)
 sl_err sl_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **out, char **error_out)
 {
 	if (opts && !known_version(opts->version, SL_RUN_OPTIONS_VERSION)) {
-		if (error_out && asprintf(error_out, "sl_run_options version %u is not one this library "
-					  "knows (1 to %u): start from SL_RUN_OPTIONS_INIT",
-					  opts->version, SL_RUN_OPTIONS_VERSION) < 0)
-			*error_out = NULL;
+		if (error_out)
+			*error_out = sl_xprintf("sl_run_options version %u is not one this library "
+						"knows (1 to %u): start from SL_RUN_OPTIONS_INIT",
+						opts->version, SL_RUN_OPTIONS_VERSION);
 		return SL_EUSAGE;
 	}
 	/* an older struct ends before the fields of later versions: they keep their defaults */

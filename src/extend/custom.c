@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "extend/custom.h"
 #include "util/regex.h"
 #include "config/registry.h"
@@ -101,7 +102,7 @@ static sl_err error_at(struct cc *c, const sl_node *at, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = NULL;
-	if (vasprintf(&msg, fmt, ap) < 0)
+	if (!(msg = sl_xvprintf(fmt, ap)))
 		msg = NULL;
 	va_end(ap);
 	if (!msg)

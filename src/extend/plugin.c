@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "extend/plugin.h"
 #include "config/registry.h"
 #include "sdk/rule.h"
@@ -34,14 +35,14 @@ static long abi_of(const char *path, const char **why)
 		fclose(fp);
 		return -1;
 	}
-	Elf64_Shdr *sh = calloc(eh.e_shnum, sizeof *sh);
+	Elf64_Shdr *sh = sl_xcalloc(eh.e_shnum, sizeof *sh);
 	char *names = NULL;
 	*why = "it has no schedlint_abi section: not built with SL_PLUGIN_ABI (schedlint/rule.h)";
 	if (!sh || fseek(fp, (long)eh.e_shoff, SEEK_SET) != 0 ||
 	    fread(sh, sizeof *sh, eh.e_shnum, fp) != eh.e_shnum)
 		goto out;
 	const Elf64_Shdr *strs = &sh[eh.e_shstrndx];
-	if (strs->sh_size > (1u << 20) || !(names = calloc(1, strs->sh_size + 1)) ||
+	if (strs->sh_size > (1u << 20) || !(names = sl_xcalloc(1, strs->sh_size + 1)) ||
 	    fseek(fp, (long)strs->sh_offset, SEEK_SET) != 0 ||
 	    fread(names, 1, strs->sh_size, fp) != strs->sh_size)
 		goto out;

@@ -228,9 +228,9 @@ sl_err sl_walk_globs_list(const char *const *list, size_t n, const char *dir, co
 		g->codes[g->n] = glob_compile(glob, &ec);
 		if (!g->codes[g->n]) {
 			/* never a glob silently dropped */
-			if (error_out && asprintf(error_out, "schedlint: error: %s glob \"%s\" "
-						  "cannot be used (too long or too complex)", what, glob) < 0)
-				*error_out = NULL;
+			if (error_out)
+				*error_out = sl_xprintf("schedlint: error: %s glob \"%s\" cannot be "
+							"used (too long or too complex)", what, glob);
 			sl_walk_globs_free(g);
 			return ec == PCRE2_ERROR_NOMEMORY ? SL_ENOMEM : SL_ECONFIG;
 		}
@@ -258,9 +258,10 @@ static void record_failure(const sl_globs *g, const char *path, const char *glob
 	if (nm)
 		f->msg = nm;
 	char *p = sl_xstrdup(path), *m = NULL;
-	if (!np || !nm || !p || asprintf(&m, "%s glob \"%s\" cannot be matched against this "
-					 "path (PCRE2 %s); not linted", g->what, glob,
-					 sl_regex_error(rc)) < 0) {
+	if (np && nm && p)
+		m = sl_xprintf("%s glob \"%s\" cannot be matched against this path (PCRE2 %s); not "
+			       "linted", g->what, glob, sl_regex_error(rc));
+	if (!m) {
 		free(p);
 		return;
 	}
@@ -539,7 +540,8 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 		if (names[i][0] == '.' || (chart && strcmp(names[i], "templates") == 0))
 			continue;   /* hidden files and directories */
 		char *path = NULL;
-		if (asprintf(&path, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", names[i]) < 0) {
+		if (!(path = sl_xprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/",
+					names[i]))) {
 			err = SL_ENOMEM;
 			break;
 		}
@@ -620,7 +622,7 @@ char *sl_walk_relative(const char *real)
 {
 	char *cwd = realpath(".", NULL);
 	if (!cwd)
-		return strdup(real);
+		return sl_xstrdup(real);
 	/* the longest common directory of cwd and real */
 	size_t common = 0;
 	for (size_t i = 0; cwd[i] && cwd[i] == real[i]; i++)
@@ -629,7 +631,7 @@ char *sl_walk_relative(const char *real)
 	size_t n = strlen(cwd);
 	if (strcmp(real, cwd) == 0) {   /* the working directory itself */
 		free(cwd);
-		return strdup(".");
+		return sl_xstrdup(".");
 	}
 	if (strncmp(real, cwd, n) == 0 && real[n] == '/')
 		common = n;   /* real is under cwd */
@@ -639,13 +641,13 @@ char *sl_walk_relative(const char *real)
 	const char *base = strrchr(real, '/');
 	bool above = base && common == (size_t)(base - real);
 	if (common == 0 || (common != n && !above)) {
-		out = strdup(real);
+		out = sl_xstrdup(real);
 	} else {
 		size_t ups = 0;
 		for (size_t i = common; cwd[i]; i++)
 			ups += cwd[i] == '/';
 		size_t len = ups * 3 + strlen(real + common + 1) + 1;
-		out = malloc(len);
+		out = sl_xmalloc(len);
 		if (out) {
 			out[0] = '\0';
 			for (size_t i = 0; i < ups; i++)

@@ -44,7 +44,7 @@ char *sl_write_temp_name(const char *dir, const char *base)
 			bl--;
 	}
 	char *tmp = NULL;
-	if (asprintf(&tmp, "%s/.%.*s%s", dir, (int)bl, base, TEMP_SUFFIX) < 0)
+	if (!(tmp = sl_xprintf("%s/.%.*s%s", dir, (int)bl, base, TEMP_SUFFIX)))
 		return NULL;
 	return tmp;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "sched/cluster.h"
 #include "lint/engine.h"
 #include "render/helm.h"
@@ -303,10 +304,9 @@ sl_err sl_engine_read(sl_file *f, bool text_only)
 			f->stamp = f->src->stamp;
 		}
 		if (err == SL_EIO) {
-			if (asprintf(&f->error, "cannot read: %s", sl_source_strerror(errno)) < 0) {
-				f->error = NULL;
+			f->error = sl_xprintf("cannot read: %s", sl_source_strerror(errno));
+			if (!f->error)
 				return SL_ENOMEM;
-			}
 			return SL_OK;
 		}
 		return err;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "output/output.h"
 #include "util/sha256.h"
 
@@ -56,8 +57,8 @@ static int fp_cmp(const void *a, const void *b)
 sl_fingerprint *sl_fingerprint_all(const sl_output_run *run)
 {
 	size_t n = run->n_findings;
-	sl_fingerprint *fp = calloc(n ? n : 1, sizeof *fp);
-	fp_slot *slot = calloc(n ? n : 1, sizeof *slot);
+	sl_fingerprint *fp = sl_xcalloc(n ? n : 1, sizeof *fp);
+	fp_slot *slot = sl_xcalloc(n ? n : 1, sizeof *slot);
 	if (!fp || !slot) {
 		free(fp);
 		free(slot);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "schedlint/schedlint.h"
 #include "output/output.h"
+#include "util/arena.h"
 
 static int entry_cmp(const void *a, const void *b)
 {
@@ -46,9 +47,9 @@ size_t sl_group_end(const sl_group_entry *e, size_t n, size_t from, const char *
 sl_notice_group *sl_group_notices(const sl_output_run *run, const sl_finding ***order, size_t *n_out)
 {
 	size_t n = run->n_notices;
-	sl_group_entry *e = malloc((n ? n : 1) * sizeof *e);
-	const sl_finding **o = malloc((n ? n : 1) * sizeof *o);
-	sl_notice_group *g = malloc((n ? n : 1) * sizeof *g);
+	sl_group_entry *e = sl_xmalloc((n ? n : 1) * sizeof *e);
+	const sl_finding **o = sl_xmalloc((n ? n : 1) * sizeof *o);
+	sl_notice_group *g = sl_xmalloc((n ? n : 1) * sizeof *g);
 	if (!e || !o || !g) {
 		free(e);
 		free(o);

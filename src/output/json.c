@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "schedlint/schedlint.h"
 #include "output/escape.h"
 #include "output/output.h"
@@ -22,7 +23,7 @@ static json_t *notes_json(const char *notes)
 	for (const char *p = notes; a && p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *para = len ? strndup(p, len) : NULL;
+		char *para = len ? sl_xstrndup(p, len) : NULL;
 		if (para)
 			json_array_append_new(a, sl_escape_json(para));
 		free(para);

@@ -14,6 +14,7 @@
 ** escape.h's SL_SINK_XML (entities, character references, "\xHH" for what XML cannot hold). */
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "schedlint/schedlint.h"
 #include "output/escape.h"
 #include "output/output.h"
@@ -82,7 +83,8 @@ sl_err sl_junit_write(const sl_output_run *run, const sl_output_options *opts, F
 {
 	(void)opts;
 	size_t n = run->n_findings, nf = run->n_files;
-	sl_group_entry *by = malloc((n ? n : 1) * sizeof *by), *files = malloc((nf ? nf : 1) * sizeof *files);
+	sl_group_entry *by = sl_xmalloc((n ? n : 1) * sizeof *by);
+	sl_group_entry *files = sl_xmalloc((nf ? nf : 1) * sizeof *files);
 	if (!by || !files) {
 		free(by);
 		free(files);

@@ -13,6 +13,7 @@
 ** end a cell or a row, or start code, emphasis, a link, HTML or a mention. */
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "schedlint/schedlint.h"
 #include "output/escape.h"
 #include "output/output.h"
@@ -147,8 +148,8 @@ sl_err sl_markdown_write(const sl_output_run *run, const sl_output_options *opts
 		sl_err err = notices_list(out, run);
 		return err ? err : ferror(out) ? SL_EIO : SL_OK;
 	}
-	sl_group_entry *by_rule = malloc((n ? n : 1) * sizeof *by_rule);
-	sl_group_entry *by_path = malloc((n ? n : 1) * sizeof *by_path);
+	sl_group_entry *by_rule = sl_xmalloc((n ? n : 1) * sizeof *by_rule);
+	sl_group_entry *by_path = sl_xmalloc((n ? n : 1) * sizeof *by_path);
 	if (!by_rule || !by_path) {
 		free(by_rule);
 		free(by_path);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/arena.h"
 #include "schedlint/schedlint.h"
 #include "output/escape.h"
 #include "output/output.h"
@@ -40,7 +41,7 @@ static bool uri_keep(unsigned char c)
 static char *uri_encode(const char *prefix, const char *s)
 {
 	size_t pl = strlen(prefix), n = strlen(s);
-	char *o = malloc(pl + 3 * n + 1);
+	char *o = sl_xmalloc(pl + 3 * n + 1);
 	if (!o)
 		return NULL;
 	memcpy(o, prefix, pl);
@@ -100,12 +101,12 @@ static json_t *resolve_location(const uri_ctx *u, const char *path)
 {
 	char real[PATH_MAX], *abs = NULL;
 	if (strcmp(path, "-") != 0 && realpath(path, real)) {
-		abs = strdup(real);
+		abs = sl_xstrdup(real);
 	} else if (path[0] == '/' || !u->cwd[0]) {
-		abs = strdup(path);
+		abs = sl_xstrdup(path);
 	} else {
 		size_t a = strlen(u->cwd), b = strlen(path);
-		abs = malloc(a + b + 2);
+		abs = sl_xmalloc(a + b + 2);
 		if (abs) {
 			memcpy(abs, u->cwd, a);
 			abs[a] = '/';
@@ -150,7 +151,7 @@ static json_t *artifact_location(uri_ctx *u, const char *path)
 	if (u->last_path && strcmp(u->last_path, path) == 0)
 		return json_incref(u->last_loc);
 	json_t *loc = resolve_location(u, path);
-	char *copy = loc ? strdup(path) : NULL;
+	char *copy = loc ? sl_xstrdup(path) : NULL;
 	if (copy) {
 		free(u->last_path);
 		json_decref(u->last_loc);
@@ -175,7 +176,7 @@ static const char *level_name(sl_severity sev)
 /* "gpu-request-without-limit" -> "GpuRequestWithoutLimit". */
 static char *pascal_case(const char *id)
 {
-	char *o = malloc(strlen(id) + 1), *w = o;
+	char *o = sl_xmalloc(strlen(id) + 1), *w = o;
 	if (!o)
 		return NULL;
 	bool up = true;
@@ -198,7 +199,7 @@ static char *pascal_case(const char *id)
 static char *sentence(const char *s, size_t len, size_t max)
 {
 	if (max == SIZE_MAX) {
-		char *o = malloc(len + 2);
+		char *o = sl_xmalloc(len + 2);
 		if (!o)
 			return NULL;
 		memcpy(o, s, len);
@@ -207,7 +208,7 @@ static char *sentence(const char *s, size_t len, size_t max)
 		o[len] = '\0';
 		return o;
 	}
-	char *o = malloc(len + 4), *w = o;
+	char *o = sl_xmalloc(len + 4), *w = o;
 	if (!o)
 		return NULL;
 	bool space = false;
@@ -305,7 +306,7 @@ static json_t *rule_json(const sl_rule_info *r)
 	char *name = pascal_case(r->id);
 	char *shortd = sentence(r->summary, strlen(r->summary), DESCRIPTION_MAX);
 	char *fulld = full_description(r);
-	char *help_uri = malloc(strlen(HELP_URI) + strlen(r->id) + 1);
+	char *help_uri = sl_xmalloc(strlen(HELP_URI) + strlen(r->id) + 1);
 	json_t *o = NULL;
 	if (name && shortd && fulld && help_uri) {
 		strcpy(help_uri, HELP_URI);
@@ -404,10 +405,8 @@ static json_t *fix_json(uri_ctx *u, const sl_finding *f)
 static char *message_text(const sl_finding *f)
 {
 	char *msg = sentence(f->message, strlen(f->message), SIZE_MAX);
-	if (msg && f->notes) {
-		char *all = NULL;
-		if (asprintf(&all, "%s\n\n%s", msg, f->notes) < 0)
-			all = NULL;
+	if (msg && f->notes) {   /* the notes follow the first line, a paragraph each */
+		char *all = sl_xprintf("%s\n\n%s", msg, f->notes);
 		free(msg);
 		msg = all;
 	}
@@ -479,7 +478,7 @@ static json_t *invocation_json(uri_ctx *u, const sl_output_run *run)
 		if (!fi.error)
 			continue;
 		size_t len = strlen(fi.path) + strlen(fi.error) + 16;
-		char *text = malloc(len);
+		char *text = sl_xmalloc(len);
 		char *msg = NULL;
 		if (text) {
 			snprintf(text, len, "%s: %s", fi.path, fi.error);
@@ -562,7 +561,7 @@ sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, F
 		if (ok && u.cwd[0]) {
 			/* Where %SRCROOT% was for this run: lets a viewer open the files. */
 			size_t cl = strlen(u.cwd);
-			char *dir = malloc(cl + 2);
+			char *dir = sl_xmalloc(cl + 2);
 			char *base = NULL;
 			if (dir) {
 				memcpy(dir, u.cwd, cl);

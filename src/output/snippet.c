@@ -15,6 +15,7 @@
 ** first two and last two lines around a "..." row. */
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "output/escape.h"
 #include "output/output.h"
 
@@ -74,9 +75,9 @@ static bool lay_out(const sl_source *src, size_t from, size_t to, laid *out)
 	size_t n = to - from;
 	memset(out, 0, sizeof *out);
 	/* at most SL_ESCAPE_CHAR_MAX shown bytes per source byte, one code point per byte */
-	out->text = malloc(n * SL_ESCAPE_CHAR_MAX + 1);
-	out->cell = malloc((n + 1) * sizeof *out->cell);
-	out->byte = malloc((n + 1) * sizeof *out->byte);
+	out->text = sl_xmalloc(n * SL_ESCAPE_CHAR_MAX + 1);
+	out->cell = sl_xmalloc((n + 1) * sizeof *out->cell);
+	out->byte = sl_xmalloc((n + 1) * sizeof *out->byte);
 	if (!out->text || !out->cell || !out->byte) {
 		laid_free(out);
 		return false;

@@ -3,6 +3,7 @@
 ** fixable ones), and per rule for --statistics. */
 #include <stdlib.h>
 #include <string.h>
+#include "util/arena.h"
 #include "output/output.h"
 
 void sl_summary_count(const sl_output_run *run, sl_summary *out)
@@ -42,7 +43,7 @@ static int by_count(const void *a, const void *b)
 
 sl_summary_row *sl_summary_rules(const sl_output_run *run, size_t *n_out)
 {
-	sl_summary_row *rows = malloc((run->n_findings ? run->n_findings : 1) * sizeof *rows);
+	sl_summary_row *rows = sl_xmalloc((run->n_findings ? run->n_findings : 1) * sizeof *rows);
 	size_t n = 0;
 	if (!rows)
 		return NULL;

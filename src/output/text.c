@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "util/arena.h"
 #include "output/escape.h"
 #include "output/output.h"
 
@@ -112,7 +113,7 @@ static void put_notes(FILE *out, const char *notes, size_t width, bool full,
 	for (const char *p = notes; p && *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *para = strndup(p, len);
+		char *para = sl_xstrndup(p, len);
 		if (full) {
 			sl_snippet_note(out, width, "note", para ? para : "?", c);
 		} else {

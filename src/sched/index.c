@@ -438,8 +438,9 @@ static sl_err find_default_mode(sl_index *ix)
 		uint32_t line = 0, col = 0;
 		if (cms[i]->doc && cms[i]->doc->src)
 			sl_source_position(cms[i]->doc->src, deploy->start, &line, &col);
-		if (asprintf(&ix->default_mode_source, "inferenceservice-config (%s:%u)",
-			     cms[i]->path ? cms[i]->path : "", line) < 0)
+		ix->default_mode_source = sl_xprintf("inferenceservice-config (%s:%u)",
+						     cms[i]->path ? cms[i]->path : "", line);
+		if (!ix->default_mode_source)
 			return SL_ENOMEM;
 		ix->default_mode = mode;
 		break;

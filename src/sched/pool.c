@@ -723,8 +723,8 @@ static void from_node_group(sl_pool_set *s, const sl_config *cfg, const struct n
 static sl_err from_nodes(sl_pool_set *s, const sl_config *cfg, const struct node_ref *nodes,
 			 size_t n)
 {
-	bool *done = calloc(n ? n : 1, sizeof *done);
-	struct node_ref *group = malloc((n ? n : 1) * sizeof *group);
+	bool *done = sl_xcalloc(n ? n : 1, sizeof *done);
+	struct node_ref *group = sl_xmalloc((n ? n : 1) * sizeof *group);
 	if (!done || !group) {
 		free(done);
 		free(group);
@@ -833,7 +833,7 @@ sl_err sl_pool_set_build(const sl_config *cfg, const sl_object *const *objs, siz
 			 sl_pool_set **out)
 {
 	*out = NULL;
-	sl_pool_set *s = calloc(1, sizeof *s);
+	sl_pool_set *s = sl_xcalloc(1, sizeof *s);
 	if (!s || !(s->a = sl_arena_new())) {
 		free(s);
 		return SL_ENOMEM;

@@ -82,17 +82,35 @@ char *sl_xstrdup(const char *s)
 	return p;
 }
 
-char *sl_xprintf(const char *fmt, ...)
+char *sl_xstrndup(const char *s, size_t n)
 {
-	va_list ap, ap2;
-	va_start(ap, fmt);
+	size_t len = strnlen(s, n);
+	char *p = sl_xmalloc(len + 1);
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+char *sl_xvprintf(const char *fmt, va_list ap)
+{
+	va_list ap2;
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
 	char *p = n >= 0 ? sl_xmalloc((size_t)n + 1) : NULL;
 	if (p)
 		vsnprintf(p, (size_t)n + 1, fmt, ap2);
 	va_end(ap2);
+	return p;
+}
+
+char *sl_xprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = sl_xvprintf(fmt, ap);
+	va_end(ap);
 	return p;
 }
 

@@ -49,7 +49,11 @@ void *sl_xmalloc(size_t size);
 void *sl_xrealloc(void *p, size_t size);
 void *sl_xcalloc(size_t n, size_t size);
 char *sl_xstrdup(const char *s);
+/* A NUL-terminated copy of at most n bytes of s. */
+char *sl_xstrndup(const char *s, size_t n);
 /* A printf-formatted malloc'd string; NULL when out of memory. */
 char *sl_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* sl_xprintf with a va_list (ap is consumed). */
+char *sl_xvprintf(const char *fmt, va_list ap);
 
 #endif
