@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "fs/repo.h"
 #include "fs/walk.h"
+#include "util/path.h"
 #include "k8s/taints.h"    /* node pools' taints, kubectl's syntax */
 #include "k8s/labels.h"    /* node pools' labels */
 #include "k8s/resources.h" /* node pools' allocatable */
@@ -1741,73 +1742,33 @@ sl_err sl_config_new_default(sl_config **out)
 	return SL_OK;
 }
 
-/* true when dir/name exists (any type when any_type, else not a directory). */
-static int has_entry(const char *dir, const char *name, bool any_type, bool *found)
+static bool holds_config(void *ctx, const char *dir)
 {
-	struct stat st;
-	char *p;
-	int rc;
-
-	if (!(p = sl_xprintf("%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", name)))
-		return ENOMEM;
-	rc = lstat(p, &st);
-	if (rc == 0 && !any_type && S_ISLNK(st.st_mode))
-		rc = stat(p, &st);
-	*found = rc == 0 && (any_type || !S_ISDIR(st.st_mode));
-	free(p);
-	return 0;
+	(void)ctx;
+	return sl_path_holds(dir, CONFIG_NAME, false);
 }
 
-/* Walks from the real path of start_dir upwards: the first directory holding .schedlint.yaml
-** wins; the walk stops after a directory holding .git (file or directory) or at /.
-** *path_out is malloc'd (relative to the working directory when under it). SL_ENOTFOUND when
-** none or start_dir does not exist. */
+/* Walks up from the real path of start_dir (util/path.h: to the repository's root): the first
+** directory holding .schedlint.yaml wins. *path_out is malloc'd (relative to the working
+** directory when under it). SL_ENOTFOUND when none or start_dir does not exist. */
 sl_err sl_config_discover(const char *start_dir, char **path_out)
 {
-	char *dir, *slash, *p;
-	bool found;
-	sl_err err = SL_ENOTFOUND;
-
 	if (start_dir == NULL || path_out == NULL)
 		return SL_EUSAGE;
-	dir = realpath(start_dir, NULL);
-	if (dir == NULL)
+	char *real = realpath(start_dir, NULL);
+	if (real == NULL)
 		return errno == ENOMEM ? SL_ENOMEM :
 		       errno == ENOENT || errno == ENOTDIR ? SL_ENOTFOUND : SL_EIO;
-	for (;;) {
-		if (has_entry(dir, CONFIG_NAME, false, &found) != 0) {
-			err = SL_ENOMEM;
-			break;
-		}
-		if (found) {
-			if (!(p = sl_xprintf("%s%s" CONFIG_NAME, dir,
-					     strcmp(dir, "/") == 0 ? "" : "/"))) {
-				err = SL_ENOMEM;
-				break;
-			}
-			*path_out = sl_walk_relative(p);
-			free(p);
-			if (*path_out == NULL) {
-				err = SL_ENOMEM;
-				break;
-			}
-			err = SL_OK;
-			break;
-		}
-		if (has_entry(dir, ".git", true, &found) != 0) {
-			err = SL_ENOMEM;
-			break;
-		}
-		if (found || strcmp(dir, "/") == 0)
-			break;
-		slash = strrchr(dir, '/');
-		if (slash == dir)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
+	bool oom = false;
+	char *dir = sl_path_find_upward(real, holds_config, NULL, NULL, &oom);
+	free(real);
+	if (!dir)
+		return oom ? SL_ENOMEM : SL_ENOTFOUND;
+	char *p = sl_xprintf("%s%s" CONFIG_NAME, dir, strcmp(dir, "/") == 0 ? "" : "/");
 	free(dir);
-	return err;
+	*path_out = p ? sl_walk_relative(p) : NULL;
+	free(p);
+	return *path_out ? SL_OK : SL_ENOMEM;
 }
 
 sl_err sl_config_find(const char *config_path, const char *path, sl_config **out,
@@ -1834,29 +1795,26 @@ sl_err sl_config_find(const char *config_path, const char *path, sl_config **out
 	return err;
 }
 
+/* A walk up's visit for the project's root: remembers each directory holding a config, the
+** outermost last, and goes on. */
+static bool note_config(void *ctx, const char *dir)
+{
+	char **outer = ctx;
+	if (sl_path_holds(dir, CONFIG_NAME, false)) {
+		free(*outer);
+		*outer = sl_xstrdup(dir);
+	}
+	return false;
+}
+
 char *sl_config_project_root(const char *start)
 {
 	char *root = NULL;
 	if (sl_repo_root(start, &root) == SL_OK)
 		return root;
-	char *dir = sl_xstrdup(start);
-	if (!dir)
-		return NULL;
 	char *outer = NULL;
-	for (;;) {
-		char *cfg = sl_xprintf("%s/" CONFIG_NAME, dir);
-		struct stat st;
-		if (cfg && stat(cfg, &st) == 0 && S_ISREG(st.st_mode)) {
-			free(outer);
-			outer = sl_xstrdup(dir);
-		}
-		free(cfg);
-		char *slash = strrchr(dir, '/');
-		if (!slash || slash == dir)
-			break;
-		*slash = '\0';
-	}
-	free(dir);
+	bool oom = false;
+	sl_path_find_upward(start, note_config, NULL, &outer, &oom);
 	if (outer)
 		return outer;
 	char *cwd = realpath(".", NULL);

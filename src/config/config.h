@@ -85,8 +85,9 @@ const char *sl_config__key_source(const sl_config *cfg, const char *key, unsigne
 ** compiled; SL_ENOMEM. */
 sl_err sl_config_exclude_globs(const sl_config *cfg, sl_globs **out, char **error_out);
 /* The project's root (spec/cli.md, "The project") for inputs in the real directory start: the
-** git work tree start is in, else the directory of the outermost .schedlint.yaml above it, else
-** the working directory when start is in it; a real path, malloc'd; NULL for none (inputs
+** git work tree start is in, else the directory of the outermost .schedlint.yaml above it (up
+** to a directory holding .git: util/path.h's walk up), else the working directory when start
+** is in it; a real path, malloc'd; NULL for none (inputs
 ** outside any of those: a run over another tree reads nothing of the one it is started from),
 ** or when out of memory. */
 char *sl_config_project_root(const char *start);

@@ -14,6 +14,7 @@
 #include "config/registry.h"
 #include "driver/scopes.h"
 #include "util/spelling.h"
+#include "util/path.h"
 #include "util/strmap.h"
 
 
@@ -425,6 +426,7 @@ static long scope_of_config(sl_scopes *s, const char *path)
 
 /* True when the real directory dir holds an entry name (any type when any, else not a
 ** directory): as a walk listed dir, else the kernel says. */
+/* sl_path_holds, answered from what the run's walks listed when they listed dir. */
 static bool holds(const sl_scopes *s, const char *dir, const char *name, bool any)
 {
 	sl_walk_seen_kind seen = sl_walk_seen_at(s->seen, dir, strlen(dir), name);
@@ -432,42 +434,76 @@ static bool holds(const sl_scopes *s, const char *dir, const char *name, bool an
 		return false;
 	if (seen == SL_SEEN_FILE || (seen != SL_SEEN_UNLISTED && any))
 		return true;   /* lstat would find it; stat of a regular file is not a directory */
-	char *p = sl_xprintf("%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
-	struct stat st;
-	bool yes = p && (any ? lstat(p, &st) == 0 : stat(p, &st) == 0 && !S_ISDIR(st.st_mode));
-	free(p);
-	return yes;
+	return sl_path_holds(dir, name, any);
+}
+
+/* A walk up for a directory's scope (scope_of_dir): the directories passed, and what was found. */
+struct up {
+	sl_scopes *s;
+	char **passed;        /* the directories visited before the answer, each to remember */
+	size_t n_passed;
+	long known;           /* the scope of a directory met before, -1: none */
+	bool config;          /* the directory found holds .schedlint.yaml */
+	bool oom;
+};
+
+static bool up_holds(void *ctx, const char *dir, const char *name, bool any)
+{
+	return holds(((const struct up *)ctx)->s, dir, name, any);
+}
+
+static bool visit(void *ctx, const char *dir)
+{
+	struct up *u = ctx;
+	if ((u->known = known_dir(u->s, dir)) >= 0)
+		return true;
+	if (holds(u->s, dir, ".schedlint.yaml", false))
+		return u->config = true;
+	char *d = sl_xstrdup(dir);
+	char **nv = d ? sl_xrealloc(u->passed, (u->n_passed + 1) * sizeof *nv) : NULL;
+	if (!nv) {
+		free(d);
+		u->oom = true;
+		return true;   /* stop: the walk cannot be remembered */
+	}
+	u->passed = nv;
+	u->passed[u->n_passed++] = d;
+	return false;
 }
 
 /* The scope for the real directory dir (met before, or found now), or -1 when out of memory:
-** dir's own .schedlint.yaml, else none when dir holds .git or is /, else its parent's (config
-** discovery, one directory at a time, each remembered). */
+** the scope of the nearest .schedlint.yaml from dir up, the run's when the walk up stops first
+** (util/path.h: after the repository's root, or at /); each directory passed is remembered. */
 static long scope_of_dir(sl_scopes *s, const char *dir)
 {
 	long k = known_dir(s, dir);
 	if (k >= 0)
 		return k;
-	if (holds(s, dir, ".schedlint.yaml", false)) {
-		char *real = sl_xprintf("%s%s.schedlint.yaml", dir, strcmp(dir, "/") ? "/" : "");
+	struct up u = {s, NULL, 0, -1, false, false};
+	char *found = sl_path_find_upward(dir, visit, up_holds, &u, &u.oom);
+	if (u.oom) {
+		k = -1;
+	} else if (u.known >= 0) {
+		k = u.known;
+	} else if (found && u.config) {
+		char *real = sl_xprintf("%s%s.schedlint.yaml", found, strcmp(found, "/") ? "/" : "");
 		char *shown = real ? sl_walk_relative(real) : NULL;
 		k = shown ? scope_of_config(s, shown) : -1;
 		free(shown);
 		free(real);
-	} else if (strcmp(dir, "/") == 0 || holds(s, dir, ".git", true)) {
-		k = 0;   /* none found up to the repository's root: the run's */
+		if (k >= 0 && !remember_dir(s, found, (size_t)k))
+			k = -1;
 	} else {
-		char *parent = sl_xstrdup(dir);
-		if (!parent)
-			return -1;
-		char *slash = strrchr(parent, '/');
-		if (slash == parent)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-		k = scope_of_dir(s, parent);
-		free(parent);
+		k = 0;   /* none found up to the repository's root: the run's */
 	}
-	return k >= 0 && remember_dir(s, dir, (size_t)k) ? k : -1;
+	for (size_t i = 0; i < u.n_passed; i++) {
+		if (k >= 0 && !remember_dir(s, u.passed[i], (size_t)k))
+			k = -1;
+		free(u.passed[i]);
+	}
+	free(u.passed);
+	free(found);
+	return k;
 }
 
 /* realpath(named) for a directory: a sibling of the last one asked about costs one lstat

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "util/arena.h"
 #include "fs/repo.h"
+#include "util/path.h"
 
 static struct {
 	int (*init)(void);
@@ -83,21 +84,11 @@ struct sl_repo {
 static bool maybe_in_repo(const char *start_dir)
 {
 	char *dir = realpath(start_dir, NULL);
-	bool found = false;
-	while (dir && !found) {
-		char *git_path = sl_xprintf("%s%s.git", dir, strcmp(dir, "/") ? "/" : "");
-		struct stat st;
-		found = git_path && lstat(git_path, &st) == 0;
-		free(git_path);
-		char *slash = strrchr(dir, '/');
-		if (!slash || strcmp(dir, "/") == 0)
-			break;
-		if (slash == dir)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
-	}
+	bool oom = false;
+	char *root = dir ? sl_path_find_upward(dir, NULL, NULL, NULL, &oom) : NULL;
+	bool found = root != NULL;
 	free(dir);
+	free(root);
 	return found;
 }
 

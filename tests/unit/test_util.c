@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_util.c: the drawer of small tools every layer uses (src/util/): the one hash (FNV-1a,
 ** against its published vectors), the one hash table (strmap.h), the one growable buffer
-** (strbuf.h). */
+** (strbuf.h), the one walk up (path.h) and where it stops. */
 #include <criterion/criterion.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "util/arena.h"
 #include "util/hash.h"
+#include "util/path.h"
 #include "util/strbuf.h"
 #include "util/strmap.h"
 
@@ -131,4 +136,111 @@ Test(strbuf, a_failure_sticks)
 	cr_expect_str_eq(b.s, "abc", "what was there stays");
 	cr_expect_null(sl_strbuf_take(&b));
 	cr_expect_null(b.s, "a failed take frees");
+}
+
+/* --- the walk up --------------------------------------------------------------------------- */
+
+static char up_root[PATH_MAX];
+
+static void up_mk(const char *rel, bool dir)
+{
+	char p[PATH_MAX * 2];
+	snprintf(p, sizeof p, "%s/%s", up_root, rel);
+	if (dir) {
+		cr_assert_eq(mkdir(p, 0755), 0, "mkdir %s", p);
+	} else {
+		FILE *f = fopen(p, "w");
+		cr_assert_not_null(f, "create %s", p);
+		fclose(f);
+	}
+}
+
+static void up_setup(void)
+{
+	char tmpl[] = "/tmp/schedlint-up-XXXXXX";
+	cr_assert_not_null(mkdtemp(tmpl));
+	cr_assert_not_null(realpath(tmpl, up_root));
+	/* outer/.schedlint.yaml, outer/repo/.git/, outer/repo/a/.schedlint.yaml, outer/repo/a/b/c/ */
+	up_mk("outer", true);
+	up_mk("outer/.schedlint.yaml", false);
+	up_mk("outer/repo", true);
+	up_mk("outer/repo/.git", true);
+	up_mk("outer/repo/a", true);
+	up_mk("outer/repo/a/.schedlint.yaml", false);
+	up_mk("outer/repo/a/b", true);
+	up_mk("outer/repo/a/b/c", true);
+	up_mk("outer/repo/x", true);
+	up_mk("outer/plain", true);
+}
+
+static void up_teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", up_root);
+	cr_expect_eq(system(cmd), 0);
+}
+
+static bool holds_config(void *ctx, const char *dir)
+{
+	(void)ctx;
+	return sl_path_holds(dir, ".schedlint.yaml", false);
+}
+
+/* A visit that remembers every directory it is asked about. */
+static bool count_visits(void *ctx, const char *dir)
+{
+	(void)dir;
+	++*(int *)ctx;
+	return false;
+}
+
+static char *up_from(const char *rel, bool (*visit)(void *, const char *), void *ctx)
+{
+	char p[PATH_MAX * 2];
+	snprintf(p, sizeof p, "%s/%s", up_root, rel);
+	bool oom = false;
+	char *r = sl_path_find_upward(p, visit, NULL, ctx, &oom);
+	cr_expect_not(oom);
+	return r;
+}
+
+static void expect_dir(char *got, const char *rel)
+{
+	char want[PATH_MAX * 2];
+	snprintf(want, sizeof want, "%s/%s", up_root, rel);
+	cr_expect_not_null(got, "expected %s, got nothing", rel);
+	if (got)
+		cr_expect_str_eq(got, want);
+	free(got);
+}
+
+Test(path, the_nearest_config_up_to_the_repository_root, .init = up_setup, .fini = up_teardown)
+{
+	expect_dir(up_from("outer/repo/a/b/c", holds_config, NULL), "outer/repo/a");
+	expect_dir(up_from("outer/repo/a", holds_config, NULL), "outer/repo/a");
+	/* the repository root is visited, never passed: outer's config is another project's */
+	cr_expect_null(up_from("outer/repo/x", holds_config, NULL));
+	/* outside a repository the walk goes on to / */
+	expect_dir(up_from("outer/plain", holds_config, NULL), "outer");
+}
+
+Test(path, where_the_walk_stops, .init = up_setup, .fini = up_teardown)
+{
+	int visits = 0;
+	cr_expect_null(up_from("outer/repo/a/b/c", count_visits, &visits));
+	cr_expect_eq(visits, 4, "c, b, a and the repository root: %d", visits);
+	/* no visit: the repository root itself */
+	expect_dir(up_from("outer/repo/a/b", NULL, NULL), "outer/repo");
+	expect_dir(up_from("outer/repo", NULL, NULL), "outer/repo");
+	cr_expect_null(up_from("outer/plain", NULL, NULL), "no .git up to /");
+	/* a .git file (a worktree's checkout) is a repository root too */
+	up_mk("outer/plain/.git", false);
+	expect_dir(up_from("outer/plain", NULL, NULL), "outer/plain");
+}
+
+Test(path, holds)
+{
+	cr_expect(sl_path_holds("/", "tmp", true));
+	cr_expect_not(sl_path_holds("/", "tmp", false), "a directory, not any type");
+	cr_expect_not(sl_path_holds("/", "no such entry here", true));
 }

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: Apache-2.0
+** path.c: the walk up from a directory (path.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "util/arena.h"
+#include "util/path.h"
+
+bool sl_path_holds(const char *dir, const char *name, bool any_type)
+{
+	char *p = sl_xprintf("%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", name);
+	struct stat st;
+	int rc = p ? lstat(p, &st) : -1;
+	if (rc == 0 && !any_type && S_ISLNK(st.st_mode))
+		rc = stat(p, &st);
+	free(p);
+	return rc == 0 && (any_type || !S_ISDIR(st.st_mode));
+}
+
+char *sl_path_find_upward(const char *start, bool (*visit)(void *ctx, const char *dir),
+			  sl_path_holds_fn holds, void *ctx, bool *oom)
+{
+	char *dir = sl_xstrdup(start);
+	if (!dir) {
+		*oom = true;
+		return NULL;
+	}
+	for (;;) {
+		if (visit && visit(ctx, dir))
+			return dir;
+		if (holds ? holds(ctx, dir, ".git", true) : sl_path_holds(dir, ".git", true))
+			break;   /* the repository root: never passed */
+		char *slash = strrchr(dir, '/');
+		if (!slash || strcmp(dir, "/") == 0) {
+			free(dir);
+			return NULL;
+		}
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (!visit)
+		return dir;
+	free(dir);
+	return NULL;
+}
