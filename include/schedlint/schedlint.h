@@ -5,6 +5,7 @@
 #ifndef SCHEDLINT_H
 #define SCHEDLINT_H
 
+#include "schedlint/atomic.h"
 #include "schedlint/config.h"
 #include "schedlint/error.h"
 #include "schedlint/finding.h"

@@ -368,7 +368,11 @@ static int write_report(const sl_run *run, struct check_args *a, FILE *out, size
 	int status = EXIT_CLEAN;
 	for (size_t i = 0; i < a->reports.n; i++) {
 		const sl_target *t = &a->reports.v[i];
-		FILE *to = t->path ? t->out : out;
+		FILE *to = t->path ? sl_targets_begin(&a->reports, i) : out;
+		if (!to) {
+			status = EXIT_USAGE;
+			continue;
+		}
 		a->ropts.format = t->format;
 		a->ropts.color = strcmp(a->color, "always") == 0 ||
 				 (strcmp(a->color, "auto") == 0 && !t->path && isatty(STDOUT_FILENO) &&

@@ -22,8 +22,7 @@
 #include "util/hash.h"
 #include "util/arena.h"
 #include "fs/write.h"
-
-#define TEMP_SUFFIX ".schedlint-XXXXXX"
+#include "util/atomic.h"
 
 bool sl_write_path_within(const char *real, const char *root)
 {
@@ -31,22 +30,6 @@ bool sl_write_path_within(const char *real, const char *root)
 	if (rl == 1 && root[0] == '/')
 		return real[0] == '/';
 	return strncmp(real, root, rl) == 0 && real[rl] == '/';
-}
-
-char *sl_write_temp_name(const char *dir, const char *base)
-{
-	/* "." + base + suffix must fit NAME_MAX: a long name keeps its first bytes (never a
-	** broken UTF-8 sequence at the cut) */
-	size_t room = NAME_MAX - 1 - strlen(TEMP_SUFFIX), bl = strlen(base);
-	if (bl > room) {
-		bl = room;
-		while (bl > 0 && ((unsigned char)base[bl] & 0xC0) == 0x80)
-			bl--;
-	}
-	char *tmp = NULL;
-	if (!(tmp = sl_xprintf("%s/.%.*s%s", dir, (int)bl, base, TEMP_SUFFIX)))
-		return NULL;
-	return tmp;
 }
 
 /* Copies every extended attribute of from to to; false with *name set to the one that failed. */
@@ -164,19 +147,30 @@ static bool fill_temp(int tfd, int fd, const struct stat *st, const char *data, 
 	char *name = NULL;
 	int xe = 0;
 	if (!copy_xattrs(fd, tfd, &name, &xe)) {
-		*why = sl_xprintf("cannot keep its extended attribute%s%s (%s): not written", name ? " " : "s",
-			    name ? name : "", strerror(xe));
+		*why = sl_xprintf("cannot keep its extended attribute%s%s (%s): not written",
+				  name ? " " : "s", name ? name : "", strerror(xe));
 		free(name);
 		return false;
 	}
-	if (fsync(tfd) != 0)
-		FAIL("%s", strerror(errno));
 	return true;
 #undef FAIL
 }
 
 #define CHANGED_WHY "it changed since it was read (another program or run wrote it): not " \
 	"written, so that change is kept; run again"
+
+/* The last look before the rename (sl_atomic_finish): the file is still the one read. */
+struct last_look {
+	int fd;
+	const char *real;
+	const sl_source *orig;
+};
+
+static bool still_unchanged(void *ctx)
+{
+	const struct last_look *l = ctx;
+	return unchanged(l->fd, l->real, l->orig);
+}
 
 sl_err sl_write_fixed(const char *path, const char *root, const sl_source *orig, const char *data,
 		      size_t len, char **why)
@@ -200,9 +194,9 @@ sl_err sl_write_fixed(const char *path, const char *root, const sl_source *orig,
 	else if (!S_ISREG(st.st_mode))
 		*why = sl_xprintf("not a regular file: not written");
 	else if (st.st_nlink > 1)
-		*why = sl_xprintf("it has %lu hard links, and writing the fix as a new file would split them: "
-			    "not written (fix it through stdin with `fmt -`, or unlink the other names)",
-			    (unsigned long)st.st_nlink);
+		*why = sl_xprintf("it has %lu hard links, and writing the fix as a new file would split "
+				  "them: not written (fix it through stdin with `fmt -`, or unlink the "
+				  "other names)", (unsigned long)st.st_nlink);
 	else if (!(st.st_mode & 0222) || faccessat(AT_FDCWD, real, W_OK, AT_EACCESS) != 0)
 		*why = sl_xprintf("it is read-only (no write permission): not written");
 	else if (flock(fd, LOCK_EX) != 0)
@@ -211,54 +205,33 @@ sl_err sl_write_fixed(const char *path, const char *root, const sl_source *orig,
 		*why = sl_xprintf(CHANGED_WHY);
 	else
 		bad = false;
-	char *tmp = NULL;
-	if (!bad) {
-		char *dup = sl_xstrdup(real), *dup2 = sl_xstrdup(real);
-		tmp = dup && dup2 ? sl_write_temp_name(dirname(dup), basename(dup2)) : NULL;
-		free(dup);
-		free(dup2);
-	}
-	if (bad || !tmp) {
+	if (bad) {
 		if (fd >= 0)
 			close(fd);
 		free(real);
-		return bad ? SL_EIO : SL_ENOMEM;
+		return SL_EIO;
 	}
-	/* From here until the temporary file is renamed or removed, a signal that would end the
-	** process waits (it is delivered when the mask is restored). */
-	sigset_t hold, old;
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigaddset(&hold, SIGQUIT);
-	sigaddset(&hold, SIGXFSZ);
-	pthread_sigmask(SIG_BLOCK, &hold, &old);
-	int tfd = mkostemp(tmp, O_CLOEXEC);
-	if (tfd < 0) {
+	/* From the temporary file's creation until it is renamed or removed, a signal that would
+	** end the process waits (util/atomic.h). */
+	sl_atomic a = {.dest = real, .fd = -1};
+	sl_err err = sl_atomic_start(&a, real);
+	if (err == SL_EIO) {
 		*why = sl_xprintf("%s", strerror(errno));
-		bad = true;
-	} else {
-		bad = !fill_temp(tfd, fd, &st, data, len, why);
-		if (close(tfd) != 0 && !bad) {
-			*why = sl_xprintf("%s", strerror(errno));
-			bad = true;
-		}
+	} else if (!err && !fill_temp(a.fd, fd, &st, data, len, why)) {
+		sl_atomic_cancel(&a);
+		err = SL_EIO;
+	} else if (!err) {
 		/* the last look, under the lock, right before the rename */
-		if (!bad && !unchanged(fd, real, orig)) {
-			*why = sl_xprintf(CHANGED_WHY);
-			bad = true;
-		}
-		if (!bad && rename(tmp, real) != 0) {
+		struct last_look look = {fd, real, orig};
+		const char *what;
+		err = sl_atomic_finish(&a, still_unchanged, &look, &what);
+		if (err && errno)
 			*why = sl_xprintf("%s", strerror(errno));
-			bad = true;
-		}
-		if (bad)
-			unlink(tmp);
+		else if (err)
+			*why = sl_xprintf(CHANGED_WHY);
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	close(fd);   /* releases the lock */
-	free(tmp);
+	free(a.tmp);
 	free(real);
-	return bad ? SL_EIO : SL_OK;
+	return err;
 }

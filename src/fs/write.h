@@ -5,11 +5,10 @@
 ** extended attributes (ACLs are xattrs), and happens only when the file is still the one read:
 ** same device and inode, size, mtime and content, checked under an exclusive lock right before
 ** the rename, so two runs fixing the same files never lose one run's fix. Read-only files and
-** files with several hard links are not rewritten. The temporary file sits beside the target
-** with a name that fits NAME_MAX, and signals that would end the process (SIGINT, SIGTERM,
-** SIGHUP, SIGQUIT, SIGXFSZ) wait until it has been renamed or removed: they are held in the
-** calling thread, so a caller writes when no other thread of its own could take them (the
-** command line writes after the lint passes have joined their threads). */
+** files with several hard links are not rewritten. The write itself is util/atomic.h's, the one
+** atomic-file writer (reports use it too): a temporary file beside the target, and the signals
+** that would end the process held until it has been renamed or removed, in the calling thread
+** (the command line writes after the lint passes have joined their threads). */
 #ifndef SL_WRITE_H
 #define SL_WRITE_H
 
@@ -23,10 +22,6 @@
 ** left. */
 sl_err sl_write_fixed(const char *path, const char *root, const sl_source *orig, const char *data,
 		      size_t len, char **why);
-
-/* The temporary file name for the file called base in dir: ".<base>.schedlint-XXXXXX", base
-** shortened so that the name fits NAME_MAX. malloc'd; NULL on ENOMEM. */
-char *sl_write_temp_name(const char *dir, const char *base);
 
 /* True when the real path real lies inside directory root (also a real path). */
 bool sl_write_path_within(const char *real, const char *root);

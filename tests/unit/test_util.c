@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_util.c: the drawer of small tools every layer uses (src/util/): the one hash (FNV-1a,
 ** against its published vectors), the one hash table (strmap.h), the one growable buffer
-** (strbuf.h), the one walk up (path.h) and where it stops. */
+** (strbuf.h), the one walk up (path.h) and where it stops, the one atomic-file writer
+** (atomic.h): whole or not at all, a symlink written through, signals held until the rename. */
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "util/arena.h"
+#include "util/atomic.h"
 #include "util/hash.h"
 #include "util/path.h"
 #include "util/strbuf.h"
@@ -243,4 +246,101 @@ Test(path, holds)
 	cr_expect(sl_path_holds("/", "tmp", true));
 	cr_expect_not(sl_path_holds("/", "tmp", false), "a directory, not any type");
 	cr_expect_not(sl_path_holds("/", "no such entry here", true));
+}
+
+/* --- the atomic-file writer ---------------------------------------------------------------- */
+
+static volatile sig_atomic_t terms;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	terms++;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	static char buf[256];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int entries(const char *dir)
+{
+	char cmd[PATH_MAX + 32];
+	snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+	FILE *p = popen(cmd, "r");
+	int n = -1;
+	cr_assert_not_null(p);
+	cr_assert_eq(fscanf(p, "%d", &n), 1);
+	pclose(p);
+	return n;
+}
+
+Test(atomic, whole_or_not_at_all, .init = up_setup, .fini = up_teardown)
+{
+	char path[PATH_MAX * 2], dir[PATH_MAX * 2];
+	snprintf(dir, sizeof dir, "%s/outer/plain", up_root);
+	snprintf(path, sizeof path, "%s/report.json", dir);
+	sl_atomic *a;
+	FILE *out;
+	char *why = NULL;
+	cr_assert_eq(sl_atomic_check(path, &why), SL_OK);
+	cr_expect_eq(entries(dir), 0, "a check leaves nothing");
+	cr_assert_eq(sl_atomic_begin(path, &a, &out, &why), SL_OK);
+	fputs("first\n", out);
+	cr_expect_null(slurp(path), "nothing at the path before the commit");
+	cr_assert_eq(sl_atomic_commit(a, &why), SL_OK);
+	cr_expect_str_eq(slurp(path), "first\n");
+	/* an abort leaves the old content and no temporary file */
+	cr_assert_eq(sl_atomic_begin(path, &a, &out, &why), SL_OK);
+	fputs("second\n", out);
+	sl_atomic_abort(a);
+	cr_expect_str_eq(slurp(path), "first\n");
+	cr_expect_eq(entries(dir), 1, "only the file");
+	/* a symbolic link is written through and stays a link */
+	char link[PATH_MAX * 2];
+	snprintf(link, sizeof link, "%s/link.json", dir);
+	cr_assert_eq(symlink("report.json", link), 0);
+	cr_assert_eq(sl_atomic_begin(link, &a, &out, &why), SL_OK);
+	fputs("third\n", out);
+	cr_assert_eq(sl_atomic_commit(a, &why), SL_OK);
+	struct stat st;
+	cr_expect(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	cr_expect_str_eq(slurp(path), "third\n");
+	/* a directory, and a directory that does not exist, are refused with a reason */
+	cr_expect_eq(sl_atomic_check(dir, &why), SL_EIO);
+	cr_expect(why && strstr(why, "Is a directory"), "%s", why ? why : "(null)");
+	free(why);
+	snprintf(path, sizeof path, "%s/none/x.json", dir);
+	cr_expect_eq(sl_atomic_begin(path, &a, &out, &why), SL_EIO);
+	cr_expect(why && strstr(why, "No such file"), "%s", why ? why : "(null)");
+	free(why);
+}
+
+/* A signal that would end the process waits for the rename: the file is whole when it runs. */
+Test(atomic, signals_wait_for_the_rename, .init = up_setup, .fini = up_teardown)
+{
+	char path[PATH_MAX * 2];
+	snprintf(path, sizeof path, "%s/outer/plain/r.txt", up_root);
+	struct sigaction sa = {.sa_handler = on_term}, old;
+	sigemptyset(&sa.sa_mask);
+	cr_assert_eq(sigaction(SIGTERM, &sa, &old), 0);
+	terms = 0;
+	sl_atomic *a;
+	FILE *out;
+	char *why = NULL;
+	cr_assert_eq(sl_atomic_begin(path, &a, &out, &why), SL_OK);
+	raise(SIGTERM);
+	cr_expect_eq(terms, 0, "delivered before the rename");
+	fputs("whole\n", out);
+	cr_assert_eq(sl_atomic_commit(a, &why), SL_OK);
+	cr_expect_eq(terms, 1, "held, then delivered once the file is in place");
+	cr_expect_str_eq(slurp(path), "whole\n");
+	sigaction(SIGTERM, &old, NULL);
 }

@@ -18,6 +18,7 @@
 #include "yaml/source.h"
 #include "support.h"
 #include "fs/write.h"
+#include "util/atomic.h"
 
 static char dir[4096];
 
@@ -125,7 +126,7 @@ Test(write, temp_names_fit_name_max)
 	char base[NAME_MAX + 1];
 	memset(base, 'k', NAME_MAX);
 	base[NAME_MAX] = '\0';
-	char *t = sl_write_temp_name("/d", base);
+	char *t = sl_atomic_temp_name("/d", base);
 	cr_assert_not_null(t);
 	cr_expect_eq(strlen(strrchr(t, '/') + 1), NAME_MAX);
 	cr_expect(strstr(t, "/.kkk") && strstr(t, ".schedlint-XXXXXX"));
@@ -135,12 +136,12 @@ Test(write, temp_names_fit_name_max)
 	for (size_t i = 0; i + 1 < NAME_MAX; i += 2)
 		memcpy(utf + i, "\xC3\xA9", 2);
 	utf[NAME_MAX - 1] = '\0';
-	t = sl_write_temp_name("/d", utf);
+	t = sl_atomic_temp_name("/d", utf);
 	const char *name = strrchr(t, '/') + 2;
 	size_t kept = (size_t)(strstr(name, ".schedlint-") - name);
 	cr_expect_eq(kept % 2, 0, "a UTF-8 sequence was cut");
 	free(t);
-	t = sl_write_temp_name("/d", "short.yaml");
+	t = sl_atomic_temp_name("/d", "short.yaml");
 	cr_expect_str_eq(t, "/d/.short.yaml.schedlint-XXXXXX");
 	free(t);
 }
