@@ -2,7 +2,9 @@
 ** meta.c: the rules keep their promises. Every rule is documented under the fixed headings (with
 ** no TODO left from tools/new_rule.py), has ok and bad fixtures, and is in the registry; no
 ** fixture directory is an orphan; rule files include only rule.h, which cannot reach the config's
-** or the index's layout; docs/rules.md is what `schedlint rules --format markdown` prints now. */
+** or the index's layout, and call nothing the engine computes once for them (the tree, the pools,
+** a unit's placement or merge); docs/rules.md is what `schedlint rules --format markdown` prints
+** now. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <dirent.h>
@@ -120,7 +122,17 @@ Test(meta, no_orphan_fixture_directories)
 	closedir(d);
 }
 
-/* Every rules/<category>/<x>.c is a registered rule (meson lists it) and includes only rule.h. */
+/* What the engine computes once for every rule, and a rule reads through the SDK instead: a
+** rule that calls these works around the cache (and the streamed run's life of trees). */
+static const struct { const char *call, *instead; } engine_only[] = {
+	{"sl_tree_parse(", "the file's tree is parsed once: read the object's nodes"},
+	{"sl_pool_set_build(", "the pools are built once per config: sl_index_pool_set"},
+	{"sl_placement_unit(", "a unit's placement is computed once: sl_ctx_placement"},
+	{"sl_merge_unit(", "a unit merged over its template: sl_ctx_merged"},
+};
+
+/* Every rules/<category>/<x>.c is a registered rule (meson lists it), includes only rule.h and
+** calls none of engine_only. */
 Test(meta, every_rule_file_is_registered_and_includes_only_rule_h)
 {
 	DIR *top = opendir("rules");
@@ -152,10 +164,17 @@ Test(meta, every_rule_file_is_registered_and_includes_only_rule_h)
 			snprintf(path, sizeof path, "%s/%s", cdir, de->d_name);
 			FILE *f = fopen(path, "r");
 			cr_assert(f);
-			while (fgets(line, sizeof line, f))
+			while (fgets(line, sizeof line, f)) {
 				if (strncmp(line, "#include", 8) == 0)
 					cr_expect(strstr(line, "\"sdk/rule.h\"") != NULL, "%s: rules include only "
 						  "sdk/rule.h, found %s", path, line);
+				size_t n = sizeof engine_only / sizeof *engine_only;
+				for (size_t k = 0; k < n; k++) {
+					const char *call = engine_only[k].call;
+					cr_expect(!strstr(line, call), "%s calls %.*s: %s", path,
+						  (int)strlen(call) - 1, call, engine_only[k].instead);
+				}
+			}
 			fclose(f);
 		}
 		closedir(d);

@@ -286,20 +286,20 @@ static bool once(const char **done, size_t *n_done, size_t cap, const char *tain
 ** untolerated GPU taint (their other filters pass), when no pool accepts it; *names gets them
 ** with their definitions. False when the pools do not say the unit is kept off by a GPU taint
 ** (it lands somewhere, or fails for other reasons: no-matching-node-pool's). */
-static bool pools_tainted(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit *fit,
-			  const sl_pool *pools, const sl_placement_pod *pod, size_t n,
+static bool pools_tainted(sl_ctx *ctx, const sl_unit *u, const sl_placement *p,
 			  const char **names)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
 	size_t found = 0;
 	*names = NULL;
-	for (size_t i = 0; i < n; i++)
-		if (fit[i].lands)
-			return false;
-	for (size_t i = 0; i < n; i++) {
-		if (pools[i].gpu == SL_TRI_NO || !fit[i].brief || strcmp(fit[i].brief, "taint") != 0)
+	sl_placement_iter lands = sl_placement_pools(p, true);
+	if (sl_placement_next(&lands))
+		return false;
+	for (sl_placement_iter it = sl_placement_pools(p, false); sl_placement_next(&it);) {
+		const sl_pool *pool = it.pool;
+		if (pool->gpu == SL_TRI_NO || !it.fit->brief || strcmp(it.fit->brief, "taint") != 0)
 			continue;
-		sl_placement_verdict v = sl_placement_eval_all(pod, &pools[i]);
+		sl_placement_verdict v = sl_placement_eval_all(p->pod, pool);
 		if (v.n_reasons != 1 || !v.reasons[0].taint)
 			continue;   /* kept off for other reasons too */
 		/* the untolerated taint is a GPU taint of what u uses */
@@ -307,7 +307,7 @@ static bool pools_tainted(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit 
 		const char *key = sl_arena_strndup(a, tt->key.s ? tt->key.s : "", tt->key.n);
 		if (!key || !sl_gpu_unit_taint(sl_ctx_index(ctx), u, key))
 			continue;
-		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name, pools[i].where);
+		const char *one = sl_arena_printf(a, "%s (%s)", pool->name, pool->where);
 		*names = sl_arena_list_add(a, *names, one);
 		found++;
 	}
@@ -322,18 +322,11 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_index *ix = sl_ctx_index(ctx);
 	sl_arena *a = sl_ctx_arena(ctx);
 	sl_fact tainted = sl_cluster_gpu_nodes_tainted(ix, u, a);
-	const sl_placement_fit *fit;
-	const sl_pool *pools;
-	const sl_placement_pod *pod;
-	size_t n = 0;
-	if (!sl_cluster_gpu_taint_configured(ix)) {
-		sl_err err = sl_ctx_placement(ctx, u, &fit, &pools, &pod, &n);
-		if (err)
-			return err;
-	}
-	if (n > 0) {   /* the pools decide: their taints, per unit */
+	const sl_placement *p = sl_cluster_gpu_taint_configured(ix) ? NULL
+								      : sl_ctx_placement(ctx, u);
+	if (p) {   /* the pools decide: their taints, per unit */
 		const char *names;
-		if (!pools_tainted(ctx, u, fit, pools, pod, n, &names))
+		if (!pools_tainted(ctx, u, p, &names))
 			return SL_OK;
 		tainted = (sl_fact){SL_TRI_YES, sl_ctx_short_paths(ctx, names)};
 	}

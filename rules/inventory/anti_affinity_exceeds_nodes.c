@@ -110,22 +110,16 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (!term)
 		return SL_OK;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_placement_fit *v;
-	const sl_pool *pools;
-	const sl_placement_pod *pod;
-	size_t n;
-	sl_err err = sl_ctx_placement(ctx, u, &v, &pools, &pod, &n);
-	if (err || n == 0)
-		return err;
+	const sl_placement *p = sl_ctx_placement(ctx, u);
+	if (!p)
+		return SL_OK;
 	long long nodes = 0;
 	const char *names = NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i].lands)
-			continue;
-		if (pools[i].max_nodes < 0)
+	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
+		if (it.pool->max_nodes < 0)
 			return SL_OK;   /* a pool of unknown size */
-		nodes += pools[i].max_nodes;
-		const char *one = sl_arena_printf(a, "%s: %ld", pools[i].name, pools[i].max_nodes);
+		nodes += it.pool->max_nodes;
+		const char *one = sl_arena_printf(a, "%s: %ld", it.pool->name, it.pool->max_nodes);
 		names = sl_arena_list_add(a, names, one);
 	}
 	if (!names || u->min_replicas <= nodes)

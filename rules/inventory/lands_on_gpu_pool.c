@@ -61,25 +61,20 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (sl_gpu_unit_use(ix, u).value != SL_TRI_NO)
 		return SL_OK;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_placement_fit *v;
-	const sl_pool *pools;
-	const sl_placement_pod *pod;
-	size_t n;
-	sl_err err = sl_ctx_placement(ctx, u, &v, &pools, &pod, &n);
-	if (err || n == 0)
-		return err;
+	const sl_placement *p = sl_ctx_placement(ctx, u);
+	if (!p)
+		return SL_OK;
 	const char *names = NULL;
 	size_t count = 0;
 	bool tainted = false, elsewhere = false;
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].lands && pools[i].gpu == SL_TRI_NO)
-			elsewhere = true;
-		if (!v[i].lands || pools[i].gpu != SL_TRI_YES)
+	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
+		elsewhere |= it.pool->gpu == SL_TRI_NO;
+		if (it.pool->gpu != SL_TRI_YES)
 			continue;
 		count++;
-		tainted |= pools[i].n_taints > 0;
+		tainted |= it.pool->n_taints > 0;
 		if (count <= 3)
-			names = sl_arena_list_add(a, names, pools[i].name);
+			names = sl_arena_list_add(a, names, it.pool->name);
 	}
 	if (!count || (!tainted && elsewhere))
 		return SL_OK;   /* an untainted GPU pool among others: gpu-pool-untainted's */
@@ -92,10 +87,10 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	sl_report *r = sl_report_key(ctx, at, "%s requests no GPU but can land on GPU pool%s %s%s",
 				     sl_ctx_label(ctx, u), count > 1 ? "s" : "", names,
 				     elsewhere ? "" : ", and on no pool without GPUs");
-	for (size_t i = 0; i < n; i++)
-		if (v[i].lands && pools[i].gpu == SL_TRI_YES)
-			sl_report_note(ctx, r, "%s (%s): %s.", pools[i].name, pools[i].where,
-				       pools[i].n_taints ? "the unit tolerates its taints"
+	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);)
+		if (it.pool->gpu == SL_TRI_YES)
+			sl_report_note(ctx, r, "%s (%s): %s.", it.pool->name, it.pool->where,
+				       it.pool->n_taints ? "the unit tolerates its taints"
 							 : "it has no taint");
 	sl_report_note(ctx, r, "Its pods take the CPU and memory of GPU nodes and keep them from "
 		       "scaling down.");

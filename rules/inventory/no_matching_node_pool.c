@@ -85,24 +85,19 @@ static const sl_node *anchor(const sl_unit *u, const sl_placement_verdict *v, si
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_placement_fit *fit;
-	const sl_pool *pools;
-	const sl_placement_pod *pod;
-	size_t n;
-	sl_err err = sl_ctx_placement(ctx, u, &fit, &pools, &pod, &n);
-	if (err || n == 0)
-		return err;
-	for (size_t i = 0; i < n; i++)
-		if (fit[i].lands)
-			return SL_OK;
+	const sl_placement *p = sl_ctx_placement(ctx, u);
+	sl_placement_iter lands = sl_placement_pools(p, true);
+	if (!p || sl_placement_next(&lands))
+		return SL_OK;
 	/* it lands nowhere: now the reasons in words, of the pools the finding names */
-	size_t nw = n < MAX_NOTES ? n : MAX_NOTES;
+	const sl_pool *pools = p->pools;
+	size_t n = p->n, nw = n < MAX_NOTES ? n : MAX_NOTES;
 	sl_placement_verdict *v = sl_arena_alloc(a, nw * sizeof *v);
 	if (!v)
 		return SL_ENOMEM;
 	const char *list = "";
 	for (size_t i = 0; i < nw; i++) {
-		v[i] = sl_placement_eval(pod, &pools[i], a);
+		v[i] = sl_placement_eval(p->pod, &pools[i], a);
 		if (i < 3)
 			list = sl_arena_printf(a, "%s%s%s: %s", list, i ? "; " : "", pools[i].name,
 					       v[i].reasons[0].text);

@@ -72,23 +72,17 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (!cls)
 		return SL_OK;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_placement_fit *v;
-	const sl_pool *pools;
-	const sl_placement_pod *pod;
-	size_t n;
-	sl_err err = sl_ctx_placement(ctx, u, &v, &pools, &pod, &n);
-	if (err || n == 0)
-		return err;
+	const sl_placement *p = sl_ctx_placement(ctx, u);
+	if (!p)
+		return SL_OK;
 	const char *names = NULL;
 	size_t lands = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (!v[i].lands)
-			continue;
-		if (pools[i].spot == SL_TRI_NO)
+	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
+		if (it.pool->spot == SL_TRI_NO)
 			return SL_OK;   /* an on-demand pool takes it */
 		lands++;
-		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name,
-						  pools[i].spot == SL_TRI_YES ? "spot" : "may be spot");
+		const char *spot = it.pool->spot == SL_TRI_YES ? "spot" : "may be spot";
+		const char *one = sl_arena_printf(a, "%s (%s)", it.pool->name, spot);
 		names = sl_arena_list_add(a, names, one);
 	}
 	if (!lands)
@@ -102,9 +96,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				"%s has critical priority (%s) but can land only on spot pools: %s",
 				sl_ctx_label(ctx, u), cls, names);
 	sl_report_note(ctx, r, "Its priority is critical: %s %s.", cls, why);
-	for (size_t i = 0; i < n; i++)
-		if (v[i].lands)
-			sl_report_note(ctx, r, "%s: %s.", pools[i].name, pools[i].where);
+	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);)
+		sl_report_note(ctx, r, "%s: %s.", it.pool->name, it.pool->where);
 	sl_report_note(ctx, r, "Spot capacity is reclaimed at short notice, many nodes at once: "
 		       "give the unit an on-demand pool to land on.");
 	return SL_OK;

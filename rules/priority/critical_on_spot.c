@@ -383,24 +383,20 @@ static sl_err check_pools(struct scan *sc)
 {
 	sl_ctx *ctx = sc->ctx;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_placement_fit *fit;
-	const sl_pool *pools;
-	const sl_placement_pod *pod;
-	size_t n;
 	if (sc->u->obj->kind == SL_KIND_DAEMONSET)
 		return SL_OK;   /* it runs on every node it matches, spot ones included by design */
-	sl_err err = sl_ctx_placement(ctx, sc->u, &fit, &pools, &pod, &n);
-	if (err || n == 0)
-		return err;
+	const sl_placement *p = sl_ctx_placement(ctx, sc->u);
+	if (!p)
+		return SL_OK;
 	const char *names = NULL;
 	bool on_demand = false;   /* else every pool it lands on is spot: spot-only-critical's */
-	for (size_t i = 0; i < n; i++)
-		on_demand |= fit[i].lands && pools[i].spot == SL_TRI_NO;
-	for (size_t i = 0; on_demand && i < n; i++) {
-		if (!fit[i].lands || pools[i].spot != SL_TRI_YES || pools[i].n_taints > 0)
+	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);)
+		on_demand |= it.pool->spot == SL_TRI_NO;
+	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
+		if (!on_demand || it.pool->spot != SL_TRI_YES || it.pool->n_taints > 0)
 			continue;
-		const char *one = sl_arena_printf(a, "%s (%s)", pools[i].name,
-						  sl_ctx_short_paths(ctx, pools[i].where));
+		const char *one = sl_arena_printf(a, "%s (%s)", it.pool->name,
+						  sl_ctx_short_paths(ctx, it.pool->where));
 		names = sl_arena_list_add(a, names, one);
 	}
 	const sl_node *at = sc->u->pod && sc->u->pod->parent ? sc->u->pod : NULL;

@@ -32,25 +32,23 @@ static sl_err cells(struct sl_run_report *r, const sl_index *ix, const sl_unit *
 		    sl_placement_row *row)
 {
 	sl_arena *a = r->a;
-	const sl_placement_fit *fit;
-	const sl_pool *pools;
-	const sl_placement_pod *pod;
-	size_t n;
-	sl_err err = sl_placement_unit(ix, u, a, &fit, &pools, &pod, &n);
+	sl_placement p;
+	sl_err err = sl_placement_unit(ix, u, a, &p);
 	if (err)
 		return err;
-	row->scheduled = n > 0;
-	if (!n)
+	row->scheduled = p.n > 0;
+	if (!p.n)
 		return SL_OK;
-	sl_placement_cell *v = sl_arena_zalloc(a, n * sizeof *v);
+	sl_placement_cell *v = sl_arena_zalloc(a, p.n * sizeof *v);
 	if (!v)
 		return SL_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		v[i].lands = fit[i].lands;
-		if (fit[i].lands)
+	for (sl_placement_iter it = sl_placement_pools(&p, false); sl_placement_next(&it);) {
+		size_t i = it.i;
+		v[i].lands = it.fit->lands;
+		if (it.fit->lands)
 			continue;
-		sl_placement_verdict verdict = sl_placement_eval(pod, &pools[i], a);
-		v[i].brief = fit[i].brief;
+		sl_placement_verdict verdict = sl_placement_eval(p.pod, it.pool, a);
+		v[i].brief = it.fit->brief;
 		const char *text = NULL;
 		for (size_t k = 0; k < verdict.n_reasons; k++) {
 			const sl_placement_reason *why = &verdict.reasons[k];

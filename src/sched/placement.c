@@ -645,13 +645,9 @@ sl_placement_verdict sl_placement_eval_all(const sl_placement_pod *pod, const sl
 	return eval(pod, p, NULL, true);
 }
 
-sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a,
-			 const sl_placement_fit **out, const sl_pool **pool_out,
-			 const sl_placement_pod **pod_out, size_t *n)
+sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a, sl_placement *out)
 {
-	*out = NULL;
-	*pod_out = NULL;
-	*n = 0;
+	*out = (sl_placement){0};
 	size_t np;
 	const sl_pool *pools = sl_pool_set_pools(sl_index_pool_set(ix), &np);
 	if (!np || sl_merge_kind_is_template(u->obj->kind))
@@ -667,9 +663,29 @@ sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a,
 		sl_placement_verdict full = sl_placement_eval(pod, &pools[i], NULL);
 		v[i] = (sl_placement_fit){full.lands, full.n_reasons ? full.reasons[0].brief : NULL};
 	}
-	*out = v;
-	*pool_out = pools;
-	*pod_out = pod;
-	*n = np;
+	*out = (sl_placement){v, pools, pod, np};
 	return SL_OK;
+}
+
+sl_placement_iter sl_placement_pools(const sl_placement *p, bool landing)
+{
+	return (sl_placement_iter){.p = p, .landing = landing};
+}
+
+bool sl_placement_next(sl_placement_iter *it)
+{
+	size_t i = it->started ? it->i + 1 : 0;
+	it->started = true;
+	while (it->p && i < it->p->n && it->landing && !it->p->fit[i].lands)
+		i++;
+	if (!it->p || i >= it->p->n) {
+		it->i = it->p ? it->p->n : 0;
+		it->pool = NULL;
+		it->fit = NULL;
+		return false;
+	}
+	it->i = i;
+	it->pool = &it->p->pools[i];
+	it->fit = &it->p->fit[i];
+	return true;
 }

@@ -72,13 +72,32 @@ sl_placement_verdict sl_placement_eval(const sl_placement_pod *pod, const sl_poo
 /* Every failing filter of pod on p, without words (sl_placement_eval with a NULL arena stops at
 ** the first). */
 sl_placement_verdict sl_placement_eval_all(const sl_placement_pod *pod, const sl_pool *p);
-/* The fits of u on every pool of the index, *n of them: (*out)[i] is u on (*pools)[i]; *pod
-** gets u's pod for sl_placement_eval's words. *n is 0 when no pool is known, u is not scheduled
-** (nodeName), or u is a template (a ServingRuntime, ServerConfig...: its pods are the units'
-** that use it). SL_ENOMEM. */
-sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a,
-			 const sl_placement_fit **out, const sl_pool **pools,
-			 const sl_placement_pod **pod, size_t *n);
+/* A unit on every pool of the index: fit[i] is the unit on pools[i], for i below n; pod is the
+** unit's pod, for sl_placement_eval's words. */
+typedef struct sl_placement {
+	const sl_placement_fit *fit;
+	const sl_pool *pools;
+	const sl_placement_pod *pod;
+	size_t n;                /* 0: no pool is known, or the unit is not judged */
+} sl_placement;
+/* u on every pool of the index (in arena a). out->n is 0 when no pool is known, u is not
+** scheduled (nodeName), or u is a template (a ServingRuntime, ServerConfig...: its pods are the
+** units' that use it). SL_ENOMEM. */
+sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a, sl_placement *out);
+/* The pools of a placement, one after the other (all, or only those the unit lands on):
+**     for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);)
+**         ... it.pool->name, it.fit->lands, it.i ... */
+typedef struct sl_placement_iter {
+	const sl_placement *p;
+	bool landing;            /* only the pools the unit lands on */
+	size_t i;                /* after sl_placement_next: the pool's index in p */
+	const sl_pool *pool;     /* ... the pool */
+	const sl_placement_fit *fit;   /* ... the unit on it */
+	bool started;
+} sl_placement_iter;
+sl_placement_iter sl_placement_pools(const sl_placement *p, bool landing);
+/* Moves it to the next pool; false past the last. */
+bool sl_placement_next(sl_placement_iter *it);
 /* The GPU resource the pod requests (non-zero), or NULL. */
 const char *sl_placement_pod_gpu(const sl_placement_pod *pod);
 /* "8", "500m", "64Gi": a milli-value in a short form for messages (arena). */

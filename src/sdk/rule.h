@@ -101,12 +101,17 @@ bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
 ** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
 ** accessors. */
 sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
-/* u's fits on every known node pool (placement.h: sl_placement_unit), computed once per unit
-** for all the rules that ask: (*v)[i] is u on (*pools)[i]; *n is 0 when no pool is known, u is
-** not scheduled or is a template. The reasons in words, for a finding: sl_placement_eval(*pod,
-** &(*pools)[i], sl_ctx_arena(ctx)). SL_ENOMEM. */
-sl_err sl_ctx_placement(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit **v,
-			const sl_pool **pools, const sl_placement_pod **pod, size_t *n);
+/* u on every known node pool (placement.h), computed once per unit for all the rules that ask;
+** NULL when there is nothing to judge: no pool is known, u is not scheduled (nodeName) or is a
+** template (judged where it is used), and when memory ran out (the check then fails). Walk its
+** pools with sl_placement_pools(p, landing) and sl_placement_next; a pool's reasons in words,
+** for a finding: sl_placement_eval(p->pod, it.pool, sl_ctx_arena(ctx)).
+**     const sl_placement *p = sl_ctx_placement(ctx, u);
+**     if (!p)
+**         return SL_OK;
+**     for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);)
+**         ... it.pool lets u land ... */
+const sl_placement *sl_ctx_placement(sl_ctx *ctx, const sl_unit *u);
 
 /* === report =================================================================================== */
 

@@ -42,35 +42,38 @@ const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
 /* A unit's placement, computed once for all the rules that ask. */
 struct sl_ctx_placement {
 	bool done;
-	const sl_placement_fit *v;
-	const sl_pool *pools;
-	const sl_placement_pod *pod;
-	size_t n;
+	sl_placement p;
 };
 
-sl_err sl_ctx_placement(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit **v,
-			const sl_pool **pools, const sl_placement_pod **pod, size_t *n)
+const sl_placement *sl_ctx_placement(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_object *o = ctx->obj;
-	if (!o || u < o->units || u >= o->units + o->n_units)
-		return sl_placement_unit(ctx->index, u, ctx->file->arena, v, pools, pod, n);
-	size_t i = (size_t)(u - o->units);
-	if (!ctx->placements && !(ctx->placements = sl_arena_zalloc(ctx->file->arena,
-								    o->n_units * sizeof *ctx->placements)))
-		return SL_ENOMEM;
-	struct sl_ctx_placement *p = &ctx->placements[i];
-	if (!p->done) {
-		sl_err err = sl_placement_unit(ctx->index, u, ctx->file->arena, &p->v, &p->pools,
-					       &p->pod, &p->n);
-		if (err)
-			return err;
-		p->done = true;
+	sl_placement *p;
+	if (!o || u < o->units || u >= o->units + o->n_units) {   /* not the object's: once */
+		p = sl_arena_alloc(ctx->file->arena, sizeof *p);
+		if (!p || sl_placement_unit(ctx->index, u, ctx->file->arena, p) != SL_OK) {
+			ctx->file->oom = SL_ENOMEM;
+			return NULL;
+		}
+		return p->n ? p : NULL;
 	}
-	*v = p->v;
-	*pools = p->pools;
-	*pod = p->pod;
-	*n = p->n;
-	return SL_OK;
+	size_t i = (size_t)(u - o->units);
+	if (!ctx->placements)
+		ctx->placements = sl_arena_zalloc(ctx->file->arena,
+						  o->n_units * sizeof *ctx->placements);
+	if (!ctx->placements) {
+		ctx->file->oom = SL_ENOMEM;
+		return NULL;
+	}
+	struct sl_ctx_placement *c = &ctx->placements[i];
+	if (!c->done) {
+		if (sl_placement_unit(ctx->index, u, ctx->file->arena, &c->p) != SL_OK) {
+			ctx->file->oom = SL_ENOMEM;
+			return NULL;
+		}
+		c->done = true;
+	}
+	return c->p.n ? &c->p : NULL;
 }
 
 const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c)
