@@ -8,6 +8,7 @@
 #include "schedlint/atomic.h"
 #include "schedlint/config.h"
 #include "schedlint/error.h"
+#include "schedlint/escape.h"
 #include "schedlint/finding.h"
 #include "schedlint/lint.h"
 #include "schedlint/rules.h"

@@ -13,7 +13,6 @@
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
 #include "cli/targets.h"
-#include "output/escape.h"
 
 struct list { const char **v; size_t n; };
 

@@ -14,7 +14,6 @@
 #include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
-#include "output/escape.h"
 
 /* The buffer from stdin. read_ok is 0 when it could not be read whole (an error, memory, more
 ** than SL_PIPE_INPUT_MAX bytes): then eof says whether the rest is still unread on stdin. */

@@ -11,7 +11,6 @@
 #include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
-#include "output/escape.h"
 
 #define WIDTH 80
 #define UNIT_COL 30   /* the unit column of the text grid */
@@ -226,15 +225,24 @@ static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
 	}
 }
 
+/* A JSON string holding s (schedlint/escape.h's SL_SINK_JSON: valid UTF-8); null for NULL. */
+static json_t *jstr(const char *s)
+{
+	char *u = s ? sl_escape_str(s, SL_SINK_JSON) : NULL;
+	json_t *j = u ? json_string(u) : json_null();
+	free(u);
+	return j;
+}
+
 static void print_json(FILE *out, const sl_pool_info *pools, size_t np,
 		       const sl_placement_row *rows, size_t nr)
 {
 	json_t *jp = json_array(), *ju = json_array();
 	for (size_t i = 0; i < np; i++)
 		json_array_append_new(jp, json_pack("{s:o, s:s, s:o, s:o, s:i, s:b, s:s, s:I, s:I}",
-			"name", sl_escape_json(pools[i].name), "source", pools[i].source,
-			"where", sl_escape_json(pools[i].where),
-			"path", sl_escape_json(pools[i].path ? pools[i].path : ""),
+			"name", jstr(pools[i].name), "source", pools[i].source,
+			"where", jstr(pools[i].where),
+			"path", jstr(pools[i].path ? pools[i].path : ""),
 			"line", (int)pools[i].line, "gpu", pools[i].gpu,
 			"spot", pools[i].spot > 0 ? "yes" : pools[i].spot < 0 ? "maybe" : "no",
 			"min_nodes", (json_int_t)pools[i].min_nodes, "max_nodes",
@@ -248,16 +256,16 @@ static void print_json(FILE *out, const sl_pool_info *pools, size_t np,
 			while (s && *s) {
 				const char *nl = strchr(s, '\n');
 				char *line = strndup(s, nl ? (size_t)(nl - s) : strlen(s));
-				json_array_append_new(reasons, sl_escape_json(line ? line : "?"));
+				json_array_append_new(reasons, jstr(line ? line : "?"));
 				free(line);
 				s = nl ? nl + 1 : NULL;
 			}
 			json_array_append_new(v, json_pack("{s:o, s:b, s:o, s:o}", "pool",
-				sl_escape_json(pools[i].name), "lands", c->lands, "brief",
+				jstr(pools[i].name), "lands", c->lands, "brief",
 				c->brief ? json_string(c->brief) : json_null(), "reasons", reasons));
 		}
 		json_array_append_new(ju, json_pack("{s:o, s:o, s:i, s:i, s:b, s:o}", "unit",
-			sl_escape_json(rows[r].unit), "path", sl_escape_json(rows[r].path),
+			jstr(rows[r].unit), "path", jstr(rows[r].path),
 			"line", (int)rows[r].line, "column", (int)rows[r].column,
 			"scheduled", rows[r].scheduled, "verdicts", v));
 	}

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
-#include "output/escape.h"
 
 void sl_cli_usage(FILE *out)
 {

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/targets.h"
-#include "output/escape.h"
 
 const char *sl_targets_add(sl_targets *r, const char *spec)
 {

@@ -92,10 +92,42 @@ static size_t escape_one(sl_strbuf *b, const char *s, size_t n, size_t i, sl_sin
 	return len;
 }
 
+/* How many bytes of s[0..n) are valid UTF-8 from its start. */
+static size_t valid_prefix(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	unsigned cp;
+	for (size_t len; i < n && (len = sl_source_utf8_decode(p + i, n - i, &cp)); )
+		i += len;
+	return i;
+}
+
+/* s as valid UTF-8: each byte that is not part of a valid sequence as U+FFFD (SL_SINK_JSON). */
+static void utf8_into(sl_strbuf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned cp;
+	for (size_t i = 0; i < n; ) {
+		size_t len = sl_source_utf8_decode(p + i, n - i, &cp);
+		if (len) {
+			sl_strbuf_add(b, s + i, len);
+			i += len;
+		} else {
+			sl_strbuf_addstr(b, "\xEF\xBF\xBD");   /* U+FFFD */
+			i++;
+		}
+	}
+}
+
 static void escape_into(sl_strbuf *b, const char *s, sl_sink sink)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s);
+	if (sink == SL_SINK_JSON) {
+		utf8_into(b, s, n);
+		return;
+	}
 	bool line_start = sink == SL_SINK_TEXT_LINE || sink == SL_SINK_DIFF;
 	size_t i = 0;
 	if (line_start) {
@@ -150,30 +182,11 @@ json_t *sl_escape_json(const char *s)
 {
 	if (!s)
 		return json_null();
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0;
-	unsigned cp;
-	while (i < n) {
-		size_t len = sl_source_utf8_decode(p + i, n - i, &cp);
-		if (!len)
-			break;
-		i += len;
-	}
-	if (i == n)
+	size_t n = strlen(s);
+	if (valid_prefix(s, n) == n)
 		return json_stringn(s, n);
-	sl_strbuf b = {0};
-	sl_strbuf_add(&b, s, i);
-	while (i < n) {
-		size_t len = sl_source_utf8_decode(p + i, n - i, &cp);
-		if (len) {
-			sl_strbuf_add(&b, s + i, len);
-			i += len;
-		} else {
-			sl_strbuf_addstr(&b, "\xEF\xBF\xBD");   /* U+FFFD */
-			i++;
-		}
-	}
-	json_t *j = b.failed ? NULL : json_stringn(b.s, b.len);
-	free(b.s);
+	char *u = sl_escape_str(s, SL_SINK_JSON);
+	json_t *j = u ? json_string(u) : NULL;
+	free(u);
 	return j;
 }

@@ -107,6 +107,14 @@ Test(escape, json)
 	json_t *n = sl_escape_json(NULL);
 	cr_expect(json_is_null(n));
 	json_decref(n);
+	/* the public sink, for a client's own JSON writer: the same text, before JSON escaping */
+	char *u = sl_escape_str(BAD, SL_SINK_JSON);
+	cr_expect_str_eq(u, "x\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+			 "y\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBDz");
+	free(u);
+	u = sl_escape_str(NL_CMD, SL_SINK_JSON);
+	cr_expect_str_eq(u, NL_CMD, "valid UTF-8 is kept, controls and all");
+	free(u);
 }
 
 Test(escape, put_writes_the_same)
