@@ -89,7 +89,7 @@ Test(corpus, lints_every_file_and_matches_pyyaml_on_syntax)
 	}
 	free(bad_paths);
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
+		sl_file_info fi = SL_FILE_INFO_INIT;
 		sl_run_file(run, i, &fi);
 		cr_expect(fi.error == NULL, "%s: %s", fi.path, fi.error);
 	}

@@ -378,7 +378,7 @@ static size_t check_safe(const sl_config *conf, const char *const *paths, size_t
 	sl_run *again = NULL;
 	cr_assert_eq(sl_run_new(conf, NULL, &again, NULL), SL_OK);
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
+		sl_file_info fi = SL_FILE_INFO_INIT;
 		sl_run_file(run, i, &fi);
 		const char *t;
 		size_t l;

@@ -185,7 +185,7 @@ static int check_fixes(const char *id, const char *rule_dir, const char *dir, co
 	size_t applied = 0;
 	sl_run *run = fixed_run(id, rule_dir, input, cfg, &applied);
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
+		sl_file_info fi = SL_FILE_INFO_INIT;
 		sl_run_file(run, i, &fi);
 		const char *text;
 		size_t len;
@@ -294,7 +294,7 @@ Test(golden, every_rule_over_its_fixtures)
 	int failures = 0, cases = 0;
 	const char *only = getenv("SL_GOLDEN_ONLY");
 	for (size_t i = 0; i < sl_rule_count(); i++) {
-		sl_rule_info r;
+		sl_rule_info r = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &r);
 		if (only) {
 			/* A comma-separated list: match whole ids only. */

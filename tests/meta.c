@@ -52,13 +52,13 @@ Test(meta, every_rule_is_documented)
 		"## Fix safety", "## Options", "## References"};
 	cr_assert_gt(sl_rule_count(), 0);
 	for (size_t i = 0; i < sl_rule_count(); i++) {
-		sl_rule_info r;
+		sl_rule_info r = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &r);
 		for (const char *p = r.id; *p; p++)
 			cr_expect(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '-',
 				  "rule id %s is not kebab-case", r.id);
 		if (i > 0) {
-			sl_rule_info prev;
+			sl_rule_info prev = SL_RULE_INFO_INIT;
 			sl_rule_get(i - 1, &prev);
 			cr_expect_lt(strcmp(prev.id, r.id), 0, "registry not sorted or duplicate: %s", r.id);
 		}
@@ -77,7 +77,7 @@ Test(meta, every_rule_is_documented)
 Test(meta, every_rule_has_ok_and_bad_fixtures)
 {
 	for (size_t i = 0; i < sl_rule_count(); i++) {
-		sl_rule_info r;
+		sl_rule_info r = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &r);
 		char dir[4096];
 		snprintf(dir, sizeof dir, "testdata/rules/%s/ok", r.id);
@@ -91,7 +91,7 @@ Test(meta, every_rule_has_ok_and_bad_fixtures)
 Test(meta, every_fixable_rule_has_a_fixed_golden)
 {
 	for (size_t i = 0; i < sl_rule_count(); i++) {
-		sl_rule_info r;
+		sl_rule_info r = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &r);
 		if (r.fix == SL_FIX_NONE)
 			continue;

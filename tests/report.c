@@ -190,7 +190,7 @@ static void check_sarif_against_json(const char *name, json_t *sarif, json_t *js
 	** the notice rules are the descriptors of notifications[], in the catalogue's order */
 	size_t builtin = 0, notice_rules = 0;
 	for (size_t i = 0; i < sl_rule_count(); i++) {
-		sl_rule_info ri;
+		sl_rule_info ri = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &ri);
 		if (sl_rule_notice(i, 1)) {
 			cr_assert_str_eq(str_at(json_array_get(notifications, notice_rules++), "id"), ri.id,
@@ -207,7 +207,7 @@ static void check_sarif_against_json(const char *name, json_t *sarif, json_t *js
 			cr_assert_str_neq(str_at(json_array_get(rules, i), "id"),
 					  str_at(json_array_get(rules, j), "id"), "%s: rules[] repeats", name);
 	for (size_t i = 0, at = 0; at < builtin; i++) {
-		sl_rule_info ri;
+		sl_rule_info ri = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &ri);
 		if (sl_rule_notice(i, 1))
 			continue;

@@ -29,15 +29,11 @@ typedef enum sl_fix_applicability {
 
 /* One byte-range replacement: bytes [offset, offset+length) of path become content.
 ** Positions are those of the replaced range in the original text (1-based, code points). */
-struct sl_file;   /* a run's record of one file: opaque */
-
 typedef struct sl_edit {
 	const char *path;
 	size_t offset, length;
 	const char *content;
 	uint32_t line, column, end_line, end_column;
-	const struct sl_file *file;   /* the run's record of path, which the fixer applies the edit
-					 to (NULL in an edit made outside a run) */
 } sl_edit;
 
 typedef struct sl_fix {

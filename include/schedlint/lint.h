@@ -186,7 +186,13 @@ SL_API const sl_finding *sl_run_finding(const sl_run *run, size_t i);
 SL_API size_t sl_run_notice_count(const sl_run *run);
 SL_API const sl_finding *sl_run_notice(const sl_run *run, size_t i);
 
+/* A struct the library fills carries a version too: the caller starts it from _INIT (the
+** version of its header), and the library fills the fields of that version, so a newer library
+** that appends fields never writes past an older program's struct. */
+#define SL_FILE_INFO_VERSION 1
+#define SL_FILE_INFO_INIT {.version = SL_FILE_INFO_VERSION}
 typedef struct sl_file_info {
+	unsigned version;        /* SL_FILE_INFO_VERSION, set by the caller */
 	const char *path;
 	unsigned documents;      /* documents in the file, broken ones included */
 	const char *error;       /* why the file could not be read, NULL when it was */
@@ -194,7 +200,9 @@ typedef struct sl_file_info {
 				    files counts for the first it edits) */
 } sl_file_info;
 SL_API size_t sl_run_file_count(const sl_run *run);
-/* File i's path, documents and read error; out of range: *out zeroed, SL_EUSAGE. */
+/* Fills *out (started from SL_FILE_INFO_INIT) with file i's path, documents, read error and
+** fixes; out of range: its fields zeroed, SL_EUSAGE; a version this library does not know:
+** SL_EUSAGE, *out untouched. */
 SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
 
 /* Values are appended, never renumbered (docs/report-formats.md describes each). */

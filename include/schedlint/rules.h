@@ -8,7 +8,11 @@
 #include "schedlint/error.h"
 #include "schedlint/finding.h"
 
+/* Filled by the library for the version the caller says (schedlint/lint.h, sl_file_info). */
+#define SL_RULE_INFO_VERSION 1
+#define SL_RULE_INFO_INIT {.version = SL_RULE_INFO_VERSION}
 typedef struct sl_rule_info {
+	unsigned version;            /* SL_RULE_INFO_VERSION, set by the caller */
 	const char *id;              /* "gpu-request-without-limit" */
 	const char *category;        /* "gpu" */
 	const char *summary;         /* one line */
@@ -20,7 +24,8 @@ typedef struct sl_rule_info {
 
 /* The number of rules. */
 SL_API size_t sl_rule_count(void);
-/* Fills *out with rule i (sorted by id); SL_ENOTFOUND when i is out of range. Strings are static. */
+/* Fills *out (started from SL_RULE_INFO_INIT) with rule i (sorted by id); SL_ENOTFOUND when i
+** is out of range; SL_EUSAGE for a version this library does not know. Strings are static. */
 SL_API sl_err sl_rule_get(size_t i, sl_rule_info *out);
 /* Whether rule i reports notices rather than findings, and what a group of n of them is called.
 ** A notice says what schedlint did not lint and why (a Helm chart, a kustomization it does not

@@ -259,7 +259,7 @@ static int print_files(const sl_run *run)
 {
 	int status = EXIT_CLEAN;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
+		sl_file_info fi = SL_FILE_INFO_INIT;
 		sl_run_file(run, i, &fi);
 		sl_escape_put(fi.error ? stderr : stdout, fi.path, SL_SINK_TEXT_LINE);
 		if (fi.error) {
@@ -323,7 +323,7 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 {
 	int status = EXIT_CLEAN;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
+		sl_file_info fi = SL_FILE_INFO_INIT;
 		sl_run_file(run, i, &fi);
 		if (fi.error) {
 			sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);

@@ -43,7 +43,7 @@ int sl_cmd_explain(int argc, char **argv)
 		fprintf(stderr, "schedlint: error: unknown rule \"%s\" (see `schedlint rules`)\n", argv[1]);
 		return EXIT_USAGE;
 	}
-	sl_rule_info r;
+	sl_rule_info r = SL_RULE_INFO_INIT;
 	sl_rule_get((size_t)i, &r);
 	printf("# %s\n\n%s\n\n", r.id, r.summary);
 	sl_cli_rule_facts(stdout, (size_t)i, &r);

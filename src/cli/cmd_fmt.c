@@ -86,7 +86,7 @@ static int give_back(const struct input *in)
 static bool report_blocking(const sl_run *run, size_t file, const char *path)
 {
 	bool any = false;
-	sl_file_info fi;
+	sl_file_info fi = SL_FILE_INFO_INIT;
 	sl_run_file(run, file, &fi);
 	if (fi.error) {
 		sl_escape_put(stderr, fi.path, SL_SINK_TEXT_LINE);
@@ -204,7 +204,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, i
 	}
 	size_t fixed = 0, left = 0, unwritten = 0;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
+		sl_file_info fi = SL_FILE_INFO_INIT;
 		sl_run_file(run, i, &fi);
 		if (report_blocking(run, i, fi.path)) {
 			status = EXIT_USAGE;

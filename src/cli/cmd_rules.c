@@ -15,14 +15,14 @@ static void print_markdown(FILE *out)
 	      "file; do not edit by hand. A test fails when this file is stale.\n\n"
 	      "| rule | category | severity | fix | summary |\n|---|---|---|---|---|\n", out);
 	for (size_t i = 0; i < sl_rule_count(); i++) {
-		sl_rule_info r;
+		sl_rule_info r = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &r);
 		fprintf(out, "| [`%s`](#%s) | %s | %s%s | %s | %s |\n", r.id, r.id, r.category,
 			sl_cli_severity_label(i, &r), r.enabled_by_default ? "" : " (off by default)",
 			sl_cli_fix_name(r.fix), r.summary);
 	}
 	for (size_t i = 0; i < sl_rule_count(); i++) {
-		sl_rule_info r;
+		sl_rule_info r = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &r);
 		fprintf(out, "\n## %s\n\n", r.id);
 		sl_cli_rule_facts(out, i, &r);
@@ -74,7 +74,7 @@ int sl_cmd_rules(int argc, char **argv)
 	} else if (strcmp(format, "json") == 0) {
 		json_t *arr = json_array();
 		for (size_t i = 0; i < sl_rule_count(); i++) {
-			sl_rule_info r;
+			sl_rule_info r = SL_RULE_INFO_INIT;
 			sl_rule_get(i, &r);
 			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:b, s:s, s:s}", "id", r.id,
 				"category", r.category, "severity", sl_severity_name(r.severity),
@@ -87,7 +87,7 @@ int sl_cmd_rules(int argc, char **argv)
 		json_decref(arr);
 	} else if (strcmp(format, "text") == 0) {
 		for (size_t i = 0; i < sl_rule_count(); i++) {
-			sl_rule_info r;
+			sl_rule_info r = SL_RULE_INFO_INIT;
 			sl_rule_get(i, &r);
 			printf("%-40s %-10s %-8s %-7s %s%s\n", r.id, r.category, sl_cli_severity_label(i, &r),
 			       sl_cli_fix_name(r.fix), r.summary, r.enabled_by_default ? "" : " (off by default)");

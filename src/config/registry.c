@@ -97,6 +97,8 @@ size_t sl_rule_count(void)
 
 sl_err sl_rule_get(size_t i, sl_rule_info *out)
 {
+	if (out->version < 1 || out->version > SL_RULE_INFO_VERSION)
+		return SL_EUSAGE;
 	if (i >= sl_registry_n())
 		return SL_ENOTFOUND;
 	const struct sl_rule *r = sl_registry_at(i)->rule;

@@ -4,9 +4,9 @@
 ** parse; applies them file by file to the text in memory; and lints every file again, until a
 ** round accepts nothing or the rounds run out. Nothing is written here (run.c writes).
 **
-** An edit points at its file (sl_edit.file, set where the engine makes it), so a round finds
-** every edit's file without comparing or searching paths, and keeps the edits it accepts in a set
-** per file (by the record's index). */
+** Each edit of a finding's record names its file (sl_frec.edit_files, set where the engine
+** makes the edit), so a round finds every edit's file without comparing or searching paths, and
+** keeps the edits it accepts in a set per file (by the record's index). */
 #include <stdlib.h>
 #include <string.h>
 #include "driver/fixer.h"
@@ -56,9 +56,10 @@ sl_err sl_fixer_fix(sl_passes *p, const sl_fix_options *opts, size_t *applied, b
 /* The run's file that ed edits, when a fix may change it: one that was read, and parses (a file
 ** with a YAML syntax error is never fixed, whether or not yaml-syntax is selected, as fmt leaves
 ** it); else NULL. */
-static sl_file *fixable_target(const sl_engine *e, const sl_edit *ed)
+static sl_file *fixable_target(const sl_engine *e, const sl_frec *rec, size_t j)
 {
-	sl_file *f = (sl_file *)ed->file;   /* the run owns its records; the edit only names one */
+	const sl_edit *ed = &rec->edits[j];
+	sl_file *f = (sl_file *)rec->edit_files[j];   /* the run owns its records */
 	if (!f || f->index >= e->n_files || e->files[f->index] != f)
 		return NULL;   /* not one of the run's files */
 	if (!f->src || f->broken || f->context || ed->offset + ed->length > f->src->len)
@@ -78,7 +79,8 @@ static sl_err accept_fixes(sl_passes *p, bool unsafe, sl_edit_set *sets, size_t 
 	sl_err err = SL_OK;
 	*n_fixes = 0;
 	for (size_t i = 0; i < p->n_sorted && !err; i++) {
-		const sl_fix *fx = p->sorted[i]->pub.fix;
+		const sl_frec *rec = p->sorted[i];
+		const sl_fix *fx = rec->pub.fix;
 		if (!fx || !fx->n_edits || (fx->applicability == SL_FIX_UNSAFE && !unsafe))
 			continue;
 		if (fx->n_edits > cap_target) {
@@ -93,7 +95,7 @@ static sl_err accept_fixes(sl_passes *p, bool unsafe, sl_edit_set *sets, size_t 
 		bool ok = true;
 		for (size_t j = 0; j < fx->n_edits && ok; j++) {
 			const sl_edit *ed = &fx->edits[j];
-			sl_file *f = target[j] = fixable_target(e, ed);
+			sl_file *f = target[j] = fixable_target(e, rec, j);
 			if (!f || !sl_edit_set_fits(&sets[f->index], ed))
 				ok = false;
 			for (size_t k = 0; k < j && ok; k++)

@@ -460,6 +460,7 @@ static sl_err compact(sl_engine *e, sl_file *f)
 		sl_frec *r = &recs[i];
 		*r = *f->findings[i];
 		r->edits = NULL;
+		r->edit_files = NULL;   /* a streamed run is never fixed */
 		r->cap_edits = 0;
 		sl_finding *p = &r->pub;
 		const char **strs[] = {&p->message, &p->notes, &p->pointer, &p->api_version, &p->kind,

@@ -478,9 +478,11 @@ size_t sl_run_file_count(const sl_run *run)
 
 sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
 {
+	if (!known_version(out->version, SL_FILE_INFO_VERSION))
+		return SL_EUSAGE;
 	const sl_file *f = file_at(run, i);
 	if (!f) {
-		*out = (sl_file_info){0};
+		*out = (sl_file_info){.version = out->version};
 		return SL_EUSAGE;
 	}
 	out->path = f->path;
@@ -545,8 +547,10 @@ sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FIL
 		findings[i] = &run->passes.sorted[i]->pub;
 	for (size_t i = 0; !err && i < nn; i++)
 		findings[nd + i] = &run->passes.notices[i]->pub;
-	for (size_t i = 0; !err && i < nf; i++)
+	for (size_t i = 0; !err && i < nf; i++) {
+		files[i] = (sl_file_info)SL_FILE_INFO_INIT;
 		sl_run_file(run, i, &files[i]);
+	}
 	if (!err) {
 		sl_output_run view = {findings, nd, findings + nd, nn, files, nf, held_source, run,
 				      run->passes.started};

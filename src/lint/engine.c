@@ -128,19 +128,40 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 	pp->syntax[pp->n_syntax++] = (struct syntax_issue){start, pp->last};
 }
 
+sl_edit *sl_engine_edit(sl_file *f, sl_frec *rec, const sl_file *target)
+{
+	if (rec->fix.n_edits == rec->cap_edits) {
+		size_t ncap = rec->cap_edits ? rec->cap_edits * 2 : 1;
+		sl_edit *ne = sl_arena_alloc(f->arena, ncap * sizeof *ne);
+		const sl_file **nf = sl_arena_alloc(f->arena, ncap * sizeof *nf);
+		if (!ne || !nf)
+			return NULL;
+		if (rec->fix.n_edits) {
+			memcpy(ne, rec->edits, rec->fix.n_edits * sizeof *ne);
+			memcpy(nf, rec->edit_files, rec->fix.n_edits * sizeof *nf);
+		}
+		rec->edits = ne;
+		rec->edit_files = nf;
+		rec->cap_edits = ncap;
+	}
+	rec->fix.edits = rec->edits;
+	rec->edit_files[rec->fix.n_edits] = target;
+	sl_edit *ed = &rec->edits[rec->fix.n_edits];
+	*ed = (sl_edit){.path = target->path};
+	return ed;
+}
+
 /* Gives rec a safe fix of one edit: bytes [offset, offset + length) of f replaced by content.
 ** False when out of memory. */
 static bool attach_edit(sl_file *f, sl_frec *rec, size_t offset, size_t length, const char *content,
 			const char *message)
 {
-	sl_edit *ed = sl_arena_zalloc(f->arena, sizeof *ed);
+	sl_edit *ed = sl_engine_edit(f, rec, f);
 	if (!ed)
 		return false;
 	uint32_t line = 0, col = 0, eline = 0, ecol = 0;
 	sl_source_position(f->src, offset, &line, &col);
 	sl_source_position(f->src, offset + length, &eline, &ecol);
-	ed->path = f->path;
-	ed->file = f;
 	ed->offset = offset;
 	ed->length = length;
 	ed->content = content;
@@ -148,11 +169,8 @@ static bool attach_edit(sl_file *f, sl_frec *rec, size_t offset, size_t length, 
 	ed->column = col;
 	ed->end_line = eline;
 	ed->end_column = ecol;
-	rec->edits = ed;
-	rec->cap_edits = 1;
 	rec->fix.applicability = SL_FIX_SAFE;
 	rec->fix.message = message;
-	rec->fix.edits = ed;
 	rec->fix.n_edits = 1;
 	rec->pub.fix = &rec->fix;
 	return true;

@@ -37,6 +37,8 @@ typedef struct sl_frec {
 	bool fix_void;               /* a helper declined: the fix is dropped whole, never partial */
 	sl_fix fix;                  /* pub.fix points here once a fix has edits */
 	sl_edit *edits;
+	const struct sl_file **edit_files;   /* edits[i] changes edit_files[i]: the fixer finds
+						every edit's file without comparing paths */
 	size_t cap_edits;
 } sl_frec;
 
@@ -166,6 +168,9 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m);
 ** stopped there, and later ones are dropped. */
 #define SL_FINDINGS_MAX 10000
 
+/* A new edit of rec's fix (in f's arena), on file target: zeroed but for its path; the caller
+** fills it and counts it (rec->fix.n_edits++). NULL when out of memory. */
+sl_edit *sl_engine_edit(sl_file *f, sl_frec *rec, const sl_file *target);
 /* Records a finding of rule ri (registry index) over bytes [start,end) of f, for document doc,
 ** with its pointer, message (kept, not copied), object and unit; NULL when the rule is off or
 ** memory ran out (f->oom is set then). */

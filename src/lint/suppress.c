@@ -312,11 +312,9 @@ static sl_err report_unused(sl_file *f, struct directive *dv, int unused_ri)
 					sl_source_line_end(f->src, dv->line), "", msg, NULL, NULL);
 	if (!rec)
 		return f->oom;
-	sl_edit *ed = sl_arena_zalloc(f->arena, sizeof *ed);
+	sl_edit *ed = sl_engine_edit(f, rec, f);
 	if (!ed)
 		return SL_ENOMEM;
-	ed->path = f->path;
-	ed->file = f;
 	if (whole && reason) {
 		/* "# schedlint: ignore[id] the reason" becomes "# the reason" */
 		ed->offset = dv->hash;
@@ -335,13 +333,10 @@ static sl_err report_unused(sl_file *f, struct directive *dv, int unused_ri)
 	}
 	sl_source_position(f->src, ed->offset, &ed->line, &ed->column);
 	sl_source_position(f->src, ed->offset + ed->length, &ed->end_line, &ed->end_column);
-	rec->edits = ed;
-	rec->cap_edits = 1;
 	rec->fix.applicability = SL_FIX_SAFE;
 	rec->fix.message = !whole ? "remove the unused rule ids"
 		: reason ? "remove the suppression directive, keeping its reason as a comment"
 			 : "remove the suppression comment";
-	rec->fix.edits = ed;
 	rec->fix.n_edits = 1;
 	rec->pub.fix = &rec->fix;
 	return SL_OK;

@@ -271,7 +271,7 @@ static char *full_description(const sl_rule_info *r)
 ** custom rule of that id. rules[] lists each id once. */
 static bool repeats_id(size_t i)
 {
-	sl_rule_info r, e;
+	sl_rule_info r = SL_RULE_INFO_INIT, e = SL_RULE_INFO_INIT;
 	if (sl_rule_get(i, &r) != SL_OK)
 		return false;
 	for (size_t j = 0; j < i; j++)
@@ -538,7 +538,7 @@ sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, F
 	json_t *rules = json_array(), *notifications = json_array();
 	bool ok = rules && notifications;
 	for (size_t i = 0; ok && i < sl_rule_count(); i++) {
-		sl_rule_info r;
+		sl_rule_info r = SL_RULE_INFO_INIT;
 		if (repeats_id(i))
 			continue;
 		ok = sl_rule_get(i, &r) == SL_OK &&

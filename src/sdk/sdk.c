@@ -348,19 +348,9 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 			void_fix(r);
 			return SL_OK;
 		}
-	if (rec->fix.n_edits == rec->cap_edits) {
-		size_t ncap = rec->cap_edits ? rec->cap_edits * 2 : 2;
-		sl_edit *ne = sl_arena_alloc(f->arena, ncap * sizeof *ne);
-		if (!ne)
-			return SL_ENOMEM;
-		if (rec->fix.n_edits)
-			memcpy(ne, rec->edits, rec->fix.n_edits * sizeof *ne);
-		rec->edits = ne;
-		rec->cap_edits = ncap;
-	}
-	sl_edit *ed = &rec->edits[rec->fix.n_edits];
-	ed->path = target->path;
-	ed->file = target;
+	sl_edit *ed = sl_engine_edit(f, rec, target);
+	if (!ed)
+		return SL_ENOMEM;
 	ed->offset = start;
 	ed->length = end - start;
 	ed->content = sl_arena_strndup(f->arena, text, strlen(text));
@@ -368,7 +358,6 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 		return SL_ENOMEM;
 	sl_source_position(target->src, start, &ed->line, &ed->column);
 	sl_source_position(target->src, end, &ed->end_line, &ed->end_column);
-	rec->fix.edits = rec->edits;
 	rec->fix.n_edits++;
 	rec->pub.fix = &rec->fix;
 	if (!rec->fix.applicability)

@@ -92,11 +92,25 @@ Test(api, indexed_accessors_check_their_index)
 	cr_expect_not_null(sl_run_finding(run, nd - 1));
 	cr_expect_null(sl_run_finding(run, nd));
 	cr_expect_null(sl_run_finding(run, (size_t)-1));
-	sl_file_info info = {.path = "stale"};
+	sl_file_info info = {.version = SL_FILE_INFO_VERSION, .path = "stale"};
 	cr_expect_eq(sl_run_file(run, 0, &info), SL_OK);
 	cr_expect_str_eq(info.path, "p.yaml");
 	cr_expect_eq(sl_run_file(run, nf, &info), SL_EUSAGE);
 	cr_expect_null(info.path);
+	cr_expect_eq(info.version, SL_FILE_INFO_VERSION, "the caller's version stays");
+	/* a struct not started from _INIT, or from a newer header: never written */
+	sl_file_info bare = {0}, newer = {.version = SL_FILE_INFO_VERSION + 1};
+	cr_expect_eq(sl_run_file(run, 0, &bare), SL_EUSAGE);
+	cr_expect_null(bare.path);
+	cr_expect_eq(sl_run_file(run, 0, &newer), SL_EUSAGE);
+	cr_expect_null(newer.path);
+	sl_rule_info rule = {0};
+	cr_expect_eq(sl_rule_get(0, &rule), SL_EUSAGE);
+	cr_expect_null(rule.id);
+	rule.version = SL_RULE_INFO_VERSION;
+	cr_expect_eq(sl_rule_get(0, &rule), SL_OK);
+	cr_expect_not_null(rule.id);
+	cr_expect_eq(sl_rule_get(sl_rule_count(), &rule), SL_ENOTFOUND);
 	const char *data = NULL;
 	size_t len = 99;
 	bool changed = true;
@@ -157,7 +171,7 @@ Test(api, a_buffer_stands_in_for_the_file_on_disk)
 	sl_run_file_text(run, 0, &data, &len, &changed);
 	cr_expect(changed);
 	cr_expect(strstr(data, "limits:"), "the buffer's fix: %s", data);
-	sl_file_info info;
+	sl_file_info info = SL_FILE_INFO_INIT;
 	cr_assert_eq(sl_run_file(run, 0, &info), SL_OK);
 	cr_expect_eq(info.fixes, applied, "the file counts the fixes applied to it");
 	char *disk = NULL;

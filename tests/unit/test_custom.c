@@ -155,7 +155,7 @@ Test(custom, a_declared_rule_is_a_first_class_rule)
 	/* the catalogue lists it, with its doc and its namespace as category */
 	int i = sl_rule_find("acme/gpu-needs-inference-priority");
 	cr_assert_geq(i, 0);
-	sl_rule_info r;
+	sl_rule_info r = SL_RULE_INFO_INIT;
 	cr_assert_eq(sl_rule_get((size_t)i, &r), SL_OK);
 	cr_assert_str_eq(r.category, "acme");
 	cr_assert_eq(r.severity, SL_SEV_ERROR);

@@ -170,7 +170,7 @@ Test(engine, unreadable_path_is_recorded_and_others_linted)
 	cr_expect_eq(sl_run_file_count(run), 2);
 	int errors = 0;
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
+		sl_file_info fi = SL_FILE_INFO_INIT;
 		sl_run_file(run, i, &fi);
 		if (fi.error) {
 			errors++;

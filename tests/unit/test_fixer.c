@@ -41,15 +41,22 @@ static void lint(sl_passes *p, const char *features, sl_file **cm, sl_file **svc
 	cr_assert_eq(sl_passes_lint(p), SL_OK);
 }
 
-/* The Service's knative-feature-flag-required finding's fix, or NULL. */
-static const sl_fix *flag_fix(const sl_passes *p)
+/* The Service's knative-feature-flag-required finding, or NULL. */
+static const sl_frec *flag_finding(const sl_passes *p)
 {
 	for (size_t i = 0; i < p->n_sorted; i++) {
 		const sl_finding *fd = &p->sorted[i]->pub;
 		if (!strcmp(fd->path, "b-service.yaml") && !strcmp(fd->rule, "knative-feature-flag-required"))
-			return fd->fix;
+			return p->sorted[i];
 	}
 	return NULL;
+}
+
+/* The Service's knative-feature-flag-required finding's fix, or NULL. */
+static const sl_fix *flag_fix(const sl_passes *p)
+{
+	const sl_frec *r = flag_finding(p);
+	return r ? r->pub.fix : NULL;
 }
 
 Test(fixer, an_edit_points_at_the_other_file_it_fixes)
@@ -60,7 +67,7 @@ Test(fixer, an_edit_points_at_the_other_file_it_fixes)
 	const sl_fix *fx = flag_fix(&p);
 	cr_assert_not_null(fx, "the Service's flag finding offers a fix");
 	cr_assert_eq(fx->n_edits, 1);
-	cr_expect_eq(fx->edits[0].file, (const struct sl_file *)cm, "the edit points at config-features");
+	cr_expect_eq(flag_finding(&p)->edit_files[0], cm, "the edit points at config-features");
 	cr_expect_eq(cm->index, 0);
 	cr_expect_eq(svc->index, 1);
 	size_t applied = 0;

@@ -196,7 +196,7 @@ static void done(sl_run *run, sl_config *cfg)
 static size_t file_of(const sl_run *run, const char *path)
 {
 	for (size_t i = 0; i < sl_run_file_count(run); i++) {
-		sl_file_info fi;
+		sl_file_info fi = SL_FILE_INFO_INIT;
 		if (sl_run_file(run, i, &fi) == SL_OK && strcmp(fi.path, path) == 0)
 			return i;
 	}
@@ -330,7 +330,7 @@ bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s)
 			continue;
 		}
 		size_t fi = file_of(run, doc->path);
-		sl_file_info info;
+		sl_file_info info = SL_FILE_INFO_INIT;
 		if (fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK && info.error)
 			add(d, diags, entries, diagnostic(doc, 0, 0, 1, NULL, info.error, NULL),
 			    0, 0, NULL, NULL);
@@ -371,7 +371,7 @@ static json_t *fmt_edit(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc)
 	}
 	json_t *out = json_null();
 	size_t fi = file_of(run, doc->path);
-	sl_file_info info;
+	sl_file_info info = SL_FILE_INFO_INIT;
 	bool blocked = fi == (size_t)-1 || sl_run_file(run, fi, &info) != SL_OK || info.error;
 	for (size_t i = 0; !blocked && i < sl_run_finding_count(run); i++) {
 		const sl_finding *f = sl_run_finding(run, i);
@@ -509,7 +509,7 @@ json_t *sl_lsp_lint_hover(const sl_lsp_doc *doc, size_t at)
 			continue;
 		json_object_set_new(seen, rule, json_true());
 		int k = sl_rule_find(rule);
-		sl_rule_info r;
+		sl_rule_info r = SL_RULE_INFO_INIT;
 		if (k < 0 || sl_rule_get((size_t)k, &r) != SL_OK)
 			continue;
 		fprintf(f, "%s## %s\n\n%s\n\nCategory: %s. Default severity: %s. Fix: %s. "
