@@ -2,13 +2,15 @@
 ** config.h (private): the resolved configuration, every default filled in.
 ** Loaded by config.c from .schedlint.yaml through libcyaml schema tables; the rest of the
 ** library reads these fields and never the file. Strings are owned by the config. The value
-** types and the accessors that need no layout are in config/values.h, which rules read. */
+** types are types.h's; the accessors that need no layout are values.h's, which rules read. */
 #ifndef SL_CONFIG_PRIVATE_H
 #define SL_CONFIG_PRIVATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "config/values.h"
+#include "schedlint/config.h"
+#include "schedlint/finding.h"
+#include "config/types.h"
 #include "fs/walk.h"
 
 struct sl_rule_setting {

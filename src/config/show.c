@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config/config.h"
+#include "config/values.h"
 #include "config/registry.h"
 
 enum shape { LIST, STRING, TRI, BOOL, INTEGER, FAIL_ON, PROVIDER, KNATIVE };

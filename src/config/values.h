@@ -1,42 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** config/values.h: the configuration's values as the library reads them without its layout
-** (config.h has the layout, for config.c and the passes): the plain types its settings are
-** written in, and accessors on the opaque sl_config. Rules read the config through these
-** (rule.h); a cluster fact that the config is only one source of goes through cluster.h. */
+** (config.h has the layout, for the loading and the passes): accessors on the opaque sl_config,
+** in the plain types of types.h. Rules read the config through these (rule.h); a cluster fact
+** that the config is only one source of goes through cluster.h. */
 #ifndef SL_CONFIG_VALUES_H
 #define SL_CONFIG_VALUES_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include "schedlint/config.h"
+#include "config/types.h"
 #include "util/arena.h"
 
-typedef struct sl_strlist {
-	const char *const *v;   /* v[0..n) */
-	size_t n;
-} sl_strlist;
-
-/* A cluster fact as the config states it (cluster.md §1): unset is unknown. */
-typedef enum sl_tri { SL_TRI_UNKNOWN = 0, SL_TRI_NO, SL_TRI_YES } sl_tri;
-
-/* cluster.provider: the presets of cluster.md §1. */
-typedef enum sl_provider {
-	SL_PROVIDER_GENERIC = 0, SL_PROVIDER_GKE, SL_PROVIDER_EKS, SL_PROVIDER_AKS
-} sl_provider;
 /* "generic", "gke", "eks", "aks": the name cluster.provider gives p. */
 const char *sl_config_provider_name(sl_provider p);
-
-/* An entry of cluster.node-pools (cluster.md §2). */
-struct sl_node_pool {
-	const char *name;
-	sl_strlist labels;       /* "key=value" */
-	sl_strlist taints;       /* kubectl syntax "key[=value]:Effect" */
-	sl_strlist capacity;     /* allocatable: (or its alias capacity:) "resource=quantity" */
-	long nodes;              /* -1 when not declared; "2-10": the minimum */
-	long max_nodes;          /* the maximum of "2-10", else nodes */
-	sl_tri spot;             /* spot: as written; unset: unknown (derived from the labels) */
-	unsigned line;           /* the entry's line (sl_config_at) */
-};
 
 /* True when list l holds a string equal to s; false when s is NULL. */
 bool sl_config_list_has(const sl_strlist *l, const char *s);

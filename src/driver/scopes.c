@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "util/arena.h"
 #include "config/config.h"
+#include "config/values.h"
 #include "extend/custom.h"
 #include "extend/plugin.h"
 #include "config/registry.h"

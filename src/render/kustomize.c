@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/hash.h"
+#include "util/path.h"
 #include "util/strmap.h"
 #include "render/knode.h"
 #include "render/kpatch.h"
@@ -250,12 +251,6 @@ static char *join(const char *dir, const char *rel)
 	out[w] = '\0';
 	free(all);
 	return out;
-}
-
-static char *dir_of(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s ? sl_xprintf("%.*s", s == path ? 1 : (int)(s - path), path) : sl_xstrdup(".");
 }
 
 static void no_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
@@ -1951,7 +1946,7 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 			     "linted as plain files", k->s);
 	}
 	(void)component;   /* a Component builds into its includer's resources (acc), as kustomize */
-	char *dir = dir_of(kpath);
+	char *dir = sl_path_dir(kpath);
 	if (!dir)
 		return false;
 	ok = resources(c, root, dir, acc);
@@ -2017,7 +2012,7 @@ static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, s
 	if (!f)
 		return false;
 	const sl_node *root = f->src && f->tree.n_docs ? f->tree.docs[0]->root : NULL;
-	char *dir = dir_of(kpath);
+	char *dir = sl_path_dir(kpath);
 	if (!dir)
 		return false;
 	static const char *const keys[] = {"resources", "bases", "components"};
@@ -2118,7 +2113,7 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		if (!b)
 			goto oom;
 		k->builds[k->n_builds++] = b;
-		char *dir = dir_of(kpaths[i]);
+		char *dir = sl_path_dir(kpaths[i]);
 		b->name = dir ? sl_arena_strndup(k->a, kpaths[i], strlen(kpaths[i])) : NULL;
 		b->dir = dir ? sl_arena_strndup(k->a, dir, strlen(dir)) : NULL;
 		b->kpath = kpaths[i];

@@ -17,6 +17,16 @@ bool sl_path_holds(const char *dir, const char *name, bool any_type)
 	return rc == 0 && (any_type || !S_ISDIR(st.st_mode));
 }
 
+char *sl_path_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return sl_xstrdup(".");
+	while (slash > path && slash[-1] == '/')
+		slash--;
+	return sl_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
 char *sl_path_find_upward(const char *start, bool (*visit)(void *ctx, const char *dir),
 			  sl_path_holds_fn holds, void *ctx, bool *oom)
 {

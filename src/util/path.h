@@ -15,6 +15,10 @@
 ** too), else one that is not a directory (a symlink followed). */
 bool sl_path_holds(const char *dir, const char *name, bool any_type);
 
+/* The directory part of path, malloc'd: "." for a bare name, "/" for a file at the root,
+** repeated slashes before the name dropped ("a//b": "a"). NULL when out of memory. */
+char *sl_path_dir(const char *path);
+
 /* How a walk up asks whether a directory holds an entry (sl_path_holds' arguments): a caller
 ** that listed the directories already answers from its listings. */
 typedef bool (*sl_path_holds_fn)(void *ctx, const char *dir, const char *name, bool any_type);

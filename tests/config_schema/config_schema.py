@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""config_schema: docs/schedlint.schema.json says what src/config/config.c accepts.
+"""config_schema: docs/schedlint.schema.json says what src/config/ accepts.
 
 Usage: config_schema.py   (from the project root, $SCHEDLINT naming the built binary)
 
@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 SCHEMA = "docs/schedlint.schema.json"
-CONFIG_C = "src/config/config.c"
+CONFIG_C = "src/config/*.c"   # read as one text: tables.c holds the tables and the sets
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # Configs schedlint refuses for what the schema cannot see, each with why.
@@ -69,7 +69,7 @@ def enum_of(node):
 
 def c_strings(src, name):
     """The string literals of the C array `name` (PODSPEC_PREFIX "x" spelled out)."""
-    m = re.search(r"\b%s\[\]\s*=\s*\{(.*?)\};" % re.escape(name), src, re.S)
+    m = re.search(r"\b(?:sl_config__)?%s\[\]\s*=\s*\{(.*?)\};" % re.escape(name), src, re.S)
     if not m:
         problem("%s: no array %s (config_schema.py reads it)" % (CONFIG_C, name))
         return []
@@ -92,7 +92,7 @@ def compare(what, in_c, in_schema, verb="accepts", hint=""):
 
 
 def check_drift(schema, schedlint):
-    src = open(CONFIG_C).read()
+    src = "\n".join(open(p).read() for p in sorted(glob.glob(CONFIG_C)))
     tables = dict(re.findall(r"cyaml_schema_field_t (\w+)\[\]\s*=\s*\{(.*?)CYAML_FIELD_END", src, re.S))
     compare("libcyaml field tables (TABLES in config_schema.py)", sorted(tables), sorted(TABLES),
             "has")

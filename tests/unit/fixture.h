@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "config/config.h"
+#include "config/values.h"
 #include "sched/index.h"
 #include "model/model.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_config.c: .schedlint.yaml loading (src/config/config.c): defaults, every key, each error with
+** test_config.c: .schedlint.yaml loading (src/config/): defaults, every key, each error with
 ** its exact "file:line:col: error:" message, and discovery up to the repository root.
 ** Runs from the project root; fixtures are the YAML files in testdata/config. Build with ASan for leaks. */
 #include <criterion/criterion.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "config/values.h"
 #include "support.h"
 
 #define FIXTURE(name) "testdata/config/" name

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "config/values.h"
 #include "sched/index.h"
 #include "model/model.h"
 #include "support.h"

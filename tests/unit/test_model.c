@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config/config.h"
+#include "config/values.h"
 #include "model/model.h"
 #include "sched/index.h"
 #include "sched/merge.h"

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: Apache-2.0
+** discover.c: which config applies: the nearest .schedlint.yaml from a directory up
+** (util/path.h's walk up), the config a file or directory is linted under, and the
+** project's root (spec/cli.md, "The project"). */
+#include "config/load.h"
+
+static bool holds_config(void *ctx, const char *dir)
+{
+	(void)ctx;
+	return sl_path_holds(dir, CONFIG_NAME, false);
+}
+
+/* Walks up from the real path of start_dir (util/path.h: to the repository's root): the first
+** directory holding .schedlint.yaml wins. *path_out is malloc'd (relative to the working
+** directory when under it). SL_ENOTFOUND when none or start_dir does not exist. */
+sl_err sl_config_discover(const char *start_dir, char **path_out)
+{
+	if (start_dir == NULL || path_out == NULL)
+		return SL_EUSAGE;
+	char *real = realpath(start_dir, NULL);
+	if (real == NULL)
+		return errno == ENOMEM ? SL_ENOMEM :
+		       errno == ENOENT || errno == ENOTDIR ? SL_ENOTFOUND : SL_EIO;
+	bool oom = false;
+	char *dir = sl_path_find_upward(real, holds_config, NULL, NULL, &oom);
+	free(real);
+	if (!dir)
+		return oom ? SL_ENOMEM : SL_ENOTFOUND;
+	char *p = sl_xprintf("%s%s" CONFIG_NAME, dir, strcmp(dir, "/") == 0 ? "" : "/");
+	free(dir);
+	*path_out = p ? sl_walk_relative(p) : NULL;
+	free(p);
+	return *path_out ? SL_OK : SL_ENOMEM;
+}
+
+sl_err sl_config_find(const char *config_path, const char *path, sl_config **out,
+		      char **error_out)
+{
+	char *found = NULL, *dir = NULL;
+	if (!config_path && path) {
+		/* a directory stands for the files in it; a file (which need not exist) for itself */
+		struct stat st;
+		bool is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+		char *tmp = sl_xstrdup(path);
+		dir = !tmp || is_dir ? tmp : sl_xstrdup(dirname(tmp));
+		if (dir != tmp)
+			free(tmp);
+		if (!dir)
+			return SL_ENOMEM;
+	}
+	if (!config_path && sl_config_discover(dir && access(dir, F_OK) == 0 ? dir : ".", &found) == SL_OK)
+		config_path = found;
+	free(dir);
+	sl_err err = config_path ? sl_config_load(config_path, out, error_out)
+				 : sl_config_new_default(out);
+	free(found);
+	return err;
+}
+
+/* A walk up's visit for the project's root: remembers each directory holding a config, the
+** outermost last, and goes on. */
+static bool note_config(void *ctx, const char *dir)
+{
+	char **outer = ctx;
+	if (sl_path_holds(dir, CONFIG_NAME, false)) {
+		free(*outer);
+		*outer = sl_xstrdup(dir);
+	}
+	return false;
+}
+
+char *sl_config_project_root(const char *start)
+{
+	char *root = NULL;
+	if (sl_repo_root(start, &root) == SL_OK)
+		return root;
+	char *outer = NULL;
+	bool oom = false;
+	sl_path_find_upward(start, note_config, NULL, &outer, &oom);
+	if (outer)
+		return outer;
+	char *cwd = realpath(".", NULL);
+	size_t n = cwd ? strlen(cwd) : 0;
+	if (cwd && (strncmp(start, cwd, n) != 0 || (start[n] != '\0' && start[n] != '/'))) {
+		free(cwd);
+		return NULL;
+	}
+	return cwd;
+}

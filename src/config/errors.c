@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: Apache-2.0
+** errors.c: libcyaml's log, turned into one "path:line:col: error: ..." message naming the
+** key, positioned by the libyaml pass (positions.c). */
+#include "config/load.h"
+
+void sl_config__log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+	struct cylog *log = ctx;
+	char line[512];
+	struct seg sg = { 0 };
+	size_t len;
+
+	if (log == NULL || level < CYAML_LOG_ERROR)
+		return;
+	vsnprintf(line, sizeof line, fmt, args);
+	len = strlen(line);
+	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		line[--len] = '\0';
+
+	if (sscanf(line, "  in mapping field '%127[^']' (line: %u, column: %u)",
+		   sg.name, &sg.line, &sg.col) == 3) {
+		sg.kind = SEG_FIELD;
+	} else if (sscanf(line, "  in mapping (line: %u, column: %u)", &sg.line, &sg.col) == 2) {
+		sg.kind = SEG_MAP;
+	} else if (sscanf(line, "  in sequence entry '%u' (line: %u, column: %u)",
+			  &sg.entry, &sg.line, &sg.col) == 3) {
+		sg.kind = SEG_ENTRY;
+	} else {
+		const char *m = line;
+
+		if (log->msg[0] != '\0' || strcmp(line, "Load: Backtrace:") == 0)
+			return;
+		if (strncmp(m, "Load: ", 6) == 0)
+			m += 6;
+		snprintf(log->msg, sizeof log->msg, "%s", m);
+		return;
+	}
+	if (log->n_segs < MAX_BACKTRACE)
+		log->segs[log->n_segs++] = sg;
+}
+
+/* The path named by segs[from..n), outermost first: "cluster.node-pools[1].name". */
+static char *segs_path(const struct cylog *log, size_t from)
+{
+	char *path = sl_xstrdup(""), *next;
+
+	for (size_t i = log->n_segs; path != NULL && i > from; i--) {
+		const struct seg *sg = &log->segs[i - 1];
+
+		if (sg->kind == SEG_MAP)
+			continue;
+		if (sg->kind == SEG_FIELD)
+			next = sl_config__path_key(path, sg->name);
+		else
+			next = sl_config__path_index(path, sg->entry > 0 ? sg->entry - 1 : 0);
+		free(path);
+		path = next;
+	}
+	return path;
+}
+
+static const char *last_key(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot ? dot + 1 : path;
+}
+
+static const char *kind_name(enum node_kind kind)
+{
+	switch (kind) {
+	case NODE_SCALAR: return "a scalar";
+	case NODE_LIST: return "a list";
+	case NODE_MAP: return "a mapping";
+	case NODE_ALIAS: return "an alias";
+	}
+	return "a node";
+}
+
+/* The closest value of the enumeration at path to value, or NULL. */
+static const char *closest_value(const char *path, const char *value)
+{
+	const char *key = last_key(path);
+	sl_spelling s;
+
+	sl_spelling_init(&s, value);
+	for (size_t i = 0; i < sl_config__expectations_count; i++)
+		for (size_t k = 0; strcmp(key, sl_config__expectations[i].key) == 0 && k < sl_config__expectations[i].n_values; k++)
+			sl_spelling_consider(&s, sl_config__expectations[i].values[k].str);
+	return sl_spelling_best(&s);
+}
+
+/* What the value at path must be, from the table or libcyaml's type name. */
+static const char *expected_at(const char *path, const char *cyaml_type)
+{
+	const char *key = last_key(path);
+
+	for (size_t i = 0; i < sl_config__expectations_count; i++)
+		if (strcmp(key, sl_config__expectations[i].key) == 0)
+			return sl_config__expectations[i].expected;
+	if (strncmp(cyaml_type, "MAPPING", 7) == 0)
+		return "a mapping";
+	if (strncmp(cyaml_type, "SEQUENCE", 8) == 0)
+		return "a list";
+	return "a string";
+}
+
+static const char *got_event(const char *ev)
+{
+	if (strncmp(ev, "SCALAR", 6) == 0)
+		return "a scalar";
+	if (strncmp(ev, "SEQUENCE", 8) == 0)
+		return "a list";
+	if (strncmp(ev, "MAPPING", 7) == 0)
+		return "a mapping";
+	return "something else";
+}
+
+/* " in PATH", or "" at the root. */
+static const char *in_where(const char *path, char *buf, size_t size)
+{
+	if (*path == '\0')
+		return "";
+	snprintf(buf, size, " in %s", path);
+	return buf;
+}
+
+/* Turns libcyaml's logged error into "path:line:col: error: ..." in *error_out. Positions come
+** from the libyaml pass where it has the node, else from libcyaml's innermost backtrace line. */
+sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct cylog *log,
+				const struct posmap *map, char **error_out)
+{
+	unsigned line = 1, col = 1;
+	const struct pos *at;
+	char *path = NULL, *where = NULL, *msg = NULL;
+	char arg[256], inbuf[300], mean[1024];
+	sl_err err = SL_OK;
+
+	if (log->n_segs > 0) {
+		line = log->segs[0].line;
+		col = log->segs[0].col;
+	}
+
+	if (sscanf(log->msg, "Unexpected key: %255[^\n]", arg) == 1) {
+		/* innermost is the mapping itself, with no field */
+		path = segs_path(log, 0);
+		where = path ? sl_config__path_key(path, arg) : NULL;
+		if (where == NULL)
+			goto oom;
+		if ((at = sl_config__posmap_find(map, where)) != NULL && at->key_line > 0) {
+			line = at->key_line;
+			col = at->key_col;
+		}
+		msg = sl_xprintf("unknown key \"%s\"%s", arg, in_where(path, inbuf, sizeof inbuf));
+	} else if (sscanf(log->msg, "Mapping field already seen: %255[^\n]", arg) == 1) {
+		/* innermost names the repeated field */
+		path = segs_path(log, log->n_segs > 0 && log->segs[0].kind == SEG_FIELD ? 1 : 0);
+		where = path ? sl_config__path_key(path, arg) : NULL;
+		if (where == NULL)
+			goto oom;
+		if ((at = sl_config__posmap_find(map, where)) != NULL && at->key_line > 0) {
+			line = at->key_line;
+			col = at->key_col;
+		}
+		msg = sl_xprintf("duplicate key \"%s\"%s", arg,
+				 in_where(path, inbuf, sizeof inbuf));
+	} else if (sscanf(log->msg, "Missing required mapping field: %255[^\n]", arg) == 1) {
+		/* the innermost mapping's field index is stale here: drop it */
+		path = segs_path(log, log->n_segs > 0 && log->segs[0].kind == SEG_FIELD ? 1 : 0);
+		if (path == NULL)
+			goto oom;
+		if ((at = sl_config__posmap_find(map, path)) != NULL) {
+			line = at->line;
+			col = at->col;
+		}
+		msg = sl_xprintf("missing key \"%s\"%s", arg, in_where(path, inbuf, sizeof inbuf));
+	} else if (sscanf(log->msg, "Invalid ENUM value: %255[^\n]", arg) == 1) {
+		path = segs_path(log, 0);
+		if (path == NULL)
+			goto oom;
+		if ((at = sl_config__posmap_find(map, path)) != NULL) {
+			line = at->line;
+			col = at->col;
+		}
+		msg = sl_xprintf("invalid value \"%s\" for %s (expected %s)%s", arg, path,
+				 expected_at(path, "ENUM"),
+				 sl_config__did_you_mean(closest_value(path, arg), mean, sizeof mean));
+	} else if (strncmp(log->msg, "Expecting ", 10) == 0) {
+		char type[64] = "", ev[64] = "";
+		const char *got;
+
+		sscanf(log->msg, "Expecting %63s got event: %63s", type, ev);
+		path = segs_path(log, 0);
+		if (path == NULL)
+			goto oom;
+		at = sl_config__posmap_find(map, path);
+		if (at != NULL) {
+			line = at->line;
+			col = at->col;
+		}
+		got = at != NULL ? kind_name(at->kind) : got_event(ev);
+		if (*path == '\0')
+			msg = sl_xprintf("wrong type for the configuration: expected a mapping, "
+					 "got %s", got);
+		else
+			msg = sl_xprintf("wrong type for %s: expected %s, got %s", path,
+					 expected_at(path, type), got);
+	} else if (strncmp(log->msg, "STRING length < 1", 17) == 0) {
+		path = segs_path(log, 0);
+		if (path == NULL)
+			goto oom;
+		if ((at = sl_config__posmap_find(map, path)) != NULL) {
+			line = at->line;
+			col = at->col;
+		}
+		msg = sl_xprintf("empty value for %s", path);
+	} else if (sscanf(log->msg, "No anchor found for alias: '%255[^']'", arg) == 1) {
+		msg = sl_xprintf("unknown alias \"%s\"", arg);
+	} else {
+		const char *m = log->msg[0] ? log->msg : cyaml_strerror(cerr);
+
+		msg = sl_xprintf("%c%s", m[0] >= 'A' && m[0] <= 'Z' ? m[0] - 'A' + 'a' : m[0],
+			     m + 1);
+	}
+	if (!msg)
+		goto oom;
+	err = sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: %s", file, line, col, msg);
+	goto out;
+oom:
+	err = SL_ENOMEM;
+out:
+	free(path);
+	free(where);
+	free(msg);
+	return err;
+}
