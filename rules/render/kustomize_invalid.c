@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** kustomize-invalid: a kustomization kustomize itself refuses to build, at the offending key.
-** Produced by the builder (src/render/kustomize.c); this file is its documentation. */
+** Produced by the builder (src/render/kustomize/); this file is its documentation. */
 #include "sdk/rule.h"
 
 /** ## What it does

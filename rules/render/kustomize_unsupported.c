@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** kustomize-unsupported: a kustomization schedlint does not build, at the key (or the overlay's
-** resources entry for the base) that uses the feature. Produced by the builder (src/render/kustomize.c);
+** resources entry for the base) that uses the feature. Produced by the builder (src/render/kustomize/);
 ** this file is its documentation. */
 #include "sdk/rule.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** dump.c: prints what schedlint's Kustomize builder (src/render/kustomize.c) builds for a
+** dump.c: prints what schedlint's Kustomize builder (src/render/kustomize/) builds for a
 ** kustomization, as YAML, for compare.py to set beside `kubectl kustomize`. Usage: dump
 ** [--load-none] DIR/kustomization.yaml (--load-none: as `kubectl kustomize --load-restrictor
 ** LoadRestrictionsNone`). The build's own findings go to stderr, "MESSAGE [RULE]"; exit 1 when

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** test_kustomize.c: the Kustomize builder (src/render/kustomize.c) on a tree in a scratch directory:
+** test_kustomize.c: the Kustomize builder (src/render/kustomize/) on a tree in a scratch directory:
 ** which kustomizations are roots (one another includes is not built alone), what a build holds
 ** (namePrefix and the references it renames, namespace, labels with their selectors, a
 ** strategic merge patch; checked as kubectl kustomize builds the same tree), which files a plan

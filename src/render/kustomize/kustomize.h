@@ -3,7 +3,9 @@
 ** planned: the files they use as patches and resources are not linted alone; every root
 ** kustomization (one no other includes) is built, in C, into YAML text whose every node maps
 ** back to the base, patch or kustomization line that produced it; the run lints that text and
-** the findings are moved back (lint/remap.c, from the origins this plan gives). */
+** the findings are moved back (lint/remap.c, from the origins this plan gives). The builder's
+** files: plan.c (the plan), build.c (a kustomization), patches.c, transformers.c and
+** generators.c (its steps), common.c (what they share; internal.h). */
 #ifndef SL_KUSTOMIZE_H
 #define SL_KUSTOMIZE_H
 

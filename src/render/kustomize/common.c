@@ -1,0 +1,637 @@
+/* SPDX-License-Identifier: Apache-2.0
+** common.c: what the plan and every step of a build share: the files read once (real
+** paths, directory types and kustomization lookups memoized, the run's listings asked
+** first), a build's findings (what kustomize would refuse: kustomize-invalid; what this
+** builder does not do: kustomize-unsupported), and the resources a build accumulates. */
+#include "render/kustomize/internal.h"
+
+/* --- patches -------------------------------------------------------------------------------- */
+
+const char *const sl_kustomize__cluster_scoped[] = {
+	"Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding",
+	"CustomResourceDefinition", "PriorityClass", "StorageClass", "ValidatingWebhookConfiguration",
+	"MutatingWebhookConfiguration", "APIService", "CSIDriver", "RuntimeClass",
+	"ClusterServingRuntime", "ClusterStorageContainer", "ResourceClaimTemplate_", "DeviceClass",
+	"IngressClass", "VolumeAttachment", "NodePool", "EC2NodeClass", NULL};
+
+/* True (and *val) when key [key, key + len) is in m. */
+static bool memo_get(const struct memo *m, const char *key, size_t len, const char **val)
+{
+	const sl_strmap_slot *s = sl_strmap_get(&m->m, key, len);
+	if (s)
+		*val = s->val;
+	return s != NULL;
+}
+
+/* Remembers val (taken, may be NULL) for key [key, key + len); the value kept, or NULL when out
+** of memory (*oom then). */
+static const char *memo_put(struct memo *m, const char *key, size_t len, char *val, bool *oom)
+{
+	char *k = sl_xprintf("%.*s", (int)len, key);
+	bool found;
+	sl_strmap_slot *s = k ? sl_strmap_put(&m->m, k, len, &found) : NULL;
+	if (!s) {
+		free(k);
+		free(val);
+		*oom = true;
+		return NULL;
+	}
+	if (found) {   /* asked again meanwhile: the answer is the same */
+		free(k);
+		free(s->val);
+	}
+	s->val = val;
+	return val;
+}
+
+void sl_kustomize__memo_free(struct memo *m)
+{
+	for (size_t i = 0; i < m->m.cap; i++) {
+		free((char *)m->m.v[i].key);
+		free(m->m.v[i].val);
+	}
+	sl_strmap_free(&m->m);
+}
+
+/* What the run's walks saw at path (as named: "dir/name"). */
+static sl_walk_seen_kind seen_at(const sl_kustomize *k, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash > path ? sl_walk_seen_at(k->seen, path, (size_t)(slash - path), slash + 1)
+				     : SL_SEEN_UNLISTED;
+}
+
+/* Room for one more of n elements of size bytes in *v (capacity *cap); false when out of memory. */
+bool sl_kustomize__room(void *v, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return true;
+	size_t c = *cap ? *cap * 2 : 8;
+	void *nv = sl_xrealloc(*(void **)v, c * size);
+	if (!nv)
+		return false;
+	*(void **)v = nv;
+	*cap = c;
+	return true;
+}
+
+bool sl_kustomize__push_str(char ***v, size_t *n, size_t *cap, char *s)
+{
+	if (!s || !sl_kustomize__room(v, *n, cap, sizeof **v)) {
+		free(s);
+		return false;
+	}
+	(*v)[(*n)++] = s;
+	return true;
+}
+
+/* dir joined with rel, ".." and "." resolved lexically ("./k/overlays/prod" + "../../base" is
+** "./k/base"); malloc'd. */
+char *sl_kustomize__join(const char *dir, const char *rel)
+{
+	char *all = rel[0] == '/' ? sl_xstrdup(rel) : sl_xprintf("%s/%s", dir, rel);
+	if (!all)
+		return NULL;
+	bool abs = all[0] == '/', dot = all[0] == '.' && all[1] == '/';
+	char *out = sl_xmalloc(strlen(all) + 3);
+	if (!out) {
+		free(all);
+		return NULL;
+	}
+	size_t w = 0, base = 0;   /* base: where ".." may no longer climb */
+	if (abs)
+		out[w++] = '/';
+	else if (dot) {
+		out[w++] = '.';
+		out[w++] = '/';
+	}
+	base = w;
+	for (char *save = NULL, *seg = strtok_r(all, "/", &save); seg; seg = strtok_r(NULL, "/", &save)) {
+		if (strcmp(seg, ".") == 0)
+			continue;
+		if (strcmp(seg, "..") == 0 && w > base) {
+			char *s = out + w - 1;   /* the last segment, unless it is ".." */
+			while (s > out + base && s[-1] != '/')
+				s--;
+			/* out is not terminated yet: compare within the segment, out[s..w) */
+			if (out + w - s != 2 || s[0] != '.' || s[1] != '.') {
+				w = (size_t)(s - out);
+				continue;
+			}
+		}
+		if (w > base && out[w - 1] != '/')
+			out[w++] = '/';
+		size_t l = strlen(seg);
+		memcpy(out + w, seg, l);
+		w += l;
+	}
+	if (w > 1 && out[w - 1] == '/')
+		w--;
+	if (w == 0)
+		out[w++] = '.';
+	out[w] = '\0';
+	free(all);
+	return out;
+}
+
+void sl_kustomize__no_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+			    const char *message)
+{
+	(void)payload, (void)rule, (void)doc, (void)start, (void)end, (void)message;
+}
+
+/* A copy of v (NULL stays NULL); *oom when out of memory. */
+static char *dup_or_null(const char *v, bool *oom)
+{
+	char *d = v ? sl_xstrdup(v) : NULL;
+	*oom |= v && !d;
+	return d;
+}
+
+/* The real path of directory [dir, dir + dl) ("." when empty), resolved once per plan; NULL
+** when it does not exist (or out of memory: *oom). */
+static const char *real_dir(sl_kustomize *k, const char *dir, size_t dl, bool *oom)
+{
+	const char *r;
+	if (memo_get(&k->reals, dir, dl, &r))
+		return r;
+	char *d = sl_xprintf("%.*s", (int)dl, dir);
+	if (!d) {
+		*oom = true;
+		return NULL;
+	}
+	/* below a directory resolved before, and not a link: one lstat instead of realpath's
+	** readlink of every component */
+	char *slash = strrchr(d, '/'), *real = NULL;
+	const char *base = slash ? slash + 1 : d;
+	if (slash && slash > d && strcmp(base, "..") && strcmp(base, ".") && *base) {
+		const char *pr = real_dir(k, d, (size_t)(slash - d), oom);
+		struct stat st;
+		if (pr && (seen_at(k, d) == SL_SEEN_DIR || (lstat(d, &st) == 0 && S_ISDIR(st.st_mode))))
+			real = sl_xprintf("%s%s%s", pr, strcmp(pr, "/") ? "/" : "", base);
+	}
+	if (!real)
+		real = realpath(dl ? d : ".", NULL);
+	free(d);
+	return memo_put(&k->reals, dir, dl, real, oom);
+}
+
+/* The real path of path (malloc'd; NULL when it does not exist or out of memory): asked once per
+** plan, its directory resolved once (most files share a few), its base name appended. */
+static char *real_of_(sl_kustomize *k, const char *path)
+{
+	bool oom = false;
+	const char *r;
+	size_t len = strlen(path);
+	if (memo_get(&k->reals, path, len, &r))
+		return dup_or_null(r, &oom);
+	const char *slash = strrchr(path, '/');
+	const char *rd = slash ? real_dir(k, path, slash == path ? 1 : (size_t)(slash - path), &oom)
+			       : real_dir(k, ".", 1, &oom);
+	char *full = rd ? sl_xprintf("%s%s%s", rd, strcmp(rd, "/") ? "/" : "",
+				     slash ? slash + 1 : path) : NULL;
+	struct stat st;
+	sl_walk_seen_kind w = full ? seen_at(k, path) : SL_SEEN_UNLISTED;   /* not a link: no lstat */
+	if (full && w != SL_SEEN_FILE && w != SL_SEEN_DIR &&
+	    (lstat(full, &st) != 0 || S_ISLNK(st.st_mode))) {
+		free(full);   /* missing, or a link: the kernel decides */
+		full = realpath(path, NULL);
+	}
+	return dup_or_null(memo_put(&k->reals, path, len, full, &oom), &oom);
+}
+
+char *sl_kustomize__real_of(sl_kustomize *k, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	char *r = real_of_(k, path);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
+/* What path is, asked once per plan: 'd' a directory, 'f' anything else, 0 nothing. */
+static char type_of_(sl_kustomize *k, const char *path)
+{
+	const char *r;
+	size_t len = strlen(path);
+	if (!memo_get(&k->types, path, len, &r)) {
+		struct stat st;
+		bool oom = false;
+		sl_walk_seen_kind w = seen_at(k, path);   /* else stat */
+		bool is = w == SL_SEEN_FILE || w == SL_SEEN_DIR;
+		if (w == SL_SEEN_UNLISTED || w == SL_SEEN_OTHER) {
+			is = stat(path, &st) == 0;
+			w = is && S_ISDIR(st.st_mode) ? SL_SEEN_DIR : SL_SEEN_FILE;
+		}
+		r = memo_put(&k->types, path, len, !is ? NULL : sl_xstrdup(w == SL_SEEN_DIR ? "d" : "f"),
+			     &oom);
+	}
+	return r ? r[0] : 0;
+}
+
+char sl_kustomize__type_of(sl_kustomize *k, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	char r = type_of_(k, path);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
+/* The file at path, read and parsed once per plan; NULL when out of memory. Its src is NULL
+** when it cannot be read. */
+static struct kfile *load_(sl_kustomize *k, const char *path)
+{
+	uint64_t h = sl_hash_bytes(SL_HASH_INIT, path, strlen(path));
+	for (size_t i = 0; i < k->n_files; i++)   /* by the path first: no realpath for a file met again */
+		if (k->files[i]->hash == h && k->files[i]->path && strcmp(k->files[i]->path, path) == 0)
+			return k->files[i];
+	char *real = sl_kustomize__real_of(k, path);
+	uint64_t rh = real ? sl_hash_bytes(SL_HASH_INIT, real, strlen(real)) : 0;
+	for (size_t i = 0; real && i < k->n_files; i++)
+		if (k->files[i]->real_hash == rh && strcmp(k->files[i]->real, real) == 0) {
+			free(real);
+			return k->files[i];
+		}
+	struct kfile *f = sl_xcalloc(1, sizeof *f);
+	struct kfile **nv = f ? sl_xrealloc(k->files, (k->n_files + 1) * sizeof *nv) : NULL;
+	if (!nv) {
+		free(f);
+		free(real);
+		return NULL;
+	}
+	k->files = nv;
+	k->files[k->n_files++] = f;
+	f->real = real ? real : sl_xstrdup(path);
+	f->path = sl_xstrdup(path);
+	f->hash = h;
+	f->real_hash = rh;
+	if (!f->real || !f->path)
+		return NULL;
+	if (!real || sl_source_read_file(path, path, &f->src) != SL_OK) {
+		sl_source_free(f->src);
+		f->src = NULL;
+		return f;
+	}
+	if (sl_tree_parse(f->src, k->a, &f->tree, sl_kustomize__no_issue, NULL) != SL_OK)
+		return NULL;
+	return f;
+}
+
+struct kfile *sl_kustomize__load(sl_kustomize *k, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	struct kfile *r = load_(k, path);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
+/* True when the file at path is in or below directory dir, as kustomize's load restrictor
+** (LoadRestrictionsRootOnly, the default) demands of resource and patch files. */
+static bool within_(sl_kustomize *k, const char *dir, const struct kfile *f)
+{
+	bool oom = false;
+	const char *rd = real_dir(k, dir, strlen(dir), &oom);
+	size_t n = rd ? strlen(rd) : 0;
+	return rd && f && f->src && strncmp(f->real, rd, n) == 0 && (f->real[n] == '/' || f->real[n] == '\0');
+}
+
+static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
+{
+	pthread_mutex_lock(&k->lock);
+	bool r = within_(k, dir, f);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
+/* The kustomization file in directory dir (malloc'd), NULL when there is none. */
+static char *kustomization_in_(sl_kustomize *k, const char *dir)
+{
+	static const char *const names[] = {"kustomization.yaml", "kustomization.yml", "Kustomization"};
+	bool oom = false;
+	const char *r;
+	size_t len = strlen(dir);
+	if (memo_get(&k->kusts, dir, len, &r))
+		return dup_or_null(r, &oom);
+	char *found = NULL;
+	for (size_t i = 0; !found && i < 3; i++) {
+		char *p = sl_kustomize__join(dir, names[i]);
+		struct stat st;
+		sl_walk_seen_kind w = p ? seen_at(k, p) : SL_SEEN_ABSENT;   /* else stat */
+		if (w == SL_SEEN_FILE || ((w == SL_SEEN_UNLISTED || w == SL_SEEN_OTHER) &&
+					  stat(p, &st) == 0 && S_ISREG(st.st_mode)))
+			found = p;
+		else
+			free(p);
+	}
+	return dup_or_null(memo_put(&k->kusts, dir, len, found, &oom), &oom);
+}
+
+char *sl_kustomize__kustomization_in(sl_kustomize *k, const char *dir)
+{
+	pthread_mutex_lock(&k->lock);
+	char *r = kustomization_in_(k, dir);
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
+/* --- a build's findings -------------------------------------------------------------------- */
+
+/* The longest first line of a message (the rest goes to the notes). */
+#define MSG_MAX 160
+
+static bool issue_v(struct ctx *c, const char *rule, const sl_knode *at, const char *notes,
+		    const char *fmt, va_list ap)
+{
+	sl_kustomize_build *b = c->b;
+	b->failed = true;
+	if (!sl_kustomize__room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
+		return false;
+	if (!b->msgs && !(b->msgs = sl_arena_new()))
+		return false;
+	const char *msg = sl_arena_vprintf(b->msgs, fmt, ap);
+	size_t len = msg ? strlen(msg) : 0;
+	if (msg && len > MSG_MAX) {
+		/* cut on a character's first byte, the whole message kept in the notes */
+		size_t cut = MSG_MAX - 3;
+		while (cut && ((unsigned char)msg[cut] & 0xc0) == 0x80)
+			cut--;
+		const char *whole = msg;
+		msg = sl_arena_printf(b->msgs, "%.*s...", (int)cut, whole);
+		notes = notes ? sl_arena_printf(b->msgs, "%s\n%s", whole, notes) : whole;
+	} else if (notes) {
+		notes = sl_arena_strndup(b->msgs, notes, strlen(notes));
+	}
+	if (msg)
+		b->issues[b->n_issues++] = (struct issue){at ? at->src : NULL, at ? at->start : 0,
+							  at ? at->end : 0, rule, msg, notes, false};
+	return false;
+}
+
+/* Records a finding of the build at node at (its origin); false (the build fails) always. A
+** message longer than MSG_MAX is cut, whole in the notes. */
+bool sl_kustomize__issue(struct ctx *c, const char *rule, const sl_knode *at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool r = issue_v(c, rule, at, NULL, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* issue, with notes (copied): kustomize's own error text, the way out. */
+bool sl_kustomize__issue_n(struct ctx *c, const char *rule, const sl_knode *at, const char *notes,
+			   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool r = issue_v(c, rule, at, notes, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* True when git ignores path (as joined; it need not exist): an input a build step makes. The
+** repository is the one the kustomization's directory dir is in, opened on the first question. */
+static bool git_ignores(sl_kustomize *k, const char *dir, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	bool oom = false;
+	const char *rd = real_dir(k, dir, strlen(dir), &oom);
+	const char *wd = k->repo ? sl_repo_workdir(k->repo) : NULL;
+	size_t n = wd ? strlen(wd) - 1 : 0;   /* without its '/' */
+	if (rd && (!wd || strncmp(rd, wd, n) != 0 || (rd[n] != '/' && rd[n] != '\0'))) {
+		sl_repo_free(k->repo);   /* another repository (or the first question) */
+		k->repo = sl_repo_open(dir);
+	}
+	bool r = rd && k->repo && (sl_repo_ignored(k->repo, path, false) ||
+				   sl_repo_ignored(k->repo, path, true));
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
+/* An input of the kustomization in dir that does not exist: e names it, path is it as joined,
+** what says what kustomize was reading ("accumulating resources from 'x'"). kustomize-invalid,
+** unless git ignores the path: a build step makes it (kueue's dep-crds/), so this checkout
+** cannot build the kustomization yet and kustomize-unsupported says so. */
+bool sl_kustomize__missing(struct ctx *c, const sl_knode *e, const char *dir, const char *path,
+			   const char *what)
+{
+	bool ignored = git_ignores(c->k, dir, path);
+	char *notes = sl_xprintf("%skustomize: %s: evalsymlink failure on '%s' : lstat %s: no such "
+				 "file or directory", ignored ? "Neither kustomize nor schedlint can build "
+				 "this kustomization before that step has run; its files are linted as "
+				 "plain files.\n" : "", what ? what : "?", path, path);
+	if (notes && what && ignored)
+		sl_kustomize__issue_n(c, "kustomize-unsupported", e, notes, "'%s' is not in the checkout: git "
+			"ignores it, a build step makes it", e->s);
+	else if (notes && what)
+		sl_kustomize__issue_n(c, "kustomize-invalid", e, notes, "%s: no such file or directory", what);
+	free(notes);
+	return false;
+}
+
+/* An input outside the kustomization's directory dir, which kustomize's default load restrictor
+** refuses: e names it, path is it as joined, what says what kustomize was reading. An overlay
+** written for --load-restrictor LoadRestrictionsNone: kustomize-unsupported, saying how to build
+** it. */
+static bool outside(struct ctx *c, const sl_knode *e, const char *dir, const char *path,
+		    const char *what)
+{
+	char *notes = sl_xprintf("kustomize: %s: security; file '%s' is not in or below '%s'\n"
+				 "To build it as `kubectl kustomize --load-restrictor "
+				 "LoadRestrictionsNone` does, set render.kustomize.load-restrictor: none "
+				 "in .schedlint.yaml; until then this kustomization's files are linted "
+				 "as plain files", what ? what : "?", path, dir);
+	if (notes && what)
+		sl_kustomize__issue_n(c, "kustomize-unsupported", e, notes, "'%s' is outside the kustomization's "
+			"directory: kustomize loads it only with --load-restrictor LoadRestrictionsNone",
+			e->s);
+	free(notes);
+	return false;
+}
+
+/* The file at rel (relative to the kustomization's directory dir), which e names, read as an
+** input of the build; NULL when it cannot be (a finding says why: missing, outside dir, not
+** readable; what: kustomize's words for what it was reading) or out of memory. */
+struct kfile *sl_kustomize__input(struct ctx *c, const sl_knode *e, const char *dir,
+				  const char *rel, const char *what)
+{
+	char *p = sl_kustomize__join(dir, rel);
+	struct kfile *f = p ? sl_kustomize__load(c->k, p) : NULL;
+	bool ok = f && f->src && (c->b->load_none || within(c->k, dir, f));
+	if (f && f->src && !ok)
+		outside(c, e, dir, p, what);
+	else if (f && !f->src && sl_kustomize__type_of(c->k, p))
+		sl_kustomize__issue(c, "kustomize-invalid", e, "%s: cannot read it", what);
+	else if (f && !f->src)
+		sl_kustomize__missing(c, e, dir, p, what);
+	free(p);
+	return ok ? f : NULL;
+}
+
+/* Records that the key at k is not applied while the build goes on without it; false only when
+** out of memory. */
+bool sl_kustomize__notice(struct ctx *c, const sl_knode *k)
+{
+	sl_kustomize_build *b = c->b;
+	if (!b->msgs && !(b->msgs = sl_arena_new()))
+		return false;
+	const char *msg = sl_arena_printf(b->msgs, "%s is not applied by schedlint: the kustomization "
+					  "is built and linted without it, so findings on the fields "
+					  "it sets may differ from what is deployed", k->s);
+	if (!msg || !sl_kustomize__room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
+		return false;
+	b->issues[b->n_issues++] = (struct issue){k->src, k->start, k->end, "kustomize-unsupported",
+						  msg, NULL, true};
+	return true;
+}
+
+/* Drops the notices of failed builds (their files are linted as plain files) and those an earlier
+** build of the plan reported at the same key (a base shared by 200 overlays: once). */
+void sl_kustomize__dedupe_notices(sl_kustomize *k)
+{
+	for (size_t i = 0; i < k->n_builds; i++) {
+		sl_kustomize_build *b = k->builds[i];
+		size_t w = 0;
+		for (size_t j = 0; j < b->n_issues; j++) {
+			const struct issue *is = &b->issues[j];
+			bool seen = is->notice && b->failed;
+			for (size_t p = 0; is->notice && !seen && p <= i; p++) {
+				const sl_kustomize_build *o = k->builds[p];
+				for (size_t q = 0; !seen && q < (p == i ? w : o->n_issues); q++)
+					seen = o->issues[q].notice && o->issues[q].src == is->src &&
+					       o->issues[q].start == is->start;
+			}
+			if (!seen)
+				b->issues[w++] = *is;
+		}
+		b->n_issues = w;
+	}
+}
+
+/* --- resources ------------------------------------------------------------------------------ */
+
+bool sl_kustomize__add_res(struct acc *acc, sl_knode *obj)
+{
+	if (!sl_kustomize__room(&acc->v, acc->n, &acc->cap, sizeof *acc->v))
+		return false;
+	acc->v[acc->n++] = (struct kres){obj, NULL, 0, false};
+	return true;
+}
+
+const char *sl_kustomize__name_of(const sl_knode *obj)
+{
+	return sl_knode_str(sl_knode_get(obj, "metadata", NULL), "name");
+}
+
+const char *sl_kustomize__ns_of(const sl_knode *obj)
+{
+	return sl_knode_str(sl_knode_get(obj, "metadata", NULL), "namespace");
+}
+
+/* The API group of an object ("" for the core group). */
+void sl_kustomize__group_version(const sl_knode *obj, char *group, size_t gcap,
+				 const char **version)
+{
+	const char *av = sl_knode_str(obj, "apiVersion");
+	av = av ? av : "";
+	const char *slash = strchr(av, '/');
+	snprintf(group, gcap, "%.*s", slash ? (int)(slash - av) : 0, av);
+	*version = slash ? slash + 1 : av;
+}
+
+/* A built-in kind (merge keys apply): the core group, a group without a dot, or *.k8s.io. */
+bool sl_kustomize__builtin(const sl_knode *obj)
+{
+	char g[256];
+	const char *v;
+	sl_kustomize__group_version(obj, g, sizeof g, &v);
+	size_t n = strlen(g);
+	return !strchr(g, '.') || (n > 7 && strcmp(g + n - 7, ".k8s.io") == 0);
+}
+
+/* What kustomize drops from an object a strategic merge patch walked: fields whose value is
+** null, and empty metadata.labels and metadata.annotations (kyaml's merge2). */
+void sl_kustomize__tidy(sl_knode *n, bool metadata)
+{
+	for (size_t i = 0; i < n->n; ) {
+		sl_knode *v = n->v[i];
+		bool key = n->type == SL_NODE_MAP;
+		if (key && ((sl_knode_is_null(v) && !(metadata && strcmp(n->k[i]->s, "creationTimestamp") == 0)) ||
+			    (metadata && v->type == SL_NODE_MAP && !v->n &&
+			     (strcmp(n->k[i]->s, "annotations") == 0 || strcmp(n->k[i]->s, "labels") == 0)))) {
+			sl_knode_remove(n, i);
+			continue;
+		}
+		if (v->type != SL_NODE_SCALAR)
+			sl_kustomize__tidy(v, key && strcmp(n->k[i]->s, "metadata") == 0);
+		i++;
+	}
+}
+
+/* The documents of a resource file, added to acc. */
+bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc)
+{
+	if (!f->src)
+		return sl_kustomize__issue(c, "kustomize-invalid", ref, "accumulating resources from '%s': cannot "
+			     "read it", ref ? ref->s : "?");
+	if (!sl_kustomize__push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
+		return false;
+	for (size_t i = 0; i < f->tree.n_docs; i++) {
+		if (!f->tree.docs[i]->root)
+			continue;
+		sl_knode *o = sl_knode_load(c->a, f->tree.docs[i]->root, f->src);
+		if (!o || !sl_kustomize__add_res(acc, o))
+			return false;
+		/* kustomize drops a null or empty metadata.labels or metadata.annotations */
+		sl_knode *md = sl_knode_get(o, "metadata", NULL);
+		static const char *const drop[] = {"labels", "annotations"};
+		for (size_t k = 0; md && k < 2; k++) {
+			size_t at;
+			sl_knode *v = sl_knode_get(md, drop[k], &at);
+			if (v && (sl_knode_is_null(v) || (v->type == SL_NODE_MAP && !v->n)))
+				sl_knode_remove(md, at);
+		}
+		if (o->type != SL_NODE_MAP || !sl_knode_str(o, "kind"))
+			return sl_kustomize__issue(c, "kustomize-invalid", ref, "accumulating resources from '%s': "
+				     "missing Resource metadata (every document needs kind and "
+				     "metadata.name)", ref ? ref->s : "?");
+	}
+	return true;
+}
+
+bool sl_kustomize__in(const char *s, const char *const *list)
+{
+	for (; s && *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
+}
+
+/* kustomize's effective namespace of an object of kind in namespace ns (resid's
+** EffectiveNamespace): one word for every cluster-scoped kind, "default" for none. */
+const char *sl_kustomize__eff_ns(const char *kind, const char *ns)
+{
+	if (sl_kustomize__in(kind, sl_kustomize__cluster_scoped))
+		return "_non_namespaceable_";
+	return !ns || !*ns ? "default" : ns;
+}
+
+/* True when resource r is, or was at some level of the build, kind/name in effective namespace
+** ens (NULL: any) with apiVersion group/version (NULL: any): kustomize's match of a resource by
+** any of its ids. */
+bool sl_kustomize__known_as(const struct kres *r, const char *group, const char *version,
+			    const char *kind, const char *name, const char *ens)
+{
+	char g[256];
+	const char *v;
+	sl_kustomize__group_version(r->obj, g, sizeof g, &v);
+	const char *k = sl_knode_str(r->obj, "kind"), *now = sl_kustomize__name_of(r->obj);
+	if (!name || (group && strcmp(group, g)) || (version && strcmp(version, v)) ||
+	    (kind && (!k || strcmp(kind, k))))
+		return false;
+	if (now && strcmp(now, name) == 0 && (!ens || strcmp(ens, sl_kustomize__eff_ns(k, sl_kustomize__ns_of(r->obj))) == 0))
+		return true;
+	for (size_t i = 0; i < r->n_prev; i++)
+		if (strcmp(r->prev[i].name, name) == 0 && (!ens || strcmp(ens, r->prev[i].ns) == 0))
+			return true;
+	return false;
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: Apache-2.0
+** internal.h (private to render/kustomize/): what the files of the builder share: the
+** plan's and a build's state, a build step's context, and the helpers they call each
+** other by (sl_kustomize__*).
+**
+** Kustomize, built in C with provenance on every node.
+**
+** A kustomization is built as kustomize v5 builds it (api/krusty, the builtin transformers in
+** their order): resources (files, and directories with their own kustomization, recursively;
+** the deprecated bases), components, then configMapGenerator, patchesStrategicMerge and patches,
+** namespace, namePrefix/nameSuffix, commonLabels/labels, commonAnnotations, patchesJson6902,
+** replicas. Every node of a built object is a knode that remembers its file and byte range, so
+** the built text (knode.c) maps back to the base, patch or kustomization line a person edits.
+** What kustomize would refuse is a kustomize-invalid finding at the offending key; what this
+** builder does not do is a kustomize-unsupported finding, and the kustomization's files are then
+** linted as plain files (vars, replacements, configurations, crds: the build is linted without
+** them, the finding says so). Files a kustomization uses as patches are never linted alone. */
+#ifndef SL_KUSTOMIZE_INTERNAL_H
+#define SL_KUSTOMIZE_INTERNAL_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util/hash.h"
+#include "util/path.h"
+#include "util/strmap.h"
+#include "render/knode.h"
+#include "render/kpatch.h"
+#include "render/kustomize/kustomize.h"
+#include "util/regex.h"
+#include "config/registry.h"
+#include "fs/repo.h"
+#include "util/sha256.h"
+#include "yaml/source.h"
+#include "fs/walk.h"
+#include "yaml/yaml_tree.h"
+
+struct kfile {
+	uint64_t hash, real_hash;   /* of path and real, to find it fast */
+	char *path;          /* as first asked for */
+	char *real;          /* its real path */
+	sl_source *src;      /* NULL when it cannot be read */
+	sl_tree tree;
+};
+
+struct issue {
+	const sl_source *src;
+	uint32_t start, end;
+	const char *rule;    /* kustomize-unsupported or kustomize-invalid */
+	const char *msg;     /* in the plan's arena */
+	const char *notes;   /* kustomize's own error text and the way out (NULL: none) */
+	bool notice;         /* the build goes on without the key (reported once per plan) */
+};
+
+struct kres {
+	sl_knode *obj;
+	struct kid *prev;        /* its previous ids, oldest first (in the build's arena) */
+	size_t n_prev;
+	bool hash;               /* generated: kustomize's hash suffix is added once it is built */
+};
+
+struct acc {
+	struct kres *v;
+	size_t n, cap;
+};
+
+struct sl_kustomize_build {
+	const char *name;    /* the kustomization's path */
+	const char *dir;     /* the overlay, as the notes name it */
+	const char *kpath;   /* its kustomization, as the run names it */
+	size_t root;         /* its place in the plan's kpaths */
+	sl_arena *a;         /* its knodes (builds run on threads of their own): freed once its text
+			     ** and spans are made, so the plan never holds every build's tree */
+	sl_arena *msgs;      /* its issues' messages */
+	sl_strbuf text;      /* the built objects as YAML */
+	sl_knode_span *spans;
+	size_t n_spans, spans_cap;
+	struct issue *issues;
+	size_t n_issues, cap_issues;
+	bool failed;
+	bool oom;            /* out of memory while building */
+	bool load_none;      /* built as with --load-restrictor LoadRestrictionsNone */
+	const sl_kustomize *k;   /* its plan */
+	char **used;         /* real paths of the resource files it read */
+	size_t n_used, cap_used;
+};
+
+/* A string -> string cache (a NULL value is an answer too: "none"), keys and values owned. The
+** plan asks the file system about the same few directories thousands of times. */
+struct memo {
+	sl_strmap m;
+};
+
+struct sl_kustomize {
+	sl_arena *a;         /* the files' trees (under lock) and the builds' names */
+	pthread_mutex_t lock;   /* recursive: the files and the memos, shared by the builds */
+	size_t next;         /* the next build a thread takes (under lock) */
+	struct kfile **files;
+	size_t n_files;
+	char **consumed;     /* sorted real paths */
+	size_t n_consumed, cap_consumed;
+	sl_kustomize_build **builds;
+	size_t n_builds;
+	struct src_real {
+		const sl_source *src;
+		const char *real;
+		const sl_tree *tree;
+	} *by_src;           /* the files read, sorted by src */
+	size_t n_by_src;
+	struct memo reals;   /* a path as named → its real path (directories too) */
+	struct memo kusts;   /* a directory → the kustomization file in it */
+	struct memo types;   /* a path → "d" (a directory), "f" (anything else) or none */
+	const sl_walk_seen *seen;   /* what the run's walks listed (NULL: ask the kernel) */
+	struct { const char *s; size_t len; } *bases;   /* the consumed files' base names, once */
+	size_t n_bases;
+	sl_repo *repo;       /* asked whether git ignores a missing input (opened when needed) */
+	struct run_part *run;   /* a run's files (sl_kustomize_arrange), NULL: none */
+};
+
+struct ctx {
+	sl_kustomize *k;
+	sl_kustomize_build *b;
+	sl_arena *a;         /* the build's */
+	int depth;
+};
+
+/* An id a resource had before a transformer changed it, as kustomize keeps them (the
+** config.kubernetes.io/previousNames and previousNamespaces build annotations): a patch or a
+** selector may name a resource by any of them. Its kind is the resource's own (the builder does
+** no allowKindChange). */
+struct kid {
+	const char *ns;          /* effective: "default" for none, kustomize's word for cluster-scoped */
+	const char *name;
+};
+
+/* Which list of the kustomization a patch comes from: kustomize words their refusals apart. */
+enum patch_from { FROM_PATCHES, FROM_PSM, FROM_JSON6902 };
+
+bool sl_kustomize__add_annotations(sl_arena *a, struct acc *acc, const sl_knode *ann);
+bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc);
+bool sl_kustomize__add_labels(sl_arena *a, struct acc *acc, const sl_knode *labels, bool selectors,
+			      bool templates);
+bool sl_kustomize__add_res(struct acc *acc, sl_knode *obj);
+bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t n,
+			       const sl_knode *target, const sl_knode *options, const sl_knode *at,
+			       enum patch_from from);
+bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *ref,
+			      struct acc *acc, bool component);
+bool sl_kustomize__builtin(const sl_knode *obj);
+extern const char *const sl_kustomize__cluster_scoped[];
+void sl_kustomize__dedupe_notices(sl_kustomize *k);
+const char *sl_kustomize__eff_ns(const char *kind, const char *ns);
+bool sl_kustomize__finish_hashes(struct ctx *c, struct acc *acc);
+bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list,
+			    const sl_knode *opts, const char *kind, const char *dir);
+void sl_kustomize__group_version(const sl_knode *obj, char *group, size_t gcap,
+				 const char **version);
+bool sl_kustomize__images_in(struct ctx *c, sl_knode *n, const sl_knode *images);
+bool sl_kustomize__in(const char *s, const char *const *list);
+struct kfile *sl_kustomize__input(struct ctx *c, const sl_knode *e, const char *dir,
+				  const char *rel, const char *what);
+bool sl_kustomize__issue(struct ctx *c, const char *rule, const sl_knode *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+bool sl_kustomize__issue_n(struct ctx *c, const char *rule, const sl_knode *at, const char *notes,
+			   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+char *sl_kustomize__join(const char *dir, const char *rel);
+bool sl_kustomize__known_as(const struct kres *r, const char *group, const char *version,
+			    const char *kind, const char *name, const char *ens);
+char *sl_kustomize__kustomization_in(sl_kustomize *k, const char *dir);
+struct kfile *sl_kustomize__load(sl_kustomize *k, const char *path);
+void sl_kustomize__memo_free(struct memo *m);
+bool sl_kustomize__missing(struct ctx *c, const sl_knode *e, const char *dir, const char *path,
+			   const char *what);
+const char *sl_kustomize__name_of(const sl_knode *obj);
+void sl_kustomize__no_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+			    const char *message);
+bool sl_kustomize__notice(struct ctx *c, const sl_knode *k);
+const char *sl_kustomize__ns_of(const sl_knode *obj);
+bool sl_kustomize__patch_docs(struct ctx *c, const char *dir, const sl_knode *path,
+			      const sl_knode *inline_, sl_knode ***docs, size_t *n);
+bool sl_kustomize__patches(struct ctx *c, const sl_knode *root, const char *dir, struct acc *acc,
+			   bool strategic_list);
+bool sl_kustomize__push_prev(struct ctx *c, struct kres *r, const char *name);
+bool sl_kustomize__push_str(char ***v, size_t *n, size_t *cap, char *s);
+char *sl_kustomize__real_of(sl_kustomize *k, const char *path);
+void sl_kustomize__ref(sl_knode *n, const char *key, const char *from, const sl_knode *to);
+bool sl_kustomize__remote(const char *s);
+bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix,
+			      const sl_knode *suffix);
+void sl_kustomize__rename_refs(struct acc *acc, const char *kind, const char *from,
+			       const sl_knode *to);
+bool sl_kustomize__room(void *v, size_t n, size_t *cap, size_t size);
+bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns);
+bool sl_kustomize__set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list);
+bool sl_kustomize__store_prev(struct ctx *c, struct kres *r);
+void sl_kustomize__tidy(sl_knode *n, bool metadata);
+char sl_kustomize__type_of(sl_kustomize *k, const char *path);
+bool sl_kustomize__unique_ids(struct ctx *c, const struct acc *acc, size_t from, const sl_knode *e);
+
+#endif
