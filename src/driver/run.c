@@ -403,54 +403,6 @@ sl_err sl_run_fix(sl_run *run, const sl_fix_options *opts, size_t *applied, bool
 	return sl_fixer_fix(&run->passes, opts, applied, converged);
 }
 
-/* File i of the run, or NULL when there is none: every indexed accessor checks its index. */
-static sl_file *file_at(const sl_run *run, size_t i)
-{
-	return i < run->n_shown ? run->passes.eng.files[run->shown[i]] : NULL;
-}
-
-void sl_run_file_text(const sl_run *run, size_t i, const char **data, size_t *len, bool *changed)
-{
-	const sl_file *f = file_at(run, i);
-	if (!f) {
-		*data = "";
-		*len = 0;
-		if (changed)
-			*changed = false;
-		return;
-	}
-	*data = f->src ? f->src->data : "";
-	*len = f->src ? f->src->len : 0;
-	if (changed)
-		*changed = sl_fixer_changed(f);
-}
-
-void sl_run_file_original(const sl_run *run, size_t i, const char **data, size_t *len)
-{
-	const sl_file *f = file_at(run, i);
-	const sl_source *s = !f ? NULL : f->orig ? f->orig : f->src;
-	*data = s ? s->data : "";
-	*len = s ? s->len : 0;
-}
-
-sl_err sl_run_file_write(const sl_run *run, size_t i)
-{
-	sl_file *f = file_at(run, i);
-	return f ? sl_fixer_write(f) : SL_EUSAGE;
-}
-
-const char *sl_run_file_write_error(const sl_run *run, size_t i)
-{
-	const sl_file *f = file_at(run, i);
-	return f ? f->write_error : NULL;
-}
-
-sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out)
-{
-	const sl_file *f = file_at(run, i);
-	return f ? sl_fixer_diff(f, out) : SL_EUSAGE;
-}
-
 size_t sl_run_finding_count(const sl_run *run)
 {
 	return run->passes.n_sorted;
@@ -469,27 +421,6 @@ size_t sl_run_notice_count(const sl_run *run)
 const sl_finding *sl_run_notice(const sl_run *run, size_t i)
 {
 	return i < run->passes.n_notices ? &run->passes.notices[i]->pub : NULL;
-}
-
-size_t sl_run_file_count(const sl_run *run)
-{
-	return run->n_shown;
-}
-
-sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
-{
-	if (!known_version(out->version, SL_FILE_INFO_VERSION))
-		return SL_EUSAGE;
-	const sl_file *f = file_at(run, i);
-	if (!f) {
-		*out = (sl_file_info){.version = out->version};
-		return SL_EUSAGE;
-	}
-	out->path = f->path;
-	out->documents = f->documents;
-	out->error = f->error;
-	out->fixes = f->fixes;
-	return SL_OK;
 }
 
 void sl_run_free(sl_run *run)
@@ -547,9 +478,9 @@ sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FIL
 		findings[i] = &run->passes.sorted[i]->pub;
 	for (size_t i = 0; !err && i < nn; i++)
 		findings[nd + i] = &run->passes.notices[i]->pub;
-	for (size_t i = 0; !err && i < nf; i++) {
-		files[i] = (sl_file_info)SL_FILE_INFO_INIT;
-		sl_run_file(run, i, &files[i]);
+	for (size_t i = 0; !err && i < nf; i++) {   /* as sl_run_file gives them */
+		const sl_file *f = run->passes.eng.files[run->shown[i]];
+		files[i] = (sl_file_info){SL_FILE_INFO_VERSION, f->path, f->documents, f->error, f->fixes};
 	}
 	if (!err) {
 		sl_output_run view = {findings, nd, findings + nd, nn, files, nf, held_source, run,
