@@ -17,7 +17,10 @@
  *   means "run anywhere", which is the intent;
  * - the GPU taint on a unit that requests or claims (DRA) that GPU, itself or through its
  *   template (the request already confines it to GPU nodes);
- * - spot taints ("may use spot" is the intent; `critical-on-spot` covers the risk).
+ * - spot taints ("may use spot" is the intent; `critical-on-spot` covers the risk);
+ * - the `kubernetes.io/arch` taint: GKE taints its Arm nodes `kubernetes.io/arch=arm64:NoSchedule`
+ *   so that single-architecture images stay off them, and tolerating it means "may also run on
+ *   Arm" (a multi-architecture image), like the spot taints: nothing to select.
  *
  * A template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
  * LLMInferenceServiceConfig) is judged through the units among the files that use it, and on
@@ -70,6 +73,9 @@
  *   ...): https://kubernetes.io/docs/reference/labels-annotations-taints/
  * - Karpenter startup taints (`karpenter.sh/`-prefixed keys) and `CriticalAddonsOnly`:
  *   https://karpenter.sh/docs/concepts/nodepools/#spectaints
+ * - GKE, Prepare an Arm workload for deployment (the `kubernetes.io/arch=arm64:NoSchedule`
+ *   taint of Arm nodes, and a toleration for it to let a multi-architecture workload use them):
+ *   https://cloud.google.com/kubernetes-engine/docs/how-to/prepare-arm-workloads-for-deployment
  * - KServe `MergePodSpec` (pkg/controller/v1beta1/inferenceservice/utils/utils.go) and Seldon
  *   `MergePodSpecs` (operator/controllers/reconcilers/common/patch_utils.go): how a unit is merged
  *   over its template.
@@ -148,6 +154,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			continue;   /* the taint of a GPU the (merged) unit requests or claims */
 		if (*key && sl_config_is_spot_key(cfg, key))
 			continue;
+		if (strcmp(key, "kubernetes.io/arch") == 0)
+			continue;   /* "may also run on Arm" (GKE's Arm node taint) */
 		const char *shown = *key ? key : (op && strcmp(op, "Exists") == 0) ? "every taint" : "\"\"";
 		if (strstr(keys, shown) == NULL && strlen(keys) + strlen(shown) + 3 < sizeof keys) {
 			if (*keys)
