@@ -37,6 +37,13 @@ static const char *const default_gpu_resources[] = {
 	"nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "gpu.intel.com/xe", "intel.com/gpu",
 	"habana.ai/gaudi", "nvidia.com/mig-*",
 };
+/* Accelerators that are not GPUs (a GPU resource is an accelerator too): Cloud TPU (GKE), AWS
+** Inferentia and Trainium (the Neuron device plugin), Intel Gaudi, Intel GPUs and their other
+** resources, GKE's legacy TPU resources. */
+static const char *const default_accelerator_resources[] = {
+	"google.com/tpu", "cloud-tpus.google.com/*", "aws.amazon.com/neuron*", "habana.ai/*",
+	"gpu.intel.com/*",
+};
 static const char *const default_gpu_device_classes[] = {
 	"gpu.nvidia.com", "gpu.amd.com", "gpu.intel.com",
 };
@@ -90,6 +97,8 @@ struct raw_cluster {
 	unsigned gpu_device_classes_count;
 	char **gpu_resources;
 	unsigned gpu_resources_count;
+	char **accelerator_resources;
+	unsigned accelerator_resources_count;
 	char **gpu_node_labels;
 	unsigned gpu_node_labels_count;
 	char **spot_labels;
@@ -194,6 +203,7 @@ static const cyaml_schema_field_t cluster_fields[] = {
 	STRINGS("gpu-device-classes", struct raw_cluster, gpu_device_classes),
 	BOOL("toleration-comparison-operators", struct raw_cluster, toleration_comparison_operators),
 	STRINGS("gpu-resources", struct raw_cluster, gpu_resources),
+	STRINGS("accelerator-resources", struct raw_cluster, accelerator_resources),
 	STRINGS("gpu-node-labels", struct raw_cluster, gpu_node_labels),
 	STRINGS("spot-labels", struct raw_cluster, spot_labels),
 	STRING("critical-priority", struct raw_cluster, critical_priority),
@@ -960,6 +970,7 @@ static void fill_defaults(struct sl_config *cfg)
 	cfg->n_rules = 0;
 	*c = (struct sl_cluster_config){
 		.gpu_resources = DEFAULT_LIST(default_gpu_resources),
+		.accelerator_resources = DEFAULT_LIST(default_accelerator_resources),
 		.gpu_device_classes = DEFAULT_LIST(default_gpu_device_classes),
 		.gpu_node_labels = DEFAULT_LIST(default_gpu_node_labels),
 		.spot_labels = DEFAULT_LIST(default_spot_labels),
@@ -1169,6 +1180,8 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		c->toleration_comparison_operators = *r->toleration_comparison_operators != 0;
 	override_list(&c->gpu_resources, map, "cluster.gpu-resources",
 		      r->gpu_resources, r->gpu_resources_count);
+	override_list(&c->accelerator_resources, map, "cluster.accelerator-resources",
+		      r->accelerator_resources, r->accelerator_resources_count);
 	override_list(&c->gpu_node_labels, map, "cluster.gpu-node-labels",
 		      r->gpu_node_labels, r->gpu_node_labels_count);
 	override_list(&c->spot_labels, map, "cluster.spot-labels",
@@ -1824,13 +1837,11 @@ const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key
 	return eq ? eq + 1 : "";
 }
 
-/* True when name is one of cluster.gpu-resources (an entry ending in * is a prefix). */
-bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name)
+/* True when name is an entry of l (an entry ending in * is a prefix). */
+static bool resource_listed(const sl_strlist *l, const char *name)
 {
-	if (!name)
-		return false;
-	for (size_t i = 0; cfg && i < cfg->cluster.gpu_resources.n; i++) {
-		const char *g = cfg->cluster.gpu_resources.v[i];
+	for (size_t i = 0; name && i < l->n; i++) {
+		const char *g = l->v[i];
 		size_t n = strlen(g);
 		if (n && g[n - 1] == '*') {
 			if (strncmp(name, g, n - 1) == 0)
@@ -1840,6 +1851,17 @@ bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name)
 		}
 	}
 	return false;
+}
+
+bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name)
+{
+	return cfg && resource_listed(&cfg->cluster.gpu_resources, name);
+}
+
+bool sl_config_is_accelerator_resource(const sl_config *cfg, const char *name)
+{
+	return cfg && (resource_listed(&cfg->cluster.gpu_resources, name) ||
+		       resource_listed(&cfg->cluster.accelerator_resources, name));
 }
 
 /* True when some spot label is key or starts with "key=". */

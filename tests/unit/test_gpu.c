@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "schedlint/schedlint.h"
+#include "gpu.h"
 
 #define GWT "testdata/rules/gpu-without-toleration"
 
@@ -156,4 +157,28 @@ Test(gpu, safe_fixes_of_the_gpu_rules_add_no_finding, .timeout = 120)
 		closedir(d);
 	}
 	cr_expect_gt(applied, 10, "the bad fixtures have safe fixes to check");
+}
+
+/* GKE's TPU slices (Plan TPUs in GKE): single-host slices have every chip on one host, up to
+** 2x4 for v5e and v6e and 2x2x1 for v4, v5p and TPU7x; multi-host slices 4 per host. */
+Test(gpu, tpu_chips_per_host)
+{
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x4", "tpu-v5-lite-podslice"), 8);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2", "tpu-v5-lite-podslice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("1x1", "tpu-v6e-slice"), 1);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x4", "tpu-v6e-slice"), 8);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("4x4", "tpu-v6e-slice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("16x16", "tpu-v5-lite-podslice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x1", "tpu-v5p-slice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x2", "tpu-v5p-slice"), 4, "two hosts of 4");
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x4", "tpu-v4-podslice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x1", "tpu7x"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x4", NULL), 8, "2-D without an accelerator: v5e/v6e");
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x2", NULL), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host(NULL, "tpu-v5-lite-podslice"), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x", NULL), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("4", NULL), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x4x1x1", NULL), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("0x4", NULL), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("${TOPOLOGY}", NULL), 0);
 }

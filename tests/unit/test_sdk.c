@@ -47,7 +47,8 @@ static bool fix_offered(const char *rule, const char *text)
 #define DEPLOYMENT(label) "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n" \
 	"spec:\n  replicas: 3\n  selector:\n    matchLabels:\n      app: " label "\n" \
 	"  template:\n    metadata:\n      labels:\n        app: " label "\n" \
-	"    spec:\n      containers:\n        - name: web\n          image: nginx\n"
+	"    spec:\n      containers:\n        - name: web\n          image: nginx\n" \
+	"          ports: [{containerPort: 80}]\n          resources: {limits: {nvidia.com/gpu: 1}}\n"
 
 /* replicas-without-spread copies the pods' labels into the term its fix adds: only labels
 ** written on one line (sl_ctx_node_one_line), whatever their quoting. */
