@@ -70,6 +70,7 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	}
 	if (unit)
 		p->unit = unit->name;
+	rec->unit = unit;
 	if (push_finding(f, rec) < 0) {
 		f->oom = SL_ENOMEM;
 		return NULL;
@@ -259,6 +260,72 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 		}
 	}
 	return f->oom;
+}
+
+/* True when some line of causes a is a line of b. */
+static bool causes_meet(const char *a, const char *b)
+{
+	for (; a && *a;) {
+		size_t n = strcspn(a, "\n");
+		for (const char *c = b; c && *c;) {
+			size_t m = strcspn(c, "\n");
+			if (m == n && memcmp(a, c, n) == 0)
+				return true;
+			c += m + (c[m] == '\n');
+		}
+		a += n + (a[n] == '\n');
+	}
+	return false;
+}
+
+/* True when rule r names id among the rules it yields to. */
+static bool yields_to(const struct sl_rule *r, const char *id)
+{
+	for (size_t i = 0; r->yields_to && r->yields_to[i]; i++)
+		if (strcmp(r->yields_to[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* The finding of f that rec yields to, or NULL. */
+static sl_frec *taker(sl_file *f, const sl_frec *rec)
+{
+	const struct sl_rule *r = sl_registry_at((size_t)rec->rule_index)->rule;
+	if (!r->yields_to || !rec->causes || !rec->unit)
+		return NULL;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		sl_frec *o = f->findings[i];
+		const struct sl_rule *or = sl_registry_at((size_t)o->rule_index)->rule;
+		if (o != rec && o->unit == rec->unit && yields_to(r, or->id) &&
+		    !yields_to(or, r->id) && causes_meet(rec->causes, o->causes))
+			return o;
+	}
+	return NULL;
+}
+
+sl_err sl_engine_yield(sl_file *f)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		sl_frec *rec = f->findings[i];
+		sl_frec *to = taker(f, rec);
+		if (!to) {
+			f->findings[w++] = rec;
+			continue;
+		}
+		const char *n = sl_arena_printf(f->arena, "%s%s%s, for the same cause: %s%s%s",
+						 to->pub.notes ? to->pub.notes : "",
+						 to->pub.notes ? "\n" : "", rec->pub.rule,
+						 rec->pub.message, rec->pub.notes ? "\n" : "",
+						 rec->pub.notes ? rec->pub.notes : "");
+		if (!n)
+			return SL_ENOMEM;
+		to->pub.notes = n;
+		if (rec->pub.severity > to->pub.severity)
+			to->pub.severity = rec->pub.severity;
+	}
+	f->n_findings = w;
+	return SL_OK;
 }
 
 bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m)

@@ -19,6 +19,10 @@
 typedef struct sl_frec {
 	sl_finding pub;
 	int rule_index;              /* in sl_registry */
+	const sl_unit *unit;         /* the unit it is about (identity only: valid while the file's
+				        tree is), NULL when none */
+	const char *causes;          /* what it reports, in words another rule's finding may share:
+				        one per line (sl_report_cause); NULL when none */
 	bool fix_void;               /* a helper declined: the fix is dropped whole, never partial */
 	sl_fix fix;                  /* pub.fix points here once a fix has edits */
 	sl_edit *edits;
@@ -151,6 +155,12 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m);
 ** stopped there, and later ones are dropped. */
 #define SL_FINDINGS_MAX 10000
 
+/* One finding for one cause: drops each finding of f whose rule yields to another
+** (sl_rule.yields_to) when a finding of that rule about the same unit shares one of its causes;
+** the kept finding gets the dropped one's message and notes as notes, and the more severe of
+** their severities. Run after the suppressions (a suppressed finding takes nothing), before any
+** remap. SL_ENOMEM. */
+sl_err sl_engine_yield(sl_file *f);
 /* Records a finding of rule ri (registry index) over bytes [start,end) of f, for document doc,
 ** with its pointer, message (kept, not copied), object and unit; NULL when the rule is off or
 ** memory ran out (f->oom is set then). */

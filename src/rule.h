@@ -81,6 +81,11 @@ struct sl_rule {
 	**   .modes = SL_MODE_BIT(SL_MODE_KNATIVE) */
 	uint64_t kinds;
 	unsigned modes;
+	/* One finding for one cause: the ids of rules (NULL-terminated) this rule yields to. A
+	** finding of this rule that states a cause (sl_report_cause) which a finding of one of them
+	** about the same unit states too is not reported; that finding takes its message and notes
+	** as notes, and the more severe severity. The rule's doc says which and why. */
+	const char *const *yields_to;
 };
 
 #define SL_KIND_BIT(k) ((uint64_t)1 << (k))
@@ -155,6 +160,11 @@ sl_err sl_ctx_placement(sl_ctx *ctx, const sl_unit *u, const sl_placement_fit **
 ** note. */
 sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label, const char *path,
 			      const char *message);
+/* Names a cause of r, in words another rule's finding may name too ("untolerated taint
+** nvidia.com/gpu"): one call per cause. A rule that yields to another (sl_rule.yields_to) drops
+** its finding when a finding of that rule about the same unit names one of its causes. */
+void sl_report_cause(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Caps r's severity at sev: for a finding whose claim rests on a cluster fact nothing decides
 ** (the message says which and how to settle it). A rule configured lower stays lower. */
 void sl_report_cap(sl_report *r, sl_severity sev);

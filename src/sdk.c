@@ -168,6 +168,22 @@ sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 	return SL_OK;
 }
 
+void sl_report_cause(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
+{
+	if (!r)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *c = sl_arena_vprintf(ctx->file->arena, fmt, ap);
+	va_end(ap);
+	const char *old = r->rec.causes;
+	const char *all = c && old ? sl_arena_printf(ctx->file->arena, "%s\n%s", old, c) : c;
+	if (!all)
+		ctx->file->oom = SL_ENOMEM;
+	else
+		r->rec.causes = all;
+}
+
 void sl_report_cap(sl_report *r, sl_severity sev)
 {
 	if (r && r->rec.pub.severity > sev)

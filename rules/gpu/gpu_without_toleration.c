@@ -31,6 +31,10 @@
  * but for the taint (every other filter passes: `no-matching-node-pool`'s placement) all carry
  * an untolerated GPU taint, and its message names those pools. A unit that lands on some pool,
  * or that no GPU pool would take anyway, is not reported (`no-matching-node-pool` says why).
+ * `no-matching-node-pool` then reports the same Pending unit for the same cause, and yields to
+ * this finding (one finding for one cause): this one names the missing toleration and carries
+ * the fix; it takes that rule's message and notes as notes, and its severity (error) when that
+ * is the higher.
  *
  * "Uses a GPU": a container requests or limits a GPU resource (`cluster.gpu-resources`), or
  * claims a device through Dynamic Resource Allocation (`resources.claims` naming a pod
@@ -363,6 +367,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				it.limit ? "limits" : "requests", name, taint, tainted.source);
 			add_notes(ctx, r, u, ert, strcmp(taint, name) != 0 ? name : NULL, taint);
 			add_fix(ctx, r, u, taint);
+			sl_report_cause(ctx, r, "untolerated taint %s", taint);
 		}
 	}
 	for (size_t i = 0; i < u->n_containers; i++) {
@@ -382,6 +387,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				tainted.source);
 			add_notes(ctx, r, u, ert, cls, taint);
 			add_fix(ctx, r, u, taint);
+			sl_report_cause(ctx, r, "untolerated taint %s", taint);
 		}
 	}
 	return SL_OK;

@@ -18,6 +18,14 @@
  * the first three pools, then a count; a note gives every failing filter of those three, with
  * what exactly (`schedlint placement` shows every pool's).
  *
+ * One finding for one cause: when a pool is kept off only by a GPU taint the unit does not
+ * tolerate and `gpu-without-toleration` reports that missing toleration for the same unit, this
+ * rule yields to it: that finding stays, with this one's message and notes in its notes and this
+ * rule's severity (error) when it is the higher. It stays because it names the cause (the
+ * missing toleration) and carries the fix (adding it), which also makes the unit land; this
+ * rule's finding says only the consequence. A unit also kept off some other way (a selector,
+ * too little capacity on every pool) has no such way out and is reported here as well.
+ *
  * Not reported for DaemonSets (their pods run on the nodes they match, none is a valid
  * outcome), templates (ServingRuntimes, ServerConfigs: judged on the units that use them), a
  * unit with `nodeName` (`node-name-set`), or a ModelMesh predictor (no pod).
@@ -138,10 +146,20 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			       n - MAX_NOTES);
 	sl_report_note(ctx, r, "The pods stay Pending: \"0/N nodes are available\", and no "
 		       "autoscaler adds a node for them.");
+	/* a pool kept off by one untolerated taint alone: tolerating it is a way out */
+	for (size_t i = 0; i < n; i++) {
+		sl_placement_verdict all = sl_placement_eval_all(pod, &pools[i]);
+		const sl_taint *t = all.n_reasons == 1 ? all.reasons[0].taint : NULL;
+		if (t)
+			sl_report_cause(ctx, r, "untolerated taint %.*s", (int)t->key.n,
+					t->key.s ? t->key.s : "");
+	}
 	return SL_OK;
 }
+
+static const char *const yields[] = {"gpu-without-toleration", NULL};
 
 SL_RULE(no_matching_node_pool, .id = "no-matching-node-pool", .category = "inventory",
 	.summary = "No known node pool accepts the unit's pods: they stay Pending",
 	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check,
-	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET), .modes = 0);
+	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET), .modes = 0, .yields_to = yields);

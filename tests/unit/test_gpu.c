@@ -182,3 +182,49 @@ Test(gpu, tpu_chips_per_host)
 	cr_expect_eq(sl_gpu_tpu_chips_per_host("0x4", NULL), 0);
 	cr_expect_eq(sl_gpu_tpu_chips_per_host("${TOPOLOGY}", NULL), 0);
 }
+
+/* One finding for one cause (sl_rule.yields_to): a unit kept off its only GPU pool by the GPU
+** taint alone is Pending (no-matching-node-pool) because it lacks the toleration
+** (gpu-without-toleration): the latter stays, with the former's message in its notes and its
+** severity. Without gpu-without-toleration running, no-matching-node-pool reports it. */
+Test(gpu, no_matching_node_pool_yields_to_the_missing_toleration)
+{
+	sl_config *cfg = load(GWT "/bad/pools.config.yaml");
+	static const char *const both[] = {"gpu-without-toleration", "no-matching-node-pool"};
+	sl_run *run = lint(cfg, GWT "/bad/pools.yaml", both, 2);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	const sl_finding *f = sl_run_finding(run, 0);
+	cr_expect_str_eq(f->rule, "gpu-without-toleration");
+	cr_expect_eq(f->severity, SL_SEV_ERROR, "the more severe of the two");
+	cr_expect(f->notes && strstr(f->notes, "no-matching-node-pool, for the same cause: Pod trainer "
+				     "fits no node pool"), "%s", f->notes ? f->notes : "(no notes)");
+	cr_expect_not_null(f->fix, "the kept finding keeps its fix");
+	sl_run_free(run);
+	static const char *const one[] = {"no-matching-node-pool"};
+	run = lint(cfg, GWT "/bad/pools.yaml", one, 1);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	cr_expect_str_eq(sl_run_finding(run, 0)->rule, "no-matching-node-pool");
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+/* A finding the user suppressed takes nothing: the one that would yield to it is reported. */
+Test(gpu, a_suppressed_finding_takes_nothing)
+{
+	sl_config *cfg = load(GWT "/bad/pools.config.yaml");
+	static const char *const both[] = {"gpu-without-toleration", "no-matching-node-pool"};
+	sl_run_options o = {.version = SL_RUN_OPTIONS_VERSION, .select = both, .n_select = 2,
+			    .jobs = 1};
+	sl_run *run = NULL;
+	const char *text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: trainer\nspec:\n"
+			   "  containers:\n    - name: main\n      image: pytorch:2\n"
+			   "      resources:\n        limits:\n"
+			   "          nvidia.com/gpu: 1  # schedlint: ignore[gpu-without-toleration]\n";
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "pod.yaml", text, strlen(text)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	cr_expect_str_eq(sl_run_finding(run, 0)->rule, "no-matching-node-pool");
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
