@@ -32,6 +32,36 @@ static int push_finding(sl_file *f, sl_frec *rec)
 }
 
 /* Records a finding of rule ri over bytes [start,end) of f; NULL when the rule is off. */
+size_t sl_engine_first_line_chars(const char *s)
+{
+	size_t n = 0;
+	for (; s && *s && *s != '\n'; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* message's first line cut to SL_FIRST_LINE_MAX characters at a word, with "…" (arena a); NULL
+** when it fits (or memory ran out: the message is kept whole then). */
+static char *cut_first_line(sl_arena *a, const char *message)
+{
+	if (sl_engine_first_line_chars(message) <= SL_FIRST_LINE_MAX)
+		return NULL;
+	size_t at = 0, chars = 0, space = 0;
+	for (; message[at] && chars < SL_FIRST_LINE_MAX - 1; at++) {
+		if (((unsigned char)message[at] & 0xC0) != 0x80)
+			chars++;
+		if (message[at] == ' ')
+			space = at;
+	}
+	while (((unsigned char)message[at] & 0xC0) == 0x80)
+		at--;   /* never inside a code point */
+	if (space > at / 2)
+		at = space;   /* at a word, unless that throws half the line away */
+	while (at > 0 && (message[at - 1] == ' ' || message[at - 1] == ',' || message[at - 1] == ';'))
+		at--;
+	return sl_arena_printf(a, "%.*s\u2026", (int)at, message);
+}
+
 sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t end,
 		       const char *pointer, const char *message, const sl_object *obj,
 		       const sl_unit *unit)
@@ -55,6 +85,11 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	p->rule = sl_registry_at(ri)->rule->id;
 	p->severity = f->scope->severity[ri];
 	p->message = message;
+	char *cut = cut_first_line(f->arena, message);
+	if (cut) {
+		p->message = cut;
+		p->notes = message;   /* the whole line, first of the notes */
+	}
 	p->path = f->path;
 	p->offset = start;
 	p->length = end > start ? end - start : 0;

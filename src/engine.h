@@ -154,6 +154,12 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m);
 ** must not take gigabytes); the next one becomes a last finding that says the file's report
 ** stopped there, and later ones are dropped. */
 #define SL_FINDINGS_MAX 10000
+/* A finding's first line is at most this many characters (code points; spec/rules.md "Messages
+** are short"). Rules keep theirs within it; sl_engine_record cuts a longer one (an object with a
+** very long name) at a word, marks the cut with "…" and keeps the whole line as the first note. */
+#define SL_FIRST_LINE_MAX 160
+/* The code points of the first line of s. */
+size_t sl_engine_first_line_chars(const char *s);
 
 /* One finding for one cause: drops each finding of f whose rule yields to another
 ** (sl_rule.yields_to) when a finding of that rule about the same unit shares one of its causes;

@@ -279,7 +279,30 @@ sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label,
 		const char *r = short_reason(a, message);
 		shown = r ? r : message;
 	}
-	sl_report *r = sl_report_at(ctx, at, "%s: %s: %s", label, path, shown ? shown : message);
+	/* the first line within SL_FIRST_LINE_MAX: without the reason (the note has it), then the
+	** path's last two parts, then the value cut */
+	const char *rest = strncmp(message, "Invalid value: ", 15) == 0 ||
+			   strncmp(message, "Unsupported value: ", 19) == 0
+		? strstr(sep + 2, ": ") : NULL;
+	const char *head = rest ? sl_arena_strndup(a, message, (size_t)(rest - message)) : shown;
+	const char *tail = path;
+	for (int dots = 0, i = (int)strlen(path) - 1; i > 0; i--)
+		if (path[i] == '.' && ++dots == 2) {
+			tail = sl_arena_printf(a, "\u2026%s", path + i + 1);
+			break;
+		}
+	const char *line = sl_arena_printf(a, "%s: %s: %s", label, path, shown ? shown : message);
+	if (line && head && sl_engine_first_line_chars(line) > SL_FIRST_LINE_MAX)
+		line = sl_arena_printf(a, "%s: %s: %s", label, path, head);
+	if (line && head && tail && sl_engine_first_line_chars(line) > SL_FIRST_LINE_MAX)
+		line = sl_arena_printf(a, "%s: %s: %s", label, tail, head);
+	if (line && head && tail && sl_engine_first_line_chars(line) > SL_FIRST_LINE_MAX) {
+		const char *q = strchr(head, '"');   /* Invalid value: "xxxxxxxx...": the value cut */
+		size_t keep = q ? (size_t)(q - head) + 41 : 0;
+		if (q && strlen(head) > keep + 1)
+			line = sl_arena_printf(a, "%s: %s: %.*s\u2026\"", label, tail, (int)keep, head);
+	}
+	sl_report *r = sl_report_at(ctx, at, "%s", line ? line : message);
 	sl_report_note(ctx, r, "The API server rejects it: \"%s: %s\".", path, message);
 	return r;
 }

@@ -301,9 +301,13 @@ static void excludes(sl_ctx *ctx, const sl_unit *u, struct where *w, const sl_no
 					  w->whys ? "; " : "", w->what, why ? why : "");
 		return;
 	}
-	sl_report *r = sl_report_at(ctx, at, "%s: %s selects other pods, not its own (%s)",
+	/* "k=v; the pods get k=w": the entry on the first line, what the pods get in a note */
+	const char *semi = why ? strstr(why, "; ") : NULL;
+	sl_report *r = sl_report_at(ctx, at, "%s: %s selects other pods, not its own (%.*s)",
 				    sl_ctx_label(ctx, u), w->what ? w->what : "the term",
-				    why ? why : "");
+				    semi ? (int)(semi - why) : (int)strlen(why ? why : ""), why ? why : "");
+	if (semi && strncmp(semi, "; the ", 6) == 0)
+		sl_report_note(ctx, r, "The %s.", semi + 6);
 	sl_report_note(ctx, r, "%s.", w->consequence);
 	sl_report_note(ctx, r, "Select labels the pods really get: %s.", w->labels);
 }
