@@ -122,8 +122,13 @@ struct raw_project {
 	unsigned exclude_count;
 };
 
+struct raw_kustomize {
+	char *load_restrictor;
+};
+
 struct raw_render {
 	char *helm_chart;
+	struct raw_kustomize *kustomize;
 };
 
 struct raw_config {
@@ -222,8 +227,14 @@ static const cyaml_schema_field_t project_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t kustomize_fields[] = {
+	STRING("load-restrictor", struct raw_kustomize, load_restrictor),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t render_fields[] = {
 	STRING("helm-chart", struct raw_render, helm_chart),
+	CYAML_FIELD_MAPPING_PTR("kustomize", OPT, struct raw_render, kustomize, kustomize_fields),
 	CYAML_FIELD_END
 };
 
@@ -266,6 +277,9 @@ static const char *const deployment_modes[] = {
 	"Standard", "Knative", "ModelMesh", "RawDeployment", "Serverless",
 };
 static const char *const taint_effects[] = { "NoSchedule", "PreferNoSchedule", "NoExecute" };
+/* render.kustomize.load-restrictor: kustomize's LoadRestrictionsRootOnly (its default) and
+** LoadRestrictionsNone */
+static const char *const load_restrictors[] = { "rootOnly", "none" };
 
 /* The flags of Knative's config-features (domain.md §2.1; knative/serving
 ** pkg/apis/config/features.go). cluster.knative-features names a flag in full, or a
@@ -966,6 +980,7 @@ static void fill_defaults(struct sl_config *cfg)
 	cfg->project_include = cfg->project_exclude = (sl_strlist){ NULL, 0 };
 	cfg->project_dir = NULL;
 	cfg->fail_on = -1;
+	cfg->kustomize_load_restrictor = load_restrictors[0];
 	cfg->rules = NULL;
 	cfg->n_rules = 0;
 	*c = (struct sl_cluster_config){
@@ -1386,6 +1401,24 @@ static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posma
 		cfg->project_exclude = r->project ? strlist(r->project->exclude,
 							    r->project->exclude_count) : no_globs;
 		cfg->project_dir = NULL;   /* this file's directory: set by the caller */
+	}
+	const char *lr = r->render && r->render->kustomize ? r->render->kustomize->load_restrictor
+							     : NULL;
+	if (lr != NULL) {
+		size_t k = 0;
+		while (k < COUNT(load_restrictors) && strcmp(lr, load_restrictors[k]) != 0)
+			k++;
+		if (k == COUNT(load_restrictors)) {
+			value_pos(map, "render.kustomize.load-restrictor", &line, &col);
+			return fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown load restrictor \"%s\" "
+				    "for render.kustomize.load-restrictor (expected rootOnly or none: "
+				    "kubectl kustomize's LoadRestrictionsRootOnly and "
+				    "LoadRestrictionsNone)%s", file, line, col, lr,
+				    did_you_mean(sl_spelling_closest(lr, load_restrictors,
+								     COUNT(load_restrictors)),
+						 mean, sizeof mean));
+		}
+		cfg->kustomize_load_restrictor = load_restrictors[k];
 	}
 	if (posmap_find(map, "plugins") != NULL) {   /* loaded by scopes.c, with --allow-plugins */
 		cfg->plugins = strlist(r->plugins, r->plugins_count);

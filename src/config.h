@@ -67,6 +67,8 @@ struct sl_config {
 	unsigned plugins_line;   /* where plugins: stands (sl_config_source), 0 when unset */
 	const char *plugins_dir;
 	const char *helm_chart;  /* render.helm-chart, joined to its config's directory; NULL unset */
+	const char *kustomize_load_restrictor;   /* render.kustomize.load-restrictor: "rootOnly"
+						    (kustomize's default) or "none" */
 	const char *chain[SL_CONFIG_CHAIN_MAX + 1];   /* this file, then each one it extends */
 	int fail_on;             /* sl_severity, or -1 when unset */
 	const struct sl_rule_setting *rules;

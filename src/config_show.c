@@ -23,6 +23,7 @@ static const struct setting {
 	{ "project.include", LIST, AT(project_include) },
 	{ "project.exclude", LIST, AT(project_exclude) },
 	{ "render.helm-chart", STRING, AT(helm_chart) },
+	{ "render.kustomize.load-restrictor", STRING, AT(kustomize_load_restrictor) },
 	{ "cluster.knative-features", KNATIVE, AT(cluster.knative_features) },
 	{ "cluster.kserve-default-deployment-mode", STRING,
 	  AT(cluster.kserve_default_deployment_mode) },
@@ -169,10 +170,23 @@ static void put_pools(FILE *out, const sl_config *cfg)
 	put_source(out, cfg, "cluster.node-pools", n ? NULL : "none");
 }
 
+/* The sections key ("a.b.c": a, then b) shares with prev, counted from the top. */
+static size_t shared_sections(const char *key, const char *prev)
+{
+	size_t n = 0;
+	for (const char *k = key, *p = prev; p; n++) {
+		const char *kd = strchr(k, '.'), *pd = strchr(p, '.');
+		if (!kd || !pd || kd - k != pd - p || strncmp(k, p, (size_t)(kd - k)) != 0)
+			break;
+		k = kd + 1;
+		p = pd + 1;
+	}
+	return n;
+}
+
 sl_err sl_config_show(const sl_config *cfg, FILE *out)
 {
-	const char *section = "";   /* the section open: "project", "cluster", "" at the top */
-	size_t section_len = 0;
+	const char *prev = NULL;   /* the key before: the sections open */
 
 	if (cfg == NULL || out == NULL)
 		return SL_EUSAGE;
@@ -187,19 +201,18 @@ sl_err sl_config_show(const sl_config *cfg, FILE *out)
 	}
 	for (size_t i = 0; i < sizeof settings / sizeof *settings; i++) {
 		const struct setting *st = &settings[i];
-		const char *dot = strchr(st->key, '.');
-		size_t len = dot ? (size_t)(dot - st->key) : 0;
+		size_t open = shared_sections(st->key, prev), depth = 0;
+		const char *name = st->key;
 
-		if (len != section_len || strncmp(section, st->key, len) != 0) {
-			if (strncmp(st->key, "cluster.", 8) == 0)
-				put_rules(out, cfg);   /* rules: stand before cluster: */
-			section = st->key;
-			section_len = len;
-			fprintf(out, "%.*s:\n", (int)len, st->key);
-		}
-		fprintf(out, "%s%s: ", len ? "  " : "", dot ? dot + 1 : st->key);
+		if (open == 0 && strncmp(st->key, "cluster.", 8) == 0)
+			put_rules(out, cfg);   /* rules: stand before cluster: */
+		for (const char *dot; (dot = strchr(name, '.')); name = dot + 1, depth++)
+			if (depth >= open)   /* a section not open yet */
+				fprintf(out, "%*s%.*s:\n", (int)(2 * depth), "", (int)(dot - name), name);
+		fprintf(out, "%*s%s: ", (int)(2 * depth), "", name);
 		const char *unset = put_value(out, cfg, st);
 		put_source(out, cfg, st->key, unset);
+		prev = st->key;
 	}
 	put_pools(out, cfg);
 	return ferror(out) ? SL_EIO : SL_OK;

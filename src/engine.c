@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "helm.h"
 #include "registry.h"
+#include "template.h"
 
 #define SL_STR_(x) #x
 #define SL_STR(x) SL_STR_(x)
@@ -82,8 +83,10 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	}
 	sl_finding *p = &rec->pub;
 	rec->rule_index = ri;
-	p->rule = sl_registry_at(ri)->rule->id;
-	p->severity = f->scope->severity[ri];
+	const struct sl_rule *rule = sl_registry_at(ri)->rule;
+	p->rule = rule->id;
+	/* a notice is on or off: the severity a config gives it only turns it on */
+	p->severity = rule->notice[0] ? SL_SEV_INFO : f->scope->severity[ri];
 	p->message = message;
 	char *cut = cut_first_line(f->arena, message);
 	if (cut) {
@@ -113,19 +116,27 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	return f->capped ? NULL : rec;   /* the last one carries no fix */
 }
 
+/* A YAML syntax problem of the file, whether or not yaml-syntax reports it: the template check
+** looks for a marker next to each. */
+struct syntax_issue {
+	size_t at;       /* where it is judged; (size_t)-1 once found away from every marker */
+	sl_frec *rec;    /* its finding, NULL when yaml-syntax is off */
+};
+
 struct parse_payload {
 	sl_engine *e;
 	sl_file *f;
 	const sl_object *obj;
 	sl_frec *last;   /* the parser's last issue, NULL when its rule is off */
+	struct syntax_issue *syntax;
+	size_t n_syntax;
+	sl_template_evidence typed;   /* the binder's: a placeholder in a typed field */
 };
 
 static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
 			  const char *message)
 {
 	struct parse_payload *pp = payload;
-	if (strcmp(rule, "yaml-syntax") == 0)
-		pp->f->broken = true;
 	char *msg = sl_arena_strndup(pp->f->arena, message, strlen(message));
 	if (!msg) {
 		pp->f->oom = SL_ENOMEM;
@@ -133,6 +144,23 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 	}
 	pp->last = sl_engine_record(pp->f, sl_registry_find(rule), doc, start, end, "", msg,
 				    NULL, NULL);
+	if (strcmp(rule, "yaml-syntax") != 0)
+		return;
+	pp->f->broken = true;
+	struct syntax_issue *ns = sl_xrealloc(pp->syntax, (pp->n_syntax + 1) * sizeof *ns);
+	if (!ns) {
+		pp->f->oom = SL_ENOMEM;
+		return;
+	}
+	pp->syntax = ns;
+	/* Text that ran to the end of the file is judged where it began (the message's "that started
+	** at line L, column C"): the last line is next to nothing that made it. */
+	const char *began = strstr(message, " that started at line ");
+	unsigned line, col;
+	if (strstr(message, "unexpected end of stream") && began &&
+	    sscanf(began, " that started at line %u, column %u", &line, &col) == 2 && line && col)
+		start = sl_source_mark_offset(pp->f->src, line - 1, col - 1);
+	pp->syntax[pp->n_syntax++] = (struct syntax_issue){start, pp->last};
 }
 
 /* Gives rec a safe fix of one edit: bytes [offset, offset + length) of f replaced by content.
@@ -170,6 +198,14 @@ static void on_model_issue(void *payload, const char *rule, const sl_node *at, c
 {
 	struct parse_payload *pp = payload;
 	sl_file *f = pp->f;
+	if (strcmp(rule, "template-not-rendered") == 0) {   /* evidence, not a finding */
+		sl_template_marker m;
+		if (!pp->typed.found && sl_template_find(f->src->data + at->start, at->end - at->start, &m))
+			pp->typed = (sl_template_evidence){true,
+				{at->start + m.start, at->start + m.end, m.family},
+				message};
+		return;
+	}
 	char *ptr = sl_node_pointer(at, f->arena);
 	sl_frec *rec = sl_engine_record(f, sl_registry_find(rule), sl_node_doc(at) ? sl_node_doc(at)->index : 0,
 			      at->start, at->end, ptr, message, pp->obj, NULL);
@@ -193,6 +229,103 @@ static void on_tree_fix(void *payload, size_t at, const char *text, const char *
 	if (!t || !attach_edit(f, pp->last, at, 0, t, message))
 		f->oom = SL_ENOMEM;
 	pp->last = NULL;
+}
+
+static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp);
+
+/* Drops f's findings for which drop(rec, ctx) holds. */
+static void drop_findings(sl_file *f, bool (*drop)(const sl_frec *rec, const void *ctx),
+			  const void *ctx)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < f->n_findings; i++)
+		if (!drop(f->findings[i], ctx))
+			f->findings[w++] = f->findings[i];
+	f->n_findings = w;
+}
+
+static bool every(const sl_frec *rec, const void *ctx)
+{
+	(void)rec;
+	(void)ctx;
+	return true;
+}
+
+/* One of the syntax problems the template check excused. */
+static bool excused(const sl_frec *rec, const void *ctx)
+{
+	const struct parse_payload *pp = ctx;
+	for (size_t i = 0; rec && i < pp->n_syntax; i++)
+		if (pp->syntax[i].rec == rec && pp->syntax[i].at != (size_t)-1)
+			return true;
+	return false;
+}
+
+/* Keeps ev, the earlier of two pieces of evidence. */
+static void earliest(sl_template_evidence *ev, const sl_template_evidence *other)
+{
+	if (other->found && (!ev->found || other->m.start < ev->m.start))
+		*ev = *other;
+}
+
+/* Whether f is a template rather than a manifest (template.h): evidence (a syntax problem next
+** to a marker, a marker where a manifest has none, a placeholder in a typed field) and no
+** syntax problem away from every marker. A template gets one template-not-rendered notice at
+** the first evidence, and nothing else: its other findings and its objects go, and no fix may
+** touch it. A file with evidence and a real syntax error keeps that error, and loses the
+** problems the markers made. The rendered output of a chart and a Kustomize build are what
+** they are: never judged. */
+static sl_err judge_template(sl_engine *e, sl_file *f, struct parse_payload *pp)
+{
+	if (f->build || e->helm)
+		return SL_OK;
+	sl_template_evidence ev = {0}, one;
+	bool real_error = false;
+	for (size_t i = 0; i < pp->n_syntax; i++) {
+		one = (sl_template_evidence){0};
+		if (sl_template_near(f->src, pp->syntax[i].at, &one.m)) {
+			one.found = true;
+			one.why = sl_arena_printf(f->arena, "the YAML syntax error at line %zu is next to it",
+						  sl_source_line_of(f->src, pp->syntax[i].at) + 1);
+			earliest(&ev, &one);
+		} else {
+			real_error = true;
+			pp->syntax[i].at = (size_t)-1;   /* not excused */
+		}
+	}
+	earliest(&ev, &pp->typed);
+	for (size_t d = 0; d < f->tree.n_docs; d++) {
+		const sl_object *o = NULL;
+		for (size_t j = 0; j < f->n_objects && !o; j++)
+			o = f->objects[j]->doc == f->tree.docs[d] ? f->objects[j] : NULL;
+		if (sl_template_in_doc(f->src, f->tree.docs[d]->root, o != NULL,
+				       o && o->kind == SL_KIND_LLM_INFERENCE_SERVICE_CONFIG, f->arena, &one)) {
+			earliest(&ev, &one);
+			break;   /* in document order: no later document has an earlier one */
+		}
+	}
+	if (!ev.found)
+		return SL_OK;
+	if (real_error) {
+		drop_findings(f, excused, pp);
+		return SL_OK;
+	}
+	drop_findings(f, every, NULL);
+	f->capped = false;
+	f->n_objects = 0;
+	f->templated = true;
+	f->broken = true;
+	const char *notes;
+	const char *msg = sl_template_message(f->src, &ev, f->path, f->arena, &notes);
+	if (!msg)
+		return SL_ENOMEM;
+	sl_frec *rec = sl_engine_record(f, sl_registry_find("template-not-rendered"), 0, ev.m.start,
+					ev.m.end, "", msg, NULL, NULL);
+	if (rec) {
+		rec->pub.document = -1;   /* about the whole file */
+		rec->pub.notes = notes;
+	}
+	return f->oom;
 }
 
 sl_err sl_engine_read(sl_file *f, bool text_only)
@@ -256,11 +389,23 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 	** first chunk suits the file: its tree and objects take about 7-8 times the text. */
 	if (!f->arena && !(f->arena = sl_arena_new_sized(f->src->len * 8)))
 		return SL_ENOMEM;
-	struct parse_payload pp = {e, f, NULL, NULL};
+	struct parse_payload pp = {e, f, NULL, NULL, NULL, 0, {0}};
 	f->broken = false;
+	f->templated = false;
 	err = sl_tree_parse_fixing(f->src, f->arena, &f->tree, on_tree_issue, on_tree_fix, &pp);
-	if (err)
-		return err;
+	if (!err)
+		err = bind(e, f, &pp);
+	if (!err)
+		err = judge_template(e, f, &pp);
+	free(pp.syntax);
+	return err ? err : f->oom;
+}
+
+/* Binds f's documents into objects (schema-type findings, the binder's template evidence). */
+static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp)
+{
+	(void)e;
+	sl_err err;
 	if (f->tree.n_docs) {
 		f->objects = sl_arena_alloc(f->arena, f->tree.n_docs * sizeof *f->objects);
 		if (!f->objects)
@@ -268,22 +413,30 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 	}
 	f->documents = f->tree.n_indices;
 	const char *chart_msg;
-	const sl_node *chart = sl_helm_chart_notice(f->path, &f->tree, f->arena, &chart_msg);
+	const char *chart_note;
+	const sl_node *chart = sl_helm_chart_notice(f->path, &f->tree, f->arena, &chart_msg,
+						    &chart_note);
 	if (chart && !chart_msg)
 		return SL_ENOMEM;
-	if (chart)
-		sl_engine_record(f, sl_registry_find("helm-chart-not-rendered"), 0, chart->start,
-				 chart->end, sl_node_pointer(chart, f->arena), chart_msg, NULL, NULL);
+	sl_frec *chart_rec = chart ? sl_engine_record(f, sl_registry_find("helm-chart-not-rendered"),
+						      0, chart->start, chart->end,
+						      sl_node_pointer(chart, f->arena), chart_msg,
+						      NULL, NULL) : NULL;
+	if (chart_rec)
+		chart_rec->pub.notes = chart_note;   /* the way out */
 	sl_model_ctx mc = {.arena = f->arena, .cfg = f->scope->cfg, .path = f->path,
-			   .issue = on_model_issue, .payload = &pp};
+			   .issue = on_model_issue, .payload = pp};
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
 		sl_object *o = NULL;
 		size_t first = f->n_findings;
+		bool typed = pp->typed.found;
 		err = sl_object_bind(&mc, f->tree.docs[i], &o);
 		if (err)
 			return err;
 		if (!o)
 			continue;
+		if (!typed && o->kind == SL_KIND_LLM_INFERENCE_SERVICE_CONFIG)
+			pp->typed.found = false;   /* KServe fills its templates itself */
 		f->objects[f->n_objects++] = o;
 		/* Binding reported before the object was whole: name it now. */
 		for (size_t j = first; j < f->n_findings; j++) {

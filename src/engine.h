@@ -76,6 +76,9 @@ typedef struct sl_file {
 	bool broken;                 /* the parser found a YAML syntax error (whether or not the
 				        yaml-syntax rule is selected): no fix may touch the file */
 	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
+	bool templated;              /* a template, not a manifest (template.h): its one finding is
+				        the template-not-rendered notice, it has no objects and no fix
+				        touches it */
 	uint32_t index;              /* its place in the engine's files, once pass 1 settled them */
 	size_t fixes;                /* fixes applied to its text, every round (sl_file_info.fixes) */
 	const sl_scope *scope;       /* the config it is linted under (scopes.h) */

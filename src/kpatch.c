@@ -5,6 +5,8 @@
 ** ephemeralContainers, volumes, env, imagePullSecrets, volumeMounts and ports merge by their
 ** key; topologySpreadConstraints by topologyKey and whenUnsatisfiable; every other list
 ** (tolerations, nodeSelectorTerms, args...) is replaced. */
+#include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "kpatch.h"
@@ -190,119 +192,346 @@ bool sl_kpatch_merge(sl_arena *a, sl_knode *obj, const sl_knode *patch, bool str
 
 /* --- JSON 6902 ------------------------------------------------------------------------------ */
 
-/* The parent of the node a JSON pointer names and its last token (decoded, in a). */
-static sl_knode *resolve(sl_arena *a, sl_knode *root, const char *ptr, char **last)
+/* kustomize applies JSON 6902 operations with evanphx/json-patch v4 (api/filters/patchjson6902):
+** these are its semantics (a replace of a key the object lacks adds it; negative indices count
+** from the end; test compares JSON values) and its error texts, which kubectl prints as they
+** are. */
+
+struct j6902 {
+	sl_arena *a;
+	const char *why;     /* the error text, in a */
+	bool oom;
+};
+
+/* Records the error text (false, always). */
+static bool fail(struct j6902 *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(struct j6902 *j, const char *fmt, ...)
 {
-	if (ptr[0] != '/')
+	va_list ap;
+	va_start(ap, fmt);
+	j->why = sl_arena_vprintf(j->a, fmt, ap);
+	va_end(ap);
+	j->oom |= !j->why;
+	return false;
+}
+
+/* Go's strconv.Atoi: an optional sign, then decimal digits. NULL when tok parses, else why not. */
+static const char *go_atoi(const char *tok, long long *out)
+{
+	const char *p = tok + (*tok == '+' || *tok == '-');
+	if (!*p)
+		return "invalid syntax";
+	unsigned long long v = 0;
+	bool range = false;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return "invalid syntax";
+		range |= v > (ULLONG_MAX - (unsigned)(*p - '0')) / 10;
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (range || v > (unsigned long long)LLONG_MAX + (*tok == '-'))
+		return "value out of range";
+	*out = *tok == '-' ? (long long)(0 - v) : (long long)v;
+	return NULL;
+}
+
+/* The index tok names in a sequence (a negative one counts back from limit): below limit (its
+** length, or one more to insert), else false with the library's error text. */
+static bool seq_index(struct j6902 *j, const char *tok, size_t limit, size_t *idx)
+{
+	long long i;
+	const char *why = go_atoi(tok, &i);
+	if (why)
+		return fail(j, "strconv.Atoi: parsing \"%s\": %s", tok, why);
+	if ((i >= 0 && (unsigned long long)i >= limit) || (i < 0 && (unsigned long long)-i > limit))
+		return fail(j, "Unable to access invalid index: %lld: invalid index referenced", i);
+	*idx = i >= 0 ? (size_t)i : (size_t)(i + (long long)limit);
+	return true;
+}
+
+/* The value at tok in container c: *v (NULL for an absent key: Go's nil); false (with the error
+** text) when a sequence has no such index. */
+static bool con_get(struct j6902 *j, sl_knode *c, const char *tok, sl_knode **v)
+{
+	if (c->type == SL_NODE_MAP) {
+		*v = sl_knode_get(c, tok, NULL);
+		return true;
+	}
+	size_t i;
+	/* a negative index below -n fails before the end is checked, as the library does */
+	if (!seq_index(j, tok, c->n, &i))
+		return false;
+	*v = c->v[i];
+	return true;
+}
+
+/* The RFC 6901 token [p, p + len) decoded ("~1" is "/", "~0" is "~"), in a. */
+static char *token(sl_arena *a, const char *p, size_t len)
+{
+	char *tok = sl_arena_alloc(a, len + 1);
+	size_t w = 0;
+	for (size_t i = 0; tok && i < len; i++) {
+		if (p[i] == '~' && i + 1 < len && (p[i + 1] == '0' || p[i + 1] == '1'))
+			tok[w++] = p[++i] == '0' ? '~' : '/';
+		else
+			tok[w++] = p[i];
+	}
+	if (tok)
+		tok[w] = '\0';
+	return tok;
+}
+
+/* The library's findObject: the container holding path's last token (*key, decoded); NULL when
+** path has no "/" or a step on the way is missing or not a map or a sequence. */
+static sl_knode *find_object(struct j6902 *j, sl_knode *root, const char *path, char **key)
+{
+	const char *p = strchr(path, '/');   /* what precedes the first "/" is not read */
+	if (!p)
 		return NULL;
 	sl_knode *n = root;
-	const char *p = ptr + 1;
-	for (;;) {
+	for (p++;; ) {
 		const char *e = strchr(p, '/');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char *tok = sl_arena_alloc(a, len + 1);
-		if (!tok)
+		char *tok = token(j->a, p, e ? (size_t)(e - p) : strlen(p));
+		if (!tok) {
+			j->oom = true;
 			return NULL;
-		size_t w = 0;
-		for (size_t i = 0; i < len; i++) {
-			if (p[i] == '~' && i + 1 < len && (p[i + 1] == '0' || p[i + 1] == '1')) {
-				tok[w++] = p[i + 1] == '0' ? '~' : '/';
-				i++;
-			} else {
-				tok[w++] = p[i];
-			}
 		}
-		tok[w] = '\0';
 		if (!e) {
-			*last = tok;
+			*key = tok;
 			return n;
 		}
-		if (n->type == SL_NODE_MAP) {
-			n = sl_knode_get(n, tok, NULL);
-		} else if (n->type == SL_NODE_SEQ) {
-			char *end;
-			unsigned long i = strtoul(tok, &end, 10);
-			n = *tok && !*end && i < n->n ? n->v[i] : NULL;
-		} else {
-			n = NULL;
-		}
-		if (!n)
+		struct j6902 quiet = {j->a, NULL, false};
+		sl_knode *next = NULL;
+		if (!con_get(&quiet, n, tok, &next) || !next ||
+		    (next->type != SL_NODE_MAP && next->type != SL_NODE_SEQ))
 			return NULL;
+		n = next;
 		p = e + 1;
 	}
 }
 
-/* The index a token names in sequence s (the end for "-" when end_ok); SIZE_MAX when none. */
-static size_t seq_index(const sl_knode *s, const char *tok, bool end_ok)
+/* Adds v at tok of container c (a map's key set, a sequence's item inserted; "-" appends). */
+static bool con_add(struct j6902 *j, sl_knode *c, const char *tok, sl_knode *v)
 {
-	if (end_ok && strcmp(tok, "-") == 0)
-		return s->n;
-	char *end;
-	unsigned long i = strtoul(tok, &end, 10);
-	if (!*tok || *end || i > s->n || (!end_ok && i == s->n))
-		return SIZE_MAX;
-	return i;
+	if (c->type == SL_NODE_MAP) {
+		if (!sl_knode_set(j->a, c, tok, v))
+			j->oom = true;
+		return !j->oom;
+	}
+	size_t i = c->n;
+	if (strcmp(tok, "-") != 0) {
+		long long x;
+		const char *why = go_atoi(tok, &x);
+		if (why)
+			return fail(j, "value was not a proper array index: '%s': strconv.Atoi: "
+				    "parsing \"%s\": %s", tok, tok, why);
+		if (!seq_index(j, tok, c->n + 1, &i))
+			return false;
+	}
+	if (!sl_knode_insert(j->a, c, i, v))
+		j->oom = true;
+	return !j->oom;
 }
 
-const char *sl_kpatch_json6902(sl_arena *a, sl_knode *obj, const sl_knode *ops,
-			       const sl_knode **at)
+static bool con_remove(struct j6902 *j, sl_knode *c, const char *tok)
 {
+	size_t i;
+	if (c->type == SL_NODE_MAP) {
+		if (!sl_knode_get(c, tok, &i))
+			return fail(j, "Unable to remove nonexistent key: %s: missing value", tok);
+	} else if (!seq_index(j, tok, c->n, &i)) {
+		return false;
+	}
+	sl_knode_remove(c, i);
+	return true;
+}
+
+/* JSON's view of a scalar: 'n' null, 'b' boolean, '#' number, 's' string. */
+static char json_kind(const sl_knode *s)
+{
+	if (s->quoted)
+		return 's';
+	switch (sl_scalar_text_type(s->s, s->len)) {
+	case SL_Y_NULL: return 'n';
+	case SL_Y_BOOL: return 'b';
+	case SL_Y_INT: case SL_Y_FLOAT: return '#';
+	default: return 's';
+	}
+}
+
+static bool truthy(const char *s)
+{
+	return strchr("tTyY", s[0]) || strcmp(s, "on") == 0 || strcmp(s, "On") == 0 ||
+	       strcmp(s, "ON") == 0;
+}
+
+/* The library's equality of two JSON values (a NULL is JSON's null). */
+static bool json_equal(const sl_knode *x, const sl_knode *y)
+{
+	bool xn = !x || (x->type == SL_NODE_SCALAR && json_kind(x) == 'n');
+	bool yn = !y || (y->type == SL_NODE_SCALAR && json_kind(y) == 'n');
+	if (xn || yn)
+		return xn && yn;
+	if (x->type != y->type || x->n != y->n)
+		return false;
+	if (x->type == SL_NODE_SCALAR) {
+		char k = json_kind(x);
+		if (k != json_kind(y))
+			return false;
+		return k == 'b' ? truthy(x->s) == truthy(y->s) :
+		       k == '#' ? strtod(x->s, NULL) == strtod(y->s, NULL) : strcmp(x->s, y->s) == 0;
+	}
+	for (size_t i = 0; i < x->n; i++) {
+		const sl_knode *other = x->type == SL_NODE_MAP ? sl_knode_get(y, x->k[i]->s, NULL)
+							      : y->v[i];
+		if (!other || !json_equal(x->v[i], other))
+			return false;   /* a key y lacks (its null is a node), or a value unlike */
+	}
+	return true;
+}
+
+/* A copy of the operation's value (absent: JSON's null), for the object. */
+static sl_knode *op_value(struct j6902 *j, const sl_knode *op)
+{
+	const sl_knode *v = sl_knode_get(op, "value", NULL);
+	sl_knode *c = v ? sl_knode_copy(j->a, v) : sl_knode_scalar(j->a, "null", op->src, op->start,
+								     op->end);
+	j->oom |= !c;
+	return c;
+}
+
+/* One operation on obj; false when it fails (j->why) or out of memory (j->oom). */
+static bool apply_op(struct j6902 *j, sl_knode *obj, const sl_knode *op)
+{
+	const sl_knode *kn = sl_knode_get(op, "op", NULL), *pn = sl_knode_get(op, "path", NULL);
+	const sl_knode *fn = sl_knode_get(op, "from", NULL);
+	const char *kind = kn && kn->type == SL_NODE_SCALAR && !sl_knode_is_null(kn) ? kn->s : "unknown";
+	const char *path = pn && pn->type == SL_NODE_SCALAR && !sl_knode_is_null(pn) ? pn->s : NULL;
+	const char *from = fn && fn->type == SL_NODE_SCALAR && !sl_knode_is_null(fn) ? fn->s : NULL;
+	static const char no_path[] = "operation missing path field: missing value";
+	static const char no_from[] = "operation, missing from field: missing value";
+	char *key = NULL;
+	sl_knode *c, *v = NULL;
+	if (strcmp(kind, "add") == 0) {
+		if (!path)
+			return fail(j, "add operation failed to decode path: missing value");
+		if (!(c = find_object(j, obj, path, &key)))
+			return j->oom ? false : fail(j, "add operation does not apply: doc is missing "
+						     "path: \"%s\": missing value", path);
+		if (!(v = op_value(j, op)))
+			return false;
+		return con_add(j, c, key, v) ||
+		       (!j->oom && fail(j, "error in add for path: '%s': %s", path, j->why));
+	}
+	if (strcmp(kind, "remove") == 0) {
+		if (!path)
+			return fail(j, "remove operation failed to decode path: missing value");
+		if (!(c = find_object(j, obj, path, &key)))
+			return j->oom ? false : fail(j, "remove operation does not apply: doc is "
+						     "missing path: \"%s\": missing value", path);
+		return con_remove(j, c, key) ||
+		       (!j->oom && fail(j, "error in remove for path: '%s': %s", path, j->why));
+	}
+	if (strcmp(kind, "replace") == 0) {
+		if (!path)
+			return fail(j, "replace operation failed to decode path: %s", no_path);
+		if (!*path) {   /* the whole object */
+			if (!(v = op_value(j, op)))
+				return false;
+			if (v->type != SL_NODE_MAP)
+				return fail(j, "replace operation value must be object or array");
+			*obj = *v;
+			return true;
+		}
+		if (!(c = find_object(j, obj, path, &key)))
+			return j->oom ? false : fail(j, "replace operation does not apply: doc is "
+						     "missing path: %s: missing value", path);
+		sl_knode *old;
+		if (!con_get(j, c, key, &old))
+			return fail(j, "replace operation does not apply: doc is missing key: %s: "
+				    "missing value", path);
+		if (!(v = op_value(j, op)))
+			return false;
+		if (c->type == SL_NODE_MAP) {   /* set, whether or not the key was there */
+			if (!sl_knode_set(j->a, c, key, v))
+				j->oom = true;
+			return !j->oom;
+		}
+		size_t i;
+		seq_index(j, key, c->n, &i);
+		c->v[i] = v;
+		return true;
+	}
+	if (strcmp(kind, "test") == 0) {
+		if (!path)
+			return fail(j, "test operation failed to decode path: %s", no_path);
+		const sl_knode *want = sl_knode_get(op, "value", NULL);
+		if (!*path)
+			return json_equal(obj, want) ||
+			       fail(j, "testing value %s failed: test failed", path);
+		if (!(c = find_object(j, obj, path, &key)))
+			return j->oom ? false : fail(j, "test operation does not apply: is missing "
+						     "path: %s: missing value", path);
+		sl_knode *have;
+		if (!con_get(j, c, key, &have))
+			return fail(j, "error in test for path: '%s': %s", path, j->why);
+		/* an absent value only equals an absent or null one (the library's nil) */
+		bool ok = want ? json_equal(have, want) : !have || json_equal(have, NULL);
+		return ok || fail(j, "testing value %s failed: test failed", path);
+	}
+	bool move = strcmp(kind, "move") == 0;
+	if (move || strcmp(kind, "copy") == 0) {
+		if (!from)
+			return fail(j, "%s operation failed to decode from: %s", kind, no_from);
+		if (!(c = find_object(j, obj, from, &key)))
+			return j->oom ? false : fail(j, "%s operation does not apply: doc is missing "
+						     "from path: %s: missing value", kind, from);
+		if (!con_get(j, c, key, &v))
+			return move ? fail(j, "error in move for path: '%s': %s", key, j->why)
+				    : fail(j, "error in copy for from: '%s': %s", from, j->why);
+		if (move && !con_remove(j, c, key))
+			return fail(j, "error in move for path: '%s': %s", key, j->why);
+		if (!path)
+			return move ? fail(j, "move operation failed to decode path: %s", no_path)
+				    : fail(j, "copy operation failed to decode path: missing value");
+		if (!(c = find_object(j, obj, path, &key)))
+			return j->oom ? false : fail(j, "%s operation does not apply: doc is missing "
+						     "destination path: %s: missing value", kind, path);
+		/* an absent key copies as null; a copy is a new node, a move the same one */
+		v = v ? (move ? v : sl_knode_copy(j->a, v))
+		      : sl_knode_scalar(j->a, "null", op->src, op->start, op->end);
+		if (!v) {
+			j->oom = true;
+			return false;
+		}
+		if (con_add(j, c, key, v))
+			return true;
+		return !j->oom && (move ? fail(j, "error in move for path: '%s': %s", path, j->why)
+					: fail(j, "error while adding value during copy: %s", j->why));
+	}
+	return fail(j, "Unexpected kind: %s", kind);
+}
+
+int sl_kpatch_json6902(sl_arena *a, sl_knode *obj, const sl_knode *ops, const char **why,
+		       const sl_knode **at)
+{
+	*at = ops;
+	*why = "json: cannot unmarshal object into Go value of type jsonpatch.Patch";
 	if (!ops || ops->type != SL_NODE_SEQ)
-		return "a JSON 6902 patch is a list of operations";
+		return 1;
+	struct j6902 j = {a, NULL, false};
 	for (size_t i = 0; i < ops->n; i++) {
-		const sl_knode *op = ops->v[i];
-		*at = op;
-		const char *name = sl_knode_str(op, "op"), *path = sl_knode_str(op, "path");
-		const sl_knode *value = sl_knode_get(op, "value", NULL);
-		if (!name || !path)
-			return "an operation needs op and path";
-		if (strcmp(name, "test") == 0)
-			continue;   /* kustomize's tests compare values; nothing changes */
-		if (strcmp(name, "move") == 0 || strcmp(name, "copy") == 0)
-			return "move and copy operations are not supported";
-		char *last = NULL;
-		sl_knode *parent = resolve(a, obj, path, &last);
-		if (!parent)
-			return "its path names nothing in the object";
-		bool add = strcmp(name, "add") == 0, replace = strcmp(name, "replace") == 0;
-		bool remove = strcmp(name, "remove") == 0;
-		if (!add && !replace && !remove)
-			return "unknown operation";
-		sl_knode *c = NULL;
-		if (!remove && !value)
-			return "add and replace need a value";
-		if (!remove && !(c = sl_knode_copy(a, value)))
-			return "out of memory";
-		if (parent->type == SL_NODE_MAP) {
-			size_t idx;
-			bool has = sl_knode_get(parent, last, &idx) != NULL;
-			if (!has && !add)
-				return "its path names nothing in the object";
-			if (remove) {
-				sl_knode_remove(parent, idx);
-			} else if (has) {
-				if (!sl_knode_set(a, parent, last, c))
-					return "out of memory";
-			} else {
-				sl_knode *kc = sl_knode_scalar(a, last, c->src, c->start, c->end);
-				if (!kc || !sl_knode_set(a, parent, last, c))
-					return "out of memory";
-				parent->k[parent->n - 1] = kc;
-			}
-		} else if (parent->type == SL_NODE_SEQ) {
-			size_t idx = seq_index(parent, last, add);
-			if (idx == SIZE_MAX)
-				return "its index is out of range";
-			if (remove)
-				sl_knode_remove(parent, idx);
-			else if (replace)
-				parent->v[idx] = c;
-			else if (!sl_knode_insert(a, parent, idx, c))
-				return "out of memory";
-		} else {
-			return "its path names nothing in the object";
+		*at = ops->v[i];
+		if (ops->v[i]->type != SL_NODE_MAP) {
+			*why = "json: cannot unmarshal array into Go value of type jsonpatch.Operation";
+			return 1;
+		}
+		if (!apply_op(&j, obj, ops->v[i])) {
+			*why = j.why;
+			return j.oom ? -1 : 1;
 		}
 	}
 	*at = NULL;
-	return NULL;
+	*why = NULL;
+	return 0;
 }

@@ -12,9 +12,11 @@
 ** when the patch deletes the whole object ($patch: delete). false when out of memory. */
 bool sl_kpatch_merge(sl_arena *a, sl_knode *obj, const sl_knode *patch, bool strategic,
 		     bool *deleted);
-/* Applies the JSON 6902 operations ops (a sequence of {op, path, value, from}) to obj; NULL on
-** success, else why not (static or in a) with *at the operation it failed on. */
-const char *sl_kpatch_json6902(sl_arena *a, sl_knode *obj, const sl_knode *ops,
-			       const sl_knode **at);
+/* Applies the JSON 6902 operations ops (a sequence of {op, path, value, from}) to obj as
+** kustomize does (evanphx/json-patch v4): 0 when applied; 1 when kustomize refuses them, *why
+** the library's error text as kubectl prints it (static or in a) and *at the operation it failed
+** on; -1 when out of memory. */
+int sl_kpatch_json6902(sl_arena *a, sl_knode *obj, const sl_knode *ops, const char **why,
+		       const sl_knode **at);
 
 #endif

@@ -23,6 +23,7 @@
 #include "kustomize.h"
 #include "regex.h"
 #include "registry.h"
+#include "repo.h"
 #include "sha256.h"
 #include "source.h"
 #include "suppress.h"
@@ -52,13 +53,23 @@ struct issue {
 	uint32_t start, end;
 	const char *rule;    /* kustomize-unsupported or kustomize-invalid */
 	const char *msg;     /* in the plan's arena */
+	const char *notes;   /* kustomize's own error text and the way out (NULL: none) */
 	bool notice;         /* the build goes on without the key (reported once per plan) */
+};
+
+/* An id a resource had before a transformer changed it, as kustomize keeps them (the
+** config.kubernetes.io/previousNames and previousNamespaces build annotations): a patch or a
+** selector may name a resource by any of them. Its kind is the resource's own (the builder does
+** no allowKindChange). */
+struct kid {
+	const char *ns;          /* effective: "default" for none, kustomize's word for cluster-scoped */
+	const char *name;
 };
 
 struct kres {
 	sl_knode *obj;
-	const char *orig_name;   /* its name before this build's transformers */
-	const char *first_name;  /* its name as written (a patch may name it so at any level) */
+	struct kid *prev;        /* its previous ids, oldest first (in the build's arena) */
+	size_t n_prev;
 	bool hash;               /* generated: kustomize's hash suffix is added once it is built */
 };
 
@@ -83,6 +94,7 @@ struct sl_kustomize_build {
 	size_t n_issues, cap_issues;
 	bool failed;
 	bool oom;            /* out of memory while building */
+	bool load_none;      /* built as with --load-restrictor LoadRestrictionsNone */
 	const sl_kustomize *k;   /* its plan */
 	char **used;         /* real paths of the resource files it read */
 	size_t n_used, cap_used;
@@ -178,6 +190,7 @@ struct sl_kustomize {
 	const sl_walk_seen *seen;   /* what the run's walks listed (NULL: ask the kernel) */
 	struct { const char *s; size_t len; } *bases;   /* the consumed files' base names, once */
 	size_t n_bases;
+	sl_repo *repo;       /* asked whether git ignores a missing input (opened when needed) */
 };
 
 /* What the run's walks saw at path (as named: "dir/name"). */
@@ -475,11 +488,11 @@ struct ctx {
 	int depth;
 };
 
-static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/* The longest first line of a message (the rest goes to the notes). */
+#define MSG_MAX 160
 
-/* Records a finding of the build at node at (its origin); false (the build fails) always. */
-static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const char *fmt, ...)
+static bool issue_v(struct ctx *c, const char *rule, const sl_knode *at, const char *notes,
+		    const char *fmt, va_list ap)
 {
 	sl_kustomize_build *b = c->b;
 	b->failed = true;
@@ -487,14 +500,129 @@ static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const cha
 		return false;
 	if (!b->msgs && !(b->msgs = sl_arena_new()))
 		return false;
-	va_list ap;
-	va_start(ap, fmt);
 	const char *msg = sl_arena_vprintf(b->msgs, fmt, ap);
-	va_end(ap);
+	size_t len = msg ? strlen(msg) : 0;
+	if (msg && len > MSG_MAX) {
+		/* cut on a character's first byte, the whole message kept in the notes */
+		size_t cut = MSG_MAX - 3;
+		while (cut && ((unsigned char)msg[cut] & 0xc0) == 0x80)
+			cut--;
+		const char *whole = msg;
+		msg = sl_arena_printf(b->msgs, "%.*s...", (int)cut, whole);
+		notes = notes ? sl_arena_printf(b->msgs, "%s\n%s", whole, notes) : whole;
+	} else if (notes) {
+		notes = sl_arena_strndup(b->msgs, notes, strlen(notes));
+	}
 	if (msg)
 		b->issues[b->n_issues++] = (struct issue){at ? at->src : NULL, at ? at->start : 0,
-							  at ? at->end : 0, rule, msg, false};
+							  at ? at->end : 0, rule, msg, notes, false};
 	return false;
+}
+
+static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static bool issue_n(struct ctx *c, const char *rule, const sl_knode *at, const char *notes,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Records a finding of the build at node at (its origin); false (the build fails) always. A
+** message longer than MSG_MAX is cut, whole in the notes. */
+static bool issue(struct ctx *c, const char *rule, const sl_knode *at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool r = issue_v(c, rule, at, NULL, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* issue, with notes (copied): kustomize's own error text, the way out. */
+static bool issue_n(struct ctx *c, const char *rule, const sl_knode *at, const char *notes,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool r = issue_v(c, rule, at, notes, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* True when git ignores path (as joined; it need not exist): an input a build step makes. The
+** repository is the one the kustomization's directory dir is in, opened on the first question. */
+static bool git_ignores(sl_kustomize *k, const char *dir, const char *path)
+{
+	pthread_mutex_lock(&k->lock);
+	bool oom = false;
+	const char *rd = real_dir(k, dir, strlen(dir), &oom);
+	const char *wd = k->repo ? sl_repo_workdir(k->repo) : NULL;
+	size_t n = wd ? strlen(wd) - 1 : 0;   /* without its '/' */
+	if (rd && (!wd || strncmp(rd, wd, n) != 0 || (rd[n] != '/' && rd[n] != '\0'))) {
+		sl_repo_free(k->repo);   /* another repository (or the first question) */
+		k->repo = sl_repo_open(dir);
+	}
+	bool r = rd && k->repo && (sl_repo_ignored(k->repo, path, false) ||
+				   sl_repo_ignored(k->repo, path, true));
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
+/* An input of the kustomization in dir that does not exist: e names it, path is it as joined,
+** what says what kustomize was reading ("accumulating resources from 'x'"). kustomize-invalid,
+** unless git ignores the path: a build step makes it (kueue's dep-crds/), so this checkout
+** cannot build the kustomization yet and kustomize-unsupported says so. */
+static bool missing(struct ctx *c, const sl_knode *e, const char *dir, const char *path,
+		    const char *what)
+{
+	bool ignored = git_ignores(c->k, dir, path);
+	char *notes = sl_xprintf("%skustomize: %s: evalsymlink failure on '%s' : lstat %s: no such "
+				 "file or directory", ignored ? "Neither kustomize nor schedlint can build "
+				 "this kustomization before that step has run; its files are linted as "
+				 "plain files.\n" : "", what ? what : "?", path, path);
+	if (notes && what && ignored)
+		issue_n(c, "kustomize-unsupported", e, notes, "'%s' is not in the checkout: git "
+			"ignores it, a build step makes it", e->s);
+	else if (notes && what)
+		issue_n(c, "kustomize-invalid", e, notes, "%s: no such file or directory", what);
+	free(notes);
+	return false;
+}
+
+/* An input outside the kustomization's directory dir, which kustomize's default load restrictor
+** refuses: e names it, path is it as joined, what says what kustomize was reading. An overlay
+** written for --load-restrictor LoadRestrictionsNone: kustomize-unsupported, saying how to build
+** it. */
+static bool outside(struct ctx *c, const sl_knode *e, const char *dir, const char *path,
+		    const char *what)
+{
+	char *notes = sl_xprintf("kustomize: %s: security; file '%s' is not in or below '%s'\n"
+				 "To build it as `kubectl kustomize --load-restrictor "
+				 "LoadRestrictionsNone` does, set render.kustomize.load-restrictor: none "
+				 "in .schedlint.yaml; until then this kustomization's files are linted "
+				 "as plain files", what ? what : "?", path, dir);
+	if (notes && what)
+		issue_n(c, "kustomize-unsupported", e, notes, "'%s' is outside the kustomization's "
+			"directory: kustomize loads it only with --load-restrictor LoadRestrictionsNone",
+			e->s);
+	free(notes);
+	return false;
+}
+
+/* The file at rel (relative to the kustomization's directory dir), which e names, read as an
+** input of the build; NULL when it cannot be (a finding says why: missing, outside dir, not
+** readable; what: kustomize's words for what it was reading) or out of memory. */
+static struct kfile *input(struct ctx *c, const sl_knode *e, const char *dir, const char *rel,
+			   const char *what)
+{
+	char *p = join(dir, rel);
+	struct kfile *f = p ? load(c->k, p) : NULL;
+	bool ok = f && f->src && (c->b->load_none || within(c->k, dir, f));
+	if (f && f->src && !ok)
+		outside(c, e, dir, p, what);
+	else if (f && !f->src && type_of(c->k, p))
+		issue(c, "kustomize-invalid", e, "%s: cannot read it", what);
+	else if (f && !f->src)
+		missing(c, e, dir, p, what);
+	free(p);
+	return ok ? f : NULL;
 }
 
 /* Records that the key at k is not applied while the build goes on without it; false only when
@@ -510,7 +638,7 @@ static bool notice(struct ctx *c, const sl_knode *k)
 	if (!msg || !room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
 		return false;
 	b->issues[b->n_issues++] = (struct issue){k->src, k->start, k->end, "kustomize-unsupported",
-						  msg, true};
+						  msg, NULL, true};
 	return true;
 }
 
@@ -543,8 +671,7 @@ static bool add_res(struct acc *acc, sl_knode *obj)
 {
 	if (!room(&acc->v, acc->n, &acc->cap, sizeof *acc->v))
 		return false;
-	const sl_knode *md = sl_knode_get(obj, "metadata", NULL);
-	acc->v[acc->n++] = (struct kres){obj, sl_knode_str(md, "name"), sl_knode_str(md, "name"), false};
+	acc->v[acc->n++] = (struct kres){obj, NULL, 0, false};
 	return true;
 }
 
@@ -630,49 +757,155 @@ static bool add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct
 
 /* --- patches -------------------------------------------------------------------------------- */
 
-/* True when resource r is, or was at some level of the build, called name. */
-static bool known_as(const struct kres *r, const char *name)
+static const char *const cluster_scoped[] = {
+	"Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding",
+	"CustomResourceDefinition", "PriorityClass", "StorageClass", "ValidatingWebhookConfiguration",
+	"MutatingWebhookConfiguration", "APIService", "CSIDriver", "RuntimeClass",
+	"ClusterServingRuntime", "ClusterStorageContainer", "ResourceClaimTemplate_", "DeviceClass",
+	"IngressClass", "VolumeAttachment", "NodePool", "EC2NodeClass", NULL};
+
+static bool in(const char *s, const char *const *list)
 {
-	const char *now = name_of(r->obj);
-	return name && ((now && strcmp(now, name) == 0) ||
-			(r->orig_name && strcmp(r->orig_name, name) == 0) ||
-			(r->first_name && strcmp(r->first_name, name) == 0));
+	for (; s && *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
 }
 
-/* True when obj matches the target selector (a map: group, version, kind, name (a regular
-** expression, anchored), namespace, labelSelector, annotationSelector). */
+/* kustomize's effective namespace of an object of kind in namespace ns (resid's
+** EffectiveNamespace): one word for every cluster-scoped kind, "default" for none. */
+static const char *eff_ns(const char *kind, const char *ns)
+{
+	if (in(kind, cluster_scoped))
+		return "_non_namespaceable_";
+	return !ns || !*ns ? "default" : ns;
+}
+
+/* Adds name (in r's namespace) to r's previous ids. */
+static bool push_prev(struct ctx *c, struct kres *r, const char *name)
+{
+	struct kid *v = sl_arena_alloc(c->a, (r->n_prev + 1) * sizeof *v);
+	if (!v)
+		return false;
+	if (r->n_prev)
+		memcpy(v, r->prev, r->n_prev * sizeof *v);
+	v[r->n_prev] = (struct kid){eff_ns(sl_knode_str(r->obj, "kind"), ns_of(r->obj)),
+				    name ? name : ""};
+	r->prev = v;
+	r->n_prev++;
+	return true;
+}
+
+/* Keeps r's id before a transformer changes it (kustomize's StorePreviousId). */
+static bool store_prev(struct ctx *c, struct kres *r)
+{
+	return push_prev(c, r, name_of(r->obj));
+}
+
+/* True when resource r is, or was at some level of the build, kind/name in effective namespace
+** ens (NULL: any) with apiVersion group/version (NULL: any): kustomize's match of a resource by
+** any of its ids. */
+static bool known_as(const struct kres *r, const char *group, const char *version,
+		     const char *kind, const char *name, const char *ens)
+{
+	char g[256];
+	const char *v;
+	group_version(r->obj, g, sizeof g, &v);
+	const char *k = sl_knode_str(r->obj, "kind"), *now = name_of(r->obj);
+	if (!name || (group && strcmp(group, g)) || (version && strcmp(version, v)) ||
+	    (kind && (!k || strcmp(kind, k))))
+		return false;
+	if (now && strcmp(now, name) == 0 && (!ens || strcmp(ens, eff_ns(k, ns_of(r->obj))) == 0))
+		return true;
+	for (size_t i = 0; i < r->n_prev; i++)
+		if (strcmp(r->prev[i].name, name) == 0 && (!ens || strcmp(ens, r->prev[i].ns) == 0))
+			return true;
+	return false;
+}
+
+/* kustomize's resource id of obj (Kind.version.group/name.namespace, with its words for what is
+** missing), in a; NULL when out of memory. */
+static const char *res_id(sl_arena *a, const sl_knode *obj)
+{
+	char g[256];
+	const char *v;
+	group_version(obj, g, sizeof g, &v);
+	const char *k = sl_knode_str(obj, "kind"), *nm = name_of(obj), *ns = ns_of(obj);
+	return sl_arena_printf(a, "%s.%s.%s/%s.%s", k && *k ? k : "[noKind]", *v ? v : "[noVer]",
+			       g[0] ? g : "[noGrp]", nm && *nm ? nm : "[noName]", ns && *ns ? ns : "[noNs]");
+}
+
+/* The resources acc gained from from on (entry e's): none may have the current id of one before
+** it, which kustomize refuses ("may not add resource with an already registered id"). */
+static bool unique_ids(struct ctx *c, const struct acc *acc, size_t from, const sl_knode *e)
+{
+	for (size_t i = from; i < acc->n; i++) {
+		const sl_knode *o = acc->v[i].obj;
+		char g[256];
+		const char *v, *kind = sl_knode_str(o, "kind"), *name = name_of(o);
+		group_version(o, g, sizeof g, &v);
+		const char *ens = eff_ns(kind, ns_of(o));
+		for (size_t j = 0; j < i; j++) {
+			const sl_knode *p = acc->v[j].obj;
+			char pg[256];
+			const char *pv, *pk = sl_knode_str(p, "kind"), *pn = name_of(p);
+			group_version(p, pg, sizeof pg, &pv);
+			if (strcmp(g, pg) || strcmp(v, pv) || !kind || !pk || strcmp(kind, pk) ||
+			    strcmp(name ? name : "", pn ? pn : "") || strcmp(ens, eff_ns(pk, ns_of(p))))
+				continue;
+			const char *id = res_id(c->a, o);
+			const char *notes = id ? sl_arena_printf(c->a, "kustomize: accumulating "
+								 "resources: accumulation err='merging "
+								 "resources from '%s': may not add resource "
+								 "with an already registered id: %s'", e->s,
+								 id) : NULL;
+			return notes && issue_n(c, "kustomize-invalid", e, notes, "may not add resource "
+						"with an already registered id: %s", id);
+		}
+	}
+	return true;
+}
+
+/* True when s matches pattern, a regular expression anchored at both ends (kustomize's
+** selectors), or when there is no pattern. */
+static bool rx_match(const char *pattern, const char *s)
+{
+	if (!pattern || !*pattern)
+		return true;
+	if (!strpbrk(pattern, "\\^$.|?*+()[]{}"))
+		return strcmp(pattern, s) == 0;   /* a literal: no regular expression needed */
+	char *re = sl_xprintf("^(?:%s)$", pattern);
+	int ec;
+	PCRE2_SIZE eo;
+	pcre2_code *rx = re ? pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL)
+			    : NULL;
+	pcre2_match_data *md = rx ? pcre2_match_data_create(2, NULL) : NULL;
+	bool hit = md && sl_regex_match(rx, s, strlen(s), 0, md) > 0;
+	pcre2_match_data_free(md);
+	pcre2_code_free(rx);
+	free(re);
+	return hit;
+}
+
+/* True when obj (resource r) matches the target selector (a map: group, version, kind, name and
+** namespace, each a regular expression; labelSelector, annotationSelector), as kustomize's
+** resmap Select: the name and the namespace are its first id's or its current ones. */
 static bool selected(const sl_knode *obj, const struct kres *r, const sl_knode *target)
 {
 	char g[256];
 	const char *v;
 	group_version(obj, g, sizeof g, &v);
-	const char *tg = sl_knode_str(target, "group"), *tv = sl_knode_str(target, "version");
-	const char *tk = sl_knode_str(target, "kind"), *tn = sl_knode_str(target, "name");
-	const char *tns = sl_knode_str(target, "namespace");
-	const char *kind = sl_knode_str(obj, "kind"), *name = name_of(obj), *ns = ns_of(obj);
-	if ((tg && strcmp(tg, g)) || (tv && strcmp(tv, v)) || (tk && (!kind || strcmp(tk, kind))))
+	const char *kind = sl_knode_str(obj, "kind"), *name = name_of(obj);
+	const char *cur_ns = eff_ns(kind, ns_of(obj));
+	const char *org_name = r->n_prev ? r->prev[0].name : name ? name : "";
+	const char *org_ns = r->n_prev ? r->prev[0].ns : cur_ns;
+	const char *tns = sl_knode_str(target, "namespace"), *tn = sl_knode_str(target, "name");
+	if ((!rx_match(tns, org_ns) && !rx_match(tns, cur_ns)) ||
+	    (!rx_match(tn, org_name) && !rx_match(tn, name ? name : "")) ||
+	    !rx_match(sl_knode_str(target, "group"), g) ||
+	    !rx_match(sl_knode_str(target, "version"), v) ||
+	    !rx_match(sl_knode_str(target, "kind"), kind ? kind : ""))
 		return false;
-	if (tns && strcmp(tns, ns ? ns : "default") != 0 && strcmp(tns, ns ? ns : "") != 0)
-		return false;
-	if (tn) {
-		/* kustomize reads the name as a regular expression, anchored */
-		bool hit = known_as(r, tn);
-		char *re = hit ? NULL : sl_xprintf("^(?:%s)$", tn);
-		int ec;
-		PCRE2_SIZE eo;
-		pcre2_code *rx = re ? pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, 0, &ec, &eo,
-						    NULL) : NULL;
-		pcre2_match_data *md = rx ? pcre2_match_data_create(2, NULL) : NULL;
-		if (md)
-			hit = (name && sl_regex_match(rx, name, strlen(name), 0, md) > 0) ||
-			      (r->orig_name && sl_regex_match(rx, r->orig_name, strlen(r->orig_name), 0,
-							      md) > 0);
-		pcre2_match_data_free(md);
-		pcre2_code_free(rx);
-		free(re);
-		if (!hit)
-			return false;
-	}
 	static const char *const sels[][2] = {{"labelSelector", "labels"},
 					      {"annotationSelector", "annotations"}};
 	for (size_t s = 0; s < 2; s++) {
@@ -756,18 +989,12 @@ static bool patch_docs(struct ctx *c, const char *dir, const sl_knode *path, con
 	sl_source *tmp = NULL;
 	sl_tree tt = {0};
 	if (path) {
-		char *p = join(dir, path->s);
-		struct kfile *f = p ? load(c->k, p) : NULL;
-		free(p);
+		const char *what = path->type == SL_NODE_SCALAR ?
+				   sl_arena_printf(c->a, "failed to get the patch file from path(%s)",
+						   path->s) : NULL;
+		struct kfile *f = what ? input(c, path, dir, path->s, what) : NULL;
 		if (!f)
 			return false;
-		if (f->src && !within(c->k, dir, f))
-			return issue(c, "kustomize-invalid", path, "failed to get the patch file from "
-				     "path(%s): security; file is not in or below the kustomization's "
-				     "directory", path->s);
-		if (!f->src)
-			return issue(c, "kustomize-invalid", path, "unable to read the patch file '%s'",
-				     path->s);
 		if (!push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
 			return false;   /* a patch file is the build's too */
 		t = &f->tree;
@@ -798,86 +1025,141 @@ static bool patch_docs(struct ctx *c, const char *dir, const sl_knode *path, con
 	return *docs != NULL;
 }
 
-/* Applies one patch (documents docs, target selector target or NULL) to acc; at: where it is
-** named, for findings. */
-static bool apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t n,
-			const sl_knode *target, const sl_knode *at, bool json6902)
+/* Which list of the kustomization a patch comes from: kustomize words their refusals apart. */
+enum patch_from { FROM_PATCHES, FROM_PSM, FROM_JSON6902 };
+
+/* Strategic merge patch p onto resource r, as kustomize's ApplySmPatch: the resource keeps its
+** kind, name and namespace unless the patch entry's options allow a change. */
+static bool merge_into(struct ctx *c, struct acc *acc, size_t *i, const sl_knode *p,
+		       const sl_knode *options)
 {
+	struct kres *r = &acc->v[*i];
+	sl_knode *o = r->obj;
+	const char *an = sl_knode_str(options, "allowNameChange");
+	const char *ak = sl_knode_str(options, "allowKindChange");
+	bool name_ok = an && strcmp(an, "true") == 0, kind_ok = ak && strcmp(ak, "true") == 0;
+	if ((name_ok || kind_ok) && !store_prev(c, r))
+		return false;
+	sl_knode *md = sl_knode_get(o, "metadata", NULL);
+	sl_knode *kind = sl_knode_get(o, "kind", NULL), *name = sl_knode_get(md, "name", NULL);
+	sl_knode *ns = sl_knode_get(md, "namespace", NULL);
+	bool deleted = false;
+	if (!sl_kpatch_merge(c->a, o, p, builtin(o), &deleted))
+		return false;
+	tidy(o, false);   /* kyaml's merge drops what is null in the object it walks */
+	if (deleted) {
+		memmove(acc->v + *i, acc->v + *i + 1, (acc->n - *i - 1) * sizeof *acc->v);
+		acc->n--;
+		(*i)--;
+		return true;
+	}
+	/* put back what the patch changed (most patches repeat the resource's own id) */
+	size_t at;
+	if (!kind_ok && kind && sl_knode_get(o, "kind", NULL) != kind &&
+	    !sl_knode_set(c->a, o, "kind", kind))
+		return false;
+	md = sl_knode_get(o, "metadata", NULL);
+	if (!md)
+		return true;
+	if ((!name_ok && name && sl_knode_get(md, "name", NULL) != name &&
+	     !sl_knode_set(c->a, md, "name", name)) ||
+	    (ns && sl_knode_get(md, "namespace", NULL) != ns && !sl_knode_set(c->a, md, "namespace", ns)))
+		return false;
+	if (!ns && sl_knode_get(md, "namespace", &at))
+		sl_knode_remove(md, at);
+	return true;
+}
+
+/* Applies one patch (documents docs, target selector target or NULL, options) to acc, as
+** kustomize's PatchTransformer (or its PatchStrategicMerge and PatchJson6902 transformers, from):
+** a strategic merge patch without a target changes the one resource with its id, a target
+** selects any number; JSON 6902 needs a target. at: where it is named, for findings. */
+static bool apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t n,
+			const sl_knode *target, const sl_knode *options, const sl_knode *at,
+			enum patch_from from)
+{
+	if (target && n > 1 && from != FROM_JSON6902 && docs[0]->type != SL_NODE_SEQ)
+		return issue(c, "kustomize-invalid", at, "Multiple Strategic-Merge Patches in one "
+			     "`patches` entry is not allowed to set `patches.target` field");
 	for (size_t d = 0; d < n; d++) {
 		const sl_knode *p = docs[d];
-		bool ops = json6902 || p->type == SL_NODE_SEQ;
+		bool ops = from == FROM_JSON6902 || p->type == SL_NODE_SEQ;
 		if (ops && !target)
-			return issue(c, "kustomize-invalid", at, "a JSON 6902 patch needs a target");
-		size_t hits = 0;
-		for (size_t i = 0; i < acc->n; i++) {
-			sl_knode *o = acc->v[i].obj;
-			bool match;
-			if (target) {
-				match = selected(o, &acc->v[i], target);
-			} else {
-				const char *pk = sl_knode_str(p, "kind"), *pn = name_of(p);
-				const char *k = sl_knode_str(o, "kind");
-				const char *pns = ns_of(p), *ons = ns_of(o);
-				match = pk && k && strcmp(pk, k) == 0 && known_as(&acc->v[i], pn) &&
-					(!pns || (ons && strcmp(pns, ons) == 0));
-			}
-			if (!match)
-				continue;
-			hits++;
-			if (ops) {
-				const sl_knode *bad = NULL;
-				const char *why = sl_kpatch_json6902(c->a, o, p, &bad);
-				if (why)
-					return issue(c, "kustomize-invalid", bad ? bad : at,
-						     "unable to apply the JSON 6902 patch to %s %s: %s",
-						     sl_knode_str(o, "kind"), name_of(o), why);
-				continue;
-			}
-			/* the patch's own identity is not a change */
-			bool deleted = false;
-			if (!sl_kpatch_merge(c->a, o, p, builtin(o), &deleted))
-				return false;
-			tidy(o, false);   /* kyaml's merge drops what is null in the object it walks */
-			if (deleted) {
-				memmove(acc->v + i, acc->v + i + 1, (acc->n - i - 1) * sizeof *acc->v);
-				acc->n--;
-				i--;
-			}
-		}
-		if (!hits && !target) {
-			/* kustomize's wording, with its resource id (Kind.version.group/name.namespace) */
+			return issue(c, "kustomize-invalid", at, "must specify a target for JSON patch");
+		if (!target) {
+			/* the one resource with the patch's id (any id it had in the build) */
 			char g[256];
-			const char *v;
+			const char *v, *k = sl_knode_str(p, "kind");
 			group_version(p, g, sizeof g, &v);
-			const char *k = sl_knode_str(p, "kind"), *nm = name_of(p), *ns = ns_of(p);
-			char *id = sl_xprintf("%s.%s.%s%s%s/%s.%s%s%s", k ? k : "", v, g[0] ? "" : "[noGrp]",
-					      g, "", nm ? nm : "", ns ? "" : "[noNs]", ns ? ns : "", "");
-			bool r = issue(c, "kustomize-invalid", at, "no resource matches strategic merge "
-				       "patch \"%s\": no matches for Id %s; failed to find unique target "
-				       "for patch %s", id ? id : "?", id ? id : "?", id ? id : "?");
-			free(id);
-			return r;
+			size_t hit = SIZE_MAX, hits = 0;
+			for (size_t i = 0; i < acc->n; i++)
+				if (known_as(&acc->v[i], g, v, k ? k : "", name_of(p) ? name_of(p) : "",
+					     eff_ns(k, ns_of(p))) && hits++ == 0)
+					hit = i;
+			if (hits == 1) {
+				if (!merge_into(c, acc, &hit, p, options))
+					return false;
+				continue;
+			}
+			const char *id = res_id(c->a, p);
+			if (!id)
+				return false;
+			const char *why = sl_arena_printf(c->a, "%s for Id %s; failed to find unique "
+							  "target for patch %s", hits ? "multiple "
+							  "matches" : "no matches", id, id);
+			const char *kust = why && from == FROM_PATCHES ?
+					   sl_arena_printf(c->a, "no resource matches strategic merge "
+							   "patch \"%s\": %s", id, why) : why;
+			const char *notes = kust ? sl_arena_printf(c->a, "kustomize: %s\nA patch "
+								   "without a target names its resource "
+								   "by apiVersion, kind, name and namespace, "
+								   "as a base wrote them or as a transformer "
+								   "renamed them; kubectl kustomize refuses "
+								   "the build", kust) : NULL;
+			if (!notes)
+				return false;
+			if (hits)
+				return issue_n(c, "kustomize-invalid", at, notes, "multiple matches for Id "
+					       "%s (%zu resources): a patch without a target must match "
+					       "one", id, hits);
+			return from == FROM_PSM ? issue_n(c, "kustomize-invalid", at, notes, "no "
+							  "matches for Id %s", id)
+						: issue_n(c, "kustomize-invalid", at, notes, "no resource "
+							  "matches strategic merge patch \"%s\"", id);
+		}
+		for (size_t i = 0; i < acc->n; i++) {
+			if (!selected(acc->v[i].obj, &acc->v[i], target))
+				continue;
+			if (!ops) {
+				if (!merge_into(c, acc, &i, p, options))
+					return false;
+				continue;
+			}
+			sl_knode *o = acc->v[i].obj;
+			if (from == FROM_PATCHES && !store_prev(c, &acc->v[i]))
+				return false;
+			const sl_knode *bad = NULL;
+			const char *why = NULL;
+			int r = sl_kpatch_json6902(c->a, o, p, &why, &bad);
+			if (r < 0)
+				return false;
+			if (r > 0) {
+				const char *kind = sl_knode_str(o, "kind"), *name = name_of(o);
+				const char *notes = sl_arena_printf(c->a, "kustomize applies the JSON 6902 "
+								    "operations to %s %s as the build has it "
+								    "here and stops with this error "
+								    "(evanphx/json-patch's words); kubectl "
+								    "kustomize refuses the build",
+								    kind ? kind : "?", name ? name : "?");
+				return notes && issue_n(c, "kustomize-invalid", bad ? bad : at, notes,
+							"%s (%s %s)", why, kind ? kind : "?", name ? name : "?");
+			}
 		}
 	}
 	return true;
 }
 
 /* --- transformers --------------------------------------------------------------------------- */
-
-static const char *const cluster_scoped[] = {
-	"Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding",
-	"CustomResourceDefinition", "PriorityClass", "StorageClass", "ValidatingWebhookConfiguration",
-	"MutatingWebhookConfiguration", "APIService", "CSIDriver", "RuntimeClass",
-	"ClusterServingRuntime", "ClusterStorageContainer", "ResourceClaimTemplate_", "DeviceClass",
-	"IngressClass", "VolumeAttachment", "NodePool", "EC2NodeClass", NULL};
-
-static bool in(const char *s, const char *const *list)
-{
-	for (; s && *list; list++)
-		if (strcmp(s, *list) == 0)
-			return true;
-	return false;
-}
 
 /* Sets the scalar at path (a "/"-separated path; a sequence on the way applies to each item)
 ** under n to a copy of v; create: make missing maps (else only where the path exists). */
@@ -1075,13 +1357,20 @@ static void rename_refs(struct acc *acc, const char *kind, const char *from, con
 	}
 }
 
-/* namePrefix / nameSuffix on metadata.name (not on CRDs, as kustomize). */
+/* namePrefix / nameSuffix on metadata.name (not on CRDs, APIServices and Namespaces, as
+** kustomize), each keeping the name it changes among the resource's previous ids. */
 static bool rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix, const sl_knode *suffix)
 {
 	for (size_t i = 0; i < acc->n; i++) {
 		sl_knode *o = acc->v[i].obj;
 		const char *kind = sl_knode_str(o, "kind");
-		if (in(kind, (const char *const[]){"CustomResourceDefinition", NULL}))
+		if (in(kind, (const char *const[]){"CustomResourceDefinition", "Namespace", NULL}))
+			continue;
+		char g[256];
+		const char *ver;
+		group_version(o, g, sizeof g, &ver);
+		if (in(kind, (const char *const[]){"APIService", NULL}) &&
+		    strcmp(g, "apiregistration.k8s.io") == 0)
 			continue;
 		sl_knode *md = sl_knode_get(o, "metadata", NULL);
 		size_t at;
@@ -1090,6 +1379,10 @@ static bool rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix, c
 			continue;
 		const char *p = prefix && prefix->type == SL_NODE_SCALAR ? prefix->s : "";
 		const char *s = suffix && suffix->type == SL_NODE_SCALAR ? suffix->s : "";
+		if ((*p && !push_prev(c, &acc->v[i], nm->s)) ||
+		    (*s && !push_prev(c, &acc->v[i], *p ? sl_arena_printf(c->a, "%s%s", p, nm->s)
+						     : nm->s)))
+			return false;
 		char *name = sl_arena_printf(c->a, "%s%s%s", p, nm->s, s);
 		sl_knode *nn = name ? sl_knode_new(c->a, SL_NODE_SCALAR, nm->src, nm->start, nm->end) : NULL;
 		if (!nn)
@@ -1108,7 +1401,24 @@ static bool set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns)
 {
 	for (size_t i = 0; i < acc->n; i++) {
 		sl_knode *o = acc->v[i].obj;
-		if (in(sl_knode_str(o, "kind"), cluster_scoped))
+		if (!store_prev(c, &acc->v[i]))
+			return false;
+		/* kustomize's namespace field specs besides metadata.namespace (builtinpluginconsts
+		** namespace.go): a Namespace's own name, the service of an APIService and of a CRD's
+		** conversion webhook */
+		const char *kind = sl_knode_str(o, "kind"), *av = sl_knode_str(o, "apiVersion");
+		av = av ? av : "";
+		if ((in(kind, (const char *const[]){"Namespace", NULL}) && strcmp(av, "v1") == 0 &&
+		     !set_path(c->a, o, "metadata", "name", ns, true)) ||
+		    (in(kind, (const char *const[]){"APIService", NULL}) &&
+		     strncmp(av, "apiregistration.k8s.io/", 23) == 0 &&
+		     !set_path(c->a, o, "spec/service", "namespace", ns, true)) ||
+		    (in(kind, (const char *const[]){"CustomResourceDefinition", NULL}) &&
+		     strncmp(av, "apiextensions.k8s.io/", 21) == 0 &&
+		     !set_path(c->a, o, "spec/conversion/webhook/clientConfig/service", "namespace", ns,
+			       false)))
+			return false;
+		if (in(kind, cluster_scoped))
 			continue;
 		sl_knode *md = sl_knode_path(c->a, o, (const char *const[]){"metadata", NULL}, true,
 					     ns->src, ns->start, ns->end);
@@ -1121,26 +1431,20 @@ static bool set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns)
 
 static bool set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list)
 {
-	static const char *const scalable[] = {"Deployment", "ReplicationController", "ReplicaSet",
-					       "StatefulSet", NULL};
+	static const char *const scalable[] = {"Deployment", "StatefulSet", "ReplicaSet",
+					       "ReplicationController", NULL};
 	for (size_t r = 0; list && r < list->n; r++) {
 		const sl_knode *e = list->v[r];
 		const char *name = sl_knode_str(e, "name");
 		const sl_knode *count = sl_knode_get(e, "count", NULL);
 		if (!name || !count)
 			return issue(c, "kustomize-invalid", e, "a replicas entry needs name and count");
-		const char *unscalable = NULL;
 		bool scaled = false;
 		for (size_t i = 0; i < acc->n; i++) {
 			sl_knode *o = acc->v[i].obj;
-			const char *n = name_of(o);
-			if (!(n && strcmp(n, name) == 0) &&
-			    !(acc->v[i].orig_name && strcmp(acc->v[i].orig_name, name) == 0))
+			const char *kind = sl_knode_str(o, "kind");
+			if (!in(kind, scalable) || !known_as(&acc->v[i], NULL, NULL, kind, name, NULL))
 				continue;
-			if (!in(sl_knode_str(o, "kind"), scalable)) {
-				unscalable = sl_knode_str(o, "kind");
-				continue;
-			}
 			scaled = true;
 			sl_knode *spec = sl_knode_path(c->a, o, (const char *const[]){"spec", NULL}, true,
 						       count->src, count->start, count->end);
@@ -1148,10 +1452,17 @@ static bool set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list)
 			if (!spec || !v || !sl_knode_set(c->a, spec, "replicas", v))
 				return false;
 		}
-		if (!scaled && unscalable)
-			return issue(c, "kustomize-invalid", e, "replicas: %s %s has no field kustomize "
-				     "scales (Deployment, ReplicationController, ReplicaSet and "
-				     "StatefulSet have spec.replicas)", unscalable, name);
+		const char *notes = scaled ? NULL :
+				    sl_arena_printf(c->a, "kustomize: resource with name %s does not "
+						    "match a config with the following GVK [Deployment."
+						    "[noVer].[noGrp] StatefulSet.[noVer].[noGrp] "
+						    "ReplicaSet.[noVer].[noGrp] ReplicationController."
+						    "[noVer].[noGrp]]; kubectl kustomize refuses the build",
+						    name);
+		if (!scaled)
+			return notes && issue_n(c, "kustomize-invalid", e, notes, "replicas: no "
+						"Deployment, StatefulSet, ReplicaSet or "
+						"ReplicationController is named %s", name);
 	}
 	return true;
 }
@@ -1339,14 +1650,13 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 		const sl_knode *one = list && list->type == SL_NODE_SCALAR ? list : NULL;
 		for (size_t i = 0; list && i < (one ? 1 : list->n); i++) {
 			const sl_knode *it = one ? one : list->v[i];
-			char *p = it->type == SL_NODE_SCALAR ? join(dir, it->s) : NULL;
-			struct kfile *f = p ? load(c->k, p) : NULL;
-			if (f && !within(c->k, dir, f))
-				f = NULL;
-			free(p);
-			if (!f || !f->src)
-				return issue(c, "kustomize-invalid", it, "cannot read the env file %s "
-					     "(in or below the kustomization's directory)", it->s);
+			if (it->type != SL_NODE_SCALAR)
+				return issue(c, "kustomize-invalid", it, "an env file is a path");
+			const char *what = sl_arena_printf(c->a, "loading KV pairs: env source files: "
+							   "[%s]", it->s);
+			struct kfile *f = what ? input(c, it, dir, it->s, what) : NULL;
+			if (!f)
+				return false;
 			const char *t = f->src->data, *end = t + f->src->len;
 			while (t < end) {
 				const char *nl = memchr(t, '\n', (size_t)(end - t)), *le = nl ? nl : end;
@@ -1371,14 +1681,10 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 			return false;
 		const char *eq = strchr(it->s, '='), *path = eq ? eq + 1 : it->s;
 		const char *base = strrchr(path, '/');
-		char *p = join(dir, path);
-		struct kfile *f = p ? load(c->k, p) : NULL;
-		if (f && !within(c->k, dir, f))
-			f = NULL;
-		free(p);
-		if (!f || !f->src)
-			return issue(c, "kustomize-invalid", it, "cannot read %s (in or below the "
-				     "kustomization's directory)", path);
+		const char *what = sl_arena_printf(c->a, "loading KV pairs: file sources: [%s]", it->s);
+		struct kfile *f = what ? input(c, it, dir, path, what) : NULL;
+		if (!f)
+			return false;
 		const char *key = eq ? it->s : base ? base + 1 : path;
 		/* bytes that are not UTF-8 go to binaryData, base64-encoded, as kustomize does */
 		bool binary = !secret && f->src->bad_what;
@@ -1433,9 +1739,9 @@ static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const
 		/* kustomize: merge and replace change an existing object; anything else creates */
 		if (behavior && (strcmp(behavior, "merge") == 0 || strcmp(behavior, "replace") == 0)) {
 			struct kres *old = NULL;
+			const char *ens = eff_ns(kind, sl_knode_str(e, "namespace"));
 			for (size_t i = 0; i < acc->n && !old; i++)
-				if (known_as(&acc->v[i], name->s) &&
-				    in(sl_knode_str(acc->v[i].obj, "kind"), (const char *const[]){kind, NULL}))
+				if (known_as(&acc->v[i], "", "v1", kind, name->s, ens))
 					old = &acc->v[i];
 			if (!old)
 				return issue(c, "kustomize-invalid", sl_knode_get(e, "behavior", NULL),
@@ -1473,7 +1779,6 @@ static bool generate(struct ctx *c, struct acc *acc, const sl_knode *list, const
 			return false;
 		if (!add_res(acc, obj))
 			return false;
-		acc->v[acc->n - 1].orig_name = acc->v[acc->n - 1].first_name = name->s;
 		acc->v[acc->n - 1].hash = !off;
 	}
 	return true;
@@ -1540,23 +1845,32 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 			if (e->type != SL_NODE_SCALAR)
 				return issue(c, "kustomize-invalid", e, "a resource is a path");
 			if (remote(e->s))
-				return issue(c, "kustomize-unsupported", e, "remote resource %s: schedlint "
-					     "builds kustomizations without the network; its other files "
-					     "are linted as plain files", e->s);
+				return issue_n(c, "kustomize-unsupported", e,
+					       sl_arena_printf(c->a, "the resource: %s", e->s),
+					       "remote resource: schedlint builds kustomizations without "
+					       "the network, so this one's files are linted as plain files");
 			char *p = join(dir, e->s);
-			if (!p)
+			const char *what = sl_arena_printf(c->a, "accumulating resources from '%s'", e->s);
+			if (!p || !what) {
+				free(p);
 				return false;
+			}
 			bool ok;
+			size_t before = acc->n;
 			char type = type_of(c->k, p);
 			if (!type) {
-				ok = issue(c, "kustomize-invalid", e, "accumulating resources: '%s' must "
-					   "resolve to a file or a directory", e->s);
+				ok = missing(c, e, dir, p, what);
 			} else if (type == 'd') {
 				char *kp = kustomization_in(c->k, p);
 				struct acc sub = {0};
+				const char *notes = kp ? NULL :
+						    sl_arena_printf(c->a, "kustomize: %s: unable to find "
+								    "one of 'kustomization.yaml', "
+								    "'kustomization.yml' or 'Kustomization' "
+								    "in directory '%s'", what, p);
 				ok = kp ? build_kust(c, kp, e, &sub, false)
-					: issue(c, "kustomize-invalid", e, "accumulating resources from "
-						"'%s': the directory holds no kustomization.yaml", e->s);
+					: notes && issue_n(c, "kustomize-invalid", e, notes, "%s: the "
+							   "directory holds no kustomization.yaml", what);
 				for (size_t j = 0; ok && j < sub.n; j++) {
 					ok = add_res(acc, sub.v[j].obj);
 					if (ok)   /* its names and hash flag too */
@@ -1565,12 +1879,10 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 				free(sub.v);
 				free(kp);
 			} else {
-				struct kfile *f = load(c->k, p);
-				ok = f && (!f->src || within(c->k, dir, f) ||
-					   issue(c, "kustomize-invalid", e, "accumulating resources: security; "
-						 "file '%s' is not in or below the kustomization's "
-						 "directory", e->s)) && add_file(c, f, e, acc);
+				struct kfile *f = input(c, e, dir, e->s, what);
+				ok = f && add_file(c, f, e, acc);
 			}
+			ok = ok && unique_ids(c, acc, before, e);
 			free(p);
 			if (!ok)
 				return false;
@@ -1590,7 +1902,7 @@ static bool patches(struct ctx *c, const sl_knode *root, const char *dir, struct
 			sl_knode **docs;
 			size_t n;
 			if (e->type != SL_NODE_SCALAR || !patch_docs(c, dir, inl ? NULL : e, inl ? e : NULL, &docs, &n) ||
-			    !apply_patch(c, acc, docs, n, NULL, e, false))
+			    !apply_patch(c, acc, docs, n, NULL, NULL, e, FROM_PSM))
 				return false;
 		}
 		const sl_knode *pl = sl_knode_get(root, "patches", NULL);
@@ -1602,7 +1914,8 @@ static bool patches(struct ctx *c, const sl_knode *root, const char *dir, struct
 			if (!path && !inl)
 				return issue(c, "kustomize-invalid", e, "a patch needs a path or a patch");
 			if (!patch_docs(c, dir, path, path ? NULL : inl, &docs, &n) ||
-			    !apply_patch(c, acc, docs, n, sl_knode_get(e, "target", NULL), e, false))
+			    !apply_patch(c, acc, docs, n, sl_knode_get(e, "target", NULL),
+					 sl_knode_get(e, "options", NULL), e, FROM_PATCHES))
 				return false;
 		}
 		return true;
@@ -1618,7 +1931,7 @@ static bool patches(struct ctx *c, const sl_knode *root, const char *dir, struct
 			return issue(c, "kustomize-invalid", e, "a patchesJson6902 entry needs a target "
 				     "and a path or a patch");
 		if (!patch_docs(c, dir, path, path ? NULL : inl, &docs, &n) ||
-		    !apply_patch(c, acc, docs, n, target, e, true))
+		    !apply_patch(c, acc, docs, n, target, NULL, e, FROM_JSON6902))
 			return false;
 	}
 	return true;
@@ -1658,12 +1971,13 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		}
 		c->depth--;
 		if (ref)   /* a base that cannot be built: the overlay's entry for it says so */
-			return issue(c, "kustomize-unsupported", ref, "this base (%s) uses %s, which "
-				     "schedlint does not build; the overlay's files are linted as plain "
-				     "files", kpath, k->s);
-		return issue(c, "kustomize-unsupported", k, "%s is not built by schedlint (plugins, "
-			     "Helm charts and remote resources need kustomize itself); this "
-			     "kustomization's files are linted as plain files", k->s);
+			return issue_n(c, "kustomize-unsupported", ref,
+				       sl_arena_printf(c->a, "the base: %s", kpath), "this base uses "
+				       "%s, which schedlint does not build: the overlay's files are "
+				       "linted as plain files", k->s);
+		return issue(c, "kustomize-unsupported", k, "%s is not built by schedlint (plugins "
+			     "and Helm charts need kustomize itself): this kustomization's files are "
+			     "linted as plain files", k->s);
 	}
 	(void)component;   /* a Component builds into its includer's resources (acc), as kustomize */
 	char *dir = dir_of(kpath);
@@ -1675,15 +1989,15 @@ static bool build_kust(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		const sl_knode *e = comps->v[i];
 		char *p = e->type == SL_NODE_SCALAR ? join(dir, e->s) : NULL;
 		char *kp = p ? kustomization_in(c->k, p) : NULL;
+		const char *what = p && !kp ? sl_arena_printf(c->a, "accumulating components from "
+							      "'%s'", e->s) : NULL;
 		ok = kp ? build_kust(c, kp, e, acc, true)
-			: issue(c, "kustomize-invalid", e, "a component is a directory with a "
-				"kustomization.yaml (kind: Component)");
+		   : p && what && !type_of(c->k, p) ? missing(c, e, dir, p, what)
+		   : issue(c, "kustomize-invalid", e, "a component is a directory with a "
+			   "kustomization.yaml (kind: Component)");
 		free(kp);
 		free(p);
 	}
-	/* this kustomization's own names, before its transformers */
-	for (size_t i = 0; i < acc->n; i++)
-		acc->v[i].orig_name = name_of(acc->v[i].obj) ? name_of(acc->v[i].obj) : acc->v[i].orig_name;
 	const sl_knode *gopts = sl_knode_get(root, "generatorOptions", NULL);
 	ok = ok && generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
 	     generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir) &&
@@ -1795,11 +2109,11 @@ static void *build_worker(void *arg)
 
 sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_kustomize **out)
 {
-	return sl_kustomize_plan_seen(kpaths, n, jobs, NULL, out);
+	return sl_kustomize_plan_seen(kpaths, n, jobs, NULL, NULL, out);
 }
 
 sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs,
-			      const sl_walk_seen *seen, sl_kustomize **out)
+			      const sl_walk_seen *seen, const bool *load_none, sl_kustomize **out)
 {
 	sl_kustomize *k = sl_xcalloc(1, sizeof *k);
 	pthread_mutexattr_t ma;
@@ -1838,6 +2152,7 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		b->dir = dir ? sl_arena_strndup(k->a, dir, strlen(dir)) : NULL;
 		b->kpath = kpaths[i];
 		b->root = i;
+		b->load_none = load_none && load_none[i];
 		b->k = k;
 		free(dir);
 		if (!b->name || !b->dir || !(b->a = sl_arena_new()))
@@ -2065,7 +2380,9 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *c
 		if (!kept(b, is->src, named, as, n_named, only, &name))
 			continue;
 		const char *msg = sl_arena_strndup(f->arena, is->msg, strlen(is->msg));   /* outlives b */
-		if (!msg)
+		const char *notes = is->notes ? sl_arena_strndup(f->arena, is->notes,
+								 strlen(is->notes)) : NULL;
+		if (!msg || (is->notes && !notes))
 			return SL_ENOMEM;
 		sl_frec *r = sl_engine_record(f, sl_registry_find(is->rule), 0, 0, 0, "", msg,
 					      NULL, NULL);
@@ -2077,6 +2394,7 @@ sl_err sl_kustomize_remap(const sl_kustomize_build *b, sl_file *f, const char *c
 		if (is->src)
 			place(&r->pub, is->src, is->start, is->end);
 		r->pub.path = name ? name : r->pub.path;
+		r->pub.notes = notes;
 	}
 	return f->oom;
 }
@@ -2125,6 +2443,7 @@ void sl_kustomize_free(sl_kustomize *k)
 	memo_free(&k->types);
 	free(k->bases);
 	free(k->by_src);
+	sl_repo_free(k->repo);
 	sl_arena_free(k->a);
 	pthread_mutex_destroy(&k->lock);
 	free(k);

@@ -32,9 +32,13 @@ char *sl_kustomize_real(sl_kustomize *k, const char *path);
 ** kustomization that cannot be read or built is a finding of its build. */
 sl_err sl_kustomize_plan(const char *const *kpaths, size_t n, unsigned jobs, sl_kustomize **out);
 /* sl_kustomize_plan, with what the run's walks listed (seen, borrowed for the plan's life; NULL:
-** none) answering its probes of those directories instead of the kernel. */
+** none) answering its probes of those directories instead of the kernel, and load_none[i] true
+** when kpaths[i] is built as `kubectl kustomize --load-restrictor LoadRestrictionsNone` builds
+** it (config render.kustomize.load-restrictor: none; NULL: every root restricted to its
+** directory, kustomize's default). */
 sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs,
-			      const struct sl_walk_seen *seen, sl_kustomize **out);
+			      const struct sl_walk_seen *seen, const bool *load_none,
+			      sl_kustomize **out);
 /* True when the file at real path real is used by a planned kustomization (as a patch, or as a
 ** resource, patch or kustomization of a build that succeeded): not linted on its own. */
 bool sl_kustomize_consumed(const sl_kustomize *k, const char *real);

@@ -716,7 +716,8 @@ static sl_err settle_used(sl_engine *e)
 	return SL_OK;
 }
 
-/* Every file's findings in one list, sorted. */
+/* Every file's findings in one list, sorted; then what the notice rules reported moved to a
+** list of its own (in the same order). */
 static sl_err sort_findings(sl_passes *p)
 {
 	sl_engine *e = &p->eng;
@@ -724,7 +725,8 @@ static sl_err sort_findings(sl_passes *p)
 	for (size_t i = 0; i < e->n_files; i++)
 		total += e->files[i]->n_findings;
 	p->sorted = sl_xmalloc((total ? total : 1) * sizeof *p->sorted);
-	if (!p->sorted)
+	p->notices = sl_xmalloc((total ? total : 1) * sizeof *p->notices);
+	if (!p->sorted || !p->notices)
 		return SL_ENOMEM;
 	for (size_t i = 0; i < e->n_files; i++)
 		for (size_t j = 0; !e->files[i]->context && j < e->files[i]->n_findings; j++)
@@ -735,6 +737,14 @@ static sl_err sort_findings(sl_passes *p)
 	for (size_t i = 0; i < p->n_sorted; i++)
 		if (!w || cmp_findings(&p->sorted[w - 1], &p->sorted[i]) != 0)
 			p->sorted[w++] = p->sorted[i];
+	p->n_sorted = w;
+	w = 0;
+	for (size_t i = 0; i < p->n_sorted; i++) {
+		if (sl_registry_at((size_t)p->sorted[i]->rule_index)->rule->notice[0])
+			p->notices[p->n_notices++] = p->sorted[i];
+		else
+			p->sorted[w++] = p->sorted[i];
+	}
 	p->n_sorted = w;
 	return SL_OK;
 }
@@ -861,6 +871,9 @@ sl_err sl_passes_forget(sl_passes *p)
 	free(p->sorted);
 	p->sorted = NULL;
 	p->n_sorted = 0;
+	free(p->notices);
+	p->notices = NULL;
+	p->n_notices = 0;
 	return SL_OK;
 }
 
@@ -883,4 +896,5 @@ void sl_passes_free(sl_passes *p)
 	free(e->named);
 	free(e->named_as);
 	free(p->sorted);
+	free(p->notices);
 }

@@ -8,12 +8,15 @@
 #include "engine.h"
 
 /* What the passes work on and what they give: the engine (files, index, rule severities), the
-** threads to use, and every file's findings sorted (path, line, column, rule, message). */
+** threads to use, and every file's findings sorted (path, line, column, rule, message): those of
+** notice rules (rule.h, .notice) apart from the others. */
 typedef struct sl_passes {
 	sl_engine eng;
 	unsigned jobs;               /* threads for the passes */
-	sl_frec **sorted;
+	sl_frec **sorted;            /* the findings */
 	size_t n_sorted;
+	sl_frec **notices;           /* what the notice rules reported, in the same order */
+	size_t n_notices;
 	void (*progress)(void *ctx, size_t done, size_t total);   /* sl_run_options' */
 	void *progress_ctx;
 	pthread_mutex_t progress_lock;   /* one call at a time, done counted under it */
@@ -32,10 +35,12 @@ sl_file *sl_passes_new_file(sl_passes *p, const char *path);
 ** project once and outlives p: its identity, and the objects (or digests) and serving facts
 ** the index takes from it, borrowed. NULL when out of memory. */
 sl_file *sl_passes_borrow(sl_passes *p, const sl_file *from);
-/* Every pass over every file (in their order, which the caller sorts), then p->sorted.
+/* Every pass over every file (in their order, which the caller sorts), then p->sorted and
+** p->notices.
 ** SL_ENOMEM or SL_EINTERNAL; findings are not errors. */
 sl_err sl_passes_lint(sl_passes *p);
-/* Forgets everything derived from the files' text (trees, findings, index, p->sorted), so that
+/* Forgets everything derived from the files' text (trees, findings, index, p->sorted and
+** p->notices), so that
 ** sl_passes_lint can lint them again. */
 sl_err sl_passes_forget(sl_passes *p);
 /* Frees the files, the index and the findings (not p itself). */

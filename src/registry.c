@@ -110,6 +110,14 @@ sl_err sl_rule_get(size_t i, sl_rule_info *out)
 	return SL_OK;
 }
 
+const char *sl_rule_notice(size_t i, size_t n)
+{
+	if (i >= sl_registry_n())
+		return NULL;
+	const struct sl_rule *r = sl_registry_at(i)->rule;
+	return r->notice[0] ? r->notice[n == 1 ? 0 : 1] : NULL;
+}
+
 int sl_rule_find(const char *id)
 {
 	return sl_registry_find(id);

@@ -5,6 +5,7 @@
 ** run that names no file never needs it. The soname is the one the build found
 ** (SL_GIT2_SONAME, meson.build). */
 #include <dlfcn.h>
+#include <errno.h>
 #include <git2.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -123,6 +124,31 @@ sl_repo *sl_repo_open(const char *start_dir)
 	return NULL;
 }
 
+/* The real path of directory path; when it does not exist, its nearest existing ancestor's with
+** the rest of path appended (a generated directory not made yet). NULL: nothing resolves. */
+static char *real_beyond(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real || errno != ENOENT)
+		return real;
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return NULL;
+	char *parent = !slash ? sl_xstrdup(".") : slash == path ? sl_xstrdup("/")
+			      : sl_xprintf("%.*s", (int)(slash - path), path);
+	char *pr = parent ? real_beyond(parent) : NULL;
+	real = pr ? sl_xprintf("%s%s%s", pr, strcmp(pr, "/") ? "/" : "", base) : NULL;
+	free(parent);
+	free(pr);
+	return real;
+}
+
+const char *sl_repo_workdir(const sl_repo *r)
+{
+	return r->workdir;
+}
+
 bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
 {
 	/* the path relative to the work tree: its directory's real path, then its name */
@@ -138,7 +164,7 @@ bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
 		free(r->last_named);
 		free(r->last_real);
 		r->last_named = sl_xstrdup(named);
-		r->last_real = realpath(named, NULL);
+		r->last_real = real_beyond(named);
 	}
 	const char *dir = r->last_named ? r->last_real : NULL;
 	char *full = dir ? sl_xprintf("%s%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name,

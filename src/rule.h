@@ -30,6 +30,7 @@
 #include "arena.h"               /* the file's arena: sl_arena_printf, sl_arena_strndup */
 /* What a rule reads, besides its context (below): */
 #include "yaml_tree.h"           /* the tree: sl_map_get, sl_scalar, sl_map_n/sl_seq_n ... */
+#include "template.h"            /* a placeholder is unknown, never invalid: sl_template_in_value */
 #include "model/model.h"         /* objects and units: sl_object, sl_unit, sl_container */
 #include "config_values.h"       /* the config's values: sl_config_spot_labels ... */
 #include "index_lookups.h"       /* across the linted files: sl_index_find ... */
@@ -86,6 +87,15 @@ struct sl_rule {
 	** about the same unit states too is not reported; that finding takes its message and notes
 	** as notes, and the more severe severity. The rule's doc says which and why. */
 	const char *const *yields_to;
+	/* A notice rule: what it reports is about schedlint's own limits (a Helm chart it does not
+	** render, a kustomization it does not build, a templated file it does not lint), nothing
+	** to change in the manifest. It reports as any rule does, so its suppressions, `off` and
+	** unused-suppression work the same, but the run delivers what it reports among its
+	** notices (sl_run_notice), never its findings: not counted, never failing a run, one line
+	** per rule in text output, under these words for one and for several:
+	**   .notice = {"Helm chart not linted", "Helm charts not linted"}
+	** NULL for a rule that reports findings. Its severity is SL_SEV_INFO. */
+	const char *notice[2];
 };
 
 #define SL_KIND_BIT(k) ((uint64_t)1 << (k))

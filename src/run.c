@@ -473,9 +473,11 @@ static sl_err build_kustomizations(sl_run *run)
 	sl_engine *e = &run->passes.eng;
 	const char **kp = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *kp);
 	bool *from_project = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *from_project);
-	if (!kp || !from_project) {
+	bool *load_none = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *load_none);
+	if (!kp || !from_project || !load_none) {
 		free(kp);
 		free(from_project);
+		free(load_none);
 		return SL_ENOMEM;
 	}
 	bool named = false;   /* a file of the caller's on disk (not a project read for facts) */
@@ -485,12 +487,16 @@ static sl_err build_kustomizations(sl_run *run)
 	for (size_t i = 0; i < e->n_files; i++)
 		if ((!e->files[i]->context || (named && !run->project)) && e->files[i]->on_disk &&
 		    sl_kustomize_is_file(e->files[i]->path)) {
+			/* the load restrictor of the config the kustomization is linted under */
+			const sl_config *cfg = e->files[i]->scope ? e->files[i]->scope->cfg : NULL;
+			load_none[n] = cfg && strcmp(cfg->kustomize_load_restrictor, "none") == 0;
 			from_project[n] = e->files[i]->context;
 			kp[n++] = e->files[i]->path;
 		}
 	/* a plan even without builds: skip_patches resolves paths through it */
-	sl_err err = sl_kustomize_plan_seen(kp, n, run->passes.jobs, run->seen, &e->kust);
+	sl_err err = sl_kustomize_plan_seen(kp, n, run->passes.jobs, run->seen, load_none, &e->kust);
 	free(kp);
+	free(load_none);
 	if (err || !n) {
 		free(from_project);
 		return err;
@@ -843,6 +849,16 @@ const sl_finding *sl_run_finding(const sl_run *run, size_t i)
 	return i < run->passes.n_sorted ? &run->passes.sorted[i]->pub : NULL;
 }
 
+size_t sl_run_notice_count(const sl_run *run)
+{
+	return run->passes.n_notices;
+}
+
+const sl_finding *sl_run_notice(const sl_run *run, size_t i)
+{
+	return i < run->passes.n_notices ? &run->passes.notices[i]->pub : NULL;
+}
+
 size_t sl_run_file_count(const sl_run *run)
 {
 	return run->n_shown;
@@ -1024,17 +1040,20 @@ sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FIL
 		memcpy(&o, opts, opts->version >= 2 ? sizeof o : offsetof(sl_output_options, full));
 	o.version = SL_OUTPUT_OPTIONS_VERSION;
 	opts = &o;
-	/* the run as the writers read it: its findings and files, gathered once */
-	size_t nd = run->passes.n_sorted, nf = run->n_shown;
-	const sl_finding **findings = sl_xmalloc((nd ? nd : 1) * sizeof *findings);
+	/* the run as the writers read it: its findings, notices and files, gathered once */
+	size_t nd = run->passes.n_sorted, nn = run->passes.n_notices, nf = run->n_shown;
+	const sl_finding **findings = sl_xmalloc((nd + nn ? nd + nn : 1) * sizeof *findings);
 	sl_file_info *files = sl_xmalloc((nf ? nf : 1) * sizeof *files);
 	sl_err err = findings && files ? SL_OK : SL_ENOMEM;
 	for (size_t i = 0; !err && i < nd; i++)
 		findings[i] = &run->passes.sorted[i]->pub;
+	for (size_t i = 0; !err && i < nn; i++)
+		findings[nd + i] = &run->passes.notices[i]->pub;
 	for (size_t i = 0; !err && i < nf; i++)
 		sl_run_file(run, i, &files[i]);
 	if (!err) {
-		sl_output_run view = {findings, nd, files, nf, held_source, run, run->passes.started};
+		sl_output_run view = {findings, nd, findings + nd, nn, files, nf, held_source, run,
+				      run->passes.started};
 		err = sl_output_write(&view, opts, out);
 	}
 	free(findings);

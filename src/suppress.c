@@ -275,14 +275,17 @@ static void list_add(char *buf, size_t cap, size_t *n, const char *id)
 ** human-written text: the unused ids that name rules go, the rest of the comment stays (its
 ** reason, the other ids); a directive left without ids goes, its reason staying as a plain
 ** comment. An id that names no rule is never removed (a typo must not become "suppress nothing
-** and delete the comment"): unknown-rule-id reports it. */
+** and delete the comment"): unknown-rule-id reports it. In a template (engine.h, templated) only
+** the rules that ran on it are judged: its notice's; the others will, on what it renders. */
 static sl_err report_unused(sl_file *f, struct directive *dv, int unused_ri)
 {
 	char list[512] = "", kept[512] = "";
 	size_t n_unused = 0, n_kept = 0;
+	int tmpl_ri = f->templated ? sl_registry_find("template-not-rendered") : -1;
 	for (size_t i = 0; i < dv->n_ids; i++) {
 		/* an id of a rule this run did not enable may suppress something elsewhere */
-		if (dv->used[i] || !known_selector(dv->ids[i]) || !rule_enabled(f, dv->ids[i]))
+		if (dv->used[i] || !known_selector(dv->ids[i]) || !rule_enabled(f, dv->ids[i]) ||
+		    (f->templated && (tmpl_ri < 0 || !names(dv->ids[i], tmpl_ri))))
 			list_add(kept, sizeof kept, &n_kept, dv->ids[i]);
 		else
 			list_add(list, sizeof list, &n_unused, dv->ids[i]);
@@ -290,7 +293,7 @@ static sl_err report_unused(sl_file *f, struct directive *dv, int unused_ri)
 	bool whole = dv->n_ids == 0 ? !dv->any_used : n_kept == 0;
 	if (dv->n_ids && n_unused == 0)
 		return SL_OK;
-	if (dv->n_ids == 0 && dv->any_used)
+	if (dv->n_ids == 0 && (dv->any_used || f->templated))
 		return SL_OK;
 	bool reason = dv->reason_end > dv->reason_start;
 	const char *what = !whole ? "" : reason ? ": remove the directive (its reason stays as a comment)"
@@ -444,7 +447,7 @@ sl_err sl_suppress_apply(sl_file *f)
 		for (size_t k = 0; k < n_dv && !err; k++)
 			err = report_unused(f, &dv[k], unused_ri);
 	int unknown_ri = sl_registry_find("unknown-rule-id");
-	if (unknown_ri >= 0 && f->scope->severity[unknown_ri] != SL_SEV_OFF) {
+	if (unknown_ri >= 0 && f->scope->severity[unknown_ri] != SL_SEV_OFF && !f->templated) {
 		for (size_t k = 0; k < n_dv && !err; k++)
 			for (size_t i = 0; i < dv[k].n_ids && !err; i++)
 				err = report_unknown(f, unknown_ri, 0, "suppression", dv[k].ids[i],

@@ -890,14 +890,6 @@ sl_err sl_tree_parse_fixing(const sl_source *src, sl_arena *a, sl_tree *out,
 
 /* --- accessors ----------------------------------------------------------------------------- */
 
-bool sl_yaml_is_templated(const char *s, size_t n)
-{
-	for (size_t i = 0; s && i + 1 < n; i++)
-		if (s[i] == '{' && s[i + 1] == '{')
-			return true;
-	return false;
-}
-
 const sl_node *sl_node_deref(const sl_node *n)
 {
 	return n && n->type == SL_NODE_ALIAS ? n->u.alias.target : n;
@@ -1094,7 +1086,11 @@ sl_yaml_type sl_scalar_type(const sl_node *n)
 	}
 	if (n->style != SL_STYLE_PLAIN)
 		return SL_Y_STR;
-	const char *s = n->u.scalar.s;
+	return sl_scalar_text_type(n->u.scalar.s, n->u.scalar.len);
+}
+
+sl_yaml_type sl_scalar_text_type(const char *s, size_t len)
+{
 	/* Most plain scalars are names and words: only these first characters can begin a null,
 	** a boolean or a number, so everything else is a string without a single strcmp. */
 	switch (s[0]) {
@@ -1106,7 +1102,7 @@ sl_yaml_type sl_scalar_type(const sl_node *n)
 	default:
 		return SL_Y_STR;
 	}
-	if (n->u.scalar.len > 5 && s[0] != '+' && s[0] != '-' && s[0] != '.' &&
+	if (len > 5 && s[0] != '+' && s[0] != '-' && s[0] != '.' &&
 	    (s[0] < '0' || s[0] > '9'))
 		return SL_Y_STR;   /* longer than any null or boolean word, and not a number */
 	char c = s[0];

@@ -104,10 +104,6 @@ sl_err sl_tree_parse(const sl_source *src, sl_arena *a, sl_tree *out,
 sl_err sl_tree_parse_fixing(const sl_source *src, sl_arena *a, sl_tree *out,
 			    sl_tree_issue_fn issue, sl_tree_fix_fn fix, void *payload);
 
-/* True when s[0..n) holds a template placeholder ("{{ .Values.x }}"): the file is rendered
-** (Helm, kustomize helm-components) before it reaches the API server, so the text is not the
-** value, and no rule judges it. */
-bool sl_yaml_is_templated(const char *s, size_t n);
 /* Follows an alias to its target; other nodes (and NULL) are returned as they are. */
 const sl_node *sl_node_deref(const sl_node *n);
 /* The entries of a mapping as Kubernetes' decoder sees them, *n of them; NULL (and *n 0) when
@@ -152,6 +148,8 @@ sl_k8s_str sl_node_str(const sl_node *n);
 bool sl_scalar_is(const sl_node *n, const char *s);
 /* The YAML 1.1 type of a scalar (explicit tags honoured); SL_Y_STR for non-scalars. */
 sl_yaml_type sl_scalar_type(const sl_node *n);
+/* The YAML 1.1 type of a plain scalar's text s (len bytes, NUL-terminated). */
+sl_yaml_type sl_scalar_text_type(const char *s, size_t len);
 /* Parses an integer scalar (YAML 1.1 forms); false when n is not one. */
 bool sl_scalar_int(const sl_node *n, long long *out);
 /* "mapping", "sequence", "string", "integer", "boolean", "null", "number". */

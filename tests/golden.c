@@ -4,7 +4,9 @@
 **   bad/<case>.yaml or bad/<case>/      must give exactly the findings in bad/<case>.diag,
 **                                       one per line: "<path>:<line>:<col>: <message>", in the run's order
 **                                       (path, line, column), paths relative to bad/ (a directory case is linted as
-**                                       one run, so cross-file facts are seen)
+**                                       one run, so cross-file facts are seen); a notice rule's
+**                                       (rule.h, .notice) read "<path>:<line>:<col>: notice: <message>",
+**                                       so a notice delivered as a finding, or the reverse, fails
 **   bad/<case>.fixed.yaml               the case after the rule's fixes (safe and unsafe), for a
 **   bad/<case>.fixed/<file>             file case, or each changed file of a directory case;
 **                                       fixing that output again must change nothing. A bad
@@ -108,17 +110,19 @@ static char *run_case(const char *id, const char *rule_dir, const char *dir, con
 	cr_assert_eq(sl_run_new(cfg, &opts, &run, &err), SL_OK, "%s", err ? err : "");
 	cr_assert_eq(sl_run_add_path(run, input), SL_OK);
 	cr_assert_eq(sl_run_lint(run), SL_OK, "lint failed on %s", input);
-	size_t n = sl_run_finding_count(run);
+	/* the findings, then the notices: a rule reports one or the other */
+	size_t nf = sl_run_finding_count(run), n = nf + sl_run_notice_count(run);
 	char **lines = calloc(n + 1, sizeof *lines);
 	size_t dl = strlen(dir);
 	for (size_t i = 0; i < n; i++) {
-		const sl_finding *f = sl_run_finding(run, i);
+		const sl_finding *f = i < nf ? sl_run_finding(run, i) : sl_run_notice(run, i - nf);
 		const char *rel = strncmp(f->path, dir, dl) == 0 && f->path[dl] == '/' ? f->path + dl + 1 : f->path;
 		if (strcmp(f->rule, id) != 0) {
 			lines[i] = strdup("");
 			continue;
 		}
-		if (asprintf(&lines[i], "%s:%u:%u: %s\n", rel, f->line, f->column, f->message) < 0)
+		if (asprintf(&lines[i], "%s:%u:%u: %s%s\n", rel, f->line, f->column,
+			     i < nf ? "" : "notice: ", f->message) < 0)
 			cr_assert_fail("out of memory");
 	}
 	size_t total = 1;

@@ -188,23 +188,33 @@ static void check_sarif_against_json(const char *name, json_t *sarif, json_t *js
 	cr_expect_str_eq(str_at(driver, "semanticVersion"), sl_version());
 	cr_expect_str_eq(str_at(driver, "informationUri"), "https://github.com/schedlint/schedlint");
 	json_t *rules = json_object_get(driver, "rules");
-	/* the built-in rules (this process may have declared custom rules of other configs since) */
-	size_t builtin = 0;
+	json_t *notifications = json_object_get(driver, "notifications");
+	/* the built-in rules (this process may have declared custom rules of other configs since);
+	** the notice rules are the descriptors of notifications[], in the catalogue's order */
+	size_t builtin = 0, notice_rules = 0;
 	for (size_t i = 0; i < sl_rule_count(); i++) {
 		sl_rule_info ri;
 		sl_rule_get(i, &ri);
+		if (sl_rule_notice(i, 1)) {
+			cr_assert_str_eq(str_at(json_array_get(notifications, notice_rules++), "id"), ri.id,
+					 "%s: notifications[] holds the notice rules", name);
+			continue;
+		}
 		builtin += !strchr(ri.id, '/');
 	}
+	cr_expect_eq(json_array_size(notifications), notice_rules, "%s: notifications[]", name);
 	/* the CLI's run also lists the custom rules the project's configs declare, each id once */
 	cr_assert_geq(json_array_size(rules), builtin, "%s: every rule in rules[]", name);
 	for (size_t i = 0; i < json_array_size(rules); i++)
 		for (size_t j = 0; j < i; j++)
 			cr_assert_str_neq(str_at(json_array_get(rules, i), "id"),
 					  str_at(json_array_get(rules, j), "id"), "%s: rules[] repeats", name);
-	for (size_t i = 0; i < builtin; i++) {
+	for (size_t i = 0, at = 0; at < builtin; i++) {
 		sl_rule_info ri;
 		sl_rule_get(i, &ri);
-		json_t *r = json_array_get(rules, i);
+		if (sl_rule_notice(i, 1))
+			continue;
+		json_t *r = json_array_get(rules, at++);
 		cr_assert_str_eq(str_at(r, "id"), ri.id);
 		const char *rname = str_at(r, "name");
 		cr_expect(rname[0] >= 'A' && rname[0] <= 'Z' && !strchr(rname, '-'),
@@ -235,8 +245,26 @@ static void check_sarif_against_json(const char *name, json_t *sarif, json_t *js
 	cr_expect(json_is_boolean(json_object_get(inv, "executionSuccessful")) &&
 		  json_is_true(json_object_get(inv, "executionSuccessful")) == !unreadable,
 		  "%s: executionSuccessful", name);
+	/* after the unreadable files, one notification per notice, level note, its rule the
+	** descriptor, at the notice's place */
+	json_t *tens = json_object_get(inv, "toolExecutionNotifications");
+	json_t *notices = json_object_get(js, "notices");
+	size_t n_unreadable = json_array_size(tens) - json_array_size(notices);
 	if (unreadable)
-		cr_expect_gt(json_array_size(json_object_get(inv, "toolExecutionNotifications")), 0);
+		cr_expect_gt(n_unreadable, 0);
+	cr_assert_geq(json_array_size(tens), json_array_size(notices), "%s: a notification per notice", name);
+	for (size_t i = 0; i < json_array_size(notices); i++) {
+		json_t *t = json_array_get(tens, n_unreadable + i), *f = json_array_get(notices, i);
+		cr_expect_str_eq(str_at(t, "level"), "note");
+		json_t *desc = json_object_get(t, "descriptor");
+		cr_expect_str_eq(str_at(desc, "id"), str_at(f, "rule"));
+		cr_expect_str_eq(str_at(json_array_get(notifications, (size_t)int_at(desc, "index")), "id"),
+				 str_at(f, "rule"));
+		json_t *phys = json_object_get(json_array_get(json_object_get(t, "locations"), 0),
+					       "physicalLocation");
+		check_uri(json_object_get(phys, "artifactLocation"), name);
+		cr_expect_eq(int_at(json_object_get(phys, "region"), "startLine"), int_at(f, "line"));
+	}
 
 	json_t *results = json_object_get(run, "results");
 	json_t *findings = json_object_get(js, "findings");

@@ -172,9 +172,19 @@ SL_API const char *sl_run_file_write_error(const sl_run *run, size_t i);
 ** range. */
 SL_API sl_err sl_run_file_diff(const sl_run *run, size_t i, FILE *out);
 
+/* The findings (notices are apart: sl_run_notice). */
 SL_API size_t sl_run_finding_count(const sl_run *run);
 /* Finding i in sorted order; owned by the run; NULL out of range. */
 SL_API const sl_finding *sl_run_finding(const sl_run *run, size_t i);
+
+/* The notices: what the run did not lint, or not as deployed, and why (a Helm chart it does not
+** render, a kustomization it does not build, a templated file: the rules sl_rule_notice names),
+** nothing to change in the manifests. They are not findings: sl_run_finding_count leaves them out,
+** and nothing counts them towards a failure. Each is an sl_finding of a notice rule (severity
+** SL_SEV_INFO, no fix), in the findings' order; valid as long as the findings. Suppressions and
+** a config's `off` apply to them as to findings. NULL out of range. */
+SL_API size_t sl_run_notice_count(const sl_run *run);
+SL_API const sl_finding *sl_run_notice(const sl_run *run, size_t i);
 
 typedef struct sl_file_info {
 	const char *path;

@@ -22,6 +22,12 @@ typedef struct sl_rule_info {
 SL_API size_t sl_rule_count(void);
 /* Fills *out with rule i (sorted by id); SL_ENOTFOUND when i is out of range. Strings are static. */
 SL_API sl_err sl_rule_get(size_t i, sl_rule_info *out);
+/* Whether rule i reports notices rather than findings, and what a group of n of them is called.
+** A notice says what schedlint did not lint and why (a Helm chart, a kustomization it does not
+** build, a templated file: lint.h's sl_run_notice), nothing to change in the manifest. The words
+** (static): "Helm chart not linted" for n == 1, else "Helm charts not linted". NULL for a rule
+** that reports findings, and for i out of range. */
+SL_API const char *sl_rule_notice(size_t i, size_t n);
 /* The index of the rule with this id, or -1. */
 SL_API int sl_rule_find(const char *id);
 

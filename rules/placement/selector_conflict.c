@@ -92,7 +92,7 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 		rs[i] = (sl_requirement){.key = sl_node_str(sl_map_get(e, "key")),
 					 .op = sl_node_str(sl_map_get(e, "operator")),
 					 .values = v, .n_values = nv};
-		if (sl_yaml_is_templated(rs[i].key.s, rs[i].key.n) || sl_yaml_is_templated(rs[i].op.s, rs[i].op.n))
+		if (sl_template_in_value(rs[i].key.s, rs[i].key.n) || sl_template_in_value(rs[i].op.s, rs[i].op.n))
 			return false;
 		/* a case-only misspelling ("in") as invalid-node-affinity's safe fix writes it, so
 		** that fix never makes a finding of this rule appear */
@@ -100,7 +100,7 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 		if (fixed && (!fields || strcmp(fixed, "In") == 0 || strcmp(fixed, "NotIn") == 0))
 			rs[i].op = (sl_k8s_str){fixed, strlen(fixed)};
 		for (size_t j = 0; j < nv; j++)
-			if (sl_yaml_is_templated(v[j].s, v[j].n))
+			if (sl_template_in_value(v[j].s, v[j].n))
 				return false;
 		sl_k8s_problem p;
 		size_t np = fields ? sl_k8s_field_requirement_validate(&rs[i], &p, 1)
@@ -136,7 +136,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	for (size_t i = 0; i < ns; i++) {
 		const sl_pair *p = sl_map_pair(u->node_selector, i);
 		sl_label l = {sl_node_str(p->key), sl_node_str(p->value)};
-		if (!l.key.n || sl_yaml_is_templated(l.key.s, l.key.n) || sl_yaml_is_templated(l.value.s, l.value.n) ||
+		if (!l.key.n || sl_template_in_value(l.key.s, l.key.n) || sl_template_in_value(l.value.s, l.value.n) ||
 		    !sl_k8s_is_qualified_name(l.key.s, l.key.n) ||
 		    !sl_k8s_is_label_value(l.value.s, l.value.n))
 			continue;

@@ -33,7 +33,8 @@
  *
  * ## Fix safety
  * No fix: the chart is not wrong. Findings mapped back to templates offer no fix either (the
- * rendered text is not what a person edits).
+ * rendered text is not what a person edits). This is a notice, not a finding: never counted,
+ * never failing a run (`--fail-on`), shown after the summary (docs/report-formats.md, "Notices").
  *
  * ## Options
  * None.
@@ -44,4 +45,5 @@
  */
 SL_RULE(helm_chart_not_rendered, .id = "helm-chart-not-rendered", .category = "render",
 	.summary = "A Helm chart's templates are not linted unrendered: lint its rendered output",
-	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE);
+	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE,
+	.notice = {"Helm chart not linted", "Helm charts not linted"});

@@ -5,11 +5,23 @@
 
 /** ## What it does
  * Reports a kustomization that `kustomize build` (and `kubectl kustomize`, `kubectl apply -k`)
- * refuses: a resource path that is neither a file nor a directory with a kustomization, a
- * strategic-merge patch that matches no resource, a JSON 6902 patch without a target or whose
- * path names nothing, a `replicas:` entry naming a kind kustomize cannot scale, a cycle of
- * kustomizations. The finding points at the offending entry; the kustomization is not linted
- * further (its files are linted as plain files).
+ * refuses, and only one it refuses (kustomize v5 is the reference the tests compare with): a
+ * resource, patch, component or generator file that does not exist, a directory without a
+ * kustomization, a strategic-merge patch without a target that matches no resource or more than
+ * one (matched by apiVersion, kind, name and namespace as written in a base or as any
+ * transformer renamed them), a JSON 6902 patch without a target or whose operation fails (a
+ * `remove` of a key the object lacks, a `test` whose value differs, any operation below a
+ * missing key or past a list's end; a `replace` of a missing key adds it, as kustomize's JSON
+ * patch library does), a
+ * `replicas:` entry that names no Deployment, StatefulSet, ReplicaSet or ReplicationController, a
+ * cycle of kustomizations. The message is kustomize's own words with the failing path or id;
+ * kustomize's whole error text is in the notes. The finding points at the offending entry (a
+ * JSON 6902 failure: at the operation); the kustomization is not linted further (its files are
+ * linted as plain files).
+ *
+ * An input that is missing because git ignores it (a build step makes it) and a file outside
+ * the kustomization's directory (kustomize's default load restrictor) are `kustomize-unsupported`
+ * instead: nothing is wrong with the kustomization.
  *
  * ## Why is this bad?
  * Nothing of it reaches the cluster: the build fails before `kubectl apply` sends anything.
@@ -35,6 +47,8 @@
  *
  * ## References
  * - Kustomize, patches: https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/patches/
+ * - kustomize's PatchTransformer and resource ids: https://github.com/kubernetes-sigs/kustomize/blob/master/api/internal/builtins/PatchTransformer.go
+ * - The JSON patch library kustomize applies (evanphx/json-patch v4): https://github.com/evanphx/json-patch/blob/master/patch.go
  */
 SL_RULE(kustomize_invalid, .id = "kustomize-invalid", .category = "render",
 	.summary = "A kustomization that kustomize itself refuses to build",

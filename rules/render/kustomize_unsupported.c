@@ -5,10 +5,14 @@
 #include "rule.h"
 
 /** ## What it does
- * Reports a kustomization that uses a feature schedlint's built-in Kustomize builder does not
- * have: remote resources (there is no network), `helmCharts`, generator, transformer and
- * validator plugins, `openapi`, and generators reading `files` or `envs`. The finding points at
- * the offending key; when an overlay's base is the one that cannot be built, it points at the
+ * Reports a kustomization that schedlint's built-in Kustomize builder does not build: it uses
+ * remote resources (there is no network), `helmCharts`, generator, transformer and validator
+ * plugins or `openapi`; an input it names is not in the checkout because git ignores it (a build
+ * step makes it, as kueue's `dep-crds/`: kustomize cannot build it either until that step has
+ * run); or it loads a file from outside its own directory, which kustomize does only with
+ * `--load-restrictor LoadRestrictionsNone` (set `render.kustomize.load-restrictor: none` to build
+ * such overlays as that flag does). The finding points at the offending key or entry; when an
+ * overlay's base is the one that cannot be built for a missing feature, it points at the
  * overlay's `resources:` entry for that base. The kustomization is then not built: its own
  * resource files are linted as plain files, as they are written.
  *
@@ -35,14 +39,17 @@
  * ```
  *
  * ## Fix safety
- * No fix.
+ * No fix. This is a notice, not a finding: never counted, never failing a run (`--fail-on`),
+ * shown after the summary (docs/report-formats.md, "Notices").
  *
  * ## Options
- * None.
+ * `render.kustomize.load-restrictor` (`rootOnly`, the default, or `none`): whether a
+ * kustomization may load files from outside its directory, as kubectl's `--load-restrictor`.
  *
  * ## References
  * - Kustomize, the kustomization file: https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/
  */
 SL_RULE(kustomize_unsupported, .id = "kustomize-unsupported", .category = "render",
 	.summary = "A kustomization uses a feature schedlint does not build: its files are linted as plain files",
-	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE);
+	.severity = SL_SEV_INFO, .fix = SL_FIX_NONE,
+	.notice = {"kustomization not built as deployed", "kustomizations not built as deployed"});

@@ -75,10 +75,10 @@
 /* True when the requirement holds a template placeholder anywhere. */
 static bool req_templated(const sl_requirement *r)
 {
-	if (sl_yaml_is_templated(r->key.s, r->key.n) || sl_yaml_is_templated(r->op.s, r->op.n))
+	if (sl_template_in_value(r->key.s, r->key.n) || sl_template_in_value(r->op.s, r->op.n))
 		return true;
 	for (size_t i = 0; i < r->n_values; i++)
-		if (sl_yaml_is_templated(r->values[i].s, r->values[i].n))
+		if (sl_template_in_value(r->values[i].s, r->values[i].n))
 			return true;
 	return false;
 }

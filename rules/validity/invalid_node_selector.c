@@ -66,8 +66,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const sl_pair *p = sl_map_pair(u->node_selector, i);
 		const sl_node *k = sl_node_deref(p->key), *v = sl_node_deref(p->value);
 		char msg[1024];
-		if ((k && k->type == SL_NODE_SCALAR && sl_yaml_is_templated(k->u.scalar.s, k->u.scalar.len)) ||
-		    (v && v->type == SL_NODE_SCALAR && sl_yaml_is_templated(v->u.scalar.s, v->u.scalar.len)))
+		if ((k && k->type == SL_NODE_SCALAR && sl_template_in_value(k->u.scalar.s, k->u.scalar.len)) ||
+		    (v && v->type == SL_NODE_SCALAR && sl_template_in_value(v->u.scalar.s, v->u.scalar.len)))
 			continue;
 		if (k && k->type == SL_NODE_SCALAR &&
 		    sl_k8s_check_qualified_name(k->u.scalar.s, k->u.scalar.len, msg, sizeof msg) > 0)

@@ -75,7 +75,7 @@ static void check_term(sl_ctx *ctx, const sl_unit *u, const sl_node *term, const
 		return;
 	}
 	char msg[1024];
-	if (sl_yaml_is_templated(key, k->u.scalar.len))
+	if (sl_template_in_value(key, k->u.scalar.len))
 		return;
 	if (sl_k8s_check_qualified_name(key, k->u.scalar.len, msg, sizeof msg) > 0)
 		sl_report_rejected(ctx, k, sl_ctx_label(ctx, u),

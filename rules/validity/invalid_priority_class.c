@@ -105,7 +105,7 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	const sl_node *pp = sl_node_deref(sl_map_get(o->root, "preemptionPolicy"));
 	if (pp && pp->type == SL_NODE_SCALAR && sl_scalar_type(pp) != SL_Y_NULL) {
 		const char *s = pp->u.scalar.s;
-		if (sl_yaml_is_templated(s, pp->u.scalar.len))
+		if (sl_template_in_value(s, pp->u.scalar.len))
 			return SL_OK;
 		if (!*s)
 			sl_report_note(ctx, sl_report_rejected(ctx, pp, label, "preemptionPolicy",

@@ -72,7 +72,7 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const sl_container *c, con
 			continue;
 		const char *s = v->u.scalar.s;
 		size_t n = v->u.scalar.len;
-		if (sl_yaml_is_templated(s, n))
+		if (sl_template_in_value(s, n))
 			continue;
 		/* The API server's JSON decoder trims spaces before parsing. */
 		while (n && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'))

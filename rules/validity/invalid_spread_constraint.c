@@ -82,7 +82,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const char *key = field_str(c, "topologyKey", &key_n);
 		const char *when = field_str(c, "whenUnsatisfiable", &when_n);
 		field_str(c, "minDomains", &min_n);
-		if (sl_yaml_is_templated(key, strlen(key)) || sl_yaml_is_templated(when, strlen(when)))
+		if (sl_template_in_value(key, strlen(key)) || sl_template_in_value(when, strlen(when)))
 			continue;
 		long long v = 0;
 		sl_arena *a = sl_ctx_arena(ctx);

@@ -92,8 +92,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			.key = field_str(t, "key"), .op = field_str(t, "operator"),
 			.value = field_str(t, "value"), .effect = field_str(t, "effect"),
 		};
-		if (sl_yaml_is_templated(tol.key.s, tol.key.n) || sl_yaml_is_templated(tol.op.s, tol.op.n) ||
-		    sl_yaml_is_templated(tol.value.s, tol.value.n) || sl_yaml_is_templated(tol.effect.s, tol.effect.n))
+		if (sl_template_in_value(tol.key.s, tol.key.n) || sl_template_in_value(tol.op.s, tol.op.n) ||
+		    sl_template_in_value(tol.value.s, tol.value.n) || sl_template_in_value(tol.effect.s, tol.effect.n))
 			continue;
 		const sl_node *secs = sl_map_get(t, "tolerationSeconds");
 		if (secs && sl_scalar_type(secs) != SL_Y_NULL) {

@@ -46,6 +46,11 @@ bool sl_cli_fixed_text(const sl_run *run, size_t i, const char **data, size_t *l
 void sl_cli_fix_summary(FILE *out, size_t fixed, size_t remaining, size_t unwritten);
 /* "none", "safe" or "unsafe" */
 const char *sl_cli_fix_name(sl_fix_applicability f);
+/* How the listings name rule i's severity: "notice" for a notice rule (sl_rule_notice), else its
+** default severity ("error", "warning", "info"). */
+const char *sl_cli_severity_label(size_t i, const sl_rule_info *r);
+/* The "Category: ... Fix: ..." line of rule i's documentation (explain, docs/rules.md). */
+void sl_cli_rule_facts(FILE *out, size_t i, const sl_rule_info *r);
 
 /* The progress line of a long lint on a terminal (progress.c): "[  412/2000 files]" on stderr,
 ** rewritten in place, only when stderr is a terminal (not TERM=dumb) and not -q, once the run

@@ -45,8 +45,8 @@ int sl_cmd_explain(int argc, char **argv)
 	}
 	sl_rule_info r;
 	sl_rule_get((size_t)i, &r);
-	printf("# %s\n\n%s\n\nCategory: %s. Default severity: %s%s. Fix: %s.\n\n%s\n", r.id, r.summary,
-	       r.category, sl_severity_name(r.severity), r.enabled_by_default ? "" : " (off by default)",
-	       sl_cli_fix_name(r.fix), r.doc);
+	printf("# %s\n\n%s\n\n", r.id, r.summary);
+	sl_cli_rule_facts(stdout, (size_t)i, &r);
+	printf("\n%s\n", r.doc);
 	return EXIT_CLEAN;
 }

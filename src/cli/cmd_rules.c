@@ -18,15 +18,15 @@ static void print_markdown(FILE *out)
 		sl_rule_info r;
 		sl_rule_get(i, &r);
 		fprintf(out, "| [`%s`](#%s) | %s | %s%s | %s | %s |\n", r.id, r.id, r.category,
-			sl_severity_name(r.severity), r.enabled_by_default ? "" : " (off by default)",
+			sl_cli_severity_label(i, &r), r.enabled_by_default ? "" : " (off by default)",
 			sl_cli_fix_name(r.fix), r.summary);
 	}
 	for (size_t i = 0; i < sl_rule_count(); i++) {
 		sl_rule_info r;
 		sl_rule_get(i, &r);
-		fprintf(out, "\n## %s\n\nCategory: %s. Default severity: %s%s. Fix: %s.\n\n%s\n",
-			r.id, r.category, sl_severity_name(r.severity),
-			r.enabled_by_default ? "" : " (off by default)", sl_cli_fix_name(r.fix), r.doc);
+		fprintf(out, "\n## %s\n\n", r.id);
+		sl_cli_rule_facts(out, i, &r);
+		fprintf(out, "\n%s\n", r.doc);
 	}
 }
 
@@ -76,8 +76,9 @@ int sl_cmd_rules(int argc, char **argv)
 		for (size_t i = 0; i < sl_rule_count(); i++) {
 			sl_rule_info r;
 			sl_rule_get(i, &r);
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:s, s:s}", "id", r.id,
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:b, s:b, s:s, s:s}", "id", r.id,
 				"category", r.category, "severity", sl_severity_name(r.severity),
+				"notice", sl_rule_notice(i, 1) != NULL,
 				"enabled_by_default", r.enabled_by_default, "fix", sl_cli_fix_name(r.fix),
 				"summary", r.summary));
 		}
@@ -88,7 +89,7 @@ int sl_cmd_rules(int argc, char **argv)
 		for (size_t i = 0; i < sl_rule_count(); i++) {
 			sl_rule_info r;
 			sl_rule_get(i, &r);
-			printf("%-40s %-10s %-8s %-7s %s%s\n", r.id, r.category, sl_severity_name(r.severity),
+			printf("%-40s %-10s %-8s %-7s %s%s\n", r.id, r.category, sl_cli_severity_label(i, &r),
 			       sl_cli_fix_name(r.fix), r.summary, r.enabled_by_default ? "" : " (off by default)");
 		}
 	} else {

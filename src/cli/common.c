@@ -48,7 +48,8 @@ void sl_cli_usage(FILE *out)
 	      "      --statistics           a row per rule before the summary: count, rule,\n"
 	      "                             severity, [*] when --fix fixes them all, else how\n"
 	      "                             many --fix / --unsafe-fixes fix\n"
-	      "      --show-notes           each finding's notes (why, upstream error, way out) under it\n"
+	      "      --show-notes           each finding's notes (why, upstream error, way out) under it,\n"
+	      "                             and each notice under its line after the summary\n"
 	      "      --output-format concise|full   text: one line per finding, or each with its\n"
 	      "                             source lines, a caret under the span, its notes and\n"
 	      "                             fix (default: full on a terminal, else concise)\n"
@@ -73,7 +74,9 @@ void sl_cli_usage(FILE *out)
 	      "in place.\n"
 	      "\n"
 	      "Exit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or I/O\n"
-	      "error, 3 internal error. A YAML syntax error is a finding (yaml-syntax).\n", out);
+	      "error, 3 internal error. A YAML syntax error is a finding (yaml-syntax); a\n"
+	      "notice (what was not linted: a Helm chart, a kustomization, a templated file)\n"
+	      "is not, and never fails a run.\n", out);
 }
 
 /* The directory a config is discovered from for a file named name (NULL: the current one). */
@@ -170,6 +173,22 @@ int sl_cli_declare_rules(const char *config_path, const char *const *plugins, si
 const char *sl_cli_fix_name(sl_fix_applicability f)
 {
 	return f == SL_FIX_SAFE ? "safe" : f == SL_FIX_UNSAFE ? "unsafe" : "none";
+}
+
+const char *sl_cli_severity_label(size_t i, const sl_rule_info *r)
+{
+	return sl_rule_notice(i, 1) ? "notice" : sl_severity_name(r->severity);
+}
+
+void sl_cli_rule_facts(FILE *out, size_t i, const sl_rule_info *r)
+{
+	if (sl_rule_notice(i, 1))
+		fprintf(out, "Category: %s. A notice, not a finding: never counted, never fails a run. "
+			"Fix: %s.\n", r->category, sl_cli_fix_name(r->fix));
+	else
+		fprintf(out, "Category: %s. Default severity: %s%s. Fix: %s.\n", r->category,
+			sl_severity_name(r->severity), r->enabled_by_default ? "" : " (off by default)",
+			sl_cli_fix_name(r->fix));
 }
 
 bool sl_cli_fixed_text(const sl_run *run, size_t i, const char **data, size_t *len)

@@ -331,8 +331,10 @@ bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s)
 			    0, 0, NULL, NULL);
 		publish_to(doc, diags, entries);
 	}
-	for (size_t i = 0; run && i < sl_run_finding_count(run); i++) {
-		const sl_finding *f = sl_run_finding(run, i);
+	/* the findings, then the notices (Information on the chart, kustomization or template) */
+	size_t nf = run ? sl_run_finding_count(run) : 0, nn = run ? sl_run_notice_count(run) : 0;
+	for (size_t i = 0; i < nf + nn; i++) {
+		const sl_finding *f = i < nf ? sl_run_finding(run, i) : sl_run_notice(run, i - nf);
 		sl_lsp_doc *doc = sl_lsp_docs_find_path(d, f->path);
 		if (!doc)
 			continue;

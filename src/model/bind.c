@@ -5,6 +5,7 @@
 ** the units a binder adds to its object. */
 #include <string.h>
 #include "model/model.h"
+#include "template.h"
 
 static const char *type_word(enum sl_ftype t)
 {
@@ -44,10 +45,16 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 		return NULL;
 	if (v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_NULL)
 		return NULL;
-	/* An unrendered template ("{{ .Values.replicas }}") has no type yet: not reported, and
-	** not bound (no rule can judge it either). */
-	if (v->type == SL_NODE_SCALAR && sl_yaml_is_templated(v->u.scalar.s, v->u.scalar.len))
+	/* An unrendered template ("{{ .Values.replicas }}", "${REPLICAS}") has no type yet: not
+	** reported, and not bound (no rule can judge it either). Where a type other than a string
+	** is wanted it is evidence that the file is a template (template.h). */
+	if (v->type == SL_NODE_SCALAR && sl_template_in_value(v->u.scalar.s, v->u.scalar.len)) {
+		if (t != SL_T_STR && mc->issue)
+			mc->issue(mc->payload, "template-not-rendered", v,
+				  sl_arena_printf(mc->arena, "%s holds it where %s is wanted", field,
+						  type_word(t)), 0);
 		return NULL;
+	}
 	int ok;
 	switch (t) {
 	case SL_T_MAP: ok = v->type == SL_NODE_MAP; break;
@@ -71,7 +78,7 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 				if (val->type == SL_NODE_SCALAR) {
 					sl_yaml_type y = sl_scalar_type(val);
 					if (y == SL_Y_STR || y == SL_Y_NULL ||
-					    sl_yaml_is_templated(val->u.scalar.s, val->u.scalar.len))
+					    sl_template_in_value(val->u.scalar.s, val->u.scalar.len))
 						continue;
 				}
 				const char *kn = sl_scalar(k);

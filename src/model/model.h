@@ -124,7 +124,9 @@ typedef struct sl_object {
 	size_t n_units;
 } sl_object;
 
-/* Where the binder reports schema-type problems. */
+/* Where the binder reports schema-type problems, and a placeholder where a type other than a
+** string is wanted (rule "template-not-rendered", message: "replicas holds it where an integer
+** is wanted"; template.h). */
 typedef void (*sl_model_issue_fn)(void *payload, const char *rule, const sl_node *at,
 				  const char *message, int quote_fix);
 

@@ -4,10 +4,15 @@
 ** (::warning for warnings, ::notice for infos), escaped as @actions/core does: in the message
 ** "%" -> %25, CR -> %0D, LF -> %0A; in property values also ":" -> %3A and "," -> %2C; other
 ** controls, invalid UTF-8 and "##[" as escape.h says (SL_SINK_GITHUB_DATA / _PROP).
+** Then one ::notice per notice rule that reported (a group: no file, its rule as the title; a
+** notice is about a chart or a whole file, not a line to annotate, and GitHub shows only the
+** first few annotations of a kind per step):
+**   ::notice title=helm-chart-not-rendered::2 Helm charts not linted: charts/a/Chart.yaml, ...
 ** Then one plain summary line, which the runner prints but does not interpret because it does
 ** not start with "::":
 **   schedlint: E errors, W warnings, I infos in F files; X fixable
 ** Nothing is coloured. */
+#include <stdlib.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
 #include "output/escape.h"
@@ -43,6 +48,23 @@ sl_err sl_github_write(const sl_output_run *run, const sl_output_options *opts, 
 		sl_escape_put(out, f->message, SL_SINK_GITHUB_DATA);
 		fputc('\n', out);
 	}
+	const sl_finding **order;
+	size_t ng;
+	sl_notice_group *g = sl_group_notices(run, &order, &ng);
+	if (!g)
+		return SL_ENOMEM;
+	for (size_t k = 0; k < ng; k++) {
+		/* the line a text report gives the group, with the same bound */
+		char *line = sl_group_notice_line(&g[k], SL_SINK_GITHUB_DATA, SL_LINE_MAX);
+		if (!line)
+			break;
+		fputs("::notice title=", out);
+		sl_escape_put(out, g[k].rule, SL_SINK_GITHUB_PROP);
+		fprintf(out, "::%s\n", line);
+		free(line);
+	}
+	free(g);
+	free(order);
 	sl_summary s;
 	sl_summary_count(run, &s);
 	fprintf(out, "schedlint: %zu %s, %zu %s, %zu %s in %zu %s; %zu fixable\n",

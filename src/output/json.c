@@ -39,6 +39,18 @@ static json_t *edit_json(const sl_edit *e)
 			 "end_line", (json_int_t)e->end_line, "end_column", (json_int_t)e->end_column);
 }
 
+/* Where f is: its path, span, pointer and document. */
+static void put_place(json_t *o, const sl_finding *f)
+{
+	json_object_set_new(o, "path", sl_escape_json(f->path));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "column", json_integer(f->column));
+	json_object_set_new(o, "end_line", json_integer(f->end_line));
+	json_object_set_new(o, "end_column", json_integer(f->end_column));
+	json_object_set_new(o, "pointer", sl_escape_json(f->pointer));
+	json_object_set_new(o, "document", json_integer(f->document));
+}
+
 static json_t *finding_json(const sl_finding *f)
 {
 	json_t *o = json_object();
@@ -48,13 +60,7 @@ static json_t *finding_json(const sl_finding *f)
 	json_object_set_new(o, "severity", json_string(sl_severity_name(f->severity)));
 	json_object_set_new(o, "message", sl_escape_json(f->message));
 	json_object_set_new(o, "notes", notes_json(f->notes));
-	json_object_set_new(o, "path", sl_escape_json(f->path));
-	json_object_set_new(o, "line", json_integer(f->line));
-	json_object_set_new(o, "column", json_integer(f->column));
-	json_object_set_new(o, "end_line", json_integer(f->end_line));
-	json_object_set_new(o, "end_column", json_integer(f->end_column));
-	json_object_set_new(o, "pointer", sl_escape_json(f->pointer));
-	json_object_set_new(o, "document", json_integer(f->document));
+	put_place(o, f);
 	if (f->kind) {
 		json_object_set_new(o, "object", json_pack("{s:o, s:o, s:o, s:o}",
 			"apiVersion", str_or_null(f->api_version), "kind", str_or_null(f->kind),
@@ -81,6 +87,21 @@ static json_t *finding_item(void *run, size_t i)
 	return finding_json(((const sl_output_run *)run)->findings[i]);
 }
 
+/* A notice: a finding's place and words, without what a notice never has (a severity, an
+** object, a unit, a fix). */
+static json_t *notice_item(void *run, size_t i)
+{
+	const sl_finding *f = ((const sl_output_run *)run)->notices[i];
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "rule", json_string(f->rule));
+	json_object_set_new(o, "message", sl_escape_json(f->message));
+	json_object_set_new(o, "notes", notes_json(f->notes));
+	put_place(o, f);
+	return o;
+}
+
 static json_t *file_item(void *run, size_t i)
 {
 	sl_file_info fi = ((const sl_output_run *)run)->files[i];
@@ -93,16 +114,19 @@ sl_err sl_json_write(const sl_output_run *run, const sl_output_options *opts, FI
 	(void)opts;
 	sl_summary s;
 	sl_summary_count(run, &s);
-	/* findings and files are written one by one (stream.c) */
-	json_t *root = json_pack("{s:i, s:{s:s, s:s}, s:[], s:[], s:{s:I, s:I, s:I, s:I, s:I, s:I}}",
+	/* findings, notices and files are written one by one (stream.c) */
+	json_t *root = json_pack("{s:i, s:{s:s, s:s}, s:[], s:[], s:[], "
+				 "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}}",
 		"version", 1, "tool", "name", "schedlint", "version", sl_version(),
-		"findings", "files", "summary",
+		"findings", "notices", "files", "summary",
 		"files", (json_int_t)s.files, "documents", (json_int_t)s.documents,
 		"errors", (json_int_t)s.errors, "warnings", (json_int_t)s.warnings,
-		"infos", (json_int_t)s.infos, "fixable", (json_int_t)s.fixable);
+		"infos", (json_int_t)s.infos, "fixable", (json_int_t)s.fixable,
+		"notices", (json_int_t)run->n_notices);
 	const sl_json_array arrays[] = {
 		{"findings", run->n_findings, finding_item, (void *)run},
+		{"notices", run->n_notices, notice_item, (void *)run},
 		{"files", run->n_files, file_item, (void *)run},
 	};
-	return sl_stream_write_json(out, root, arrays, 2);
+	return sl_stream_write_json(out, root, arrays, 3);
 }

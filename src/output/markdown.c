@@ -7,7 +7,8 @@
 **   ### Files      | File | Findings | Errors | Warnings | Infos |    one row per file with findings
 **   ### Not read   | File | Why |                            files that could not be read
 **   ### Findings   | Location | Severity | Rule | Message |   path:line:col, in the run's order
-** A clean run is one line: "No problems found in N files." Every cell holding bytes from a
+**   ### Notices    - 2 Helm charts not linted: a, b           a line per notice rule (text's)
+** A clean run is one line: "No problems found in N files.", then its notices. Every cell holding bytes from a
 ** manifest, a file name or a plugin goes through escape.h's SL_SINK_MARKDOWN, so no value can
 ** end a cell or a row, or start code, emphasis, a link, HTML or a mention. */
 #include <stdlib.h>
@@ -110,6 +111,31 @@ static void unread_table(FILE *out, const sl_output_run *run)
 	}
 }
 
+/* What was not linted: a list item per notice rule, the line text output gives it. */
+static sl_err notices_list(FILE *out, const sl_output_run *run)
+{
+	if (!run->n_notices)
+		return SL_OK;
+	const sl_finding **order;
+	size_t ng;
+	sl_notice_group *g = sl_group_notices(run, &order, &ng);
+	if (!g)
+		return SL_ENOMEM;
+	sl_err err = SL_OK;
+	fputs("\n### Notices\n\n", out);
+	for (size_t k = 0; k < ng && !err; k++) {
+		char *line = sl_group_notice_line(&g[k], SL_SINK_MARKDOWN, SL_LINE_MAX);
+		if (!line)
+			err = SL_ENOMEM;
+		else
+			fprintf(out, "- %s (`%s`)\n", line, g[k].rule);
+		free(line);
+	}
+	free(g);
+	free(order);
+	return err;
+}
+
 sl_err sl_markdown_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	(void)opts;
@@ -118,7 +144,8 @@ sl_err sl_markdown_write(const sl_output_run *run, const sl_output_options *opts
 	size_t n = run->n_findings, unread = run->n_files - s.files;
 	if (n == 0 && unread == 0) {
 		fprintf(out, "No problems found in %zu %s.\n", s.files, plural(s.files, "file", "files"));
-		return ferror(out) ? SL_EIO : SL_OK;
+		sl_err err = notices_list(out, run);
+		return err ? err : ferror(out) ? SL_EIO : SL_OK;
 	}
 	sl_group_entry *by_rule = malloc((n ? n : 1) * sizeof *by_rule);
 	sl_group_entry *by_path = malloc((n ? n : 1) * sizeof *by_path);
@@ -151,5 +178,6 @@ sl_err sl_markdown_write(const sl_output_run *run, const sl_output_options *opts
 		findings_table(out, run);
 	free(by_rule);
 	free(by_path);
-	return ferror(out) ? SL_EIO : SL_OK;
+	sl_err err = notices_list(out, run);
+	return err ? err : ferror(out) ? SL_EIO : SL_OK;
 }

@@ -8,12 +8,16 @@
 #include <jansson.h>
 #include <stdio.h>
 #include "schedlint/lint.h"
+#include "output/escape.h"
 #include "source.h"
 
-/* A linted run as the public API gives it: its findings in sorted order and its files. */
+/* A linted run as the public API gives it: its findings in sorted order, its notices (the
+** notice rules': sl_run_notice) in the same order, and its files. */
 typedef struct sl_output_run {
 	const sl_finding *const *findings;
 	size_t n_findings;
+	const sl_finding *const *notices;
+	size_t n_notices;
 	const sl_file_info *files;
 	size_t n_files;
 	/* The text a finding's path points into when the run still holds it (stdin, a buffer, a
@@ -77,6 +81,25 @@ typedef struct sl_group_entry {
 void sl_group_sort(sl_group_entry *e, size_t n);
 size_t sl_group_find(const sl_group_entry *e, size_t n, const char *key);
 size_t sl_group_end(const sl_group_entry *e, size_t n, size_t from, const char *key);
+
+/* The run's notices grouped by rule, for the reports that give one line per group (text,
+** github, markdown): rule id order; in each group its notices in the run's order (by path). */
+typedef struct sl_notice_group {
+	const char *rule;
+	const sl_finding *const *notices;   /* the group's, in the run's order */
+	size_t n;
+	size_t n_paths;      /* the files among them (a kustomization may hold several notices) */
+} sl_notice_group;
+/* The groups (*n_out of them) and, in *order, the notices they point into (free both); NULL
+** when out of memory. */
+sl_notice_group *sl_group_notices(const sl_output_run *run, const sl_finding ***order, size_t *n_out);
+/* The line that stands for group g, escaped for sink, of at most max characters (code points):
+** "2 Helm charts not linted: charts/a/Chart.yaml, charts/b/Chart.yaml", the rule's words
+** (sl_rule_notice) after the number of files, then as many of the files as fit (without a
+** leading "./"), then "… and K more". Malloc'd; NULL when out of memory. */
+char *sl_group_notice_line(const sl_notice_group *g, sl_sink sink, size_t max);
+/* The longest first line of a message (and of a notice group's line): spec/cli.md. */
+#define SL_LINE_MAX 160
 
 /* Escape sequences of full text output ("" each without colour). */
 typedef struct sl_text_colors {

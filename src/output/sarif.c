@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** sarif.c: the SARIF 2.1.0 report (spec/cli.md, "Outputs"), for GitHub code scanning and any
 ** SARIF viewer. Written with jansson, never by hand. One run: tool.driver with every rule of
-** the registry, one result per finding (relative artifact URIs under %SRCROOT%, code-point
-** columns, a partial fingerprint that does not depend on line numbers, fixes as replacements),
-** and one invocation that carries the files that could not be read. */
+** the registry (the notice rules as its notifications), one result per finding (relative
+** artifact URIs under %SRCROOT%, code-point columns, a partial fingerprint that does not depend
+** on line numbers, fixes as replacements), and one invocation whose toolExecutionNotifications
+** carry the files that could not be read (level error) and the notices (level note, their rule
+** as the descriptor). */
 #include <jansson.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -277,15 +279,24 @@ static bool repeats_id(size_t i)
 	return false;
 }
 
-/* The index in rules[] of rule id, or -1. */
+/* True when catalogue entry i is a notice rule: a descriptor of tool.driver.notifications, not
+** of rules. */
+static bool is_notice(size_t i)
+{
+	return sl_rule_notice(i, 1) != NULL;
+}
+
+/* The index of rule id among the descriptors of its kind (rules[], or notifications[] for a
+** notice rule), or -1. */
 static int rule_index(const char *id)
 {
 	int at = sl_rule_find(id);
 	if (at < 0)
 		return -1;
+	bool notice = is_notice((size_t)at);
 	int idx = 0;
 	for (size_t i = 0; i < (size_t)at; i++)
-		idx += !repeats_id(i);
+		idx += !repeats_id(i) && is_notice(i) == notice;
 	return idx;
 }
 
@@ -389,22 +400,36 @@ static json_t *fix_json(uri_ctx *u, const sl_finding *f)
 	return o;
 }
 
-static json_t *result_json(uri_ctx *u, const sl_finding *f, const char *fp)
+/* f's message as a sentence, its notes after it, a paragraph each (malloc'd). */
+static char *message_text(const sl_finding *f)
 {
 	char *msg = sentence(f->message, strlen(f->message), SIZE_MAX);
-	if (msg && f->notes) {   /* the notes follow the first line, a paragraph each */
+	if (msg && f->notes) {
 		char *all = NULL;
 		if (asprintf(&all, "%s\n\n%s", msg, f->notes) < 0)
 			all = NULL;
 		free(msg);
 		msg = all;
 	}
+	return msg;
+}
+
+/* f's physicalLocation: its file and region. */
+static json_t *physical_location(uri_ctx *u, const sl_finding *f)
+{
 	json_t *phys = json_pack("{s:o}", "artifactLocation", artifact_location(u, f->path));
 	json_t *reg = region(f->line, f->column, f->end_line, f->end_column);
 	if (phys && reg)
 		json_object_set_new(phys, "region", reg);
 	else
 		json_decref(reg);
+	return phys;
+}
+
+static json_t *result_json(uri_ctx *u, const sl_finding *f, const char *fp)
+{
+	char *msg = message_text(f);
+	json_t *phys = physical_location(u, f);
 	json_t *o = msg && phys ? json_pack("{s:s}", "ruleId", f->rule) : NULL;
 	int idx = rule_index(f->rule);
 	if (o && idx >= 0)
@@ -421,6 +446,26 @@ static json_t *result_json(uri_ctx *u, const sl_finding *f, const char *fp)
 			json_object_set_new(props, "unit", sl_escape_json(f->unit));
 		json_object_set_new(o, "properties", props);
 	}
+	json_decref(phys);
+	free(msg);
+	return o;
+}
+
+/* A notice as a toolExecutionNotification: level "note", its rule as the descriptor (of
+** tool.driver.notifications), its place as a location, its notes after the message. */
+static json_t *notice_json(uri_ctx *u, const sl_finding *f)
+{
+	char *msg = message_text(f);
+	json_t *phys = physical_location(u, f);
+	json_t *desc = json_pack("{s:s}", "id", f->rule);
+	int idx = rule_index(f->rule);
+	if (desc && idx >= 0)
+		json_object_set_new(desc, "index", json_integer(idx));
+	json_t *o = msg && phys && desc
+		? json_pack("{s:s, s:{s:o}, s:O, s:[{s:O}]}", "level", "note", "message", "text",
+			    sl_escape_json(msg), "descriptor", desc, "locations", "physicalLocation", phys)
+		: NULL;
+	json_decref(desc);
 	json_decref(phys);
 	free(msg);
 	return o;
@@ -453,10 +498,18 @@ static json_t *invocation_json(uri_ctx *u, const sl_output_run *run)
 	}
 	if (!notes)
 		return NULL;
-	/* An input that could not be read means the analysis is incomplete (exit status 2). */
+	/* An input that could not be read means the analysis is incomplete (exit status 2); a
+	** notice does not. */
 	bool success = json_array_size(notes) == 0;
+	for (size_t i = 0; i < run->n_notices; i++) {
+		json_t *n = notice_json(u, run->notices[i]);
+		if (!n || json_array_append_new(notes, n) != 0) {
+			json_decref(notes);
+			return NULL;
+		}
+	}
 	json_t *o = json_pack("{s:b}", "executionSuccessful", success);
-	if (o && !success)
+	if (o && json_array_size(notes))
 		json_object_set_new(o, "toolExecutionNotifications", notes);
 	else
 		json_decref(notes);
@@ -482,23 +535,26 @@ sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, F
 	if (!getcwd(u.cwd, sizeof u.cwd) || u.cwd[0] != '/')
 		u.cwd[0] = '\0';
 
-	json_t *rules = json_array();
-	bool ok = rules != NULL;
+	/* the rules, and the notice rules as the descriptors of toolExecutionNotifications */
+	json_t *rules = json_array(), *notifications = json_array();
+	bool ok = rules && notifications;
 	for (size_t i = 0; ok && i < sl_rule_count(); i++) {
 		sl_rule_info r;
 		if (repeats_id(i))
 			continue;
-		ok = sl_rule_get(i, &r) == SL_OK && json_array_append_new(rules, rule_json(&r)) == 0;
+		ok = sl_rule_get(i, &r) == SL_OK &&
+		     json_array_append_new(is_notice(i) ? notifications : rules, rule_json(&r)) == 0;
 	}
 	/* the results are written one by one (stream.c), after the rest */
 	json_t *results = json_array();
 	sl_fingerprint *fp = sl_fingerprint_all(run);
 	ok = ok && results && fp;
-	json_t *driver = ok ? json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", "schedlint",
+	json_t *driver = ok ? json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "name", "schedlint",
 				       "version", sl_version(), "semanticVersion", sl_version(),
-				       "informationUri", INFO_URI, "rules", rules)
+				       "informationUri", INFO_URI, "rules", rules,
+				       "notifications", notifications)
 			    : NULL;
-	rules = NULL;
+	rules = notifications = NULL;
 	json_t *runo = driver ? json_pack("{s:{s:o}}", "tool", "driver", driver) : NULL;
 	if (runo) {
 		json_t *inv = invocation_json(&u, run);
@@ -528,6 +584,7 @@ sl_err sl_sarif_write(const sl_output_run *run, const sl_output_options *opts, F
 	json_decref(runo);
 	json_decref(results);
 	json_decref(rules);
+	json_decref(notifications);
 	sl_err err = SL_ENOMEM;
 	if (root) {
 		struct results r = {&u, run, fp};

@@ -125,6 +125,40 @@ static void put_notes(FILE *out, const char *notes, size_t width, bool full,
 	}
 }
 
+/* After the summary: the notices, a line per rule ("2 Helm charts not linted: a, b"), each
+** notice under it with --show-notes (its message, then its notes). */
+static sl_err put_notices(const sl_output_run *run, const sl_output_options *opts, FILE *out)
+{
+	const sl_finding **order;
+	size_t ng;
+	sl_notice_group *g = sl_group_notices(run, &order, &ng);
+	if (!g)
+		return SL_ENOMEM;
+	const char *col = severity_color(opts, SL_SEV_INFO), *reset = opts->color ? "\033[0m" : "";
+	sl_err err = SL_OK;
+	for (size_t k = 0; k < ng && !err; k++) {
+		char *line = sl_group_notice_line(&g[k], SL_SINK_TEXT_LINE, SL_LINE_MAX);
+		if (!line) {
+			err = SL_ENOMEM;
+			break;
+		}
+		fprintf(out, "%s%s%s\n", col, line, reset);
+		free(line);
+		for (size_t j = 0; opts->show_notes && j < g[k].n; j++) {
+			const sl_finding *f = g[k].notices[j];
+			fputs("  ", out);
+			sl_escape_put(out, f->path, SL_SINK_TEXT);
+			fprintf(out, ":%u:%u: ", f->line, f->column);
+			sl_escape_put(out, f->message, SL_SINK_TEXT);
+			fprintf(out, " [%s]\n", f->rule);
+			put_notes(out, f->notes, 0, false, NULL);
+		}
+	}
+	free(g);
+	free(order);
+	return err;
+}
+
 sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	const char *bold = opts->color ? "\033[1m" : "", *reset = opts->color ? "\033[0m" : "";
@@ -177,5 +211,6 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 			fprintf(out, "; %zu more with --fix --unsafe-fixes", s.unsafe_fixable);
 		fprintf(out, ".\n");
 	}
-	return ferror(out) ? SL_EIO : SL_OK;
+	sl_err err = opts->quiet ? SL_OK : put_notices(run, opts, out);
+	return err ? err : ferror(out) ? SL_EIO : SL_OK;
 }

@@ -11,7 +11,7 @@ Usage: config_schema.py   (from the project root, $SCHEDLINT naming the built bi
 (c) The schema cannot drift from config.c: the keys of each libcyaml schema table equal the
     properties of the matching schema object, its required fields the schema's required ones,
     and each enumeration (severities, fail-on, booleans, provider, deployment mode, taint effects,
-    Knative flags) and the rule ids and categories (`schedlint rules`) equal the schema's enums.
+    Knative flags, the Kustomize load restrictor) and the rule ids and categories (`schedlint rules`) equal the schema's enums.
 Prints every disagreement and exits 1; exits 0 when there is none.
 """
 import glob
@@ -42,6 +42,7 @@ TABLES = {
     "pool_fields": "#/definitions/node-pool",
     "project_fields": "#/definitions/project",
     "render_fields": "#/definitions/render",
+    "kustomize_fields": "#/definitions/kustomize",
 }
 
 problems = []
@@ -118,6 +119,8 @@ def check_drift(schema, schedlint):
     compare("cluster.provider", c_strings(src, "providers"), enum_of(cluster["provider"]))
     compare("cluster.kserve-default-deployment-mode", c_strings(src, "deployment_modes"),
             enum_of(cluster["kserve-default-deployment-mode"]))
+    compare("render.kustomize.load-restrictor", c_strings(src, "load_restrictors"),
+            enum_of(resolve(schema, "#/definitions/kustomize/properties/load-restrictor")))
     flags = c_strings(src, "knative_flags")
     short = [f[len("kubernetes.podspec-"):] for f in flags if f.startswith("kubernetes.podspec-")]
     compare("cluster.knative-features", sorted(flags + short),

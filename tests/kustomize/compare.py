@@ -5,8 +5,15 @@
 For every testdata/kustomize/<case>/ and every kustomization listed in its `roots` file (one
 directory a line), builds it both ways and compares the objects, matched by kind, namespace and
 name, on every field schedlint's rules read: the whole object but metadata.annotations added by
-kustomize itself (none here) — so in practice the whole object. Usage: compare.py DUMP [CASE...].
-Exits 77 (skipped, with a message) when kubectl is not installed."""
+kustomize itself (none here) — so in practice the whole object. A line may add words after the
+directory:
+  load-none   both build it as `kubectl kustomize --load-restrictor LoadRestrictionsNone` does
+  refused     kubectl must refuse it and schedlint give kustomize-invalid (a refusal is compared
+              too: one side building what the other refuses is a difference)
+  unbuilt     kubectl must refuse it and schedlint give kustomize-unsupported (an overlay written
+              for a flag, an input a build step makes)
+Usage: compare.py DUMP [CASE...]. Exits 77 (skipped, with a message) when kubectl is not
+installed."""
 import os
 import shutil
 import subprocess
@@ -55,12 +62,25 @@ def main():
     for case in cases:
         base = os.path.join(ROOT, case)
         with open(os.path.join(base, "roots")) as f:
-            roots = [line.strip() for line in f if line.strip() and not line.startswith("#")]
-        for r in roots:
+            roots = [line.split() for line in f if line.strip() and not line.startswith("#")]
+        for r, *words in roots:
             d = os.path.join(base, r)
-            ref = subprocess.run([kubectl, "kustomize", d], capture_output=True, text=True)
-            ours = subprocess.run([dump, os.path.join(d, "kustomization.yaml")],
+            none = "load-none" in words
+            ref = subprocess.run([kubectl, "kustomize"] +
+                                 (["--load-restrictor", "LoadRestrictionsNone"] if none else []) + [d],
+                                 capture_output=True, text=True)
+            ours = subprocess.run([dump] + (["--load-none"] if none else []) +
+                                  [os.path.join(d, "kustomization.yaml")],
                                   capture_output=True, text=True)
+            if "refused" in words or "unbuilt" in words:
+                compared += 1
+                rule = "kustomize-invalid" if "refused" in words else "kustomize-unsupported"
+                if ref.returncode == 0 or ours.returncode == 0 or f"[{rule}]" not in ours.stderr:
+                    print(f"{d}: expected kubectl to refuse and {rule}: kubectl exit {ref.returncode} "
+                          f"{ref.stderr.strip()[:300]}; schedlint exit {ours.returncode} "
+                          f"{ours.stderr.strip()[:300]}")
+                    failures += 1
+                continue
             if ref.returncode != 0 or ours.returncode != 0:
                 print(f"{d}: kubectl exit {ref.returncode} {ref.stderr.strip()[:300]}; "
                       f"schedlint exit {ours.returncode} {ours.stderr.strip()[:300]}")

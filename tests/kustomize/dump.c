@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** dump.c: prints what schedlint's Kustomize builder (src/kustomize.c) builds for a
 ** kustomization, as YAML, for compare.py to set beside `kubectl kustomize`. Usage: dump
-** DIR/kustomization.yaml. The build's own findings go to stderr; exit 1 when it does not build. */
+** [--load-none] DIR/kustomization.yaml (--load-none: as `kubectl kustomize --load-restrictor
+** LoadRestrictionsNone`). The build's own findings go to stderr, "MESSAGE [RULE]"; exit 1 when
+** it does not build. */
 #include <stdio.h>
 #include <string.h>
 #include "engine.h"
@@ -9,13 +11,14 @@
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fputs("usage: dump DIR/kustomization.yaml\n", stderr);
+	bool load_none = argc == 3 && strcmp(argv[1], "--load-none") == 0;
+	if (argc != 2 + load_none) {
+		fputs("usage: dump [--load-none] DIR/kustomization.yaml\n", stderr);
 		return 2;
 	}
 	sl_kustomize *k = NULL;
-	const char *paths[] = {argv[1]};
-	if (sl_kustomize_plan(paths, 1, 1, &k) != SL_OK) {
+	const char *paths[] = {argv[argc - 1]};
+	if (sl_kustomize_plan_seen(paths, 1, 1, NULL, &load_none, &k) != SL_OK) {
 		sl_kustomize_free(k);
 		return 3;
 	}

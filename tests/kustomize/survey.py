@@ -27,15 +27,18 @@ def main():
                 paths.append(os.path.join(d, n))
                 break
     paths.sort()
-    built = unsupported = invalid = equal = differ = ref_fail = 0
+    built = unsupported = invalid = equal = differ = ref_fail = agreed = 0
+    false_refusals, built_refused = [], []
     why = collections.Counter()
     diffs = collections.Counter()
     for p in paths:
         r = subprocess.run([dump, p], capture_output=True, text=True, errors="replace")
         reasons = re.findall(r": (.*) \[(kustomize-\w+)\]$", r.stderr, re.M)
-        if r.returncode == 0:
-            built += 1
-        elif any(rule == "kustomize-unsupported" for _, rule in reasons):
+        # what stopped the build (a key not applied is a notice; the build goes on)
+        stops = [rule for msg, rule in reasons if "is not applied by schedlint" not in msg]
+        if r.returncode == 0 or not stops:
+            built += 1   # or a component that only patches: no object
+        elif "kustomize-unsupported" in stops:
             unsupported += 1
         else:
             invalid += 1
@@ -43,11 +46,19 @@ def main():
             msg = re.sub(r"'[^']*'|\"[^\"]*\"|\([^)]*kustomization[^)]*\)|https?://\S+|\S+\.ya?ml", "…", msg)
             msg = re.sub(r"remote resource \S+", "remote resource …", msg)
             why[f"{rule}: {msg[:110]}"] += 1
-        if not kubectl or r.returncode != 0:
+        if not kubectl:
             continue
         ref = subprocess.run([kubectl, "kustomize", os.path.dirname(p)], capture_output=True, text=True,
                              errors="replace")
+        if r.returncode != 0:
+            if stops and "kustomize-unsupported" not in stops:
+                if ref.returncode == 0:
+                    false_refusals.append(p)
+                else:
+                    agreed += 1
+            continue
         if ref.returncode != 0:
+            built_refused.append(p)
             ref_fail += 1
             continue
         want, got = objects(ref.stdout), objects(r.stdout)
@@ -65,6 +76,12 @@ def main():
     if kubectl:
         print(f"of those built: {equal} equal to kubectl kustomize, {differ} differ, "
               f"{ref_fail} that kubectl kustomize refuses")
+        print(f"of those invalid: {agreed} kubectl kustomize refuses too, "
+              f"{len(false_refusals)} it builds")
+        for x in false_refusals:
+            print(f"  kubectl builds: {x}")
+        for x in built_refused:
+            print(f"  kubectl refuses what schedlint builds: {x}")
     print("why not built:")
     for k, v in why.most_common():
         print(f"  {v:4d}  {k}")

@@ -267,6 +267,16 @@ function ok(cond, msg) {
 	d = (await nextAfter(n, p => p.uri === uri, 'the save')).diagnostics;
 	ok(d.length === 0, 'a save reads the project again: ' + JSON.stringify(d));
 
+	// A template (a Go template outside a chart): one Information diagnostic at its first marker,
+	// nothing else of it (its GPU request without a limit included).
+	const tmpl = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Name }}\nspec:\n  containers:\n' +
+		'    - name: c\n      image: x\n      resources: {requests: {nvidia.com/gpu: 1}}\n';
+	conn.sendNotification('textDocument/didChange', {textDocument: {uri, version: ++v}, contentChanges: [{text: tmpl}]});
+	d = (await next(version(v), 'the template')).diagnostics;
+	ok(JSON.stringify(codes(d)) === JSON.stringify(['template-not-rendered']), 'a template: ' + codes(d));
+	ok(d[0].severity === 3 && slice(tmpl, d[0].range) === '{{ .Name }}', 'Information at the marker: ' +
+		JSON.stringify(d[0]));
+
 	// Close: the diagnostics are cleared.
 	conn.sendNotification('textDocument/didClose', {textDocument: {uri}});
 	await next(p => p.uri === uri && p.diagnostics.length === 0 && p.version === undefined, 'the close');

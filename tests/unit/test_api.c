@@ -27,13 +27,20 @@ static const char CLEAN_POD[] =
 	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n"
 	"    - name: c\n      image: x\n";
 
-static sl_run *linted_buffer(sl_config **cfg, const char *path, const char *text)
+/* A new run on one thread under the default config (*cfg, for the caller to free). */
+static sl_run *new_run(sl_config **cfg)
 {
 	cr_assert_eq(sl_config_new_default(cfg), SL_OK);
 	sl_run_options o = SL_RUN_OPTIONS_INIT;
 	o.jobs = 1;
 	sl_run *run = NULL;
 	cr_assert_eq(sl_run_new(*cfg, &o, &run, NULL), SL_OK);
+	return run;
+}
+
+static sl_run *linted_buffer(sl_config **cfg, const char *path, const char *text)
+{
+	sl_run *run = new_run(cfg);
 	cr_assert_eq(sl_run_add_buffer(run, path, text, strlen(text)), SL_OK);
 	cr_assert_eq(sl_run_lint(run), SL_OK);
 	return run;
@@ -443,4 +450,97 @@ Test(api, progress_is_called_once_per_file_one_call_at_a_time)
 		unlink(path);
 	}
 	rmdir(dir);
+}
+
+/* A Go template outside a chart: one notice, and no finding of it (its GPU request without a
+** limit included). */
+static const char TEMPLATED_POD[] =
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ .Name }}\nspec:\n  containers:\n"
+	"    - name: c\n      image: x\n      resources:\n        requests:\n"
+	"          nvidia.com/gpu: 1\n";
+
+Test(api, notices_are_apart_from_findings)
+{
+	sl_config *cfg;
+	sl_run *run = linted_buffer(&cfg, "t.yaml", TEMPLATED_POD);
+	cr_expect_eq(sl_run_finding_count(run), 0, "a template has no finding");
+	cr_assert_eq(sl_run_notice_count(run), 1);
+	const sl_finding *n = sl_run_notice(run, 0);
+	cr_expect_str_eq(n->rule, "template-not-rendered");
+	cr_expect_eq(n->severity, SL_SEV_INFO);
+	cr_expect_null(n->fix);
+	cr_expect_eq(n->line, 4);
+	cr_expect_eq(n->column, 9);
+	cr_expect_str_eq(n->path, "t.yaml");
+	cr_expect(strstr(n->message, "Go template ({{ .Name }})"), "%s", n->message);
+	cr_expect(n->notes && strstr(n->notes, "--stdin-filename t.yaml -"), "%s", n->notes);
+	cr_expect_null(sl_run_notice(run, 1));
+	cr_expect_null(sl_run_notice(run, (size_t)-1));
+	int tr = sl_rule_find("template-not-rendered");
+	cr_assert_geq(tr, 0);
+	cr_expect_str_eq(sl_rule_notice((size_t)tr, 1), "templated file not linted");
+	cr_expect_str_eq(sl_rule_notice((size_t)tr, 3), "templated files not linted");
+	cr_expect_null(sl_rule_notice((size_t)sl_rule_find("gpu-request-without-limit"), 1));
+	cr_expect_null(sl_rule_notice(sl_rule_count(), 1));
+	sl_run_free(run);
+	sl_config_free(cfg);
+	/* the same file rendered: a finding, no notice */
+	run = linted_buffer(&cfg, "t.yaml", GPU_NO_LIMIT);
+	cr_expect_eq(sl_run_notice_count(run), 0);
+	cr_expect_geq(sl_run_finding_count(run), 1);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+/* Code points in s[0..n). */
+static size_t code_points(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
+}
+
+Test(api, a_notice_group_is_one_line_of_at_most_160_characters)
+{
+	sl_config *cfg;
+	sl_run *run = new_run(&cfg);
+	enum { N = 300 };
+	for (int i = 0; i < N; i++) {
+		char path[128];
+		snprintf(path, sizeof path, "./manifests/state-driver-%03d/asset.yaml", i);
+		cr_assert_eq(sl_run_add_buffer(run, path, TEMPLATED_POD, strlen(TEMPLATED_POD)), SL_OK);
+	}
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	cr_assert_eq(sl_run_notice_count(run), N);
+	cr_expect_eq(sl_run_finding_count(run), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	sl_output_options ro = SL_OUTPUT_OPTIONS_INIT;
+	cr_assert_eq(sl_run_write_output(run, &ro, out), SL_OK);
+	fclose(out);
+	/* the summary, then the group's line, and nothing more */
+	const char *line = strchr(text, '\n');
+	cr_assert_not_null(line);
+	cr_expect(strncmp(text, "No problems found in 300 files.", 31) == 0, "%s", text);
+	line++;
+	const char *end = strchr(line, '\n');
+	cr_assert_not_null(end);
+	cr_expect_eq(end[1], '\0', "one line per notice rule:\n%s", text);
+	cr_expect(code_points(line, (size_t)(end - line)) <= 160, "%.*s", (int)(end - line), line);
+	cr_expect(strncmp(line, "300 templated files not linted: manifests/state-driver-000/asset.yaml, ",
+			  71) == 0, "%.*s", (int)(end - line), line);
+	/* the files listed and the rest counted make all of them */
+	size_t listed = 1;
+	for (const char *p = line; (p = strstr(p, ", ")) && p < end; p += 2)
+		listed++;
+	unsigned more = 0;
+	const char *tail = strstr(line, "\xe2\x80\xa6 and ");
+	cr_assert(tail && tail < end, "no \"… and K more\": %.*s", (int)(end - line), line);
+	cr_assert_eq(sscanf(tail, "\xe2\x80\xa6 and %u more", &more), 1);
+	cr_expect_eq(listed - 1 + more, N, "%zu listed and %u more", listed - 1, more);
+	free(text);
+	sl_run_free(run);
+	sl_config_free(cfg);
 }

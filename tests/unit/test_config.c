@@ -92,6 +92,7 @@ static void expect_defaults(const sl_config *cfg)
 	cr_expect_eq(cfg->fail_on, -1);
 	cr_expect_eq(sl_config_fail_on(cfg), -1);
 	cr_expect_eq(cfg->n_rules, 0);
+	cr_expect_str_eq(cfg->kustomize_load_restrictor, "rootOnly");
 	expect_default_cluster(&cfg->cluster);
 }
 
@@ -167,6 +168,7 @@ Test(config, every_key)
 
 	LIST(cfg->exclude, "charts/**/templates/**", "vendor/**");
 	cr_expect_eq(cfg->fail_on, SL_SEV_INFO);
+	cr_expect_str_eq(cfg->kustomize_load_restrictor, "none");
 	cr_expect_eq(sl_config_fail_on(cfg), SL_SEV_INFO);
 
 	cr_assert_eq(cfg->n_rules, 3);
@@ -445,6 +447,14 @@ Test(config, enumeration_typo_names_the_closest_value)
 	expect_error(FIXTURE("bad_provider_typo.yaml"), SL_ECONFIG,
 		"testdata/config/bad_provider_typo.yaml:2:13: error: unknown provider \"gek\" for "
 		"cluster.provider (expected gke, eks, aks or generic); did you mean \"gke\"?");
+}
+
+Test(config, load_restrictor_is_kustomizes_word_or_an_error)
+{
+	expect_error(FIXTURE("bad_load_restrictor.yaml"), SL_ECONFIG,
+		"testdata/config/bad_load_restrictor.yaml:3:22: error: unknown load restrictor "
+		"\"LoadRestrictionsNone\" for render.kustomize.load-restrictor (expected rootOnly or none: "
+		"kubectl kustomize's LoadRestrictionsRootOnly and LoadRestrictionsNone)");
 }
 
 Test(config, glob_that_cannot_match_is_an_error)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_repo.c: the git repository through libgit2 (src/repo.c): the work tree's root from a
 ** directory below it, none outside any repository, and git's own ignore rules (nested
-** .gitignore, a negation, .git/info/exclude, an ignored directory). */
+** .gitignore, a negation, .git/info/exclude, an ignored directory, a path below one that does
+** not exist: a build step's output, which Kustomize inputs name). */
 #include <criterion/criterion.h>
 #include <limits.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@ static void scratch_repo(void)
 	char cmd[PATH_MAX + 64];
 	snprintf(cmd, sizeof cmd, "git init -q '%s' && mkdir -p '%s/a/b' '%s/gen'", root, root, root);
 	cr_assert_eq(system(cmd), 0, "git init");
-	put(".gitignore", "gen/\n*.out.yaml\n!keep.out.yaml\n");
+	put(".gitignore", "gen/\n*.out.yaml\n!keep.out.yaml\ndep-crds\n");
 	put("a/.gitignore", "local.yaml\n");
 	put(".git/info/exclude", "secret.yaml\n");
 }
@@ -79,6 +80,12 @@ Test(repo, ignore_rules_are_gits)
 	cr_expect(IGN("secret.yaml", false), ".git/info/exclude");
 	cr_expect(!IGN("a/b/app.yaml", false), "a tracked-looking file");
 	cr_expect(!sl_repo_ignored(r, "/etc/passwd", false), "outside the work tree");
+	cr_expect(IGN("dep-crds/jobset/overlays/standalone", true),
+		  "below an ignored directory that does not exist");
+	cr_expect(IGN("a/b/not/made/x.out.yaml", false), "a pattern, its directories missing");
+	cr_expect(!IGN("a/b/not/made/kustomization.yaml", false), "missing but not ignored");
+	snprintf(p, sizeof p, "%s/", root);
+	cr_expect_str_eq(sl_repo_workdir(r), p);
 #undef IGN
 	sl_repo_free(r);
 	remove_repo();

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: Apache-2.0
+** test_kpatch.c: JSON 6902 patches on knode trees (src/kpatch.c) as kustomize applies them
+** with evanphx/json-patch v4: what each operation does (a replace of a missing key adds it,
+** negative indices, "-", copy and move, test by JSON value and type, "~1" in a token) and the
+** library's error texts, which kubectl kustomize prints as they are (each expected text below
+** is what kubectl kustomize, kustomize v5.5.0, printed for the same operation). Without kubectl
+** on the machine this is what keeps the builder to kustomize's JSON patch semantics. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "knode.h"
+#include "kpatch.h"
+#include "yaml_tree.h"
+
+static const char obj_yaml[] =
+	"kind: Deployment\n"
+	"metadata:\n"
+	"  name: ranker\n"
+	"  labels:\n"
+	"    app.kubernetes.io/name: ranker\n"
+	"spec:\n"
+	"  template:\n"
+	"    spec:\n"
+	"      containers:\n"
+	"      - name: main\n"
+	"        resources:\n"
+	"          limits:\n"
+	"            nvidia.com/gpu: 1\n"
+	"      - name: metrics\n";
+
+struct run {
+	sl_arena *a;
+	sl_source *srcs[2];
+	sl_knode *obj;   /* the object afterwards */
+	int rc;
+	const char *why;
+};
+
+static sl_knode *load(struct run *r, int i, const char *yaml)
+{
+	sl_tree t;
+	cr_assert_eq(sl_source_from_buffer(i ? "ops.yaml" : "obj.yaml", yaml, strlen(yaml),
+					   &r->srcs[i]), SL_OK);
+	cr_assert_eq(sl_tree_parse(r->srcs[i], r->a, &t, NULL, NULL), SL_OK);
+	cr_assert(t.n_docs >= 1 && t.docs[0]->root);
+	return sl_knode_load(r->a, t.docs[0]->root, r->srcs[i]);
+}
+
+/* Applies ops (YAML) to the object above. */
+static struct run apply(const char *ops)
+{
+	struct run r = {sl_arena_new(), {NULL, NULL}, NULL, 0, NULL};
+	cr_assert_not_null(r.a);
+	r.obj = load(&r, 0, obj_yaml);
+	const sl_knode *at = NULL;
+	r.rc = sl_kpatch_json6902(r.a, r.obj, load(&r, 1, ops), &r.why, &at);
+	return r;
+}
+
+/* The node at path ("spec/replicas", "spec/template/spec/containers/0/name") of the object
+** afterwards: a scalar's text, "(n items)" for a sequence, "(map)", or "(absent)". */
+static const char *at(const struct run *r, const char *path)
+{
+	static char buf[64];
+	const sl_knode *n = r->obj;
+	char *dup = strdup(path), *save = NULL;
+	for (char *t = strtok_r(dup, "/", &save); n && t; t = strtok_r(NULL, "/", &save))
+		n = n->type == SL_NODE_SEQ ? ((size_t)atoi(t) < n->n ? n->v[atoi(t)] : NULL)
+					   : sl_knode_get(n, t, NULL);
+	free(dup);
+	if (!n)
+		return "(absent)";
+	if (n->type == SL_NODE_SEQ) {
+		snprintf(buf, sizeof buf, "(%zu items)", n->n);
+		return buf;
+	}
+	return n->type == SL_NODE_MAP ? "(map)" : n->s;
+}
+
+static void done(struct run *r)
+{
+	sl_source_free(r->srcs[0]);
+	sl_source_free(r->srcs[1]);
+	sl_arena_free(r->a);
+}
+
+#define REFUSED(ops, want) do { \
+	struct run r_ = apply(ops); \
+	cr_expect_eq(r_.rc, 1, "%s", ops); \
+	cr_expect_str_eq(r_.why ? r_.why : "(none)", want); \
+	done(&r_); \
+} while (0)
+
+/* ops build; then each pair of path and text holds */
+#define BUILT(ops, ...) do { \
+	struct run r_ = apply(ops); \
+	cr_expect_eq(r_.rc, 0, "%s: %s", ops, r_.why ? r_.why : ""); \
+	const char *want_[] = {__VA_ARGS__}; \
+	for (size_t i_ = 0; i_ + 1 < sizeof want_ / sizeof *want_; i_ += 2) \
+		cr_expect_str_eq(at(&r_, want_[i_]), want_[i_ + 1], "%s: %s", ops, want_[i_]); \
+	done(&r_); \
+} while (0)
+
+#define C "spec/template/spec/containers/"
+
+Test(json6902, a_replace_of_a_missing_key_adds_it)
+{
+	BUILT("- {op: replace, path: /spec/replicas, value: 3}\n", "spec/replicas", "3");
+	BUILT("- {op: replace, path: /" C "1/image, value: m:2}\n", C "1/image", "m:2");
+}
+
+Test(json6902, indices_dash_negative_and_escaped_tokens)
+{
+	BUILT("- {op: add, path: /" C "-, value: {name: tracer}}\n"
+	      "- {op: add, path: /" C "0, value: {name: warmup}}\n"
+	      "- {op: remove, path: /" C "-1}\n"
+	      "- {op: replace, path: /metadata/labels/app.kubernetes.io~1name, value: gpu}\n"
+	      "- {op: add, path: /" C "-3, value: {name: first}}\n",
+	      /* -3 inserts before what is at 4 - 3, as kubectl does */
+	      "spec/template/spec/containers", "(4 items)", C "0/name", "warmup",
+	      C "1/name", "first", C "2/name", "main", C "3/name", "metrics",
+	      "metadata/labels/app.kubernetes.io", "(absent)");
+	struct run r = apply("- {op: replace, path: /metadata/labels/app.kubernetes.io~1name, "
+			     "value: gpu}\n");
+	const sl_knode *labels = sl_knode_get(sl_knode_get(r.obj, "metadata", NULL), "labels", NULL);
+	cr_expect_str_eq(sl_knode_str(labels, "app.kubernetes.io/name"), "gpu");
+	done(&r);
+}
+
+Test(json6902, copy_move_and_tests_that_hold)
+{
+	BUILT("- {op: test, path: /" C "0/resources/limits/nvidia.com~1gpu, value: 1}\n"
+	      "- {op: test, path: /metadata/name, value: ranker}\n"
+	      "- {op: test, path: /spec/replicas, value: null}\n"
+	      "- {op: copy, from: /metadata/name, path: /" C "1/image}\n"
+	      "- {op: move, from: /metadata/labels, path: /spec/selector}\n",
+	      C "1/image", "ranker", "metadata/labels", "(absent)", "spec/selector", "(map)",
+	      "metadata/name", "ranker");
+}
+
+Test(json6902, what_kubectl_refuses_in_its_words)
+{
+	REFUSED("- {op: replace, path: /spec/strategy/type, value: Recreate}\n",
+		"replace operation does not apply: doc is missing path: /spec/strategy/type: missing value");
+	REFUSED("- {op: replace, path: /spec/template/spec/containers/2, value: {name: x}}\n",
+		"replace operation does not apply: doc is missing key: /spec/template/spec/containers/2: "
+		"missing value");
+	REFUSED("- {op: replace, path: /spec/template/spec/containers/2/image, value: x}\n",
+		"replace operation does not apply: doc is missing path: "
+		"/spec/template/spec/containers/2/image: missing value");
+	REFUSED("- {op: remove, path: /spec/replicas}\n",
+		"error in remove for path: '/spec/replicas': Unable to remove nonexistent key: replicas: "
+		"missing value");
+	REFUSED("- {op: remove, path: /spec/template/spec/containers/3}\n",
+		"error in remove for path: '/spec/template/spec/containers/3': Unable to access invalid "
+		"index: 3: invalid index referenced");
+	REFUSED("- {op: add, path: /spec/strategy/type, value: Recreate}\n",
+		"add operation does not apply: doc is missing path: \"/spec/strategy/type\": missing value");
+	REFUSED("- {op: add, path: /spec/template/spec/containers/5, value: {name: x}}\n",
+		"error in add for path: '/spec/template/spec/containers/5': Unable to access invalid index: "
+		"5: invalid index referenced");
+	REFUSED("- {op: test, path: /metadata/name, value: other}\n",
+		"testing value /metadata/name failed: test failed");
+	REFUSED("- {op: test, path: /spec/replicas, value: 1}\n",
+		"testing value /spec/replicas failed: test failed");
+	REFUSED("- {op: test, path: /" C "0/resources/limits/nvidia.com~1gpu, value: \"1\"}\n",
+		"testing value /spec/template/spec/containers/0/resources/limits/nvidia.com~1gpu failed: "
+		"test failed");
+	REFUSED("- {op: frob, path: /spec}\n", "Unexpected kind: frob");
+	REFUSED("- {op: move, from: /spec/nothing, path: /spec/x}\n",
+		"error in move for path: 'nothing': Unable to remove nonexistent key: nothing: missing value");
+	REFUSED("- {op: copy, from: /spec/none/x, path: /spec/x}\n",
+		"copy operation does not apply: doc is missing from path: /spec/none/x: missing value");
+}
+
+Test(json6902, an_object_is_not_a_list_of_operations)
+{
+	struct run r = apply("op: add\npath: /spec/replicas\nvalue: 2\n");
+	cr_expect_eq(r.rc, 1);
+	done(&r);
+}
