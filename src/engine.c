@@ -154,10 +154,14 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 	}
 	pp->syntax = ns;
 	/* Text that ran to the end of the file is judged where it began (the message's "that started
-	** at line L, column C"): the last line is next to nothing that made it. */
+	** at line L, column C"): the last line is next to nothing that made it. So is a problem
+	** found only after the file's last non-blank byte (a simple key that never got its ':'). */
 	const char *began = strstr(message, " that started at line ");
 	unsigned line, col;
-	if (strstr(message, "unexpected end of stream") && began &&
+	size_t tail = pp->f->src->len;
+	while (tail > 0 && strchr(" \t\r\n", pp->f->src->data[tail - 1]))
+		tail--;
+	if ((strstr(message, "unexpected end of stream") || start >= tail) && began &&
 	    sscanf(began, " that started at line %u, column %u", &line, &col) == 2 && line && col)
 		start = sl_source_mark_offset(pp->f->src, line - 1, col - 1);
 	pp->syntax[pp->n_syntax++] = (struct syntax_issue){start, pp->last};
