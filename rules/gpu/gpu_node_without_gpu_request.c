@@ -198,9 +198,10 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const char *label = sl_ctx_label(ctx, u);
 	sl_report *r;
 	if (u->role == SL_ROLE_TRANSFORMER || u->role == SL_ROLE_EXPLAINER) {
-		r = sl_report_at(ctx, at, "%s is pinned to GPU nodes (%s) but requests no GPU: "
-				 "pre/post-processing belongs on CPU nodes", label, key);
-		sl_report_note(ctx, r, "Drop the GPU selector (it is often copied from the predictor).");
+		r = sl_report_at(ctx, at, "%s is pinned to GPU nodes (%s) but requests no GPU", label,
+				 key);
+		sl_report_note(ctx, r, "Pre- and post-processing belong on CPU nodes: drop the GPU "
+			       "selector (it is often copied from the predictor).");
 	} else if (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY ||
 		   u->role == SL_ROLE_WORKER) {
 		r = sl_report_at(ctx, at, "%s is pinned to GPU nodes (%s) but requests no GPU: add a "

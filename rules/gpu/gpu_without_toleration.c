@@ -22,15 +22,19 @@
  *   whether the plugin is on, the rule assumes it is off (it is not among kube-apiserver's
  *   default plugins) and its notes say so.
  *
- * With no evidence (the default config) the rule never reports. The message names the evidence
- * (the config key's file:line, or the provider preset).
+ * With no evidence (the default config) the rule never reports. The first note names the
+ * evidence (the config key's file:line, the provider preset, or the pools).
  *
  * Where node pools are known (spec/cluster.md §2: `cluster.node-pools`, Karpenter NodePools,
  * eksctl node groups, node dumps) and `cluster.gpu-nodes-tainted` is not set, the pools decide,
  * exactly: the rule reports when no pool accepts the unit and the GPU pools that would accept it
  * but for the taint (every other filter passes: `no-matching-node-pool`'s placement) all carry
- * an untolerated GPU taint, and its message names those pools. A unit that lands on some pool,
+ * an untolerated GPU taint, and its first note names those pools. A unit that lands on some pool,
  * or that no GPU pool would take anyway, is not reported (`no-matching-node-pool` says why).
+ * `no-matching-node-pool` then reports the same Pending unit for the same cause, and yields to
+ * this finding (one finding for one cause): this one names the missing toleration and carries
+ * the fix; it takes that rule's message and notes as notes, and its severity (error) when that
+ * is the higher.
  *
  * "Uses a GPU": a container requests or limits a GPU resource (`cluster.gpu-resources`), or
  * claims a device through Dynamic Resource Allocation (`resources.claims` naming a pod
@@ -328,7 +332,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const char *names;
 		if (!pools_tainted(ctx, u, p, &names))
 			return SL_OK;
-		tainted = (sl_fact){SL_TRI_YES, sl_ctx_short_paths(ctx, names)};
+		tainted = (sl_fact){SL_TRI_YES, names};
 	}
 	if (tainted.value != SL_TRI_YES)
 		return SL_OK;
@@ -351,11 +355,13 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			    unit_tolerates(ix, u, taint) || added_at_admission(u, ert, taint))
 				continue;
 			sl_report *r = sl_report_at(ctx, p->value,
-				"%s: %s %s %s but does not tolerate the %s:NoSchedule taint "
-				"(GPU nodes tainted: %s)", label, sl_ctx_container_label(ctx, c),
-				it.limit ? "limits" : "requests", name, taint, tainted.source);
+				"%s: %s %s %s but does not tolerate the %s:NoSchedule taint", label,
+				sl_ctx_container_label(ctx, c), it.limit ? "limits" : "requests", name,
+				taint);
+			sl_report_note(ctx, r, "GPU nodes are tainted: %s.", tainted.source);
 			add_notes(ctx, r, u, ert, strcmp(taint, name) != 0 ? name : NULL, taint);
 			add_fix(ctx, r, u, taint);
+			sl_report_cause(ctx, r, "untolerated taint %s", taint);
 		}
 	}
 	for (size_t i = 0; i < u->n_containers; i++) {
@@ -370,11 +376,12 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			    unit_tolerates(ix, u, taint))
 				continue;
 			sl_report *r = sl_report_at(ctx, e,
-				"%s: %s claims a %s device but does not tolerate the %s:NoSchedule taint "
-				"(GPU nodes tainted: %s)", label, sl_ctx_container_label(ctx, c), cls, taint,
-				tainted.source);
+				"%s: %s claims a %s device but does not tolerate the %s:NoSchedule taint",
+				label, sl_ctx_container_label(ctx, c), cls, taint);
+			sl_report_note(ctx, r, "GPU nodes are tainted: %s.", tainted.source);
 			add_notes(ctx, r, u, ert, cls, taint);
 			add_fix(ctx, r, u, taint);
+			sl_report_cause(ctx, r, "untolerated taint %s", taint);
 		}
 	}
 	return SL_OK;

@@ -6,7 +6,7 @@
 /** ## What it does
  * Reports each GPU resource named under `requests` or `limits` of the `resources` block that
  * sits directly under an InferenceService component (`spec.predictor`, `spec.transformer`,
- * `spec.explainer`, `spec.predictor.workerSpec`, `spec.canary[].predictor`). The message
+ * `spec.explainer`, `spec.predictor.workerSpec`, `spec.canary[].predictor`). A note
  * names where the entry belongs: the implementation's container resources
  * (`model.resources`, `triton.resources`, `art.resources`, `containers[0].resources`).
  *
@@ -332,12 +332,13 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				continue;
 			const char *where = container_resources_path(ctx, u);
 			sl_report *r = sl_report_at(ctx, p->key,
-				     "%s: pod-level resources.%s names %s, which no container gets; put "
-				     "it under %s.%s", sl_ctx_label(ctx, u), lists[l], name,
-				     where ? where : "the container's resources", lists[l]);
+				     "%s: pod-level resources.%s names %s, which no container gets",
+				     sl_ctx_label(ctx, u), lists[l], name);
 			sl_report_note(ctx, r, "Directly under an InferenceService component, `resources` "
 				       "is the pod-level resources field (KServe 0.15 and later), which "
 				       "takes cpu and memory only: a GPU there reaches no container.");
+			sl_report_note(ctx, r, "Put it under %s.%s.",
+				       where ? where : "the container's resources", lists[l]);
 			add_fix(ctx, r, u);
 		}
 	}

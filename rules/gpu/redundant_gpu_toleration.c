@@ -27,7 +27,7 @@
  * It is harmless but noise: the same toleration is written in every GPU manifest while the
  * cluster already adds it, and copies of it drift (a wrong effect, a stale key) without anyone
  * noticing. Removing it keeps manifests portable only if every target cluster runs the plugin,
- * which is why this rule is informational and depends on the config. The message names the
+ * which is why this rule is informational and depends on the config. A note names the
  * evidence (the config key's file:line, or why the unit runs on GKE).
  *
  * ## Example
@@ -127,7 +127,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		if (!key)
 			continue;
 		sl_report *r = sl_report_at(ctx, t,
-			     "%s tolerates %s:NoSchedule, which the cluster adds at admission (%s)", sl_ctx_label(ctx, u), key, added.source);
+			     "%s tolerates %s:NoSchedule, which the cluster adds at admission",
+			     sl_ctx_label(ctx, u), key);
+		sl_report_note(ctx, r, "Tolerations are added at admission: %s.", added.source);
 		sl_report_note(ctx, r, "The unit requests %s, and the ExtendedResourceToleration "
 			       "admission plugin (or GKE) adds {key: %s, operator: Exists, effect: "
 			       "NoSchedule} to such pods: the explicit entry repeats it.", key, key);

@@ -126,9 +126,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;
 	const sl_node *at = u->replicas && u->replicas->parent ? u->replicas : term;
 	sl_report *r = sl_report_at(ctx, at, "%s keeps %lld replicas with required anti-affinity on "
-				    HOSTNAME ", but the pools it can land on have %lld node%s (%s)",
-				    sl_ctx_label(ctx, u), u->min_replicas, nodes, nodes == 1 ? "" : "s",
-				    names);
+				    HOSTNAME ", but the pools it can land on have %lld node%s",
+				    sl_ctx_label(ctx, u), u->min_replicas, nodes, nodes == 1 ? "" : "s");
+	sl_report_note(ctx, r, "The pools it can land on, with their largest sizes: %s.", names);
 	sl_report_note(ctx, r, "%lld replica%s stay Pending: \"node(s) didn't match pod anti-affinity "
 		       "rules\".", u->min_replicas - nodes, u->min_replicas - nodes == 1 ? "" : "s");
 	sl_report_note(ctx, r, "Use preferredDuringSchedulingIgnoredDuringExecution or a topology "

@@ -14,9 +14,19 @@
  * nodeSelector, and the tolerations admission adds (`cluster.extended-resource-toleration`, or
  * GKE). A Karpenter NodePool is judged with Karpenter's own `Compatible`: a requirement on a key
  * the NodePool does not define fails unless the key is a well-known label or the operator is
- * `NotIn` or `DoesNotExist`. The message gives each pool's reason in the scheduler's words,
- * the first three pools, then a count; a note gives every failing filter of those three, with
- * what exactly (`schedlint placement` shows every pool's).
+ * `NotIn` or `DoesNotExist`. The message gives the first three pools, each with the first filter
+ * that fails, short (`taint nvidia.com/gpu`, `selector`, `Insufficient cpu`; a word each, as
+ * `schedlint placement`'s grid has them, when that is too long for the first line), then a
+ * count; a note gives every failing filter of those three in the scheduler's words, with what
+ * exactly (`schedlint placement` shows every pool's).
+ *
+ * One finding for one cause: when a pool is kept off only by a GPU taint the unit does not
+ * tolerate and `gpu-without-toleration` reports that missing toleration for the same unit, this
+ * rule yields to it: that finding stays, with this one's message and notes in its notes and this
+ * rule's severity (error) when it is the higher. It stays because it names the cause (the
+ * missing toleration) and carries the fix (adding it), which also makes the unit land; this
+ * rule's finding says only the consequence. A unit also kept off some other way (a selector,
+ * too little capacity on every pool) has no such way out and is reported here as well.
  *
  * Not reported for DaemonSets (their pods run on the nodes they match, none is a valid
  * outcome), templates (ServingRuntimes, ServerConfigs: judged on the units that use them), a
@@ -95,15 +105,25 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	sl_placement_verdict *v = sl_arena_alloc(a, nw * sizeof *v);
 	if (!v)
 		return SL_ENOMEM;
-	const char *list = "";
+	/* the first line: each pool's first reason, short (the note: the scheduler's words); a
+	** word each when that is too long */
+	const char *list = "", *words = "";
 	for (size_t i = 0; i < nw; i++) {
 		v[i] = sl_placement_eval(p->pod, &pools[i], a);
-		if (i < 3)
-			list = sl_arena_printf(a, "%s%s%s: %s", list, i ? "; " : "", pools[i].name,
-					       v[i].reasons[0].text);
+		const sl_placement_reason *re = &v[i].reasons[0];
+		const char *why = re->taint ? sl_arena_printf(a, "taint %.*s", (int)re->taint->key.n,
+							       re->taint->key.s ? re->taint->key.s : "")
+			: re->filter == SL_PLACEMENT_RESOURCES ? re->text : re->brief;
+		list = sl_arena_printf(a, "%s%s%s: %s", list, i ? "; " : "", pools[i].name, why);
+		words = sl_arena_printf(a, "%s%s%s: %s", words, i ? "; " : "", pools[i].name,
+					re->brief);
 	}
-	if (n > 3)
-		list = sl_arena_printf(a, "%s; and %zu more pool%s", list, n - 3, n - 3 > 1 ? "s" : "");
+	if (n > nw) {
+		list = sl_arena_printf(a, "%s; and %zu more", list, n - nw);
+		words = sl_arena_printf(a, "%s; and %zu more", words, n - nw);
+	}
+	if (list && strlen(list) + strlen(sl_ctx_label(ctx, u)) > 130)
+		list = words;
 	const sl_node *at = anchor(u, v, nw);
 	sl_report *r = at == u->pod || at == u->obj->spec || at == u->obj->root
 		? sl_report_key(ctx, at, "%s fits no node pool (%s)", sl_ctx_label(ctx, u), list)
@@ -133,10 +153,20 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			       n - MAX_NOTES);
 	sl_report_note(ctx, r, "The pods stay Pending: \"0/N nodes are available\", and no "
 		       "autoscaler adds a node for them.");
+	/* a pool kept off by one untolerated taint alone: tolerating it is a way out */
+	for (size_t i = 0; i < n; i++) {
+		sl_placement_verdict all = sl_placement_eval_all(p->pod, &pools[i]);
+		const sl_taint *t = all.n_reasons == 1 ? all.reasons[0].taint : NULL;
+		if (t)
+			sl_report_cause(ctx, r, "untolerated taint %.*s", (int)t->key.n,
+					t->key.s ? t->key.s : "");
+	}
 	return SL_OK;
 }
+
+static const char *const yields[] = {"gpu-without-toleration", NULL};
 
 SL_RULE(no_matching_node_pool, .id = "no-matching-node-pool", .category = "inventory",
 	.summary = "No known node pool accepts the unit's pods: they stay Pending",
 	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check,
-	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET), .modes = 0);
+	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET), .modes = 0, .yields_to = yields);

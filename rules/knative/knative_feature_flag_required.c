@@ -25,9 +25,11 @@
  * off: it is written `disabled` (or `allowed` where Knative needs `enabled`, or a value Knative
  * ignores, leaving the default), a KnativeServing CR leaves it unset, or the config's list
  * leaves it out. It is a **warning** that says the state is unknown when nothing says anything,
- * when two CRs or two ConfigMaps set the flag differently (the message names both, file:line),
- * or when a `config-features` ConfigMap leaves the flag unset; the notes name the config key
- * that settles it, `cluster.knative-features`, which also settles the last two cases.
+ * when two CRs or two ConfigMaps set the flag differently, or when a `config-features`
+ * ConfigMap leaves the flag unset; the notes name the config key that settles it,
+ * `cluster.knative-features`, which also settles the last two cases. The first line says the
+ * state in a few words ("it is off", "it is \"disabled\"", "its state is unknown"); a note names
+ * its source with file and line (both, when two disagree).
  *
  * Why a CR that leaves a flag unset counts as "disabled" and a ConfigMap does not: the Knative
  * Operator owns `config-features` (it writes it from `spec.config.features` and reverts other
@@ -221,42 +223,22 @@ static const char *origin_text(sl_ctx *ctx, const flag_info *fi)
 	return sl_arena_printf(sl_ctx_arena(ctx), "%s (%s)", source_name(ctx, o), place(ctx, o, at));
 }
 
-/* "config-features, a.yaml:7": the source, short, for the first line. */
-static const char *origin_short(sl_ctx *ctx, const flag_info *fi)
-{
-	const sl_object *o = fi->origin.obj;
-	const sl_node *at = fi->origin.node ? fi->origin.node : fi->origin.map;
-	return sl_arena_printf(sl_ctx_arena(ctx), "%s, %s",
-			       o->kind == SL_KIND_KNATIVE_SERVING ? "KnativeServing" : "config-features",
-			       place(ctx, o, at));
-}
-
-/* The end of the message: what the flag's state is, in a few words with its source. */
+/* The end of the first line: what the flag's state is, in a few words (the notes say where it
+** comes from). */
 static const char *state_text(sl_ctx *ctx, const flag_info *fi)
 {
-	sl_arena *a = sl_ctx_arena(ctx);
-	const sl_flag_origin *o = &fi->origin;
 	switch (fi->st) {
-	case ST_ENABLED:
-		break;
 	case ST_ALLOWED:
-		return sl_arena_printf(a, "it is \"allowed\", not \"enabled\" (%s)", origin_short(ctx, fi));
+		return "it is \"allowed\", not \"enabled\"";
 	case ST_DISABLED:
-		return sl_arena_printf(a, "it is \"%s\" (%s)", fi->raw, origin_short(ctx, fi));
+		return sl_arena_printf(sl_ctx_arena(ctx), "it is \"%s\"", fi->raw);
 	case ST_IGNORED:
-		return sl_arena_printf(a, "it is off: Knative ignores \"%s\" (%s)", fi->raw,
-				       origin_short(ctx, fi));
 	case ST_CR_UNSET:
-		return sl_arena_printf(a, "it is off: the KnativeServing CR leaves it unset (%s)",
-				       place(ctx, o->obj, o->map ? o->map : o->obj->spec));
 	case ST_CONFIG_OFF:
-		return sl_arena_printf(a, "it is not in cluster.knative-features (%s)", sl_config_knative_features_at(sl_ctx_config(ctx), a));
+		return "it is off";
+	case ST_ENABLED:
 	case ST_CM_UNSET:
-		return sl_arena_printf(a, "its state is unknown (%s leaves it unset)",
-				       origin_short(ctx, fi));
 	case ST_CONFLICT:
-		return sl_arena_printf(a, "its state is unknown (%s and %s disagree)",
-				       place(ctx, o->obj, o->node), place(ctx, o->other, o->other_node));
 	case ST_UNKNOWN:
 		break;
 	}
@@ -312,8 +294,10 @@ static void state_note(sl_ctx *ctx, sl_report *r, const char *flag, const flag_i
 	case ST_ALLOWED:
 	case ST_DISABLED:
 	case ST_IGNORED:
-		sl_report_note(ctx, r, "Set it to \"enabled\" in %s (the unsafe fix does), or remove the "
-			       "field.", origin_text(ctx, fi));
+		sl_report_note(ctx, r, "%s sets it to \"%s\"%s. Set it to \"enabled\" there (the unsafe "
+			       "fix does), or remove the field.", origin_text(ctx, fi), fi->raw,
+			       fi->st == ST_IGNORED ? ", a value Knative ignores: the flag stays off"
+			       : fi->st == ST_ALLOWED ? ", not \"enabled\"" : "");
 		return;
 	}
 }
@@ -403,8 +387,7 @@ static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const ch
 		   const char *flag, const flag_info *fi, const char *error)
 {
 	sl_report *r = sl_report_key(ctx, value, "%s sets %s, which needs %s; %s",
-				     sl_ctx_label(ctx, u), what, flag,
-				     sl_ctx_short_paths(ctx, state_text(ctx, fi)));
+				     sl_ctx_label(ctx, u), what, flag, state_text(ctx, fi));
 	if (!state_known(fi->st))
 		sl_report_cap(r, SL_SEV_WARNING);
 	rejection_note(ctx, r, u, error);

@@ -35,8 +35,8 @@
  *     serving.kserve.io/deploymentMode: RawDeployment
  * ```
  *
- * The message names the mode KServe falls back to and where that default comes from: an
- * `inferenceservice-config` ConfigMap among the linted files (`data.deploy`,
+ * The message names the mode KServe falls back to, and a note where that default comes from:
+ * an `inferenceservice-config` ConfigMap among the linted files (`data.deploy`,
  * `defaultDeploymentMode`), else config `cluster.kserve-default-deployment-mode`, else KServe's
  * shipped default (Serverless, that is Knative). The notes list the modes and suggest the one
  * the value resembles.
@@ -125,11 +125,10 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	const char *shown = *s ? sl_arena_printf(a, "\"%s\"", s) : "is empty and";
 	if (!shown)
 		return SL_ENOMEM;
-	const char *per = src ? sl_arena_printf(a, "the default per %s", sl_ctx_short_paths(ctx, src))
-			      : "its shipped default";
 	sl_report *r = sl_report_at(ctx, v, "%s: serving.kserve.io/deploymentMode %s is not a "
 				    "deployment mode; KServe falls back to %s, %s",
-				    sl_object_label(o, a), shown, def, per ? per : "");
+				    sl_object_label(o, a), shown, def,
+				    src ? "the cluster's default" : "its shipped default");
 	sl_report_note(ctx, r, "The modes are Standard, Knative, ModelMesh and the legacy "
 		       "RawDeployment and Serverless, compared case and all. KServe does not reject "
 		       "another value: GetDeploymentMode ignores it and uses the cluster's default, "

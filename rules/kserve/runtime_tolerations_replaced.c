@@ -130,10 +130,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	}
 	if (n_lost == 0)
 		return SL_OK;
-	sl_report *r = sl_report_key(ctx, u->tolerations, "%s: its tolerations replace those of %s "
-				     "%s, so its pods lose the runtime's toleration%s of %s",
-				     sl_ctx_label(ctx, u), sl_kind_name(rt->kind), rt->name,
-				     n_lost > 1 ? "s" : "", lost);
+	sl_report *r = sl_report_key(ctx, u->tolerations, "%s: its tolerations replace runtime %s's, "
+				     "so its pods lose the toleration%s of %s",
+				     sl_ctx_label(ctx, u), rt->name, n_lost > 1 ? "s" : "", lost);
 	sl_report_note(ctx, r, "KServe builds the pod with MergePodSpec, a strategic merge of the "
 		       "predictor's PodSpec onto the runtime's; tolerations has no patch strategy in "
 		       "corev1.PodSpec, so a non-empty list replaces the runtime's instead of adding to "

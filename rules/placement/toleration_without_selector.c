@@ -15,9 +15,19 @@
  *   or `agent-not-ready`, `karpenter.sh/`-prefixed keys, `CriticalAddonsOnly`,
  *   `node-role.kubernetes.io/control-plane`, `node-role.kubernetes.io/master`): tolerating them
  *   means "run anywhere", which is the intent;
- * - the GPU taint on a unit that requests or claims (DRA) that GPU, itself or through its
- *   template (the request already confines it to GPU nodes);
- * - spot taints ("may use spot" is the intent; `critical-on-spot` covers the risk).
+ * - accelerator taints: the GPU taint on a unit that requests or claims (DRA) that GPU, itself
+ *   or through its template (the request already confines it to GPU nodes), and the taint of any
+ *   GPU or accelerator resource (`cluster.gpu-resources`, `cluster.accelerator-resources`:
+ *   `nvidia.com/gpu`, `google.com/tpu`, ...) on a unit that requests none: it means "may also
+ *   run on the accelerator nodes" (a controller or a validator that runs anywhere, a pod whose
+ *   DRA claim schedlint cannot resolve), like the spot taints. Whether a CPU unit can take an
+ *   accelerator node is `lands-on-gpu-pool`'s question, on the pools' evidence. (spec/rules.md
+ *   exempts only the first case; the corpus review of issue 25 found every GPU-taint finding on
+ *   a unit without a GPU request to be of the second kind.)
+ * - spot taints ("may use spot" is the intent; `critical-on-spot` covers the risk);
+ * - the `kubernetes.io/arch` taint: GKE taints its Arm nodes `kubernetes.io/arch=arm64:NoSchedule`
+ *   so that single-architecture images stay off them, and tolerating it means "may also run on
+ *   Arm" (a multi-architecture image), like the spot taints: nothing to select.
  *
  * A template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
  * LLMInferenceServiceConfig) is judged through the units among the files that use it, and on
@@ -70,6 +80,9 @@
  *   ...): https://kubernetes.io/docs/reference/labels-annotations-taints/
  * - Karpenter startup taints (`karpenter.sh/`-prefixed keys) and `CriticalAddonsOnly`:
  *   https://karpenter.sh/docs/concepts/nodepools/#spectaints
+ * - GKE, Prepare an Arm workload for deployment (the `kubernetes.io/arch=arm64:NoSchedule`
+ *   taint of Arm nodes, and a toleration for it to let a multi-architecture workload use them):
+ *   https://cloud.google.com/kubernetes-engine/docs/how-to/prepare-arm-workloads-for-deployment
  * - KServe `MergePodSpec` (pkg/controller/v1beta1/inferenceservice/utils/utils.go) and Seldon
  *   `MergePodSpecs` (operator/controllers/reconcilers/common/patch_utils.go): how a unit is merged
  *   over its template.
@@ -146,8 +159,12 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		if ((gpu_taint && strcmp(key, gpu_taint) == 0) ||
 		    sl_gpu_unit_taint(sl_ctx_index(ctx), u, key))
 			continue;   /* the taint of a GPU the (merged) unit requests or claims */
+		if (*key && sl_config_is_accelerator_resource(cfg, key))
+			continue;   /* "may also run on the accelerator nodes" */
 		if (*key && sl_config_is_spot_key(cfg, key))
 			continue;
+		if (strcmp(key, "kubernetes.io/arch") == 0)
+			continue;   /* "may also run on Arm" (GKE's Arm node taint) */
 		const char *shown = *key ? key : (op && strcmp(op, "Exists") == 0) ? "every taint" : "\"\"";
 		if (strstr(keys, shown) == NULL && strlen(keys) + strlen(shown) + 3 < sizeof keys) {
 			if (*keys)

@@ -140,7 +140,7 @@ static bool on_selection(const sl_selection *s, void *payload)
 		if (!v || !sl_selection_allows(s, v))
 			continue;
 		sl_report *r = sl_report_at(sc->ctx, s->at,
-					    "%s has critical priority (%s) but its %s admits spot nodes (%s=%s)",
+					    "%s is critical (%s) but its %s admits spot nodes (%s=%s)",
 					    sl_ctx_label(sc->ctx, sc->u), sc->cls,
 					    s->term < 0 ? "nodeSelector" : "required node affinity",
 					    s->key, v);
@@ -279,7 +279,7 @@ static void check_preferred(struct scan *sc)
 				continue;
 			const char *key = sl_scalar(sl_map_get(ex, "key"));
 			sl_report *r = sl_report_at(sc->ctx, ex,
-				     "%s has critical priority (%s) but its preferred node affinity "
+				     "%s is critical (%s) but its preferred node affinity "
 				     "favours spot nodes (%s=%s)", sl_ctx_label(sc->ctx, sc->u), sc->cls,
 				     key, v);
 			notes(sc, r);
@@ -302,7 +302,7 @@ static void check_tolerations(struct scan *sc)
 			continue;
 		const char *key = sl_scalar(sl_map_get(tol, "key"));
 		sl_report *r = sl_report_at(sc->ctx, tol,
-			     "%s has critical priority (%s) but tolerates the spot taint %s",
+			     "%s is critical (%s) but tolerates the spot taint %s",
 			     sl_ctx_label(sc->ctx, sc->u), sc->cls, key);
 		notes(sc, r);
 		const sl_node *target = r ? toleration_target(cfg, sc->u, tol) : NULL;
@@ -335,7 +335,12 @@ static void check_template(struct scan *sc)
 		return;
 	const sl_config *cfg = sl_ctx_config(sc->ctx);
 	const char *label = sl_ctx_label(sc->ctx, sc->u);
-	const char *tl = sl_object_label(m->base->obj, sl_ctx_arena(sc->ctx));
+	/* "its ServerConfig mlserver", "its runtime triton" */
+	const sl_object *bo = m->base->obj;
+	const char *tl = sl_arena_printf(sl_ctx_arena(sc->ctx), "its %s %s",
+					 bo->kind == SL_KIND_SELDON_SERVER_CONFIG ? "ServerConfig"
+					 : bo->kind == SL_KIND_LLM_INFERENCE_SERVICE_CONFIG ? "config"
+					 : "runtime", bo->name ? bo->name : "(unnamed)");
 	sl_pairs ps = sl_merged_node_selector(m);
 	for (const sl_pair *p; (p = sl_merge_pairs_next(&ps));) {
 		const char *key = sl_scalar(p->key);
@@ -345,8 +350,8 @@ static void check_template(struct scan *sc)
 			if (!v || !sl_scalar_is(p->value, v) || !at)
 				continue;
 			notes(sc, sl_report_key(sc->ctx, at,
-						"%s has critical priority (%s) but its nodeSelector from %s "
-						"selects spot nodes (%s=%s)", label, sc->cls, tl, key, v));
+						"%s is critical but the nodeSelector of %s selects "
+						"spot nodes (%s=%s)", label, tl, key, v));
 			break;
 		}
 	}
@@ -360,8 +365,8 @@ static void check_template(struct scan *sc)
 			if (!v || !at)
 				continue;
 			notes(sc, sl_report_key(sc->ctx, at,
-						"%s has critical priority (%s) but its preferred node affinity "
-						"from %s favours spot nodes (%s=%s)", label, sc->cls, tl,
+						"%s is critical but the preferred node affinity of %s "
+						"favours spot nodes (%s=%s)", label, tl,
 						sl_scalar(sl_map_get(sl_seq_item(exprs, e), "key")), v));
 		}
 	}
@@ -371,8 +376,8 @@ static void check_template(struct scan *sc)
 		if (!tols.from_base || !spot_toleration(cfg, t) || !at)
 			continue;
 		notes(sc, sl_report_key(sc->ctx, at,
-					"%s has critical priority (%s) but tolerates the spot taint %s "
-					"(from %s)", label, sc->cls, sl_scalar(sl_map_get(t, "key")), tl));
+					"%s is critical but tolerates the spot taint %s (from %s)",
+					label, sl_scalar(sl_map_get(t, "key")), tl));
 	}
 }
 
@@ -388,23 +393,26 @@ static sl_err check_pools(struct scan *sc)
 	const sl_placement *p = sl_ctx_placement(ctx, sc->u);
 	if (!p)
 		return SL_OK;
-	const char *names = NULL;
+	const char *names = NULL, *wheres = NULL;
 	bool on_demand = false;   /* else every pool it lands on is spot: spot-only-critical's */
 	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);)
 		on_demand |= it.pool->spot == SL_TRI_NO;
-	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
-		if (!on_demand || it.pool->spot != SL_TRI_YES || it.pool->n_taints > 0)
+	size_t found = 0;
+	for (sl_placement_iter it = sl_placement_pools(p, true); on_demand && sl_placement_next(&it);) {
+		if (it.pool->spot != SL_TRI_YES || it.pool->n_taints > 0)
 			continue;
-		const char *one = sl_arena_printf(a, "%s (%s)", it.pool->name,
-						  sl_ctx_short_paths(ctx, it.pool->where));
-		names = sl_arena_list_add(a, names, one);
+		names = sl_arena_list_add(a, names, it.pool->name);
+		wheres = sl_arena_list_add(a, wheres, sl_arena_printf(a, "%s (%s)", it.pool->name,
+								      it.pool->where));
+		found++;
 	}
 	const sl_node *at = sc->u->pod && sc->u->pod->parent ? sc->u->pod : NULL;
 	if (!names || !at)
 		return SL_OK;
-	sl_report *r = sl_report_key(ctx, at, "%s has critical priority (%s) and nothing keeps it "
-				     "off the untainted spot pool %s", sl_ctx_label(ctx, sc->u), sc->cls,
-				     names);
+	sl_report *r = sl_report_key(ctx, at, "%s is critical (%s) and nothing keeps it off the "
+				     "untainted spot pool%s %s", sl_ctx_label(ctx, sc->u), sc->cls,
+				     found > 1 ? "s" : "", names);
+	sl_report_note(ctx, r, "The untainted spot pool%s: %s.", found > 1 ? "s" : "", wheres);
 	notes(sc, r);
 	sl_report_note(ctx, r, "Taint the spot pool (its spot label as a NoSchedule taint, as AKS "
 		       "does) or select on-demand nodes.");

@@ -21,6 +21,10 @@
  *   it began); a marker further away, in a comment, or a bare
  *   `$NAME` (which cannot break YAML) excuses nothing, and a file with one syntax error away
  *   from every marker keeps that `yaml-syntax` error (the ones its markers made are dropped);
+ *   next to a syntax error, an indented line that is only `...` (or `…`), a comment after it
+ *   allowed, counts as a marker too: a documentation excerpt's elision ("the rest goes here"),
+ *   reported as an "excerpt with an elision" (at column 0 `...` ends a YAML document, which is
+ *   YAML, and is never one);
  * - a marker in a mapping key, in `apiVersion` or `kind`, or in a `metadata` name, namespace,
  *   generateName or label;
  * - in an object of a kind schedlint models, a whole value that is one placeholder

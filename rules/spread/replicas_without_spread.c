@@ -4,18 +4,66 @@
 #include "sdk/rule.h"
 
 /** ## What it does
- * Reports a placement unit that keeps at least 2 replicas running and has neither
- * `podAntiAffinity` nor `topologySpreadConstraints`, judged on the unit as its pods get it (an
- * InferenceService predictor merged over the runtime its `runtime:` names, a Seldon Server over
- * its ServerConfig: spreading that comes from the template counts). The replica count is the one
- * the workload keeps running: Deployment, StatefulSet and ReplicaSet `replicas` (default 1),
- * InferenceService and InferenceGraph `minReplicas` (default 1), Knative
+ * Reports a unit that keeps at least 2 replicas running, whose replicas could share a node, and
+ * that has neither `podAntiAffinity` nor `topologySpreadConstraints`, judged on the unit as its
+ * pods get it (an InferenceService predictor merged over the runtime its `runtime:` names, a
+ * Seldon Server over its ServerConfig: spreading that comes from the template counts). It applies
+ * to:
+ * - serving units: InferenceService components, InferenceGraph routers, LLMInferenceService
+ *   workloads, Knative Services and Configurations, Seldon Servers;
+ * - workloads (Deployment, StatefulSet, ReplicaSet) whose pods request an accelerator — a
+ *   resource of `cluster.gpu-resources` or `cluster.accelerator-resources` (by default
+ *   `google.com/tpu` and the names starting `aws.amazon.com/neuron`, `habana.ai/`,
+ *   `gpu.intel.com/`, `cloud-tpus.google.com/`), or a GPU claimed through Dynamic Resource
+ *   Allocation — and serve: a container declares `ports` or a `readinessProbe` (what a Service
+ *   sends traffic to).
+ * A generic workload (a web app, a controller) is not judged: whether it needs spreading is not
+ * an ML-serving placement question, and the scheduler's default spreading is often what its
+ * author wants. Nor is an accelerator workload that serves nothing (a test pod that runs
+ * `nvidia-smi` and sleeps, a queue worker): losing a node delays its work but takes no service
+ * down. (The issue that scoped this rule names "workloads whose pods request an accelerator";
+ * the serving condition is this rule's, from the corpus review: every accelerator workload
+ * without a port there was a device-plugin or DRA test pod.)
+ *
+ * The replica count is the one the unit keeps running: Deployment, StatefulSet and ReplicaSet
+ * `replicas` (default 1), InferenceService and InferenceGraph `minReplicas` (default 1), Knative
  * `autoscaling.knative.dev/min-scale` on the revision template (default 0), Seldon Server
- * `replicas` (or `minReplicas` when `replicas` is unset, as Seldon's `GetValidatedScalingSpec`
- * defaults it), LLMInferenceService `replicas`. Skipped: DaemonSets (one pod per node by design),
- * InferenceServices in ModelMesh mode (their pods are the runtime's), templates used by a unit
- * among the files, and workloads without a pod spec (a fragment: no pods to spread). Reported
- * at the field that sets the replica count.
+ * `minReplicas` when set (Seldon's server autoscaling keeps a Server between `minReplicas` and
+ * `maxReplicas`; `replicas` is where it starts, `GetValidatedScalingSpec`), else `replicas`
+ * (default 1), LLMInferenceService `replicas`; for a workload or a Seldon Server that a
+ * HorizontalPodAutoscaler (autoscaling/v1 or v2) or KEDA ScaledObject among the linted or
+ * project files scales (`scaleTargetRef`: kind, name, API group, in the same namespace), the
+ * autoscaler's minimum instead: `minReplicas` (default 1), `minReplicaCount` (default 0).
+ *
+ * Not reported when a replica needs every accelerator of the node it runs on, since two
+ * replicas can then never share a node:
+ * - `google.com/tpu` equal to the chips of one host of the GKE TPU slice the unit selects
+ *   (`cloud.google.com/gke-tpu-topology`, with `cloud.google.com/gke-tpu-accelerator` when set):
+ *   a single-host slice has every chip of its topology on its host (up to `2x4` for v5e and v6e,
+ *   `2x2x1` for v4, v5p and TPU7x), a multi-host slice 4 per host;
+ * - a GPU (or other accelerator) request equal to what one node offers on every node pool the
+ *   unit can land on (`cluster.node-pools` allocatable, a node dump's nodes, an eksctl node group
+ *   of one instance type, a Karpenter NodePool's `karpenter.k8s.aws/instance-gpu-count`
+ *   requirement or instance types of one GPU count), or on the nodes the unit itself selects
+ *   (`karpenter.k8s.aws/instance-gpu-count`, `cloud.google.com/gke-accelerator-count`,
+ *   `nvidia.com/gpu.count`, or an AWS instance type whose GPU count is known). With no such
+ *   evidence, no whole-node replica is assumed.
+ *
+ * A unit run through Knative (a Knative Service or Configuration, an InferenceService or
+ * InferenceGraph in Knative mode) is reported only when the Knative flag
+ * `kubernetes.podspec-affinity` or `kubernetes.podspec-topologyspreadconstraints` is known to be
+ * enabled (a KnativeServing CR or `config-features` ConfigMap among the files, or config
+ * `cluster.knative-features`): both are off in a default Knative install, where the webhook
+ * rejects any spreading the manifest could add, so the manifest's author has nothing to change.
+ * (The issue that scoped this rule lists Knative Services among the serving units without that
+ * condition; the rule follows spec/rules.md "Evidence first": a claim about what the author
+ * should write, which the cluster forbids by default, needs the evidence that it is allowed.)
+ *
+ * Skipped: DaemonSets (one pod per node by design), InferenceServices in ModelMesh mode (their
+ * pods are the runtime's), templates used by a unit among the files, workloads without a pod
+ * spec (a fragment: no pods to spread), and units with `nodeName` (every replica on that node;
+ * `node-name-set` reports it). Reported at the field that sets the replica count (at the pod
+ * spec when an autoscaler sets it and the workload writes none); a note names the autoscaler.
  *
  * ## Why is this bad?
  * Only kube-scheduler's default spreading applies then: the PodTopologySpread plugin's system
@@ -23,7 +71,8 @@
  * soft score, weighed against bin-packing and free GPUs, and applied only to pods a Service,
  * ReplicaSet or StatefulSet selects. Several or all replicas may still share one node: a node
  * drain, a spot reclamation or a GPU fault then takes the whole service down, which is what
- * running several replicas was meant to prevent.
+ * running several replicas was meant to prevent. Accelerator nodes make it likelier: the
+ * scheduler packs replicas onto the one node whose accelerators are free.
  *
  * ## Example
  * ```yaml
@@ -38,6 +87,9 @@
  *       containers:
  *         - name: ranker
  *           image: ranker:1.4
+ *           resources:
+ *             limits:
+ *               nvidia.com/gpu: 1
  * ```
  * Use instead:
  * ```yaml
@@ -61,6 +113,9 @@
  *       containers:
  *         - name: ranker
  *           image: ranker:1.4
+ *           resources:
+ *             limits:
+ *               nvidia.com/gpu: 1
  * ```
  *
  * ## Fix safety
@@ -71,22 +126,25 @@
  * `podAntiAffinity` mapping without one. It is preferred, so it never leaves a pod Pending, and
  * it keeps the scheduler's default zone spreading, which any `topologySpreadConstraints` entry
  * would replace (the defaults apply only to pods that set none). The `matchLabels` are labels the
- * unit's own pods are known to carry: a Deployment's, StatefulSet's or ReplicaSet's
- * `spec.selector.matchLabels` (else its pod template's labels); `serving.knative.dev/service:
- * <name>` for a Knative Service (`serving.knative.dev/configuration: <name>` for a
- * Configuration), which Knative puts on every revision's pods;
- * `serving.kserve.io/inferenceservice: <name>` and `component: <predictor|transformer|explainer>`
- * for an InferenceService component, which KServe puts on the component's pods in both modes;
- * values are quoted when YAML would read them as something else than a string. Declined (no fix)
- * when those labels are unknown or empty (Seldon Servers, LLMInferenceServices, InferenceGraph
- * routers, canary predictors, workers, a workload without labels); for a unit run through
- * Knative unless the `kubernetes.podspec-affinity` flag is known to be on (the webhook would
- * reject `affinity`, and the fix would add a `knative-feature-flag-required` finding); when a
- * label is not a one-line scalar, or an alias; when the mapping it would go into is a flow
- * mapping, an alias or anchored, or already has the key.
+ * unit's own pods are known to carry: a Deployment's, StatefulSet's or ReplicaSet's pod template
+ * labels, all of them (a single label such as `app` is often shared with other workloads' pods,
+ * which the term would then repel too); `serving.knative.dev/service: <name>` for a Knative
+ * Service (`serving.knative.dev/configuration: <name>` for a Configuration), which Knative puts
+ * on every revision's pods; `serving.kserve.io/inferenceservice: <name>` and `component:
+ * <predictor|transformer|explainer>` for an InferenceService component, which KServe puts on the
+ * component's pods in both modes; values are quoted when YAML would read them as something else
+ * than a string. Declined (no fix) when those labels are unknown or empty (Seldon Servers,
+ * LLMInferenceServices, InferenceGraph routers, canary predictors, workers, a workload without
+ * template labels or with more than 16); for a unit run through Knative unless the
+ * `kubernetes.podspec-affinity` flag is known to be on (the webhook would reject `affinity`, and
+ * the fix would add a `knative-feature-flag-required` finding); when a label is not a one-line
+ * scalar, or an alias; when the mapping it would go into is a flow mapping, an alias or
+ * anchored, or already has the key.
  *
  * ## Options
- * None.
+ * `cluster.gpu-resources` and `cluster.accelerator-resources` (which workloads are judged);
+ * `cluster.gpu-device-classes` (DRA); `cluster.node-pools` and the pools among the files (what
+ * one node offers).
  *
  * ## References
  * - kubernetes/kubernetes pkg/scheduler/framework/plugins/podtopologyspread/plugin.go,
@@ -95,6 +153,15 @@
  *   https://kubernetes.io/docs/concepts/scheduling-eviction/topology-spread-constraints/#internal-default-constraints
  * - Kubernetes, Assigning Pods to Nodes, inter-pod anti-affinity:
  *   https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/
+ * - Kubernetes, HorizontalPodAutoscaler `minReplicas` (default 1), `scaleTargetRef`:
+ *   https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/horizontal-pod-autoscaler-v2/;
+ *   KEDA ScaledObject `minReplicaCount` (default 0), `scaleTargetRef` (kind default Deployment):
+ *   https://keda.sh/docs/latest/reference/scaledobject-spec/
+ * - GKE, Plan TPUs in GKE (single-host and multi-host slices, topologies and machine types:
+ *   ct5lp-hightpu-1t/4t/8t and ct6e-standard-1t/4t/8t hosts of 1, 4, 8 chips; multi-host slices
+ *   of 4-chip hosts): https://cloud.google.com/kubernetes-engine/docs/concepts/plan-tpus; Cloud
+ *   TPU configurations (v5p: 2x2x1 is one host, 2x2x2 two; v5e: 2x4 one host):
+ *   https://cloud.google.com/tpu/docs/supported-tpu-configurations
  * - KServe pkg/constants/constants.go `DefaultMinReplicas` = 1; Knative
  *   pkg/apis/autoscaling/register.go `min-scale` (default 0)
  * - SeldonIO/seldon-core operator/internal/utils.go `GetValidatedScalingSpec`;
@@ -156,14 +223,9 @@ static bool pod_labels(sl_ctx *ctx, const sl_unit *u, struct labels *l)
 	switch (o->kind) {
 	case SL_KIND_DEPLOYMENT:
 	case SL_KIND_STATEFULSET:
-	case SL_KIND_REPLICASET: {
-		const sl_node *sel = sl_map_get(o->spec, "selector");
-		const sl_node *ml = sl_map_get(sel, "matchLabels");
-		if (sl_map_n(ml) > 0 && !sl_map_get(sel, "matchExpressions"))
-			return add_map(ctx, l, ml);
-		memset(l, 0, sizeof *l);
+	case SL_KIND_REPLICASET:
+		/* every label of the template: its selector's (often one `app`) may be shared */
 		return add_map(ctx, l, sl_map_get(u->meta, "labels"));
-	}
 	case SL_KIND_KNATIVE_SERVICE:
 		return add_label(ctx, l, "serving.knative.dev/service", o->name, o->root);
 	case SL_KIND_KNATIVE_CONFIGURATION:
@@ -252,27 +314,180 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 				"{%s}", flow);
 }
 
+/* --- who is judged, and whose replicas need a whole node --- */
+
+/* True when the pod requests an accelerator, or u claims a GPU through DRA. */
+static bool accelerated(sl_ctx *ctx, const sl_unit *u, const sl_placement_pod *pod)
+{
+	int64_t milli;
+	const char *name;
+	for (size_t i = 0; (name = sl_placement_pod_request(pod, i, &milli)); i++)
+		if (sl_config_is_accelerator_resource(sl_ctx_config(ctx), name))
+			return true;
+	return sl_gpu_unit_use(sl_ctx_index(ctx), u).value == SL_TRI_YES;
+}
+
+/* True when a container of u declares ports or a readiness probe: its pods serve traffic. */
+static bool serves(const sl_unit *u)
+{
+	for (size_t i = 0; i < u->n_containers; i++)
+		if (!u->containers[i].init &&
+		    (sl_seq_n(sl_map_get(u->containers[i].node, "ports")) > 0 ||
+		     sl_map_get(u->containers[i].node, "readinessProbe")))
+			return true;
+	return false;
+}
+
+/* The count a node label the pod pins says (a whole number), or -1. */
+static long long pinned_count(const sl_placement_pod *pod, const char *key, sl_arena *a)
+{
+	const char *v = sl_placement_pod_label(pod, key, a);
+	long long n = 0;
+	for (const char *c = v; c && *c; c++) {
+		if (*c < '0' || *c > '9' || n > 100000)
+			return -1;
+		n = n * 10 + (*c - '0');
+	}
+	return v && *v ? n : -1;
+}
+
+/* True when milli of accelerator name is all a node offers on the nodes the pod itself selects:
+** their GPU count label, or an AWS instance type whose GPU count is known. */
+static bool fills_selected_nodes(sl_ctx *ctx, const sl_placement_pod *pod, const char *name,
+				 int64_t milli)
+{
+	static const char *const count_labels[] = {
+		"karpenter.k8s.aws/instance-gpu-count", "cloud.google.com/gke-accelerator-count",
+		"nvidia.com/gpu.count",
+	};
+	sl_arena *a = sl_ctx_arena(ctx);
+	if (!sl_config_is_gpu_resource(sl_ctx_config(ctx), name))
+		return false;
+	for (size_t i = 0; i < sizeof count_labels / sizeof *count_labels; i++) {
+		long long n = pinned_count(pod, count_labels[i], a);
+		if (n > 0 && milli >= n * 1000)
+			return true;
+	}
+	const char *type = sl_placement_pod_label(pod, "node.kubernetes.io/instance-type", a);
+	if (!type)
+		type = sl_placement_pod_label(pod, "beta.kubernetes.io/instance-type", a);
+	const char *res;
+	int count;
+	return type && sl_pool_aws_gpu(type, &res, &count) && count > 0 && strcmp(res, name) == 0 &&
+	       milli >= (int64_t)count * 1000;
+}
+
+/* True when milli of accelerator name is all one node offers on every pool the unit can land
+** on (at least one; none when no pool is known). */
+static bool fills_every_pool(sl_ctx *ctx, const sl_unit *u, const char *name, int64_t milli)
+{
+	const sl_placement *p = sl_ctx_placement(ctx, u);
+	size_t lands = 0;
+	if (!p)
+		return false;
+	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
+		int64_t per;
+		if (!sl_pool_per_node(it.pool, name, &per) || milli < per)
+			return false;
+		lands++;
+	}
+	return lands > 0;
+}
+
+/* True when one replica takes every accelerator of the node it runs on, so that no two share a
+** node: a GKE TPU host's chips, or a GPU count that fills a node of every pool it can use. */
+static bool whole_node(sl_ctx *ctx, const sl_unit *u, const sl_placement_pod *pod)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	int64_t milli;
+	const char *name;
+	for (size_t i = 0; (name = sl_placement_pod_request(pod, i, &milli)); i++) {
+		if (!sl_config_is_accelerator_resource(sl_ctx_config(ctx), name))
+			continue;
+		if (strcmp(name, "google.com/tpu") == 0) {
+			int chips = sl_gpu_tpu_chips_per_host(
+				sl_placement_pod_label(pod, "cloud.google.com/gke-tpu-topology", a),
+				sl_placement_pod_label(pod, "cloud.google.com/gke-tpu-accelerator", a));
+			if (chips > 0 && milli >= (int64_t)chips * 1000)
+				return true;
+			continue;
+		}
+		if (fills_selected_nodes(ctx, pod, name, milli) ||
+		    fills_every_pool(ctx, u, name, milli))
+			return true;
+	}
+	return false;
+}
+
+/* For a unit run through Knative: the flag that lets its manifest set spreading, when one is
+** known to be enabled; NULL when neither is. */
+static const char *knative_spread_flag(sl_ctx *ctx)
+{
+	static const char *const flags[] = {"kubernetes.podspec-affinity",
+					    "kubernetes.podspec-topologyspreadconstraints"};
+	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+		if (sl_index_knative_flag(sl_ctx_index(ctx), flags[i], NULL) == SL_FLAG_ENABLED)
+			return flags[i];
+	return NULL;
+}
+
+/* "HorizontalPodAutoscaler web (deploy/hpa.yaml:12)": the autoscaler and the line of its minimum
+** (else of its document). */
+static const char *autoscaler_at(sl_ctx *ctx, const sl_object *scaler, const sl_node *at)
+{
+	uint32_t line = 0, col = 0;
+	const sl_doc *d = scaler->doc;
+	if (d && d->src)
+		sl_source_position(d->src, at ? at->start : d->start, &line, &col);
+	return sl_arena_printf(sl_ctx_arena(ctx), "%s (%s:%u)",
+			       sl_object_label(scaler, sl_ctx_arena(ctx)), scaler->path ? scaler->path : "-",
+			       (unsigned)line);
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (u->min_replicas < 2 || sl_ctx_unit_is_used_template(ctx, u))
+	if (sl_ctx_unit_is_used_template(ctx, u))
 		return SL_OK;
 	/* a workload without a pod spec makes no pods (the API server rejects it); a Seldon
 	** Server without podSpec still runs its ServerConfig's */
 	if (!u->pod && u->obj->kind != SL_KIND_SELDON_SERVER)
 		return SL_OK;
+	const sl_object *scaler;
+	const sl_node *count_at;
+	long long replicas = sl_index_unit_replicas(sl_ctx_index(ctx), u, &scaler, &count_at);
+	if (replicas < 2)
+		return SL_OK;
 	sl_merged m = sl_ctx_merged(ctx, u);
 	if (spreads(&m))
 		return SL_OK;
+	if (u->mode == SL_MODE_KNATIVE && !knative_spread_flag(ctx))
+		return SL_OK;   /* the webhook rejects what the author could add */
+	sl_placement_pod *pod;
+	if (sl_placement_pod_of(sl_ctx_index(ctx), u, sl_ctx_arena(ctx), &pod) != SL_OK || !pod)
+		return SL_OK;   /* nodeName: every replica on that node */
+	if (!sl_kind_is_serving(u->obj->kind) && (!serves(u) || !accelerated(ctx, u, pod)))
+		return SL_OK;   /* a generic workload, or one that serves nothing */
+	if (whole_node(ctx, u, pod))
+		return SL_OK;
 	const char *field = sl_scalar(sl_node_key(u->replicas));
-	bool minimum = field && (strstr(field, "min") || strstr(field, "Min"));
+	bool minimum = scaler || (field && (strstr(field, "min") || strstr(field, "Min")));
 	const sl_node *at = sl_node_key(u->replicas);
-	if (!at)
-		at = u->replicas ? u->replicas : u->pod;
-	sl_report *r = sl_report_at(ctx, at,
-				    "%s %s %lld replicas with only the scheduler's soft default "
-				    "spreading (no podAntiAffinity or topologySpreadConstraints)",
-				    sl_ctx_label(ctx, u), minimum ? "keeps at least" : "runs",
-				    u->min_replicas);
+	sl_report *r;
+	const char *fmt = "%s %s %lld replicas but no podAntiAffinity or topologySpreadConstraints";
+	const char *verb = minimum ? "keeps at least" : "runs";
+	if (at)
+		r = sl_report_at(ctx, at, fmt, sl_ctx_label(ctx, u), verb, replicas);
+	else if (u->replicas)
+		r = sl_report_at(ctx, u->replicas, fmt, sl_ctx_label(ctx, u), verb, replicas);
+	else if (u->pod && u->pod->parent)
+		r = sl_report_key(ctx, u->pod, fmt, sl_ctx_label(ctx, u), verb, replicas);
+	else
+		r = sl_report_at(ctx, u->obj->root, fmt, sl_ctx_label(ctx, u), verb, replicas);
+	if (scaler)
+		sl_report_note(ctx, r, "The replicas are the minimum of %s%s.",
+			       autoscaler_at(ctx, scaler, count_at),
+			       count_at ? "" : scaler->kind == SL_KIND_SCALED_OBJECT
+				   ? ", minReplicaCount unset" : ", minReplicas unset (1)");
 	sl_report_note(ctx, r,
 		       "Only kube-scheduler's default spreading applies: a soft score (hostname "
 		       "maxSkew 3, zone maxSkew 5, ScheduleAnyway; podtopologyspread "
@@ -287,6 +502,6 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 }
 
 SL_RULE(replicas_without_spread, .id = "replicas-without-spread", .category = "spread",
-	.summary = "Several replicas with neither podAntiAffinity nor topologySpreadConstraints",
+	.summary = "Serving or accelerator replicas with neither podAntiAffinity nor topologySpreadConstraints",
 	.severity = SL_SEV_WARNING, .fix = SL_FIX_UNSAFE, .check_unit = check,
 	.kinds = ~SL_KIND_BIT(SL_KIND_DAEMONSET), .modes = ~SL_MODE_BIT(SL_MODE_MODELMESH));

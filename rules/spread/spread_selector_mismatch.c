@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0
-** spread-selector-mismatch: a topologySpreadConstraints or podAntiAffinity labelSelector that
-** does not select the unit's own pods. One finding per selector entry that excludes them. */
+** spread-selector-mismatch: a topologySpreadConstraints labelSelector that does not select the
+** unit's own pods (one finding per selector entry that excludes them), or a podAntiAffinity none
+** of whose terms selects them on a unit with several replicas (one finding, at
+** podAntiAffinity). */
 #include "sdk/rule.h"
 
 /** ## What it does
- * Reports a `topologySpreadConstraints[].labelSelector` or a `podAntiAffinity` term's
- * `labelSelector` (required or preferred) that does not select the unit's own pods, counting the
- * labels the pods really get:
+ * Reports a `topologySpreadConstraints[].labelSelector` that does not select the unit's own
+ * pods, and a `podAntiAffinity` (required and preferred terms together) none of whose terms
+ * selects them, on a unit that keeps at least 2 replicas. The pods' labels are those they really
+ * get:
  * - workloads (Pod, Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, CronJob): the pod
  *   template's labels; labels the controllers add with values unknown here
  *   (`pod-template-hash`, `controller-revision-hash`, `statefulset.kubernetes.io/pod-name`,
@@ -24,13 +27,23 @@
  *   when the predictor is named), `<name>-transformer` or `<name>-explainer`. Label keys set by
  *   a ServingRuntime among the linted files may reach a predictor and are never held against it.
  *
- * A selector entry is reported when it excludes those pods: a `matchLabels` pair whose key the
- * pods lack or carry with another value; a `matchExpressions` entry with `In` (the pods lack the
- * key or its value is not listed), `NotIn` (the pods' value is listed), `Exists` (the pods lack
- * the key) or `DoesNotExist` (the pods carry the key). One finding per such entry. A
- * `podAntiAffinity` term whose `namespaces` list (with no `namespaceSelector`) leaves out the
- * object's own namespace (when the manifest sets one) is reported at `namespaces`: it never sees
- * the unit's pods either.
+ * A selector entry excludes those pods when it is a `matchLabels` pair whose key the pods lack or
+ * carry with another value; a `matchExpressions` entry with `In` (the pods lack the key or its
+ * value is not listed), `NotIn` (the pods' value is listed), `Exists` (the pods lack the key) or
+ * `DoesNotExist` (the pods carry the key). A spread constraint gets one finding per such entry.
+ * A `podAntiAffinity` term whose `namespaces` list (with no `namespaceSelector`) leaves out the
+ * object's own namespace (when the manifest sets one) never sees the unit's pods either.
+ *
+ * An anti-affinity term aimed at other workloads (a router kept off database hosts, an
+ * inference server kept off a batch job's nodes) is a design choice, not a mistake: the terms
+ * are reported only when none of them selects the unit's own pods and the unit keeps several
+ * replicas (as `replicas-without-spread` counts them: its replicas, or an autoscaler's minimum),
+ * since the manifest then looks as if the replicas were kept apart while nothing keeps them so:
+ * one finding at `podAntiAffinity`, each term's reason in the notes, and a warning, not an
+ * error: each term may be right about what it repels, only nothing spreads the replicas.
+ * (spec/rules.md's row once reported every term that excludes the pods, as an error; the issue
+ * that narrowed the rule wins.)
+ *
  * Not reported for units whose pod labels are unknown here: ServingRuntimes, Seldon Servers and
  * ServerConfigs, InferenceGraph routers, LLMInferenceService templates, worker specs and canary
  * predictors (their labels come from merges this rule does not model), and InferenceServices in
@@ -40,7 +53,9 @@
  * A topology spread constraint counts the pods its selector matches in each domain; an
  * anti-affinity term repels pods its selector matches. When the selector does not match the
  * unit's own pods, the constraint counts or repels some other set of pods (often none), and this
- * unit's replicas are not spread at all, while the manifest looks as if they were. Controllers
+ * unit's replicas are not spread at all, while the manifest looks as if they were. A spread
+ * constraint exists only to spread the pods it selects, so one that selects none of the unit's
+ * own is a mistake whatever the replica count. Controllers
  * add labels of their own, and users often copy a selector from another workload, so the pod
  * labels and the selector drift apart silently.
  *
@@ -269,20 +284,36 @@ struct where {
 	const char *what;          /* "topologySpreadConstraints[0]" */
 	const char *consequence;
 	const char *labels;        /* which labels the pods get, for the note */
+	/* anti-affinity terms are not reported one by one: their reasons are collected here */
+	bool collect;
+	size_t n_why;              /* the reasons the term excludes the unit's pods */
+	const char *whys;          /* "what: why; ..." of every term (arena), for the note */
 };
 
-static void report(sl_ctx *ctx, const sl_unit *u, const struct where *w, const sl_node *at,
-		   const char *why)
+/* One reason selector entry `at` excludes the unit's pods: a finding for a spread constraint,
+** a reason of the term for an anti-affinity. */
+static void excludes(sl_ctx *ctx, const sl_unit *u, struct where *w, const sl_node *at,
+		     const char *why)
 {
-	sl_report *r = sl_report_at(ctx, at, "%s: %s selects other pods, not its own (%s)",
+	if (w->collect) {
+		w->n_why++;
+		w->whys = sl_arena_printf(sl_ctx_arena(ctx), "%s%s%s: %s", w->whys ? w->whys : "",
+					  w->whys ? "; " : "", w->what, why ? why : "");
+		return;
+	}
+	/* "k=v; the pods get k=w": the entry on the first line, what the pods get in a note */
+	const char *semi = why ? strstr(why, "; ") : NULL;
+	sl_report *r = sl_report_at(ctx, at, "%s: %s selects other pods, not its own (%.*s)",
 				    sl_ctx_label(ctx, u), w->what ? w->what : "the term",
-				    why ? why : "");
+				    semi ? (int)(semi - why) : (int)strlen(why ? why : ""), why ? why : "");
+	if (semi && strncmp(semi, "; the ", 6) == 0)
+		sl_report_note(ctx, r, "The %s.", semi + 6);
 	sl_report_note(ctx, r, "%s.", w->consequence);
 	sl_report_note(ctx, r, "Select labels the pods really get: %s.", w->labels);
 }
 
 static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels *p,
-			   const sl_node *sel, const struct where *w)
+			   const sl_node *sel, struct where *w)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *ml = sl_map_get(sel, "matchLabels");
@@ -295,12 +326,11 @@ static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels
 			continue;
 		look l = lookup(p, k, &have);
 		if (l == LOOK_ABSENT)
-			report(ctx, u, w, pr->key,
-			       sl_arena_printf(a, "%s=%s; the pods carry no %s", k, want, k));
+			excludes(ctx, u, w, pr->key,
+				 sl_arena_printf(a, "%s=%s; the pods carry no %s", k, want, k));
 		else if (l == LOOK_KNOWN && strcmp(have, want) != 0)
-			report(ctx, u, w, pr->key,
-			       sl_arena_printf(a, "%s=%s; the pods get %s=%s", k, want, k,
-					       have));
+			excludes(ctx, u, w, pr->key,
+				 sl_arena_printf(a, "%s=%s; the pods get %s=%s", k, want, k, have));
 	}
 	const sl_node *me = sl_map_get(sel, "matchExpressions");
 	for (size_t i = 0; i < sl_seq_n(me); i++) {
@@ -336,65 +366,80 @@ static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels
 						      have);
 		}
 		if (why)
-			report(ctx, u, w, e, why);
+			excludes(ctx, u, w, e, why);
 	}
 }
 
 /* A podAntiAffinity term whose `namespaces` list (without a namespaceSelector) leaves out the
 ** unit's own namespace never selects the unit's pods. */
-static void check_namespaces(sl_ctx *ctx, const sl_unit *u, const sl_node *term,
-			     const struct where *w)
+static void check_namespaces(sl_ctx *ctx, const sl_unit *u, const sl_node *term, struct where *w)
 {
 	const sl_node *ns = sl_map_get(term, "namespaces");
 	const char *own = u->obj->namespace_;
 	if (!own || sl_seq_n(ns) == 0 || sl_map_get(term, "namespaceSelector") || sl_seq_has(ns, own))
 		return;
-	sl_report *r = sl_report_key(ctx, ns, "%s: %s counts only namespaces %s, not the unit's own "
-				     "(%s)", sl_ctx_label(ctx, u), w->what ? w->what : "the term",
-				     join_values(sl_ctx_arena(ctx), ns), own);
-	sl_report_note(ctx, r, "%s.", w->consequence);
-	sl_report_note(ctx, r, "Add %s to namespaces, or drop the list (the pod's own namespace is "
-		       "then used).", own);
+	excludes(ctx, u, w, ns, sl_arena_printf(sl_ctx_arena(ctx), "it counts only namespaces %s, "
+						"not the unit's own (%s)",
+						join_values(sl_ctx_arena(ctx), ns), own));
+}
+
+/* The podAntiAffinity terms: reported, once, when none selects the unit's own pods. */
+static void check_anti_affinity(sl_ctx *ctx, const sl_unit *u, const struct podlabels *p,
+				const char *labels)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	const sl_node *paa = sl_map_get(u->affinity, "podAntiAffinity");
+	const sl_node *req = sl_map_get(paa, "requiredDuringSchedulingIgnoredDuringExecution");
+	const sl_node *pref = sl_map_get(paa, "preferredDuringSchedulingIgnoredDuringExecution");
+	size_t n_req = sl_seq_n(req), n = n_req + sl_seq_n(pref);
+	const sl_object *scaler;
+	const sl_node *count_at;
+	long long replicas = n ? sl_index_unit_replicas(sl_ctx_index(ctx), u, &scaler, &count_at) : 0;
+	if (n == 0 || replicas < 2)
+		return;
+	struct where w = {.collect = true};
+	for (size_t i = 0; i < n; i++) {
+		size_t before = w.n_why;
+		const sl_node *term = i < n_req ? sl_seq_item(req, i)
+						: sl_map_get(sl_seq_item(pref, i - n_req), "podAffinityTerm");
+		w.what = i < n_req ? sl_arena_printf(a, "required podAntiAffinity[%zu]", i)
+				   : sl_arena_printf(a, "preferred podAntiAffinity[%zu]", i - n_req);
+		check_selector(ctx, u, p, sl_map_get(term, "labelSelector"), &w);
+		check_namespaces(ctx, u, term, &w);
+		if (w.n_why == before)
+			return;   /* this term keeps the replicas apart: the others are design */
+	}
+	sl_report *r = sl_report_key(ctx, paa, "%s: no podAntiAffinity term selects its own pods, so "
+				     "its %lld replicas are not kept apart", sl_ctx_label(ctx, u),
+				     replicas);
+	sl_report_cap(r, SL_SEV_WARNING);   /* nothing is wrong with the terms themselves */
+	sl_report_note(ctx, r, "%s.", w.whys);
+	sl_report_note(ctx, r, "The anti-affinity repels other pods only. Terms aimed at other "
+		       "workloads are fine; to keep these replicas apart, add a term that selects "
+		       "labels the pods really get: %s.", labels);
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	struct podlabels p;
 	const sl_node *paa = sl_map_get(u->affinity, "podAntiAffinity");
-	const sl_node *req = sl_map_get(paa, "requiredDuringSchedulingIgnoredDuringExecution");
-	const sl_node *pref = sl_map_get(paa, "preferredDuringSchedulingIgnoredDuringExecution");
-	if (sl_seq_n(u->topology_spread) == 0 && sl_seq_n(req) == 0 && sl_seq_n(pref) == 0)
+	if (sl_seq_n(u->topology_spread) == 0 && !paa)
 		return SL_OK;
 	if (!pod_labels(ctx, u, &p))
 		return SL_OK;
 	sl_arena *a = sl_ctx_arena(ctx);
-	const char *tsc_cons = "The constraint counts other pods and does not spread this unit's "
-			       "replicas";
-	const char *paa_cons = "The anti-affinity repels other pods and does not keep this unit's "
-			       "replicas apart";
 	const char *labels = pod_labels_text(ctx, &p);
 	for (size_t i = 0; i < sl_seq_n(u->topology_spread); i++) {
-		struct where w = {sl_arena_printf(a, "topologySpreadConstraints[%zu]", i), tsc_cons,
-				  labels};
+		struct where w = {sl_arena_printf(a, "topologySpreadConstraints[%zu]", i),
+				  "The constraint counts other pods and does not spread this unit's "
+				  "replicas", labels, false, 0, NULL};
 		check_selector(ctx, u, &p, sl_map_get(sl_seq_item(u->topology_spread, i),
 						      "labelSelector"), &w);
 	}
-	for (size_t i = 0; i < sl_seq_n(req); i++) {
-		struct where w = {sl_arena_printf(a, "required podAntiAffinity[%zu]", i), paa_cons,
-				  labels};
-		check_selector(ctx, u, &p, sl_map_get(sl_seq_item(req, i), "labelSelector"), &w);
-		check_namespaces(ctx, u, sl_seq_item(req, i), &w);
-	}
-	for (size_t i = 0; i < sl_seq_n(pref); i++) {
-		struct where w = {sl_arena_printf(a, "preferred podAntiAffinity[%zu]", i), paa_cons,
-				  labels};
-		const sl_node *term = sl_map_get(sl_seq_item(pref, i), "podAffinityTerm");
-		check_selector(ctx, u, &p, sl_map_get(term, "labelSelector"), &w);
-		check_namespaces(ctx, u, term, &w);
-	}
+	check_anti_affinity(ctx, u, &p, labels);
 	return SL_OK;
 }
 
 SL_RULE(spread_selector_mismatch, .id = "spread-selector-mismatch", .category = "spread",
-	.summary = "A spread or anti-affinity labelSelector does not select the unit's own pods",
+	.summary = "A spread constraint, or every anti-affinity term, selects none of the unit's own pods",
 	.severity = SL_SEV_ERROR, .fix = SL_FIX_NONE, .check_unit = check);

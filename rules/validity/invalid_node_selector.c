@@ -51,8 +51,11 @@
 static void rejected(sl_ctx *ctx, const sl_unit *u, const sl_node *at, const char *what,
 		     const char *text, const char *msg)
 {
-	sl_report *r = sl_report_at(ctx, at, "%s: nodeSelector %s \"%s\" is not a valid label %s",
-				    sl_ctx_label(ctx, u), what, text, what);
+	/* a long value (up to 63 characters, or far more when invalid) is cut on the first line */
+	size_t len = strlen(text);
+	sl_report *r = sl_report_at(ctx, at, "%s: nodeSelector %s \"%.*s%s\" is not a valid label %s",
+				    sl_ctx_label(ctx, u), what, len > 48 ? 45 : (int)len, text,
+				    len > 48 ? "\u2026" : "", what);
 	sl_report_note(ctx, r, "The API server rejects it: \"nodeSelector: Invalid value: \\\"%s\\\": "
 		       "%s\".", text, msg);
 }

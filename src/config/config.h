@@ -39,6 +39,7 @@ struct sl_cluster_config {
 	sl_strlist gpu_device_classes;        /* DRA device classes that are GPUs */
 	bool toleration_comparison_operators; /* default false */
 	sl_strlist gpu_resources;             /* entries ending in '*' are prefixes */
+	sl_strlist accelerator_resources;     /* accelerators besides the GPUs; '*' as above */
 	sl_strlist gpu_node_labels;
 	sl_strlist spot_labels;               /* "key=value" */
 	long long critical_priority;          /* default 1000000 */

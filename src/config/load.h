@@ -74,6 +74,8 @@ struct raw_cluster {
 	unsigned gpu_device_classes_count;
 	char **gpu_resources;
 	unsigned gpu_resources_count;
+	char **accelerator_resources;
+	unsigned accelerator_resources_count;
 	char **gpu_node_labels;
 	unsigned gpu_node_labels_count;
 	char **spot_labels;

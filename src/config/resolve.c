@@ -8,6 +8,13 @@ static const char *const default_gpu_resources[] = {
 	"nvidia.com/gpu", "amd.com/gpu", "gpu.intel.com/i915", "gpu.intel.com/xe", "intel.com/gpu",
 	"habana.ai/gaudi", "nvidia.com/mig-*",
 };
+/* Accelerators that are not GPUs (a GPU resource is an accelerator too): Cloud TPU (GKE), AWS
+** Inferentia and Trainium (the Neuron device plugin), Intel Gaudi, Intel GPUs and their other
+** resources, GKE's legacy TPU resources. */
+static const char *const default_accelerator_resources[] = {
+	"google.com/tpu", "cloud-tpus.google.com/*", "aws.amazon.com/neuron*", "habana.ai/*",
+	"gpu.intel.com/*",
+};
 static const char *const default_gpu_device_classes[] = {
 	"gpu.nvidia.com", "gpu.amd.com", "gpu.intel.com",
 };
@@ -50,6 +57,7 @@ void sl_config__fill_defaults(struct sl_config *cfg)
 	cfg->n_rules = 0;
 	*c = (struct sl_cluster_config){
 		.gpu_resources = DEFAULT_LIST(default_gpu_resources),
+		.accelerator_resources = DEFAULT_LIST(default_accelerator_resources),
 		.gpu_device_classes = DEFAULT_LIST(default_gpu_device_classes),
 		.gpu_node_labels = DEFAULT_LIST(default_gpu_node_labels),
 		.spot_labels = DEFAULT_LIST(default_spot_labels),
@@ -257,6 +265,8 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		c->toleration_comparison_operators = *r->toleration_comparison_operators != 0;
 	override_list(&c->gpu_resources, map, "cluster.gpu-resources",
 		      r->gpu_resources, r->gpu_resources_count);
+	override_list(&c->accelerator_resources, map, "cluster.accelerator-resources",
+		      r->accelerator_resources, r->accelerator_resources_count);
 	override_list(&c->gpu_node_labels, map, "cluster.gpu-node-labels",
 		      r->gpu_node_labels, r->gpu_node_labels_count);
 	override_list(&c->spot_labels, map, "cluster.spot-labels",

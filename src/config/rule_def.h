@@ -42,6 +42,11 @@ struct sl_rule {
 	**   .modes = SL_MODE_BIT(SL_MODE_KNATIVE) */
 	uint64_t kinds;
 	unsigned modes;
+	/* One finding for one cause: the ids of rules (NULL-terminated) this rule yields to. A
+	** finding of this rule that states a cause (sl_report_cause) which a finding of one of them
+	** about the same unit states too is not reported; that finding takes its message and notes
+	** as notes, and the more severe severity. The rule's doc says which and why. */
+	const char *const *yields_to;
 	/* A notice rule: what it reports is about schedlint's own limits (a Helm chart it does not
 	** render, a kustomization it does not build, a templated file it does not lint), nothing
 	** to change in the manifest. It reports as any rule does, so its suppressions, `off` and

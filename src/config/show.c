@@ -34,6 +34,7 @@ static const struct setting {
 	{ "cluster.toleration-comparison-operators", BOOL,
 	  AT(cluster.toleration_comparison_operators) },
 	{ "cluster.gpu-resources", LIST, AT(cluster.gpu_resources) },
+	{ "cluster.accelerator-resources", LIST, AT(cluster.accelerator_resources) },
 	{ "cluster.gpu-device-classes", LIST, AT(cluster.gpu_device_classes) },
 	{ "cluster.gpu-node-labels", LIST, AT(cluster.gpu_node_labels) },
 	{ "cluster.spot-labels", LIST, AT(cluster.spot_labels) },

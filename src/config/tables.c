@@ -65,6 +65,7 @@ static const cyaml_schema_field_t cluster_fields[] = {
 	STRINGS("gpu-device-classes", struct raw_cluster, gpu_device_classes),
 	BOOL("toleration-comparison-operators", struct raw_cluster, toleration_comparison_operators),
 	STRINGS("gpu-resources", struct raw_cluster, gpu_resources),
+	STRINGS("accelerator-resources", struct raw_cluster, accelerator_resources),
 	STRINGS("gpu-node-labels", struct raw_cluster, gpu_node_labels),
 	STRINGS("spot-labels", struct raw_cluster, spot_labels),
 	STRING("critical-priority", struct raw_cluster, critical_priority),

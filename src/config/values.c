@@ -27,13 +27,11 @@ const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key
 	return eq ? eq + 1 : "";
 }
 
-/* True when name is one of cluster.gpu-resources (an entry ending in * is a prefix). */
-bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name)
+/* True when name is an entry of l (an entry ending in * is a prefix). */
+static bool resource_listed(const sl_strlist *l, const char *name)
 {
-	if (!name)
-		return false;
-	for (size_t i = 0; cfg && i < cfg->cluster.gpu_resources.n; i++) {
-		const char *g = cfg->cluster.gpu_resources.v[i];
+	for (size_t i = 0; name && i < l->n; i++) {
+		const char *g = l->v[i];
 		size_t n = strlen(g);
 		if (n && g[n - 1] == '*') {
 			if (strncmp(name, g, n - 1) == 0)
@@ -43,6 +41,17 @@ bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name)
 		}
 	}
 	return false;
+}
+
+bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name)
+{
+	return cfg && resource_listed(&cfg->cluster.gpu_resources, name);
+}
+
+bool sl_config_is_accelerator_resource(const sl_config *cfg, const char *name)
+{
+	return cfg && (resource_listed(&cfg->cluster.gpu_resources, name) ||
+		       resource_listed(&cfg->cluster.accelerator_resources, name));
 }
 
 /* True when some spot label is key or starts with "key=". */

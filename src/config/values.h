@@ -33,6 +33,9 @@ const char *sl_config_spot_value(const sl_config *cfg, size_t i, const char *key
 bool sl_config_is_spot_key(const sl_config *cfg, const char *key);
 /* True when name is a GPU resource per the config's gpu-resources (trailing '*' = prefix). */
 bool sl_config_is_gpu_resource(const sl_config *cfg, const char *name);
+/* True when name is an accelerator: a GPU resource, or one of the config's
+** accelerator-resources (TPU, Neuron, Gaudi... ; trailing '*' = prefix). */
+bool sl_config_is_accelerator_resource(const sl_config *cfg, const char *name);
 /* cluster.priority-classes: "name=value" entries for classes defined outside the linted files. */
 const sl_strlist *sl_config_priority_classes(const sl_config *cfg);
 /* cluster.critical-priority-classes: classes critical whatever their value. */

@@ -310,11 +310,13 @@ static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
 }
 
 /* After f's rules ran: its suppressions drop the findings they silence and report the unused
-** ones; a file with a YAML syntax error is never fixed (the fixer blocks it), so its findings
+** ones, then a finding that yields to another of the same cause is dropped; a file with a YAML syntax error is never fixed (the fixer blocks it), so its findings
 ** offer no fix and no report calls them fixable. */
 static sl_err settle(sl_file *f)
 {
 	sl_err err = sl_suppress_apply(f);
+	if (!err)
+		err = sl_engine_yield(f);   /* one finding for one cause */
 	for (size_t i = 0; !err && f->broken && i < f->n_findings; i++)
 		f->findings[i]->pub.fix = NULL;
 	return err;

@@ -34,6 +34,36 @@ static int push_finding(sl_file *f, sl_frec *rec)
 }
 
 /* Records a finding of rule ri over bytes [start,end) of f; NULL when the rule is off. */
+size_t sl_engine_first_line_chars(const char *s)
+{
+	size_t n = 0;
+	for (; s && *s && *s != '\n'; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* message's first line cut to SL_FIRST_LINE_MAX characters at a word, with "…" (arena a); NULL
+** when it fits (or memory ran out: the message is kept whole then). */
+static char *cut_first_line(sl_arena *a, const char *message)
+{
+	if (sl_engine_first_line_chars(message) <= SL_FIRST_LINE_MAX)
+		return NULL;
+	size_t at = 0, chars = 0, space = 0;
+	for (; message[at] && chars < SL_FIRST_LINE_MAX - 1; at++) {
+		if (((unsigned char)message[at] & 0xC0) != 0x80)
+			chars++;
+		if (message[at] == ' ')
+			space = at;
+	}
+	while (((unsigned char)message[at] & 0xC0) == 0x80)
+		at--;   /* never inside a code point */
+	if (space > at / 2)
+		at = space;   /* at a word, unless that throws half the line away */
+	while (at > 0 && (message[at - 1] == ' ' || message[at - 1] == ',' || message[at - 1] == ';'))
+		at--;
+	return sl_arena_printf(a, "%.*s\u2026", (int)at, message);
+}
+
 sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t end,
 		       const char *pointer, const char *message, const sl_object *obj,
 		       const sl_unit *unit)
@@ -59,6 +89,11 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	/* a notice is on or off: the severity a config gives it only turns it on */
 	p->severity = rule->notice[0] ? SL_SEV_INFO : f->scope->severity[ri];
 	p->message = message;
+	char *cut = cut_first_line(f->arena, message);
+	if (cut) {
+		p->message = cut;
+		p->notes = message;   /* the whole line, first of the notes */
+	}
 	p->path = f->path;
 	p->offset = start;
 	p->length = end > start ? end - start : 0;
@@ -74,6 +109,7 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	}
 	if (unit)
 		p->unit = unit->name;
+	rec->unit = unit;
 	if (push_finding(f, rec) < 0) {
 		f->oom = SL_ENOMEM;
 		return NULL;
@@ -119,10 +155,14 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 	}
 	pp->syntax = ns;
 	/* Text that ran to the end of the file is judged where it began (the message's "that started
-	** at line L, column C"): the last line is next to nothing that made it. */
+	** at line L, column C"): the last line is next to nothing that made it. So is a problem
+	** found only after the file's last non-blank byte (a simple key that never got its ':'). */
 	const char *began = strstr(message, " that started at line ");
 	unsigned line, col;
-	if (strstr(message, "unexpected end of stream") && began &&
+	size_t tail = pp->f->src->len;
+	while (tail > 0 && strchr(" \t\r\n", pp->f->src->data[tail - 1]))
+		tail--;
+	if ((strstr(message, "unexpected end of stream") || start >= tail) && began &&
 	    sscanf(began, " that started at line %u, column %u", &line, &col) == 2 && line && col)
 		start = sl_source_mark_offset(pp->f->src, line - 1, col - 1);
 	pp->syntax[pp->n_syntax++] = (struct syntax_issue){start, pp->last};
@@ -395,12 +435,17 @@ static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp)
 	}
 	f->documents = f->tree.n_indices;
 	const char *chart_msg;
-	const sl_node *chart = sl_helm_chart_notice(f->path, &f->tree, f->arena, &chart_msg);
+	const char *chart_note;
+	const sl_node *chart = sl_helm_chart_notice(f->path, &f->tree, f->arena, &chart_msg,
+						    &chart_note);
 	if (chart && !chart_msg)
 		return SL_ENOMEM;
-	if (chart)
-		sl_engine_record(f, sl_registry_find("helm-chart-not-rendered"), 0, chart->start,
-				 chart->end, sl_node_pointer(chart, f->arena), chart_msg, NULL, NULL);
+	sl_frec *chart_rec = chart ? sl_engine_record(f, sl_registry_find("helm-chart-not-rendered"),
+						      0, chart->start, chart->end,
+						      sl_node_pointer(chart, f->arena), chart_msg,
+						      NULL, NULL) : NULL;
+	if (chart_rec)
+		chart_rec->pub.notes = chart_note;   /* the way out */
 	sl_model_ctx mc = {.arena = f->arena, .path = f->path, .issue = on_model_issue, .payload = pp,
 			   .default_mode = sl_config_kserve_default_mode(f->scope->cfg)};
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
@@ -425,6 +470,72 @@ static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp)
 		}
 	}
 	return f->oom;
+}
+
+/* True when some line of causes a is a line of b. */
+static bool causes_meet(const char *a, const char *b)
+{
+	for (; a && *a;) {
+		size_t n = strcspn(a, "\n");
+		for (const char *c = b; c && *c;) {
+			size_t m = strcspn(c, "\n");
+			if (m == n && memcmp(a, c, n) == 0)
+				return true;
+			c += m + (c[m] == '\n');
+		}
+		a += n + (a[n] == '\n');
+	}
+	return false;
+}
+
+/* True when rule r names id among the rules it yields to. */
+static bool yields_to(const struct sl_rule *r, const char *id)
+{
+	for (size_t i = 0; r->yields_to && r->yields_to[i]; i++)
+		if (strcmp(r->yields_to[i], id) == 0)
+			return true;
+	return false;
+}
+
+/* The finding of f that rec yields to, or NULL. */
+static sl_frec *taker(sl_file *f, const sl_frec *rec)
+{
+	const struct sl_rule *r = sl_registry_at((size_t)rec->rule_index)->rule;
+	if (!r->yields_to || !rec->causes || !rec->unit)
+		return NULL;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		sl_frec *o = f->findings[i];
+		const struct sl_rule *or = sl_registry_at((size_t)o->rule_index)->rule;
+		if (o != rec && o->unit == rec->unit && yields_to(r, or->id) &&
+		    !yields_to(or, r->id) && causes_meet(rec->causes, o->causes))
+			return o;
+	}
+	return NULL;
+}
+
+sl_err sl_engine_yield(sl_file *f)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < f->n_findings; i++) {
+		sl_frec *rec = f->findings[i];
+		sl_frec *to = taker(f, rec);
+		if (!to) {
+			f->findings[w++] = rec;
+			continue;
+		}
+		const char *n = sl_arena_printf(f->arena, "%s%s%s, for the same cause: %s%s%s",
+						 to->pub.notes ? to->pub.notes : "",
+						 to->pub.notes ? "\n" : "", rec->pub.rule,
+						 rec->pub.message, rec->pub.notes ? "\n" : "",
+						 rec->pub.notes ? rec->pub.notes : "");
+		if (!n)
+			return SL_ENOMEM;
+		to->pub.notes = n;
+		if (rec->pub.severity > to->pub.severity)
+			to->pub.severity = rec->pub.severity;
+	}
+	f->n_findings = w;
+	return SL_OK;
 }
 
 bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m)

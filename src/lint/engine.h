@@ -34,6 +34,10 @@ typedef struct sl_scopes sl_scopes;
 typedef struct sl_frec {
 	sl_finding pub;
 	int rule_index;              /* in sl_registry */
+	const sl_unit *unit;         /* the unit it is about (identity only: valid while the file's
+				        tree is), NULL when none */
+	const char *causes;          /* what it reports, in words another rule's finding may share:
+				        one per line (sl_report_cause); NULL when none */
 	bool fix_void;               /* a helper declined: the fix is dropped whole, never partial */
 	sl_fix fix;                  /* pub.fix points here once a fix has edits */
 	sl_edit *edits;
@@ -167,10 +171,22 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m);
 ** must not take gigabytes); the next one becomes a last finding that says the file's report
 ** stopped there, and later ones are dropped. */
 #define SL_FINDINGS_MAX 10000
+/* A finding's first line is at most this many characters (code points; spec/rules.md "Messages
+** are short"). Rules keep theirs within it; sl_engine_record cuts a longer one (an object with a
+** very long name) at a word, marks the cut with "…" and keeps the whole line as the first note. */
+#define SL_FIRST_LINE_MAX 160
+/* The code points of the first line of s. */
+size_t sl_engine_first_line_chars(const char *s);
 
 /* A new edit of rec's fix (in f's arena), on file target: zeroed but for its path; the caller
 ** fills it and counts it (rec->fix.n_edits++). NULL when out of memory. */
 sl_edit *sl_engine_edit(sl_file *f, sl_frec *rec, const sl_file *target);
+/* One finding for one cause: drops each finding of f whose rule yields to another
+** (sl_rule.yields_to) when a finding of that rule about the same unit shares one of its causes;
+** the kept finding gets the dropped one's message and notes as notes, and the more severe of
+** their severities. Run after the suppressions (a suppressed finding takes nothing), before any
+** remap. SL_ENOMEM. */
+sl_err sl_engine_yield(sl_file *f);
 /* Records a finding of rule ri (registry index) over bytes [start,end) of f, for document doc,
 ** with its pointer, message (kept, not copied), object and unit; NULL when the rule is off or
 ** memory ran out (f->oom is set then). */

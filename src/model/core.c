@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** core.c: Pods, the workload kinds (apps/v1, batch/v1), PriorityClass, ConfigMap, Node, and the
-** Dynamic Resource Allocation claims (resource.k8s.io ResourceClaim, ResourceClaimTemplate). */
+** Dynamic Resource Allocation claims (resource.k8s.io ResourceClaim, ResourceClaimTemplate), and
+** the autoscalers (HorizontalPodAutoscaler, KEDA ScaledObject). */
 #include "model/model.h"
 
 /* Binds a pod template mapping ({metadata, spec}) into a new unit of o. */
@@ -87,6 +88,17 @@ sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)
 			? o->spec : sl_model_field(mc, o->spec, "spec", SL_T_MAP);
 		const sl_node *devices = sl_model_field(mc, spec, "devices", SL_T_MAP);
 		sl_model_field(mc, devices, "requests", SL_T_SEQ_OF_MAP);
+		return SL_OK;
+	}
+	case SL_KIND_HORIZONTAL_POD_AUTOSCALER:
+	case SL_KIND_SCALED_OBJECT: {
+		/* what sl_index_autoscaler reads: the target and the minimum */
+		const sl_node *ref = sl_model_field(mc, o->spec, "scaleTargetRef", SL_T_MAP);
+		sl_model_field(mc, ref, "kind", SL_T_STR);
+		sl_model_field(mc, ref, "name", SL_T_STR);
+		sl_model_field(mc, ref, "apiVersion", SL_T_STR);
+		sl_model_field(mc, o->spec, o->kind == SL_KIND_SCALED_OBJECT ? "minReplicaCount"
+									      : "minReplicas", SL_T_INT);
 		return SL_OK;
 	}
 	default:

@@ -43,6 +43,8 @@ typedef enum sl_kind {
 	SL_KIND_NODE_LIST,                 /* a List or NodeList: `kubectl get nodes -o yaml` */
 	SL_KIND_KARPENTER_NODE_POOL,       /* karpenter.sh NodePool (v1, v1beta1) */
 	SL_KIND_EKSCTL_CLUSTER_CONFIG,     /* eksctl.io ClusterConfig: its node groups */
+	SL_KIND_HORIZONTAL_POD_AUTOSCALER, /* autoscaling (v1, v2): the replicas it keeps */
+	SL_KIND_SCALED_OBJECT,             /* keda.sh ScaledObject: the same, through KEDA */
 	SL_KIND__COUNT
 } sl_kind;
 

@@ -60,6 +60,10 @@ static const struct kind_entry kinds[] = {
 	{"karpenter.sh", "NodePool", SL_KIND_KARPENTER_NODE_POOL, "NodePool", sl_model_bind_core},
 	{"eksctl.io", "ClusterConfig", SL_KIND_EKSCTL_CLUSTER_CONFIG, "ClusterConfig",
 	 sl_model_bind_core},
+	/* autoscalers: the replicas a workload keeps (sl_index_autoscaler) */
+	{"autoscaling", "HorizontalPodAutoscaler", SL_KIND_HORIZONTAL_POD_AUTOSCALER,
+	 "HorizontalPodAutoscaler", sl_model_bind_core},
+	{"keda.sh", "ScaledObject", SL_KIND_SCALED_OBJECT, "KEDA ScaledObject", sl_model_bind_core},
 };
 enum { N_KINDS = sizeof kinds / sizeof kinds[0] };
 

@@ -35,9 +35,9 @@ bool sl_helm_is_template(const char *path)
 }
 
 const sl_node *sl_helm_chart_notice(const char *path, const sl_tree *t, sl_arena *a,
-				    const char **message)
+				    const char **message, const char **note)
 {
-	*message = NULL;
+	*message = *note = NULL;
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	if (strcmp(base, "Chart.yaml") != 0 || !t->n_docs || !t->docs[0]->root)
@@ -51,9 +51,11 @@ const sl_node *sl_helm_chart_notice(const char *path, const sl_tree *t, sl_arena
 	const char *chart = sl_scalar(name);
 	int dl = (int)(dlen ? dlen : 1);
 	*message = sl_arena_printf(a, "Helm chart %s: its templates are Go templates, not YAML, "
-				   "and are not linted; lint what it renders: helm template %.*s | "
-				   "schedlint --helm-chart %.*s -", chart ? chart : "(unnamed)",
-				   dl, dir, dl, dir);
+				   "and are not linted", chart ? chart : "(unnamed)");
+	*note = sl_arena_printf(a, "Lint what it renders: helm template %.*s | schedlint "
+				"--helm-chart %.*s -", dl, dir, dl, dir);
+	if (!*note)
+		*message = NULL;
 	return name && name->type == SL_NODE_SCALAR ? name : root;
 }
 

@@ -18,10 +18,11 @@ typedef struct sl_helm sl_helm;
 ** Chart.yaml): a template, which only `helm template` turns into YAML. */
 bool sl_helm_is_template(const char *path);
 /* When path is a chart's Chart.yaml and the chart has a templates/ directory: the node the
-** helm-chart-not-rendered notice points at (the chart's name, else the document's root) and its
-** message in arena a (*message); NULL otherwise (or out of memory: *message NULL too). */
+** helm-chart-not-rendered notice points at (the chart's name, else the document's root), its
+** message and its note (how to lint what the chart renders) in arena a; NULL otherwise (or out
+** of memory: *message NULL too). */
 const sl_node *sl_helm_chart_notice(const char *path, const sl_tree *t, sl_arena *a,
-				    const char **message);
+				    const char **message, const char **note);
 
 /* The chart in directory dir, for mapping its rendered output back. SL_EUSAGE (with
 ** *error_out, malloc'd) when dir holds no Chart.yaml; SL_ENOMEM. */

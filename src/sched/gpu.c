@@ -2,6 +2,7 @@
 ** gpu.c: how a unit uses GPUs (gpu.h; spec/rules.md "requests a GPU"): the config's GPU
 ** resources and device classes, the taint keys GPU nodes carry, DRA claims resolved through
 ** the index. */
+#include <stdlib.h>
 #include <string.h>
 #include "sched/gpu.h"
 #include "config/config.h"
@@ -188,6 +189,30 @@ const char *sl_gpu_class_taint_key(const char *device_class)
 	if (strstr(device_class, "amd.com"))
 		return "amd.com/gpu";
 	return NULL;
+}
+
+int sl_gpu_tpu_chips_per_host(const char *topology, const char *accelerator)
+{
+	long long chips = 1;
+	int dims = 0;
+	for (const char *s = topology; s && *s; dims++) {
+		char *end;
+		long long d = strtoll(s, &end, 10);
+		if (end == s || d < 1 || d > 4096 || (*end && *end != 'x'))
+			return 0;
+		chips *= d;
+		s = *end ? end + 1 : end;
+		if (!*s && *end)
+			return 0;   /* "2x" */
+	}
+	if (dims < 2 || dims > 3)
+		return 0;
+	/* v5e (tpu-v5-lite-*) and v6e (tpu-v6e-slice) have single hosts of up to 8 chips (2x4),
+	** written in two dimensions; v3, v4, v5p and TPU7x of 4 (2x2, 2x2x1) */
+	bool lite = accelerator ? strstr(accelerator, "lite") || strstr(accelerator, "v6e")
+				: dims == 2;
+	long long single = lite ? 8 : 4;
+	return (int)(chips <= single ? chips : 4);
 }
 
 long long sl_gpu_unit_count(const sl_config *cfg, const sl_unit *u)

@@ -57,6 +57,12 @@ const char *sl_gpu_claim_class(const sl_index *ix, const sl_unit *u, const sl_no
 /* The taint key GPU nodes carry for a DRA device class: nvidia.com/gpu for a class named like
 ** gpu.nvidia.com, amd.com/gpu for gpu.amd.com; NULL when no conventional taint is known. */
 const char *sl_gpu_class_taint_key(const char *device_class);
+/* The TPU chips one host (node) of a GKE TPU slice has, from its node labels
+** cloud.google.com/gke-tpu-topology ("2x4", "2x2x1") and cloud.google.com/gke-tpu-accelerator
+** (NULL when not known): a single-host slice has every chip of its topology on its one host (at
+** most 8 for v5e and v6e, whose topologies are 2-D, and 4 for v3, v4, v5p and TPU7x), a
+** multi-host slice 4 per host. 0 when the topology is not one. */
+int sl_gpu_tpu_chips_per_host(const char *topology, const char *accelerator);
 /* True when key is the taint key of a GPU u uses: of a GPU resource it requests or limits
 ** (sl_gpu_taint_key), or of a GPU device class it claims (sl_gpu_class_taint_key). */
 bool sl_gpu_unit_taint(const sl_index *ix, const sl_unit *u, const char *key);

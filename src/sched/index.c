@@ -42,6 +42,8 @@ bool sl_index_kind_looked_up(sl_kind k)
 	case SL_KIND_NODE_LIST:                 /* node pools (pool.c) */
 	case SL_KIND_KARPENTER_NODE_POOL:
 	case SL_KIND_EKSCTL_CLUSTER_CONFIG:
+	case SL_KIND_HORIZONTAL_POD_AUTOSCALER: /* the replicas a workload keeps */
+	case SL_KIND_SCALED_OBJECT:
 		return true;
 	default:
 		return false;
@@ -87,7 +89,8 @@ bool sl_index_may_define(uint64_t kinds, const char *text, size_t len)
 bool sl_index_needs_tree(const sl_object *o)
 {
 	return o->kind == SL_KIND_KNATIVE_SERVING || is_features_configmap(o) || is_isvc_configmap(o) ||
-	       sl_pool_kind(o->kind);   /* pools name their lines: few files, kept whole */
+	       sl_pool_kind(o->kind) ||   /* pools name their lines: few files, kept whole */
+	       o->kind == SL_KIND_HORIZONTAL_POD_AUTOSCALER || o->kind == SL_KIND_SCALED_OBJECT;
 }
 
 /* What rules read, across files, of a runtime: the units' scheduling fields an InferenceService
@@ -795,6 +798,73 @@ bool sl_index_priority_value(const sl_index *ix, const char *name, long long *va
 }
 
 /* The ServerConfig a Seldon Server names, when linted; else NULL. */
+/* True when autoscaler a's scaleTargetRef names o: its kind (a ScaledObject's defaults to
+** Deployment) and name, the API group when the reference gives one, in o's namespace. */
+static bool scales(const sl_object *a, const sl_object *o)
+{
+	const sl_node *ref = sl_map_get(a->spec, "scaleTargetRef");
+	const char *kind = sl_scalar(sl_map_get(ref, "kind"));
+	const char *name = sl_scalar(sl_map_get(ref, "name"));
+	const char *api = sl_scalar(sl_map_get(ref, "apiVersion"));
+	if (!kind && a->kind == SL_KIND_SCALED_OBJECT && sl_map_get(ref, "name"))
+		kind = "Deployment";
+	if (!kind || !name || !o->name || !o->kind_name || strcmp(kind, o->kind_name) != 0 ||
+	    strcmp(name, o->name) != 0 || !same_namespace(a, o))
+		return false;
+	if (!api || !o->api_version)
+		return true;
+	const char *s1 = strchr(api, '/'), *s2 = strchr(o->api_version, '/');
+	size_t g1 = s1 ? (size_t)(s1 - api) : 0, g2 = s2 ? (size_t)(s2 - o->api_version) : 0;
+	return g1 == g2 && strncmp(api, o->api_version, g1) == 0;
+}
+
+const sl_object *sl_index_autoscaler(const sl_index *ix, const sl_object *o, long long *min,
+				     const sl_node **at)
+{
+	static const sl_kind kinds[] = {SL_KIND_HORIZONTAL_POD_AUTOSCALER, SL_KIND_SCALED_OBJECT};
+	for (size_t k = 0; k < 2; k++) {
+		size_t n;
+		const sl_object *const *as = sl_index_objects(ix, kinds[k], &n);
+		for (size_t i = 0; i < n; i++) {
+			if (!scales(as[i], o))
+				continue;
+			bool keda = kinds[k] == SL_KIND_SCALED_OBJECT;
+			const sl_node *m = sl_map_get(as[i]->spec, keda ? "minReplicaCount" : "minReplicas");
+			long long v = keda ? 0 : 1;   /* KEDA's and the HPA's defaults */
+			if (m && !sl_scalar_int(m, &v)) {   /* not an integer: schema-type's */
+				m = NULL;
+				v = keda ? 0 : 1;
+			}
+			*min = v;
+			*at = m;
+			return as[i];
+		}
+	}
+	return NULL;
+}
+
+long long sl_index_unit_replicas(const sl_index *ix, const sl_unit *u, const sl_object **scaler,
+				 const sl_node **at)
+{
+	long long min;
+	const sl_node *m;
+	const sl_object *a = u->obj->n_units == 1 && u == &u->obj->units[0] &&
+			     (u->role == SL_ROLE_POD || u->role == SL_ROLE_SERVER)
+		? sl_index_autoscaler(ix, u->obj, &min, &m) : NULL;
+	*scaler = a;
+	*at = a ? m : u->replicas;
+	if (a)
+		return min;
+	/* a Seldon Server's own autoscaling keeps it within minReplicas..maxReplicas */
+	const sl_node *sm = u->obj->kind == SL_KIND_SELDON_SERVER
+		? sl_map_get(u->obj->spec, "minReplicas") : NULL;
+	if (sm && sl_scalar_int(sm, &min) && min >= 0) {
+		*at = sm;
+		return min;
+	}
+	return u->min_replicas;
+}
+
 const sl_object *sl_index_server_config(const sl_index *ix, const sl_object *server)
 {
 	if (server->kind != SL_KIND_SELDON_SERVER)

@@ -30,8 +30,8 @@ typedef struct sl_serving_fact {
 
 /* True for the kinds rules look up across files (PriorityClass, ConfigMap, KnativeServing,
 ** ServingRuntime, ClusterServingRuntime, Seldon Server and ServerConfig,
-** LLMInferenceServiceConfig, ResourceClaim and ResourceClaimTemplate): only these are kept in
-** the index. */
+** LLMInferenceServiceConfig, ResourceClaim and ResourceClaimTemplate, the node pools' kinds,
+** HorizontalPodAutoscaler and KEDA ScaledObject): only these are kept in the index. */
 bool sl_index_kind_looked_up(sl_kind k);
 /* True when the index keeps o: an object of a looked-up kind (of ConfigMaps, only Knative's
 ** config-features). */
@@ -42,7 +42,7 @@ bool sl_index_wants(const sl_object *o);
 bool sl_index_may_define(uint64_t kinds, const char *text, size_t len);
 /* True when a streaming run must keep o's file's tree for the index: KnativeServing CRs and
 ** config-features ConfigMaps, whose flags are quoted with their lines and fixed in place (one
-** file per cluster in practice). The other objects the index wants stand in as digests
+** file per cluster in practice); node pools and autoscalers, whose lines messages name. The other objects the index wants stand in as digests
 ** (sl_index_digest). */
 bool sl_index_needs_tree(const sl_object *o);
 /* A digest of o that outlives its file, in arena a: a copy of the part of its document rules

@@ -72,6 +72,21 @@ bool sl_index_priority_value(const sl_index *ix, const char *name, long long *va
 ** so named among the linted files; NULL when server is not a Seldon Server, names none, or the
 ** ServerConfig is not among the files. */
 const sl_object *sl_index_server_config(const sl_index *ix, const sl_object *server);
+/* The autoscaler among the linted files that scales o: the first HorizontalPodAutoscaler
+** (autoscaling/v1, v2), else the first KEDA ScaledObject, whose spec.scaleTargetRef names o (its
+** kind, which a ScaledObject defaults to Deployment, its name, and its API group when the
+** reference gives an apiVersion) in o's namespace (or either without one); NULL when none. *min
+** gets the replicas it keeps at least: minReplicas (default 1), a ScaledObject's minReplicaCount
+** (default 0); *at the node that sets it, NULL when defaulted. */
+const sl_object *sl_index_autoscaler(const sl_index *ix, const sl_object *o, long long *min,
+				     const sl_node **at);
+/* The replicas u keeps running: an autoscaler's minimum when one among the files scales u's
+** object (sl_index_autoscaler; for the pod template of a workload or a Seldon Server), else a
+** Seldon Server's minReplicas (Seldon's server autoscaling keeps it between minReplicas and
+** maxReplicas, starting at replicas), else u->min_replicas (-1 when unknown). *scaler gets that autoscaler or NULL; *at the node that
+** sets the count (the autoscaler's minimum, or u->replicas), NULL when defaulted. */
+long long sl_index_unit_replicas(const sl_index *ix, const sl_unit *u, const sl_object **scaler,
+				 const sl_node **at);
 /* The globalDefault PriorityClass among the linted files (a named one whose globalDefault is
 ** YAML true and whose value is an integer; the lowest value when several are), or NULL. *value
 ** gets its value when one is found and is untouched otherwise. */

@@ -388,6 +388,38 @@ const char *sl_placement_pod_gpu(const sl_placement_pod *pod)
 	return NULL;
 }
 
+const char *sl_placement_pod_request(const sl_placement_pod *pod, size_t i, int64_t *milli)
+{
+	if (!pod || i >= pod->n_req)
+		return NULL;
+	*milli = pod->req[i].milli;
+	return pod->req[i].name;
+}
+
+const char *sl_placement_pod_label(const sl_placement_pod *pod, const char *key, sl_arena *a)
+{
+	for (size_t i = 0; i < pod->n_sel; i++)
+		if (sl_k8s_str_is(pod->sel[i].key, key))
+			return sl_arena_strndup(a, pod->sel[i].value.s ? pod->sel[i].value.s : "",
+						pod->sel[i].value.n);
+	sl_k8s_str v = {0};
+	for (size_t t = 0; t < pod->n_terms; t++) {
+		bool found = false;
+		for (size_t e = 0; e < pod->terms[t].n && !found; e++) {
+			const sl_requirement *r = &pod->terms[t].exprs[e];
+			if (!sl_k8s_str_is(r->key, key) || !sl_k8s_str_is(r->op, "In") || r->n_values != 1)
+				continue;
+			if (v.s && !sl_k8s_str_eq(v, r->values[0]))
+				return NULL;   /* the terms pin it to different values */
+			v = r->values[0];
+			found = true;
+		}
+		if (!found)
+			return NULL;
+	}
+	return v.s ? sl_arena_strndup(a, v.s, v.n) : NULL;
+}
+
 /* --- the filters -------------------------------------------------------------------------- */
 
 static void add_reason(sl_placement_verdict *v, sl_placement_filter f, const char *text,

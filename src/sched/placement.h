@@ -100,6 +100,13 @@ sl_placement_iter sl_placement_pools(const sl_placement *p, bool landing);
 bool sl_placement_next(sl_placement_iter *it);
 /* The GPU resource the pod requests (non-zero), or NULL. */
 const char *sl_placement_pod_gpu(const sl_placement_pod *pod);
+/* The i-th resource the pod requests (the pod's requests as NodeResourcesFit counts them,
+** non-zero), *milli its amount in milli-units; NULL past the last. */
+const char *sl_placement_pod_request(const sl_placement_pod *pod, size_t i, int64_t *milli);
+/* The one value the pod's node selection pins node label key to: its nodeSelector's, else the
+** value of an In expression with one value on key that every required term has (the same in
+** all); NULL when neither says one value. An arena string (a). */
+const char *sl_placement_pod_label(const sl_placement_pod *pod, const char *key, sl_arena *a);
 /* "8", "500m", "64Gi": a milli-value in a short form for messages (arena). */
 const char *sl_placement_quantity(int64_t milli, bool bytes, sl_arena *a);
 

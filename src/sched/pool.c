@@ -198,13 +198,14 @@ static void set_alloc(sl_pool_set *s, sl_pool *p, const char *name, int64_t mill
 {
 	for (size_t i = 0; i < p->n_alloc; i++)
 		if (strcmp(p->alloc[i].name, name) == 0) {
+			p->alloc[i].uneven |= milli != p->alloc[i].milli;
 			if (milli > p->alloc[i].milli)
 				p->alloc[i].milli = milli;
 			return;
 		}
 	sl_pool_resource *r = push(s, (void **)&p->alloc, &p->n_alloc, sizeof *r);
 	if (r)
-		*r = (sl_pool_resource){name, milli};
+		*r = (sl_pool_resource){name, milli, false};
 }
 
 static bool quantity_milli(const char *text, size_t n, int64_t *milli)
@@ -916,6 +917,74 @@ const sl_requirement *sl_pool_requirement(const sl_pool *p, const char *key)
 		if (sl_k8s_str_is(p->reqs[i].key, key))
 			return &p->reqs[i];
 	return NULL;
+}
+
+/* The one count requirement set on key allows (In with equal values), or -1. */
+static int64_t one_count(const sl_pool *p, const char *key)
+{
+	sl_k8s_reqset set;
+	bool defined;
+	key_set(p, key, &set, &defined);
+	if (!defined || set.complement || set.n == 0)
+		return -1;
+	int64_t v = -1;
+	for (size_t i = 0; i < set.n; i++) {
+		char buf[24];
+		char *end;
+		if (set.v[i].n == 0 || set.v[i].n >= sizeof buf)
+			return -1;
+		memcpy(buf, set.v[i].s, set.v[i].n);
+		buf[set.v[i].n] = '\0';
+		long long c = strtoll(buf, &end, 10);
+		if (*end || c < 0 || (v >= 0 && c != v))
+			return -1;
+		v = c;
+	}
+	return v;
+}
+
+/* The GPUs per node of the AWS instance types a NodePool allows, when they are one count the
+** table knows; -1 otherwise. */
+static int64_t instance_type_count(const sl_pool *p)
+{
+	sl_k8s_reqset set;
+	bool defined;
+	key_set(p, "node.kubernetes.io/instance-type", &set, &defined);
+	if (!defined || set.complement || set.n == 0)
+		return -1;
+	int64_t v = -1;
+	for (size_t i = 0; i < set.n; i++) {
+		const char *dot = memchr(set.v[i].s, '.', set.v[i].n);
+		const struct gpu_family *f = aws_family(set.v[i].s, dot ? (size_t)(dot - set.v[i].s)
+									 : set.v[i].n);
+		if (!f || f->count <= 0 || (v >= 0 && f->count != v))
+			return -1;
+		v = f->count;
+	}
+	return v;
+}
+
+bool sl_pool_per_node(const sl_pool *p, const char *name, int64_t *milli)
+{
+	const sl_pool_resource *r = sl_pool_allocatable(p, name);
+	if (r && r->milli > 0) {
+		if (r->uneven || (p->origin == SL_POOL_EKSCTL && p->gpu != SL_TRI_YES))
+			return false;   /* some nodes offer less, or none */
+		*milli = r->milli;
+		return true;
+	}
+	if (p->origin != SL_POOL_KARPENTER || p->gpu != SL_TRI_YES || !p->gpu_resource ||
+	    strcmp(p->gpu_resource, name) != 0)
+		return false;
+	int64_t c = one_count(p, "karpenter.k8s.aws/instance-gpu-count");
+	if (c < 0)
+		c = one_count(p, "karpenter.azure.com/sku-gpu-count");
+	if (c < 0)
+		c = instance_type_count(p);
+	if (c <= 0)
+		return false;
+	*milli = c * 1000;
+	return true;
 }
 
 const sl_pool_resource *sl_pool_allocatable(const sl_pool *p, const char *name)

@@ -27,7 +27,8 @@ typedef enum sl_pool_origin {
 /* What one node of the pool offers of a resource, in milli-units (MilliValue). */
 typedef struct sl_pool_resource {
 	const char *name;
-	int64_t milli;
+	int64_t milli;              /* the most a node offers */
+	bool uneven;                /* some nodes offer less (several instance types, nodes) */
 } sl_pool_resource;
 
 typedef struct sl_pool {
@@ -80,6 +81,13 @@ size_t sl_pool_set_of_object(const sl_pool_set *s, const sl_object *obj, const s
 const sl_requirement *sl_pool_requirement(const sl_pool *p, const char *key);
 /* The allocatable of resource name, or NULL when the pool does not say. */
 const sl_pool_resource *sl_pool_allocatable(const sl_pool *p, const char *name);
+/* True when every node of p offers exactly *milli of resource name, as far as the pool says:
+** its allocatable when all its nodes state the same amount (a config pool, a node group of one
+** instance type, a dump's nodes); for a NodePool of GPU nodes (its gpu_resource), a
+** karpenter.k8s.aws/instance-gpu-count (or karpenter.azure.com/sku-gpu-count) requirement with
+** one value, or instance types of one AWS GPU family whose count the table knows. False when the
+** pool does not say, or says several amounts. */
+bool sl_pool_per_node(const sl_pool *p, const char *name, int64_t *milli);
 /* True when a pod may select key on p without p saying its values (allow_well_known). */
 bool sl_pool_key_allowed_undefined(const sl_pool *p, const char *key, size_t n);
 /* "config", "NodePool", "eksctl", "nodes". */

@@ -131,6 +131,11 @@ const sl_placement *sl_ctx_placement(sl_ctx *ctx, const sl_unit *u);
 ** note. */
 sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label, const char *path,
 			      const char *message);
+/* Names a cause of r, in words another rule's finding may name too ("untolerated taint
+** nvidia.com/gpu"): one call per cause. A rule that yields to another (sl_rule.yields_to) drops
+** its finding when a finding of that rule about the same unit names one of its causes. */
+void sl_report_cause(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* Caps r's severity at sev: for a finding whose claim rests on a cluster fact nothing decides
 ** (the message says which and how to settle it). A rule configured lower stays lower. */
 void sl_report_cap(sl_report *r, sl_severity sev);

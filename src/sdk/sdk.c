@@ -170,6 +170,22 @@ sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 	return SL_OK;
 }
 
+void sl_report_cause(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
+{
+	if (!r)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *c = sl_arena_vprintf(ctx->file->arena, fmt, ap);
+	va_end(ap);
+	const char *old = r->rec.causes;
+	const char *all = c && old ? sl_arena_printf(ctx->file->arena, "%s\n%s", old, c) : c;
+	if (!all)
+		ctx->file->oom = SL_ENOMEM;
+	else
+		r->rec.causes = all;
+}
+
 void sl_report_cap(sl_report *r, sl_severity sev)
 {
 	if (r && r->rec.pub.severity > sev)
@@ -265,7 +281,30 @@ sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label,
 		const char *r = short_reason(a, message);
 		shown = r ? r : message;
 	}
-	sl_report *r = sl_report_at(ctx, at, "%s: %s: %s", label, path, shown ? shown : message);
+	/* the first line within SL_FIRST_LINE_MAX: without the reason (the note has it), then the
+	** path's last two parts, then the value cut */
+	const char *rest = strncmp(message, "Invalid value: ", 15) == 0 ||
+			   strncmp(message, "Unsupported value: ", 19) == 0
+		? strstr(sep + 2, ": ") : NULL;
+	const char *head = rest ? sl_arena_strndup(a, message, (size_t)(rest - message)) : shown;
+	const char *tail = path;
+	for (int dots = 0, i = (int)strlen(path) - 1; i > 0; i--)
+		if (path[i] == '.' && ++dots == 2) {
+			tail = sl_arena_printf(a, "\u2026%s", path + i + 1);
+			break;
+		}
+	const char *line = sl_arena_printf(a, "%s: %s: %s", label, path, shown ? shown : message);
+	if (line && head && sl_engine_first_line_chars(line) > SL_FIRST_LINE_MAX)
+		line = sl_arena_printf(a, "%s: %s: %s", label, path, head);
+	if (line && head && tail && sl_engine_first_line_chars(line) > SL_FIRST_LINE_MAX)
+		line = sl_arena_printf(a, "%s: %s: %s", label, tail, head);
+	if (line && head && tail && sl_engine_first_line_chars(line) > SL_FIRST_LINE_MAX) {
+		const char *q = strchr(head, '"');   /* Invalid value: "xxxxxxxx...": the value cut */
+		size_t keep = q ? (size_t)(q - head) + 41 : 0;
+		if (q && strlen(head) > keep + 1)
+			line = sl_arena_printf(a, "%s: %s: %.*s\u2026\"", label, tail, (int)keep, head);
+	}
+	sl_report *r = sl_report_at(ctx, at, "%s", line ? line : message);
 	sl_report_note(ctx, r, "The API server rejects it: \"%s: %s\".", path, message);
 	return r;
 }

@@ -183,6 +183,24 @@ static size_t comment_start(const char *s, size_t ls, size_t le)
 	return le;
 }
 
+/* An excerpt's elision on the line [ls, le) of s: the line, indented, is "..." or "…" and
+** nothing else but a comment (at column 0 "..." ends a YAML document: that is YAML). */
+static bool elision(const char *s, size_t ls, size_t le, sl_template_marker *m)
+{
+	size_t i = ls, end = comment_start(s, ls, le);
+	while (i < end && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	size_t j = end;
+	while (j > i && (s[j - 1] == ' ' || s[j - 1] == '\t' || s[j - 1] == '\n' || s[j - 1] == '\r'))
+		j--;
+	bool dots = (j - i == 3 && memcmp(s + i, "...", 3) == 0) ||
+		    (j - i == 3 && memcmp(s + i, "\xe2\x80\xa6", 3) == 0);
+	if (!dots || i == ls)
+		return false;
+	*m = (sl_template_marker){i, j, SL_TEMPLATE_ELISION};
+	return true;
+}
+
 bool sl_template_near(const sl_source *src, size_t off, sl_template_marker *m)
 {
 	if (!src->n_lines)
@@ -192,7 +210,8 @@ bool sl_template_near(const sl_source *src, size_t off, sl_template_marker *m)
 	for (size_t k = first; k <= last; k++) {
 		size_t ls = k ? src->line_start[k] : src->bom;
 		size_t le = k + 1 < src->n_lines ? src->line_start[k + 1] : src->len;
-		if (find_in(src->data, src->len, ls, comment_start(src->data, ls, le), false, m))
+		if (find_in(src->data, src->len, ls, comment_start(src->data, ls, le), false, m) ||
+		    elision(src->data, ls, le, m))
 			return true;
 	}
 	return false;
@@ -352,12 +371,17 @@ const char *sl_template_message(const sl_source *src, const sl_template_evidence
 		[SL_TEMPLATE_ENVSUBST] = {"envsubst placeholder", "lint it filled", NULL},
 		[SL_TEMPLATE_TOKEN] = {"placeholder", "lint it filled",
 				       "fill it with what replaces it (a script, sed, the test harness)"},
+		[SL_TEMPLATE_ELISION] = {"excerpt with an elision", "lint it completed",
+					 "write out what the elision leaves out"},
 	};
 	if (f == SL_TEMPLATE_NONE)
 		f = SL_TEMPLATE_TOKEN;
 	const char *msg = f == SL_TEMPLATE_ENVSUBST
 		? sl_arena_printf(a, "%s (%s): not linted as written; %s: envsubst < FILE | schedlint "
 				  "--stdin-filename FILE -", fam[f].what, shown, fam[f].how)
+		: f == SL_TEMPLATE_ELISION
+		? sl_arena_printf(a, "%s (%s): not linted as written; %s", fam[f].what, shown,
+				  fam[f].how)
 		: sl_arena_printf(a, "%s (%s): not linted as written; %s: ... | schedlint "
 				  "--stdin-filename FILE -", fam[f].what, shown, fam[f].how);
 	uint32_t line = 0, col = 0;
@@ -367,12 +391,14 @@ const char *sl_template_message(const sl_source *src, const sl_template_evidence
 				  "--stdin-filename %s -", path, path)
 		: sl_arena_printf(a, "To lint what it deploys, %s, then: ... | schedlint "
 				  "--stdin-filename %s -", fam[f].fill, path);
-	*notes = sl_arena_printf(a, "%s at line %u, column %u (%s): this file is text for a program "
-				 "to fill, not YAML the API server reads, so no rule reads it and its "
-				 "objects are not among the project's facts.\n%s\n"
+	*notes = sl_arena_printf(a, "%s at line %u, column %u (%s): this file is %s, not YAML the "
+				 "API server reads, so no rule reads it and its objects are not among the "
+				 "project's facts.\n%s\n"
 				 "A file that is not meant to be linted: exclude it in .schedlint.yaml "
 				 "(exclude:), or silence this notice with "
 				 "`# schedlint: ignore-file[template-not-rendered]`.",
-				 fam[f].what, line, col, ev->why ? ev->why : "here", cmd ? cmd : "");
+				 fam[f].what, line, col, ev->why ? ev->why : "here",
+				 f == SL_TEMPLATE_ELISION ? "an excerpt that leaves something out"
+							  : "text for a program to fill", cmd ? cmd : "");
 	return msg && *notes && cmd ? msg : NULL;
 }

@@ -12,7 +12,9 @@
 **   - a YAML syntax error at or next to a marker (its line, the line before, the line after;
 **     a quote or a collection left open to the end of the file is judged where it began, by
 **     the engine); a marker further away excuses nothing, and a bare "$NAME" never does (it
-**     cannot break YAML), nor does a marker in a comment;
+**     cannot break YAML), nor does a marker in a comment; next to a syntax error, an indented
+**     line that is only "..." (or "…"), a comment after it allowed, is an excerpt's elision
+**     (documentation: "metadata:\n  ...\n  annotations:"), something to fill in as well;
 **   - a marker in a mapping key, in apiVersion or kind, in a metadata name, namespace,
 **     generateName or label;
 **   - in an object of a kind schedlint models, a whole value that is one placeholder
@@ -40,6 +42,7 @@ typedef enum sl_template_family {
 	SL_TEMPLATE_TERRAFORM,   /* %{ if x }, ${var.x}, ${jsonencode(x)} */
 	SL_TEMPLATE_ENVSUBST,    /* ${NAME}, ${NAME:-default}, $NAME */
 	SL_TEMPLATE_TOKEN,       /* {{HF_TOKEN}}, {IMAGE_REGISTRY}, {{ graph_name }} */
+	SL_TEMPLATE_ELISION,     /* an excerpt's "..." line: "the rest goes here" (near an error only) */
 } sl_template_family;
 
 /* A marker: bytes [start, end) of the text looked at, and its family. */
@@ -62,7 +65,8 @@ typedef struct sl_template_evidence {
 } sl_template_evidence;
 
 /* The marker at or next to a YAML syntax problem at byte off of src (on its line, the line
-** before or the line after; not in a comment; not a bare "$NAME"); false when there is none. */
+** before or the line after; not in a comment; not a bare "$NAME"; an indented "..." line, an
+** elision); false when there is none. */
 bool sl_template_near(const sl_source *src, size_t off, sl_template_marker *m);
 /* Evidence in a parsed document (root: its root node) that src is a template; modelled: its
 ** object is of a kind schedlint models (whole values count then), fills_own: of a kind whose

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "schedlint/schedlint.h"
+#include "sched/gpu.h"
 
 #define GWT "testdata/rules/gpu-without-toleration"
 
@@ -68,7 +69,11 @@ Test(gpu, plugin_off_note_names_its_source)
 	sl_run *run = lint(cfg, GWT "/bad/plugin-off.yaml", gwt, 1);
 	cr_assert_eq(sl_run_finding_count(run), 1);
 	const sl_finding *f = sl_run_finding(run, 0);
-	cr_expect(strstr(f->message, "plugin-off.config.yaml:2"), "%s", f->message);
+	cr_expect(!strstr(f->message, "plugin-off.config.yaml"), "the first line is short: %s",
+		  f->message);
+	cr_expect(f->notes && strstr(f->notes, "GPU nodes are tainted: ") &&
+		  strstr(f->notes, "plugin-off.config.yaml:2"), "the evidence: %s",
+		  f->notes ? f->notes : "(no notes)");
 	cr_expect(f->notes && strstr(f->notes, "plugin-off.config.yaml:3"), "%s",
 		  f->notes ? f->notes : "(no notes)");
 	cr_expect_eq(f->fix->applicability, SL_FIX_SAFE);
@@ -156,4 +161,74 @@ Test(gpu, safe_fixes_of_the_gpu_rules_add_no_finding)
 		closedir(d);
 	}
 	cr_expect_gt(applied, 10, "the bad fixtures have safe fixes to check");
+}
+
+/* GKE's TPU slices (Plan TPUs in GKE): single-host slices have every chip on one host, up to
+** 2x4 for v5e and v6e and 2x2x1 for v4, v5p and TPU7x; multi-host slices 4 per host. */
+Test(gpu, tpu_chips_per_host)
+{
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x4", "tpu-v5-lite-podslice"), 8);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2", "tpu-v5-lite-podslice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("1x1", "tpu-v6e-slice"), 1);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x4", "tpu-v6e-slice"), 8);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("4x4", "tpu-v6e-slice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("16x16", "tpu-v5-lite-podslice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x1", "tpu-v5p-slice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x2", "tpu-v5p-slice"), 4, "two hosts of 4");
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x4", "tpu-v4-podslice"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x1", "tpu7x"), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x4", NULL), 8, "2-D without an accelerator: v5e/v6e");
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x2x2", NULL), 4);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host(NULL, "tpu-v5-lite-podslice"), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x", NULL), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("4", NULL), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("2x4x1x1", NULL), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("0x4", NULL), 0);
+	cr_expect_eq(sl_gpu_tpu_chips_per_host("${TOPOLOGY}", NULL), 0);
+}
+
+/* One finding for one cause (sl_rule.yields_to): a unit kept off its only GPU pool by the GPU
+** taint alone is Pending (no-matching-node-pool) because it lacks the toleration
+** (gpu-without-toleration): the latter stays, with the former's message in its notes and its
+** severity. Without gpu-without-toleration running, no-matching-node-pool reports it. */
+Test(gpu, no_matching_node_pool_yields_to_the_missing_toleration)
+{
+	sl_config *cfg = load(GWT "/bad/pools.config.yaml");
+	static const char *const both[] = {"gpu-without-toleration", "no-matching-node-pool"};
+	sl_run *run = lint(cfg, GWT "/bad/pools.yaml", both, 2);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	const sl_finding *f = sl_run_finding(run, 0);
+	cr_expect_str_eq(f->rule, "gpu-without-toleration");
+	cr_expect_eq(f->severity, SL_SEV_ERROR, "the more severe of the two");
+	cr_expect(f->notes && strstr(f->notes, "no-matching-node-pool, for the same cause: Pod trainer "
+				     "fits no node pool"), "%s", f->notes ? f->notes : "(no notes)");
+	cr_expect_not_null(f->fix, "the kept finding keeps its fix");
+	sl_run_free(run);
+	static const char *const one[] = {"no-matching-node-pool"};
+	run = lint(cfg, GWT "/bad/pools.yaml", one, 1);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	cr_expect_str_eq(sl_run_finding(run, 0)->rule, "no-matching-node-pool");
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+/* A finding the user suppressed takes nothing: the one that would yield to it is reported. */
+Test(gpu, a_suppressed_finding_takes_nothing)
+{
+	sl_config *cfg = load(GWT "/bad/pools.config.yaml");
+	static const char *const both[] = {"gpu-without-toleration", "no-matching-node-pool"};
+	sl_run_options o = {.version = SL_RUN_OPTIONS_VERSION, .select = both, .n_select = 2,
+			    .jobs = 1};
+	sl_run *run = NULL;
+	const char *text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: trainer\nspec:\n"
+			   "  containers:\n    - name: main\n      image: pytorch:2\n"
+			   "      resources:\n        limits:\n"
+			   "          nvidia.com/gpu: 1  # schedlint: ignore[gpu-without-toleration]\n";
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, "pod.yaml", text, strlen(text)), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	cr_expect_str_eq(sl_run_finding(run, 0)->rule, "no-matching-node-pool");
+	sl_run_free(run);
+	sl_config_free(cfg);
 }

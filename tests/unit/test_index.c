@@ -456,3 +456,59 @@ Test(index, default_mode_from_inferenceservice_config)
 		  b->ix.default_mode_config);
 	done(b);
 }
+
+/* --- autoscalers --------------------------------------------------------------------------- */
+
+#define DEPLOY(name, ns) \
+	"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " name ns "}\n" \
+	"spec: {replicas: 4, template: {spec: {containers: [{name: c, image: i}]}}}\n---\n"
+
+Test(index, autoscaler_by_target_kind_name_group_and_namespace)
+{
+	built *b = build(DEPLOY("web", ", namespace: ml") DEPLOY("api", "") DEPLOY("batch", "")
+			 DEPLOY("bare", "")
+			 "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"
+			 "metadata: {name: other-ns, namespace: staging}\n"
+			 "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web},"
+			 " minReplicas: 9, maxReplicas: 10}\n---\n"
+			 "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"
+			 "metadata: {name: web, namespace: ml}\n"
+			 "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web},"
+			 " minReplicas: 3, maxReplicas: 10}\n---\n"
+			 "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\n"
+			 "metadata: {name: api}\n"
+			 "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api},"
+			 " maxReplicas: 10}\n---\n"
+			 "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"
+			 "metadata: {name: wrong-group}\n"
+			 "spec: {scaleTargetRef: {apiVersion: example.com/v1, kind: Deployment,"
+			 " name: batch}, minReplicas: 7, maxReplicas: 10}\n---\n"
+			 "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: batch}\n"
+			 "spec: {scaleTargetRef: {name: batch}}\n", NULL);
+	long long min = -5;
+	const sl_node *at = NULL;
+	const sl_object *web = obj(b, SL_KIND_DEPLOYMENT, "web", NULL);
+	cr_expect_eq(sl_index_autoscaler(&b->ix, web, &min, &at),
+		     obj(b, SL_KIND_HORIZONTAL_POD_AUTOSCALER, "web", NULL),
+		     "the HPA of its namespace, not staging's");
+	cr_expect_eq(min, 3);
+	cr_expect_str_eq(node_text(b, at), "3");
+	cr_expect_not_null(sl_index_autoscaler(&b->ix, obj(b, SL_KIND_DEPLOYMENT, "api", NULL),
+					       &min, &at));
+	cr_expect_eq(min, 1, "minReplicas defaults to 1");
+	cr_expect_null(at);
+	cr_expect_eq(sl_index_autoscaler(&b->ix, obj(b, SL_KIND_DEPLOYMENT, "batch", NULL), &min, &at),
+		     obj(b, SL_KIND_SCALED_OBJECT, "batch", NULL),
+		     "an HPA of another API group names another kind; KEDA's kind defaults to Deployment");
+	cr_expect_eq(min, 0, "minReplicaCount defaults to 0");
+	cr_expect_null(sl_index_autoscaler(&b->ix, obj(b, SL_KIND_DEPLOYMENT, "bare", NULL), &min, &at));
+	const sl_object *scaler = NULL;
+	const sl_unit *u = &web->units[0];
+	cr_expect_eq(sl_index_unit_replicas(&b->ix, u, &scaler, &at), 3);
+	cr_expect_not_null(scaler);
+	const sl_unit *bare = &obj(b, SL_KIND_DEPLOYMENT, "bare", NULL)->units[0];
+	cr_expect_eq(sl_index_unit_replicas(&b->ix, bare, &scaler, &at), 4, "its own replicas");
+	cr_expect_null(scaler);
+	cr_expect_str_eq(node_text(b, at), "4");
+	done(b);
+}

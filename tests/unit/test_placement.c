@@ -125,7 +125,7 @@ static node_pool *node(const char *labels, const char *taints, const char *alloc
 		int64_t milli;
 		cr_assert_eq(sl_quantity_parse(eq + 1, strlen(eq + 1), &q), SL_QUANTITY_OK);
 		cr_assert(sl_quantity_scaled_value(&q, -3, &milli));
-		n->alloc[n->p.n_alloc++] = (sl_pool_resource){it, milli};
+		n->alloc[n->p.n_alloc++] = (sl_pool_resource){it, milli, false};
 	}
 	n->p.alloc = n->alloc;
 	n->p.alloc_declared = n->p.n_alloc > 0;
@@ -542,4 +542,68 @@ Test(placement, upstream_karpenter_compatibility_matrix)
 			done(f);
 		}
 	}
+}
+
+/* What one node of a pool offers (sl_pool_per_node), and what a pod pins and requests
+** (sl_placement_pod_label, sl_placement_pod_request): replicas-without-spread's whole-node
+** evidence. */
+Test(placement, per_node_amounts_and_pinned_labels)
+{
+	sl_pool_resource eight[] = {{"nvidia.com/gpu", 8000, false}};
+	sl_pool_resource mixed[] = {{"nvidia.com/gpu", 8000, true}};
+	sl_pool cfgp = {.name = "a100", .origin = SL_POOL_CONFIG, .alloc = eight, .n_alloc = 1,
+			.gpu = SL_TRI_YES, .gpu_resource = "nvidia.com/gpu"};
+	int64_t per = 0;
+	cr_expect(sl_pool_per_node(&cfgp, "nvidia.com/gpu", &per));
+	cr_expect_eq(per, 8000);
+	cr_expect_not(sl_pool_per_node(&cfgp, "amd.com/gpu", &per));
+	sl_pool uneven = cfgp;
+	uneven.alloc = mixed;
+	uneven.origin = SL_POOL_EKSCTL;
+	cr_expect_not(sl_pool_per_node(&uneven, "nvidia.com/gpu", &per),
+		      "instance types of several GPU counts");
+	static const sl_k8s_str four[] = {{"4", 1}}, two_four[] = {{"2", 1}, {"4", 1}};
+	static const sl_k8s_str p4d[] = {{"p4d.24xlarge", 12}, {"p4de.24xlarge", 13}};
+	static const sl_k8s_str g5[] = {{"g5.xlarge", 9}, {"g5.48xlarge", 11}};
+	sl_requirement count4 = {sl_k8s_cstr("karpenter.k8s.aws/instance-gpu-count"),
+				 sl_k8s_cstr("In"), four, 1};
+	sl_requirement count24 = {sl_k8s_cstr("karpenter.k8s.aws/instance-gpu-count"),
+				  sl_k8s_cstr("In"), two_four, 2};
+	sl_requirement types8 = {sl_k8s_cstr("node.kubernetes.io/instance-type"), sl_k8s_cstr("In"),
+				 p4d, 2};
+	sl_requirement typesg5 = {sl_k8s_cstr("node.kubernetes.io/instance-type"), sl_k8s_cstr("In"),
+				  g5, 2};
+	sl_pool np = {.name = "np", .origin = SL_POOL_KARPENTER, .reqs = &count4, .n_reqs = 1,
+		      .gpu = SL_TRI_YES, .gpu_resource = "nvidia.com/gpu"};
+	cr_expect(sl_pool_per_node(&np, "nvidia.com/gpu", &per));
+	cr_expect_eq(per, 4000);
+	np.reqs = &count24;
+	cr_expect_not(sl_pool_per_node(&np, "nvidia.com/gpu", &per), "2 or 4 GPUs a node");
+	np.reqs = &types8;
+	cr_expect(sl_pool_per_node(&np, "nvidia.com/gpu", &per));
+	cr_expect_eq(per, 8000);
+	np.reqs = &typesg5;
+	cr_expect_not(sl_pool_per_node(&np, "nvidia.com/gpu", &per), "g5 sizes differ in GPUs");
+
+	fixture *f = pod("  nodeSelector: {cloud.google.com/gke-tpu-topology: 2x4}\n"
+			 "  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+			 "{nodeSelectorTerms: [{matchExpressions: [{key: cloud.google.com/gke-tpu-accelerator,"
+			 " operator: In, values: [tpu-v5-lite-podslice]}, {key: zone, operator: In,"
+			 " values: [a, b]}]}, {matchExpressions: [{key: cloud.google.com/gke-tpu-accelerator,"
+			 " operator: In, values: [tpu-v5-lite-podslice]}]}]}}}\n",
+			 "[{name: a, image: b, resources: {limits: {google.com/tpu: 8, cpu: 2}}}]");
+	sl_placement_pod *pd;
+	cr_assert_eq(sl_placement_pod_of(&f->ix, &f->obj->units[0], f->a, &pd), SL_OK);
+	cr_expect_str_eq(sl_placement_pod_label(pd, "cloud.google.com/gke-tpu-topology", f->a), "2x4");
+	cr_expect_str_eq(sl_placement_pod_label(pd, "cloud.google.com/gke-tpu-accelerator", f->a),
+			 "tpu-v5-lite-podslice", "the one value every term pins");
+	cr_expect_null(sl_placement_pod_label(pd, "zone", f->a), "two values, and one term only");
+	int64_t milli;
+	bool tpu = false;
+	const char *name;
+	for (size_t i = 0; (name = sl_placement_pod_request(pd, i, &milli)); i++)
+		if (strcmp(name, "google.com/tpu") == 0)
+			tpu = milli == 8000;
+	cr_expect(tpu, "google.com/tpu: 8 requested (defaulted from its limit)");
+	done(f);
 }

@@ -47,7 +47,8 @@ static bool fix_offered(const char *rule, const char *text)
 #define DEPLOYMENT(label) "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n" \
 	"spec:\n  replicas: 3\n  selector:\n    matchLabels:\n      app: " label "\n" \
 	"  template:\n    metadata:\n      labels:\n        app: " label "\n" \
-	"    spec:\n      containers:\n        - name: web\n          image: nginx\n"
+	"    spec:\n      containers:\n        - name: web\n          image: nginx\n" \
+	"          ports: [{containerPort: 80}]\n          resources: {limits: {nvidia.com/gpu: 1}}\n"
 
 /* replicas-without-spread copies the pods' labels into the term its fix adds: only labels
 ** written on one line (sl_ctx_node_one_line), whatever their quoting. */
@@ -106,4 +107,29 @@ Test(sdk, every_rule_admits_some_kind_and_mode)
 		cr_expect(!r->kinds || (r->kinds & kinds), "%s admits no kind", r->id);
 		cr_expect(!r->modes || (r->modes & modes), "%s admits no mode", r->id);
 	}
+}
+
+/* A first line longer than SL_FIRST_LINE_MAX characters (a very long object name) is cut at a
+** word with "…" and kept whole as the first note (spec/rules.md "Messages are short"). */
+Test(sdk, a_long_first_line_is_cut_and_kept_in_the_notes)
+{
+	char name[300], text[1024];
+	memset(name, 'x', 240);
+	name[240] = '\0';
+	memcpy(name + 100, "-é-", 4);   /* a two-byte character before the cut */
+	name[104] = 'x';
+	snprintf(text, sizeof text, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\nspec:\n"
+		 "  nodeName: node-7\n  containers:\n    - name: c\n      image: i\n", name);
+	sl_run *run = lint("node-name-set", text);
+	cr_assert_eq(sl_run_finding_count(run), 1);
+	const sl_finding *f = sl_run_finding(run, 0);
+	size_t chars = 0;
+	for (const char *s = f->message; *s; s++)
+		chars += ((unsigned char)*s & 0xC0) != 0x80;
+	cr_expect_leq(chars, 160, "%zu characters: %s", chars, f->message);
+	cr_expect(strstr(f->message, "\xe2\x80\xa6") != NULL, "the cut is marked: %s", f->message);
+	cr_assert_not_null(f->notes);
+	cr_expect(strncmp(f->notes, "Pod ", 4) == 0 && strstr(f->notes, "sets nodeName") &&
+		  strstr(f->notes, name) != NULL, "the whole line is the first note: %s", f->notes);
+	sl_run_free(run);
 }
