@@ -2,6 +2,7 @@
 ** support.c: file helpers the test harnesses share (reading in chunks, so pipes and files of
 ** any size work alike). */
 #include <criterion/criterion.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "support.h"
@@ -41,6 +43,19 @@ void sl_test_spit(const char *path, const char *data, size_t len)
 	cr_assert(f, "cannot write %s", path);
 	cr_assert_eq(fwrite(data, 1, len, f), len, "cannot write %s", path);
 	fclose(f);
+}
+
+void sl_test_put(const char *dir, const char *rel, const char *text)
+{
+	char p[PATH_MAX];
+	int n = snprintf(p, sizeof p, "%s/%s", dir, rel);
+	cr_assert(n > 0 && (size_t)n < sizeof p, "path too long: %s/%s", dir, rel);
+	for (char *s = p + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(p, 0755);   /* exists already: fine */
+		*s = '/';
+	}
+	sl_test_spit(p, text, strlen(text));
 }
 
 void sl_test_note(const char *fmt, ...)

@@ -11,6 +11,9 @@
 char *sl_test_slurp(const char *path, size_t *len);
 /* Writes data[0..len) to path; the test fails when it cannot. */
 void sl_test_spit(const char *path, const char *data, size_t len);
+/* Writes text to dir/rel, making rel's directories below dir first; the test fails when it
+** cannot. */
+void sl_test_put(const char *dir, const char *rel, const char *text);
 /* A line "[NOTE] ..." on stderr, which meson's test log keeps: what a test left out and why
 ** (a skip says it here too). Not cr_log_warn: Criterion exits 1 after a warning, so a warning
 ** turns a passing suite red. */

@@ -19,7 +19,8 @@
  * JSON 6902 failure: at the operation); the kustomization is not linted further (its files are
  * linted as plain files).
  *
- * An input that is missing because git ignores it (a build step makes it) and a file outside
+ * An input that is missing because git ignores it (a build step makes it; in a tree without
+ * `.git`, because a `.gitignore` names it) and a file outside
  * the kustomization's directory (kustomize's default load restrictor) are `kustomize-unsupported`
  * instead: nothing is wrong with the kustomization.
  *

@@ -9,7 +9,7 @@
  * remote resources (there is no network), `helmCharts`, generator, transformer and validator
  * plugins or `openapi`; an input it names is not in the checkout because git ignores it (a build
  * step makes it, as kueue's `dep-crds/`: kustomize cannot build it either until that step has
- * run); or it loads a file from outside its own directory, which kustomize does only with
+ * run; in a tree exported without `.git`, its `.gitignore` files are read for the same answer); or it loads a file from outside its own directory, which kustomize does only with
  * `--load-restrictor LoadRestrictionsNone` (set `render.kustomize.load-restrictor: none` to build
  * such overlays as that flag does). The finding points at the offending key or entry; when an
  * overlay's base is the one that cannot be built for a missing feature, it points at the

@@ -33,14 +33,7 @@ static const char *at(const char *rel)
 
 static void put(const char *rel, const char *text)
 {
-	char dir[1024];
-	snprintf(dir, sizeof dir, "%s", at(rel));
-	for (char *s = dir + strlen(root) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(dir, 0755);   /* exists already: fine */
-		*s = '/';
-	}
-	sl_test_spit(at(rel), text, strlen(text));
+	sl_test_put(root, rel, text);
 }
 
 static const char DEPLOY[] =

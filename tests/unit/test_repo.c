@@ -17,12 +17,7 @@ static char root[PATH_MAX];
 
 static void put(const char *rel, const char *text)
 {
-	char p[PATH_MAX];
-	snprintf(p, sizeof p, "%s/%s", root, rel);
-	FILE *f = fopen(p, "w");
-	cr_assert_not_null(f, "%s", p);
-	fputs(text, f);
-	fclose(f);
+	sl_test_put(root, rel, text);
 }
 
 static void scratch_repo(void)

@@ -4,6 +4,7 @@
 ** first), a build's findings (what kustomize would refuse: kustomize-invalid; what this
 ** builder does not do: kustomize-unsupported), and the resources a build accumulates. */
 #include "render/kustomize/internal.h"
+#include "fs/gitignore.h"
 
 /* --- patches -------------------------------------------------------------------------------- */
 
@@ -389,8 +390,10 @@ bool sl_kustomize__issue_n(struct ctx *c, const char *rule, const sl_knode *at, 
 }
 
 /* True when git ignores path (as joined; it need not exist): an input a build step makes. The
-** repository is the one the kustomization's directory dir is in, opened on the first question. */
-static bool git_ignores(sl_kustomize *k, const char *dir, const char *path)
+** repository is the one the kustomization's directory dir is in, opened on the first question;
+** in a tree without one (exported without .git), its .gitignore files are read instead
+** (*by_file set). */
+static bool git_ignores(sl_kustomize *k, const char *dir, const char *path, bool *by_file)
 {
 	pthread_mutex_lock(&k->lock);
 	bool oom = false;
@@ -403,7 +406,10 @@ static bool git_ignores(sl_kustomize *k, const char *dir, const char *path)
 	}
 	bool r = rd && k->repo && (sl_repo_ignored(k->repo, path, false) ||
 				   sl_repo_ignored(k->repo, path, true));
+	bool ask_files = rd && !k->repo;   /* no repository: the tree's .gitignore files say it */
 	pthread_mutex_unlock(&k->lock);
+	if (ask_files)
+		r = *by_file = sl_gitignore_ignores(path, false) || sl_gitignore_ignores(path, true);
 	return r;
 }
 
@@ -414,14 +420,15 @@ static bool git_ignores(sl_kustomize *k, const char *dir, const char *path)
 bool sl_kustomize__missing(struct ctx *c, const sl_knode *e, const char *dir, const char *path,
 			   const char *what)
 {
-	bool ignored = git_ignores(c->k, dir, path);
+	bool by_file = false;
+	bool ignored = git_ignores(c->k, dir, path, &by_file);
 	char *notes = sl_xprintf("%skustomize: %s: evalsymlink failure on '%s' : lstat %s: no such "
 				 "file or directory", ignored ? "Neither kustomize nor schedlint can build "
 				 "this kustomization before that step has run; its files are linted as "
 				 "plain files.\n" : "", what ? what : "?", path, path);
 	if (notes && what && ignored)
-		sl_kustomize__issue_n(c, "kustomize-unsupported", e, notes, "'%s' is not in the checkout: git "
-			"ignores it, a build step makes it", e->s);
+		sl_kustomize__issue_n(c, "kustomize-unsupported", e, notes, "'%s' is not in the checkout: %s "
+			"ignores it, a build step makes it", e->s, by_file ? ".gitignore" : "git");
 	else if (notes && what)
 		sl_kustomize__issue_n(c, "kustomize-invalid", e, notes, "%s: no such file or directory", what);
 	free(notes);

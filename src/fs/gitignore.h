@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0
+** gitignore.h: what a tree's .gitignore files say when git cannot be asked — a checkout exported
+** without .git (a release archive, a CI cache, a vendored copy), or no libgit2 at run time. Where
+** there is a repository, repo.h asks git itself. */
+#ifndef SL_GITIGNORE_H
+#define SL_GITIGNORE_H
+
+#include <stdbool.h>
+
+/* True when the .gitignore files of the directories above path (from / down to path's own
+** directory; path need not exist, nor its directory: a build step's output) ignore it, as
+** gitignore(5) reads them: blank lines and "#" comments skipped, "!" re-includes, a trailing "/"
+** matches directories only (is_dir: path names one), a "/" at the start or in the middle
+** anchors a pattern to its file's directory, "*", "?", "[...]" and "**" as git matches them,
+** deeper files override shallower ones, and a path below an ignored directory is ignored. Each
+** .gitignore is read only when it is a regular file (never a FIFO or a symlink, as git reads
+** it) of at most 1 MiB; a pattern is matched in time polynomial in its length and the path's,
+** never by backtracking search. False for a path with a ".." below its deepest existing
+** directory, and when out of memory. */
+bool sl_gitignore_ignores(const char *path, bool is_dir);
+
+/* True when the gitignore(5) pattern pat (one line, as written) decides rel, a path relative to
+** the pattern's .gitignore directory ("a/b/c", no leading "/"; is_dir: rel names a directory),
+** with *negated set to whether the pattern re-includes ("!"). False for a blank line or a
+** comment. Exposed for the unit tests. */
+bool sl_gitignore_pattern_matches(const char *pat, const char *rel, bool is_dir, bool *negated);
+
+#endif
