@@ -14,7 +14,11 @@
  * label (`cluster.spot-labels`), nodes with a spot label.
  *
  * A unit that lands on no pool is `no-matching-node-pool`'s. DaemonSets are not judged: they run
- * on every node they match, whatever its capacity type.
+ * on every node they match, whatever its capacity type. The unit gets this finding alone:
+ * `critical-on-spot` stays quiet on it (one finding for one cause). With several clusters
+ * (eksctl ClusterConfigs) and no `cluster.name`, it is reported only when it can land only on
+ * spot pools in every cluster where it lands (a pool of no cluster counts in each);
+ * `cluster.name` picks one cluster.
  *
  * ## Why is this bad?
  * Spot capacity is reclaimed at short notice, often many nodes at once; priority protects
@@ -36,7 +40,7 @@
  *
  * ## Options
  * `cluster.critical-priority`, `cluster.critical-priority-classes`, `cluster.priority-classes`,
- * `cluster.spot-labels`, and the pool sources.
+ * `cluster.spot-labels`, `cluster.name`, and the pool sources.
  *
  * ## References
  * - Karpenter, NodePools, `karpenter.sh/capacity-type`: https://karpenter.sh/docs/concepts/nodepools/
