@@ -12,9 +12,10 @@
  * types) and each pool of a node dump (GPU from the nodes' allocatable), reported at the first
  * node's name. Instance types are read in the cited table of docs/instance-types.md (AWS p2 to
  * p6, g3 to g6e, g4ad, g5g, gr6; Google a2, a3, g2; Azure NC, ND, NV); a type it does not know
- * leaves the pool's GPUs unknown, and it is not reported. `startupTaints` do not count: they
- * are removed before pods schedule. A NodePool that may launch GPU instances but is not
- * restricted to them is not a GPU pool.
+ * leaves the pool's GPUs unknown, and it is not reported; nor is a pool whose taints hold a
+ * placeholder (`key: "{{ .Values.gpuTaintKey }}"`: what it keeps off is unknown).
+ * `startupTaints` do not count: they are removed before pods schedule. A NodePool that may
+ * launch GPU instances but is not restricted to them is not a GPU pool.
  *
  * Not reported when no other pool of its cluster could take the pods that tolerate nothing
  * (system pods, add-ons): when it is its cluster's only pool (an eksctl ClusterConfig with one
@@ -96,7 +97,7 @@ static bool system_pool_beside(const sl_pool_set *set, const sl_pool *p)
 		const sl_pool *q = &all[i];
 		if (q == p || q->origin == SL_POOL_KUEUE || !sl_pool_in_cluster(q, p->cluster))
 			continue;
-		if (q->gpu != SL_TRI_YES && !repels(q))
+		if (q->gpu != SL_TRI_YES && !repels(q) && !q->taints_unknown)
 			return true;
 	}
 	return false;
@@ -109,7 +110,8 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	size_t n = sl_pool_set_of_object(set, o, &first);
 	for (size_t i = 0; i < n; i++) {
 		const sl_pool *p = &first[i];
-		if (p->gpu != SL_TRI_YES || repels(p) || !p->at || !system_pool_beside(set, p))
+		if (p->gpu != SL_TRI_YES || repels(p) || p->taints_unknown || !p->at ||
+		    !system_pool_beside(set, p))
 			continue;
 		/* "NodePool gpu (pools.yaml:4)": the finding is at the position already */
 		const char *paren = strstr(p->where, " (");

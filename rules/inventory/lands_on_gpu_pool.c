@@ -11,7 +11,9 @@
  * tolerates everything). It is reported even when pools without GPUs accept it too: the
  * scheduler spreads pods over every node that fits, so some of them take GPU nodes (the message
  * says when no pool without GPUs accepts it at all). A pool whose GPUs are unknown (an instance
- * type the table of docs/instance-types.md does not know, a placeholder) counts as neither. With
+ * type the table of docs/instance-types.md does not know, a placeholder) counts as neither, and
+ * a landing that a placeholder in the pool's taints or the unit's tolerations leaves undecided
+ * does not count. With
  * several clusters (eksctl ClusterConfigs) and no `cluster.name`, the unit is reported only when
  * it can land on a GPU pool in every cluster where it lands at all. The unit is judged merged
  * over its template, like `no-matching-node-pool`; the message names the GPU pools. Where the
@@ -67,6 +69,8 @@ static bool gpu_in(const sl_placement *p, const char *c, bool *lands)
 		if (!sl_pool_in_cluster(it.pool, c))
 			continue;
 		*lands = true;
+		if (it.fit->unsure)
+			continue;
 		gpu |= it.pool->gpu == SL_TRI_YES;
 	}
 	return gpu;
@@ -93,8 +97,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	bool tainted = false, elsewhere = false;
 	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
 		elsewhere |= it.pool->gpu == SL_TRI_NO;
-		if (it.pool->gpu != SL_TRI_YES)
-			continue;
+		if (it.pool->gpu != SL_TRI_YES || it.fit->unsure)
+			continue;   /* no GPU, or a placeholder taint or toleration: it may not land */
 		count++;
 		tainted |= it.pool->n_taints > 0;
 		if (count <= 3)
@@ -112,7 +116,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				     sl_ctx_label(ctx, u), count > 1 ? "s" : "", names,
 				     elsewhere ? "" : ", and on no pool without GPUs");
 	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);)
-		if (it.pool->gpu == SL_TRI_YES)
+		if (it.pool->gpu == SL_TRI_YES && !it.fit->unsure)
 			sl_report_note(ctx, r, "%s (%s): %s.", it.pool->name, it.pool->where,
 				       it.pool->n_taints ? "the unit tolerates its taints"
 							 : "it has no taint");

@@ -32,7 +32,9 @@
  * - Unknown is not absent: a placeholder (`$VAR`, `${...}`, `{{ ... }}`) on either side, or a
  *   label node agents add at run time (Node Feature Discovery's `feature.node.kubernetes.io/`,
  *   GPU Feature Discovery's and the GPU operator's `nvidia.com/` labels) on a pool that does not
- *   state it (a node dump states every label), neither matches nor refuses.
+ *   state it (a node dump states every label), neither matches nor refuses; a placeholder in a
+ *   pool's taint or in the unit's tolerations leaves TaintToleration undecided: it refuses
+ *   nothing.
  * - A Kueue ResourceFlavor applies to a workload Kueue admits (`kueue.x-k8s.io/queue-name`), as
  *   Kueue's flavor assigner judges it: its `nodeTaints` with the flavor's `tolerations`, then the
  *   selection on its own `nodeLabels` keys.

@@ -84,6 +84,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
 		if (it.pool->spot == SL_TRI_NO)
 			return SL_OK;   /* an on-demand pool takes it */
+		if (it.fit->unsure)
+			continue;   /* a placeholder taint or toleration: it may not land there */
 		lands++;
 		const char *spot = it.pool->spot == SL_TRI_YES ? "spot" : "may be spot";
 		const char *one = sl_arena_printf(a, "%s (%s)", it.pool->name, spot);

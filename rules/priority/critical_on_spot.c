@@ -404,7 +404,7 @@ static sl_err check_pools(struct scan *sc)
 		on_demand |= it.pool->spot == SL_TRI_NO;
 	size_t found = 0;
 	for (sl_placement_iter it = sl_placement_pools(p, true); on_demand && sl_placement_next(&it);) {
-		if (it.pool->spot != SL_TRI_YES || it.pool->n_taints > 0)
+		if (it.pool->spot != SL_TRI_YES || it.pool->n_taints > 0 || it.fit->unsure)
 			continue;
 		names = sl_arena_list_add(a, names, it.pool->name);
 		wheres = sl_arena_list_add(a, wheres, sl_arena_printf(a, "%s (%s)", it.pool->name,
@@ -433,7 +433,7 @@ static bool spot_only(sl_ctx *ctx, const sl_unit *u)
 	for (sl_placement_iter it = sl_placement_pools(p, true); p && sl_placement_next(&it);) {
 		if (it.pool->spot == SL_TRI_NO)
 			return false;
-		lands = true;
+		lands |= !it.fit->unsure;
 	}
 	return lands;
 }

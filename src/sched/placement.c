@@ -67,6 +67,7 @@ struct sl_placement_pod {
 	size_t n_tols;
 	const sl_node *tols_at;
 	bool comparison_ops;
+	bool tols_unknown;       /* a toleration holds a placeholder: what it tolerates is unknown */
 	bool queued;             /* Kueue admits it: kueue.x-k8s.io/queue-name on the object or
 				    its pod template */
 	struct request *req;
@@ -415,6 +416,9 @@ sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 		sl_toleration tol = {sl_node_str(sl_map_get(t, "key")), sl_node_str(sl_map_get(t, "operator")),
 				     sl_node_str(sl_map_get(t, "value")), sl_node_str(sl_map_get(t, "effect")),
 				     secs != NULL, 0};
+		pod->tols_unknown |= sl_k8s_str_is_placeholder(tol.key) ||
+				     sl_k8s_str_is_placeholder(tol.value) ||
+				     sl_k8s_str_is_placeholder(tol.effect);
 		if ((err = add_toleration(pod, a, tol)))
 			return err;
 	}
@@ -513,10 +517,12 @@ static const char *taint_text(const sl_taint *t, sl_arena *a)
 
 /* TaintToleration's Filter: the first NoSchedule or NoExecute taint no toleration tolerates
 ** (v1helper.FindMatchingUntoleratedTaint); on a ResourceFlavor, the flavor's tolerations count
-** too (Kueue adds them to the pods it admits). */
+** too (Kueue adds them to the pods it admits). A placeholder in a taint or a toleration leaves
+** it undecided: v->unsure, and no refusal. */
 static void filter_taints(const sl_placement_pod *pod, const sl_pool *p, sl_placement_verdict *v,
 			  sl_arena *a)
 {
+	v->unsure |= p->taints_unknown;
 	for (size_t i = 0; i < p->n_taints; i++) {
 		const sl_taint *t = &p->taints[i];
 		/* NoSchedule and NoExecute (pools hold valid effects only: PreferNoSchedule is the
@@ -530,6 +536,10 @@ static void filter_taints(const sl_placement_pod *pod, const sl_pool *p, sl_plac
 			ok = sl_k8s_toleration_tolerates(&p->tolerations[k], t, pod->comparison_ops);
 		if (ok)
 			continue;
+		if (pod->tols_unknown) {
+			v->unsure = true;
+			continue;
+		}
 		const char *text = !a ? NULL : p->origin == SL_POOL_KUEUE
 			? sl_arena_printf(a, "untolerated taint %s in flavor %s", taint_text(t, a), p->name)
 			: sl_arena_printf(a, "node(s) had untolerated taint {%.*s: %.*s}", (int)t->key.n,
@@ -920,7 +930,7 @@ sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a, sl_p
 		return SL_ENOMEM;
 	for (size_t i = 0; i < np; i++) {
 		sl_placement_verdict full = sl_placement_eval(pod, &pools[i], NULL);
-		v[i] = (sl_placement_fit){full.lands, full.applies,
+		v[i] = (sl_placement_fit){full.lands, full.applies, full.unsure,
 					  full.n_reasons ? full.reasons[0].brief : NULL};
 	}
 	*out = (sl_placement){v, pools, pod, np};

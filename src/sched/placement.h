@@ -62,6 +62,8 @@ typedef struct sl_placement_verdict {
 	bool lands;              /* every filter passes */
 	bool applies;            /* false: a ResourceFlavor and a unit Kueue does not admit (the
 				    only reason is SL_PLACEMENT_QUEUE) */
+	bool unsure;             /* a taint or a toleration holds a placeholder: TaintToleration
+				    cannot be decided, and refuses nothing */
 	size_t n_reasons;        /* the filters that fail, in the scheduler's order */
 	sl_placement_reason reasons[SL_PLACEMENT_MAX_REASONS];
 	/* every field of the unit the pool refuses (each failing selector entry, expression or
@@ -75,6 +77,7 @@ typedef struct sl_placement_verdict {
 typedef struct sl_placement_fit {
 	bool lands;
 	bool applies;            /* see sl_placement_verdict */
+	bool unsure;             /* see sl_placement_verdict: when it lands, it may not */
 	const char *brief;       /* the first failing filter's word; NULL when it lands */
 } sl_placement_fit;
 

@@ -564,6 +564,11 @@ static void taints_of(sl_pool_set *s, sl_pool *p, const sl_node *seq)
 		const sl_node *t = sl_seq_item(seq, i);
 		sl_taint taint = {sl_node_str(sl_map_get(t, "key")), sl_node_str(sl_map_get(t, "value")),
 				  sl_node_str(sl_map_get(t, "effect"))};
+		if (sl_k8s_str_is_placeholder(taint.key) || sl_k8s_str_is_placeholder(taint.value) ||
+		    sl_k8s_str_is_placeholder(taint.effect)) {
+			p->taints_unknown = true;   /* unknown is not absent */
+			continue;
+		}
 		if (taint.key.n && sl_k8s_taint_effect_is_valid(taint.effect.s, taint.effect.n))
 			add_taint(s, p, taint);
 	}

@@ -59,6 +59,8 @@ typedef struct sl_pool {
 	bool allow_well_known;
 	sl_taint *taints;           /* NoSchedule, PreferNoSchedule and NoExecute taints */
 	size_t n_taints;
+	bool taints_unknown;        /* a taint holds a placeholder ($VAR, ${...}, {{ ... }}): what the
+				       pool keeps off is unknown, and it refuses no pod for it */
 	sl_pool_resource *alloc;    /* per-node allocatable, when known */
 	size_t n_alloc;
 	bool alloc_declared;        /* alloc lists everything the nodes offer (an extended resource
