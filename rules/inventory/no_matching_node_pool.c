@@ -18,7 +18,10 @@
  *   NodePool does not define fails unless the key is a well-known label or the operator is
  *   `NotIn` or `DoesNotExist`; deprecated keys (`failure-domain.beta.kubernetes.io/zone`,
  *   `beta.kubernetes.io/arch`, ...) mean their current names, as Karpenter normalises them (so
- *   do config pools and eksctl node groups, whose nodes carry both labels). A request above the
+ *   do config pools and eksctl node groups, whose nodes carry both labels), and so does the EBS
+ *   CSI driver's `topology.ebs.csi.aws.com/zone`, as Karpenter's AWS provider adds to that
+ *   list (karpenter-provider-aws `pkg/operator/operator.go`, beyond spec/cluster.md's five
+ *   keys). A request above the
  *   NodePool's `spec.limits`, or a limit of 0 on CPU, memory or pods, launches nothing ("all
  *   available instance types exceed limits for nodepool").
  * - What one node offers: a node dump's allocatable, a config pool's `allocatable`, else the

@@ -45,6 +45,8 @@ sl_k8s_str sl_k8s_reqset_normalized_key(sl_k8s_str key)
 		{"beta.kubernetes.io/arch", "kubernetes.io/arch"},
 		{"beta.kubernetes.io/os", "kubernetes.io/os"},
 		{"beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type"},
+		/* karpenter-provider-aws adds the EBS CSI driver's zone key (its operator's init) */
+		{"topology.ebs.csi.aws.com/zone", "topology.kubernetes.io/zone"},
 	};
 	for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
 		if (sl_k8s_str_is(key, aliases[i][0]))

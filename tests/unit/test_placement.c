@@ -454,6 +454,8 @@ Test(placement, karpenter_normalized_labels)
 		{"beta.kubernetes.io/arch", "kubernetes.io/arch"},
 		{"beta.kubernetes.io/os", "kubernetes.io/os"},
 		{"beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type"},
+		/* karpenter-provider-aws pkg/operator/operator.go init() */
+		{"topology.ebs.csi.aws.com/zone", "topology.kubernetes.io/zone"},
 		{"topology.kubernetes.io/zone", "topology.kubernetes.io/zone"},
 		{"team", "team"},
 	};
@@ -495,6 +497,35 @@ Test(placement, placeholders_are_unknown)
 	fixture *f = pod("  nodeSelector: {team: search, topology.kubernetes.io/zone: \"${ZONE}\"}\n", NULL);
 	node_pool *n = node("team=search,topology.kubernetes.io/zone=us-east-1a", NULL, NULL);
 	cr_expect_str_eq(verdict(f, &n->p), "", "a pod-side placeholder is unknown");
+	free(n);
+	done(f);
+}
+
+/* A placeholder in a pool's taint or a pod's toleration: TaintToleration is undecided, it
+** refuses nothing and the verdict says it is unsure; a concrete one still decides. */
+Test(placement, placeholder_taints_and_tolerations_are_unsure)
+{
+	sl_placement_pod *pd;
+	fixture *f = pod("  tolerations: [{key: dedicated, operator: Equal, value: \"${TEAM}-ml\","
+			 " effect: NoSchedule}]\n", NULL);
+	cr_assert_eq(sl_placement_pod_of(&f->ix, &f->obj->units[0], f->a, &pd), SL_OK);
+	node_pool *n = node(NULL, "dedicated=ml:NoSchedule", NULL);
+	sl_placement_verdict v = sl_placement_eval(pd, &n->p, f->a);
+	cr_expect(v.lands && v.unsure, "a placeholder toleration against a concrete taint");
+	free(n);
+	n = node(NULL, NULL, NULL);
+	v = sl_placement_eval(pd, &n->p, f->a);
+	cr_expect(v.lands && !v.unsure, "no taint: nothing to decide");
+	free(n);
+	done(f);
+	f = pod("", NULL);
+	cr_assert_eq(sl_placement_pod_of(&f->ix, &f->obj->units[0], f->a, &pd), SL_OK);
+	n = node(NULL, "dedicated=ml:NoSchedule", NULL);
+	cr_expect_not(sl_placement_eval(pd, &n->p, f->a).lands, "a concrete taint, no toleration");
+	n->p.n_taints = 0;
+	n->p.taints_unknown = true;   /* what taints_of makes of key: "{{ .Values.taintKey }}" */
+	v = sl_placement_eval(pd, &n->p, f->a);
+	cr_expect(v.lands && v.unsure, "a pool's placeholder taint refuses nothing");
 	free(n);
 	done(f);
 }
