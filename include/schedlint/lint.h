@@ -240,22 +240,26 @@ SL_API sl_err sl_run_write_output(const sl_run *run, const sl_output_options *op
 /* --- where every unit can land (spec/cluster.md §3) ---------------------------------------- */
 
 /* A node pool the run knows (the run's config's cluster.node-pools, Karpenter NodePools,
-** eksctl node groups, node dumps among the files). */
+** eksctl node groups, node dumps and Kueue ResourceFlavors among the files). */
 typedef struct sl_pool_info {
 	const char *name;
-	const char *source;          /* "config", "NodePool", "eksctl", "nodes" */
+	const char *source;          /* "config", "NodePool", "eksctl", "nodes", "ResourceFlavor" */
 	const char *where;           /* its definition: "NodePool gpu (pools.yaml:4)", ".schedlint.yaml:7" */
 	const char *path;            /* the file that defines it (the config for a config pool) */
 	unsigned line;               /* its line there, 0 when unknown */
 	bool gpu;                    /* its nodes offer a GPU */
 	int spot;                    /* 1: spot only; -1: spot or on-demand; 0: no spot */
 	long min_nodes, max_nodes;   /* its size, -1 when unknown */
+	const char *cluster;         /* its cluster (an eksctl ClusterConfig's name); NULL: a pool
+					of every cluster */
 } sl_pool_info;
 /* One unit on one pool. */
 typedef struct sl_placement_cell {
 	bool lands;                  /* every filter passes */
 	const char *brief;           /* NULL when it lands, else the first failing filter's word:
-					"taint", "selector", "gpu", "cpu", "memory", a resource */
+					"taint", "selector", "gpu", "cpu", "memory", a resource,
+					"limits", or "queue" (a ResourceFlavor and a unit Kueue does
+					not admit: the pool does not apply to it) */
 	const char *reasons;         /* NULL when it lands, else the scheduler's reasons, one per
 					line: "node(s) had untolerated taint {k: v}", with what
 					exactly in parentheses when the text does not say it */
@@ -267,6 +271,8 @@ typedef struct sl_placement_row {
 	unsigned line, column;       /* its pod spec (or the object) */
 	bool scheduled;              /* false: spec.nodeName bypasses the scheduler (no cells) */
 	const sl_placement_cell *cells;   /* one per pool, in the pools' order */
+	bool nowhere;                /* it lands nowhere, as no-matching-node-pool reports it: a
+					pool applies to it, none takes it, and it is no DaemonSet */
 } sl_placement_row;
 /* After sl_run_lint of a run that is not low_memory: the pools the run's config sees and one
 ** row per unit of the run's files that builds pods (templates, which are merged into the

@@ -14,7 +14,12 @@
  * `podAntiAffinity` term on `kubernetes.io/hostname` whose label selector matches the unit's own
  * pods, when the replicas it keeps running (`replicas`, `minReplicas`, `min-scale`) exceed the
  * number of those nodes. The unit's pod labels are its template's, plus the ones KServe adds to
- * an InferenceService's pods (`serving.kserve.io/inferenceservice`, `component`).
+ * an InferenceService's pods (`serving.kserve.io/inferenceservice`, `component`) and the ones
+ * Seldon's operator gives a Server's pods (`seldon-server-name: <Server name>`,
+ * `app.kubernetes.io/name: seldon-server`, the Server's and its ServerConfig's metadata labels:
+ * seldon-core `operator/controllers/reconcilers/server/statefulset_reconciler.go`). With several
+ * clusters (eksctl ClusterConfigs) and no `cluster.name`, the nodes are counted per cluster and
+ * the unit is reported only when its replicas exceed them in every cluster where it lands.
  *
  * ## Why is this bad?
  * One pod per node: the replicas beyond the node count stay Pending with `node(s) didn't match
@@ -52,9 +57,18 @@
  */
 
 /* The value of label key on u's pods, or NULL. */
-static const char *pod_label(const sl_unit *u, const char *key)
+static const char *pod_label(sl_ctx *ctx, const sl_unit *u, const char *key)
 {
 	const char *v = sl_scalar(sl_map_get(sl_map_get(u->meta, "labels"), key));
+	if (!v && u->obj->kind == SL_KIND_SELDON_SERVER) {
+		if (strcmp(key, "app.kubernetes.io/name") == 0)
+			return "seldon-server";
+		if (strcmp(key, "seldon-server-name") == 0)
+			return u->obj->name;
+		sl_merged m = sl_ctx_merged(ctx, u);   /* the ServerConfig's labels win */
+		v = m.base ? sl_scalar(sl_map_get(m.base->obj->labels, key)) : NULL;
+		return v ? v : sl_scalar(sl_map_get(u->obj->labels, key));
+	}
 	if (v || u->obj->kind != SL_KIND_INFERENCE_SERVICE)
 		return v;
 	if (strcmp(key, "serving.kserve.io/inferenceservice") == 0)
@@ -67,7 +81,7 @@ static const char *pod_label(const sl_unit *u, const char *key)
 }
 
 /* LabelSelector.Matches on u's pod labels; a missing selector matches nothing. */
-static bool selects_own(const sl_unit *u, const sl_node *sel)
+static bool selects_own(sl_ctx *ctx, const sl_unit *u, const sl_node *sel)
 {
 	const sl_node *ml = sl_map_get(sel, "matchLabels");
 	const sl_node *me = sl_map_get(sel, "matchExpressions");
@@ -75,7 +89,7 @@ static bool selects_own(const sl_unit *u, const sl_node *sel)
 		return false;
 	for (size_t i = 0; i < sl_map_n(ml); i++) {
 		const sl_pair *p = sl_map_pair(ml, i);
-		const char *v = sl_scalar(p->key) ? pod_label(u, sl_scalar(p->key)) : NULL;
+		const char *v = sl_scalar(p->key) ? pod_label(ctx, u, sl_scalar(p->key)) : NULL;
 		if (!v || !sl_scalar_is(p->value, v))
 			return false;
 	}
@@ -83,7 +97,7 @@ static bool selects_own(const sl_unit *u, const sl_node *sel)
 		const sl_node *e = sl_seq_item(me, i);
 		const char *key = sl_scalar(sl_map_get(e, "key"));
 		const char *op = sl_scalar(sl_map_get(e, "operator"));
-		const char *v = key ? pod_label(u, key) : NULL;
+		const char *v = key ? pod_label(ctx, u, key) : NULL;
 		if (!op)
 			return false;
 		bool in = v && sl_seq_has(sl_map_get(e, "values"), v);
@@ -104,7 +118,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	for (size_t i = 0; i < sl_seq_n(terms) && !term; i++) {
 		const sl_node *t = sl_seq_item(terms, i);
 		if (sl_scalar_is(sl_map_get(t, "topologyKey"), HOSTNAME) &&
-		    selects_own(u, sl_map_get(t, "labelSelector")))
+		    selects_own(ctx, u, sl_map_get(t, "labelSelector")))
 			term = t;
 	}
 	if (!term)
@@ -113,16 +127,35 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_placement *p = sl_ctx_placement(ctx, u);
 	if (!p)
 		return SL_OK;
+	/* the nodes it can land on, per cluster (one pass over every pool with one cluster) */
+	size_t nc;
+	const char *const *clusters = sl_pool_set_clusters(sl_index_pool_set(sl_ctx_index(ctx)), &nc);
 	long long nodes = 0;
 	const char *names = NULL;
-	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
-		if (it.pool->max_nodes < 0)
-			return SL_OK;   /* a pool of unknown size */
-		nodes += it.pool->max_nodes;
-		const char *one = sl_arena_printf(a, "%s: %ld", it.pool->name, it.pool->max_nodes);
-		names = sl_arena_list_add(a, names, one);
+	for (size_t c = 0; c < (nc > 1 ? nc : 1); c++) {
+		const char *cl = nc > 1 ? clusters[c] : NULL;
+		long long in = 0;
+		bool lands = false;
+		for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
+			const sl_pool *pool = it.pool;
+			if (!sl_pool_in_cluster(pool, cl))
+				continue;
+			if (pool->max_nodes < 0)
+				return SL_OK;   /* a pool of unknown size */
+			lands = true;
+			in += pool->max_nodes;
+			const char *one = cl && pool->cluster
+				? sl_arena_printf(a, "%s/%s: %ld", cl, pool->name, pool->max_nodes)
+				: sl_arena_printf(a, "%s: %ld", pool->name, pool->max_nodes);
+			if (!names || !strstr(names, one))
+				names = sl_arena_list_add(a, names, one);
+		}
+		if (lands && u->min_replicas <= in)
+			return SL_OK;   /* a cluster where they all fit */
+		if (in > nodes)
+			nodes = in;
 	}
-	if (!names || u->min_replicas <= nodes)
+	if (!names)
 		return SL_OK;
 	const sl_node *at = u->replicas && u->replicas->parent ? u->replicas : term;
 	sl_report *r = sl_report_at(ctx, at, "%s keeps %lld replicas with required anti-affinity on "

@@ -6,13 +6,18 @@
 /** ## What it does
  * Only when node pools are known (spec/cluster.md §2), reports a placement unit that requests no
  * GPU (no GPU resource in any container, no DRA claim of a GPU device class) but that
- * kube-scheduler's filters let land on a GPU pool, when the unit is the cause or has no choice:
- * its tolerations let it through the GPU pool's taint (an `operator: Exists` toleration with no
- * key tolerates everything), or no pool without GPUs accepts it (too large for the CPU pools, or
- * selected away from them). A unit that could land on an untainted GPU pool but also on CPU
- * pools is not reported: the pool is at fault, and `gpu-pool-untainted` reports it once rather
- * than every unit of the cluster. The unit is judged merged over its template, like
- * `no-matching-node-pool`; the message names the GPU pools.
+ * kube-scheduler's filters let land on a GPU pool: through an untainted GPU pool, or because its
+ * tolerations let it through the GPU pool's taint (an `operator: Exists` toleration with no key
+ * tolerates everything). It is reported even when pools without GPUs accept it too: the
+ * scheduler spreads pods over every node that fits, so some of them take GPU nodes (the message
+ * says when no pool without GPUs accepts it at all). A pool whose GPUs are unknown (an instance
+ * type the table of docs/instance-types.md does not know, a placeholder) counts as neither, and
+ * a landing that a placeholder in the pool's taints or the unit's tolerations leaves undecided
+ * does not count. With
+ * several clusters (eksctl ClusterConfigs) and no `cluster.name`, the unit is reported only when
+ * it can land on a GPU pool in every cluster where it lands at all. The unit is judged merged
+ * over its template, like `no-matching-node-pool`; the message names the GPU pools. Where the
+ * GPU pool is defined among the files, `gpu-pool-untainted` reports the pool as well.
  *
  * Not reported for DaemonSets (node agents belong on every node), templates (judged where they
  * are used), or a unit with `nodeName`.
@@ -55,6 +60,22 @@
  * - Karpenter, "Scheduling", https://karpenter.sh/docs/concepts/scheduling/
  */
 
+/* True when, in cluster c (NULL: every pool), u lands on a pool and on a GPU pool. */
+static bool gpu_in(const sl_placement *p, const char *c, bool *lands)
+{
+	bool gpu = false;
+	*lands = false;
+	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
+		if (!sl_pool_in_cluster(it.pool, c))
+			continue;
+		*lands = true;
+		if (it.fit->unsure)
+			continue;
+		gpu |= it.pool->gpu == SL_TRI_YES;
+	}
+	return gpu;
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_index *ix = sl_ctx_index(ctx);
@@ -64,20 +85,27 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_placement *p = sl_ctx_placement(ctx, u);
 	if (!p)
 		return SL_OK;
+	/* with several clusters, in every one where it lands */
+	size_t nc;
+	const char *const *clusters = sl_pool_set_clusters(sl_index_pool_set(ix), &nc);
+	bool lands;
+	for (size_t c = 0; nc > 1 && c < nc; c++)
+		if (!gpu_in(p, clusters[c], &lands) && lands)
+			return SL_OK;
 	const char *names = NULL;
 	size_t count = 0;
 	bool tainted = false, elsewhere = false;
 	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
 		elsewhere |= it.pool->gpu == SL_TRI_NO;
-		if (it.pool->gpu != SL_TRI_YES)
-			continue;
+		if (it.pool->gpu != SL_TRI_YES || it.fit->unsure)
+			continue;   /* no GPU, or a placeholder taint or toleration: it may not land */
 		count++;
 		tainted |= it.pool->n_taints > 0;
 		if (count <= 3)
 			names = sl_arena_list_add(a, names, it.pool->name);
 	}
-	if (!count || (!tainted && elsewhere))
-		return SL_OK;   /* an untainted GPU pool among others: gpu-pool-untainted's */
+	if (!count)
+		return SL_OK;
 	if (count > 3)
 		names = sl_arena_printf(a, "%s and %zu more", names, count - 3);
 	const sl_node *at = tainted && u->tolerations && u->tolerations->parent ? u->tolerations
@@ -88,12 +116,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				     sl_ctx_label(ctx, u), count > 1 ? "s" : "", names,
 				     elsewhere ? "" : ", and on no pool without GPUs");
 	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);)
-		if (it.pool->gpu == SL_TRI_YES)
+		if (it.pool->gpu == SL_TRI_YES && !it.fit->unsure)
 			sl_report_note(ctx, r, "%s (%s): %s.", it.pool->name, it.pool->where,
 				       it.pool->n_taints ? "the unit tolerates its taints"
 							 : "it has no taint");
 	sl_report_note(ctx, r, "Its pods take the CPU and memory of GPU nodes and keep them from "
-		       "scaling down.");
+		       "scaling down%s", elsewhere ? ": the scheduler spreads them over every node "
+		       "that fits, GPU nodes included. Keep it on CPU nodes (a nodeSelector or "
+		       "required node affinity), or taint the GPU pool." : ".");
 	return SL_OK;
 }
 

@@ -14,7 +14,11 @@
  * label (`cluster.spot-labels`), nodes with a spot label.
  *
  * A unit that lands on no pool is `no-matching-node-pool`'s. DaemonSets are not judged: they run
- * on every node they match, whatever its capacity type.
+ * on every node they match, whatever its capacity type. The unit gets this finding alone:
+ * `critical-on-spot` stays quiet on it (one finding for one cause). With several clusters
+ * (eksctl ClusterConfigs) and no `cluster.name`, it is reported only when it can land only on
+ * spot pools in every cluster where it lands (a pool of no cluster counts in each);
+ * `cluster.name` picks one cluster.
  *
  * ## Why is this bad?
  * Spot capacity is reclaimed at short notice, often many nodes at once; priority protects
@@ -36,7 +40,7 @@
  *
  * ## Options
  * `cluster.critical-priority`, `cluster.critical-priority-classes`, `cluster.priority-classes`,
- * `cluster.spot-labels`, and the pool sources.
+ * `cluster.spot-labels`, `cluster.name`, and the pool sources.
  *
  * ## References
  * - Karpenter, NodePools, `karpenter.sh/capacity-type`: https://karpenter.sh/docs/concepts/nodepools/
@@ -80,6 +84,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	for (sl_placement_iter it = sl_placement_pools(p, true); sl_placement_next(&it);) {
 		if (it.pool->spot == SL_TRI_NO)
 			return SL_OK;   /* an on-demand pool takes it */
+		if (it.fit->unsure)
+			continue;   /* a placeholder taint or toleration: it may not land there */
 		lands++;
 		const char *spot = it.pool->spot == SL_TRI_YES ? "spot" : "may be spot";
 		const char *one = sl_arena_printf(a, "%s (%s)", it.pool->name, spot);

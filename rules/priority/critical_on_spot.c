@@ -30,8 +30,13 @@
  * Where node pools are known (spec/cluster.md §2), the rule also reports a critical unit that
  * selects, prefers and tolerates nothing spot but can land on a spot-only pool because that pool
  * is untainted: the scheduler will put its pods there whenever that pool has room. The message
- * names the pools. (A unit that can land only on spot pools is `spot-only-critical`'s; a
- * DaemonSet runs on every node it matches, so its pods on spot nodes are by design.)
+ * names the pools. A DaemonSet runs on every node it matches, so its pods on spot nodes are by
+ * design.
+ *
+ * A critical unit that can land only on spot pools (or pools that may be spot) is
+ * `spot-only-critical`'s alone: this rule stays quiet on it, its spot selection and tolerations
+ * included (one finding for one cause). That is issue 30's change to the last sentence of
+ * spec/cluster.md §4, which made the exception only for the untainted-spot-pool finding.
  *
  * ## Why is this bad?
  * Spot capacity is reclaimed by the provider at short notice (often two minutes or less): every
@@ -399,7 +404,7 @@ static sl_err check_pools(struct scan *sc)
 		on_demand |= it.pool->spot == SL_TRI_NO;
 	size_t found = 0;
 	for (sl_placement_iter it = sl_placement_pools(p, true); on_demand && sl_placement_next(&it);) {
-		if (it.pool->spot != SL_TRI_YES || it.pool->n_taints > 0)
+		if (it.pool->spot != SL_TRI_YES || it.pool->n_taints > 0 || it.fit->unsure)
 			continue;
 		names = sl_arena_list_add(a, names, it.pool->name);
 		wheres = sl_arena_list_add(a, wheres, sl_arena_printf(a, "%s (%s)", it.pool->name,
@@ -419,13 +424,27 @@ static sl_err check_pools(struct scan *sc)
 	return SL_OK;
 }
 
+/* True when pools are known and every pool u can land on is spot or may be: spot-only-critical
+** reports u, alone. */
+static bool spot_only(sl_ctx *ctx, const sl_unit *u)
+{
+	const sl_placement *p = u->obj->kind == SL_KIND_DAEMONSET ? NULL : sl_ctx_placement(ctx, u);
+	bool lands = false;
+	for (sl_placement_iter it = sl_placement_pools(p, true); p && sl_placement_next(&it);) {
+		if (it.pool->spot == SL_TRI_NO)
+			return false;
+		lands |= !it.fit->unsure;
+	}
+	return lands;
+}
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	if (sl_ctx_unit_is_used_template(ctx, u))
 		return SL_OK;   /* judged on the units that use it */
 	const char *cls = NULL;
 	const char *why = critical_reason(ctx, u, &cls);
-	if (!why)
+	if (!why || spot_only(ctx, u))
 		return SL_OK;
 	struct scan sc = {ctx, u, why, sl_ctx_merged(ctx, u), cls, false};
 	sl_selection_each(u, on_selection, &sc);

@@ -26,6 +26,11 @@
  *   `<service>`, where `<service>` is `<name>-predictor` (`<name>-<predictor name>-predictor`
  *   when the predictor is named), `<name>-transformer` or `<name>-explainer`. Label keys set by
  *   a ServingRuntime among the linted files may reach a predictor and are never held against it.
+ * - Seldon Server: the Server's and its ServerConfig's metadata labels, then
+ *   `seldon-server-name: <Server name>` and `app.kubernetes.io/name: seldon-server`, as Seldon's
+ *   operator labels the StatefulSet's pods (seldon-core
+ *   `operator/controllers/reconcilers/server/statefulset_reconciler.go`); other keys are
+ *   unknown when the ServerConfig is not among the files.
  *
  * A selector entry excludes those pods when it is a `matchLabels` pair whose key the pods lack or
  * carry with another value; a `matchExpressions` entry with `In` (the pods lack the key or its
@@ -44,7 +49,7 @@
  * (spec/rules.md's row once reported every term that excludes the pods, as an error; the issue
  * that narrowed the rule wins.)
  *
- * Not reported for units whose pod labels are unknown here: ServingRuntimes, Seldon Servers and
+ * Not reported for units whose pod labels are unknown here: ServingRuntimes, Seldon
  * ServerConfigs, InferenceGraph routers, LLMInferenceService templates, worker specs and canary
  * predictors (their labels come from merges this rule does not model), and InferenceServices in
  * ModelMesh mode.
@@ -106,7 +111,7 @@
  */
 
 typedef enum look { LOOK_ABSENT, LOOK_KNOWN, LOOK_UNKNOWN } look;
-typedef enum family { FAM_WORKLOAD, FAM_KNATIVE, FAM_KSERVE } family;
+typedef enum family { FAM_WORKLOAD, FAM_KNATIVE, FAM_KSERVE, FAM_SELDON } family;
 
 #define MAX_FIXED 4
 
@@ -176,6 +181,8 @@ static look lookup(const struct podlabels *p, const char *key, const char **val)
 		return LOOK_UNKNOWN;
 	if (p->predictor && runtime_sets(p->ix, key))
 		return LOOK_UNKNOWN;
+	if (p->fam == FAM_SELDON && p->nm < 2)   /* the ServerConfig's labels: not among the files */
+		return LOOK_UNKNOWN;
 	return LOOK_ABSENT;
 }
 
@@ -242,6 +249,21 @@ static bool pod_labels(sl_ctx *ctx, const sl_unit *u, struct podlabels *p)
 			add_fixed(p, "serving.knative.dev/service", svc);
 			add_fixed(p, "serving.knative.dev/configuration", svc);
 		}
+		return true;
+	}
+	case SL_KIND_SELDON_SERVER: {
+		/* Seldon's operator: the Server's and its ServerConfig's metadata labels (the latter
+		** win), seldon-server-name: <Server> and app.kubernetes.io/name: seldon-server
+		** (seldon-core operator/controllers/reconcilers/server/statefulset_reconciler.go) */
+		if (!o->name)
+			return false;
+		p->fam = FAM_SELDON;
+		p->maps[p->nm++] = o->labels;
+		sl_merged m = sl_ctx_merged(ctx, u);
+		if (m.base)
+			p->maps[p->nm++] = m.base->obj->labels;
+		add_fixed(p, "seldon-server-name", o->name);
+		add_fixed(p, "app.kubernetes.io/name", "seldon-server");
 		return true;
 	}
 	default:

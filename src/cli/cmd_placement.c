@@ -2,7 +2,9 @@
 ** cmd_placement.c: `schedlint placement`: where every unit can land, pool by pool
 ** (spec/cluster.md §3): a text grid that fits 80 columns with the reasons under it, JSON (every
 ** verdict with its reasons and positions), or a Markdown table for a pull request or
-** $GITHUB_STEP_SUMMARY. Exits 2 with a message when no pool is known. */
+** $GITHUB_STEP_SUMMARY; with the pools of several clusters (eksctl ClusterConfigs), a table per
+** cluster. Exits 1 when a unit lands nowhere (what no-matching-node-pool reports), 2 with a
+** message when no pool is known. */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -47,12 +49,67 @@ static void cell(FILE *out, const char *s, int w)
 	free(e);
 }
 
-static bool lands_anywhere(const sl_placement_row *r, size_t n_pools)
+/* The clusters of the pools, in pool order (n of them; none when the pools name none), and
+** room for the indexes of one cluster's pools (pools_in). */
+struct clusters {
+	const char **names;
+	size_t n;
+	size_t *idx;
+};
+
+static void clusters_free(struct clusters *c)
 {
-	for (size_t i = 0; i < n_pools; i++)
-		if (r->cells[i].lands)
-			return true;
-	return false;
+	free(c->names);
+	free(c->idx);
+}
+
+/* False when out of memory. */
+static bool clusters_of(struct clusters *c, const sl_pool_info *pools, size_t np)
+{
+	c->n = 0;
+	c->names = calloc(np ? np : 1, sizeof *c->names);
+	c->idx = calloc(np ? np : 1, sizeof *c->idx);
+	if (!c->names || !c->idx) {
+		clusters_free(c);
+		return false;
+	}
+	for (size_t i = 0; i < np; i++) {
+		bool seen = !pools[i].cluster;
+		for (size_t k = 0; k < c->n && !seen; k++)
+			seen = strcmp(c->names[k], pools[i].cluster) == 0;
+		if (!seen)
+			c->names[c->n++] = pools[i].cluster;
+	}
+	return true;
+}
+
+/* The pools of cluster c (NULL: all), their indexes into idx; how many. */
+static size_t pools_in(const sl_pool_info *pools, size_t np, const char *c, size_t *idx)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < np; i++)
+		if (!c || !pools[i].cluster || strcmp(pools[i].cluster, c) == 0)
+			idx[n++] = i;
+	return n;
+}
+
+/* "training/gpu" when several clusters are shown, else "gpu" (escaped; free it). */
+static char *pool_name(const sl_pool_info *p, bool clusters, sl_sink sink)
+{
+	char *n = NULL;
+	if (clusters && p->cluster && asprintf(&n, "%s/%s", p->cluster, p->name) < 0)
+		n = NULL;
+	char *e = sl_escape_str(n ? n : p->name, sink);
+	free(n);
+	return e;
+}
+
+static size_t count_nowhere(const sl_placement_row *rows, size_t nr)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < nr; r++)
+		n += rows[r].nowhere;
+	return n;
 }
 
 /* Each line of reasons (one per failing filter), with a prefix. */
@@ -71,18 +128,20 @@ static void reason_lines(FILE *out, const char *prefix, const char *reasons, sl_
 	}
 }
 
-static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
+/* The pools listing and the grid of the pools idx[0..np). */
+static void text_table(FILE *out, const sl_pool_info *pools, const size_t *idx, size_t np,
 		       const sl_placement_row *rows, size_t nr)
 {
 	fputs("Pools:\n", out);
-	for (size_t i = 0; i < np; i++) {
+	for (size_t k = 0; k < np; k++) {
+		const sl_pool_info *p = &pools[idx[k]];
 		char size[64];
-		size_text(size, sizeof size, &pools[i]);
+		size_text(size, sizeof size, p);
 		fputs("  ", out);
-		cell(out, pools[i].name, 16);
-		fprintf(out, " %-8s %-3s %-11s %-14s ", pools[i].source, pools[i].gpu ? "GPU" : "",
-			spot_word(pools[i].spot), size);
-		sl_escape_put(out, pools[i].where, SL_SINK_TEXT);
+		cell(out, p->name, 16);
+		fprintf(out, " %-8s %-3s %-11s %-14s ", p->source, p->gpu ? "GPU" : "",
+			spot_word(p->spot), size);
+		sl_escape_put(out, p->where, SL_SINK_TEXT);
 		fputc('\n', out);
 	}
 	/* the grid, in blocks of as many pool columns as fit; the unit column takes the rest */
@@ -97,28 +156,48 @@ static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
 		size_t last = first + per < np ? first + per : np;
 		fputc('\n', out);
 		cell(out, "unit", ucol);
-		for (size_t i = first; i < last; i++) {
-			cell(out, pools[i].name, i + 1 < last ? CELL - 1 : 0);
-			fputs(i + 1 < last ? " " : "\n", out);
+		for (size_t k = first; k < last; k++) {
+			cell(out, pools[idx[k]].name, k + 1 < last ? CELL - 1 : 0);
+			fputs(k + 1 < last ? " " : "\n", out);
 		}
 		for (size_t r = 0; r < nr; r++) {
 			cell(out, rows[r].unit, ucol - 1);
 			fputc(' ', out);
-			for (size_t i = first; i < last; i++) {
-				int w = i + 1 < last ? CELL - 1 : 0;   /* the last cell is not padded */
-				if (!rows[r].scheduled)
+			for (size_t k = first; k < last; k++) {
+				int w = k + 1 < last ? CELL - 1 : 0;   /* the last cell is not padded */
+				const sl_placement_cell *c = rows[r].scheduled ? &rows[r].cells[idx[k]] : NULL;
+				if (!c)
 					cell(out, "nodeName", w);
-				else if (rows[r].cells[i].lands)
+				else if (c->lands)
 					fprintf(out, "\u2713%*s", w > 1 ? w - 1 : 0, "");
 				else
-					cell(out, rows[r].cells[i].brief, w);
-				fputs(i + 1 < last ? " " : "\n", out);
+					cell(out, c->brief, w);
+				fputs(k + 1 < last ? " " : "\n", out);
 			}
 		}
 	}
+}
+
+static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
+		       const sl_placement_row *rows, size_t nr)
+{
+	struct clusters cl;
+	if (!clusters_of(&cl, pools, np))
+		return;
+	const char **clusters = cl.names;
+	size_t *idx = cl.idx, nc = cl.n;
+	for (size_t c = 0; c < (nc > 1 ? nc : 1); c++) {
+		if (nc > 1) {
+			fputs(c ? "\nCluster " : "Cluster ", out);
+			sl_escape_put(out, clusters[c], SL_SINK_TEXT);
+			fputs(":\n", out);
+		}
+		size_t n = pools_in(pools, np, nc > 1 ? clusters[c] : NULL, idx);
+		text_table(out, pools, idx, n, rows, nr);
+	}
 	size_t nowhere = 0;
 	for (size_t r = 0; r < nr; r++) {
-		if (!rows[r].scheduled || lands_anywhere(&rows[r], np))
+		if (!rows[r].nowhere)
 			continue;
 		if (nowhere++ == 0)
 			fputs("\nLands nowhere:\n", out);
@@ -128,15 +207,21 @@ static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
 		sl_escape_put(out, rows[r].path, SL_SINK_TEXT);
 		fprintf(out, ":%u)\n", rows[r].line);
 		for (size_t i = 0; i < np; i++) {
-			char *name = sl_escape_str(pools[i].name, SL_SINK_TEXT);
+			if (rows[r].cells[i].brief && strcmp(rows[r].cells[i].brief, "queue") == 0)
+				continue;   /* a flavor that does not apply to it */
+			char *name = pool_name(&pools[i], nc > 1, SL_SINK_TEXT);
 			char prefix[300];
 			snprintf(prefix, sizeof prefix, "    %s: ", name ? name : "?");
 			free(name);
 			reason_lines(out, prefix, rows[r].cells[i].reasons, SL_SINK_TEXT);
 		}
 	}
-	fprintf(out, "\n%zu unit%s, %zu pool%s; %zu unit%s land%s nowhere.\n", nr, nr == 1 ? "" : "s",
-		np, np == 1 ? "" : "s", nowhere, nowhere == 1 ? "" : "s", nowhere == 1 ? "s" : "");
+	fprintf(out, "\n%zu unit%s, %zu pool%s", nr, nr == 1 ? "" : "s", np, np == 1 ? "" : "s");
+	if (nc > 1)
+		fprintf(out, " in %zu clusters", nc);
+	fprintf(out, "; %zu unit%s land%s nowhere.\n", nowhere, nowhere == 1 ? "" : "s",
+		nowhere == 1 ? "s" : "");
+	clusters_free(&cl);
 }
 
 /* s for a Markdown table cell: escaped for a terminal, '|' and '<' made harmless. */
@@ -162,50 +247,74 @@ static void md(FILE *out, const char *s)
 	}
 }
 
-static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
-			   const sl_placement_row *rows, size_t nr)
+/* The grid and the pools table of the pools idx[0..np), under title. */
+static void md_table(FILE *out, const char *cluster, const sl_pool_info *pools, const size_t *idx,
+		     size_t np, const sl_placement_row *rows, size_t nr)
 {
-	fputs("### Where each unit can land\n\n| unit |", out);
-	for (size_t i = 0; i < np; i++) {
+	fputs("### Where each unit can land", out);
+	if (cluster) {
+		fputs(": cluster ", out);
+		md(out, cluster);
+	}
+	fputs("\n\n| unit |", out);
+	for (size_t k = 0; k < np; k++) {
 		fputc(' ', out);
-		md(out, pools[i].name);
+		md(out, pools[idx[k]].name);
 		fputs(" |", out);
 	}
 	fputs("\n|---|", out);
-	for (size_t i = 0; i < np; i++)
+	for (size_t k = 0; k < np; k++)
 		fputs("---|", out);
 	fputc('\n', out);
 	for (size_t r = 0; r < nr; r++) {
 		fputs("| ", out);
 		md(out, rows[r].unit);
 		fputs(" |", out);
-		for (size_t i = 0; i < np; i++) {
-			if (!rows[r].scheduled)
+		for (size_t k = 0; k < np; k++) {
+			const sl_placement_cell *c = rows[r].scheduled ? &rows[r].cells[idx[k]] : NULL;
+			if (!c)
 				fputs(" nodeName |", out);
-			else if (rows[r].cells[i].lands)
+			else if (c->lands)
 				fputs(" \u2705 |", out);
 			else {
 				fputs(" \u274c ", out);
-				md(out, rows[r].cells[i].brief);
+				md(out, c->brief);
 				fputs(" |", out);
 			}
 		}
 		fputc('\n', out);
 	}
 	fputs("\n| pool | source | GPU | capacity | size | defined at |\n|---|---|---|---|---|---|\n", out);
-	for (size_t i = 0; i < np; i++) {
+	for (size_t k = 0; k < np; k++) {
+		const sl_pool_info *p = &pools[idx[k]];
 		char size[64];
-		size_text(size, sizeof size, &pools[i]);
+		size_text(size, sizeof size, p);
 		fputs("| ", out);
-		md(out, pools[i].name);
-		fprintf(out, " | %s | %s | %s | %s | ", pools[i].source, pools[i].gpu ? "yes" : "no",
-			spot_word(pools[i].spot), size);
-		md(out, pools[i].where);
+		md(out, p->name);
+		fprintf(out, " | %s | %s | %s | %s | ", p->source, p->gpu ? "yes" : "no",
+			spot_word(p->spot), size);
+		md(out, p->where);
 		fputs(" |\n", out);
+	}
+}
+
+static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
+			   const sl_placement_row *rows, size_t nr)
+{
+	struct clusters cl;
+	if (!clusters_of(&cl, pools, np))
+		return;
+	const char **clusters = cl.names;
+	size_t *idx = cl.idx, nc = cl.n;
+	for (size_t c = 0; c < (nc > 1 ? nc : 1); c++) {
+		if (c)
+			fputc('\n', out);
+		size_t n = pools_in(pools, np, nc > 1 ? clusters[c] : NULL, idx);
+		md_table(out, nc > 1 ? clusters[c] : NULL, pools, idx, n, rows, nr);
 	}
 	bool any = false;
 	for (size_t r = 0; r < nr; r++) {
-		if (!rows[r].scheduled || lands_anywhere(&rows[r], np))
+		if (!rows[r].nowhere)
 			continue;
 		if (!any)
 			fputs("\n#### Lands nowhere\n", out);
@@ -216,13 +325,18 @@ static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
 		md(out, rows[r].path);
 		fprintf(out, ":%u)\n", rows[r].line);
 		for (size_t i = 0; i < np; i++) {
+			if (rows[r].cells[i].brief && strcmp(rows[r].cells[i].brief, "queue") == 0)
+				continue;
+			char *name = pool_name(&pools[i], nc > 1, SL_SINK_TEXT);
 			fputs("  - ", out);
-			md(out, pools[i].name);
+			md(out, name ? name : "?");
+			free(name);
 			fputs(": ", out);
 			md(out, rows[r].cells[i].reasons);
 			fputc('\n', out);
 		}
 	}
+	clusters_free(&cl);
 }
 
 /* A JSON string holding s (schedlint/escape.h's SL_SINK_JSON: valid UTF-8); null for NULL. */
@@ -239,14 +353,15 @@ static void print_json(FILE *out, const sl_pool_info *pools, size_t np,
 {
 	json_t *jp = json_array(), *ju = json_array();
 	for (size_t i = 0; i < np; i++)
-		json_array_append_new(jp, json_pack("{s:o, s:s, s:o, s:o, s:i, s:b, s:s, s:I, s:I}",
+		json_array_append_new(jp, json_pack("{s:o, s:s, s:o, s:o, s:i, s:b, s:s, s:I, s:I, s:o}",
 			"name", jstr(pools[i].name), "source", pools[i].source,
 			"where", jstr(pools[i].where),
 			"path", jstr(pools[i].path ? pools[i].path : ""),
 			"line", (int)pools[i].line, "gpu", pools[i].gpu,
 			"spot", pools[i].spot > 0 ? "yes" : pools[i].spot < 0 ? "maybe" : "no",
 			"min_nodes", (json_int_t)pools[i].min_nodes, "max_nodes",
-			(json_int_t)pools[i].max_nodes));
+			(json_int_t)pools[i].max_nodes, "cluster",
+			jstr(pools[i].cluster)));
 	for (size_t r = 0; r < nr; r++) {
 		json_t *v = json_array();
 		for (size_t i = 0; rows[r].scheduled && i < np; i++) {
@@ -264,10 +379,11 @@ static void print_json(FILE *out, const sl_pool_info *pools, size_t np,
 				jstr(pools[i].name), "lands", c->lands, "brief",
 				c->brief ? json_string(c->brief) : json_null(), "reasons", reasons));
 		}
-		json_array_append_new(ju, json_pack("{s:o, s:o, s:i, s:i, s:b, s:o}", "unit",
+		json_array_append_new(ju, json_pack("{s:o, s:o, s:i, s:i, s:b, s:b, s:o}", "unit",
 			jstr(rows[r].unit), "path", jstr(rows[r].path),
 			"line", (int)rows[r].line, "column", (int)rows[r].column,
-			"scheduled", rows[r].scheduled, "verdicts", v));
+			"scheduled", rows[r].scheduled, "lands_nowhere", rows[r].nowhere,
+			"verdicts", v));
 	}
 	json_t *doc = json_pack("{s:o, s:o}", "pools", jp, "units", ju);
 	json_dumpf(doc, out, JSON_INDENT(2));
@@ -284,8 +400,9 @@ static int usage(FILE *out)
 	      "                                    (default: the nearest .schedlint.yaml from\n"
 	      "                                    the current directory up)\n"
 	      "      --no-project                  read only PATH..., not the project's other files\n"
-	      "Pools come from cluster.node-pools, Karpenter NodePools, eksctl ClusterConfigs and\n"
-	      "`kubectl get nodes -o yaml` dumps among the files. Exit 2 when no pool is known.\n", out);
+	      "Pools come from cluster.node-pools, Karpenter NodePools, eksctl ClusterConfigs,\n"
+	      "`kubectl get nodes -o yaml` dumps and Kueue ResourceFlavors among the files. Exit 1\n"
+	      "when a unit lands nowhere, 2 on errors and when no pool is known.\n", out);
 	return out == stdout ? EXIT_CLEAN : EXIT_USAGE;
 }
 
@@ -352,12 +469,15 @@ int sl_cmd_placement(int argc, char **argv)
 		      "or lint a Karpenter NodePool, an eksctl ClusterConfig or a `kubectl get nodes -o "
 		      "yaml` dump with the manifests\n", stderr);
 		status = EXIT_USAGE;
-	} else if (strcmp(format, "json") == 0) {
-		print_json(stdout, pools, np, rows, nr);
-	} else if (strcmp(format, "markdown") == 0) {
-		print_markdown(stdout, pools, np, rows, nr);
 	} else {
-		print_text(stdout, pools, np, rows, nr);
+		if (strcmp(format, "json") == 0)
+			print_json(stdout, pools, np, rows, nr);
+		else if (strcmp(format, "markdown") == 0)
+			print_markdown(stdout, pools, np, rows, nr);
+		else
+			print_text(stdout, pools, np, rows, nr);
+		if (count_nowhere(rows, nr))
+			status = EXIT_FINDINGS;   /* as check does: a unit stays Pending */
 	}
 	free(msg);
 	sl_run_free(run);

@@ -49,6 +49,8 @@ struct sl_cluster_config {
 	const struct sl_node_pool *node_pools;
 	size_t n_node_pools;
 	const char *node_inventory;           /* NULL when unset; relative to base_dir */
+	const char *name;                     /* the cluster the files are for: an eksctl
+						 ClusterConfig's metadata.name; NULL when unset */
 };
 
 /* A *_line value: the line in bits 0-23, in bits 24-31 which file of the extend: chain holds it

@@ -90,6 +90,7 @@ struct raw_cluster {
 	struct raw_pool *node_pools;
 	unsigned node_pools_count;
 	char *node_inventory;
+	char *name;
 };
 
 struct raw_project {

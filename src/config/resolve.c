@@ -294,6 +294,8 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		free(full);
 		c->node_inventory = r->node_inventory;
 	}
+	if (r->name != NULL)
+		c->name = r->name;   /* an eksctl ClusterConfig's metadata.name (sched/pool.c) */
 
 	if (r->critical_priority != NULL &&
 	    !parse_integer(r->critical_priority, &c->critical_priority)) {

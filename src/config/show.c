@@ -43,6 +43,7 @@ static const struct setting {
 	{ "cluster.priority-classes", LIST, AT(cluster.priority_classes) },
 	{ "cluster.batch-kinds", LIST, AT(cluster.batch_kinds) },
 	{ "cluster.node-inventory", STRING, AT(cluster.node_inventory) },
+	{ "cluster.name", STRING, AT(cluster.name) },
 #undef AT
 };
 

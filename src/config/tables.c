@@ -75,6 +75,7 @@ static const cyaml_schema_field_t cluster_fields[] = {
 	CYAML_FIELD_SEQUENCE("node-pools", OPT, struct raw_cluster, node_pools, &pool_entry,
 		0, CYAML_UNLIMITED),
 	STRING("node-inventory", struct raw_cluster, node_inventory),
+	STRING("name", struct raw_cluster, name),
 	CYAML_FIELD_END
 };
 

@@ -42,6 +42,14 @@ static sl_err cells(struct sl_run_report *r, const sl_index *ix, const sl_unit *
 	sl_placement_cell *v = sl_arena_zalloc(a, p.n * sizeof *v);
 	if (!v)
 		return SL_ENOMEM;
+	/* it lands nowhere as no-matching-node-pool reports it: a pool applies to it and none takes
+	** it; a DaemonSet's pods run on the nodes it matches, none is a valid outcome */
+	bool applies = false, lands = false;
+	for (sl_placement_iter it = sl_placement_pools(&p, false); sl_placement_next(&it);) {
+		applies |= it.fit->applies;
+		lands |= it.fit->lands;
+	}
+	row->nowhere = applies && !lands && u->obj->kind != SL_KIND_DAEMONSET;
 	for (sl_placement_iter it = sl_placement_pools(&p, false); sl_placement_next(&it);) {
 		size_t i = it.i;
 		v[i].lands = it.fit->lands;
@@ -76,7 +84,7 @@ static sl_err pools(struct sl_run_report *r, const sl_index *ix)
 		r->pools[i] = (sl_pool_info){keep(r, p[i].name), sl_pool_origin_name(p[i].origin),
 			keep(r, p[i].where), keep(r, p[i].path), p[i].line, p[i].gpu == SL_TRI_YES,
 			p[i].spot == SL_TRI_YES ? 1 : p[i].spot == SL_TRI_NO ? 0 : -1,
-			p[i].min_nodes, p[i].max_nodes};
+			p[i].min_nodes, p[i].max_nodes, keep(r, p[i].cluster)};
 	r->n_pools = np;
 	return SL_OK;
 }
@@ -101,7 +109,7 @@ static sl_err row(struct sl_run_report *r, const sl_index *ix, const sl_file *f,
 	if (f->src && at)
 		sl_source_position(f->src, at->start, &line, &col);
 	*w = (sl_placement_row){keep(r, sl_object_unit_label(u, r->a)), f->path, line, col, false,
-				NULL};
+				NULL, false};
 	return cells(r, ix, u, w);
 }
 

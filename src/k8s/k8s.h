@@ -22,6 +22,10 @@ sl_k8s_str sl_k8s_cstr(const char *s);
 bool sl_k8s_str_eq(sl_k8s_str a, sl_k8s_str b);
 /* True when a holds exactly the bytes of the NUL-terminated lit. */
 bool sl_k8s_str_is(sl_k8s_str a, const char *lit);
+/* True when a is a placeholder that a tool fills in before the manifest reaches a cluster:
+** it holds "${" or "{{" (envsubst, Terraform, Helm, Go templates), or starts with "$" and a
+** letter or "_" ($VAR). */
+bool sl_k8s_str_is_placeholder(sl_k8s_str a);
 
 /* The field of an object a problem is about. */
 typedef enum sl_k8s_field {

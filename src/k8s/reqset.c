@@ -37,6 +37,23 @@ static bool within(const sl_k8s_reqset *s, sl_k8s_str v)
 	return (!s->has_gt || x > s->gt) && (!s->has_lt || x < s->lt);
 }
 
+sl_k8s_str sl_k8s_reqset_normalized_key(sl_k8s_str key)
+{
+	static const char *const aliases[][2] = {
+		{"failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone"},
+		{"failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region"},
+		{"beta.kubernetes.io/arch", "kubernetes.io/arch"},
+		{"beta.kubernetes.io/os", "kubernetes.io/os"},
+		{"beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type"},
+		/* karpenter-provider-aws adds the EBS CSI driver's zone key (its operator's init) */
+		{"topology.ebs.csi.aws.com/zone", "topology.kubernetes.io/zone"},
+	};
+	for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+		if (sl_k8s_str_is(key, aliases[i][0]))
+			return sl_k8s_cstr(aliases[i][1]);
+	return key;
+}
+
 void sl_k8s_reqset_from(const sl_requirement *r, sl_k8s_reqset *out)
 {
 	memset(out, 0, sizeof *out - sizeof out->v);

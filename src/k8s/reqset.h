@@ -36,6 +36,13 @@ bool sl_k8s_reqset_empty(const sl_k8s_reqset *s);
 bool sl_k8s_reqset_has(const sl_k8s_reqset *s, const char *v);
 /* Operator(): NotIn or Exists for a complement (with or without values), In or DoesNotExist. */
 const char *sl_k8s_reqset_operator(const sl_k8s_reqset *s);
+/* The label key Karpenter reads key as (pkg/apis/v1/labels.go NormalizedLabels):
+** failure-domain.beta.kubernetes.io/zone and /region, beta.kubernetes.io/arch, /os and
+** /instance-type become topology.kubernetes.io/zone and /region, kubernetes.io/arch and /os,
+** node.kubernetes.io/instance-type; and, as karpenter-provider-aws adds (pkg/operator
+** operator.go, init), topology.ebs.csi.aws.com/zone is topology.kubernetes.io/zone; any other
+** key is itself. */
+sl_k8s_str sl_k8s_reqset_normalized_key(sl_k8s_str key);
 /* Karpenter's Intersects for one key: false when existing ∩ incoming is empty, unless both read
 ** as NotIn or DoesNotExist. */
 bool sl_k8s_reqset_intersects(const sl_k8s_reqset *existing, const sl_k8s_reqset *incoming);

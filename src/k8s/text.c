@@ -23,6 +23,17 @@ bool sl_k8s_str_is(sl_k8s_str a, const char *lit)
 	return sl_k8s_str_eq(a, sl_k8s_cstr(lit));
 }
 
+bool sl_k8s_str_is_placeholder(sl_k8s_str a)
+{
+	for (size_t i = 0; i + 1 < a.n; i++)
+		if ((a.s[i] == '$' && a.s[i + 1] == '{') || (a.s[i] == '{' && a.s[i + 1] == '{'))
+			return true;
+	if (a.n < 2 || a.s[0] != '$')
+		return false;
+	char c = a.s[1];
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
 const char *sl_k8s_field_name(sl_k8s_field f)
 {
 	switch (f) {

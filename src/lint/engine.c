@@ -11,6 +11,7 @@
 #include "sched/cluster.h"
 #include "lint/engine.h"
 #include "render/helm.h"
+#include "sched/pool.h"
 #include "config/registry.h"
 #include "yaml/template.h"
 
@@ -335,7 +336,14 @@ static sl_err judge_template(sl_engine *e, sl_file *f, struct parse_payload *pp)
 	}
 	drop_findings(f, every, NULL);
 	f->capped = false;
-	f->n_objects = 0;
+	/* Its node pools stay, for the inventory only: a NodePool whose "${INSTANCE_TYPE}" is not
+	** a value yet is still a pool, its placeholders unknown (no rule judges them); without it
+	** a unit meant for it would land nowhere. */
+	size_t kept = 0;
+	for (size_t j = 0; j < f->n_objects; j++)
+		if (sl_pool_kind(f->objects[j]->kind))
+			f->objects[kept++] = f->objects[j];
+	f->n_objects = kept;
 	f->templated = true;
 	f->broken = true;
 	const char *notes;
@@ -545,8 +553,8 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m)
 
 sl_err sl_engine_check(sl_engine *e, sl_file *f)
 {
-	if (!f->src)
-		return SL_OK;   /* it could not be read: its error is recorded */
+	if (!f->src || f->templated)
+		return SL_OK;   /* it could not be read (its error is recorded), or it is a template */
 	sl_index view = sl_engine_index_view(e, f);
 	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
 	/* the cluster's default KServe mode is known once every file is indexed */

@@ -94,8 +94,9 @@ typedef struct sl_file {
 				        yaml-syntax rule is selected): no fix may touch the file */
 	bool capped;                 /* SL_FINDINGS_MAX reached: the last finding says so */
 	bool templated;              /* a template, not a manifest (template.h): its one finding is
-				        the template-not-rendered notice, it has no objects and no fix
-				        touches it */
+				        the template-not-rendered notice, no rule reads it, its only
+				        objects are its node pools (the inventory's, their
+				        placeholders unknown) and no fix touches it */
 	uint32_t index;              /* its place in the engine's files, once pass 1 settled them */
 	size_t fixes;                /* fixes applied to its text, every round (sl_file_info.fixes) */
 	const sl_scope *scope;       /* the config it is linted under (scopes.h) */

@@ -45,6 +45,7 @@ typedef enum sl_kind {
 	SL_KIND_EKSCTL_CLUSTER_CONFIG,     /* eksctl.io ClusterConfig: its node groups */
 	SL_KIND_HORIZONTAL_POD_AUTOSCALER, /* autoscaling (v1, v2): the replicas it keeps */
 	SL_KIND_SCALED_OBJECT,             /* keda.sh ScaledObject: the same, through KEDA */
+	SL_KIND_KUEUE_RESOURCE_FLAVOR,     /* kueue.x-k8s.io ResourceFlavor: the nodes of a flavor */
 	SL_KIND__COUNT
 } sl_kind;
 

@@ -64,6 +64,8 @@ static const struct kind_entry kinds[] = {
 	{"autoscaling", "HorizontalPodAutoscaler", SL_KIND_HORIZONTAL_POD_AUTOSCALER,
 	 "HorizontalPodAutoscaler", sl_model_bind_core},
 	{"keda.sh", "ScaledObject", SL_KIND_SCALED_OBJECT, "KEDA ScaledObject", sl_model_bind_core},
+	{"kueue.x-k8s.io", "ResourceFlavor", SL_KIND_KUEUE_RESOURCE_FLAVOR, "ResourceFlavor",
+	 sl_model_bind_core},
 };
 enum { N_KINDS = sizeof kinds / sizeof kinds[0] };
 

@@ -44,6 +44,7 @@ bool sl_index_kind_looked_up(sl_kind k)
 	case SL_KIND_EKSCTL_CLUSTER_CONFIG:
 	case SL_KIND_HORIZONTAL_POD_AUTOSCALER: /* the replicas a workload keeps */
 	case SL_KIND_SCALED_OBJECT:
+	case SL_KIND_KUEUE_RESOURCE_FLAVOR:
 		return true;
 	default:
 		return false;
@@ -383,7 +384,7 @@ static sl_err finish_pools(sl_index *ix)
 	pthread_mutex_init(&c->mu, NULL);
 	ix->pools = c;
 	static const sl_kind kinds[] = {SL_KIND_KARPENTER_NODE_POOL, SL_KIND_EKSCTL_CLUSTER_CONFIG,
-					SL_KIND_NODE_LIST};
+					SL_KIND_NODE_LIST, SL_KIND_KUEUE_RESOURCE_FLAVOR};
 	size_t total = 0;
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
 		total += ix->n_by_kind[kinds[k]];

@@ -21,21 +21,36 @@ struct request {
 
 /* A key the pod selects on, with the nodeSelector and the term read together. */
 struct pkey {
-	sl_k8s_str key;
+	sl_k8s_str key;          /* as written, or as Karpenter normalises it (beta aliases) */
 	const sl_node *at;       /* the first field that names it */
 	size_t n;                /* the pod's requirements on it */
 	sl_requirement one;      /* when n is 1: it */
 	sl_k8s_str one_value;    /* a nodeSelector pair's value (one.values points here) */
 	bool in, negative;       /* when n is 1: one is In; one is NotIn or DoesNotExist */
+	bool unknown;            /* a requirement on it holds a placeholder: it neither matches
+				    nor refuses */
+};
+
+/* A matchFields requirement (the only field is metadata.name). */
+struct field {
+	sl_requirement r;        /* In or NotIn with one value (else the term is not usable) */
+	sl_k8s_str value;
+	const sl_node *at;
 };
 
 struct term {
 	sl_requirement *exprs;
 	const sl_node **at;      /* each expression's node */
 	size_t n;
+	struct field *fields;    /* matchFields */
+	size_t n_fields;
 	bool usable;             /* non-empty, and every requirement builds */
-	struct pkey *keys;       /* the nodeSelector's keys and the term's */
+	struct pkey *keys;       /* the nodeSelector's keys and the term's, as written (a dump, a
+				    ResourceFlavor: matched as the labels are) */
 	size_t n_keys;
+	struct pkey *nkeys;      /* the same with Karpenter's normalised keys (a NodePool, a config
+				    pool, an eksctl node group) */
+	size_t n_nkeys;
 };
 
 struct sl_placement_pod {
@@ -52,6 +67,9 @@ struct sl_placement_pod {
 	size_t n_tols;
 	const sl_node *tols_at;
 	bool comparison_ops;
+	bool tols_unknown;       /* a toleration holds a placeholder: what it tolerates is unknown */
+	bool queued;             /* Kueue admits it: kueue.x-k8s.io/queue-name on the object or
+				    its pod template */
 	struct request *req;
 	size_t n_req;
 };
@@ -247,43 +265,70 @@ static sl_err bind_term(struct term *t, const sl_node *term, sl_arena *a)
 		if (!sl_k8s_requirement_builds(&t->exprs[i], false, why, sizeof why))
 			t->usable = false;   /* a term that does not build never matches */
 	}
-	/* matchFields (metadata.name): pools do not know node names; a field requirement that
-	** does not build spoils the term */
-	for (size_t i = 0; i < sl_seq_n(fields); i++) {
+	/* matchFields (metadata.name): decided where node names are known (a dump); a field
+	** requirement that does not build spoils the term */
+	size_t nf = sl_seq_n(fields);
+	t->fields = nf ? sl_arena_alloc(a, nf * sizeof *t->fields) : NULL;
+	if (nf && !t->fields)
+		return SL_ENOMEM;
+	for (size_t i = 0; i < nf; i++) {
 		const sl_node *e = sl_seq_item(fields, i);
 		const sl_node *vals = sl_map_get(e, "values");
-		sl_k8s_str v[1];
-		sl_requirement r = {sl_node_str(sl_map_get(e, "key")), sl_node_str(sl_map_get(e, "operator")),
-				    v, sl_seq_n(vals) == 1 ? 1 : 0};
-		if (r.n_values)
-			v[0] = sl_node_str(sl_seq_item(vals, 0));
+		struct field *f = &t->fields[t->n_fields++];
+		f->at = e;
+		f->value = sl_seq_n(vals) ? sl_node_str(sl_seq_item(vals, 0)) : (sl_k8s_str){0};
+		f->r = (sl_requirement){sl_node_str(sl_map_get(e, "key")),
+					sl_node_str(sl_map_get(e, "operator")), &f->value,
+					sl_seq_n(vals) == 1 ? 1 : 0};
 		char why[256];
-		if (sl_seq_n(vals) > 1 || !sl_k8s_requirement_builds(&r, true, why, sizeof why))
+		if (sl_seq_n(vals) > 1 || !sl_k8s_requirement_builds(&f->r, true, why, sizeof why))
 			t->usable = false;
 	}
 	return SL_OK;
 }
 
-/* The keys of the nodeSelector with term t's expressions (t->exprs may be none), into t. */
-static sl_err build_keys(const sl_placement_pod *pod, struct term *t, sl_arena *a)
+/* The key of requirement i of the nodeSelector with t's expressions, normalised or not. */
+static sl_k8s_str req_key(const sl_placement_pod *pod, const struct term *t, size_t i, bool norm)
+{
+	sl_k8s_str k = i < pod->n_sel ? pod->sel[i].key : t->exprs[i - pod->n_sel].key;
+	return norm ? sl_k8s_reqset_normalized_key(k) : k;
+}
+
+/* True when requirement i of the nodeSelector with t's expressions holds a placeholder. */
+static bool req_placeholder(const sl_placement_pod *pod, const struct term *t, size_t i)
+{
+	if (i < pod->n_sel)
+		return sl_k8s_str_is_placeholder(pod->sel[i].key) ||
+		       sl_k8s_str_is_placeholder(pod->sel[i].value);
+	const sl_requirement *r = &t->exprs[i - pod->n_sel];
+	bool ph = sl_k8s_str_is_placeholder(r->key);
+	for (size_t v = 0; v < r->n_values && !ph; v++)
+		ph = sl_k8s_str_is_placeholder(r->values[v]);
+	return ph;
+}
+
+/* The keys of the nodeSelector with term t's expressions (t->exprs may be none), into t: as
+** written (t->keys) or normalised (t->nkeys). */
+static sl_err build_keys(const sl_placement_pod *pod, struct term *t, sl_arena *a, bool norm)
 {
 	size_t total = pod->n_sel + t->n;
-	t->keys = total ? sl_arena_zalloc(a, total * sizeof *t->keys) : NULL;
-	if (total && !t->keys)
+	struct pkey *keys = total ? sl_arena_zalloc(a, total * sizeof *keys) : NULL;
+	if (total && !keys)
 		return SL_ENOMEM;
-	t->n_keys = 0;
+	size_t n_keys = 0;
 	for (size_t i = 0; i < total; i++) {
 		bool sel = i < pod->n_sel;
-		sl_k8s_str k = sel ? pod->sel[i].key : t->exprs[i - pod->n_sel].key;
+		sl_k8s_str k = req_key(pod, t, i, norm);
 		struct pkey *pk = NULL;
-		for (size_t j = 0; j < t->n_keys && !pk; j++)
-			if (sl_k8s_str_eq(t->keys[j].key, k))
-				pk = &t->keys[j];
+		for (size_t j = 0; j < n_keys && !pk; j++)
+			if (sl_k8s_str_eq(keys[j].key, k))
+				pk = &keys[j];
 		if (!pk) {
-			pk = &t->keys[t->n_keys++];
+			pk = &keys[n_keys++];
 			pk->key = k;
 			pk->at = sel ? pod->sel_at[i] : t->at[i - pod->n_sel];
 		}
+		pk->unknown |= req_placeholder(pod, t, i);
 		if (pk->n++ == 0) {
 			if (sel) {
 				pk->one_value = pod->sel[i].value;
@@ -296,7 +341,20 @@ static sl_err build_keys(const sl_placement_pod *pod, struct term *t, sl_arena *
 				       sl_k8s_str_is(pk->one.op, "DoesNotExist");
 		}
 	}
+	if (norm) {
+		t->nkeys = keys;
+		t->n_nkeys = n_keys;
+	} else {
+		t->keys = keys;
+		t->n_keys = n_keys;
+	}
 	return SL_OK;
+}
+
+static sl_err build_both(const sl_placement_pod *pod, struct term *t, sl_arena *a)
+{
+	sl_err err = build_keys(pod, t, a, false);
+	return err ? err : build_keys(pod, t, a, true);
 }
 
 sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
@@ -344,10 +402,13 @@ sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 		return SL_ENOMEM;
 	for (const sl_node *t; (t = sl_merge_items_next(&terms));)
 		if ((err = bind_term(&pod->terms[pod->n_terms++], t, a)) ||
-		    (err = build_keys(pod, &pod->terms[pod->n_terms - 1], a)))
+		    (err = build_both(pod, &pod->terms[pod->n_terms - 1], a)))
 			return err;
-	if ((err = build_keys(pod, &pod->sel_only, a)))
+	if ((err = build_both(pod, &pod->sel_only, a)))
 		return err;
+	/* Kueue admits a workload labelled with its LocalQueue */
+	static const char queue[] = "kueue.x-k8s.io/queue-name";
+	pod->queued = sl_map_get(u->obj->labels, queue) || sl_map_get(sl_map_get(u->meta, "labels"), queue);
 	sl_items tols = sl_merged_tolerations(&m);
 	pod->tols_at = u->tolerations;
 	for (const sl_node *t; (t = sl_merge_items_next(&tols));) {
@@ -355,6 +416,9 @@ sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 		sl_toleration tol = {sl_node_str(sl_map_get(t, "key")), sl_node_str(sl_map_get(t, "operator")),
 				     sl_node_str(sl_map_get(t, "value")), sl_node_str(sl_map_get(t, "effect")),
 				     secs != NULL, 0};
+		pod->tols_unknown |= sl_k8s_str_is_placeholder(tol.key) ||
+				     sl_k8s_str_is_placeholder(tol.value) ||
+				     sl_k8s_str_is_placeholder(tol.effect);
 		if ((err = add_toleration(pod, a, tol)))
 			return err;
 	}
@@ -429,11 +493,36 @@ static void add_reason(sl_placement_verdict *v, sl_placement_filter f, const cha
 		v->reasons[v->n_reasons++] = (sl_placement_reason){f, text, detail, brief, at, NULL};
 }
 
+/* Records a field of the unit the pool refuses (once). */
+static void refuse(sl_placement_verdict *v, const sl_node *at)
+{
+	if (!at)
+		return;
+	for (size_t i = 0; i < v->n_refused; i++)
+		if (v->refused[i] == at)
+			return;
+	if (v->n_refused < SL_PLACEMENT_MAX_REFUSED)
+		v->refused[v->n_refused++] = at;
+}
+
+/* Kueue's and corev1's Taint.String(): key=value:effect, key:effect without a value. */
+static const char *taint_text(const sl_taint *t, sl_arena *a)
+{
+	if (!t->value.n)
+		return sl_arena_printf(a, "%.*s:%.*s", (int)t->key.n, t->key.s, (int)t->effect.n,
+				       t->effect.s);
+	return sl_arena_printf(a, "%.*s=%.*s:%.*s", (int)t->key.n, t->key.s, (int)t->value.n,
+			       t->value.s, (int)t->effect.n, t->effect.s);
+}
+
 /* TaintToleration's Filter: the first NoSchedule or NoExecute taint no toleration tolerates
-** (v1helper.FindMatchingUntoleratedTaint). */
+** (v1helper.FindMatchingUntoleratedTaint); on a ResourceFlavor, the flavor's tolerations count
+** too (Kueue adds them to the pods it admits). A placeholder in a taint or a toleration leaves
+** it undecided: v->unsure, and no refusal. */
 static void filter_taints(const sl_placement_pod *pod, const sl_pool *p, sl_placement_verdict *v,
 			  sl_arena *a)
 {
+	v->unsure |= p->taints_unknown;
 	for (size_t i = 0; i < p->n_taints; i++) {
 		const sl_taint *t = &p->taints[i];
 		/* NoSchedule and NoExecute (pools hold valid effects only: PreferNoSchedule is the
@@ -443,13 +532,21 @@ static void filter_taints(const sl_placement_pod *pod, const sl_pool *p, sl_plac
 		bool ok = false;
 		for (size_t k = 0; k < pod->n_tols && !ok; k++)
 			ok = sl_k8s_toleration_tolerates(&pod->tols[k], t, pod->comparison_ops);
+		for (size_t k = 0; k < p->n_tolerations && !ok; k++)
+			ok = sl_k8s_toleration_tolerates(&p->tolerations[k], t, pod->comparison_ops);
 		if (ok)
 			continue;
-		add_reason(v, SL_PLACEMENT_TAINT, !a ? NULL :
-			   sl_arena_printf(a, "node(s) had untolerated taint {%.*s: %.*s}", (int)t->key.n,
-					   t->key.s, (int)t->value.n, t->value.s ? t->value.s : ""),
-			   NULL, "taint", pod->tols_at);
+		if (pod->tols_unknown) {
+			v->unsure = true;
+			continue;
+		}
+		const char *text = !a ? NULL : p->origin == SL_POOL_KUEUE
+			? sl_arena_printf(a, "untolerated taint %s in flavor %s", taint_text(t, a), p->name)
+			: sl_arena_printf(a, "node(s) had untolerated taint {%.*s: %.*s}", (int)t->key.n,
+					  t->key.s, (int)t->value.n, t->value.s ? t->value.s : "");
+		add_reason(v, SL_PLACEMENT_TAINT, text, NULL, "taint", pod->tols_at);
 		v->reasons[v->n_reasons - 1].taint = t;
+		refuse(v, pod->tols_at);
 		return;
 	}
 }
@@ -503,7 +600,8 @@ static const char *compatible(const sl_pool *p, sl_k8s_str key, const sl_k8s_req
 	if (p->origin != SL_POOL_KARPENTER && !have.complement && have.n == 1) {
 		char in[512];
 		sl_k8s_reqset_format(pod_set, key, in, sizeof in);
-		return sl_arena_printf(a, "the pool's nodes have %s=%.*s, the pod needs %s",
+		return sl_arena_printf(a, "the %s have %s=%.*s, the pod needs %s",
+				       p->origin == SL_POOL_KUEUE ? "flavor's nodeLabels" : "pool's nodes",
 				       key_text(key, a), (int)have.v[0].n, have.v[0].s, in);
 	}
 	char in[512], ex[512];
@@ -512,14 +610,57 @@ static const char *compatible(const sl_pool *p, sl_k8s_str key, const sl_k8s_req
 	return sl_arena_printf(a, "key %s, %s not in %s", key_text(key, a), in, ex);
 }
 
+/* The key sets of a pool: a dump's labels and a flavor's are matched as they are (what
+** kube-scheduler and Kueue do), every other pool's as Karpenter normalises them. */
+static bool normalised(const sl_pool *p)
+{
+	return p->origin != SL_POOL_NODES && p->origin != SL_POOL_KUEUE;
+}
+
+/* matchFields of t on a dump's pool: NULL when one of its nodes' names passes every field
+** requirement (a field other than metadata.name is empty: fields.Set has only the name), else
+** why, *at the requirement; NULL too where node names are not known. */
+static const char *fields_against(const struct term *t, const sl_pool *p, sl_arena *a,
+				  const sl_node **at)
+{
+	if (!t->n_fields || !p->n_node_names || p->origin != SL_POOL_NODES)
+		return NULL;
+	for (size_t n = 0; n < p->n_node_names; n++) {
+		bool all = true;
+		for (size_t f = 0; f < t->n_fields && all; f++) {
+			const struct field *fr = &t->fields[f];
+			sl_k8s_str have = sl_k8s_str_is(fr->r.key, "metadata.name") ? p->node_names[n]
+										 : sl_k8s_cstr("");
+			bool eq = fr->r.n_values == 1 && sl_k8s_str_eq(have, fr->value);
+			all = sl_k8s_str_is(fr->r.op, "NotIn") ? !eq : eq;
+		}
+		if (all)
+			return NULL;
+	}
+	*at = t->fields[0].at;
+	if (!a)
+		return NO_WORDS;
+	const struct field *f0 = &t->fields[0];
+	return sl_arena_printf(a, "matchFields %s %s %s: no node of the pool passes",
+			       key_text(f0->r.key, a), key_text(f0->r.op, a), key_text(f0->value, a));
+}
 
 /* The nodeSelector with term t (NULL: the nodeSelector alone) against p: NULL when compatible,
-** else why, *at the pod's node that decides. */
+** else why, *at the pod's node that decides; with v, every refused field is recorded there and
+** every key is checked. */
 static const char *term_against(const sl_placement_pod *pod, const struct term *t,
-				const sl_pool *p, sl_arena *a, const sl_node **at)
+				const sl_pool *p, sl_arena *a, const sl_node **at,
+				sl_placement_verdict *v)
 {
-	for (size_t j = 0; j < t->n_keys; j++) {
-		const struct pkey *k = &t->keys[j];
+	bool norm = normalised(p);
+	const struct pkey *keys = norm ? t->nkeys : t->keys;
+	size_t n_keys = norm ? t->n_nkeys : t->n_keys;
+	const char *first = NULL;
+	for (size_t j = 0; j < n_keys; j++) {
+		const struct pkey *k = &keys[j];
+		/* unknown: a placeholder on either side, a node agent's label p does not state */
+		if (k->unknown || sl_pool_key_unknown(p, k->key.s, k->key.n))
+			continue;
 		const sl_requirement *pr = NULL;
 		size_t n_pool = 0;
 		for (size_t i = 0; i < p->n_reqs && n_pool < 2; i++)
@@ -527,7 +668,11 @@ static const char *term_against(const sl_placement_pod *pod, const struct term *
 				pr = &p->reqs[i];
 				n_pool++;
 			}
-		if (k->n == 1 && n_pool == 0 && !a) {
+		/* Kueue matches a flavor on its own label keys only (flavorSelector) */
+		if (p->origin == SL_POOL_KUEUE && n_pool == 0)
+			continue;
+		const char *why = NULL;
+		if (k->n == 1 && n_pool == 0 && !a && !v) {
 			/* a key the pool does not define: only NotIn and DoesNotExist pass, or a
 			** well-known key (Karpenter's Compatible) */
 			if (k->negative || sl_pool_key_allowed_undefined(p, k->key.s, k->key.n))
@@ -544,7 +689,7 @@ static const char *term_against(const sl_placement_pod *pod, const struct term *
 					common = sl_k8s_str_eq(k->one.values[x], pr->values[y]);
 			if (common)
 				continue;
-			if (!a) {   /* two In sets with no common value; the general path says why */
+			if (!a && !v) {   /* two In sets with no common value; the general path says why */
 				*at = k->at;
 				return NO_WORDS;
 			}
@@ -554,44 +699,60 @@ static const char *term_against(const sl_placement_pod *pod, const struct term *
 		size_t total = pod->n_sel + t->n;
 		for (size_t i = 0; i < total; i++) {
 			sl_requirement r;
-			sl_k8s_str v;
+			sl_k8s_str val;
+			if (!sl_k8s_str_eq(req_key(pod, t, i, norm), k->key))
+				continue;
 			if (i < pod->n_sel) {
-				if (!sl_k8s_str_eq(pod->sel[i].key, k->key))
-					continue;
-				v = pod->sel[i].value;
-				r = (sl_requirement){k->key, sl_k8s_cstr("In"), &v, 1};
+				val = pod->sel[i].value;
+				r = (sl_requirement){k->key, sl_k8s_cstr("In"), &val, 1};
 			} else {
 				r = t->exprs[i - pod->n_sel];
-				if (!sl_k8s_str_eq(r.key, k->key))
-					continue;
 			}
 			sl_k8s_reqset_from(&r, &one);
 			sl_k8s_reqset_intersect(&set, &one, &tmp);
 			set = tmp;
 		}
-		const char *why = compatible(p, k->key, &set, a);
-		if (why) {
+		why = compatible(p, k->key, &set, a);
+		if (!why)
+			continue;
+		if (!first) {
+			first = why;
 			*at = k->at;
-			return why;
 		}
+		if (!v)
+			return first;
+		refuse(v, k->at);
 	}
-	return NULL;
+	const sl_node *fat = NULL;
+	const char *why = fields_against(t, p, a, &fat);
+	if (why) {
+		if (!first) {
+			first = why;
+			*at = fat;
+		}
+		if (v)
+			refuse(v, fat);
+	}
+	return first;
 }
 
 /* NodeAffinity's Filter: the nodeSelector and, with required terms, one of them. */
 static void filter_affinity(const sl_placement_pod *pod, const sl_pool *p, sl_placement_verdict *v,
-			    sl_arena *a)
+			    sl_arena *a, bool all)
 {
 	const sl_node *at = NULL;
 	const char *why = NULL;
+	sl_placement_verdict *rec = all ? v : NULL;
 	if (!pod->has_required) {
-		why = term_against(pod, &pod->sel_only, p, a, &at);
+		why = term_against(pod, &pod->sel_only, p, a, &at, rec);
 	} else {
 		bool any = false;
+		size_t refused_before = v->n_refused;
 		for (size_t i = 0; i < pod->n_terms && !any; i++) {
 			const sl_node *tat = NULL;
+			/* every term's refused fields are kept only for the first term */
 			const char *tw = pod->terms[i].usable
-				? term_against(pod, &pod->terms[i], p, a, &tat)
+				? term_against(pod, &pod->terms[i], p, a, &tat, i == 0 ? rec : NULL)
 				: !a ? NO_WORDS
 				: "the term matches no node (empty, or a requirement that does not build)";
 			any = tw == NULL;
@@ -600,19 +761,26 @@ static void filter_affinity(const sl_placement_pod *pod, const sl_pool *p, sl_pl
 				at = tat;
 			}
 		}
-		if (any)
+		if (any) {
 			why = NULL;
-		else if (!why)
+			v->n_refused = refused_before;
+		} else if (!why) {
 			why = "no nodeSelectorTerms: matches no node";
+		}
 		if (why && a && pod->n_terms > 1)
 			why = sl_arena_printf(a, "none of the %zu terms: first: %s", pod->n_terms, why);
 	}
 	if (!why)
 		return;
+	const char *text = NULL;
 	if (a && p->origin == SL_POOL_KARPENTER)
 		why = sl_arena_printf(a, "incompatible with nodepool \"%s\", %s", p->name, why);
-	add_reason(v, SL_PLACEMENT_AFFINITY, a ? "node(s) didn't match Pod's node affinity/selector"
-					       : NULL, a ? why : NULL, "selector", at);
+	if (a)
+		text = p->origin == SL_POOL_KUEUE
+			? sl_arena_printf(a, "flavor %s doesn't match node affinity", p->name)
+			: "node(s) didn't match Pod's node affinity/selector";
+	add_reason(v, SL_PLACEMENT_AFFINITY, text, a ? why : NULL, "selector", at);
+	refuse(v, at);
 }
 
 static bool is_bytes(const char *name)
@@ -621,22 +789,36 @@ static bool is_bytes(const char *name)
 	       strncmp(name, "hugepages-", 10) == 0;
 }
 
+/* "requests 8, instance types offer at most 1 GPU", or "requests 4, a node offers 2". */
+static const char *short_of(const struct request *r, const sl_pool_resource *have, sl_arena *a)
+{
+	bool bytes = is_bytes(r->name);
+	const char *want = sl_placement_quantity(r->milli, bytes, a);
+	const char *most = sl_placement_quantity(have->milli, bytes, a);
+	if (!have->bound)
+		return sl_arena_printf(a, "%s: requests %s, a node offers %s", r->name, want, most);
+	if (strcmp(have->bound, "instance types") == 0)
+		return sl_arena_printf(a, "%s: requests %s, instance types offer at most %s%s", r->name,
+				       want, most, !r->gpu ? "" : have->milli == 1000 ? " GPU" : " GPUs");
+	return sl_arena_printf(a, "%s: requests %s, a node offers %s (%s)", r->name, want, most,
+			       have->bound);
+}
+
 /* NodeResourcesFit's Filter on an empty node of the pool. */
 static void filter_resources(const sl_placement_pod *pod, const sl_pool *p,
-			     sl_placement_verdict *v, sl_arena *a)
+			     sl_placement_verdict *v, sl_arena *a, bool all)
 {
+	if (p->origin == SL_POOL_KUEUE)
+		return;   /* a flavor states no node's capacity (quotas are a ClusterQueue's) */
 	for (size_t i = 0; i < pod->n_req; i++) {
 		const struct request *r = &pod->req[i];
 		const sl_pool_resource *have = sl_pool_allocatable(p, r->name);
 		bool gpu = r->gpu, extended = r->extended;
 		const char *detail = NULL;
-		bool bytes = is_bytes(r->name);
 		if (have) {
 			if (r->milli <= have->milli)
 				continue;
-			detail = !a ? NULL : sl_arena_printf(a, "%s: requests %s, a node offers %s", r->name,
-						 sl_placement_quantity(r->milli, bytes, a),
-						 sl_placement_quantity(have->milli, bytes, a));
+			detail = !a ? NULL : short_of(r, have, a);
 		} else if (gpu && p->gpu == SL_TRI_NO) {
 			detail = !a ? NULL : sl_arena_printf(a, "%s: the pool's nodes offer no GPU", r->name);
 		} else if (gpu && p->gpu == SL_TRI_YES && p->gpu_resource &&
@@ -648,20 +830,75 @@ static void filter_resources(const sl_placement_pod *pod, const sl_pool *p,
 		} else {
 			continue;   /* not known: it may fit */
 		}
+		if (v->n_reasons && v->reasons[v->n_reasons - 1].filter == SL_PLACEMENT_RESOURCES) {
+			refuse(v, r->at);   /* one reason per filter; every request it refuses kept */
+			continue;
+		}
 		add_reason(v, SL_PLACEMENT_RESOURCES, a ? sl_arena_printf(a, "Insufficient %s", r->name)
 						       : NULL, detail, gpu ? "gpu" : r->name, r->at);
+		refuse(v, r->at);
+		if (!all)
+			return;
+	}
+}
+
+/* Resources every instance type has: a limit of 0 on one of them admits no node. */
+static bool every_node_has(const char *name)
+{
+	return strcmp(name, "cpu") == 0 || strcmp(name, "memory") == 0 || strcmp(name, "pods") == 0 ||
+	       strcmp(name, "ephemeral-storage") == 0;
+}
+
+/* A NodePool's spec.limits (karpenter pkg/apis/v1/nodepool.go Limits.ExceededBy: above, not
+** at; scheduler.go filterByRemainingResources: an instance type whose capacity exceeds what
+** remains is not launched, a resource it lacks counting 0). */
+static void filter_limits(const sl_placement_pod *pod, const sl_pool *p, sl_placement_verdict *v,
+			  sl_arena *a)
+{
+	static const char exceed[] = "all available instance types exceed limits for nodepool";
+	for (size_t i = 0; i < p->n_limits; i++) {
+		const sl_pool_resource *l = &p->limits[i];
+		bool nodes = strcmp(l->name, "nodes") == 0;
+		if (l->milli == 0 && (nodes || every_node_has(l->name))) {
+			add_reason(v, SL_PLACEMENT_LIMITS,
+				   nodes ? "node limits have been exhausted for nodepool" : exceed,
+				   !a ? NULL : sl_arena_printf(a, "the pool's limits allow no node: %s 0",
+							       l->name), "limits", NULL);
+			return;
+		}
+		for (size_t k = 0; k < pod->n_req; k++) {
+			const struct request *r = &pod->req[k];
+			if (strcmp(r->name, l->name) != 0 || r->milli <= l->milli)
+				continue;
+			bool bytes = is_bytes(r->name);
+			add_reason(v, SL_PLACEMENT_LIMITS, exceed, !a ? NULL
+				   : sl_arena_printf(a, "exceeds the pool's limits: %s %s > %s", r->name,
+						     sl_placement_quantity(r->milli, bytes, a),
+						     sl_placement_quantity(l->milli, bytes, a)),
+				   "limits", r->at);
+			refuse(v, r->at);
+			return;
+		}
 	}
 }
 
 static sl_placement_verdict eval(const sl_placement_pod *pod, const sl_pool *p, sl_arena *a,
 				 bool all)
 {
-	sl_placement_verdict v = {0};
+	sl_placement_verdict v = {.applies = true};
+	if (p->origin == SL_POOL_KUEUE && !pod->queued) {
+		v.applies = false;
+		add_reason(&v, SL_PLACEMENT_QUEUE, "Kueue admits only workloads with the "
+			   "kueue.x-k8s.io/queue-name label", NULL, "queue", NULL);
+		return v;
+	}
 	filter_taints(pod, p, &v, a);
 	if (all || !v.n_reasons)
-		filter_affinity(pod, p, &v, a);
+		filter_affinity(pod, p, &v, a, all);
 	if (all || !v.n_reasons)
-		filter_resources(pod, p, &v, a);
+		filter_resources(pod, p, &v, a, all);
+	if (all || !v.n_reasons)
+		filter_limits(pod, p, &v, a);
 	v.lands = v.n_reasons == 0;
 	return v;
 }
@@ -693,7 +930,8 @@ sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a, sl_p
 		return SL_ENOMEM;
 	for (size_t i = 0; i < np; i++) {
 		sl_placement_verdict full = sl_placement_eval(pod, &pools[i], NULL);
-		v[i] = (sl_placement_fit){full.lands, full.n_reasons ? full.reasons[0].brief : NULL};
+		v[i] = (sl_placement_fit){full.lands, full.applies, full.unsure,
+					  full.n_reasons ? full.reasons[0].brief : NULL};
 	}
 	*out = (sl_placement){v, pools, pod, np};
 	return SL_OK;

@@ -10,9 +10,17 @@
 **                     against a pool's requirements with Karpenter's Compatible
 **                     (pkg/scheduling/requirements.go), which is the same on exact labels;
 **   NodeResourcesFit  the pod's requests (max of the init containers' and the sum of the
-**                     containers', pod-level resources when set) within one node's allocatable;
-**                     an extended resource the pool does not offer never fits.
-** Reasons are worded like the scheduler's own. */
+**                     containers', pod-level resources when set) within one node's allocatable
+**                     (or the most its instance types offer); an extended resource the pool does
+**                     not offer never fits;
+**   limits            a Karpenter NodePool's spec.limits: a request above them, or a limit of 0
+**                     on what every node has, launches nothing (karpenter scheduler.go
+**                     filterByRemainingResources).
+** A Kueue ResourceFlavor is judged as Kueue's flavor assigner does (flavorassigner.go
+** checkFlavorForPodSets: its taints with the flavor's tolerations, then the selection on its own
+** label keys), and only for a workload Kueue admits. Unknown is not absent: a placeholder value,
+** a node agent's label the pool does not state, matchFields where node names are not known
+** neither match nor refuse. Reasons are worded like the scheduler's (Karpenter's, Kueue's) own. */
 #ifndef SL_PLACEMENT_H
 #define SL_PLACEMENT_H
 
@@ -27,7 +35,9 @@ typedef enum sl_placement_filter {
 	SL_PLACEMENT_NODE_NAME = 0,   /* spec.nodeName: the scheduler is bypassed, no verdict */
 	SL_PLACEMENT_TAINT,           /* TaintToleration */
 	SL_PLACEMENT_AFFINITY,        /* NodeAffinity */
-	SL_PLACEMENT_RESOURCES        /* NodeResourcesFit */
+	SL_PLACEMENT_RESOURCES,       /* NodeResourcesFit */
+	SL_PLACEMENT_LIMITS,          /* a NodePool's spec.limits */
+	SL_PLACEMENT_QUEUE            /* a ResourceFlavor, for a workload Kueue does not admit */
 } sl_placement_filter;
 
 /* One filter that fails. */
@@ -44,18 +54,30 @@ typedef struct sl_placement_reason {
 	const sl_taint *taint;   /* TaintToleration: the pool's first untolerated taint */
 } sl_placement_reason;
 
-#define SL_PLACEMENT_MAX_REASONS 3   /* one per filter */
+#define SL_PLACEMENT_MAX_REASONS 4   /* one per filter */
+#define SL_PLACEMENT_MAX_REFUSED 8   /* the unit's fields a pool refuses, kept for a finding */
 
 /* The verdict for one unit on one pool, with its reasons. */
 typedef struct sl_placement_verdict {
 	bool lands;              /* every filter passes */
+	bool applies;            /* false: a ResourceFlavor and a unit Kueue does not admit (the
+				    only reason is SL_PLACEMENT_QUEUE) */
+	bool unsure;             /* a taint or a toleration holds a placeholder: TaintToleration
+				    cannot be decided, and refuses nothing */
 	size_t n_reasons;        /* the filters that fail, in the scheduler's order */
 	sl_placement_reason reasons[SL_PLACEMENT_MAX_REASONS];
+	/* every field of the unit the pool refuses (each failing selector entry, expression or
+	** matchFields requirement, the tolerations of an untolerated taint, each request that does
+	** not fit or exceeds the limits), in filter order, when every filter was run */
+	const sl_node *refused[SL_PLACEMENT_MAX_REFUSED];
+	size_t n_refused;
 } sl_placement_verdict;
 
 /* The short verdict kept for every unit x pool (sl_placement_unit): words only on demand. */
 typedef struct sl_placement_fit {
 	bool lands;
+	bool applies;            /* see sl_placement_verdict */
+	bool unsure;             /* see sl_placement_verdict: when it lands, it may not */
 	const char *brief;       /* the first failing filter's word; NULL when it lands */
 } sl_placement_fit;
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
-** pool.c: node pools from the config, Karpenter NodePools, eksctl node groups and node dumps
-** (pool.h; spec/cluster.md §2). */
+** pool.c: node pools from the config, Karpenter NodePools, eksctl node groups, node dumps and
+** Kueue ResourceFlavors (pool.h; spec/cluster.md §2). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/arena.h"
 #include "config/config.h"
+#include "k8s/instance_type.h"
 #include "sched/pool.h"
 #include "yaml/source.h"
 #include "k8s/labels.h"
@@ -16,18 +17,20 @@ struct sl_pool_set {
 	sl_source *inventory;      /* cluster.node-inventory's dump, read here */
 	sl_pool *pools;
 	size_t n, cap;
+	const char **clusters;     /* the pools' distinct clusters, in pool order */
+	size_t n_clusters;
 	bool oom;
 };
 
 bool sl_pool_kind(sl_kind k)
 {
 	return k == SL_KIND_NODE_LIST || k == SL_KIND_KARPENTER_NODE_POOL ||
-	       k == SL_KIND_EKSCTL_CLUSTER_CONFIG;
+	       k == SL_KIND_EKSCTL_CLUSTER_CONFIG || k == SL_KIND_KUEUE_RESOURCE_FLAVOR;
 }
 
 const char *sl_pool_origin_name(sl_pool_origin o)
 {
-	static const char *const names[] = {"config", "NodePool", "eksctl", "nodes"};
+	static const char *const names[] = {"config", "NodePool", "eksctl", "nodes", "ResourceFlavor"};
 	return (unsigned)o < sizeof names / sizeof *names ? names[o] : "pool";
 }
 
@@ -40,19 +43,17 @@ static const char *const karpenter_well_known[] = {
 	"karpenter.sh/nodepool", "karpenter.sh/capacity-type", "topology.kubernetes.io/zone",
 	"topology.kubernetes.io/region", "node.kubernetes.io/instance-type", "kubernetes.io/arch",
 	"kubernetes.io/os", "node.kubernetes.io/windows-build", "topology.k8s.aws/zone-id",
-	"failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
-	"beta.kubernetes.io/instance-type", "beta.kubernetes.io/arch", "beta.kubernetes.io/os",
 };
 static const char *const karpenter_provider_prefixes[] = {
 	"karpenter.k8s.aws/", "karpenter.azure.com/", "karpenter.kwok.sh/",
 };
 /* What every node carries (kubelet and the cloud provider set them): a config or eksctl pool
-** that does not list them still has them. */
+** that does not list them still has them. Their beta aliases are read as these names first
+** (the node controllers keep both labels equal: kubernetes pkg/controller/nodelifecycle and
+** k8s.io/cloud-provider controllers/node, labelReconcileInfo). */
 static const char *const node_well_known[] = {
 	"kubernetes.io/hostname", "topology.kubernetes.io/zone", "topology.kubernetes.io/region",
 	"node.kubernetes.io/instance-type", "kubernetes.io/arch", "kubernetes.io/os",
-	"failure-domain.beta.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/region",
-	"beta.kubernetes.io/instance-type", "beta.kubernetes.io/arch", "beta.kubernetes.io/os",
 	"topology.k8s.aws/zone-id",
 };
 /* The first of these labels a node carries names its pool (cluster.md §2, node dumps). */
@@ -61,54 +62,43 @@ static const char *const pool_labels[] = {
 	"kubernetes.azure.com/agentpool", "alpha.eksctl.io/nodegroup-name",
 };
 
-/* AWS GPU instance families (EC2 accelerated computing instances): the resource their nodes
-** offer, and the GPU count when every size of the family has the same. */
-static const struct gpu_family {
-	const char *family, *resource;
-	int count;
-} aws_gpu_families[] = {
-	{"p2", "nvidia.com/gpu", 0},      {"p3", "nvidia.com/gpu", 0},
-	{"p3dn", "nvidia.com/gpu", 8},    {"p4d", "nvidia.com/gpu", 8},
-	{"p4de", "nvidia.com/gpu", 8},    {"p5", "nvidia.com/gpu", 0},
-	{"p5e", "nvidia.com/gpu", 8},     {"p5en", "nvidia.com/gpu", 8},
-	{"p6-b200", "nvidia.com/gpu", 8}, {"g3", "nvidia.com/gpu", 0},
-	{"g3s", "nvidia.com/gpu", 1},     {"g4dn", "nvidia.com/gpu", 0},
-	{"g4ad", "amd.com/gpu", 0},       {"g5", "nvidia.com/gpu", 0},
-	{"g5g", "nvidia.com/gpu", 0},     {"g6", "nvidia.com/gpu", 0},
-	{"g6e", "nvidia.com/gpu", 0},     {"gr6", "nvidia.com/gpu", 0},
-	{"g6f", "nvidia.com/gpu", 0},     {"gr6f", "nvidia.com/gpu", 0},
-};
-
-static const struct gpu_family *aws_family(const char *s, size_t n)
-{
-	for (size_t i = 0; i < sizeof aws_gpu_families / sizeof *aws_gpu_families; i++)
-		if (strlen(aws_gpu_families[i].family) == n &&
-		    strncmp(aws_gpu_families[i].family, s, n) == 0)
-			return &aws_gpu_families[i];
-	return NULL;
-}
-
-bool sl_pool_aws_gpu(const char *instance_type, const char **resource, int *count)
-{
-	const char *dot = instance_type ? strchr(instance_type, '.') : NULL;
-	const struct gpu_family *f = aws_family(instance_type ? instance_type : "",
-						dot ? (size_t)(dot - instance_type)
-						    : instance_type ? strlen(instance_type) : 0);
-	if (!f)
-		return false;
-	if (resource)
-		*resource = f->resource;
-	if (count)
-		*count = f->count;
-	return true;
-}
-
 static bool in_list(const char *const *l, size_t n, const char *s, size_t len)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strlen(l[i]) == len && strncmp(l[i], s, len) == 0)
 			return true;
 	return false;
+}
+
+bool sl_pool_key_by_node_agent(const char *key, size_t n)
+{
+	static const char nfd[] = "feature.node.kubernetes.io/", nvidia[] = "nvidia.com/";
+	const char *slash = memchr(key, '/', n);
+	if (!slash)
+		return false;
+	size_t prefix = (size_t)(slash - key) + 1;
+	if (prefix == sizeof nvidia - 1 && memcmp(key, nvidia, prefix) == 0)
+		return true;
+	/* feature.node.kubernetes.io/ and NFD's vendor namespaces, *.feature.node.kubernetes.io/ */
+	return prefix >= sizeof nfd - 1 && memcmp(slash + 1 - (sizeof nfd - 1), nfd, sizeof nfd - 1) == 0 &&
+	       (prefix == sizeof nfd - 1 || slash[-(int)(sizeof nfd - 1)] == '.');
+}
+
+static bool has_key(const sl_pool *p, const char *key, size_t n)
+{
+	for (size_t i = 0; i < p->n_reqs; i++)
+		if (p->reqs[i].key.n == n && memcmp(p->reqs[i].key.s, key, n) == 0)
+			return true;
+	return false;
+}
+
+bool sl_pool_key_unknown(const sl_pool *p, const char *key, size_t n)
+{
+	for (size_t i = 0; i < p->n_unknown_keys; i++)
+		if (p->unknown_keys[i].n == n && memcmp(p->unknown_keys[i].s, key, n) == 0)
+			return true;
+	/* a dump shows every label its nodes carry, node agents' included */
+	return p->origin != SL_POOL_NODES && sl_pool_key_by_node_agent(key, n) && !has_key(p, key, n);
 }
 
 bool sl_pool_key_allowed_undefined(const sl_pool *p, const char *key, size_t n)
@@ -161,9 +151,23 @@ static void *push(sl_pool_set *s, void **v, size_t *n, size_t elem)
 	return (char *)nv + (*n)++ * elem;
 }
 
+/* A requirement on what the pool's nodes carry. The key is read as Karpenter reads it (beta
+** aliases normalised) but in a dump, whose labels are matched as they are; a placeholder key or
+** value ($VAR, ${...}, {{ ... }}) makes the key unknown instead. */
 static void add_req(sl_pool_set *s, sl_pool *p, sl_k8s_str key, const char *op,
 		    const sl_k8s_str *values, size_t n_values)
 {
+	if (p->origin != SL_POOL_NODES)
+		key = sl_k8s_reqset_normalized_key(key);
+	bool unknown = sl_k8s_str_is_placeholder(key);
+	for (size_t i = 0; i < n_values && !unknown; i++)
+		unknown = sl_k8s_str_is_placeholder(values[i]);
+	if (unknown) {
+		sl_k8s_str *k = push(s, (void **)&p->unknown_keys, &p->n_unknown_keys, sizeof *k);
+		if (k)
+			*k = key;
+		return;
+	}
 	sl_requirement *r = push(s, (void **)&p->reqs, &p->n_reqs, sizeof *r);
 	if (r)
 		*r = (sl_requirement){key, sl_k8s_cstr(op), values, n_values};
@@ -201,11 +205,34 @@ static void set_alloc(sl_pool_set *s, sl_pool *p, const char *name, int64_t mill
 			p->alloc[i].uneven |= milli != p->alloc[i].milli;
 			if (milli > p->alloc[i].milli)
 				p->alloc[i].milli = milli;
+			p->alloc[i].bound = NULL;
 			return;
 		}
 	sl_pool_resource *r = push(s, (void **)&p->alloc, &p->n_alloc, sizeof *r);
 	if (r)
-		*r = (sl_pool_resource){name, milli, false};
+		*r = (sl_pool_resource){name, milli, false, NULL};
+}
+
+/* The most a node of p may offer of name: count whole units, as bound says ("instance
+** types", a label), exact when every node offers that many; an allocatable p already knows
+** stands, a lower bound is kept. */
+static void set_bound(sl_pool_set *s, sl_pool *p, const char *name, long count, bool exact,
+		      const char *bound)
+{
+	for (size_t i = 0; i < p->n_alloc; i++)
+		if (strcmp(p->alloc[i].name, name) == 0) {
+			if (p->alloc[i].bound && count * 1000 < p->alloc[i].milli) {
+				p->alloc[i].milli = count * 1000;
+				p->alloc[i].uneven = !exact;
+				p->alloc[i].bound = bound;
+			} else if (p->alloc[i].bound && count * 1000 == p->alloc[i].milli) {
+				p->alloc[i].uneven &= !exact;
+			}
+			return;
+		}
+	sl_pool_resource *r = push(s, (void **)&p->alloc, &p->n_alloc, sizeof *r);
+	if (r)
+		*r = (sl_pool_resource){name, (int64_t)count * 1000, !exact, bound};
 }
 
 static bool quantity_milli(const char *text, size_t n, int64_t *milli)
@@ -297,13 +324,144 @@ static bool gpu_labelled(const sl_config *cfg, const sl_pool *p)
 /* The GPU resource of p's allocatable, or NULL. */
 static const char *gpu_alloc(const sl_config *cfg, const sl_pool *p)
 {
-	for (size_t i = 0; i < p->n_alloc; i++)
-		if (p->alloc[i].milli > 0 && sl_config_is_gpu_resource(cfg, p->alloc[i].name))
+	for (size_t i = 0; i < p->n_alloc; i++)   /* an allocatable, not the most a node may offer */
+		if (!p->alloc[i].bound && p->alloc[i].milli > 0 &&
+		    sl_config_is_gpu_resource(cfg, p->alloc[i].name))
 			return p->alloc[i].name;
 	return NULL;
 }
 
-static void finish_static(const sl_config *cfg, sl_pool *p)
+/* --- accelerators from instance types (instance_type.h) --- */
+
+#define MAX_RES 4   /* resources the instance types of one pool offer: nvidia.com/gpu, ... */
+
+/* What a pool's instance types say about its nodes' accelerators. */
+struct accel {
+	size_t n, gpu, none, unknown;   /* types: with a GPU; with none; not known */
+	const char *res[MAX_RES];       /* the resources they offer */
+	int min[MAX_RES], max[MAX_RES]; /* the fewest and the most one node offers of each; -1
+					   when a count is unknown (a fractional GPU) */
+	size_t with[MAX_RES];           /* the types that offer it */
+	size_t n_res;
+	const char *model;              /* the GPU model, when every GPU type has the same */
+	bool models_differ;
+};
+
+static void accel_add(struct accel *a, const sl_config *cfg, sl_k8s_accel t, int min, int max,
+		      const char *res, const char *model)
+{
+	a->n++;
+	if (t == SL_K8S_ACCEL_UNKNOWN) {
+		a->unknown++;
+		return;
+	}
+	if (t == SL_K8S_ACCEL_NONE || !res) {
+		a->none++;
+		return;
+	}
+	bool gpu = sl_config_is_gpu_resource(cfg, res);
+	a->gpu += gpu;
+	a->none += !gpu;   /* a Neuron device is no GPU */
+	if (gpu && model) {
+		a->models_differ |= a->model && strcmp(a->model, model) != 0;
+		a->model = model;
+	}
+	size_t r = 0;
+	while (r < a->n_res && strcmp(a->res[r], res) != 0)
+		r++;
+	if (r == a->n_res) {
+		if (r == MAX_RES) {
+			a->unknown++;
+			return;
+		}
+		a->res[a->n_res++] = res;
+		a->min[r] = min;
+		a->max[r] = max;
+	}
+	a->with[r]++;
+	if (min < 0 || a->max[r] < 0) {
+		a->min[r] = a->max[r] = -1;
+	} else {
+		a->min[r] = min < a->min[r] ? min : a->min[r];
+		a->max[r] = max > a->max[r] ? max : a->max[r];
+	}
+}
+
+/* The accelerators of types (instance types, or AWS families), whose values come from key. */
+static void accel_of(struct accel *a, const sl_config *cfg, const sl_k8s_str *types, size_t n,
+		     bool families)
+{
+	for (size_t i = 0; i < n; i++) {
+		const sl_k8s_instance_type *t = NULL;
+		const char *res = NULL;
+		int min = 0, max = 0;
+		sl_k8s_accel v = families
+			? sl_k8s_instance_type_family(types[i].s, types[i].n, &min, &max, &res)
+			: sl_k8s_instance_type_lookup(types[i].s, types[i].n, &t);
+		if (t) {
+			min = max = t->count;
+			res = t->resource;
+		}
+		accel_add(a, cfg, v, min, max, res, t ? t->model : NULL);
+	}
+}
+
+/* Applies a to p: its GPU fact (YES when every type has a GPU, NO when none has, else unknown;
+** never below a YES known otherwise), the model, and, when every type is known, the most one
+** node offers of each resource (what says so: bound), exact when every type offers as many. */
+static void accel_apply(sl_pool_set *s, sl_pool *p, const struct accel *a, const char *bound)
+{
+	if (!a->n)
+		return;
+	for (size_t r = 0; !a->unknown && r < a->n_res; r++)
+		if (a->max[r] >= 0)
+			set_bound(s, p, a->res[r], a->max[r],
+				  a->with[r] == a->n && a->min[r] == a->max[r], bound);
+	if (a->gpu == a->n) {
+		p->gpu = SL_TRI_YES;
+		for (size_t r = 0; r < a->n_res && !p->gpu_resource; r++)
+			p->gpu_resource = a->res[r];
+		p->gpu_model = a->models_differ ? NULL : a->model;
+	} else if (p->gpu != SL_TRI_YES) {
+		p->gpu = a->none == a->n ? SL_TRI_NO : SL_TRI_UNKNOWN;
+	}
+}
+
+/* The instance types a pool's requirement on node.kubernetes.io/instance-type (In) allows. */
+static void accel_from_requirement(sl_pool_set *s, const sl_config *cfg, sl_pool *p)
+{
+	const sl_requirement *r = sl_pool_requirement(p, "node.kubernetes.io/instance-type");
+	if (!r || !sl_k8s_str_is(r->op, "In"))
+		return;
+	struct accel a = {0};
+	accel_of(&a, cfg, r->values, r->n_values, false);
+	accel_apply(s, p, &a, "instance types");
+}
+
+/* GKE's cloud.google.com/gke-accelerator-count=N on a static pool: N GPUs (TPU chips on a TPU
+** node pool) per node. */
+static void accel_from_gke_count(sl_pool_set *s, sl_pool *p)
+{
+	const sl_requirement *r = sl_pool_requirement(p, "cloud.google.com/gke-accelerator-count");
+	int64_t n;
+	if (!r || !sl_k8s_str_is(r->op, "In") || r->n_values != 1 ||
+	    !sl_k8s_parse_int64(r->values[0].s, r->values[0].n, &n) || n < 0 || n > 1000000)
+		return;
+	const char *res = sl_pool_requirement(p, "cloud.google.com/gke-tpu-accelerator")
+		? "google.com/tpu" : "nvidia.com/gpu";
+	const char *why = sl_arena_printf(s->a, "cloud.google.com/gke-accelerator-count=%lld",
+					  (long long)n);
+	s->oom |= !why;
+	set_bound(s, p, res, (long)n, true, why);
+	if (n > 0 && strcmp(res, "nvidia.com/gpu") == 0) {
+		p->gpu = SL_TRI_YES;
+		p->gpu_resource = res;
+	}
+}
+
+/* GPU and spot of a pool that states its labels (config, node group, dump, flavor): its GPU
+** allocatable, a GPU label, then its instance type and GKE's accelerator count. */
+static void finish_static(sl_pool_set *s, const sl_config *cfg, sl_pool *p)
 {
 	const char *g = gpu_alloc(cfg, p);
 	if (g) {
@@ -311,6 +469,10 @@ static void finish_static(const sl_config *cfg, sl_pool *p)
 		p->gpu_resource = g;
 	} else if (gpu_labelled(cfg, p)) {
 		p->gpu = SL_TRI_YES;
+	}
+	if (!p->alloc_declared) {   /* what the nodes offer is said: it stands */
+		accel_from_requirement(s, cfg, p);
+		accel_from_gke_count(s, p);
 	}
 	if (p->spot == SL_TRI_NO)
 		derive_spot(cfg, p);
@@ -370,7 +532,7 @@ static void from_config(sl_pool_set *s, const sl_config *cfg)
 		p->max_nodes = c->max_nodes;
 		p->spot = c->spot == SL_TRI_UNKNOWN ? SL_TRI_NO : c->spot;
 		bool spot_set = c->spot != SL_TRI_UNKNOWN;
-		finish_static(cfg, p);
+		finish_static(s, cfg, p);
 		if (spot_set)
 			p->spot = c->spot;
 	}
@@ -402,6 +564,11 @@ static void taints_of(sl_pool_set *s, sl_pool *p, const sl_node *seq)
 		const sl_node *t = sl_seq_item(seq, i);
 		sl_taint taint = {sl_node_str(sl_map_get(t, "key")), sl_node_str(sl_map_get(t, "value")),
 				  sl_node_str(sl_map_get(t, "effect"))};
+		if (sl_k8s_str_is_placeholder(taint.key) || sl_k8s_str_is_placeholder(taint.value) ||
+		    sl_k8s_str_is_placeholder(taint.effect)) {
+			p->taints_unknown = true;   /* unknown is not absent */
+			continue;
+		}
 		if (taint.key.n && sl_k8s_taint_effect_is_valid(taint.effect.s, taint.effect.n))
 			add_taint(s, p, taint);
 	}
@@ -418,8 +585,6 @@ static sl_tri karpenter_gpu_key(const char *key, const sl_k8s_reqset *set, const
 			strcmp(key, "karpenter.azure.com/sku-gpu-name") == 0 ||
 			strcmp(key, "karpenter.azure.com/sku-gpu-manufacturer") == 0 ||
 			strcmp(key, "cloud.google.com/gke-accelerator") == 0;
-	bool family_key = strcmp(key, "karpenter.k8s.aws/instance-family") == 0 ||
-			  strcmp(key, "node.kubernetes.io/instance-type") == 0;
 	if (count_key) {
 		if (sl_k8s_reqset_empty(set) || (set->has_lt && set->lt <= 1 && !set->has_gt))
 			return SL_TRI_NO;
@@ -442,20 +607,6 @@ static sl_tri karpenter_gpu_key(const char *key, const sl_k8s_reqset *set, const
 					*resource = "amd.com/gpu";
 		}
 		return SL_TRI_YES;
-	}
-	if (family_key && !set->complement && set->n > 0) {
-		size_t gpus = 0;
-		for (size_t i = 0; i < set->n; i++) {
-			const char *v = set->v[i].s;
-			size_t n = set->v[i].n;
-			const char *dot = memchr(v, '.', n);
-			const struct gpu_family *f = aws_family(v, dot ? (size_t)(dot - v) : n);
-			if (f) {
-				gpus++;
-				*resource = f->resource;
-			}
-		}
-		return gpus == set->n ? SL_TRI_YES : gpus == 0 ? SL_TRI_NO : SL_TRI_UNKNOWN;
 	}
 	if (strcmp(key, "karpenter.k8s.aws/instance-category") == 0 && !set->complement && set->n) {
 		size_t gpus = 0;
@@ -529,8 +680,58 @@ static void from_nodepool(sl_pool_set *s, const sl_config *cfg, const sl_object 
 			res = name;
 		}
 	}
+	/* the instance types and families it allows, read in the instance-type table */
+	struct accel a = {0};
+	const sl_requirement *types = sl_pool_requirement(p, "node.kubernetes.io/instance-type");
+	const sl_requirement *fams = sl_pool_requirement(p, "karpenter.k8s.aws/instance-family");
+	if (types && sl_k8s_str_is(types->op, "In"))
+		accel_of(&a, cfg, types->values, types->n_values, false);
+	else if (fams && sl_k8s_str_is(fams->op, "In"))
+		accel_of(&a, cfg, fams->values, fams->n_values, true);
+	if (a.n && a.gpu == a.n)
+		gpu = SL_TRI_YES;
+	said_no |= a.n && a.none == a.n;
 	p->gpu = gpu == SL_TRI_YES ? SL_TRI_YES : said_no ? SL_TRI_NO : SL_TRI_UNKNOWN;
 	p->gpu_resource = p->gpu == SL_TRI_YES ? (res ? res : "nvidia.com/gpu") : NULL;
+	sl_tri keep = p->gpu;
+	accel_apply(s, p, &a, "instance types");
+	p->gpu = keep;
+	if (!p->gpu_resource && p->gpu == SL_TRI_YES)
+		p->gpu_resource = "nvidia.com/gpu";
+	/* GPUs per node: instance-gpu-count (the instance type's count; Gt N is at least N + 1,
+	** Lt N at most N - 1: karpenter pkg/scheduling/requirement.go) */
+	static const char *const count_keys[] = {"karpenter.k8s.aws/instance-gpu-count",
+						 "karpenter.azure.com/sku-gpu-count"};
+	for (size_t k = 0; k < sizeof count_keys / sizeof *count_keys; k++) {
+		sl_k8s_reqset set;
+		bool defined;
+		key_set(p, count_keys[k], &set, &defined);
+		long most = -1;
+		bool exact = defined && !set.complement && set.n == 1;
+		if (defined && !set.complement) {
+			for (size_t i = 0; i < set.n; i++) {
+				int64_t v;
+				if (sl_k8s_parse_int64(set.v[i].s, set.v[i].n, &v) && v >= 0 && v > most)
+					most = (long)v;
+			}
+		} else if (defined && set.has_lt) {
+			most = set.lt > 0 ? (long)set.lt - 1 : 0;
+		}
+		if (most >= 0)
+			set_bound(s, p, p->gpu_resource ? p->gpu_resource : "nvidia.com/gpu", most,
+				  exact, "instance types");
+	}
+	/* spec.limits: the whole NodePool's; a pod asking for more cannot land */
+	for (size_t i = 0; i < sl_map_n(limits); i++) {
+		const sl_pair *pr = sl_map_pair(limits, i);
+		const char *name = sl_scalar(pr->key);
+		sl_k8s_str q = sl_node_str(pr->value);
+		int64_t milli;
+		sl_pool_resource *l = name && quantity_milli(q.s ? q.s : "", q.n, &milli)
+			? push(s, (void **)&p->limits, &p->n_limits, sizeof *l) : NULL;
+		if (l)
+			*l = (sl_pool_resource){name, milli, false, NULL};
+	}
 	/* Spot: karpenter.sh/capacity-type; unrestricted, Karpenter launches on-demand */
 	sl_k8s_reqset ct;
 	bool defined;
@@ -589,24 +790,25 @@ static void from_nodegroup(sl_pool_set *s, const sl_config *cfg, const sl_object
 	const sl_node *one = sl_map_get(ng, "instanceType");
 	size_t nt = one ? 1 : sl_seq_n(types);
 	sl_k8s_str *tv = nt ? sl_arena_alloc(s->a, nt * sizeof *tv) : NULL;
-	size_t gpus = 0;
-	for (size_t i = 0; tv && i < nt; i++) {
+	s->oom |= nt && !tv;
+	for (size_t i = 0; tv && i < nt; i++)
 		tv[i] = sl_node_str(one ? one : sl_seq_item(types, i));
-		const char *dot = memchr(tv[i].s ? tv[i].s : "", '.', tv[i].n);
-		const struct gpu_family *f = tv[i].s ? aws_family(tv[i].s, dot ? (size_t)(dot - tv[i].s)
-									       : tv[i].n) : NULL;
-		if (f) {
-			gpus++;
-			p->gpu_resource = f->resource;
-			if (f->count > 0)
-				set_alloc(s, p, f->resource, (int64_t)f->count * 1000);
-		}
-	}
+	struct accel a = {0};
+	accel_of(&a, cfg, tv, tv ? nt : 0, false);   /* a placeholder type is unknown */
+	accel_apply(s, p, &a, "instance types");
 	if (nt && tv)
 		add_req(s, p, sl_k8s_cstr("node.kubernetes.io/instance-type"), "In", tv, nt);
-	p->gpu = nt && gpus == nt ? SL_TRI_YES : gpus ? SL_TRI_UNKNOWN : SL_TRI_NO;
-	if (p->gpu == SL_TRI_NO)
-		p->gpu_resource = NULL;
+	/* no type: instanceSelector's gpus (0: none; N: types with N GPUs), else eksctl's
+	** default instance type, m5.large, which has none */
+	const sl_node *sel = sl_map_get(ng, "instanceSelector");
+	long long g = -1;
+	if (!nt && sel && (!sl_scalar_int(sl_map_get(sel, "gpus"), &g) || g < 0))
+		p->gpu = SL_TRI_UNKNOWN;
+	else if (!nt && g > 0) {
+		p->gpu = SL_TRI_YES;
+		p->gpu_resource = "nvidia.com/gpu";
+		set_bound(s, p, "nvidia.com/gpu", (long)g, true, "instanceSelector gpus");
+	}
 	/* spot: managed `spot: true`; unmanaged instancesDistribution with no on-demand */
 	bool spot = sl_scalar_is(sl_map_get(ng, "spot"), "true");
 	sl_tri sp = spot ? SL_TRI_YES : SL_TRI_NO;
@@ -618,7 +820,7 @@ static void from_nodegroup(sl_pool_set *s, const sl_config *cfg, const sl_object
 	}
 	if (managed)
 		add_label_c(s, p, "eks.amazonaws.com/capacityType", sp == SL_TRI_YES ? "SPOT" : "ON_DEMAND");
-	finish_static(cfg, p);
+	finish_static(s, cfg, p);
 	if (sp != SL_TRI_NO)
 		p->spot = sp;
 	/* size */
@@ -637,12 +839,52 @@ static void from_nodegroup(sl_pool_set *s, const sl_config *cfg, const sl_object
 
 static void from_cluster_config(sl_pool_set *s, const sl_config *cfg, const sl_object *o)
 {
+	const char *only = cfg ? cfg->cluster.name : NULL;
+	if (only && (!o->name || strcmp(o->name, only) != 0))
+		return;   /* the files are linted for another cluster */
+	size_t first = s->n;
 	const sl_node *groups = sl_map_get(o->root, "nodeGroups");
 	for (size_t i = 0; i < sl_seq_n(groups); i++)
 		from_nodegroup(s, cfg, o, sl_seq_item(groups, i), false);
 	groups = sl_map_get(o->root, "managedNodeGroups");
 	for (size_t i = 0; i < sl_seq_n(groups); i++)
 		from_nodegroup(s, cfg, o, sl_seq_item(groups, i), true);
+	for (size_t i = first; i < s->n; i++)   /* the node groups are the ClusterConfig's */
+		s->pools[i].cluster = o->name ? o->name : "(unnamed cluster)";
+}
+
+/* --- Kueue ResourceFlavor --- */
+
+static void from_flavor(sl_pool_set *s, const sl_config *cfg, const sl_object *o)
+{
+	sl_pool *p = new_pool(s, o->name, SL_POOL_KUEUE);
+	if (!p)
+		return;
+	p->obj = o;
+	p->at = sl_map_get(o->metadata, "name");
+	p->where = where_at(s, p, o, p->at, sl_arena_printf(s->a, "ResourceFlavor %s", p->name));
+	const sl_node *labels = sl_map_get(o->spec, "nodeLabels");
+	for (size_t i = 0; i < sl_map_n(labels); i++) {
+		const sl_pair *pr = sl_map_pair(labels, i);
+		add_label(s, p, sl_node_str(pr->key), sl_node_str(pr->value));
+	}
+	p->taints_at = sl_map_get(o->spec, "nodeTaints");
+	taints_of(s, p, p->taints_at);
+	const sl_node *tols = sl_map_get(o->spec, "tolerations");
+	for (size_t i = 0; i < sl_seq_n(tols); i++) {
+		const sl_node *t = sl_seq_item(tols, i);
+		sl_toleration *d = push(s, (void **)&p->tolerations, &p->n_tolerations, sizeof *d);
+		if (d)
+			*d = (sl_toleration){sl_node_str(sl_map_get(t, "key")),
+					     sl_node_str(sl_map_get(t, "operator")),
+					     sl_node_str(sl_map_get(t, "value")),
+					     sl_node_str(sl_map_get(t, "effect")),
+					     sl_map_get(t, "tolerationSeconds") != NULL, 0};
+	}
+	/* a flavor states no capacity, and the GPUs of its nodes only through a GPU label or an
+	** instance type */
+	p->gpu = SL_TRI_UNKNOWN;
+	finish_static(s, cfg, p);
 }
 
 /* --- node dumps --- */
@@ -674,9 +916,17 @@ static void from_node_group(sl_pool_set *s, const sl_config *cfg, const struct n
 	const sl_node *first = nodes[0].node;
 	p->obj = nodes[0].obj;
 	p->at = sl_map_get(sl_map_get(first, "metadata"), "name");
-	p->where = where_at(s, p, p->obj, p->at, sl_arena_printf(s->a, "nodes %s", p->name));
+	p->where = where_at(s, p, p->obj, p->at, sl_arena_printf(s->a, "node pool %s", p->name));
 	p->min_nodes = p->max_nodes = (long)n;
 	p->alloc_declared = true;
+	/* the nodes' names, for matchFields on metadata.name */
+	p->node_names = sl_arena_alloc(s->a, n * sizeof *p->node_names);
+	s->oom |= !p->node_names;
+	for (size_t j = 0; p->node_names && j < n; j++) {
+		sl_k8s_str nm = sl_node_str(sl_map_get(sl_map_get(nodes[j].node, "metadata"), "name"));
+		if (nm.n)
+			p->node_names[p->n_node_names++] = nm;
+	}
 	/* labels: every key all the nodes carry, with the values they have */
 	const sl_node *fl = sl_map_get(sl_map_get(first, "metadata"), "labels");
 	for (size_t i = 0; i < sl_map_n(fl); i++) {
@@ -718,7 +968,7 @@ static void from_node_group(sl_pool_set *s, const sl_config *cfg, const struct n
 				set_alloc(s, p, rn, milli);
 		}
 	}
-	finish_static(cfg, p);
+	finish_static(s, cfg, p);
 }
 
 static sl_err from_nodes(sl_pool_set *s, const sl_config *cfg, const struct node_ref *nodes,
@@ -855,6 +1105,8 @@ sl_err sl_pool_set_build(const sl_config *cfg, const sl_object *const *objs, siz
 			from_nodepool(s, cfg, o);
 		else if (o->kind == SL_KIND_EKSCTL_CLUSTER_CONFIG)
 			from_cluster_config(s, cfg, o);
+		else if (o->kind == SL_KIND_KUEUE_RESOURCE_FLAVOR)
+			from_flavor(s, cfg, o);
 		else if (o->kind == SL_KIND_NODE_LIST && !same_file(inventory_real, o->path)) {
 			/* a dump (`kubectl get nodes -o yaml`): a lone Node manifest (a sample, a
 			** test fixture) is no inventory of the cluster */
@@ -873,6 +1125,16 @@ sl_err sl_pool_set_build(const sl_config *cfg, const sl_object *const *objs, siz
 		err = from_nodes(s, cfg, nodes, n_nodes);
 	free(nodes);
 	free(inventory_real);
+	for (size_t i = 0; !err && !s->oom && i < s->n; i++) {   /* the clusters, in pool order */
+		const char *c = s->pools[i].cluster;
+		bool seen = !c;
+		for (size_t k = 0; k < s->n_clusters && !seen; k++)
+			seen = strcmp(s->clusters[k], c) == 0;
+		const char **slot = seen ? NULL : push(s, (void **)&s->clusters, &s->n_clusters,
+						       sizeof *slot);
+		if (slot)
+			*slot = c;
+	}
 	if (err || s->oom) {
 		sl_pool_set_free(s);
 		return SL_ENOMEM;
@@ -911,6 +1173,17 @@ size_t sl_pool_set_of_object(const sl_pool_set *s, const sl_object *obj, const s
 	return n;
 }
 
+const char *const *sl_pool_set_clusters(const sl_pool_set *s, size_t *n)
+{
+	*n = s ? s->n_clusters : 0;
+	return s ? s->clusters : NULL;
+}
+
+bool sl_pool_in_cluster(const sl_pool *p, const char *cluster)
+{
+	return !cluster || !p->cluster || strcmp(p->cluster, cluster) == 0;
+}
+
 const sl_requirement *sl_pool_requirement(const sl_pool *p, const char *key)
 {
 	for (size_t i = 0; i < p->n_reqs; i++)
@@ -929,22 +1202,16 @@ static int64_t one_count(const sl_pool *p, const char *key)
 		return -1;
 	int64_t v = -1;
 	for (size_t i = 0; i < set.n; i++) {
-		char buf[24];
-		char *end;
-		if (set.v[i].n == 0 || set.v[i].n >= sizeof buf)
-			return -1;
-		memcpy(buf, set.v[i].s, set.v[i].n);
-		buf[set.v[i].n] = '\0';
-		long long c = strtoll(buf, &end, 10);
-		if (*end || c < 0 || (v >= 0 && c != v))
+		int64_t c;
+		if (!sl_k8s_parse_int64(set.v[i].s, set.v[i].n, &c) || c < 0 || (v >= 0 && c != v))
 			return -1;
 		v = c;
 	}
 	return v;
 }
 
-/* The GPUs per node of the AWS instance types a NodePool allows, when they are one count the
-** table knows; -1 otherwise. */
+/* The accelerators per node of the instance types p allows, when the table gives them all one
+** count; -1 otherwise. */
 static int64_t instance_type_count(const sl_pool *p)
 {
 	sl_k8s_reqset set;
@@ -954,12 +1221,11 @@ static int64_t instance_type_count(const sl_pool *p)
 		return -1;
 	int64_t v = -1;
 	for (size_t i = 0; i < set.n; i++) {
-		const char *dot = memchr(set.v[i].s, '.', set.v[i].n);
-		const struct gpu_family *f = aws_family(set.v[i].s, dot ? (size_t)(dot - set.v[i].s)
-									 : set.v[i].n);
-		if (!f || f->count <= 0 || (v >= 0 && f->count != v))
+		const sl_k8s_instance_type *t;
+		if (sl_k8s_instance_type_lookup(set.v[i].s, set.v[i].n, &t) != SL_K8S_ACCEL_SOME ||
+		    t->count <= 0 || (v >= 0 && t->count != v))
 			return -1;
-		v = f->count;
+		v = t->count;
 	}
 	return v;
 }
@@ -967,12 +1233,13 @@ static int64_t instance_type_count(const sl_pool *p)
 bool sl_pool_per_node(const sl_pool *p, const char *name, int64_t *milli)
 {
 	const sl_pool_resource *r = sl_pool_allocatable(p, name);
-	if (r && r->milli > 0) {
-		if (r->uneven || (p->origin == SL_POOL_EKSCTL && p->gpu != SL_TRI_YES))
-			return false;   /* some nodes offer less, or none */
+	if (r) {
+		if (r->milli <= 0 || r->uneven)
+			return false;   /* none, or some nodes offer less */
 		*milli = r->milli;
 		return true;
 	}
+	/* a pool not built from the files (the bounds sl_pool_set_build sets are the above) */
 	if (p->origin != SL_POOL_KARPENTER || p->gpu != SL_TRI_YES || !p->gpu_resource ||
 	    strcmp(p->gpu_resource, name) != 0)
 		return false;
@@ -984,6 +1251,28 @@ bool sl_pool_per_node(const sl_pool *p, const char *name, int64_t *milli)
 	if (c <= 0)
 		return false;
 	*milli = c * 1000;
+	return true;
+}
+
+bool sl_pool_aws_gpu(const char *instance_type, const char **resource, int *count)
+{
+	size_t n = instance_type ? strlen(instance_type) : 0;
+	const char *dot = n ? memchr(instance_type, '.', n) : NULL;
+	size_t family = dot ? (size_t)(dot - instance_type) : n;
+	const sl_k8s_instance_type *t;
+	int min, max;
+	const char *res;
+	if (sl_k8s_instance_type_lookup(instance_type, n, &t) == SL_K8S_ACCEL_SOME) {
+		min = max = t->count;
+		res = t->resource;
+	} else if (sl_k8s_instance_type_family(instance_type, family, &min, &max, &res) !=
+		   SL_K8S_ACCEL_SOME) {
+		return false;
+	}
+	if (resource)
+		*resource = res;
+	if (count)
+		*count = min == max && max > 0 ? max : 0;
 	return true;
 }
 

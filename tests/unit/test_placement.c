@@ -125,7 +125,7 @@ static node_pool *node(const char *labels, const char *taints, const char *alloc
 		int64_t milli;
 		cr_assert_eq(sl_quantity_parse(eq + 1, strlen(eq + 1), &q), SL_QUANTITY_OK);
 		cr_assert(sl_quantity_scaled_value(&q, -3, &milli));
-		n->alloc[n->p.n_alloc++] = (sl_pool_resource){it, milli, false};
+		n->alloc[n->p.n_alloc++] = (sl_pool_resource){it, milli, false, NULL};
 	}
 	n->p.alloc = n->alloc;
 	n->p.alloc_declared = n->p.n_alloc > 0;
@@ -442,6 +442,174 @@ Test(placement, karpenter_compatible)
 	}
 }
 
+/* kubernetes-sigs/karpenter pkg/scheduling/requirement_test.go "should normalize labels" and
+** requirements_test.go "should normalize aliased labels" (pkg/apis/v1/labels.go
+** NormalizedLabels): the beta keys read as their current names, on a NodePool's and a pod's
+** side alike; a dump's pool is matched as its labels are. */
+Test(placement, karpenter_normalized_labels)
+{
+	static const char *const aliases[][2] = {
+		{"failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone"},
+		{"failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region"},
+		{"beta.kubernetes.io/arch", "kubernetes.io/arch"},
+		{"beta.kubernetes.io/os", "kubernetes.io/os"},
+		{"beta.kubernetes.io/instance-type", "node.kubernetes.io/instance-type"},
+		/* karpenter-provider-aws pkg/operator/operator.go init() */
+		{"topology.ebs.csi.aws.com/zone", "topology.kubernetes.io/zone"},
+		{"topology.kubernetes.io/zone", "topology.kubernetes.io/zone"},
+		{"team", "team"},
+	};
+	for (size_t i = 0; i < sizeof aliases / sizeof *aliases; i++)
+		cr_expect(sl_k8s_str_is(sl_k8s_reqset_normalized_key(sl_k8s_cstr(aliases[i][0])),
+					aliases[i][1]), "%s", aliases[i][0]);
+	static const sl_k8s_str zone[] = {{"us-west-2a", 10}};
+	sl_requirement req = {sl_k8s_cstr("topology.kubernetes.io/zone"), sl_k8s_cstr("In"), zone, 1};
+	sl_pool np = {.name = "np", .origin = SL_POOL_KARPENTER, .where = "test", .reqs = &req,
+		      .n_reqs = 1, .allow_well_known = true, .gpu = SL_TRI_UNKNOWN,
+		      .min_nodes = -1, .max_nodes = -1};
+	fixture *f = pod("  nodeSelector: {failure-domain.beta.kubernetes.io/zone: us-west-2b}\n", NULL);
+	sl_placement_pod *pd;
+	cr_assert_eq(sl_placement_pod_of(&f->ix, &f->obj->units[0], f->a, &pd), SL_OK);
+	sl_placement_verdict v = sl_placement_eval(pd, &np, f->a);
+	cr_expect_not(v.lands, "another zone under the beta key");
+	done(f);
+	f = pod("  nodeSelector: {failure-domain.beta.kubernetes.io/zone: us-west-2a}\n", NULL);
+	cr_assert_eq(sl_placement_pod_of(&f->ix, &f->obj->units[0], f->a, &pd), SL_OK);
+	cr_expect(sl_placement_eval(pd, &np, f->a).lands, "the same zone under the beta key");
+	/* a node of a dump with only the current label: kube-scheduler matches labels as they are */
+	node_pool *n = node("topology.kubernetes.io/zone=us-west-2a", NULL, NULL);
+	cr_expect_not(sl_placement_eval(pd, &n->p, f->a).lands, "a dump is matched literally");
+	free(n);
+	done(f);
+}
+
+/* Placeholders ($VAR, ${...}, {{ ... }}) are unknown: neither matching nor refusing. */
+Test(placement, placeholders_are_unknown)
+{
+	static const struct { const char *s; bool ph; } rows[] = {
+		{"${INSTANCE_TYPE}", true}, {"$TEAM", true}, {"$_x", true}, {"{{ .Values.zone }}", true},
+		{"pre-${VAR}-post", true}, {"g5.xlarge", false}, {"$", false}, {"$1", false},
+		{"a$b", false}, {"{x}", false}, {"", false},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+		cr_expect_eq(sl_k8s_str_is_placeholder(sl_k8s_cstr(rows[i].s)), rows[i].ph, "%s",
+			     rows[i].s);
+	fixture *f = pod("  nodeSelector: {team: search, topology.kubernetes.io/zone: \"${ZONE}\"}\n", NULL);
+	node_pool *n = node("team=search,topology.kubernetes.io/zone=us-east-1a", NULL, NULL);
+	cr_expect_str_eq(verdict(f, &n->p), "", "a pod-side placeholder is unknown");
+	free(n);
+	done(f);
+}
+
+/* A placeholder in a pool's taint or a pod's toleration: TaintToleration is undecided, it
+** refuses nothing and the verdict says it is unsure; a concrete one still decides. */
+Test(placement, placeholder_taints_and_tolerations_are_unsure)
+{
+	sl_placement_pod *pd;
+	fixture *f = pod("  tolerations: [{key: dedicated, operator: Equal, value: \"${TEAM}-ml\","
+			 " effect: NoSchedule}]\n", NULL);
+	cr_assert_eq(sl_placement_pod_of(&f->ix, &f->obj->units[0], f->a, &pd), SL_OK);
+	node_pool *n = node(NULL, "dedicated=ml:NoSchedule", NULL);
+	sl_placement_verdict v = sl_placement_eval(pd, &n->p, f->a);
+	cr_expect(v.lands && v.unsure, "a placeholder toleration against a concrete taint");
+	free(n);
+	n = node(NULL, NULL, NULL);
+	v = sl_placement_eval(pd, &n->p, f->a);
+	cr_expect(v.lands && !v.unsure, "no taint: nothing to decide");
+	free(n);
+	done(f);
+	f = pod("", NULL);
+	cr_assert_eq(sl_placement_pod_of(&f->ix, &f->obj->units[0], f->a, &pd), SL_OK);
+	n = node(NULL, "dedicated=ml:NoSchedule", NULL);
+	cr_expect_not(sl_placement_eval(pd, &n->p, f->a).lands, "a concrete taint, no toleration");
+	n->p.n_taints = 0;
+	n->p.taints_unknown = true;   /* what taints_of makes of key: "{{ .Values.taintKey }}" */
+	v = sl_placement_eval(pd, &n->p, f->a);
+	cr_expect(v.lands && v.unsure, "a pool's placeholder taint refuses nothing");
+	free(n);
+	done(f);
+}
+
+/* kubernetes/component-helpers scheduling/corev1/nodeaffinity/nodeaffinity_test.go, the
+** matchFields cases (metadata.name is the only field), on a dump's pool of one node "node_1". */
+Test(placement, upstream_match_fields)
+{
+#define REQ "  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+	static const struct row rows[] = {
+		{"Pod with matchFields using In operator that matches the existing node",
+		 REQ "[{matchFields: [{key: metadata.name, operator: In, values: [node_1]}]}]}}}\n",
+		 NULL, NULL, NULL, NULL, ""},
+		{"Pod with matchFields using In operator that does not match the existing node",
+		 REQ "[{matchFields: [{key: metadata.name, operator: In, values: [node_2]}]}]}}}\n",
+		 NULL, NULL, NULL, NULL, AFF},
+		{"Pod with two terms: matchFields does not match, but matchExpressions matches",
+		 REQ "[{matchFields: [{key: metadata.name, operator: In, values: [node_2]}]}, "
+		 "{matchExpressions: [{key: foo, operator: In, values: [bar]}]}]}}}\n",
+		 NULL, "foo=bar", NULL, NULL, ""},
+		{"Pod with one term: matchFields does not match, but matchExpressions matches",
+		 REQ "[{matchFields: [{key: metadata.name, operator: In, values: [node_2]}], "
+		 "matchExpressions: [{key: foo, operator: In, values: [bar]}]}]}}}\n",
+		 NULL, "foo=bar", NULL, NULL, AFF},
+		{"Pod with one term: both matchFields and matchExpressions match",
+		 REQ "[{matchFields: [{key: metadata.name, operator: In, values: [node_1]}], "
+		 "matchExpressions: [{key: foo, operator: In, values: [bar]}]}]}}}\n",
+		 NULL, "foo=bar", NULL, NULL, ""},
+		{"NotIn the node's name", REQ "[{matchFields: [{key: metadata.name, operator: NotIn, "
+		 "values: [node_1]}]}]}}}\n", NULL, NULL, NULL, NULL, AFF},
+	};
+#undef REQ
+	static const sl_k8s_str names[] = {{"node_1", 6}};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		fixture *f = pod(rows[i].spec, rows[i].containers);
+		node_pool *n = node(rows[i].labels, rows[i].taints, rows[i].alloc);
+		n->p.node_names = (sl_k8s_str *)names;
+		n->p.n_node_names = 1;
+		cr_expect_str_eq(verdict(f, &n->p), rows[i].want, "%s", rows[i].name);
+		/* a pool that does not know its nodes' names: unknown, never a refusal */
+		n->p.n_node_names = 0;
+		if (!rows[i].labels)
+			cr_expect_str_eq(verdict(f, &n->p), "", "%s, no node names", rows[i].name);
+		free(n);
+		done(f);
+	}
+}
+
+/* kubernetes-sigs/karpenter pkg/controllers/provisioning/suite_test.go, Context "Limits":
+** "should not schedule if limits would be exceeded" (2.1 of 2), "should schedule if limits
+** would be met" (1.75 of 2); a limit of 0 on cpu launches nothing (scheduler.go
+** filterByRemainingResources). */
+Test(placement, nodepool_limits)
+{
+	static const struct { const char *name, *cpu; int64_t limit; bool lands; const char *detail; } rows[] = {
+		{"should not schedule if limits would be exceeded", "2.1", 2000, false,
+		 "exceeds the pool's limits: cpu 2100m > 2"},
+		{"should schedule if limits would be met", "1.75", 2000, true, NULL},
+		{"equal is within (Cmp > 0)", "2", 2000, true, NULL},
+		{"a limit of 0 admits no node", "100m", 0, false, "the pool's limits allow no node: cpu 0"},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		char spec[128];
+		snprintf(spec, sizeof spec, "[{name: c, resources: {requests: {cpu: \"%s\"}}}]", rows[i].cpu);
+		fixture *f = pod("", spec);
+		sl_pool_resource lim = {"cpu", rows[i].limit, false, NULL};
+		sl_pool np = {.name = "np", .origin = SL_POOL_KARPENTER, .where = "test",
+			      .allow_well_known = true, .gpu = SL_TRI_UNKNOWN, .min_nodes = -1,
+			      .max_nodes = -1, .limits = &lim, .n_limits = 1};
+		sl_placement_pod *pd;
+		cr_assert_eq(sl_placement_pod_of(&f->ix, &f->obj->units[0], f->a, &pd), SL_OK);
+		sl_placement_verdict v = sl_placement_eval(pd, &np, f->a);
+		cr_expect_eq(v.lands, rows[i].lands, "%s", rows[i].name);
+		if (!rows[i].lands && v.n_reasons) {
+			cr_expect_eq(v.reasons[0].filter, SL_PLACEMENT_LIMITS, "%s", rows[i].name);
+			cr_expect_str_eq(v.reasons[0].text,
+					 "all available instance types exceed limits for nodepool");
+			cr_expect_str_eq(v.reasons[0].detail, rows[i].detail, "%s", rows[i].name);
+			cr_expect_str_eq(v.reasons[0].brief, "limits");
+		}
+		done(f);
+	}
+}
+
 /* kubernetes-sigs/karpenter pkg/scheduling/requirement.go, Intersection, Len and Operator, as
 ** that file defines them (schedlint's own operator pairs, bounds included). */
 Test(placement, karpenter_requirement_intersection)
@@ -549,8 +717,8 @@ Test(placement, upstream_karpenter_compatibility_matrix)
 ** evidence. */
 Test(placement, per_node_amounts_and_pinned_labels)
 {
-	sl_pool_resource eight[] = {{"nvidia.com/gpu", 8000, false}};
-	sl_pool_resource mixed[] = {{"nvidia.com/gpu", 8000, true}};
+	sl_pool_resource eight[] = {{"nvidia.com/gpu", 8000, false, NULL}};
+	sl_pool_resource mixed[] = {{"nvidia.com/gpu", 8000, true, NULL}};
 	sl_pool cfgp = {.name = "a100", .origin = SL_POOL_CONFIG, .alloc = eight, .n_alloc = 1,
 			.gpu = SL_TRI_YES, .gpu_resource = "nvidia.com/gpu"};
 	int64_t per = 0;

@@ -5,13 +5,15 @@
 ** karpenter.sh/capacity-type, the well-known keys a pod may select), eksctl node groups
 ** (unmanaged and managed: labels, list and map taints, instance types and the GPUs of their
 ** family, spot, sizes), a node dump grouped by pool label (the labels every node shares, the
-** allocatable) and the config's cluster.node-pools; the AWS GPU families. */
+** allocatable, the node names), Kueue ResourceFlavors, the config's cluster.node-pools; the
+** accelerators of instance types (docs/instance-types.md), limits, clusters, placeholders. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixture.h"
+#include "k8s/instance_type.h"
 #include "sched/pool.h"
 
 typedef struct built {
@@ -279,7 +281,9 @@ Test(pool, a_node_dump_grouped_by_pool_label)
 	cr_assert_eq(n, 2);
 	const sl_pool *g = pool(b, "gpu");
 	cr_expect_eq(g->origin, SL_POOL_NODES);
-	cr_expect_str_eq(g->where, "nodes gpu (pools.yaml:7)");
+	cr_expect_str_eq(g->where, "node pool gpu (pools.yaml:7)");
+	cr_assert_eq(g->n_node_names, 2, "the names matchFields is decided on");
+	cr_expect(sl_k8s_str_is(g->node_names[1], "ip-2"));
 	cr_expect_eq(g->min_nodes, 2);
 	cr_expect_eq(g->max_nodes, 2);
 	cr_expect_str_eq(req(g, "topology.kubernetes.io/zone"), "In a,b");
@@ -340,20 +344,202 @@ Test(pool, the_configs_node_pools)
 	done(b);
 }
 
-Test(pool, aws_gpu_instance_families)
+/* The instance-type table (docs/instance-types.md): a few rows of each provider, an AWS family
+** without accelerators, a type no table knows, a fractional GPU. */
+Test(pool, instance_types)
 {
-	const char *res = NULL;
-	int count = -1;
-	cr_expect(sl_pool_aws_gpu("p4d.24xlarge", &res, &count));
-	cr_expect_str_eq(res, "nvidia.com/gpu");
-	cr_expect_eq(count, 8);
-	cr_expect(sl_pool_aws_gpu("p3dn.24xlarge", &res, &count), "p3dn, not p3");
-	cr_expect_eq(count, 8);
-	cr_expect(sl_pool_aws_gpu("g4ad.xlarge", &res, &count));
-	cr_expect_str_eq(res, "amd.com/gpu");
-	cr_expect_eq(count, 0, "the sizes differ: the family alone is known");
-	cr_expect_not(sl_pool_aws_gpu("m5.large", &res, &count));
-	cr_expect_not(sl_pool_aws_gpu("p", &res, &count));
+	static const struct { const char *name; sl_k8s_accel t; int count; const char *res; } rows[] = {
+		{"p4d.24xlarge", SL_K8S_ACCEL_SOME, 8, "nvidia.com/gpu"},
+		{"p3dn.24xlarge", SL_K8S_ACCEL_SOME, 8, "nvidia.com/gpu"},
+		{"g5.xlarge", SL_K8S_ACCEL_SOME, 1, "nvidia.com/gpu"},
+		{"g6e.12xlarge", SL_K8S_ACCEL_SOME, 4, "nvidia.com/gpu"},
+		{"g4ad.16xlarge", SL_K8S_ACCEL_SOME, 4, "amd.com/gpu"},
+		{"inf2.48xlarge", SL_K8S_ACCEL_SOME, 12, "aws.amazon.com/neuron"},
+		{"trn1.32xlarge", SL_K8S_ACCEL_SOME, 16, "aws.amazon.com/neuron"},
+		{"a2-highgpu-1g", SL_K8S_ACCEL_SOME, 1, "nvidia.com/gpu"},
+		{"g2-standard-96", SL_K8S_ACCEL_SOME, 8, "nvidia.com/gpu"},
+		{"ct5lp-hightpu-4t", SL_K8S_ACCEL_SOME, 4, "google.com/tpu"},
+		{"Standard_NC24ads_A100_v4", SL_K8S_ACCEL_SOME, 1, "nvidia.com/gpu"},
+		{"Standard_ND96isr_H100_v5", SL_K8S_ACCEL_SOME, 8, "nvidia.com/gpu"},
+		{"Standard_NV6ads_A10_v5", SL_K8S_ACCEL_SOME, -1, "nvidia.com/gpu"},
+		{"m6i.large", SL_K8S_ACCEL_NONE, 0, NULL},
+		{"c7g.2xlarge", SL_K8S_ACCEL_NONE, 0, NULL},
+		{"x9gpu.96xlarge", SL_K8S_ACCEL_UNKNOWN, 0, NULL},
+		{"n1-standard-8", SL_K8S_ACCEL_UNKNOWN, 0, NULL},
+		{"Standard_D4s_v3", SL_K8S_ACCEL_UNKNOWN, 0, NULL},
+		{"p", SL_K8S_ACCEL_UNKNOWN, 0, NULL},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+		const sl_k8s_instance_type *t;
+		sl_k8s_accel got = sl_k8s_instance_type_lookup(rows[i].name, strlen(rows[i].name), &t);
+		cr_expect_eq(got, rows[i].t, "%s", rows[i].name);
+		if (got == SL_K8S_ACCEL_SOME && t) {
+			cr_expect_eq(t->count, rows[i].count, "%s", rows[i].name);
+			cr_expect_str_eq(t->resource, rows[i].res, "%s", rows[i].name);
+		}
+	}
+	int min, max;
+	const char *res;
+	cr_expect_eq(sl_k8s_instance_type_family("g5", 2, &min, &max, &res), SL_K8S_ACCEL_SOME);
+	cr_expect_eq(min, 1);
+	cr_expect_eq(max, 8);
+	cr_expect_eq(sl_k8s_instance_type_family("p4d", 3, &min, &max, &res), SL_K8S_ACCEL_SOME);
+	cr_expect(min == 8 && max == 8, "one size, one count");
+	cr_expect_eq(sl_k8s_instance_type_family("g6f", 3, &min, &max, &res), SL_K8S_ACCEL_SOME);
+	cr_expect_eq(max, -1, "a fractional GPU: the count is unknown");
+	cr_expect_eq(sl_k8s_instance_type_family("m5", 2, &min, &max, &res), SL_K8S_ACCEL_NONE);
+	cr_expect_eq(sl_k8s_instance_type_family("g7", 2, &min, &max, &res), SL_K8S_ACCEL_UNKNOWN);
+	/* what replicas-without-spread reads of a pinned instance type */
+	int count;
+	cr_expect(sl_pool_aws_gpu("p4d.24xlarge", &res, &count) && count == 8);
+	cr_expect(sl_pool_aws_gpu("a2-highgpu-2g", &res, &count) && count == 2);
+	cr_expect(sl_pool_aws_gpu("g5.99xlarge", &res, &count) && count == 0,
+		  "a size the table lacks: the family's, counts differ");
+	cr_expect(!sl_pool_aws_gpu("m5.large", &res, &count));
+	cr_expect(!sl_pool_aws_gpu("x9.large", &res, &count));
+}
+
+/* The most one node offers, from what a pool says of its instances; a NodePool's limits. */
+Test(pool, gpus_per_node_and_limits)
+{
+	built *b = build(
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: one}\n"
+		"spec:\n  template:\n    spec:\n      requirements:\n"
+		"        - {key: karpenter.k8s.aws/instance-gpu-count, operator: In, values: ['1']}\n"
+		"  limits: {cpu: '0', nvidia.com/gpu: 4}\n"
+		"---\n"
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: mid}\n"
+		"spec:\n  template:\n    spec:\n      requirements:\n"
+		"        - {key: karpenter.k8s.aws/instance-gpu-count, operator: Gt, values: ['1']}\n"
+		"        - {key: karpenter.k8s.aws/instance-gpu-count, operator: Lt, values: ['5']}\n"
+		"---\n"
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: types}\n"
+		"spec:\n  template:\n    spec:\n      requirements:\n"
+		"        - {key: node.kubernetes.io/instance-type, operator: In, values: [g5.xlarge, g5.12xlarge]}\n"
+		"---\n"
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: unknown-type}\n"
+		"spec:\n  template:\n    spec:\n      requirements:\n"
+		"        - {key: node.kubernetes.io/instance-type, operator: In, values: [g5.xlarge, x9.huge]}\n"
+		"---\n"
+		"apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: ml}\n"
+		"managedNodeGroups:\n"
+		"  - {name: inf, instanceType: inf2.24xlarge}\n"
+		"  - {name: templated, instanceType: '${TYPE}'}\n"
+		"  - {name: selected, instanceSelector: {vCPUs: 8, gpus: 2}}\n",
+		"cluster:\n  node-pools:\n"
+		"    - {name: gke, labels: [\"cloud.google.com/gke-accelerator=nvidia-l4\", "
+		"\"cloud.google.com/gke-accelerator-count=2\"]}\n"
+		"    - {name: aks, labels: [\"node.kubernetes.io/instance-type=Standard_NC48ads_A100_v4\"]}\n"
+		"    - {name: unknown-vm, labels: [\"node.kubernetes.io/instance-type=Standard_X9\"]}\n");
+	const sl_pool *one = pool(b, "one");
+	cr_expect_eq(milli(one, "nvidia.com/gpu"), 1000);
+	cr_expect_str_eq(sl_pool_allocatable(one, "nvidia.com/gpu")->bound, "instance types");
+	cr_assert_eq(one->n_limits, 2);
+	cr_expect_str_eq(one->limits[0].name, "cpu");
+	cr_expect_eq(one->limits[0].milli, 0);
+	cr_expect_eq(one->limits[1].milli, 4000);
+	cr_expect_eq(milli(pool(b, "mid"), "nvidia.com/gpu"), 4000, "Lt 5: at most 4");
+	const sl_pool *t = pool(b, "types");
+	cr_expect_eq(t->gpu, SL_TRI_YES);
+	cr_expect_eq(milli(t, "nvidia.com/gpu"), 4000);
+	cr_expect_str_eq(t->gpu_model, "A10G 24 GB");
+	cr_expect_eq(milli(pool(b, "unknown-type"), "nvidia.com/gpu"), -1, "a type no table knows");
+	const sl_pool *inf = pool(b, "inf");
+	cr_expect_eq(inf->gpu, SL_TRI_NO, "a Neuron device is no GPU");
+	cr_expect_eq(milli(inf, "aws.amazon.com/neuron"), 6000);
+	const sl_pool *tm = pool(b, "templated");
+	cr_expect_eq(tm->gpu, SL_TRI_UNKNOWN, "a placeholder instance type is unknown");
+	cr_expect_str_eq(req(tm, "node.kubernetes.io/instance-type"), "");
+	cr_assert_eq(tm->n_unknown_keys, 1);
+	const char *it = "node.kubernetes.io/instance-type";
+	cr_expect(sl_pool_key_unknown(tm, it, strlen(it)));
+	const sl_pool *sel = pool(b, "selected");
+	cr_expect_eq(sel->gpu, SL_TRI_YES);
+	cr_expect_eq(milli(sel, "nvidia.com/gpu"), 2000, "instanceSelector gpus");
+	cr_expect_eq(milli(pool(b, "gke"), "nvidia.com/gpu"), 2000);
+	cr_expect_eq(pool(b, "gke")->gpu, SL_TRI_YES);
+	cr_expect_eq(milli(pool(b, "aks"), "nvidia.com/gpu"), 2000);
+	cr_expect_eq(pool(b, "unknown-vm")->gpu, SL_TRI_UNKNOWN);
+	/* exactly so many on every node (replicas-without-spread's whole node), or not said */
+	int64_t per;
+	cr_expect(sl_pool_per_node(one, "nvidia.com/gpu", &per) && per == 1000, "In [1]");
+	cr_expect(!sl_pool_per_node(pool(b, "mid"), "nvidia.com/gpu", &per), "Gt 1, Lt 5: 2 to 4");
+	cr_expect(!sl_pool_per_node(t, "nvidia.com/gpu", &per), "g5.xlarge 1, g5.12xlarge 4");
+	cr_expect(!sl_pool_per_node(pool(b, "unknown-type"), "nvidia.com/gpu", &per));
+	cr_expect(sl_pool_per_node(sel, "nvidia.com/gpu", &per) && per == 2000);
+	cr_expect(sl_pool_per_node(pool(b, "gke"), "nvidia.com/gpu", &per) && per == 2000);
+	cr_expect(sl_pool_per_node(pool(b, "aks"), "nvidia.com/gpu", &per) && per == 2000);
+	done(b);
+}
+
+/* Beta label keys are stored under their current names (Karpenter's NormalizedLabels) but in a
+** dump; node agents' labels are unknown where a pool does not state them. */
+Test(pool, normalized_keys_and_node_agent_labels)
+{
+	built *b = build(
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: np}\n"
+		"spec:\n  template:\n    metadata: {labels: {nvidia.com/gpu.product: NVIDIA-L4}}\n"
+		"    spec:\n      requirements:\n"
+		"        - {key: failure-domain.beta.kubernetes.io/zone, operator: In, values: [a]}\n"
+		"---\n"
+		"apiVersion: v1\nkind: List\nitems:\n"
+		"  - apiVersion: v1\n    kind: Node\n    metadata:\n      name: n1\n"
+		"      labels: {eks.amazonaws.com/nodegroup: ng, failure-domain.beta.kubernetes.io/zone: a}\n",
+		NULL);
+	const sl_pool *np = pool(b, "np");
+	cr_expect_str_eq(req(np, "topology.kubernetes.io/zone"), "In a");
+	cr_expect_str_eq(req(np, "failure-domain.beta.kubernetes.io/zone"), "");
+	const char *nfd = "feature.node.kubernetes.io/pci-10de.present", *gfd = "nvidia.com/gpu.present",
+		   *vendor = "intel.feature.node.kubernetes.io/x", *stated = "nvidia.com/gpu.product";
+	cr_expect(sl_pool_key_unknown(np, nfd, strlen(nfd)));
+	cr_expect(sl_pool_key_unknown(np, gfd, strlen(gfd)));
+	cr_expect(sl_pool_key_unknown(np, vendor, strlen(vendor)));
+	cr_expect_not(sl_pool_key_unknown(np, stated, strlen(stated)), "the NodePool states it");
+	cr_expect_not(sl_pool_key_unknown(np, "team", 4));
+	const sl_pool *ng = pool(b, "ng");
+	cr_expect_str_eq(req(ng, "failure-domain.beta.kubernetes.io/zone"), "In a", "a dump as it is");
+	cr_expect_not(sl_pool_key_unknown(ng, gfd, strlen(gfd)), "a dump states every label");
+	done(b);
+}
+
+/* Each eksctl ClusterConfig is a cluster; cluster.name keeps one; a ResourceFlavor is a pool. */
+Test(pool, clusters_and_flavors)
+{
+	static const char yaml[] =
+		"apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: a}\n"
+		"managedNodeGroups: [{name: a1, instanceType: m5.large}]\n"
+		"---\n"
+		"apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig\nmetadata: {name: b}\n"
+		"managedNodeGroups: [{name: b1, instanceType: m5.large}]\n"
+		"---\n"
+		"apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata: {name: spot}\n"
+		"spec:\n  nodeLabels: {instance-type: spot}\n"
+		"  nodeTaints: [{key: spot, value: 'true', effect: NoSchedule}]\n"
+		"  tolerations: [{key: spot, operator: Exists, effect: NoSchedule}]\n";
+	built *b = build(yaml, NULL);
+	size_t nc;
+	const char *const *cl = sl_pool_set_clusters(b->set, &nc);
+	cr_assert_eq(nc, 2);
+	cr_expect_str_eq(cl[0], "a");
+	cr_expect_str_eq(cl[1], "b");
+	cr_expect_str_eq(pool(b, "a1")->cluster, "a");
+	const sl_pool *f = pool(b, "spot");
+	cr_expect_eq(f->origin, SL_POOL_KUEUE);
+	cr_expect_null(f->cluster, "a flavor counts in every cluster");
+	cr_expect(sl_pool_in_cluster(f, "a"));
+	cr_expect_not(sl_pool_in_cluster(pool(b, "b1"), "a"));
+	cr_expect_str_eq(f->where, "ResourceFlavor spot (pools.yaml:13)");
+	cr_expect_str_eq(req(f, "instance-type"), "In spot");
+	cr_expect_eq(f->n_taints, 1);
+	cr_expect_eq(f->n_tolerations, 1);
+	cr_expect_eq(f->gpu, SL_TRI_UNKNOWN);
+	done(b);
+	b = build(yaml, "cluster:\n  name: b\n");
+	size_t n;
+	const sl_pool *all = sl_pool_set_pools(b->set, &n);
+	cr_assert_eq(n, 2, "cluster.name: b's node group and the flavor");
+	cr_expect_str_eq(all[0].name, "b1");
+	done(b);
 }
 
 Test(pool, kinds_and_origin_names)
@@ -361,11 +547,13 @@ Test(pool, kinds_and_origin_names)
 	cr_expect(sl_pool_kind(SL_KIND_KARPENTER_NODE_POOL));
 	cr_expect(sl_pool_kind(SL_KIND_EKSCTL_CLUSTER_CONFIG));
 	cr_expect(sl_pool_kind(SL_KIND_NODE_LIST));
+	cr_expect(sl_pool_kind(SL_KIND_KUEUE_RESOURCE_FLAVOR));
 	cr_expect_not(sl_pool_kind(SL_KIND_POD));
 	cr_expect_str_eq(sl_pool_origin_name(SL_POOL_CONFIG), "config");
 	cr_expect_str_eq(sl_pool_origin_name(SL_POOL_KARPENTER), "NodePool");
 	cr_expect_str_eq(sl_pool_origin_name(SL_POOL_EKSCTL), "eksctl");
 	cr_expect_str_eq(sl_pool_origin_name(SL_POOL_NODES), "nodes");
+	cr_expect_str_eq(sl_pool_origin_name(SL_POOL_KUEUE), "ResourceFlavor");
 	size_t n = 7;
 	cr_expect_null(sl_pool_set_pools(NULL, &n));
 	cr_expect_eq(n, 0);
