@@ -108,7 +108,7 @@ diff "$tmp/expected" "$tmp/installed" >&2 || fail "the install tree differs from
 grep -v "^$prefix/" "$tmp/installed" >&2 && fail "files installed outside the prefix $prefix"
 # the installed man pages render, with no warning
 for tool in groff man; do
-	command -v $tool >/dev/null || fail "$tool is missing (tools/setup installs groff-base and man-db)"
+	command -v $tool >/dev/null || fail "$tool is missing (tools/setup --test installs groff-base and man-db)"
 done
 for page in $(grep "^$mandir/" "$tmp/expected"); do
 	groff -man -ww -z "$root$page" 2>"$tmp/groff.err" && [ ! -s "$tmp/groff.err" ] ||
@@ -123,7 +123,7 @@ if grep -q "^$mandir/man1/schedlint.1$" "$tmp/expected"; then
 fi
 # the installed completions complete a rule id
 bash_completion=/usr/share/bash-completion/bash_completion
-[ -f "$bash_completion" ] || fail "$bash_completion is missing (tools/setup installs bash-completion)"
+[ -f "$bash_completion" ] || fail "$bash_completion is missing (tools/setup --test installs bash-completion)"
 out=$(bash --norc --noprofile -c '. "$1"; . "$2"; COMP_WORDS=(schedlint --select gpu-request-with); COMP_CWORD=2
 	COMP_LINE="schedlint --select gpu-request-with"; COMP_POINT=${#COMP_LINE}
 	_schedlint schedlint gpu-request-with --select; echo "${COMPREPLY[*]}"' \

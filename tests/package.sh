@@ -23,7 +23,7 @@ me=package.sh
 . "$src/tests/ci/common.sh"
 skip_in_sanitizer_build "$build" "the package"
 for t in dpkg-buildpackage dh lintian fakeroot; do
-	command -v "$t" >/dev/null || skip "$t is missing (tools/setup installs debhelper, dpkg-dev, fakeroot, lintian)"
+	command -v "$t" >/dev/null || skip "$t is missing (tools/setup --test installs debhelper, dpkg-dev, fakeroot, lintian)"
 done
 cc=${CC:-cc}
 
