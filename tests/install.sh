@@ -8,7 +8,8 @@
 # the soname, that the library exports exactly the SL_API functions of the installed headers,
 # and the static link (`pkg-config --static`). Checks the install tree holds exactly the expected
 # files (binary, library, headers, pc, man pages, bash/zsh/fish completions) and nothing outside
-# the prefix, that the installed man pages render without warnings and that the installed
+# the prefix, that nothing installed and no rule's `explain` names the team's specs (spec/*.md,
+# ../shared), that the installed man pages render without warnings and that the installed
 # completions complete a rule id (bash with bash-completion, fish, zsh's syntax). Nothing is
 # written outside a temporary directory.
 set -eu
@@ -106,6 +107,27 @@ version=$(meson introspect "$build" --projectinfo | python3 -c 'import json,sys;
 (cd "$root" && find . ! -type d | sed 's|^\.||' | sort) >"$tmp/installed"
 diff "$tmp/expected" "$tmp/installed" >&2 || fail "the install tree differs from the expected files (< expected, > installed)"
 grep -v "^$prefix/" "$tmp/installed" >&2 && fail "files installed outside the prefix $prefix"
+# nothing installed, and no rule's documentation (`explain`), names a file a user does not have:
+# the team's specs (spec/*.md beside the project, ../shared) stay out of what ships; the docs
+# cite the user guide instead. Binaries too (their strings are the help and the rule docs); in
+# the man pages roff may break a word with \& ("spec/cli.\&md").
+cites='spec/[A-Za-z0-9_-]+([\\]&)?[.]([\\]&)?md|[.]([\\]&)?[.]([\\]&)?/shared'
+if grep -raEl "$cites" "$root" >"$tmp/cites"; then
+	while read -r f; do grep -naEo "$cites" "$f" | sed "s|^|${f#"$root"}:|"; done <"$tmp/cites" >&2
+	fail "installed files name the team's specs (spec/*.md, ../shared), which a user does not have"
+fi
+installed_schedlint() { LD_LIBRARY_PATH=$root$libdir "$root$prefix/bin/schedlint" "$@"; }
+installed_schedlint rules --format json >"$tmp/rules.json" || fail "the installed schedlint rules --format json"
+ids=$(python3 -c 'import json,sys; print(" ".join(r["id"] for r in json.load(open(sys.argv[1]))))' "$tmp/rules.json")
+[ -n "$ids" ] || fail "the installed schedlint lists no rule"
+for id in $ids; do
+	installed_schedlint explain "$id" >"$tmp/explain" || fail "the installed schedlint explain $id"
+	[ -s "$tmp/explain" ] || fail "schedlint explain $id printed nothing"
+	if grep -nEo "$cites" "$tmp/explain" >"$tmp/explain.cites"; then
+		cat "$tmp/explain.cites" >&2
+		fail "schedlint explain $id names the team's specs (spec/*.md, ../shared)"
+	fi
+done
 # the installed man pages render, with no warning
 for tool in groff man; do
 	command -v $tool >/dev/null || fail "$tool is missing (tools/setup --test installs groff-base and man-db)"

@@ -6,7 +6,7 @@
 
 /** ## What it does
  * Only when node pools are known (`cluster.node-pools` in the config, Karpenter NodePools,
- * eksctl ClusterConfigs or a node dump among the linted or project files: spec/cluster.md §2),
+ * eksctl ClusterConfigs or a node dump among the linted or project files: docs/placement.md),
  * reports a placement unit that can land on none of them. Each pool is judged with
  * kube-scheduler's filters, in its order (TaintToleration, NodeAffinity, NodeResourcesFit), on
  * the pod that is really created: the unit merged over its ServingRuntime or Seldon

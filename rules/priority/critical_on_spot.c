@@ -27,7 +27,7 @@
  * empty key tolerates every taint; it is not counted, since its intent is "run anywhere", not
  * "run on spot" (node agents use it).
  *
- * Where node pools are known (spec/cluster.md §2), the rule also reports a critical unit that
+ * Where node pools are known (docs/placement.md), the rule also reports a critical unit that
  * selects, prefers and tolerates nothing spot but can land on a spot-only pool because that pool
  * is untainted: the scheduler will put its pods there whenever that pool has room. The message
  * names the pools. (A unit that can land only on spot pools is `spot-only-critical`'s; a
