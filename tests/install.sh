@@ -7,7 +7,8 @@
 # examples/plugin the same way and checks the installed schedlint's finding with it. Also checks
 # the soname, that the library exports exactly the SL_API functions of the installed headers,
 # and the static link (`pkg-config --static`). Checks the install tree holds exactly the expected
-# files (binary, library, headers, pc, man pages, bash/zsh/fish completions) and nothing outside
+# files (binary, library, headers, pc, man pages, bash/zsh/fish completions, the user guide in
+# share/doc/schedlint, the config schema and editor recipes in share/schedlint) and nothing outside
 # the prefix, that nothing installed and no rule's `explain` names the team's specs (spec/*.md,
 # ../shared), that the installed man pages render without warnings and that the installed
 # completions complete a rule id (bash with bash-completion, fish, zsh's syntax). Nothing is
@@ -30,6 +31,7 @@ prefix=$(option prefix)
 under_prefix() { case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac; }
 libdir=$(under_prefix "$(option libdir)")
 mandir=$(under_prefix "$(option mandir)")
+datadir=$(under_prefix "$(option datadir)")
 completions_dir() { d=$(option "$1-completions-dir"); under_prefix "${d:-$(option datadir)/$2}"; }
 bashdir=$(completions_dir bash bash-completion/completions)
 zshdir=$(completions_dir zsh zsh/site-functions)
@@ -98,6 +100,15 @@ version=$(meson introspect "$build" --projectinfo | python3 -c 'import json,sys;
 	echo "$bashdir/schedlint"
 	echo "$zshdir/_schedlint"
 	echo "$fishdir/schedlint.fish"
+	# the user guide (docs/meson.build), the config schema and the editor recipes
+	for f in README.md usage.md configuration.md placement.md rendered.md custom-rules.md ci.md \
+		editors.md rules.md report-formats.md json-output.md json-output.schema.json placement-output.md; do
+		echo "$datadir/doc/schedlint/$f"
+	done
+	echo "$datadir/schedlint/schedlint.schema.json"
+	for f in schedlint.vim schedlint.lua schedlint.el schedlint_lsp.lua; do
+		echo "$datadir/schedlint/editors/$f"
+	done
 	man=$(option man)
 	if [ "$man" = enabled ] || { [ "$man" = auto ] && command -v scdoc >/dev/null; }; then
 		echo "$mandir/man1/schedlint.1"
@@ -128,6 +139,12 @@ for id in $ids; do
 		fail "schedlint explain $id names the team's specs (spec/*.md, ../shared)"
 	fi
 done
+# the installed guide and schema are the source's (docs/rules.md is kept current by the meta test)
+for f in rules.md usage.md; do
+	cmp -s "$src/docs/$f" "$root$datadir/doc/schedlint/$f" || fail "the installed $f is not docs/$f"
+done
+cmp -s "$src/docs/schedlint.schema.json" "$root$datadir/schedlint/schedlint.schema.json" ||
+	fail "the installed schedlint.schema.json is not docs/schedlint.schema.json"
 # the installed man pages render, with no warning
 for tool in groff man; do
 	command -v $tool >/dev/null || fail "$tool is missing (tools/setup --test installs groff-base and man-db)"
