@@ -7,8 +7,10 @@
 # examples/plugin the same way and checks the installed schedlint's finding with it. Also checks
 # the soname, that the library exports exactly the SL_API functions of the installed headers,
 # and the static link (`pkg-config --static`). Checks the install tree holds exactly the expected
-# files (binary, library, headers, pc, man pages, bash/zsh/fish completions) and nothing outside
-# the prefix, that the installed man pages render without warnings and that the installed
+# files (binary, library, headers, pc, man pages, bash/zsh/fish completions, the user guide in
+# share/doc/schedlint, the config schema and editor recipes in share/schedlint) and nothing outside
+# the prefix, that nothing installed and no rule's `explain` names the team's specs (spec/*.md,
+# ../shared), that the installed man pages render without warnings and that the installed
 # completions complete a rule id (bash with bash-completion, fish, zsh's syntax). Nothing is
 # written outside a temporary directory.
 set -eu
@@ -29,6 +31,7 @@ prefix=$(option prefix)
 under_prefix() { case $1 in /*) echo "$1" ;; *) echo "$prefix/$1" ;; esac; }
 libdir=$(under_prefix "$(option libdir)")
 mandir=$(under_prefix "$(option mandir)")
+datadir=$(under_prefix "$(option datadir)")
 completions_dir() { d=$(option "$1-completions-dir"); under_prefix "${d:-$(option datadir)/$2}"; }
 bashdir=$(completions_dir bash bash-completion/completions)
 zshdir=$(completions_dir zsh zsh/site-functions)
@@ -97,6 +100,15 @@ version=$(meson introspect "$build" --projectinfo | python3 -c 'import json,sys;
 	echo "$bashdir/schedlint"
 	echo "$zshdir/_schedlint"
 	echo "$fishdir/schedlint.fish"
+	# the user guide (docs/meson.build), the config schema and the editor recipes
+	for f in README.md usage.md configuration.md placement.md rendered.md custom-rules.md ci.md \
+		editors.md rules.md report-formats.md json-output.md json-output.schema.json placement-output.md; do
+		echo "$datadir/doc/schedlint/$f"
+	done
+	echo "$datadir/schedlint/schedlint.schema.json"
+	for f in schedlint.vim schedlint.lua schedlint.el schedlint_lsp.lua; do
+		echo "$datadir/schedlint/editors/$f"
+	done
 	man=$(option man)
 	if [ "$man" = enabled ] || { [ "$man" = auto ] && command -v scdoc >/dev/null; }; then
 		echo "$mandir/man1/schedlint.1"
@@ -106,9 +118,36 @@ version=$(meson introspect "$build" --projectinfo | python3 -c 'import json,sys;
 (cd "$root" && find . ! -type d | sed 's|^\.||' | sort) >"$tmp/installed"
 diff "$tmp/expected" "$tmp/installed" >&2 || fail "the install tree differs from the expected files (< expected, > installed)"
 grep -v "^$prefix/" "$tmp/installed" >&2 && fail "files installed outside the prefix $prefix"
+# nothing installed, and no rule's documentation (`explain`), names a file a user does not have:
+# the team's specs (spec/*.md beside the project, ../shared) stay out of what ships; the docs
+# cite the user guide instead. Binaries too (their strings are the help and the rule docs); in
+# the man pages roff may break a word with \& ("spec/cli.\&md").
+cites='spec/[A-Za-z0-9_-]+([\\]&)?[.]([\\]&)?md|[.]([\\]&)?[.]([\\]&)?/shared'
+if grep -raEl "$cites" "$root" >"$tmp/cites"; then
+	while read -r f; do grep -naEo "$cites" "$f" | sed "s|^|${f#"$root"}:|"; done <"$tmp/cites" >&2
+	fail "installed files name the team's specs (spec/*.md, ../shared), which a user does not have"
+fi
+installed_schedlint() { LD_LIBRARY_PATH=$root$libdir "$root$prefix/bin/schedlint" "$@"; }
+installed_schedlint rules --format json >"$tmp/rules.json" || fail "the installed schedlint rules --format json"
+ids=$(python3 -c 'import json,sys; print(" ".join(r["id"] for r in json.load(open(sys.argv[1]))))' "$tmp/rules.json")
+[ -n "$ids" ] || fail "the installed schedlint lists no rule"
+for id in $ids; do
+	installed_schedlint explain "$id" >"$tmp/explain" || fail "the installed schedlint explain $id"
+	[ -s "$tmp/explain" ] || fail "schedlint explain $id printed nothing"
+	if grep -nEo "$cites" "$tmp/explain" >"$tmp/explain.cites"; then
+		cat "$tmp/explain.cites" >&2
+		fail "schedlint explain $id names the team's specs (spec/*.md, ../shared)"
+	fi
+done
+# the installed guide and schema are the source's (docs/rules.md is kept current by the meta test)
+for f in rules.md usage.md; do
+	cmp -s "$src/docs/$f" "$root$datadir/doc/schedlint/$f" || fail "the installed $f is not docs/$f"
+done
+cmp -s "$src/docs/schedlint.schema.json" "$root$datadir/schedlint/schedlint.schema.json" ||
+	fail "the installed schedlint.schema.json is not docs/schedlint.schema.json"
 # the installed man pages render, with no warning
 for tool in groff man; do
-	command -v $tool >/dev/null || fail "$tool is missing (tools/setup installs groff-base and man-db)"
+	command -v $tool >/dev/null || fail "$tool is missing (tools/setup --test installs groff-base and man-db)"
 done
 for page in $(grep "^$mandir/" "$tmp/expected"); do
 	groff -man -ww -z "$root$page" 2>"$tmp/groff.err" && [ ! -s "$tmp/groff.err" ] ||
@@ -123,7 +162,7 @@ if grep -q "^$mandir/man1/schedlint.1$" "$tmp/expected"; then
 fi
 # the installed completions complete a rule id
 bash_completion=/usr/share/bash-completion/bash_completion
-[ -f "$bash_completion" ] || fail "$bash_completion is missing (tools/setup installs bash-completion)"
+[ -f "$bash_completion" ] || fail "$bash_completion is missing (tools/setup --test installs bash-completion)"
 out=$(bash --norc --noprofile -c '. "$1"; . "$2"; COMP_WORDS=(schedlint --select gpu-request-with); COMP_CWORD=2
 	COMP_LINE="schedlint --select gpu-request-with"; COMP_POINT=${#COMP_LINE}
 	_schedlint schedlint gpu-request-with --select; echo "${COMPREPLY[*]}"' \

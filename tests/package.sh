@@ -4,7 +4,8 @@
 # working tree's files (git ls-files: tracked and new, not ignored; no build directory) to a
 # scratch directory, runs `dpkg-buildpackage -b -us -uc` there (DEB_BUILD_OPTIONS nocheck: the
 # suites already ran in this build; noautodbgsym: no -dbgsym packages), then checks:
-#   - the packages: schedlint, libschedlint0, libschedlint-dev, each with the files it owns, and
+#   - the packages: schedlint (with the user guide, the config schema, the editor recipes),
+#     libschedlint0, libschedlint-dev, each with the files it owns, and
 #     every file `meson install` put in debian/tmp in exactly one of them; the Depends name only
 #     Debian's libyaml, libcyaml, PCRE2, jansson, libgit2 (dlopen'ed: debian/rules) and libc;
 #   - installed into a scratch root with `dpkg -x`: the installed schedlint lints
@@ -23,7 +24,7 @@ me=package.sh
 . "$src/tests/ci/common.sh"
 skip_in_sanitizer_build "$build" "the package"
 for t in dpkg-buildpackage dh lintian fakeroot; do
-	command -v "$t" >/dev/null || skip "$t is missing (tools/setup installs debhelper, dpkg-dev, fakeroot, lintian)"
+	command -v "$t" >/dev/null || skip "$t is missing (tools/setup --test installs debhelper, dpkg-dev, fakeroot, lintian)"
 done
 cc=${CC:-cc}
 
@@ -58,16 +59,24 @@ has libschedlint-dev "/usr/lib/$multiarch/libschedlint.so"
 has libschedlint-dev "/usr/lib/$multiarch/libschedlint.a"
 has libschedlint-dev "/usr/lib/$multiarch/pkgconfig/schedlint.pc"
 has libschedlint-dev /usr/include/schedlint/schedlint.h
-# every file meson installed is shipped by exactly one package (dh_missing checks the first half)
+# every file meson installed is shipped by exactly one package (dh_missing checks the first half);
+# of /usr/share/doc, what debhelper adds (copyright, the changelogs) is not meson's
 (cd "$tree/debian/tmp" && find . ! -type d | sed 's|^\.||' | sort) >"$tmp/installed"
 for p in schedlint libschedlint0 libschedlint-dev; do contents $p; done |
-	grep -v '/$' | grep -v '^/usr/share/doc/\|^/usr/share/lintian/' |
-	sed 's|^\(/usr/share/man/.*\)\.gz$|\1|' | sort >"$tmp/shipped"   # dh_compress gzips man pages
+	grep -v '/$' | grep -v '^/usr/share/doc/[^/]*/\(copyright\|changelog\(\.Debian\)\?\.gz\)$\|^/usr/share/lintian/' |
+	sed 's#^\(/usr/share/\(man\|doc\)/.*\)\.gz$#\1#' | sort >"$tmp/shipped"   # dh_compress gzips man pages and docs
 diff "$tmp/installed" "$tmp/shipped" >&2 || fail "meson install's files and the packages' differ"
 # the man pages and completions go to schedlint, when the tree installs them (tests/install)
 for f in $(grep '^/usr/share/\(man\|bash-completion\|zsh\|fish\)/' "$tmp/installed" || true); do
 	contents schedlint | grep -qx "$f\(\.gz\)\?" || fail "$f is not in package schedlint"
 done
+
+# the user guide, the config schema and the editor recipes go to schedlint
+for f in $(grep '^/usr/share/\(doc/schedlint\|schedlint\)/' "$tmp/installed" || true); do
+	contents schedlint | grep -qx "$f\(\.gz\)\?" || fail "$f is not in package schedlint"
+done
+has schedlint /usr/share/schedlint/schedlint.schema.json
+contents schedlint | grep -qx '/usr/share/doc/schedlint/usage\.md\(\.gz\)\?' || fail "package schedlint lacks the user guide"
 
 # Debian's zsh reads /usr/share/zsh/vendor-completions; a tree with the man option has man pages
 if contents schedlint | grep -q '^/usr/share/zsh/.*[^/]$'; then

@@ -10,6 +10,9 @@ Usage: release.py   (from the project root, $SCHEDLINT naming the built binary)
   soname of debian/libschedlintN.symbols and the name of the library package in debian/control
   and the .install file (a soname bump renames the package); the symbols file lists exactly the
   SL_API functions of include/schedlint/;
+- tools/setup installs debian/control's Build-Depends (build-essential for debhelper-compat),
+  the <!nocheck> ones only with --test, and `tools/setup` and `tools/setup --test` are what
+  the README's two quick-start commands start with;
 - the snippets of README.md, docs/*.md, action.yml and ci/gitlab.yml name only refs of this
   repository that exist: `main`, a commit sha or a placeholder, or a tag `git tag` lists (none
   before the first release).
@@ -35,6 +38,38 @@ def first(pattern, path, flags=re.M):
         fail("%s: nothing matches %r" % (path, pattern))
         return None
     return m.group(1)
+
+
+def setup_lists(control):
+    """tools/setup's two lists against debian/control's Build-Depends, and the quick start."""
+    setup = open("tools/setup").read()
+    lists = {}
+    for name in ("BUILD_PACKAGES", "TEST_PACKAGES"):
+        m = re.search(r'^%s="([^"]*)"' % name, setup, re.M)
+        if not m:
+            fail("tools/setup: no %s=\"...\" list" % name)
+            return
+        lists[name] = set(m.group(1).split())
+    field = re.search(r"^Build-Depends:(.*?)^\S", control, re.M | re.S).group(1)
+    deps = [d.strip() for d in field.split(",") if d.strip()]
+    build = {d.split()[0] for d in deps if "<!nocheck>" not in d}
+    build = {"build-essential" if d == "debhelper-compat" else d for d in build}
+    check = {d.split()[0] for d in deps if "<!nocheck>" in d}
+    for name in sorted(build ^ lists["BUILD_PACKAGES"]):
+        fail("tools/setup's BUILD_PACKAGES and debian/control's Build-Depends differ in %s" % name)
+    for name in sorted(check - lists["TEST_PACKAGES"]):
+        fail("debian/control's test dependency %s is not among tools/setup's TEST_PACKAGES" % name)
+    for name in sorted(lists["BUILD_PACKAGES"] & lists["TEST_PACKAGES"]):
+        fail("tools/setup lists %s twice" % name)
+    readme = open("README.md").read()
+    quick = re.search(r"^## Quick start.*?```sh\n(.*?)```", readme, re.M | re.S)
+    commands = quick.group(1).splitlines() if quick else []
+    if len(commands) != 2:
+        fail("README.md: the quick start has %d commands, not 2" % len(commands))
+    elif not commands[0].startswith("tools/setup && ") or commands[1] != "tools/check":
+        fail("README.md: the quick start is not `tools/setup && ...` then `tools/check`: %r" % commands)
+    elif "\ntools/setup --test || exit 2\n" not in open("tools/check").read():
+        fail("tools/check does not run tools/setup --test")
 
 
 def main():
@@ -77,6 +112,8 @@ def main():
         fail("debian/control: the library package is not libschedlint%s" % major)
     if not os.path.exists("debian/libschedlint%s.install" % major):
         fail("debian/libschedlint%s.install is missing" % major)
+
+    setup_lists(control)
 
     tags = set(subprocess.run(["git", "tag", "-l"], capture_output=True, text=True).stdout.split())
     refs = [

@@ -15,7 +15,7 @@
 **   several --format FORMAT:FILE in one run: each file as its format alone writes it; usage
 **           errors before the lint; a report file written whole or not at all.
 ** Every format gets testdata/report/hostile.yaml and a hostile file name.
-** The validators come from tools/setup (tools/node_modules); without them the tests fail.
+** The validators come from tools/setup --test (tools/node_modules); without them the tests fail.
 ** Run from the project root with $SCHEDLINT set to the binary. */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -75,11 +75,11 @@ static void rm_rf(const char *dir)
 	sl_test_rm_rf(dir);
 }
 
-/* Fails (does not skip: CI runs tools/setup) when the npm validators are missing. */
+/* Fails (does not skip: CI runs tools/setup --test) when the npm validators are missing. */
 static void need_validators(void)
 {
 	if (access(MULTITOOL, X_OK) != 0 || access(AJV, X_OK) != 0)
-		cr_assert_fail("the validators are not installed (%s, %s): run tools/setup",
+		cr_assert_fail("the validators are not installed (%s, %s): run tools/setup --test",
 			       MULTITOOL, AJV);
 }
 
@@ -943,7 +943,7 @@ static void check_junit(const char *tmp, const char *file, const char *what)
 Test(report, junit_validates)
 {
 	if (access("/usr/bin/xmllint", X_OK) != 0)
-		cr_assert_fail("xmllint is not installed (libxml2-utils): run tools/setup");
+		cr_assert_fail("xmllint is not installed (libxml2-utils): run tools/setup --test");
 	char *tmp = scratch();
 	for (size_t i = 0; i < N_FORMAT_CASES; i++) {
 		char args[1024], name[64];

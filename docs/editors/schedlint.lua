@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: Apache-2.0
 -- schedlint.lua: fixes a YAML buffer with `schedlint fmt` each time it is written, for
--- Neovim 0.7+ without plugins (conform.nvim, which needs 0.10, is the other way: README).
+-- Neovim 0.7+ without plugins (conform.nvim, which needs 0.10, is the other way: docs/editors.md).
 -- The buffer, not the file on disk, goes to `schedlint fmt --stdin-filename PATH -` on stdin
 -- (vim.fn.jobstart: vim.system is 0.10+, and vim.fn.system mixes stderr into the output);
 -- the lines that differ are replaced only when schedlint exits 0 and printed something.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** config.h: the .schedlint.yaml configuration (spec/cli.md, "Configuration").
+** config.h: the .schedlint.yaml configuration (docs/configuration.md).
 ** A configuration is immutable once loaded and may be shared by several runs. */
 #ifndef SCHEDLINT_CONFIG_H
 #define SCHEDLINT_CONFIG_H
@@ -40,7 +40,7 @@ SL_API int sl_config_fail_on(const sl_config *cfg);
 ** file:line of the config (in the extend: chain) that sets it, or "default" (`--show-settings`).
 ** SL_EIO when writing fails; SL_EUSAGE for a NULL argument. */
 SL_API sl_err sl_config_show(const sl_config *cfg, FILE *out);
-/* The config's render.helm-chart (spec/rendered.md §2): the chart directory rendered input maps
+/* The config's render.helm-chart (docs/rendered.md): the chart directory rendered input maps
 ** back to, joined to the directory of the config that sets it; NULL when unset. Owned by cfg. */
 SL_API const char *sl_config_helm_chart(const sl_config *cfg);
 /* Frees cfg; NULL is a no-op. */

@@ -94,7 +94,7 @@ SL_API sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path);
 ** Fixes apply to the copy: read them back with sl_run_file_text. */
 SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len);
 /* Adds, for the cross-file facts only, the *.yaml / *.yml files under root (the project:
-** spec/cli.md) that were not added as inputs: so a run over some files sees the PriorityClasses,
+** docs/usage.md) that were not added as inputs: so a run over some files sees the PriorityClasses,
 ** Knative flags, runtimes or Seldon Servers defined in the others. They are read, parsed only
 ** when they may define what rules look up or a serving unit, and never checked, reported,
 ** counted among the files or fixed. root NULL: the git work tree the working directory is in
@@ -103,7 +103,7 @@ SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data,
 ** whole), nor when a directory given as an input holds the whole root. Call
 ** after adding the inputs, before sl_run_lint. SL_ENOMEM; SL_EUSAGE after the lint. */
 SL_API sl_err sl_run_add_project(sl_run *run, const char *root);
-/* The project read once, for an editor that lints buffer after buffer (spec/lsp.md): run, new
+/* The project read once, for an editor that lints buffer after buffer (docs/editors.md): run, new
 ** and given no input, reads every *.yaml / *.yml file under root (NULL: as sl_run_add_project
 ** finds it) for the cross-file facts and lints it, keeping what other runs need of it; then
 ** sl_run_use_project lends it to each run, in place of sl_run_add_project, which would read
@@ -237,7 +237,7 @@ SL_API const char *sl_output_format_name(size_t i, sl_format *format);
 ** SL_EUSAGE for options of an unknown version or an unknown format. */
 SL_API sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FILE *out);
 
-/* --- where every unit can land (spec/cluster.md §3) ---------------------------------------- */
+/* --- where every unit can land (docs/placement.md) ------------------------------------------- */
 
 /* A node pool the run knows (the run's config's cluster.node-pools, Karpenter NodePools,
 ** eksctl node groups, node dumps and Kueue ResourceFlavors among the files). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** schedlint/rule.h: the public rule SDK, for plugins (spec/custom-rules.md §2). A plugin is a
+** schedlint/rule.h: the public rule SDK, for plugins (docs/custom-rules.md). A plugin is a
 ** shared object that exports schedlint_plugin(); schedlint loads it with `--plugin PATH` (or a
 ** config's `plugins:`, only with --allow-plugins) and runs its rules like the built-in ones:
 ** they have ids (with the plugin's namespace: "acme/..."), severities, docs for `explain`,

@@ -25,7 +25,7 @@
  * With no evidence (the default config) the rule never reports. The first note names the
  * evidence (the config key's file:line, the provider preset, or the pools).
  *
- * Where node pools are known (spec/cluster.md §2: `cluster.node-pools`, Karpenter NodePools,
+ * Where node pools are known (docs/placement.md: `cluster.node-pools`, Karpenter NodePools,
  * eksctl node groups, node dumps) and `cluster.gpu-nodes-tainted` is not set, the pools decide,
  * exactly: the rule reports when no pool accepts the unit and the GPU pools that would accept it
  * but for the taint (every other filter passes: `no-matching-node-pool`'s placement) all carry

@@ -7,7 +7,7 @@
 #define HOSTNAME "kubernetes.io/hostname"
 
 /** ## What it does
- * Only when node pools are known (spec/cluster.md §2) and the size of every pool the unit can
+ * Only when node pools are known (docs/placement.md) and the size of every pool the unit can
  * land on is known (config `nodes:` (`4` or `2-10`: the maximum counts), an eksctl node group's
  * `maxSize` / `desiredCapacity`, the node count of a dump; a Karpenter NodePool's size is not
  * known, so a unit that can land on one is not judged), reports a unit with a required

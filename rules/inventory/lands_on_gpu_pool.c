@@ -4,7 +4,7 @@
 #include "sdk/rule.h"
 
 /** ## What it does
- * Only when node pools are known (spec/cluster.md §2), reports a placement unit that requests no
+ * Only when node pools are known (docs/placement.md), reports a placement unit that requests no
  * GPU (no GPU resource in any container, no DRA claim of a GPU device class) but that
  * kube-scheduler's filters let land on a GPU pool: through an untainted GPU pool, or because its
  * tolerations let it through the GPU pool's taint (an `operator: Exists` toleration with no key

@@ -7,7 +7,7 @@
 /** ## What it does
  * Only when node pools are known (`cluster.node-pools` in the config, Karpenter NodePools,
  * eksctl ClusterConfigs, node dumps or Kueue ResourceFlavors among the linted or project files:
- * spec/cluster.md §2), reports a placement unit that can land on none of them. Each pool is
+ * docs/placement.md), reports a placement unit that can land on none of them. Each pool is
  * judged with kube-scheduler's filters, in its order (TaintToleration, NodeAffinity,
  * NodeResourcesFit), on the pod that is really created: the unit merged over its ServingRuntime
  * or Seldon ServerConfig, KServe's `serving.kserve.io/gke-accelerator` annotation turned into
@@ -20,7 +20,7 @@
  *   `beta.kubernetes.io/arch`, ...) mean their current names, as Karpenter normalises them (so
  *   do config pools and eksctl node groups, whose nodes carry both labels), and so does the EBS
  *   CSI driver's `topology.ebs.csi.aws.com/zone`, as Karpenter's AWS provider adds to that
- *   list (karpenter-provider-aws `pkg/operator/operator.go`, beyond spec/cluster.md's five
+ *   list (karpenter-provider-aws `pkg/operator/operator.go`, beyond the five of docs/placement.md
  *   keys). A request above the
  *   NodePool's `spec.limits`, or a limit of 0 on CPU, memory or pods, launches nothing ("all
  *   available instance types exceed limits for nodepool").

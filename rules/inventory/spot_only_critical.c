@@ -4,7 +4,7 @@
 #include "sdk/rule.h"
 
 /** ## What it does
- * Only when node pools are known (spec/cluster.md §2), reports a unit whose priority is
+ * Only when node pools are known (docs/placement.md), reports a unit whose priority is
  * critical (as `critical-on-spot` decides: its PriorityClass, or the globalDefault one, is listed
  * in `cluster.critical-priority-classes` or has a value of at least `cluster.critical-priority`)
  * when every pool it can land on runs on spot capacity, or may: a Karpenter NodePool whose

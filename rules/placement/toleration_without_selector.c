@@ -21,9 +21,9 @@
  *   `nvidia.com/gpu`, `google.com/tpu`, ...) on a unit that requests none: it means "may also
  *   run on the accelerator nodes" (a controller or a validator that runs anywhere, a pod whose
  *   DRA claim schedlint cannot resolve), like the spot taints. Whether a CPU unit can take an
- *   accelerator node is `lands-on-gpu-pool`'s question, on the pools' evidence. (spec/rules.md
- *   exempts only the first case; the corpus review of issue 25 found every GPU-taint finding on
- *   a unit without a GPU request to be of the second kind.)
+ *   accelerator node is `lands-on-gpu-pool`'s question, on the pools' evidence. (Real
+ *   repositories bear this out: every GPU-taint toleration on a unit without a GPU request that
+ *   a review of nine ML-platform repositories found was of the second kind.)
  * - spot taints ("may use spot" is the intent; `critical-on-spot` covers the risk);
  * - the `kubernetes.io/arch` taint: GKE taints its Arm nodes `kubernetes.io/arch=arm64:NoSchedule`
  *   so that single-architecture images stay off them, and tolerating it means "may also run on
@@ -87,6 +87,9 @@
  *   `MergePodSpecs` (operator/controllers/reconcilers/common/patch_utils.go): how a unit is merged
  *   over its template.
  */
+/* Maintainers: spec/rules.md exempts only the first case (a unit that requests the resource);
+** the corpus review of issue 25 found every GPU-taint finding on a unit without a GPU request to
+** be of the second kind. */
 
 static bool has_prefix(const char *s, const char *p)
 {

@@ -27,7 +27,7 @@
  * empty key tolerates every taint; it is not counted, since its intent is "run anywhere", not
  * "run on spot" (node agents use it).
  *
- * Where node pools are known (spec/cluster.md §2), the rule also reports a critical unit that
+ * Where node pools are known (docs/placement.md), the rule also reports a critical unit that
  * selects, prefers and tolerates nothing spot but can land on a spot-only pool because that pool
  * is untainted: the scheduler will put its pods there whenever that pool has room. The message
  * names the pools. A DaemonSet runs on every node it matches, so its pods on spot nodes are by
@@ -35,8 +35,7 @@
  *
  * A critical unit that can land only on spot pools (or pools that may be spot) is
  * `spot-only-critical`'s alone: this rule stays quiet on it, its spot selection and tolerations
- * included (one finding for one cause). That is issue 30's change to the last sentence of
- * spec/cluster.md §4, which made the exception only for the untainted-spot-pool finding.
+ * included (one finding for one cause).
  *
  * ## Why is this bad?
  * Spot capacity is reclaimed by the provider at short notice (often two minutes or less): every
@@ -92,6 +91,8 @@
  *   `cloud.google.com/gke-spot`, AKS `kubernetes.azure.com/scalesetpriority`
  *   (https://learn.microsoft.com/azure/aks/spot-node-pool)
  */
+/* Maintainers: issue 30 widened the last sentence of spec/cluster.md §4, which made the
+** exception only for the untainted-spot-pool finding. */
 
 /* Describes u's priority when it is critical ("priority class x, value 2000000000 >= ..."), else
 ** returns NULL. */

@@ -55,9 +55,8 @@
  * enabled (a KnativeServing CR or `config-features` ConfigMap among the files, or config
  * `cluster.knative-features`): both are off in a default Knative install, where the webhook
  * rejects any spreading the manifest could add, so the manifest's author has nothing to change.
- * (The issue that scoped this rule lists Knative Services among the serving units without that
- * condition; the rule follows spec/rules.md "Evidence first": a claim about what the author
- * should write, which the cluster forbids by default, needs the evidence that it is allowed.)
+ * (A claim about what the author should write, which the cluster forbids by default, needs
+ * the evidence that it is allowed.)
  *
  * Skipped: DaemonSets (one pod per node by design), InferenceServices in ModelMesh mode (their
  * pods are the runtime's), templates used by a unit among the files, workloads without a pod
@@ -167,6 +166,8 @@
  * - SeldonIO/seldon-core operator/internal/utils.go `GetValidatedScalingSpec`;
  *   operator/controllers/reconcilers/common/patch_utils.go `MergePodSpecs`
  */
+/* Maintainers: the issue that scoped this rule lists Knative Services among the serving units
+** without the Knative condition; the rule follows spec/rules.md "Evidence first". */
 
 /* True when the merged unit spreads its replicas: a topologySpreadConstraints entry or a
 ** podAntiAffinity term, its own or its template's. */

@@ -46,8 +46,6 @@
  * since the manifest then looks as if the replicas were kept apart while nothing keeps them so:
  * one finding at `podAntiAffinity`, each term's reason in the notes, and a warning, not an
  * error: each term may be right about what it repels, only nothing spreads the replicas.
- * (spec/rules.md's row once reported every term that excludes the pods, as an error; the issue
- * that narrowed the rule wins.)
  *
  * Not reported for units whose pod labels are unknown here: ServingRuntimes, Seldon
  * ServerConfigs, InferenceGraph routers, LLMInferenceService templates, worker specs and canary
@@ -109,6 +107,8 @@
  * - Kubernetes, Pod Topology Spread Constraints:
  *   https://kubernetes.io/docs/concepts/scheduling-eviction/topology-spread-constraints/
  */
+/* Maintainers: spec/rules.md's row once reported every podAntiAffinity term that excludes the
+** pods, as an error; the issue that narrowed the rule wins. */
 
 typedef enum look { LOOK_ABSENT, LOOK_KNOWN, LOOK_UNKNOWN } look;
 typedef enum family { FAM_WORKLOAD, FAM_KNATIVE, FAM_KSERVE, FAM_SELDON } family;

@@ -31,10 +31,10 @@
  * nothing and delete the comment". Nothing else in the file changes.
  *
  * ## Options
- * None. Suppressions are described in the README: `# schedlint: ignore[id, ...] reason` at the
- * end of the line a finding points at or alone on the line above it, `# schedlint:
- * ignore-file[id, ...]` anywhere, bare `ignore`/`ignore-file` for every rule, and the annotation
- * `schedlint.io/ignore: "id,id"` on an object.
+ * None. Suppressions (docs/usage.md, "Suppressions"): `# schedlint: ignore[id, ...] reason`
+ * at the end of the line a finding points at or alone on the line above it,
+ * `# schedlint: ignore-file[id, ...]` anywhere, bare `ignore`/`ignore-file` for every rule, and
+ * the annotation `schedlint.io/ignore: "id,id"` on an object.
  *
  * ## References
  * - ruff's unused-noqa (RUF100), the model for this rule

@@ -5,7 +5,7 @@
 #include "sdk/rule.h"
 
 /** ## What it does
- * Validates the parts of a pool definition that placement reads (spec/cluster.md §2), as the
+ * Validates the parts of a pool definition that placement reads (docs/placement.md), as the
  * API server and the tools do:
  * - a Karpenter `NodePool`'s `spec.template.spec.requirements`: each as a
  *   `NodeSelectorRequirement` (`ValidateNodeSelectorRequirement`: the operator, the value count

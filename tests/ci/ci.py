@@ -73,7 +73,7 @@ def check_preconditions(build):
     try:
         import yaml  # noqa: F401
     except ImportError:
-        skip("python3-yaml is missing (tools/setup installs it)")
+        skip("python3-yaml is missing (tools/setup --test installs it)")
     sl = os.environ.get("SCHEDLINT", os.path.join(build, "schedlint"))
     with tempfile.TemporaryDirectory() as t:
         r = subprocess.run([sl, "check", "--no-project", "--format", "sarif:" + t + "/x.sarif",
@@ -93,7 +93,7 @@ def require_packages(script, where):
                if "ok installed" not in subprocess.run(
                    ["dpkg-query", "-W", "-f=${Status}", p], capture_output=True, text=True).stdout]
     if missing:
-        skip("%s would install %s with apt-get (tools/setup installs them)" % (where, " ".join(missing)))
+        skip("%s would install %s with apt-get (tools/setup --test installs them)" % (where, " ".join(missing)))
 
 
 def copy_tree(dest):

@@ -15,7 +15,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 me=precommit.sh
 . "$src/tests/ci/common.sh"
 skip_in_sanitizer_build "$build" "the script hook's schedlint"
-command -v pre-commit >/dev/null || skip "pre-commit is missing (tools/setup installs it)"
+command -v pre-commit >/dev/null || skip "pre-commit is missing (tools/setup --test installs it)"
 pre-commit validate-manifest "$src/.pre-commit-hooks.yaml" || fail "pre-commit validate-manifest"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/schedlint-precommit.XXXXXX")

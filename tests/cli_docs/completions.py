@@ -142,14 +142,14 @@ def main():
     commands = re.findall(r'^ +schedlint \[?([a-z]+)\]?', main_help, re.M)
     comp = os.path.join(build, 'completions')
     if not os.path.exists(BASH_COMPLETION):
-        fail('%s is missing (tools/setup installs bash-completion)' % BASH_COMPLETION)
+        fail('%s is missing (tools/setup --test installs bash-completion)' % BASH_COMPLETION)
     shells = [('bash', complete_bash, os.path.join(comp, 'schedlint')),
               ('bash without bash-completion', complete_bash_alone, os.path.join(comp, 'schedlint')),
               ('fish', complete_fish, os.path.join(comp, 'schedlint.fish')),
               ('zsh', complete_zsh, os.path.join(comp, '_schedlint'))]
     for shell, complete, script in shells:
         if not shutil.which(shell.split()[0]):
-            fail('%s is not installed (tools/setup installs it)' % shell)
+            fail('%s is not installed (tools/setup --test installs it)' % shell)
             continue
         check(shell, complete, script, rules, categories, commands)
 

@@ -4,7 +4,8 @@
 
 Usage: config_schema.py   (from the project root, $SCHEDLINT naming the built binary)
 
-(a) Every config in testdata/ that schedlint loads, and the README's example config, is valid
+(a) Every config in testdata/ that schedlint loads, and the example configs of the README and
+    docs/configuration.md (which schedlint must load too), is valid
     under the schema (read as yaml-language-server reads it: validate.js, ajv and js-yaml).
 (b) Every config in testdata/ that schedlint refuses (testdata/config/bad_*.yaml and the rest)
     is refused by the schema too, but for the few mistakes a schema cannot see (SCHEMA_BLIND).
@@ -23,6 +24,7 @@ import sys
 import tempfile
 
 SCHEMA = "docs/schedlint.schema.json"
+GUIDE = "docs/configuration.md"
 CONFIG_C = "src/config/*.c"   # read as one text: tables.c holds the tables and the sets
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -146,17 +148,27 @@ def check_drift(schema, schedlint):
 
 
 def readme_configs(tmp):
-    """The yaml blocks of the README's Configuration section (its example config), as files."""
+    """The example configs, as files: the yaml blocks of the README's Configuration section and
+    of docs/configuration.md (the user guide's page; every yaml block there is a config)."""
     text = open("README.md").read()
-    section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```yaml\n(.*?)```", section, re.S)
-    if not any("\ncluster:\n" in b for b in blocks):
-        problem("README.md: no example config (a yaml block with cluster:) under Configuration")
+    parts = re.split(r"\n## Configuration[^\n]*\n", text, 1)
+    if len(parts) < 2:
+        problem("README.md: no section '## Configuration...'")
+        parts.append("")
+    section = parts[1].split("\n## ", 1)[0]
+    sources = {"README.md": re.findall(r"```yaml\n(.*?)```", section, re.S),
+               GUIDE: re.findall(r"```yaml\n(.*?)```", open(GUIDE).read(), re.S)}
+    # beside a config for their `extend: ../.schedlint.yaml`
+    os.mkdir(os.path.join(tmp, "examples"))
+    open(os.path.join(tmp, ".schedlint.yaml"), "w").close()
     paths = []
-    for i, b in enumerate(blocks):
-        paths.append(os.path.join(tmp, "readme%d.schedlint.yaml" % i))
-        with open(paths[-1], "w") as f:
-            f.write(b)
+    for source, blocks in sources.items():
+        if not any("\ncluster:\n" in "\n" + b for b in blocks):
+            problem("%s: no example config (a yaml block with cluster:)" % source)
+        for i, b in enumerate(blocks):
+            paths.append(os.path.join(tmp, "examples", "%s%d.schedlint.yaml" % (source.replace("/", "_"), i)))
+            with open(paths[-1], "w") as f:
+                f.write(b)
     return paths
 
 
@@ -174,8 +186,8 @@ def schedlint_accepts(schedlint, config, empty):
 def main():
     schedlint = os.environ.get("SCHEDLINT", "build/schedlint")
     if not os.path.exists("tools/node_modules/ajv") or not os.path.exists("tools/node_modules/js-yaml"):
-        print("config_schema: ajv and js-yaml are not installed in tools/node_modules: run tools/setup")
-        return 1   # not a skip: CI runs tools/setup
+        print("config_schema: ajv and js-yaml are not installed in tools/node_modules: run tools/setup --test")
+        return 1   # not a skip: CI runs tools/setup --test
     schema = json.load(open(SCHEMA))
     check_drift(schema, schedlint)
     configs = sorted(set(glob.glob("testdata/config/*.yaml") +
@@ -197,8 +209,11 @@ def main():
         for r in readme:
             verdict, why = verdicts.get(r, ("missing", ""))
             if verdict != "valid":
-                problem("README.md's example config is %s under the schema: %s\n%s"
-                        % (verdict, why, open(r).read()))
+                problem("an example config of README.md or %s is %s under the schema: %s\n%s"
+                        % (GUIDE, verdict, why, open(r).read()))
+            if schedlint_accepts(schedlint, r, empty) is False:
+                problem("schedlint refuses an example config of README.md or %s:\n%s"
+                        % (GUIDE, open(r).read()))
         n_ok = n_bad = 0
         for c in configs:
             verdict, why = verdicts.get(c, ("missing", "validate.js said nothing"))
@@ -221,7 +236,7 @@ def main():
         print("config_schema: " + p)
     if not problems:
         print("config_schema: %s agrees with config.c (%d configs schedlint loads, %d it refuses, "
-              "and the README's)" % (SCHEMA, n_ok, n_bad))
+              "and the examples of the README and %s)" % (SCHEMA, n_ok, n_bad, GUIDE))
     return 1 if problems else 0
 
 

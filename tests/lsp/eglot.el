@@ -1,7 +1,7 @@
 ;;; eglot.el --- Emacs eglot attaches `schedlint server' and shows its diagnostics  -*- lexical-binding: t -*-
 ;; SPDX-License-Identifier: Apache-2.0
 ;; Run by tests/lsp/run eglot: emacs --batch -l tests/lsp/eglot.el, in a workspace with
-;; pod.yaml, $SCHEDLINT the server. The README's recipe (eglot-server-programs for yaml-mode,
+;; pod.yaml, $SCHEDLINT the server. The recipe of docs/editors.md (eglot-server-programs for yaml-mode,
 ;; eglot-ensure on yaml-mode-hook); in batch there is no command loop for eglot-ensure to wait
 ;; for, so the connection it would make is made here. Flymake must then hold the diagnostics,
 ;; each over the offending text of a line with non-ASCII characters (eglot converts the

@@ -11,7 +11,7 @@ local function finish(ok, msg)
   out:close()
   vim.cmd(ok and 'qa!' or 'cq!')
 end
--- the README's recipe, docs/editors/schedlint_lsp.lua, as a user installs it
+-- the recipe of docs/editors.md, docs/editors/schedlint_lsp.lua, as a user installs it
 package.path = os.getenv('DOCS') .. '/?.lua;' .. package.path
 require('schedlint_lsp').setup({ cmd = { os.getenv('SCHEDLINT'), 'server', '--debounce-ms', '20' } })
 vim.cmd('set filetype=yaml')   -- FileType again, now that the recipe listens

@@ -291,7 +291,7 @@ def long_sessions(ws):
     if asan:
         return
     if subprocess.call(["sh", "-c", "command -v valgrind"], stdout=subprocess.DEVNULL) != 0:
-        print("tests/lsp/robust.py: valgrind is missing (Debian package valgrind; tools/setup)")
+        print("tests/lsp/robust.py: valgrind is missing (Debian package valgrind; tools/setup --test)")
         sys.exit(1)
     long_session(ws, ("valgrind", "-q", "--error-exitcode=99", "--leak-check=full",
                       "--errors-for-leak-kinds=definite"), False)

@@ -19,7 +19,7 @@ try {
 	rpc = require('module').createRequire(path.join(root, 'tools/package.json'))('vscode-jsonrpc/node');
 } catch (e) {
 	console.error('tests/lsp/session.js: vscode-jsonrpc is not installed in tools/node_modules; ' +
-		'run tools/setup');
+		'run tools/setup --test');
 	process.exit(1);
 }
 const schedlint = path.resolve(process.argv[2] || process.env.SCHEDLINT || 'build/schedlint');
