@@ -10,14 +10,21 @@
  * Seldon Server over its ServerConfig: spreading that comes from the template counts). It applies
  * to:
  * - serving units: InferenceService components, InferenceGraph routers, LLMInferenceService
- *   workloads, Knative Services and Configurations, Seldon Servers;
+ *   workloads, Knative Services and Configurations, Seldon Servers, RayService head and worker
+ *   groups, LeaderWorkerSets, KAITO Workspaces;
  * - workloads (Deployment, StatefulSet, ReplicaSet) whose pods request an accelerator — a
  *   resource of `cluster.gpu-resources` or `cluster.accelerator-resources` (by default
  *   `google.com/tpu` and the names starting `aws.amazon.com/neuron`, `habana.ai/`,
  *   `gpu.intel.com/`, `cloud-tpus.google.com/`), or a GPU claimed through Dynamic Resource
  *   Allocation — and serve: a container declares `ports` or a `readinessProbe` (what a Service
  *   sends traffic to).
- * A generic workload (a web app, a controller) is not judged: whether it needs spreading is not
+ * A LeaderWorkerSet is judged once, at its first unit: its replicas are its groups (leader and
+ * workers together), spread when any of its templates spreads or the
+ * `leaderworkerset.sigs.k8s.io/exclusive-topology` annotation gives each group a topology domain
+ * of its own (lws `SetExclusiveAffinities`). Batch kinds (`cluster.batch-kinds`: RayJob, JobSet,
+ * TrainJob, the Kubeflow v1 jobs, SparkApplication, Volcano Job...) keep no replicas running and
+ * are not judged (training wants its workers together), nor is a bare RayCluster (a compute
+ * cluster whose workers Ray packs). A generic workload (a web app, a controller) is not judged: whether it needs spreading is not
  * an ML-serving placement question, and the scheduler's default spreading is often what its
  * author wants. Nor is an accelerator workload that serves nothing (a test pod that runs
  * `nvidia-smi` and sleeps, a queue worker): losing a node delays its work but takes no service
@@ -30,7 +37,10 @@
  * `autoscaling.knative.dev/min-scale` on the revision template (default 0), Seldon Server
  * `minReplicas` when set (Seldon's server autoscaling keeps a Server between `minReplicas` and
  * `maxReplicas`; `replicas` is where it starts, `GetValidatedScalingSpec`), else `replicas`
- * (default 1), LLMInferenceService `replicas`; for a workload or a Seldon Server that a
+ * (default 1), LLMInferenceService `replicas`, a RayService worker group's `replicas` within
+ * `minReplicas`..`maxReplicas` (`minReplicas` with in-tree autoscaling, 0 when suspended; KubeRay
+ * `GetWorkerGroupDesiredReplicas`, each replica `numOfHosts` pods), a LeaderWorkerSet's
+ * `replicas` (groups); for a workload, a LeaderWorkerSet or a Seldon Server that a
  * HorizontalPodAutoscaler (autoscaling/v1 or v2) or KEDA ScaledObject among the linted or
  * project files scales (`scaleTargetRef`: kind, name, API group, in the same namespace), the
  * autoscaler's minimum instead: `minReplicas` (default 1), `minReplicaCount` (default 0).
@@ -164,15 +174,20 @@
  *   https://cloud.google.com/tpu/docs/supported-tpu-configurations
  * - KServe pkg/constants/constants.go `DefaultMinReplicas` = 1; Knative
  *   pkg/apis/autoscaling/register.go `min-scale` (default 0)
+ * - ray-project/kuberay ray-operator/controllers/ray/utils/util.go
+ *   `GetWorkerGroupDesiredReplicas`; kubernetes-sigs/lws pkg/webhooks/pod_webhook.go
+ *   `SetExclusiveAffinities` (docs/domain.md §1, §2)
  * - SeldonIO/seldon-core operator/internal/utils.go `GetValidatedScalingSpec`;
  *   operator/controllers/reconcilers/common/patch_utils.go `MergePodSpecs`
  */
 
 /* True when the merged unit spreads its replicas: a topologySpreadConstraints entry or a
-** podAntiAffinity term, its own or its template's. */
+** podAntiAffinity term, its own or its template's, or an exclusive-topology annotation (each
+** LeaderWorkerSet group or JobSet Job on a topology domain of its own). */
 static bool spreads(const sl_merged *m)
 {
-	return sl_merge_items_count(sl_merged_spread(m)) > 0 ||
+	return m->unit->exclusive_topology ||
+	       sl_merge_items_count(sl_merged_spread(m)) > 0 ||
 	       sl_merge_items_count(sl_merged_affinity_list(
 		       m, "podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution")) > 0 ||
 	       sl_merge_items_count(sl_merged_affinity_list(
@@ -457,9 +472,17 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	long long replicas = sl_index_unit_replicas(sl_ctx_index(ctx), u, &scaler, &count_at);
 	if (replicas < 2)
 		return SL_OK;
-	sl_merged m = sl_ctx_merged(ctx, u);
-	if (spreads(&m))
+	/* a LeaderWorkerSet's replicas are its groups, leader and workers together: one judgement
+	** per set, at its first unit, spread when any of its templates spreads */
+	const sl_object *o = u->obj;
+	bool grouped = o->kind == SL_KIND_LEADER_WORKER_SET;
+	if (grouped && u != &o->units[0])
 		return SL_OK;
+	for (size_t i = 0; i < (grouped ? o->n_units : 1); i++) {
+		sl_merged m = sl_ctx_merged(ctx, grouped ? &o->units[i] : u);
+		if (spreads(&m))
+			return SL_OK;
+	}
 	if (u->mode == SL_MODE_KNATIVE && !knative_spread_flag(ctx))
 		return SL_OK;   /* the webhook rejects what the author could add */
 	sl_placement_pod *pod;
@@ -469,6 +492,12 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;   /* a generic workload, or one that serves nothing */
 	if (whole_node(ctx, u, pod))
 		return SL_OK;
+	for (size_t i = 1; grouped && i < o->n_units; i++) {   /* a group's pod on a node of its own */
+		sl_placement_pod *gp;
+		if (sl_placement_pod_of(sl_ctx_index(ctx), &o->units[i], sl_ctx_arena(ctx), &gp) ==
+			    SL_OK && gp && whole_node(ctx, &o->units[i], gp))
+			return SL_OK;
+	}
 	const char *field = sl_scalar(sl_node_key(u->replicas));
 	bool minimum = scaler || (field && (strstr(field, "min") || strstr(field, "Min")));
 	const sl_node *at = sl_node_key(u->replicas);

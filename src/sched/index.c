@@ -848,8 +848,10 @@ long long sl_index_unit_replicas(const sl_index *ix, const sl_unit *u, const sl_
 {
 	long long min;
 	const sl_node *m;
-	const sl_object *a = u->obj->n_units == 1 && u == &u->obj->units[0] &&
-			     (u->role == SL_ROLE_POD || u->role == SL_ROLE_SERVER)
+	/* the object's one unit, or a LeaderWorkerSet's (its scale subresource counts groups) */
+	const sl_object *a = (u->obj->n_units == 1 && u == &u->obj->units[0] &&
+			      (u->role == SL_ROLE_POD || u->role == SL_ROLE_SERVER)) ||
+			     u->obj->kind == SL_KIND_LEADER_WORKER_SET
 		? sl_index_autoscaler(ix, u->obj, &min, &m) : NULL;
 	*scaler = a;
 	*at = a ? m : u->replicas;
