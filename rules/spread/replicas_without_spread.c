@@ -18,8 +18,9 @@
  *   `gpu.intel.com/`, `cloud-tpus.google.com/`), or a GPU claimed through Dynamic Resource
  *   Allocation — and serve: a container declares `ports` or a `readinessProbe` (what a Service
  *   sends traffic to).
- * A LeaderWorkerSet is judged once, at its first unit: its replicas are its groups (leader and
- * workers together), spread when any of its templates spreads or the
+ * A LeaderWorkerSet is judged once, at its first unit, when a pod of it requests an accelerator
+ * (a LeaderWorkerSet of web servers is a generic workload): its replicas are its groups (leader
+ * and workers together), spread when any of its templates spreads or the
  * `leaderworkerset.sigs.k8s.io/exclusive-topology` annotation gives each group a topology domain
  * of its own (lws `SetExclusiveAffinities`). Batch kinds (`cluster.batch-kinds`: RayJob, JobSet,
  * TrainJob, the Kubeflow v1 jobs, SparkApplication, Volcano Job...) keep no replicas running and
@@ -69,7 +70,10 @@
  * condition; the rule follows spec/rules.md "Evidence first": a claim about what the author
  * should write, which the cluster forbids by default, needs the evidence that it is allowed.)
  *
- * Skipped: DaemonSets (one pod per node by design), InferenceServices in ModelMesh mode (their
+ * Skipped: units whose pods Kueue's Topology Aware Scheduling places (the pod template's
+ * `kueue.x-k8s.io/podset-required-topology` or `podset-preferred-topology` annotation: Kueue
+ * assigns each pod's topology domain, packing the pod set as asked; a LeaderWorkerSet sample of
+ * the kueue tree), DaemonSets (one pod per node by design), InferenceServices in ModelMesh mode (their
  * pods are the runtime's), templates used by a unit among the files, workloads without a pod
  * spec (a fragment: no pods to spread), and units with `nodeName` (every replica on that node;
  * `node-name-set` reports it). Reported at the field that sets the replica count (at the pod
@@ -192,6 +196,16 @@ static bool spreads(const sl_merged *m)
 		       m, "podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution")) > 0 ||
 	       sl_merge_items_count(sl_merged_affinity_list(
 		       m, "podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution")) > 0;
+}
+
+/* True when Kueue's Topology Aware Scheduling places u's pods (a podset topology annotation on
+** its pod template): Kueue assigns each pod's topology domain, packing the pod set as the
+** annotation asks; the author chose the placement. */
+static bool kueue_topology(const sl_unit *u)
+{
+	const sl_node *ann = sl_map_get(u->meta, "annotations");
+	return sl_map_get(ann, "kueue.x-k8s.io/podset-required-topology") ||
+	       sl_map_get(ann, "kueue.x-k8s.io/podset-preferred-topology");
 }
 
 /* --- the fix --- */
@@ -342,6 +356,18 @@ static bool accelerated(sl_ctx *ctx, const sl_unit *u, const sl_placement_pod *p
 	return sl_gpu_unit_use(sl_ctx_index(ctx), u).value == SL_TRI_YES;
 }
 
+/* True when a unit of o (a LeaderWorkerSet's leader or workers) requests an accelerator. */
+static bool group_accelerated(sl_ctx *ctx, const sl_object *o)
+{
+	for (size_t i = 0; i < o->n_units; i++) {
+		sl_placement_pod *p;
+		if (sl_placement_pod_of(sl_ctx_index(ctx), &o->units[i], sl_ctx_arena(ctx), &p) ==
+			    SL_OK && p && accelerated(ctx, &o->units[i], p))
+			return true;
+	}
+	return false;
+}
+
 /* True when a container of u declares ports or a readiness probe: its pods serve traffic. */
 static bool serves(const sl_unit *u)
 {
@@ -479,8 +505,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	if (grouped && u != &o->units[0])
 		return SL_OK;
 	for (size_t i = 0; i < (grouped ? o->n_units : 1); i++) {
-		sl_merged m = sl_ctx_merged(ctx, grouped ? &o->units[i] : u);
-		if (spreads(&m))
+		const sl_unit *g = grouped ? &o->units[i] : u;
+		sl_merged m = sl_ctx_merged(ctx, g);
+		if (spreads(&m) || kueue_topology(g))
 			return SL_OK;
 	}
 	if (u->mode == SL_MODE_KNATIVE && !knative_spread_flag(ctx))
@@ -490,6 +517,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;   /* nodeName: every replica on that node */
 	if (!sl_kind_is_serving(u->obj->kind) && (!serves(u) || !accelerated(ctx, u, pod)))
 		return SL_OK;   /* a generic workload, or one that serves nothing */
+	if (grouped && !group_accelerated(ctx, o))
+		return SL_OK;   /* a LeaderWorkerSet of web servers (nginx samples): generic */
 	if (whole_node(ctx, u, pod))
 		return SL_OK;
 	for (size_t i = 1; grouped && i < o->n_units; i++) {   /* a group's pod on a node of its own */
@@ -502,16 +531,20 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	bool minimum = scaler || (field && (strstr(field, "min") || strstr(field, "Min")));
 	const sl_node *at = sl_node_key(u->replicas);
 	sl_report *r;
-	const char *fmt = "%s %s %lld replicas but no podAntiAffinity or topologySpreadConstraints";
+	const char *fmt = grouped
+		? "%s %s %lld groups but no podAntiAffinity, topologySpreadConstraints or "
+		  "exclusive-topology"
+		: "%s %s %lld replicas but no podAntiAffinity or topologySpreadConstraints";
 	const char *verb = minimum ? "keeps at least" : "runs";
+	const char *who = grouped ? sl_object_label(o, sl_ctx_arena(ctx)) : sl_ctx_label(ctx, u);
 	if (at)
-		r = sl_report_at(ctx, at, fmt, sl_ctx_label(ctx, u), verb, replicas);
+		r = sl_report_at(ctx, at, fmt, who, verb, replicas);
 	else if (u->replicas)
-		r = sl_report_at(ctx, u->replicas, fmt, sl_ctx_label(ctx, u), verb, replicas);
+		r = sl_report_at(ctx, u->replicas, fmt, who, verb, replicas);
 	else if (u->pod && u->pod->parent)
-		r = sl_report_key(ctx, u->pod, fmt, sl_ctx_label(ctx, u), verb, replicas);
+		r = sl_report_key(ctx, u->pod, fmt, who, verb, replicas);
 	else
-		r = sl_report_at(ctx, u->obj->root, fmt, sl_ctx_label(ctx, u), verb, replicas);
+		r = sl_report_at(ctx, u->obj->root, fmt, who, verb, replicas);
 	if (scaler)
 		sl_report_note(ctx, r, "The replicas are the minimum of %s%s.",
 			       autoscaler_at(ctx, scaler, count_at),
@@ -522,10 +555,16 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		       "maxSkew 3, zone maxSkew 5, ScheduleAnyway; podtopologyspread "
 		       "systemDefaultConstraints), so several or all replicas may still share one "
 		       "node, and losing that node takes the whole service down.");
-	sl_report_note(ctx, r,
-		       "Add a preferred podAntiAffinity term on kubernetes.io/hostname selecting the "
-		       "pods' own labels: it keeps the default zone spreading, which a "
-		       "topologySpreadConstraints entry would replace.");
+	if (grouped)
+		sl_report_note(ctx, r, "Annotate the LeaderWorkerSet with "
+			       "leaderworkerset.sigs.k8s.io/exclusive-topology: <topology key> (each "
+			       "group on a domain of its own), or add a preferred podAntiAffinity term "
+			       "selecting leaderworkerset.sigs.k8s.io/name: %s.", o->name ? o->name : "<name>");
+	else
+		sl_report_note(ctx, r,
+			       "Add a preferred podAntiAffinity term on kubernetes.io/hostname selecting "
+			       "the pods' own labels: it keeps the default zone spreading, which a "
+			       "topologySpreadConstraints entry would replace.");
 	add_fix(ctx, r, u);
 	return SL_OK;
 }

@@ -52,7 +52,9 @@ static sl_err bind_pod(sl_model_ctx *mc, sl_object *o, const sl_node *spec, cons
 	u->meta = ps;   /* its labels: the SparkPodSpec's `labels` */
 	sl_model_field(mc, ps, "labels", SL_T_STRMAP);
 	sl_model_field(mc, ps, "annotations", SL_T_STRMAP);
-	sl_model_field(mc, ps, "cores", SL_T_INT);
+	/* an int32 in v1beta2, a float32 in v1beta1 (its types.go SparkPodSpec.Cores) */
+	bool beta1 = o->api_version && strstr(o->api_version, "/v1beta1") != NULL;
+	sl_model_field(mc, ps, "cores", beta1 ? SL_T_QUANTITY : SL_T_INT);
 	sl_model_field(mc, ps, "coreLimit", SL_T_STR);
 	sl_model_field(mc, ps, "memory", SL_T_STR);
 	sl_model_field(mc, ps, "memoryOverhead", SL_T_STR);
