@@ -315,9 +315,10 @@ sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 	sl_merged m = sl_merge_unit(ix, u);
 	sl_err err;
 	sl_pairs ps = sl_merged_node_selector(&m);
+	/* a template's pair is in another file (no position), an inline base's in the unit's own */
 	for (const sl_pair *p; (p = sl_merge_pairs_next(&ps));)
 		if ((err = add_selector(pod, a, (sl_label){sl_node_str(p->key), sl_node_str(p->value)},
-					ps.from_base ? NULL : p->key)))
+					ps.from_base && !u->inline_base ? NULL : p->key)))
 			return err;
 	/* KServe turns serving.kserve.io/gke-accelerator into this nodeSelector */
 	const sl_node *gke = sl_map_get(u->obj->annotations, "serving.kserve.io/gke-accelerator");

@@ -1434,3 +1434,47 @@ Test(model_kubeflow, replica_specs_and_volcano_tasks)
 	cr_expect_eq(sl_unit_pods(unit(b, 0)), 2);
 	done(b);
 }
+
+Test(model_spark, driver_executor_gpu)
+{
+	bound *b = bind("apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\n"
+			"metadata: {name: etl}\n"
+			"spec:\n"
+			"  driver: {cores: 1}\n"
+			"  executor:\n"
+			"    instances: 4\n"
+			"    gpu: {name: nvidia.com/gpu, quantity: 2}\n"
+			"    tolerations: [{key: dedicated, operator: Exists}]\n"
+			"    template: {spec: {tolerations: [{key: nvidia.com/gpu, operator: Exists}]}}\n");
+	expect_no_reports(b);
+	UNITS(b, "driver", "executor");
+	cr_expect_eq(unit(b, 0)->role, SL_ROLE_HEAD);
+	cr_expect_eq(sl_unit_pods(unit(b, 1)), 4);
+	const sl_container *c = main_container(unit(b, 1));
+	cr_assert_not_null(c->limits, "gpu: is a limit the operator sets");
+	cr_expect_str_eq(sl_scalar(sl_map_get(c->limits, "nvidia.com/gpu")), "2");
+	cr_assert_not_null(unit(b, 1)->inline_base, "the pod template is the base");
+	cr_expect_eq(sl_seq_n(unit(b, 1)->inline_base->tolerations), 1);
+	done(b);
+}
+
+Test(model_kaito, preset_and_own_pool)
+{
+	bound *b = bind("apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata: {name: falcon}\n"
+			"resource:\n"
+			"  instanceType: Standard_NC12s_v3\n"
+			"  count: 2\n"
+			"  labelSelector: {matchLabels: {apps: falcon}}\n"
+			"inference:\n"
+			"  preset: {name: falcon-7b}\n");
+	expect_no_reports(b);
+	UNITS(b, "inference");
+	const sl_unit *u = unit(b, 0);
+	cr_expect_not_null(u->own_pool, "KAITO provisions the instance type's nodes");
+	cr_expect_eq(u->min_replicas, 2);
+	cr_assert_not_null(u->inline_base);
+	cr_expect_eq(sl_seq_n(u->inline_base->tolerations), 2, "nvidia.com/gpu and sku=gpu");
+	cr_expect_str_eq(sl_scalar(sl_map_get(u->inline_base->node_selector, "apps")), "falcon");
+	cr_expect_not_null(main_container(u)->limits, "a preset's container limits a GPU");
+	done(b);
+}
