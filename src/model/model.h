@@ -182,11 +182,11 @@ typedef struct sl_model_ctx {
 /* Binds the document's root into an object. *out is NULL for a document that is not an object
 ** of a modelled kind (unknown kinds are skipped). Returns SL_ENOMEM only. */
 sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out);
-/* The objects a document holds: its root's (sl_object_bind), then, for a v1 List (items[]) or an
-** OpenShift Template (objects[]), each item of a modelled kind (a List's Nodes excepted: a node
-** dump is read whole by the node pools), bound as if it were a document of its own (item set).
-** *out (arena) gets *n of them. SL_ENOMEM only. */
-sl_err sl_object_bind_all(sl_model_ctx *mc, const sl_doc *doc, sl_object ***out, size_t *n);
+/* The items a wrapper object holds, each an object of its own when of a modelled kind: a v1
+** List's items[], an OpenShift Template's objects[] (typed); NULL for any other object, or an
+** item (a wrapper inside a wrapper is not applied as one). The caller binds each item with
+** sl_object_bind_at (item i + 1) and leaves a List's Nodes to the node pools. */
+const sl_node *sl_object_wrapped(sl_model_ctx *mc, const sl_object *o);
 /* Binds the mapping root of doc (the document's root or one of its items) as an object, item
 ** as in sl_object; *out NULL when it is not one of a modelled kind. SL_ENOMEM only. */
 sl_err sl_object_bind_at(sl_model_ctx *mc, const sl_doc *doc, const sl_node *root, uint32_t item,

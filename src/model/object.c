@@ -301,41 +301,17 @@ sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
 	return sl_object_bind_at(mc, doc, doc->root, 0, out);
 }
 
-/* The items of a wrapper object: a v1 List's items[], an OpenShift Template's objects[]; NULL
-** for any other object. */
-static const sl_node *wrapped_items(sl_model_ctx *mc, const sl_object *o)
+const sl_node *sl_object_wrapped(sl_model_ctx *mc, const sl_object *o)
 {
+	const sl_node *items = NULL;
+	if (o->item)
+		return NULL;   /* a List in a List is not applied as one */
 	if (o->kind == SL_KIND_OPENSHIFT_TEMPLATE)
-		return sl_model_field(mc, o->root, "objects", SL_T_SEQ_OF_MAP);
-	if (o->kind == SL_KIND_NODE_LIST && strcmp(o->kind_name, "List") == 0)
-		return sl_map_get(o->root, "items");   /* typed by the pools (node dumps) */
-	return NULL;
-}
-
-sl_err sl_object_bind_all(sl_model_ctx *mc, const sl_doc *doc, sl_object ***out, size_t *n)
-{
-	*out = NULL;
-	*n = 0;
-	sl_object *o;
-	sl_err err = sl_object_bind(mc, doc, &o);
-	if (err || !o)
-		return err;
-	const sl_node *items = wrapped_items(mc, o);
-	size_t cap = 1 + (items && items->type == SL_NODE_SEQ ? items->u.seq.n : 0);
-	sl_object **v = sl_arena_alloc(mc->arena, cap * sizeof *v);
-	if (!v)
-		return SL_ENOMEM;
-	v[(*n)++] = o;
-	for (size_t i = 0; i + 1 < cap; i++) {
-		const sl_node *it = sl_node_deref(items->u.seq.items[i]);
-		sl_object *io;
-		if ((err = sl_object_bind_at(mc, doc, it, (uint32_t)i + 1, &io)))
-			return err;
-		if (io && io->kind != SL_KIND_NODE)   /* a node dump's nodes: the pools read them */
-			v[(*n)++] = io;
-	}
-	*out = v;
-	return SL_OK;
+		items = sl_model_field(mc, o->root, "objects", SL_T_SEQ_OF_MAP);
+	else if (o->kind == SL_KIND_NODE_LIST && o->kind_name && strcmp(o->kind_name, "List") == 0)
+		items = sl_map_get(o->root, "items");   /* typed by the pools (node dumps) */
+	items = sl_node_deref(items);
+	return items && items->type == SL_NODE_SEQ ? items : NULL;
 }
 
 sl_err sl_object_bind_units(sl_model_ctx *mc, sl_object *o)

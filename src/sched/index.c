@@ -139,6 +139,7 @@ static sl_err identity_digest(const sl_object *o, sl_arena *a, sl_object **out)
 	c->name = arena_dup(a, o->name, &oom);
 	c->namespace_ = arena_dup(a, o->namespace_, &oom);
 	c->mode = o->mode;
+	c->item = o->item;
 	if (oom)
 		return SL_ENOMEM;
 	*out = c;
@@ -173,10 +174,10 @@ sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 		*out = c;
 		return SL_OK;
 	}
-	sl_doc *d;   /* the whole document */
-	if ((err = sl_tree_copy(a, o->doc, NULL, NULL, 0, NULL, NULL, &d)) || !d)
+	sl_doc *d;   /* the whole document (of a List's or Template's item: the item) */
+	if ((err = sl_tree_copy(a, o->doc, o->item ? o->root : NULL, NULL, 0, NULL, NULL, &d)) || !d)
 		return err;
-	if ((err = sl_object_bind(&mc, d, &c)))
+	if ((err = sl_object_bind_at(&mc, d, d->root, o->item, &c)))
 		return err;
 	*out = c;
 	return SL_OK;
