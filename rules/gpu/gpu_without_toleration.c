@@ -61,6 +61,13 @@
  * workers, JobSet replicated jobs, Kubeflow replica types, Volcano tasks, and a SparkPodSpec's
  * `gpu: {name, quantity}` as the limit the operator sets (docs/domain.md).
  *
+ * A TrainJob's units are its (Cluster)TrainingRuntime's replicated jobs, each merged with the
+ * TrainJob's patch of it (`runtimePatches`, `podTemplateOverrides`, `podSpecOverrides`: a
+ * strategic merge, so a patch's `tolerations` replace the runtime's); a finding about a field of
+ * the runtime goes at the TrainJob's `runtimeRef.name`. A template that a unit among the files
+ * uses (a ServingRuntime, a ServerConfig, an LLMInferenceServiceConfig, a training runtime) is
+ * judged through those units, not alone.
+ *
  * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
  * (its placement fields are ignored; `modelmesh-placement-ignored`).
  *
@@ -304,6 +311,8 @@ static bool pools_tainted(sl_ctx *ctx, const sl_unit *u, const sl_placement *p,
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
+	if (sl_ctx_unit_is_used_template(ctx, u))
+		return SL_OK;   /* judged through the units merged over it */
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
 	sl_arena *a = sl_ctx_arena(ctx);

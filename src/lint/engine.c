@@ -9,6 +9,7 @@
 #include <string.h>
 #include "util/arena.h"
 #include "sched/cluster.h"
+#include "sched/merge.h"
 #include "lint/engine.h"
 #include "render/helm.h"
 #include "config/registry.h"
@@ -570,6 +571,12 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 	sl_mode def = sl_cluster_kserve_default_mode(&view, NULL);
 	for (size_t oi = 0; oi < f->n_objects; oi++)
 		sl_object_default_mode(f->objects[oi], def);
+	/* a TrainJob's units are its runtime's replicated jobs, known once the runtimes are */
+	for (size_t oi = 0; oi < f->n_objects; oi++) {
+		sl_err err = sl_merge_complete(&view, f->objects[oi], f->arena);
+		if (err)
+			return err;
+	}
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
 		const sl_object *o = f->objects[oi];
 		ctx.obj = o;

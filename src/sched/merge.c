@@ -298,10 +298,12 @@ sl_err sl_merge_complete(const sl_index *ix, sl_object *o, sl_arena *a)
 		const sl_unit *own = unit_named(o, r->name);
 		if (own) {
 			*u = *own;
-		} else {   /* a replicated job the TrainJob does not patch: at its runtimeRef */
+		} else {   /* a replicated job the TrainJob does not patch: at the runtime's name (a
+			   scalar: no fix writes a pod field into it) */
+			const sl_node *rn = sl_map_get(ref, "name");
 			u->role = r->role;
 			u->name = r->name;
-			u->pod = ref ? ref : o->root;
+			u->pod = rn ? rn : ref ? ref : o->root;
 			u->min_replicas = -1;
 		}
 		u->obj = o;

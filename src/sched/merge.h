@@ -82,7 +82,7 @@ bool sl_merge_kind_is_template(sl_kind k);
 
 /* Completes a TrainJob's units once the files are indexed: one per replicated job of the runtime
 ** its runtimeRef names (the TrainJob's own patch of that job, when it has one, is the unit's pod
-** spec; else its runtimeRef), with the runtime's containers and the pods the trainer makes
+** spec; else the scalar runtimeRef.name, where findings about the runtime's fields go), with the runtime's containers and the pods the trainer makes
 ** (trainer.numNodes, else the runtime's mlPolicy.numNodes). With no such runtime among the
 ** files the TrainJob has no units. Other objects are untouched. SL_ENOMEM only. */
 sl_err sl_merge_complete(const sl_index *ix, sl_object *o, sl_arena *a);
