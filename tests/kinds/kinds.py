@@ -21,7 +21,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KINDS = os.path.join(ROOT, "testdata", "kinds")
 # The cases the model covers today; a case of EXPECTED.md not listed here is not checked.
-CASES = ["ray", "lws", "jobset", "kubeflow-v1", "volcano", "spark", "kaito", "kaito-byo", "llmisvc", "pools", "wrappers", "trainer"]
+CASES = ["ray", "lws", "jobset", "kubeflow-v1", "volcano", "spark", "kaito", "kaito-byo", "llmisvc", "pools", "wrappers", "trainer", "custom-unit"]
 
 ROW = re.compile(r"^\|\s*([\w.-]+\.ya?ml):(\d+)\s*\|\s*([\w/.-]+)\s*\|(.*)\|\s*$")
 UNIT = re.compile(r"`([A-Z][A-Za-z ]*? [\w.-]+, [^`]+)`")

@@ -75,11 +75,10 @@ static char *slurp(const char *path)
 
 /* The project in testdata/custom/<name>/ under its config, linted whole and streamed (low
 ** memory: the template a unit is merged over is then the index's digest of it). */
-static void project(const char *name)
+static void project_at(const char *dir, const char *name)
 {
 	static const char *const sel[] = {"acme"};
-	char dir[256], config[300], expected[300], strip[300];
-	snprintf(dir, sizeof dir, DIR_ "/%s", name);
+	char config[300], expected[300], strip[300];
 	snprintf(config, sizeof config, "%s/.schedlint.yaml", dir);
 	snprintf(expected, sizeof expected, "%s/expected.txt", dir);
 	snprintf(strip, sizeof strip, "%s/", dir);
@@ -102,6 +101,13 @@ static void project(const char *name)
 		sl_config_free(cfg);
 	}
 	free(want);
+}
+
+static void project(const char *name)
+{
+	char dir[256];
+	snprintf(dir, sizeof dir, DIR_ "/%s", name);
+	project_at(dir, name);
 }
 
 Test(custom, declared_rules_report_exactly_the_expected_findings)
@@ -270,4 +276,11 @@ Test(custom, sarif_and_json_carry_a_declared_rule)
 	json_decref(js);
 	free(buf);
 	sl_run_free(run);
+}
+
+Test(custom, the_workload_kinds_units_have_the_same_facts)
+{
+	/* testdata/kinds/custom-unit (issue 28): $unit.priority.value is 0 with no class, a name
+	** selector with a capture group matches, $unit.replicas counts a group's pods */
+	project_at("testdata/kinds/custom-unit", "kinds/custom-unit");
 }
