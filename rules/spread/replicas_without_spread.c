@@ -58,7 +58,11 @@
  *   requirement or instance types of one GPU count), or on the nodes the unit itself selects
  *   (`karpenter.k8s.aws/instance-gpu-count`, `cloud.google.com/gke-accelerator-count`,
  *   `nvidia.com/gpu.count`, or an AWS instance type whose GPU count is known). With no such
- *   evidence, no whole-node replica is assumed.
+ *   evidence, no whole-node replica is assumed;
+ * - a GPU request of 8 or more: the GPU nodes in general use hold at most 8 (AWS p4d, p5 and p6,
+ *   GCP A3 and A4, Azure ND), so two such replicas never share one; only GCP's 16-GPU
+ *   a2-megagpu-16g could hold two, and a finding true on so few clusters is not stated as fact
+ *   (the lws tree's 405B vLLM sample: 8 GPUs and 1124Gi a pod).
  *
  * A unit run through Knative (a Knative Service or Configuration, an InferenceService or
  * InferenceGraph in Knative mode) is reported only when the Knative flag
@@ -455,6 +459,10 @@ static bool whole_node(sl_ctx *ctx, const sl_unit *u, const sl_placement_pod *po
 		}
 		if (fills_selected_nodes(ctx, pod, name, milli) ||
 		    fills_every_pool(ctx, u, name, milli))
+			return true;
+		/* 8 GPUs: every node of 8 (AWS p4d, p5, p6; GCP A3, A4; Azure ND) is full; only a node
+		** of 16 (GCP a2-megagpu-16g) could hold two, so a finding would hold on few clusters */
+		if (sl_config_is_gpu_resource(sl_ctx_config(ctx), name) && milli >= 8000)
 			return true;
 	}
 	return false;
