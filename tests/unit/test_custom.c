@@ -284,3 +284,30 @@ Test(custom, the_workload_kinds_units_have_the_same_facts)
 	** selector with a capture group matches, $unit.replicas counts a group's pods */
 	project_at("testdata/kinds/custom-unit", "kinds/custom-unit");
 }
+
+Test(custom, a_train_job_is_completed_from_its_runtime_streamed_too)
+{
+	/* testdata/kinds/trainer: TrainJob sft's units come from its runtime, which the index holds
+	** as a digest when the run streams (low memory); the finding is the same either way */
+	for (int streamed = 0; streamed < 2; streamed++) {
+		sl_config *cfg = NULL;
+		sl_run_options o = SL_RUN_OPTIONS_INIT;
+		o.jobs = 1;
+		o.low_memory = streamed;
+		sl_run *run = lint_with("testdata/kinds/trainer/.schedlint.yaml", &o,
+					"testdata/kinds/trainer", &cfg);
+		size_t n = 0;
+		for (size_t i = 0; i < sl_run_finding_count(run); i++) {
+			const sl_finding *f = sl_run_finding(run, i);
+			if (strcmp(f->rule, "gpu-without-toleration") != 0)
+				continue;
+			n++;
+			cr_expect(strstr(f->path, "runtime-alone.yaml") ||
+				  (strstr(f->path, "trainjobs.yaml") && f->line == 45),
+				  "%s:%u: %s", f->path, f->line, f->message);
+		}
+		cr_expect_eq(n, 2, "%s: %zu findings", streamed ? "streamed" : "whole", n);
+		sl_run_free(run);
+		sl_config_free(cfg);
+	}
+}
