@@ -540,8 +540,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	const sl_node *at = sl_node_key(u->replicas);
 	sl_report *r;
 	const char *fmt = grouped
-		? "%s %s %lld groups but no podAntiAffinity, topologySpreadConstraints or "
-		  "exclusive-topology"
+		? "%s %s %lld groups but nothing spreads them"
 		: "%s %s %lld replicas but no podAntiAffinity or topologySpreadConstraints";
 	const char *verb = minimum ? "keeps at least" : "runs";
 	const char *who = grouped ? sl_object_label(o, sl_ctx_arena(ctx)) : sl_ctx_label(ctx, u);
@@ -558,6 +557,10 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			       autoscaler_at(ctx, scaler, count_at),
 			       count_at ? "" : scaler->kind == SL_KIND_SCALED_OBJECT
 				   ? ", minReplicaCount unset" : ", minReplicas unset (1)");
+	if (grouped)
+		sl_report_note(ctx, r, "Neither its leader nor its worker template has podAntiAffinity "
+			       "or topologySpreadConstraints, and it has no exclusive-topology "
+			       "annotation.");
 	sl_report_note(ctx, r,
 		       "Only kube-scheduler's default spreading applies: a soft score (hostname "
 		       "maxSkew 3, zone maxSkew 5, ScheduleAnyway; podtopologyspread "
