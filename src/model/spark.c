@@ -17,7 +17,8 @@ static sl_err add_spark_container(sl_model_ctx *mc, sl_unit *u, const sl_node *p
 	if (err)
 		return err;
 	sl_container *c = &u->containers[u->n_containers - 1];
-	c->name = NULL;
+	/* the container Spark names so (Constants.scala DEFAULT_DRIVER/EXECUTOR_CONTAINER_NAME) */
+	c->name = u->role == SL_ROLE_HEAD ? "spark-kubernetes-driver" : "spark-kubernetes-executor";
 	c->resources = c->requests = c->limits = NULL;   /* the mapping's own keys are not a container's */
 	const sl_node *gpu = sl_model_field(mc, ps, "gpu", SL_T_MAP);
 	const sl_node *name = sl_model_field(mc, gpu, "name", SL_T_STR);
