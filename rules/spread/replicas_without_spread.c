@@ -11,7 +11,7 @@
  * to:
  * - serving units: InferenceService components, InferenceGraph routers, LLMInferenceService
  *   workloads, Knative Services and Configurations, Seldon Servers, RayService head and worker
- *   groups, LeaderWorkerSets, KAITO Workspaces;
+ *   groups, LeaderWorkerSets;
  * - workloads (Deployment, StatefulSet, ReplicaSet) whose pods request an accelerator — a
  *   resource of `cluster.gpu-resources` or `cluster.accelerator-resources` (by default
  *   `google.com/tpu` and the names starting `aws.amazon.com/neuron`, `habana.ai/`,
@@ -74,7 +74,10 @@
  * condition; the rule follows spec/rules.md "Evidence first": a claim about what the author
  * should write, which the cluster forbids by default, needs the evidence that it is allowed.)
  *
- * Skipped: units whose pods Kueue's Topology Aware Scheduling places (the pod template's
+ * Skipped: KAITO Workspaces (KAITO places their pods: a preset's pod takes every GPU of a node
+ * it provisions, and a template's `affinity` is replaced by the `labelSelector`'s,
+ * `GenerateManifestWithPodTemplate`, so an anti-affinity the author adds is dropped); units whose
+ * pods Kueue's Topology Aware Scheduling places (the pod template's
  * `kueue.x-k8s.io/podset-required-topology` or `podset-preferred-topology` annotation: Kueue
  * assigns each pod's topology domain, packing the pod set as asked; a LeaderWorkerSet sample of
  * the kueue tree), DaemonSets (one pod per node by design), InferenceServices in ModelMesh mode (their
@@ -495,8 +498,8 @@ static const char *autoscaler_at(sl_ctx *ctx, const sl_object *scaler, const sl_
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (sl_ctx_unit_is_used_template(ctx, u))
-		return SL_OK;
+	if (sl_ctx_unit_is_used_template(ctx, u) || u->obj->kind == SL_KIND_KAITO_WORKSPACE)
+		return SL_OK;   /* a KAITO Workspace's placement is KAITO's (docs/domain.md §6) */
 	/* a workload without a pod spec makes no pods (the API server rejects it); a Seldon
 	** Server without podSpec still runs its ServerConfig's */
 	if (!u->pod && u->obj->kind != SL_KIND_SELDON_SERVER)
