@@ -155,6 +155,14 @@ long long sl_model_int(sl_model_ctx *mc, const sl_node *map, const char *key, lo
 	return v;
 }
 
+const char *sl_model_item_name(sl_model_ctx *mc, const sl_node *item, const char *key,
+			       const char *what, const char *unnamed, size_t i)
+{
+	const char *n = sl_scalar(sl_model_field(mc, item, key, SL_T_STR));
+	return n && *n ? sl_model_printf(mc, "%s %s", what, n)
+		       : sl_model_printf(mc, "%s %s%zu", what, unnamed, i);
+}
+
 const char *sl_model_printf(sl_model_ctx *mc, const char *fmt, ...)
 {
 	va_list ap;

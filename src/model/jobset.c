@@ -22,9 +22,7 @@ sl_err sl_model_bind_replicated_jobs(sl_model_ctx *mc, sl_object *o, const sl_no
 		const sl_node *rj = sl_node_deref(jobs->u.seq.items[i]);
 		if (rj->type != SL_NODE_MAP)
 			continue;
-		const char *jn = sl_scalar(sl_model_field(mc, rj, "name", SL_T_STR));
-		const char *name = jn && *jn ? sl_model_printf(mc, "replicated job %s", jn)
-					     : sl_model_printf(mc, "replicated job [%zu]", i);
+		const char *name = sl_model_item_name(mc, rj, "name", "replicated job", "#", i);
 		if (!name)
 			return SL_ENOMEM;
 		sl_model_field(mc, rj, "groupName", SL_T_STR);

@@ -292,6 +292,10 @@ sl_node *sl_model_synth(sl_model_ctx *mc, sl_node_type type, const sl_node *at, 
 			size_t cap);
 /* Appends key: value to synthetic mapping m (room permitting). */
 void sl_model_synth_put(sl_node *m, const sl_node *key, const sl_node *value);
+/* The name of unit item i of a list ("worker group gpu"): what, then item[key] (typed a string),
+** else unnamed and i ("worker group #2"; Volcano: "task default2"). NULL when out of memory. */
+const char *sl_model_item_name(sl_model_ctx *mc, const sl_node *item, const char *key,
+			       const char *what, const char *unnamed, size_t i);
 /* "fmt" formatted in the binder's arena (NULL when out of memory). */
 const char *sl_model_printf(sl_model_ctx *mc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -67,9 +67,7 @@ static sl_err bind_cluster(sl_model_ctx *mc, sl_object *o, const sl_node *spec, 
 		const sl_node *g = sl_node_deref(groups->u.seq.items[i]);
 		if (g->type != SL_NODE_MAP)
 			continue;
-		const char *gn = sl_scalar(sl_model_field(mc, g, "groupName", SL_T_STR));
-		const char *name = gn && *gn ? sl_model_printf(mc, "worker group %s", gn)
-					     : sl_model_printf(mc, "worker group [%zu]", i);
+		const char *name = sl_model_item_name(mc, g, "groupName", "worker group", "#", i);
 		if (!name)
 			return SL_ENOMEM;
 		const sl_node *at;

@@ -17,10 +17,8 @@ sl_err sl_model_bind_volcano(sl_model_ctx *mc, sl_object *o)
 		const sl_node *t = sl_node_deref(tasks->u.seq.items[i]);
 		if (t->type != SL_NODE_MAP)
 			continue;
-		const char *tn = sl_scalar(sl_model_field(mc, t, "name", SL_T_STR));
 		/* the webhook names an unnamed task default<i> (mutate_job.go mutateSpec) */
-		const char *name = tn && *tn ? sl_model_printf(mc, "task %s", tn)
-					     : sl_model_printf(mc, "task default%zu", i);
+		const char *name = sl_model_item_name(mc, t, "name", "task", "default", i);
 		if (!name)
 			return SL_ENOMEM;
 		long long replicas = sl_model_int(mc, t, "replicas", 0, NULL);

@@ -1478,3 +1478,20 @@ Test(model_kaito, preset_and_own_pool)
 	cr_expect_not_null(main_container(u)->limits, "a preset's container limits a GPU");
 	done(b);
 }
+
+Test(model_ray, raycronjob_and_unnamed_group)
+{
+	bound *b = bind("apiVersion: ray.io/v1\nkind: RayCronJob\nmetadata: {name: nightly}\n"
+			"spec:\n"
+			"  schedule: '0 3 * * *'\n"
+			"  jobTemplate:\n"
+			"    rayClusterSpec:\n"
+			"      headGroupSpec: {template: {spec: {containers: [{name: h}]}}}\n"
+			"      workerGroupSpecs:\n"
+			"        - {replicas: 2, template: {spec: {containers: [{name: w}]}}}\n");
+	expect_no_reports(b);
+	UNITS(b, "head", "worker group #0");
+	cr_expect_eq(unit(b, 1)->min_replicas, -1, "a RayJob spec runs to completion");
+	cr_expect_eq(sl_unit_pods(unit(b, 1)), 2);
+	done(b);
+}
