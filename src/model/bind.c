@@ -3,6 +3,7 @@
 ** findings come from). A binder asks for a field with the type the API server requires; a
 ** value of another type is reported and not bound, so no rule reads a wrong-typed field. And
 ** the units a binder adds to its object. */
+#include <limits.h>
 #include <stdarg.h>
 #include <string.h>
 #include "model/model.h"
@@ -161,6 +162,14 @@ const char *sl_model_item_name(sl_model_ctx *mc, const sl_node *item, const char
 	const char *n = sl_scalar(sl_model_field(mc, item, key, SL_T_STR));
 	return n && *n ? sl_model_printf(mc, "%s %s", what, n)
 		       : sl_model_printf(mc, "%s %s%zu", what, unnamed, i);
+}
+
+long long sl_model_pods(long long a, long long b)
+{
+	long long r;
+	if (a < 0 || b < 0)
+		return -1;
+	return __builtin_mul_overflow(a, b, &r) ? LLONG_MAX : r;
 }
 
 const char *sl_model_printf(sl_model_ctx *mc, const char *fmt, ...)

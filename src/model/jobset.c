@@ -41,7 +41,7 @@ sl_err sl_model_bind_replicated_jobs(sl_model_ctx *mc, sl_object *o, const sl_no
 		if (err)
 			return err;
 		u->component = rj;   /* merge.c reads the trainer's label from it */
-		u->pods = replicas * (comp >= 0 && comp < par ? comp : par);
+		u->pods = sl_model_pods(replicas, comp >= 0 && comp < par ? comp : par);
 		if (o->kind != SL_KIND_JOBSET &&
 		    sl_scalar_is(sl_map_get(sl_map_get(jmeta, "labels"),
 					    "trainer.kubeflow.org/trainjob-ancestor-step"), "trainer")) {

@@ -39,7 +39,7 @@ sl_err sl_model_bind_lws(sl_model_ctx *mc, sl_object *o)
 	long long per_group = leader ? size - 1 : size;
 	u->replicas = rn;
 	u->min_replicas = per_group > 0 ? replicas : 0;
-	u->pods = replicas * (per_group > 0 ? per_group : 0);
+	u->pods = sl_model_pods(replicas, per_group > 0 ? per_group : 0);
 	u->exclusive_topology = ex;
 	return SL_OK;
 }

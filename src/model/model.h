@@ -296,6 +296,9 @@ void sl_model_synth_put(sl_node *m, const sl_node *key, const sl_node *value);
 ** else unnamed and i ("worker group #2"; Volcano: "task default2"). NULL when out of memory. */
 const char *sl_model_item_name(sl_model_ctx *mc, const sl_node *item, const char *key,
 			       const char *what, const char *unnamed, size_t i);
+/* a × b pods (replicas × hosts, groups × size), LLONG_MAX when it overflows (a manifest may write
+** any integer), -1 when either is negative (unknown). */
+long long sl_model_pods(long long a, long long b);
 /* "fmt" formatted in the binder's arena (NULL when out of memory). */
 const char *sl_model_printf(sl_model_ctx *mc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

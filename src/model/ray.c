@@ -78,7 +78,7 @@ static sl_err bind_cluster(sl_model_ctx *mc, sl_object *o, const sl_node *spec, 
 			return err;
 		u->replicas = at;
 		u->min_replicas = batch ? -1 : replicas;
-		u->pods = replicas * (hosts > 0 ? hosts : 1);
+		u->pods = sl_model_pods(replicas, hosts > 0 ? hosts : 1);
 	}
 	return SL_OK;
 }

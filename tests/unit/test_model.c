@@ -6,6 +6,7 @@
 ** Runs from the project root; config fixtures are in testdata/unit. */
 #include <criterion/criterion.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1494,4 +1495,20 @@ Test(model_ray, raycronjob_and_unnamed_group)
 	cr_expect_eq(unit(b, 1)->min_replicas, -1, "a RayJob spec runs to completion");
 	cr_expect_eq(sl_unit_pods(unit(b, 1)), 2);
 	done(b);
+}
+
+Test(model_lws, pods_never_overflow)
+{
+	/* any integer may be written: the product saturates (UBSan would catch an overflow) */
+	bound *b = bind("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+			"metadata: {name: big}\n"
+			"spec:\n"
+			"  replicas: 9000000000000000000\n"
+			"  leaderWorkerTemplate:\n"
+			"    size: 9000000000000000000\n"
+			"    workerTemplate: {spec: {containers: [{name: w}]}}\n");
+	cr_expect_eq(sl_unit_pods(unit(b, 0)), LLONG_MAX);
+	done(b);
+	cr_expect_eq(sl_model_pods(-1, 4), -1);
+	cr_expect_eq(sl_model_pods(3, 4), 12);
 }
