@@ -310,6 +310,10 @@ sl_err sl_merge_complete(const sl_index *ix, sl_object *o, sl_arena *a)
 		u->mode = SL_MODE_PLAIN;
 		if (!u->meta)
 			u->meta = r->meta;
+		if (!u->priority_class_name)   /* the pod spec's scalars: the patch's, else the runtime's */
+			u->priority_class_name = r->priority_class_name;
+		if (!u->node_name)
+			u->node_name = r->node_name;
 		u->containers = r->containers;
 		u->n_containers = r->n_containers;
 		u->pod_resources = r->pod_resources;
