@@ -51,7 +51,22 @@
  * An InferenceService predictor with no tolerations of its own takes them from the ServingRuntime
  * its `model.runtime` names (when that runtime is among the linted files: KServe's merge lets a
  * non-empty list replace the runtime's), and a Seldon Server gets its ServerConfig's tolerations
- * after its own (Seldon appends the lists).
+ * after its own (Seldon appends the lists). Likewise every unit merged over a template
+ * (sched/merge.h): an LLMInferenceService over the LLMInferenceServiceConfigs of its `baseRefs`,
+ * in order (a later non-empty list replaces an earlier one, the service's own last: KServe
+ * `combineBaseRefsConfig`); a SparkApplication driver or executor over its pod `template` (the
+ * operator appends the SparkPodSpec's tolerations, `addTolerations`); a KAITO Workspace over the
+ * pod KAITO writes (`nvidia.com/gpu` and `sku=gpu` tolerated, `GenerateManifestWithPodTemplate`).
+ * Every unit of the workload kinds is read: Ray head and worker groups, LeaderWorkerSet leader and
+ * workers, JobSet replicated jobs, Kubeflow replica types, Volcano tasks, and a SparkPodSpec's
+ * `gpu: {name, quantity}` as the limit the operator sets (docs/domain.md).
+ *
+ * A TrainJob's units are its (Cluster)TrainingRuntime's replicated jobs, each merged with the
+ * TrainJob's patch of it (`runtimePatches`, `podTemplateOverrides`, `podSpecOverrides`: a
+ * strategic merge, so a patch's `tolerations` replace the runtime's); a finding about a field of
+ * the runtime goes at the TrainJob's `runtimeRef.name`. A template that a unit among the files
+ * uses (a ServingRuntime, a ServerConfig, an LLMInferenceServiceConfig, a training runtime) is
+ * judged through those units, not alone.
  *
  * Not reported for a ModelMesh InferenceService predictor: ModelMesh builds no pod from it
  * (its placement fields are ignored; `modelmesh-placement-ignored`).
@@ -146,51 +161,27 @@ static bool tolerates_gpu_taint(const sl_node *t, const char *key)
 	return exists || !op || !*op || strcmp(op, "Equal") == 0;
 }
 
-static bool list_tolerates(const sl_node *tols, const char *key)
+/* True when the tolerations u's pods end up with tolerate the GPU taint key: u merged over its
+** templates (merge.h: a ServingRuntime's list replaced by a non-empty one of the unit's, a
+** ServerConfig's appended, LLMInferenceServiceConfigs in baseRefs order, a TrainJob's runtime, a
+** SparkApplication's pod template, the pod KAITO writes). */
+static bool unit_tolerates(sl_ctx *ctx, const sl_unit *u, const char *key)
 {
-	for (size_t i = 0; i < sl_seq_n(tols); i++)
-		if (tolerates_gpu_taint(sl_seq_item(tols, i), key))
+	sl_merged m = sl_ctx_merged(ctx, u);
+	sl_items it = sl_merged_tolerations(&m);
+	for (const sl_node *t; (t = sl_merge_items_next(&it));)
+		if (tolerates_gpu_taint(t, key))
 			return true;
 	return false;
 }
 
-/* The first unit of o (or NULL). */
-static const sl_unit *first_unit(const sl_object *o)
+/* True when u's pods take their tolerations from a template whose list a list of u's own would
+** replace (an InferenceService predictor over its ServingRuntime). */
+static bool tolerations_from_template(sl_ctx *ctx, const sl_unit *u)
 {
-	return o && o->n_units ? &o->units[0] : NULL;
-}
-
-/* The tolerations of the object u's pod spec is merged with, when it is among the linted files:
-** the ServingRuntime an InferenceService predictor names (KServe: a non-empty list of the unit's
-** own replaces it), or a Seldon Server's ServerConfig (Seldon appends it: *appended). NULL when
-** none. */
-static const sl_node *base_tolerations(const sl_index *ix, const sl_unit *u, bool *appended)
-{
-	const sl_object *o = u->obj;
-	*appended = false;
-	if (o->kind == SL_KIND_INFERENCE_SERVICE &&
-	    (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY)) {
-		const char *rt = sl_scalar(sl_map_get(sl_map_get(u->component, "model"), "runtime"));
-		const sl_unit *base = rt ? first_unit(sl_index_find(ix, SL_KIND_SERVING_RUNTIME, rt)) : NULL;
-		if (rt && !base)
-			base = first_unit(sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, rt));
-		return base ? base->tolerations : NULL;
-	}
-	if (o->kind == SL_KIND_SELDON_SERVER) {
-		const sl_unit *base = first_unit(sl_index_server_config(ix, o));
-		*appended = true;
-		return base ? base->tolerations : NULL;
-	}
-	return NULL;
-}
-
-/* True when the tolerations u's pods end up with tolerate the GPU taint key. */
-static bool unit_tolerates(const sl_index *ix, const sl_unit *u, const char *key)
-{
-	bool appended;
-	const sl_node *base = base_tolerations(ix, u, &appended);
-	return list_tolerates(u->tolerations, key) ||
-	       ((appended || sl_seq_n(u->tolerations) == 0) && list_tolerates(base, key));
+	sl_merged m = sl_ctx_merged(ctx, u);
+	sl_items it = sl_merged_tolerations(&m);
+	return !m.append && sl_seq_n(u->tolerations) == 0 && sl_merge_items_next(&it) != NULL;
 }
 
 /* Attaches the fix: the toleration of taint key `taint` added to u's own tolerations. Unsafe
@@ -203,9 +194,7 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u, const char *tai
 	if (!r || !pod || pod->type != SL_NODE_MAP || sl_node_anchor(pod))
 		return;
 	/* Taken from a runtime: a list of the unit's own would replace it. */
-	bool appended;
-	const sl_node *base = base_tolerations(sl_ctx_index(ctx), u, &appended);
-	if (!appended && sl_seq_n(own) == 0 && sl_seq_n(base) > 0)
+	if (tolerations_from_template(ctx, u))
 		return;
 	bool ok;
 	if (own) {
@@ -322,6 +311,8 @@ static bool pools_tainted(sl_ctx *ctx, const sl_unit *u, const sl_placement *p,
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
+	if (sl_ctx_unit_is_used_template(ctx, u))
+		return SL_OK;   /* judged through the units merged over it */
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
 	sl_arena *a = sl_ctx_arena(ctx);
@@ -352,7 +343,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			const char *name = sl_scalar(p->key);
 			const char *taint = sl_gpu_taint_key(name);
 			if (once(done, &n_done, sizeof done / sizeof *done, taint) ||
-			    unit_tolerates(ix, u, taint) || added_at_admission(u, ert, taint))
+			    unit_tolerates(ctx, u, taint) || added_at_admission(u, ert, taint))
 				continue;
 			sl_report *r = sl_report_at(ctx, p->value,
 				"%s: %s %s %s but does not tolerate the %s:NoSchedule taint", label,
@@ -373,7 +364,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			const char *cls = sl_gpu_claim_class(ix, u, e, &resolved);
 			const char *taint = sl_gpu_class_taint_key(cls);
 			if (!taint || once(done, &n_done, sizeof done / sizeof *done, taint) ||
-			    unit_tolerates(ix, u, taint))
+			    unit_tolerates(ctx, u, taint))
 				continue;
 			sl_report *r = sl_report_at(ctx, e,
 				"%s: %s claims a %s device but does not tolerate the %s:NoSchedule taint",

@@ -61,9 +61,18 @@
  * rule's finding says only the consequence. A unit also kept off some other way (a selector,
  * too little capacity on every pool) has no such way out and is reported here as well.
  *
+ * Every placement unit is judged, the workload kinds' too (a Ray head or worker group, a
+ * LeaderWorkerSet's leader and workers, a JobSet's replicated jobs, Kubeflow replica types,
+ * Volcano tasks, a SparkApplication driver or executor over its pod template, a KAITO Workspace
+ * over the pod KAITO writes: its `labelSelector` as required node affinity, the `nvidia.com/gpu`
+ * and `sku=gpu` taints tolerated; docs/domain.md).
+ *
  * Not reported for DaemonSets (their pods run on the nodes they match, none is a valid
- * outcome), templates (ServingRuntimes, ServerConfigs: judged on the units that use them), a
- * unit with `nodeName` (`node-name-set`), or a ModelMesh predictor (no pod).
+ * outcome), templates (ServingRuntimes, ServerConfigs, LLMInferenceServiceConfigs, training
+ * runtimes: judged on the units that use them), a unit with `nodeName` (`node-name-set`), a
+ * ModelMesh predictor (no pod), or a KAITO Workspace with `resource.instanceType` (KAITO
+ * provisions nodes of that type for it, labelled as its `labelSelector` asks: no pool of the
+ * cluster's is where it lands).
  *
  * ## Why is this bad?
  * The pods stay Pending with the event `0/N nodes are available: ...` and, on an autoscaled

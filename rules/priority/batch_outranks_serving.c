@@ -4,11 +4,17 @@
 #include "sdk/rule.h"
 
 /** ## What it does
- * Reports a batch workload (a kind listed in `cluster.batch-kinds`, default Job and CronJob)
- * whose priority is higher than the priority of a serving unit among the linted files (the
- * placement units of InferenceServices, Knative Services and Configurations, Seldon Servers,
- * LLMInferenceServices and InferenceGraphs; InferenceServices in ModelMesh mode run no pods of
- * their own and are left out). Priorities resolve through the built-in classes, the
+ * Reports a batch workload (a kind listed in `cluster.batch-kinds`, default Job, CronJob, and
+ * the kinds that train or run to completion: RayJob, RayCronJob, JobSet, TrainJob, the Kubeflow
+ * v1 jobs PyTorchJob, TFJob, MPIJob, XGBoostJob, PaddleJob and JAXJob, SparkApplication and
+ * ScheduledSparkApplication; a Volcano Job is a `Job`) whose priority is higher than the
+ * priority of a serving unit among the linted files (the placement units of InferenceServices,
+ * Knative Services and Configurations, Seldon Servers, LLMInferenceServices, InferenceGraphs,
+ * RayServices, LeaderWorkerSets and KAITO Workspaces; InferenceServices in ModelMesh mode run no
+ * pods of their own and are left out). Every unit of a batch workload is judged: a RayJob's
+ * head, worker groups and submitter, each replicated job of a JobSet, each replica type of a
+ * Kubeflow job, a Volcano Job's tasks (a task without `priorityClassName` runs at the Job's,
+ * `createJobPod`). Priorities resolve through the built-in classes, the
  * PriorityClasses among the linted files and `cluster.priority-classes`; a unit without
  * `priorityClassName` gets the `globalDefault` class's value (the lowest-valued one if several
  * are marked, as admission picks), else 0. A Seldon Server without one inherits its
@@ -19,7 +25,7 @@
  * unit it outranks (the first in file order on a tie) and how many others it outranks. A batch
  * workload without `priorityClassName` is not reported: it runs at the cluster default, and a
  * serving unit set below the default is that unit's own choice. Batch kinds schedlint does not
- * model (for example Kubeflow's PyTorchJob) have no placement unit and are not seen.
+ * model have no placement unit and are not seen.
  *
  * ## Why is this bad?
  * The scheduler orders its queue by priority and, when a higher-priority pod does not fit,

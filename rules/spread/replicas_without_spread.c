@@ -10,14 +10,22 @@
  * Seldon Server over its ServerConfig: spreading that comes from the template counts). It applies
  * to:
  * - serving units: InferenceService components, InferenceGraph routers, LLMInferenceService
- *   workloads, Knative Services and Configurations, Seldon Servers;
+ *   workloads, Knative Services and Configurations, Seldon Servers, RayService head and worker
+ *   groups, LeaderWorkerSets;
  * - workloads (Deployment, StatefulSet, ReplicaSet) whose pods request an accelerator — a
  *   resource of `cluster.gpu-resources` or `cluster.accelerator-resources` (by default
  *   `google.com/tpu` and the names starting `aws.amazon.com/neuron`, `habana.ai/`,
  *   `gpu.intel.com/`, `cloud-tpus.google.com/`), or a GPU claimed through Dynamic Resource
  *   Allocation — and serve: a container declares `ports` or a `readinessProbe` (what a Service
  *   sends traffic to).
- * A generic workload (a web app, a controller) is not judged: whether it needs spreading is not
+ * A LeaderWorkerSet is judged once, at its first unit, when a pod of it requests an accelerator
+ * (a LeaderWorkerSet of web servers is a generic workload): its replicas are its groups (leader
+ * and workers together), spread when any of its templates spreads or the
+ * `leaderworkerset.sigs.k8s.io/exclusive-topology` annotation gives each group a topology domain
+ * of its own (lws `SetExclusiveAffinities`). Batch kinds (`cluster.batch-kinds`: RayJob, JobSet,
+ * TrainJob, the Kubeflow v1 jobs, SparkApplication, Volcano Job...) keep no replicas running and
+ * are not judged (training wants its workers together), nor is a bare RayCluster (a compute
+ * cluster whose workers Ray packs). A generic workload (a web app, a controller) is not judged: whether it needs spreading is not
  * an ML-serving placement question, and the scheduler's default spreading is often what its
  * author wants. Nor is an accelerator workload that serves nothing (a test pod that runs
  * `nvidia-smi` and sleeps, a queue worker): losing a node delays its work but takes no service
@@ -30,7 +38,10 @@
  * `autoscaling.knative.dev/min-scale` on the revision template (default 0), Seldon Server
  * `minReplicas` when set (Seldon's server autoscaling keeps a Server between `minReplicas` and
  * `maxReplicas`; `replicas` is where it starts, `GetValidatedScalingSpec`), else `replicas`
- * (default 1), LLMInferenceService `replicas`; for a workload or a Seldon Server that a
+ * (default 1), LLMInferenceService `replicas`, a RayService worker group's `replicas` within
+ * `minReplicas`..`maxReplicas` (`minReplicas` with in-tree autoscaling, 0 when suspended; KubeRay
+ * `GetWorkerGroupDesiredReplicas`, each replica `numOfHosts` pods), a LeaderWorkerSet's
+ * `replicas` (groups); for a workload, a LeaderWorkerSet or a Seldon Server that a
  * HorizontalPodAutoscaler (autoscaling/v1 or v2) or KEDA ScaledObject among the linted or
  * project files scales (`scaleTargetRef`: kind, name, API group, in the same namespace), the
  * autoscaler's minimum instead: `minReplicas` (default 1), `minReplicaCount` (default 0).
@@ -47,7 +58,11 @@
  *   requirement or instance types of one GPU count), or on the nodes the unit itself selects
  *   (`karpenter.k8s.aws/instance-gpu-count`, `cloud.google.com/gke-accelerator-count`,
  *   `nvidia.com/gpu.count`, or an AWS instance type whose GPU count is known). With no such
- *   evidence, no whole-node replica is assumed.
+ *   evidence, no whole-node replica is assumed;
+ * - a GPU request of 8 or more: the GPU nodes in general use hold at most 8 (AWS p4d, p5 and p6,
+ *   GCP A3 and A4, Azure ND), so two such replicas never share one; only GCP's 16-GPU
+ *   a2-megagpu-16g could hold two, and a finding true on so few clusters is not stated as fact
+ *   (the lws tree's 405B vLLM sample: 8 GPUs and 1124Gi a pod).
  *
  * A unit run through Knative (a Knative Service or Configuration, an InferenceService or
  * InferenceGraph in Knative mode) is reported only when the Knative flag
@@ -58,7 +73,13 @@
  * (A claim about what the author should write, which the cluster forbids by default, needs
  * the evidence that it is allowed.)
  *
- * Skipped: DaemonSets (one pod per node by design), InferenceServices in ModelMesh mode (their
+ * Skipped: KAITO Workspaces (KAITO places their pods: a preset's pod takes every GPU of a node
+ * it provisions, and a template's `affinity` is replaced by the `labelSelector`'s,
+ * `GenerateManifestWithPodTemplate`, so an anti-affinity the author adds is dropped); units whose
+ * pods Kueue's Topology Aware Scheduling places (the pod template's
+ * `kueue.x-k8s.io/podset-required-topology` or `podset-preferred-topology` annotation: Kueue
+ * assigns each pod's topology domain, packing the pod set as asked; a LeaderWorkerSet sample of
+ * the kueue tree), DaemonSets (one pod per node by design), InferenceServices in ModelMesh mode (their
  * pods are the runtime's), templates used by a unit among the files, workloads without a pod
  * spec (a fragment: no pods to spread), and units with `nodeName` (every replica on that node;
  * `node-name-set` reports it). Reported at the field that sets the replica count (at the pod
@@ -163,6 +184,9 @@
  *   https://cloud.google.com/tpu/docs/supported-tpu-configurations
  * - KServe pkg/constants/constants.go `DefaultMinReplicas` = 1; Knative
  *   pkg/apis/autoscaling/register.go `min-scale` (default 0)
+ * - ray-project/kuberay ray-operator/controllers/ray/utils/util.go
+ *   `GetWorkerGroupDesiredReplicas`; kubernetes-sigs/lws pkg/webhooks/pod_webhook.go
+ *   `SetExclusiveAffinities` (docs/domain.md §1, §2)
  * - SeldonIO/seldon-core operator/internal/utils.go `GetValidatedScalingSpec`;
  *   operator/controllers/reconcilers/common/patch_utils.go `MergePodSpecs`
  */
@@ -170,14 +194,26 @@
 ** without the Knative condition; the rule follows spec/rules.md "Evidence first". */
 
 /* True when the merged unit spreads its replicas: a topologySpreadConstraints entry or a
-** podAntiAffinity term, its own or its template's. */
+** podAntiAffinity term, its own or its template's, or an exclusive-topology annotation (each
+** LeaderWorkerSet group or JobSet Job on a topology domain of its own). */
 static bool spreads(const sl_merged *m)
 {
-	return sl_merge_items_count(sl_merged_spread(m)) > 0 ||
+	return m->unit->exclusive_topology ||
+	       sl_merge_items_count(sl_merged_spread(m)) > 0 ||
 	       sl_merge_items_count(sl_merged_affinity_list(
 		       m, "podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution")) > 0 ||
 	       sl_merge_items_count(sl_merged_affinity_list(
 		       m, "podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution")) > 0;
+}
+
+/* True when Kueue's Topology Aware Scheduling places u's pods (a podset topology annotation on
+** its pod template): Kueue assigns each pod's topology domain, packing the pod set as the
+** annotation asks; the author chose the placement. */
+static bool kueue_topology(const sl_unit *u)
+{
+	const sl_node *ann = sl_map_get(u->meta, "annotations");
+	return sl_map_get(ann, "kueue.x-k8s.io/podset-required-topology") ||
+	       sl_map_get(ann, "kueue.x-k8s.io/podset-preferred-topology");
 }
 
 /* --- the fix --- */
@@ -328,6 +364,18 @@ static bool accelerated(sl_ctx *ctx, const sl_unit *u, const sl_placement_pod *p
 	return sl_gpu_unit_use(sl_ctx_index(ctx), u).value == SL_TRI_YES;
 }
 
+/* True when a unit of o (a LeaderWorkerSet's leader or workers) requests an accelerator. */
+static bool group_accelerated(sl_ctx *ctx, const sl_object *o)
+{
+	for (size_t i = 0; i < o->n_units; i++) {
+		sl_placement_pod *p;
+		if (sl_placement_pod_of(sl_ctx_index(ctx), &o->units[i], sl_ctx_arena(ctx), &p) ==
+			    SL_OK && p && accelerated(ctx, &o->units[i], p))
+			return true;
+	}
+	return false;
+}
+
 /* True when a container of u declares ports or a readiness probe: its pods serve traffic. */
 static bool serves(const sl_unit *u)
 {
@@ -416,6 +464,10 @@ static bool whole_node(sl_ctx *ctx, const sl_unit *u, const sl_placement_pod *po
 		if (fills_selected_nodes(ctx, pod, name, milli) ||
 		    fills_every_pool(ctx, u, name, milli))
 			return true;
+		/* 8 GPUs: every node of 8 (AWS p4d, p5, p6; GCP A3, A4; Azure ND) is full; only a node
+		** of 16 (GCP a2-megagpu-16g) could hold two, so a finding would hold on few clusters */
+		if (sl_config_is_gpu_resource(sl_ctx_config(ctx), name) && milli >= 8000)
+			return true;
 	}
 	return false;
 }
@@ -447,8 +499,8 @@ static const char *autoscaler_at(sl_ctx *ctx, const sl_object *scaler, const sl_
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	if (sl_ctx_unit_is_used_template(ctx, u))
-		return SL_OK;
+	if (sl_ctx_unit_is_used_template(ctx, u) || u->obj->kind == SL_KIND_KAITO_WORKSPACE)
+		return SL_OK;   /* a KAITO Workspace's placement is KAITO's (docs/domain.md §6) */
 	/* a workload without a pod spec makes no pods (the API server rejects it); a Seldon
 	** Server without podSpec still runs its ServerConfig's */
 	if (!u->pod && u->obj->kind != SL_KIND_SELDON_SERVER)
@@ -458,9 +510,18 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	long long replicas = sl_index_unit_replicas(sl_ctx_index(ctx), u, &scaler, &count_at);
 	if (replicas < 2)
 		return SL_OK;
-	sl_merged m = sl_ctx_merged(ctx, u);
-	if (spreads(&m))
+	/* a LeaderWorkerSet's replicas are its groups, leader and workers together: one judgement
+	** per set, at its first unit, spread when any of its templates spreads */
+	const sl_object *o = u->obj;
+	bool grouped = o->kind == SL_KIND_LEADER_WORKER_SET;
+	if (grouped && u != &o->units[0])
 		return SL_OK;
+	for (size_t i = 0; i < (grouped ? o->n_units : 1); i++) {
+		const sl_unit *g = grouped ? &o->units[i] : u;
+		sl_merged m = sl_ctx_merged(ctx, g);
+		if (spreads(&m) || kueue_topology(g))
+			return SL_OK;
+	}
 	if (u->mode == SL_MODE_KNATIVE && !knative_spread_flag(ctx))
 		return SL_OK;   /* the webhook rejects what the author could add */
 	sl_placement_pod *pod;
@@ -468,36 +529,57 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;   /* nodeName: every replica on that node */
 	if (!sl_kind_is_serving(u->obj->kind) && (!serves(u) || !accelerated(ctx, u, pod)))
 		return SL_OK;   /* a generic workload, or one that serves nothing */
+	if (grouped && !group_accelerated(ctx, o))
+		return SL_OK;   /* a LeaderWorkerSet of web servers (nginx samples): generic */
 	if (whole_node(ctx, u, pod))
 		return SL_OK;
+	for (size_t i = 1; grouped && i < o->n_units; i++) {   /* a group's pod on a node of its own */
+		sl_placement_pod *gp;
+		if (sl_placement_pod_of(sl_ctx_index(ctx), &o->units[i], sl_ctx_arena(ctx), &gp) ==
+			    SL_OK && gp && whole_node(ctx, &o->units[i], gp))
+			return SL_OK;
+	}
 	const char *field = sl_scalar(sl_node_key(u->replicas));
 	bool minimum = scaler || (field && (strstr(field, "min") || strstr(field, "Min")));
 	const sl_node *at = sl_node_key(u->replicas);
 	sl_report *r;
-	const char *fmt = "%s %s %lld replicas but no podAntiAffinity or topologySpreadConstraints";
+	const char *fmt = grouped
+		? "%s %s %lld groups but nothing spreads them"
+		: "%s %s %lld replicas but no podAntiAffinity or topologySpreadConstraints";
 	const char *verb = minimum ? "keeps at least" : "runs";
+	const char *who = grouped ? sl_object_label(o, sl_ctx_arena(ctx)) : sl_ctx_label(ctx, u);
 	if (at)
-		r = sl_report_at(ctx, at, fmt, sl_ctx_label(ctx, u), verb, replicas);
+		r = sl_report_at(ctx, at, fmt, who, verb, replicas);
 	else if (u->replicas)
-		r = sl_report_at(ctx, u->replicas, fmt, sl_ctx_label(ctx, u), verb, replicas);
+		r = sl_report_at(ctx, u->replicas, fmt, who, verb, replicas);
 	else if (u->pod && u->pod->parent)
-		r = sl_report_key(ctx, u->pod, fmt, sl_ctx_label(ctx, u), verb, replicas);
+		r = sl_report_key(ctx, u->pod, fmt, who, verb, replicas);
 	else
-		r = sl_report_at(ctx, u->obj->root, fmt, sl_ctx_label(ctx, u), verb, replicas);
+		r = sl_report_at(ctx, u->obj->root, fmt, who, verb, replicas);
 	if (scaler)
 		sl_report_note(ctx, r, "The replicas are the minimum of %s%s.",
 			       autoscaler_at(ctx, scaler, count_at),
 			       count_at ? "" : scaler->kind == SL_KIND_SCALED_OBJECT
 				   ? ", minReplicaCount unset" : ", minReplicas unset (1)");
+	if (grouped)
+		sl_report_note(ctx, r, "Neither its leader nor its worker template has podAntiAffinity "
+			       "or topologySpreadConstraints, and it has no exclusive-topology "
+			       "annotation.");
 	sl_report_note(ctx, r,
 		       "Only kube-scheduler's default spreading applies: a soft score (hostname "
 		       "maxSkew 3, zone maxSkew 5, ScheduleAnyway; podtopologyspread "
 		       "systemDefaultConstraints), so several or all replicas may still share one "
 		       "node, and losing that node takes the whole service down.");
-	sl_report_note(ctx, r,
-		       "Add a preferred podAntiAffinity term on kubernetes.io/hostname selecting the "
-		       "pods' own labels: it keeps the default zone spreading, which a "
-		       "topologySpreadConstraints entry would replace.");
+	if (grouped)
+		sl_report_note(ctx, r, "Annotate the LeaderWorkerSet with "
+			       "leaderworkerset.sigs.k8s.io/exclusive-topology: <topology key> (each "
+			       "group on a domain of its own), or add a preferred podAntiAffinity term "
+			       "selecting leaderworkerset.sigs.k8s.io/name: %s.", o->name ? o->name : "<name>");
+	else
+		sl_report_note(ctx, r,
+			       "Add a preferred podAntiAffinity term on kubernetes.io/hostname selecting "
+			       "the pods' own labels: it keeps the default zone spreading, which a "
+			       "topologySpreadConstraints entry would replace.");
 	add_fix(ctx, r, u);
 	return SL_OK;
 }

@@ -32,6 +32,14 @@
  *   `operator/controllers/reconcilers/server/statefulset_reconciler.go`); other keys are
  *   unknown when the ServerConfig is not among the files.
  *
+ * - the workload kinds whose controllers keep the template's labels and add their own (values
+ *   unknown here, never held against a selector): RayCluster, RayService, RayJob (`ray.io/`,
+ *   `app.kubernetes.io/name`, `app.kubernetes.io/created-by`: KubeRay `labelPod`),
+ *   LeaderWorkerSet (`leaderworkerset.sigs.k8s.io/`, the StatefulSet's keys), JobSet and
+ *   TrainJob (`jobset.sigs.k8s.io/`, `trainer.kubeflow.org/`, the Job's keys), the Kubeflow v1
+ *   jobs (`training.kubeflow.org/`), SparkApplication (`spark-role`, `spark-app-selector`,
+ *   `sparkoperator.k8s.io/`...; the SparkPodSpec's `labels`), Volcano Job (`volcano.sh/`).
+ *
  * A selector entry excludes those pods when it is a `matchLabels` pair whose key the pods lack or
  * carry with another value; a `matchExpressions` entry with `In` (the pods lack the key or its
  * value is not listed), `NotIn` (the pods' value is listed), `Exists` (the pods lack the key) or
@@ -111,7 +119,7 @@
 ** pods, as an error; the issue that narrowed the rule wins. */
 
 typedef enum look { LOOK_ABSENT, LOOK_KNOWN, LOOK_UNKNOWN } look;
-typedef enum family { FAM_WORKLOAD, FAM_KNATIVE, FAM_KSERVE, FAM_SELDON } family;
+typedef enum family { FAM_WORKLOAD, FAM_KNATIVE, FAM_KSERVE, FAM_SELDON, FAM_CONTROLLER } family;
 
 #define MAX_FIXED 4
 
@@ -126,6 +134,8 @@ struct podlabels {
 	size_t nf;
 	const sl_node *maps[2];     /* user labels, the later wins */
 	size_t nm;
+	const char *const *added;   /* FAM_CONTROLLER: the keys (a prefix ends in '/') its
+				       controller adds, values unknown here */
 };
 
 static void add_fixed(struct podlabels *p, const char *k, const char *v)
@@ -171,7 +181,13 @@ static look lookup(const struct podlabels *p, const char *key, const char **val)
 			return *val ? LOOK_KNOWN : LOOK_UNKNOWN;
 		}
 	}
-	if (p->fam == FAM_WORKLOAD)
+	for (size_t i = 0; p->added && p->added[i]; i++) {
+		size_t l = strlen(p->added[i]);
+		if (p->added[i][l - 1] == '/' ? strncmp(key, p->added[i], l) == 0
+					      : strcmp(key, p->added[i]) == 0)
+			return LOOK_UNKNOWN;
+	}
+	if (p->fam == FAM_WORKLOAD || p->fam == FAM_CONTROLLER)
 		for (size_t i = 0; workload_keys[i]; i++)
 			if (strcmp(workload_keys[i], key) == 0)
 				return LOOK_UNKNOWN;
@@ -267,7 +283,13 @@ static bool pod_labels(sl_ctx *ctx, const sl_unit *u, struct podlabels *p)
 		return true;
 	}
 	default:
-		return false;
+		/* a workload kind whose controller keeps the template's labels and adds its own
+		** (Ray, LeaderWorkerSet, JobSet, Kubeflow, Spark, Volcano: sl_kind_pod_label_prefixes) */
+		if (!(p->added = sl_kind_pod_label_prefixes(o->kind)))
+			return false;
+		p->fam = FAM_CONTROLLER;
+		p->maps[p->nm++] = sl_map_get(u->meta, "labels");
+		return true;
 	}
 }
 

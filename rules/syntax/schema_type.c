@@ -10,6 +10,18 @@
  * boolean or a number. Kubernetes decodes YAML 1.1 (go-yaml v2), so `yes`, `no`, `on`, `off`,
  * `y` and `n` are booleans there too.
  *
+ * The fields read are the ones each kind's binder models, typed as the kind's CRD (or Go type)
+ * declares them: every pod template's PodSpec fields (a Pod's, a workload's, a KServe, Knative
+ * or Seldon component's, a Ray head or worker group's, a LeaderWorkerSet leader's or worker's, a
+ * JobSet or training runtime's replicated job's, a Kubeflow v1 replica type's, a Volcano task's);
+ * and the kinds' own counts and switches: Ray `replicas`, `minReplicas`, `maxReplicas`,
+ * `numOfHosts`, `suspend`, and `rayStartParams`, `labels`, `resources` (maps of strings:
+ * `num-gpus: 1` unquoted is rejected); LeaderWorkerSet `replicas`, `size`; JobSet `replicas`, `parallelism`,
+ * `completions`; Kubeflow `replicas`; Volcano `replicas`, `minAvailable`; TrainJob and
+ * runtime `numNodes`; KAITO `count`, `instanceType`; SparkApplication `instances`, `cores`
+ * (an integer in `v1beta2`, a number in `v1beta1`), `gpu.quantity`, `nodeSelector`
+ * (docs/domain.md).
+ *
  * ## Why is this bad?
  * The API server cannot decode the object: `cannot unmarshal bool into Go struct field
  * PodSpec.spec.nodeSelector of type string`. A field that is not even the right kind of node (a

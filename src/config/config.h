@@ -45,7 +45,7 @@ struct sl_cluster_config {
 	long long critical_priority;          /* default 1000000 */
 	sl_strlist critical_priority_classes;
 	sl_strlist priority_classes;          /* "name=value" */
-	sl_strlist batch_kinds;               /* default Job, CronJob */
+	sl_strlist batch_kinds;               /* default Job, CronJob, RayJob...: resolve.c */
 	const struct sl_node_pool *node_pools;
 	size_t n_node_pools;
 	const char *node_inventory;           /* NULL when unset; relative to base_dir */

@@ -29,7 +29,12 @@ static const char *const default_spot_labels[] = {
 	"cloud.google.com/gke-spot=true", "cloud.google.com/gke-preemptible=true",
 	"kubernetes.azure.com/scalesetpriority=spot", "capacity-type=spot",
 };
-static const char *const default_batch_kinds[] = { "Job", "CronJob" };
+/* run to completion: Kubernetes', and the training and batch kinds of model/ (docs/domain.md) */
+static const char *const default_batch_kinds[] = {
+	"Job", "CronJob", "RayJob", "RayCronJob", "JobSet", "TrainJob", "PyTorchJob", "TFJob",
+	"MPIJob", "XGBoostJob", "PaddleJob", "JAXJob", "SparkApplication",
+	"ScheduledSparkApplication",
+};
 
 /* ---- the resolved config ---- */
 

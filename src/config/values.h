@@ -42,7 +42,8 @@ const sl_strlist *sl_config_priority_classes(const sl_config *cfg);
 const sl_strlist *sl_config_critical_priority_classes(const sl_config *cfg);
 /* cluster.critical-priority: the value from which a priority is critical (default 1000000). */
 long long sl_config_critical_priority(const sl_config *cfg);
-/* cluster.batch-kinds: the kinds that run batch work (default Job, CronJob). */
+/* cluster.batch-kinds: the kinds that run batch work (default Job, CronJob and the training
+** and batch kinds of model/: resolve.c). */
 const sl_strlist *sl_config_batch_kinds(const sl_config *cfg);
 /* cluster.toleration-comparison-operators: the cluster admits Lt and Gt tolerations. */
 bool sl_config_toleration_comparison_operators(const sl_config *cfg);

@@ -493,7 +493,8 @@ sl_err sl_custom_declare(const sl_config *cfg, int **idx, size_t *n, char **erro
 /* --- checking ------------------------------------------------------------------------------- */
 
 /* True when re matches s (NULL: ""); *undecided when the match hit a limit. md is made on the
-** first use. */
+** first use, with room for the whole match only: PCRE2 returns 0 for a match whose capture
+** groups do not fit (`^(llama|mistral)-`), a match all the same (no group is read). */
 static bool matches(pcre2_match_data **md, const pcre2_code *re, const char *s, bool *undecided)
 {
 	if (!*md)
@@ -501,7 +502,7 @@ static bool matches(pcre2_match_data **md, const pcre2_code *re, const char *s, 
 	int rc = *md ? sl_regex_match(re, s ? s : "", s ? strlen(s) : 0, 0, *md) : PCRE2_ERROR_NOMEMORY;
 	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
 		*undecided = true;
-	return rc > 0;
+	return rc >= 0;
 }
 
 /* True when the match: selectors that do not depend on the unit hold for o. */
@@ -617,9 +618,10 @@ static sl_node *unit_facts(sl_ctx *ctx, const sl_unit *u)
 	long long value = 0;
 	const char *cls = NULL;
 	bool known = sl_index_unit_priority(sl_ctx_index(ctx), u, &value, &cls);
-	char *replicas = u->min_replicas >= 0 ? sl_arena_printf(a, "%lld", u->min_replicas) : NULL;
+	long long pods = sl_unit_pods(u);   /* the pods the controller makes (replicas x hosts...) */
+	char *replicas = pods >= 0 ? sl_arena_printf(a, "%lld", pods) : NULL;
 	char *gpus = sl_arena_printf(a, "%lld", sl_gpu_unit_count(sl_ctx_config(ctx), u));
-	char *pv = known && cls ? sl_arena_printf(a, "%lld", value) : NULL;
+	char *pv = known ? sl_arena_printf(a, "%lld", value) : NULL;   /* no class, no default: 0 */
 	static const char *const mode_names[] = {"Plain", "Knative", "Standard", "ModelMesh"};
 	if (!put(a, f, "kind", o->kind_name, true) || !put(a, f, "name", o->name, !!o->name) ||
 	    !put(a, f, "namespace", o->namespace_ ? o->namespace_ : "", true) ||

@@ -629,12 +629,15 @@ struct vc {
 	bool oom;
 };
 
-/* sl_regex_match with the validation's match data, made on the first pattern. */
+/* sl_regex_match with the validation's match data, made on the first pattern: > 0 on a match.
+** The data holds one pair, the whole match; PCRE2 returns 0 for a match whose capture groups
+** do not fit (a pattern with groups, `^(a|b)$`): a match all the same, none of its groups read. */
 static int match(struct vc *c, const pcre2_code *re, const char *s, size_t len)
 {
 	if (!c->md && !(c->md = pcre2_match_data_create(1, NULL)))
 		return PCRE2_ERROR_NOMEMORY;
-	return sl_regex_match(re, s, len, 0, c->md);
+	int rc = sl_regex_match(re, s, len, 0, c->md);
+	return rc == 0 ? 1 : rc;
 }
 
 static int node_depth(const sl_node *n)

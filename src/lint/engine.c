@@ -9,6 +9,7 @@
 #include <string.h>
 #include "util/arena.h"
 #include "sched/cluster.h"
+#include "sched/merge.h"
 #include "lint/engine.h"
 #include "render/helm.h"
 #include "sched/pool.h"
@@ -456,25 +457,42 @@ static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp)
 		chart_rec->pub.notes = chart_note;   /* the way out */
 	sl_model_ctx mc = {.arena = f->arena, .path = f->path, .issue = on_model_issue, .payload = pp,
 			   .default_mode = sl_config_kserve_default_mode(f->scope->cfg)};
+	size_t cap = f->tree.n_docs;
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
-		sl_object *o = NULL;
-		size_t first = f->n_findings;
-		bool typed = pp->typed.found;
-		err = sl_object_bind(&mc, f->tree.docs[i], &o);
-		if (err)
-			return err;
-		if (!o)
-			continue;
-		if (!typed && o->kind == SL_KIND_LLM_INFERENCE_SERVICE_CONFIG)
-			pp->typed.found = false;   /* KServe fills its templates itself */
-		f->objects[f->n_objects++] = o;
-		/* Binding reported before the object was whole: name it now. */
-		for (size_t j = first; j < f->n_findings; j++) {
-			sl_finding *p = &f->findings[j]->pub;
-			p->api_version = o->api_version;
-			p->kind = o->kind_name;
-			p->namespace_ = o->namespace_;
-			p->name = o->name;
+		const sl_doc *d = f->tree.docs[i];
+		const sl_node *items = NULL;
+		/* the document's object, then (a List, an OpenShift Template) each item's */
+		for (size_t k = 0; k == 0 || k <= sl_seq_n(items); k++) {
+			sl_object *o = NULL;
+			size_t first = f->n_findings;
+			bool typed = pp->typed.found;
+			err = sl_object_bind_at(&mc, d, k ? sl_seq_item(items, k - 1) : d->root,
+						(uint32_t)k, &o);
+			if (err)
+				return err;
+			if (!o || (k && o->kind == SL_KIND_NODE))
+				continue;   /* a node dump's nodes: the pools read them */
+			if (!typed && o->kind == SL_KIND_LLM_INFERENCE_SERVICE_CONFIG)
+				pp->typed.found = false;   /* KServe fills its templates itself */
+			if (k == 0)
+				items = sl_object_wrapped(&mc, o);
+			if (f->n_objects == cap) {
+				cap = 2 * cap + sl_seq_n(items);
+				sl_object **nv = sl_arena_alloc(f->arena, cap * sizeof *nv);
+				if (!nv)
+					return SL_ENOMEM;
+				memcpy(nv, f->objects, f->n_objects * sizeof *nv);
+				f->objects = nv;
+			}
+			f->objects[f->n_objects++] = o;
+			/* Binding reported before the object was whole: name it now. */
+			for (size_t j = first; j < f->n_findings; j++) {
+				sl_finding *p = &f->findings[j]->pub;
+				p->api_version = o->api_version;
+				p->kind = o->kind_name;
+				p->namespace_ = o->namespace_;
+				p->name = o->name;
+			}
 		}
 	}
 	return f->oom;
@@ -561,6 +579,12 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 	sl_mode def = sl_cluster_kserve_default_mode(&view, NULL);
 	for (size_t oi = 0; oi < f->n_objects; oi++)
 		sl_object_default_mode(f->objects[oi], def);
+	/* a TrainJob's units are its runtime's replicated jobs, known once the runtimes are */
+	for (size_t oi = 0; oi < f->n_objects; oi++) {
+		sl_err err = sl_merge_complete(&view, f->objects[oi], f->arena);
+		if (err)
+			return err;
+	}
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
 		const sl_object *o = f->objects[oi];
 		ctx.obj = o;

@@ -3,6 +3,8 @@
 ** findings come from). A binder asks for a field with the type the API server requires; a
 ** value of another type is reported and not bound, so no rule reads a wrong-typed field. And
 ** the units a binder adds to its object. */
+#include <limits.h>
+#include <stdarg.h>
 #include <string.h>
 #include "model/model.h"
 #include "yaml/template.h"
@@ -136,7 +138,77 @@ sl_unit *sl_model_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const c
 	u->name = name;
 	u->mode = o->mode;
 	u->min_replicas = -1;
+	u->pods = -1;
 	o->units = nu;
 	o->n_units++;
 	return u;
+}
+
+long long sl_model_int(sl_model_ctx *mc, const sl_node *map, const char *key, long long dflt,
+		       const sl_node **at)
+{
+	long long v = dflt;
+	const sl_node *n = sl_model_field(mc, map, key, SL_T_INT);
+	if (n && !sl_scalar_int(n, &v))
+		n = NULL, v = dflt;
+	if (at)
+		*at = n;
+	return v;
+}
+
+const char *sl_model_item_name(sl_model_ctx *mc, const sl_node *item, const char *key,
+			       const char *what, const char *unnamed, size_t i)
+{
+	const char *n = sl_scalar(sl_model_field(mc, item, key, SL_T_STR));
+	return n && *n ? sl_model_printf(mc, "%s %s", what, n)
+		       : sl_model_printf(mc, "%s %s%zu", what, unnamed, i);
+}
+
+long long sl_model_pods(long long a, long long b)
+{
+	long long r;
+	if (a < 0 || b < 0)
+		return -1;
+	return __builtin_mul_overflow(a, b, &r) ? LLONG_MAX : r;
+}
+
+const char *sl_model_printf(sl_model_ctx *mc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const char *s = sl_arena_vprintf(mc->arena, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+sl_node *sl_model_synth(sl_model_ctx *mc, sl_node_type type, const sl_node *at, const char *text,
+			size_t cap)
+{
+	sl_node *n = sl_arena_zalloc(mc->arena, sizeof *n);
+	if (!n)
+		return NULL;
+	n->type = (uint8_t)type;
+	n->start = at->start;
+	n->end = at->end;
+	n->parent = (sl_node *)at;
+	if (type == SL_NODE_SCALAR) {
+		n->u.scalar.s = text ? text : "";
+		n->u.scalar.len = text ? strlen(text) : 0;
+		n->style = SL_STYLE_PLAIN;
+	} else if (type == SL_NODE_MAP && cap) {
+		if (!(n->u.map.pairs = sl_arena_zalloc(mc->arena, cap * sizeof *n->u.map.pairs)))
+			return NULL;
+	} else if (type == SL_NODE_SEQ && cap) {
+		if (!(n->u.seq.items = sl_arena_zalloc(mc->arena, cap * sizeof *n->u.seq.items)))
+			return NULL;
+	}
+	n->style = type == SL_NODE_SCALAR ? SL_STYLE_PLAIN : 1;   /* collections: flow, never edited */
+	return n;
+}
+
+void sl_model_synth_put(sl_node *m, const sl_node *key, const sl_node *value)
+{
+	m->u.map.pairs[m->u.map.n].key = (sl_node *)key;
+	m->u.map.pairs[m->u.map.n].value = (sl_node *)value;
+	m->u.map.n++;
 }

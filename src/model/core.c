@@ -7,18 +7,7 @@
 /* Binds a pod template mapping ({metadata, spec}) into a new unit of o. */
 static sl_err bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmpl, sl_unit **out)
 {
-	sl_unit *u = sl_model_add_unit(mc, o, SL_ROLE_POD, NULL);
-	if (!u)
-		return SL_ENOMEM;
-	if (tmpl) {
-		u->meta = sl_model_field(mc, tmpl, "metadata", SL_T_MAP);
-		if (u->meta) {
-			sl_model_field(mc, u->meta, "labels", SL_T_STRMAP);
-			sl_model_field(mc, u->meta, "annotations", SL_T_STRMAP);
-		}
-	}
-	*out = u;
-	return sl_unit_bind_podspec(mc, u, sl_model_field(mc, tmpl, "spec", SL_T_MAP));
+	return sl_model_bind_template(mc, o, tmpl, SL_ROLE_POD, NULL, out);
 }
 
 sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)

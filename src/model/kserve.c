@@ -242,6 +242,7 @@ sl_err sl_model_bind_kserve(sl_model_ctx *mc, sl_object *o)
 	case SL_KIND_CLUSTER_SERVING_RUNTIME:
 		return bind_runtime(mc, o);
 	case SL_KIND_LLM_INFERENCE_SERVICE:
+	case SL_KIND_LLM_INFERENCE_SERVICE_CONFIG:   /* a template: its units merge into the service's */
 		return bind_llm(mc, o);
 	default:
 		return SL_OK;

@@ -46,6 +46,27 @@ typedef enum sl_kind {
 	SL_KIND_HORIZONTAL_POD_AUTOSCALER, /* autoscaling (v1, v2): the replicas it keeps */
 	SL_KIND_SCALED_OBJECT,             /* keda.sh ScaledObject: the same, through KEDA */
 	SL_KIND_KUEUE_RESOURCE_FLAVOR,     /* kueue.x-k8s.io ResourceFlavor: the nodes of a flavor */
+	/* the kinds that serve or train models beside KServe (docs/domain.md) */
+	SL_KIND_RAY_CLUSTER,               /* ray.io: a head and worker groups */
+	SL_KIND_RAY_SERVICE,               /* ray.io: Ray Serve on a RayCluster spec */
+	SL_KIND_RAY_JOB,                   /* ray.io: a RayCluster spec and a submitter */
+	SL_KIND_RAY_CRON_JOB,              /* ray.io: a RayJob spec on a schedule */
+	SL_KIND_LEADER_WORKER_SET,         /* leaderworkerset.x-k8s.io: groups of leader + workers */
+	SL_KIND_JOBSET,                    /* jobset.x-k8s.io: replicated Jobs */
+	SL_KIND_TRAIN_JOB,                 /* trainer.kubeflow.org: a runtime's JobSet, patched */
+	SL_KIND_TRAINING_RUNTIME,          /* trainer.kubeflow.org: a JobSet template (namespaced) */
+	SL_KIND_CLUSTER_TRAINING_RUNTIME,  /* trainer.kubeflow.org: the same, cluster-wide */
+	SL_KIND_PYTORCH_JOB,               /* kubeflow.org (v1): replica specs by type */
+	SL_KIND_TF_JOB,
+	SL_KIND_MPI_JOB,                   /* kubeflow.org v1 and the mpi-operator's v2beta1 */
+	SL_KIND_XGBOOST_JOB,
+	SL_KIND_PADDLE_JOB,
+	SL_KIND_JAX_JOB,
+	SL_KIND_KAITO_WORKSPACE,           /* kaito.sh Workspace: a model on its own GPU nodes */
+	SL_KIND_SPARK_APPLICATION,         /* sparkoperator.k8s.io: a driver and executors */
+	SL_KIND_SCHEDULED_SPARK_APPLICATION,
+	SL_KIND_VOLCANO_JOB,               /* batch.volcano.sh Job: tasks */
+	SL_KIND_OPENSHIFT_TEMPLATE,        /* template.openshift.io Template: objects[] (wrapper) */
 	SL_KIND__COUNT
 } sl_kind;
 
@@ -68,7 +89,10 @@ typedef enum sl_role {
 	SL_ROLE_RUNTIME,       /* ServingRuntime / ClusterServingRuntime pod spec */
 	SL_ROLE_LLM,           /* LLMInferenceService template, prefill.template */
 	SL_ROLE_SCHEDULER,     /* LLMInferenceService router.scheduler.template */
-	SL_ROLE_SERVER         /* Seldon Server / ServerConfig podSpec */
+	SL_ROLE_SERVER,        /* Seldon Server / ServerConfig podSpec */
+	SL_ROLE_HEAD,          /* a coordinator: Ray head, Kubeflow Master/Chief/Launcher, Spark
+				  driver */
+	SL_ROLE_LEADER         /* LeaderWorkerSet leaderTemplate */
 } sl_role;
 
 typedef struct sl_container {
@@ -104,13 +128,29 @@ typedef struct sl_unit {
 	sl_container *containers;
 	size_t n_containers;
 	const sl_node *replicas;    /* replicas / minReplicas / min-scale node, NULL when defaulted */
-	long long min_replicas;     /* replicas the unit keeps running (defaults applied), -1 unknown */
+	long long min_replicas;     /* replicas the unit keeps running (defaults applied), -1 unknown
+				       or run to completion; for a multi-host kind the replicas of
+				       the service (LeaderWorkerSet groups, Ray worker replicas),
+				       what spreading is about */
+	long long pods;             /* the pods the controller makes from the template (replicas x
+				       hosts, parallelism...), -1: min_replicas says it */
+	const sl_node *exclusive_topology;   /* the annotation that places each group or Job on a
+				       topology domain of its own (LeaderWorkerSet, JobSet): the
+				       replicas are kept apart, NULL when none */
+	const sl_node *own_pool;    /* the controller provisions the unit's nodes for it (a KAITO
+				       Workspace's instanceType): no pool of the cluster's is
+				       where it lands, NULL otherwise */
+	const struct sl_unit *inline_base;   /* a template in the object itself that the unit's
+				       fields are laid over (a SparkApplication's pod template; the
+				       pod KAITO writes): merge.h, NULL when none */
 } sl_unit;
 
 typedef struct sl_object {
 	const sl_doc *doc;
 	const char *path;           /* the file, as reported */
 	const sl_node *root;
+	uint32_t item;              /* 0: the document; i + 1: item i of its List, or object i of
+				       its OpenShift Template (root is that item) */
 	sl_kind kind;
 	const char *api_version;    /* NULL when missing */
 	const char *kind_name;
@@ -143,6 +183,15 @@ typedef struct sl_model_ctx {
 /* Binds the document's root into an object. *out is NULL for a document that is not an object
 ** of a modelled kind (unknown kinds are skipped). Returns SL_ENOMEM only. */
 sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out);
+/* The items a wrapper object holds, each an object of its own when of a modelled kind: a v1
+** List's items[], an OpenShift Template's objects[] (typed); NULL for any other object, or an
+** item (a wrapper inside a wrapper is not applied as one). The caller binds each item with
+** sl_object_bind_at (item i + 1) and leaves a List's Nodes to the node pools. */
+const sl_node *sl_object_wrapped(sl_model_ctx *mc, const sl_object *o);
+/* Binds the mapping root of doc (the document's root or one of its items) as an object, item
+** as in sl_object; *out NULL when it is not one of a modelled kind. SL_ENOMEM only. */
+sl_err sl_object_bind_at(sl_model_ctx *mc, const sl_doc *doc, const sl_node *root, uint32_t item,
+			 sl_object **out);
 /* Binds o's units (and kind-specific fields) from what o already holds: its kind, identity,
 ** metadata and spec. sl_object_bind's second half, for objects made another way (the index's
 ** digests). SL_ENOMEM only. */
@@ -155,8 +204,8 @@ void sl_object_default_mode(sl_object *o, sl_mode m);
 ** canaries and workerSpec too), served from the ServingRuntime's pods (kserve controller.go
 ** skips it; a transformer is still reconciled). */
 bool sl_unit_builds_no_pod(const sl_unit *u);
-/* True when a and b stand for the same document of the same file (an object and the index's
-** digest of it are the same). */
+/* True when a and b stand for the same document (and item of it) of the same file (an object
+** and the index's digest of it are the same). */
 bool sl_object_same(const sl_object *a, const sl_object *b);
 /* "InferenceService sklearn-iris, predictor" / "Deployment web": for messages (arena). */
 const char *sl_object_unit_label(const sl_unit *u, sl_arena *a);
@@ -174,13 +223,20 @@ SL_API const sl_unit *sl_object_unit_at(const sl_object *o, size_t i);
 SL_API const sl_object *sl_unit_object(const sl_unit *u);
 SL_API const sl_node *sl_unit_pod(const sl_unit *u);
 SL_API long long sl_unit_replicas(const sl_unit *u, const sl_node **at);
+/* The pods the controller makes from u: u->pods when known, else u->min_replicas (-1 unknown). */
+long long sl_unit_pods(const sl_unit *u);
 /* The role's name: "pod", "predictor", "transformer", "explainer", "worker", "canary",
-** "router", "runtime", "llm", "scheduler", "server". */
+** "router", "runtime", "llm", "scheduler", "server", "head", "leader". */
 SL_API const char *sl_unit_role_name(const sl_unit *u);
 const char *const *sl_unit_role_names(size_t *n);   /* the names, in sl_role's order: n of them */
 /* True for kinds that serve inference (InferenceService, Knative Service/Configuration,
-** Seldon Server, LLMInferenceService, InferenceGraph). */
+** Seldon Server, LLMInferenceService, InferenceGraph, RayService, LeaderWorkerSet, KAITO
+** Workspace). */
 bool sl_kind_is_serving(sl_kind k);
+/* The label keys (a prefix ends in '/') a kind's controller puts on its pods besides the
+** template's own labels, with values not known here; NULL-terminated. NULL for a kind whose
+** pods do not carry their template's labels as written (or that has no pods). */
+const char *const *sl_kind_pod_label_prefixes(sl_kind k);
 /* The kinds whose names occur in text as whole words (bit 1 << kind), so a file whose text has
 ** none of a kind's name holds no object of that kind: a kind must equal its name, and a scalar
 ** is never part of a longer run of letters and digits. Only a double-quoted escape could
@@ -218,8 +274,35 @@ const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *
 sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod);
 /* Appends a container bound from mapping c to u. */
 sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, bool init, bool main);
-/* A new unit appended to o (arena), zeroed but for obj, role, name, mode, min_replicas = -1. */
+/* A new unit appended to o (arena), zeroed but for obj, role, name, mode, min_replicas = -1,
+** pods = -1. */
 sl_unit *sl_model_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name);
+/* A new unit of o bound from pod template tmpl ({metadata, spec}; NULL: a unit without a pod
+** spec): its metadata's labels and annotations typed. *out the unit. SL_ENOMEM only. */
+sl_err sl_model_bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmpl, sl_role role,
+			      const char *name, sl_unit **out);
+/* The integer at map[key] (typed), else dflt; *at the node, NULL when absent. */
+long long sl_model_int(sl_model_ctx *mc, const sl_node *map, const char *key, long long dflt,
+		       const sl_node **at);
+/* A node made by the binder for what a controller adds and the manifest does not hold (a KAITO
+** toleration, a SparkApplication's GPU limit): its text is at's (position, document), it is no
+** child of at (parent at, index pos, so its pointer and document are at's), and it is never
+** edited. A scalar holds text; a mapping or a sequence has room for cap entries (n = 0). NULL
+** when out of memory. */
+sl_node *sl_model_synth(sl_model_ctx *mc, sl_node_type type, const sl_node *at, const char *text,
+			size_t cap);
+/* Appends key: value to synthetic mapping m (room permitting). */
+void sl_model_synth_put(sl_node *m, const sl_node *key, const sl_node *value);
+/* The name of unit item i of a list ("worker group gpu"): what, then item[key] (typed a string),
+** else unnamed and i ("worker group #2"; Volcano: "task default2"). NULL when out of memory. */
+const char *sl_model_item_name(sl_model_ctx *mc, const sl_node *item, const char *key,
+			       const char *what, const char *unnamed, size_t i);
+/* a × b pods (replicas × hosts, groups × size), LLONG_MAX when it overflows (a manifest may write
+** any integer), -1 when either is negative (unknown). */
+long long sl_model_pods(long long a, long long b);
+/* "fmt" formatted in the binder's arena (NULL when out of memory). */
+const char *sl_model_printf(sl_model_ctx *mc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Parses a KServe deployment-mode value (Standard, Knative, ModelMesh and the legacy
 ** RawDeployment, Serverless; exact case, as KServe compares). False when it is none of them. */
@@ -235,5 +318,16 @@ sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o);
 sl_err sl_model_bind_kserve(sl_model_ctx *mc, sl_object *o);
 sl_err sl_model_bind_knative(sl_model_ctx *mc, sl_object *o);
 sl_err sl_model_bind_seldon(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_ray(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_lws(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_jobset(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_kubeflow(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_kaito(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_spark(sl_model_ctx *mc, sl_object *o);
+sl_err sl_model_bind_volcano(sl_model_ctx *mc, sl_object *o);
 
+/* A JobSet spec's replicatedJobs[] as units of o (JobSet, a training runtime's template): one
+** per replicated job, named "replicated job <name>", pods replicas x parallelism. For the
+** TrainJob patches (model/jobset.c). */
+sl_err sl_model_bind_replicated_jobs(sl_model_ctx *mc, sl_object *o, const sl_node *jobset_spec);
 #endif

@@ -66,6 +66,35 @@ static const struct kind_entry kinds[] = {
 	{"keda.sh", "ScaledObject", SL_KIND_SCALED_OBJECT, "KEDA ScaledObject", sl_model_bind_core},
 	{"kueue.x-k8s.io", "ResourceFlavor", SL_KIND_KUEUE_RESOURCE_FLAVOR, "ResourceFlavor",
 	 sl_model_bind_core},
+	/* the kinds that serve or train models beside KServe (docs/domain.md) */
+	{"ray.io", "RayCluster", SL_KIND_RAY_CLUSTER, "RayCluster", sl_model_bind_ray},
+	{"ray.io", "RayService", SL_KIND_RAY_SERVICE, "RayService", sl_model_bind_ray},
+	{"ray.io", "RayJob", SL_KIND_RAY_JOB, "RayJob", sl_model_bind_ray},
+	{"ray.io", "RayCronJob", SL_KIND_RAY_CRON_JOB, "RayCronJob", sl_model_bind_ray},
+	{"leaderworkerset.x-k8s.io", "LeaderWorkerSet", SL_KIND_LEADER_WORKER_SET,
+	 "LeaderWorkerSet", sl_model_bind_lws},
+	{"jobset.x-k8s.io", "JobSet", SL_KIND_JOBSET, "JobSet", sl_model_bind_jobset},
+	{"trainer.kubeflow.org", "TrainJob", SL_KIND_TRAIN_JOB, "TrainJob", sl_model_bind_jobset},
+	{"trainer.kubeflow.org", "TrainingRuntime", SL_KIND_TRAINING_RUNTIME, "TrainingRuntime",
+	 sl_model_bind_jobset},
+	{"trainer.kubeflow.org", "ClusterTrainingRuntime", SL_KIND_CLUSTER_TRAINING_RUNTIME,
+	 "ClusterTrainingRuntime", sl_model_bind_jobset},
+	{"kubeflow.org", "PyTorchJob", SL_KIND_PYTORCH_JOB, "PyTorchJob", sl_model_bind_kubeflow},
+	{"kubeflow.org", "TFJob", SL_KIND_TF_JOB, "TFJob", sl_model_bind_kubeflow},
+	{"kubeflow.org", "MPIJob", SL_KIND_MPI_JOB, "MPIJob", sl_model_bind_kubeflow},
+	{"kubeflow.org", "XGBoostJob", SL_KIND_XGBOOST_JOB, "XGBoostJob", sl_model_bind_kubeflow},
+	{"kubeflow.org", "PaddleJob", SL_KIND_PADDLE_JOB, "PaddleJob", sl_model_bind_kubeflow},
+	{"kubeflow.org", "JAXJob", SL_KIND_JAX_JOB, "JAXJob", sl_model_bind_kubeflow},
+	{"kaito.sh", "Workspace", SL_KIND_KAITO_WORKSPACE, "KAITO Workspace", sl_model_bind_kaito},
+	{"sparkoperator.k8s.io", "SparkApplication", SL_KIND_SPARK_APPLICATION, "SparkApplication",
+	 sl_model_bind_spark},
+	{"sparkoperator.k8s.io", "ScheduledSparkApplication", SL_KIND_SCHEDULED_SPARK_APPLICATION,
+	 "ScheduledSparkApplication", sl_model_bind_spark},
+	{"batch.volcano.sh", "Job", SL_KIND_VOLCANO_JOB, "Volcano Job", sl_model_bind_volcano},
+	/* wrappers: their objects[] are bound as objects (sl_object_bind_all) */
+	{"template.openshift.io", "Template", SL_KIND_OPENSHIFT_TEMPLATE, "Template",
+	 sl_model_bind_core},
+	{"", "Template", SL_KIND_OPENSHIFT_TEMPLATE, "Template", sl_model_bind_core},
 };
 enum { N_KINDS = sizeof kinds / sizeof kinds[0] };
 
@@ -81,7 +110,57 @@ bool sl_kind_is_serving(sl_kind k)
 {
 	return k == SL_KIND_INFERENCE_SERVICE || k == SL_KIND_KNATIVE_SERVICE ||
 	       k == SL_KIND_KNATIVE_CONFIGURATION || k == SL_KIND_SELDON_SERVER ||
-	       k == SL_KIND_LLM_INFERENCE_SERVICE || k == SL_KIND_INFERENCE_GRAPH;
+	       k == SL_KIND_LLM_INFERENCE_SERVICE || k == SL_KIND_INFERENCE_GRAPH ||
+	       k == SL_KIND_RAY_SERVICE || k == SL_KIND_LEADER_WORKER_SET ||
+	       k == SL_KIND_KAITO_WORKSPACE;
+}
+
+/* The labels each controller adds to its pods (docs/domain.md: KubeRay labelPod, the
+** LeaderWorkerSet constructors, JobSet labelAndAnnotateObject, the Kubeflow v1 label keys,
+** the Spark operator's, Volcano's), with the workload keys Kubernetes adds to a Job's pods. */
+const char *const *sl_kind_pod_label_prefixes(sl_kind k)
+{
+	static const char *const ray[] = {"ray.io/", "app.kubernetes.io/name",
+					  "app.kubernetes.io/created-by", NULL};
+	static const char *const lws[] = {"leaderworkerset.sigs.k8s.io/",
+					  "statefulset.kubernetes.io/pod-name",
+					  "apps.kubernetes.io/pod-index", "controller-revision-hash", NULL};
+	static const char *const jobset[] = {"jobset.sigs.k8s.io/", "batch.kubernetes.io/",
+					     "job-name", "controller-uid", NULL};
+	static const char *const trainer[] = {"jobset.sigs.k8s.io/", "trainer.kubeflow.org/",
+					      "batch.kubernetes.io/", "job-name", "controller-uid",
+					      NULL};
+	static const char *const kubeflow[] = {"training.kubeflow.org/", NULL};
+	static const char *const spark[] = {"spark-role", "spark-app-selector", "spark-app-name",
+					    "spark-exec-id", "sparkoperator.k8s.io/", NULL};
+	static const char *const volcano[] = {"volcano.sh/", NULL};
+	switch (k) {
+	case SL_KIND_RAY_CLUSTER:
+	case SL_KIND_RAY_SERVICE:
+	case SL_KIND_RAY_JOB:
+	case SL_KIND_RAY_CRON_JOB:
+		return ray;
+	case SL_KIND_LEADER_WORKER_SET:
+		return lws;
+	case SL_KIND_JOBSET:
+		return jobset;
+	case SL_KIND_TRAIN_JOB:
+		return trainer;
+	case SL_KIND_PYTORCH_JOB:
+	case SL_KIND_TF_JOB:
+	case SL_KIND_MPI_JOB:
+	case SL_KIND_XGBOOST_JOB:
+	case SL_KIND_PADDLE_JOB:
+	case SL_KIND_JAX_JOB:
+		return kubeflow;
+	case SL_KIND_SPARK_APPLICATION:
+	case SL_KIND_SCHEDULED_SPARK_APPLICATION:
+		return spark;
+	case SL_KIND_VOLCANO_JOB:
+		return volcano;
+	default:
+		return NULL;
+	}
 }
 
 static bool is_alnum(unsigned char c)
@@ -89,15 +168,15 @@ static bool is_alnum(unsigned char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-static uint32_t kinds_by_letter[26];   /* the entries of kinds[] whose name starts with 'A'+i */
+static uint64_t kinds_by_letter[26];   /* the entries of kinds[] whose name starts with 'A'+i */
 static bool word_char[256];             /* letters and digits */
 static pthread_once_t by_letter_once = PTHREAD_ONCE_INIT;
 
 static void index_letters(void)
 {
-	_Static_assert(N_KINDS <= 32, "a kinds[] set is a 32-bit mask");
+	_Static_assert(N_KINDS <= 64, "a kinds[] set is a 64-bit mask");
 	for (size_t k = 0; k < N_KINDS; k++)
-		kinds_by_letter[kinds[k].kind[0] - 'A'] |= (uint32_t)1 << k;
+		kinds_by_letter[kinds[k].kind[0] - 'A'] |= (uint64_t)1 << k;
 	for (int c = 0; c < 256; c++)
 		word_char[c] = is_alnum((unsigned char)c);
 }
@@ -126,8 +205,8 @@ uint64_t sl_kinds_named_in_until(const char *text, size_t len, const uint64_t *e
 		unsigned letter = start < len ? (unsigned)(t[start] - 'A') : 26;
 		if (letter >= 26)
 			continue;
-		for (uint32_t m = kinds_by_letter[letter]; m; m &= m - 1) {
-			size_t k = (size_t)__builtin_ctz(m);
+		for (uint64_t m = kinds_by_letter[letter]; m; m &= m - 1) {
+			size_t k = (size_t)__builtin_ctzll(m);
 			if (strncmp(kinds[k].kind, (const char *)t + start, i - start) == 0 &&
 			    kinds[k].kind[i - start] == '\0') {
 				seen |= (uint64_t)1 << kinds[k].id;
@@ -180,10 +259,11 @@ void sl_object_default_mode(sl_object *o, sl_mode m)
 	o->mode = m;
 }
 
-sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
+sl_err sl_object_bind_at(sl_model_ctx *mc, const sl_doc *doc, const sl_node *root, uint32_t item,
+			 sl_object **out)
 {
 	*out = NULL;
-	const sl_node *root = sl_node_deref(doc->root);
+	root = sl_node_deref(root);
 	if (!root || root->type != SL_NODE_MAP)
 		return SL_OK;
 	const char *kind = sl_scalar(sl_map_get(root, "kind"));
@@ -199,6 +279,7 @@ sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
 	o->doc = doc;
 	o->path = mc->path;
 	o->root = root;
+	o->item = item;
 	o->kind = k;
 	o->api_version = api;
 	o->kind_name = kind;
@@ -217,6 +298,24 @@ sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
 	return SL_OK;
 }
 
+sl_err sl_object_bind(sl_model_ctx *mc, const sl_doc *doc, sl_object **out)
+{
+	return sl_object_bind_at(mc, doc, doc->root, 0, out);
+}
+
+const sl_node *sl_object_wrapped(sl_model_ctx *mc, const sl_object *o)
+{
+	const sl_node *items = NULL;
+	if (o->item)
+		return NULL;   /* a List in a List is not applied as one */
+	if (o->kind == SL_KIND_OPENSHIFT_TEMPLATE)
+		items = sl_model_field(mc, o->root, "objects", SL_T_SEQ_OF_MAP);
+	else if (o->kind == SL_KIND_NODE_LIST && o->kind_name && strcmp(o->kind_name, "List") == 0)
+		items = sl_map_get(o->root, "items");   /* typed by the pools (node dumps) */
+	items = sl_node_deref(items);
+	return items && items->type == SL_NODE_SEQ ? items : NULL;
+}
+
 sl_err sl_object_bind_units(sl_model_ctx *mc, sl_object *o)
 {
 	for (size_t i = 0; i < N_KINDS; i++)
@@ -229,7 +328,7 @@ bool sl_object_same(const sl_object *a, const sl_object *b)
 {
 	if (a == b)
 		return true;
-	if (!a || !b || !a->doc || !b->doc || a->doc->index != b->doc->index)
+	if (!a || !b || !a->doc || !b->doc || a->doc->index != b->doc->index || a->item != b->item)
 		return false;
 	return a->path == b->path || (a->path && b->path && strcmp(a->path, b->path) == 0);
 }

@@ -37,6 +37,23 @@ sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, boo
 	return SL_OK;
 }
 
+sl_err sl_model_bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmpl, sl_role role,
+			      const char *name, sl_unit **out)
+{
+	sl_unit *u = sl_model_add_unit(mc, o, role, name);
+	if (!u)
+		return SL_ENOMEM;
+	if (tmpl) {
+		u->meta = sl_model_field(mc, tmpl, "metadata", SL_T_MAP);
+		if (u->meta) {
+			sl_model_field(mc, u->meta, "labels", SL_T_STRMAP);
+			sl_model_field(mc, u->meta, "annotations", SL_T_STRMAP);
+		}
+	}
+	*out = u;
+	return sl_unit_bind_podspec(mc, u, sl_model_field(mc, tmpl, "spec", SL_T_MAP));
+}
+
 static void bind_tolerations(sl_model_ctx *mc, const sl_node *tols)
 {
 	for (size_t i = 0; tols && i < tols->u.seq.n; i++) {
@@ -215,8 +232,14 @@ long long sl_unit_replicas(const sl_unit *u, const sl_node **at)
 	return u->min_replicas;
 }
 
+long long sl_unit_pods(const sl_unit *u)
+{
+	return u->pods >= 0 ? u->pods : u->min_replicas;
+}
+
 static const char *const role_names[] = {"pod", "predictor", "transformer", "explainer", "worker",
-					 "canary", "router", "runtime", "llm", "scheduler", "server"};
+					 "canary", "router", "runtime", "llm", "scheduler", "server",
+					 "head", "leader"};
 
 const char *sl_unit_role_name(const sl_unit *u)
 {

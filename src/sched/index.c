@@ -45,6 +45,9 @@ bool sl_index_kind_looked_up(sl_kind k)
 	case SL_KIND_HORIZONTAL_POD_AUTOSCALER: /* the replicas a workload keeps */
 	case SL_KIND_SCALED_OBJECT:
 	case SL_KIND_KUEUE_RESOURCE_FLAVOR:
+	case SL_KIND_TRAINING_RUNTIME:          /* a TrainJob's runtime (merge.c) */
+	case SL_KIND_CLUSTER_TRAINING_RUNTIME:
+	case SL_KIND_TRAIN_JOB:                 /* the runtimes TrainJobs use */
 		return true;
 	default:
 		return false;
@@ -140,6 +143,7 @@ static sl_err identity_digest(const sl_object *o, sl_arena *a, sl_object **out)
 	c->name = arena_dup(a, o->name, &oom);
 	c->namespace_ = arena_dup(a, o->namespace_, &oom);
 	c->mode = o->mode;
+	c->item = o->item;
 	if (oom)
 		return SL_ENOMEM;
 	*out = c;
@@ -174,10 +178,10 @@ sl_err sl_index_digest(const sl_object *o, const sl_config *cfg, sl_arena *a,
 		*out = c;
 		return SL_OK;
 	}
-	sl_doc *d;   /* the whole document */
-	if ((err = sl_tree_copy(a, o->doc, NULL, NULL, 0, NULL, NULL, &d)) || !d)
+	sl_doc *d;   /* the whole document (of a List's or Template's item: the item) */
+	if ((err = sl_tree_copy(a, o->doc, o->item ? o->root : NULL, NULL, 0, NULL, NULL, &d)) || !d)
 		return err;
-	if ((err = sl_object_bind(&mc, d, &c)))
+	if ((err = sl_object_bind_at(&mc, d, d->root, o->item, &c)))
 		return err;
 	*out = c;
 	return SL_OK;
@@ -526,14 +530,32 @@ static int cmp_use(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The templates the units use, from their facts: one entry per (kind, name), sorted. */
+/* The training runtime a TrainJob's runtimeRef names, as a use: its kind (default
+** ClusterTrainingRuntime) and name; false when it names none. */
+static bool train_job_use(const sl_object *job, sl_kind *kind, const char **name)
+{
+	const sl_node *ref = sl_map_get(job->spec, "runtimeRef");
+	const char *k = sl_scalar(sl_map_get(ref, "kind"));
+	*name = sl_scalar(sl_map_get(ref, "name"));
+	*kind = k && strcmp(k, "TrainingRuntime") == 0 ? SL_KIND_TRAINING_RUNTIME
+						       : SL_KIND_CLUSTER_TRAINING_RUNTIME;
+	return *name && **name;
+}
+
+/* The templates the units use, from their facts (and the TrainJobs' runtimeRefs): one entry per
+** (kind, name), sorted. */
 static sl_err gather_used(sl_index *ix)
 {
 	for (size_t i = 0; i < ix->n_used; i++)
 		free(ix->used[i].name);
 	ix->n_used = 0;
-	for (size_t i = 0; i < ix->n_facts; i++) {
-		const char *s = ix->facts[i]->uses;
+	size_t n_jobs = ix->n_by_kind[SL_KIND_TRAIN_JOB];
+	for (size_t i = 0; i < ix->n_facts + n_jobs; i++) {
+		sl_kind kind = i < ix->n_facts ? ix->facts[i]->uses_kind : SL_KIND_UNKNOWN;
+		const char *s = i < ix->n_facts ? ix->facts[i]->uses : NULL;
+		if (i >= ix->n_facts &&
+		    !train_job_use(ix->by_kind[SL_KIND_TRAIN_JOB][i - ix->n_facts], &kind, &s))
+			continue;
 		while (s && *s) {
 			size_t l = strcspn(s, "\n");
 			struct sl_index_use *nv = sl_xrealloc(ix->used, (ix->n_used + 1) * sizeof *nv);
@@ -545,7 +567,7 @@ static sl_err gather_used(sl_index *ix)
 				return SL_ENOMEM;
 			memcpy(name, s, l);
 			name[l] = '\0';
-			ix->used[ix->n_used].kind = ix->facts[i]->uses_kind;
+			ix->used[ix->n_used].kind = kind;
 			ix->used[ix->n_used++].name = name;
 			s += l + (s[l] == '\n');
 		}
@@ -849,8 +871,10 @@ long long sl_index_unit_replicas(const sl_index *ix, const sl_unit *u, const sl_
 {
 	long long min;
 	const sl_node *m;
-	const sl_object *a = u->obj->n_units == 1 && u == &u->obj->units[0] &&
-			     (u->role == SL_ROLE_POD || u->role == SL_ROLE_SERVER)
+	/* the object's one unit, or a LeaderWorkerSet's (its scale subresource counts groups) */
+	const sl_object *a = (u->obj->n_units == 1 && u == &u->obj->units[0] &&
+			      (u->role == SL_ROLE_POD || u->role == SL_ROLE_SERVER)) ||
+			     u->obj->kind == SL_KIND_LEADER_WORKER_SET
 		? sl_index_autoscaler(ix, u->obj, &min, &m) : NULL;
 	*scaler = a;
 	*at = a ? m : u->replicas;

@@ -8,8 +8,18 @@
 **            atomic (a non-empty list of the InferenceService replaces the runtime's);
 **   Seldon   a Server over its ServerConfig: mergo WithOverride + WithAppendSlice, so maps merge
 **            (the Server wins), scalars are overridden and lists are appended (the ServerConfig's
-**            entries first, then the Server's).
-** Nothing is copied: the accessors iterate the unit's and the template's nodes in place. */
+**            entries first, then the Server's);
+**   LLM      an LLMInferenceService workload over the LLMInferenceServiceConfigs of its baseRefs,
+**            in order (KServe combineBaseRefsConfig: a strategic merge per config, the service
+**            last), the config's unit of the same name (template, worker, prefill.template...);
+**   Trainer  a TrainJob's replicated job over its (Cluster)TrainingRuntime's one of that name:
+**            runtimePatches (podTemplateOverrides, podSpecOverrides), strategic merge patches;
+**   inline   a unit over a template the object holds itself (u->inline_base): a SparkApplication
+**            driver or executor over its pod template (the operator's webhook merges
+**            nodeSelector, appends tolerations), a KAITO Workspace over the pod KAITO writes
+**            (its tolerations appended, labelSelector's node affinity).
+** docs/domain.md §4, §6, §7, §11. Nothing is copied: the accessors iterate the unit's and the
+** templates' nodes in place. */
 #ifndef SL_MERGE_H
 #define SL_MERGE_H
 
@@ -19,21 +29,28 @@
 #include "model/model.h"
 #include "yaml/yaml_tree.h"
 
+#define SL_MERGE_MAX 8          /* the templates one unit is merged over, at most */
+
 typedef struct sl_merged {
 	const sl_unit *unit;
-	const sl_unit *base;        /* the template's unit it is merged over; NULL when none */
-	bool append;                /* Seldon: lists appended; KServe: a non-empty list replaces */
+	const sl_unit *base;        /* the template's unit it is merged over, the last (winning) one
+				       when several are; NULL when none */
+	bool append;                /* Seldon, inline: lists appended; KServe: a non-empty list
+				       replaces */
+	const sl_unit *bases[SL_MERGE_MAX];   /* every template, the first merged first (the
+				       lowest precedence); bases[n_bases - 1] is base */
+	size_t n_bases;
 } sl_merged;
 
-/* u merged over its template, when one is among the linted files. */
+/* u merged over its templates, those among the linted files. */
 sl_merged sl_merge_unit(const sl_index *ix, const sl_unit *u);
 
 /* The items of a merged list, in the order the pod gets them. */
 typedef struct sl_items {
-	const sl_node *seq[2];      /* the lists read in turn: [0] first */
-	bool base[2];               /* which of them is the template's */
-	size_t list, i;
-	bool from_base;             /* set by sl_merge_items_next: the item came from the template */
+	const sl_node *seq[SL_MERGE_MAX + 1];   /* the lists read in turn: [0] first */
+	bool base[SL_MERGE_MAX + 1];            /* which of them is a template's */
+	size_t n, list, i;
+	bool from_base;             /* set by sl_merge_items_next: the item came from a template */
 } sl_items;
 /* The next item, or NULL at the end. */
 const sl_node *sl_merge_items_next(sl_items *it);
@@ -46,11 +63,11 @@ sl_items sl_merged_affinity_list(const sl_merged *m, const char *path);
 /* The number of items sl_items would give (a copy of it is walked). */
 size_t sl_merge_items_count(sl_items it);
 
-/* The merged nodeSelector's pairs: the unit's, then the template's whose key the unit does not
-** set. */
+/* The merged nodeSelector's pairs: the unit's, then each template's (the last merged first)
+** whose key nothing read before sets. */
 typedef struct sl_pairs {
-	const sl_node *map[2];
-	size_t list, i;
+	const sl_node *map[SL_MERGE_MAX + 1];
+	size_t n, list, i;
 	bool from_base;
 } sl_pairs;
 sl_pairs sl_merged_node_selector(const sl_merged *m);
@@ -60,7 +77,14 @@ const sl_pair *sl_merge_pairs_next(sl_pairs *it);
 bool sl_merged_has_node_selection(const sl_merged *m);
 
 /* True when o is a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
-** LLMInferenceServiceConfig). */
+** LLMInferenceServiceConfig, TrainingRuntime, ClusterTrainingRuntime). */
 bool sl_merge_kind_is_template(sl_kind k);
+
+/* Completes a TrainJob's units once the files are indexed: one per replicated job of the runtime
+** its runtimeRef names (the TrainJob's own patch of that job, when it has one, is the unit's pod
+** spec; else the scalar runtimeRef.name, where findings about the runtime's fields go), with the runtime's containers and the pods the trainer makes
+** (trainer.numNodes, else the runtime's mlPolicy.numNodes). With no such runtime among the
+** files the TrainJob has no units. Other objects are untouched. SL_ENOMEM only. */
+sl_err sl_merge_complete(const sl_index *ix, sl_object *o, sl_arena *a);
 
 #endif

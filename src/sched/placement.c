@@ -373,9 +373,10 @@ sl_err sl_placement_pod_of(const sl_index *ix, const sl_unit *u, sl_arena *a,
 	sl_merged m = sl_merge_unit(ix, u);
 	sl_err err;
 	sl_pairs ps = sl_merged_node_selector(&m);
+	/* a template's pair is in another file (no position), an inline base's in the unit's own */
 	for (const sl_pair *p; (p = sl_merge_pairs_next(&ps));)
 		if ((err = add_selector(pod, a, (sl_label){sl_node_str(p->key), sl_node_str(p->value)},
-					ps.from_base ? NULL : p->key)))
+					ps.from_base && !u->inline_base ? NULL : p->key)))
 			return err;
 	/* KServe turns serving.kserve.io/gke-accelerator into this nodeSelector */
 	const sl_node *gke = sl_map_get(u->obj->annotations, "serving.kserve.io/gke-accelerator");
@@ -919,8 +920,8 @@ sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a, sl_p
 	*out = (sl_placement){0};
 	size_t np;
 	const sl_pool *pools = sl_pool_set_pools(sl_index_pool_set(ix), &np);
-	if (!np || sl_merge_kind_is_template(u->obj->kind))
-		return SL_OK;
+	if (!np || sl_merge_kind_is_template(u->obj->kind) || u->own_pool)
+		return SL_OK;   /* a template lands where its users do; an own pool is made to fit */
 	sl_placement_pod *pod;
 	sl_err err = sl_placement_pod_of(ix, u, a, &pod);
 	if (err || !pod)

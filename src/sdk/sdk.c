@@ -117,10 +117,22 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 		return NULL;
 	}
 	vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	char *ptr = sl_node_pointer(ptr_node, f->arena);
 	const sl_doc *doc = sl_node_doc(at);
+	/* a node of a template in another file (a TrainJob's runtime's containers): the finding
+	** goes at the unit's own field that names it, its pointer with it */
+	bool elsewhere = doc && (doc->index >= f->tree.n_docs || f->tree.docs[doc->index] != doc);
+	if (elsewhere && ctx->unit && ctx->unit->pod && sl_node_doc(ctx->unit->pod) &&
+	    sl_node_doc(ctx->unit->pod) == f->tree.docs[sl_node_doc(ctx->unit->pod)->index]) {
+		ptr_node = ctx->unit->pod;
+		at = sl_node_key(ptr_node) ? sl_node_key(ptr_node) : ptr_node;
+		doc = sl_node_doc(at);
+	}
+	char *ptr = sl_node_pointer(ptr_node, f->arena);
 	sl_frec *rec = sl_engine_record(f, ctx->rule_index, doc ? doc->index : 0, at->start,
 					at->end, ptr, msg, ctx->obj, ctx->unit);
+	if (rec && elsewhere && ptr_node == ctx->unit->pod)
+		sl_report_note(ctx, (sl_report *)rec, "The field is the template's this unit is merged "
+			       "over (its runtime, config or pod template), not among this file's lines.");
 	return (sl_report *)rec;
 }
 

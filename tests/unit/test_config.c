@@ -82,7 +82,9 @@ static void expect_default_cluster(const struct sl_cluster_config *c)
 	cr_expect_eq(c->critical_priority, 1000000);
 	cr_expect_eq(c->critical_priority_classes.n, 0);
 	cr_expect_eq(c->priority_classes.n, 0);
-	LIST(c->batch_kinds, "Job", "CronJob");
+	LIST(c->batch_kinds, "Job", "CronJob", "RayJob", "RayCronJob", "JobSet", "TrainJob", "PyTorchJob",
+	     "TFJob", "MPIJob", "XGBoostJob", "PaddleJob", "JAXJob", "SparkApplication",
+	     "ScheduledSparkApplication");
 	cr_expect_eq(c->n_node_pools, 0);
 	cr_expect_null(c->node_inventory);
 }
@@ -156,7 +158,9 @@ Test(config, present_lists_override_defaults_even_empty)
 	cr_expect_eq(c->spot_labels.n, 0);
 	cr_expect_null(c->kserve_version);
 	cr_expect_eq(c->gpu_node_labels.n, 11);    /* absent: default */
-	LIST(c->batch_kinds, "Job", "CronJob");
+	LIST(c->batch_kinds, "Job", "CronJob", "RayJob", "RayCronJob", "JobSet", "TrainJob", "PyTorchJob",
+	     "TFJob", "MPIJob", "XGBoostJob", "PaddleJob", "JAXJob", "SparkApplication",
+	     "ScheduledSparkApplication");
 	sl_config_free(cfg);
 }
 

@@ -75,11 +75,10 @@ static char *slurp(const char *path)
 
 /* The project in testdata/custom/<name>/ under its config, linted whole and streamed (low
 ** memory: the template a unit is merged over is then the index's digest of it). */
-static void project(const char *name)
+static void project_at(const char *dir, const char *name)
 {
 	static const char *const sel[] = {"acme"};
-	char dir[256], config[300], expected[300], strip[300];
-	snprintf(dir, sizeof dir, DIR_ "/%s", name);
+	char config[300], expected[300], strip[300];
 	snprintf(config, sizeof config, "%s/.schedlint.yaml", dir);
 	snprintf(expected, sizeof expected, "%s/expected.txt", dir);
 	snprintf(strip, sizeof strip, "%s/", dir);
@@ -102,6 +101,13 @@ static void project(const char *name)
 		sl_config_free(cfg);
 	}
 	free(want);
+}
+
+static void project(const char *name)
+{
+	char dir[256];
+	snprintf(dir, sizeof dir, DIR_ "/%s", name);
+	project_at(dir, name);
 }
 
 Test(custom, declared_rules_report_exactly_the_expected_findings)
@@ -270,4 +276,38 @@ Test(custom, sarif_and_json_carry_a_declared_rule)
 	json_decref(js);
 	free(buf);
 	sl_run_free(run);
+}
+
+Test(custom, the_workload_kinds_units_have_the_same_facts)
+{
+	/* testdata/kinds/custom-unit (issue 28): $unit.priority.value is 0 with no class, a name
+	** selector with a capture group matches, $unit.replicas counts a group's pods */
+	project_at("testdata/kinds/custom-unit", "kinds/custom-unit");
+}
+
+Test(custom, a_train_job_is_completed_from_its_runtime_streamed_too)
+{
+	/* testdata/kinds/trainer: TrainJob sft's units come from its runtime, which the index holds
+	** as a digest when the run streams (low memory); the finding is the same either way */
+	for (int streamed = 0; streamed < 2; streamed++) {
+		sl_config *cfg = NULL;
+		sl_run_options o = SL_RUN_OPTIONS_INIT;
+		o.jobs = 1;
+		o.low_memory = streamed;
+		sl_run *run = lint_with("testdata/kinds/trainer/.schedlint.yaml", &o,
+					"testdata/kinds/trainer", &cfg);
+		size_t n = 0;
+		for (size_t i = 0; i < sl_run_finding_count(run); i++) {
+			const sl_finding *f = sl_run_finding(run, i);
+			if (strcmp(f->rule, "gpu-without-toleration") != 0)
+				continue;
+			n++;
+			cr_expect(strstr(f->path, "runtime-alone.yaml") ||
+				  (strstr(f->path, "trainjobs.yaml") && f->line == 45),
+				  "%s:%u: %s", f->path, f->line, f->message);
+		}
+		cr_expect_eq(n, 2, "%s: %zu findings", streamed ? "streamed" : "whole", n);
+		sl_run_free(run);
+		sl_config_free(cfg);
+	}
 }

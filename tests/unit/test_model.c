@@ -6,6 +6,7 @@
 ** Runs from the project root; config fixtures are in testdata/unit. */
 #include <criterion/criterion.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1274,4 +1275,240 @@ Test(merge, templates_used_by_units_among_the_files)
 	done(cfg);
 	done(isvc);
 	done(llm);
+}
+
+/* --- the workload kinds of issue 28 (docs/domain.md) ---------------------------------------- */
+
+Test(model_ray, raycluster_groups)
+{
+	bound *b = bind("apiVersion: ray.io/v1\nkind: RayCluster\nmetadata: {name: llama}\n"
+			"spec:\n"
+			"  headGroupSpec:\n"
+			"    template: {spec: {containers: [{name: ray-head}]}}\n"
+			"  workerGroupSpecs:\n"
+			"    - groupName: gpu\n"
+			"      replicas: 3\n"
+			"      numOfHosts: 4\n"
+			"      template: {spec: {containers: [{name: w}]}}\n"
+			"    - groupName: capped\n"
+			"      replicas: 9\n"
+			"      maxReplicas: 5\n"
+			"      template: {spec: {containers: [{name: w}]}}\n"
+			"    - groupName: floor\n"
+			"      minReplicas: 2\n"
+			"      template: {spec: {containers: [{name: w}]}}\n"
+			"    - groupName: idle\n"
+			"      replicas: 2\n"
+			"      suspend: true\n"
+			"      template: {spec: {containers: [{name: w}]}}\n");
+	expect_no_reports(b);
+	UNITS(b, "head", "worker group gpu", "worker group capped", "worker group floor",
+	      "worker group idle");
+	cr_expect_eq(unit(b, 0)->role, SL_ROLE_HEAD);
+	cr_expect_eq(unit(b, 0)->min_replicas, 1);
+	cr_expect_eq(unit(b, 1)->role, SL_ROLE_WORKER);
+	cr_expect_eq(unit(b, 1)->min_replicas, 3, "replicas: the groups' replicas");
+	cr_expect_eq(sl_unit_pods(unit(b, 1)), 12, "3 replicas of 4 hosts");
+	cr_expect_eq(unit(b, 2)->min_replicas, 5, "replicas above maxReplicas: max");
+	cr_expect_eq(unit(b, 3)->min_replicas, 2, "no replicas: minReplicas");
+	cr_expect_eq(unit(b, 4)->min_replicas, 0, "a suspended group runs nothing");
+	cr_expect_str_eq(sl_object_unit_label(unit(b, 1), b->a), "RayCluster llama, worker group gpu");
+	done(b);
+}
+
+Test(model_ray, rayservice_and_rayjob)
+{
+	bound *b = bind("apiVersion: ray.io/v1\nkind: RayService\nmetadata: {name: chat}\n"
+			"spec:\n"
+			"  rayClusterConfig:\n"
+			"    headGroupSpec: {template: {spec: {containers: [{name: h}]}}}\n"
+			"    workerGroupSpecs:\n"
+			"      - {groupName: gpu, replicas: 2, template: {spec: {containers: [{name: w}]}}}\n");
+	expect_no_reports(b);
+	UNITS(b, "head", "worker group gpu");
+	cr_expect(sl_kind_is_serving(obj(b)->kind));
+	cr_expect_eq(unit(b, 1)->min_replicas, 2);
+	done(b);
+	b = bind("apiVersion: ray.io/v1\nkind: RayJob\nmetadata: {name: ft}\n"
+		 "spec:\n"
+		 "  submitterPodTemplate: {spec: {containers: [{name: s}]}}\n"
+		 "  rayClusterSpec:\n"
+		 "    headGroupSpec: {template: {spec: {containers: [{name: h}]}}}\n"
+		 "    workerGroupSpecs:\n"
+		 "      - {groupName: t, replicas: 4, template: {spec: {containers: [{name: w}]}}}\n");
+	expect_no_reports(b);
+	UNITS(b, "head", "worker group t", "submitter");
+	cr_expect_eq(unit(b, 1)->min_replicas, -1, "a RayJob's cluster runs to completion");
+	cr_expect_eq(sl_unit_pods(unit(b, 1)), 4);
+	cr_expect_not(sl_kind_is_serving(obj(b)->kind));
+	done(b);
+	/* HTTPMode submits from the operator: no submitter pod */
+	b = bind("apiVersion: ray.io/v1\nkind: RayJob\nmetadata: {name: ft}\n"
+		 "spec:\n"
+		 "  submissionMode: HTTPMode\n"
+		 "  submitterPodTemplate: {spec: {containers: [{name: s}]}}\n"
+		 "  rayClusterSpec: {headGroupSpec: {template: {spec: {containers: [{name: h}]}}}}\n");
+	UNITS(b, "head");
+	done(b);
+}
+
+Test(model_lws, leader_and_workers)
+{
+	bound *b = bind("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+			"metadata:\n  name: vllm\n  annotations:\n"
+			"    leaderworkerset.sigs.k8s.io/exclusive-topology: cloud.google.com/gke-nodepool\n"
+			"spec:\n"
+			"  replicas: 2\n"
+			"  leaderWorkerTemplate:\n"
+			"    size: 4\n"
+			"    leaderTemplate: {spec: {containers: [{name: l}]}}\n"
+			"    workerTemplate: {spec: {containers: [{name: w}]}}\n");
+	expect_no_reports(b);
+	UNITS(b, "leader", "worker");
+	cr_expect_eq(unit(b, 0)->role, SL_ROLE_LEADER);
+	cr_expect_eq(unit(b, 0)->min_replicas, 2, "the groups");
+	cr_expect_eq(sl_unit_pods(unit(b, 0)), 2, "a leader per group");
+	cr_expect_eq(sl_unit_pods(unit(b, 1)), 6, "size - 1 workers per group");
+	cr_expect_not_null(unit(b, 1)->exclusive_topology);
+	done(b);
+	b = bind("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+		 "metadata: {name: one}\n"
+		 "spec:\n"
+		 "  leaderWorkerTemplate:\n"
+		 "    size: 2\n"
+		 "    workerTemplate: {spec: {containers: [{name: w}]}}\n");
+	UNITS(b, "leader and workers");
+	cr_expect_eq(unit(b, 0)->min_replicas, 1, "replicas defaults to 1");
+	cr_expect_eq(sl_unit_pods(unit(b, 0)), 2);
+	cr_expect_null(unit(b, 0)->exclusive_topology);
+	done(b);
+}
+
+Test(model_jobset, replicated_jobs)
+{
+	bound *b = bind("apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\n"
+			"metadata:\n  name: pt\n  annotations:\n"
+			"    alpha.jobset.sigs.k8s.io/exclusive-topology: cloud.google.com/gke-nodepool\n"
+			"spec:\n"
+			"  replicatedJobs:\n"
+			"    - name: workers\n"
+			"      replicas: 4\n"
+			"      template:\n"
+			"        spec:\n"
+			"          parallelism: 2\n"
+			"          completions: 2\n"
+			"          template: {spec: {containers: [{name: w}]}}\n"
+			"    - name: driver\n"
+			"      template: {spec: {template: {spec: {containers: [{name: d}]}}}}\n");
+	expect_no_reports(b);
+	UNITS(b, "replicated job workers", "replicated job driver");
+	cr_expect_eq(unit(b, 0)->min_replicas, -1, "Jobs run to completion");
+	cr_expect_eq(sl_unit_pods(unit(b, 0)), 8, "4 Jobs x parallelism 2");
+	cr_expect_eq(sl_unit_pods(unit(b, 1)), 1);
+	cr_expect_not_null(unit(b, 0)->exclusive_topology, "the JobSet's annotation");
+	done(b);
+}
+
+Test(model_kubeflow, replica_specs_and_volcano_tasks)
+{
+	bound *b = bind("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: r}\n"
+			"spec:\n"
+			"  pytorchReplicaSpecs:\n"
+			"    Master: {replicas: 1, template: {spec: {containers: [{name: pytorch}]}}}\n"
+			"    Worker: {replicas: 3, template: {spec: {containers: [{name: pytorch}]}}}\n");
+	expect_no_reports(b);
+	UNITS(b, "Master", "Worker");
+	cr_expect_eq(unit(b, 0)->role, SL_ROLE_HEAD);
+	cr_expect_eq(sl_unit_pods(unit(b, 1)), 3);
+	done(b);
+	b = bind("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: v}\n"
+		 "spec:\n"
+		 "  priorityClassName: high\n"
+		 "  tasks:\n"
+		 "    - {name: ps, replicas: 2, template: {spec: {containers: [{name: c}]}}}\n"
+		 "    - replicas: 1\n"
+		 "      template: {spec: {priorityClassName: own, containers: [{name: c}]}}\n");
+	expect_no_reports(b);
+	UNITS(b, "task ps", "task default1");
+	cr_expect_str_eq(sl_scalar(unit(b, 0)->priority_class_name), "high", "the Job's class");
+	cr_expect_str_eq(sl_scalar(unit(b, 1)->priority_class_name), "own");
+	cr_expect_eq(sl_unit_pods(unit(b, 0)), 2);
+	done(b);
+}
+
+Test(model_spark, driver_executor_gpu)
+{
+	bound *b = bind("apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\n"
+			"metadata: {name: etl}\n"
+			"spec:\n"
+			"  driver: {cores: 1}\n"
+			"  executor:\n"
+			"    instances: 4\n"
+			"    gpu: {name: nvidia.com/gpu, quantity: 2}\n"
+			"    tolerations: [{key: dedicated, operator: Exists}]\n"
+			"    template: {spec: {tolerations: [{key: nvidia.com/gpu, operator: Exists}]}}\n");
+	expect_no_reports(b);
+	UNITS(b, "driver", "executor");
+	cr_expect_eq(unit(b, 0)->role, SL_ROLE_HEAD);
+	cr_expect_eq(sl_unit_pods(unit(b, 1)), 4);
+	const sl_container *c = main_container(unit(b, 1));
+	cr_assert_not_null(c->limits, "gpu: is a limit the operator sets");
+	cr_expect_str_eq(sl_scalar(sl_map_get(c->limits, "nvidia.com/gpu")), "2");
+	cr_assert_not_null(unit(b, 1)->inline_base, "the pod template is the base");
+	cr_expect_eq(sl_seq_n(unit(b, 1)->inline_base->tolerations), 1);
+	done(b);
+}
+
+Test(model_kaito, preset_and_own_pool)
+{
+	bound *b = bind("apiVersion: kaito.sh/v1beta1\nkind: Workspace\nmetadata: {name: falcon}\n"
+			"resource:\n"
+			"  instanceType: Standard_NC12s_v3\n"
+			"  count: 2\n"
+			"  labelSelector: {matchLabels: {apps: falcon}}\n"
+			"inference:\n"
+			"  preset: {name: falcon-7b}\n");
+	expect_no_reports(b);
+	UNITS(b, "inference");
+	const sl_unit *u = unit(b, 0);
+	cr_expect_not_null(u->own_pool, "KAITO provisions the instance type's nodes");
+	cr_expect_eq(u->min_replicas, 2);
+	cr_assert_not_null(u->inline_base);
+	cr_expect_eq(sl_seq_n(u->inline_base->tolerations), 2, "nvidia.com/gpu and sku=gpu");
+	cr_expect_str_eq(sl_scalar(sl_map_get(u->inline_base->node_selector, "apps")), "falcon");
+	cr_expect_not_null(main_container(u)->limits, "a preset's container limits a GPU");
+	done(b);
+}
+
+Test(model_ray, raycronjob_and_unnamed_group)
+{
+	bound *b = bind("apiVersion: ray.io/v1\nkind: RayCronJob\nmetadata: {name: nightly}\n"
+			"spec:\n"
+			"  schedule: '0 3 * * *'\n"
+			"  jobTemplate:\n"
+			"    rayClusterSpec:\n"
+			"      headGroupSpec: {template: {spec: {containers: [{name: h}]}}}\n"
+			"      workerGroupSpecs:\n"
+			"        - {replicas: 2, template: {spec: {containers: [{name: w}]}}}\n");
+	expect_no_reports(b);
+	UNITS(b, "head", "worker group #0");
+	cr_expect_eq(unit(b, 1)->min_replicas, -1, "a RayJob spec runs to completion");
+	cr_expect_eq(sl_unit_pods(unit(b, 1)), 2);
+	done(b);
+}
+
+Test(model_lws, pods_never_overflow)
+{
+	/* any integer may be written: the product saturates (UBSan would catch an overflow) */
+	bound *b = bind("apiVersion: leaderworkerset.x-k8s.io/v1\nkind: LeaderWorkerSet\n"
+			"metadata: {name: big}\n"
+			"spec:\n"
+			"  replicas: 9000000000000000000\n"
+			"  leaderWorkerTemplate:\n"
+			"    size: 9000000000000000000\n"
+			"    workerTemplate: {spec: {containers: [{name: w}]}}\n");
+	cr_expect_eq(sl_unit_pods(unit(b, 0)), LLONG_MAX);
+	done(b);
+	cr_expect_eq(sl_model_pods(-1, 4), -1);
+	cr_expect_eq(sl_model_pods(3, 4), 12);
 }

@@ -224,6 +224,24 @@ Test(schema, quantities_compare_numerically)
 	done(&r);
 }
 
+Test(schema, patterns_with_capture_groups_match)
+{
+	/* the match data holds the whole match only: PCRE2 says 0 when groups do not fit, a match */
+	struct run r;
+	const char *s = "properties:\n  priorityClassName: {pattern: '^(inference|serving)-'}\n"
+			"patternProperties:\n  '^(gpu|tpu)-(a|b)$': {type: integer}\n";
+	run(&r, s, "priorityClassName: serving-high\ngpu-a: 1\n");
+	cr_assert_eq(r.rc, 1, "%s", r.f.message);
+	done(&r);
+	run(&r, s, "priorityClassName: batch\n");
+	cr_assert_eq(r.rc, 0);
+	cr_assert_str_eq(r.f.message, "priorityClassName \"batch\" does not match ^(inference|serving)-");
+	done(&r);
+	run(&r, s, "tpu-b: many\n");
+	cr_assert_eq(r.rc, 0, "a patternProperties key with groups is matched");
+	done(&r);
+}
+
 static void compile_error(const char *schema, unsigned line, unsigned col, const char *message,
 			  bool unsupported)
 {
