@@ -148,7 +148,8 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 	if (strcmp(rule, "yaml-syntax") != 0)
 		return;
 	pp->f->broken = true;
-	struct syntax_issue *ns = sl_xrealloc(pp->syntax, (pp->n_syntax + 1) * sizeof *ns);
+	struct syntax_issue *ns = !sl_doubling_full(pp->n_syntax) ? pp->syntax
+		: sl_xrealloc(pp->syntax, sl_doubling_cap(pp->n_syntax) * sizeof *ns);
 	if (!ns) {
 		pp->f->oom = SL_ENOMEM;
 		return;

@@ -689,6 +689,37 @@ Test(model_core, pod)
 	done(b);
 }
 
+/* Containers appended one by one across several doublings of their array (unit.c): every one
+** kept, in order, each with its own fields. */
+Test(model_core, many_containers)
+{
+	char *y = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&y, &len);
+	cr_assert_not_null(m);
+	fputs("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  initContainers:\n", m);
+	for (int i = 0; i < 3; i++)
+		fprintf(m, "  - name: i%d\n", i);
+	fputs("  containers:\n", m);
+	for (int i = 0; i < 70; i++)
+		fprintf(m, "  - name: c%d\n    resources: {limits: {cpu: %d}}\n", i, i + 1);
+	fclose(m);
+	bound *b = bind(y);
+	expect_no_reports(b);
+	const sl_unit *u = unit(b, 0);
+	cr_assert_eq(u->n_containers, 73);
+	for (size_t i = 0; i < 73; i++) {
+		char want[16];
+		snprintf(want, sizeof want, i < 3 ? "i%zu" : "c%zu", i < 3 ? i : i - 3);
+		cr_expect_str_eq(u->containers[i].name, want, "container %zu", i);
+		cr_expect_eq(u->containers[i].init, i < 3, "container %zu", i);
+		cr_expect_eq(u->containers[i].limits != NULL, i >= 3, "container %zu", i);
+	}
+	cr_expect(u->containers[3].main, "the first non-init container serves");
+	done(b);
+	free(y);
+}
+
 /* The only unit of a workload (unnamed). */
 static const sl_unit *workload_unit(bound *b)
 {
