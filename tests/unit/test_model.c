@@ -1171,6 +1171,34 @@ Test(index, kinds_scan_stops_once_it_knows_enough)
 	cr_expect_eq(sl_kinds_named_in_until(t, strlen(t), more, 2), all);
 }
 
+/* The scan looks at eight bytes at a time for a capital letter: a kind's name is found at every
+** alignment and in every context a word-by-word scan finds it, and never inside a longer word. */
+Test(index, kinds_scan_at_every_alignment)
+{
+	static const char *const names[] = {"PriorityClass", "InferenceService", "Deployment",
+					    "ConfigMap", "Server", "Pod"};
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+		uint64_t want = sl_kinds_named_in(names[k], strlen(names[k]));
+		cr_assert_neq(want, 0, "%s is a kind", names[k]);
+		for (size_t pad = 0; pad < 20; pad++) {
+			char t[96];
+			const char *seps[][2] = {{" ", "\n"}, {":", ","}, {"x", " "}, {" ", "s"},
+						 {"\xC3\xA9", " "}, {"Q", ""}};
+			for (size_t s = 0; s < sizeof seps / sizeof *seps; s++) {
+				memset(t, 'a', pad);
+				t[pad] = '\0';
+				if (pad)
+					t[pad - 1] = ' ';
+				snprintf(t + strlen(t), sizeof t - strlen(t), "%s%s%s kind", seps[s][0],
+					 names[k], seps[s][1]);
+				bool glued = s == 2 || s == 3 || s == 5;
+				cr_expect_eq(sl_kinds_named_in(t, strlen(t)) & want, glued ? 0 : want,
+					     "\"%s\"", t);
+			}
+		}
+	}
+}
+
 /* --- merged units (merge.h) --- */
 
 /* The values of key `key` of the merged list's items, "a,b,c", each suffixed with * when it
