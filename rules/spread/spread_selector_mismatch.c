@@ -324,15 +324,26 @@ static const char *join_values(sl_arena *a, const sl_node *values)
 	return s;
 }
 
+/* What a finding names is formatted only when there is one: most selectors select their pods. */
 struct where {
-	const char *what;          /* "topologySpreadConstraints[0]" */
+	enum { SPREAD, REQUIRED, PREFERRED } what;   /* "topologySpreadConstraints[i]" ... */
+	size_t what_i;
 	const char *consequence;
-	const char *labels;        /* which labels the pods get, for the note */
+	const struct podlabels *p; /* the labels the pods get, for the note */
 	/* anti-affinity terms are not reported one by one: their reasons are collected here */
 	bool collect;
 	size_t n_why;              /* the reasons the term excludes the unit's pods */
 	const char *whys;          /* "what: why; ..." of every term (arena), for the note */
 };
+
+static const char *what_of(sl_ctx *ctx, const struct where *w)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	const char *s = w->what == SPREAD ? sl_arena_printf(a, "topologySpreadConstraints[%zu]", w->what_i)
+		: w->what == REQUIRED ? sl_arena_printf(a, "required podAntiAffinity[%zu]", w->what_i)
+		: sl_arena_printf(a, "preferred podAntiAffinity[%zu]", w->what_i);
+	return s ? s : "the term";
+}
 
 /* One reason selector entry `at` excludes the unit's pods: a finding for a spread constraint,
 ** a reason of the term for an anti-affinity. */
@@ -342,18 +353,18 @@ static void excludes(sl_ctx *ctx, const sl_unit *u, struct where *w, const sl_no
 	if (w->collect) {
 		w->n_why++;
 		w->whys = sl_arena_printf(sl_ctx_arena(ctx), "%s%s%s: %s", w->whys ? w->whys : "",
-					  w->whys ? "; " : "", w->what, why ? why : "");
+					  w->whys ? "; " : "", what_of(ctx, w), why ? why : "");
 		return;
 	}
 	/* "k=v; the pods get k=w": the entry on the first line, what the pods get in a note */
 	const char *semi = why ? strstr(why, "; ") : NULL;
 	sl_report *r = sl_report_at(ctx, at, "%s: %s selects other pods, not its own (%.*s)",
-				    sl_ctx_label(ctx, u), w->what ? w->what : "the term",
+				    sl_ctx_label(ctx, u), what_of(ctx, w),
 				    semi ? (int)(semi - why) : (int)strlen(why ? why : ""), why ? why : "");
 	if (semi && strncmp(semi, "; the ", 6) == 0)
 		sl_report_note(ctx, r, "The %s.", semi + 6);
 	sl_report_note(ctx, r, "%s.", w->consequence);
-	sl_report_note(ctx, r, "Select labels the pods really get: %s.", w->labels);
+	sl_report_note(ctx, r, "Select labels the pods really get: %s.", pod_labels_text(ctx, w->p));
 }
 
 static void check_selector(sl_ctx *ctx, const sl_unit *u, const struct podlabels *p,
@@ -428,10 +439,8 @@ static void check_namespaces(sl_ctx *ctx, const sl_unit *u, const sl_node *term,
 }
 
 /* The podAntiAffinity terms: reported, once, when none selects the unit's own pods. */
-static void check_anti_affinity(sl_ctx *ctx, const sl_unit *u, const struct podlabels *p,
-				const char *labels)
+static void check_anti_affinity(sl_ctx *ctx, const sl_unit *u, const struct podlabels *p)
 {
-	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *paa = sl_map_get(u->affinity, "podAntiAffinity");
 	const sl_node *req = sl_map_get(paa, "requiredDuringSchedulingIgnoredDuringExecution");
 	const sl_node *pref = sl_map_get(paa, "preferredDuringSchedulingIgnoredDuringExecution");
@@ -441,13 +450,13 @@ static void check_anti_affinity(sl_ctx *ctx, const sl_unit *u, const struct podl
 	long long replicas = n ? sl_index_unit_replicas(sl_ctx_index(ctx), u, &scaler, &count_at) : 0;
 	if (n == 0 || replicas < 2)
 		return;
-	struct where w = {.collect = true};
+	struct where w = {.p = p, .collect = true};
 	for (size_t i = 0; i < n; i++) {
 		size_t before = w.n_why;
 		const sl_node *term = i < n_req ? sl_seq_item(req, i)
 						: sl_map_get(sl_seq_item(pref, i - n_req), "podAffinityTerm");
-		w.what = i < n_req ? sl_arena_printf(a, "required podAntiAffinity[%zu]", i)
-				   : sl_arena_printf(a, "preferred podAntiAffinity[%zu]", i - n_req);
+		w.what = i < n_req ? REQUIRED : PREFERRED;
+		w.what_i = i < n_req ? i : i - n_req;
 		check_selector(ctx, u, p, sl_map_get(term, "labelSelector"), &w);
 		check_namespaces(ctx, u, term, &w);
 		if (w.n_why == before)
@@ -460,7 +469,7 @@ static void check_anti_affinity(sl_ctx *ctx, const sl_unit *u, const struct podl
 	sl_report_note(ctx, r, "%s.", w.whys);
 	sl_report_note(ctx, r, "The anti-affinity repels other pods only. Terms aimed at other "
 		       "workloads are fine; to keep these replicas apart, add a term that selects "
-		       "labels the pods really get: %s.", labels);
+		       "labels the pods really get: %s.", pod_labels_text(ctx, p));
 }
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
@@ -471,16 +480,14 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;
 	if (!pod_labels(ctx, u, &p))
 		return SL_OK;
-	sl_arena *a = sl_ctx_arena(ctx);
-	const char *labels = pod_labels_text(ctx, &p);
 	for (size_t i = 0; i < sl_seq_n(u->topology_spread); i++) {
-		struct where w = {sl_arena_printf(a, "topologySpreadConstraints[%zu]", i),
+		struct where w = {SPREAD, i,
 				  "The constraint counts other pods and does not spread this unit's "
-				  "replicas", labels, false, 0, NULL};
+				  "replicas", &p, false, 0, NULL};
 		check_selector(ctx, u, &p, sl_map_get(sl_seq_item(u->topology_spread, i),
 						      "labelSelector"), &w);
 	}
-	check_anti_affinity(ctx, u, &p, labels);
+	check_anti_affinity(ctx, u, &p);
 	return SL_OK;
 }
 

@@ -401,7 +401,8 @@ static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 			*keep = true;
 			continue;
 		}
-		const sl_object **nv = sl_xrealloc(f->digests, (f->n_digests + 1) * sizeof *nv);
+		const sl_object **nv = !sl_doubling_full(f->n_digests) ? f->digests
+			: sl_xrealloc(f->digests, sl_doubling_cap(f->n_digests) * sizeof *nv);
 		if (!nv)
 			return SL_ENOMEM;
 		f->digests = nv;

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** labels.c: apimachinery's name checks (pkg/api/validate/content kube.go and dns.go, and
-** pkg/util/validation) ported to C over PCRE2. The four patterns are compiled and JIT-ed once
-** (pthread_once); each match uses its own match data, so calls may run concurrently. Patterns
-** are anchored with \A...\z: Go's $ never matches before a trailing newline, PCRE2's would. */
+** pkg/util/validation) ported to C. Their four regular expressions (kept below: the messages
+** quote them) are matched by a hand-written scanner, exact and linear, with no state: calls
+** may run concurrently. Go anchors them with ^...$, and Go's $ never matches before a trailing
+** newline: neither does the scanner. */
 #include "k8s/labels.h"
 #include "k8s/text.h"
-#include "util/regex.h"
-
-#include <pthread.h>
 #include <string.h>
 
 #define LABEL_KEY_FMT "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
@@ -39,62 +37,38 @@ static const char key_slashes_msg[] = "a valid label key "
 	REGEX_ERR(LABEL_KEY_MSG, LABEL_KEY_FMT, KEY_EXAMPLES)
 	" with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
 
-enum { RE_KEY, RE_VALUE, RE_DNS_LABEL, RE_DNS_SUBDOMAIN, RE__COUNT };
+/* apimachinery's patterns, matched by hand: each is a run of allowed bytes whose first and last
+** are alphanumeric (a DNS subdomain: DNS labels joined by single dots), so one pass over the
+** bytes decides it, exactly and in linear time. */
+static bool is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+static bool is_alnum(char c) { return is_lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
 
-static const char *const patterns[RE__COUNT] = {
-	"\\A" LABEL_KEY_FMT "\\z",
-	"\\A" LABEL_VALUE_FMT "\\z",
-	"\\A" DNS_LABEL_FMT "\\z",
-	"\\A" DNS_SUBDOMAIN_FMT "\\z",
-};
-
-/* Process-lifetime compiled patterns: written once under pthread_once, then read-only. */
-static pcre2_code *codes[RE__COUNT];
-static pthread_once_t codes_once = PTHREAD_ONCE_INIT;
-
-static void compile_all(void)
+/* s[0..n) is LABEL_KEY_FMT: alphanumerics, '-', '_', '.', alphanumeric at both ends. */
+static bool key_syntax(const char *s, size_t n)
 {
-	for (int i = 0; i < RE__COUNT; i++) {
-		int err;
-		PCRE2_SIZE off;
-		codes[i] = pcre2_compile((PCRE2_SPTR)patterns[i], PCRE2_ZERO_TERMINATED,
-					 PCRE2_NO_UTF_CHECK, &err, &off, NULL);
-		if (codes[i])
-			sl_regex_jit(codes[i]);
-	}
-}
-
-/* True when s[0..n) is a lowercase DNS label ([a-z0-9], inner '-'): the common case, which
-** every one of the patterns accepts, so the engine is not needed for it. */
-static bool plain_label(const char *s, size_t n)
-{
-	if (n == 0 || s[0] == '-' || s[n - 1] == '-')
+	if (n == 0 || !is_alnum(s[0]) || !is_alnum(s[n - 1]))
 		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+	for (size_t i = 1; i + 1 < n; i++)
+		if (!is_alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
 			return false;
-	}
 	return true;
 }
 
-/* 1 when s[0..n) matches pattern re, 0 when not, -1 when the engine is unavailable or the
-** match could not be decided (regex.h limits). */
-static int re_match(int re, const char *s, size_t n)
+/* s[0..n) is DNS_LABEL_FMT, or with dots DNS_SUBDOMAIN_FMT: lower-case alphanumerics and '-',
+** each dot-separated label alphanumeric at both ends. */
+static bool dns_syntax(const char *s, size_t n, bool dots)
 {
-	pcre2_match_data *md;
-	int rc;
-	if (s && plain_label(s, n))
-		return 1;
-	pthread_once(&codes_once, compile_all);
-	if (!codes[re])
-		return -1;
-	md = pcre2_match_data_create_from_pattern(codes[re], NULL);
-	if (!md)
-		return -1;
-	rc = sl_regex_match(codes[re], s, n, 0, md);
-	pcre2_match_data_free(md);
-	return rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ? 0 : -1;
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (is_lower_alnum(c))
+			continue;
+		bool first = i == 0 || s[i - 1] == '.', last = i + 1 == n || s[i + 1] == '.';
+		if ((c != '-' && !(dots && c == '.')) || first || last)
+			return false;
+	}
+	return true;
 }
 
 /* Collects messages joined with "; ". */
@@ -121,26 +95,14 @@ static void add_maxlen(msgs *m, const char *prefix, int max, const char *unit)
 	sl_k8s__buf_add(&m->b, unit);
 }
 
-static int engine_failed(msgs *m)
-{
-	sl_k8s__buf_init(&m->b, m->b.buf, m->b.cap);
-	sl_k8s__buf_add(&m->b, "internal error: regular expression engine unavailable");
-	return -1;
-}
-
 /* DNS-1123 subdomain with a unit word ("bytes" from content/, "characters" from
-** util/validation) and a prefix for each message. Returns -1 on engine failure. */
-static int subdomain(msgs *m, const char *s, size_t n, const char *prefix, const char *unit)
+** util/validation) and a prefix for each message. */
+static void subdomain(msgs *m, const char *s, size_t n, const char *prefix, const char *unit)
 {
-	int r;
 	if (n > SL_K8S_DNS1123_SUBDOMAIN_MAX)
 		add_maxlen(m, prefix, SL_K8S_DNS1123_SUBDOMAIN_MAX, unit);
-	r = re_match(RE_DNS_SUBDOMAIN, s, n);
-	if (r < 0)
-		return -1;
-	if (!r)
+	if (!dns_syntax(s, n, true))
 		add_msg(m, prefix, dns_subdomain_regex_msg);
-	return 0;
 }
 
 int sl_k8s_check_qualified_name(const char *s, size_t n, char *msg, size_t msgsz)
@@ -148,7 +110,6 @@ int sl_k8s_check_qualified_name(const char *s, size_t n, char *msg, size_t msgsz
 	msgs m = { { 0 }, 0 };
 	const char *name = s, *slash = NULL;
 	size_t name_n = n, slashes = 0;
-	int r;
 	sl_k8s__buf_init(&m.b, msg, msgsz);
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] == '/') {
@@ -165,8 +126,8 @@ int sl_k8s_check_qualified_name(const char *s, size_t n, char *msg, size_t msgsz
 		size_t pn = (size_t)(slash - s);
 		if (pn == 0)
 			add_msg(&m, "prefix part ", "must be non-empty");
-		else if (subdomain(&m, s, pn, "prefix part ", " bytes") < 0)
-			return engine_failed(&m);
+		else
+			subdomain(&m, s, pn, "prefix part ", " bytes");
 		name = slash + 1;
 		name_n = n - pn - 1;
 	}
@@ -174,10 +135,7 @@ int sl_k8s_check_qualified_name(const char *s, size_t n, char *msg, size_t msgsz
 		add_msg(&m, "name part ", "must be non-empty");
 	else if (name_n > SL_K8S_LABEL_NAME_MAX)
 		add_maxlen(&m, "name part ", SL_K8S_LABEL_NAME_MAX, " bytes");
-	r = re_match(RE_KEY, name, name_n);
-	if (r < 0)
-		return engine_failed(&m);
-	if (!r)
+	if (!key_syntax(name, name_n))
 		add_msg(&m, "name part ", key_regex_msg);
 	return m.count;
 }
@@ -185,14 +143,10 @@ int sl_k8s_check_qualified_name(const char *s, size_t n, char *msg, size_t msgsz
 int sl_k8s_check_label_value(const char *s, size_t n, char *msg, size_t msgsz)
 {
 	msgs m = { { 0 }, 0 };
-	int r;
 	sl_k8s__buf_init(&m.b, msg, msgsz);
 	if (n > SL_K8S_LABEL_NAME_MAX)
 		add_maxlen(&m, "", SL_K8S_LABEL_NAME_MAX, " bytes");
-	r = re_match(RE_VALUE, s, n);
-	if (r < 0)
-		return engine_failed(&m);
-	if (!r)
+	if (n != 0 && !key_syntax(s, n))
 		add_msg(&m, "", value_regex_msg);
 	return m.count;
 }
@@ -200,19 +154,11 @@ int sl_k8s_check_label_value(const char *s, size_t n, char *msg, size_t msgsz)
 int sl_k8s_check_dns1123_label(const char *s, size_t n, char *msg, size_t msgsz)
 {
 	msgs m = { { 0 }, 0 };
-	int r, sub;
 	sl_k8s__buf_init(&m.b, msg, msgsz);
 	if (n > SL_K8S_DNS1123_LABEL_MAX)
 		add_maxlen(&m, "", SL_K8S_DNS1123_LABEL_MAX, " characters");
-	r = re_match(RE_DNS_LABEL, s, n);
-	if (r < 0)
-		return engine_failed(&m);
-	if (!r) {
-		sub = re_match(RE_DNS_SUBDOMAIN, s, n);
-		if (sub < 0)
-			return engine_failed(&m);
-		add_msg(&m, "", sub ? "must not contain dots" : dns_label_regex_msg);
-	}
+	if (!dns_syntax(s, n, false))
+		add_msg(&m, "", dns_syntax(s, n, true) ? "must not contain dots" : dns_label_regex_msg);
 	return m.count;
 }
 
@@ -220,8 +166,7 @@ int sl_k8s_check_dns1123_subdomain(const char *s, size_t n, char *msg, size_t ms
 {
 	msgs m = { { 0 }, 0 };
 	sl_k8s__buf_init(&m.b, msg, msgsz);
-	if (subdomain(&m, s, n, "", " characters") < 0)
-		return engine_failed(&m);
+	subdomain(&m, s, n, "", " characters");
 	return m.count;
 }
 

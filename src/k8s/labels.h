@@ -2,7 +2,8 @@
 ** labels.h: Kubernetes name syntax as apimachinery checks it: qualified names (label keys),
 ** label values, DNS-1123 labels and subdomains, and the two integer syntaxes the scheduler
 ** uses. Messages are apimachinery's own, joined with "; " when there are several.
-** Regexes are PCRE2 (JIT) compiled once per process; every function is thread-safe. */
+** The patterns are matched by a hand-written scanner (linear, no state): every function is
+** thread-safe. */
 #ifndef SL_K8S_LABELS_H
 #define SL_K8S_LABELS_H
 
@@ -17,7 +18,6 @@
 /* Checks s[0..n) as a qualified name / label key, `[prefix/]name` (IsQualifiedName ==
 ** content.IsLabelKey). Returns the number of problems (0 = valid) and writes them, joined with
 ** "; ", into msg (NUL-terminated, truncated to msgsz; msg may be NULL when msgsz is 0).
-** Returns -1 only when the regex engine is unavailable (out of memory); msg then says so.
 ** Wording is the current apimachinery's: "name part must be no more than 63 bytes" ("bytes"
 ** since Kubernetes 1.35; older servers said "characters"). */
 int sl_k8s_check_qualified_name(const char *s, size_t n, char *msg, size_t msgsz);

@@ -150,7 +150,8 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 	if (strcmp(rule, "yaml-syntax") != 0)
 		return;
 	pp->f->broken = true;
-	struct syntax_issue *ns = sl_xrealloc(pp->syntax, (pp->n_syntax + 1) * sizeof *ns);
+	struct syntax_issue *ns = !sl_doubling_full(pp->n_syntax) ? pp->syntax
+		: sl_xrealloc(pp->syntax, sl_doubling_cap(pp->n_syntax) * sizeof *ns);
 	if (!ns) {
 		pp->f->oom = SL_ENOMEM;
 		return;
@@ -319,10 +320,11 @@ static sl_err judge_template(sl_engine *e, sl_file *f, struct parse_payload *pp)
 		}
 	}
 	earliest(&ev, &pp->typed);
-	for (size_t d = 0; d < f->tree.n_docs; d++) {
-		const sl_object *o = NULL;
-		for (size_t j = 0; j < f->n_objects && !o; j++)
-			o = f->objects[j]->doc == f->tree.docs[d] ? f->objects[j] : NULL;
+	/* the objects are bound in document order, at most one a document: a cursor finds each
+	** document's (a scan of them all for each would be documents x objects) */
+	for (size_t d = 0, j = 0; d < f->tree.n_docs; d++) {
+		const sl_object *o = j < f->n_objects && f->objects[j]->doc == f->tree.docs[d]
+			? f->objects[j++] : NULL;
 		if (sl_template_in_doc(f->src, f->tree.docs[d]->root, o != NULL,
 				       o && o->kind == SL_KIND_LLM_INFERENCE_SERVICE_CONFIG, f->arena, &one)) {
 			earliest(&ev, &one);

@@ -195,16 +195,26 @@ uint64_t sl_kinds_named_in_until(const char *text, size_t len, const uint64_t *e
 		return ~(uint64_t)0;
 	uint64_t seen = 0;
 	const unsigned char *t = (const unsigned char *)text;
-	for (size_t i = 0; i < len;) {
-		while (i < len && !word_char[t[i]])
-			i++;
+	const uint64_t ones = 0x0101010101010101ull, low7 = ones * 127, highs = ones * 128;
+	for (size_t i = 0; i < len; i++) {
+		/* every kind name is a word that starts with a capital letter: eight bytes at a time
+		** while none is one ('A' - 1 < byte < 'Z' + 1, Bit Twiddling Hacks' hasbetween) */
+		while (i + 8 <= len) {
+			uint64_t w;
+			memcpy(&w, t + i, 8);
+			uint64_t x = w & low7;
+			if ((ones * (127 + 'Z' + 1) - x) & ~w & (x + ones * (127 - ('A' - 1))) & highs)
+				break;
+			i += 8;
+		}
+		if (i >= len)
+			break;
+		unsigned letter = (unsigned)(t[i] - 'A');
+		if (letter >= 26 || (i > 0 && word_char[t[i - 1]]))
+			continue;   /* not a capital, or one inside a word */
 		size_t start = i;
 		while (i < len && word_char[t[i]])
 			i++;
-		/* every kind name is a word that starts with a capital letter */
-		unsigned letter = start < len ? (unsigned)(t[start] - 'A') : 26;
-		if (letter >= 26)
-			continue;
 		for (uint64_t m = kinds_by_letter[letter]; m; m &= m - 1) {
 			size_t k = (size_t)__builtin_ctzll(m);
 			if (strncmp(kinds[k].kind, (const char *)t + start, i - start) == 0 &&

@@ -5,14 +5,20 @@
 #include <string.h>
 #include "model/model.h"
 
+/* The containers' array grows only here, by doubling (arena.h's sl_doubling_full): a pod of n
+** containers costs n copies and 2n elements of arena, not n^2/2 of each. */
 sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, bool init, bool main)
 {
-	sl_container *nc = sl_arena_alloc(mc->arena, (u->n_containers + 1) * sizeof *nc);
-	if (!nc)
-		return SL_ENOMEM;
-	if (u->n_containers)
-		memcpy(nc, u->containers, u->n_containers * sizeof *nc);
-	sl_container *k = &nc[u->n_containers];
+	size_t n = u->n_containers;
+	if (sl_doubling_full(n)) {
+		sl_container *nc = sl_arena_alloc(mc->arena, sl_doubling_cap(n) * sizeof *nc);
+		if (!nc)
+			return SL_ENOMEM;
+		if (n)
+			memcpy(nc, u->containers, n * sizeof *nc);
+		u->containers = nc;
+	}
+	sl_container *k = &u->containers[n];
 	memset(k, 0, sizeof *k);
 	k->node = c;
 	k->init = init;
@@ -32,7 +38,6 @@ sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, boo
 			}
 		}
 	}
-	u->containers = nc;
 	u->n_containers++;
 	return SL_OK;
 }

@@ -558,7 +558,8 @@ static sl_err gather_used(sl_index *ix)
 			continue;
 		while (s && *s) {
 			size_t l = strcspn(s, "\n");
-			struct sl_index_use *nv = sl_xrealloc(ix->used, (ix->n_used + 1) * sizeof *nv);
+			struct sl_index_use *nv = !sl_doubling_full(ix->n_used) ? ix->used
+				: sl_xrealloc(ix->used, sl_doubling_cap(ix->n_used) * sizeof *nv);
 			if (!nv)
 				return SL_ENOMEM;
 			ix->used = nv;

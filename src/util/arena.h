@@ -51,6 +51,11 @@ void *sl_xcalloc(size_t n, size_t size);
 char *sl_xstrdup(const char *s);
 /* A NUL-terminated copy of at most n bytes of s. */
 char *sl_xstrndup(const char *s, size_t n);
+/* An array of n elements that grows by doubling holds n rounded up to a power of two: it is
+** full, and must be made 2n long (1 when empty), when n is 0 or a power of two. Growing only
+** then, n appends cost n copies, not n^2/2, and no capacity need be stored beside n. */
+static inline int sl_doubling_full(size_t n) { return (n & (n - 1)) == 0; }
+static inline size_t sl_doubling_cap(size_t n) { return n ? 2 * n : 1; }
 /* A printf-formatted malloc'd string; NULL when out of memory. */
 char *sl_xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* sl_xprintf with a va_list (ap is consumed). */

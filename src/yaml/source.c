@@ -147,6 +147,9 @@ static sl_err index_lines(sl_source *s)
 		}
 		i += len;
 	}
+	s->ascii = !s->bad_what;
+	for (size_t l = 0; s->ascii && l < s->n_lines; l++)
+		s->ascii = s->line_ascii[l];
 	return SL_OK;
 }
 

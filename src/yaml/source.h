@@ -40,6 +40,9 @@ typedef struct sl_source {
 	unsigned char *line_ascii;  /* 1 when that line holds only ASCII before its break */
 	size_t n_lines;
 	size_t bom;            /* 3 when the file starts with a UTF-8 byte order mark */
+	unsigned char may_template;  /* a template marker may start in the text (template.c's
+				** sl_template_may_hold): 2 yes, 1 no, 0 not asked yet */
+	bool ascii;            /* every byte is ASCII and valid (so each character one byte) */
 	bool crlf;             /* the first line break is CRLF */
 	bool utf16;            /* starts with a UTF-16 byte order mark (not supported) */
 	size_t bad_offset;     /* first byte that is invalid UTF-8 or a forbidden control char */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** template.c: template markers in text, and when they make a file a template, not a manifest
 ** (template.h says what counts and why). */
+#include <stdint.h>
 #include <string.h>
 #include "yaml/template.h"
 
@@ -316,12 +317,55 @@ static bool walk_node(walk *w, const sl_node *n, bool payload, bool top)
 	return false;
 }
 
+bool sl_template_may_hold(const char *s, size_t from, size_t to)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	for (size_t i = from; i < to; i++) {
+		/* eight bytes at a time while none is '{', '$' or '%' (0x7B, 0x24, 0x25) */
+		while (i + 8 <= to) {
+			uint64_t w, b, p;
+			memcpy(&w, s + i, 8);
+			b = w ^ (ones * 0x7B);
+			p = (w & (ones * 0xFE)) ^ (ones * 0x24);
+			if ((((b - ones) & ~b) | ((p - ones) & ~p)) & highs)
+				break;
+			i += 8;
+		}
+		if (i >= to)
+			break;
+		char c = s[i], d = i + 1 < to ? s[i + 1] : '\0';
+		if (c != '{' && c != '$' && c != '%')
+			continue;
+		if (c == '%' ? d == '{' : c == '$' ? d == '{' || is_upper(d)
+		    : d == '{' || d == '%' || d == '#')
+			return true;
+		if (c == '{' && is_alpha(d)) {
+			size_t j = i + 1;
+			while (j < to && (is_word(s[j]) || s[j] == '-'))
+				j++;
+			if (j < to && s[j] == '}')
+				return true;
+		}
+	}
+	return false;
+}
+
 bool sl_template_in_doc(const sl_source *src, const sl_node *root, bool modelled, bool fills_own,
 			sl_arena *a, sl_template_evidence *ev)
 {
 	walk w = {src, a, modelled && !fills_own, modelled, ev};
 	root = sl_node_deref(root);
 	if (!root || root->type != SL_NODE_MAP)
+		return false;
+	/* every marker the walk below finds starts in the document's text: the file's text is
+	** looked at once, then the document's (most files have no marker at all) */
+	sl_source *s = (sl_source *)src;   /* a cache: the text does not change */
+	if (!s->may_template)
+		s->may_template = sl_template_may_hold(src->data, 0, src->len) ? 2 : 1;
+	const sl_doc *doc = sl_node_doc(root);
+	if (s->may_template == 1 ||
+	    (doc && !sl_template_may_hold(src->data, doc->start < root->start ? doc->start : root->start,
+					  doc->end > root->end ? doc->end : root->end)))
 		return false;
 	if (in_node(&w, sl_map_get(root, "apiVersion"), true, "apiVersion holds it") ||
 	    in_node(&w, sl_map_get(root, "kind"), true, "kind holds it"))

@@ -79,4 +79,9 @@ bool sl_template_in_doc(const sl_source *src, const sl_node *root, bool modelled
 const char *sl_template_message(const sl_source *src, const sl_template_evidence *ev,
 				const char *path, sl_arena *a, const char **notes);
 
+/* False when no marker can start in s[from..to): a superset of what any search for one finds
+** in any part of it ("{{", "{%", "{#", "%{", "${", "$" and an upper-case letter, "{" and a word
+** then "}"), eight bytes at a time. A text without one is no template. */
+bool sl_template_may_hold(const char *s, size_t from, size_t to);
+
 #endif

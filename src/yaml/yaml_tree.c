@@ -25,6 +25,9 @@ struct builder {
 	sl_tree_fix_fn fix;
 	void *payload;
 	size_t seg_line;            /* line of the segment's first byte */
+	size_t seg_base;            /* where libyaml's index 0 is: the segment's first byte, or
+				** past the BOM it skips */
+	bool ascii;                 /* the text is ASCII: a mark's index is its byte offset */
 	struct frame *frames;
 	size_t n_frames, cap_frames;
 	sl_node **kids;
@@ -41,8 +44,12 @@ struct builder {
 	sl_err err;
 };
 
+/* A mark's byte offset. libyaml's index counts characters from the segment's start (a line
+** break of two bytes, CRLF, counts two): in ASCII text that is the offset itself. */
 static size_t mark_off(struct builder *b, yaml_mark_t m)
 {
+	if (b->ascii)
+		return b->seg_base + m.index < b->src->len ? b->seg_base + m.index : b->src->len;
 	return sl_source_mark_offset(b->src, m.line + b->seg_line, m.column);
 }
 
@@ -689,6 +696,8 @@ static int parse_segment(struct builder *b, size_t line, size_t limit, int trunc
 	yaml_parser_set_input_string(&p, (const unsigned char *)b->src->data + base, limit - base);
 	/* Encoding left to libyaml: it then skips a UTF-8 BOM without counting it as a column. */
 	b->seg_line = line;
+	b->seg_base = line == 0 ? b->src->bom : base;
+	b->ascii = b->src->ascii;
 	b->cur = NULL;
 	b->n_kids = b->n_frames = 0;
 	size_t docs_before = b->out->n_docs;

@@ -690,6 +690,37 @@ Test(model_core, pod)
 	done(b);
 }
 
+/* Containers appended one by one across several doublings of their array (unit.c): every one
+** kept, in order, each with its own fields. */
+Test(model_core, many_containers)
+{
+	char *y = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&y, &len);
+	cr_assert_not_null(m);
+	fputs("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  initContainers:\n", m);
+	for (int i = 0; i < 3; i++)
+		fprintf(m, "  - name: i%d\n", i);
+	fputs("  containers:\n", m);
+	for (int i = 0; i < 70; i++)
+		fprintf(m, "  - name: c%d\n    resources: {limits: {cpu: %d}}\n", i, i + 1);
+	fclose(m);
+	bound *b = bind(y);
+	expect_no_reports(b);
+	const sl_unit *u = unit(b, 0);
+	cr_assert_eq(u->n_containers, 73);
+	for (size_t i = 0; i < 73; i++) {
+		char want[16];
+		snprintf(want, sizeof want, i < 3 ? "i%zu" : "c%zu", i < 3 ? i : i - 3);
+		cr_expect_str_eq(u->containers[i].name, want, "container %zu", i);
+		cr_expect_eq(u->containers[i].init, i < 3, "container %zu", i);
+		cr_expect_eq(u->containers[i].limits != NULL, i >= 3, "container %zu", i);
+	}
+	cr_expect(u->containers[3].main, "the first non-init container serves");
+	done(b);
+	free(y);
+}
+
 /* The only unit of a workload (unnamed). */
 static const sl_unit *workload_unit(bound *b)
 {
@@ -1139,6 +1170,34 @@ Test(index, kinds_scan_stops_once_it_knows_enough)
 		     "both asked for are found before the Deployment");
 	const uint64_t more[] = {rt, dep};
 	cr_expect_eq(sl_kinds_named_in_until(t, strlen(t), more, 2), all);
+}
+
+/* The scan looks at eight bytes at a time for a capital letter: a kind's name is found at every
+** alignment and in every context a word-by-word scan finds it, and never inside a longer word. */
+Test(index, kinds_scan_at_every_alignment)
+{
+	static const char *const names[] = {"PriorityClass", "InferenceService", "Deployment",
+					    "ConfigMap", "Server", "Pod"};
+	for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+		uint64_t want = sl_kinds_named_in(names[k], strlen(names[k]));
+		cr_assert_neq(want, 0, "%s is a kind", names[k]);
+		for (size_t pad = 0; pad < 20; pad++) {
+			char t[96];
+			const char *seps[][2] = {{" ", "\n"}, {":", ","}, {"x", " "}, {" ", "s"},
+						 {"\xC3\xA9", " "}, {"Q", ""}};
+			for (size_t s = 0; s < sizeof seps / sizeof *seps; s++) {
+				memset(t, 'a', pad);
+				t[pad] = '\0';
+				if (pad)
+					t[pad - 1] = ' ';
+				snprintf(t + strlen(t), sizeof t - strlen(t), "%s%s%s kind", seps[s][0],
+					 names[k], seps[s][1]);
+				bool glued = s == 2 || s == 3 || s == 5;
+				cr_expect_eq(sl_kinds_named_in(t, strlen(t)) & want, glued ? 0 : want,
+					     "\"%s\"", t);
+			}
+		}
+	}
 }
 
 /* --- merged units (merge.h) --- */

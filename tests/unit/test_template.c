@@ -170,3 +170,38 @@ Test(template, evidence_in_a_document)
 	cr_expect(!evidence("kind: Pod\nspec:\n  image: registry/app:${TAG}\n", true, false, &why),
 		  "a placeholder inside a free string is unknown, not evidence");
 }
+
+/* sl_template_may_hold, the prefilter of sl_template_in_doc: true wherever the search finds a
+** marker (every string of up to 6 of the bytes markers are made of, and each placed after 0 to
+** 9 plain bytes so that the eight-byte steps meet it at every alignment); false on plain text. */
+Test(template, the_prefilter_misses_no_marker)
+{
+	static const char alpha[] = "{}$%#A_-a";
+	const size_t na = sizeof alpha - 1;
+	char s[32];
+	size_t found = 0;
+	for (size_t len = 1; len <= 6; len++) {
+		size_t total = 1;
+		for (size_t i = 0; i < len; i++)
+			total *= na;
+		for (size_t x = 0; x < total; x++) {
+			for (size_t pad = 0; pad < 10; pad += 3) {
+				memset(s, 'x', pad);
+				size_t y = x;
+				for (size_t i = 0; i < len; i++, y /= na)
+					s[pad + i] = alpha[y % na];
+				size_t n = pad + len;
+				sl_template_marker m;
+				if (!sl_template_find(s, n, &m))
+					continue;
+				found++;
+				cr_assert(sl_template_may_hold(s, 0, n), "missed the marker in \"%.*s\"",
+					  (int)n, s);
+			}
+		}
+	}
+	cr_expect_gt(found, 1000, "markers found: %zu", found);
+	const char plain[] = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {a: b}}\n"
+			     "spec: {containers: [{name: c, args: [\"$(X)\", \"$$\", \"100%\"]}]}\n";
+	cr_expect(!sl_template_may_hold(plain, 0, sizeof plain - 1));
+}

@@ -286,6 +286,28 @@ Test(tree_range, utf8_bom)
 	done(p);
 }
 
+Test(tree_range, ascii_text_with_a_bom_and_every_break)
+{
+	/* In ASCII text a mark's offset is libyaml's index (source.h's ascii), shifted by the BOM
+	** it skips without counting, and by the start of the segment parsed after an error. */
+	parsed *p = PARSE("\xEF\xBB\xBF" "ab: 1\r\ncd: [x, y]\rz: 'q'\n---\nk: [1\n---\nm: \"n\"\r\n");
+	cr_expect(p->src->ascii);
+	const sl_node *r = root(p, 0);
+	cr_expect_eq(r->start, 3);
+	expect_text(p, sl_map_get_key(r, "ab"), "ab");
+	expect_text(p, raw(r, "ab"), "1");
+	expect_text(p, item(raw(r, "cd"), 1), "y");
+	expect_text(p, raw(r, "z"), "'q'");
+	const struct issue *i = expect_one_issue(p, "yaml-syntax", 1, 38, NULL);
+	(void)i;
+	const sl_node *m = root(p, p->t.n_docs - 1);
+	expect_text(p, raw(m, "m"), "\"n\"");
+	done(p);
+	parsed *u = PARSE("a: \xC3\xA9\n");
+	cr_expect(!u->src->ascii);
+	done(u);
+}
+
 Test(tree_range, documents)
 {
 	parsed *p = PARSE("a: 1\n---\nb: 2\n--- c\n...\n");
