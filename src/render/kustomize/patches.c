@@ -228,9 +228,10 @@ bool sl_kustomize__patch_docs(struct ctx *c, const char *dir, const sl_knode *pa
 }
 
 /* Strategic merge patch p onto resource r, as kustomize's ApplySmPatch: the resource keeps its
-** kind, name and namespace unless the patch entry's options allow a change. */
+** kind, name and namespace unless the patch entry's options allow a change; a patch selected by a
+** target takes the resource's apiVersion (resmap's ApplySmPatch: patchCopy.SetGvk). */
 static bool merge_into(struct ctx *c, struct acc *acc, size_t *i, const sl_knode *p,
-		       const sl_knode *options)
+		       const sl_knode *options, bool targeted)
 {
 	struct kres *r = &acc->v[*i];
 	sl_knode *o = r->obj;
@@ -242,6 +243,7 @@ static bool merge_into(struct ctx *c, struct acc *acc, size_t *i, const sl_knode
 	sl_knode *md = sl_knode_get(o, "metadata", NULL);
 	sl_knode *kind = sl_knode_get(o, "kind", NULL), *name = sl_knode_get(md, "name", NULL);
 	sl_knode *ns = sl_knode_get(md, "namespace", NULL);
+	sl_knode *av = sl_knode_get(o, "apiVersion", NULL);
 	bool deleted = false;
 	if (!sl_kpatch_merge(c->a, o, p, sl_kustomize__builtin(o), &deleted))
 		return false;
@@ -254,8 +256,10 @@ static bool merge_into(struct ctx *c, struct acc *acc, size_t *i, const sl_knode
 	}
 	/* put back what the patch changed (most patches repeat the resource's own id) */
 	size_t at;
-	if (!kind_ok && kind && sl_knode_get(o, "kind", NULL) != kind &&
-	    !sl_knode_set(c->a, o, "kind", kind))
+	if ((!kind_ok && kind && sl_knode_get(o, "kind", NULL) != kind &&
+	     !sl_knode_set(c->a, o, "kind", kind)) ||
+	    (targeted && av && sl_knode_get(o, "apiVersion", NULL) != av &&
+	     !sl_knode_set(c->a, o, "apiVersion", av)))
 		return false;
 	md = sl_knode_get(o, "metadata", NULL);
 	if (!md)
@@ -296,7 +300,7 @@ bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, 
 					     sl_kustomize__eff_ns(k, sl_kustomize__ns_of(p))) && hits++ == 0)
 					hit = i;
 			if (hits == 1) {
-				if (!merge_into(c, acc, &hit, p, options))
+				if (!merge_into(c, acc, &hit, p, options, false))
 					return false;
 				continue;
 			}
@@ -330,7 +334,7 @@ bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, 
 			if (!selected(acc->v[i].obj, &acc->v[i], target))
 				continue;
 			if (!ops) {
-				if (!merge_into(c, acc, &i, p, options))
+				if (!merge_into(c, acc, &i, p, options, true))
 					return false;
 				continue;
 			}
