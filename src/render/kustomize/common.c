@@ -513,7 +513,7 @@ bool sl_kustomize__add_res(struct acc *acc, sl_knode *obj)
 {
 	if (!sl_kustomize__room(&acc->v, acc->n, &acc->cap, sizeof *acc->v))
 		return false;
-	acc->v[acc->n++] = (struct kres){obj, NULL, 0, false};
+	acc->v[acc->n++] = (struct kres){.obj = obj};
 	return true;
 }
 

@@ -286,8 +286,9 @@ bool sl_kustomize__finish_hashes(struct ctx *c, struct acc *acc)
 		if (!nn || !(nn->s = sl_arena_printf(c->a, "%s-%s", nm->s, h)))
 			return false;
 		nn->len = strlen(nn->s);
+		if (!sl_kustomize__store_prev(c, &acc->v[i]))
+			return false;   /* kustomize's HashTransformer: the references follow it */
 		md->v[at] = nn;
-		sl_kustomize__rename_refs(acc, kind, nm->s, nn);
 	}
 	return true;
 }

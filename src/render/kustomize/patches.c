@@ -12,10 +12,26 @@ bool sl_kustomize__push_prev(struct ctx *c, struct kres *r, const char *name)
 		return false;
 	if (r->n_prev)
 		memcpy(v, r->prev, r->n_prev * sizeof *v);
-	v[r->n_prev] = (struct kid){sl_kustomize__eff_ns(sl_knode_str(r->obj, "kind"), sl_kustomize__ns_of(r->obj)),
+	const char *kind = sl_knode_str(r->obj, "kind");
+	v[r->n_prev] = (struct kid){kind ? kind : "", sl_kustomize__eff_ns(kind, sl_kustomize__ns_of(r->obj)),
 				    name ? name : ""};
 	r->prev = v;
 	r->n_prev++;
+	return true;
+}
+
+/* Adds s to r's name prefixes (prefix) or suffixes, as kustomize's AddNamePrefix/AddNameSuffix. */
+bool sl_kustomize__push_affix(struct ctx *c, struct kres *r, const char *s, bool prefix)
+{
+	const char ***v = prefix ? &r->pre : &r->suf;
+	size_t *n = prefix ? &r->n_pre : &r->n_suf;
+	const char **nv = sl_arena_alloc(c->a, (*n + 1) * sizeof *nv);
+	if (!nv)
+		return false;
+	if (*n)
+		memcpy(nv, *v, *n * sizeof *nv);
+	nv[(*n)++] = s;
+	*v = nv;
 	return true;
 }
 

@@ -54,7 +54,8 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 {
 	struct ctx c = {k, b, b->a, 0};
 	struct acc acc = {0};
-	bool ok = sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) && sl_kustomize__finish_hashes(&c, &acc);
+	bool ok = sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) &&
+		  sl_kustomize__finish_hashes(&c, &acc) && sl_kustomize__fix_refs(&c, &acc);
 	for (size_t i = 0; ok && !b->failed && i < acc.n; i++)
 		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->spans, &b->n_spans,
 				   &b->spans_cap);

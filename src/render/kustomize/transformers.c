@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** transformers.c: kustomize's builtin transformers: labels and annotations (with their
-** field specs), name prefixes and suffixes (and the references that follow them),
-** namespace, replicas, images. */
+** field specs), name prefixes and suffixes, namespace, replicas, images. */
 #include "render/kustomize/internal.h"
 
 /* Sets the scalar at path (a "/"-separated path; a sequence on the way applies to each item)
@@ -142,67 +141,10 @@ bool sl_kustomize__add_annotations(sl_arena *a, struct acc *acc, const sl_knode 
 	return true;
 }
 
-/* Sets n[key] to `to` when it is the scalar `from` (a reference to a renamed object). */
-void sl_kustomize__ref(sl_knode *n, const char *key, const char *from, const sl_knode *to)
-{
-	size_t at;
-	sl_knode *v = sl_knode_get(n, key, &at);
-	if (v && v->type == SL_NODE_SCALAR && strcmp(v->s, from) == 0)
-		n->v[at] = (sl_knode *)to;
-}
-
-/* Every item of sequence n[key] (a map), for the references in it. */
-#define EACH(it, map, key) \
-	for (sl_knode *it##_s = sl_knode_get((map), (key), NULL), *it = NULL; it##_s && !it; it##_s = NULL) \
-		for (size_t it##_i = 0; it##_s->type == SL_NODE_SEQ && it##_i < it##_s->n && \
-					(it = it##_s->v[it##_i]); it##_i++)
-
-/* The references kustomize's name reference transformer updates when a ConfigMap, Secret,
-** ServiceAccount or PriorityClass named from is renamed to: in the pod specs of every object. */
-void sl_kustomize__rename_refs(struct acc *acc, const char *kind, const char *from,
-			       const sl_knode *to)
-{
-	static const char *const pod_paths[][5] = {
-		{"spec", "template", "spec", NULL}, {"spec", NULL},
-		{"spec", "jobTemplate", "spec", "template"}, {"spec", "predictor", NULL}};
-	bool cm = strcmp(kind, "ConfigMap") == 0, secret = strcmp(kind, "Secret") == 0;
-	for (size_t i = 0; i < acc->n; i++) {
-		for (size_t p = 0; p < sizeof pod_paths / sizeof *pod_paths; p++) {
-			sl_knode *spec = sl_knode_path(NULL, acc->v[i].obj, pod_paths[p], false, NULL, 0, 0);
-			if (p == 2 && spec)
-				spec = sl_knode_get(spec, "spec", NULL);
-			if (!spec || spec->type != SL_NODE_MAP)
-				continue;
-			if (strcmp(kind, "PriorityClass") == 0)
-				sl_kustomize__ref(spec, "priorityClassName", from, to);
-			if (strcmp(kind, "ServiceAccount") == 0)
-				sl_kustomize__ref(spec, "serviceAccountName", from, to);
-			if (!cm && !secret)
-				continue;
-			static const char *const lists[] = {"containers", "initContainers"};
-			for (size_t l = 0; l < 2; l++) {
-				EACH(ctr, spec, lists[l]) {
-					EACH(ef, ctr, "envFrom")
-						sl_kustomize__ref(sl_knode_get(ef, cm ? "configMapRef" : "secretRef", NULL), "name", from, to);
-					EACH(ev, ctr, "env")
-						sl_kustomize__ref(sl_knode_get(sl_knode_get(ev, "valueFrom", NULL),
-								 cm ? "configMapKeyRef" : "secretKeyRef", NULL), "name", from, to);
-				}
-			}
-			EACH(vol, spec, "volumes") {
-				sl_kustomize__ref(sl_knode_get(vol, cm ? "configMap" : "secret", NULL), cm ? "name" : "secretName", from, to);
-				EACH(src, sl_knode_get(vol, "projected", NULL), "sources")
-					sl_kustomize__ref(sl_knode_get(src, cm ? "configMap" : "secret", NULL), "name", from, to);
-			}
-			if (secret)
-				EACH(ps, spec, "imagePullSecrets")
-					sl_kustomize__ref(ps, "name", from, to);
-		}
-	}
-}
-
 /* namePrefix / nameSuffix on metadata.name (not on CRDs, APIServices and Namespaces, as
-** kustomize), each keeping the name it changes among the resource's previous ids. */
+** kustomize), each keeping the name it changes among the resource's previous ids and itself
+** among its prefixes or suffixes; the references to it are fixed once the root is built
+** (nameref.c). */
 bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix,
 			      const sl_knode *suffix)
 {
@@ -224,9 +166,11 @@ bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *pr
 			continue;
 		const char *p = prefix && prefix->type == SL_NODE_SCALAR ? prefix->s : "";
 		const char *s = suffix && suffix->type == SL_NODE_SCALAR ? suffix->s : "";
-		if ((*p && !sl_kustomize__push_prev(c, &acc->v[i], nm->s)) ||
-		    (*s && !sl_kustomize__push_prev(c, &acc->v[i], *p ? sl_arena_printf(c->a, "%s%s", p, nm->s)
-						     : nm->s)))
+		if ((*p && (!sl_kustomize__push_prev(c, &acc->v[i], nm->s) ||
+			    !sl_kustomize__push_affix(c, &acc->v[i], p, true))) ||
+		    (*s && (!sl_kustomize__push_prev(c, &acc->v[i], *p ? sl_arena_printf(c->a, "%s%s", p, nm->s)
+						      : nm->s) ||
+			    !sl_kustomize__push_affix(c, &acc->v[i], s, false))))
 			return false;
 		char *name = sl_arena_printf(c->a, "%s%s%s", p, nm->s, s);
 		sl_knode *nn = name ? sl_knode_new(c->a, SL_NODE_SCALAR, nm->src, nm->start, nm->end) : NULL;
@@ -236,8 +180,6 @@ bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *pr
 		nn->len = strlen(name);
 		nn->quoted = nm->quoted;
 		md->v[at] = nn;
-		if (kind)
-			sl_kustomize__rename_refs(acc, kind, nm->s, nn);
 	}
 	return true;
 }
