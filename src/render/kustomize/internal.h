@@ -46,6 +46,8 @@ struct kfile {
 	char *real;          /* its real path */
 	sl_source *src;      /* NULL when it cannot be read */
 	sl_tree tree;
+	const char *syntax;  /* its first YAML syntax error (in the plan's arena), NULL: none */
+	uint32_t syntax_start, syntax_end;
 };
 
 struct issue {
@@ -194,6 +196,8 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 			      struct acc *acc, bool component);
 bool sl_kustomize__builtin(const sl_knode *obj);
 extern const char *const sl_kustomize__cluster_scoped[];
+sl_knode *sl_kustomize__decode(struct ctx *c, const sl_knode *raw, const char *dir,
+			       const sl_knode *ref);
 void sl_kustomize__dedupe_notices(sl_kustomize *k);
 const char *sl_kustomize__eff_ns(const char *kind, const char *ns);
 bool sl_kustomize__finish_hashes(struct ctx *c, struct acc *acc);
@@ -238,6 +242,7 @@ bool sl_kustomize__remote(const char *s);
 bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix,
 			      const sl_knode *suffix);
 bool sl_kustomize__room(void *v, size_t n, size_t *cap, size_t size);
+bool sl_kustomize__same_id(const sl_knode *a, const sl_knode *b);
 bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns);
 bool sl_kustomize__set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list);
 bool sl_kustomize__store_prev(struct ctx *c, struct kres *r);
