@@ -29,33 +29,57 @@ static int cmp_keys(const void *x, const void *y)
 	return strcmp((*(sl_knode *const *)x)->s, (*(sl_knode *const *)y)->s);
 }
 
-/* kustomize's hash of a generated ConfigMap or Secret: SHA-256 of
-** {"data":{...},"kind":"ConfigMap","name":"..."} (keys sorted, as Go's encoding/json), the first
-** ten hex digits with 0 1 3 a e written g h k m t. */
-static bool name_hash(const char *kind, const char *name, const sl_knode *data, const char *type,
-		      char out[11])
+/* A map of strings as encoding/json writes it (keys sorted; keys: room for them). */
+static void json_map(sl_strbuf *b, const sl_knode *data, sl_knode **keys)
 {
-	sl_strbuf b = {0};
-	sl_knode **keys = data && data->n ? sl_xmalloc(data->n * sizeof *keys) : NULL;
-	if (data && data->n && !keys)
-		return false;
-	size_t n = data ? data->n : 0;
+	size_t n = data->n;
 	for (size_t i = 0; i < n; i++)
 		keys[i] = data->k[i];
 	if (n)
 		qsort(keys, n, sizeof *keys, cmp_keys);
-	sl_strbuf_addstr(&b, "{");
-	json_str(&b, "data");
-	sl_strbuf_addstr(&b, ":{");
+	sl_strbuf_addstr(b, "{");
 	for (size_t i = 0; i < n; i++) {
 		const sl_knode *v = sl_knode_get(data, keys[i]->s, NULL);
 		if (i)
-			sl_strbuf_addstr(&b, ",");
-		json_str(&b, keys[i]->s);
-		sl_strbuf_addstr(&b, ":");
-		json_str(&b, v ? v->s : "");
+			sl_strbuf_addstr(b, ",");
+		json_str(b, keys[i]->s);
+		sl_strbuf_addstr(b, ":");
+		json_str(b, v && v->type == SL_NODE_SCALAR ? v->s : "");
 	}
-	sl_strbuf_addstr(&b, "},");
+	sl_strbuf_addstr(b, "}");
+}
+
+/* kustomize's hash of a generated ConfigMap or Secret: SHA-256 of
+** {"data":{...},"kind":"ConfigMap","name":"..."} (keys sorted, as Go's encoding/json), the first
+** ten hex digits with 0 1 3 a e written g h k m t. */
+static void json_map(sl_strbuf *b, const sl_knode *data, sl_knode **keys);
+
+static bool name_hash(const char *kind, const char *name, const sl_knode *data,
+		      const sl_knode *binary, const char *type, char out[11])
+{
+	sl_strbuf b = {0};
+	size_t nb = binary ? binary->n : 0, n = data ? data->n : 0;
+	sl_knode **bkeys = nb ? sl_xmalloc(nb * sizeof *bkeys) : NULL;
+	sl_knode **keys = n ? sl_xmalloc(n * sizeof *keys) : NULL;
+	if ((nb && !bkeys) || (n && !keys)) {
+		free(bkeys);
+		free(keys);
+		return false;
+	}
+	sl_strbuf_addstr(&b, "{");
+	if (binary) {   /* encodeConfigMap: binaryData when it is a map */
+		json_str(&b, "binaryData");
+		sl_strbuf_addstr(&b, ":");
+		json_map(&b, binary, bkeys);
+		sl_strbuf_addstr(&b, ",");
+	}
+	json_str(&b, "data");
+	sl_strbuf_addstr(&b, ":");
+	if (data)
+		json_map(&b, data, keys);
+	else
+		json_str(&b, "");   /* no data: getNodeValues' "" */
+	sl_strbuf_addstr(&b, ",");
 	json_str(&b, "kind");
 	sl_strbuf_addstr(&b, ":");
 	json_str(&b, kind);
@@ -71,6 +95,7 @@ static bool name_hash(const char *kind, const char *name, const sl_knode *data, 
 	}
 	sl_strbuf_addstr(&b, "}");
 	free(keys);
+	free(bkeys);
 	if (b.failed) {
 		sl_strbuf_free(&b);
 		return false;
@@ -91,30 +116,54 @@ static bool name_hash(const char *kind, const char *name, const sl_knode *data, 
 
 static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/* s base64-encoded, in a. */
+/* s base64-encoded, in a, as kyaml's encodeBase64 writes a Secret's data and a ConfigMap's
+** binaryData: 70 characters a line, each line ending in a newline once there are 70 or more. */
 static char *base64(sl_arena *a, const char *s, size_t n)
 {
-	char *out = sl_arena_alloc(a, (n + 2) / 3 * 4 + 1), *w = out;
+	size_t enc = (n + 2) / 3 * 4, lines = enc / 70 + 1;
+	char *out = sl_arena_alloc(a, enc + lines + 1), *w = out;
 	const unsigned char *p = (const unsigned char *)s;
+	size_t col = 0;
 	for (size_t i = 0; out && i < n; i += 3) {
 		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
 			     (i + 2 < n ? p[i + 2] : 0);
-		*w++ = B64[v >> 18 & 63];
-		*w++ = B64[v >> 12 & 63];
-		*w++ = i + 1 < n ? B64[v >> 6 & 63] : '=';
-		*w++ = i + 2 < n ? B64[v & 63] : '=';
+		char q[4] = {B64[v >> 18 & 63], B64[v >> 12 & 63], i + 1 < n ? B64[v >> 6 & 63] : '=',
+			     i + 2 < n ? B64[v & 63] : '='};
+		for (int k = 0; k < 4; k++) {
+			*w++ = q[k];
+			if (++col == 70 && lines > 1) {
+				*w++ = '\n';
+				col = 0;
+			}
+		}
 	}
+	if (out && lines > 1 && col)
+		*w++ = '\n';
 	if (out)
 		*w = '\0';
 	return out;
 }
 
-/* Adds key = value (origin at) to a generator's data; a Secret's values base64-encoded. */
-static bool put_kv(struct ctx *c, sl_knode *data, const char *key, size_t klen, const char *val,
-		   size_t vlen, const sl_knode *at, bool secret)
+/* Adds key = value (origin at) to a generator's data; a Secret's values base64-encoded. A key
+** already there (in data or its binaryData) is refused, as kustomize's makeValidatedDataMap
+** refuses it (name: the generator's). */
+struct kv_to {
+	sl_knode *data;      /* the generator's data (its binaryData a map under "\x01binaryData") */
+	sl_knode *to;        /* where this pair goes: data or its binaryData */
+	const char *name;    /* the generator's name */
+	const sl_knode *where;   /* where a repeated key is reported (NULL: at) */
+};
+
+static bool put_kv(struct ctx *c, const struct kv_to *t, const char *key, size_t klen,
+		   const char *val, size_t vlen, const sl_knode *at, bool secret)
 {
 	sl_arena *a = c->a;
 	char *k = sl_arena_strndup(a, key, klen);
+	sl_knode *data = t->to;
+	if (k && (sl_knode_get(t->data, k, NULL) ||
+		  sl_knode_get(sl_knode_get(t->data, "\x01binaryData", NULL), k, NULL)))
+		return sl_kustomize__issue(c, "kustomize-invalid", t->where ? t->where : at,
+					   "configmap %s illegally repeats the key `%s`", t->name, k);
 	const char *v = secret ? base64(a, val, vlen) : sl_arena_strndup(a, val, vlen);
 	sl_knode *vn = v ? sl_knode_scalar(a, v, at->src, at->start, at->end) : NULL;
 	if (!k || !vn)
@@ -126,6 +175,8 @@ static bool put_kv(struct ctx *c, sl_knode *data, const char *key, size_t klen, 
 /* A generator's data from its envs, files and literals (kustomize's order). */
 static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode *data, bool secret)
 {
+	const char *name = sl_knode_str(e, "name");
+	name = name ? name : "";
 	static const char *const envs[] = {"env", "envs"};
 	for (size_t k = 0; k < 2; k++) {
 		const sl_knode *list = sl_knode_get(e, envs[k], NULL);
@@ -149,9 +200,14 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 				size_t vl = eq ? (size_t)(le - eq - 1) : 0;
 				if (eq && vl && eq[vl] == '\r')
 					vl--;
-				if (q < le && *q != '#' && eq &&
-				    !put_kv(c, data, q, (size_t)(eq - q), eq + 1, vl, it, secret))
-					return false;
+				if (q < le && *q != '#' && eq) {
+					sl_knode *line = sl_knode_new(c->a, SL_NODE_SCALAR, f->src,
+								      (uint32_t)(q - f->src->data),
+								      (uint32_t)(le - f->src->data));
+					struct kv_to kt = {data, data, name, line};
+					if (!line || !put_kv(c, &kt, q, (size_t)(eq - q), eq + 1, vl, it, secret))
+						return false;
+				}
 				t = nl ? nl + 1 : end;
 			}
 		}
@@ -177,7 +233,8 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 				    !sl_knode_set(c->a, data, "\x01binaryData", to)))
 				return false;
 		}
-		if (!put_kv(c, to, key, eq ? (size_t)(eq - it->s) : strlen(key), f->src->data,
+		struct kv_to kt = {data, to, name, NULL};
+		if (!put_kv(c, &kt, key, eq ? (size_t)(eq - it->s) : strlen(key), f->src->data,
 			    f->src->len, it, secret || binary))
 			return false;
 	}
@@ -193,7 +250,8 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 			v++;
 			vl -= 2;
 		}
-		if (!put_kv(c, data, l->s, (size_t)(eq - l->s), v, vl, l, secret))
+		struct kv_to kt = {data, data, name, NULL};
+		if (!put_kv(c, &kt, l->s, (size_t)(eq - l->s), v, vl, l, secret))
 			return false;
 	}
 	return true;
@@ -238,6 +296,19 @@ bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list
 			}
 			continue;
 		}
+		/* kustomize's appendReplaceOrMerge: a created object's id is new, among the
+		** resources and the generators before it */
+		const char *cens = sl_kustomize__eff_ns(kind, sl_knode_str(e, "namespace"));
+		for (size_t i = 0; i < acc->n; i++)
+			if (sl_kustomize__known_as(&acc->v[i], "", "v1", kind, name->s, cens))
+				return sl_kustomize__issue_n(c, "kustomize-invalid", e,
+							     sl_arena_printf(c->a, "kustomize: merging "
+									     "from generator: id %s %s "
+									     "exists; behavior must be "
+									     "merge or replace", kind,
+									     name->s),
+							     "id %s %s exists; behavior must be merge or "
+							     "replace", kind, name->s);
 		size_t bat;
 		sl_knode *bin = sl_knode_get(data, "\x01binaryData", &bat);
 		if (bin)
@@ -254,7 +325,7 @@ bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list
 		    !sl_knode_set(a, obj, "kind", sl_knode_scalar(a, kind, name->src, name->start, name->end)) ||
 		    !sl_knode_set(a, md, "name", nm) || !sl_knode_set(a, obj, "metadata", md) ||
 		    (type && !sl_knode_set(a, obj, "type", sl_knode_scalar(a, type, e->src, e->start, e->end))) ||
-		    (data->n && !sl_knode_set(a, obj, "data", data)) || (bin && !sl_knode_set(a, obj, "binaryData", bin)))
+		    ((data->n || secret) && !sl_knode_set(a, obj, "data", data)) || (bin && !sl_knode_set(a, obj, "binaryData", bin)))
 			return false;
 		const sl_knode *ns = sl_knode_get(e, "namespace", NULL);
 		if (ns && !sl_knode_set(a, md, "namespace", sl_knode_copy(a, ns)))
@@ -279,8 +350,11 @@ bool sl_kustomize__finish_hashes(struct ctx *c, struct acc *acc)
 		sl_knode *nm = sl_knode_get(md, "name", &at);
 		char h[11];
 		/* kustomize v5 hashes the object with an empty name */
+		bool secret = strcmp(kind, "Secret") == 0;
+		const sl_knode *bin = secret ? NULL : sl_knode_get(o, "binaryData", NULL);
 		if (!nm || !name_hash(kind, "", sl_knode_get(o, "data", NULL),
-				      strcmp(kind, "Secret") == 0 ? sl_knode_str(o, "type") : NULL, h))
+				      bin && bin->type == SL_NODE_MAP ? bin : NULL,
+				      secret ? sl_knode_str(o, "type") : NULL, h))
 			return false;
 		sl_knode *nn = sl_knode_copy(c->a, nm);
 		if (!nn || !(nn->s = sl_arena_printf(c->a, "%s-%s", nm->s, h)))
