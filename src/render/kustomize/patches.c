@@ -41,6 +41,21 @@ bool sl_kustomize__store_prev(struct ctx *c, struct kres *r)
 	return sl_kustomize__push_prev(c, r, sl_kustomize__name_of(r->obj));
 }
 
+/* True when objects a and b have the same current id (apiVersion, kind, name, effective
+** namespace): kustomize's ResId.Equals. */
+bool sl_kustomize__same_id(const sl_knode *a, const sl_knode *b)
+{
+	char ga[256], gb[256];
+	const char *va, *vb, *ka = sl_knode_str(a, "kind"), *kb = sl_knode_str(b, "kind");
+	const char *na = sl_kustomize__name_of(a), *nb = sl_kustomize__name_of(b);
+	sl_kustomize__group_version(a, ga, sizeof ga, &va);
+	sl_kustomize__group_version(b, gb, sizeof gb, &vb);
+	return ka && kb && strcmp(ka, kb) == 0 && strcmp(ga, gb) == 0 && strcmp(va, vb) == 0 &&
+	       strcmp(na ? na : "", nb ? nb : "") == 0 &&
+	       strcmp(sl_kustomize__eff_ns(ka, sl_kustomize__ns_of(a)),
+		      sl_kustomize__eff_ns(kb, sl_kustomize__ns_of(b))) == 0;
+}
+
 /* kustomize's resource id of obj (Kind.version.group/name.namespace, with its words for what is
 ** missing), in a; NULL when out of memory. */
 static const char *res_id(sl_arena *a, const sl_knode *obj)
@@ -59,17 +74,8 @@ bool sl_kustomize__unique_ids(struct ctx *c, const struct acc *acc, size_t from,
 {
 	for (size_t i = from; i < acc->n; i++) {
 		const sl_knode *o = acc->v[i].obj;
-		char g[256];
-		const char *v, *kind = sl_knode_str(o, "kind"), *name = sl_kustomize__name_of(o);
-		sl_kustomize__group_version(o, g, sizeof g, &v);
-		const char *ens = sl_kustomize__eff_ns(kind, sl_kustomize__ns_of(o));
 		for (size_t j = 0; j < i; j++) {
-			const sl_knode *p = acc->v[j].obj;
-			char pg[256];
-			const char *pv, *pk = sl_knode_str(p, "kind"), *pn = sl_kustomize__name_of(p);
-			sl_kustomize__group_version(p, pg, sizeof pg, &pv);
-			if (strcmp(g, pg) || strcmp(v, pv) || !kind || !pk || strcmp(kind, pk) ||
-			    strcmp(name ? name : "", pn ? pn : "") || strcmp(ens, sl_kustomize__eff_ns(pk, sl_kustomize__ns_of(p))))
+			if (!sl_kustomize__same_id(o, acc->v[j].obj))
 				continue;
 			const char *id = res_id(c->a, o);
 			const char *notes = id ? sl_arena_printf(c->a, "kustomize: accumulating "

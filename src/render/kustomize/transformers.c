@@ -212,6 +212,14 @@ bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode 
 		sl_knode *v = sl_knode_copy(c->a, ns);
 		if (!md || !v || !sl_knode_set(c->a, md, "namespace", v))
 			return false;
+		for (size_t j = 0; j < acc->n; j++)
+			if (j != i && sl_kustomize__same_id(o, acc->v[j].obj)) {
+				const char *name = sl_kustomize__name_of(o);
+				return sl_kustomize__issue(c, "kustomize-invalid", ns, "namespace "
+							   "transformation produces ID conflict: two "
+							   "%s named %s in namespace %s", kind ? kind : "?",
+							   name ? name : "?", ns->s);
+			}
 	}
 	return true;
 }
