@@ -273,21 +273,36 @@ static bool set(struct sl_kustomize__fswalk *w, sl_knode *parent, size_t at)
 	return true;
 }
 
-/* getNamespacesForRoleBinding: the namespaces of a (Cluster)RoleBinding's ServiceAccount
-** subjects; true when ns is one of them. */
-static bool binding_ns(const sl_knode *referrer, const char *ns)
+/* getNamespacesForRoleBinding: the namespaces of a RoleBinding's ServiceAccount subjects
+** (not a ClusterRoleBinding's), into ns (n of them, in the build's arena); a subject whose
+** namespace is there but no string is refused, as kustomize refuses it. */
+static bool binding_namespaces(struct ctx *c, const sl_knode *referrer, const char ***ns, size_t *n)
 {
+	*n = 0;
 	const char *kind = sl_knode_str(referrer, "kind");
-	if (!kind || (strcmp(kind, "RoleBinding") && strcmp(kind, "ClusterRoleBinding")))
-		return false;
 	const sl_knode *subjects = sl_knode_get(referrer, "subjects", NULL);
-	for (size_t i = 0; subjects && subjects->type == SL_NODE_SEQ && i < subjects->n; i++) {
-		const char *sk = sl_knode_str(subjects->v[i], "kind");
-		const char *sns = sl_knode_str(subjects->v[i], "namespace");
-		if (sk && strcmp(sk, "ServiceAccount") == 0 && sns && ns && strcmp(sns, ns) == 0)
-			return true;
+	if (!kind || strcmp(kind, "RoleBinding") || !subjects || subjects->type != SL_NODE_SEQ)
+		return true;
+	*ns = sl_arena_alloc(c->a, (subjects->n + 1) * sizeof **ns);
+	if (!*ns)
+		return false;
+	for (size_t i = 0; i < subjects->n; i++) {
+		const sl_knode *sub = subjects->v[i];
+		size_t at;
+		const sl_knode *v = sl_knode_get(sub, "namespace", &at);
+		const char *sk = sl_knode_str(sub, "kind");
+		if (!v || !sk || strcmp(sk, "ServiceAccount"))
+			continue;
+		if (v->type != SL_NODE_SCALAR || sl_knode_is_null(v)) {
+			const char *name = sl_kustomize__name_of(referrer);
+			return sl_kustomize__issue(c, "kustomize-invalid", sub->k[at], "Invalid Input: "
+						   "namespace is blank for resource "
+						   "\"RoleBinding/%s\": a subject's namespace is "
+						   "empty", name ? name : "?");
+		}
+		(*ns)[(*n)++] = v->s;
 	}
-	return false;
+	return true;
 }
 
 bool sl_kustomize__fix_refs(struct ctx *c, struct acc *acc)
@@ -307,10 +322,16 @@ bool sl_kustomize__fix_refs(struct ctx *c, struct acc *acc)
 		f.referrer = i;
 		bool all = cluster_scoped(r);
 		const char *ens = ens_of(r);
+		const char **bns = NULL;
+		size_t n_bns = 0;
+		if (!all && !binding_namespaces(c, r, &bns, &n_bns))
+			return false;
 		for (size_t j = 0; j < acc->n; j++) {
 			const sl_knode *o = acc->v[j].obj;
-			f.cand[j] = all || cluster_scoped(o) || strcmp(ens_of(o), ens) == 0 ||
-				    binding_ns(r, sl_kustomize__ns_of(o));
+			const char *ons = sl_kustomize__ns_of(o);
+			f.cand[j] = all || cluster_scoped(o) || strcmp(ens_of(o), ens) == 0;
+			for (size_t b = 0; b < n_bns && !f.cand[j]; b++)
+				f.cand[j] = strcmp(bns[b], ons ? ons : "") == 0;
 		}
 		for (size_t e = 0; e < cfg->n_refs && !f.failed; e++) {
 			f.target = &cfg->refs[e];
