@@ -260,11 +260,63 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 /* configMapGenerator / secretGenerator: envs, files and literals; behavior create, merge
 ** (into the ConfigMap of that name a base made) or replace. The hash suffix comes last
 ** (finish_hashes), as kustomize adds it after every transformer. */
+static bool is_true(const sl_knode *opts, const char *key)
+{
+	const char *v = sl_knode_str(opts, key);
+	return v && strcmp(v, "true") == 0;
+}
+
+/* Sets the pairs of map from in obj's metadata map key (labels, annotations): kustomize's
+** mergeStringMaps, the later map winning (an existing object's, then the generator's). */
+static bool add_meta(sl_arena *a, sl_knode *obj, const char *key, const sl_knode *from)
+{
+	if (!from || from->type != SL_NODE_MAP || !from->n)
+		return true;
+	sl_knode *md = sl_knode_path(a, obj, (const char *const[]){"metadata", NULL}, true,
+				     from->src, from->start, from->end);
+	sl_knode *m = md ? sl_knode_get(md, key, NULL) : NULL;
+	if (md && (!m || m->type != SL_NODE_MAP)) {
+		if (!(m = sl_knode_new(a, SL_NODE_MAP, from->src, from->start, from->end)) ||
+		    !sl_knode_set(a, md, key, m))
+			return false;
+	}
+	for (size_t i = 0; m && i < from->n; i++) {
+		sl_knode *v = sl_knode_copy(a, from->v[i]);
+		if (!v)
+			return false;
+		v->quoted = true;   /* label and annotation values are strings */
+		if (!sl_knode_set(a, m, from->k[i]->s, v))
+			return false;
+	}
+	return m != NULL;
+}
+
+/* A generator's options over the kustomization's generatorOptions (kustomize's
+** MergeGlobalOptionsIntoLocal: its own labels and annotations win, either's
+** disableNameSuffixHash or immutable holds), applied to its object (a new one, or the one it
+** merges into or replaces: appendReplaceOrMerge): labels, annotations and immutable set;
+** *hash unless the suffix is disabled. */
+static bool apply_options(sl_arena *a, sl_knode *obj, const sl_knode *e, const sl_knode *global,
+			  bool *hash)
+{
+	const sl_knode *local = sl_knode_get(e, "options", NULL);
+	static const char *const maps[] = {"labels", "annotations"};
+	for (size_t i = 0; i < 2; i++)   /* the global ones, then the generator's own over them */
+		if (!add_meta(a, obj, maps[i], sl_knode_get(global, maps[i], NULL)) ||
+		    !add_meta(a, obj, maps[i], sl_knode_get(local, maps[i], NULL)))
+			return false;
+	*hash = !is_true(local, "disableNameSuffixHash") && !is_true(global, "disableNameSuffixHash");
+	if (is_true(local, "immutable") || is_true(global, "immutable")) {
+		sl_knode *t = sl_knode_scalar(a, "true", e->src, e->start, e->end);
+		if (!t || !sl_knode_set(a, obj, "immutable", t))
+			return false;
+	}
+	return true;
+}
+
 bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list,
 			    const sl_knode *opts, const char *kind, const char *dir)
 {
-	const sl_knode *d = sl_knode_get(opts, "disableNameSuffixHash", NULL);
-	bool global_off = d && d->type == SL_NODE_SCALAR && strcmp(d->s, "true") == 0;
 	bool secret = strcmp(kind, "Secret") == 0;
 	sl_arena *a = c->a;
 	for (size_t g = 0; list && g < list->n; g++) {
@@ -294,6 +346,10 @@ bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list
 			} else if (!sl_knode_set(a, old->obj, "data", data)) {
 				return false;
 			}
+			/* appendReplaceOrMerge: the new object's labels and annotations over the old
+			** one's, its hash option */
+			if (!apply_options(a, old->obj, e, opts, &old->hash))
+				return false;
 			continue;
 		}
 		/* kustomize's appendReplaceOrMerge: a created object's id is new, among the
@@ -317,8 +373,6 @@ bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list
 		sl_knode *md = sl_knode_new(a, SL_NODE_MAP, name->src, name->start, name->end);
 		if (!obj || !md)
 			return false;
-		const sl_knode *eo = sl_knode_get(sl_knode_get(e, "options", NULL), "disableNameSuffixHash", NULL);
-		bool off = eo ? eo->type == SL_NODE_SCALAR && strcmp(eo->s, "true") == 0 : global_off;
 		const char *type = secret ? (sl_knode_str(e, "type") ? sl_knode_str(e, "type") : "Opaque") : NULL;
 		sl_knode *nm = sl_knode_copy(a, name);
 		if (!nm || !sl_knode_set(a, obj, "apiVersion", sl_knode_scalar(a, "v1", name->src, name->start, name->end)) ||
@@ -330,9 +384,10 @@ bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list
 		const sl_knode *ns = sl_knode_get(e, "namespace", NULL);
 		if (ns && !sl_knode_set(a, md, "namespace", sl_knode_copy(a, ns)))
 			return false;
-		if (!sl_kustomize__add_res(acc, obj))
+		bool hash;
+		if (!apply_options(a, obj, e, opts, &hash) || !sl_kustomize__add_res(acc, obj))
 			return false;
-		acc->v[acc->n - 1].hash = !off;
+		acc->v[acc->n - 1].hash = hash;
 	}
 	return true;
 }
