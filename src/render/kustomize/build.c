@@ -273,14 +273,14 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 		ok = sl_kustomize__rename_all(c, acc, pre, suf);
 	const sl_knode *cl = sl_knode_get(root, "commonLabels", NULL);
 	if (ok && cl && cl->type == SL_NODE_MAP)
-		ok = sl_kustomize__add_labels(c->a, acc, cl, true, true);
+		ok = sl_kustomize__add_labels(c->a, acc, cl, true, true, NULL);
 	const sl_knode *labels = sl_knode_get(root, "labels", NULL);
 	for (size_t i = 0; ok && labels && labels->type == SL_NODE_SEQ && i < labels->n; i++) {
 		const sl_knode *e = labels->v[i], *pairs = sl_knode_get(e, "pairs", NULL);
 		const char *sel = sl_knode_str(e, "includeSelectors"), *tpl = sl_knode_str(e, "includeTemplates");
 		if (pairs && pairs->type == SL_NODE_MAP)
 			ok = sl_kustomize__add_labels(c->a, acc, pairs, sel && strcmp(sel, "true") == 0,
-					tpl && strcmp(tpl, "true") == 0);
+					tpl && strcmp(tpl, "true") == 0, sl_knode_get(e, "fields", NULL));
 	}
 	const sl_knode *ca = sl_knode_get(root, "commonAnnotations", NULL);
 	if (ok && ca && ca->type == SL_NODE_MAP)

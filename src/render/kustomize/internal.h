@@ -187,7 +187,7 @@ enum patch_from { FROM_PATCHES, FROM_PSM, FROM_JSON6902 };
 bool sl_kustomize__add_annotations(sl_arena *a, struct acc *acc, const sl_knode *ann);
 bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc);
 bool sl_kustomize__add_labels(sl_arena *a, struct acc *acc, const sl_knode *labels, bool selectors,
-			      bool templates);
+			      bool templates, const sl_knode *fields);
 bool sl_kustomize__add_res(struct acc *acc, sl_knode *obj);
 bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t n,
 			       const sl_knode *target, const sl_knode *options, const sl_knode *at,
@@ -242,6 +242,10 @@ bool sl_kustomize__remote(const char *s);
 bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix,
 			      const sl_knode *suffix);
 bool sl_kustomize__room(void *v, size_t n, size_t *cap, size_t size);
+bool sl_kustomize__labels_match(const sl_knode *obj, const sl_knode *target);
+bool sl_kustomize__replacements(struct ctx *c, struct acc *acc, const sl_knode *list,
+				const char *dir);
+bool sl_kustomize__rx_match(const char *pattern, const char *s);
 bool sl_kustomize__same_id(const sl_knode *a, const sl_knode *b);
 bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns);
 bool sl_kustomize__set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list);

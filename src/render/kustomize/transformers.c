@@ -86,6 +86,8 @@ static const struct fspec label_specs[] = {
 	{"|CronJob|", "spec/jobTemplate/spec/template/metadata/labels", true, true, true},
 	{"|PodDisruptionBudget|", "spec/selector/matchLabels", false, true, false},
 	{"|NetworkPolicy|", "spec/podSelector/matchLabels", false, true, false},
+	{"|NetworkPolicy|", "spec/ingress/from/podSelector/matchLabels", false, true, false},
+	{"|NetworkPolicy|", "spec/egress/to/podSelector/matchLabels", false, true, false},
 };
 
 static bool kind_in(const char *kinds, const char *kind)
@@ -100,11 +102,26 @@ static bool kind_in(const char *kinds, const char *kind)
 }
 
 /* Adds the labels of map labels to every resource: metadata always, the selectors with
-** selectors, the templates with templates (commonLabels: both). */
+** selectors, the templates with templates (commonLabels: both), and the fields of the field
+** specs fields (a labels entry's `fields`: path, create, and the group, version and kind it is
+** for; NULL: none). */
 bool sl_kustomize__add_labels(sl_arena *a, struct acc *acc, const sl_knode *labels, bool selectors,
-			      bool templates)
+			      bool templates, const sl_knode *fields)
 {
 	for (size_t i = 0; i < acc->n; i++) {
+		for (size_t f = 0; fields && fields->type == SL_NODE_SEQ && f < fields->n; f++) {
+			const sl_knode *e = fields->v[f];
+			const char *create = sl_knode_str(e, "create");
+			struct sl_kustomize__fs fs = {sl_knode_str(e, "group"), sl_knode_str(e, "version"),
+						      sl_knode_str(e, "kind"), sl_knode_str(e, "path"),
+						      create && strcmp(create, "true") == 0};
+			if (!fs.path || !sl_kustomize__fs_matches(&fs, acc->v[i].obj))
+				continue;
+			for (size_t l = 0; l < labels->n; l++)
+				if (!set_path(a, acc->v[i].obj, fs.path, labels->k[l]->s, labels->v[l],
+					      fs.create))
+					return false;
+		}
 		const char *kind = sl_knode_str(acc->v[i].obj, "kind");
 		for (size_t s = 0; s < sizeof label_specs / sizeof *label_specs; s++) {
 			const struct fspec *f = &label_specs[s];
