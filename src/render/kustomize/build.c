@@ -8,13 +8,13 @@ static const char *const supported_keys[] = {
 	"apiVersion", "kind", "metadata", "resources", "bases", "components", "patches",
 	"patchesStrategicMerge", "patchesJson6902", "namespace", "namePrefix", "nameSuffix",
 	"commonLabels", "labels", "commonAnnotations", "replicas", "images", "configMapGenerator",
-	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", NULL};
+	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", "replacements", NULL};
 
 /* Keys kustomize v5 applies and this builder does not, but without which the build is still the
 ** deployed objects in all but the fields they set: built and linted, with a notice at the key.
 ** (helmCharts, helmGlobals, openapi and the generators/transformers/validators plugins make or
 ** reshape objects: a kustomization with them is not built.) */
-static const char *const unapplied_keys[] = {"vars", "replacements", "configurations", "crds", NULL};
+static const char *const unapplied_keys[] = {"vars", "configurations", "crds", NULL};
 
 /* Why a resource entry is remote (no network), or NULL. */
 bool sl_kustomize__remote(const char *s)
@@ -290,6 +290,7 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	const sl_knode *images = sl_knode_get(root, "images", NULL);
 	for (size_t i = 0; ok && images && images->type == SL_NODE_SEQ && i < acc->n; i++)
 		ok = sl_kustomize__images_in(c, acc->v[i].obj, images);
+	ok = ok && sl_kustomize__replacements(c, acc, sl_knode_get(root, "replacements", NULL), dir);
 	free(dir);
 	c->depth--;
 	return ok;

@@ -14,8 +14,8 @@
 ** the built text (knode.c) maps back to the base, patch or kustomization line a person edits.
 ** What kustomize would refuse is a kustomize-invalid finding at the offending key; what this
 ** builder does not do is a kustomize-unsupported finding, and the kustomization's files are then
-** linted as plain files (vars, replacements, configurations, crds: the build is linted without
-** them, the finding says so). Files a kustomization uses as patches are never linted alone. */
+** linted as plain files (vars, configurations, crds: the build is linted without them, the
+** finding says so; replacements are applied, replacements.c). Files a kustomization uses as patches are never linted alone. */
 #ifndef SL_KUSTOMIZE_INTERNAL_H
 #define SL_KUSTOMIZE_INTERNAL_H
 
@@ -245,7 +245,6 @@ bool sl_kustomize__room(void *v, size_t n, size_t *cap, size_t size);
 bool sl_kustomize__labels_match(const sl_knode *obj, const sl_knode *target);
 bool sl_kustomize__replacements(struct ctx *c, struct acc *acc, const sl_knode *list,
 				const char *dir);
-bool sl_kustomize__rx_match(const char *pattern, const char *s);
 bool sl_kustomize__same_id(const sl_knode *a, const sl_knode *b);
 bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns);
 bool sl_kustomize__set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list);

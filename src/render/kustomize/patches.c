@@ -130,6 +130,13 @@ static bool selected(const sl_knode *obj, const struct kres *r, const sl_knode *
 	    !rx_match(sl_knode_str(target, "version"), v) ||
 	    !rx_match(sl_knode_str(target, "kind"), kind ? kind : ""))
 		return false;
+	return sl_kustomize__labels_match(obj, target);
+}
+
+/* True when obj's labels and annotations match selector sel's labelSelector and
+** annotationSelector (each "k=v", "k==v", "k!=v" or "k", comma-separated; none: true). */
+bool sl_kustomize__labels_match(const sl_knode *obj, const sl_knode *target)
+{
 	static const char *const sels[][2] = {{"labelSelector", "labels"},
 					      {"annotationSelector", "annotations"}};
 	for (size_t s = 0; s < 2; s++) {
