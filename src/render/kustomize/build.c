@@ -8,13 +8,14 @@ static const char *const supported_keys[] = {
 	"apiVersion", "kind", "metadata", "resources", "bases", "components", "patches",
 	"patchesStrategicMerge", "patchesJson6902", "namespace", "namePrefix", "nameSuffix",
 	"commonLabels", "labels", "commonAnnotations", "replicas", "images", "configMapGenerator",
-	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", "replacements", NULL};
+	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", "replacements", "vars",
+	"configurations", NULL};
 
 /* Keys kustomize v5 applies and this builder does not, but without which the build is still the
 ** deployed objects in all but the fields they set: built and linted, with a notice at the key.
 ** (helmCharts, helmGlobals, openapi and the generators/transformers/validators plugins make or
 ** reshape objects: a kustomization with them is not built.) */
-static const char *const unapplied_keys[] = {"vars", "configurations", "crds", NULL};
+static const char *const unapplied_keys[] = {"crds", NULL};
 
 /* Why a resource entry is remote (no network), or NULL. */
 bool sl_kustomize__remote(const char *s)
@@ -65,7 +66,13 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 					if (ok)   /* its names and hash flag too */
 						acc->v[acc->n - 1] = sub.v[j];
 				}
+				/* MergeAccumulator: its var set too (a name met twice refused) */
+				for (size_t j = 0; ok && j < sub.n_vars; j++)
+					ok = sl_kustomize__var_add(c, acc, &sub.vars[j]);
+				ok = ok && sl_kustomize__cfg_merge(&acc->cfg, &sub.cfg);
 				free(sub.v);
+				free(sub.vars);
+				sl_kustomize__cfg_free(&sub.cfg);
 				free(kp);
 			} else {
 				struct kfile *f = sl_kustomize__input(c, e, dir, e->s, what);
@@ -136,6 +143,40 @@ bool sl_kustomize__patches(struct ctx *c, const sl_knode *root, const char *dir,
 			return false;
 	}
 	return true;
+}
+
+/* configurations: transformer configuration files, merged into acc's (their nameReference and
+** varReference entries, commonLabels and commonAnnotations are applied; a file with other
+** field specs gets a notice at the key: those are not). */
+static bool configurations(struct ctx *c, const sl_knode *root, const char *dir, struct acc *acc)
+{
+	size_t at;
+	const sl_knode *list = sl_knode_get(root, "configurations", &at);
+	bool partial = false;
+	for (size_t i = 0; list && list->type == SL_NODE_SEQ && i < list->n; i++) {
+		const sl_knode *e = list->v[i];
+		const char *what = sl_arena_printf(c->a, "loading configuration '%s'", e->s);
+		struct kfile *f = what ? sl_kustomize__input(c, e, dir, e->s, what) : NULL;
+		if (!f || !f->src ||
+		    !sl_kustomize__push_str(&c->b->used, &c->b->n_used, &c->b->cap_used,
+					    sl_xstrdup(f->real)))
+			return false;   /* a configuration file is the build's */
+		for (size_t d = 0; d < f->tree.n_docs; d++) {
+			if (!f->tree.docs[d]->root)
+				continue;
+			const sl_knode *doc = sl_knode_load(c->a, f->tree.docs[d]->root, f->src);
+			if (!doc || !sl_kustomize__cfg_read(c, doc, e, &acc->cfg))
+				return false;
+			static const char *const unapplied[] = {"namePrefix", "nameSuffix", "namespace",
+								"templateLabels", "images", "replicas",
+								NULL};
+			for (size_t u = 0; unapplied[u]; u++) {
+				const sl_knode *l = sl_knode_get(doc, unapplied[u], NULL);
+				partial = partial || (l && l->type == SL_NODE_SEQ && l->n);
+			}
+		}
+	}
+	return !partial || sl_kustomize__notice(c, root->k[at]);
 }
 
 /* A Component where a Kustomization belongs, or the reverse (kustomize's accumulateDirectory);
@@ -247,7 +288,7 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	/* kustomize's accumulateTarget: resources, generators, local-config objects dropped,
 	** components, then the transformers */
 	const sl_knode *gopts = sl_knode_get(root, "generatorOptions", NULL);
-	ok = resources(c, root, dir, acc) &&
+	ok = resources(c, root, dir, acc) && configurations(c, root, dir, acc) &&
 	     sl_kustomize__generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
 	     sl_kustomize__generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir);
 	const sl_knode *comps = sl_knode_get(root, "components", NULL);
@@ -290,7 +331,8 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	const sl_knode *images = sl_knode_get(root, "images", NULL);
 	for (size_t i = 0; ok && images && images->type == SL_NODE_SEQ && i < acc->n; i++)
 		ok = sl_kustomize__images_in(c, acc->v[i].obj, images);
-	ok = ok && sl_kustomize__replacements(c, acc, sl_knode_get(root, "replacements", NULL), dir);
+	ok = ok && sl_kustomize__replacements(c, acc, sl_knode_get(root, "replacements", NULL), dir) &&
+	     sl_kustomize__vars(c, acc, sl_knode_get(root, "vars", NULL));
 	free(dir);
 	c->depth--;
 	return ok;

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** fields.c: kustomize's transformer configuration, the field specs that say where each builtin
 ** transformer writes (api/internal/konfig/builtinpluginconsts at kustomize v5.5.0, written here
-** in a shape of our own: the pod spec's places times the pod-spec kinds), and the walk of a
-** field spec's path through an object (api/filters/fieldspec: a field made where missing when the
-** spec says create, "[]" for a list's items). The name references (nameref.c) read the
-** nameReference part; the other categories are the tables the label, annotation, namespace,
-** image and replica transformers are to read (today transformers.c has its own). */
+** in a shape of our own: the pod spec's places times the pod-spec kinds), the fields a
+** kustomization's `configurations:` files add to them (merged up from the bases, as kustomize's
+** ResAccumulator.MergeConfig), and the walk of a field spec's path through an object
+** (api/filters/fieldspec: a field made where missing when the spec says create, "[]" for a
+** list's items). The name references (nameref.c) and vars (vars.c) read the nameReference and
+** varReference parts, commonLabels and commonAnnotations the configurations' additions to
+** theirs; the other builtin categories are tables transformers.c does not read yet (it has its
+** own). */
 #include "render/kustomize/internal.h"
 
 /* --- the builtin configuration -------------------------------------------------------------- */
@@ -295,6 +298,133 @@ const struct sl_kustomize__cfg *sl_kustomize__builtin_cfg(void)
 {
 	pthread_once(&builtin_once, make_builtin);
 	return builtin_oom ? NULL : &builtin;
+}
+
+/* --- a configuration's own field specs -------------------------------------------------- */
+
+/* True when field spec x selects what y selects, kustomize's effectivelyEquals: the same path,
+** x's group, version and kind each empty or y's. */
+static bool same_fs(const struct sl_kustomize__fs *x, const struct sl_kustomize__fs *y)
+{
+	return strcmp(x->path, y->path) == 0 &&
+	       (!x->group || !*x->group || (y->group && strcmp(x->group, y->group) == 0)) &&
+	       (!x->version || !*x->version || (y->version && strcmp(x->version, y->version) == 0)) &&
+	       (!x->kind || !*x->kind || (y->kind && strcmp(x->kind, y->kind) == 0));
+}
+
+static bool has_fs(const struct sl_kustomize__fslist *l, const struct sl_kustomize__fs *fs)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (same_fs(&l->v[i], fs))
+			return true;
+	return false;
+}
+
+/* Adds fs to list cat of extra (the fields a kustomization's configurations add; the builtin
+** ones are not repeated). */
+static bool merge_fs(struct sl_kustomize__cfg *extra, int cat, const struct sl_kustomize__fs *fs)
+{
+	const struct sl_kustomize__cfg *b = sl_kustomize__builtin_cfg();
+	if (!b)
+		return false;
+	if (has_fs(&b->cat[cat], fs) || has_fs(&extra->cat[cat], fs))
+		return true;
+	return add_fs(&extra->cat[cat], *fs);
+}
+
+static bool merge_ref(struct sl_kustomize__cfg *extra, const struct sl_kustomize__ref *r)
+{
+	struct sl_kustomize__ref *to = NULL;
+	for (size_t i = 0; i < extra->n_refs && !to; i++) {
+		struct sl_kustomize__ref *e = &extra->refs[i];
+		if (strcmp(e->kind ? e->kind : "", r->kind ? r->kind : "") == 0 &&
+		    strcmp(e->group ? e->group : "", r->group ? r->group : "") == 0 &&
+		    strcmp(e->version ? e->version : "", r->version ? r->version : "") == 0)
+			to = e;
+	}
+	if (!to) {
+		if (!sl_kustomize__room(&extra->refs, extra->n_refs, &extra->cap_refs, sizeof *extra->refs))
+			return false;
+		to = &extra->refs[extra->n_refs++];
+		*to = (struct sl_kustomize__ref){r->group, r->version, r->kind, {0}};
+	}
+	for (size_t i = 0; i < r->fs.n; i++)
+		if (!has_fs(&to->fs, &r->fs.v[i]) && !add_fs(&to->fs, r->fs.v[i]))
+			return false;
+	return true;
+}
+
+bool sl_kustomize__cfg_merge(struct sl_kustomize__cfg *into, const struct sl_kustomize__cfg *from)
+{
+	for (int c = 0; c < CAT_N; c++)
+		for (size_t i = 0; i < from->cat[c].n; i++)
+			if (!merge_fs(into, c, &from->cat[c].v[i]))
+				return false;
+	for (size_t i = 0; i < from->n_refs; i++)
+		if (!merge_ref(into, &from->refs[i]))
+			return false;
+	return true;
+}
+
+void sl_kustomize__cfg_free(struct sl_kustomize__cfg *c)
+{
+	for (int i = 0; i < CAT_N; i++)
+		free(c->cat[i].v);
+	for (size_t i = 0; i < c->n_refs; i++)
+		free(c->refs[i].fs.v);
+	free(c->refs);
+	memset(c, 0, sizeof *c);
+}
+
+/* The names of the categories in a configuration file (transformerconfig.go). */
+static const char *const cat_names[CAT_N] = {
+	[CAT_PREFIX] = "namePrefix", [CAT_SUFFIX] = "nameSuffix", [CAT_LABELS] = "commonLabels",
+	[CAT_TEMPLATE_LABELS] = "templateLabels", [CAT_LABEL_FIELDS] = "labels",
+	[CAT_ANNOTATIONS] = "commonAnnotations", [CAT_NAMESPACE] = "namespace",
+	[CAT_VARREF] = "varReference", [CAT_IMAGES] = "images", [CAT_REPLICAS] = "replicas"};
+
+/* One field spec from its YAML (group, version, kind, path, create). */
+static bool read_fs(const sl_knode *n, struct sl_kustomize__fs *fs)
+{
+	const char *create = sl_knode_str(n, "create");
+	*fs = (struct sl_kustomize__fs){sl_knode_str(n, "group"), sl_knode_str(n, "version"),
+					sl_knode_str(n, "kind"), sl_knode_str(n, "path"),
+					create && strcmp(create, "true") == 0};
+	return fs->path != NULL;
+}
+
+bool sl_kustomize__cfg_read(struct ctx *c, const sl_knode *doc, const sl_knode *at,
+			    struct sl_kustomize__cfg *into)
+{
+	if (!doc || sl_knode_is_null(doc))
+		return true;
+	if (doc->type != SL_NODE_MAP)
+		return sl_kustomize__issue(c, "kustomize-invalid", at, "a transformer configuration "
+					   "is a YAML mapping");
+	for (int cat = 0; cat < CAT_N; cat++) {
+		const sl_knode *l = sl_knode_get(doc, cat_names[cat], NULL);
+		for (size_t i = 0; l && l->type == SL_NODE_SEQ && i < l->n; i++) {
+			struct sl_kustomize__fs fs;
+			if (read_fs(l->v[i], &fs) && !merge_fs(into, cat, &fs))
+				return false;
+		}
+	}
+	const sl_knode *refs = sl_knode_get(doc, "nameReference", NULL);
+	for (size_t i = 0; refs && refs->type == SL_NODE_SEQ && i < refs->n; i++) {
+		const sl_knode *e = refs->v[i], *specs = sl_knode_get(e, "fieldSpecs", NULL);
+		struct sl_kustomize__ref r = {sl_knode_str(e, "group"), sl_knode_str(e, "version"),
+					      sl_knode_str(e, "kind"), {0}};
+		bool ok = true;
+		for (size_t j = 0; ok && specs && specs->type == SL_NODE_SEQ && j < specs->n; j++) {
+			struct sl_kustomize__fs fs;
+			ok = !read_fs(specs->v[j], &fs) || add_fs(&r.fs, fs);
+		}
+		ok = ok && merge_ref(into, &r);
+		free(r.fs.v);
+		if (!ok)
+			return false;
+	}
+	return true;
 }
 
 /* --- a field spec's walk ------------------------------------------------------------------ */

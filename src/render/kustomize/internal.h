@@ -14,8 +14,8 @@
 ** the built text (knode.c) maps back to the base, patch or kustomization line a person edits.
 ** What kustomize would refuse is a kustomize-invalid finding at the offending key; what this
 ** builder does not do is a kustomize-unsupported finding, and the kustomization's files are then
-** linted as plain files (vars, configurations, crds: the build is linted without them, the
-** finding says so; replacements are applied, replacements.c). Files a kustomization uses as patches are never linted alone. */
+** linted as plain files (configurations, crds: the build is linted without them, the finding
+** says so; replacements and vars are applied, replacements.c and vars.c). Files a kustomization uses as patches are never linted alone. */
 #ifndef SL_KUSTOMIZE_INTERNAL_H
 #define SL_KUSTOMIZE_INTERNAL_H
 
@@ -67,6 +67,14 @@ struct kres {
 				 ** (kustomize's prefixes/suffixes build annotations) */
 	size_t n_pre, n_suf;
 	bool hash;               /* generated: kustomize's hash suffix is added once it is built */
+	const char **refvars;    /* the vars whose objref names it (kustomize's AppendRefVarName) */
+	size_t n_refvars;
+};
+
+/* A var (kustomize's types.Var): its name, its declaration (objref, fieldref). */
+struct kvar {
+	const char *name;
+	const sl_knode *decl;
 };
 
 /* A field spec: where a transformer writes or a reference stands (kustomize's
@@ -110,6 +118,9 @@ struct sl_kustomize__fswalk {
 struct acc {
 	struct kres *v;
 	size_t n, cap;
+	struct kvar *vars;       /* its var set (malloc'd) */
+	size_t n_vars, cap_vars;
+	struct sl_kustomize__cfg cfg;   /* what its configurations add to the builtin (fields.c) */
 };
 
 struct sl_kustomize_build {
@@ -203,6 +214,10 @@ const char *sl_kustomize__eff_ns(const char *kind, const char *ns);
 bool sl_kustomize__finish_hashes(struct ctx *c, struct acc *acc);
 bool sl_kustomize__fix_refs(struct ctx *c, struct acc *acc);
 const struct sl_kustomize__cfg *sl_kustomize__builtin_cfg(void);
+void sl_kustomize__cfg_free(struct sl_kustomize__cfg *c);
+bool sl_kustomize__cfg_merge(struct sl_kustomize__cfg *into, const struct sl_kustomize__cfg *from);
+bool sl_kustomize__cfg_read(struct ctx *c, const sl_knode *doc, const sl_knode *at,
+			    struct sl_kustomize__cfg *into);
 bool sl_kustomize__fs_matches(const struct sl_kustomize__fs *fs, const sl_knode *obj);
 bool sl_kustomize__fs_walk(struct sl_kustomize__fswalk *w, sl_knode *obj);
 bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list,
@@ -245,6 +260,9 @@ bool sl_kustomize__room(void *v, size_t n, size_t *cap, size_t size);
 bool sl_kustomize__labels_match(const sl_knode *obj, const sl_knode *target);
 bool sl_kustomize__replacements(struct ctx *c, struct acc *acc, const sl_knode *list,
 				const char *dir);
+bool sl_kustomize__resolve_vars(struct ctx *c, struct acc *acc);
+bool sl_kustomize__var_add(struct ctx *c, struct acc *acc, const struct kvar *v);
+bool sl_kustomize__vars(struct ctx *c, struct acc *acc, const sl_knode *list);
 bool sl_kustomize__same_id(const sl_knode *a, const sl_knode *b);
 bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns);
 bool sl_kustomize__set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list);

@@ -333,8 +333,9 @@ bool sl_kustomize__fix_refs(struct ctx *c, struct acc *acc)
 			for (size_t b = 0; b < n_bns && !f.cand[j]; b++)
 				f.cand[j] = strcmp(bns[b], ons ? ons : "") == 0;
 		}
-		for (size_t e = 0; e < cfg->n_refs && !f.failed; e++) {
-			f.target = &cfg->refs[e];
+		for (size_t e = 0; e < cfg->n_refs + acc->cfg.n_refs && !f.failed; e++) {
+			/* the builtin configuration's, then its configurations' */
+			f.target = e < cfg->n_refs ? &cfg->refs[e] : &acc->cfg.refs[e - cfg->n_refs];
 			for (size_t s = 0; s < f.target->fs.n && !f.failed; s++) {
 				f.fs = &f.target->fs.v[s];
 				struct sl_kustomize__fswalk w = {c->a, f.fs, -1, r, set, &f, NULL};

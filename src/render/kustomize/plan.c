@@ -55,7 +55,8 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	struct ctx c = {k, b, b->a, 0};
 	struct acc acc = {0};
 	bool ok = sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) &&
-		  sl_kustomize__finish_hashes(&c, &acc) && sl_kustomize__fix_refs(&c, &acc);
+		  sl_kustomize__finish_hashes(&c, &acc) && sl_kustomize__fix_refs(&c, &acc) &&
+		  sl_kustomize__resolve_vars(&c, &acc);
 	/* kustomize's IgnoreLocal, last: objects annotated config.kubernetes.io/local-config
 	** (any value but "false") are not part of the build */
 	size_t kept = 0;
@@ -72,6 +73,8 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->spans, &b->n_spans,
 				   &b->spans_cap);
 	free(acc.v);
+	free(acc.vars);
+	sl_kustomize__cfg_free(&acc.cfg);
 	sl_arena_free(b->a);   /* the spans copy the origins */
 	b->a = NULL;
 	/* a failed build: its findings say why; its files are linted as plain files */

@@ -104,11 +104,27 @@ static bool kind_in(const char *kinds, const char *kind)
 /* Adds the labels of map labels to every resource: metadata always, the selectors with
 ** selectors, the templates with templates (commonLabels: both), and the fields of the field
 ** specs fields (a labels entry's `fields`: path, create, and the group, version and kind it is
-** for; NULL: none). */
+** for; NULL: none); with selectors, the commonLabels field specs acc's configurations add. */
+/* Sets the pairs of map pairs at the field specs of l that match obj (a configuration's). */
+static bool set_specs(sl_arena *a, sl_knode *obj, const struct sl_kustomize__fslist *l,
+		      const sl_knode *pairs)
+{
+	for (size_t f = 0; f < l->n; f++) {
+		if (!sl_kustomize__fs_matches(&l->v[f], obj))
+			continue;
+		for (size_t p = 0; p < pairs->n; p++)
+			if (!set_path(a, obj, l->v[f].path, pairs->k[p]->s, pairs->v[p], l->v[f].create))
+				return false;
+	}
+	return true;
+}
+
 bool sl_kustomize__add_labels(sl_arena *a, struct acc *acc, const sl_knode *labels, bool selectors,
 			      bool templates, const sl_knode *fields)
 {
 	for (size_t i = 0; i < acc->n; i++) {
+		if (selectors && !set_specs(a, acc->v[i].obj, &acc->cfg.cat[CAT_LABELS], labels))
+			return false;
 		for (size_t f = 0; fields && fields->type == SL_NODE_SEQ && f < fields->n; f++) {
 			const sl_knode *e = fields->v[f];
 			const char *create = sl_knode_str(e, "create");
@@ -141,6 +157,8 @@ bool sl_kustomize__add_annotations(sl_arena *a, struct acc *acc, const sl_knode 
 	static const char *const tmpl = "|ReplicationController|Deployment|ReplicaSet|DaemonSet|"
 					"StatefulSet|Job|";
 	for (size_t i = 0; i < acc->n; i++) {
+		if (!set_specs(a, acc->v[i].obj, &acc->cfg.cat[CAT_ANNOTATIONS], ann))
+			return false;
 		const char *kind = sl_knode_str(acc->v[i].obj, "kind");
 		for (size_t l = 0; l < ann->n; l++) {
 			if (!set_path(a, acc->v[i].obj, "metadata/annotations", ann->k[l]->s, ann->v[l], true) ||
