@@ -145,9 +145,9 @@ bool sl_kustomize__patches(struct ctx *c, const sl_knode *root, const char *dir,
 	return true;
 }
 
-/* configurations: transformer configuration files, merged into acc's (their nameReference and
-** varReference entries, commonLabels and commonAnnotations are applied; a file with other
-** field specs gets a notice at the key: those are not). */
+/* configurations: transformer configuration files, merged into acc's (their nameReference,
+** varReference, commonLabels, commonAnnotations and namespace field specs are applied; a file
+** with other field specs gets a notice at the key: those are not). */
 static bool configurations(struct ctx *c, const sl_knode *root, const char *dir, struct acc *acc)
 {
 	size_t at;
@@ -167,7 +167,7 @@ static bool configurations(struct ctx *c, const sl_knode *root, const char *dir,
 			const sl_knode *doc = sl_knode_load(c->a, f->tree.docs[d]->root, f->src);
 			if (!doc || !sl_kustomize__cfg_read(c, doc, e, &acc->cfg))
 				return false;
-			static const char *const unapplied[] = {"namePrefix", "nameSuffix", "namespace",
+			static const char *const unapplied[] = {"namePrefix", "nameSuffix",
 								"templateLabels", "images", "replicas",
 								NULL};
 			for (size_t u = 0; unapplied[u]; u++) {

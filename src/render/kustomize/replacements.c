@@ -27,7 +27,8 @@ static bool split_path(sl_arena *a, const char *p, const char **segs, size_t *n)
 			continue;
 		if (*n == MAX_SEGS)
 			return false;
-		if (!(segs[(*n)++] = sl_arena_strndup(a, start, (size_t)(q - start))))
+		/* an empty segment (".metadata.name") is skipped, as kyaml's path lookups skip it */
+		if (q > start && !(segs[(*n)++] = sl_arena_strndup(a, start, (size_t)(q - start))))
 			return false;
 		if (!*q)
 			return true;

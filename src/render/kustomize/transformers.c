@@ -240,6 +240,18 @@ bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode 
 		     !set_path(c->a, o, "spec/conversion/webhook/clientConfig/service", "namespace", ns,
 			       false)))
 			return false;
+		/* the namespace field specs its configurations add (a webhook's service namespace,
+		** kubebuilder's kustomizeconfig.yaml) */
+		const struct sl_kustomize__fslist *extra = &acc->cfg.cat[CAT_NAMESPACE];
+		for (size_t f = 0; f < extra->n; f++) {
+			const char *path = extra->v[f].path, *slash = strrchr(path, '/');
+			char *parent = slash ? sl_arena_strndup(c->a, path, (size_t)(slash - path)) : "";
+			if (!sl_kustomize__fs_matches(&extra->v[f], o))
+				continue;
+			if (!parent || !set_path(c->a, o, parent, slash ? slash + 1 : path, ns,
+						 extra->v[f].create))
+				return false;
+		}
 		if (sl_kustomize__in(kind, sl_kustomize__cluster_scoped))
 			continue;
 		sl_knode *md = sl_knode_path(c->a, o, (const char *const[]){"metadata", NULL}, true,
