@@ -5,11 +5,14 @@
 **
 ** Kustomize, built in C with provenance on every node.
 **
-** A kustomization is built as kustomize v5 builds it (api/krusty, the builtin transformers in
-** their order): resources (files, and directories with their own kustomization, recursively;
-** the deprecated bases), components, then configMapGenerator, patchesStrategicMerge and patches,
-** namespace, namePrefix/nameSuffix, commonLabels/labels, commonAnnotations, patchesJson6902,
-** replicas; at the root, the hash suffixes, then the references to renamed objects (nameref.c).
+** A kustomization is decoded as kustomize decodes it (decode.c) and built as kustomize v5
+** builds it (api/internal/target/kusttarget.go, the builtin transformers in their order):
+** resources (files, and directories with their own kustomization, recursively; the deprecated
+** bases), configurations, configMapGenerator and secretGenerator, components, then
+** patchesStrategicMerge and patches, namespace, namePrefix/nameSuffix, commonLabels/labels,
+** commonAnnotations, patchesJson6902, replicas, images, replacements, and its vars merged; at
+** the root, the hash suffixes, the references to renamed objects (nameref.c), the vars resolved
+** (vars.c) and the local-config objects dropped.
 ** Every node of a built object is a knode that remembers its file and byte range, so
 ** the built text (knode.c) maps back to the base, patch or kustomization line a person edits.
 ** What kustomize would refuse is a kustomize-invalid finding at the offending key; what this
