@@ -151,8 +151,10 @@ static bool match(struct walk *w, sl_knode *parent, size_t at, size_t i)
 			    (list_selector(a, after, &ak, &av) || is_index(after)) ? SL_NODE_SEQ :
 			    SL_NODE_MAP;
 		next = sl_knode_new(a, t, w->origin->src, w->origin->start, w->origin->end);
-		if (next && t == SL_NODE_SCALAR)
+		if (next && t == SL_NODE_SCALAR) {
 			next->s = "";
+			next->quoted = true;   /* a made scalar is a string (kubectl writes "3306") */
+		}
 		if (!next || !sl_knode_set(a, n, name, next))
 			return false;
 		sl_knode_get(n, name, &j);
@@ -315,10 +317,12 @@ static bool copy_to(struct ctx *c, sl_knode *obj, const sl_knode *value, const s
 				if (delim && *delim && !(s = set_part(c->a, cur->s, delim,
 								     index_of(options), value->s)))
 					return false;
-				/* a scalar keeps its own type: only the value is copied */
+				/* a scalar keeps its own type: only the value is copied (a string stays a
+				** string: "3306" into a placeholder or a made field) */
 				nv = sl_knode_scalar(c->a, s, cur->src, cur->start, cur->end);
 				if (nv)
-					nv->quoted = cur->quoted || (!cur->len && value->quoted);
+					nv->quoted = cur->quoted ||
+						     sl_scalar_text_type(cur->s, cur->len) == SL_Y_STR;
 			} else if (delim && *delim) {
 				ok = refuse(c, origin, "delimiter option can only be used with scalar "
 					    "nodes");
