@@ -371,8 +371,8 @@ static bool replace(struct ctx *c, struct acc *acc, const sl_knode *r, const sl_
 	const sl_knode *value = h.n ? h.parent[0]->v[h.at[0]] : NULL;
 	free(h.parent);
 	free(h.at);
-	if (!value || sl_knode_is_null(value) || (value->type != SL_NODE_SCALAR && !value->n) ||
-	    (value->type == SL_NODE_SCALAR && !value->len))
+	/* kyaml's IsNilOrEmpty: null, an empty map or list (an empty string is a value) */
+	if (!value || sl_knode_is_null(value) || (value->type != SL_NODE_SCALAR && !value->n))
 		return refuse(c, src, sl_arena_printf(c->a, "fieldPath `%s` is missing for "
 						      "replacement source %s", fp, sel_text(c, src)));
 	const sl_knode *options = sl_knode_get(src, "options", NULL);
