@@ -14,7 +14,18 @@
  * missing key or past a list's end; a `replace` of a missing key adds it, as kustomize's JSON
  * patch library does), a
  * `replicas:` entry that names no Deployment, StatefulSet, ReplicaSet or ReplicationController, a
- * cycle of kustomizations. The message is kustomize's own words with the failing path or id;
+ * cycle of kustomizations; a kustomization kustomize's decoder refuses (a key no kustomization
+ * field has, in any case — `nameprefix` is `namePrefix` to it —, a value of the wrong type such
+ * as a number or a boolean where a label value belongs, a `kind` other than Kustomization or
+ * Component, an empty kustomization; a key written twice is its last value); a name reference
+ * that several renamed objects could answer ("found multiple possible referrals"); a Component
+ * under `resources:` or a Kustomization under `components:`; a `patches:` entry with neither or
+ * both of `path` and `patch`, or whose patch holds no document; a root's `sortOptions` other
+ * than kustomize accepts; a generator that repeats a key, or creates an object whose id a
+ * resource or another generator already has (`behavior: merge` or `replace` is the way); a
+ * `namespace:` that makes two objects one; a RoleBinding's ServiceAccount subject with an empty
+ * `namespace:`. A YAML syntax error in a resource file fails the build too: that is a
+ * `yaml-syntax` finding in the file, at the error. The message is kustomize's own words with the failing path or id;
  * kustomize's whole error text is in the notes. The finding points at the offending entry (a
  * JSON 6902 failure: at the operation); the kustomization is not linted further (its files are
  * linted as plain files).

@@ -16,7 +16,10 @@
  * overlay's `resources:` entry for that base. The kustomization is then not built: its own
  * resource files are linted as plain files, as they are written.
  *
- * `vars`, `replacements`, `configurations` and `crds` are not applied either, but they only
+ * `crds`, and the field specs a `configurations` file adds for `namePrefix`, `nameSuffix`,
+ * `templateLabels`, `images` or `replicas` (its `nameReference`, `varReference`,
+ * `commonLabels`, `commonAnnotations` and `namespace` are applied), are not applied either, but
+ * they only
  * change fields of objects the build has: such a kustomization is still built and linted, and
  * the finding at the key (once per run, however many overlays share the base) says that findings
  * on the fields it sets may differ from what is deployed.

@@ -3,8 +3,9 @@
 ** v5's semantics for what schedlint reads. The list strategies are kubernetes/api's
 ** patchStrategy/patchMergeKey tags (core/v1 types.go): containers, initContainers,
 ** ephemeralContainers, volumes, env, imagePullSecrets, volumeMounts and ports merge by their
-** key; topologySpreadConstraints by topologyKey and whenUnsatisfiable; every other list
-** (tolerations, nodeSelectorTerms, args...) is replaced. */
+** key; topologySpreadConstraints by topologyKey and whenUnsatisfiable; metadata.finalizers
+** merge as scalars; every other list (tolerations, nodeSelectorTerms, args...) is replaced. The
+** directive $patch is kyaml merge2's, on every kind. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -55,9 +56,24 @@ static bool same_item(const sl_knode *a, const sl_knode *b, const char *const *k
 	return true;
 }
 
+/* kyaml's merge2 (what kustomize merges with) reads one directive, $patch (delete, replace,
+** merge), on any kind; every other "$..." key ($setElementOrder/..., $retainKeys) is a field to
+** it, merged into the object like any other. */
 static bool is_directive(const sl_knode *k)
 {
-	return k->type == SL_NODE_SCALAR && k->s[0] == '$';
+	return k->type == SL_NODE_SCALAR && strcmp(k->s, "$patch") == 0;
+}
+
+/* The $patch directive of a list item or a map (NULL: none). */
+static const char *directive_of(const sl_knode *n)
+{
+	return n->type == SL_NODE_MAP ? sl_knode_str(n, "$patch") : NULL;
+}
+
+/* True when list item n is only a directive ({$patch: replace}): no item of the result. */
+static bool directive_only(const sl_knode *n)
+{
+	return n->type == SL_NODE_MAP && n->n == 1 && is_directive(n->k[0]);
 }
 
 /* A copy of a patch value without its directives (a new field's value). */
@@ -75,9 +91,16 @@ static sl_knode *clean_copy(sl_arena *a, const sl_knode *v)
 			return NULL;
 		i++;
 	}
-	for (size_t i = 0; c->type == SL_NODE_SEQ && i < c->n; i++)
+	for (size_t i = 0; c->type == SL_NODE_SEQ && i < c->n; ) {
+		if (directive_only(c->v[i])) {
+			memmove(c->v + i, c->v + i + 1, (c->n - i - 1) * sizeof *c->v);
+			c->n--;
+			continue;
+		}
 		if (!(c->v[i] = clean_copy(a, c->v[i])))
 			return NULL;
+		i++;
+	}
 	return c;
 }
 
@@ -96,6 +119,18 @@ static bool merge_list(sl_arena *a, sl_knode *dst, const sl_knode *patch, const 
 	memcpy(old, dst->v, n * sizeof *old);
 	dst->n = 0;
 	for (size_t i = 0; i < patch->n; i++) {
+		const char *d = directive_of(patch->v[i]);
+		if (d && strcmp(d, "replace") == 0 && directive_only(patch->v[i])) {
+			/* an item {$patch: replace}: the list is the patch's other items */
+			sl_knode *c = clean_copy(a, patch);
+			if (!c)
+				return false;
+			dst->v = c->v;
+			dst->n = c->n;
+			return true;
+		}
+	}
+	for (size_t i = 0; i < patch->n; i++) {
 		const sl_knode *p = patch->v[i];
 		size_t at = SIZE_MAX;
 		for (size_t j = 0; j < n && at == SIZE_MAX; j++)
@@ -103,7 +138,7 @@ static bool merge_list(sl_arena *a, sl_knode *dst, const sl_knode *patch, const 
 				at = j;
 		if (at != SIZE_MAX)
 			used[at] = true;
-		const char *directive = p->type == SL_NODE_MAP ? sl_knode_str(p, "$patch") : NULL;
+		const char *directive = directive_of(p);
 		if (directive && strcmp(directive, "delete") == 0)
 			continue;
 		if (directive && strcmp(directive, "replace") == 0 && at != SIZE_MAX) {
@@ -123,9 +158,35 @@ static bool merge_list(sl_arena *a, sl_knode *dst, const sl_knode *patch, const 
 	return true;
 }
 
+/* Merges list of scalars patch into dst: the patch's values, then dst's others. */
+static bool merge_scalars(sl_arena *a, sl_knode *dst, const sl_knode *patch)
+{
+	size_t n = dst->n;
+	sl_knode **old = sl_arena_alloc(a, (n ? n : 1) * sizeof *old);
+	if (!old)
+		return false;
+	memcpy(old, dst->v, n * sizeof *old);
+	dst->n = 0;
+	for (size_t pass = 0; pass < 2; pass++) {
+		const sl_knode *const *from = pass ? (const sl_knode *const *)old :
+					      (const sl_knode *const *)patch->v;
+		for (size_t i = 0; i < (pass ? n : patch->n); i++) {
+			const sl_knode *v = from[i];
+			bool seen = false;
+			for (size_t j = 0; j < dst->n && !seen; j++)
+				seen = v->type == SL_NODE_SCALAR && dst->v[j]->type == SL_NODE_SCALAR &&
+				       strcmp(v->s, dst->v[j]->s) == 0;
+			sl_knode *c = seen ? NULL : pass ? (sl_knode *)v : sl_knode_copy(a, v);
+			if (!seen && (!c || !sl_knode_insert(a, dst, dst->n, c)))
+				return false;
+		}
+	}
+	return true;
+}
+
 static bool merge_map(sl_arena *a, sl_knode *dst, const sl_knode *patch, bool strategic)
 {
-	const char *directive = strategic ? sl_knode_str(patch, "$patch") : NULL;
+	const char *directive = sl_knode_str(patch, "$patch");
 	if (directive && strcmp(directive, "replace") == 0) {
 		sl_knode *c = clean_copy(a, patch);
 		if (!c)
@@ -135,7 +196,7 @@ static bool merge_map(sl_arena *a, sl_knode *dst, const sl_knode *patch, bool st
 	}
 	for (size_t i = 0; i < patch->n; i++) {
 		const sl_knode *k = patch->k[i], *pv = patch->v[i];
-		if (k->type != SL_NODE_SCALAR || (strategic && is_directive(k)))
+		if (k->type != SL_NODE_SCALAR || is_directive(k))
 			continue;
 		size_t at;
 		sl_knode *dv = sl_knode_get(dst, k->s, &at);
@@ -145,7 +206,7 @@ static bool merge_map(sl_arena *a, sl_knode *dst, const sl_knode *patch, bool st
 			continue;
 		}
 		if (dv && dv->type == SL_NODE_MAP && pv->type == SL_NODE_MAP) {
-			const char *d = strategic ? sl_knode_str(pv, "$patch") : NULL;
+			const char *d = sl_knode_str(pv, "$patch");
 			if (d && strcmp(d, "delete") == 0) {
 				sl_knode_remove(dst, at);
 				continue;
@@ -158,6 +219,14 @@ static bool merge_map(sl_arena *a, sl_knode *dst, const sl_knode *patch, bool st
 					  pv->type == SL_NODE_SEQ ? merge_keys(k->s, dv) : NULL;
 		if (keys) {
 			if (!merge_list(a, dv, pv, keys))
+				return false;
+			continue;
+		}
+		if (strategic && dv && dv->type == SL_NODE_SEQ && pv->type == SL_NODE_SEQ &&
+		    strcmp(k->s, "finalizers") == 0) {
+			/* ObjectMeta's finalizers: a list of scalars with patchStrategy merge, the
+			** patch's values first (kustomize merges with MergeOptionsListPrepend) */
+			if (!merge_scalars(a, dv, pv))
 				return false;
 			continue;
 		}
@@ -182,7 +251,7 @@ bool sl_kpatch_merge(sl_arena *a, sl_knode *obj, const sl_knode *patch, bool str
 		     bool *deleted)
 {
 	*deleted = false;
-	const char *d = strategic ? sl_knode_str(patch, "$patch") : NULL;
+	const char *d = sl_knode_str(patch, "$patch");
 	if (d && strcmp(d, "delete") == 0) {
 		*deleted = true;
 		return true;

@@ -8,8 +8,10 @@
 #include "render/knode.h"
 
 /* Applies patch (a map) to obj in place; strategic: kubernetes/api's list strategies (else JSON
-** merge). Directives ($patch, $setElementOrder, $retainKeys) are honoured or dropped. *deleted
-** when the patch deletes the whole object ($patch: delete). false when out of memory. */
+** merge: lists replaced). The directive $patch (delete, replace; on a map, a list item or the
+** whole object) is honoured on any kind, as kyaml's merge2 does; other "$..." keys
+** ($setElementOrder/...) are fields, kept as kustomize keeps them. *deleted when the patch
+** deletes the whole object ($patch: delete). false when out of memory. */
 bool sl_kpatch_merge(sl_arena *a, sl_knode *obj, const sl_knode *patch, bool strategic,
 		     bool *deleted);
 /* Applies the JSON 6902 operations ops (a sequence of {op, path, value, from}) to obj as

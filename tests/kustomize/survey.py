@@ -61,7 +61,7 @@ def main():
             built_refused.append(p)
             ref_fail += 1
             continue
-        want, got = objects(ref.stdout), objects(r.stdout)
+        want, got = dict(objects(ref.stdout)), dict(objects(r.stdout))
         problems = [] if set(want) == set(got) else ["the set of objects"]
         for key in set(want) & set(got):
             problems += [re.sub(r"/\d+", "/N", x.split(":")[0]) for x in diff(got[key], want[key])]

@@ -242,8 +242,7 @@ Test(kustomize, the_patch_files_of_a_kustomization)
 ** kustomize refuses it. */
 Test(kustomize, what_a_build_cannot_do_is_said)
 {
-	put("vars/kustomization.yaml", "resources:\n  - ../base\nvars:\n  - name: X\n"
-	    "    objref: {kind: Deployment, name: reranker, apiVersion: apps/v1}\n");
+	put("vars/kustomization.yaml", "resources:\n  - ../base\ncrds:\n  - crd.json\n");
 	put("nomatch/kustomization.yaml", "resources:\n  - ../base\npatches:\n  - path: p.yaml\n");
 	put("nomatch/p.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: rerankr}\n"
 	    "spec: {nodeName: x}\n");
@@ -258,7 +257,7 @@ Test(kustomize, what_a_build_cannot_do_is_said)
 		sl_kustomize_issue(b, 0, &rule, &msg, NULL, NULL);
 		if (sl_kustomize_build_root(b) == 0) {
 			cr_expect_str_eq(rule, "kustomize-unsupported");
-			cr_expect_str_eq(msg, "vars is not applied by schedlint: the kustomization is built "
+			cr_expect_str_eq(msg, "crds is not applied by schedlint: the kustomization is built "
 					 "and linted without it, so findings on the fields it sets may "
 					 "differ from what is deployed");
 			cr_expect_gt(len, 0, "built without it");

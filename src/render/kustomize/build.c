@@ -8,13 +8,14 @@ static const char *const supported_keys[] = {
 	"apiVersion", "kind", "metadata", "resources", "bases", "components", "patches",
 	"patchesStrategicMerge", "patchesJson6902", "namespace", "namePrefix", "nameSuffix",
 	"commonLabels", "labels", "commonAnnotations", "replicas", "images", "configMapGenerator",
-	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", NULL};
+	"secretGenerator", "generatorOptions", "sortOptions", "buildMetadata", "replacements", "vars",
+	"configurations", NULL};
 
 /* Keys kustomize v5 applies and this builder does not, but without which the build is still the
 ** deployed objects in all but the fields they set: built and linted, with a notice at the key.
 ** (helmCharts, helmGlobals, openapi and the generators/transformers/validators plugins make or
 ** reshape objects: a kustomization with them is not built.) */
-static const char *const unapplied_keys[] = {"vars", "replacements", "configurations", "crds", NULL};
+static const char *const unapplied_keys[] = {"crds", NULL};
 
 /* Why a resource entry is remote (no network), or NULL. */
 bool sl_kustomize__remote(const char *s)
@@ -65,7 +66,13 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 					if (ok)   /* its names and hash flag too */
 						acc->v[acc->n - 1] = sub.v[j];
 				}
+				/* MergeAccumulator: its var set too (a name met twice refused) */
+				for (size_t j = 0; ok && j < sub.n_vars; j++)
+					ok = sl_kustomize__var_add(c, acc, &sub.vars[j]);
+				ok = ok && sl_kustomize__cfg_merge(&acc->cfg, &sub.cfg);
 				free(sub.v);
+				free(sub.vars);
+				sl_kustomize__cfg_free(&sub.cfg);
 				free(kp);
 			} else {
 				struct kfile *f = sl_kustomize__input(c, e, dir, e->s, what);
@@ -100,10 +107,22 @@ bool sl_kustomize__patches(struct ctx *c, const sl_knode *root, const char *dir,
 			const sl_knode *path = sl_knode_get(e, "path", NULL), *inl = sl_knode_get(e, "patch", NULL);
 			sl_knode **docs;
 			size_t n;
+			/* kustomize's PatchTransformer Config: an empty string is no patch */
+			if (inl && inl->type == SL_NODE_SCALAR && !inl->len)
+				inl = NULL;
 			if (!path && !inl)
-				return sl_kustomize__issue(c, "kustomize-invalid", e, "a patch needs a path or a patch");
-			if (!sl_kustomize__patch_docs(c, dir, path, path ? NULL : inl, &docs, &n) ||
-			    !sl_kustomize__apply_patch(c, acc, docs, n, sl_knode_get(e, "target", NULL),
+				return sl_kustomize__issue(c, "kustomize-invalid", e, "must specify one of "
+							   "patch and path");
+			if (path && inl)
+				return sl_kustomize__issue(c, "kustomize-invalid", e, "patch and path "
+							   "can't be set at the same time");
+			if (!sl_kustomize__patch_docs(c, dir, path, path ? NULL : inl, &docs, &n))
+				return false;
+			if (!n)
+				return sl_kustomize__issue(c, "kustomize-invalid", e, "illegally qualifies as "
+							   "both an SM and JSON patch: the patch %s "
+							   "holds no document", path ? path->s : "text");
+			if (!sl_kustomize__apply_patch(c, acc, docs, n, sl_knode_get(e, "target", NULL),
 					 sl_knode_get(e, "options", NULL), e, FROM_PATCHES))
 				return false;
 		}
@@ -126,6 +145,88 @@ bool sl_kustomize__patches(struct ctx *c, const sl_knode *root, const char *dir,
 	return true;
 }
 
+/* configurations: transformer configuration files, merged into acc's (their nameReference,
+** varReference, commonLabels, commonAnnotations and namespace field specs are applied; a file
+** with other field specs gets a notice at the key: those are not). */
+static bool configurations(struct ctx *c, const sl_knode *root, const char *dir, struct acc *acc)
+{
+	size_t at;
+	const sl_knode *list = sl_knode_get(root, "configurations", &at);
+	bool partial = false;
+	for (size_t i = 0; list && list->type == SL_NODE_SEQ && i < list->n; i++) {
+		const sl_knode *e = list->v[i];
+		const char *what = sl_arena_printf(c->a, "loading configuration '%s'", e->s);
+		struct kfile *f = what ? sl_kustomize__input(c, e, dir, e->s, what) : NULL;
+		if (!f || !f->src ||
+		    !sl_kustomize__push_str(&c->b->used, &c->b->n_used, &c->b->cap_used,
+					    sl_xstrdup(f->real)))
+			return false;   /* a configuration file is the build's */
+		for (size_t d = 0; d < f->tree.n_docs; d++) {
+			if (!f->tree.docs[d]->root)
+				continue;
+			const sl_knode *doc = sl_knode_load(c->a, f->tree.docs[d]->root, f->src);
+			if (!doc || !sl_kustomize__cfg_read(c, doc, e, &acc->cfg))
+				return false;
+			static const char *const unapplied[] = {"namePrefix", "nameSuffix",
+								"templateLabels", "images", "replicas",
+								NULL};
+			for (size_t u = 0; unapplied[u]; u++) {
+				const sl_knode *l = sl_knode_get(doc, unapplied[u], NULL);
+				partial = partial || (l && l->type == SL_NODE_SEQ && l->n);
+			}
+		}
+	}
+	return !partial || sl_kustomize__notice(c, root->k[at]);
+}
+
+/* A Component where a Kustomization belongs, or the reverse (kustomize's accumulateDirectory);
+** a root may be either. dir: the kustomization's directory. */
+static bool kind_checked(struct ctx *c, const sl_knode *kust, const sl_knode *ref, const char *dir,
+			 bool component)
+{
+	if (!ref)
+		return true;
+	const char *kind = sl_knode_str(kust, "kind");
+	bool is_component = kind && strcmp(kind, "Component") == 0;
+	const char *got = kind && *kind ? kind : "Kustomization";
+	if (component && !is_component)
+		return sl_kustomize__issue_n(c, "kustomize-invalid", ref,
+					     sl_arena_printf(c->a, "kustomize: accumulating components: "
+							     "accumulateDirectory: \"expected kind "
+							     "'Component' for path '%s' but got '%s'\"", dir,
+							     got),
+					     "expected kind 'Component' for path '%s' but got '%s'", ref->s,
+					     got);
+	if (!component && is_component)
+		return sl_kustomize__issue_n(c, "kustomize-invalid", ref,
+					     sl_arena_printf(c->a, "kustomize: accumulating resources: "
+							     "expected kind != 'Component' for path '%s'",
+							     dir),
+					     "expected kind != 'Component' for path '%s': a Component "
+					     "goes under components:", ref->s);
+	return true;
+}
+
+/* A root's sortOptions, validated as kustomize's SortOrderTransformer does. */
+static bool sort_options_checked(struct ctx *c, const sl_knode *kust)
+{
+	size_t at;
+	const sl_knode *so = sl_knode_get(kust, "sortOptions", &at);
+	if (!so)
+		return true;
+	const sl_knode *order = sl_knode_get(so, "order", NULL);
+	const char *o = sl_knode_str(so, "order");
+	const sl_knode *where = order ? order : kust->k[at];
+	if (!o || (strcmp(o, "fifo") && strcmp(o, "legacy")))
+		return sl_kustomize__issue(c, "kustomize-invalid", where, "the field "
+					   "'sortOptions.order' must be one of [fifo, legacy]");
+	if (strcmp(o, "fifo") == 0 && sl_knode_get(so, "legacySortOptions", NULL))
+		return sl_kustomize__issue(c, "kustomize-invalid", where, "the field "
+					   "'sortOptions.legacySortOptions' is set but the selected "
+					   "sort order is 'fifo', not 'legacy'");
+	return true;
+}
+
 bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *ref,
 			      struct acc *acc, bool component)
 {
@@ -140,18 +241,26 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	if (f->src && !sl_kustomize__push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
 		return false;
 	bool ok = true;
-	const sl_knode *root = f->src && f->tree.n_docs && f->tree.docs[0]->root ?
-			       sl_knode_load(c->a, f->tree.docs[0]->root, f->src) : NULL;
-	if (!root || root->type != SL_NODE_MAP) {
+	const sl_knode *raw = f->src && f->tree.n_docs && f->tree.docs[0]->root ?
+			      sl_knode_load(c->a, f->tree.docs[0]->root, f->src) : NULL;
+	if (!raw) {
 		c->depth--;
 		return sl_kustomize__issue(c, "kustomize-invalid", ref, "%s is not a kustomization (a YAML mapping)",
 			     kpath);
 	}
+	char *kdir = sl_path_dir(kpath);
+	const sl_knode *root = kdir ? sl_kustomize__decode(c, raw, kdir, ref) : NULL;
+	free(kdir);
+	if (!root) {
+		c->depth--;
+		return false;   /* refused as kustomize refuses it (decode.c) */
+	}
 	for (size_t i = 0; i < root->n; i++) {
-		const sl_knode *k = root->k[i];
-		if (k->type == SL_NODE_SCALAR && sl_kustomize__in(k->s, supported_keys))
-			continue;
-		if (k->type == SL_NODE_SCALAR && sl_kustomize__in(k->s, unapplied_keys)) {
+		const sl_knode *k = root->k[i], *v = root->v[i];
+		if (sl_kustomize__in(k->s, supported_keys) ||
+		    (v->type != SL_NODE_SCALAR && !v->n))
+			continue;   /* an empty list of plugins builds as none */
+		if (sl_kustomize__in(k->s, unapplied_keys)) {
 			if (!sl_kustomize__notice(c, k)) {
 				c->depth--;
 				return false;
@@ -168,11 +277,20 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 			     "and Helm charts need kustomize itself): this kustomization's files are "
 			     "linted as plain files", k->s);
 	}
-	(void)component;   /* a Component builds into its includer's resources (acc), as kustomize */
 	char *dir = sl_path_dir(kpath);
 	if (!dir)
 		return false;
-	ok = resources(c, root, dir, acc);
+	if (!kind_checked(c, root, ref, dir, component) || (!ref && !sort_options_checked(c, root))) {
+		free(dir);
+		c->depth--;
+		return false;
+	}
+	/* kustomize's accumulateTarget: resources, generators, local-config objects dropped,
+	** components, then the transformers */
+	const sl_knode *gopts = sl_knode_get(root, "generatorOptions", NULL);
+	ok = resources(c, root, dir, acc) && configurations(c, root, dir, acc) &&
+	     sl_kustomize__generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
+	     sl_kustomize__generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir);
 	const sl_knode *comps = sl_knode_get(root, "components", NULL);
 	for (size_t i = 0; ok && comps && i < comps->n; i++) {
 		const sl_knode *e = comps->v[i];
@@ -187,10 +305,7 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 		free(kp);
 		free(p);
 	}
-	const sl_knode *gopts = sl_knode_get(root, "generatorOptions", NULL);
-	ok = ok && sl_kustomize__generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
-	     sl_kustomize__generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir) &&
-	     sl_kustomize__patches(c, root, dir, acc, true);
+	ok = ok && sl_kustomize__patches(c, root, dir, acc, true);
 	const sl_knode *ns = sl_knode_get(root, "namespace", NULL);
 	if (ok && ns && ns->type == SL_NODE_SCALAR && ns->len)
 		ok = sl_kustomize__set_namespace(c, acc, ns);
@@ -199,14 +314,14 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 		ok = sl_kustomize__rename_all(c, acc, pre, suf);
 	const sl_knode *cl = sl_knode_get(root, "commonLabels", NULL);
 	if (ok && cl && cl->type == SL_NODE_MAP)
-		ok = sl_kustomize__add_labels(c->a, acc, cl, true, true);
+		ok = sl_kustomize__add_labels(c->a, acc, cl, true, true, NULL);
 	const sl_knode *labels = sl_knode_get(root, "labels", NULL);
 	for (size_t i = 0; ok && labels && labels->type == SL_NODE_SEQ && i < labels->n; i++) {
 		const sl_knode *e = labels->v[i], *pairs = sl_knode_get(e, "pairs", NULL);
 		const char *sel = sl_knode_str(e, "includeSelectors"), *tpl = sl_knode_str(e, "includeTemplates");
 		if (pairs && pairs->type == SL_NODE_MAP)
 			ok = sl_kustomize__add_labels(c->a, acc, pairs, sel && strcmp(sel, "true") == 0,
-					tpl && strcmp(tpl, "true") == 0);
+					tpl && strcmp(tpl, "true") == 0, sl_knode_get(e, "fields", NULL));
 	}
 	const sl_knode *ca = sl_knode_get(root, "commonAnnotations", NULL);
 	if (ok && ca && ca->type == SL_NODE_MAP)
@@ -216,6 +331,8 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	const sl_knode *images = sl_knode_get(root, "images", NULL);
 	for (size_t i = 0; ok && images && images->type == SL_NODE_SEQ && i < acc->n; i++)
 		ok = sl_kustomize__images_in(c, acc->v[i].obj, images);
+	ok = ok && sl_kustomize__replacements(c, acc, sl_knode_get(root, "replacements", NULL), dir) &&
+	     sl_kustomize__vars(c, acc, sl_knode_get(root, "vars", NULL));
 	free(dir);
 	c->depth--;
 	return ok;

@@ -239,6 +239,27 @@ char sl_kustomize__type_of(sl_kustomize *k, const char *path)
 
 /* The file at path, read and parsed once per plan; NULL when out of memory. Its src is NULL
 ** when it cannot be read. */
+struct syntax_note {
+	sl_arena *a;
+	struct kfile *f;
+	bool oom;
+};
+
+/* Keeps a file's first YAML syntax error: a resource file with one fails the build there, as
+** kustomize fails it (nothing is built silently). */
+static void note_syntax(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+			const char *message)
+{
+	struct syntax_note *n = payload;
+	(void)doc;
+	if (n->f->syntax || strcmp(rule, "yaml-syntax") != 0)
+		return;
+	n->f->syntax = sl_arena_strndup(n->a, message, strlen(message));
+	n->oom = !n->f->syntax;
+	n->f->syntax_start = (uint32_t)start;
+	n->f->syntax_end = (uint32_t)end;
+}
+
 static struct kfile *load_(sl_kustomize *k, const char *path)
 {
 	uint64_t h = sl_hash_bytes(SL_HASH_INIT, path, strlen(path));
@@ -272,7 +293,8 @@ static struct kfile *load_(sl_kustomize *k, const char *path)
 		f->src = NULL;
 		return f;
 	}
-	if (sl_tree_parse(f->src, k->a, &f->tree, sl_kustomize__no_issue, NULL) != SL_OK)
+	struct syntax_note note = {k->a, f, false};
+	if (sl_tree_parse(f->src, k->a, &f->tree, note_syntax, &note) != SL_OK || note.oom)
 		return NULL;
 	return f;
 }
@@ -520,7 +542,7 @@ bool sl_kustomize__add_res(struct acc *acc, sl_knode *obj)
 {
 	if (!sl_kustomize__room(&acc->v, acc->n, &acc->cap, sizeof *acc->v))
 		return false;
-	acc->v[acc->n++] = (struct kres){obj, NULL, 0, false};
+	acc->v[acc->n++] = (struct kres){.obj = obj};
 	return true;
 }
 
@@ -575,6 +597,42 @@ void sl_kustomize__tidy(sl_knode *n, bool metadata)
 }
 
 /* The documents of a resource file, added to acc. */
+/* Adds object o of a resource file to acc; a List (any kind ending in "List") is its items, each
+** added the same way (kustomize's inlineAnyEmbeddedLists: no items is no object). */
+static bool add_obj(struct ctx *c, sl_knode *o, const sl_knode *ref, struct acc *acc, int depth)
+{
+	const char *kind = sl_knode_str(o, "kind");
+	size_t kl = kind ? strlen(kind) : 0;
+	if (kl >= 4 && strcmp(kind + kl - 4, "List") == 0 && depth < 16) {
+		sl_knode *items = sl_knode_get(o, "items", NULL);
+		if (!items || sl_knode_is_null(items))
+			return true;
+		if (items->type != SL_NODE_SEQ)
+			return sl_kustomize__issue(c, "kustomize-invalid", items, "expected array for "
+						   "%s/items", kind);
+		for (size_t i = 0; i < items->n; i++)
+			if (!add_obj(c, items->v[i], ref, acc, depth + 1))
+				return false;
+		return true;
+	}
+	if (!sl_kustomize__add_res(acc, o))
+		return false;
+	/* kustomize drops a null or empty metadata.labels or metadata.annotations */
+	sl_knode *md = sl_knode_get(o, "metadata", NULL);
+	static const char *const drop[] = {"labels", "annotations"};
+	for (size_t k = 0; md && k < 2; k++) {
+		size_t at;
+		sl_knode *v = sl_knode_get(md, drop[k], &at);
+		if (v && (sl_knode_is_null(v) || (v->type == SL_NODE_MAP && !v->n)))
+			sl_knode_remove(md, at);
+	}
+	if (o->type != SL_NODE_MAP || !kind)
+		return sl_kustomize__issue(c, "kustomize-invalid", ref, "accumulating resources from '%s': "
+					   "missing Resource metadata (every document needs kind and "
+					   "metadata.name)", ref ? ref->s : "?");
+	return true;
+}
+
 bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc)
 {
 	if (!f->src)
@@ -582,25 +640,23 @@ bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref,
 			     "read it", ref ? ref->s : "?");
 	if (!sl_kustomize__push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
 		return false;
+	if (f->syntax) {
+		/* kustomize refuses the build; the finding is the file's own, at the error */
+		sl_knode *at = sl_knode_new(c->a, SL_NODE_SCALAR, f->src, f->syntax_start, f->syntax_end);
+		return at && sl_kustomize__issue_n(c, "yaml-syntax", at,
+						   sl_arena_printf(c->a, "kustomize cannot read %s "
+								   "(accumulating resources from "
+								   "'%s'): kubectl kustomize refuses "
+								   "the build", f->path,
+								   ref ? ref->s : "?"),
+						   "%s", f->syntax);
+	}
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
 		if (!f->tree.docs[i]->root)
 			continue;
 		sl_knode *o = sl_knode_load(c->a, f->tree.docs[i]->root, f->src);
-		if (!o || !sl_kustomize__add_res(acc, o))
+		if (!o || !add_obj(c, o, ref, acc, 0))
 			return false;
-		/* kustomize drops a null or empty metadata.labels or metadata.annotations */
-		sl_knode *md = sl_knode_get(o, "metadata", NULL);
-		static const char *const drop[] = {"labels", "annotations"};
-		for (size_t k = 0; md && k < 2; k++) {
-			size_t at;
-			sl_knode *v = sl_knode_get(md, drop[k], &at);
-			if (v && (sl_knode_is_null(v) || (v->type == SL_NODE_MAP && !v->n)))
-				sl_knode_remove(md, at);
-		}
-		if (o->type != SL_NODE_MAP || !sl_knode_str(o, "kind"))
-			return sl_kustomize__issue(c, "kustomize-invalid", ref, "accumulating resources from '%s': "
-				     "missing Resource metadata (every document needs kind and "
-				     "metadata.name)", ref ? ref->s : "?");
 	}
 	return true;
 }

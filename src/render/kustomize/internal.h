@@ -5,16 +5,20 @@
 **
 ** Kustomize, built in C with provenance on every node.
 **
-** A kustomization is built as kustomize v5 builds it (api/krusty, the builtin transformers in
-** their order): resources (files, and directories with their own kustomization, recursively;
-** the deprecated bases), components, then configMapGenerator, patchesStrategicMerge and patches,
-** namespace, namePrefix/nameSuffix, commonLabels/labels, commonAnnotations, patchesJson6902,
-** replicas. Every node of a built object is a knode that remembers its file and byte range, so
+** A kustomization is decoded as kustomize decodes it (decode.c) and built as kustomize v5
+** builds it (api/internal/target/kusttarget.go, the builtin transformers in their order):
+** resources (files, and directories with their own kustomization, recursively; the deprecated
+** bases), configurations, configMapGenerator and secretGenerator, components, then
+** patchesStrategicMerge and patches, namespace, namePrefix/nameSuffix, commonLabels/labels,
+** commonAnnotations, patchesJson6902, replicas, images, replacements, and its vars merged; at
+** the root, the hash suffixes, the references to renamed objects (nameref.c), the vars resolved
+** (vars.c) and the local-config objects dropped.
+** Every node of a built object is a knode that remembers its file and byte range, so
 ** the built text (knode.c) maps back to the base, patch or kustomization line a person edits.
 ** What kustomize would refuse is a kustomize-invalid finding at the offending key; what this
 ** builder does not do is a kustomize-unsupported finding, and the kustomization's files are then
-** linted as plain files (vars, replacements, configurations, crds: the build is linted without
-** them, the finding says so). Files a kustomization uses as patches are never linted alone. */
+** linted as plain files (configurations, crds: the build is linted without them, the finding
+** says so; replacements and vars are applied, replacements.c and vars.c). Files a kustomization uses as patches are never linted alone. */
 #ifndef SL_KUSTOMIZE_INTERNAL_H
 #define SL_KUSTOMIZE_INTERNAL_H
 
@@ -45,6 +49,8 @@ struct kfile {
 	char *real;          /* its real path */
 	sl_source *src;      /* NULL when it cannot be read */
 	sl_tree tree;
+	const char *syntax;  /* its first YAML syntax error (in the plan's arena), NULL: none */
+	uint32_t syntax_start, syntax_end;
 };
 
 struct issue {
@@ -60,12 +66,64 @@ struct kres {
 	sl_knode *obj;
 	struct kid *prev;        /* its previous ids, oldest first (in the build's arena) */
 	size_t n_prev;
+	const char **pre, **suf; /* the name prefixes and suffixes it was given, innermost first
+				 ** (kustomize's prefixes/suffixes build annotations) */
+	size_t n_pre, n_suf;
 	bool hash;               /* generated: kustomize's hash suffix is added once it is built */
+	const char **refvars;    /* the vars whose objref names it (kustomize's AppendRefVarName) */
+	size_t n_refvars;
+};
+
+/* A var (kustomize's types.Var): its name, its declaration (objref, fieldref). */
+struct kvar {
+	const char *name;
+	const sl_knode *decl;
+};
+
+/* A field spec: where a transformer writes or a reference stands (kustomize's
+** types.FieldSpec). */
+struct sl_kustomize__fs {
+	const char *group, *version, *kind;   /* NULL or "": any */
+	const char *path;        /* "spec/template/metadata/labels"; "x[]" a list's items */
+	bool create;             /* made where missing */
+};
+struct sl_kustomize__fslist {
+	struct sl_kustomize__fs *v;
+	size_t n, cap;
+};
+/* The categories of kustomize's transformer configuration (builtinconfig.TransformerConfig). */
+enum {
+	CAT_PREFIX, CAT_SUFFIX, CAT_LABELS, CAT_TEMPLATE_LABELS, CAT_LABEL_FIELDS, CAT_ANNOTATIONS,
+	CAT_NAMESPACE, CAT_VARREF, CAT_IMAGES, CAT_REPLICAS, CAT_N
+};
+/* A nameReference entry: the kind referred to, and the fields that refer to it. */
+struct sl_kustomize__ref {
+	const char *group, *version, *kind;
+	struct sl_kustomize__fslist fs;
+};
+struct sl_kustomize__cfg {
+	struct sl_kustomize__fslist cat[CAT_N];
+	struct sl_kustomize__ref *refs;
+	size_t n_refs, cap_refs;
+};
+/* A walk of one field spec's path through an object (sl_kustomize__fs_walk): set is called with
+** each map holding the path's last field and that field's index in it. */
+struct sl_kustomize__fswalk {
+	sl_arena *a;
+	const struct sl_kustomize__fs *fs;
+	int create_kind;         /* the last field's type when made (SL_NODE_*); -1: never made */
+	const sl_knode *origin;  /* what made fields come from */
+	bool (*set)(struct sl_kustomize__fswalk *w, sl_knode *parent, size_t at);
+	void *arg;
+	const char *error;       /* set when the walk fails on the object's shape */
 };
 
 struct acc {
 	struct kres *v;
 	size_t n, cap;
+	struct kvar *vars;       /* its var set (malloc'd) */
+	size_t n_vars, cap_vars;
+	struct sl_kustomize__cfg cfg;   /* what its configurations add to the builtin (fields.c) */
 };
 
 struct sl_kustomize_build {
@@ -129,10 +187,10 @@ struct ctx {
 };
 
 /* An id a resource had before a transformer changed it, as kustomize keeps them (the
-** config.kubernetes.io/previousNames and previousNamespaces build annotations): a patch or a
-** selector may name a resource by any of them. Its kind is the resource's own (the builder does
-** no allowKindChange). */
+** config.kubernetes.io/previousKinds, previousNames and previousNamespaces build annotations): a
+** patch, a selector or a name reference may name a resource by any of them. */
 struct kid {
+	const char *kind;
 	const char *ns;          /* effective: "default" for none, kustomize's word for cluster-scoped */
 	const char *name;
 };
@@ -143,7 +201,7 @@ enum patch_from { FROM_PATCHES, FROM_PSM, FROM_JSON6902 };
 bool sl_kustomize__add_annotations(sl_arena *a, struct acc *acc, const sl_knode *ann);
 bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc);
 bool sl_kustomize__add_labels(sl_arena *a, struct acc *acc, const sl_knode *labels, bool selectors,
-			      bool templates);
+			      bool templates, const sl_knode *fields);
 bool sl_kustomize__add_res(struct acc *acc, sl_knode *obj);
 bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, size_t n,
 			       const sl_knode *target, const sl_knode *options, const sl_knode *at,
@@ -152,9 +210,19 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 			      struct acc *acc, bool component);
 bool sl_kustomize__builtin(const sl_knode *obj);
 extern const char *const sl_kustomize__cluster_scoped[];
+sl_knode *sl_kustomize__decode(struct ctx *c, const sl_knode *raw, const char *dir,
+			       const sl_knode *ref);
 void sl_kustomize__dedupe_notices(sl_kustomize *k);
 const char *sl_kustomize__eff_ns(const char *kind, const char *ns);
 bool sl_kustomize__finish_hashes(struct ctx *c, struct acc *acc);
+bool sl_kustomize__fix_refs(struct ctx *c, struct acc *acc);
+const struct sl_kustomize__cfg *sl_kustomize__builtin_cfg(void);
+void sl_kustomize__cfg_free(struct sl_kustomize__cfg *c);
+bool sl_kustomize__cfg_merge(struct sl_kustomize__cfg *into, const struct sl_kustomize__cfg *from);
+bool sl_kustomize__cfg_read(struct ctx *c, const sl_knode *doc, const sl_knode *at,
+			    struct sl_kustomize__cfg *into);
+bool sl_kustomize__fs_matches(const struct sl_kustomize__fs *fs, const sl_knode *obj);
+bool sl_kustomize__fs_walk(struct sl_kustomize__fswalk *w, sl_knode *obj);
 bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list,
 			    const sl_knode *opts, const char *kind, const char *dir);
 void sl_kustomize__group_version(const sl_knode *obj, char *group, size_t gcap,
@@ -185,15 +253,20 @@ bool sl_kustomize__patch_docs(struct ctx *c, const char *dir, const sl_knode *pa
 bool sl_kustomize__patches(struct ctx *c, const sl_knode *root, const char *dir, struct acc *acc,
 			   bool strategic_list);
 bool sl_kustomize__push_prev(struct ctx *c, struct kres *r, const char *name);
+bool sl_kustomize__push_affix(struct ctx *c, struct kres *r, const char *s, bool prefix);
 bool sl_kustomize__push_str(char ***v, size_t *n, size_t *cap, char *s);
 char *sl_kustomize__real_of(sl_kustomize *k, const char *path);
-void sl_kustomize__ref(sl_knode *n, const char *key, const char *from, const sl_knode *to);
 bool sl_kustomize__remote(const char *s);
 bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix,
 			      const sl_knode *suffix);
-void sl_kustomize__rename_refs(struct acc *acc, const char *kind, const char *from,
-			       const sl_knode *to);
 bool sl_kustomize__room(void *v, size_t n, size_t *cap, size_t size);
+bool sl_kustomize__labels_match(const sl_knode *obj, const sl_knode *target);
+bool sl_kustomize__replacements(struct ctx *c, struct acc *acc, const sl_knode *list,
+				const char *dir);
+bool sl_kustomize__resolve_vars(struct ctx *c, struct acc *acc);
+bool sl_kustomize__var_add(struct ctx *c, struct acc *acc, const struct kvar *v);
+bool sl_kustomize__vars(struct ctx *c, struct acc *acc, const sl_knode *list);
+bool sl_kustomize__same_id(const sl_knode *a, const sl_knode *b);
 bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns);
 bool sl_kustomize__set_replicas(struct ctx *c, struct acc *acc, const sl_knode *list);
 bool sl_kustomize__store_prev(struct ctx *c, struct kres *r);

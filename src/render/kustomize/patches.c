@@ -12,10 +12,26 @@ bool sl_kustomize__push_prev(struct ctx *c, struct kres *r, const char *name)
 		return false;
 	if (r->n_prev)
 		memcpy(v, r->prev, r->n_prev * sizeof *v);
-	v[r->n_prev] = (struct kid){sl_kustomize__eff_ns(sl_knode_str(r->obj, "kind"), sl_kustomize__ns_of(r->obj)),
+	const char *kind = sl_knode_str(r->obj, "kind");
+	v[r->n_prev] = (struct kid){kind ? kind : "", sl_kustomize__eff_ns(kind, sl_kustomize__ns_of(r->obj)),
 				    name ? name : ""};
 	r->prev = v;
 	r->n_prev++;
+	return true;
+}
+
+/* Adds s to r's name prefixes (prefix) or suffixes, as kustomize's AddNamePrefix/AddNameSuffix. */
+bool sl_kustomize__push_affix(struct ctx *c, struct kres *r, const char *s, bool prefix)
+{
+	const char ***v = prefix ? &r->pre : &r->suf;
+	size_t *n = prefix ? &r->n_pre : &r->n_suf;
+	const char **nv = sl_arena_alloc(c->a, (*n + 1) * sizeof *nv);
+	if (!nv)
+		return false;
+	if (*n)
+		memcpy(nv, *v, *n * sizeof *nv);
+	nv[(*n)++] = s;
+	*v = nv;
 	return true;
 }
 
@@ -23,6 +39,21 @@ bool sl_kustomize__push_prev(struct ctx *c, struct kres *r, const char *name)
 bool sl_kustomize__store_prev(struct ctx *c, struct kres *r)
 {
 	return sl_kustomize__push_prev(c, r, sl_kustomize__name_of(r->obj));
+}
+
+/* True when objects a and b have the same current id (apiVersion, kind, name, effective
+** namespace): kustomize's ResId.Equals. */
+bool sl_kustomize__same_id(const sl_knode *a, const sl_knode *b)
+{
+	char ga[256], gb[256];
+	const char *va, *vb, *ka = sl_knode_str(a, "kind"), *kb = sl_knode_str(b, "kind");
+	const char *na = sl_kustomize__name_of(a), *nb = sl_kustomize__name_of(b);
+	sl_kustomize__group_version(a, ga, sizeof ga, &va);
+	sl_kustomize__group_version(b, gb, sizeof gb, &vb);
+	return ka && kb && strcmp(ka, kb) == 0 && strcmp(ga, gb) == 0 && strcmp(va, vb) == 0 &&
+	       strcmp(na ? na : "", nb ? nb : "") == 0 &&
+	       strcmp(sl_kustomize__eff_ns(ka, sl_kustomize__ns_of(a)),
+		      sl_kustomize__eff_ns(kb, sl_kustomize__ns_of(b))) == 0;
 }
 
 /* kustomize's resource id of obj (Kind.version.group/name.namespace, with its words for what is
@@ -43,17 +74,8 @@ bool sl_kustomize__unique_ids(struct ctx *c, const struct acc *acc, size_t from,
 {
 	for (size_t i = from; i < acc->n; i++) {
 		const sl_knode *o = acc->v[i].obj;
-		char g[256];
-		const char *v, *kind = sl_knode_str(o, "kind"), *name = sl_kustomize__name_of(o);
-		sl_kustomize__group_version(o, g, sizeof g, &v);
-		const char *ens = sl_kustomize__eff_ns(kind, sl_kustomize__ns_of(o));
 		for (size_t j = 0; j < i; j++) {
-			const sl_knode *p = acc->v[j].obj;
-			char pg[256];
-			const char *pv, *pk = sl_knode_str(p, "kind"), *pn = sl_kustomize__name_of(p);
-			sl_kustomize__group_version(p, pg, sizeof pg, &pv);
-			if (strcmp(g, pg) || strcmp(v, pv) || !kind || !pk || strcmp(kind, pk) ||
-			    strcmp(name ? name : "", pn ? pn : "") || strcmp(ens, sl_kustomize__eff_ns(pk, sl_kustomize__ns_of(p))))
+			if (!sl_kustomize__same_id(o, acc->v[j].obj))
 				continue;
 			const char *id = res_id(c->a, o);
 			const char *notes = id ? sl_arena_printf(c->a, "kustomize: accumulating "
@@ -108,6 +130,13 @@ static bool selected(const sl_knode *obj, const struct kres *r, const sl_knode *
 	    !rx_match(sl_knode_str(target, "version"), v) ||
 	    !rx_match(sl_knode_str(target, "kind"), kind ? kind : ""))
 		return false;
+	return sl_kustomize__labels_match(obj, target);
+}
+
+/* True when obj's labels and annotations match selector sel's labelSelector and
+** annotationSelector (each "k=v", "k==v", "k!=v" or "k", comma-separated; none: true). */
+bool sl_kustomize__labels_match(const sl_knode *obj, const sl_knode *target)
+{
 	static const char *const sels[][2] = {{"labelSelector", "labels"},
 					      {"annotationSelector", "annotations"}};
 	for (size_t s = 0; s < 2; s++) {
@@ -228,9 +257,10 @@ bool sl_kustomize__patch_docs(struct ctx *c, const char *dir, const sl_knode *pa
 }
 
 /* Strategic merge patch p onto resource r, as kustomize's ApplySmPatch: the resource keeps its
-** kind, name and namespace unless the patch entry's options allow a change. */
+** kind, name and namespace unless the patch entry's options allow a change; a patch selected by a
+** target takes the resource's apiVersion (resmap's ApplySmPatch: patchCopy.SetGvk). */
 static bool merge_into(struct ctx *c, struct acc *acc, size_t *i, const sl_knode *p,
-		       const sl_knode *options)
+		       const sl_knode *options, bool targeted)
 {
 	struct kres *r = &acc->v[*i];
 	sl_knode *o = r->obj;
@@ -242,6 +272,7 @@ static bool merge_into(struct ctx *c, struct acc *acc, size_t *i, const sl_knode
 	sl_knode *md = sl_knode_get(o, "metadata", NULL);
 	sl_knode *kind = sl_knode_get(o, "kind", NULL), *name = sl_knode_get(md, "name", NULL);
 	sl_knode *ns = sl_knode_get(md, "namespace", NULL);
+	sl_knode *av = sl_knode_get(o, "apiVersion", NULL);
 	bool deleted = false;
 	if (!sl_kpatch_merge(c->a, o, p, sl_kustomize__builtin(o), &deleted))
 		return false;
@@ -254,8 +285,10 @@ static bool merge_into(struct ctx *c, struct acc *acc, size_t *i, const sl_knode
 	}
 	/* put back what the patch changed (most patches repeat the resource's own id) */
 	size_t at;
-	if (!kind_ok && kind && sl_knode_get(o, "kind", NULL) != kind &&
-	    !sl_knode_set(c->a, o, "kind", kind))
+	if ((!kind_ok && kind && sl_knode_get(o, "kind", NULL) != kind &&
+	     !sl_knode_set(c->a, o, "kind", kind)) ||
+	    (targeted && av && sl_knode_get(o, "apiVersion", NULL) != av &&
+	     !sl_knode_set(c->a, o, "apiVersion", av)))
 		return false;
 	md = sl_knode_get(o, "metadata", NULL);
 	if (!md)
@@ -296,7 +329,7 @@ bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, 
 					     sl_kustomize__eff_ns(k, sl_kustomize__ns_of(p))) && hits++ == 0)
 					hit = i;
 			if (hits == 1) {
-				if (!merge_into(c, acc, &hit, p, options))
+				if (!merge_into(c, acc, &hit, p, options, false))
 					return false;
 				continue;
 			}
@@ -330,7 +363,7 @@ bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, 
 			if (!selected(acc->v[i].obj, &acc->v[i], target))
 				continue;
 			if (!ops) {
-				if (!merge_into(c, acc, &i, p, options))
+				if (!merge_into(c, acc, &i, p, options, true))
 					return false;
 				continue;
 			}

@@ -54,11 +54,27 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 {
 	struct ctx c = {k, b, b->a, 0};
 	struct acc acc = {0};
-	bool ok = sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) && sl_kustomize__finish_hashes(&c, &acc);
+	bool ok = sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) &&
+		  sl_kustomize__finish_hashes(&c, &acc) && sl_kustomize__fix_refs(&c, &acc) &&
+		  sl_kustomize__resolve_vars(&c, &acc);
+	/* kustomize's IgnoreLocal, last: objects annotated config.kubernetes.io/local-config
+	** (any value but "false") are not part of the build */
+	size_t kept = 0;
+	for (size_t i = 0; ok && i < acc.n; i++) {
+		const sl_knode *ann = sl_knode_get(sl_knode_get(acc.v[i].obj, "metadata", NULL),
+						   "annotations", NULL);
+		const sl_knode *local = sl_knode_get(ann, "config.kubernetes.io/local-config", NULL);
+		if (!local || (local->type == SL_NODE_SCALAR && strcmp(local->s, "false") == 0))
+			acc.v[kept++] = acc.v[i];
+	}
+	if (ok)
+		acc.n = kept;
 	for (size_t i = 0; ok && !b->failed && i < acc.n; i++)
 		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->spans, &b->n_spans,
 				   &b->spans_cap);
 	free(acc.v);
+	free(acc.vars);
+	sl_kustomize__cfg_free(&acc.cfg);
 	sl_arena_free(b->a);   /* the spans copy the origins */
 	b->a = NULL;
 	/* a failed build: its findings say why; its files are linted as plain files */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** transformers.c: kustomize's builtin transformers: labels and annotations (with their
-** field specs), name prefixes and suffixes (and the references that follow them),
-** namespace, replicas, images. */
+** field specs), name prefixes and suffixes, namespace, replicas, images. */
 #include "render/kustomize/internal.h"
 
 /* Sets the scalar at path (a "/"-separated path; a sequence on the way applies to each item)
@@ -87,6 +86,8 @@ static const struct fspec label_specs[] = {
 	{"|CronJob|", "spec/jobTemplate/spec/template/metadata/labels", true, true, true},
 	{"|PodDisruptionBudget|", "spec/selector/matchLabels", false, true, false},
 	{"|NetworkPolicy|", "spec/podSelector/matchLabels", false, true, false},
+	{"|NetworkPolicy|", "spec/ingress/from/podSelector/matchLabels", false, true, false},
+	{"|NetworkPolicy|", "spec/egress/to/podSelector/matchLabels", false, true, false},
 };
 
 static bool kind_in(const char *kinds, const char *kind)
@@ -101,11 +102,42 @@ static bool kind_in(const char *kinds, const char *kind)
 }
 
 /* Adds the labels of map labels to every resource: metadata always, the selectors with
-** selectors, the templates with templates (commonLabels: both). */
+** selectors, the templates with templates (commonLabels: both), and the fields of the field
+** specs fields (a labels entry's `fields`: path, create, and the group, version and kind it is
+** for; NULL: none); with selectors, the commonLabels field specs acc's configurations add. */
+/* Sets the pairs of map pairs at the field specs of l that match obj (a configuration's). */
+static bool set_specs(sl_arena *a, sl_knode *obj, const struct sl_kustomize__fslist *l,
+		      const sl_knode *pairs)
+{
+	for (size_t f = 0; f < l->n; f++) {
+		if (!sl_kustomize__fs_matches(&l->v[f], obj))
+			continue;
+		for (size_t p = 0; p < pairs->n; p++)
+			if (!set_path(a, obj, l->v[f].path, pairs->k[p]->s, pairs->v[p], l->v[f].create))
+				return false;
+	}
+	return true;
+}
+
 bool sl_kustomize__add_labels(sl_arena *a, struct acc *acc, const sl_knode *labels, bool selectors,
-			      bool templates)
+			      bool templates, const sl_knode *fields)
 {
 	for (size_t i = 0; i < acc->n; i++) {
+		if (selectors && !set_specs(a, acc->v[i].obj, &acc->cfg.cat[CAT_LABELS], labels))
+			return false;
+		for (size_t f = 0; fields && fields->type == SL_NODE_SEQ && f < fields->n; f++) {
+			const sl_knode *e = fields->v[f];
+			const char *create = sl_knode_str(e, "create");
+			struct sl_kustomize__fs fs = {sl_knode_str(e, "group"), sl_knode_str(e, "version"),
+						      sl_knode_str(e, "kind"), sl_knode_str(e, "path"),
+						      create && strcmp(create, "true") == 0};
+			if (!fs.path || !sl_kustomize__fs_matches(&fs, acc->v[i].obj))
+				continue;
+			for (size_t l = 0; l < labels->n; l++)
+				if (!set_path(a, acc->v[i].obj, fs.path, labels->k[l]->s, labels->v[l],
+					      fs.create))
+					return false;
+		}
 		const char *kind = sl_knode_str(acc->v[i].obj, "kind");
 		for (size_t s = 0; s < sizeof label_specs / sizeof *label_specs; s++) {
 			const struct fspec *f = &label_specs[s];
@@ -125,6 +157,8 @@ bool sl_kustomize__add_annotations(sl_arena *a, struct acc *acc, const sl_knode 
 	static const char *const tmpl = "|ReplicationController|Deployment|ReplicaSet|DaemonSet|"
 					"StatefulSet|Job|";
 	for (size_t i = 0; i < acc->n; i++) {
+		if (!set_specs(a, acc->v[i].obj, &acc->cfg.cat[CAT_ANNOTATIONS], ann))
+			return false;
 		const char *kind = sl_knode_str(acc->v[i].obj, "kind");
 		for (size_t l = 0; l < ann->n; l++) {
 			if (!set_path(a, acc->v[i].obj, "metadata/annotations", ann->k[l]->s, ann->v[l], true) ||
@@ -142,67 +176,10 @@ bool sl_kustomize__add_annotations(sl_arena *a, struct acc *acc, const sl_knode 
 	return true;
 }
 
-/* Sets n[key] to `to` when it is the scalar `from` (a reference to a renamed object). */
-void sl_kustomize__ref(sl_knode *n, const char *key, const char *from, const sl_knode *to)
-{
-	size_t at;
-	sl_knode *v = sl_knode_get(n, key, &at);
-	if (v && v->type == SL_NODE_SCALAR && strcmp(v->s, from) == 0)
-		n->v[at] = (sl_knode *)to;
-}
-
-/* Every item of sequence n[key] (a map), for the references in it. */
-#define EACH(it, map, key) \
-	for (sl_knode *it##_s = sl_knode_get((map), (key), NULL), *it = NULL; it##_s && !it; it##_s = NULL) \
-		for (size_t it##_i = 0; it##_s->type == SL_NODE_SEQ && it##_i < it##_s->n && \
-					(it = it##_s->v[it##_i]); it##_i++)
-
-/* The references kustomize's name reference transformer updates when a ConfigMap, Secret,
-** ServiceAccount or PriorityClass named from is renamed to: in the pod specs of every object. */
-void sl_kustomize__rename_refs(struct acc *acc, const char *kind, const char *from,
-			       const sl_knode *to)
-{
-	static const char *const pod_paths[][5] = {
-		{"spec", "template", "spec", NULL}, {"spec", NULL},
-		{"spec", "jobTemplate", "spec", "template"}, {"spec", "predictor", NULL}};
-	bool cm = strcmp(kind, "ConfigMap") == 0, secret = strcmp(kind, "Secret") == 0;
-	for (size_t i = 0; i < acc->n; i++) {
-		for (size_t p = 0; p < sizeof pod_paths / sizeof *pod_paths; p++) {
-			sl_knode *spec = sl_knode_path(NULL, acc->v[i].obj, pod_paths[p], false, NULL, 0, 0);
-			if (p == 2 && spec)
-				spec = sl_knode_get(spec, "spec", NULL);
-			if (!spec || spec->type != SL_NODE_MAP)
-				continue;
-			if (strcmp(kind, "PriorityClass") == 0)
-				sl_kustomize__ref(spec, "priorityClassName", from, to);
-			if (strcmp(kind, "ServiceAccount") == 0)
-				sl_kustomize__ref(spec, "serviceAccountName", from, to);
-			if (!cm && !secret)
-				continue;
-			static const char *const lists[] = {"containers", "initContainers"};
-			for (size_t l = 0; l < 2; l++) {
-				EACH(ctr, spec, lists[l]) {
-					EACH(ef, ctr, "envFrom")
-						sl_kustomize__ref(sl_knode_get(ef, cm ? "configMapRef" : "secretRef", NULL), "name", from, to);
-					EACH(ev, ctr, "env")
-						sl_kustomize__ref(sl_knode_get(sl_knode_get(ev, "valueFrom", NULL),
-								 cm ? "configMapKeyRef" : "secretKeyRef", NULL), "name", from, to);
-				}
-			}
-			EACH(vol, spec, "volumes") {
-				sl_kustomize__ref(sl_knode_get(vol, cm ? "configMap" : "secret", NULL), cm ? "name" : "secretName", from, to);
-				EACH(src, sl_knode_get(vol, "projected", NULL), "sources")
-					sl_kustomize__ref(sl_knode_get(src, cm ? "configMap" : "secret", NULL), "name", from, to);
-			}
-			if (secret)
-				EACH(ps, spec, "imagePullSecrets")
-					sl_kustomize__ref(ps, "name", from, to);
-		}
-	}
-}
-
 /* namePrefix / nameSuffix on metadata.name (not on CRDs, APIServices and Namespaces, as
-** kustomize), each keeping the name it changes among the resource's previous ids. */
+** kustomize), each keeping the name it changes among the resource's previous ids and itself
+** among its prefixes or suffixes; the references to it are fixed once the root is built
+** (nameref.c). */
 bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *prefix,
 			      const sl_knode *suffix)
 {
@@ -224,9 +201,11 @@ bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *pr
 			continue;
 		const char *p = prefix && prefix->type == SL_NODE_SCALAR ? prefix->s : "";
 		const char *s = suffix && suffix->type == SL_NODE_SCALAR ? suffix->s : "";
-		if ((*p && !sl_kustomize__push_prev(c, &acc->v[i], nm->s)) ||
-		    (*s && !sl_kustomize__push_prev(c, &acc->v[i], *p ? sl_arena_printf(c->a, "%s%s", p, nm->s)
-						     : nm->s)))
+		if ((*p && (!sl_kustomize__push_prev(c, &acc->v[i], nm->s) ||
+			    !sl_kustomize__push_affix(c, &acc->v[i], p, true))) ||
+		    (*s && (!sl_kustomize__push_prev(c, &acc->v[i], *p ? sl_arena_printf(c->a, "%s%s", p, nm->s)
+						      : nm->s) ||
+			    !sl_kustomize__push_affix(c, &acc->v[i], s, false))))
 			return false;
 		char *name = sl_arena_printf(c->a, "%s%s%s", p, nm->s, s);
 		sl_knode *nn = name ? sl_knode_new(c->a, SL_NODE_SCALAR, nm->src, nm->start, nm->end) : NULL;
@@ -236,8 +215,6 @@ bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *pr
 		nn->len = strlen(name);
 		nn->quoted = nm->quoted;
 		md->v[at] = nn;
-		if (kind)
-			sl_kustomize__rename_refs(acc, kind, nm->s, nn);
 	}
 	return true;
 }
@@ -263,6 +240,18 @@ bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode 
 		     !set_path(c->a, o, "spec/conversion/webhook/clientConfig/service", "namespace", ns,
 			       false)))
 			return false;
+		/* the namespace field specs its configurations add (a webhook's service namespace,
+		** kubebuilder's kustomizeconfig.yaml) */
+		const struct sl_kustomize__fslist *extra = &acc->cfg.cat[CAT_NAMESPACE];
+		for (size_t f = 0; f < extra->n; f++) {
+			const char *path = extra->v[f].path, *slash = strrchr(path, '/');
+			char *parent = slash ? sl_arena_strndup(c->a, path, (size_t)(slash - path)) : "";
+			if (!sl_kustomize__fs_matches(&extra->v[f], o))
+				continue;
+			if (!parent || !set_path(c->a, o, parent, slash ? slash + 1 : path, ns,
+						 extra->v[f].create))
+				return false;
+		}
 		if (sl_kustomize__in(kind, sl_kustomize__cluster_scoped))
 			continue;
 		sl_knode *md = sl_knode_path(c->a, o, (const char *const[]){"metadata", NULL}, true,
@@ -270,6 +259,14 @@ bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode 
 		sl_knode *v = sl_knode_copy(c->a, ns);
 		if (!md || !v || !sl_knode_set(c->a, md, "namespace", v))
 			return false;
+		for (size_t j = 0; j < acc->n; j++)
+			if (j != i && sl_kustomize__same_id(o, acc->v[j].obj)) {
+				const char *name = sl_kustomize__name_of(o);
+				return sl_kustomize__issue(c, "kustomize-invalid", ns, "namespace "
+							   "transformation produces ID conflict: two "
+							   "%s named %s in namespace %s", kind ? kind : "?",
+							   name ? name : "?", ns->s);
+			}
 	}
 	return true;
 }
