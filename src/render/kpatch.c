@@ -3,7 +3,7 @@
 ** v5's semantics for what schedlint reads. The list strategies are kubernetes/api's
 ** patchStrategy/patchMergeKey tags (core/v1 types.go): containers, initContainers,
 ** ephemeralContainers, volumes, env, imagePullSecrets, volumeMounts and ports merge by their
-** key; topologySpreadConstraints by topologyKey and whenUnsatisfiable; metadata.finalizers
+** key, and so do a webhook configuration's webhooks (admissionregistration/v1 types.go: by name); topologySpreadConstraints by topologyKey and whenUnsatisfiable; metadata.finalizers
 ** merge as scalars; every other list (tolerations, nodeSelectorTerms, args...) is replaced. The
 ** directive $patch is kyaml merge2's, on every kind. */
 #include <limits.h>
@@ -21,7 +21,7 @@ static const char *const *merge_keys(const char *field, const sl_knode *items)
 	static const char *const sport[] = {"port", "protocol", NULL};
 	static const char *const spread[] = {"topologyKey", "whenUnsatisfiable", NULL};
 	static const char *const by_name[] = {"containers", "initContainers", "ephemeralContainers",
-					      "volumes", "env", "imagePullSecrets", NULL};
+					      "volumes", "env", "imagePullSecrets", "webhooks", NULL};
 	for (size_t i = 0; by_name[i]; i++)
 		if (strcmp(field, by_name[i]) == 0)
 			return name;
