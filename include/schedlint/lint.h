@@ -93,19 +93,27 @@ SL_API sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path);
 ** for the cross-file facts too: sl_run_add_project does not read that file again).
 ** Fixes apply to the copy: read them back with sl_run_file_text. */
 SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len);
-/* Adds, for the cross-file facts only, the *.yaml / *.yml files under root (the project:
-** spec/cli.md) that were not added as inputs: so a run over some files sees the PriorityClasses,
-** Knative flags, runtimes or Seldon Servers defined in the others. They are read, parsed only
-** when they may define what rules look up or a serving unit, and never checked, reported,
-** counted among the files or fixed. root NULL: the git work tree the working directory is in
-** (libgit2), else the directory of the outermost .schedlint.yaml above it, else the working
-** directory. Nothing is added to a run whose inputs are directories only (they are linted
-** whole), nor when a directory given as an input holds the whole root. Call
-** after adding the inputs, before sl_run_lint. SL_ENOMEM; SL_EUSAGE after the lint. */
+/* Adds, for the cross-file facts only, the *.yaml / *.yml files of the inputs' projects (the
+** project: docs/usage.md) that were not added as inputs: so a run over some files or
+** directories sees the PriorityClasses, Knative flags, runtimes, Seldon Servers or node pools
+** defined in the others. They are read, parsed only when they may define what rules look up or
+** a serving unit, and never checked, reported, counted among the files or fixed. root NULL:
+** each input's project, as sl_run_project_root finds it from where the input is (a path's
+** directory, a buffer's or stdin's name's; unnamed stdin: the working directory), each read
+** once; an input in no project adds nothing (the inputs alone). root given: the directory root.
+** Nothing is added of a project a directory given as an input holds whole. Call after adding
+** the inputs, before sl_run_lint. SL_ENOMEM; SL_EUSAGE after the lint. */
 SL_API sl_err sl_run_add_project(sl_run *run, const char *root);
-/* The project read once, for an editor that lints buffer after buffer (spec/lsp.md): run, new
-** and given no input, reads every *.yaml / *.yml file under root (NULL: as sl_run_add_project
-** finds it) for the cross-file facts and lints it, keeping what other runs need of it; then
+/* The project of the file or directory at path (which need not exist: a new file's nearest
+** directory that does stands for it): the work tree of the git repository it is in, else the
+** directory of the outermost .schedlint.yaml above it — never the working directory's
+** project when path lies outside it. *root_out: a real path, malloc'd. SL_ENOTFOUND when path
+** is in no repository and under no config (then its project is itself alone); SL_ENOMEM;
+** SL_EUSAGE for NULL arguments. */
+SL_API sl_err sl_run_project_root(const char *path, char **root_out);
+/* The project read once, for an editor that lints buffer after buffer: run, new and given no
+** input, reads every *.yaml / *.yml file under root (NULL: the working directory's project,
+** sl_run_project_root("."); none: nothing is read) for the cross-file facts and lints it, keeping what other runs need of it; then
 ** sl_run_use_project lends it to each run, in place of sl_run_add_project, which would read
 ** and parse the project again. Nothing is reported of it (no files, no findings). Read it
 ** again (a new run) when its files change. SL_EUSAGE for a run that has inputs or was linted;
