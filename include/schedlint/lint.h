@@ -113,16 +113,18 @@ SL_API sl_err sl_run_add_project(sl_run *run, const char *root);
 SL_API sl_err sl_run_project_root(const char *path, char **root_out);
 /* The project read once, for an editor that lints buffer after buffer: run, new and given no
 ** input, reads every *.yaml / *.yml file under root (NULL: the working directory's project,
-** sl_run_project_root("."); none: nothing is read) for the cross-file facts and lints it, keeping what other runs need of it; then
-** sl_run_use_project lends it to each run, in place of sl_run_add_project, which would read
-** and parse the project again. Nothing is reported of it (no files, no findings). Read it
+** sl_run_project_root("."); none: nothing is read) for the cross-file facts and lints it,
+** keeping what other runs need of it; then sl_run_use_project lends it to each run, in place of
+** sl_run_add_project, which would read and parse the project again. Nothing is reported of it (no files, no findings). Read it
 ** again (a new run) when its files change. SL_EUSAGE for a run that has inputs or was linted;
 ** SL_ENOMEM; SL_EINTERNAL. */
 SL_API sl_err sl_run_read_project(sl_run *run, const char *root);
 /* Gives run the cross-file facts of project (a run sl_run_read_project read, under the same
 ** config and options, which must outlive run): as sl_run_add_project would, without reading
 ** anything; a file of the project that run has as an input or a buffer is run's, not the
-** project's. Call after adding the inputs, before sl_run_lint. SL_EUSAGE when run was linted
+** project's. A run with an input outside project's root (a buffer of another checkout) is
+** lent nothing: its inputs' projects are read as sl_run_add_project reads them, so it never
+** sees this project's facts. Call after adding the inputs, before sl_run_lint. SL_EUSAGE when run was linted
 ** or project is not one; SL_ENOMEM. */
 SL_API sl_err sl_run_use_project(sl_run *run, const sl_run *project);
 /* Says the inputs are `helm template` output of the chart in directory dir: each document's

@@ -345,15 +345,19 @@ static sl_err ignore_glob_failure(const char *path, const char *msg, void *paylo
 	return SL_OK;
 }
 
+/* True when dir (a real path) lies in the directory root (a real path). */
+static bool path_under(const char *dir, const char *root)
+{
+	size_t n = strlen(root);
+	return strncmp(dir, root, n) == 0 && (dir[n] == '\0' || dir[n] == '/' || n == 1);
+}
+
 /* True when a directory given as an input holds all of root: the project adds nothing. */
 static bool project_given(const sl_run *run, const char *root)
 {
-	for (size_t i = 0; i < run->n_walked; i++) {
-		size_t n = strlen(run->walked[i]);
-		if (strncmp(root, run->walked[i], n) == 0 &&
-		    (root[n] == '\0' || root[n] == '/' || n == 1))
+	for (size_t i = 0; i < run->n_walked; i++)
+		if (path_under(root, run->walked[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -482,7 +486,7 @@ sl_err sl_run_read_project(sl_run *run, const char *root)
 	char *named = real ? sl_walk_relative(real) : NULL;
 	if (!err && real && !named)
 		err = SL_ENOMEM;
-	free(real);
+	run->project_root = real;
 	if (!err && named)
 		err = add_context(run, named);
 	free(named);
@@ -497,6 +501,11 @@ sl_err sl_run_use_project(sl_run *run, const sl_run *project)
 {
 	if (run->linted || !project->project || !project->linted)
 		return SL_EUSAGE;
+	/* an input from elsewhere (another checkout than the editor's) has a project of its own:
+	** read it instead of lending this one's facts */
+	for (size_t i = 0; i < run->n_starts; i++)
+		if (!project->project_root || !path_under(run->starts[i], project->project_root))
+			return sl_run_add_project(run, NULL);
 	const sl_engine *pe = &project->passes.eng;
 	for (size_t i = 0; i < pe->n_files; i++) {
 		const sl_file *from = pe->files[i];
@@ -553,6 +562,7 @@ void sl_run_free(sl_run *run)
 	for (size_t i = 0; i < run->n_starts; i++)
 		free(run->starts[i]);
 	free(run->starts);
+	free(run->project_root);
 	sl_repo_free(run->repo);
 	sl_walk_seen_free(run->seen);
 	for (size_t i = 0; i < run->n_roots; i++)
