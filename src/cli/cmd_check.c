@@ -174,6 +174,12 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	}
 	a->paths = argv + optind;
 	a->n_paths = argc - optind;
+	int dash = 0;
+	for (int i = 0; i < a->n_paths; i++)
+		dash |= strcmp(a->paths[i], "-") == 0;
+	if (a->stdin_name && !dash)   /* not a lint of "." while a buffer waits on stdin */
+		return usage_error("--stdin-filename %s names stdin, which is read only as the input "
+				   "\"-\": add - to the inputs", a->stdin_name);
 	char *why = sl_targets_plan(&a->reports, a->output);
 	if (why || a->reports.n == 0) {
 		int st = why ? usage_error("%s", why) : EXIT_INTERNAL;
@@ -428,6 +434,8 @@ static int check(struct check_args *a, const sl_config *cfg)
 		err = sl_run_fix(run, &fo, &applied, &converged);
 	}
 	sl_progress_clear(&a->progress);   /* before anything else is written */
+	if (!err)
+		sl_cli_warn_no_files(run, a->paths, a->n_paths);
 	if (err) {
 		fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
 		status = EXIT_INTERNAL;

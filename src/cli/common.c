@@ -96,6 +96,18 @@ bool sl_cli_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+void sl_cli_warn_no_files(const sl_run *run, char *const *paths, int n_paths)
+{
+	if (sl_run_file_count(run))
+		return;
+	fputs("schedlint: warning: no YAML files (*.yaml, *.yml, not excluded) under ", stderr);
+	for (int i = 0; i < n_paths; i++) {
+		sl_escape_put(stderr, paths[i], SL_SINK_TEXT);
+		fputs(i + 1 < n_paths ? ", " : "", stderr);
+	}
+	fputs(n_paths ? "\n" : ".\n", stderr);
+}
+
 bool sl_cli_env_allows_plugins(void)
 {
 	const char *allow = getenv("SCHEDLINT_ALLOW_PLUGINS");

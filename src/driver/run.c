@@ -227,8 +227,18 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 		return SL_OK;   /* as if it were met in a walk */
 	if (stat(path, &st) != 0)
 		return add_error(path, errno, run);
-	if (!S_ISDIR(st.st_mode) && sl_helm_is_template(path))
-		return SL_OK;   /* a chart's template is not YAML until rendered: never linted */
+	char *chart = sl_helm_template_chart(path);
+	if (chart) {
+		/* a chart's template (or templates/ itself) is not YAML until rendered: never linted;
+		** its chart stands for it, whose Chart.yaml says so (helm-chart-not-rendered) */
+		char *real = sl_xprintf("%s/Chart.yaml", chart);
+		char *shown = real ? sl_walk_relative(real) : NULL;
+		free(chart);
+		free(real);
+		sl_err err = shown ? sl_run_add_path(run, shown) : SL_ENOMEM;
+		free(shown);
+		return err;
+	}
 	sl_err err = add_root(run, path, S_ISDIR(st.st_mode));
 	if (err == SL_EIO)
 		return add_error(path, errno, run);
