@@ -30,6 +30,8 @@ void sl_cli_warn_no_files(const sl_run *run, char *const *paths, int n_paths);
 /* True when SCHEDLINT_ALLOW_PLUGINS=1: a config's plugins: may be loaded (as --allow-plugins). */
 bool sl_cli_env_allows_plugins(void);
 int sl_cli_declare_rules(const char *config_path, const char *const *plugins, size_t n_plugins);
+/* The same for the loaded config cfg. */
+int sl_cli_declare_config_rules(const sl_config *cfg, const char *const *plugins, size_t n_plugins);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
 int sl_cmd_placement(int argc, char **argv);

@@ -288,8 +288,12 @@ static int show_settings(const struct check_args *a)
 {
 	sl_config *cfg = NULL;
 	int status = sl_cli_load_config(a->config_path, a->show_settings, &cfg);
-	if (status != EXIT_CLEAN)
+	if (status == EXIT_CLEAN)   /* its custom-rules:, shown with it, and their errors */
+		status = sl_cli_declare_config_rules(cfg, a->plugins.v, a->plugins.n);
+	if (status != EXIT_CLEAN) {
+		sl_config_free(cfg);
 		return status;
+	}
 	sl_err err = sl_config_show(cfg, stdout);
 	if (!err && fflush(stdout) != 0)
 		err = SL_EIO;

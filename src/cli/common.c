@@ -82,7 +82,14 @@ int sl_cli_load_config(const char *config_path, const char *path, sl_config **cf
 	char *err_msg = NULL;
 	sl_err err = sl_config_find(config_path, path, cfg, &err_msg);
 	if (err) {
-		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		/* a line per error (a config's misspelt keys come all at once) */
+		const char *m = err_msg ? err_msg : sl_strerror(err);
+		for (char *nl; err_msg && (nl = strchr(m, '\n')); m = nl + 1) {
+			*nl = '\0';
+			sl_escape_put(stderr, m, SL_SINK_TEXT_LINE);
+			fputc('\n', stderr);
+		}
+		sl_escape_put(stderr, m, SL_SINK_TEXT_LINE);
 		fputc('\n', stderr);
 		free(err_msg);
 		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
@@ -118,8 +125,15 @@ int sl_cli_declare_rules(const char *config_path, const char *const *plugins, si
 {
 	sl_config *cfg = NULL;
 	int status = sl_cli_load_config(config_path, NULL, &cfg);
-	if (status != EXIT_CLEAN)
-		return status;
+	if (status == EXIT_CLEAN)
+		status = sl_cli_declare_config_rules(cfg, plugins, n_plugins);
+	sl_config_free(cfg);
+	return status;
+}
+
+int sl_cli_declare_config_rules(const sl_config *cfg, const char *const *plugins, size_t n_plugins)
+{
+	int status = EXIT_CLEAN;
 	/* a run declares its config's rules (they stay in the catalogue after it is gone) */
 	sl_run_options o = SL_RUN_OPTIONS_INIT;
 	o.plugins = plugins;
@@ -135,7 +149,6 @@ int sl_cli_declare_rules(const char *config_path, const char *const *plugins, si
 	}
 	free(msg);
 	sl_run_free(run);
-	sl_config_free(cfg);
 	return status;
 }
 

@@ -159,7 +159,7 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	cyaml_config_t cy = sl_config__cyaml_base;
 	struct sl_config *cfg = NULL;
 	struct priv *pv = NULL;
-	char *buf = NULL;
+	char *buf = NULL, *unknown = NULL;
 	size_t len = 0;
 	cyaml_err_t cerr;
 	sl_err err;
@@ -176,6 +176,17 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	err = sl_config__scan_file(&scan, path, buf, len, error_out);
 	if (err != SL_OK)
 		goto out;
+	/* every misspelt key at once, before libcyaml stops at the first; reported with the first
+	** error past them, if any */
+	err = sl_config__unknown_keys(path, &scan.map, &unknown);
+	if (err == SL_ENOMEM)
+		goto out;
+	if (err == SL_ECONFIG) {
+		err = SL_OK;
+		cy.flags |= CYAML_CFG_IGNORE_UNKNOWN_KEYS;
+		if (error_out)
+			*error_out = NULL;
+	}
 
 	cfg = sl_xcalloc(1, sizeof *cfg);
 	pv = sl_xcalloc(1, sizeof *pv);
@@ -244,6 +255,10 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		}
 		cfg->helm_chart = pv->helm_chart;
 	}
+	if (unknown) {
+		err = SL_ECONFIG;
+		goto out;
+	}
 	cfg->chain[0] = pv->path;
 	cfg->priv__ = pv;
 	pv->text = buf;   /* kept: the positioned reading of custom-rules: (custom.c) */
@@ -253,6 +268,16 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	pv = NULL;
 	cfg = NULL;
 out:
+	if (unknown && err != SL_ENOMEM && error_out) {
+		char *later = *error_out;
+		*error_out = later ? sl_xprintf("%s\n%s", unknown, later) : unknown;
+		if (later)
+			free(unknown);
+		unknown = NULL;
+		free(later);
+		err = *error_out ? SL_ECONFIG : SL_ENOMEM;
+	}
+	free(unknown);
 	priv_free(pv);
 	free(cfg);
 	sl_config__scan_free(&scan);

@@ -205,6 +205,10 @@ const char *sl_config__did_you_mean(const char *best, char *buf, size_t size);
 extern const struct expectation sl_config__expectations[];
 extern const size_t sl_config__expectations_count;
 sl_err sl_config__fail(char **error_out, sl_err err, const char *fmt, ...);
+/* Every key of the file (map) that is no setting where it stands, each an error line
+** "file:line:col: error: unknown key "exlude"; did you mean "exclude"?", all in *error_out
+** (malloc'd, one line each): SL_ECONFIG; SL_OK when there is none; SL_ENOMEM. */
+sl_err sl_config__unknown_keys(const char *file, const struct posmap *map, char **error_out);
 void sl_config__fill_defaults(struct sl_config *cfg);
 unsigned sl_config__key_line(const struct posmap *map, const char *path);
 const char *sl_config__knative_flag_closest(const char *name);

@@ -14,6 +14,7 @@
 #include "extend/plugin.h"
 #include "config/registry.h"
 #include "driver/scopes.h"
+#include "util/strbuf.h"
 #include "util/spelling.h"
 #include "util/path.h"
 #include "util/strmap.h"
@@ -109,21 +110,30 @@ sl_err sl_scopes_severities(const sl_config *cfg, const int *declared, size_t n_
 
 /* A config's error as the files under it report it ("x.yaml: error: " goes before it): the
 ** config's own "path:line:col: error: what" without its second "error: ", and what it means for
-** the file. Takes msg. */
+** the file; a config's errors, a line each, joined by "; ". Takes msg. */
 static char *file_error(char *msg)
 {
 	if (!msg)
 		return NULL;
-	const char *what = msg, *tag = strstr(msg, ": error: ");
-	size_t at = 0;
-	if (strncmp(msg, "schedlint: error: ", 18) == 0)
-		what = msg + 18;
-	else if (tag)
-		at = (size_t)(tag - msg);
-	char *out = at ? sl_xprintf("%.*s: %s; not linted", (int)at, msg, tag + 9)
-		       : sl_xprintf("%s; not linted", what);
+	sl_strbuf b = {0};
+	bool ok = true;
+	for (char *line = msg, *next; ok && line; line = next) {
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		const char *tag = strstr(line, ": error: ");
+		if (strncmp(line, "schedlint: error: ", 18) == 0)
+			ok = sl_strbuf_addf(&b, "%s%s", b.len ? "; " : "", line + 18);
+		else
+			ok = sl_strbuf_addf(&b, "%s%.*s%s%s", b.len ? "; " : "",
+					    tag ? (int)(tag - line) : (int)strlen(line), line,
+					    tag ? ": " : "", tag ? tag + 9 : "");
+	}
 	free(msg);
-	return out;
+	if (!ok || !sl_strbuf_addstr(&b, "; not linted")) {
+		sl_strbuf_free(&b);
+		return NULL;
+	}
+	return sl_strbuf_take(&b);
 }
 
 /* A rules: entry that names neither a built-in rule or category nor a rule the scope's

@@ -352,20 +352,25 @@ Test(config, unknown_key_in_cluster)
 Test(config, unknown_key_at_top)
 {
 	expect_error(FIXTURE("unknown_key_top.yaml"), SL_ECONFIG,
-		"testdata/config/unknown_key_top.yaml:3:1: error: unknown key \"exlcude\"");
+		"testdata/config/unknown_key_top.yaml:3:1: error: unknown key \"exlcude\"; "
+		"did you mean \"exclude\"?");
 }
 
 Test(config, unknown_key_in_node_pool)
 {
 	expect_error(FIXTURE("unknown_key_pool.yaml"), SL_ECONFIG,
 		"testdata/config/unknown_key_pool.yaml:5:7: error: unknown key \"lables\" "
-		"in cluster.node-pools[1]");
+		"in cluster.node-pools[1]; did you mean \"labels\"?");
 }
 
+/* The misspelt key and the error past it, one line each, in one load ("sev" is too far from
+** "severity" for a suggestion). */
 Test(config, unknown_key_in_flow_rule)
 {
 	expect_error(FIXTURE("unknown_key_rule.yaml"), SL_ECONFIG,
-		"testdata/config/unknown_key_rule.yaml:4:29: error: unknown key \"sev\" in rules[1]");
+		"testdata/config/unknown_key_rule.yaml:4:29: error: unknown key \"sev\" in rules[1]\n"
+		"testdata/config/unknown_key_rule.yaml:2:9: error: unknown rule or category \"a\" for "
+		"rules[0].id");
 }
 
 Test(config, duplicate_key)
