@@ -222,6 +222,14 @@ static sl_err add_glob_failure(const char *path, const char *msg, void *payload)
 
 sl_err sl_run_add_path(sl_run *run, const char *path)
 {
+	/* one spelling per run: "./apps" is "apps" (and its files "apps/x.yaml"), "./" is "." */
+	while (path[0] == '.' && path[1] == '/') {
+		path += 2;
+		while (*path == '/')
+			path++;
+		if (!*path)
+			path = ".";
+	}
 	struct stat st;
 	if (run->force_exclude && sl_run_excluded(run, path))
 		return SL_OK;   /* as if it were met in a walk */
