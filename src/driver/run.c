@@ -307,9 +307,9 @@ bool sl_run_excluded(const sl_run *run, const char *path)
 	return hit;
 }
 
-/* The files a caller sees: all but the project's context files (and, listing, the patch
-** files a lint skips). */
-static sl_err show_files(sl_run *run, bool listing)
+/* The files a caller sees, listed (--show-files) or linted alike: all but the project's context
+** files and the kustomizations' builds (a patch is one: its findings are reported in it). */
+static sl_err show_files(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
 	size_t *shown = sl_xrealloc(run->shown, (e->n_files ? e->n_files : 1) * sizeof *shown);
@@ -318,7 +318,7 @@ static sl_err show_files(sl_run *run, bool listing)
 	run->shown = shown;
 	run->n_shown = 0;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && !e->files[i]->build && !(listing && e->files[i]->partial))
+		if (!e->files[i]->context && !e->files[i]->build)
 			run->shown[run->n_shown++] = i;
 	return SL_OK;
 }
@@ -327,9 +327,8 @@ sl_err sl_run_list(sl_run *run)
 {
 	if (run->linted)
 		return SL_EUSAGE;
-	/* a lint skips the kustomizations' patch files: they are not listed */
 	sl_err err = sl_passes_arrange(&run->passes, false, run->project, run->seen);
-	return err ? err : show_files(run, true);
+	return err ? err : show_files(run);
 }
 
 /* Kustomize (sl_passes_arrange): the files the kustomizations among the inputs use (resources
@@ -345,7 +344,7 @@ sl_err sl_run_lint(sl_run *run)
 	sl_err err = sl_passes_arrange(&run->passes, true, run->project, run->seen);
 	if (!err)
 		err = sl_passes_lint(&run->passes);
-	sl_err serr = show_files(run, false);
+	sl_err serr = show_files(run);
 	return err ? err : serr;
 }
 
