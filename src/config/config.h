@@ -76,6 +76,16 @@ struct sl_config {
 	int fail_on;             /* sl_severity, or -1 when unset */
 	const struct sl_rule_setting *rules;
 	size_t n_rules;
+	/* per-file-ignores: {GLOB: [rule or category, ...]}: the findings of those rules in the
+	** files a glob matches (relative to file_ignores_dir) are dropped, as an ignore-file
+	** suppression would drop them. The file's own, else the one it extends. */
+	const struct sl_file_ignore {
+		const char *glob;
+		const char *const *ids;
+		size_t n_ids;
+	} *file_ignores;
+	size_t n_file_ignores;
+	const char *file_ignores_dir;
 	struct sl_cluster_config cluster;
 	void *priv__;            /* config.c's own storage */
 };

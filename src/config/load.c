@@ -60,6 +60,11 @@ static void priv_free(struct priv *pv)
 	free(pv->key_lines);
 	free(pv->text);
 	free(pv->helm_chart);
+	for (size_t i = 0; i < pv->n_ignore_strings; i++)
+		free(pv->ignore_strings[i]);
+	free(pv->ignore_strings);
+	free(pv->ignore_ids);
+	free(pv->file_ignores);
 	free(pv);
 }
 
@@ -214,6 +219,9 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	} else {
 		sl_config__fill_defaults(cfg);
 	}
+	err = sl_config__file_ignores(path, buf, len, pv, cfg, error_out);
+	if (err != SL_OK)
+		goto out;
 	err = sl_config__resolve(cfg, pv, &scan.map, path, error_out);
 	if (err == SL_OK)
 		err = keep_keys(pv, &scan.map);
@@ -233,6 +241,8 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		cfg->project_dir = pv->base_dir;
 	if (cfg->plugins_dir == NULL)
 		cfg->plugins_dir = pv->base_dir;
+	if (cfg->file_ignores && cfg->file_ignores == pv->file_ignores)
+		cfg->file_ignores_dir = pv->base_dir;   /* its own per-file-ignores: */
 	if (pv->raw && pv->raw->render && pv->raw->render->helm_chart) {
 		/* relative to this file's directory, as exclude: is; kept through extend: */
 		const char *hc = pv->raw->render->helm_chart;

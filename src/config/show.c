@@ -170,6 +170,24 @@ static void put_pools(FILE *out, const sl_config *cfg)
 	put_source(out, cfg, "cluster.node-pools", n ? NULL : "none");
 }
 
+static void put_file_ignores(FILE *out, const sl_config *cfg)
+{
+	fputs("per-file-ignores:", out);
+	if (!cfg->n_file_ignores)
+		fputs(" {}", out);
+	put_source(out, cfg, "per-file-ignores", cfg->n_file_ignores ? NULL : "none");
+	for (size_t i = 0; i < cfg->n_file_ignores; i++) {
+		fputs("  ", out);
+		put_quoted(out, cfg->file_ignores[i].glob);
+		fputs(": [", out);
+		for (size_t k = 0; k < cfg->file_ignores[i].n_ids; k++) {
+			fputs(k ? ", " : "", out);
+			put_quoted(out, cfg->file_ignores[i].ids[k]);
+		}
+		fputs("]\n", out);
+	}
+}
+
 /* The custom-rules: cfg declares (extend/custom.c added them to the registry when a run under
 ** cfg started: the caller starts one), as comments: their id, severity and declaration. Those of
 ** the first file of the extend: chain that declares any, as custom.c reads them. */
@@ -238,6 +256,7 @@ sl_err sl_config_show(const sl_config *cfg, FILE *out)
 		prev = st->key;
 	}
 	put_pools(out, cfg);
+	put_file_ignores(out, cfg);
 	put_custom(out, cfg);
 	return ferror(out) ? SL_EIO : SL_OK;
 }

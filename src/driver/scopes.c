@@ -237,6 +237,21 @@ static sl_err clashing_ids(const sl_scope *s, char **msg)
 	return SL_OK;
 }
 
+/* Compiles the glob of each of cfg's per-file-ignores: (relative to the config that set them). */
+static sl_err file_ignore_globs(sl_scope *s, const sl_config *cfg, char **error_out)
+{
+	if (!cfg->n_file_ignores)
+		return SL_OK;
+	if (!(s->file_ignores = sl_xcalloc(cfg->n_file_ignores, sizeof *s->file_ignores)))
+		return SL_ENOMEM;
+	sl_err err = SL_OK;
+	for (size_t i = 0; !err && i < cfg->n_file_ignores; i++)
+		err = sl_walk_globs_list(&cfg->file_ignores[i].glob, 1,
+					 cfg->file_ignores_dir ? cfg->file_ignores_dir : ".",
+					 "per-file-ignores", &s->file_ignores[i], error_out);
+	return err;
+}
+
 /* Fills s from cfg (borrowed unless owned): its severities, globs and default-mode source;
 ** a problem with cfg goes to s->error (the files under it report it) unless fatal says to
 ** return it. */
@@ -256,6 +271,8 @@ static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options
 		err = sl_scopes_severities(cfg, s->declared, s->n_declared, opts, &s->severity, &msg);
 	if (!err)
 		err = sl_config_exclude_globs(cfg, &s->globs, &msg);
+	if (!err)
+		err = file_ignore_globs(s, cfg, &msg);
 	if (!err && cfg->cluster.kserve_default_deployment_mode_line &&
 	    !(s->default_mode_config =
 		      sl_config_source(cfg, cfg->cluster.kserve_default_deployment_mode_line)))
@@ -278,6 +295,9 @@ static void scope_free(sl_scope *s)
 	free(s->severity);
 	free(s->declared);
 	sl_walk_globs_free(s->globs);
+	for (size_t i = 0; s->file_ignores && i < s->cfg->n_file_ignores; i++)
+		sl_walk_globs_free(s->file_ignores[i]);
+	free(s->file_ignores);
 	free(s->default_mode_config);
 	free(s->error);
 	sl_config_free(s->owned);
