@@ -378,8 +378,10 @@ Test(api, a_project_read_once_lends_what_add_project_reads)
 ** not make b's InferenceService critical. */
 static char *write_in(const char *dir, const char *name, const char *text)
 {
-	char *p = malloc(strlen(dir) + strlen(name) + 2);
-	sprintf(p, "%s/%s", dir, name);
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	cr_assert_not_null(p);
+	snprintf(p, n, "%s/%s", dir, name);
 	sl_test_spit(p, text, strlen(text));
 	return p;
 }
