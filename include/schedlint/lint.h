@@ -150,6 +150,14 @@ typedef struct sl_fix_options {
 	bool unsafe;             /* also apply unsafe fixes */
 	unsigned max_passes;     /* fix/re-lint rounds before giving up; 0 = 10 */
 } sl_fix_options;
+/* Writes, into the linted run's text of each file (as a fix would: sl_run_file_text,
+** sl_run_file_write, sl_run_file_diff), a suppression for each line that has findings:
+** `# schedlint: ignore[id,...] reason` after the line, or alone on the line above at its
+** indentation when the line has a comment already; every other byte is kept. yaml-syntax and
+** the suppressions' own rules are never suppressed. reason NULL or "": "existing finding".
+** *added (may be NULL) gets the number of directives. SL_EUSAGE for a run not linted, or
+** streamed, or a reason of more than one line; SL_ENOMEM. */
+SL_API sl_err sl_run_add_suppressions(sl_run *run, const char *reason, size_t *added);
 /* Applies fixes to the linted run in memory: in each round the fixes whose edits do not
 ** overlap are applied (safe ones; unsafe ones too with opts->unsafe), then every file is linted
 ** again, until no fix applies. Afterwards the run's findings are those that remain.
