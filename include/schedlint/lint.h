@@ -157,7 +157,7 @@ typedef struct sl_fix_options {
 ** the suppressions' own rules are never suppressed. reason NULL or "": "existing finding".
 ** *added (may be NULL) gets the number of directives. SL_EUSAGE for a run not linted, or
 ** streamed, or a reason of more than one line; SL_ENOMEM. */
-SL_API sl_err sl_run_add_suppressions(sl_run *run, const char *reason, size_t *added);
+SL_API sl_err sl_run_suppress(sl_run *run, const char *reason, size_t *added);
 /* Applies fixes to the linted run in memory: in each round the fixes whose edits do not
 ** overlap are applied (safe ones; unsafe ones too with opts->unsafe), then every file is linted
 ** again, until no fix applies. Afterwards the run's findings are those that remain.

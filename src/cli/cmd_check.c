@@ -384,7 +384,7 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 static int add_suppressions(sl_run *run, const struct check_args *a)
 {
 	size_t added = 0;
-	sl_err err = sl_run_add_suppressions(run, a->reason, &added);
+	sl_err err = sl_run_suppress(run, a->reason, &added);
 	if (err) {
 		fprintf(stderr, "schedlint: error: --add-suppressions: %s\n", err == SL_EUSAGE ?
 			"the reason must be one line" : sl_strerror(err));

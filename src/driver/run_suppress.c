@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** run_suppress.c: `--add-suppressions` (lint.h, sl_run_add_suppressions): a suppression comment
+** run_suppress.c: `--add-suppressions` (lint.h, sl_run_suppress): a suppression comment
 ** for each current finding, written into the files' text as a fix is (the caller writes it with
 ** sl_run_file_write: the same atomic path), every other byte kept. */
 #include <stdlib.h>
@@ -85,7 +85,7 @@ static sl_err suppressed_text(const sl_run *run, const sl_file *f, const char *r
 	return ok ? SL_OK : SL_ENOMEM;
 }
 
-sl_err sl_run_add_suppressions(sl_run *run, const char *reason, size_t *added)
+sl_err sl_run_suppress(sl_run *run, const char *reason, size_t *added)
 {
 	if (!run->linted || run->passes.eng.stream)
 		return SL_EUSAGE;   /* a streamed run has let go of its texts */
