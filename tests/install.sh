@@ -63,11 +63,16 @@ grep -qx "gpu-request-without-limit 11:27" "$tmp/out" ||
 	{ cat "$tmp/out" >&2; fail "the buffer's GPU request without a limit was not found at 11:27"; }
 LD_LIBRARY_PATH=$root$libdir ldd "$tmp/lint_buffer" | grep -q "$root$libdir/$soname" ||
 	fail "lint_buffer is not linked against the installed $soname"
-# a plugin built out of tree against the installed SDK (schedlint/rule.h) with pkg-config only,
-# loaded by the installed schedlint, its finding checked to the line
+# a plugin built out of tree against the installed SDK (schedlint/rule.h) with
+# `pkg-config --cflags schedlint-plugin` only: it names no library (it binds to the loading
+# schedlint's SDK), loaded by the installed schedlint, its finding checked to the line
+pflags=$(pkg-config --cflags --libs schedlint-plugin) || fail "pkg-config --cflags --libs schedlint-plugin"
+case " $pflags " in *" -l"*) fail "schedlint-plugin.pc links a library: $pflags" ;; esac
 # shellcheck disable=SC2086
 $cc $sanflags -shared -fPIC -std=c11 -Wall -Wextra -Werror -o "$tmp/gpu_budget.so" \
-	"$src/examples/plugin/gpu_budget.c" $flags || fail "compiling examples/plugin with: $flags"
+	"$src/examples/plugin/gpu_budget.c" $pflags || fail "compiling examples/plugin with: $pflags"
+objdump -p "$tmp/gpu_budget.so" | grep -q 'NEEDED.*libschedlint' &&
+	fail "the plugin names libschedlint itself"
 (cd "$src/examples/plugin" && LD_LIBRARY_PATH=$root$libdir "$root$prefix/bin/schedlint" check \
 	--no-project --plugin "$tmp/gpu_budget.so" --select acme budget.yaml) >"$tmp/plugin.out" 2>&1 || true
 grep -qx 'budget.yaml:9:18: warning: InferenceService llm-70b, predictor: 3 replicas x 8 GPUs = 24 GPUs, over the 16-GPU budget \[acme/gpu-budget\]' \
@@ -97,6 +102,7 @@ version=$(meson introspect "$build" --projectinfo | python3 -c 'import json,sys;
 	echo "$libdir/libschedlint.so.${version%%.*}"
 	echo "$libdir/libschedlint.so.$version"
 	echo "$libdir/pkgconfig/schedlint.pc"
+	echo "$libdir/pkgconfig/schedlint-plugin.pc"
 	echo "$bashdir/schedlint"
 	echo "$zshdir/_schedlint"
 	echo "$fishdir/schedlint.fish"

@@ -58,6 +58,7 @@ has libschedlint0 "/usr/lib/$multiarch/libschedlint.so.0"
 has libschedlint-dev "/usr/lib/$multiarch/libschedlint.so"
 has libschedlint-dev "/usr/lib/$multiarch/libschedlint.a"
 has libschedlint-dev "/usr/lib/$multiarch/pkgconfig/schedlint.pc"
+has libschedlint-dev "/usr/lib/$multiarch/pkgconfig/schedlint-plugin.pc"
 has libschedlint-dev /usr/include/schedlint/schedlint.h
 # every file meson installed is shipped by exactly one package (dh_missing checks the first half);
 # of /usr/share/doc, what debhelper adds (copyright, the changelogs) is not meson's
@@ -131,7 +132,7 @@ LD_LIBRARY_PATH=$libdir ldd "$tmp/lint_buffer" | grep -q "$libdir/libschedlint.s
 # the example plugin, built against the packaged SDK and loaded by the packaged schedlint
 # shellcheck disable=SC2086
 $cc -shared -fPIC -std=c11 -Wall -Wextra -Werror -o "$tmp/gpu_budget.so" \
-	"$src/examples/plugin/gpu_budget.c" $(pkg-config --cflags schedlint) || fail "building examples/plugin against libschedlint-dev"
+	"$src/examples/plugin/gpu_budget.c" $(pkg-config --cflags schedlint-plugin) || fail "building examples/plugin against libschedlint-dev"
 (cd "$src/examples/plugin" && LD_LIBRARY_PATH=$libdir "$sl" check --no-project --color never \
 	--plugin "$tmp/gpu_budget.so" --select acme budget.yaml) >"$tmp/plugin.out" 2>&1 || true
 grep -q '^budget.yaml:9:18: warning: .*\[acme/gpu-budget\]' "$tmp/plugin.out" ||

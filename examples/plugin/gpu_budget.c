@@ -3,7 +3,7 @@
 ** because no schema can say it: a computed fact. acme/gpu-budget reports a unit whose replicas
 ** times its GPUs per pod exceed the team's GPU quota (16 here; SCHEDLINT_GPU_BUDGET overrides
 ** it at run time). Build it against an installed schedlint:
-**     cc -shared -fPIC -o gpu_budget.so gpu_budget.c $(pkg-config --cflags --libs schedlint)
+**     cc -shared -fPIC -o gpu_budget.so gpu_budget.c $(pkg-config --cflags schedlint-plugin)
 ** and run it:
 **     schedlint check --plugin ./gpu_budget.so manifests/ */
 #include <stdlib.h>

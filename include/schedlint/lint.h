@@ -93,28 +93,39 @@ SL_API sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path);
 ** for the cross-file facts too: sl_run_add_project does not read that file again).
 ** Fixes apply to the copy: read them back with sl_run_file_text. */
 SL_API sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len);
-/* Adds, for the cross-file facts only, the *.yaml / *.yml files under root (the project:
-** docs/usage.md) that were not added as inputs: so a run over some files sees the PriorityClasses,
-** Knative flags, runtimes or Seldon Servers defined in the others. They are read, parsed only
-** when they may define what rules look up or a serving unit, and never checked, reported,
-** counted among the files or fixed. root NULL: the git work tree the working directory is in
-** (libgit2), else the directory of the outermost .schedlint.yaml above it, else the working
-** directory. Nothing is added to a run whose inputs are directories only (they are linted
-** whole), nor when a directory given as an input holds the whole root. Call
-** after adding the inputs, before sl_run_lint. SL_ENOMEM; SL_EUSAGE after the lint. */
+/* Adds, for the cross-file facts only, the *.yaml / *.yml files of the inputs' projects (the
+** project: docs/usage.md) that were not added as inputs: so a run over some files or
+** directories sees the PriorityClasses, Knative flags, runtimes, Seldon Servers or node pools
+** defined in the others. They are read, parsed only when they may define what rules look up or
+** a serving unit, and never checked, reported, counted among the files or fixed. root NULL:
+** each input's project, as sl_run_project_root finds it from where the input is (a path's
+** directory, a buffer's or stdin's name's; unnamed stdin: the working directory), each read
+** once; an input in no project adds nothing (the inputs alone). root given: the directory root.
+** Nothing is added of a project a directory given as an input holds whole. Call after adding
+** the inputs, before sl_run_lint. SL_ENOMEM; SL_EUSAGE after the lint. */
 SL_API sl_err sl_run_add_project(sl_run *run, const char *root);
-/* The project read once, for an editor that lints buffer after buffer (docs/editors.md): run, new
-** and given no input, reads every *.yaml / *.yml file under root (NULL: as sl_run_add_project
-** finds it) for the cross-file facts and lints it, keeping what other runs need of it; then
-** sl_run_use_project lends it to each run, in place of sl_run_add_project, which would read
-** and parse the project again. Nothing is reported of it (no files, no findings). Read it
+/* The project of the file or directory at path (which need not exist: a new file's nearest
+** directory that does stands for it): the work tree of the git repository it is in, else the
+** directory of the outermost .schedlint.yaml above it — never the working directory's
+** project when path lies outside it. *root_out: a real path, malloc'd. SL_ENOTFOUND when path
+** is in no repository and under no config (then its project is itself alone); SL_ENOMEM;
+** SL_EUSAGE for NULL arguments. */
+SL_API sl_err sl_run_project_root(const char *path, char **root_out);
+/* The project read once, for an editor that lints buffer after buffer (docs/editors.md): run, new and given no
+** input, reads every *.yaml / *.yml file under root (NULL: the working directory's project,
+** sl_run_project_root("."); none: nothing is read) for the cross-file facts and lints it,
+** keeping what other runs need of it; then sl_run_use_project lends it to each run, in place of
+** sl_run_add_project, which would read and parse the project again. Nothing is reported of it
+** (no files, no findings). Read it
 ** again (a new run) when its files change. SL_EUSAGE for a run that has inputs or was linted;
 ** SL_ENOMEM; SL_EINTERNAL. */
 SL_API sl_err sl_run_read_project(sl_run *run, const char *root);
 /* Gives run the cross-file facts of project (a run sl_run_read_project read, under the same
 ** config and options, which must outlive run): as sl_run_add_project would, without reading
 ** anything; a file of the project that run has as an input or a buffer is run's, not the
-** project's. Call after adding the inputs, before sl_run_lint. SL_EUSAGE when run was linted
+** project's. A run with an input outside project's root (a buffer of another checkout) is
+** lent nothing: its inputs' projects are read as sl_run_add_project reads them, so it never
+** sees this project's facts. Call after adding the inputs, before sl_run_lint. SL_EUSAGE when run was linted
 ** or project is not one; SL_ENOMEM. */
 SL_API sl_err sl_run_use_project(sl_run *run, const sl_run *project);
 /* Says the inputs are `helm template` output of the chart in directory dir: each document's
@@ -140,6 +151,14 @@ typedef struct sl_fix_options {
 	bool unsafe;             /* also apply unsafe fixes */
 	unsigned max_passes;     /* fix/re-lint rounds before giving up; 0 = 10 */
 } sl_fix_options;
+/* Writes, into the linted run's text of each file (as a fix would: sl_run_file_text,
+** sl_run_file_write, sl_run_file_diff), a suppression for each line that has findings:
+** `# schedlint: ignore[id,...] reason` after the line, or alone on the line above at its
+** indentation when the line has a comment already; every other byte is kept. yaml-syntax and
+** the suppressions' own rules are never suppressed. reason NULL or "": "existing finding".
+** *added (may be NULL) gets the number of directives. SL_EUSAGE for a run not linted, or
+** streamed, or a reason of more than one line; SL_ENOMEM. */
+SL_API sl_err sl_run_suppress(sl_run *run, const char *reason, size_t *added);
 /* Applies fixes to the linted run in memory: in each round the fixes whose edits do not
 ** overlap are applied (safe ones; unsafe ones too with opts->unsafe), then every file is linted
 ** again, until no fix applies. Afterwards the run's findings are those that remain.

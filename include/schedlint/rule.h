@@ -4,7 +4,7 @@
 ** config's `plugins:`, only with --allow-plugins) and runs its rules like the built-in ones:
 ** they have ids (with the plugin's namespace: "acme/..."), severities, docs for `explain`,
 ** suppressions, --select/--ignore, SARIF metadata. Build one with
-**     cc -shared -fPIC -o acme.so acme.c $(pkg-config --cflags --libs schedlint)
+**     cc -shared -fPIC -o acme.so acme.c $(pkg-config --cflags schedlint-plugin)
 ** Everything here is opaque types and functions: no struct layout of the library's, so the
 ** library may change them. SL_RULE_ABI_VERSION changes with any incompatible change of this
 ** header; a plugin built for another one is refused, before any of its code runs (the version

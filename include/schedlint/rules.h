@@ -35,5 +35,11 @@ SL_API sl_err sl_rule_get(size_t i, sl_rule_info *out);
 SL_API const char *sl_rule_notice(size_t i, size_t n);
 /* The index of the rule with this id, or -1. */
 SL_API int sl_rule_find(const char *id);
+/* The id of the rule word is a misspelling of ("gpu-reqest-without-limit"), or NULL: for "did
+** you mean". */
+SL_API const char *sl_rule_closest(const char *word);
+/* The one of candidates[0..n) that word is a misspelling of (a few edits away, case ignored),
+** or NULL: every "did you mean" of the library and the command line goes through it. */
+SL_API const char *sl_spelling_closest(const char *word, const char *const *candidates, size_t n);
 
 #endif

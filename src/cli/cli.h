@@ -20,6 +20,9 @@ int sl_cmd_fmt(int argc, char **argv);
 int sl_cli_load_config(const char *config_path, const char *path, sl_config **cfg);
 /* True when path names a directory. */
 bool sl_cli_is_dir(const char *path);
+/* A run that found no file to lint says so on stderr ("no YAML files under PATH, ..."; no
+** paths: "."), rather than passing in silence. */
+void sl_cli_warn_no_files(const sl_run *run, char *const *paths, int n_paths);
 /* Declares the custom-rules: of config_path (-c), else of the nearest .schedlint.yaml, and the
 ** rules of the plugins (--plugin), so the catalogue (sl_rule_count) lists them: what `rules`
 ** and `explain` show. Prints the error and returns the exit status on failure, EXIT_CLEAN on
@@ -27,6 +30,8 @@ bool sl_cli_is_dir(const char *path);
 /* True when SCHEDLINT_ALLOW_PLUGINS=1: a config's plugins: may be loaded (as --allow-plugins). */
 bool sl_cli_env_allows_plugins(void);
 int sl_cli_declare_rules(const char *config_path, const char *const *plugins, size_t n_plugins);
+/* The same for the loaded config cfg. */
+int sl_cli_declare_config_rules(const sl_config *cfg, const char *const *plugins, size_t n_plugins);
 int sl_cmd_rules(int argc, char **argv);
 int sl_cmd_explain(int argc, char **argv);
 int sl_cmd_placement(int argc, char **argv);

@@ -60,6 +60,8 @@ struct check_args {
 	struct list sel, ign, plugins;
 	int allow_plugins;
 	int fail_on, exit_zero, fix, unsafe, diff, force_exclude, no_project, no_gitignore;
+	int add_suppressions;         /* --add-suppressions [--reason TEXT] */
+	const char *reason;
 	unsigned jobs;
 	sl_progress progress;        /* the progress line on a terminal */
 	char **paths;
@@ -72,7 +74,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	enum { O_STDIN_FILENAME = 256, O_SELECT, O_IGNORE, O_FAIL_ON, O_EXIT_ZERO, O_COLOR, O_STATS,
 	       O_FIX, O_UNSAFE, O_DIFF, O_NOTES, O_FORCE_EXCLUDE, O_NO_PROJECT,
 	       O_NO_GITIGNORE, O_SHOW_SETTINGS, O_SHOW_FILES, O_PLUGIN, O_ALLOW_PLUGINS,
-	       O_HELM_CHART, O_OUTPUT_FORMAT };
+	       O_HELM_CHART, O_OUTPUT_FORMAT, O_ADD_SUPPRESSIONS, O_REASON };
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
@@ -100,6 +102,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"allow-plugins", no_argument, NULL, O_ALLOW_PLUGINS},
 		{"helm-chart", required_argument, NULL, O_HELM_CHART},
 		{"output-format", required_argument, NULL, O_OUTPUT_FORMAT},
+		{"add-suppressions", no_argument, NULL, O_ADD_SUPPRESSIONS},
+		{"reason", required_argument, NULL, O_REASON},
 		{NULL, 0, NULL, 0}};
 	int c;
 	optind = 1;
@@ -146,6 +150,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case O_FIX: a->fix = 1; break;
 		case O_UNSAFE: a->unsafe = 1; break;
 		case O_DIFF: a->diff = 1; break;
+		case O_ADD_SUPPRESSIONS: a->add_suppressions = 1; break;
+		case O_REASON: a->reason = optarg; break;
 		case O_FORCE_EXCLUDE: a->force_exclude = 1; break;
 		case O_NO_PROJECT: a->no_project = 1; break;
 		case O_NO_GITIGNORE: a->no_gitignore = 1; break;
@@ -174,6 +180,17 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	}
 	a->paths = argv + optind;
 	a->n_paths = argc - optind;
+	int dash = 0;
+	for (int i = 0; i < a->n_paths; i++)
+		dash |= strcmp(a->paths[i], "-") == 0;
+	if (a->add_suppressions && (a->fix || a->diff))
+		return usage_error("--add-suppressions %s: suppress the findings, or fix them",
+				   a->fix ? "with --fix" : "with --diff");
+	if (a->reason && !a->add_suppressions)
+		return usage_error("--reason %s is the reason of --add-suppressions", a->reason);
+	if (a->stdin_name && !dash)   /* not a lint of "." while a buffer waits on stdin */
+		return usage_error("--stdin-filename %s names stdin, which is read only as the input "
+				   "\"-\": add - to the inputs", a->stdin_name);
 	char *why = sl_targets_plan(&a->reports, a->output);
 	if (why || a->reports.n == 0) {
 		int st = why ? usage_error("%s", why) : EXIT_INTERNAL;
@@ -193,7 +210,7 @@ static sl_run *new_run(struct check_args *a, const sl_config *cfg, int *status)
 	opts.ignore = a->ign.v;
 	opts.n_ignore = a->ign.n;
 	opts.jobs = a->jobs;
-	opts.low_memory = !a->fix && !a->diff;
+	opts.low_memory = !a->fix && !a->diff && !a->add_suppressions;
 	opts.force_exclude = a->force_exclude;
 	opts.no_gitignore = a->no_gitignore;
 	opts.nearest_config = !a->config_path;   /* -c: one config for every file */
@@ -282,8 +299,12 @@ static int show_settings(const struct check_args *a)
 {
 	sl_config *cfg = NULL;
 	int status = sl_cli_load_config(a->config_path, a->show_settings, &cfg);
-	if (status != EXIT_CLEAN)
+	if (status == EXIT_CLEAN)   /* its custom-rules:, shown with it, and their errors */
+		status = sl_cli_declare_config_rules(cfg, a->plugins.v, a->plugins.n);
+	if (status != EXIT_CLEAN) {
+		sl_config_free(cfg);
 		return status;
+	}
 	sl_err err = sl_config_show(cfg, stdout);
 	if (!err && fflush(stdout) != 0)
 		err = SL_EIO;
@@ -333,7 +354,7 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 			status = EXIT_USAGE;
 			continue;
 		}
-		if (!a->fix)
+		if (!a->fix && !a->add_suppressions)
 			continue;
 		const char *d;
 		size_t l;
@@ -355,6 +376,28 @@ static int settle_files(const sl_run *run, const struct check_args *a, FILE **ou
 			fc->fixed += fi.fixes;
 		}
 	}
+	return status;
+}
+
+/* --add-suppressions: a directive for each finding, each changed file written (as --fix
+** writes), then how many on stderr; EXIT_USAGE when a file could not be read or written. */
+static int add_suppressions(sl_run *run, const struct check_args *a)
+{
+	size_t added = 0;
+	sl_err err = sl_run_suppress(run, a->reason, &added);
+	if (err) {
+		fprintf(stderr, "schedlint: error: --add-suppressions: %s\n", err == SL_EUSAGE ?
+			"the reason must be one line" : sl_strerror(err));
+		return err == SL_EUSAGE ? EXIT_USAGE : EXIT_INTERNAL;
+	}
+	FILE *out = stdout;
+	struct fix_count fc = {0};
+	int status = settle_files(run, a, &out, &fc);
+	size_t files = 0;
+	for (size_t i = 0; i < sl_run_file_count(run); i++)
+		files += sl_cli_fixed_text(run, i, NULL, NULL);
+	fprintf(stderr, "%zu %s added in %zu %s%s.\n", added, added == 1 ? "suppression" : "suppressions",
+		files, files == 1 ? "file" : "files", fc.unwritten ? " (some not written)" : "");
 	return status;
 }
 
@@ -422,12 +465,20 @@ static int check(struct check_args *a, const sl_config *cfg)
 	}
 	size_t applied = 0;
 	bool converged = true;
+	if (!err && a->add_suppressions) {
+		sl_progress_clear(&a->progress);
+		status = add_suppressions(run, a);
+		sl_run_free(run);
+		return status;
+	}
 	if (!err && (a->fix || a->diff)) {
 		sl_fix_options fo = SL_FIX_OPTIONS_INIT;
 		fo.unsafe = a->unsafe;
 		err = sl_run_fix(run, &fo, &applied, &converged);
 	}
 	sl_progress_clear(&a->progress);   /* before anything else is written */
+	if (!err)
+		sl_cli_warn_no_files(run, a->paths, a->n_paths);
 	if (err) {
 		fprintf(stderr, "schedlint: internal error: %s\n", sl_strerror(err));
 		status = EXIT_INTERNAL;

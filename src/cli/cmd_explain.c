@@ -40,7 +40,13 @@ int sl_cmd_explain(int argc, char **argv)
 		return status;
 	int i = sl_rule_find(argv[1]);
 	if (i < 0) {
-		fprintf(stderr, "schedlint: error: unknown rule \"%s\" (see `schedlint rules`)\n", argv[1]);
+		const char *best = sl_rule_closest(argv[1]);
+		fputs("schedlint: error: unknown rule \"", stderr);
+		sl_escape_put(stderr, argv[1], SL_SINK_TEXT);
+		if (best)
+			fprintf(stderr, "\"; did you mean \"%s\"? (see `schedlint rules`)\n", best);
+		else
+			fputs("\" (see `schedlint rules`)\n", stderr);
 		return EXIT_USAGE;
 	}
 	sl_rule_info r = SL_RULE_INFO_INIT;

@@ -190,6 +190,8 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, i
 		err = sl_run_add_project(run, NULL);
 	if (!err)
 		err = sl_run_lint(run);
+	if (!err)
+		sl_cli_warn_no_files(run, paths, n);
 	size_t applied = 0;
 	if (!err) {
 		sl_fix_options fo = {.version = SL_FIX_OPTIONS_VERSION, .unsafe = unsafe};
@@ -278,6 +280,13 @@ int sl_cmd_fmt(int argc, char **argv)
 			bad = 1;
 			break;
 		}
+	if (stdin_name && !stdin_mode && !bad) {
+		/* a buffer piped with its name but no "-": not a fmt of ".", and the buffer back */
+		fputs("schedlint: error: fmt: --stdin-filename names stdin, which is read only as the "
+		      "input \"-\": add - to the inputs\n", stderr);
+		bad = 1;
+		stdin_mode = !isatty(STDIN_FILENO);
+	}
 	struct input in = {0};
 	int status;
 	if (bad) {

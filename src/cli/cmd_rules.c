@@ -86,11 +86,20 @@ int sl_cmd_rules(int argc, char **argv)
 		putchar('\n');
 		json_decref(arr);
 	} else if (strcmp(format, "text") == 0) {
+		/* columns as wide as their longest cell (a plugin's ids and categories included) */
+		int wid = 0, wcat = 0;
 		for (size_t i = 0; i < sl_rule_count(); i++) {
 			sl_rule_info r = SL_RULE_INFO_INIT;
 			sl_rule_get(i, &r);
-			printf("%-40s %-10s %-8s %-7s %s%s\n", r.id, r.category, sl_cli_severity_label(i, &r),
-			       sl_cli_fix_name(r.fix), r.summary, r.enabled_by_default ? "" : " (off by default)");
+			wid = (int)strlen(r.id) > wid ? (int)strlen(r.id) : wid;
+			wcat = (int)strlen(r.category) > wcat ? (int)strlen(r.category) : wcat;
+		}
+		for (size_t i = 0; i < sl_rule_count(); i++) {
+			sl_rule_info r = SL_RULE_INFO_INIT;
+			sl_rule_get(i, &r);
+			printf("%-*s %-*s %-8s %-7s %s%s\n", wid, r.id, wcat, r.category,
+			       sl_cli_severity_label(i, &r), sl_cli_fix_name(r.fix), r.summary,
+			       r.enabled_by_default ? "" : " (off by default)");
 		}
 	} else {
 		fprintf(stderr, "schedlint: error: unknown format \"%s\" (expected text, json or markdown)\n",

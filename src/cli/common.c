@@ -54,6 +54,10 @@ void sl_cli_usage(FILE *out)
 	      "      --fix                  apply safe fixes in place (atomically)\n"
 	      "      --unsafe-fixes         with --fix, --diff or fmt: also unsafe fixes\n"
 	      "      --diff                 print the diff the fixes would make; change nothing\n"
+	      "      --add-suppressions     write `# schedlint: ignore[ID] REASON` for every current\n"
+	      "                             finding, in place (atomically), every other byte kept\n"
+	      "      --reason TEXT          the REASON of --add-suppressions (default: existing\n"
+	      "                             finding)\n"
 	      "      --force-exclude        apply exclude: to the paths named too (pre-commit)\n"
 	      "      --no-project           do not read the project's other files for cross-file\n"
 	      "                             facts (PriorityClasses, Knative flags, runtimes...)\n"
@@ -82,7 +86,14 @@ int sl_cli_load_config(const char *config_path, const char *path, sl_config **cf
 	char *err_msg = NULL;
 	sl_err err = sl_config_find(config_path, path, cfg, &err_msg);
 	if (err) {
-		sl_escape_put(stderr, err_msg ? err_msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		/* a line per error (a config's misspelt keys come all at once) */
+		const char *m = err_msg ? err_msg : sl_strerror(err);
+		for (char *nl; err_msg && (nl = strchr(m, '\n')); m = nl + 1) {
+			*nl = '\0';
+			sl_escape_put(stderr, m, SL_SINK_TEXT_LINE);
+			fputc('\n', stderr);
+		}
+		sl_escape_put(stderr, m, SL_SINK_TEXT_LINE);
 		fputc('\n', stderr);
 		free(err_msg);
 		return err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
@@ -96,6 +107,18 @@ bool sl_cli_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+void sl_cli_warn_no_files(const sl_run *run, char *const *paths, int n_paths)
+{
+	if (sl_run_file_count(run))
+		return;
+	fputs("schedlint: warning: no YAML files (*.yaml, *.yml, not excluded) under ", stderr);
+	for (int i = 0; i < n_paths; i++) {
+		sl_escape_put(stderr, paths[i], SL_SINK_TEXT);
+		fputs(i + 1 < n_paths ? ", " : "", stderr);
+	}
+	fputs(n_paths ? "\n" : ".\n", stderr);
+}
+
 bool sl_cli_env_allows_plugins(void)
 {
 	const char *allow = getenv("SCHEDLINT_ALLOW_PLUGINS");
@@ -106,8 +129,15 @@ int sl_cli_declare_rules(const char *config_path, const char *const *plugins, si
 {
 	sl_config *cfg = NULL;
 	int status = sl_cli_load_config(config_path, NULL, &cfg);
-	if (status != EXIT_CLEAN)
-		return status;
+	if (status == EXIT_CLEAN)
+		status = sl_cli_declare_config_rules(cfg, plugins, n_plugins);
+	sl_config_free(cfg);
+	return status;
+}
+
+int sl_cli_declare_config_rules(const sl_config *cfg, const char *const *plugins, size_t n_plugins)
+{
+	int status = EXIT_CLEAN;
 	/* a run declares its config's rules (they stay in the catalogue after it is gone) */
 	sl_run_options o = SL_RUN_OPTIONS_INIT;
 	o.plugins = plugins;
@@ -123,7 +153,6 @@ int sl_cli_declare_rules(const char *config_path, const char *const *plugins, si
 	}
 	free(msg);
 	sl_run_free(run);
-	sl_config_free(cfg);
 	return status;
 }
 

@@ -78,6 +78,16 @@ struct sl_config {
 	int fail_on;             /* sl_severity, or -1 when unset */
 	const struct sl_rule_setting *rules;
 	size_t n_rules;
+	/* per-file-ignores: {GLOB: [rule or category, ...]}: the findings of those rules in the
+	** files a glob matches (relative to file_ignores_dir) are dropped, as an ignore-file
+	** suppression would drop them. The file's own, else the one it extends. */
+	const struct sl_file_ignore {
+		const char *glob;
+		const char *const *ids;
+		size_t n_ids;
+	} *file_ignores;
+	size_t n_file_ignores;
+	const char *file_ignores_dir;
 	struct sl_cluster_config cluster;
 	void *priv__;            /* config.c's own storage */
 };
@@ -89,13 +99,13 @@ const char *sl_config__key_source(const sl_config *cfg, const char *key, unsigne
 ** them; NULL cfg: none. SL_ECONFIG (*error_out, malloc'd, says which) when one cannot be
 ** compiled; SL_ENOMEM. */
 sl_err sl_config_exclude_globs(const sl_config *cfg, sl_globs **out, char **error_out);
-/* The project's root (spec/cli.md, "The project") for inputs in the real directory start: the
-** git work tree start is in, else the directory of the outermost .schedlint.yaml above it (up
-** to a directory holding .git: util/path.h's walk up), else the working directory when start
-** is in it; a real path, malloc'd; NULL for none (inputs
-** outside any of those: a run over another tree reads nothing of the one it is started from),
-** or when out of memory. */
-char *sl_config_project_root(const char *start);
+/* The project's root (docs/usage.md, "The project") for inputs in the real directory start:
+** the git work tree start is in, else the directory of the outermost .schedlint.yaml above it
+** (up to a directory holding .git: util/path.h's walk up); *out a real path, malloc'd.
+** SL_ENOTFOUND when neither: the inputs are the project (a run over another tree reads nothing
+** of the one it is started from, and a run over a directory outside any reads no more of it);
+** SL_ENOMEM. */
+sl_err sl_config_project_root(const char *start, char **out);
 /* The text of the k-th file of cfg's extend: chain (0: its own file) as it was loaded, *len
 ** bytes; NULL for the defaults or past the chain's end. */
 const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len);

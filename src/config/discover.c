@@ -69,21 +69,13 @@ static bool note_config(void *ctx, const char *dir)
 	return false;
 }
 
-char *sl_config_project_root(const char *start)
+sl_err sl_config_project_root(const char *start, char **out)
 {
-	char *root = NULL;
-	if (sl_repo_root(start, &root) == SL_OK)
-		return root;
-	char *outer = NULL;
+	*out = NULL;
+	sl_err err = sl_repo_root(start, out);
+	if (err != SL_ENOTFOUND)
+		return err;
 	bool oom = false;
-	sl_path_find_upward(start, note_config, NULL, &outer, &oom);
-	if (outer)
-		return outer;
-	char *cwd = realpath(".", NULL);
-	size_t n = cwd ? strlen(cwd) : 0;
-	if (cwd && (strncmp(start, cwd, n) != 0 || (start[n] != '\0' && start[n] != '/'))) {
-		free(cwd);
-		return NULL;
-	}
-	return cwd;
+	sl_path_find_upward(start, note_config, NULL, out, &oom);
+	return oom ? SL_ENOMEM : *out ? SL_OK : SL_ENOTFOUND;
 }

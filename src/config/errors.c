@@ -234,3 +234,68 @@ out:
 	free(msg);
 	return err;
 }
+
+/* The schema of the value at path (positions.c's spelling: "cluster.node-pools[0].name"), NULL
+** when path is no setting or one not checked here (custom-rules: custom.c checks it). */
+static const cyaml_schema_value_t *schema_at(const char *path)
+{
+	const cyaml_schema_value_t *v = &sl_config__top_schema;
+	for (const char *p = path; v && *p;) {
+		if (*p == '[') {   /* an entry: its list's entry schema */
+			const char *close = strchr(p, ']');
+			v = v->type == CYAML_SEQUENCE && close ? v->sequence.entry : NULL;
+			p = close ? close + 1 : "";
+			continue;
+		}
+		if (*p == '.')
+			p++;
+		size_t n = strcspn(p, ".[");
+		const cyaml_schema_field_t *f = v->type == CYAML_MAPPING ? v->mapping.fields : NULL;
+		while (f && f->key && (strlen(f->key) != n || strncmp(f->key, p, n) != 0))
+			f++;
+		v = f && f->key && f->value.type != CYAML_IGNORE ? &f->value : NULL;
+		p += n;
+	}
+	return v;
+}
+
+sl_err sl_config__unknown_keys(const char *file, const struct posmap *map, char **error_out)
+{
+	sl_strbuf b = {0};
+	char inbuf[300], mean[1024];
+	for (size_t i = 0; i < map->n; i++) {
+		const struct pos *at = &map->v[i];
+		const char *dot = strrchr(at->path, '.'), *key = dot ? dot + 1 : at->path;
+		if (!*key || strchr(key, '[') || strchr(key, ']'))
+			continue;   /* the root, or a list entry */
+		char *parent = dot ? sl_xprintf("%.*s", (int)(dot - at->path), at->path) : sl_xstrdup("");
+		if (!parent) {
+			sl_strbuf_free(&b);
+			return SL_ENOMEM;
+		}
+		const cyaml_schema_value_t *v = schema_at(parent);
+		const cyaml_schema_field_t *f = v && v->type == CYAML_MAPPING ? v->mapping.fields : NULL;
+		bool known = !f;   /* not a mapping of ours: not checked here */
+		sl_spelling sp;
+		sl_spelling_init(&sp, key);
+		for (; f && f->key && !known; f++) {
+			known = strcmp(f->key, key) == 0;
+			sl_spelling_consider(&sp, f->key);
+		}
+		if (!known && !sl_strbuf_addf(&b, "%s%s:%u:%u: error: unknown key \"%s\"%s%s", b.len ? "\n" : "",
+					      file, at->key_line, at->key_col, key,
+					      in_where(parent, inbuf, sizeof inbuf),
+					      sl_config__did_you_mean(sl_spelling_best(&sp), mean, sizeof mean))) {
+			free(parent);
+			sl_strbuf_free(&b);
+			return SL_ENOMEM;
+		}
+		free(parent);
+	}
+	if (!b.len)
+		return SL_OK;
+	if (error_out)
+		*error_out = sl_strbuf_take(&b);
+	sl_strbuf_free(&b);
+	return SL_ECONFIG;
+}

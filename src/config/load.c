@@ -60,6 +60,11 @@ static void priv_free(struct priv *pv)
 	free(pv->key_lines);
 	free(pv->text);
 	free(pv->helm_chart);
+	for (size_t i = 0; i < pv->n_ignore_strings; i++)
+		free(pv->ignore_strings[i]);
+	free(pv->ignore_strings);
+	free(pv->ignore_ids);
+	free(pv->file_ignores);
 	free(pv);
 }
 
@@ -159,7 +164,7 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	cyaml_config_t cy = sl_config__cyaml_base;
 	struct sl_config *cfg = NULL;
 	struct priv *pv = NULL;
-	char *buf = NULL;
+	char *buf = NULL, *unknown = NULL;
 	size_t len = 0;
 	cyaml_err_t cerr;
 	sl_err err;
@@ -176,6 +181,17 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	err = sl_config__scan_file(&scan, path, buf, len, error_out);
 	if (err != SL_OK)
 		goto out;
+	/* every misspelt key at once, before libcyaml stops at the first; reported with the first
+	** error past them, if any */
+	err = sl_config__unknown_keys(path, &scan.map, &unknown);
+	if (err == SL_ENOMEM)
+		goto out;
+	if (err == SL_ECONFIG) {
+		err = SL_OK;
+		cy.flags |= CYAML_CFG_IGNORE_UNKNOWN_KEYS;
+		if (error_out)
+			*error_out = NULL;
+	}
 
 	cfg = sl_xcalloc(1, sizeof *cfg);
 	pv = sl_xcalloc(1, sizeof *pv);
@@ -203,6 +219,9 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	} else {
 		sl_config__fill_defaults(cfg);
 	}
+	err = sl_config__file_ignores(path, buf, len, pv, cfg, error_out);
+	if (err != SL_OK)
+		goto out;
 	err = sl_config__resolve(cfg, pv, &scan.map, path, error_out);
 	if (err == SL_OK)
 		err = keep_keys(pv, &scan.map);
@@ -222,6 +241,8 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		cfg->project_dir = pv->base_dir;
 	if (cfg->plugins_dir == NULL)
 		cfg->plugins_dir = pv->base_dir;
+	if (cfg->file_ignores && cfg->file_ignores == pv->file_ignores)
+		cfg->file_ignores_dir = pv->base_dir;   /* its own per-file-ignores: */
 	if (pv->raw && pv->raw->render && pv->raw->render->helm_chart) {
 		/* relative to this file's directory, as exclude: is; kept through extend: */
 		const char *hc = pv->raw->render->helm_chart;
@@ -244,6 +265,10 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		}
 		cfg->helm_chart = pv->helm_chart;
 	}
+	if (unknown) {
+		err = SL_ECONFIG;
+		goto out;
+	}
 	cfg->chain[0] = pv->path;
 	cfg->priv__ = pv;
 	pv->text = buf;   /* kept: the positioned reading of custom-rules: (custom.c) */
@@ -253,6 +278,16 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	pv = NULL;
 	cfg = NULL;
 out:
+	if (unknown && err != SL_ENOMEM && error_out) {
+		char *later = *error_out;
+		*error_out = later ? sl_xprintf("%s\n%s", unknown, later) : unknown;
+		if (later)
+			free(unknown);
+		unknown = NULL;
+		free(later);
+		err = *error_out ? SL_ECONFIG : SL_ENOMEM;
+	}
+	free(unknown);
 	priv_free(pv);
 	free(cfg);
 	sl_config__scan_free(&scan);

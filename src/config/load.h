@@ -189,6 +189,10 @@ struct priv {
 	char *helm_chart;           /* render.helm-chart joined to the file's directory */
 	char *text;                 /* the file as read: custom.c reads custom-rules: from it */
 	size_t text_len;
+	struct sl_file_ignore *file_ignores;   /* per-file-ignores: (ignores.c), their strings in */
+	char **ignore_strings;                 /* ignore_strings, the ids' arrays in ignore_ids */
+	size_t n_ignore_strings;
+	const char **ignore_ids;
 };
 
 struct expectation {
@@ -206,6 +210,17 @@ const char *sl_config__did_you_mean(const char *best, char *buf, size_t size);
 extern const struct expectation sl_config__expectations[];
 extern const size_t sl_config__expectations_count;
 sl_err sl_config__fail(char **error_out, sl_err err, const char *fmt, ...);
+/* Every key of the file (map) that is no setting where it stands, each an error line
+** "file:line:col: error: unknown key "exlude"; did you mean "exclude"?", all in *error_out
+** (malloc'd, one line each): SL_ECONFIG; SL_OK when there is none; SL_ENOMEM. */
+sl_err sl_config__unknown_keys(const char *file, const struct posmap *map, char **error_out);
+/* Reads per-file-ignores: of the file (text buf, len bytes, path named so) into pv and cfg:
+** each GLOB's rules and categories, checked (an unknown one is an error with the closest
+** spelling; a namespaced id, a custom rule's, is left to the run), every error a line of
+** *error_out (malloc'd): SL_ECONFIG. SL_OK when the key is absent (cfg keeps what it has);
+** SL_ENOMEM. */
+sl_err sl_config__file_ignores(const char *path, const char *buf, size_t len, struct priv *pv,
+			       struct sl_config *cfg, char **error_out);
 void sl_config__fill_defaults(struct sl_config *cfg);
 unsigned sl_config__key_line(const struct posmap *map, const char *path);
 const char *sl_config__knative_flag_closest(const char *name);

@@ -90,6 +90,15 @@ const char *sl_registry_closest(const char *sel)
 	return sl_spelling_best(&s);
 }
 
+const char *sl_rule_closest(const char *word)
+{
+	sl_spelling s;
+	sl_spelling_init(&s, word);
+	for (size_t i = 0; i < sl_registry_n(); i++)
+		sl_spelling_consider(&s, sl_registry_at(i)->rule->id);
+	return sl_spelling_best(&s);
+}
+
 size_t sl_rule_count(void)
 {
 	return sl_registry_n();

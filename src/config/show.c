@@ -171,6 +171,47 @@ static void put_pools(FILE *out, const sl_config *cfg)
 	put_source(out, cfg, "cluster.node-pools", n ? NULL : "none");
 }
 
+static void put_file_ignores(FILE *out, const sl_config *cfg)
+{
+	fputs("per-file-ignores:", out);
+	if (!cfg->n_file_ignores)
+		fputs(" {}", out);
+	put_source(out, cfg, "per-file-ignores", cfg->n_file_ignores ? NULL : "none");
+	for (size_t i = 0; i < cfg->n_file_ignores; i++) {
+		fputs("  ", out);
+		put_quoted(out, cfg->file_ignores[i].glob);
+		fputs(": [", out);
+		for (size_t k = 0; k < cfg->file_ignores[i].n_ids; k++) {
+			fputs(k ? ", " : "", out);
+			put_quoted(out, cfg->file_ignores[i].ids[k]);
+		}
+		fputs("]\n", out);
+	}
+}
+
+/* The custom-rules: cfg declares (extend/custom.c added them to the registry when a run under
+** cfg started: the caller starts one), as comments: their id, severity and declaration. Those of
+** the first file of the extend: chain that declares any, as custom.c reads them. */
+static void put_custom(FILE *out, const sl_config *cfg)
+{
+	size_t shown = 0;
+	for (size_t k = 0; k <= SL_CONFIG_CHAIN_MAX && cfg->chain[k] && !shown; k++) {
+		size_t len = strlen(cfg->chain[k]);
+		for (size_t i = sl_registry_count; i < sl_registry_n(); i++) {
+			const struct sl_rule_entry *e = sl_registry_at(i);
+			if (!e->file || strncmp(e->file, cfg->chain[k], len) != 0 || e->file[len] != ':')
+				continue;
+			if (!shown++)
+				fputs("# custom-rules: (`schedlint explain ID` shows each)\n", out);
+			fputs("#   - ", out);
+			put_quoted(out, e->rule->id);
+			fprintf(out, ": %s  # %s\n", sl_severity_name(e->rule->severity), e->file);
+		}
+	}
+	if (!shown)
+		fputs("# custom-rules: none\n", out);
+}
+
 /* The sections key ("a.b.c": a, then b) shares with prev, counted from the top. */
 static size_t shared_sections(const char *key, const char *prev)
 {
@@ -216,5 +257,7 @@ sl_err sl_config_show(const sl_config *cfg, FILE *out)
 		prev = st->key;
 	}
 	put_pools(out, cfg);
+	put_file_ignores(out, cfg);
+	put_custom(out, cfg);
 	return ferror(out) ? SL_EIO : SL_OK;
 }

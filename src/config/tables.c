@@ -106,6 +106,7 @@ static const cyaml_schema_field_t top_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("cluster", OPT, struct raw_config, cluster, cluster_fields),
 	CYAML_FIELD_MAPPING_PTR("project", OPT, struct raw_config, project, project_fields),
 	CYAML_FIELD_IGNORE("custom-rules", CYAML_FLAG_OPTIONAL),   /* custom.c reads it, as a positioned tree */
+	CYAML_FIELD_IGNORE("per-file-ignores", CYAML_FLAG_OPTIONAL),   /* ignores.c reads it: its keys are globs */
 	CYAML_FIELD_MAPPING_PTR("render", OPT, struct raw_config, render, render_fields),
 	STRINGS("plugins", struct raw_config, plugins),
 	CYAML_FIELD_END

@@ -112,6 +112,16 @@ static sl_err accept_fixes(sl_passes *p, bool unsafe, sl_edit_set *sets, size_t 
 	return err;
 }
 
+void sl_fixer_replace(sl_file *f, sl_source *text)
+{
+	if (f->orig)
+		sl_source_free(f->src);
+	else
+		f->orig = f->src;
+	f->src = text;
+	text->owner = f;
+}
+
 /* Applies each file's accepted edits to its text: the fixed text becomes the file's (the text
 ** as read is kept as its original). SL_ENOMEM; SL_EINTERNAL when edits were invalid. */
 static sl_err apply_fixes(sl_engine *e, sl_edit_set *sets)
@@ -130,12 +140,7 @@ static sl_err apply_fixes(sl_engine *e, sl_edit_set *sets)
 			free(out);
 		}
 		if (!err) {
-			if (f->orig)
-				sl_source_free(f->src);
-			else
-				f->orig = f->src;
-			f->src = ns;
-			ns->owner = f;
+			sl_fixer_replace(f, ns);
 		} else if (err == SL_EUSAGE) {
 			err = SL_EINTERNAL;
 		}

@@ -10,6 +10,9 @@
 ** *applied gets the number of fixes applied (both may be NULL). p must be a whole run, linted.
 ** SL_ENOMEM; SL_EINTERNAL for an invalid fix. */
 sl_err sl_fixer_fix(sl_passes *p, const sl_fix_options *opts, size_t *applied, bool *converged);
+/* Makes text (taken) f's text, the text as read kept as its original: what a fix round, or
+** --add-suppressions (run_suppress.c), does to a file. */
+void sl_fixer_replace(sl_file *f, sl_source *text);
 /* True when fixes changed f's text (f->src differs from f->orig). */
 bool sl_fixer_changed(const sl_file *f);
 /* Writes f's fixed text over its file (fs/write.h: atomically, its identity kept, a change since

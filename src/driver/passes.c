@@ -103,12 +103,19 @@ sl_err sl_passes_lint(sl_passes *p)
 	return sort_findings(p);
 }
 
-/* The files a progress callback counts: the inputs, not the project's context files. */
+/* True when f is one of the files a caller sees and the summary counts (run.c's show_files):
+** not the project's context files, nor a kustomization's build. */
+static bool counted(const sl_file *f)
+{
+	return !f->context && !f->build;
+}
+
+/* The files a progress callback counts: the summary's. */
 static void count_inputs(sl_passes *p)
 {
 	p->total = 0;
 	for (size_t i = 0; i < p->eng.n_files; i++)
-		p->total += !p->eng.files[i]->context;
+		p->total += counted(p->eng.files[i]);
 }
 
 /* Tells the progress callback that one more input is through (one call at a time). */
@@ -199,7 +206,7 @@ static void *pass_worker(void *arg)
 			continue;
 		sl_err err = step(e, f, &scratch);
 		bool done = f->next == SL_NEXT_DONE || f->next == SL_NEXT_DONE_COMPACT;
-		if (ps->p->progress && done && !f->context)
+		if (ps->p->progress && done && counted(f))
 			one_done(ps->p);
 		if (err) {
 			int none = SL_OK;

@@ -16,6 +16,7 @@
 #include "driver/run.h"
 #include "output/output.h"
 #include "render/helm.h"
+#include "util/path.h"
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
 ** started from its _INIT macro) to the header's. */
@@ -68,24 +69,46 @@ static sl_err add_file(const char *path, void *payload)
 				  run->adding_context);
 }
 
-static bool git_ignores(void *ctx, const char *path, bool is_dir)
+/* True when path, a directory a walk of the project met, is one given as an input: walked
+** already. Only a directory named as one of them is resolved. */
+static bool walked_input(const sl_run *run, const char *path)
 {
-	return sl_repo_ignored(ctx, path, is_dir);
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	bool maybe = false;
+	for (size_t i = 0; i < run->n_walked && !maybe; i++)
+		maybe = strcmp(strrchr(run->walked[i], '/') + 1, base) == 0;
+	if (!maybe)
+		return false;
+	char *real = realpath(path, NULL);
+	bool hit = false;
+	for (size_t i = 0; real && i < run->n_walked && !hit; i++)
+		hit = strcmp(real, run->walked[i]) == 0;
+	free(real);
+	return hit;
 }
 
-/* What a walk from dir skips besides hidden and excluded paths: what git ignores, unless the
-** run says not to (*skip is filled; NULL when nothing). The repository is opened once. */
+/* What a walk skips besides hidden and excluded paths: what git ignores (unless the run says
+** not to), and in a walk of the project the directories given as inputs. */
+static bool skipped(void *ctx, const char *path, bool is_dir)
+{
+	sl_run *run = ctx;
+	if (run->adding_context && is_dir && walked_input(run, path))
+		return true;
+	return run->repo && sl_repo_ignored(run->repo, path, is_dir);
+}
+
+/* What a walk from dir skips (*skip is filled; NULL when nothing). The repository is opened
+** once, by the first walk. */
 static const sl_walk_skip *walk_skip(sl_run *run, const char *dir, sl_walk_skip *skip)
 {
-	if (run->no_gitignore)
-		return NULL;
-	if (!run->repo_tried) {
+	if (!run->no_gitignore && !run->repo_tried) {
 		run->repo_tried = true;
 		run->repo = sl_repo_open(dir);
 	}
-	if (!run->repo)
+	if (!run->repo && !(run->adding_context && run->n_walked))
 		return NULL;
-	*skip = (sl_walk_skip){git_ignores, run->repo};
+	*skip = (sl_walk_skip){skipped, run};
 	return skip;
 }
 
@@ -117,25 +140,58 @@ static sl_err add_walked(const char *path, void *payload)
 	return add_file(path, run);
 }
 
+/* Records real (taken) as where an input is, once. */
+static sl_err add_start(sl_run *run, char *real)
+{
+	for (size_t i = 0; i < run->n_starts; i++)
+		if (strcmp(run->starts[i], real) == 0) {
+			free(real);
+			return SL_OK;
+		}
+	char **ns = sl_xrealloc(run->starts, (run->n_starts + 1) * sizeof *ns);
+	if (!ns) {
+		free(real);
+		return SL_ENOMEM;
+	}
+	run->starts = ns;
+	run->starts[run->n_starts++] = real;
+	return SL_OK;
+}
+
+/* The real path of dir (taken), or of the nearest directory above it that exists (a new
+** file's). SL_ENOTFOUND when none does (the working directory is gone); SL_ENOMEM. */
+static sl_err nearest_real_dir(char *dir, char **out)
+{
+	*out = NULL;
+	while (dir && !(*out = realpath(dir, NULL)) && errno != ENOMEM &&
+	       strcmp(dir, "/") != 0 && strcmp(dir, ".") != 0) {
+		char *up = sl_path_dir(dir);
+		free(dir);
+		dir = up;
+	}
+	bool oom = !dir || (!*out && errno == ENOMEM);
+	free(dir);
+	return *out ? SL_OK : oom ? SL_ENOMEM : SL_ENOTFOUND;
+}
+
+/* Where a buffer or stdin standing for name is: its directory, or the nearest directory above
+** it that exists (a new file's); stdin unnamed ("-"): the working directory. */
+static sl_err add_named_start(sl_run *run, const char *name)
+{
+	char *real;
+	sl_err err = nearest_real_dir(strcmp(name, "-") == 0 ? sl_xstrdup(".") : sl_path_dir(name), &real);
+	if (err == SL_ENOTFOUND)
+		return SL_OK;   /* nowhere: the working directory is gone */
+	return err ? err : add_start(run, real);
+}
+
 /* Adds the root of a path given: the real path of the directory, or of a file's directory. */
 static sl_err add_root(sl_run *run, const char *path, bool dir)
 {
-	char *d = dir ? NULL : sl_xstrdup(path);
+	char *d = dir ? NULL : sl_path_dir(path);
 	if (!dir && !d)
 		return SL_ENOMEM;
-	const char *base = path;
-	if (d) {
-		char *slash = strrchr(d, '/');
-		if (!slash)
-			base = ".";
-		else if (slash == d)
-			base = "/";
-		else {
-			*slash = '\0';
-			base = d;
-		}
-	}
-	char *real = realpath(base, NULL);
+	char *real = realpath(d ? d : path, NULL);
 	int e = errno;
 	free(d);
 	if (!real)
@@ -147,7 +203,10 @@ static sl_err add_root(sl_run *run, const char *path, bool dir)
 	}
 	run->roots = nr;
 	run->roots[run->n_roots++] = real;
-	return SL_OK;
+	if (run->adding_context)
+		return SL_OK;
+	char *start = sl_xstrdup(real);
+	return start ? add_start(run, start) : SL_ENOMEM;
 }
 
 static sl_err add_error(const char *path, int errnum, void *payload)
@@ -163,13 +222,31 @@ static sl_err add_glob_failure(const char *path, const char *msg, void *payload)
 
 sl_err sl_run_add_path(sl_run *run, const char *path)
 {
+	/* one spelling per run: "./apps" is "apps" (and its files "apps/x.yaml"), "./" is "." */
+	while (path[0] == '.' && path[1] == '/') {
+		path += 2;
+		while (*path == '/')
+			path++;
+		if (!*path)
+			path = ".";
+	}
 	struct stat st;
 	if (run->force_exclude && sl_run_excluded(run, path))
 		return SL_OK;   /* as if it were met in a walk */
 	if (stat(path, &st) != 0)
 		return add_error(path, errno, run);
-	if (!S_ISDIR(st.st_mode) && sl_helm_is_template(path))
-		return SL_OK;   /* a chart's template is not YAML until rendered: never linted */
+	char *chart = sl_helm_template_chart(path);
+	if (chart) {
+		/* a chart's template (or templates/ itself) is not YAML until rendered: never linted;
+		** its chart stands for it, whose Chart.yaml says so (helm-chart-not-rendered) */
+		char *real = sl_xprintf("%s/Chart.yaml", chart);
+		char *shown = real ? sl_walk_relative(real) : NULL;
+		free(chart);
+		free(real);
+		sl_err err = shown ? sl_run_add_path(run, shown) : SL_ENOMEM;
+		free(shown);
+		return err;
+	}
 	sl_err err = add_root(run, path, S_ISDIR(st.st_mode));
 	if (err == SL_EIO)
 		return add_error(path, errno, run);
@@ -200,13 +277,15 @@ sl_err sl_run_add_path(sl_run *run, const char *path)
 sl_err sl_run_add_fd(sl_run *run, int fd, const char *display_path)
 {
 	run->n_named++;
-	return sl_passes_add_fd(&run->passes, fd, display_path);
+	sl_err err = add_named_start(run, display_path);
+	return err ? err : sl_passes_add_fd(&run->passes, fd, display_path);
 }
 
 sl_err sl_run_add_buffer(sl_run *run, const char *path, const char *data, size_t len)
 {
 	run->n_named++;
-	return sl_passes_add_buffer(&run->passes, path, data, len);
+	sl_err err = add_named_start(run, path);
+	return err ? err : sl_passes_add_buffer(&run->passes, path, data, len);
 }
 
 sl_err sl_run_set_helm_chart(sl_run *run, const char *dir, char **error_out)
@@ -228,9 +307,9 @@ bool sl_run_excluded(const sl_run *run, const char *path)
 	return hit;
 }
 
-/* The files a caller sees: all but the project's context files (and, listing, the patch
-** files a lint skips). */
-static sl_err show_files(sl_run *run, bool listing)
+/* The files a caller sees, listed (--show-files) or linted alike: all but the project's context
+** files and the kustomizations' builds (a patch is one: its findings are reported in it). */
+static sl_err show_files(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
 	size_t *shown = sl_xrealloc(run->shown, (e->n_files ? e->n_files : 1) * sizeof *shown);
@@ -239,7 +318,7 @@ static sl_err show_files(sl_run *run, bool listing)
 	run->shown = shown;
 	run->n_shown = 0;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && !e->files[i]->build && !(listing && e->files[i]->partial))
+		if (!e->files[i]->context && !e->files[i]->build)
 			run->shown[run->n_shown++] = i;
 	return SL_OK;
 }
@@ -248,9 +327,8 @@ sl_err sl_run_list(sl_run *run)
 {
 	if (run->linted)
 		return SL_EUSAGE;
-	/* a lint skips the kustomizations' patch files: they are not listed */
 	sl_err err = sl_passes_arrange(&run->passes, false, run->project, run->seen);
-	return err ? err : show_files(run, true);
+	return err ? err : show_files(run);
 }
 
 /* Kustomize (sl_passes_arrange): the files the kustomizations among the inputs use (resources
@@ -266,7 +344,7 @@ sl_err sl_run_lint(sl_run *run)
 	sl_err err = sl_passes_arrange(&run->passes, true, run->project, run->seen);
 	if (!err)
 		err = sl_passes_lint(&run->passes);
-	sl_err serr = show_files(run, false);
+	sl_err serr = show_files(run);
 	return err ? err : serr;
 }
 
@@ -284,15 +362,19 @@ static sl_err ignore_glob_failure(const char *path, const char *msg, void *paylo
 	return SL_OK;
 }
 
+/* True when dir (a real path) lies in the directory root (a real path). */
+static bool path_under(const char *dir, const char *root)
+{
+	size_t n = strlen(root);
+	return strncmp(dir, root, n) == 0 && (dir[n] == '\0' || dir[n] == '/' || n == 1);
+}
+
 /* True when a directory given as an input holds all of root: the project adds nothing. */
 static bool project_given(const sl_run *run, const char *root)
 {
-	for (size_t i = 0; i < run->n_walked; i++) {
-		size_t n = strlen(run->walked[i]);
-		if (strncmp(root, run->walked[i], n) == 0 &&
-		    (root[n] == '\0' || root[n] == '/' || n == 1))
+	for (size_t i = 0; i < run->n_walked; i++)
+		if (path_under(root, run->walked[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -300,6 +382,9 @@ static bool project_given(const sl_run *run, const char *root)
 ** is linted under. A config error is the files' under it, reported where they are linted. */
 static sl_err project_globs(sl_run *run, const char *root)
 {
+	sl_walk_globs_free(run->project_include);   /* another project's */
+	sl_walk_globs_free(run->project_exclude);
+	run->project_include = run->project_exclude = NULL;
 	char *probe = sl_xprintf("%s/.schedlint.yaml", root);
 	const sl_scope *sc = probe ? sl_scopes_of(run->passes.eng.scopes, probe) : NULL;
 	free(probe);
@@ -337,26 +422,69 @@ static sl_err add_context(sl_run *run, const char *named)
 	return err ? err : derr;
 }
 
+/* Adds the project at real (a real path) unless an input holds all of it already. */
+static sl_err add_project_at(sl_run *run, const char *real)
+{
+	if (project_given(run, real))
+		return SL_OK;   /* every file of it is an input already */
+	char *named = sl_walk_relative(real);
+	if (!named)
+		return SL_ENOMEM;
+	sl_err err = add_context(run, named);
+	free(named);
+	return err;
+}
+
 sl_err sl_run_add_project(sl_run *run, const char *root)
 {
 	if (run->linted)
 		return SL_EUSAGE;
-	if (!run->n_named)
-		return SL_OK;   /* directories only: they are what the run lints, whole */
-	/* the inputs' project: found from the first input's directory (a buffer's or stdin's
-	** name's, when it exists), else from the working directory */
-	char *start = run->n_roots ? sl_xstrdup(run->roots[0]) : realpath(".", NULL);
-	char *real = root ? realpath(root, NULL) : start ? sl_config_project_root(start) : NULL;
-	free(start);
-	char *named = real ? sl_walk_relative(real) : NULL;
-	bool given = real && project_given(run, real);
-	free(real);
-	if (!named || given) {
-		free(named);
-		return SL_OK;   /* no such directory, or every file of it is an input already */
+	if (root) {
+		char *real = realpath(root, NULL);
+		sl_err err = real ? add_project_at(run, real) : errno == ENOMEM ? SL_ENOMEM : SL_OK;
+		free(real);
+		return err;   /* no such directory: no project */
 	}
-	sl_err err = add_context(run, named);
-	free(named);
+	/* each input's project (the first that holds it, once): found from where it is */
+	char **found = sl_xcalloc(run->n_starts ? run->n_starts : 1, sizeof *found);
+	size_t n = 0;
+	sl_err err = found ? SL_OK : SL_ENOMEM;
+	for (size_t i = 0; !err && i < run->n_starts; i++) {
+		char *real = NULL;
+		err = sl_config_project_root(run->starts[i], &real);
+		if (err == SL_ENOTFOUND) {
+			err = SL_OK;   /* no repository, no config: the input alone */
+			continue;
+		}
+		for (size_t k = 0; real && k < n; k++)
+			if (strcmp(found[k], real) == 0) {
+				free(real);
+				real = NULL;
+			}
+		if (real)
+			found[n++] = real;
+	}
+	for (size_t k = 0; !err && k < n; k++)
+		err = add_project_at(run, found[k]);
+	for (size_t k = 0; k < n; k++)
+		free(found[k]);
+	free(found);
+	return err;
+}
+
+sl_err sl_run_project_root(const char *path, char **root_out)
+{
+	if (!path || !root_out)
+		return SL_EUSAGE;
+	*root_out = NULL;
+	struct stat st;
+	char *real;
+	sl_err err = nearest_real_dir(stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? sl_xstrdup(path)
+										: sl_path_dir(path), &real);
+	if (err)
+		return err;
+	err = sl_config_project_root(real, root_out);
+	free(real);
 	return err;
 }
 
@@ -364,12 +492,20 @@ sl_err sl_run_read_project(sl_run *run, const char *root)
 {
 	if (run->linted || run->n_named || run->n_walked)
 		return SL_EUSAGE;
-	char *start = realpath(".", NULL);
-	char *real = root ? realpath(root, NULL) : start ? sl_config_project_root(start) : NULL;
-	free(start);
+	char *real = NULL;
+	sl_err err = SL_OK;
+	if (!root)
+		err = sl_run_project_root(".", &real);
+	else if (!(real = realpath(root, NULL)))
+		err = errno == ENOMEM ? SL_ENOMEM : SL_ENOTFOUND;
+	if (err == SL_ENOTFOUND)
+		err = SL_OK;   /* none: an empty project */
 	char *named = real ? sl_walk_relative(real) : NULL;
-	free(real);
-	sl_err err = named ? add_context(run, named) : SL_OK;   /* none: an empty project */
+	if (!err && real && !named)
+		err = SL_ENOMEM;
+	run->project_root = real;
+	if (!err && named)
+		err = add_context(run, named);
 	free(named);
 	if (err)
 		return err;
@@ -382,6 +518,11 @@ sl_err sl_run_use_project(sl_run *run, const sl_run *project)
 {
 	if (run->linted || !project->project || !project->linted)
 		return SL_EUSAGE;
+	/* an input from elsewhere (another checkout than the editor's) has a project of its own:
+	** read it instead of lending this one's facts */
+	for (size_t i = 0; i < run->n_starts; i++)
+		if (!project->project_root || !path_under(run->starts[i], project->project_root))
+			return sl_run_add_project(run, NULL);
 	const sl_engine *pe = &project->passes.eng;
 	for (size_t i = 0; i < pe->n_files; i++) {
 		const sl_file *from = pe->files[i];
@@ -435,6 +576,10 @@ void sl_run_free(sl_run *run)
 	for (size_t i = 0; i < run->n_walked; i++)
 		free(run->walked[i]);
 	free(run->walked);
+	for (size_t i = 0; i < run->n_starts; i++)
+		free(run->starts[i]);
+	free(run->starts);
+	free(run->project_root);
 	sl_repo_free(run->repo);
 	sl_walk_seen_free(run->seen);
 	for (size_t i = 0; i < run->n_roots; i++)

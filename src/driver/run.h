@@ -30,6 +30,10 @@ struct sl_run {
 	sl_globs *project_include;   /* config project: (of the config at the project's root), */
 	sl_globs *project_exclude;   /* while the project is walked */
 	sl_walk_seen *seen;          /* the directories the walks listed, asked instead of the kernel */
+	char **starts;               /* where each input is: the real directory of a path given (a */
+	size_t n_starts;             /* directory, a file's), a buffer's or stdin's; its project is */
+				     /* found from there (sl_run_add_project) */
+	char *project_root;          /* sl_run_read_project's root (a real path; NULL: none) */
 };
 
 /* Frees run's placement report (run_placement.c): the fixes lint again, and the report is

@@ -14,6 +14,7 @@
 #include "extend/plugin.h"
 #include "config/registry.h"
 #include "driver/scopes.h"
+#include "util/strbuf.h"
 #include "util/spelling.h"
 #include "util/path.h"
 #include "util/strmap.h"
@@ -109,21 +110,30 @@ sl_err sl_scopes_severities(const sl_config *cfg, const int *declared, size_t n_
 
 /* A config's error as the files under it report it ("x.yaml: error: " goes before it): the
 ** config's own "path:line:col: error: what" without its second "error: ", and what it means for
-** the file. Takes msg. */
+** the file; a config's errors, a line each, joined by "; ". Takes msg. */
 static char *file_error(char *msg)
 {
 	if (!msg)
 		return NULL;
-	const char *what = msg, *tag = strstr(msg, ": error: ");
-	size_t at = 0;
-	if (strncmp(msg, "schedlint: error: ", 18) == 0)
-		what = msg + 18;
-	else if (tag)
-		at = (size_t)(tag - msg);
-	char *out = at ? sl_xprintf("%.*s: %s; not linted", (int)at, msg, tag + 9)
-		       : sl_xprintf("%s; not linted", what);
+	sl_strbuf b = {0};
+	bool ok = true;
+	for (char *line = msg, *next; ok && line; line = next) {
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		const char *tag = strstr(line, ": error: ");
+		if (strncmp(line, "schedlint: error: ", 18) == 0)
+			ok = sl_strbuf_addf(&b, "%s%s", b.len ? "; " : "", line + 18);
+		else
+			ok = sl_strbuf_addf(&b, "%s%.*s%s%s", b.len ? "; " : "",
+					    tag ? (int)(tag - line) : (int)strlen(line), line,
+					    tag ? ": " : "", tag ? tag + 9 : "");
+	}
 	free(msg);
-	return out;
+	if (!ok || !sl_strbuf_addstr(&b, "; not linted")) {
+		sl_strbuf_free(&b);
+		return NULL;
+	}
+	return sl_strbuf_take(&b);
 }
 
 /* A rules: entry that names neither a built-in rule or category nor a rule the scope's
@@ -227,6 +237,21 @@ static sl_err clashing_ids(const sl_scope *s, char **msg)
 	return SL_OK;
 }
 
+/* Compiles the glob of each of cfg's per-file-ignores: (relative to the config that set them). */
+static sl_err file_ignore_globs(sl_scope *s, const sl_config *cfg, char **error_out)
+{
+	if (!cfg->n_file_ignores)
+		return SL_OK;
+	if (!(s->file_ignores = sl_xcalloc(cfg->n_file_ignores, sizeof *s->file_ignores)))
+		return SL_ENOMEM;
+	sl_err err = SL_OK;
+	for (size_t i = 0; !err && i < cfg->n_file_ignores; i++)
+		err = sl_walk_globs_list(&cfg->file_ignores[i].glob, 1,
+					 cfg->file_ignores_dir ? cfg->file_ignores_dir : ".",
+					 "per-file-ignores", &s->file_ignores[i], error_out);
+	return err;
+}
+
 /* Fills s from cfg (borrowed unless owned): its severities, globs and default-mode source;
 ** a problem with cfg goes to s->error (the files under it report it) unless fatal says to
 ** return it. */
@@ -246,6 +271,8 @@ static sl_err scope_init(sl_scope *s, const sl_config *cfg, const sl_run_options
 		err = sl_scopes_severities(cfg, s->declared, s->n_declared, opts, &s->severity, &msg);
 	if (!err)
 		err = sl_config_exclude_globs(cfg, &s->globs, &msg);
+	if (!err)
+		err = file_ignore_globs(s, cfg, &msg);
 	if (!err && cfg->cluster.kserve_default_deployment_mode_line &&
 	    !(s->default_mode_config =
 		      sl_config_source(cfg, cfg->cluster.kserve_default_deployment_mode_line)))
@@ -268,6 +295,9 @@ static void scope_free(sl_scope *s)
 	free(s->severity);
 	free(s->declared);
 	sl_walk_globs_free(s->globs);
+	for (size_t i = 0; s->file_ignores && i < s->cfg->n_file_ignores; i++)
+		sl_walk_globs_free(s->file_ignores[i]);
+	free(s->file_ignores);
 	free(s->default_mode_config);
 	free(s->error);
 	sl_config_free(s->owned);

@@ -540,8 +540,10 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 		if (names[i][0] == '.' || (chart && strcmp(names[i], "templates") == 0))
 			continue;   /* hidden files and directories */
 		char *path = NULL;
-		if (!(path = sl_xprintf("%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/",
-					names[i]))) {
+		/* under ".": "apps/x.yaml", as the file named alone is spelled, not "./apps/x.yaml" */
+		bool here = strcmp(dir, ".") == 0;
+		if (!(path = sl_xprintf("%s%s%s", here ? "" : dir,
+					here || (dl && dir[dl - 1] == '/') ? "" : "/", names[i]))) {
 			err = SL_ENOMEM;
 			break;
 		}

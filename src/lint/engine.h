@@ -24,6 +24,8 @@ typedef struct sl_scope {
 	int *declared;               /* the registry indices of its config's custom-rules: */
 	size_t n_declared;
 	sl_globs *globs;             /* its exclude globs, relative to its directory */
+	sl_globs **file_ignores;     /* cfg->file_ignores[i]'s glob, compiled (per-file-ignores:
+					suppress.c drops the findings it names) */
 	char *default_mode_config;   /* "path:line" of its kserve-default-deployment-mode, or NULL */
 	char *error;                 /* why its config could not be used ("path:line:col: error:
 					..."): the files under it report this instead of findings */

@@ -6,7 +6,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "config/config.h"
 #include "config/registry.h"
+#include "fs/walk.h"
 #include "util/regex.h"
 #include "lint/suppress.h"
 
@@ -391,6 +393,15 @@ static bool has_document(const sl_file *f)
 	return false;
 }
 
+static pthread_mutex_t ignores_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A per-file-ignores glob that cannot decide a path (PCRE2's match limit): the findings stay. */
+static sl_err undecided(const char *path, const char *msg, void *payload)
+{
+	(void)path, (void)msg, (void)payload;
+	return SL_OK;
+}
+
 sl_err sl_suppress_apply(sl_file *f)
 {
 	struct directive *dv = NULL;
@@ -404,8 +415,27 @@ sl_err sl_suppress_apply(sl_file *f)
 	bool any_annotation = false;
 	for (size_t i = 0; i < f->n_objects && !any_annotation; i++)
 		any_annotation = sl_map_get(f->objects[i]->annotations, "schedlint.io/ignore") != NULL;
-	if (n_dv == 0 && !any_annotation)
+	/* the config's per-file-ignores: whose glob matches the file */
+	const sl_config *cfg = f->scope->cfg;
+	bool *ignores = NULL, any_ignore = false;
+	if (cfg && cfg->n_file_ignores && f->scope->file_ignores) {
+		if (!(ignores = sl_xcalloc(cfg->n_file_ignores, sizeof *ignores))) {
+			free(dv);
+			return SL_ENOMEM;
+		}
+		/* a glob keeps what it could not decide until drained: one file at a time */
+		pthread_mutex_lock(&ignores_lock);
+		for (size_t k = 0; k < cfg->n_file_ignores; k++) {
+			ignores[k] = sl_walk_globs_match(f->scope->file_ignores[k], f->path);
+			sl_walk_globs_drain(f->scope->file_ignores[k], undecided, NULL);
+			any_ignore |= ignores[k];
+		}
+		pthread_mutex_unlock(&ignores_lock);
+	}
+	if (n_dv == 0 && !any_annotation && !any_ignore) {
+		free(ignores);
 		return SL_OK;
+	}
 	size_t w = 0;
 	int syntax_ri = sl_registry_find("yaml-syntax");
 	for (size_t i = 0; i < f->n_findings; i++) {
@@ -425,6 +455,9 @@ sl_err sl_suppress_apply(sl_file *f)
 			if (applies && covers(d, ri))
 				drop = true;
 		}
+		for (size_t k = 0; !drop && any_ignore && k < cfg->n_file_ignores; k++)
+			for (size_t i = 0; ignores[k] && i < cfg->file_ignores[k].n_ids; i++)
+				drop |= names(cfg->file_ignores[k].ids[i], ri);
 		for (size_t k = 0; !drop && any_annotation && k < f->n_objects; k++) {
 			const sl_object *o = f->objects[k];
 			if ((int)o->doc->index != rec->pub.document)
@@ -451,6 +484,7 @@ sl_err sl_suppress_apply(sl_file *f)
 			err = report_unknown_in_annotation(f, unknown_ri, f->objects[k]);
 	}
 	free(dv);
+	free(ignores);
 	return err;
 }
 

@@ -198,7 +198,8 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 	sl_summary_count(run, &s);
 	if (opts->statistics && n)
 		put_statistics(run, opts, out);
-	if (!n) {
+	size_t unread = run->n_files - s.files;   /* their errors are above: not a clean run */
+	if (!n && !unread) {
 		fprintf(out, "No problems found in %zu %s.\n", s.files, plural(s.files, "file", "files"));
 	} else {
 		fprintf(out, "%zu %s, %zu %s", s.errors, plural(s.errors, "error", "errors"), s.warnings,
@@ -206,6 +207,8 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 		if (s.infos)
 			fprintf(out, ", %zu %s", s.infos, plural(s.infos, "info", "infos"));
 		fprintf(out, " in %zu %s", s.files, plural(s.files, "file", "files"));
+		if (unread)
+			fprintf(out, " (%zu not read)", unread);
 		if (s.fixable)
 			fprintf(out, "; %zu fixable with --fix", s.fixable);
 		if (s.unsafe_fixable)

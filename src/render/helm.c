@@ -21,17 +21,23 @@ static bool exists_in(const char *dir, size_t dlen, const char *name, bool want_
 	return ok;
 }
 
-bool sl_helm_is_template(const char *path)
+char *sl_helm_template_chart(const char *path)
 {
-	/* every "templates/" segment: is its parent a chart? */
-	for (const char *p = path; (p = strstr(p, "templates/")) != NULL; p++) {
-		if (p != path && p[-1] != '/')
+	char *real = realpath(path, NULL);
+	if (!real)
+		return NULL;
+	/* from the innermost "/templates" segment out: is its parent a chart? */
+	for (char *p = real + strlen(real); p > real; p--) {
+		if (strncmp(p, "/templates", 10) != 0 || (p[10] != '/' && p[10] != '\0'))
 			continue;
-		size_t dlen = p == path ? 0 : (size_t)(p - path - 1);
-		if (exists_in(dlen ? path : ".", dlen ? dlen : 1, "Chart.yaml", false))
-			return true;
+		size_t dlen = (size_t)(p - real);
+		if (exists_in(dlen ? real : "/", dlen ? dlen : 1, "Chart.yaml", false)) {
+			real[dlen ? dlen : 1] = '\0';
+			return real;
+		}
 	}
-	return false;
+	free(real);
+	return NULL;
 }
 
 const sl_node *sl_helm_chart_notice(const char *path, const sl_tree *t, sl_arena *a,

@@ -14,9 +14,12 @@
 
 typedef struct sl_helm sl_helm;
 
-/* True when path lies under the templates/ directory of a chart (a directory that holds a
-** Chart.yaml): a template, which only `helm template` turns into YAML. */
-bool sl_helm_is_template(const char *path);
+/* The chart whose templates/ directory (beside a Chart.yaml) holds path: path is a template,
+** which only `helm template` turns into YAML. The chart whose templates/ holds path, a file or a directory that exists, however path is
+** spelled ("deployment.yaml" from inside templates/, "." there): the real path of the chart's
+** directory (the innermost one: a subchart's), malloc'd; NULL when path is no template (or out
+** of memory). */
+char *sl_helm_template_chart(const char *path);
 /* When path is a chart's Chart.yaml and the chart has a templates/ directory: the node the
 ** helm-chart-not-rendered notice points at (the chart's name, else the document's root), its
 ** message and its note (how to lint what the chart renders) in arena a; NULL otherwise (or out

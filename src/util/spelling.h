@@ -8,6 +8,7 @@
 #define SL_SPELLING_H
 
 #include <stddef.h>
+#include "schedlint/rules.h"   /* sl_spelling_closest: public */
 
 /* A search for the closest candidate: init with the word, consider each candidate, then best. */
 typedef struct sl_spelling {
@@ -25,7 +26,6 @@ const char *sl_spelling_best(const sl_spelling *s);
 /* The edit distance between a and b as above; SIZE_MAX when either is longer than 255 bytes. */
 size_t sl_spelling_distance(const char *a, const char *b);
 
-/* sl_spelling_best over candidates[0..n). */
-const char *sl_spelling_closest(const char *word, const char *const *candidates, size_t n);
+/* sl_spelling_closest (schedlint/rules.h): sl_spelling_best over candidates[0..n). */
 
 #endif

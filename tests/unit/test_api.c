@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "support.h"
@@ -371,6 +372,102 @@ Test(api, a_project_read_once_lends_what_add_project_reads)
 	(void)differ;
 }
 
+/* The project of a path (sl_run_project_root): its git work tree, else its outermost config's
+** directory, else none; and a buffer of another checkout than the one the editor's project was
+** read from is lent none of its facts (sl_run_use_project): the PriorityClass of project a does
+** not make b's InferenceService critical. */
+static char *write_in(const char *dir, const char *name, const char *text)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+	cr_assert_not_null(p);
+	snprintf(p, n, "%s/%s", dir, name);
+	sl_test_spit(p, text, strlen(text));
+	return p;
+}
+
+static size_t critical_findings(const sl_config *cfg, const sl_run *project, const char *path,
+				const char *text)
+{
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.jobs = 1;
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_buffer(run, path, text, strlen(text)), SL_OK);
+	cr_assert_eq(project ? sl_run_use_project(run, project) : sl_run_add_project(run, NULL), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	size_t n = 0;
+	for (size_t i = 0; i < sl_run_finding_count(run); i++)
+		n += strcmp(sl_run_finding(run, i)->rule, "critical-on-spot") == 0;
+	sl_run_free(run);
+	return n;
+}
+
+Test(api, a_buffer_of_another_checkout_sees_none_of_this_ones_facts)
+{
+	static const char PC[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+				 "metadata:\n  name: crit\nvalue: 1000000\n";
+	static const char ISVC[] = "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+				   "metadata:\n  name: r\nspec:\n  predictor:\n"
+				   "    priorityClassName: crit\n    nodeSelector:\n"
+				   "      karpenter.sh/capacity-type: spot\n"
+				   "    model:\n      modelFormat: {name: sklearn}\n";
+	char top[256], here[4096];
+	sl_test_scratch(top, sizeof top, "projects");
+	cr_assert_not_null(getcwd(here, sizeof here));
+	char a[sizeof top + 8], b[sizeof top + 8], sub[sizeof top + 16], none[sizeof top + 8];
+	snprintf(a, sizeof a, "%s/a", top);
+	snprintf(b, sizeof b, "%s/b", top);
+	snprintf(sub, sizeof sub, "%s/b/sub", top);
+	snprintf(none, sizeof none, "%s/none", top);
+	cr_assert_eq(mkdir(a, 0777) | mkdir(b, 0777) | mkdir(sub, 0777) | mkdir(none, 0777), 0);
+	free(write_in(a, ".schedlint.yaml", "{}\n"));
+	free(write_in(a, "pc.yaml", PC));
+	free(write_in(b, ".schedlint.yaml", "{}\n"));
+	free(write_in(sub, ".schedlint.yaml", "{}\n"));   /* inner: b stays the root */
+	char *isvc = write_in(b, "isvc.yaml", ISVC);
+	char *root = NULL, *real_b = realpath(b, NULL), *real_a = realpath(a, NULL);
+	cr_assert_eq(sl_run_project_root(isvc, &root), SL_OK);
+	cr_expect_str_eq(root, real_b);
+	free(root);
+	cr_assert_eq(sl_run_project_root(sub, &root), SL_OK, "the outermost config");
+	cr_expect_str_eq(root, real_b);
+	free(root);
+	char newfile[sizeof top + 40];
+	snprintf(newfile, sizeof newfile, "%s/new/dir/x.yaml", a);   /* not there yet */
+	cr_assert_eq(sl_run_project_root(newfile, &root), SL_OK);
+	cr_expect_str_eq(root, real_a);
+	free(root);
+	root = (char *)"x";
+	cr_expect_eq(sl_run_project_root(none, &root), SL_ENOTFOUND, "no repository, no config");
+	cr_expect_null(root);
+	cr_expect_eq(sl_run_project_root(NULL, &root), SL_EUSAGE);
+
+	sl_config *cfg;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	cr_assert_eq(chdir(a), 0);   /* the editor is in a */
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.jobs = 1;
+	sl_run *project = NULL;
+	cr_assert_eq(sl_run_new(cfg, &o, &project, NULL), SL_OK);
+	cr_assert_eq(sl_run_read_project(project, NULL), SL_OK);
+	char *mine = write_in(a, "isvc.yaml", ISVC);
+	cr_expect_eq(critical_findings(cfg, project, "isvc.yaml", ISVC), 1, "a's own buffer: a's facts");
+	cr_expect_eq(critical_findings(cfg, NULL, "isvc.yaml", ISVC), 1);
+	cr_expect_eq(critical_findings(cfg, project, isvc, ISVC), 0, "b's buffer, a's project lent");
+	cr_expect_eq(critical_findings(cfg, NULL, isvc, ISVC), 0, "b's buffer, read from a");
+	snprintf(newfile, sizeof newfile, "%s/x.yaml", none);
+	cr_expect_eq(critical_findings(cfg, project, newfile, ISVC), 0, "a buffer in no project");
+	cr_assert_eq(chdir(here), 0);
+	sl_run_free(project);
+	sl_config_free(cfg);
+	free(mine);
+	free(isvc);
+	free(real_a);
+	free(real_b);
+	sl_test_rm_rf(top);
+}
+
 Test(api, run_options_version_1_ends_before_plugins)
 {
 	/* a program built against the version 1 header has no plugins fields: whatever follows its
@@ -431,6 +528,13 @@ Test(api, progress_is_called_once_per_file_one_call_at_a_time)
 		fputs(i % 2 ? GPU_NO_LIMIT : CLEAN_POD, f);
 		fclose(f);
 	}
+	char kdir[sizeof dir + 8], kpath[sizeof dir + 40];
+	snprintf(kdir, sizeof kdir, "%s/k", dir);
+	cr_assert_eq(mkdir(kdir, 0777), 0);
+	snprintf(kpath, sizeof kpath, "%s/kustomization.yaml", kdir);
+	sl_test_spit(kpath, "resources: [pod.yaml]\n", 22);
+	snprintf(kpath, sizeof kpath, "%s/pod.yaml", kdir);
+	sl_test_spit(kpath, CLEAN_POD, strlen(CLEAN_POD));
 	sl_config *cfg;
 	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
 	for (int low_memory = 0; low_memory < 2; low_memory++) {
@@ -444,9 +548,12 @@ Test(api, progress_is_called_once_per_file_one_call_at_a_time)
 		cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
 		cr_assert_eq(sl_run_add_path(run, dir), SL_OK);
 		cr_assert_eq(sl_run_lint(run), SL_OK);
-		cr_expect_eq(log.calls, N, "low_memory %d: %zu calls", low_memory, log.calls);
-		cr_expect_eq(log.last_done, N);
-		cr_expect_eq(log.last_total, N);
+		/* the files the summary counts (a kustomization's build is not one of them) */
+		size_t files = sl_run_file_count(run);
+		cr_expect_eq(files, N + 2);
+		cr_expect_eq(log.calls, files, "low_memory %d: %zu calls", low_memory, log.calls);
+		cr_expect_eq(log.last_done, files);
+		cr_expect_eq(log.last_total, files);
 		cr_expect_not(log.overlapped, "two calls at once");
 		cr_expect_not(log.out_of_order, "done did not count up by one");
 		sl_run_free(run);
@@ -460,11 +567,7 @@ Test(api, progress_is_called_once_per_file_one_call_at_a_time)
 		sl_run_free(run);
 	}
 	sl_config_free(cfg);
-	for (int i = 0; i < N; i++) {
-		snprintf(path, sizeof path, "%s/p%02d.yaml", dir, i);
-		unlink(path);
-	}
-	rmdir(dir);
+	sl_test_rm_rf(dir);
 }
 
 /* A Go template outside a chart: one notice, and no finding of it (its GPU request without a

@@ -356,20 +356,25 @@ Test(config, unknown_key_in_cluster)
 Test(config, unknown_key_at_top)
 {
 	expect_error(FIXTURE("unknown_key_top.yaml"), SL_ECONFIG,
-		"testdata/config/unknown_key_top.yaml:3:1: error: unknown key \"exlcude\"");
+		"testdata/config/unknown_key_top.yaml:3:1: error: unknown key \"exlcude\"; "
+		"did you mean \"exclude\"?");
 }
 
 Test(config, unknown_key_in_node_pool)
 {
 	expect_error(FIXTURE("unknown_key_pool.yaml"), SL_ECONFIG,
 		"testdata/config/unknown_key_pool.yaml:5:7: error: unknown key \"lables\" "
-		"in cluster.node-pools[1]");
+		"in cluster.node-pools[1]; did you mean \"labels\"?");
 }
 
+/* The misspelt key and the error past it, one line each, in one load ("sev" is too far from
+** "severity" for a suggestion). */
 Test(config, unknown_key_in_flow_rule)
 {
 	expect_error(FIXTURE("unknown_key_rule.yaml"), SL_ECONFIG,
-		"testdata/config/unknown_key_rule.yaml:4:29: error: unknown key \"sev\" in rules[1]");
+		"testdata/config/unknown_key_rule.yaml:4:29: error: unknown key \"sev\" in rules[1]\n"
+		"testdata/config/unknown_key_rule.yaml:2:9: error: unknown rule or category \"a\" for "
+		"rules[0].id");
 }
 
 Test(config, duplicate_key)
@@ -1005,4 +1010,30 @@ Test(extend, a_missing_file_or_a_cycle_is_an_error_at_the_key)
 	cr_expect(strstr(err, "cycle"), "%s", err);
 	free(err);
 	remove_tree(t.root);
+}
+
+/* per-file-ignores: each glob with its rules and categories (a namespaced id left to the run),
+** relative to the config's directory; an unknown id is an error with the closest spelling, a
+** glob without a list a type error. */
+Test(config, per_file_ignores)
+{
+	sl_config *cfg = load_ok(FIXTURE("per_file_ignores.yaml"));
+	cr_assert_eq(cfg->n_file_ignores, 2);
+	cr_expect_str_eq(cfg->file_ignores[0].glob, "legacy/**");
+	cr_assert_eq(cfg->file_ignores[0].n_ids, 2);
+	cr_expect_str_eq(cfg->file_ignores[0].ids[0], "toleration-without-selector");
+	cr_expect_str_eq(cfg->file_ignores[0].ids[1], "gpu");
+	cr_expect_str_eq(cfg->file_ignores[1].ids[0], "acme/needs-priority");
+	cr_expect_str_eq(cfg->file_ignores_dir, "testdata/config");
+	sl_config_free(cfg);
+	cfg = load_ok(FIXTURE("empty.yaml"));
+	cr_expect_eq(cfg->n_file_ignores, 0);
+	sl_config_free(cfg);
+	expect_error(FIXTURE("bad_per_file_ignores.yaml"), SL_ECONFIG,
+		"testdata/config/bad_per_file_ignores.yaml:3:17: error: unknown rule or category "
+		"\"toleration-without-selectr\" in per-file-ignores; did you mean "
+		"\"toleration-without-selector\"?");
+	expect_error(FIXTURE("bad_per_file_ignores_type.yaml"), SL_ECONFIG,
+		"testdata/config/bad_per_file_ignores_type.yaml:3:16: error: wrong type for "
+		"per-file-ignores.legacy/**: expected a list of rules or categories");
 }

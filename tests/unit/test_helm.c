@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lint/engine.h"
 #include "lint/remap.h"
@@ -132,28 +133,56 @@ static void teardown(void)
 
 TestSuite(helm, .init = setup, .fini = teardown);
 
-static bool is_template(const char *rel)
+/* The chart directory (real, relative to root) whose template rel is; "" for none. */
+static const char *chart_of(const char *rel)
 {
-	char p[1024];
+	static char out[1024];
+	char p[1024], real_root[1024];
 	snprintf(p, sizeof p, "%s/%s", root, rel);
-	return sl_helm_is_template(p);
+	cr_assert_not_null(realpath(root, real_root));
+	char *c = sl_helm_template_chart(p);
+	snprintf(out, sizeof out, "%s", c ? c + strlen(real_root) + 1 : "");
+	free(c);
+	return out;
 }
 
 Test(helm, templates_are_the_files_under_a_charts_templates)
 {
 	make_dir(root, "plain");
 	make_dir(root, "plain/templates");
+	write_file(root, "plain/templates/x.yaml", "a: 1\n");
 	make_dir(chart, "charts");
 	make_dir(chart, "charts/sub");
 	write_file(chart, "charts/sub/Chart.yaml", "apiVersion: v2\nname: sub\nversion: 1.0.0\n");
 	make_dir(chart, "charts/sub/templates");
-	cr_expect(is_template("chart/templates/deploy.yaml"));
-	cr_expect(is_template("chart/templates/sub/dir/x.yaml"), "any depth below templates/");
-	cr_expect(is_template("chart/charts/sub/templates/y.yaml"), "a subchart's");
-	cr_expect_not(is_template("plain/templates/x.yaml"), "no Chart.yaml beside it");
-	cr_expect_not(is_template("chart/mytemplates/x.yaml"), "a segment named templates only");
-	cr_expect_not(is_template("chart/values.yaml"));
-	cr_expect_not(is_template("chart/Chart.yaml"));
+	write_file(chart, "charts/sub/templates/y.yaml", "a: 1\n");
+	make_dir(chart, "templates/sub");
+	make_dir(chart, "templates/sub/dir");
+	write_file(chart, "templates/sub/dir/x.yaml", "a: 1\n");
+	make_dir(chart, "mytemplates");
+	write_file(chart, "mytemplates/x.yaml", "a: 1\n");
+	write_file(chart, "values.yaml", "a: 1\n");
+	cr_expect_str_eq(chart_of("chart/templates/deploy.yaml"), "chart");
+	cr_expect_str_eq(chart_of("chart/templates/sub/dir/x.yaml"), "chart", "any depth below templates/");
+	cr_expect_str_eq(chart_of("chart/templates"), "chart", "templates/ itself");
+	cr_expect_str_eq(chart_of("chart/templates/sub"), "chart");
+	cr_expect_str_eq(chart_of("chart/charts/sub/templates/y.yaml"), "chart/charts/sub", "a subchart's");
+	cr_expect_str_eq(chart_of("plain/templates/x.yaml"), "", "no Chart.yaml beside it");
+	cr_expect_str_eq(chart_of("chart/mytemplates/x.yaml"), "", "a segment named templates only");
+	cr_expect_str_eq(chart_of("chart/values.yaml"), "");
+	cr_expect_str_eq(chart_of("chart/Chart.yaml"), "");
+	cr_expect_str_eq(chart_of("chart"), "");
+	cr_expect_str_eq(chart_of("chart/templates/nope.yaml"), "", "no such file");
+	/* spelled from inside templates/: "." and a bare name are templates too */
+	char here[4096], in[1100];
+	cr_assert_not_null(getcwd(here, sizeof here));
+	snprintf(in, sizeof in, "%s/templates/sub", chart);
+	cr_assert_eq(chdir(in), 0);
+	char *a = sl_helm_template_chart("."), *b = sl_helm_template_chart("dir/x.yaml");
+	cr_assert_eq(chdir(here), 0);
+	cr_expect(a && b && strcmp(a, b) == 0 && strstr(a, "/chart") && !strstr(a, "templates"));
+	free(a);
+	free(b);
 }
 
 static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t start,
