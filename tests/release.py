@@ -13,6 +13,8 @@ Usage: release.py   (from the project root, $SCHEDLINT naming the built binary)
 - tools/setup installs debian/control's Build-Depends (build-essential for debhelper-compat),
   the <!nocheck> ones only with --test, and `tools/setup` and `tools/setup --test` are what
   the README's two quick-start commands start with;
+- the README's "A first run" block is what `schedlint testdata/examples` prints from the root
+  (the examples judged with the repository's own .schedlint.yaml, as a clone runs them);
 - the snippets of README.md, docs/*.md, action.yml and ci/gitlab.yml name only refs of this
   repository that exist: `main`, a commit sha or a placeholder, or a tag `git tag` lists (none
   before the first release).
@@ -72,6 +74,19 @@ def setup_lists(control):
         fail("tools/check does not run tools/setup --test")
 
 
+def first_run(sl):
+    """The README's first run: its command, run from the root, prints exactly the block."""
+    readme = open("README.md").read()
+    m = re.search(r"^## A first run.*?```\n\$ schedlint (\S+)\n(.*?)```", readme, re.M | re.S)
+    if not m:
+        fail("README.md: no `$ schedlint PATH` block under \"A first run\"")
+        return
+    got = subprocess.run([sl, "--color", "never", "--output-format", "concise", m.group(1)],
+                         capture_output=True, text=True).stdout
+    if got != m.group(2):
+        fail("README.md's first run is not what `schedlint %s` prints now:\n%s" % (m.group(1), got))
+
+
 def main():
     version = first(r"^\s*version\s*:\s*'([^']+)'", "meson.build")
     deb = first(r"^schedlint \(([^)]+)\)", "debian/changelog")
@@ -114,6 +129,7 @@ def main():
         fail("debian/libschedlint%s.install is missing" % major)
 
     setup_lists(control)
+    first_run(sl)
 
     tags = set(subprocess.run(["git", "tag", "-l"], capture_output=True, text=True).stdout.split())
     refs = [
