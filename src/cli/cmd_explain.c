@@ -40,13 +40,22 @@ int sl_cmd_explain(int argc, char **argv)
 		return status;
 	int i = sl_rule_find(argv[1]);
 	if (i < 0) {
-		fprintf(stderr, "schedlint: error: unknown rule \"%s\" (see `schedlint rules`)\n", argv[1]);
+		fputs("schedlint: error: unknown rule \"", stderr);
+		sl_escape_put(stderr, argv[1], SL_SINK_TEXT);
+		fputs("\" (see `schedlint rules`)\n", stderr);
 		return EXIT_USAGE;
 	}
 	sl_rule_info r = SL_RULE_INFO_INIT;
 	sl_rule_get((size_t)i, &r);
-	printf("# %s\n\n%s\n\n", r.id, r.summary);
+	/* a declared rule's text is the repository's: escaped as check escapes a message */
+	fputs("# ", stdout);
+	sl_cli_put_lines(stdout, r.id);
+	fputs("\n\n", stdout);
+	sl_cli_put_lines(stdout, r.summary);
+	fputs("\n\n", stdout);
 	sl_cli_rule_facts(stdout, (size_t)i, &r);
-	printf("\n%s\n", r.doc);
+	fputs("\n", stdout);
+	sl_cli_put_lines(stdout, r.doc);
+	fputs("\n", stdout);
 	return EXIT_CLEAN;
 }

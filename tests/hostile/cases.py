@@ -122,6 +122,23 @@ def report_symlink_dangling(c):
     expect_in(r, r"gl-code-quality-report\.json.*symbolic link", "err")
 
 
+@case(cpu=5, mem=256)
+def report_in_symlinked_directory(c):
+    """-o reports/schedlint.json where the repository commits reports/ as a symlink to a
+    directory outside: refused (exit 2, "its directory reports is a symbolic link"), nothing
+    written there; /dev/stdout (a link to a pipe) is still written in place."""
+    c.git_init()
+    c.write("pod.yaml", POD % "web")
+    c.symlink("reports", c.outside)
+    r = c.run(["check", "--format", "json", "-o", "reports/schedlint.json", "."])
+    expect(os.listdir(c.outside) == [], "a file was created outside the workspace", r)
+    expect_rc(r, 2)
+    expect_in(r, r"reports/schedlint\.json.*its directory reports is a symbolic link", "err")
+    r = c.run(["check", "--format", "json:/dev/stdout", "--format", "text:/dev/null", "."])
+    expect_rc(r, 0)
+    expect_in(r, r'"findings"')
+
+
 # --- reading outside the repository ---------------------------------------------------------
 
 @case(cpu=5, mem=256)
@@ -161,12 +178,12 @@ kind: Pod
 metadata:
   name: web
 spec:
-  tolerations:
-  - key: nvidia.com/gpu
-    operator: Exists
   containers:
   - name: main
     image: registry.example/app:1.0
+    resources:
+      requests:
+        nvidia.com/gpu: 1
 """
 
 
@@ -844,7 +861,7 @@ def diff_path_named_twice(c):
     disk = "# a longer header on disk\n# that shifts every offset\n" + FIXABLE % ("disk", 2)
     stdin = FIXABLE % ("buffer", 1)
     c.write("x.yaml", disk)
-    c.write("buffer.yaml", stdin)
+    buffer = c.write(os.path.join(c.base, "buffer.yaml"), stdin)   # beside the repository
     fixed = c.run(["fmt", "--stdin-filename", "x.yaml", "-"], stdin=stdin)
     for paths in (["-", "x.yaml"], ["x.yaml", "-"], ["-", "./x.yaml"], ["-", c.path("x.yaml")],
                   ["-", "."]):
@@ -852,7 +869,7 @@ def diff_path_named_twice(c):
         expect(r.out.count("+++ ") == 1, "%s: %d diffs for one input" % (
             paths, r.out.count("+++ ")), r)
         patch = subprocess.run(["patch", "-s", "-r", os.path.join(c.base, "rej"), "-o", "-",
-                                c.path("buffer.yaml")], input=r.out, capture_output=True,
+                                buffer], input=r.out, capture_output=True,
                                text=True, cwd=c.base)
         expect(patch.returncode == 0 and patch.stdout == fixed.out, "%s: the diff is not stdin's "
                "fixes (stdin stands for x.yaml whatever the order): %s" % (paths, patch.stderr), r)

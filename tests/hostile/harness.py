@@ -203,8 +203,9 @@ class Case:
         r = Result(rc, sig, read_capped(tag + ".out"), read_capped(tag + ".err"),
                    parse_log(log), ru.ru_maxrss // 1024, ru.ru_utime + ru.ru_stime, lim,
                    readers)
-        self.notes.append("%s %s: %r" % (os.path.basename(exe or SCHEDLINT),
-                                         " ".join(a[:40] for a in args)[:120], r))
+        shown = " ".join(a[:40] for a in args)[:120]
+        shown = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in shown)
+        self.notes.append("%s %s: %r" % (os.path.basename(exe or SCHEDLINT), shown, r))
         check_bounds(r, cpu_s)
         check_roots(self, r)
         return r
