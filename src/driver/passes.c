@@ -897,6 +897,18 @@ sl_err sl_passes_add_buffer(sl_passes *p, const char *path, const char *data, si
 	return err;
 }
 
+sl_err sl_passes_add_outside(sl_passes *p, const char *path, bool is_dir)
+{
+	sl_file *f = sl_passes_new_file(p, path);
+	if (!f)
+		return SL_ENOMEM;
+	f->outside = is_dir ? SL_OUTSIDE_DIR : SL_OUTSIDE_FILE;
+	sl_err err = sl_source_from_buffer(path, "", 0, &f->src);
+	if (f->src)
+		f->src->owner = f;
+	return err;
+}
+
 sl_err sl_passes_set_helm_chart(sl_passes *p, const char *dir, char **error_out)
 {
 	if (p->eng.helm)

@@ -70,22 +70,28 @@ static sl_err add_file(const char *path, void *payload)
 
 static bool git_ignores(void *ctx, const char *path, bool is_dir)
 {
-	return sl_repo_ignored(ctx, path, is_dir);
+	return sl_repo_ignored(((sl_run *)ctx)->repo, path, is_dir);
+}
+
+/* A symlink a walk did not follow because it leads out of the walked tree: an input's gets the
+** symlink-outside-tree notice (a record that is never read); the project's is just skipped. */
+static sl_err link_outside(void *ctx, const char *path, bool is_dir)
+{
+	sl_run *run = ctx;
+	return run->adding_context ? SL_OK : sl_passes_add_outside(&run->passes, path, is_dir);
 }
 
 /* What a walk from dir skips besides hidden and excluded paths: what git ignores, unless the
-** run says not to (*skip is filled; NULL when nothing). The repository is opened once. */
+** run says not to; and whom it tells of a link out of the tree (*skip is filled and returned).
+** The repository is opened once. */
 static const sl_walk_skip *walk_skip(sl_run *run, const char *dir, sl_walk_skip *skip)
 {
-	if (run->no_gitignore)
-		return NULL;
-	if (!run->repo_tried) {
+	if (!run->no_gitignore && !run->repo_tried) {
 		run->repo_tried = true;
 		run->repo = sl_repo_open(dir);
 	}
-	if (!run->repo)
-		return NULL;
-	*skip = (sl_walk_skip){git_ignores, run->repo};
+	bool git = !run->no_gitignore && run->repo;
+	*skip = (sl_walk_skip){git ? git_ignores : NULL, run, link_outside};
 	return skip;
 }
 
@@ -228,8 +234,9 @@ bool sl_run_excluded(const sl_run *run, const char *path)
 	return hit;
 }
 
-/* The files a caller sees: all but the project's context files (and, listing, the patch
-** files a lint skips). */
+/* The files a caller sees: all but the project's context files, the links out of the tree a
+** walk did not follow (their notice is all there is of them), and, listing, the patch files a
+** lint skips. */
 static sl_err show_files(sl_run *run, bool listing)
 {
 	sl_engine *e = &run->passes.eng;
@@ -239,7 +246,8 @@ static sl_err show_files(sl_run *run, bool listing)
 	run->shown = shown;
 	run->n_shown = 0;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && !e->files[i]->build && !(listing && e->files[i]->partial))
+		if (!e->files[i]->context && !e->files[i]->build && !e->files[i]->outside &&
+		    !(listing && e->files[i]->partial))
 			run->shown[run->n_shown++] = i;
 	return SL_OK;
 }

@@ -351,6 +351,26 @@ static sl_err judge_template(sl_engine *e, sl_file *f, struct parse_payload *pp)
 	return f->oom;
 }
 
+/* The symlink-outside-tree notice of a link a walk did not follow (sl_file.outside). */
+static sl_err note_outside(sl_file *f)
+{
+	bool dir = f->outside == SL_OUTSIDE_DIR;
+	const char *msg = sl_arena_printf(f->arena, "a symbolic link to a %s outside the directory "
+					  "linted: not followed", dir ? "directory" : "file");
+	if (!msg)
+		return SL_ENOMEM;
+	sl_frec *rec = sl_engine_record(f, sl_registry_find("symlink-outside-tree"), 0, 0, 0, "",
+					msg, NULL, NULL);
+	if (rec) {
+		rec->pub.document = -1;   /* about the whole file */
+		rec->pub.notes = dir ? "Nothing under it is read. To lint it, name its target on the "
+				       "command line, or lint the directory that holds both."
+				     : "It is not read. To lint it, name the link or its target on the "
+				       "command line, or lint the directory that holds both.";
+	}
+	return f->oom;
+}
+
 sl_err sl_engine_read(sl_file *f, bool text_only)
 {
 	if (!f->src && f->on_disk && !f->error) {
@@ -419,6 +439,8 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 		err = bind(e, f, &pp);
 	if (!err)
 		err = judge_template(e, f, &pp);
+	if (!err && f->outside)
+		err = note_outside(f);
 	free(pp.syntax);
 	return err ? err : f->oom;
 }

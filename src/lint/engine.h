@@ -111,7 +111,12 @@ typedef struct sl_file {
 	uint32_t view;               /* a build's: its index is views[view - 1] (0: the run's) */
 	bool only_named;             /* a build of the project's, linted for the files named: only
 				        its findings in them (engine's named) are kept */
+	uint8_t outside;             /* a symlink a walk did not follow (SL_OUTSIDE_FILE or _DIR):
+				        never read, its text empty, its one finding the
+				        symlink-outside-tree notice */
 } sl_file;
+
+enum { SL_OUTSIDE_NO, SL_OUTSIDE_FILE, SL_OUTSIDE_DIR };
 
 typedef struct sl_engine {
 	const sl_config *cfg;

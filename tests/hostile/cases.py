@@ -143,20 +143,27 @@ def report_in_symlinked_directory(c):
 
 @case(cpu=5, mem=256)
 def walk_symlinked_file_outside(c):
-    """A *.yaml symlink whose target lies outside the repository: skipped with a notice (as a
-    symlinked directory leaving the root is), never opened; a declared rule printing {value} in
-    GitHub annotations prints nothing of it."""
+    """A *.yaml symlink whose target lies outside the repository, and a symlinked directory
+    leaving it: never opened, each a symlink-outside-tree notice ("symbolic links out of the
+    tree not followed: leak.yaml, ..."; exit 0, a notice fails nothing); a declared rule
+    printing {value} in GitHub annotations prints nothing of the target."""
     c.git_init()
     c.write(".schedlint.yaml", LEAK_RULE)
     c.write("pod.yaml", POD % "web")
     c.write(os.path.join(c.outside, "secret.yaml"), SECRET)
     c.symlink("leak.yaml", os.path.join(c.outside, "secret.yaml"))
     c.symlink("rel-leak.yml", "../outside/secret.yaml")
+    c.symlink("leak-dir", c.outside)
     r = c.run(["check", "--format", "github", "."])
     no_secret(r)
     expect_rc(r, 0)
-    expect_in(r, r"leak\.yaml.*outside", "err")
-    expect_in(r, r"rel-leak\.yml.*outside", "err")
+    expect_in(r, r"::notice title=symlink-outside-tree::3 symbolic links out of the tree not "
+              r"followed: leak-dir, leak\.yaml, rel-leak\.yml")
+    r = c.run(["check", "--format", "json", "."])
+    no_secret(r)
+    notices = json.loads(r.out)["notices"]
+    expect(sorted(n["path"] for n in notices if n["rule"] == "symlink-outside-tree") ==
+           ["./leak-dir", "./leak.yaml", "./rel-leak.yml"], "notices: %s" % notices, r)
 
 
 @case(cpu=5, mem=256)
