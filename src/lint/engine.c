@@ -88,6 +88,12 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	p->rule = rule->id;
 	/* a notice is on or off: the severity a config gives it only turns it on */
 	p->severity = rule->notice[0] ? SL_SEV_INFO : f->scope->severity[ri];
+	/* what every producer's message and the object's names may quote whole, cut (the SDK
+	** cuts as it formats; this bounds the rest) */
+	if (!(message = sl_arena_cut(f->arena, message, SL_MESSAGE_MAX))) {
+		f->oom = SL_ENOMEM;
+		return NULL;
+	}
 	p->message = message;
 	char *cut = cut_first_line(f->arena, message);
 	if (cut) {
@@ -102,13 +108,13 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	p->pointer = pointer ? pointer : "";
 	p->document = (int)doc;
 	if (obj) {
-		p->api_version = obj->api_version;
-		p->kind = obj->kind_name;
-		p->namespace_ = obj->namespace_;
-		p->name = obj->name;
+		p->api_version = sl_arena_cut(f->arena, obj->api_version, SL_QUOTED_MAX);
+		p->kind = sl_arena_cut(f->arena, obj->kind_name, SL_QUOTED_MAX);
+		p->namespace_ = sl_arena_cut(f->arena, obj->namespace_, SL_QUOTED_MAX);
+		p->name = sl_arena_cut(f->arena, obj->name, SL_QUOTED_MAX);
 	}
 	if (unit)
-		p->unit = unit->name;
+		p->unit = sl_arena_cut(f->arena, unit->name, SL_QUOTED_MAX);
 	rec->unit = unit;
 	if (push_finding(f, rec) < 0) {
 		f->oom = SL_ENOMEM;
@@ -487,8 +493,8 @@ static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp)
 			sl_finding *p = &f->findings[j]->pub;
 			p->api_version = o->api_version;
 			p->kind = o->kind_name;
-			p->namespace_ = o->namespace_;
-			p->name = o->name;
+			p->namespace_ = sl_arena_cut(f->arena, o->namespace_, SL_QUOTED_MAX);
+			p->name = sl_arena_cut(f->arena, o->name, SL_QUOTED_MAX);
 		}
 	}
 	return f->oom;

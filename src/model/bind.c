@@ -122,13 +122,10 @@ const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *
 
 sl_unit *sl_model_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name)
 {
-	/* Units are few per object: grow by copying (pointers to units are taken only after
-	** binding has finished). */
-	sl_unit *nu = sl_arena_alloc(mc->arena, (o->n_units + 1) * sizeof *nu);
+	/* grown geometrically (pointers to units are taken only after binding has finished) */
+	sl_unit *nu = sl_arena_grow(mc->arena, o->units, o->n_units, sizeof *nu);
 	if (!nu)
 		return NULL;
-	if (o->n_units)
-		memcpy(nu, o->units, o->n_units * sizeof *nu);
 	sl_unit *u = &nu[o->n_units];
 	memset(u, 0, sizeof *u);
 	u->obj = o;

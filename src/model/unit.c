@@ -7,11 +7,9 @@
 
 sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, bool init, bool main)
 {
-	sl_container *nc = sl_arena_alloc(mc->arena, (u->n_containers + 1) * sizeof *nc);
+	sl_container *nc = sl_arena_grow(mc->arena, u->containers, u->n_containers, sizeof *nc);
 	if (!nc)
 		return SL_ENOMEM;
-	if (u->n_containers)
-		memcpy(nc, u->containers, u->n_containers * sizeof *nc);
 	sl_container *k = &nc[u->n_containers];
 	memset(k, 0, sizeof *k);
 	k->node = c;
