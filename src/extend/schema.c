@@ -459,12 +459,20 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 		size_t n = sl_map_n(dv);
 		bool props = kw[0] == 'p' && kw[1] == 'r', pprops = kw[0] == 'p' && kw[1] == 'a',
 		     deps = kw[0] == 'd' && kw[1] == 'e' && kw[2] == 'p';
+		/* a keyword written twice (YAML keeps both keys): the last one counts, as in JSON,
+		** and the counts start again with the array (fuzz_custom found the overflow) */
 		if (props && !(s->props = sl_arena_zalloc(c->s->arena, n * sizeof *s->props + 1)))
 			return SL_ENOMEM;
 		if (pprops && !(s->pprops = sl_arena_zalloc(c->s->arena, n * sizeof *s->pprops + 1)))
 			return SL_ENOMEM;
 		if (deps && !(s->deps = sl_arena_zalloc(c->s->arena, n * sizeof *s->deps + 1)))
 			return SL_ENOMEM;
+		if (props)
+			s->n_props = 0;
+		if (pprops)
+			s->n_pprops = 0;
+		if (deps)
+			s->n_deps = 0;
 		for (size_t i = 0; i < n && !err; i++) {
 			const sl_pair *p = sl_map_pair(dv, i);
 			const sl_node *pk = sl_node_deref(p->key);
