@@ -49,9 +49,10 @@
  * file's indentation style when the container has none). Equal request and limit is the only
  * valid combination for an extended resource, so the fix cannot change what was meant, and a
  * limit adds nothing the request did not already ask for (the GPU rules count requests and
- * limits alike). No fix for a container whose `resources` is a flow mapping
- * (`{requests: {...}}`), nor for a request that is not a valid quantity for the resource (`0.5`
- * GPUs, `1GB`): a copy would repeat `invalid-resource-quantity` at the limit.
+ * limits alike). In a flow mapping the limit is written in flow style
+ * (`resources: {requests: {nvidia.com/gpu: 1}, limits: {nvidia.com/gpu: 1}}`). No fix for a
+ * request that is not a valid quantity for the resource (`0.5` GPUs, `1GB`): a copy would
+ * repeat `invalid-resource-quantity` at the limit.
  *
  * ## Options
  * `cluster.gpu-resources`: the resource names the message calls GPUs (every other extended

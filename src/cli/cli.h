@@ -18,6 +18,10 @@ int sl_cmd_fmt(int argc, char **argv);
 ** (sl_config_find); prints the error and returns the exit status on failure, EXIT_CLEAN on
 ** success. */
 int sl_cli_load_config(const char *config_path, const char *path, sl_config **cfg);
+/* sl_run_new: a config error it finds (a declared rule that is wrong, plugins: without
+** --allow-plugins) printed as the config loader's are, exit 2 as for any config error (3 only
+** when out of memory); EXIT_CLEAN with *run made. */
+int sl_cli_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **run);
 /* True when path names a directory. */
 bool sl_cli_is_dir(const char *path);
 /* A run that found no file to lint says so on stderr ("no YAML files under PATH, ..."; no
@@ -52,6 +56,10 @@ const char *sl_cli_fix_name(sl_fix_applicability f);
 const char *sl_cli_severity_label(size_t i, const sl_rule_info *r);
 /* The "Category: ... Fix: ..." line of rule i's documentation (explain, docs/rules.md). */
 void sl_cli_rule_facts(FILE *out, size_t i, const sl_rule_info *r);
+/* Writes text that may come from a repository (a declared rule's id, summary, doc) as check
+** writes a message: each line escaped (schedlint/escape.h, SL_SINK_TEXT_LINE: no control, no
+** terminal escape, no line that starts a GitHub workflow command), the line breaks kept. */
+void sl_cli_put_lines(FILE *out, const char *s);
 
 /* The progress line of a long lint on a terminal (progress.c): "[  412/2000 files]" on stderr,
 ** rewritten in place, only when stderr is a terminal (not TERM=dumb) and not -q, once the run

@@ -51,8 +51,15 @@ int sl_cmd_explain(int argc, char **argv)
 	}
 	sl_rule_info r = SL_RULE_INFO_INIT;
 	sl_rule_get((size_t)i, &r);
-	printf("# %s\n\n%s\n\n", r.id, r.summary);
+	/* a declared rule's text is the repository's: escaped as check escapes a message */
+	fputs("# ", stdout);
+	sl_cli_put_lines(stdout, r.id);
+	fputs("\n\n", stdout);
+	sl_cli_put_lines(stdout, r.summary);
+	fputs("\n\n", stdout);
 	sl_cli_rule_facts(stdout, (size_t)i, &r);
-	printf("\n%s\n", r.doc);
+	fputs("\n", stdout);
+	sl_cli_put_lines(stdout, r.doc);
+	fputs("\n", stdout);
 	return EXIT_CLEAN;
 }

@@ -123,13 +123,16 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 	if (sl_cli_load_config(config_path, stdin_name, &cfg) != EXIT_CLEAN)
 		return give_back(in);
 	sl_run *run = NULL;
-	char *msg = NULL;
 	int status = EXIT_CLEAN;
 	sl_run_options opts = SL_RUN_OPTIONS_INIT;
 	opts.nearest_config = !config_path;
 	opts.allow_plugins = sl_cli_env_allows_plugins();   /* a config's plugins: */
-	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
-	if (!err && force_exclude && stdin_name && sl_run_excluded(run, stdin_name)) {
+	if (sl_cli_run_new(cfg, &opts, &run) != EXIT_CLEAN) {   /* a config error: said */
+		sl_config_free(cfg);
+		return give_back(in);
+	}
+	sl_err err = SL_OK;
+	if (force_exclude && stdin_name && sl_run_excluded(run, stdin_name)) {
 		/* excluded: the buffer as it came, and nothing to say (as ruff) */
 		give_back(in);
 		sl_run_free(run);
@@ -144,7 +147,7 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 		err = sl_run_lint(run);
 	if (err) {
 		fputs("schedlint: error: ", stderr);
-		sl_escape_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT);
+		sl_escape_put(stderr, sl_strerror(err), SL_SINK_TEXT);
 		fputc('\n', stderr);
 		status = give_back(in);
 	} else if (report_blocking(run, 0, name)) {
@@ -163,7 +166,6 @@ static int fmt_stdin(struct input *in, const char *config_path, const char *stdi
 				status = EXIT_USAGE;
 		}
 	}
-	free(msg);
 	sl_run_free(run);
 	sl_config_free(cfg);
 	return status;
@@ -177,13 +179,17 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, i
 	if (status != EXIT_CLEAN)
 		return status;
 	sl_run *run = NULL;
-	char *msg = NULL;
 	sl_run_options opts = SL_RUN_OPTIONS_INIT;
 	opts.force_exclude = force_exclude;
 	opts.no_gitignore = no_gitignore;
 	opts.nearest_config = !config_path;
 	opts.allow_plugins = sl_cli_env_allows_plugins();   /* a config's plugins: */
-	sl_err err = sl_run_new(cfg, &opts, &run, &msg);
+	status = sl_cli_run_new(cfg, &opts, &run);   /* a config error: exit 2, said */
+	if (status != EXIT_CLEAN) {
+		sl_config_free(cfg);
+		return status;
+	}
+	sl_err err = SL_OK;
 	for (int i = 0; i < n && !err; i++)
 		err = sl_run_add_path(run, paths[i]);
 	if (!err && !no_project)
@@ -199,7 +205,7 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, i
 	}
 	if (err) {
 		fputs("schedlint: error: ", stderr);
-		sl_escape_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT);
+		sl_escape_put(stderr, sl_strerror(err), SL_SINK_TEXT);
 		fputc('\n', stderr);
 		status = EXIT_INTERNAL;
 		goto out;
@@ -229,7 +235,6 @@ static int fmt_paths(char **paths, int n, const char *config_path, int unsafe, i
 	if (applied)
 		sl_cli_fix_summary(stderr, fixed, sl_run_finding_count(run) + left, unwritten);
 out:
-	free(msg);
 	sl_run_free(run);
 	sl_config_free(cfg);
 	return status;

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "schedlint/schedlint.h"
 #include "cli/cli.h"
@@ -17,16 +18,26 @@ static void print_markdown(FILE *out)
 	for (size_t i = 0; i < sl_rule_count(); i++) {
 		sl_rule_info r = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &r);
-		fprintf(out, "| [`%s`](#%s) | %s | %s%s | %s | %s |\n", r.id, r.id, r.category,
-			sl_cli_severity_label(i, &r), r.enabled_by_default ? "" : " (off by default)",
-			sl_cli_fix_name(r.fix), r.summary);
+		/* a declared rule's text is the repository's: escaped as check escapes a message */
+		char *id = sl_escape_str(r.id, SL_SINK_TEXT), *summary = sl_escape_str(r.summary,
+										   SL_SINK_TEXT);
+		fprintf(out, "| [`%s`](#%s) | %s | %s%s | %s | %s |\n", id ? id : "?", id ? id : "?",
+			r.category, sl_cli_severity_label(i, &r),
+			r.enabled_by_default ? "" : " (off by default)", sl_cli_fix_name(r.fix),
+			summary ? summary : "?");
+		free(id);
+		free(summary);
 	}
 	for (size_t i = 0; i < sl_rule_count(); i++) {
 		sl_rule_info r = SL_RULE_INFO_INIT;
 		sl_rule_get(i, &r);
-		fprintf(out, "\n## %s\n\n", r.id);
+		fputs("\n## ", out);
+		sl_cli_put_lines(out, r.id);
+		fputs("\n\n", out);
 		sl_cli_rule_facts(out, i, &r);
-		fprintf(out, "\n%s\n", r.doc);
+		fputs("\n", out);
+		sl_cli_put_lines(out, r.doc);
+		fputs("\n", out);
 	}
 }
 
@@ -97,9 +108,13 @@ int sl_cmd_rules(int argc, char **argv)
 		for (size_t i = 0; i < sl_rule_count(); i++) {
 			sl_rule_info r = SL_RULE_INFO_INIT;
 			sl_rule_get(i, &r);
-			printf("%-*s %-*s %-8s %-7s %s%s\n", wid, r.id, wcat, r.category,
-			       sl_cli_severity_label(i, &r), sl_cli_fix_name(r.fix), r.summary,
+			char *id = sl_escape_str(r.id, SL_SINK_TEXT_LINE);
+			char *summary = sl_escape_str(r.summary, SL_SINK_TEXT);
+			printf("%-*s %-*s %-8s %-7s %s%s\n", wid, id ? id : "?", wcat, r.category,
+			       sl_cli_severity_label(i, &r), sl_cli_fix_name(r.fix), summary ? summary : "?",
 			       r.enabled_by_default ? "" : " (off by default)");
+			free(id);
+			free(summary);
 		}
 	} else {
 		fprintf(stderr, "schedlint: error: unknown format \"%s\" (expected text, json or markdown)\n",

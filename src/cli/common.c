@@ -101,6 +101,18 @@ int sl_cli_load_config(const char *config_path, const char *path, sl_config **cf
 	return EXIT_CLEAN;
 }
 
+int sl_cli_run_new(const sl_config *cfg, const sl_run_options *opts, sl_run **run)
+{
+	char *msg = NULL;
+	sl_err err = sl_run_new(cfg, opts, run, &msg);
+	if (err) {
+		sl_escape_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT_LINE);
+		fputc('\n', stderr);
+	}
+	free(msg);
+	return !err ? EXIT_CLEAN : err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
+}
+
 bool sl_cli_is_dir(const char *path)
 {
 	struct stat st;
@@ -144,14 +156,7 @@ int sl_cli_declare_config_rules(const sl_config *cfg, const char *const *plugins
 	o.n_plugins = n_plugins;
 	o.allow_plugins = sl_cli_env_allows_plugins();
 	sl_run *run = NULL;
-	char *msg = NULL;
-	sl_err err = sl_run_new(cfg, &o, &run, &msg);
-	if (err) {
-		sl_escape_put(stderr, msg ? msg : sl_strerror(err), SL_SINK_TEXT_LINE);
-		fputc('\n', stderr);
-		status = err == SL_ENOMEM ? EXIT_INTERNAL : EXIT_USAGE;
-	}
-	free(msg);
+	status = sl_cli_run_new(cfg, &o, &run);
 	sl_run_free(run);
 	return status;
 }
@@ -164,6 +169,21 @@ const char *sl_cli_fix_name(sl_fix_applicability f)
 const char *sl_cli_severity_label(size_t i, const sl_rule_info *r)
 {
 	return sl_rule_notice(i, 1) ? "notice" : sl_severity_name(r->severity);
+}
+
+void sl_cli_put_lines(FILE *out, const char *s)
+{
+	for (const char *p = s; p && *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = strndup(p, n);
+		sl_escape_put(out, line ? line : "?", SL_SINK_TEXT_LINE);
+		free(line);
+		if (!nl)
+			break;
+		fputc('\n', out);
+		p = nl + 1;
+	}
 }
 
 void sl_cli_rule_facts(FILE *out, size_t i, const sl_rule_info *r)

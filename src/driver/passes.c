@@ -584,6 +584,8 @@ static sl_err build_serving_table(sl_engine *e)
 
 struct file_id {
 	bool context;   /* of two records of one file, the named one stays */
+	bool on_disk;   /* ... and of two named ones, a buffer standing for it (stdin named by
+			   --stdin-filename, an editor's buffer) */
 	dev_t dev;
 	ino_t ino;
 	size_t i;
@@ -598,13 +600,16 @@ static int cmp_ids(const void *a, const void *b)
 		return x->ino < y->ino ? -1 : 1;
 	if (x->context != y->context)
 		return x->context ? 1 : -1;
+	if (x->on_disk != y->on_disk)
+		return x->on_disk ? 1 : -1;
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
 /* Two inputs that are one file (a.yaml and ./a.yaml, a symlink and its target, one file given
 ** twice or reached from two roots) would report every finding twice and each take the other's
-** edits: the file is linted once, under the first of its paths in path order (its device and
-** inode, from the read, say which are one). Then each record learns its index. */
+** edits: the file is linted once, under the first of its paths in path order, or as the buffer
+** that stands for it whatever the order (its device and inode, from the read, say which are
+** one). Then each record learns its index. */
 static sl_err drop_duplicates(sl_engine *e)
 {
 	struct file_id *ids = sl_xmalloc((e->n_files ? e->n_files : 1) * sizeof *ids);
@@ -614,6 +619,7 @@ static sl_err drop_duplicates(sl_engine *e)
 	for (size_t i = 0; i < e->n_files; i++)
 		if (e->files[i]->stamp.valid)
 			ids[n++] = (struct file_id){.context = e->files[i]->context,
+						    .on_disk = e->files[i]->on_disk,
 						    .dev = e->files[i]->stamp.dev,
 						    .ino = e->files[i]->stamp.ino, .i = i};
 	qsort(ids, n, sizeof *ids, cmp_ids);
@@ -896,6 +902,18 @@ sl_err sl_passes_add_buffer(sl_passes *p, const char *path, const char *data, si
 	if (f->src)
 		f->src->owner = f;
 	stand_for(f, path);
+	return err;
+}
+
+sl_err sl_passes_add_outside(sl_passes *p, const char *path, bool is_dir)
+{
+	sl_file *f = sl_passes_new_file(p, path);
+	if (!f)
+		return SL_ENOMEM;
+	f->outside = is_dir ? SL_OUTSIDE_DIR : SL_OUTSIDE_FILE;
+	sl_err err = sl_source_from_buffer(path, "", 0, &f->src);
+	if (f->src)
+		f->src->owner = f;
 	return err;
 }
 

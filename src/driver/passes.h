@@ -40,6 +40,9 @@ sl_err sl_passes_add_path(sl_passes *p, const char *path, const char *root, bool
 /* A path that cannot be linted: its error "cannot read: <errnum's text>", or msg when not NULL.
 ** SL_ENOMEM. */
 sl_err sl_passes_add_error(sl_passes *p, const char *path, int errnum, const char *msg);
+/* A symlink a walk found leading out of its tree (a directory when is_dir): never read, its
+** record holds an empty text and gets the symlink-outside-tree notice. SL_ENOMEM. */
+sl_err sl_passes_add_outside(sl_passes *p, const char *path, bool is_dir);
 /* What fd holds, read now, as display_path (a file of that name: the buffer stands for it); a
 ** read error is the record's. SL_ENOMEM. */
 sl_err sl_passes_add_fd(sl_passes *p, int fd, const char *display_path);

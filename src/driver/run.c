@@ -98,17 +98,23 @@ static bool skipped(void *ctx, const char *path, bool is_dir)
 	return run->repo && sl_repo_ignored(run->repo, path, is_dir);
 }
 
-/* What a walk from dir skips (*skip is filled; NULL when nothing). The repository is opened
-** once, by the first walk. */
+/* A symlink a walk did not follow because it leads out of the walked tree: an input's gets the
+** symlink-outside-tree notice (a record that is never read); the project's is just skipped. */
+static sl_err link_outside(void *ctx, const char *path, bool is_dir)
+{
+	sl_run *run = ctx;
+	return run->adding_context ? SL_OK : sl_passes_add_outside(&run->passes, path, is_dir);
+}
+
+/* What a walk from dir skips, and whom it tells of a link out of the tree (*skip is filled and
+** returned). The repository is opened once, by the first walk. */
 static const sl_walk_skip *walk_skip(sl_run *run, const char *dir, sl_walk_skip *skip)
 {
 	if (!run->no_gitignore && !run->repo_tried) {
 		run->repo_tried = true;
 		run->repo = sl_repo_open(dir);
 	}
-	if (!run->repo && !(run->adding_context && run->n_walked))
-		return NULL;
-	*skip = (sl_walk_skip){skipped, run};
+	*skip = (sl_walk_skip){skipped, run, link_outside};
 	return skip;
 }
 
@@ -308,7 +314,8 @@ bool sl_run_excluded(const sl_run *run, const char *path)
 }
 
 /* The files a caller sees, listed (--show-files) or linted alike: all but the project's context
-** files and the kustomizations' builds (a patch is one: its findings are reported in it). */
+** files, the kustomizations' builds (a patch is one: its findings are reported in it) and the
+** links out of the tree a walk did not follow (their notice is all there is of them). */
 static sl_err show_files(sl_run *run)
 {
 	sl_engine *e = &run->passes.eng;
@@ -318,7 +325,7 @@ static sl_err show_files(sl_run *run)
 	run->shown = shown;
 	run->n_shown = 0;
 	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && !e->files[i]->build)
+		if (!e->files[i]->context && !e->files[i]->build && !e->files[i]->outside)
 			run->shown[run->n_shown++] = i;
 	return SL_OK;
 }

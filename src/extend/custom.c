@@ -798,7 +798,9 @@ static const char *render(sl_ctx *ctx, const struct sl_declared *d, const sl_obj
 		case 5: val = pointer ? pointer : ""; break;
 		default: break;
 		}
-		if (!val) {   /* not a placeholder: keep the text */
+		/* a name or value quoted is cut (a megabyte scalar, aliased in every finding) */
+		val = val ? sl_arena_cut(a, val, SL_QUOTED_MAX) : NULL;
+		if (!val) {   /* not a placeholder (or out of memory): keep the text */
 			out = sl_arena_printf(a, "%s%.*s", out, (int)(close + 1 - p), p);
 		} else {
 			out = sl_arena_printf(a, "%s%.*s%s", out, (int)(open - p), p, val);
@@ -815,7 +817,8 @@ static sl_err evaluate(sl_ctx *ctx, const struct sl_declared *d, const sl_object
 		       const sl_node *facts)
 {
 	sl_schema_failure f;
-	int rc = sl_schema_validate(d->schema, view, sl_ctx_arena(ctx), &f);
+	int rc = sl_schema_validate_budget(d->schema, view, sl_ctx_arena(ctx),
+					   sl_ctx_regex_budget(ctx), &f);
 	if (rc < 0)
 		return SL_ENOMEM;
 	if (rc == 1)
@@ -832,10 +835,15 @@ static sl_err evaluate(sl_ctx *ctx, const struct sl_declared *d, const sl_object
 	}
 	const char *pointer = sl_node_pointer(at, sl_ctx_arena(ctx));
 	const char *msg = render(ctx, d, o, u, &f, pointer);
-	if (key && sl_node_key(at))
-		sl_report_key(ctx, at, "%s", msg);
-	else
-		sl_report_at(ctx, at, "%s", msg);
+	sl_report *r = key && sl_node_key(at) ? sl_report_key(ctx, at, "%s", msg)
+					      : sl_report_at(ctx, at, "%s", msg);
+	if (f.unrun)
+		sl_report_note(ctx, r, "%zu more value%s %s not matched against %s pattern: the run's "
+			       "budget for patterns is spent (%llu steps, 16 matches at PCRE2's match "
+			       "limit); simplify the pattern (a nested or alternated repetition that "
+			       "backtracks)", f.unrun, f.unrun == 1 ? "" : "s",
+			       f.unrun == 1 ? "was" : "were", f.unrun == 1 ? "its" : "their",
+			       (unsigned long long)SL_REGEX_RUN_BUDGET);
 	return SL_OK;
 }
 

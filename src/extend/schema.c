@@ -8,11 +8,13 @@
 ** branches that are tried (anyOf, oneOf, not, if, contains) are not reported; of the others the
 ** deepest instance node is kept. */
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "k8s/quantity.h"
+#include "util/hash.h"
 #include "util/regex.h"
 #include "extend/schema.h"
 #include "util/spelling.h"
@@ -178,10 +180,12 @@ static const sl_node *member(const sl_node *m, const char *name, size_t len, boo
 	return NULL;
 }
 
-static size_t utf8_length(const char *s, size_t n)
+/* The characters of s[0..n), counted up to more than most: a megabyte scalar aliased in
+** every value is judged against maxLength without reading it all each time. */
+static size_t utf8_length(const char *s, size_t n, size_t most)
 {
 	size_t c = 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && c <= most; i++)
 		if (((unsigned char)s[i] & 0xc0) != 0x80)
 			c++;
 	return c;
@@ -455,12 +459,20 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 		size_t n = sl_map_n(dv);
 		bool props = kw[0] == 'p' && kw[1] == 'r', pprops = kw[0] == 'p' && kw[1] == 'a',
 		     deps = kw[0] == 'd' && kw[1] == 'e' && kw[2] == 'p';
+		/* a keyword written twice (YAML keeps both keys): the last one counts, as in JSON,
+		** and the counts start again with the array (fuzz_custom found the overflow) */
 		if (props && !(s->props = sl_arena_zalloc(c->s->arena, n * sizeof *s->props + 1)))
 			return SL_ENOMEM;
 		if (pprops && !(s->pprops = sl_arena_zalloc(c->s->arena, n * sizeof *s->pprops + 1)))
 			return SL_ENOMEM;
 		if (deps && !(s->deps = sl_arena_zalloc(c->s->arena, n * sizeof *s->deps + 1)))
 			return SL_ENOMEM;
+		if (props)
+			s->n_props = 0;
+		if (pprops)
+			s->n_pprops = 0;
+		if (deps)
+			s->n_deps = 0;
 		for (size_t i = 0; i < n && !err; i++) {
 			const sl_pair *p = sl_map_pair(dv, i);
 			const sl_node *pk = sl_node_deref(p->key);
@@ -621,8 +633,22 @@ void sl_schema_free(sl_schema *s)
 
 /* --- validating ----------------------------------------------------------------------------- */
 
+/* A $ref's result on a node: a schema that refers to itself twice at each level would be
+** evaluated 2^depth times without it. (The failure a first evaluation kept stays kept: one again
+** could only record the same failures, never a deeper one.) */
+struct ref_seen {
+	const struct sub *s;
+	const sl_node *n;
+	bool rec;
+	uint8_t result;   /* 0: empty slot, 1: valid, 2: not */
+};
+
 struct vc {
 	sl_arena *a;
+	sl_regex_budget *budget;   /* the run's, or NULL */
+	size_t unrun;              /* matches the spent budget did not run */
+	struct ref_seen *refs;     /* open addressing, cap a power of two, at most half full */
+	size_t n_refs, cap_refs;
 	pcre2_match_data *md;
 	sl_schema_failure *out;
 	int best_depth;      /* -1: nothing recorded */
@@ -636,7 +662,8 @@ static int match(struct vc *c, const pcre2_code *re, const char *s, size_t len)
 {
 	if (!c->md && !(c->md = pcre2_match_data_create(1, NULL)))
 		return PCRE2_ERROR_NOMEMORY;
-	int rc = sl_regex_match(re, s, len, 0, c->md);
+	int rc = sl_regex_match_budget(re, s, len, 0, c->md, c->budget);
+	c->unrun += rc == SL_REGEX_BUDGET_SPENT;
 	return rc == 0 ? 1 : rc;
 }
 
@@ -871,7 +898,8 @@ static bool valid_string(struct vc *c, const struct sub *s, const sl_node *n, bo
 	const char *v = n->u.scalar.s;
 	size_t len = n->u.scalar.len;
 	if (s->min_len >= 0 || s->max_len >= 0) {
-		size_t cl = utf8_length(v, len);
+		size_t cl = utf8_length(v, len, (size_t)(s->max_len > s->min_len ? s->max_len
+									  : s->min_len));
 		if (s->min_len >= 0 && cl < (size_t)s->min_len) {
 			fail(c, rec, n, false, "%s %s is shorter than %lld characters", what(c, n),
 			     short_text(c, n), s->min_len);
@@ -941,6 +969,62 @@ static bool valid_number(struct vc *c, const struct sub *s, const sl_node *n, do
 	return ok;
 }
 
+/* The slot of (s, n, rec) in c's table (empty when absent); NULL when the table cannot grow. */
+static struct ref_seen *ref_slot(struct vc *c, const struct sub *s, const sl_node *n, bool rec)
+{
+	if (2 * (c->n_refs + 1) > c->cap_refs) {
+		size_t ncap = c->cap_refs ? 2 * c->cap_refs : 64;
+		struct ref_seen *nv = sl_xcalloc(ncap, sizeof *nv);
+		if (!nv)
+			return NULL;
+		for (size_t i = 0; i < c->cap_refs; i++) {
+			if (!c->refs[i].result)
+				continue;
+			size_t h = sl_hash_bytes(SL_HASH_INIT, &c->refs[i], offsetof(struct ref_seen, result));
+			while (nv[h & (ncap - 1)].result)
+				h++;
+			nv[h & (ncap - 1)] = c->refs[i];
+		}
+		free(c->refs);
+		c->refs = nv;
+		c->cap_refs = ncap;
+	}
+	struct ref_seen key = {.s = s, .n = n, .rec = rec};
+	size_t h = sl_hash_bytes(SL_HASH_INIT, &key, offsetof(struct ref_seen, result));
+	for (;; h++) {
+		struct ref_seen *e = &c->refs[h & (c->cap_refs - 1)];
+		if (!e->result) {
+			*e = key;
+			return e;
+		}
+		if (e->s == s && e->n == n && e->rec == rec)
+			return e;
+	}
+}
+
+/* valid() of a $ref's target, once per (target, node, rec). */
+static bool valid_ref(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
+		      unsigned depth)
+{
+	struct ref_seen *e = ref_slot(c, s, n, rec);
+	if (!e) {
+		c->oom = true;
+		return false;
+	}
+	if (e->result)
+		return e->result == 1;
+	bool ok = valid(c, s, n, rec, depth + 1);
+	/* the table may have grown (and moved) meanwhile: found again, then set */
+	if ((e = ref_slot(c, s, n, rec))) {
+		if (!e->result)
+			c->n_refs++;
+		e->result = ok ? 1 : 2;
+	} else {
+		c->oom = true;
+	}
+	return ok;
+}
+
 static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec, unsigned depth)
 {
 	if (depth > SL_SCHEMA_MAX_DEPTH) {
@@ -954,7 +1038,7 @@ static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
 		return s->boolean;
 	}
 	if (s->ref)
-		return valid(c, s->ref, n, rec, depth + 1);
+		return valid_ref(c, s->ref, n, rec, depth);
 	bool ok = true;
 	double x = 0;
 	unsigned t = jtype(n, &x);
@@ -1038,10 +1122,18 @@ static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
 int sl_schema_validate(const sl_schema *s, const sl_node *instance, sl_arena *a,
 		       sl_schema_failure *out)
 {
-	struct vc c = {.a = a, .out = out, .best_depth = -1};
+	return sl_schema_validate_budget(s, instance, a, NULL, out);
+}
+
+int sl_schema_validate_budget(const sl_schema *s, const sl_node *instance, sl_arena *a,
+			      sl_regex_budget *budget, sl_schema_failure *out)
+{
+	struct vc c = {.a = a, .budget = budget, .out = out, .best_depth = -1};
 	memset(out, 0, sizeof *out);
 	bool ok = valid(&c, s->root, instance, true, 0);
 	pcre2_match_data_free(c.md);
+	free(c.refs);
+	out->unrun = c.unrun;
 	if (c.oom)
 		return -1;
 	if (!ok && !out->message) {   /* nothing deeper said why: the root failed */

@@ -14,6 +14,8 @@
 #include "util/arena.h"
 #include "yaml/yaml_tree.h"
 
+struct sl_regex_budget;
+
 typedef struct sl_schema sl_schema;
 
 /* Why a schema did not compile: at is the schema node at fault (a keyword's key, or the
@@ -34,12 +36,14 @@ void sl_schema_free(sl_schema *s);
 /* Why an instance failed: at is the deepest instance node where validation failed (for a
 ** missing required member, the mapping that lacks it, with missing set); message says what is
 ** wrong in plain words ("priorityClassName \"batch\" does not match ^inference-"), an arena
-** string; value is the failing scalar's text (NULL for a collection). */
+** string; value is the failing scalar's text (NULL for a collection); unrun counts the
+** patterns not matched because the run's budget was spent (sl_schema_validate_budget). */
 typedef struct sl_schema_failure {
 	const sl_node *at;
 	bool missing;
 	const char *message;
 	const char *value;
+	size_t unrun;
 } sl_schema_failure;
 
 /* Validates instance (NULL is JSON null) against s: 1 when valid, 0 when not (*out says where
@@ -47,5 +51,9 @@ typedef struct sl_schema_failure {
 ** only read. */
 int sl_schema_validate(const sl_schema *s, const sl_node *instance, sl_arena *a,
 		       sl_schema_failure *out);
+/* sl_schema_validate with its patterns charged to budget (util/regex.h; NULL: none): once the
+** run's is spent, a pattern is undecided and fails with a message saying so. */
+int sl_schema_validate_budget(const sl_schema *s, const sl_node *instance, sl_arena *a,
+			      struct sl_regex_budget *budget, sl_schema_failure *out);
 
 #endif

@@ -6,6 +6,7 @@
 ** (SL_GIT2_SONAME, meson.build). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -15,6 +16,8 @@
 #include "util/arena.h"
 #include "fs/repo.h"
 #include "util/path.h"
+#include "util/strmap.h"
+#include <unistd.h>
 
 static struct {
 	int (*init)(void);
@@ -23,6 +26,11 @@ static struct {
 	const char *(*workdir)(const git_repository *);
 	void (*free)(git_repository *);
 	int (*ignored)(int *, git_repository *, const char *);
+	const char *(*path)(const git_repository *);
+	int (*config_snapshot)(git_config **, git_repository *);
+	int (*config_get_path)(git_buf *, const git_config *, const char *);
+	void (*config_free)(git_config *);
+	void (*buf_dispose)(git_buf *);
 	bool ok;
 } git;
 static pthread_once_t git_once = PTHREAD_ONCE_INIT;
@@ -39,7 +47,14 @@ static void load_git(void)
 	*(void **)&git.workdir = dlsym(h, "git_repository_workdir");
 	*(void **)&git.free = dlsym(h, "git_repository_free");
 	*(void **)&git.ignored = dlsym(h, "git_ignore_path_is_ignored");
-	git.ok = git.init && git.shutdown && git.open_ext && git.workdir && git.free && git.ignored;
+	*(void **)&git.path = dlsym(h, "git_repository_path");
+	*(void **)&git.config_snapshot = dlsym(h, "git_repository_config_snapshot");
+	*(void **)&git.config_get_path = dlsym(h, "git_config_get_path");
+	*(void **)&git.config_free = dlsym(h, "git_config_free");
+	*(void **)&git.buf_dispose = dlsym(h, "git_buf_dispose");
+	git.ok = git.init && git.shutdown && git.open_ext && git.workdir && git.free && git.ignored &&
+		 git.path && git.config_snapshot && git.config_get_path && git.config_free &&
+		 git.buf_dispose;
 }
 
 sl_err sl_repo_root(const char *start_dir, char **out)
@@ -77,7 +92,110 @@ struct sl_repo {
 	char *workdir;       /* real, with its trailing '/' */
 	size_t n;
 	char *last_named, *last_real;   /* the last directory asked about: a walk asks by directory */
+	sl_strmap vetted;    /* the work tree's directories whose .gitignore was vetted */
+	bool unsafe;         /* an ignore file libgit2 would read is unsafe: it is asked no more */
 };
+
+/* --- the ignore files, vetted before libgit2 reads them --------------------------------------
+** libgit2 opens an ignore file blocking (a FIFO hangs the run) and its wildmatch backtracks on
+** patterns of many stars (a committed "*a*a*a*a*a*a*a*a*a*a*b" costs minutes). Each file it
+** would read (info/exclude, core.excludesFile, the .gitignore of every directory down to the
+** one asked about) is first opened here non-blocking: one that is not a regular file, or holds
+** a pattern of more than SL_IGNORE_MAX_STARS stars, makes the repository unsafe, and libgit2 is
+** asked nothing more (what git ignores is then not applied below it; that is never worse than
+** a hang). This reads each file's patterns only to count stars: not a second parser. */
+#define SL_IGNORE_MAX_STARS 6
+#define SL_IGNORE_MAX_BYTES (1u << 20)
+
+/* True when the ignore file at path is absent, or a regular file (opened non-blocking) whose
+** patterns libgit2 matches in reasonable time. */
+static bool ignore_file_safe(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT || errno == ENOTDIR;
+	if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+		return true;   /* dangling: nothing to read */
+	if (!S_ISREG(st.st_mode))
+		return false;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return false;
+	bool safe = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (size_t)st.st_size <= SL_IGNORE_MAX_BYTES;
+	char *text = safe ? sl_xmalloc((size_t)st.st_size + 1) : NULL;
+	ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
+	close(fd);
+	safe = safe && got >= 0;
+	unsigned stars = 0;
+	for (ssize_t i = 0; safe && i < got; i++) {
+		if (text[i] == '\n') {
+			stars = 0;
+		} else if (text[i] == '*' && (i == 0 || text[i - 1] != '*')) {
+			safe = ++stars <= SL_IGNORE_MAX_STARS;   /* "**" is one */
+		}
+	}
+	free(text);
+	return safe;
+}
+
+/* The repository's own ignore files: info/exclude and core.excludesFile (else git's default,
+** $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore). */
+static bool own_ignore_files_safe(git_repository *repo)
+{
+	char *exclude = sl_xprintf("%sinfo/exclude", git.path(repo));
+	bool safe = exclude && ignore_file_safe(exclude);
+	free(exclude);
+	git_config *cfg = NULL;
+	git_buf buf = {0};
+	char *global = NULL;
+	if (safe && git.config_snapshot(&cfg, repo) == 0 &&
+	    git.config_get_path(&buf, cfg, "core.excludesFile") == 0 && buf.ptr)
+		global = sl_xstrdup(buf.ptr);
+	else if (safe && getenv("XDG_CONFIG_HOME") && *getenv("XDG_CONFIG_HOME"))
+		global = sl_xprintf("%s/git/ignore", getenv("XDG_CONFIG_HOME"));
+	else if (safe && getenv("HOME"))
+		global = sl_xprintf("%s/.config/git/ignore", getenv("HOME"));
+	safe = safe && (!global || ignore_file_safe(global));
+	free(global);
+	git.buf_dispose(&buf);
+	if (cfg)
+		git.config_free(cfg);
+	return safe;
+}
+
+/* Vets the .gitignore of real directory dir (in the work tree) and of each directory above it
+** up to the work tree's root, each once; false when one is unsafe. */
+static bool gitignores_safe(sl_repo *r, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n + 1 < r->n || strncmp(dir, r->workdir, r->n - 1) != 0 ||
+	    (dir[r->n - 1] != '/' && dir[r->n - 1] != '\0'))
+		return true;   /* outside the work tree: libgit2 is not asked */
+	char *d = sl_xstrdup(dir);
+	bool safe = d != NULL;
+	while (safe && strlen(d) + 1 >= r->n) {
+		if (sl_strmap_get(&r->vetted, d, strlen(d)))
+			break;   /* this one and those above it: vetted */
+		char *gi = sl_xprintf("%s/.gitignore", d);
+		safe = gi && ignore_file_safe(gi);
+		free(gi);
+		char *key = safe ? sl_xstrdup(d) : NULL;   /* the map's keys: freed with it */
+		bool found;
+		sl_strmap_slot *slot = key ? sl_strmap_put(&r->vetted, key, strlen(key), &found) : NULL;
+		if (slot)
+			slot->val = key;
+		else
+			free(key);
+		safe = safe && slot;
+		char *slash = strrchr(d, '/');
+		if (!slash || strlen(d) + 1 == r->n)
+			break;
+		*slash = '\0';
+	}
+	free(d);
+	return safe;
+}
 
 /* True when start_dir or a directory above it holds .git: a directory in no repository does not
 ** load libgit2 (its loading and initialisation cost a run about 15 ms). */
@@ -108,6 +226,7 @@ sl_repo *sl_repo_open(const char *start_dir)
 		r->workdir = sl_xstrdup(git.workdir(r->repo));
 		if (r->workdir) {
 			r->n = strlen(r->workdir);
+			r->unsafe = !own_ignore_files_safe(r->repo);
 			return r;
 		}
 	}
@@ -158,6 +277,12 @@ bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
 		r->last_real = real_beyond(named);
 	}
 	const char *dir = r->last_named ? r->last_real : NULL;
+	if (dir && !r->unsafe && !gitignores_safe(r, dir))
+		r->unsafe = true;
+	if (r->unsafe) {
+		free(dup);
+		return false;   /* libgit2 would hang or backtrack on an ignore file: not asked */
+	}
 	char *full = dir ? sl_xprintf("%s%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name,
 				      is_dir ? "/" : "") : NULL;
 	int ignored = 0;
@@ -178,6 +303,9 @@ void sl_repo_free(sl_repo *r)
 	free(r->workdir);
 	free(r->last_named);
 	free(r->last_real);
+	for (size_t i = 0; i < r->vetted.cap; i++)
+		free(r->vetted.v[i].val);
+	sl_strmap_free(&r->vetted);
 	free(r);
 	git.shutdown();
 }

@@ -548,7 +548,7 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 			break;
 		}
 		unsigned char type = (unsigned char)names[i][-1];
-		if (v->skip && (type == DT_REG || type == DT_DIR) &&
+		if (v->skip && v->skip->skipped && (type == DT_REG || type == DT_DIR) &&
 		    v->skip->skipped(v->skip->ctx, path, type == DT_DIR)) {
 			/* git ignores it */
 		} else if (type == DT_REG) {
@@ -576,14 +576,19 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 				if (lstat(path, &s2) != 0 || !S_ISLNK(s2.st_mode))
 					err = err_fn(path, errno, payload);
 				/* a dangling symlink is skipped silently, as ruff does */
-			} else if (S_ISDIR(s2.st_mode)) {
-				/* a symlinked directory (or one readdir could not type): followed only
-				** while it stays inside the root, so a link to another tree is never
-				** linted, let alone fixed */
-				if (stays_inside(path, root))
+			} else if (S_ISDIR(s2.st_mode) || (S_ISREG(s2.st_mode) && is_yaml_name(names[i]))) {
+				/* a symlinked directory or file (or one readdir could not type):
+				** followed only while it stays inside the root, so a link to another
+				** tree is never read, linted (a declared rule's {value} would print
+				** it) nor fixed; the caller is told (a notice) */
+				bool dir = S_ISDIR(s2.st_mode);
+				if (!stays_inside(path, root))
+					err = v->skip && v->skip->outside
+						? v->skip->outside(v->skip->ctx, path, dir) : SL_OK;
+				else if (dir)
 					err = walk_dir(path, NULL, root, g, v, fn, err_fn, payload);
-			} else if (S_ISREG(s2.st_mode) && is_yaml_name(names[i])) {
-				err = fn(path, payload);
+				else
+					err = fn(path, payload);
 			}
 		}
 		free(path);

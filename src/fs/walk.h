@@ -37,18 +37,22 @@ void sl_walk_globs_free(sl_globs *g);
 
 /* Calls fn(path, payload) for every *.yaml / *.yml file under dir in sorted order, skipping
 ** hidden directories, excluded paths, directories already visited (symlink loops) and
-** symlinked directories that lead outside root (the real path of the directory given; NULL:
-** follow them all). Unreadable subdirectories are reported through err_fn. Stops at the first
+** symlinks to files or directories that lead outside root (the real path of the directory
+** given; NULL: follow them all): a repository's link never makes the walk read elsewhere. Unreadable subdirectories are reported through err_fn. Stops at the first
 ** non-OK return. */
 sl_err sl_walk(const char *dir, const char *root, const sl_globs *g,
 	       sl_err (*fn)(const char *path, void *payload),
 	       sl_err (*err_fn)(const char *path, int errnum, void *payload), void *payload);
 
 /* What a walk skips besides hidden and excluded paths: skipped(ctx, path, is_dir) true for a
-** file or directory (then not descended into) git ignores, say. Symlinks are not asked. */
+** file or directory (then not descended into) git ignores, say (NULL: nothing). Symlinks are
+** not asked. outside(ctx, path, is_dir), when not NULL, is told of each symlink to a *.yaml /
+** *.yml file or a directory whose target lies outside root: the walk never reads it; a non-OK
+** return stops the walk. */
 typedef struct sl_walk_skip {
 	bool (*skipped)(void *ctx, const char *path, bool is_dir);
 	void *ctx;
+	sl_err (*outside)(void *ctx, const char *path, bool is_dir);
 } sl_walk_skip;
 /* sl_walk, skipping what skip says too (NULL: nothing else). */
 sl_err sl_walk_skipping(const char *dir, const char *root, const sl_globs *g,

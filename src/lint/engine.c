@@ -90,6 +90,12 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	p->rule = rule->id;
 	/* a notice is on or off: the severity a config gives it only turns it on */
 	p->severity = rule->notice[0] ? SL_SEV_INFO : f->scope->severity[ri];
+	/* what every producer's message and the object's names may quote whole, cut (the SDK
+	** cuts as it formats; this bounds the rest) */
+	if (!(message = sl_arena_cut(f->arena, message, SL_MESSAGE_MAX))) {
+		f->oom = SL_ENOMEM;
+		return NULL;
+	}
 	p->message = message;
 	char *cut = cut_first_line(f->arena, message);
 	if (cut) {
@@ -104,13 +110,13 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 	p->pointer = pointer ? pointer : "";
 	p->document = (int)doc;
 	if (obj) {
-		p->api_version = obj->api_version;
-		p->kind = obj->kind_name;
-		p->namespace_ = obj->namespace_;
-		p->name = obj->name;
+		p->api_version = sl_arena_cut(f->arena, obj->api_version, SL_QUOTED_MAX);
+		p->kind = sl_arena_cut(f->arena, obj->kind_name, SL_QUOTED_MAX);
+		p->namespace_ = sl_arena_cut(f->arena, obj->namespace_, SL_QUOTED_MAX);
+		p->name = sl_arena_cut(f->arena, obj->name, SL_QUOTED_MAX);
 	}
 	if (unit)
-		p->unit = unit->name;
+		p->unit = sl_arena_cut(f->arena, unit->name, SL_QUOTED_MAX);
 	rec->unit = unit;
 	if (push_finding(f, rec) < 0) {
 		f->oom = SL_ENOMEM;
@@ -362,6 +368,26 @@ static sl_err judge_template(sl_engine *e, sl_file *f, struct parse_payload *pp)
 	return f->oom;
 }
 
+/* The symlink-outside-tree notice of a link a walk did not follow (sl_file.outside). */
+static sl_err note_outside(sl_file *f)
+{
+	bool dir = f->outside == SL_OUTSIDE_DIR;
+	const char *msg = sl_arena_printf(f->arena, "a symbolic link to a %s outside the directory "
+					  "linted: not followed", dir ? "directory" : "file");
+	if (!msg)
+		return SL_ENOMEM;
+	sl_frec *rec = sl_engine_record(f, sl_registry_find("symlink-outside-tree"), 0, 0, 0, "",
+					msg, NULL, NULL);
+	if (rec) {
+		rec->pub.document = -1;   /* about the whole file */
+		rec->pub.notes = dir ? "Nothing under it is read. To lint it, name its target on the "
+				       "command line, or lint the directory that holds both."
+				     : "It is not read. To lint it, name the link or its target on the "
+				       "command line, or lint the directory that holds both.";
+	}
+	return f->oom;
+}
+
 sl_err sl_engine_read(sl_file *f, bool text_only)
 {
 	if (!f->src && f->on_disk && !f->error) {
@@ -430,6 +456,8 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 		err = bind(e, f, &pp);
 	if (!err)
 		err = judge_template(e, f, &pp);
+	if (!err && f->outside)
+		err = note_outside(f);
 	free(pp.syntax);
 	return err ? err : f->oom;
 }
@@ -492,8 +520,8 @@ static sl_err bind(sl_engine *e, sl_file *f, struct parse_payload *pp)
 				sl_finding *p = &f->findings[j]->pub;
 				p->api_version = o->api_version;
 				p->kind = o->kind_name;
-				p->namespace_ = o->namespace_;
-				p->name = o->name;
+				p->namespace_ = sl_arena_cut(f->arena, o->namespace_, SL_QUOTED_MAX);
+				p->name = sl_arena_cut(f->arena, o->name, SL_QUOTED_MAX);
 			}
 		}
 	}

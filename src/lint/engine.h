@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include "schedlint/lint.h"
 #include "util/arena.h"
+#include "util/regex.h"
 #include "config/rule_def.h"
 #include "fs/walk.h"
 #include "sched/index.h"
@@ -114,7 +115,12 @@ typedef struct sl_file {
 	uint32_t view;               /* a build's: its index is views[view - 1] (0: the run's) */
 	bool only_named;             /* a build of the project's, linted for the files named: only
 				        its findings in them (engine's named) are kept */
+	uint8_t outside;             /* a symlink a walk did not follow (SL_OUTSIDE_FILE or _DIR):
+				        never read, its text empty, its one finding the
+				        symlink-outside-tree notice */
 } sl_file;
+
+enum { SL_OUTSIDE_NO, SL_OUTSIDE_FILE, SL_OUTSIDE_DIR };
 
 typedef struct sl_engine {
 	const sl_config *cfg;
@@ -125,6 +131,7 @@ typedef struct sl_engine {
 				        so the heap does not fragment; under keep_lock */
 	pthread_mutex_t keep_lock;
 	uint64_t deciding[2];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in) */
+	sl_regex_budget regex_budget;   /* the run's, for declared rules' patterns (regex.h) */
 	sl_index index;
 	sl_index *views;             /* one per build: the plain files' facts and its own only (an
 				        overlay's facts never reach another overlay) */
@@ -174,6 +181,13 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m);
 ** must not take gigabytes); the next one becomes a last finding that says the file's report
 ** stopped there, and later ones are dropped. */
 #define SL_FINDINGS_MAX 10000
+/* The longest message (before its first line is cut: engine.c), note, and notes of one finding
+** (each cut with "\u2026": sl_arena_cut). What a message quotes of a name or value is cut
+** shorter (SL_QUOTED_MAX, util/arena.h), so a hostile manifest's megabyte name costs a
+** finding no more than this. */
+#define SL_MESSAGE_MAX 4000
+#define SL_NOTE_MAX 4000
+#define SL_NOTES_MAX 12000
 /* A finding's first line is at most this many characters (code points; spec/rules.md "Messages
 ** are short"). Rules keep theirs within it; sl_engine_record cuts a longer one (an object with a
 ** very long name) at a word, marks the cut with "…" and keeps the whole line as the first note. */

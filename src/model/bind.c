@@ -124,17 +124,11 @@ const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *
 
 sl_unit *sl_model_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name)
 {
-	/* The units' array grows only here, by doubling (pointers to units are taken only after
-	** binding has finished). */
-	if (sl_doubling_full(o->n_units)) {
-		sl_unit *nu = sl_arena_alloc(mc->arena, sl_doubling_cap(o->n_units) * sizeof *nu);
-		if (!nu)
-			return NULL;
-		if (o->n_units)
-			memcpy(nu, o->units, o->n_units * sizeof *nu);
-		o->units = nu;
-	}
-	sl_unit *u = &o->units[o->n_units];
+	/* grown geometrically (pointers to units are taken only after binding has finished) */
+	sl_unit *nu = sl_arena_grow(mc->arena, o->units, o->n_units, sizeof *nu);
+	if (!nu)
+		return NULL;
+	sl_unit *u = &nu[o->n_units];
 	memset(u, 0, sizeof *u);
 	u->obj = o;
 	u->role = role;
@@ -142,6 +136,7 @@ sl_unit *sl_model_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const c
 	u->mode = o->mode;
 	u->min_replicas = -1;
 	u->pods = -1;
+	o->units = nu;
 	o->n_units++;
 	return u;
 }

@@ -5,20 +5,14 @@
 #include <string.h>
 #include "model/model.h"
 
-/* The containers' array grows only here, by doubling (arena.h's sl_doubling_full): a pod of n
+/* The containers' array grows only here, by doubling (arena.h's sl_arena_grow): a pod of n
 ** containers costs n copies and 2n elements of arena, not n^2/2 of each. */
 sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, bool init, bool main)
 {
-	size_t n = u->n_containers;
-	if (sl_doubling_full(n)) {
-		sl_container *nc = sl_arena_alloc(mc->arena, sl_doubling_cap(n) * sizeof *nc);
-		if (!nc)
-			return SL_ENOMEM;
-		if (n)
-			memcpy(nc, u->containers, n * sizeof *nc);
-		u->containers = nc;
-	}
-	sl_container *k = &u->containers[n];
+	sl_container *nc = sl_arena_grow(mc->arena, u->containers, u->n_containers, sizeof *nc);
+	if (!nc)
+		return SL_ENOMEM;
+	sl_container *k = &nc[u->n_containers];
 	memset(k, 0, sizeof *k);
 	k->node = c;
 	k->init = init;
@@ -38,6 +32,7 @@ sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, boo
 			}
 		}
 	}
+	u->containers = nc;
 	u->n_containers++;
 	return SL_OK;
 }

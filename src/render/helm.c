@@ -3,6 +3,7 @@
 ** Chart.yaml) and never parsed; `helm template` output is mapped back to them: each document's
 ** "# Source:" comment names its template, and the template's text is walked by keys and
 ** indentation (template actions skipped) to find the line that holds a finding's key path. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +72,48 @@ struct tpl {
 	char *rel;           /* as the Source comment names it, without the chart's name */
 	char *path;          /* the template's path as reported: the chart directory's + rel */
 	sl_source *src;      /* NULL when it cannot be read */
+	bool outside;        /* rel leads out of the chart: never opened */
 };
+
+/* The longest part of a "# Source:" name a note quotes (a stream can name anything). */
+#define SOURCE_QUOTED 200
+
+/* True when rel, a "# Source:" name after the chart's name, stays in the chart as written: not
+** empty, not absolute, no "." or ".." segment, no empty one ("mychart//etc/passwd"), no NUL.
+** Helm writes "<chart>/templates/x.yaml" and "<chart>/charts/<sub>/templates/x.yaml". */
+static bool stays_in_chart(const char *rel, size_t rlen)
+{
+	if (!rlen || memchr(rel, '\0', rlen))
+		return false;
+	for (size_t i = 0; i <= rlen; ) {
+		const char *seg = rel + i;
+		const char *sl = memchr(seg, '/', rlen - i);
+		size_t n = sl ? (size_t)(sl - seg) : rlen - i;
+		if (n == 0 || (n == 1 && seg[0] == '.') || (n == 2 && seg[0] == '.' && seg[1] == '.'))
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+/* True when path, a file under the chart directory dir, resolves inside it (a template
+** symlinked out of the chart does not; one that does not exist, and is no dangling link, is
+** in: reading it fails, and says so). */
+static bool real_in_chart(const char *dir, const char *path)
+{
+	char *rd = realpath(dir, NULL), *rp = realpath(path, NULL);
+	struct stat st;
+	if (!rp && (errno == ENOENT || errno == ENAMETOOLONG || errno == ENOTDIR) &&
+	    lstat(path, &st) != 0) {
+		free(rd);
+		return true;
+	}
+	size_t n = rd ? strlen(rd) : 0;
+	bool in = rd && rp && strncmp(rp, rd, n) == 0 && (rp[n] == '/' || (n == 1 && rd[0] == '/'));
+	free(rd);
+	free(rp);
+	return in;
+}
 
 struct sl_helm {
 	char *dir;
@@ -135,7 +177,10 @@ static const struct tpl *template_of(sl_helm *h, const char *rel, size_t rlen)
 		if (t && (t->rel = sl_xprintf("%.*s", (int)rlen, rel)) &&
 		    (t->path = here ? sl_xprintf("%.*s", (int)rlen, rel)
 				    : sl_xprintf("%s/%.*s", h->dir, (int)rlen, rel))) {
-			if (sl_source_read_file(t->path, t->path, &t->src) != SL_OK) {
+			/* nothing outside the chart is ever opened: a stream's Source names and
+			** the chart's links are not the chart's to leave */
+			t->outside = !stays_in_chart(t->rel, rlen) || !real_in_chart(h->dir, t->path);
+			if (t->outside || sl_source_read_file(t->path, t->path, &t->src) != SL_OK) {
 				sl_source_free(t->src);
 				t->src = NULL;
 			}
@@ -437,10 +482,18 @@ static bool remap_one(sl_helm *h, sl_arena *a, sl_finding *p, const struct sourc
 		return false;
 	uint32_t rline = p->line, rcol = p->column;
 	if (!t->src) {
-		const char *n = sl_arena_printf(a, "%s%sthe template %s this document came "
-						"from (# Source: %.*s) cannot be read",
-						p->notes ? p->notes : "", p->notes ? "\n" : "",
-						t->path, (int)s->vlen, s->v);
+		/* the Source name quoted, cut (SOURCE_QUOTED); the path is that name */
+		int q = s->vlen > SOURCE_QUOTED ? SOURCE_QUOTED : (int)s->vlen;
+		const char *cut = s->vlen > SOURCE_QUOTED ? "…" : "";
+		int pq = strlen(t->path) > 2 * SOURCE_QUOTED ? 2 * SOURCE_QUOTED : (int)strlen(t->path);
+		const char *n = t->outside
+			? sl_arena_printf(a, "%s%sthe template this document names (# Source: %.*s%s) "
+					  "is outside the chart %s: not read", p->notes ? p->notes : "",
+					  p->notes ? "\n" : "", q, s->v, cut, h->dir)
+			: sl_arena_printf(a, "%s%sthe template %.*s%s this document came from (# "
+					  "Source: %.*s%s) cannot be read", p->notes ? p->notes : "",
+					  p->notes ? "\n" : "", pq, t->path,
+					  strlen(t->path) > (size_t)pq ? "…" : "", q, s->v, cut);
 		if (!n)
 			return false;
 		p->notes = n;
@@ -459,10 +512,12 @@ static bool remap_one(sl_helm *h, sl_arena *a, sl_finding *p, const struct sourc
 	const char *how = sp.depth == SIZE_MAX || sp.depth == 0 ? "the document's first line" :
 			  sp.depth == nseg ? "the line of that key" :
 			  "the nearest literal key above it (the rest is made by template actions)";
-	const char *n = sl_arena_printf(a, "%s%srendered at %s:%u:%u (# Source: %.*s); this "
+	const char *n = sl_arena_printf(a, "%s%srendered at %s:%u:%u (# Source: %.*s%s); this "
 					"finding points at %s in the template",
 					p->notes ? p->notes : "", p->notes ? "\n" : "", p->path,
-					(unsigned)rline, (unsigned)rcol, (int)s->vlen, s->v, how);
+					(unsigned)rline, (unsigned)rcol,
+					s->vlen > SOURCE_QUOTED ? SOURCE_QUOTED : (int)s->vlen, s->v,
+					s->vlen > SOURCE_QUOTED ? "…" : "", how);
 	if (!n)
 		return false;
 	p->notes = n;

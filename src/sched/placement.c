@@ -211,11 +211,9 @@ static sl_err pod_requests(const sl_unit *u, const sl_unit *base, sl_placement_p
 
 static sl_err add_toleration(sl_placement_pod *pod, sl_arena *a, sl_toleration t)
 {
-	sl_toleration *v = sl_arena_alloc(a, (pod->n_tols + 1) * sizeof *v);
+	sl_toleration *v = sl_arena_grow(a, pod->tols, pod->n_tols, sizeof *v);
 	if (!v)
 		return SL_ENOMEM;
-	if (pod->n_tols)
-		memcpy(v, pod->tols, pod->n_tols * sizeof *v);
 	v[pod->n_tols++] = t;
 	pod->tols = v;
 	return SL_OK;
@@ -223,14 +221,10 @@ static sl_err add_toleration(sl_placement_pod *pod, sl_arena *a, sl_toleration t
 
 static sl_err add_selector(sl_placement_pod *pod, sl_arena *a, sl_label l, const sl_node *at)
 {
-	sl_label *v = sl_arena_alloc(a, (pod->n_sel + 1) * sizeof *v);
-	const sl_node **w = sl_arena_alloc(a, (pod->n_sel + 1) * sizeof *w);
+	sl_label *v = sl_arena_grow(a, pod->sel, pod->n_sel, sizeof *v);
+	const sl_node **w = sl_arena_grow(a, pod->sel_at, pod->n_sel, sizeof *w);
 	if (!v || !w)
 		return SL_ENOMEM;
-	if (pod->n_sel) {
-		memcpy(v, pod->sel, pod->n_sel * sizeof *v);
-		memcpy(w, pod->sel_at, pod->n_sel * sizeof *w);
-	}
 	v[pod->n_sel] = l;
 	w[pod->n_sel++] = at;
 	pod->sel = v;

@@ -971,33 +971,56 @@ static void from_node_group(sl_pool_set *s, const sl_config *cfg, const struct n
 	finish_static(s, cfg, p);
 }
 
+/* A node's pool name and place, sorted by name then place: a pool's nodes are a run. */
+struct named_node {
+	const char *pool;   /* NULL: no pool label, a pool of its own */
+	size_t i;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named_node *x = a, *y = b;
+	int c = x->pool && y->pool ? strcmp(x->pool, y->pool) : !x->pool - !y->pool;
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The pools of the nodes: those that share a pool label value are one, in the order of their
+** first node; a node without one is a pool of its own. Sorted, not compared pairwise: a dump of
+** 40 000 on-prem nodes without a pool label is 40 000 pools in O(n log n). */
 static sl_err from_nodes(sl_pool_set *s, const sl_config *cfg, const struct node_ref *nodes,
 			 size_t n)
 {
-	bool *done = sl_xcalloc(n ? n : 1, sizeof *done);
+	struct named_node *by = sl_xmalloc((n ? n : 1) * sizeof *by);
+	size_t *run = sl_xmalloc((n ? n : 1) * sizeof *run);   /* node i's run's start in by */
 	struct node_ref *group = sl_xmalloc((n ? n : 1) * sizeof *group);
-	if (!done || !group) {
-		free(done);
+	if (!by || !run || !group) {
+		free(by);
+		free(run);
 		free(group);
 		return SL_ENOMEM;
 	}
+	for (size_t i = 0; i < n; i++)
+		by[i] = (struct named_node){node_pool_name(nodes[i].node), i};
+	if (n)
+		qsort(by, n, sizeof *by, cmp_named);
+	for (size_t k = 0; k < n; k++)
+		run[by[k].i] = k && by[k].pool && by[k - 1].pool &&
+			       strcmp(by[k].pool, by[k - 1].pool) == 0 ? run[by[k - 1].i] : k;
 	for (size_t i = 0; i < n; i++) {
-		if (done[i])
-			continue;
-		const char *pn = node_pool_name(nodes[i].node);
+		size_t k = run[i];
+		if (by[k].i != i)
+			continue;   /* not its pool's first node: grouped already */
 		size_t g = 0;
-		for (size_t j = i; j < n; j++) {
-			const char *pj = done[j] ? NULL : node_pool_name(nodes[j].node);
-			if (j == i || (pn && pj && strcmp(pn, pj) == 0)) {
-				group[g++] = nodes[j];
-				done[j] = true;
-			}
-		}
+		do
+			group[g++] = nodes[by[k++].i];
+		while (k < n && by[k].pool && run[by[k].i] == run[i]);
+		const char *pn = by[run[i]].pool;
 		const char *name = pn ? pn : sl_scalar(sl_map_get(sl_map_get(nodes[i].node, "metadata"),
 								      "name"));
 		from_node_group(s, cfg, group, g, name);
 	}
-	free(done);
+	free(by);
+	free(run);
 	free(group);
 	return s->oom ? SL_ENOMEM : SL_OK;
 }

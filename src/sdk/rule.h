@@ -71,6 +71,9 @@ const sl_index *sl_ctx_index(const sl_ctx *ctx);
 sl_arena *sl_ctx_arena(sl_ctx *ctx);
 /* The file being linted. */
 const sl_source *sl_ctx_source(const sl_ctx *ctx);
+/* The run's budget for user-written patterns (util/regex.h: sl_regex_match_budget). */
+struct sl_regex_budget;
+struct sl_regex_budget *sl_ctx_regex_budget(sl_ctx *ctx);
 /* The rule running: for rules made at run time (declared rules, plugins), whose descriptor is
 ** the head of their own data. */
 const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx);

@@ -19,6 +19,7 @@ struct sl_report {
 const sl_config *sl_ctx_config(const sl_ctx *ctx) { return ctx->file->scope->cfg; }
 const sl_index *sl_ctx_index(const sl_ctx *ctx) { return ctx->index; }
 sl_arena *sl_ctx_arena(sl_ctx *ctx) { return ctx->file->arena; }
+struct sl_regex_budget *sl_ctx_regex_budget(sl_ctx *ctx) { return &ctx->eng->regex_budget; }
 const sl_source *sl_ctx_source(const sl_ctx *ctx) { return ctx->file->src; }
 long long sl_ctx_unit_gpus(sl_ctx *ctx, const sl_unit *u) { return sl_gpu_unit_count(sl_ctx_config(ctx), u); }
 void **sl_ctx_object_cache(sl_ctx *ctx) { return &ctx->object_cache; }
@@ -28,14 +29,16 @@ const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_object *o = ctx->obj;
 	if (!o || u < o->units || u >= o->units + o->n_units)
-		return sl_object_unit_label(u, ctx->file->arena);
+		return sl_arena_cut(ctx->file->arena, sl_object_unit_label(u, ctx->file->arena),
+				    2 * SL_QUOTED_MAX);
 	/* rules ask for the label of the unit they check, often before they know they report */
 	size_t i = (size_t)(u - o->units);
 	if (!ctx->labels && !(ctx->labels = sl_arena_zalloc(ctx->file->arena,
 							    o->n_units * sizeof *ctx->labels)))
 		return NULL;
-	if (!ctx->labels[i])
-		ctx->labels[i] = sl_object_unit_label(u, ctx->file->arena);
+	if (!ctx->labels[i])   /* "Pod <a megabyte name>": cut, as it goes into every message */
+		ctx->labels[i] = sl_arena_cut(ctx->file->arena, sl_object_unit_label(u, ctx->file->arena),
+					      2 * SL_QUOTED_MAX);
 	return ctx->labels[i];
 }
 
@@ -80,7 +83,8 @@ const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c)
 {
 	const char *l;
 	if (c->name)
-		l = sl_arena_printf(ctx->file->arena, "%scontainer \"%s\"", c->init ? "init " : "", c->name);
+		l = sl_arena_printf(ctx->file->arena, "%scontainer \"%s\"", c->init ? "init " : "",
+				    sl_arena_cut(ctx->file->arena, c->name, SL_QUOTED_MAX));
 	else if (c->node->parent && c->node->parent->type == SL_NODE_MAP)
 		l = sl_scalar(sl_node_key(c->node));
 	else
@@ -107,16 +111,13 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 	sl_file *f = ctx->file;
 	if (ctx->file->scope->severity[ctx->rule_index] == SL_SEV_OFF || !at)
 		return NULL;
-	va_list ap2;
-	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	char *msg = n >= 0 ? sl_arena_alloc(f->arena, (size_t)n + 1) : NULL;
+	/* cut (SL_MESSAGE_MAX): a message quoting a megabyte name, for each of thousands of
+	** findings, would take gigabytes */
+	char *msg = sl_arena_vprintf_cut(f->arena, SL_MESSAGE_MAX, fmt, ap);
 	if (!msg) {
 		f->oom = SL_ENOMEM;
 		return NULL;
 	}
-	vsnprintf(msg, (size_t)n + 1, fmt, ap);
 	const sl_doc *doc = sl_node_doc(at);
 	/* a node of a template in another file (a TrainJob's runtime's containers): the finding
 	** goes at the unit's own field that names it, its pointer with it */
@@ -160,14 +161,18 @@ sl_err sl_report_note(sl_ctx *ctx, sl_report *r, const char *fmt, ...)
 	if (!r)
 		return SL_OK;
 	sl_file *f = ctx->file;
+	const char *old = r->rec.pub.notes;
+	size_t lo = old ? strlen(old) : 0;
+	if (lo >= SL_NOTES_MAX)
+		return SL_OK;   /* full: the last note ends in "…" */
 	va_list ap;
 	va_start(ap, fmt);
-	char *note = sl_arena_vprintf(f->arena, fmt, ap);
+	char *note = sl_arena_vprintf_cut(f->arena, lo + SL_NOTE_MAX < SL_NOTES_MAX ? SL_NOTE_MAX
+					  : SL_NOTES_MAX - lo, fmt, ap);
 	va_end(ap);
-	const char *old = r->rec.pub.notes;
 	char *all = note;
 	if (note && old) {   /* old, a line break, note: copied, not formatted again */
-		size_t lo = strlen(old), ln = strlen(note);
+		size_t ln = strlen(note);
 		if ((all = sl_arena_alloc(f->arena, lo + ln + 2))) {
 			memcpy(all, old, lo);
 			all[lo] = '\n';

@@ -320,6 +320,44 @@ char *sl_arena_vprintf(sl_arena *a, const char *fmt, va_list ap)
 	return p;
 }
 
+/* The length of s[0..n) cut to at most cap - 3 bytes at a character boundary. */
+static size_t cut_at(const char *s, size_t cap)
+{
+	size_t at = cap - 3;
+	while (at > 0 && ((unsigned char)s[at] & 0xC0) == 0x80)
+		at--;   /* back to the first byte of the character cut */
+	return at;
+}
+
+const char *sl_arena_cut(sl_arena *a, const char *s, size_t cap)
+{
+	if (!s || strnlen(s, cap + 1) <= cap)
+		return s;
+	size_t at = cut_at(s, cap);
+	char *p = text_alloc(a, at + 4);
+	if (!p)
+		return NULL;
+	memcpy(p, s, at);
+	memcpy(p + at, "\u2026", 4);
+	return p;
+}
+
+char *sl_arena_vprintf_cut(sl_arena *a, size_t cap, const char *fmt, va_list ap)
+{
+	char small[256];
+	char *buf = cap < sizeof small ? small : sl_xmalloc(cap + 1);
+	if (!buf)
+		return NULL;
+	int n = vsnprintf(buf, cap + 1, fmt, ap);
+	size_t len = n < 0 ? 0 : (size_t)n <= cap ? (size_t)n : cut_at(buf, cap) + 3;
+	if ((size_t)n > cap && n >= 0)
+		memcpy(buf + len - 3, "\u2026", 3);
+	char *p = n < 0 ? NULL : sl_arena_strndup(a, buf, len);
+	if (buf != small)
+		free(buf);
+	return p;
+}
+
 char *sl_arena_printf(sl_arena *a, const char *fmt, ...)
 {
 	va_list ap;
@@ -327,6 +365,19 @@ char *sl_arena_printf(sl_arena *a, const char *fmt, ...)
 	char *p = sl_arena_vprintf(a, fmt, ap);
 	va_end(ap);
 	return p;
+}
+
+void *sl_arena_grow(sl_arena *a, void *v, size_t n, size_t size)
+{
+	if (!sl_doubling_full(n))
+		return v;   /* room left: n rounded up to a power of two is what was allocated */
+	size_t cap = sl_doubling_cap(n);
+	if (cap > SIZE_MAX / size)
+		return NULL;
+	void *nv = sl_arena_alloc(a, cap * size);
+	if (nv && n)
+		memcpy(nv, v, n * size);
+	return nv;
 }
 
 size_t sl_arena_used(const sl_arena *a)

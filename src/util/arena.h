@@ -37,6 +37,23 @@ char *sl_arena_printf(sl_arena *a, const char *fmt, ...)
 const char *sl_arena_list_add(sl_arena *a, const char *list, const char *item);
 /* sl_arena_printf with a va_list (ap is consumed). */
 char *sl_arena_vprintf(sl_arena *a, const char *fmt, va_list ap);
+/* The most of one name or value a message, a note or a finding's fields quote: a manifest's
+** name can be a megabyte, and is quoted in every finding of its object (names are at most 253
+** characters in Kubernetes). */
+#define SL_QUOTED_MAX 256
+/* s when it is at most cap bytes, else its first bytes (never inside a UTF-8 sequence) and
+** "\u2026" in at most cap bytes, copied into a (cap >= 4); NULL when out of memory (s NULL:
+** NULL). */
+const char *sl_arena_cut(sl_arena *a, const char *s, size_t cap);
+/* sl_arena_vprintf cut as sl_arena_cut cuts (ap is consumed): whatever the arguments, at most
+** cap + 1 bytes of a are used. */
+char *sl_arena_vprintf_cut(sl_arena *a, size_t cap, const char *fmt, va_list ap);
+/* An array of n elements of size bytes, v, with room for one more: v itself while its room
+** lasts, else a copy in a with twice the room. The room is implied by n (sl_doubling_full's
+** rule, below), so an array must only ever grow through this (never be made another way and then
+** grown), one element at a time: then appending n elements costs O(n) time and arena, not
+** O(n^2) as a copy per element does. NULL when out of memory. */
+void *sl_arena_grow(sl_arena *a, void *v, size_t n, size_t size);
 /* Bytes handed out so far (for limits and the benchmark). */
 size_t sl_arena_used(const sl_arena *a);
 

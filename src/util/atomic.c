@@ -110,8 +110,9 @@ void sl_atomic_cancel(sl_atomic *a)
 
 /* --- the public writer (schedlint/atomic.h) ------------------------------------------------- */
 
-/* Where a write to path goes: path, or for a symbolic link the file it points to (which need not
-** exist yet), so the link stays a link. NULL when out of memory. */
+/* Where a write to path goes: path, or for a symbolic link the file it leads to (which need not
+** exist yet), so the link stays a link: only for a path through_link lets pass (outside the
+** working directory's tree: /dev/stdout redirected to a file). NULL when out of memory. */
 static char *link_target(const char *path)
 {
 	char real[PATH_MAX], link[PATH_MAX];
@@ -130,6 +131,48 @@ static char *link_target(const char *path)
 	char *joined = copy ? sl_xprintf("%s/%s", dirname(copy), link) : NULL;
 	free(copy);
 	return joined;
+}
+
+/* Why a report may not be written at path, or NULL (malloc'd; "" when out of memory): a report
+** file is the caller's to name but never the repository's to redirect, so a symbolic link in the
+** working directory's tree is never followed. Its last component may not be one, nor any
+** directory on the way below the working directory (schedlint.sarif, reports/x.json): a pull
+** request could commit either, and the CI job would write wherever it leads (~/.bashrc). A path
+** outside the working directory (/dev/stdout, /tmp/x.json) is the caller's own: a link there is
+** written through (link_target), never replaced. (A device or a FIFO, /dev/stdout to a pipe, is
+** written in place before this is asked.) */
+static char *through_link(const char *path)
+{
+	size_t from = 0;   /* where the components the repository could have made start */
+	if (path[0] == '/') {
+		char cwd[PATH_MAX];
+		size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+		if (!n || strncmp(path, cwd, n) != 0 || (path[n] != '/' && n > 1))
+			return NULL;
+		from = n > 1 ? n + 1 : 1;
+	}
+	char *copy = sl_xstrdup(path);
+	if (!copy)
+		return sl_xstrdup("");
+	char *why = NULL;
+	struct stat st;
+	for (char *p = copy + from; !why; p++) {
+		bool last = !(p = strchr(p, '/'));
+		if (!last && p == copy + from)
+			continue;   /* an empty component ("a//b") */
+		if (!last)
+			*p = '\0';
+		if (lstat(copy, &st) == 0 && S_ISLNK(st.st_mode))
+			why = last ? sl_xprintf("it is a symbolic link (a report is never written through "
+						"one: remove the link, or name the file it leads to)")
+				   : sl_xprintf("its directory %s is a symbolic link (a report is never "
+						"written through one)", copy + from);
+		if (last)
+			break;
+		*p = '/';
+	}
+	free(copy);
+	return why;
 }
 
 /* SL_EIO with *why: "[what: ]strerror(e)". */
@@ -156,6 +199,8 @@ sl_err sl_atomic_check(const char *path, char **why)
 		return failed(why, NULL, e);
 	if (exists && !S_ISREG(st.st_mode))
 		return access(path, W_OK) == 0 ? SL_OK : failed(why, NULL, errno);
+	if ((*why = through_link(path)))
+		return **why ? SL_EIO : SL_ENOMEM;
 	sl_atomic a = {.fd = -1};
 	if (!(a.dest = link_target(path)))
 		return SL_ENOMEM;
@@ -192,6 +237,10 @@ sl_err sl_atomic_begin(const char *path, sl_atomic **out_a, FILE **out, char **w
 		*out_a = a;
 		*out = a->out;
 		return SL_OK;
+	}
+	if ((*why = through_link(path))) {
+		free(a);
+		return **why ? SL_EIO : SL_ENOMEM;
 	}
 	sl_err err = (a->dest = link_target(path)) ? sl_atomic_start(a, a->dest) : SL_ENOMEM;
 	if (err) {

@@ -3,6 +3,7 @@
 ** found valgrind's header), matching under limits, and the patterns users write (declared
 ** rules, JSON Schema): compiled with PCRE2's message on failure, kept in lists to free. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "util/arena.h"
@@ -43,9 +44,24 @@ int sl_regex_match(const pcre2_code *code, const char *s, size_t len, size_t sta
 	return pcre2_match(code, (PCRE2_SPTR)(s ? s : ""), len, start, 0, md, limits);
 }
 
+int sl_regex_match_budget(const pcre2_code *code, const char *s, size_t len, size_t start,
+			  pcre2_match_data *md, sl_regex_budget *budget)
+{
+	if (budget && atomic_load(&budget->spent) >= SL_REGEX_RUN_BUDGET)
+		return SL_REGEX_BUDGET_SPENT;
+	int rc = sl_regex_match(code, s, len, start, md);
+	if (budget)
+		atomic_fetch_add(&budget->spent, rc == PCRE2_ERROR_MATCHLIMIT ||
+				 rc == PCRE2_ERROR_DEPTHLIMIT ? SL_REGEX_MATCH_LIMIT : len + 1);
+	return rc;
+}
+
 const char *sl_regex_error(int rc)
 {
 	switch (rc) {
+	case SL_REGEX_BUDGET_SPENT:
+		return "was not run: the run's budget for patterns is spent (16 matches' worth of "
+		       "the match limit; a pattern that backtracks catastrophically spends it)";
 	case PCRE2_ERROR_MATCHLIMIT: return "hit the match limit";
 	case PCRE2_ERROR_DEPTHLIMIT: return "hit the depth limit";
 	case PCRE2_ERROR_HEAPLIMIT: return "hit the heap limit";

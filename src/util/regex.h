@@ -23,6 +23,20 @@ void sl_regex_jit(pcre2_code *code);
 ** could not be decided, which a caller must report, never take as "no match". */
 int sl_regex_match(const pcre2_code *code, const char *s, size_t len, size_t start,
 		   pcre2_match_data *md);
+/* A run's budget for user-written patterns (a declared rule's schema and selectors): the match
+** limit bounds one match, not a run, and a catastrophic pattern over thousands of values would
+** spend it on each. Every match is charged (a match stopped by the limit SL_REGEX_MATCH_LIMIT,
+** another the length of its subject); once SL_REGEX_RUN_BUDGET is spent the run's matches are
+** not run and give SL_REGEX_BUDGET_SPENT, undecided like a limit. Zeroed: a fresh budget.
+** Shared by the run's threads. */
+#define SL_REGEX_RUN_BUDGET (16ull * SL_REGEX_MATCH_LIMIT)
+#define SL_REGEX_BUDGET_SPENT (-10000)
+typedef struct sl_regex_budget {
+	_Atomic unsigned long long spent;
+} sl_regex_budget;
+/* sl_regex_match charged to budget (NULL: none). */
+int sl_regex_match_budget(const pcre2_code *code, const char *s, size_t len, size_t start,
+			  pcre2_match_data *md, sl_regex_budget *budget);
 /* A phrase for a negative sl_regex_match result, for messages ("hit the match limit"). */
 const char *sl_regex_error(int rc);
 

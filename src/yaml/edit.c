@@ -366,6 +366,16 @@ static bool is_block_fragment(const char *frag)
 	       (frag[0] && frag[strlen(frag) - 1] == ':');
 }
 
+/* True when a fragment is one "key: value" entry that reads the same inside "{...}": one line,
+** one ": ", and no character a flow collection gives a meaning to (",[]{}#") nor a property
+** or block indicator at the start. */
+static bool flow_entry(const char *frag)
+{
+	const char *sep = strstr(frag, ": ");
+	return sep && !strstr(sep + 2, ": ") && !strpbrk(frag, "\r\n,[]{}#") &&
+	       !strchr("-?:&*!|>%@`", frag[0]) && sep[2] && sep[strlen(sep) - 1] != ':';
+}
+
 /* The end of the line holding the last byte of n: where text after n is inserted. */
 static size_t after_node(const sl_source *src, const sl_node *n)
 {
@@ -385,16 +395,20 @@ const char *sl_edit_render_map_entry(sl_arena *a, const sl_source *src, const sl
 		return NULL;
 	sl_strbuf b = {0};
 	if (map->style || map->u.map.n == 0) {
-		/* flow mapping ("{a: 1}" or "{}"): inline entries only */
-		if (!map->style || is_block_fragment(fragment) || map->end < 1 ||
+		/* flow mapping ("{a: 1}" or "{}"): inline entries only, a one-entry mapping
+		** fragment written as a flow mapping ("limits: {nvidia.com/gpu: 1}") */
+		bool inline_map = flow_entry(fragment);
+		if (!map->style || (is_block_fragment(fragment) && !inline_map) || map->end < 1 ||
 		    src->data[map->end - 1] != '}')
 			return NULL;
 		*offset = map->end - 1;
 		if (map->u.map.n)
 			sl_strbuf_addstr(&b, ", ");
 		sl_strbuf_addstr(&b, key);
-		sl_strbuf_addstr(&b, ": ");
+		sl_strbuf_addstr(&b, inline_map ? ": {" : ": ");
 		sl_strbuf_addstr(&b, fragment);
+		if (inline_map)
+			sl_strbuf_addstr(&b, "}");
 		return sb_finish(&b, a);
 	}
 	size_t col = sl_edit_line_indent(src, with_properties(src, map->u.map.pairs[0].key));

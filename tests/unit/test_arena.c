@@ -4,6 +4,7 @@
 ** buffer), sl_arena_used accounting, size overflow, and allocation-failure injection
 ** through sl_arena_fail_after (NULL back, never a crash, the arena still usable after). */
 #include <criterion/criterion.h>
+#include <stdarg.h>
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -423,3 +424,58 @@ Test(arena, a_reset_arena_reuses_its_chunks)
 	sl_arena_free(a);
 }
 #endif
+
+static char *cut_printf(sl_arena *a, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = sl_arena_vprintf_cut(a, cap, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+/* What a message quotes is cut: never past cap, never inside a UTF-8 sequence, "…" at the cut;
+** a short string is itself (no copy). */
+Test(arena, cuts_keep_characters_whole)
+{
+	sl_arena *a = sl_arena_new();
+	const char *s = "short";
+	cr_expect_eq(sl_arena_cut(a, s, 8), s);
+	cr_expect_str_eq(sl_arena_cut(a, "abcdefghij", 8), "abcde\u2026");
+	/* "é" is two bytes: a cut that would split it goes before it */
+	cr_expect_str_eq(sl_arena_cut(a, "abcd\u00e9fghij", 8), "abcd\u2026");
+	cr_expect_null(sl_arena_cut(a, NULL, 8));
+	size_t big = 1 << 20;
+	char *huge = malloc(big + 1);
+	cr_assert_not_null(huge);
+	memset(huge, 'n', big);
+	huge[big] = '\0';
+	size_t before = sl_arena_used(a);
+	char *m = cut_printf(a, 4000, "Pod %s: bad", huge);
+	cr_expect_eq(strlen(m), 4000);
+	cr_expect_eq(strcmp(m + 3997, "\u2026"), 0);
+	cr_expect_leq(sl_arena_used(a) - before, 4001, "no more than the cut message is kept");
+	cr_expect_str_eq(cut_printf(a, 4000, "%s-%d", "x", 7), "x-7");
+	free(huge);
+	sl_arena_free(a);
+}
+
+/* An array grown one element at a time doubles its room: 100 000 appends keep every element
+** and use O(n) arena (a copy per append would use n^2 / 2 elements' worth). */
+Test(arena, arrays_grow_geometrically)
+{
+	sl_arena *a = sl_arena_new();
+	size_t before = sl_arena_used(a);
+	int *v = NULL;
+	size_t n = 0;
+	for (; n < 100000; n++) {
+		v = sl_arena_grow(a, v, n, sizeof *v);
+		cr_assert_not_null(v);
+		v[n] = (int)n;
+	}
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(v[i], (int)i);
+	cr_expect_lt(sl_arena_used(a) - before, 4 * n * sizeof *v, "%zu bytes",
+		     sl_arena_used(a) - before);
+	sl_arena_free(a);
+}

@@ -129,6 +129,18 @@ Test(fix, flow_collections)
 	free(out);
 	cr_expect_null(sl_edit_render_map_entry(d->a, d->src, &d->st, at(d, m), "b", "c: 1\nd: 2", &off),
 		       "a block fragment into a flow mapping is declined");
+	/* a one-entry mapping fragment goes in as a flow mapping; one a flow would misread is
+	** declined */
+	t = sl_edit_render_map_entry(d->a, d->src, &d->st, at(d, m), "limits", "nvidia.com/gpu: 1",
+				     &off);
+	out = apply1(d, off, 0, t);
+	cr_expect_str_eq(out, "m: {a: 1, limits: {nvidia.com/gpu: 1}}\ns: [x]\ne: {}\n");
+	free(out);
+	static const char *const misread[] = {"k: a,b", "k: [x]", "k: v # c", "- k: v", "k: v: w",
+					      "k:", "&a k: v"};
+	for (size_t i = 0; i < sizeof misread / sizeof *misread; i++)
+		cr_expect_null(sl_edit_render_map_entry(d->a, d->src, &d->st, at(d, m), "b", misread[i],
+							&off), "%s", misread[i]);
 	t = sl_edit_render_seq_item(d->a, d->src, &d->st, at(d, s), "key: y", &off);
 	out = apply1(d, off, 0, t);
 	cr_expect_str_eq(out, "m: {a: 1}\ns: [x, {key: y}]\ne: {}\n");

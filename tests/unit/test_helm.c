@@ -345,3 +345,43 @@ Test(helm, findings_move_to_the_template_lines)
 	sl_arena_free(r.f.arena);
 	sl_source_free(r.f.src);
 }
+
+/* A Source name that leaves the chart (a ".." or empty segment, an absolute path) or a template
+** symlinked out of it: never opened, the finding stays where it was rendered, the note says so;
+** a long name is cut in the note. */
+Test(helm, nothing_outside_the_chart_is_read)
+{
+	write_file(root, "secret.yaml", "kind: Pod\n");
+	char link[1024], text[4096];
+	snprintf(link, sizeof link, "%s/templates/link.yaml", chart);
+	cr_assert_eq(symlink("../../secret.yaml", link), 0);
+	char longname[1200];
+	memset(longname, 'x', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	snprintf(text, sizeof text, "---\n# Source: inference/../secret.yaml\nkind: Pod\n"
+		 "---\n# Source: inference/%s/secret.yaml\nkind: Pod\n"
+		 "---\n# Source: inference/templates/link.yaml\nkind: Pod\n"
+		 "---\n# Source: inference/templates/%s\nkind: Pod\n", root, longname);
+	rendered r = {0};
+	cr_assert_eq(sl_source_from_buffer("rendered.yaml", text, strlen(text), &r.f.src), SL_OK);
+	r.f.arena = sl_arena_new();
+	r.f.findings = r.ptrs;
+	for (int i = 0; i < 4; i++)
+		add(&r, "kind: Pod", i, "/kind");
+	sl_helm *h = NULL;
+	cr_assert_eq(sl_helm_new(chart, &h, NULL), SL_OK);
+	cr_assert_eq(sl_remap_helm(h, &r.f), SL_OK);
+	for (int i = 0; i < 3; i++) {
+		const sl_finding *f = &r.recs[i].pub;
+		cr_expect_str_eq(f->path, "rendered.yaml");
+		cr_expect(f->notes && strstr(f->notes, ") is outside the chart ") &&
+			  strstr(f->notes, ": not read"), "%d: %s", i, f->notes);
+	}
+	const sl_finding *f = &r.recs[3].pub;
+	cr_expect_str_eq(f->path, "rendered.yaml");
+	cr_expect(f->notes && strstr(f->notes, "cannot be read") && strlen(f->notes) < 700 &&
+		  strstr(f->notes, "x\u2026)"), "%s", f->notes);
+	sl_helm_free(h);
+	sl_arena_free(r.f.arena);
+	sl_source_free(r.f.src);
+}

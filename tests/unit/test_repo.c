@@ -86,3 +86,38 @@ Test(repo, ignore_rules_are_gits)
 	sl_repo_free(r);
 	remove_repo();
 }
+
+/* An ignore file libgit2 would hang on (a FIFO: it opens them blocking) or backtrack on (a
+** pattern of many stars) is vetted first, opened non-blocking: libgit2 is then asked nothing
+** more, and nothing hangs; the ones met before still count. */
+Test(repo, an_unsafe_ignore_file_is_never_given_to_libgit2)
+{
+	scratch_repo();
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/a/b/.gitignore", root);
+	cr_assert_eq(mkfifo(p, 0600), 0);
+	sl_repo *r = sl_repo_open(root);
+	cr_assert_not_null(r);
+#define IGN(rel, dir) (snprintf(p, sizeof p, "%s/%s", root, rel), sl_repo_ignored(r, p, dir))
+	cr_expect(IGN("x.out.yaml", false), "the root's .gitignore is safe: asked");
+	cr_expect(!IGN("a/b/x.out.yaml", false), "a/b/.gitignore is a FIFO: not asked (no hang)");
+	cr_expect(!IGN("x.out.yaml", false), "and nothing more is asked");
+	sl_repo_free(r);
+	/* a pattern libgit2's wildmatch backtracks on; and the same in info/exclude */
+	snprintf(p, sizeof p, "%s/a/b/.gitignore", root);
+	cr_assert_eq(unlink(p), 0);
+	put("a/b/.gitignore", "*a*a*a*a*a*a*a*a*a*a*b\n");
+	r = sl_repo_open(root);
+	cr_assert_not_null(r);
+	cr_expect(IGN("a/local.yaml", false), "a/.gitignore is safe");
+	cr_expect(!IGN("a/b/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.yaml", false));
+	sl_repo_free(r);
+	put("a/b/.gitignore", "**/x/**/*.yaml\n");
+	put(".git/info/exclude", "*a*a*a*a*a*a*a*b\n");
+	r = sl_repo_open(root);
+	cr_assert_not_null(r);
+	cr_expect(!IGN("x.out.yaml", false), "info/exclude is unsafe: nothing is asked");
+#undef IGN
+	sl_repo_free(r);
+	remove_repo();
+}

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "extend/schema.h"
+#include "util/regex.h"
 
 #ifndef SUITE_DIR
 #define SUITE_DIR "/usr/share/json-schema-test-suite/tests/draft7"
@@ -290,5 +291,56 @@ Test(schema, a_recursive_ref_and_a_backtracking_pattern_end_quickly)
 	done(&r);
 	run(&r, "$ref: '#'\n", "a: 1\n");   /* refers to itself, never reaches the data */
 	cr_assert_eq(r.rc, 0);
+	done(&r);
+}
+
+/* A schema that refers to itself twice at each level is evaluated once per (schema, node): 60
+** levels would be 2^60 evaluations, and the failure at the deepest node is still found. */
+Test(schema, a_ref_is_evaluated_once_per_node)
+{
+	struct run r;
+	char data[1024] = "d: ";
+	for (int i = 0; i < 60; i++)
+		strcat(data, "{a: ");
+	strcat(data, "1");
+	for (int i = 0; i < 60; i++)
+		strcat(data, "}");
+	strcat(data, "\n");
+	run(&r, "properties: {d: {$ref: '#/definitions/n'}}\n"
+		"definitions:\n"
+		"  n:\n"
+		"    allOf:\n"
+		"    - type: [object, string]\n"
+		"    - properties: {a: {$ref: '#/definitions/n'}}\n"
+		"    - properties: {a: {$ref: '#/definitions/n'}}\n", data);
+	cr_assert_eq(r.rc, 0);
+	cr_expect(strstr(r.f.message, "a 1 is a number, not a string or an object"), "%s", r.f.message);
+	at(&r, 1, 244);
+	done(&r);
+}
+
+/* A run's patterns share one budget: once spent, a pattern is not matched, the failure says
+** so, and unrun counts what was not matched. */
+Test(schema, the_runs_budget_for_patterns)
+{
+	struct run r;
+	char data[8192] = "";
+	for (int i = 0; i < 40; i++)
+		sprintf(data + strlen(data), "k%02d: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!\n", i);
+	const sl_node *sn = parse(&r.sd, "additionalProperties: {pattern: '^(a|aa)+$'}\n");
+	sl_schema_problem pb;
+	cr_assert_eq(sl_schema_compile(sn, &r.s, &pb), SL_OK, "%s", pb.message);
+	const sl_node *dn = parse(&r.dd, data);
+	r.a = sl_arena_new();
+	sl_regex_budget budget = {0};
+	cr_assert_eq(sl_schema_validate_budget(r.s, dn, r.a, &budget, &r.f), 0);
+	cr_expect_eq(r.f.unrun, 40 - SL_REGEX_RUN_BUDGET / SL_REGEX_MATCH_LIMIT,
+		     "16 at the match limit, the rest not run (%zu)", r.f.unrun);
+	cr_expect(strstr(r.f.message, "hit the match limit"), "%s", r.f.message);
+	sl_arena_free(r.a);
+	r.a = sl_arena_new();
+	cr_assert_eq(sl_schema_validate_budget(r.s, dn, r.a, &budget, &r.f), 0);
+	cr_expect_eq(r.f.unrun, 40, "spent: nothing runs");
+	cr_expect(strstr(r.f.message, "budget for patterns is spent"), "%s", r.f.message);
 	done(&r);
 }

@@ -2,7 +2,7 @@
 ** test_util.c: the drawer of small tools every layer uses (src/util/): the one hash (FNV-1a,
 ** against its published vectors), the one hash table (strmap.h), the one growable buffer
 ** (strbuf.h), the one walk up (path.h) and where it stops, the one atomic-file writer
-** (atomic.h): whole or not at all, a symlink written through, signals held until the rename. */
+** (atomic.h): whole or not at all, a symlink refused, signals held until the rename. */
 #include <criterion/criterion.h>
 #include <signal.h>
 #include <limits.h>
@@ -303,7 +303,8 @@ Test(atomic, whole_or_not_at_all, .init = up_setup, .fini = up_teardown)
 	sl_atomic_abort(a);
 	cr_expect_str_eq(slurp(path), "first\n");
 	cr_expect_eq(entries(dir), 1, "only the file");
-	/* a symbolic link is written through and stays a link */
+	/* outside the working directory's tree a symbolic link is the caller's own (/dev/stdout
+	** redirected to a file): written through, the link kept */
 	char link[PATH_MAX * 2];
 	snprintf(link, sizeof link, "%s/link.json", dir);
 	cr_assert_eq(symlink("report.json", link), 0);
@@ -313,6 +314,29 @@ Test(atomic, whole_or_not_at_all, .init = up_setup, .fini = up_teardown)
 	struct stat st;
 	cr_expect(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
 	cr_expect_str_eq(slurp(path), "third\n");
+	/* in it (a repository linted in CI could commit the link) never followed: the link itself,
+	** by a relative or an absolute path, and a linked directory on the way are refused, the
+	** link and its target untouched */
+	char cwd[PATH_MAX], outer[PATH_MAX * 2];
+	cr_assert_not_null(getcwd(cwd, sizeof cwd));
+	snprintf(outer, sizeof outer, "%s/outer", up_root);
+	cr_assert_eq(chdir(outer), 0);
+	cr_assert_eq(symlink("plain", "linked"), 0);
+	const char *refused[] = {"plain/link.json", link, "linked/report.json", "./linked//new.json"};
+	const char *said[] = {"it is a symbolic link", "it is a symbolic link",
+			      "its directory linked is a symbolic link",
+			      "its directory ./linked is a symbolic link"};
+	for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+		cr_expect_eq(sl_atomic_begin(refused[i], &a, &out, &why), SL_EIO, "%s", refused[i]);
+		cr_expect(why && strstr(why, said[i]), "%s: %s", refused[i], why ? why : "(null)");
+		free(why);
+		cr_expect_eq(sl_atomic_check(refused[i], &why), SL_EIO, "%s", refused[i]);
+		free(why);
+	}
+	cr_assert_eq(chdir(cwd), 0);
+	cr_expect(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	cr_expect_str_eq(slurp(path), "third\n");
+	cr_expect_eq(entries(dir), 2, "the file and the link only");
 	/* a directory, and a directory that does not exist, are refused with a reason */
 	cr_expect_eq(sl_atomic_check(dir, &why), SL_EIO);
 	cr_expect(why && strstr(why, "Is a directory"), "%s", why ? why : "(null)");

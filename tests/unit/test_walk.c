@@ -84,6 +84,14 @@ static sl_err on_error(const char *path, int errnum, void *p)
 	return SL_OK;
 }
 
+static sl_err on_outside(void *ctx, const char *path, bool is_dir)
+{
+	char *told = ctx;
+	size_t l = strlen(tmp), used = strlen(told);
+	snprintf(told + used, 1024 - used, "%s %s\n", path + l + 1, is_dir ? "dir" : "file");
+	return SL_OK;
+}
+
 /* Walks tmp/rel with globs g, root: the real path of tmp/rel when with_root. */
 static sl_err walk(const char *rel, const sl_globs *g, bool with_root, struct seen *s)
 {
@@ -182,17 +190,31 @@ Test(walk, symlinked_directories_leaving_the_root)
 	mk("outside/o.yaml");
 	ln("../outside", "d/out");
 	ln("real", "d/a-link");         /* inside the root: followed (before real/ in order) */
-	ln("../outside/o.yaml", "d/file-link.yaml");   /* a file: its path is given */
+	ln("../outside/o.yaml", "d/file-link.yaml");   /* a file outside: never read */
+	ln("real/r.yaml", "d/in-link.yaml");           /* a file inside: its path is given */
 	ln("missing", "d/dangling.yaml");
 	struct seen s = {0};
 	cr_assert_eq(walk("d", NULL, true, &s), SL_OK);
-	cr_expect_str_eq(s.files, "d/a-link/r.yaml\nd/file-link.yaml\nd/in.yaml\n",
-			 "out/ leads outside the root; real/ was already walked as a-link/");
+	cr_expect_str_eq(s.files, "d/a-link/r.yaml\nd/in-link.yaml\nd/in.yaml\n",
+			 "out/ and file-link.yaml lead outside the root; real/ was already walked as "
+			 "a-link/");
 	cr_expect_str_eq(s.errors, "", "a dangling link is skipped silently");
+	/* the caller is told of each link out of the tree (the symlink-outside-tree notice) */
+	char dir[PATH_MAX * 2], told[1024] = "";
+	snprintf(dir, sizeof dir, "%s/d", tmp);
+	char *root = realpath(dir, NULL);
+	cr_assert_not_null(root);
+	sl_walk_skip skip = {NULL, told, on_outside};
+	struct seen t = {0};
+	cr_assert_eq(sl_walk_skipping(dir, root, NULL, &skip, on_file, on_error, &t), SL_OK);
+	free(root);
+	cr_expect_str_eq(t.files, s.files);
+	cr_expect_str_eq(told, "d/file-link.yaml file\nd/out dir\n");
 
 	struct seen all = {0};
 	cr_assert_eq(walk("d", NULL, false, &all), SL_OK);
-	cr_expect_str_eq(all.files, "d/a-link/r.yaml\nd/file-link.yaml\nd/in.yaml\nd/out/o.yaml\n",
+	cr_expect_str_eq(all.files, "d/a-link/r.yaml\nd/file-link.yaml\nd/in-link.yaml\nd/in.yaml\n"
+			 "d/out/o.yaml\n",
 			 "without a root every symlinked directory is followed");
 }
 

@@ -227,6 +227,18 @@ static bool sort_options_checked(struct ctx *c, const sl_knode *kust)
 	return true;
 }
 
+/* False (kustomize-unsupported at v) when v, a scalar copied into every object built, is longer
+** than what it becomes can be (253 for a name, 63 for a label value): the build is not made,
+** rather than a megabyte copied into each of thousands of objects. */
+static bool short_enough(struct ctx *c, const sl_knode *v, const char *what, size_t most,
+			 const char *becomes)
+{
+	if (!v || v->type != SL_NODE_SCALAR || v->len <= most)
+		return true;
+	return sl_kustomize__issue(c, "kustomize-unsupported", v, "%s of %zu characters is longer "
+				   "than %s can be (%zu): not built", what, v->len, becomes, most);
+}
+
 bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *ref,
 			      struct acc *acc, bool component)
 {
@@ -310,6 +322,21 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	if (ok && ns && ns->type == SL_NODE_SCALAR && ns->len)
 		ok = sl_kustomize__set_namespace(c, acc, ns);
 	const sl_knode *pre = sl_knode_get(root, "namePrefix", NULL), *suf = sl_knode_get(root, "nameSuffix", NULL);
+	ok = ok && short_enough(c, pre, "namePrefix", 253, "a Kubernetes name") &&
+	     short_enough(c, suf, "nameSuffix", 253, "a Kubernetes name");
+	const sl_knode *lbl = sl_knode_get(root, "commonLabels", NULL);
+	for (size_t i = 0; ok && lbl && lbl->type == SL_NODE_MAP && i < lbl->n; i++)
+		ok = short_enough(c, lbl->v[i], "a commonLabels value", 63, "a label value");
+	/* an object's annotations hold at most 256 KiB in all (apimachinery's
+	** TotalAnnotationSizeLimitB): commonAnnotations past that is copied into every object */
+	const sl_knode *ann = sl_knode_get(root, "commonAnnotations", NULL);
+	for (size_t i = 0, sum = 0; ok && ann && ann->type == SL_NODE_MAP && i < ann->n; i++) {
+		sum += ann->k[i]->len + (ann->v[i]->type == SL_NODE_SCALAR ? ann->v[i]->len : 0);
+		if (sum > 256 * 1024)
+			ok = sl_kustomize__issue(c, "kustomize-unsupported", ann->v[i], "commonAnnotations "
+						 "of more than 256 KiB, what an object's annotations can "
+						 "hold in all: not built");
+	}
 	if (ok && (pre || suf))
 		ok = sl_kustomize__rename_all(c, acc, pre, suf);
 	const sl_knode *cl = sl_knode_get(root, "commonLabels", NULL);

@@ -317,6 +317,18 @@ static bool within_(sl_kustomize *k, const char *dir, const struct kfile *f)
 	return rd && f && f->src && strncmp(f->real, rd, n) == 0 && (f->real[n] == '/' || f->real[n] == '\0');
 }
 
+/* within_ for a real path not read yet: the load restrictor asked before anything is opened. */
+static bool real_within(sl_kustomize *k, const char *dir, const char *real)
+{
+	pthread_mutex_lock(&k->lock);
+	bool oom = false;
+	const char *rd = real_dir(k, dir, strlen(dir), &oom);
+	size_t n = rd ? strlen(rd) : 0;
+	bool in = rd && real && strncmp(real, rd, n) == 0 && (real[n] == '/' || real[n] == '\0');
+	pthread_mutex_unlock(&k->lock);
+	return in;
+}
+
 static bool within(sl_kustomize *k, const char *dir, const struct kfile *f)
 {
 	pthread_mutex_lock(&k->lock);
@@ -483,7 +495,32 @@ static bool outside(struct ctx *c, const sl_knode *e, const char *dir, const cha
 struct kfile *sl_kustomize__input(struct ctx *c, const sl_knode *e, const char *dir,
 				  const char *rel, const char *what)
 {
+	return sl_kustomize__input_capped(c, e, dir, rel, what, 0);
+}
+
+struct kfile *sl_kustomize__input_capped(struct ctx *c, const sl_knode *e, const char *dir,
+					 const char *rel, const char *what, size_t cap)
+{
 	char *p = sl_kustomize__join(dir, rel);
+	/* the load restrictor, and the cap, before anything is opened: a path out of the root (a
+	** "../", an absolute one, a link) is never read, nor a file too large */
+	char *real = p ? sl_kustomize__real_of(c->k, p) : NULL;
+	struct stat st;
+	if (real && !c->b->load_none && !real_within(c->k, dir, real) && stat(real, &st) == 0 &&
+	    S_ISREG(st.st_mode)) {
+		outside(c, e, dir, p, what);
+		free(real);
+		free(p);
+		return NULL;
+	}
+	if (real && cap && stat(real, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > cap) {
+		sl_kustomize__issue(c, "kustomize-invalid", e, "%s: %s is larger than %zu MiB, the most a "
+				    "ConfigMap or Secret holds: not read", what, rel, cap >> 20);
+		free(real);
+		free(p);
+		return NULL;
+	}
+	free(real);
 	struct kfile *f = p ? sl_kustomize__load(c->k, p) : NULL;
 	bool ok = f && f->src && (c->b->load_none || within(c->k, dir, f));
 	if (f && f->src && !ok)

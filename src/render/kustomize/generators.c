@@ -187,7 +187,8 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 				return sl_kustomize__issue(c, "kustomize-invalid", it, "an env file is a path");
 			const char *what = sl_arena_printf(c->a, "loading KV pairs: env source files: "
 							   "[%s]", it->s);
-			struct kfile *f = what ? sl_kustomize__input(c, it, dir, it->s, what) : NULL;
+			struct kfile *f = what ? sl_kustomize__input_capped(c, it, dir, it->s, what,
+								     SL_KUSTOMIZE_GENERATOR_MAX) : NULL;
 			if (!f)
 				return false;
 			const char *t = f->src->data, *end = t + f->src->len;
@@ -220,7 +221,8 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 		const char *eq = strchr(it->s, '='), *path = eq ? eq + 1 : it->s;
 		const char *base = strrchr(path, '/');
 		const char *what = sl_arena_printf(c->a, "loading KV pairs: file sources: [%s]", it->s);
-		struct kfile *f = what ? sl_kustomize__input(c, it, dir, path, what) : NULL;
+		struct kfile *f = what ? sl_kustomize__input_capped(c, it, dir, path, what,
+							     SL_KUSTOMIZE_GENERATOR_MAX) : NULL;
 		if (!f)
 			return false;
 		const char *key = eq ? it->s : base ? base + 1 : path;

@@ -231,6 +231,12 @@ bool sl_kustomize__images_in(struct ctx *c, sl_knode *n, const sl_knode *images)
 bool sl_kustomize__in(const char *s, const char *const *list);
 struct kfile *sl_kustomize__input(struct ctx *c, const sl_knode *e, const char *dir,
 				  const char *rel, const char *what);
+/* sl_kustomize__input refusing a file larger than cap bytes (0: any), by its size before it is
+** read (kustomize-invalid at e): a generator's files and envs, at most what a ConfigMap or a
+** Secret holds (SL_KUSTOMIZE_GENERATOR_MAX). */
+#define SL_KUSTOMIZE_GENERATOR_MAX (1u << 20)
+struct kfile *sl_kustomize__input_capped(struct ctx *c, const sl_knode *e, const char *dir,
+					 const char *rel, const char *what, size_t cap);
 bool sl_kustomize__issue(struct ctx *c, const char *rule, const sl_knode *at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 bool sl_kustomize__issue_n(struct ctx *c, const char *rule, const sl_knode *at, const char *notes,

@@ -49,6 +49,82 @@ static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, s
 	return ok;
 }
 
+struct by_real {
+	char *real;
+	size_t i;
+};
+
+static int cmp_by_real(const void *a, const void *b)
+{
+	const struct by_real *x = a, *y = b;
+	int c = strcmp(x->real, y->real);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static int cmp_real_only(const void *a, const void *b)
+{
+	return strcmp(((const struct by_real *)a)->real, ((const struct by_real *)b)->real);
+}
+
+/* The roots among kpaths[0..n) (inc: the sorted real paths some kustomization includes): those
+** no kustomization includes, and then, in kpaths' order, the first of each set that only
+** include each other (a <-> b, resources: [.]), which no root reaches: built, its build meets
+** the cycle and says so (kustomize-invalid), where it was never built at all. root[i] is set. */
+static bool cyclic_roots(sl_kustomize *k, const char *const *kpaths, size_t n, char **inc,
+			 size_t ni, bool *root)
+{
+	char **real = sl_xcalloc(n ? n : 1, sizeof *real);
+	bool *reached = sl_xcalloc(n ? n : 1, sizeof *reached);
+	size_t *todo = sl_xmalloc((n ? n : 1) * sizeof *todo);
+	bool ok = real && reached && todo;
+	struct by_real *by = sl_xmalloc((n ? n : 1) * sizeof *by);   /* the kustomizations by path */
+	size_t nb = 0;
+	ok = ok && by;
+	for (size_t i = 0; ok && i < n; i++) {
+		real[i] = sl_kustomize__real_of(k, kpaths[i]);
+		root[i] = real[i] && !(ni && bsearch(&real[i], inc, ni, sizeof *inc, cmp_str));
+		if (real[i])
+			by[nb++] = (struct by_real){real[i], i};
+	}
+	if (ok && nb)
+		qsort(by, nb, sizeof *by, cmp_by_real);
+	for (size_t pass = 0; ok && pass < 2; pass++)
+		for (size_t i = 0; ok && i < n; i++) {
+			if (!real[i] || reached[i] || (pass == 0 && !root[i]))
+				continue;
+			root[i] = true;   /* pass 1: nothing reached it, so only a cycle includes it */
+			size_t nt = 0;
+			todo[nt++] = i;
+			reached[i] = true;
+			while (ok && nt) {   /* what it includes, transitively, by real path */
+				size_t j = todo[--nt];
+				char **v = NULL;
+				size_t nv = 0, cv = 0;
+				ok = included(k, kpaths[j], &v, &nv, &cv);
+				for (size_t e = 0; e < nv; e++) {
+					struct by_real key = {v[e], 0}, *hit = bsearch(&key, by, nb, sizeof *by,
+										   cmp_real_only);
+					while (hit && hit > by && strcmp(hit[-1].real, v[e]) == 0)
+						hit--;   /* the first of a path named twice */
+					for (; hit && hit < by + nb && strcmp(hit->real, v[e]) == 0; hit++)
+						if (!reached[hit->i]) {
+							reached[hit->i] = true;
+							todo[nt++] = hit->i;
+						}
+					free(v[e]);
+				}
+				free(v);
+			}
+		}
+	for (size_t i = 0; real && i < n; i++)
+		free(real[i]);
+	free(real);
+	free(reached);
+	free(todo);
+	free(by);
+	return ok;
+}
+
 /* Builds the root kustomization at kpath into b. */
 static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath)
 {
@@ -133,11 +209,13 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 	k->builds = sl_xcalloc(n ? n : 1, sizeof *k->builds);
 	if (!k->builds)
 		goto oom;
+	bool *root = sl_xcalloc(n ? n : 1, sizeof *root);
+	if (!root || !cyclic_roots(k, kpaths, n, inc, ni, root)) {
+		free(root);
+		goto oom;
+	}
 	for (size_t i = 0; i < n; i++) {
-		char *real = sl_kustomize__real_of(k, kpaths[i]);
-		bool root = real && !(ni && bsearch(&real, inc, ni, sizeof *inc, cmp_str));
-		free(real);
-		if (!root)
+		if (!root[i])
 			continue;
 		sl_kustomize_build *b = sl_xcalloc(1, sizeof *b);
 		if (!b)
@@ -154,6 +232,7 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		if (!b->name || !b->dir || !(b->a = sl_arena_new()))
 			goto oom;
 	}
+	free(root);
 	/* the roots built on jobs threads (each in its own arena; the files and the memos shared
 	** under k->lock), then their files marked used in the roots' order */
 	pthread_t tid[64];
