@@ -125,6 +125,8 @@ const char *sl_knode_str(const sl_knode *n, const char *key)
 
 bool sl_knode_set(sl_arena *a, sl_knode *n, const char *key, sl_knode *v)
 {
+	if (n->type != SL_NODE_MAP)
+		return false;   /* a caller's mistake (fuzz_kustomize found one): never a write */
 	size_t at;
 	bool had = sl_knode_get(n, key, &at) != NULL;
 	/* a new key, or a value replaced: the pair is the setter's (a finding at the key points

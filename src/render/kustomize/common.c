@@ -652,10 +652,16 @@ static bool add_obj(struct ctx *c, sl_knode *o, const sl_knode *ref, struct acc 
 				return false;
 		return true;
 	}
+	/* kustomize's resource factory: an object needs a metadata mapping with a name */
+	sl_knode *md = sl_knode_get(o, "metadata", NULL);
+	const char *name = md && md->type == SL_NODE_MAP ? sl_knode_str(md, "name") : NULL;
+	if (o->type == SL_NODE_MAP && kind && (!name || !*name))
+		return sl_kustomize__issue(c, "kustomize-invalid", md ? md : ref, "accumulating "
+					   "resources from '%s': missing metadata.name in object %s",
+					   ref ? ref->s : "?", kind);
 	if (!sl_kustomize__add_res(acc, o))
 		return false;
 	/* kustomize drops a null or empty metadata.labels or metadata.annotations */
-	sl_knode *md = sl_knode_get(o, "metadata", NULL);
 	static const char *const drop[] = {"labels", "annotations"};
 	for (size_t k = 0; md && k < 2; k++) {
 		size_t at;

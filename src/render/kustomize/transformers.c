@@ -256,6 +256,9 @@ bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode 
 			continue;
 		sl_knode *md = sl_knode_path(c->a, o, (const char *const[]){"metadata", NULL}, true,
 					     ns->src, ns->start, ns->end);
+		if (md && md->type != SL_NODE_MAP)
+			return sl_kustomize__issue(c, "kustomize-invalid", md, "metadata is not a "
+						   "mapping: the namespace cannot be set");
 		sl_knode *v = sl_knode_copy(c->a, ns);
 		if (!md || !v || !sl_knode_set(c->a, md, "namespace", v))
 			return false;
