@@ -87,13 +87,15 @@ bool sl_kustomize__push_str(char ***v, size_t *n, size_t *cap, char *s)
 }
 
 /* dir joined with rel, ".." and "." resolved lexically ("./k/overlays/prod" + "../../base" is
-** "./k/base"); malloc'd. */
+** "./k/base", "." + "x.yaml" is "x.yaml"); malloc'd. */
 char *sl_kustomize__join(const char *dir, const char *rel)
 {
 	char *all = rel[0] == '/' ? sl_xstrdup(rel) : sl_xprintf("%s/%s", dir, rel);
 	if (!all)
 		return NULL;
-	bool abs = all[0] == '/', dot = all[0] == '.' && all[1] == '/';
+	/* a leading "./" the caller wrote is kept; the one "." as dir would add is not (a run
+	** spells a path one way: "x.yaml" beside the kustomization in ".", never "./x.yaml") */
+	bool abs = all[0] == '/', dot = all[0] == '.' && all[1] == '/' && strcmp(dir, ".") != 0;
 	char *out = sl_xmalloc(strlen(all) + 3);
 	if (!out) {
 		free(all);
