@@ -165,7 +165,7 @@ def walk_symlinked_file_outside(c):
     no_secret(r)
     notices = json.loads(r.out)["notices"]
     expect(sorted(n["path"] for n in notices if n["rule"] == "symlink-outside-tree") ==
-           ["./leak-dir", "./leak.yaml", "./rel-leak.yml"], "notices: %s" % notices, r)
+           ["leak-dir", "leak.yaml", "rel-leak.yml"], "notices: %s" % notices, r)
 
 
 @case(cpu=5, mem=256)
