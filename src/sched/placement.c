@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** placement.c: a unit's pod against a node pool, with kube-scheduler's filters (placement.h). */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "sched/cluster.h"
 #include "config/config.h"
@@ -10,6 +12,7 @@
 #include "sched/merge.h"
 #include "sched/placement.h"
 #include "k8s/reqset.h"
+#include "util/strmap.h"
 #include "k8s/resources.h"
 
 struct request {
@@ -29,6 +32,7 @@ struct pkey {
 	bool in, negative;       /* when n is 1: one is In; one is NotIn or DoesNotExist */
 	bool unknown;            /* a requirement on it holds a placeholder: it neither matches
 				    nor refuses */
+	size_t first;            /* its first requirement (term's next[] chains the others) */
 };
 
 /* A matchFields requirement (the only field is metadata.name). */
@@ -51,6 +55,8 @@ struct term {
 	struct pkey *nkeys;      /* the same with Karpenter's normalised keys (a NodePool, a config
 				    pool, an eksctl node group) */
 	size_t n_nkeys;
+	size_t *next, *nnext;    /* requirement i's next on the same key (SIZE_MAX: none), as
+				    written and normalised: a key's requirements without a scan */
 };
 
 struct sl_placement_pod {
@@ -307,21 +313,37 @@ static sl_err build_keys(const sl_placement_pod *pod, struct term *t, sl_arena *
 {
 	size_t total = pod->n_sel + t->n;
 	struct pkey *keys = total ? sl_arena_zalloc(a, total * sizeof *keys) : NULL;
-	if (total && !keys)
+	size_t *next = total ? sl_arena_alloc(a, total * sizeof *next) : NULL;
+	size_t *last = total ? sl_xmalloc(total * sizeof *last) : NULL;   /* each key's last */
+	if (total && (!keys || !next || !last)) {
+		free(last);
 		return SL_ENOMEM;
+	}
+	/* keys found through a hash table: linear in the requirements (20 000 nodeSelector keys) */
+	sl_strmap seen = {0};
 	size_t n_keys = 0;
 	for (size_t i = 0; i < total; i++) {
 		bool sel = i < pod->n_sel;
 		sl_k8s_str k = req_key(pod, t, i, norm);
-		struct pkey *pk = NULL;
-		for (size_t j = 0; j < n_keys && !pk; j++)
-			if (sl_k8s_str_eq(keys[j].key, k))
-				pk = &keys[j];
+		bool found;
+		sl_strmap_slot *slot = sl_strmap_put(&seen, k.s ? k.s : "", k.n, &found);
+		if (!slot) {
+			sl_strmap_free(&seen);
+			free(last);
+			return SL_ENOMEM;
+		}
+		struct pkey *pk = found ? slot->val : NULL;
+		next[i] = SIZE_MAX;
 		if (!pk) {
 			pk = &keys[n_keys++];
+			slot->val = pk;
 			pk->key = k;
 			pk->at = sel ? pod->sel_at[i] : t->at[i - pod->n_sel];
+			pk->first = i;
+		} else {
+			next[last[pk - keys]] = i;
 		}
+		last[pk - keys] = i;
 		pk->unknown |= req_placeholder(pod, t, i);
 		if (pk->n++ == 0) {
 			if (sel) {
@@ -335,12 +357,16 @@ static sl_err build_keys(const sl_placement_pod *pod, struct term *t, sl_arena *
 				       sl_k8s_str_is(pk->one.op, "DoesNotExist");
 		}
 	}
+	sl_strmap_free(&seen);
+	free(last);
 	if (norm) {
 		t->nkeys = keys;
 		t->n_nkeys = n_keys;
+		t->nnext = next;
 	} else {
 		t->keys = keys;
 		t->n_keys = n_keys;
+		t->next = next;
 	}
 	return SL_OK;
 }
@@ -691,12 +717,10 @@ static const char *term_against(const sl_placement_pod *pod, const struct term *
 		}
 		/* the pod's requirements on the key intersected, then Karpenter's Compatible */
 		sl_k8s_reqset set = {.complement = true}, one, tmp;
-		size_t total = pod->n_sel + t->n;
-		for (size_t i = 0; i < total; i++) {
+		const size_t *next = norm ? t->nnext : t->next;
+		for (size_t i = k->first; i != SIZE_MAX; i = next[i]) {
 			sl_requirement r;
 			sl_k8s_str val;
-			if (!sl_k8s_str_eq(req_key(pod, t, i, norm), k->key))
-				continue;
 			if (i < pod->n_sel) {
 				val = pod->sel[i].value;
 				r = (sl_requirement){k->key, sl_k8s_cstr("In"), &val, 1};
