@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** errors.c: libcyaml's log, turned into one "path:line:col: error: ..." message naming the
-** key, positioned by the libyaml pass (positions.c). */
+** key, positioned by the libyaml pass (positions.c); every unknown key; the setting libcyaml
+** stopped at, hidden from its next load (sl_config__mask); a file's errors in file order. */
 #include "config/load.h"
 
 void sl_config__log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
@@ -128,7 +129,7 @@ static const char *in_where(const char *path, char *buf, size_t size)
 /* Turns libcyaml's logged error into "path:line:col: error: ..." in *error_out. Positions come
 ** from the libyaml pass where it has the node, else from libcyaml's innermost backtrace line. */
 sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct cylog *log,
-				const struct posmap *map, char **error_out)
+				const struct posmap *map, char **error_out, char **value_path)
 {
 	unsigned line = 1, col = 1;
 	const struct pos *at;
@@ -218,6 +219,9 @@ sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct
 		msg = sl_xprintf("unknown alias \"%s\"", arg);
 	} else {
 		const char *m = log->msg[0] ? log->msg : cyaml_strerror(cerr);
+		/* "Invalid INT value", "Invalid BOOL value", ...: the value at the backtrace */
+		if (strncmp(log->msg, "Invalid ", 8) == 0 && !(path = segs_path(log, 0)))
+			goto oom;
 
 		msg = sl_xprintf("%c%s", m[0] >= 'A' && m[0] <= 'Z' ? m[0] - 'A' + 'a' : m[0],
 			     m + 1);
@@ -225,6 +229,11 @@ sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct
 	if (!msg)
 		goto oom;
 	err = sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: %s", file, line, col, msg);
+	/* a value of the wrong type or outside its set, a mapping missing a key: the rest of the
+	** file can still be read */
+	if (err == SL_ECONFIG && value_path && !where && path && *path &&
+	    !(*value_path = sl_xstrdup(path)))
+		err = SL_ENOMEM;
 	goto out;
 oom:
 	err = SL_ENOMEM;
@@ -298,4 +307,109 @@ sl_err sl_config__unknown_keys(const char *file, const struct posmap *map, char 
 		*error_out = sl_strbuf_take(&b);
 	sl_strbuf_free(&b);
 	return SL_ECONFIG;
+}
+
+/* The byte of buf at 1-based line and column (columns count characters), or NULL. */
+static char *at_position(char *buf, size_t len, unsigned line, unsigned col)
+{
+	char *p = buf, *end = buf + len;
+	for (unsigned l = 1; l < line && p < end; l++) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	for (unsigned c = 1; c < col && p < end && *p != '\n'; c++)
+		do
+			p++;
+		while (p < end && ((unsigned char)*p & 0xC0) == 0x80);
+	return p < end ? p : NULL;
+}
+
+bool sl_config__mask(char *buf, size_t len, const struct posmap *map, const char *value_path)
+{
+	char *path = sl_xstrdup(value_path);
+	bool masked = false;
+	while (path && *path && !masked) {
+		size_t n = strlen(path);
+		if (path[n - 1] == ']') {   /* an entry: its list's key */
+			char *open = strrchr(path, '[');
+			if (!open)
+				break;
+			*open = '\0';
+			continue;
+		}
+		char *dot = strrchr(path, '.');
+		const char *key = dot ? dot + 1 : path;
+		char *parent = dot ? sl_xprintf("%.*s", (int)(dot - path), path) : sl_xstrdup("");
+		const cyaml_schema_value_t *v = parent ? schema_at(parent) : NULL;
+		const cyaml_schema_field_t *f = v && v->type == CYAML_MAPPING ? v->mapping.fields : NULL;
+		while (f && f->key && strcmp(f->key, key) != 0)
+			f++;
+		const struct pos *at = sl_config__posmap_find(map, path);
+		if (f && f->key && (f->value.flags & CYAML_FLAG_OPTIONAL) && at && at->key_line) {
+			/* renamed to no key of ours ("fail-on" to "Zail-on"), it is skipped as unknown */
+			char *k = at_position(buf, len, at->key_line, at->key_col);
+			if (k && (*k == '"' || *k == '\'') && k + 1 < buf + len)
+				k++;
+			if (k && *k >= 'a' && *k <= 'z') {
+				*k = 'Z';
+				masked = true;
+			}
+		}
+		free(path);
+		path = parent;
+		if (!masked && dot == NULL)
+			break;
+	}
+	free(path);
+	return masked;
+}
+
+struct line_at {
+	const char *s;
+	size_t len;
+	unsigned line, col;
+};
+
+static int by_position(const void *a, const void *b)
+{
+	const struct line_at *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->s < y->s ? -1 : x->s > y->s;   /* stable: the order they came in */
+}
+
+sl_err sl_config__sort_errors(char **errs, const char *file)
+{
+	if (!*errs || !strchr(*errs, '\n'))
+		return SL_OK;
+	size_t n = 1, flen = strlen(file);
+	for (const char *p = *errs; (p = strchr(p, '\n')) != NULL; p++)
+		n++;
+	struct line_at *v = sl_xcalloc(n, sizeof *v);
+	sl_strbuf b = {0};
+	if (!v)
+		return SL_ENOMEM;
+	const char *p = *errs;
+	for (size_t i = 0; i < n; i++) {
+		const char *nl = strchr(p, '\n');
+		v[i] = (struct line_at){ p, nl ? (size_t)(nl - p) : strlen(p), UINT_MAX, UINT_MAX };
+		if (strncmp(p, file, flen) == 0 && p[flen] == ':' &&
+		    sscanf(p + flen, ":%u:%u:", &v[i].line, &v[i].col) != 2)
+			v[i].line = v[i].col = UINT_MAX;   /* another file's (extend:): last */
+		p = nl ? nl + 1 : p + v[i].len;
+	}
+	qsort(v, n, sizeof *v, by_position);
+	bool ok = true;
+	for (size_t i = 0; i < n && ok; i++)
+		ok = sl_strbuf_addf(&b, "%s%.*s", i ? "\n" : "", (int)v[i].len, v[i].s);
+	free(v);
+	if (!ok) {
+		sl_strbuf_free(&b);
+		return SL_ENOMEM;
+	}
+	free(*errs);
+	*errs = sl_strbuf_take(&b);
+	return *errs ? SL_OK : SL_ENOMEM;
 }

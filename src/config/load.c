@@ -2,6 +2,7 @@
 ** load.c: load .schedlint.yaml (spec/cli.md, "Configuration") into the resolved sl_config:
 ** read the file, check it with the libyaml pass (positions.c), bind it with libcyaml
 ** (tables.c; errors.c makes its messages), resolve it (resolve.c), then its extend: chain.
+** Every error of the file is reported, in file order: a check that fails does not stop the next.
 ** The raw data stays in priv__ and the resolved fields point into it or at static defaults. */
 #include "config/load.h"
 
@@ -157,6 +158,18 @@ sl_err sl_config_load(const char *path, sl_config **out, char **error_out)
 	return load(path, 0, out, error_out);
 }
 
+/* Adds the error lines of a check that failed with e (SL_ECONFIG) to *errs, so that the
+** checks after it run too: SL_OK; any other failure is returned as it is. */
+static sl_err gather(sl_err e, char **errs, char **one)
+{
+	if (e == SL_ECONFIG && *one) {
+		e = sl_config__more(errs, "%s", *one) == SL_ECONFIG ? SL_OK : SL_ENOMEM;
+		free(*one);
+		*one = NULL;
+	}
+	return e;
+}
+
 static sl_err load(const char *path, unsigned depth, sl_config **out, char **error_out)
 {
 	struct scan scan = { 0 };
@@ -164,7 +177,7 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	cyaml_config_t cy = sl_config__cyaml_base;
 	struct sl_config *cfg = NULL;
 	struct priv *pv = NULL;
-	char *buf = NULL, *unknown = NULL;
+	char *buf = NULL, *errs = NULL, *one = NULL, *masked = NULL;
 	size_t len = 0;
 	cyaml_err_t cerr;
 	sl_err err;
@@ -181,17 +194,12 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	err = sl_config__scan_file(&scan, path, buf, len, error_out);
 	if (err != SL_OK)
 		goto out;
-	/* every misspelt key at once, before libcyaml stops at the first; reported with the first
-	** error past them, if any */
-	err = sl_config__unknown_keys(path, &scan.map, &unknown);
+	/* every error at once: every misspelt key, before libcyaml stops at the first ... */
+	err = sl_config__unknown_keys(path, &scan.map, &errs);
 	if (err == SL_ENOMEM)
 		goto out;
-	if (err == SL_ECONFIG) {
-		err = SL_OK;
+	if (err == SL_ECONFIG)
 		cy.flags |= CYAML_CFG_IGNORE_UNKNOWN_KEYS;
-		if (error_out)
-			*error_out = NULL;
-	}
 
 	cfg = sl_xcalloc(1, sizeof *cfg);
 	pv = sl_xcalloc(1, sizeof *pv);
@@ -199,30 +207,55 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		err = SL_ENOMEM;
 		goto out;
 	}
-	cy.log_ctx = &log;
-	cerr = cyaml_load_data((const uint8_t *)buf, len, &cy, &sl_config__top_schema,
-			       (cyaml_data_t **)&pv->raw, NULL);
-	if (cerr == CYAML_ERR_OOM) {
-		err = SL_ENOMEM;
-		goto out;
-	}
-	if (cerr != CYAML_OK) {
-		err = sl_config__cyaml_failure(path, cerr, &log, &scan.map, error_out);
-		goto out;
-	}
-
-	if (pv->raw != NULL && pv->raw->extend != NULL) {
-		err = load_base(path, depth, pv, &scan.map, error_out);
+	/* ... every value of a wrong type or outside its set: each hidden from libcyaml in turn
+	** (sl_config__mask) until it reads the rest ... */
+	for (size_t tries = 0;; tries++) {
+		char *value_path = NULL;
+		memset(&log, 0, sizeof log);
+		cy.log_ctx = &log;
+		cerr = cyaml_load_data((const uint8_t *)(masked ? masked : buf), len, &cy,
+				       &sl_config__top_schema, (cyaml_data_t **)&pv->raw, NULL);
+		if (cerr == CYAML_ERR_OOM) {
+			err = SL_ENOMEM;
+			goto out;
+		}
+		if (cerr == CYAML_OK)
+			break;
+		err = gather(sl_config__cyaml_failure(path, cerr, &log, &scan.map, &one, &value_path),
+			     &errs, &one);
+		if (err == SL_OK && value_path && !masked) {
+			if ((masked = sl_xmalloc(len + 1)) != NULL)
+				memcpy(masked, buf, len + 1);
+			else
+				err = SL_ENOMEM;
+		}
+		bool again = err == SL_OK && value_path && tries < scan.map.n &&
+			     sl_config__mask(masked, len, &scan.map, value_path);
+		free(value_path);
 		if (err != SL_OK)
 			goto out;
-		inherit(cfg, pv->base);
+		if (!again) {
+			err = SL_ECONFIG;
+			goto out;
+		}
+		cy.flags |= CYAML_CFG_IGNORE_UNKNOWN_KEYS;
+	}
+
+	/* ... and every value the checks after libcyaml find */
+	if (pv->raw != NULL && pv->raw->extend != NULL) {
+		err = gather(load_base(path, depth, pv, &scan.map, &one), &errs, &one);
+		if (err != SL_OK)
+			goto out;
+		if (pv->base)
+			inherit(cfg, pv->base);
+		else
+			sl_config__fill_defaults(cfg);
 	} else {
 		sl_config__fill_defaults(cfg);
 	}
-	err = sl_config__file_ignores(path, buf, len, pv, cfg, error_out);
-	if (err != SL_OK)
-		goto out;
-	err = sl_config__resolve(cfg, pv, &scan.map, path, error_out);
+	err = gather(sl_config__file_ignores(path, buf, len, pv, cfg, &one), &errs, &one);
+	if (err == SL_OK)
+		err = gather(sl_config__resolve(cfg, pv, &scan.map, path, &one), &errs, &one);
 	if (err == SL_OK)
 		err = keep_keys(pv, &scan.map);
 	if (err != SL_OK)
@@ -258,14 +291,15 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 		if (!found) {
 			unsigned line, col;
 			sl_config__value_pos(&scan.map, "render.helm-chart", &line, &col);
-			err = sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: render.helm-chart \"%s\" is "
+			err = sl_config__more(&errs, "%s:%u:%u: error: render.helm-chart \"%s\" is "
 				   "not a chart: %s/Chart.yaml cannot be read", path, line, col, hc,
 				   pv->helm_chart);
-			goto out;
+			if (err == SL_ENOMEM)
+				goto out;
 		}
 		cfg->helm_chart = pv->helm_chart;
 	}
-	if (unknown) {
+	if (errs) {
 		err = SL_ECONFIG;
 		goto out;
 	}
@@ -278,16 +312,23 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 	pv = NULL;
 	cfg = NULL;
 out:
-	if (unknown && err != SL_ENOMEM && error_out) {
-		char *later = *error_out;
-		*error_out = later ? sl_xprintf("%s\n%s", unknown, later) : unknown;
-		if (later)
-			free(unknown);
-		unknown = NULL;
-		free(later);
-		err = *error_out ? SL_ECONFIG : SL_ENOMEM;
+	/* the errors gathered, in file order, then the one that stopped the checks, if any */
+	if (errs && err != SL_ENOMEM) {
+		err = one ? gather(SL_ECONFIG, &errs, &one) : SL_OK;
+		if (err == SL_OK)
+			err = sl_config__sort_errors(&errs, path);
+		if (err == SL_OK) {
+			err = SL_ECONFIG;
+			if (error_out)
+				*error_out = errs, errs = NULL;
+		}
+	} else if (one && error_out) {
+		*error_out = one;
+		one = NULL;
 	}
-	free(unknown);
+	free(errs);
+	free(one);
+	free(masked);
 	priv_free(pv);
 	free(cfg);
 	sl_config__scan_free(&scan);

@@ -203,13 +203,24 @@ struct expectation {
 
 extern const cyaml_config_t sl_config__cyaml_base;
 sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct cylog *log,
-				const struct posmap *map, char **error_out);
+				const struct posmap *map, char **error_out, char **value_path);
+/* Hides the setting at value_path (positions.c's spelling) from libcyaml in buf (len bytes),
+** the file's text as map was read from it, so that a load with CYAML_CFG_IGNORE_UNKNOWN_KEYS
+** reads the rest: the key of it, or of the nearest enclosing optional setting, is renamed to
+** no setting. False when there is none to rename (the root, an alias). */
+bool sl_config__mask(char *buf, size_t len, const struct posmap *map, const char *value_path);
+/* Puts the error lines in *errs (one message a line) in file order: by the line and column of
+** file's lines, the others (another file's) last, in the order they came. SL_ENOMEM or SL_OK. */
+sl_err sl_config__sort_errors(char **errs, const char *file);
 extern const char *const sl_config__deployment_modes[];
 extern const size_t sl_config__deployment_modes_count;
 const char *sl_config__did_you_mean(const char *best, char *buf, size_t size);
 extern const struct expectation sl_config__expectations[];
 extern const size_t sl_config__expectations_count;
 sl_err sl_config__fail(char **error_out, sl_err err, const char *fmt, ...);
+/* Adds the message, one more line, to the malloc'd lines in *acc (NULL: none yet): SL_ECONFIG,
+** or SL_ENOMEM (*acc kept). */
+sl_err sl_config__more(char **acc, const char *fmt, ...);
 /* Every key of the file (map) that is no setting where it stands, each an error line
 ** "file:line:col: error: unknown key "exlude"; did you mean "exclude"?", all in *error_out
 ** (malloc'd, one line each): SL_ECONFIG; SL_OK when there is none; SL_ENOMEM. */

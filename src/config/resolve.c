@@ -170,6 +170,10 @@ static bool pool_label_ok(const char *s, char *why, size_t whysz)
 	       sl_k8s_check_label_value(eq + 1, strlen(eq + 1), why, whysz) == 0;
 }
 
+/* Adds one more error line to *acc (every value error of a file is reported in one run); a
+** function using it returns SL_ENOMEM when the line cannot be made. */
+#define MORE(...) do { if (sl_config__more(acc, __VA_ARGS__) != SL_ECONFIG) return SL_ENOMEM; } while (0)
+
 /* Position of the value at path, 1:1 when the libyaml pass lacks it (inside an alias). */
 void sl_config__value_pos(const struct posmap *map, const char *path, unsigned *line, unsigned *col)
 {
@@ -188,7 +192,7 @@ unsigned sl_config__key_line(const struct posmap *map, const char *path)
 
 /* Checks what libcyaml cannot (integers, "name=value") and resolves the cluster section. */
 static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const struct posmap *map,
-			      const char *file, char **error_out)
+			      const char *file, char **acc)
 {
 	struct sl_cluster_config *c = &cfg->cluster;
 	const struct raw_cluster *r = pv->raw->cluster;
@@ -204,7 +208,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		snprintf(path, sizeof path, "cluster.knative-features[%u]", i);
 		sl_config__value_pos(map, path, &line, &col);
 		const char *best = sl_config__knative_flag_closest(flag);
-		return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown Knative flag \"%s\" for "
+		MORE("%s:%u:%u: error: unknown Knative flag \"%s\" for "
 			    "%s%s", file, line, col, flag, path,
 			    best ? sl_config__did_you_mean(best, mean, sizeof mean) :
 			    " (expected a flag of Knative's config-features, by its full name or, for a "
@@ -219,7 +223,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		sl_mode m;
 		if (!sl_kserve_mode_parse(r->kserve_default_deployment_mode, &m)) {
 			sl_config__value_pos(map, "cluster.kserve-default-deployment-mode", &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown deployment mode \"%s\" "
+			MORE("%s:%u:%u: error: unknown deployment mode \"%s\" "
 				    "for cluster.kserve-default-deployment-mode (expected Standard, Knative, "
 				    "ModelMesh, RawDeployment or Serverless)%s", file, line, col,
 				    r->kserve_default_deployment_mode,
@@ -234,7 +238,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 	}
 	if (r->kserve_version != NULL && !is_version(r->kserve_version)) {
 		sl_config__value_pos(map, "cluster.kserve-version", &line, &col);
-		return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid value \"%s\" for "
+		MORE("%s:%u:%u: error: invalid value \"%s\" for "
 			    "cluster.kserve-version (expected a KServe release such as \"0.15\" or "
 			    "\"v0.16.1\")", file, line, col, r->kserve_version);
 	}
@@ -255,13 +259,14 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 			k++;
 		if (k == sl_config__providers_count) {
 			sl_config__value_pos(map, "cluster.provider", &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown provider \"%s\" for "
+			MORE("%s:%u:%u: error: unknown provider \"%s\" for "
 				    "cluster.provider (expected gke, eks, aks or generic)%s", file, line, col,
 				    r->provider, sl_config__did_you_mean(sl_spelling_closest(r->provider, sl_config__providers,
 									   sl_config__providers_count),
 							       mean, sizeof mean));
+		} else {
+			c->provider = (sl_provider)k;
 		}
-		c->provider = (sl_provider)k;
 		c->provider_line = sl_config__key_line(map, "cluster.provider");
 	}
 	override_list(&c->gpu_device_classes, map, "cluster.gpu-device-classes",
@@ -284,19 +289,19 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		/* the dump is read with the files (pool.c): a path that leads nowhere is said now */
 		char *dir = sl_path_dir(file), *full = NULL;
 		struct stat st;
+		int e = 0;
 		if (dir && (r->node_inventory[0] == '/' ||
 			    (full = sl_xprintf("%s/%s", dir, r->node_inventory))) &&
-		    stat(full ? full : r->node_inventory, &st) != 0) {
-			int e = errno;
-			free(dir);
-			free(full);
+		    stat(full ? full : r->node_inventory, &st) != 0)
+			e = errno;
+		free(dir);
+		free(full);
+		if (e) {
 			sl_config__value_pos(map, "cluster.node-inventory", &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: cluster.node-inventory: cannot "
+			MORE("%s:%u:%u: error: cluster.node-inventory: cannot "
 				    "read \"%s\": %s (the path is relative to this config)", file, line,
 				    col, r->node_inventory, strerror(e));
 		}
-		free(dir);
-		free(full);
 		c->node_inventory = r->node_inventory;
 	}
 	if (r->name != NULL)
@@ -305,7 +310,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 	if (r->critical_priority != NULL &&
 	    !parse_integer(r->critical_priority, &c->critical_priority)) {
 		sl_config__value_pos(map, "cluster.critical-priority", &line, &col);
-		return sl_config__fail(error_out, SL_ECONFIG,
+		MORE(
 			"%s:%u:%u: error: invalid value \"%s\" for cluster.critical-priority "
 			"(expected an integer)", file, line, col, r->critical_priority);
 	}
@@ -319,7 +324,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		    v < INT32_MIN || v > INT32_MAX) {
 			snprintf(path, sizeof path, "cluster.priority-classes[%u]", i);
 			sl_config__value_pos(map, path, &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG,
+			MORE(
 				"%s:%u:%u: error: invalid value \"%s\" for %s "
 				"(expected name=integer)", file, line, col, pc, path);
 		}
@@ -341,7 +346,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		if (rp->nodes != NULL && !parse_pool_size(rp->nodes, &nodes, &max_nodes)) {
 			snprintf(path, sizeof path, "cluster.node-pools[%u].nodes", i);
 			sl_config__value_pos(map, path, &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG,
+			MORE(
 				"%s:%u:%u: error: invalid value \"%s\" for %s "
 				"(expected a non-negative integer, or min-max: \"2-10\")", file, line, col,
 				rp->nodes, path);
@@ -349,7 +354,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		if (rp->capacity_count > 0 && rp->allocatable_count > 0) {
 			snprintf(path, sizeof path, "cluster.node-pools[%u].capacity", i);
 			sl_config__value_pos(map, path, &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: cluster.node-pools[%u] has "
+			MORE("%s:%u:%u: error: cluster.node-pools[%u] has "
 				    "both allocatable and capacity (its alias): keep allocatable",
 				    file, line, col, i);
 		}
@@ -362,7 +367,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 				continue;
 			snprintf(path, sizeof path, "cluster.node-pools[%u].%s[%u]", i, alloc_key, j);
 			sl_config__value_pos(map, path, &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid value \"%s\" for %s: "
+			MORE("%s:%u:%u: error: invalid value \"%s\" for %s: "
 				    "%s (expected resource=quantity: \"nvidia.com/gpu=8\", \"memory=64Gi\")",
 				    file, line, col, alloc[j], path, why);
 		}
@@ -372,7 +377,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 				continue;
 			snprintf(path, sizeof path, "cluster.node-pools[%u].labels[%u]", i, j);
 			sl_config__value_pos(map, path, &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid label \"%s\" for %s: "
+			MORE("%s:%u:%u: error: invalid label \"%s\" for %s: "
 				    "%s (expected key=value)", file, line, col, rp->labels[j], path, why);
 		}
 		for (unsigned j = 0; j < rp->taints_count; j++) {
@@ -390,7 +395,7 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 				snprintf(fixed, sizeof fixed, "%.*s:%s", (int)(colon - t), t, effect);
 			snprintf(path, sizeof path, "cluster.node-pools[%u].taints[%u]", i, j);
 			sl_config__value_pos(map, path, &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid taint \"%s\" for %s: "
+			MORE("%s:%u:%u: error: invalid taint \"%s\" for %s: "
 				    "%s (expected key=value:Effect or key:Effect, the effect NoSchedule, "
 				    "PreferNoSchedule or NoExecute)%s", file, line, col, t, path,
 				    colon ? why : "no effect", sl_config__did_you_mean(effect ? fixed : NULL, mean,
@@ -412,12 +417,13 @@ static sl_err resolve_cluster(struct sl_config *cfg, struct priv *pv, const stru
 		c->node_pools = pv->pools;
 		c->n_node_pools = r->node_pools_count;
 	}
-	return SL_OK;
+	return *acc ? SL_ECONFIG : SL_OK;
 }
 
-/* An error at the first of the n globs at key that cannot be a glob (sl_walk_glob_problem). */
+/* An error line in *acc for each of the n globs at key that cannot be a glob
+** (sl_walk_glob_problem); SL_ENOMEM or SL_OK. */
 static sl_err check_globs(const struct posmap *map, const char *file, const char *key,
-			  char **globs, unsigned n, char **error_out)
+			  char **globs, unsigned n, char **acc)
 {
 	unsigned line, col;
 	char path[64], mean[1024], fix[300];
@@ -428,39 +434,54 @@ static sl_err check_globs(const struct posmap *map, const char *file, const char
 			continue;
 		snprintf(path, sizeof path, "%s[%u]", key, i);
 		sl_config__value_pos(map, path, &line, &col);
-		return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: invalid glob \"%s\" for %s: %s%s",
+		MORE("%s:%u:%u: error: invalid glob \"%s\" for %s: %s%s",
 			    file, line, col, globs[i], path, why,
 			    sl_config__did_you_mean(*fix ? fix : NULL, mean, sizeof mean));
 	}
 	return SL_OK;
 }
 
-/* Fills cfg from pv->raw (may be NULL: an empty file). */
+static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posmap *map,
+		      const char *file, char **acc);
+
+/* Fills cfg from pv->raw (may be NULL: an empty file): every value error of the file, a line
+** each in *error_out (in the order checked; load.c puts them in file order): SL_ECONFIG. */
 sl_err sl_config__resolve(struct sl_config *cfg, struct priv *pv, const struct posmap *map,
 			  const char *file, char **error_out)
+{
+	char *errs = NULL;
+	sl_err err = pv->raw ? resolve(cfg, pv, map, file, &errs) : SL_OK;
+	if (err == SL_ENOMEM || !errs) {
+		free(errs);
+		return err;
+	}
+	if (error_out)
+		*error_out = errs;
+	else
+		free(errs);
+	return SL_ECONFIG;
+}
+
+static sl_err resolve(struct sl_config *cfg, struct priv *pv, const struct posmap *map,
+		      const char *file, char **acc)
 {
 	const struct raw_config *r = pv->raw;
 	unsigned line, col;
 	char path[64], mean[1024];
 
-	if (r == NULL)
-		return SL_OK;
-	sl_err err = check_globs(map, file, "exclude", r->exclude, r->exclude_count, error_out);
-	if (!err && r->project)
-		err = check_globs(map, file, "project.include", r->project->include,
-				  r->project->include_count, error_out);
-	if (!err && r->project)
-		err = check_globs(map, file, "project.exclude", r->project->exclude,
-				  r->project->exclude_count, error_out);
-	if (err)
-		return err;
+	if (check_globs(map, file, "exclude", r->exclude, r->exclude_count, acc) ||
+	    (r->project && check_globs(map, file, "project.include", r->project->include,
+				       r->project->include_count, acc)) ||
+	    (r->project && check_globs(map, file, "project.exclude", r->project->exclude,
+				       r->project->exclude_count, acc)))
+		return SL_ENOMEM;
 	for (unsigned i = 0; i < r->rules_count; i++) {
 		/* a namespaced id is a declared rule's: scopes.c checks it once they are declared */
 		if (sl_registry_known(r->rules[i].id) || strchr(r->rules[i].id, '/'))
 			continue;
 		snprintf(path, sizeof path, "rules[%u].id", i);
 		sl_config__value_pos(map, path, &line, &col);
-		return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown rule or category \"%s\" "
+		MORE("%s:%u:%u: error: unknown rule or category \"%s\" "
 			    "for %s%s", file, line, col, r->rules[i].id, path,
 			    sl_config__did_you_mean(sl_registry_closest(r->rules[i].id), mean, sizeof mean));
 	}
@@ -487,7 +508,7 @@ sl_err sl_config__resolve(struct sl_config *cfg, struct priv *pv, const struct p
 			k++;
 		if (k == sl_config__load_restrictors_count) {
 			sl_config__value_pos(map, "render.kustomize.load-restrictor", &line, &col);
-			return sl_config__fail(error_out, SL_ECONFIG, "%s:%u:%u: error: unknown load restrictor \"%s\" "
+			MORE("%s:%u:%u: error: unknown load restrictor \"%s\" "
 				    "for render.kustomize.load-restrictor (expected rootOnly or none: "
 				    "kubectl kustomize's LoadRestrictionsRootOnly and "
 				    "LoadRestrictionsNone)%s", file, line, col, lr,
@@ -495,7 +516,8 @@ sl_err sl_config__resolve(struct sl_config *cfg, struct priv *pv, const struct p
 								     sl_config__load_restrictors_count),
 						 mean, sizeof mean));
 		}
-		cfg->kustomize_load_restrictor = sl_config__load_restrictors[k];
+		else
+			cfg->kustomize_load_restrictor = sl_config__load_restrictors[k];
 	}
 	if (sl_config__posmap_find(map, "plugins") != NULL) {   /* loaded by scopes.c, with --allow-plugins */
 		cfg->plugins = strlist(r->plugins, r->plugins_count);
@@ -535,5 +557,5 @@ sl_err sl_config__resolve(struct sl_config *cfg, struct priv *pv, const struct p
 	}
 	cfg->rules = pv->rules;
 	cfg->n_rules = inherited + r->rules_count;
-	return resolve_cluster(cfg, pv, map, file, error_out);
+	return resolve_cluster(cfg, pv, map, file, acc);
 }

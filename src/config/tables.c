@@ -215,6 +215,25 @@ sl_err sl_config__fail(char **error_out, sl_err err, const char *fmt, ...)
 	return err;
 }
 
+sl_err sl_config__more(char **acc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = sl_xvprintf(fmt, ap);
+	va_end(ap);
+	char *joined = msg && *acc ? sl_xprintf("%s\n%s", *acc, msg) : msg;
+	if (!joined) {
+		free(msg);
+		return SL_ENOMEM;
+	}
+	if (joined != msg) {
+		free(msg);
+		free(*acc);
+	}
+	*acc = joined;
+	return SL_ECONFIG;
+}
+
 const char *sl_config_provider_name(sl_provider p)
 {
 	return (unsigned)p < COUNT(sl_config__providers) ? sl_config__providers[p] : sl_config__providers[0];

@@ -372,9 +372,56 @@ Test(config, unknown_key_in_node_pool)
 Test(config, unknown_key_in_flow_rule)
 {
 	expect_error(FIXTURE("unknown_key_rule.yaml"), SL_ECONFIG,
-		"testdata/config/unknown_key_rule.yaml:4:29: error: unknown key \"sev\" in rules[1]\n"
 		"testdata/config/unknown_key_rule.yaml:2:9: error: unknown rule or category \"a\" for "
-		"rules[0].id");
+		"rules[0].id\n"
+		"testdata/config/unknown_key_rule.yaml:4:10: error: unknown rule or category \"b\" for "
+		"rules[1].id\n"
+		"testdata/config/unknown_key_rule.yaml:4:29: error: unknown key \"sev\" in rules[1]");
+}
+
+/* Every error of a file in one load, in file order, each once: a typo, values outside their
+** set, of a wrong type (libcyaml's: the setting is hidden from it and the rest read), a bad
+** glob, taint, quantity and integer. */
+Test(config, every_error_at_once)
+{
+#define AT "testdata/config/all_errors.yaml:"
+	expect_error(FIXTURE("all_errors.yaml"), SL_ECONFIG,
+		AT "1:11: error: invalid glob \"vendor/[a\" for exclude[0]: character classes [...] are "
+		"not supported (only *, ** and ?): it would match only those very characters\n"
+		AT "2:10: error: invalid value \"eror\" for fail-on (expected error, warning or info); did "
+		"you mean \"error\"?\n"
+		AT "4:9: error: unknown rule or category \"gpu-reqest-without-limit\" for rules[0].id; "
+		"did you mean \"gpu-request-without-limit\"?\n"
+		AT "7:13: error: unknown provider \"gkee\" for cluster.provider (expected gke, eks, aks "
+		"or generic); did you mean \"gke\"?\n"
+		AT "8:22: error: invalid value \"maybe\" for cluster.gpu-nodes-tainted (expected true or "
+		"false)\n"
+		AT "9:16: error: wrong type for cluster.spot-labels: expected a list, got a mapping\n"
+		AT "12:7: error: unknown key \"label\" in cluster.node-pools[0]; did you mean \"labels\"?\n"
+		AT "13:16: error: invalid taint \"nvidia.com/gpu=present:NoSchedul\" for "
+		"cluster.node-pools[0].taints[0]: invalid taint effect: NoSchedul, unsupported taint "
+		"effect (expected key=value:Effect or key:Effect, the effect NoSchedule, PreferNoSchedule "
+		"or NoExecute); did you mean \"nvidia.com/gpu=present:NoSchedule\"?\n"
+		AT "14:21: error: invalid value \"nvidia.com/gpu=eight\" for "
+		"cluster.node-pools[0].allocatable[0]: quantities must match the regular expression "
+		"'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' (expected resource=quantity: "
+		"\"nvidia.com/gpu=8\", \"memory=64Gi\")\n"
+		AT "15:22: error: invalid value \"high\" for cluster.critical-priority (expected an "
+		"integer)");
+#undef AT
+}
+
+/* A required key of the wrong type, or missing, hides its whole entry (its list) from libcyaml:
+** one error each, not a second "missing key", and the rest is still read. */
+Test(config, wrong_type_of_required_key)
+{
+	expect_error(FIXTURE("wrong_type_required.yaml"), SL_ECONFIG,
+		"testdata/config/wrong_type_required.yaml:3:13: error: wrong type for "
+		"cluster.node-pools[0].name: expected a string, got a list\n"
+		"testdata/config/wrong_type_required.yaml:5:5: error: missing key \"severity\" in "
+		"rules[0]\n"
+		"testdata/config/wrong_type_required.yaml:6:10: error: invalid value \"eror\" for "
+		"fail-on (expected error, warning or info); did you mean \"error\"?");
 }
 
 Test(config, duplicate_key)
