@@ -262,7 +262,8 @@ SL_API sl_err sl_run_write_output(const sl_run *run, const sl_output_options *op
 ** eksctl node groups, node dumps and Kueue ResourceFlavors among the files). */
 typedef struct sl_pool_info {
 	const char *name;
-	const char *source;          /* "config", "NodePool", "eksctl", "nodes", "ResourceFlavor" */
+	const char *source;          /* "config", "NodePool", "eksctl", "nodes", "ResourceFlavor",
+					"KAITO" (the nodes KAITO provisions for a Workspace) */
 	const char *where;           /* its definition: "NodePool gpu (pools.yaml:4)", ".schedlint.yaml:7" */
 	const char *path;            /* the file that defines it (the config for a config pool) */
 	unsigned line;               /* its line there, 0 when unknown */
@@ -277,7 +278,10 @@ typedef struct sl_placement_cell {
 	bool lands;                  /* every filter passes */
 	const char *brief;           /* NULL when it lands, else the first failing filter's word:
 					"taint", "selector", "gpu", "cpu", "memory", a resource,
-					"limits", or "queue" (a ResourceFlavor and a unit Kueue does
+					"limits", "kaito" (the nodes KAITO provisions for a Workspace
+					and any other unit, or a pool of the cluster and a Workspace
+					with resource.instanceType: it does not apply), or "queue"
+					(a ResourceFlavor and a unit Kueue does
 					not admit: the pool does not apply to it) */
 	const char *reasons;         /* NULL when it lands, else the scheduler's reasons, one per
 					line: "node(s) had untolerated taint {k: v}", with what

@@ -7,7 +7,8 @@
 /** ## What it does
  * Only when node pools are known (`cluster.node-pools` in the config, Karpenter NodePools,
  * eksctl ClusterConfigs, node dumps or Kueue ResourceFlavors among the linted or project files:
- * docs/placement.md), reports a placement unit that can land on none of them. Each pool is
+ * docs/placement.md; for a KAITO Workspace, the nodes KAITO provisions for it), reports a
+ * placement unit that can land on none of them. Each pool is
  * judged with kube-scheduler's filters, in its order (TaintToleration, NodeAffinity,
  * NodeResourcesFit), on the pod that is really created: the unit merged over its ServingRuntime
  * or Seldon ServerConfig, KServe's `serving.kserve.io/gke-accelerator` annotation turned into
@@ -67,12 +68,20 @@
  * over the pod KAITO writes: its `labelSelector` as required node affinity, the `nvidia.com/gpu`
  * and `sku=gpu` taints tolerated; docs/domain.md).
  *
+ * A KAITO Workspace with `resource.instanceType` is judged on the one pool KAITO provisions for
+ * it, and on no pool of the cluster's: nodes of that instance type (its GPUs per node from the
+ * table of docs/instance-types.md), labelled with the `labelSelector`'s `matchLabels`, tainted
+ * `sku=gpu:NoSchedule` (a Karpenter NodePool or NodeClaim of KAITO's own). So a template that
+ * requests more GPUs than the instance type has, or keeps a `nodeSelector` its nodes do not
+ * carry, is reported; KAITO's admission checks only a preset's GPU memory. An instance type the
+ * table does not know leaves the Workspace unjudged. Without `instanceType` (node
+ * auto-provisioning off: the nodes are the user's) the Workspace is judged on the cluster's
+ * pools like any unit.
+ *
  * Not reported for DaemonSets (their pods run on the nodes they match, none is a valid
  * outcome), templates (ServingRuntimes, ServerConfigs, LLMInferenceServiceConfigs, training
  * runtimes: judged on the units that use them), a unit with `nodeName` (`node-name-set`), a
- * ModelMesh predictor (no pod), or a KAITO Workspace with `resource.instanceType` (KAITO
- * provisions nodes of that type for it, labelled as its `labelSelector` asks: no pool of the
- * cluster's is where it lands).
+ * ModelMesh predictor (no pod).
  *
  * ## Why is this bad?
  * The pods stay Pending with the event `0/N nodes are available: ...` and, on an autoscaled
@@ -129,6 +138,13 @@
  *   node affinity")
  * - The accelerators per instance type: docs/instance-types.md (AWS, Google Cloud and Azure
  *   documentation, cited per row)
+ * - kaito-project/kaito pkg/nodeprovision/karpenter/nodepool.go (`generateNodePool`: the
+ *   instance-type requirement, the `matchLabels`, the `sku=gpu` taint),
+ *   pkg/utils/nodeclaim/nodeclaim.go (`GenerateNodeClaimManifestWithOptions`: the same for a
+ *   NodeClaim), api/v1beta1/workspace_validation.go (`validateCreate`: `instanceType` required
+ *   with node auto-provisioning, empty without; `validateCreateWithInference`: only a preset's
+ *   GPU memory is checked), pkg/workspace/manifests/manifests.go
+ *   (`GenerateManifestWithPodTemplate`: a template's affinity replaced, its `nodeSelector` kept)
  */
 
 #define MAX_NOTES 3   /* the pools the message names; `schedlint placement` shows all */

@@ -18,6 +18,14 @@
 #define UNIT_COL 30   /* the unit column of the text grid */
 #define CELL 9        /* a pool column: a word of up to 8 letters and a space */
 
+/* False for a pool that does not apply to the unit: a Kueue flavor for a unit Kueue does not
+** admit, the nodes KAITO provisions for another Workspace (or any pool but its own, for a
+** Workspace with an instanceType). */
+static bool applies(const sl_placement_cell *c)
+{
+	return !c->brief || (strcmp(c->brief, "queue") != 0 && strcmp(c->brief, "kaito") != 0);
+}
+
 static const char *spot_word(int spot)
 {
 	return spot > 0 ? "spot" : spot < 0 ? "may be spot" : "on-demand";
@@ -207,8 +215,8 @@ static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
 		sl_escape_put(out, rows[r].path, SL_SINK_TEXT);
 		fprintf(out, ":%u)\n", rows[r].line);
 		for (size_t i = 0; i < np; i++) {
-			if (rows[r].cells[i].brief && strcmp(rows[r].cells[i].brief, "queue") == 0)
-				continue;   /* a flavor that does not apply to it */
+			if (!applies(&rows[r].cells[i]))
+				continue;   /* a flavor, a KAITO Workspace's nodes: not for it */
 			char *name = pool_name(&pools[i], nc > 1, SL_SINK_TEXT);
 			char prefix[300];
 			snprintf(prefix, sizeof prefix, "    %s: ", name ? name : "?");
@@ -325,7 +333,7 @@ static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
 		md(out, rows[r].path);
 		fprintf(out, ":%u)\n", rows[r].line);
 		for (size_t i = 0; i < np; i++) {
-			if (rows[r].cells[i].brief && strcmp(rows[r].cells[i].brief, "queue") == 0)
+			if (!applies(&rows[r].cells[i]))
 				continue;
 			char *name = pool_name(&pools[i], nc > 1, SL_SINK_TEXT);
 			fputs("  - ", out);
@@ -401,7 +409,8 @@ static int usage(FILE *out)
 	      "                                    the current directory up)\n"
 	      "      --no-project                  read only PATH..., not the project's other files\n"
 	      "Pools come from cluster.node-pools, Karpenter NodePools, eksctl ClusterConfigs,\n"
-	      "`kubectl get nodes -o yaml` dumps and Kueue ResourceFlavors among the files. Exit 1\n"
+	      "`kubectl get nodes -o yaml` dumps and Kueue ResourceFlavors among the files, and the\n"
+	      "nodes KAITO provisions for a Workspace's resource.instanceType. Exit 1\n"
 	      "when a unit lands nowhere, 2 on errors and when no pool is known.\n", out);
 	return out == stdout ? EXIT_CLEAN : EXIT_USAGE;
 }

@@ -2,6 +2,7 @@
 ** run_placement.c: where every unit of a linted run can land (lint.h's sl_run_placement,
 ** `schedlint placement`): the pools the run's config sees and a row per unit, each cell the
 ** scheduler's verdict with its reasons in words (sched/placement.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "schedlint/lint.h"
@@ -14,6 +15,9 @@ struct sl_run_report {
 	sl_arena *a;                 /* everything below */
 	sl_pool_info *pools;
 	size_t n_pools;
+	size_t n_set;                /* pools[0 .. n_set): the config's; then one per KAITO
+					Workspace unit with a pool of its own, that unit's */
+	const sl_unit **own;         /* own[i - n_set]: the unit of KAITO column i */
 	sl_placement_row *rows;
 	size_t n_rows, cap_rows;
 	bool oom;                    /* a copy failed */
@@ -36,12 +40,30 @@ static sl_err cells(struct sl_run_report *r, const sl_index *ix, const sl_unit *
 	sl_err err = sl_placement_unit(ix, u, a, &p);
 	if (err)
 		return err;
-	row->scheduled = p.n > 0;
-	if (!p.n)
+	row->scheduled = p.n > 0 || u->own_pool;
+	if (!p.n && !u->own_pool)
 		return SL_OK;
-	sl_placement_cell *v = sl_arena_zalloc(a, p.n * sizeof *v);
+	sl_placement_cell *v = sl_arena_zalloc(a, r->n_pools * sizeof *v);
 	if (!v)
 		return SL_ENOMEM;
+	/* the columns p's pools are: the config's, or the unit's own KAITO column; every other
+	** column does not apply to it (KAITO's nodes are its Workspace's, a Workspace's only its) */
+	size_t base = u->own_pool ? SIZE_MAX : 0;   /* SIZE_MAX: no column (p.n is 0) */
+	for (size_t k = 0; u->own_pool && k < r->n_pools - r->n_set; k++)
+		if (r->own[k] == u)
+			base = r->n_set + k;
+	for (size_t i = 0; i < r->n_pools; i++) {
+		bool own_col = i >= r->n_set;
+		if (u->own_pool ? i != base : own_col)
+			v[i] = (sl_placement_cell){false, "kaito", u->own_pool
+				? "KAITO provisions this Workspace's nodes: only they take its pods"
+				: "KAITO provisions these nodes for its Workspace only"};
+	}
+	if (!p.n) {   /* its own pool, of an instance type the table does not know */
+		row->cells = v;
+		return SL_OK;
+	}
+	v += base;
 	/* it lands nowhere as no-matching-node-pool reports it: a pool applies to it and none takes
 	** it; a DaemonSet's pods run on the nodes it matches, none is a valid outcome */
 	bool applies = false, lands = false;
@@ -68,7 +90,7 @@ static sl_err cells(struct sl_run_report *r, const sl_index *ix, const sl_unit *
 		}
 		v[i].reasons = text;
 	}
-	row->cells = v;
+	row->cells = v - base;
 	return SL_OK;
 }
 
@@ -85,7 +107,31 @@ static sl_err pools(struct sl_run_report *r, const sl_index *ix)
 			keep(r, p[i].where), keep(r, p[i].path), p[i].line, p[i].gpu == SL_TRI_YES,
 			p[i].spot == SL_TRI_YES ? 1 : p[i].spot == SL_TRI_NO ? 0 : -1,
 			p[i].min_nodes, p[i].max_nodes, keep(r, p[i].cluster)};
-	r->n_pools = np;
+	r->n_pools = r->n_set = np;
+	return SL_OK;
+}
+
+/* A column for the pool KAITO provisions for unit u (none when u has none or its instance type
+** is not in the table). */
+static sl_err own_pool(struct sl_run_report *r, const sl_index *ix, const sl_unit *u)
+{
+	const sl_pool *p;
+	sl_err err = sl_pool_kaito(ix->cfg, u, r->a, &p);
+	if (err || !p)
+		return err;
+	sl_pool_info *nv = sl_arena_alloc(r->a, (r->n_pools + 1) * sizeof *nv);
+	const sl_unit **no = sl_arena_alloc(r->a, (r->n_pools + 1 - r->n_set) * sizeof *no);
+	if (!nv || !no)
+		return SL_ENOMEM;
+	if (r->n_pools)
+		memcpy(nv, r->pools, r->n_pools * sizeof *nv);
+	if (r->n_pools > r->n_set)
+		memcpy(no, r->own, (r->n_pools - r->n_set) * sizeof *no);
+	no[r->n_pools - r->n_set] = u;
+	nv[r->n_pools++] = (sl_pool_info){keep(r, p->name), sl_pool_origin_name(p->origin),
+		keep(r, p->where), keep(r, p->path), p->line, p->gpu == SL_TRI_YES, 0, -1, -1, NULL};
+	r->pools = nv;
+	r->own = no;
 	return SL_OK;
 }
 
@@ -120,6 +166,13 @@ static sl_err report(sl_run *run, struct sl_run_report *r)
 	const sl_engine *e = &run->passes.eng;
 	const sl_index *ix = &e->index;   /* the run's config: one set of columns */
 	sl_err err = pools(r, ix);
+	for (size_t fi = 0; !err && fi < run->n_shown && !r->oom; fi++) {
+		const sl_file *f = e->files[run->shown[fi]];
+		for (size_t oi = 0; !err && oi < f->n_objects; oi++)
+			for (size_t ui = 0; !err && ui < f->objects[oi]->n_units; ui++)
+				if (f->objects[oi]->units[ui].own_pool)
+					err = own_pool(r, ix, &f->objects[oi]->units[ui]);
+	}
 	for (size_t fi = 0; !err && r->n_pools && fi < run->n_shown && !r->oom; fi++) {
 		const sl_file *f = e->files[run->shown[fi]];
 		for (size_t oi = 0; !err && oi < f->n_objects; oi++) {

@@ -138,8 +138,8 @@ typedef struct sl_unit {
 				       topology domain of its own (LeaderWorkerSet, JobSet): the
 				       replicas are kept apart, NULL when none */
 	const sl_node *own_pool;    /* the controller provisions the unit's nodes for it (a KAITO
-				       Workspace's instanceType): no pool of the cluster's is
-				       where it lands, NULL otherwise */
+				       Workspace's instanceType): it lands on that pool alone
+				       (sl_pool_kaito), no pool of the cluster's; NULL otherwise */
 	const struct sl_unit *inline_base;   /* a template in the object itself that the unit's
 				       fields are laid over (a SparkApplication's pod template; the
 				       pod KAITO writes): merge.h, NULL when none */

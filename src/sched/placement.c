@@ -938,8 +938,14 @@ sl_err sl_placement_unit(const sl_index *ix, const sl_unit *u, sl_arena *a, sl_p
 	*out = (sl_placement){0};
 	size_t np;
 	const sl_pool *pools = sl_pool_set_pools(sl_index_pool_set(ix), &np);
-	if (!np || sl_merge_kind_is_template(u->obj->kind) || u->own_pool)
-		return SL_OK;   /* a template lands where its users do; an own pool is made to fit */
+	if (u->own_pool) {   /* its pool is the one KAITO provisions for it, and only that */
+		sl_err err = sl_pool_kaito(ix->cfg, u, a, &pools);
+		if (err)
+			return err;
+		np = pools ? 1 : 0;
+	}
+	if (!np || sl_merge_kind_is_template(u->obj->kind))
+		return SL_OK;   /* a template lands where its users do */
 	sl_placement_pod *pod;
 	sl_err err = sl_placement_pod_of(ix, u, a, &pod);
 	if (err || !pod)

@@ -30,7 +30,8 @@ bool sl_pool_kind(sl_kind k)
 
 const char *sl_pool_origin_name(sl_pool_origin o)
 {
-	static const char *const names[] = {"config", "NodePool", "eksctl", "nodes", "ResourceFlavor"};
+	static const char *const names[] = {"config", "NodePool", "eksctl", "nodes", "ResourceFlavor",
+					     "KAITO"};
 	return (unsigned)o < sizeof names / sizeof *names ? names[o] : "pool";
 }
 
@@ -885,6 +886,48 @@ static void from_flavor(sl_pool_set *s, const sl_config *cfg, const sl_object *o
 	** instance type */
 	p->gpu = SL_TRI_UNKNOWN;
 	finish_static(s, cfg, p);
+}
+
+/* --- KAITO Workspace --- */
+
+sl_err sl_pool_kaito(const sl_config *cfg, const sl_unit *u, sl_arena *a, const sl_pool **out)
+{
+	*out = NULL;
+	const char *it = u->own_pool ? sl_scalar(u->own_pool) : NULL;
+	const sl_k8s_instance_type *t;
+	if (!it || sl_k8s_instance_type_lookup(it, strlen(it), &t) != SL_K8S_ACCEL_SOME ||
+	    t->count <= 0)
+		return SL_OK;
+	sl_pool_set s = {.a = a};
+	const sl_object *o = u->obj;
+	/* named as KAITO names its NodePool: after the Workspace (nodepool.go NodePoolName) */
+	sl_pool *p = new_pool(&s, o->name, SL_POOL_KAITO);
+	if (p) {
+		p->obj = o;
+		p->at = u->own_pool;
+		p->where = where_at(&s, p, o, p->at, sl_arena_printf(a, "Workspace %s's %s nodes",
+								      p->name, it));
+		/* NodeClaim requirements and labels; the selector's, which the pod's affinity asks */
+		add_label_c(&s, p, "node.kubernetes.io/instance-type", it);
+		add_label_c(&s, p, "kubernetes.io/os", "linux");
+		const sl_node *match = sl_map_get(sl_map_get(sl_map_get(o->root, "resource"),
+							     "labelSelector"), "matchLabels");
+		for (size_t i = 0; i < sl_map_n(match); i++) {
+			const sl_pair *pr = sl_map_pair(match, i);
+			add_label(&s, p, sl_node_str(pr->key), sl_node_str(pr->value));
+		}
+		add_taint(&s, p, (sl_taint){sl_k8s_cstr("sku"), sl_k8s_cstr("gpu"),
+					    sl_k8s_cstr("NoSchedule")});
+		p->allow_well_known = true;
+		finish_static(&s, cfg, p);
+		sl_pool *keep = sl_arena_alloc(a, sizeof *keep);
+		if (keep)
+			*keep = *p;
+		*out = keep;
+		s.oom |= !keep;
+	}
+	free(s.pools);
+	return s.oom || !*out ? SL_ENOMEM : SL_OK;
 }
 
 /* --- node dumps --- */

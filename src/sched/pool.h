@@ -23,7 +23,8 @@ typedef enum sl_pool_origin {
 	SL_POOL_KARPENTER,     /* a Karpenter NodePool: an autoscaler */
 	SL_POOL_EKSCTL,        /* an eksctl nodeGroups / managedNodeGroups entry */
 	SL_POOL_NODES,         /* nodes of a dump sharing a pool label (or one node) */
-	SL_POOL_KUEUE          /* a Kueue ResourceFlavor: only for workloads Kueue admits */
+	SL_POOL_KUEUE,         /* a Kueue ResourceFlavor: only for workloads Kueue admits */
+	SL_POOL_KAITO          /* the nodes KAITO provisions for one Workspace (sl_pool_kaito) */
 } sl_pool_origin;
 
 /* What one node of the pool offers of a resource, in milli-units (MilliValue); or a NodePool's
@@ -99,6 +100,13 @@ const sl_pool *sl_pool_set_pools(const sl_pool_set *s, size_t *n);
 /* The pools obj defines (a NodePool, a ClusterConfig's node groups, a node dump's groups). */
 size_t sl_pool_set_of_object(const sl_pool_set *s, const sl_object *obj, const sl_pool **first);
 
+/* The pool KAITO provisions for unit u of a Workspace with resource.instanceType (u->own_pool):
+** nodes of that instance type, labelled with the labelSelector's matchLabels, tainted
+** sku=gpu:NoSchedule (kaito pkg/nodeprovision/karpenter/nodepool.go,
+** pkg/utils/nodeclaim/nodeclaim.go). *out is NULL when u has no own pool or the instance-type
+** table does not know its type as one with accelerators (what the nodes offer is unknown: the
+** unit is judged on no pool). Everything lives in a. SL_ENOMEM. */
+sl_err sl_pool_kaito(const sl_config *cfg, const sl_unit *u, sl_arena *a, const sl_pool **out);
 /* The requirement on key, or NULL. */
 const sl_requirement *sl_pool_requirement(const sl_pool *p, const char *key);
 /* The allocatable of resource name, or NULL when the pool does not say. */
@@ -125,7 +133,7 @@ bool sl_pool_key_by_node_agent(const char *key, size_t n);
 /* True when key is unknown on p: a placeholder value, or a node agent's label p does not
 ** state. */
 bool sl_pool_key_unknown(const sl_pool *p, const char *key, size_t n);
-/* "config", "NodePool", "eksctl", "nodes", "ResourceFlavor". */
+/* "config", "NodePool", "eksctl", "nodes", "ResourceFlavor", "KAITO". */
 const char *sl_pool_origin_name(sl_pool_origin o);
 /* The clusters the set's pools belong to (distinct names, in pool order), *n of them. */
 const char *const *sl_pool_set_clusters(const sl_pool_set *s, size_t *n);
