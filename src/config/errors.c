@@ -126,6 +126,19 @@ static const char *in_where(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* The libyaml pass's node at where, its position put in *line and *col (its key's when key and
+** it has one); NULL, the position kept, when the pass has no such node. */
+static const struct pos *place(const struct posmap *map, const char *where, bool key,
+			       unsigned *line, unsigned *col)
+{
+	const struct pos *at = sl_config__posmap_find(map, where);
+	if (at && (!key || at->key_line > 0)) {
+		*line = key ? at->key_line : at->line;
+		*col = key ? at->key_col : at->col;
+	}
+	return at;
+}
+
 /* Turns libcyaml's logged error into "path:line:col: error: ..." in *error_out. Positions come
 ** from the libyaml pass where it has the node, else from libcyaml's innermost backtrace line. */
 sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct cylog *log,
@@ -148,10 +161,7 @@ sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct
 		where = path ? sl_config__path_key(path, arg) : NULL;
 		if (where == NULL)
 			goto oom;
-		if ((at = sl_config__posmap_find(map, where)) != NULL && at->key_line > 0) {
-			line = at->key_line;
-			col = at->key_col;
-		}
+		place(map, where, true, &line, &col);
 		msg = sl_xprintf("unknown key \"%s\"%s", arg, in_where(path, inbuf, sizeof inbuf));
 	} else if (sscanf(log->msg, "Mapping field already seen: %255[^\n]", arg) == 1) {
 		/* innermost names the repeated field */
@@ -159,10 +169,7 @@ sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct
 		where = path ? sl_config__path_key(path, arg) : NULL;
 		if (where == NULL)
 			goto oom;
-		if ((at = sl_config__posmap_find(map, where)) != NULL && at->key_line > 0) {
-			line = at->key_line;
-			col = at->key_col;
-		}
+		place(map, where, true, &line, &col);
 		msg = sl_xprintf("duplicate key \"%s\"%s", arg,
 				 in_where(path, inbuf, sizeof inbuf));
 	} else if (sscanf(log->msg, "Missing required mapping field: %255[^\n]", arg) == 1) {
@@ -170,19 +177,13 @@ sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct
 		path = segs_path(log, log->n_segs > 0 && log->segs[0].kind == SEG_FIELD ? 1 : 0);
 		if (path == NULL)
 			goto oom;
-		if ((at = sl_config__posmap_find(map, path)) != NULL) {
-			line = at->line;
-			col = at->col;
-		}
+		place(map, path, false, &line, &col);
 		msg = sl_xprintf("missing key \"%s\"%s", arg, in_where(path, inbuf, sizeof inbuf));
 	} else if (sscanf(log->msg, "Invalid ENUM value: %255[^\n]", arg) == 1) {
 		path = segs_path(log, 0);
 		if (path == NULL)
 			goto oom;
-		if ((at = sl_config__posmap_find(map, path)) != NULL) {
-			line = at->line;
-			col = at->col;
-		}
+		place(map, path, false, &line, &col);
 		msg = sl_xprintf("invalid value \"%s\" for %s (expected %s)%s", arg, path,
 				 expected_at(path, "ENUM"),
 				 sl_config__did_you_mean(closest_value(path, arg), mean, sizeof mean));
@@ -194,11 +195,7 @@ sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct
 		path = segs_path(log, 0);
 		if (path == NULL)
 			goto oom;
-		at = sl_config__posmap_find(map, path);
-		if (at != NULL) {
-			line = at->line;
-			col = at->col;
-		}
+		at = place(map, path, false, &line, &col);
 		got = at != NULL ? kind_name(at->kind) : got_event(ev);
 		if (*path == '\0')
 			msg = sl_xprintf("wrong type for the configuration: expected a mapping, "
@@ -210,10 +207,7 @@ sl_err sl_config__cyaml_failure(const char *file, cyaml_err_t cerr, const struct
 		path = segs_path(log, 0);
 		if (path == NULL)
 			goto oom;
-		if ((at = sl_config__posmap_find(map, path)) != NULL) {
-			line = at->line;
-			col = at->col;
-		}
+		place(map, path, false, &line, &col);
 		msg = sl_xprintf("empty value for %s", path);
 	} else if (sscanf(log->msg, "No anchor found for alias: '%255[^']'", arg) == 1) {
 		msg = sl_xprintf("unknown alias \"%s\"", arg);

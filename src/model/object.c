@@ -91,7 +91,7 @@ static const struct kind_entry kinds[] = {
 	{"sparkoperator.k8s.io", "ScheduledSparkApplication", SL_KIND_SCHEDULED_SPARK_APPLICATION,
 	 "ScheduledSparkApplication", sl_model_bind_spark},
 	{"batch.volcano.sh", "Job", SL_KIND_VOLCANO_JOB, "Volcano Job", sl_model_bind_volcano},
-	/* wrappers: their objects[] are bound as objects (sl_object_bind_all) */
+	/* wrappers: their objects[] are bound as objects (sl_object_wrapped, lint/engine.c) */
 	{"template.openshift.io", "Template", SL_KIND_OPENSHIFT_TEMPLATE, "Template",
 	 sl_model_bind_core},
 	{"", "Template", SL_KIND_OPENSHIFT_TEMPLATE, "Template", sl_model_bind_core},
