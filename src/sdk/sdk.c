@@ -105,6 +105,17 @@ sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
 
 /* --- reporting: findings, notes, severity ----------------------------------------------------- */
 
+/* True when doc is one of f's documents. Not f->tree.docs[doc->index]: docs holds only the
+** documents that parsed while index counts the broken ones too, and a node from an earlier
+** parse of the same file (pass 1's pools) is still this file's. */
+static bool same_file(const sl_file *f, const sl_doc *doc)
+{
+	if (doc->src == f->src)
+		return true;
+	return doc->src && f->src && doc->src->path && f->src->path &&
+	       strcmp(doc->src->path, f->src->path) == 0;
+}
+
 static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_node,
 			  const char *fmt, va_list ap)
 {
@@ -121,9 +132,9 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 	const sl_doc *doc = sl_node_doc(at);
 	/* a node of a template in another file (a TrainJob's runtime's containers): the finding
 	** goes at the unit's own field that names it, its pointer with it */
-	bool elsewhere = doc && (doc->index >= f->tree.n_docs || f->tree.docs[doc->index] != doc);
+	bool elsewhere = doc && !same_file(f, doc);
 	if (elsewhere && ctx->unit && ctx->unit->pod && sl_node_doc(ctx->unit->pod) &&
-	    sl_node_doc(ctx->unit->pod) == f->tree.docs[sl_node_doc(ctx->unit->pod)->index]) {
+	    same_file(f, sl_node_doc(ctx->unit->pod))) {
 		ptr_node = ctx->unit->pod;
 		at = sl_node_key(ptr_node) ? sl_node_key(ptr_node) : ptr_node;
 		doc = sl_node_doc(at);
@@ -131,7 +142,7 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 	char *ptr = sl_node_pointer(ptr_node, f->arena);
 	sl_frec *rec = sl_engine_record(f, ctx->rule_index, doc ? doc->index : 0, at->start,
 					at->end, ptr, msg, ctx->obj, ctx->unit);
-	if (rec && elsewhere && ptr_node == ctx->unit->pod)
+	if (rec && elsewhere && ctx->unit && ptr_node == ctx->unit->pod)
 		sl_report_note(ctx, (sl_report *)rec, "The field is the template's this unit is merged "
 			       "over (its runtime, config or pod template), not among this file's lines.");
 	return (sl_report *)rec;
