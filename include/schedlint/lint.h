@@ -286,6 +286,9 @@ typedef struct sl_placement_cell {
 	const char *reasons;         /* NULL when it lands, else the scheduler's reasons, one per
 					line: "node(s) had untolerated taint {k: v}", with what
 					exactly in parentheses when the text does not say it */
+	bool unsure;                 /* it lands as far as can be told, but a taint or a toleration
+					holds a placeholder (${X}, {{ ... }}): the rendered values
+					decide whether the taint is tolerated */
 } sl_placement_cell;
 /* One unit: a row of the report. */
 typedef struct sl_placement_row {

@@ -26,6 +26,19 @@ static bool applies(const sl_placement_cell *c)
 	return !c->brief || (strcmp(c->brief, "queue") != 0 && strcmp(c->brief, "kaito") != 0);
 }
 
+/* True when some unit lands on some pool only as far as can be told (sl_placement_cell.unsure). */
+static bool any_unsure(const sl_placement_row *rows, size_t nr, size_t np)
+{
+	for (size_t r = 0; r < nr; r++)
+		for (size_t i = 0; rows[r].scheduled && rows[r].cells && i < np; i++)
+			if (rows[r].cells[i].unsure)
+				return true;
+	return false;
+}
+
+#define UNSURE_LEGEND "it lands unless the rendered value of a placeholder in a taint or a " \
+	"toleration (${X}, {{ ... }}) decides otherwise"
+
 static const char *spot_word(int spot)
 {
 	return spot > 0 ? "spot" : spot < 0 ? "may be spot" : "on-demand";
@@ -177,7 +190,8 @@ static void text_table(FILE *out, const sl_pool_info *pools, const size_t *idx, 
 				if (!c)
 					cell(out, "nodeName", w);
 				else if (c->lands)
-					fprintf(out, "\u2713%*s", w > 1 ? w - 1 : 0, "");
+					fprintf(out, c->unsure ? "\u2713?%*s" : "\u2713%*s",
+						w > 1 + c->unsure ? w - 1 - c->unsure : 0, "");
 				else
 					cell(out, c->brief, w);
 				fputs(k + 1 < last ? " " : "\n", out);
@@ -203,6 +217,8 @@ static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
 		size_t n = pools_in(pools, np, nc > 1 ? clusters[c] : NULL, idx);
 		text_table(out, pools, idx, n, rows, nr);
 	}
+	if (any_unsure(rows, nr, np))
+		fputs("\n\u2713?: " UNSURE_LEGEND ".\n", out);
 	size_t nowhere = 0;
 	for (size_t r = 0; r < nr; r++) {
 		if (!rows[r].nowhere)
@@ -283,7 +299,7 @@ static void md_table(FILE *out, const char *cluster, const sl_pool_info *pools, 
 			if (!c)
 				fputs(" nodeName |", out);
 			else if (c->lands)
-				fputs(" \u2705 |", out);
+				fputs(c->unsure ? " \u2705? |" : " \u2705 |", out);
 			else {
 				fputs(" \u274c ", out);
 				md(out, c->brief);
@@ -320,6 +336,8 @@ static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
 		size_t n = pools_in(pools, np, nc > 1 ? clusters[c] : NULL, idx);
 		md_table(out, nc > 1 ? clusters[c] : NULL, pools, idx, n, rows, nr);
 	}
+	if (any_unsure(rows, nr, np))
+		fputs("\n\u2705?: " UNSURE_LEGEND ".\n", out);
 	bool any = false;
 	for (size_t r = 0; r < nr; r++) {
 		if (!rows[r].nowhere)
@@ -383,8 +401,8 @@ static void print_json(FILE *out, const sl_pool_info *pools, size_t np,
 				free(line);
 				s = nl ? nl + 1 : NULL;
 			}
-			json_array_append_new(v, json_pack("{s:o, s:b, s:o, s:o}", "pool",
-				jstr(pools[i].name), "lands", c->lands, "brief",
+			json_array_append_new(v, json_pack("{s:o, s:b, s:b, s:o, s:o}", "pool",
+				jstr(pools[i].name), "lands", c->lands, "unsure", c->unsure, "brief",
 				c->brief ? json_string(c->brief) : json_null(), "reasons", reasons));
 		}
 		json_array_append_new(ju, json_pack("{s:o, s:o, s:i, s:i, s:b, s:b, s:o}", "unit",

@@ -57,7 +57,7 @@ static sl_err cells(struct sl_run_report *r, const sl_index *ix, const sl_unit *
 		if (u->own_pool ? i != base : own_col)
 			v[i] = (sl_placement_cell){false, "kaito", u->own_pool
 				? "KAITO provisions this Workspace's nodes: only they take its pods"
-				: "KAITO provisions these nodes for its Workspace only"};
+				: "KAITO provisions these nodes for its Workspace only", false};
 	}
 	if (!p.n) {   /* its own pool, of an instance type the table does not know */
 		row->cells = v;
@@ -75,6 +75,7 @@ static sl_err cells(struct sl_run_report *r, const sl_index *ix, const sl_unit *
 	for (sl_placement_iter it = sl_placement_pools(&p, false); sl_placement_next(&it);) {
 		size_t i = it.i;
 		v[i].lands = it.fit->lands;
+		v[i].unsure = it.fit->lands && it.fit->unsure;
 		if (it.fit->lands)
 			continue;
 		sl_placement_verdict verdict = sl_placement_eval(p.pod, it.pool, a);
