@@ -46,7 +46,9 @@
  * and `amd.com/gpu` for an AMD one (other classes have no conventional taint and are not
  * reported). A toleration counts when its key is that key (or it is empty with
  * `operator: Exists`), its operator is `Exists`, or `Equal` / empty with any value (providers
- * taint with `true` or `present`), and its effect is empty or `NoSchedule`.
+ * taint with `true` or `present`), and its effect is empty or `NoSchedule`. A toleration whose
+ * key, operator or effect holds a placeholder (`${GPU_VENDOR}.com/gpu`, `{{ .Values.key }}`)
+ * tolerates what its rendered value says: unknown, so it counts (no finding on a guess).
  *
  * An InferenceService predictor with no tolerations of its own takes them from the ServingRuntime
  * its `model.runtime` names (when that runtime is among the linted files: KServe's merge lets a
@@ -151,7 +153,12 @@ static bool tolerates_gpu_taint(const sl_node *t, const char *key)
 	const char *op = sl_scalar(sl_map_get(t, "operator"));
 	const sl_node *en = sl_map_get(t, "effect");
 	const char *eff = en ? sl_scalar(en) : "";
-	if (!k || !eff || (*eff && strcmp(eff, "NoSchedule") != 0))
+	if (!k || !eff)
+		return false;
+	if (sl_template_in_value(k, strlen(k)) || sl_template_in_value(eff, strlen(eff)) ||
+	    (op && sl_template_in_value(op, strlen(op))))
+		return true;   /* a placeholder: what it tolerates is unknown */
+	if (*eff && strcmp(eff, "NoSchedule") != 0)
 		return false;
 	bool exists = op && strcmp(op, "Exists") == 0;
 	if (!*k)
