@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/arena.h"
+#include "util/v16.h"
 #include "yaml/source.h"
 #include "util/strbuf.h"
 
@@ -72,6 +73,38 @@ static sl_err push_line(sl_source *s, size_t *cap, size_t start)
 	return SL_OK;
 }
 
+/* True when d[0..n) holds only printable ASCII, tabs and LFs: most manifests. Sixteen bytes
+** at a time, all of the text, without a branch per line. */
+static bool plain_ascii(const unsigned char *d, size_t n)
+{
+	sl_v16 all = {0};
+	all = ~all;
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		sl_v16 v = sl_v16_load(d + i);
+		all &= sl_v16_between(v, 0x20, 0x7E) | (sl_v16)(v == '\n') | (sl_v16)(v == '\t');
+	}
+	if (sl_v16_mask(all) != 0xFFFF)
+		return false;
+	for (; i < n; i++)
+		if (!((d[i] >= 0x20 && d[i] < 0x7F) || d[i] == '\n' || d[i] == '\t'))
+			return false;
+	return true;
+}
+
+/* The line index of plain ASCII text (plain_ascii): a line after each LF. */
+static sl_err index_plain_lines(sl_source *s, size_t *cap)
+{
+	const char *d = s->data, *end = d + s->len, *p = d;
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		p++;
+		if (push_line(s, cap, (size_t)(p - d)) != SL_OK)
+			return SL_ENOMEM;
+	}
+	s->ascii = true;
+	return SL_OK;
+}
+
 /* Builds the line index and finds the first bad byte. */
 static sl_err index_lines(sl_source *s)
 {
@@ -87,6 +120,8 @@ static sl_err index_lines(sl_source *s)
 	i = s->bom;
 	if (s->utf16)
 		return SL_OK;
+	if (!s->bom && plain_ascii(d, n))
+		return index_plain_lines(s, &cap);
 	while (i < n) {
 		/* eight printable ASCII bytes at a time: none below 0x20, none 0x7F or above */
 		while (i + 8 <= n) {
