@@ -106,13 +106,20 @@ static void *carve(struct heap *h, unsigned c)
 	return p + HDR;
 }
 
-void *yaml_malloc(size_t size)
+/* The class of a block of size bytes (its header included): 0 for 16 B, 12 for 64 KiB. */
+static unsigned class_of(size_t size)
 {
-	size_t n = size + HDR;
+	return 60u - (unsigned)__builtin_clzll((unsigned long long)((size + HDR - 1) | (HDR - 1)));
+}
+
+/* yaml_malloc without a free block at hand: the thread's first, a new block from the slab, or
+** one of malloc's own. Apart, so that the common case saves no registers. */
+__attribute__((noinline, cold)) static void *malloc_slow(size_t size)
+{
 	struct heap *h;
 	if (size > ((size_t)HDR << (N_CLASSES - 1)) - HDR || !(h = heap()))
 		return big(size);
-	unsigned c = n <= HDR ? 0 : (unsigned)(64 - __builtin_clzll((unsigned long long)(n - 1))) - 4;
+	unsigned c = class_of(size);
 	void *b = h->free[c];
 	if (b) {
 		h->free[c] = *(void **)((unsigned char *)b - HDR / 2);
@@ -121,10 +128,23 @@ void *yaml_malloc(size_t size)
 	return carve(h, c);
 }
 
-void yaml_free(void *p)
+void *yaml_malloc(size_t size)
 {
-	if (!p)
-		return;
+	struct heap *h = mine;
+	if (h && size <= ((size_t)HDR << (N_CLASSES - 1)) - HDR) {
+		unsigned c = class_of(size);
+		void *b = h->free[c];
+		if (b) {
+			h->free[c] = *(void **)((unsigned char *)b - HDR / 2);
+			return b;
+		}
+	}
+	return malloc_slow(size);
+}
+
+/* yaml_free of a block of malloc's own, or on a thread without a heap yet. */
+__attribute__((noinline, cold)) static void free_slow(void *p)
+{
 	unsigned char *b = (unsigned char *)p - HDR;
 	uint64_t c = *(uint64_t *)b;
 	struct heap *h;
@@ -132,6 +152,21 @@ void yaml_free(void *p)
 		if (c == BIG)
 			free(b);
 		return;   /* no heap to take it: the block stays in its slab */
+	}
+	*(void **)(b + HDR / 2) = h->free[c];
+	h->free[c] = p;
+}
+
+void yaml_free(void *p)
+{
+	if (!p)
+		return;
+	unsigned char *b = (unsigned char *)p - HDR;
+	uint64_t c = *(uint64_t *)b;
+	struct heap *h = mine;
+	if (c == BIG || !h) {
+		free_slow(p);
+		return;
 	}
 	*(void **)(b + HDR / 2) = h->free[c];
 	h->free[c] = p;

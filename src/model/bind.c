@@ -45,7 +45,9 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 	const sl_node *v = sl_node_deref(n);
 	if (!v)
 		return NULL;
-	if (v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_NULL)
+	/* the scalar's type, once (SL_Y_STR for a collection: unused then) */
+	sl_yaml_type y = v->type == SL_NODE_SCALAR ? sl_scalar_type(v) : SL_Y_STR;
+	if (v->type == SL_NODE_SCALAR && y == SL_Y_NULL)
 		return NULL;
 	/* An unrendered template ("{{ .Values.replicas }}", "${REPLICAS}") has no type yet: not
 	** reported, and not bound (no rule can judge it either). Where a type other than a string
@@ -61,14 +63,12 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 	switch (t) {
 	case SL_T_MAP: ok = v->type == SL_NODE_MAP; break;
 	case SL_T_SEQ: ok = v->type == SL_NODE_SEQ; break;
-	case SL_T_STR: ok = v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_STR; break;
-	case SL_T_INT: ok = v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_INT; break;
-	case SL_T_BOOL: ok = v->type == SL_NODE_SCALAR && sl_scalar_type(v) == SL_Y_BOOL; break;
-	case SL_T_QUANTITY: {
-		sl_yaml_type y = sl_scalar_type(v);
+	case SL_T_STR: ok = v->type == SL_NODE_SCALAR && y == SL_Y_STR; break;
+	case SL_T_INT: ok = v->type == SL_NODE_SCALAR && y == SL_Y_INT; break;
+	case SL_T_BOOL: ok = v->type == SL_NODE_SCALAR && y == SL_Y_BOOL; break;
+	case SL_T_QUANTITY:
 		ok = v->type == SL_NODE_SCALAR && (y == SL_Y_STR || y == SL_Y_INT || y == SL_Y_FLOAT);
 		break;
-	}
 	case SL_T_STRMAP:
 		ok = v->type == SL_NODE_MAP;
 		if (ok) {
@@ -78,8 +78,8 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 				const sl_node *k = pairs[i].key;
 				const sl_node *val = sl_node_deref(pairs[i].value);
 				if (val->type == SL_NODE_SCALAR) {
-					sl_yaml_type y = sl_scalar_type(val);
-					if (y == SL_Y_STR || y == SL_Y_NULL ||
+					sl_yaml_type vy = sl_scalar_type(val);
+					if (vy == SL_Y_STR || vy == SL_Y_NULL ||
 					    sl_template_in_value(val->u.scalar.s, val->u.scalar.len))
 						continue;
 				}

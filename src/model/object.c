@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 #include "model/model.h"
+#include "util/v16.h"
 
 /* One row per kind: how it is spelt, what it is called in messages, and the binder that types
 ** its fields and makes its units (model/<family>.c). */
@@ -195,38 +196,39 @@ uint64_t sl_kinds_named_in_until(const char *text, size_t len, const uint64_t *e
 		return ~(uint64_t)0;
 	uint64_t seen = 0;
 	const unsigned char *t = (const unsigned char *)text;
-	const uint64_t ones = 0x0101010101010101ull, low7 = ones * 127, highs = ones * 128;
-	for (size_t i = 0; i < len; i++) {
-		/* every kind name is a word that starts with a capital letter: eight bytes at a time
-		** while none is one ('A' - 1 < byte < 'Z' + 1, Bit Twiddling Hacks' hasbetween) */
-		while (i + 8 <= len) {
-			uint64_t w;
-			memcpy(&w, t + i, 8);
-			uint64_t x = w & low7;
-			if ((ones * (127 + 'Z' + 1) - x) & ~w & (x + ones * (127 - ('A' - 1))) & highs)
-				break;
-			i += 8;
+	for (size_t i = 0; i < len;) {
+		/* every kind name is a word that starts with a capital letter: sixteen bytes at a
+		** time, where is a capital after a byte that is no letter or digit */
+		unsigned m;
+		size_t width;
+		if (i > 0 && len - i >= 16) {
+			sl_v16 v = sl_v16_load(t + i), prev = sl_v16_load(t + i - 1);
+			/* a letter of either case is a lower-case one with the bit 0x20 set */
+			sl_v16 word = sl_v16_between(prev, '0', '9') | sl_v16_between(prev | 0x20, 'a', 'z');
+			m = sl_v16_mask(sl_v16_between(v, 'A', 'Z') & ~word);
+			width = 16;
+		} else {
+			m = t[i] >= 'A' && t[i] <= 'Z' && !(i > 0 && word_char[t[i - 1]]);
+			width = 1;
 		}
-		if (i >= len)
-			break;
-		unsigned letter = (unsigned)(t[i] - 'A');
-		if (letter >= 26 || (i > 0 && word_char[t[i - 1]]))
-			continue;   /* not a capital, or one inside a word */
-		size_t start = i;
-		while (i < len && word_char[t[i]])
-			i++;
-		for (uint64_t m = kinds_by_letter[letter]; m; m &= m - 1) {
-			size_t k = (size_t)__builtin_ctzll(m);
-			if (strncmp(kinds[k].kind, (const char *)t + start, i - start) == 0 &&
-			    kinds[k].kind[i - start] == '\0') {
-				seen |= (uint64_t)1 << kinds[k].id;
-				size_t e = 0;
-				while (e < n_enough && (seen & enough[e]))
-					e++;
-				if (n_enough && e == n_enough)
-					return seen;   /* the caller knows all it asked */
+		for (; m; m &= m - 1) {
+			size_t start = i + (size_t)__builtin_ctz(m), end = start;
+			while (end < len && word_char[t[end]])
+				end++;
+			for (uint64_t k_set = kinds_by_letter[t[start] - 'A']; k_set; k_set &= k_set - 1) {
+				size_t k = (size_t)__builtin_ctzll(k_set);
+				if (strncmp(kinds[k].kind, (const char *)t + start, end - start) == 0 &&
+				    kinds[k].kind[end - start] == '\0') {
+					seen |= (uint64_t)1 << kinds[k].id;
+					size_t e = 0;
+					while (e < n_enough && (seen & enough[e]))
+						e++;
+					if (n_enough && e == n_enough)
+						return seen;   /* the caller knows all it asked */
+				}
 			}
 		}
+		i += width;
 	}
 	return seen;
 }

@@ -213,20 +213,13 @@ static void hint_huge_pages(void *p, size_t size)
 #endif
 }
 
-/* size bytes at an offset that is a multiple of align (1 for strings). */
-static void *bump(sl_arena *a, size_t size, size_t align)
+/* bump when the head chunk has no room: a big block, a spare or a new chunk. Apart, so that
+** the common case (millions of nodes and strings) saves no registers. */
+__attribute__((noinline)) static void *bump_chunk(sl_arena *a, size_t size)
 {
 	if (size > SIZE_MAX - sizeof(struct chunk) - ALIGN)
 		return NULL;
 	struct chunk *c = a->head;
-	if (c) {
-		size_t off = (c->used + align - 1) & ~(align - 1);
-		if (off <= c->size && c->size - off >= size) {
-			c->used = off + size;
-			a->total += size;
-			return c->data + off;
-		}
-	}
 	if (size > a->next_size / 4) {
 		/* A big block: its own chunk, kept behind the current one. */
 		struct chunk *big = sl_xmalloc(sizeof *big + size);
@@ -264,6 +257,21 @@ static void *bump(sl_arena *a, size_t size, size_t align)
 	a->head = n;
 	a->total += size;
 	return n->data;
+}
+
+/* size bytes at an offset that is a multiple of align (1 for strings). */
+static inline void *bump(sl_arena *a, size_t size, size_t align)
+{
+	struct chunk *c = a->head;
+	if (c) {
+		size_t off = (c->used + align - 1) & ~(align - 1);
+		if (off <= c->size && c->size - off >= size) {
+			c->used = off + size;
+			a->total += size;
+			return c->data + off;
+		}
+	}
+	return bump_chunk(a, size);
 }
 
 void *sl_arena_alloc(sl_arena *a, size_t size)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util/arena.h"
+#include "util/v16.h"
 #include "yaml/source.h"
 #include "util/strbuf.h"
 
@@ -52,23 +53,74 @@ static int printable(unsigned c)
 	       (c >= 0x10000 && c <= 0x10FFFF);
 }
 
+/* Room for `more` lines past the n_lines indexed. */
+static sl_err reserve_lines(sl_source *s, size_t *cap, size_t more)
+{
+	if (s->n_lines + more <= *cap)
+		return SL_OK;
+	size_t ncap = *cap ? *cap : 32;
+	while (ncap < s->n_lines + more)
+		ncap *= 2;
+	size_t *ls = sl_xrealloc(s->line_start, ncap * sizeof *ls);
+	if (!ls)
+		return SL_ENOMEM;
+	s->line_start = ls;
+	unsigned char *la = sl_xrealloc(s->line_ascii, ncap);
+	if (!la)
+		return SL_ENOMEM;
+	s->line_ascii = la;
+	*cap = ncap;
+	return SL_OK;
+}
+
 static sl_err push_line(sl_source *s, size_t *cap, size_t start)
 {
-	if (s->n_lines == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 32;   /* most files are short (kustomizations, patches) */
-		size_t *ls = sl_xrealloc(s->line_start, ncap * sizeof *ls);
-		if (!ls)
-			return SL_ENOMEM;
-		s->line_start = ls;
-		unsigned char *la = sl_xrealloc(s->line_ascii, ncap);
-		if (!la)
-			return SL_ENOMEM;
-		s->line_ascii = la;
-		*cap = ncap;
-	}
+	if (reserve_lines(s, cap, 1) != SL_OK)
+		return SL_ENOMEM;
 	s->line_start[s->n_lines] = start;
 	s->line_ascii[s->n_lines] = 1;
 	s->n_lines++;
+	return SL_OK;
+}
+
+/* The line index of plain ASCII text (only printable ASCII, tabs and LFs: most manifests),
+** checked and indexed sixteen bytes at a time, a line after each LF. *plain false, and nothing
+** indexed past line 0, at the first other byte: the general scan then reads the text. */
+static sl_err index_plain(sl_source *s, size_t *cap, bool *plain)
+{
+	const unsigned char *d = (const unsigned char *)s->data;
+	size_t n = s->len, i = 0;
+	*plain = false;
+	/* a line every 32 bytes or more (manifests' lines are shorter): one or two reallocs */
+	if (reserve_lines(s, cap, n / 32 + 16) != SL_OK)
+		return SL_ENOMEM;
+	for (; i + 16 <= n; i += 16) {
+		sl_v16 v = sl_v16_load(d + i), lf = (sl_v16)(v == '\n');
+		if (sl_v16_mask(sl_v16_between(v, 0x20, 0x7E) | lf | (sl_v16)(v == '\t')) != 0xFFFF) {
+			s->n_lines = 1;
+			return SL_OK;
+		}
+		unsigned m = sl_v16_mask(lf);
+		if (m && reserve_lines(s, cap, 16) != SL_OK)
+			return SL_ENOMEM;
+		for (; m; m &= m - 1) {
+			s->line_start[s->n_lines] = i + (size_t)__builtin_ctz(m) + 1;
+			s->line_ascii[s->n_lines++] = 1;
+		}
+	}
+	for (; i < n; i++) {
+		if (d[i] == '\n') {
+			if (push_line(s, cap, i + 1) != SL_OK)
+				return SL_ENOMEM;
+		} else if (d[i] < 0x20 || d[i] >= 0x7F) {
+			if (d[i] != '\t') {
+				s->n_lines = 1;
+				return SL_OK;
+			}
+		}
+	}
+	*plain = true;
+	s->ascii = true;
 	return SL_OK;
 }
 
@@ -87,6 +139,13 @@ static sl_err index_lines(sl_source *s)
 	i = s->bom;
 	if (s->utf16)
 		return SL_OK;
+	if (!s->bom) {
+		bool plain;
+		if (index_plain(s, &cap, &plain) != SL_OK)
+			return SL_ENOMEM;
+		if (plain)
+			return SL_OK;
+	}
 	while (i < n) {
 		/* eight printable ASCII bytes at a time: none below 0x20, none 0x7F or above */
 		while (i + 8 <= n) {

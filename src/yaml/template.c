@@ -3,6 +3,7 @@
 ** (template.h says what counts and why). */
 #include <stdint.h>
 #include <string.h>
+#include "util/v16.h"
 #include "yaml/template.h"
 
 /* --- markers ------------------------------------------------------------------------------ */
@@ -317,35 +318,41 @@ static bool walk_node(walk *w, const sl_node *n, bool payload, bool top)
 	return false;
 }
 
+/* A marker may start at s[i] (one of '{', '$', '%'): the test of sl_template_may_hold. */
+static bool may_start_at(const char *s, size_t i, size_t to)
+{
+	char c = s[i], d = i + 1 < to ? s[i + 1] : '\0';
+	if (c == '%' ? d == '{' : c == '$' ? d == '{' || is_upper(d)
+	    : d == '{' || d == '%' || d == '#')
+		return true;
+	if (c == '{' && is_alpha(d)) {
+		size_t j = i + 1;
+		while (j < to && (is_word(s[j]) || s[j] == '-'))
+			j++;
+		if (j < to && s[j] == '}')
+			return true;
+	}
+	return false;
+}
+
 bool sl_template_may_hold(const char *s, size_t from, size_t to)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-	for (size_t i = from; i < to; i++) {
-		/* eight bytes at a time while none is '{', '$' or '%' (0x7B, 0x24, 0x25) */
-		while (i + 8 <= to) {
-			uint64_t w, b, p;
-			memcpy(&w, s + i, 8);
-			b = w ^ (ones * 0x7B);
-			p = (w & (ones * 0xFE)) ^ (ones * 0x24);
-			if ((((b - ones) & ~b) | ((p - ones) & ~p)) & highs)
-				break;
-			i += 8;
+	for (size_t i = from; i < to;) {
+		/* sixteen bytes at a time: where is a '{', '$' or '%' */
+		unsigned m;
+		size_t width;
+		if (to - i >= 16) {
+			sl_v16 v = sl_v16_load(s + i);
+			m = sl_v16_mask((sl_v16)(v == '{') | (sl_v16)(v == '$') | (sl_v16)(v == '%'));
+			width = 16;
+		} else {
+			m = s[i] == '{' || s[i] == '$' || s[i] == '%';
+			width = 1;
 		}
-		if (i >= to)
-			break;
-		char c = s[i], d = i + 1 < to ? s[i + 1] : '\0';
-		if (c != '{' && c != '$' && c != '%')
-			continue;
-		if (c == '%' ? d == '{' : c == '$' ? d == '{' || is_upper(d)
-		    : d == '{' || d == '%' || d == '#')
-			return true;
-		if (c == '{' && is_alpha(d)) {
-			size_t j = i + 1;
-			while (j < to && (is_word(s[j]) || s[j] == '-'))
-				j++;
-			if (j < to && s[j] == '}')
+		for (; m; m &= m - 1)
+			if (may_start_at(s, i + (size_t)__builtin_ctz(m), to))
 				return true;
-		}
+		i += width;
 	}
 	return false;
 }

@@ -109,30 +109,21 @@ static size_t skip_properties(const sl_source *src, size_t off, size_t end)
 	return off;
 }
 
-static sl_node *new_node(struct builder *b, sl_node_type type, yaml_mark_t sm, yaml_mark_t em,
-			 const yaml_char_t *anchor, const yaml_char_t *tag, int implicit_tag)
+/* Gives node n, made from s to e, its anchor and explicit tag (the properties, which few nodes
+** have: apart from new_node, so that the common case saves no registers). NULL when out of
+** memory. */
+__attribute__((noinline)) static sl_node *add_properties(struct builder *b, sl_node *n, size_t s,
+							 size_t e, const yaml_char_t *anchor,
+							 const yaml_char_t *tag)
 {
-	sl_node *n = sl_arena_alloc(b->a, sizeof *n);
-	if (!n)
+	n->start = (uint32_t)skip_properties(b->src, s, e);
+	sl_node_props *pr = sl_arena_zalloc(b->a, sizeof *pr);
+	if (!pr)
 		return NULL;
-	*n = (sl_node){.type = (uint8_t)type};   /* stores, not a memset call: nodes are many */
-	size_t s = mark_off(b, sm), e = mark_off(b, em);
-	if (anchor || (tag && !implicit_tag))
-		s = skip_properties(b->src, s, e);
-	n->start = (uint32_t)s;
-	n->end = (uint32_t)e;
-	if (anchor || (tag && !implicit_tag)) {
-		/* properties are rare: most nodes carry none, and no room for them */
-		sl_node_props *pr = sl_arena_zalloc(b->a, sizeof *pr);
-		if (!pr)
-			return NULL;
-		n->props = pr;
-		if (tag && !implicit_tag &&
-		    !(pr->tag = sl_arena_strndup(b->a, (const char *)tag, strlen((const char *)tag))))
-			return NULL;
-	}
+	n->props = pr;
+	if (tag && !(pr->tag = sl_arena_strndup(b->a, (const char *)tag, strlen((const char *)tag))))
+		return NULL;
 	if (anchor) {
-		sl_node_props *pr = (sl_node_props *)n->props;
 		pr->anchor = sl_arena_strndup(b->a, (const char *)anchor, strlen((const char *)anchor));
 		if (!pr->anchor)
 			return NULL;
@@ -143,6 +134,23 @@ static sl_node *new_node(struct builder *b, sl_node_type type, yaml_mark_t sm, y
 		slot->val = n;   /* a redefined anchor: later aliases mean the newest */
 		slot->key = pr->anchor;
 	}
+	return n;
+}
+
+/* A node from byte offset s (its start mark's) to end mark em, with room for `text` bytes right
+** after it (a scalar's value: one allocation). */
+static sl_node *new_node(struct builder *b, sl_node_type type, size_t s, yaml_mark_t em,
+			 const yaml_char_t *anchor, const yaml_char_t *tag, int implicit_tag,
+			 size_t text)
+{
+	sl_node *n = sl_arena_alloc(b->a, sizeof *n + text);
+	if (!n)
+		return NULL;
+	size_t e = mark_off(b, em);
+	/* stores, not a memset call: nodes are many */
+	*n = (sl_node){.type = (uint8_t)type, .start = (uint32_t)s, .end = (uint32_t)e};
+	if (anchor || (tag && !implicit_tag))
+		return add_properties(b, n, s, e, anchor, implicit_tag ? NULL : tag);
 	return n;
 }
 
@@ -378,7 +386,8 @@ static int check_duplicates(struct builder *b, sl_node *map)
 	sl_pair *p = map->u.map.pairs;
 	if (n < 2)
 		return 0;
-	size_t starts[64] = {0}, n_starts = 1;
+	size_t starts[64], n_starts = 1;   /* manifest_starts sets the n_starts it returns */
+	starts[0] = 0;
 	if (b->n_frames == 0)   /* a document's root */
 		n_starts = manifest_starts(b, map, starts, 64);
 	if (n <= 16 || n_starts > 1) {
@@ -506,8 +515,9 @@ static int push_doc(struct builder *b, sl_doc *d)
 	return 0;
 }
 
-/* Handles one event; returns -1 on allocation failure. */
-static int on_event(struct builder *b, yaml_event_t *e)
+/* Handles one event, whose start mark is at byte offset at; returns -1 on allocation
+** failure. */
+static int on_event(struct builder *b, yaml_event_t *e, size_t at)
 {
 	switch (e->type) {
 	case YAML_DOCUMENT_START_EVENT: {
@@ -515,7 +525,7 @@ static int on_event(struct builder *b, yaml_event_t *e)
 		if (!d)
 			return -1;
 		d->index = b->next_index++;
-		d->start = (uint32_t)mark_off(b, e->start_mark);
+		d->start = (uint32_t)at;
 		d->src = b->src;
 		b->cur = d;
 		b->broken = 0;
@@ -546,23 +556,23 @@ static int on_event(struct builder *b, yaml_event_t *e)
 	}
 	if (b->broken || !b->cur)
 		return 0;
-	if (mark_off(b, e->start_mark) - b->cur->start > SL_MAX_DOCUMENT) {
-		size_t s = mark_off(b, e->start_mark);
-		break_doc(b, s, next_char(b->src, s), "document is larger than 256 MiB; schedlint "
+	if (at - b->cur->start > SL_MAX_DOCUMENT) {
+		break_doc(b, at, next_char(b->src, at), "document is larger than 256 MiB; schedlint "
 			  "does not read further into it");
 		return 0;
 	}
 	switch (e->type) {
 	case YAML_SCALAR_EVENT: {
 		if (e->data.scalar.length > SL_MAX_SCALAR) {
-			size_t s = mark_off(b, e->start_mark);
-			break_doc(b, s, next_char(b->src, s), "scalar is larger than 16 MiB; schedlint "
+			break_doc(b, at, next_char(b->src, at), "scalar is larger than 16 MiB; schedlint "
 				  "does not read this document");
 			return 0;
 		}
-		sl_node *n = new_node(b, SL_NODE_SCALAR, e->start_mark, e->end_mark,
+		size_t len = e->data.scalar.length;
+		sl_node *n = new_node(b, SL_NODE_SCALAR, at, e->end_mark,
 				      e->data.scalar.anchor, e->data.scalar.tag,
-				      e->data.scalar.plain_implicit || e->data.scalar.quoted_implicit);
+				      e->data.scalar.plain_implicit || e->data.scalar.quoted_implicit,
+				      len + 1);
 		if (!n)
 			return -1;
 		switch (e->data.scalar.style) {
@@ -572,28 +582,29 @@ static int on_event(struct builder *b, yaml_event_t *e)
 		case YAML_FOLDED_SCALAR_STYLE: n->style = SL_STYLE_FOLDED; break;
 		default: n->style = SL_STYLE_PLAIN; break;
 		}
-		n->u.scalar.s = sl_arena_strndup(b->a, (const char *)e->data.scalar.value,
-						 e->data.scalar.length);
-		if (!n->u.scalar.s)
-			return -1;
-		n->u.scalar.len = e->data.scalar.length;
+		/* the value straight after the node, copied once */
+		char *text = (char *)(n + 1);
+		if (len)
+			memcpy(text, e->data.scalar.value, len);
+		text[len] = '\0';
+		n->u.scalar.s = text;
+		n->u.scalar.len = len;
 		return push_kid(b, n);
 	}
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT: {
 		int map = e->type == YAML_MAPPING_START_EVENT;
 		if (b->n_frames >= SL_MAX_DEPTH) {
-			size_t s = mark_off(b, e->start_mark);
-			break_doc(b, s, next_char(b->src, s), "nesting is deeper than 1000 levels; "
+			break_doc(b, at, next_char(b->src, at), "nesting is deeper than 1000 levels; "
 				  "schedlint does not read this document");
 			return 0;
 		}
-		sl_node *n = map ? new_node(b, SL_NODE_MAP, e->start_mark, e->end_mark,
+		sl_node *n = map ? new_node(b, SL_NODE_MAP, at, e->end_mark,
 					    e->data.mapping_start.anchor, e->data.mapping_start.tag,
-					    e->data.mapping_start.implicit)
-				 : new_node(b, SL_NODE_SEQ, e->start_mark, e->end_mark,
+					    e->data.mapping_start.implicit, 0)
+				 : new_node(b, SL_NODE_SEQ, at, e->end_mark,
 					    e->data.sequence_start.anchor, e->data.sequence_start.tag,
-					    e->data.sequence_start.implicit);
+					    e->data.sequence_start.implicit, 0);
 		if (!n)
 			return -1;
 		n->style = map ? e->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
@@ -606,7 +617,7 @@ static int on_event(struct builder *b, yaml_event_t *e)
 			return 0;
 		return close_collection(b, e->end_mark);
 	case YAML_ALIAS_EVENT: {
-		size_t s = mark_off(b, e->start_mark), en = mark_off(b, e->end_mark);
+		size_t s = at, en = mark_off(b, e->end_mark);
 		const char *name = (const char *)e->data.alias.anchor;
 		const sl_strmap_slot *slot = sl_strmap_get(&b->anchors, name, strlen(name));
 		if (!slot) {
@@ -631,6 +642,25 @@ static int on_event(struct builder *b, yaml_event_t *e)
 	default:
 		return 0;
 	}
+}
+
+/* libyaml's allocator, which yaml_event_delete frees an event's strings with: exported by
+** libyaml (its yaml_private.h declares it), and replaced in the program (cli/libyaml_heap.c). */
+void yaml_free(void *ptr);
+
+/* yaml_event_delete, for a scalar (most events) without its calls for absent strings and its
+** clearing of the event, which is not read again. */
+static void event_delete(yaml_event_t *e)
+{
+	if (e->type != YAML_SCALAR_EVENT) {
+		yaml_event_delete(e);
+		return;
+	}
+	yaml_free(e->data.scalar.value);
+	if (e->data.scalar.anchor)
+		yaml_free(e->data.scalar.anchor);
+	if (e->data.scalar.tag)
+		yaml_free(e->data.scalar.tag);
 }
 
 /* The first line from `line` on that starts a document ("---" then a blank or the end). */
@@ -742,8 +772,8 @@ static int parse_segment(struct builder *b, size_t line, size_t limit, int trunc
 		}
 		int type = e.type;
 		size_t at = mark_off(b, e.start_mark);
-		int r = on_event(b, &e);
-		yaml_event_delete(&e);
+		int r = on_event(b, &e, at);
+		event_delete(&e);
 		if (r < 0) {
 			rc = -1;
 			break;

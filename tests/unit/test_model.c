@@ -1172,8 +1172,9 @@ Test(index, kinds_scan_stops_once_it_knows_enough)
 	cr_expect_eq(sl_kinds_named_in_until(t, strlen(t), more, 2), all);
 }
 
-/* The scan looks at eight bytes at a time for a capital letter: a kind's name is found at every
-** alignment and in every context a word-by-word scan finds it, and never inside a longer word. */
+/* The scan looks at sixteen bytes at a time for a capital letter after a byte that is no letter
+** or digit: a kind's name is found at every alignment and in every context a word-by-word scan
+** finds it, and never inside a longer word. */
 Test(index, kinds_scan_at_every_alignment)
 {
 	static const char *const names[] = {"PriorityClass", "InferenceService", "Deployment",

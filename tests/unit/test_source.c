@@ -504,6 +504,52 @@ Test(source, line_index_matches_a_plain_scan)
 			cr_expect_null(s->bad_what, "round %d", round);
 		else
 			cr_expect_eq(s->bad_offset, bad, "round %d", round);
+		cr_expect_eq(s->ascii, bad == (size_t)-1, "round %d", round);
+		const char *br = memchr(buf, '\n', n), *cr = memchr(buf, '\r', n);
+		const char *first = !br ? cr : !cr ? br : br < cr ? br : cr;
+		cr_expect_eq(s->crlf, first && *first == '\r' && first + 1 < buf + n && first[1] == '\n',
+			     "round %d", round);
 		sl_source_free(s);
+	}
+}
+
+/* Plain ASCII text (printable, tabs, LFs) has its lines indexed by a faster scan than text with
+** other bytes: both give the same index, the same lines ASCII and the same positions, on the
+** boundaries of the sixteen bytes the first reads at a time. */
+Test(source, plain_ascii_index_matches_the_general_one)
+{
+	static const char alphabet[] = "ab: -\n\n\t~#\"";
+	unsigned seed = 777;
+	for (int round = 0; round < 2000; round++) {
+		char buf[80];
+		size_t n = (size_t)(round % 70);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			buf[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+		}
+		/* the same text with a two-byte character after it: the general scan */
+		memcpy(buf + n, "\xC3\xA9", 2);
+		sl_source *plain = NULL, *general = NULL;
+		cr_assert_eq(sl_source_from_buffer("p.yaml", buf, n, &plain), SL_OK);
+		cr_assert_eq(sl_source_from_buffer("g.yaml", buf, n + 2, &general), SL_OK);
+		cr_expect(plain->ascii, "round %d", round);
+		cr_expect_not(general->ascii, "round %d", round);
+		cr_expect_null(plain->bad_what, "round %d", round);
+		cr_expect_not(plain->crlf, "round %d", round);
+		cr_assert_eq(plain->n_lines, general->n_lines, "round %d", round);
+		for (size_t l = 0; l < plain->n_lines; l++) {
+			cr_expect_eq(plain->line_start[l], general->line_start[l], "round %d line %zu",
+				     round, l);
+			if (l + 1 < plain->n_lines)
+				cr_expect(plain->line_ascii[l] && general->line_ascii[l], "round %d", round);
+		}
+		for (size_t off = 0; off <= n; off++) {
+			uint32_t l1, c1, l2, c2;
+			sl_source_position(plain, off, &l1, &c1);
+			sl_source_position(general, off, &l2, &c2);
+			cr_expect(l1 == l2 && c1 == c2, "round %d offset %zu", round, off);
+		}
+		sl_source_free(plain);
+		sl_source_free(general);
 	}
 }

@@ -173,19 +173,22 @@ Test(template, evidence_in_a_document)
 
 /* sl_template_may_hold, the prefilter of sl_template_in_doc: true wherever the search finds a
 ** marker (every string of up to 6 of the bytes markers are made of, and each placed after 0 to
-** 9 plain bytes so that the eight-byte steps meet it at every alignment); false on plain text. */
+** 17 plain bytes so that the sixteen-byte blocks meet it inside, across their end and after
+** them); false on plain text. */
 Test(template, the_prefilter_misses_no_marker)
 {
 	static const char alpha[] = "{}$%#A_-a";
 	const size_t na = sizeof alpha - 1;
-	char s[32];
+	char s[40];
 	size_t found = 0;
 	for (size_t len = 1; len <= 6; len++) {
 		size_t total = 1;
 		for (size_t i = 0; i < len; i++)
 			total *= na;
 		for (size_t x = 0; x < total; x++) {
-			for (size_t pad = 0; pad < 10; pad += 3) {
+			static const size_t pads[] = {0, 5, 10, 13, 17};
+			for (size_t pi = 0; pi < sizeof pads / sizeof *pads; pi++) {
+				size_t pad = pads[pi];
 				memset(s, 'x', pad);
 				size_t y = x;
 				for (size_t i = 0; i < len; i++, y /= na)

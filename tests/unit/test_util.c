@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "util/arena.h"
+#include "util/v16.h"
 #include "util/atomic.h"
 #include "util/hash.h"
 #include "util/path.h"
@@ -20,6 +21,34 @@
 #include "util/strmap.h"
 
 /* FNV-1a 64's test vectors (Landon Curt Noll's fnv_test_vectors: "", "a", "foobar"). */
+/* sl_v16_between and sl_v16_mask agree with a byte-by-byte test for every ASCII range and every
+** byte value, in every lane; a letter of either case is a lower-case one with 0x20 set. */
+Test(v16, between_and_mask_match_a_byte_test)
+{
+	unsigned char buf[16];
+	for (int lo = 0; lo < 128; lo++)
+		for (int hi = lo; hi < 128; hi++)
+			for (int b = 0; b < 256; b += 16) {
+				for (int i = 0; i < 16; i++)
+					buf[i] = (unsigned char)(b + (i * 7) % 16);
+				unsigned m = sl_v16_mask(sl_v16_between(sl_v16_load(buf), (signed char)lo,
+									(signed char)hi));
+				for (int i = 0; i < 16; i++)
+					cr_assert_eq((m >> i) & 1, (unsigned)(buf[i] >= lo && buf[i] <= hi),
+						     "[%d, %d] byte %d lane %d", lo, hi, buf[i], i);
+			}
+	for (int b = 0; b < 256; b += 16) {
+		for (int i = 0; i < 16; i++)
+			buf[i] = (unsigned char)(b + i);
+		unsigned m = sl_v16_mask(sl_v16_between(sl_v16_load(buf) | 0x20, 'a', 'z'));
+		for (int i = 0; i < 16; i++) {
+			int c = buf[i];
+			cr_assert_eq((m >> i) & 1, (unsigned)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')),
+				     "byte %d", c);
+		}
+	}
+}
+
 Test(hash, fnv1a_vectors)
 {
 	cr_expect_eq(sl_hash_bytes(SL_HASH_INIT, "", 0), 0xcbf29ce484222325ull);
