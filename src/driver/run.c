@@ -602,7 +602,8 @@ static const sl_source *held_source(const void *ctx, const char *path, sl_stamp 
 	const sl_engine *e = &((const sl_run *)ctx)->passes.eng;
 	for (size_t i = 0; i < e->n_files; i++) {
 		const sl_file *f = e->files[i];
-		if (strcmp(f->path, path) != 0 || f->borrowed)
+		/* a build's text is not the file its path names (the kustomization's) */
+		if (strcmp(f->path, path) != 0 || f->borrowed || f->build)
 			continue;
 		*stamp = f->on_disk ? f->stamp : (sl_stamp){0};
 		if (f->src)

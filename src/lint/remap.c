@@ -23,6 +23,24 @@ static void place(sl_finding *p, const sl_kustomize_origin *o)
 	p->fix = NULL;
 }
 
+/* Moves finding p, whose node came from no file's bytes, to the overlay's kustomization (its
+** path is p's already) as a finding about the file, with no line of its own: the built text's
+** position names no line there, and the full text output shows none for it (text.c). */
+static sl_err place_nowhere(sl_finding *p, sl_arena *a)
+{
+	p->offset = p->length = 0;
+	p->line = p->column = p->end_line = p->end_column = 1;
+	p->document = -1;
+	p->fix = NULL;
+	const char *why = "the build made its node from no line of any file: it is reported at the "
+			  "overlay's kustomization";
+	const char *notes = p->notes ? sl_arena_printf(a, "%s\n%s", p->notes, why) : why;
+	if (!notes)
+		return SL_ENOMEM;
+	p->notes = notes;
+	return SL_OK;
+}
+
 /* Whether a finding at o is kept: always, unless only (then when it is in one of the files
 ** named); *name: the name the run gives the file when it is one (as[i] for named[i]), else
 ** NULL. */
@@ -64,6 +82,8 @@ sl_err sl_remap_kustomize(const sl_kustomize *k, sl_file *f)
 				return err;
 			if (hit)
 				continue;   /* dropped: its line says so */
+		} else if (place_nowhere(p, f->arena)) {
+			return SL_ENOMEM;
 		}
 		f->findings[w++] = f->findings[i];
 		const char *notes = sl_arena_printf(f->arena, "%s%sin overlay %s (built by schedlint "
@@ -92,10 +112,12 @@ sl_err sl_remap_kustomize(const sl_kustomize *k, sl_file *f)
 				return SL_ENOMEM;
 			continue;
 		}
+		r->pub.notes = kept_notes;
 		if (o.src)
 			place(&r->pub, &o);
+		else if (place_nowhere(&r->pub, f->arena))
+			return SL_ENOMEM;
 		r->pub.path = name ? name : r->pub.path;
-		r->pub.notes = kept_notes;
 	}
 	return f->oom;
 }

@@ -14,7 +14,9 @@
 
 /* Moves f's findings (f is the text of f->build, a build of plan k, checked) to the places their
 ** nodes came from, names the overlay in their notes, drops fixes, and adds the build's own
-** findings (kustomize-unsupported, kustomize-invalid). A finding moved into a base or patch the
+** findings (kustomize-unsupported, kustomize-invalid). A finding whose node came from no file's
+** bytes stays at the overlay's kustomization, about the whole file (document -1, line 1, no
+** span), with a note saying so. A finding moved into a base or patch the
 ** run does not lint as a file of its own is dropped when a directive on its line there says so.
 ** A finding in one of the files named (sl_kustomize_named) takes the name the run gives it; with
 ** f->only_named, the others are dropped (a project's build linted for the files named alone).

@@ -21,7 +21,8 @@ typedef struct sl_output_run {
 	const sl_file_info *files;
 	size_t n_files;
 	/* The text a finding's path points into when the run still holds it (stdin, a buffer, a
-	** file it did not stream, a fixed text), else NULL; *stamp gets the file as the run last
+	** file it did not stream, a fixed text; the file's own, never the text of a Kustomize build
+	** linted under its kustomization's path), else NULL; *stamp gets the file as the run last
 	** read it from disk (valid false when it did not), so a writer that reads the file again
 	** (full text output) can tell that it changed. NULL: the run holds no text. */
 	const sl_source *(*source)(const void *ctx, const char *path, sl_stamp *stamp);

@@ -2,7 +2,8 @@
 ** text.c: the default report, one line per finding as compilers print them
 ** (path:line:col: severity: message [rule-id]), then a summary line. The full form
 ** (opts->full) follows each line with the source lines of the span and a caret row (snippet.c),
-** the notes and the fix's message, then a blank line. */
+** the notes and the fix's message, then a blank line; a finding about a whole file with no span
+** of its own shows no source lines, nor does one whose file changed since the lint. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -185,7 +186,10 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 			}
 			const sl_text_colors c = {opts->color ? "\033[1;34m" : "", col,
 						  bold, reset};
-			const sl_source *src = source_for(run, &ts, f->path);
+			/* a finding about a whole file with no span (a node a Kustomize build made
+			** from no file's line, a link not followed) has no lines to show */
+			bool lines = f->document >= 0 || f->length;
+			const sl_source *src = lines ? source_for(run, &ts, f->path) : NULL;
 			size_t width = src ? sl_snippet_write(out, src, f, &c) : 0;
 			put_notes(out, f->notes, width, true, &c);
 			if (f->fix && f->fix->message)

@@ -270,22 +270,33 @@ Test(kustomize, what_a_build_cannot_do_is_said)
 	sl_kustomize_free(k);
 }
 
+/* The overlay's plan (*k) and its build as the file the run lints (f: its path, text and arena;
+** findings is its array), with the build's name. */
+static const char *overlay_file(sl_kustomize **k, sl_file *f, sl_frec **findings)
+{
+	static const char *const k1[] = {"overlay/kustomization.yaml"};
+	*k = plan(k1, 1);
+	const char *name, *text;
+	size_t len;
+	sl_kustomize_build *b = sl_kustomize_build_at(*k, 0, &name, &text, &len);
+	*f = (sl_file){0};
+	cr_assert_eq(sl_source_from_buffer(name, text, len, &f->src), SL_OK);
+	f->path = (char *)name;
+	f->arena = sl_arena_new();
+	f->findings = findings;
+	f->build = b;   /* lint/remap.c moves a build's findings by the plan's origins */
+	return name;
+}
+
 /* A finding in the built text moves to the line that made its node: a base's line, the patch's,
 ** or the kustomization's; a base's suppression comment still silences its line's finding. */
 Test(kustomize, findings_move_to_where_their_nodes_came_from)
 {
-	static const char *const k1[] = {"overlay/kustomization.yaml"};
-	sl_kustomize *k = plan(k1, 1);
-	const char *name, *text;
-	size_t len;
-	sl_kustomize_build *b = sl_kustomize_build_at(k, 0, &name, &text, &len);
-	sl_file f = {0};
+	sl_kustomize *k;
+	sl_file f;
 	sl_frec recs[4] = {0}, *ptrs[4];
 	sl_fix fix = {0};
-	cr_assert_eq(sl_source_from_buffer(name, text, len, &f.src), SL_OK);
-	f.path = (char *)name;
-	f.arena = sl_arena_new();
-	f.findings = ptrs;
+	const char *name = overlay_file(&k, &f, ptrs);
 	sl_tree t;
 	cr_assert_eq(sl_tree_parse(f.src, f.arena, &t, on_tree_issue, NULL), SL_OK);
 	const sl_node *spec = sl_map_get(sl_map_get(sl_map_get(t.docs[0]->root, "spec"), "template"),
@@ -309,7 +320,6 @@ Test(kustomize, findings_move_to_where_their_nodes_came_from)
 		sl_source_position(f.src, nodes[i]->start, &recs[i].pub.line, &recs[i].pub.column);
 		ptrs[f.n_findings++] = &recs[i];
 	}
-	f.build = b;   /* lint/remap.c moves a build's findings by the plan's origins */
 	cr_assert_eq(sl_remap_kustomize(k, &f), SL_OK);
 	cr_assert_eq(f.n_findings, 3, "the suppressed one is dropped");
 	const sl_finding *p = &f.findings[0]->pub;
@@ -327,6 +337,38 @@ Test(kustomize, findings_move_to_where_their_nodes_came_from)
 	p = &f.findings[2]->pub;
 	cr_expect(strstr(p->path, "overlay/kustomization.yaml"), "%s", p->path);
 	cr_expect_eq(p->line, 6, "the labels entry that added it");
+	sl_arena_free(f.arena);
+	sl_source_free(f.src);
+	sl_kustomize_free(k);
+}
+
+/* A finding over bytes no node of the build covers (here: the built text's end) came from no
+** file's line: it is put at the overlay's kustomization as about the whole file, with no line
+** of its own (not at the built text's line, which names an unrelated line there), and says so. */
+Test(kustomize, a_finding_from_no_line_is_about_the_kustomization)
+{
+	sl_kustomize *k;
+	sl_file f;
+	sl_frec rec = {0}, *ptr = &rec;
+	const char *name = overlay_file(&k, &f, &ptr);
+	size_t len = f.src->len;
+	f.n_findings = 1;
+	rec.rule_index = sl_registry_find("invalid-node-selector");
+	rec.pub = (sl_finding){.rule = "invalid-node-selector", .path = name, .offset = len,
+			       .pointer = "/spec", .notes = "why"};
+	sl_source_position(f.src, len, &rec.pub.line, &rec.pub.column);
+	cr_assert_gt(rec.pub.line, 20, "the built text is longer than the kustomization");
+	cr_assert_eq(sl_remap_kustomize(k, &f), SL_OK);
+	cr_assert_eq(f.n_findings, 1);
+	const sl_finding *p = &f.findings[0]->pub;
+	cr_expect_str_eq(p->path, name, "the overlay's kustomization");
+	cr_expect(p->line == 1 && p->column == 1 && p->end_line == 1 && p->end_column == 1,
+		  "%u:%u-%u:%u", p->line, p->column, p->end_line, p->end_column);
+	cr_expect_eq(p->length, 0);
+	cr_expect_eq(p->document, -1, "about the file");
+	cr_expect_str_eq(p->pointer, "/spec", "the built object's field");
+	static const char why[] = "why\nthe build made its node from no line of any file";
+	cr_expect(p->notes && strncmp(p->notes, why, sizeof why - 1) == 0, "%s", p->notes);
 	sl_arena_free(f.arena);
 	sl_source_free(f.src);
 	sl_kustomize_free(k);

@@ -2,7 +2,8 @@
 ** test_text.c: full text output (sl_output_options.full) through the public API: the source
 ** lines come from the text the run linted (a buffer, a file it kept), else from the file read
 ** again, and a file that changed or vanished since the lint gets no source lines, only its
-** finding; a version 1 options struct keeps the concise form. */
+** finding, as does a finding about a whole file with no span (a node a Kustomize build made from
+** no file's line); a version 1 options struct keeps the concise form. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "schedlint/schedlint.h"
+#include "output/output.h"
 #include "support.h"
 
 static const char GPU_NO_LIMIT[] =
@@ -202,4 +204,36 @@ Test(text, a_helm_template_modified_after_the_lint_gets_no_source_lines)
 	snprintf(p, sizeof p, "%s/templates", chart);
 	rmdir(p);
 	rmdir(chart);
+}
+
+/* A finding about a whole file with no span of its own (document -1, no length: what remap.c
+** makes of a node a Kustomize build made from no file's line) shows no source lines, only its
+** line and notes; the same finding at a node of a document shows its line. */
+Test(text, a_finding_about_a_whole_file_with_no_span_gets_no_source_lines, .init = setup,
+     .fini = teardown)
+{
+	for (int doc = -1; doc <= 0; doc++) {
+		sl_finding f = {.rule = "invalid-node-selector", .severity = SL_SEV_ERROR,
+				.message = "m", .notes = "the build made its node from no line",
+				.path = path, .line = 1, .column = 1, .end_line = 1, .end_column = 1,
+				.pointer = "", .document = doc};
+		const sl_finding *v[] = {&f};
+		sl_file_info fi = {SL_FILE_INFO_VERSION, path, 1, NULL, 0};
+		sl_output_run run = {v, 1, NULL, 0, &fi, 1, NULL, NULL, {0}};
+		sl_output_options ro = SL_OUTPUT_OPTIONS_INIT;
+		ro.full = true;
+		char *t = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&t, &len);
+		cr_assert_not_null(out);
+		cr_assert_eq(sl_output_write(&run, &ro, out), SL_OK);
+		fclose(out);
+		cr_expect(strstr(t, ":1:1: error: m [invalid-node-selector]\n"), "%s", t);
+		cr_expect(strstr(t, "= note: the build made its node from no line\n"), "%s", t);
+		if (doc < 0)
+			cr_expect_null(strstr(t, " | "), "%s", t);
+		else
+			cr_expect(strstr(t, "1 | apiVersion: v1\n"), "%s", t);
+		free(t);
+	}
 }

@@ -205,8 +205,13 @@ static bool gen_data(struct ctx *c, const sl_knode *e, const char *dir, sl_knode
 					sl_knode *line = sl_knode_new(c->a, SL_NODE_SCALAR, f->src,
 								      (uint32_t)(q - f->src->data),
 								      (uint32_t)(le - f->src->data));
+					/* the value's origin: its bytes in the env file */
+					uint32_t vs = (uint32_t)(eq + 1 - f->src->data);
+					sl_knode *val = sl_knode_new(c->a, SL_NODE_SCALAR, f->src, vs,
+								     vs + (uint32_t)vl);
 					struct kv_to kt = {data, data, name, line};
-					if (!line || !put_kv(c, &kt, q, (size_t)(eq - q), eq + 1, vl, it, secret))
+					if (!line || !val ||
+					    !put_kv(c, &kt, q, (size_t)(eq - q), eq + 1, vl, val, secret))
 						return false;
 				}
 				t = nl ? nl + 1 : end;

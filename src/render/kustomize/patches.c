@@ -171,9 +171,20 @@ bool sl_kustomize__labels_match(const sl_knode *obj, const sl_knode *target)
 	return true;
 }
 
+/* The leading spaces of src's 0-based line l; *blank: the line holds nothing else. */
+static size_t spaces_of(const sl_source *src, size_t l, bool *blank)
+{
+	size_t ls = l == 0 ? src->bom : src->line_start[l], le = sl_source_line_end(src, l), i = ls;
+	while (i < le && src->data[i] == ' ')
+		i++;
+	*blank = i == le;
+	return i - ls;
+}
+
 /* The patch documents of an inline patch: parsed from the scalar's text, each node's origin
-** moved to where that text stands in the kustomization (a block scalar's lines, its indent). */
-static void relocate(sl_knode *n, const sl_source *tmp, const sl_knode *scalar)
+** moved to where that text stands in the kustomization (a block scalar's lines, less the
+** block's indentation: ind bytes, the same on every line). */
+static void relocate(sl_knode *n, const sl_source *tmp, const sl_knode *scalar, size_t ind)
 {
 	const sl_source *ks = scalar->src;
 	uint32_t line, col;
@@ -186,13 +197,9 @@ static void relocate(sl_knode *n, const sl_source *tmp, const sl_knode *scalar)
 	size_t target = first + line - 1;
 	uint32_t start = scalar->start, end = scalar->end;
 	if (block && target < ks->n_lines) {
-		size_t ls = ks->line_start[target], ind = 0;
-		if (first < ks->n_lines) {
-			size_t fs = ks->line_start[first];
-			while (fs + ind < ks->len && ks->data[fs + ind] == ' ')
-				ind++;
-		}
-		size_t off = ls + ind + (col - 1);
+		/* the node's byte on its line of the text (a column counts code points) */
+		size_t at = n->start - (line == 1 ? tmp->bom : tmp->line_start[line - 1]);
+		size_t off = ks->line_start[target] + ind + at;
 		size_t le = sl_source_line_end(ks, target);
 		if (off <= le) {
 			start = (uint32_t)off;
@@ -204,9 +211,25 @@ static void relocate(sl_knode *n, const sl_source *tmp, const sl_knode *scalar)
 	n->end = end;
 	for (size_t i = 0; i < n->n; i++) {
 		if (n->type == SL_NODE_MAP)
-			relocate(n->k[i], tmp, scalar);
-		relocate(n->v[i], tmp, scalar);
+			relocate(n->k[i], tmp, scalar, ind);
+		relocate(n->v[i], tmp, scalar, ind);
 	}
+}
+
+/* The indentation a block scalar's text lost (relocate's ind): its first line with text, as
+** the kustomization has it and as the text has it ("|2" keeps spaces of its own). */
+static size_t block_indent(const sl_source *tmp, const sl_knode *scalar)
+{
+	const sl_source *ks = scalar->src;
+	uint32_t sl, sc;
+	sl_source_position(ks, scalar->start, &sl, &sc);
+	for (size_t l = 0; l < tmp->n_lines && sl + l < ks->n_lines; l++) {
+		bool blank, kblank;
+		size_t in_text = spaces_of(tmp, l, &blank), in_file = spaces_of(ks, sl + l, &kblank);
+		if (!blank)
+			return in_file > in_text ? in_file - in_text : 0;
+	}
+	return 0;
 }
 
 /* The documents of a patch (a file path, or inline text), as knodes in *docs (n of them). */
@@ -249,7 +272,7 @@ bool sl_kustomize__patch_docs(struct ctx *c, const char *dir, const sl_knode *pa
 			break;
 		}
 		if (tmp)
-			relocate(d, tmp, inline_);
+			relocate(d, tmp, inline_, block_indent(tmp, inline_));
 		(*docs)[(*n)++] = d;
 	}
 	sl_source_free(tmp);

@@ -318,8 +318,11 @@ static bool copy_to(struct ctx *c, sl_knode *obj, const sl_knode *value, const s
 								     index_of(options), value->s)))
 					return false;
 				/* a scalar keeps its own type: only the value is copied (a string stays a
-				** string: "3306" into a placeholder or a made field) */
-				nv = sl_knode_scalar(c->a, s, cur->src, cur->start, cur->end);
+				** string: "3306" into a placeholder or a made field); a whole value comes
+				** from the source's line (where a person changes it), a part set by a
+				** delimiter stays at the target's */
+				const sl_knode *from = delim && *delim ? cur : value;
+				nv = sl_knode_scalar(c->a, s, from->src, from->start, from->end);
 				if (nv)
 					nv->quoted = cur->quoted ||
 						     sl_scalar_text_type(cur->s, cur->len) == SL_Y_STR;
