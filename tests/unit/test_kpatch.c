@@ -44,7 +44,8 @@ static sl_knode *load(struct run *r, int i, const char *yaml)
 					   &r->srcs[i]), SL_OK);
 	cr_assert_eq(sl_tree_parse(r->srcs[i], r->a, &t, NULL, NULL), SL_OK);
 	cr_assert(t.n_docs >= 1 && t.docs[0]->root);
-	return sl_knode_load(r->a, t.docs[0]->root, r->srcs[i]);
+	const char *why;
+	return sl_knode_load(r->a, t.docs[0]->root, r->srcs[i], &why);
 }
 
 /* Applies ops (YAML) to the object above. */
@@ -178,5 +179,41 @@ Test(json6902, an_object_is_not_a_list_of_operations)
 {
 	struct run r = apply("op: add\npath: /spec/replicas\nvalue: 2\n");
 	cr_expect_eq(r.rc, 1);
+	done(&r);
+}
+
+/* Past the parser's limits (yaml_tree.h), a limit of schedlint's (2), never built: values nested
+** in the previous operation's value deeper than SL_MAX_DEPTH levels, and copies of a list into
+** itself past SL_MAX_MERGED nodes (each op doubles it: 2^30 nodes unbounded). */
+Test(json6902, past_the_parsers_limits)
+{
+	size_t depth = 600, cap = 64 + 3 * 2 * depth + 64;
+	char *ops = malloc(2 * cap), *value = malloc(cap);
+	cr_assert(ops && value);
+	memset(value, '[', depth);
+	value[depth] = 'v';
+	memset(value + depth + 1, ']', depth);
+	value[2 * depth + 1] = '\0';
+	char *deeper = malloc(2 * depth + 16);
+	cr_assert_not_null(deeper);
+	strcpy(deeper, "/x");
+	for (size_t i = 0; i + 1 < depth; i++)   /* the innermost list of the first value */
+		strcat(deeper, "/0");
+	snprintf(ops, 2 * cap, "- {op: add, path: /x, value: %s}\n- {op: add, path: %s/0, value: %s}\n",
+		 value, deeper, value);
+	struct run r = apply(ops);
+	cr_expect_eq(r.rc, 2, "%s", r.why ? r.why : "(none)");
+	cr_expect(r.why && strstr(r.why, "deeper than 1000 levels"), "%s", r.why ? r.why : "");
+	done(&r);
+	free(ops);
+	free(value);
+	free(deeper);
+
+	char doubling[4096] = "- {op: add, path: /x, value: [a, b, c, d]}\n";
+	for (int i = 0; i < 30; i++)
+		strcat(doubling, "- {op: copy, from: /x, path: /x/-}\n");
+	r = apply(doubling);
+	cr_expect_eq(r.rc, 2, "%s", r.why ? r.why : "(none)");
+	cr_expect(r.why && strstr(r.why, "more than 1000000 nodes"), "%s", r.why ? r.why : "");
 	done(&r);
 }

@@ -164,7 +164,7 @@ static bool configurations(struct ctx *c, const sl_knode *root, const char *dir,
 		for (size_t d = 0; d < f->tree.n_docs; d++) {
 			if (!f->tree.docs[d]->root)
 				continue;
-			const sl_knode *doc = sl_knode_load(c->a, f->tree.docs[d]->root, f->src);
+			const sl_knode *doc = sl_kustomize__load_doc(c, f->tree.docs[d]->root, f->src, NULL);
 			if (!doc || !sl_kustomize__cfg_read(c, doc, e, &acc->cfg))
 				return false;
 			static const char *const unapplied[] = {"namePrefix", "nameSuffix",
@@ -253,12 +253,14 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	if (f->src && !sl_kustomize__push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
 		return false;
 	bool ok = true;
-	const sl_knode *raw = f->src && f->tree.n_docs && f->tree.docs[0]->root ?
-			      sl_knode_load(c->a, f->tree.docs[0]->root, f->src) : NULL;
+	const sl_node *doc = f->src && f->tree.n_docs ? f->tree.docs[0]->root : NULL;
+	const sl_knode *raw = doc ? sl_kustomize__load_doc(c, doc, f->src, NULL) : NULL;
 	if (!raw) {
 		c->depth--;
-		return sl_kustomize__issue(c, "kustomize-invalid", ref, "%s is not a kustomization (a YAML mapping)",
-			     kpath);
+		if (doc)
+			return false;   /* a limit crossed (said in the file), or out of memory */
+		return sl_kustomize__issue(c, "kustomize-invalid", ref, "%s is not a kustomization "
+					   "(a YAML mapping)", kpath);
 	}
 	char *kdir = sl_path_dir(kpath);
 	const sl_knode *root = kdir ? sl_kustomize__decode(c, raw, kdir, ref) : NULL;
@@ -346,9 +348,12 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	for (size_t i = 0; ok && labels && labels->type == SL_NODE_SEQ && i < labels->n; i++) {
 		const sl_knode *e = labels->v[i], *pairs = sl_knode_get(e, "pairs", NULL);
 		const char *sel = sl_knode_str(e, "includeSelectors"), *tpl = sl_knode_str(e, "includeTemplates");
-		if (pairs && pairs->type == SL_NODE_MAP)
+		const sl_knode *fields = sl_knode_get(e, "fields", NULL);
+		for (size_t f = 0; ok && fields && fields->type == SL_NODE_SEQ && f < fields->n; f++)
+			ok = sl_kustomize__fs_short(c, fields->v[f], sl_knode_str(fields->v[f], "path"));
+		if (ok && pairs && pairs->type == SL_NODE_MAP)
 			ok = sl_kustomize__add_labels(c->a, acc, pairs, sel && strcmp(sel, "true") == 0,
-					tpl && strcmp(tpl, "true") == 0, sl_knode_get(e, "fields", NULL));
+					tpl && strcmp(tpl, "true") == 0, fields);
 	}
 	const sl_knode *ca = sl_knode_get(root, "commonAnnotations", NULL);
 	if (ok && ca && ca->type == SL_NODE_MAP)

@@ -678,6 +678,31 @@ static bool add_obj(struct ctx *c, sl_knode *o, const sl_knode *ref, struct acc 
 	return true;
 }
 
+bool sl_kustomize__limit(struct ctx *c, const sl_knode *at, const char *why)
+{
+	return why && sl_kustomize__issue_n(c, "kustomize-invalid", at, "schedlint builds a kustomization "
+				     "within the limits it parses a file with (a document's aliases, "
+				     "nodes and nesting levels: yaml-syntax in a plain file), so that "
+				     "no repository can make a build hang or exhaust the machine; the "
+				     "build is refused and its files are linted as plain files", "%s",
+				     why);
+}
+
+sl_knode *sl_kustomize__load_doc(struct ctx *c, const sl_node *root, const sl_source *src,
+				 const sl_knode *at)
+{
+	const char *why;
+	sl_knode *d = sl_knode_load(c->a, root, src, &why);
+	if (d || !why)
+		return d;
+	/* a limit crossed: at the document's first byte, in the file */
+	if (!at)
+		at = sl_knode_new(c->a, SL_NODE_SCALAR, src, root->start, root->start);
+	if (at)
+		sl_kustomize__limit(c, at, why);
+	return NULL;
+}
+
 bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc)
 {
 	if (!f->src)
@@ -699,7 +724,7 @@ bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref,
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
 		if (!f->tree.docs[i]->root)
 			continue;
-		sl_knode *o = sl_knode_load(c->a, f->tree.docs[i]->root, f->src);
+		sl_knode *o = sl_kustomize__load_doc(c, f->tree.docs[i]->root, f->src, NULL);
 		if (!o || !add_obj(c, o, ref, acc, 0))
 			return false;
 	}

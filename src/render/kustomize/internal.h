@@ -200,6 +200,14 @@ enum patch_from { FROM_PATCHES, FROM_PSM, FROM_JSON6902 };
 
 bool sl_kustomize__add_annotations(sl_arena *a, struct acc *acc, const sl_knode *ann);
 bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc);
+/* A kustomize-invalid finding at at: the build crossed a limit of the parser's (why: which);
+** false, always. */
+bool sl_kustomize__limit(struct ctx *c, const sl_knode *at, const char *why);
+/* The document root of src as knodes (sl_knode_load); NULL when out of memory or when it crosses
+** a limit of the parser's (a kustomize-invalid finding says which, at at, NULL: at the document's
+** first byte). */
+sl_knode *sl_kustomize__load_doc(struct ctx *c, const sl_node *root, const sl_source *src,
+				 const sl_knode *at);
 bool sl_kustomize__add_labels(sl_arena *a, struct acc *acc, const sl_knode *labels, bool selectors,
 			      bool templates, const sl_knode *fields);
 bool sl_kustomize__add_res(struct acc *acc, sl_knode *obj);
@@ -222,6 +230,9 @@ bool sl_kustomize__cfg_merge(struct sl_kustomize__cfg *into, const struct sl_kus
 bool sl_kustomize__cfg_read(struct ctx *c, const sl_knode *doc, const sl_knode *at,
 			    struct sl_kustomize__cfg *into);
 bool sl_kustomize__fs_matches(const struct sl_kustomize__fs *fs, const sl_knode *obj);
+/* False (a kustomize-invalid finding at n) when field spec n's path has more than SL_MAX_DEPTH
+** fields: made where missing, it would nest objects past the parser's limit. */
+bool sl_kustomize__fs_short(struct ctx *c, const sl_knode *n, const char *path);
 bool sl_kustomize__fs_walk(struct sl_kustomize__fswalk *w, sl_knode *obj);
 bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list,
 			    const sl_knode *opts, const char *kind, const char *dir);
