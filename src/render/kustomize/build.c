@@ -24,6 +24,76 @@ bool sl_kustomize__remote(const char *s)
 	       strstr(s, "?ref=");
 }
 
+/* --- kustomizations built once ------------------------------------------------------------- */
+
+/* Appends a copy of from (its objects deep-copied in c's arena, so the transformers of each
+** inclusion change their own) to into, which is empty. */
+static bool copy_acc(struct ctx *c, const struct acc *from, struct acc *into)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		sl_knode *o = sl_knode_copy(c->a, from->v[i].obj);
+		if (!o || !sl_kustomize__add_res(into, o))
+			return false;
+		into->v[into->n - 1] = from->v[i];   /* its ids, affixes and flags (never changed in
+							place: each push makes a new array) */
+		into->v[into->n - 1].obj = o;
+	}
+	for (size_t i = 0; i < from->n_vars; i++) {
+		if (!sl_kustomize__room(&into->vars, into->n_vars, &into->cap_vars, sizeof *into->vars))
+			return false;
+		into->vars[into->n_vars++] = from->vars[i];
+	}
+	return sl_kustomize__cfg_merge(&into->cfg, &from->cfg);
+}
+
+static void acc_free(struct acc *acc)
+{
+	free(acc->v);
+	free(acc->vars);
+	sl_kustomize__cfg_free(&acc->cfg);
+	memset(acc, 0, sizeof *acc);
+}
+
+void sl_kustomize__built_free(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n_built; i++) {
+		free(c->built[i].kpath);
+		acc_free(&c->built[i].acc);
+	}
+	free(c->built);
+	c->built = NULL;
+	c->n_built = c->cap_built = 0;
+}
+
+/* The kustomization at kpath, which ref includes as a resource, built into sub (empty): once per
+** root's build, then copied, so that a diamond of kustomizations (each level including the two
+** of the next) is built once per kustomization, not once per path to it (2^levels). Met again
+** while it is being built: a cycle. */
+static bool build_once(struct ctx *c, const char *kpath, const sl_knode *ref, struct acc *sub)
+{
+	size_t i = 0;
+	while (i < c->n_built && strcmp(c->built[i].kpath, kpath) != 0)
+		i++;
+	if (i < c->n_built && c->built[i].building)
+		return sl_kustomize__issue(c, "kustomize-invalid", ref, "kustomizations include each "
+					   "other in a cycle");
+	if (i == c->n_built) {
+		char *key = sl_xstrdup(kpath);
+		if (!key || !sl_kustomize__room(&c->built, c->n_built, &c->cap_built, sizeof *c->built)) {
+			free(key);
+			return false;
+		}
+		c->built[c->n_built++] = (struct built){key, {0}, true};
+		struct acc made = {0};
+		bool ok = sl_kustomize__build_kust(c, kpath, ref, &made, false);
+		c->built[i].acc = made;   /* the array may have moved meanwhile */
+		c->built[i].building = false;
+		if (!ok)
+			return false;
+	}
+	return copy_acc(c, &c->built[i].acc, sub);
+}
+
 /* resources and bases: files and directories, in order. */
 static bool resources(struct ctx *c, const sl_knode *root, const char *dir, struct acc *acc)
 {
@@ -58,7 +128,7 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 								    "one of 'kustomization.yaml', "
 								    "'kustomization.yml' or 'Kustomization' "
 								    "in directory '%s'", what, p);
-				ok = kp ? sl_kustomize__build_kust(c, kp, e, &sub, false)
+				ok = kp ? build_once(c, kp, e, &sub)
 					: notes && sl_kustomize__issue_n(c, "kustomize-invalid", e, notes, "%s: the "
 							   "directory holds no kustomization.yaml", what);
 				for (size_t j = 0; ok && j < sub.n; j++) {

@@ -179,11 +179,22 @@ struct sl_kustomize {
 	struct run_part *run;   /* a run's files (sl_kustomize_arrange), NULL: none */
 };
 
+/* A kustomization a root's build included as a resource, built once (kustomize builds a
+** directory the same way wherever it is included): what it built, kept as it was; each inclusion
+** takes a copy (build.c). */
+struct built {
+	char *kpath;         /* its kustomization file, as joined (malloc'd) */
+	struct acc acc;
+	bool building;       /* still being built: met again, a cycle */
+};
+
 struct ctx {
 	sl_kustomize *k;
 	sl_kustomize_build *b;
 	sl_arena *a;         /* the build's */
 	int depth;
+	struct built *built; /* the kustomizations built so far (malloc'd) */
+	size_t n_built, cap_built;
 };
 
 /* An id a resource had before a transformer changed it, as kustomize keeps them (the
@@ -216,6 +227,8 @@ bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, 
 			       enum patch_from from);
 bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *ref,
 			      struct acc *acc, bool component);
+/* Frees what c remembers of the kustomizations it built (their accumulators). */
+void sl_kustomize__built_free(struct ctx *c);
 bool sl_kustomize__builtin(const sl_knode *obj);
 extern const char *const sl_kustomize__cluster_scoped[];
 sl_knode *sl_kustomize__decode(struct ctx *c, const sl_knode *raw, const char *dir,

@@ -128,7 +128,7 @@ static bool cyclic_roots(sl_kustomize *k, const char *const *kpaths, size_t n, c
 /* Builds the root kustomization at kpath into b. */
 static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath)
 {
-	struct ctx c = {k, b, b->a, 0};
+	struct ctx c = {k, b, b->a, 0, NULL, 0, 0};
 	struct acc acc = {0};
 	bool ok = sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) &&
 		  sl_kustomize__finish_hashes(&c, &acc) && sl_kustomize__fix_refs(&c, &acc) &&
@@ -151,6 +151,7 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	free(acc.v);
 	free(acc.vars);
 	sl_kustomize__cfg_free(&acc.cfg);
+	sl_kustomize__built_free(&c);
 	sl_arena_free(b->a);   /* the spans copy the origins */
 	b->a = NULL;
 	/* a failed build: its findings say why; its files are linted as plain files */
