@@ -69,21 +69,36 @@ void sl_kustomize__built_free(struct ctx *c)
 ** root's build, then copied, so that a diamond of kustomizations (each level including the two
 ** of the next) is built once per kustomization, not once per path to it (2^levels). Met again
 ** while it is being built: a cycle. */
+bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at)
+{
+	char *key = sl_kustomize__real_of(c->k, kpath);
+	if (!key)
+		key = sl_xstrdup(kpath);
+	size_t i = 0;
+	while (key && i < c->n_built && strcmp(c->built[i].kpath, key) != 0)
+		i++;
+	if (!key || (i == c->n_built &&
+		     !sl_kustomize__room(&c->built, c->n_built, &c->cap_built, sizeof *c->built))) {
+		free(key);
+		return false;
+	}
+	if (i < c->n_built)
+		free(key);
+	else
+		c->built[c->n_built++] = (struct built){key, {0}, true};
+	*at = i;
+	return true;
+}
+
 static bool build_once(struct ctx *c, const char *kpath, const sl_knode *ref, struct acc *sub)
 {
-	size_t i = 0;
-	while (i < c->n_built && strcmp(c->built[i].kpath, kpath) != 0)
-		i++;
-	if (i < c->n_built && c->built[i].building)
+	size_t i, n = c->n_built;
+	if (!sl_kustomize__building(c, kpath, &i))
+		return false;
+	if (i < n && c->built[i].building)   /* kubectl: "cycle detected" */
 		return sl_kustomize__issue(c, "kustomize-invalid", ref, "kustomizations include each "
 					   "other in a cycle");
-	if (i == c->n_built) {
-		char *key = sl_xstrdup(kpath);
-		if (!key || !sl_kustomize__room(&c->built, c->n_built, &c->cap_built, sizeof *c->built)) {
-			free(key);
-			return false;
-		}
-		c->built[c->n_built++] = (struct built){key, {0}, true};
+	if (i == n) {
 		struct acc made = {0};
 		bool ok = sl_kustomize__build_kust(c, kpath, ref, &made, false);
 		c->built[i].acc = made;   /* the array may have moved meanwhile */
@@ -111,7 +126,8 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 					       "the network, so this one's files are linted as plain files");
 			char *p = sl_kustomize__join(dir, e->s);
 			const char *what = sl_arena_printf(c->a, "accumulating resources from '%s'", e->s);
-			if (!p || !what) {
+			/* a base, a file: never read outside the repository */
+			if (!p || !what || !sl_kustomize__in_project(c, e, p, what)) {
 				free(p);
 				return false;
 			}
@@ -379,9 +395,14 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	for (size_t i = 0; ok && comps && i < comps->n; i++) {
 		const sl_knode *e = comps->v[i];
 		char *p = e->type == SL_NODE_SCALAR ? sl_kustomize__join(dir, e->s) : NULL;
+		const char *what = p ? sl_arena_printf(c->a, "accumulating components from '%s'", e->s)
+				     : NULL;
+		if (p && what && !sl_kustomize__in_project(c, e, p, what)) {
+			free(p);
+			ok = false;
+			break;
+		}
 		char *kp = p ? sl_kustomize__kustomization_in(c->k, p) : NULL;
-		const char *what = p && !kp ? sl_arena_printf(c->a, "accumulating components from "
-							      "'%s'", e->s) : NULL;
 		ok = kp ? sl_kustomize__build_kust(c, kp, e, acc, true)
 		   : p && what && !sl_kustomize__type_of(c->k, p) ? sl_kustomize__missing(c, e, dir, p, what)
 		   : sl_kustomize__issue(c, "kustomize-invalid", e, "a component is a directory with a "

@@ -491,6 +491,38 @@ static bool outside(struct ctx *c, const sl_knode *e, const char *dir, const cha
 	return false;
 }
 
+bool sl_kustomize__in_project(struct ctx *c, const sl_knode *e, const char *path, const char *what)
+{
+	const char *root = c->b->project;
+	if (!root)
+		return true;
+	/* the real path of path, else of the nearest directory above it that exists */
+	char *real = sl_kustomize__real_of(c->k, path), *up = NULL;
+	for (char *d = real ? NULL : sl_path_dir(path); !real && d; d = up) {
+		real = sl_kustomize__real_of(c->k, d);
+		up = real || strcmp(d, ".") == 0 || strcmp(d, "/") == 0 ? NULL : sl_path_dir(d);
+		free(d);
+	}
+	size_t n = strlen(root);
+	bool in = real && strncmp(real, root, n) == 0 &&
+		  (real[n] == '/' || real[n] == '\0' || strcmp(root, "/") == 0);
+	free(real);
+	if (in)
+		return true;
+	char *notes = sl_xprintf("kustomize: %s: '%s' lies outside the repository '%s'\n"
+				 "schedlint never reads a file outside the repository it lints (its "
+				 "git work tree, else the directory of its outermost .schedlint.yaml), "
+				 "whatever render.kustomize.load-restrictor says: a repository's own "
+				 "configuration cannot grant it the files of the machine that lints it. "
+				 "This kustomization's files are linted as plain files",
+				 what ? what : "?", path, root);
+	if (notes)
+		sl_kustomize__issue_n(c, "kustomize-unsupported", e, notes, "'%s' is outside the "
+				      "repository: schedlint reads nothing outside it", e->s);
+	free(notes);
+	return false;
+}
+
 /* The file at rel (relative to the kustomization's directory dir), which e names, read as an
 ** input of the build; NULL when it cannot be (a finding says why: missing, outside dir, not
 ** readable; what: kustomize's words for what it was reading) or out of memory. */
@@ -505,7 +537,12 @@ struct kfile *sl_kustomize__input_capped(struct ctx *c, const sl_knode *e, const
 {
 	char *p = sl_kustomize__join(dir, rel);
 	/* the load restrictor, and the cap, before anything is opened: a path out of the root (a
-	** "../", an absolute one, a link) is never read, nor a file too large */
+	** "../", an absolute one, a link) is never read, nor a file too large; out of the
+	** repository, never, whatever the restrictor */
+	if (p && c->b->load_none && !sl_kustomize__in_project(c, e, p, what)) {
+		free(p);
+		return NULL;
+	}
 	char *real = p ? sl_kustomize__real_of(c->k, p) : NULL;
 	struct stat st;
 	if (real && !c->b->load_none && !real_within(c->k, dir, real) && stat(real, &st) == 0 &&

@@ -142,6 +142,9 @@ struct sl_kustomize_build {
 	bool failed;
 	bool oom;            /* out of memory while building */
 	bool load_none;      /* built as with --load-restrictor LoadRestrictionsNone */
+	char *project;       /* the real path of its project's root (the git work tree, else the
+			     ** outermost .schedlint.yaml's directory), which no input it reads may
+			     ** leave, whatever its load restrictor; NULL: none found, no bound */
 	const sl_kustomize *k;   /* its plan */
 	char **used;         /* real paths of the resource files it read */
 	size_t n_used, cap_used;
@@ -183,7 +186,7 @@ struct sl_kustomize {
 ** directory the same way wherever it is included): what it built, kept as it was; each inclusion
 ** takes a copy (build.c). */
 struct built {
-	char *kpath;         /* its kustomization file, as joined (malloc'd) */
+	char *kpath;         /* its kustomization file's real path (malloc'd) */
 	struct acc acc;
 	bool building;       /* still being built: met again, a cycle */
 };
@@ -227,6 +230,9 @@ bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, 
 			       enum patch_from from);
 bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *ref,
 			      struct acc *acc, bool component);
+/* Finds kustomization kpath (by its real path) among those c built or is building, else adds it
+** as being built: *at its index. False when out of memory. */
+bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at);
 /* Frees what c remembers of the kustomizations it built (their accumulators). */
 void sl_kustomize__built_free(struct ctx *c);
 bool sl_kustomize__builtin(const sl_knode *obj);
@@ -271,6 +277,10 @@ bool sl_kustomize__known_as(const struct kres *r, const char *group, const char 
 char *sl_kustomize__kustomization_in(sl_kustomize *k, const char *dir);
 struct kfile *sl_kustomize__load(sl_kustomize *k, const char *path);
 void sl_kustomize__memo_free(struct memo *m);
+/* True when the input at path (as joined; it need not exist) lies in the project of c's build
+** (its real path, or its nearest existing directory's); else false, with a kustomize-unsupported
+** finding at e (what: kustomize's words for what it was reading): nothing outside is opened. */
+bool sl_kustomize__in_project(struct ctx *c, const sl_knode *e, const char *path, const char *what);
 bool sl_kustomize__missing(struct ctx *c, const sl_knode *e, const char *dir, const char *path,
 			   const char *what);
 const char *sl_kustomize__name_of(const sl_knode *obj);

@@ -3,6 +3,7 @@
 ** threads, what the builds use, the origins of a build's text, and what Kustomize does
 ** to a run's files (sl_kustomize_arrange). */
 #include "render/kustomize/internal.h"
+#include "config/config.h"
 
 bool sl_kustomize_is_file(const char *path)
 {
@@ -130,7 +131,9 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 {
 	struct ctx c = {k, b, b->a, 0, NULL, 0, 0};
 	struct acc acc = {0};
-	bool ok = sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) &&
+	size_t self;   /* the root is being built: a base that includes it is a cycle */
+	bool ok = sl_kustomize__building(&c, kpath, &self) &&
+		  sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) &&
 		  sl_kustomize__finish_hashes(&c, &acc) && sl_kustomize__fix_refs(&c, &acc) &&
 		  sl_kustomize__resolve_vars(&c, &acc);
 	/* kustomize's IgnoreLocal, last: objects annotated config.kubernetes.io/local-config
@@ -229,6 +232,14 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		b->root = i;
 		b->load_none = load_none && load_none[i];
 		b->k = k;
+		/* the repository no input of the build may leave */
+		char *real = dir ? sl_kustomize__real_of(k, dir) : NULL;
+		if (real && sl_config_project_root(real, &b->project) == SL_ENOMEM) {
+			free(real);
+			free(dir);
+			goto oom;
+		}
+		free(real);
 		free(dir);
 		if (!b->name || !b->dir || !(b->a = sl_arena_new()))
 			goto oom;
@@ -454,6 +465,7 @@ void sl_kustomize_free(sl_kustomize *k)
 		for (size_t u = 0; u < b->n_used; u++)
 			free(b->used[u]);
 		free(b->used);
+		free(b->project);
 		free(b);
 	}
 	free(k->builds);
