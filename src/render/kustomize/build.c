@@ -144,9 +144,11 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 								    "one of 'kustomization.yaml', "
 								    "'kustomization.yml' or 'Kustomization' "
 								    "in directory '%s'", what, p);
-				ok = kp ? build_once(c, kp, e, &sub)
+				const char *origin = c->origin;
+				ok = kp ? sl_kustomize__origin_enter(c, e->s) && build_once(c, kp, e, &sub)
 					: notes && sl_kustomize__issue_n(c, "kustomize-invalid", e, notes, "%s: the "
 							   "directory holds no kustomization.yaml", what);
+				c->origin = origin;
 				for (size_t j = 0; ok && j < sub.n; j++) {
 					ok = sl_kustomize__add_res(acc, sub.v[j].obj);
 					if (ok)   /* its names and hash flag too */
@@ -162,7 +164,8 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 				free(kp);
 			} else {
 				struct kfile *f = sl_kustomize__input(c, e, dir, e->s, what);
-				ok = f && sl_kustomize__add_file(c, f, e, acc);
+				ok = f && sl_kustomize__add_file(c, f, e, acc) &&
+				     sl_kustomize__track(c, acc, before, NULL, e, NULL);
 			}
 			ok = ok && sl_kustomize__unique_ids(c, acc, before, e);
 			free(p);
@@ -388,9 +391,18 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	/* kustomize's accumulateTarget: resources, generators, local-config objects dropped,
 	** components, then the transformers */
 	const sl_knode *gopts = sl_knode_get(root, "generatorOptions", NULL);
-	ok = resources(c, root, dir, acc) && configurations(c, root, dir, acc) &&
-	     sl_kustomize__generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
-	     sl_kustomize__generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir);
+	if (!ref && !component) {   /* the root's buildMetadata is its bases' too */
+		c->build_metadata = sl_knode_get(root, "buildMetadata", NULL);
+		c->origin = c->build_metadata && c->build_metadata->type == SL_NODE_SEQ &&
+			    c->build_metadata->n ? "" : NULL;
+	}
+	ok = resources(c, root, dir, acc) && configurations(c, root, dir, acc);
+	size_t made = acc->n;   /* what each generator adds gets its origin */
+	ok = ok && sl_kustomize__generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
+	     sl_kustomize__track(c, acc, made, kpath, NULL, "ConfigMapGenerator");
+	made = acc->n;
+	ok = ok && sl_kustomize__generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir) &&
+	     sl_kustomize__track(c, acc, made, kpath, NULL, "SecretGenerator");
 	const sl_knode *comps = sl_knode_get(root, "components", NULL);
 	for (size_t i = 0; ok && comps && i < comps->n; i++) {
 		const sl_knode *e = comps->v[i];
@@ -403,10 +415,12 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 			break;
 		}
 		char *kp = p ? sl_kustomize__kustomization_in(c->k, p) : NULL;
-		ok = kp ? sl_kustomize__build_kust(c, kp, e, acc, true)
+		const char *origin = c->origin;
+		ok = kp ? sl_kustomize__origin_enter(c, e->s) && sl_kustomize__build_kust(c, kp, e, acc, true)
 		   : p && what && !sl_kustomize__type_of(c->k, p) ? sl_kustomize__missing(c, e, dir, p, what)
 		   : sl_kustomize__issue(c, "kustomize-invalid", e, "a component is a directory with a "
 			   "kustomization.yaml (kind: Component)");
+		c->origin = origin;
 		free(kp);
 		free(p);
 	}
@@ -455,6 +469,7 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	for (size_t i = 0; ok && images && images->type == SL_NODE_SEQ && i < acc->n; i++)
 		ok = sl_kustomize__images_in(c, acc->v[i].obj, images);
 	ok = ok && sl_kustomize__replacements(c, acc, sl_knode_get(root, "replacements", NULL), dir) &&
+	     sl_kustomize__track_transformers(c, root, kpath, acc) &&
 	     sl_kustomize__vars(c, acc, sl_knode_get(root, "vars", NULL));
 	free(dir);
 	c->depth--;

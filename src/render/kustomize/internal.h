@@ -72,6 +72,19 @@ struct kres {
 	bool hash;               /* generated: kustomize's hash suffix is added once it is built */
 	const char **refvars;    /* the vars whose objref names it (kustomize's AppendRefVarName) */
 	size_t n_refvars;
+	/* buildMetadata (a root's: its bases' are its): where it came from, as kustomize's
+	** config.kubernetes.io/origin annotation says it, and the transformers of each
+	** kustomization that was over it (alpha.config.kubernetes.io/transformations), oldest first;
+	** NULL and 0 when the root tracks no origins */
+	const char *origin;
+	const struct ktrans *trans;
+	size_t n_trans;
+};
+
+/* A transformer a kustomization configured, as buildMetadata's transformerAnnotations record it:
+** the kustomization's path from the root's directory, and the builtin transformer's kind. */
+struct ktrans {
+	const char *in, *kind;
 };
 
 /* A var (kustomize's types.Var): its name, its declaration (objref, fieldref). */
@@ -198,6 +211,11 @@ struct ctx {
 	int depth;
 	struct built *built; /* the kustomizations built so far (malloc'd) */
 	size_t n_built, cap_built;
+	/* the root's buildMetadata: NULL (no origins tracked), else the path of the kustomization
+	** being built from the root's directory ("" the root), as kustomize's origin joins the
+	** resources entries that reached it */
+	const char *origin;
+	const sl_knode *build_metadata;   /* the root's list, NULL: none */
 };
 
 /* An id a resource had before a transformer changed it, as kustomize keeps them (the
@@ -230,6 +248,20 @@ bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, 
 			       enum patch_from from);
 bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *ref,
 			      struct acc *acc, bool component);
+/* The kustomization at kpath (decoded: root) built into acc from resources first index on:
+** kustomize's origin for each resource it added (a file's entry e or its generators), or the
+** transformers it configured, appended to every resource of acc (transformers true). Nothing
+** when the root tracks no origins. False when out of memory. */
+bool sl_kustomize__track(struct ctx *c, struct acc *acc, size_t first, const char *kpath,
+			 const sl_knode *e, const char *generator);
+/* Enters the kustomization the entry rel names (a resource or a component directory): c's origin
+** joined with rel (nothing when no origins are tracked); the caller puts the old one back. False
+** when out of memory. */
+bool sl_kustomize__origin_enter(struct ctx *c, const char *rel);
+bool sl_kustomize__track_transformers(struct ctx *c, const sl_knode *root, const char *kpath,
+				      struct acc *acc);
+/* At a root's end: its buildMetadata's annotations and label on every object. */
+bool sl_kustomize__build_metadata(struct ctx *c, struct acc *acc);
 /* Finds kustomization kpath (by its real path) among those c built or is building, else adds it
 ** as being built: *at its index. False when out of memory. */
 bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at);

@@ -129,7 +129,7 @@ static bool cyclic_roots(sl_kustomize *k, const char *const *kpaths, size_t n, c
 /* Builds the root kustomization at kpath into b. */
 static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath)
 {
-	struct ctx c = {k, b, b->a, 0, NULL, 0, 0};
+	struct ctx c = {k, b, b->a, 0, NULL, 0, 0, NULL, NULL};
 	struct acc acc = {0};
 	size_t self;   /* the root is being built: a base that includes it is a cycle */
 	bool ok = sl_kustomize__building(&c, kpath, &self) &&
@@ -148,6 +148,7 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	}
 	if (ok)
 		acc.n = kept;
+	ok = ok && sl_kustomize__build_metadata(&c, &acc);
 	for (size_t i = 0; ok && !b->failed && i < acc.n; i++)
 		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->spans, &b->n_spans,
 				   &b->spans_cap);
