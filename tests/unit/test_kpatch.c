@@ -4,7 +4,8 @@
 ** negative indices, "-", copy and move, test by JSON value and type, "~1" in a token) and the
 ** library's error texts, which kubectl kustomize prints as they are (each expected text below
 ** is what kubectl kustomize, kustomize v5.5.0, printed for the same operation). Without kubectl
-** on the machine this is what keeps the builder to kustomize's JSON patch semantics. */
+** on the machine this is what keeps the builder to kustomize's JSON patch semantics. And the
+** parser's limits on what operations and aliases make (kpatch.c, knode.c). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,5 +216,42 @@ Test(json6902, past_the_parsers_limits)
 	r = apply(doubling);
 	cr_expect_eq(r.rc, 2, "%s", r.why ? r.why : "(none)");
 	cr_expect(r.why && strstr(r.why, "more than 1000000 nodes"), "%s", r.why ? r.why : "");
+	done(&r);
+}
+
+/* What sl_knode_load makes of aliases is bounded as the parser bounds a document: a billion
+** laughs (9 levels of 9 aliases: 9^9 leaves) stops at the aliases followed; a plain document and
+** a few aliases load whole. */
+Test(knode, alias_expansion_bounded)
+{
+	char bomb[4096] = "l0: &a0 [lol]\n";
+	for (int lv = 1; lv <= 9; lv++) {
+		char line[256];
+		int n = snprintf(line, sizeof line, "l%d: &a%d [", lv, lv);
+		for (int f = 0; f < 9; f++)
+			n += snprintf(line + n, sizeof line - (size_t)n, "%s*a%d", f ? ", " : "", lv - 1);
+		snprintf(line + n, sizeof line - (size_t)n, "]\n");
+		strcat(bomb, line);
+	}
+	struct run r = {sl_arena_new(), {NULL, NULL}, NULL, 0, NULL};
+	sl_tree t;
+	cr_assert_eq(sl_source_from_buffer("bomb.yaml", bomb, strlen(bomb), &r.srcs[0]), SL_OK);
+	cr_assert_eq(sl_tree_parse(r.srcs[0], r.a, &t, NULL, NULL), SL_OK);
+	const char *why = NULL;
+	cr_expect_null(sl_knode_load(r.a, t.docs[0]->root, r.srcs[0], &why));
+	cr_expect(why && strstr(why, "more than 10000 aliases"), "%s", why ? why : "(none)");
+	done(&r);
+
+	static const char few[] = "base: &b {cpu: 1, gpu: [1, 2]}\nx: *b\ny: {<<: *b, cpu: 2}\n";
+	r = (struct run){sl_arena_new(), {NULL, NULL}, NULL, 0, NULL};
+	cr_assert_eq(sl_source_from_buffer("few.yaml", few, strlen(few), &r.srcs[0]), SL_OK);
+	cr_assert_eq(sl_tree_parse(r.srcs[0], r.a, &t, NULL, NULL), SL_OK);
+	sl_knode *k = sl_knode_load(r.a, t.docs[0]->root, r.srcs[0], &why);
+	cr_assert_not_null(k);
+	cr_expect_null(why);
+	cr_expect_eq(sl_knode_get(sl_knode_get(k, "x", NULL), "gpu", NULL)->n, 2);
+	cr_expect_str_eq(sl_knode_str(sl_knode_get(k, "y", NULL), "cpu"), "2");
+	size_t nodes;
+	cr_expect_eq(sl_knode_depth(k, 1000, &nodes, 1000000), 3);
 	done(&r);
 }
