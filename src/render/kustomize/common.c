@@ -8,12 +8,17 @@
 
 /* --- patches -------------------------------------------------------------------------------- */
 
+/* The kinds kustomize knows to be cluster-scoped: the built-in ones of its OpenAPI data
+** (kyaml/openapi/openapi.go, precomputedIsNamespaceScoped), as kubectl's kustomize v5.5 applies
+** them. A custom resource is namespaced to kustomize whatever its CRD says (a `namespace:` sets
+** one on a KServe ClusterStorageContainer or a Karpenter NodePool too, as kubectl kustomize
+** does); so are ValidatingAdmissionPolicy and FlowSchema (v1), which its data predates. */
 const char *const sl_kustomize__cluster_scoped[] = {
-	"Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding",
-	"CustomResourceDefinition", "PriorityClass", "StorageClass", "ValidatingWebhookConfiguration",
-	"MutatingWebhookConfiguration", "APIService", "CSIDriver", "RuntimeClass",
-	"ClusterServingRuntime", "ClusterStorageContainer", "ResourceClaimTemplate_", "DeviceClass",
-	"IngressClass", "VolumeAttachment", "NodePool", "EC2NodeClass", NULL};
+	"Namespace", "Node", "PersistentVolume", "ComponentStatus", "NodeProxyOptions",
+	"ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "PriorityClass",
+	"StorageClass", "CSIDriver", "CSINode", "VolumeAttachment", "ValidatingWebhookConfiguration",
+	"MutatingWebhookConfiguration", "APIService", "CertificateSigningRequest", "RuntimeClass",
+	"IngressClass", "PodSecurityPolicy", NULL};
 
 /* True (and *val) when key [key, key + len) is in m. */
 static bool memo_get(const struct memo *m, const char *key, size_t len, const char **val)
