@@ -543,16 +543,17 @@ struct kfile *sl_kustomize__input_capped(struct ctx *c, const sl_knode *e, const
 	char *p = sl_kustomize__join(dir, rel);
 	/* the load restrictor, and the cap, before anything is opened: a path out of the root (a
 	** "../", an absolute one, a link) is never read, nor a file too large; out of the
-	** repository, never, whatever the restrictor */
-	if (p && c->b->load_none && !sl_kustomize__in_project(c, e, p, what)) {
-		free(p);
-		return NULL;
-	}
+	** repository, never, whatever the restrictor (nor asked whether git ignores it) */
 	char *real = p ? sl_kustomize__real_of(c->k, p) : NULL;
 	struct stat st;
 	if (real && !c->b->load_none && !real_within(c->k, dir, real) && stat(real, &st) == 0 &&
 	    S_ISREG(st.st_mode)) {
 		outside(c, e, dir, p, what);
+		free(real);
+		free(p);
+		return NULL;
+	}
+	if (p && !sl_kustomize__in_project(c, e, p, what)) {
 		free(real);
 		free(p);
 		return NULL;
