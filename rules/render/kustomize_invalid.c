@@ -30,6 +30,15 @@
  * JSON 6902 failure: at the operation); the kustomization is not linted further (its files are
  * linted as plain files).
  *
+ * A build also stops with this finding where it would cross the limits schedlint parses a file
+ * within (a plain file that crosses one is a `yaml-syntax` finding), so that no repository can
+ * make a run hang or exhaust the machine: a document of a resource, patch or kustomization whose
+ * aliases and merge keys expand past 10 000 aliases, 1 000 000 nodes or 1 000 levels (a YAML
+ * alias bomb: at the document); JSON 6902 operations or a replacement that would nest an object
+ * deeper than 1 000 levels or grow it past 1 000 000 nodes (at the operation or the
+ * replacement's target); a field spec whose path has more than 1 000 fields. kubectl may build
+ * these, or exhaust the machine trying; no manifest written by hand comes near them.
+ *
  * An input that is missing because git ignores it (a build step makes it; in a tree without
  * `.git`, because a `.gitignore` names it) and a file outside
  * the kustomization's directory (kustomize's default load restrictor) are `kustomize-unsupported`

@@ -11,7 +11,10 @@
  * step makes it, as kueue's `dep-crds/`: kustomize cannot build it either until that step has
  * run; in a tree exported without `.git`, its `.gitignore` files are read for the same answer); or it loads a file from outside its own directory, which kustomize does only with
  * `--load-restrictor LoadRestrictionsNone` (set `render.kustomize.load-restrictor: none` to build
- * such overlays as that flag does). The finding points at the offending key or entry; when an
+ * such overlays as that flag does); or it names a base, a component or (with `none`) a file
+ * outside the repository (its git work tree, else the directory of its outermost
+ * `.schedlint.yaml`): schedlint never reads one, whatever the load restrictor, so that a
+ * repository's own configuration cannot grant it the files of the machine that lints it. The finding points at the offending key or entry; when an
  * overlay's base is the one that cannot be built for a missing feature, it points at the
  * overlay's `resources:` entry for that base. The kustomization is then not built: its own
  * resource files are linted as plain files, as they are written.

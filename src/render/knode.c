@@ -52,12 +52,41 @@ static bool grow(sl_arena *a, sl_knode *n)
 	return true;
 }
 
-sl_knode *sl_knode_load(sl_arena *a, const sl_node *n, const sl_source *src)
+/* A load's state: what aliases and merge keys made so far, against the plain parser's limits. */
+struct load {
+	sl_arena *a;
+	const sl_source *src;
+	size_t aliases;        /* aliases followed, each time one is met */
+	size_t expanded;       /* nodes made inside an alias or a merged entry */
+	const char *why;       /* the limit crossed, NULL: none */
+};
+
+static sl_knode *load(struct load *l, const sl_node *n, size_t depth, bool through)
 {
+	if (n && n->type == SL_NODE_ALIAS) {
+		through = true;
+		if (++l->aliases > SL_MAX_ALIASES) {
+			l->why = sl_arena_printf(l->a, "the document's aliases expand to more than %d "
+						 "aliases (a YAML alias bomb?), the most schedlint "
+						 "follows in one document", SL_MAX_ALIASES);
+			return NULL;
+		}
+	}
 	n = sl_node_deref(n);
 	if (!n)
 		return NULL;
-	sl_knode *k = sl_knode_new(a, n->type, src, n->start, n->end);
+	if (through && ++l->expanded > SL_MAX_MERGED) {
+		l->why = sl_arena_printf(l->a, "the document's aliases and merge keys expand to more "
+					 "than %u nodes (a YAML alias bomb?), the most schedlint "
+					 "builds from one document", SL_MAX_MERGED);
+		return NULL;
+	}
+	if (n->type != SL_NODE_SCALAR && depth >= SL_MAX_DEPTH) {
+		l->why = sl_arena_printf(l->a, "the document's aliases nest it deeper than %d levels, "
+					 "the most schedlint parses", SL_MAX_DEPTH);
+		return NULL;
+	}
+	sl_knode *k = sl_knode_new(l->a, n->type, l->src, n->start, n->end);
 	if (!k)
 		return NULL;
 	if (n->type == SL_NODE_SCALAR) {
@@ -67,21 +96,55 @@ sl_knode *sl_knode_load(sl_arena *a, const sl_node *n, const sl_source *src)
 	} else if (n->type == SL_NODE_MAP) {
 		for (size_t i = 0; i < sl_map_n(n); i++) {
 			const sl_pair *p = sl_map_pair(n, i);
-			sl_knode *kk = sl_knode_load(a, p->key, src), *vv = sl_knode_load(a, p->value, src);
-			if (!kk || !vv || !grow(a, k))
+			bool merged = through || p->key->parent != n;   /* an entry "<<" brought */
+			sl_knode *kk = load(l, p->key, depth + 1, merged);
+			sl_knode *vv = kk ? load(l, p->value, depth + 1, merged) : NULL;
+			if (!kk || !vv || !grow(l->a, k))
 				return NULL;
 			k->k[k->n] = kk;
 			k->v[k->n++] = vv;
 		}
 	} else {
-		for (size_t i = 0; i < sl_seq_n(n); i++) {
-			sl_knode *vv = sl_knode_load(a, sl_seq_item(n, i), src);
-			if (!vv || !grow(a, k))
+		for (size_t i = 0; i < n->u.seq.n; i++) {   /* the items as written: aliases met */
+			sl_knode *vv = load(l, n->u.seq.items[i], depth + 1, through);
+			if (!vv || !grow(l->a, k))
 				return NULL;
 			k->v[k->n++] = vv;
 		}
 	}
 	return k;
+}
+
+sl_knode *sl_knode_load(sl_arena *a, const sl_node *n, const sl_source *src, const char **why)
+{
+	struct load l = {a, src, 0, 0, NULL};
+	sl_knode *k = load(&l, n, 0, false);
+	*why = k ? NULL : l.why;
+	return k;
+}
+
+static size_t depth_of(const sl_knode *n, size_t most, size_t *nodes, size_t nodes_most)
+{
+	if (nodes && ++*nodes > nodes_most)
+		return 0;   /* counted far enough: the caller refuses anyway */
+	if (n->type == SL_NODE_SCALAR)
+		return 0;
+	size_t deepest = 0;
+	for (size_t i = 0; i < n->n && deepest < most && (!nodes || *nodes <= nodes_most); i++) {
+		if (nodes && n->type == SL_NODE_MAP)
+			++*nodes;
+		size_t d = depth_of(n->v[i], most - 1, nodes, nodes_most);
+		if (d > deepest)
+			deepest = d;
+	}
+	return deepest + 1;
+}
+
+size_t sl_knode_depth(const sl_knode *n, size_t most, size_t *nodes, size_t nodes_most)
+{
+	if (nodes)
+		*nodes = 0;
+	return depth_of(n, most, nodes_most ? nodes : NULL, nodes_most);
 }
 
 sl_knode *sl_knode_copy(sl_arena *a, const sl_knode *n)

@@ -34,8 +34,16 @@ typedef struct sl_knode_span {
 	uint32_t from, to;
 } sl_knode_span;
 
-/* A copy of n (aliases followed, merge keys resolved) in a, with src as every node's origin. */
-sl_knode *sl_knode_load(sl_arena *a, const sl_node *n, const sl_source *src);
+/* A copy of n (aliases followed, merge keys resolved) in a, with src as every node's origin.
+** What aliases make is bounded as the plain parser bounds a document (yaml/yaml_tree.h): at most
+** SL_MAX_ALIASES aliases followed, SL_MAX_MERGED nodes made through aliases and merge keys, and
+** SL_MAX_DEPTH levels. NULL with *why (in a: "the document's aliases expand to ...") when the copy would
+** cross one, NULL with *why NULL when out of memory. */
+sl_knode *sl_knode_load(sl_arena *a, const sl_node *n, const sl_source *src, const char **why);
+/* The nesting of n: the collections on its deepest path (a scalar: 0), counted no further than
+** most + 1 (so the walk's own recursion is bounded); *nodes (when not NULL) its nodes, keys
+** included, counted no further than nodes_most + 1 (0: not counted). */
+size_t sl_knode_depth(const sl_knode *n, size_t most, size_t *nodes, size_t nodes_most);
 /* A deep copy of n in a (origins kept). */
 sl_knode *sl_knode_copy(sl_arena *a, const sl_knode *n);
 /* New nodes: a scalar (its text copied), an empty map or sequence; origin given. */

@@ -270,6 +270,8 @@ struct j6902 {
 	sl_arena *a;
 	const char *why;     /* the error text, in a */
 	bool oom;
+	bool limit;          /* why is a limit of schedlint's, not the library's refusal */
+	size_t nodes;        /* the object's nodes, and those the operations added */
 };
 
 /* Records the error text (false, always). */
@@ -369,7 +371,7 @@ static sl_knode *find_object(struct j6902 *j, sl_knode *root, const char *path, 
 			*key = tok;
 			return n;
 		}
-		struct j6902 quiet = {j->a, NULL, false};
+		struct j6902 quiet = {j->a, NULL, false, false, 0};
 		sl_knode *next = NULL;
 		if (!con_get(&quiet, n, tok, &next) || !next ||
 		    (next->type != SL_NODE_MAP && next->type != SL_NODE_SEQ))
@@ -459,6 +461,31 @@ static bool json_equal(const sl_knode *x, const sl_knode *y)
 	return true;
 }
 
+/* False (j->why, j->limit) when value v, put at path, would nest the object deeper than the
+** parser's SL_MAX_DEPTH levels, or make it more than SL_MAX_MERGED nodes (added: v is a new
+** node, not one moved): a patch that nests values in the previous one's, or copies a list into
+** itself until it is a billion nodes, is refused, as a document past the limits is. */
+static bool within_limits(struct j6902 *j, const char *path, const sl_knode *v, bool added)
+{
+	size_t levels = 0, nodes;
+	for (const char *p = path; *p; p++)
+		levels += *p == '/';
+	size_t depth = sl_knode_depth(v, SL_MAX_DEPTH, &nodes, SL_MAX_MERGED);
+	if (added)
+		j->nodes += nodes;
+	if (levels + depth > SL_MAX_DEPTH) {
+		j->limit = true;
+		return fail(j, "the operation would nest the object deeper than %d levels, the most "
+			    "schedlint parses", SL_MAX_DEPTH);
+	}
+	if (j->nodes > SL_MAX_MERGED) {
+		j->limit = true;
+		return fail(j, "the operations would make the object more than %u nodes, the most "
+			    "schedlint builds from one document", SL_MAX_MERGED);
+	}
+	return true;
+}
+
 /* A copy of the operation's value (absent: JSON's null), for the object. */
 static sl_knode *op_value(struct j6902 *j, const sl_knode *op)
 {
@@ -487,7 +514,7 @@ static bool apply_op(struct j6902 *j, sl_knode *obj, const sl_knode *op)
 		if (!(c = find_object(j, obj, path, &key)))
 			return j->oom ? false : fail(j, "add operation does not apply: doc is missing "
 						     "path: \"%s\": missing value", path);
-		if (!(v = op_value(j, op)))
+		if (!(v = op_value(j, op)) || !within_limits(j, path, v, true))
 			return false;
 		return con_add(j, c, key, v) ||
 		       (!j->oom && fail(j, "error in add for path: '%s': %s", path, j->why));
@@ -505,7 +532,7 @@ static bool apply_op(struct j6902 *j, sl_knode *obj, const sl_knode *op)
 		if (!path)
 			return fail(j, "replace operation failed to decode path: %s", no_path);
 		if (!*path) {   /* the whole object */
-			if (!(v = op_value(j, op)))
+			if (!(v = op_value(j, op)) || !within_limits(j, path, v, true))
 				return false;
 			if (v->type != SL_NODE_MAP)
 				return fail(j, "replace operation value must be object or array");
@@ -519,7 +546,7 @@ static bool apply_op(struct j6902 *j, sl_knode *obj, const sl_knode *op)
 		if (!con_get(j, c, key, &old))
 			return fail(j, "replace operation does not apply: doc is missing key: %s: "
 				    "missing value", path);
-		if (!(v = op_value(j, op)))
+		if (!(v = op_value(j, op)) || !within_limits(j, path, v, true))
 			return false;
 		if (c->type == SL_NODE_MAP) {   /* set, whether or not the key was there */
 			if (!sl_knode_set(j->a, c, key, v))
@@ -573,6 +600,8 @@ static bool apply_op(struct j6902 *j, sl_knode *obj, const sl_knode *op)
 			j->oom = true;
 			return false;
 		}
+		if (!within_limits(j, path, v, !move))
+			return false;
 		if (con_add(j, c, key, v))
 			return true;
 		return !j->oom && (move ? fail(j, "error in move for path: '%s': %s", path, j->why)
@@ -588,7 +617,8 @@ int sl_kpatch_json6902(sl_arena *a, sl_knode *obj, const sl_knode *ops, const ch
 	*why = "json: cannot unmarshal object into Go value of type jsonpatch.Patch";
 	if (!ops || ops->type != SL_NODE_SEQ)
 		return 1;
-	struct j6902 j = {a, NULL, false};
+	struct j6902 j = {a, NULL, false, false, 0};
+	sl_knode_depth(obj, SL_MAX_DEPTH, &j.nodes, SL_MAX_MERGED);
 	for (size_t i = 0; i < ops->n; i++) {
 		*at = ops->v[i];
 		if (ops->v[i]->type != SL_NODE_MAP) {
@@ -597,7 +627,7 @@ int sl_kpatch_json6902(sl_arena *a, sl_knode *obj, const sl_knode *ops, const ch
 		}
 		if (!apply_op(&j, obj, ops->v[i])) {
 			*why = j.why;
-			return j.oom ? -1 : 1;
+			return j.oom ? -1 : j.limit ? 2 : 1;
 		}
 	}
 	*at = NULL;

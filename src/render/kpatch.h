@@ -17,7 +17,9 @@ bool sl_kpatch_merge(sl_arena *a, sl_knode *obj, const sl_knode *patch, bool str
 /* Applies the JSON 6902 operations ops (a sequence of {op, path, value, from}) to obj as
 ** kustomize does (evanphx/json-patch v4): 0 when applied; 1 when kustomize refuses them, *why
 ** the library's error text as kubectl prints it (static or in a) and *at the operation it failed
-** on; -1 when out of memory. */
+** on; 2 when an operation would take obj past the parser's limits (yaml/yaml_tree.h: deeper than
+** SL_MAX_DEPTH levels, more than SL_MAX_MERGED nodes), *why and *at saying so; -1 when out of
+** memory. */
 int sl_kpatch_json6902(sl_arena *a, sl_knode *obj, const sl_knode *ops, const char **why,
 		       const sl_knode **at);
 

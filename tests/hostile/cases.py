@@ -269,7 +269,9 @@ def kustomize_inputs_outside_root(c):
 def kustomize_load_restrictor_none_stays_in_repository(c):
     """render.kustomize.load-restrictor: none in the repository's own config lets a build read
     files outside the kustomization's root, but never outside the repository: a repository's
-    config cannot grant itself the runner's files."""
+    config cannot grant itself the runner's files (a kustomize-unsupported notice "... is outside
+    the repository", a limit of schedlint's; nothing outside opened). A base directory outside
+    the repository is not read either, with or without the load restrictor."""
     c.git_init()
     c.write(".schedlint.yaml", "render:\n  kustomize:\n    load-restrictor: none\n" + LEAK_RULE)
     c.write(os.path.join(c.outside, "secret.yaml"), SECRET)
@@ -277,8 +279,22 @@ def kustomize_load_restrictor_none_stays_in_repository(c):
     c.write("a/kustomization.yaml", "resources:\n- ../shared/cm.yaml\n- ../../outside/secret.yaml\n")
     r = c.run(["check", "--format", "json", "--show-notes", "."])
     no_secret(r)
-    expect(any(f["rule"].startswith("kustomize-") and "outside" in f["message"]
-               for f in findings(r)), "no kustomize finding about the file outside", r)
+    expect(any(f["rule"].startswith("kustomize-") and "outside the repository" in f["message"]
+               and f["path"] == "a/kustomization.yaml"
+               for f in findings(r, notices=True)), "no kustomize notice about the file outside", r)
+    # a base (a directory with its kustomization) outside the repository, either restrictor
+    c.write(os.path.join(c.outside, "base/kustomization.yaml"), "resources:\n- secret.yaml\n")
+    c.write(os.path.join(c.outside, "base/secret.yaml"), SECRET)
+    c.write("a/kustomization.yaml", "resources:\n- ../../outside/base\n- ../shared/cm.yaml\n")
+    c.write("b/kustomization.yaml", "components:\n- ../../outside/base\n")
+    for config in ("render:\n  kustomize:\n    load-restrictor: none\n", ""):
+        c.write(".schedlint.yaml", config + LEAK_RULE)
+        r = c.run(["check", "--format", "json", "."])
+        no_secret(r)
+        got = {f["path"] for f in findings(r, notices=True) if f["rule"] == "kustomize-unsupported"
+               and "outside the repository" in f["message"]}
+        expect(got == {"a/kustomization.yaml", "b/kustomization.yaml"},
+               "no notice for each base outside the repository (got %s)" % sorted(got), r)
 
 
 # --- hanging or exhausting the runner ---------------------------------------------------------

@@ -28,7 +28,7 @@ def main():
                 break
     paths.sort()
     built = unsupported = invalid = equal = differ = ref_fail = agreed = 0
-    false_refusals, built_refused = [], []
+    false_refusals, built_refused, differing = [], [], []
     why = collections.Counter()
     diffs = collections.Counter()
     for p in paths:
@@ -67,6 +67,7 @@ def main():
             problems += [re.sub(r"/\d+", "/N", x.split(":")[0]) for x in diff(got[key], want[key])]
         if problems:
             differ += 1
+            differing.append((p, sorted(set(problems))[:4]))
             for x in set(problems):
                 diffs[x] += 1
         else:
@@ -82,6 +83,8 @@ def main():
             print(f"  kubectl builds: {x}")
         for x in built_refused:
             print(f"  kubectl refuses what schedlint builds: {x}")
+        for x, what in differing:
+            print(f"  differs from kubectl: {x} ({'; '.join(what)})")
     print("why not built:")
     for k, v in why.most_common():
         print(f"  {v:4d}  {k}")

@@ -4,7 +4,8 @@
 ** negative indices, "-", copy and move, test by JSON value and type, "~1" in a token) and the
 ** library's error texts, which kubectl kustomize prints as they are (each expected text below
 ** is what kubectl kustomize, kustomize v5.5.0, printed for the same operation). Without kubectl
-** on the machine this is what keeps the builder to kustomize's JSON patch semantics. */
+** on the machine this is what keeps the builder to kustomize's JSON patch semantics. And the
+** parser's limits on what operations and aliases make (kpatch.c, knode.c). */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,8 @@ static sl_knode *load(struct run *r, int i, const char *yaml)
 					   &r->srcs[i]), SL_OK);
 	cr_assert_eq(sl_tree_parse(r->srcs[i], r->a, &t, NULL, NULL), SL_OK);
 	cr_assert(t.n_docs >= 1 && t.docs[0]->root);
-	return sl_knode_load(r->a, t.docs[0]->root, r->srcs[i]);
+	const char *why;
+	return sl_knode_load(r->a, t.docs[0]->root, r->srcs[i], &why);
 }
 
 /* Applies ops (YAML) to the object above. */
@@ -178,5 +180,78 @@ Test(json6902, an_object_is_not_a_list_of_operations)
 {
 	struct run r = apply("op: add\npath: /spec/replicas\nvalue: 2\n");
 	cr_expect_eq(r.rc, 1);
+	done(&r);
+}
+
+/* Past the parser's limits (yaml_tree.h), a limit of schedlint's (2), never built: values nested
+** in the previous operation's value deeper than SL_MAX_DEPTH levels, and copies of a list into
+** itself past SL_MAX_MERGED nodes (each op doubles it: 2^30 nodes unbounded). */
+Test(json6902, past_the_parsers_limits)
+{
+	size_t depth = 600, cap = 64 + 3 * 2 * depth + 64;
+	char *ops = malloc(2 * cap), *value = malloc(cap);
+	cr_assert(ops && value);
+	memset(value, '[', depth);
+	value[depth] = 'v';
+	memset(value + depth + 1, ']', depth);
+	value[2 * depth + 1] = '\0';
+	char *deeper = malloc(2 * depth + 16);
+	cr_assert_not_null(deeper);
+	strcpy(deeper, "/x");
+	for (size_t i = 0; i + 1 < depth; i++)   /* the innermost list of the first value */
+		strcat(deeper, "/0");
+	snprintf(ops, 2 * cap, "- {op: add, path: /x, value: %s}\n- {op: add, path: %s/0, value: %s}\n",
+		 value, deeper, value);
+	struct run r = apply(ops);
+	cr_expect_eq(r.rc, 2, "%s", r.why ? r.why : "(none)");
+	cr_expect(r.why && strstr(r.why, "deeper than 1000 levels"), "%s", r.why ? r.why : "");
+	done(&r);
+	free(ops);
+	free(value);
+	free(deeper);
+
+	char doubling[4096] = "- {op: add, path: /x, value: [a, b, c, d]}\n";
+	for (int i = 0; i < 30; i++)
+		strcat(doubling, "- {op: copy, from: /x, path: /x/-}\n");
+	r = apply(doubling);
+	cr_expect_eq(r.rc, 2, "%s", r.why ? r.why : "(none)");
+	cr_expect(r.why && strstr(r.why, "more than 1000000 nodes"), "%s", r.why ? r.why : "");
+	done(&r);
+}
+
+/* What sl_knode_load makes of aliases is bounded as the parser bounds a document: a billion
+** laughs (9 levels of 9 aliases: 9^9 leaves) stops at the aliases followed; a plain document and
+** a few aliases load whole. */
+Test(knode, alias_expansion_bounded)
+{
+	char bomb[4096] = "l0: &a0 [lol]\n";
+	for (int lv = 1; lv <= 9; lv++) {
+		char line[256];
+		int n = snprintf(line, sizeof line, "l%d: &a%d [", lv, lv);
+		for (int f = 0; f < 9; f++)
+			n += snprintf(line + n, sizeof line - (size_t)n, "%s*a%d", f ? ", " : "", lv - 1);
+		snprintf(line + n, sizeof line - (size_t)n, "]\n");
+		strcat(bomb, line);
+	}
+	struct run r = {sl_arena_new(), {NULL, NULL}, NULL, 0, NULL};
+	sl_tree t;
+	cr_assert_eq(sl_source_from_buffer("bomb.yaml", bomb, strlen(bomb), &r.srcs[0]), SL_OK);
+	cr_assert_eq(sl_tree_parse(r.srcs[0], r.a, &t, NULL, NULL), SL_OK);
+	const char *why = NULL;
+	cr_expect_null(sl_knode_load(r.a, t.docs[0]->root, r.srcs[0], &why));
+	cr_expect(why && strstr(why, "more than 10000 aliases"), "%s", why ? why : "(none)");
+	done(&r);
+
+	static const char few[] = "base: &b {cpu: 1, gpu: [1, 2]}\nx: *b\ny: {<<: *b, cpu: 2}\n";
+	r = (struct run){sl_arena_new(), {NULL, NULL}, NULL, 0, NULL};
+	cr_assert_eq(sl_source_from_buffer("few.yaml", few, strlen(few), &r.srcs[0]), SL_OK);
+	cr_assert_eq(sl_tree_parse(r.srcs[0], r.a, &t, NULL, NULL), SL_OK);
+	sl_knode *k = sl_knode_load(r.a, t.docs[0]->root, r.srcs[0], &why);
+	cr_assert_not_null(k);
+	cr_expect_null(why);
+	cr_expect_eq(sl_knode_get(sl_knode_get(k, "x", NULL), "gpu", NULL)->n, 2);
+	cr_expect_str_eq(sl_knode_str(sl_knode_get(k, "y", NULL), "cpu"), "2");
+	size_t nodes;
+	cr_expect_eq(sl_knode_depth(k, 1000, &nodes, 1000000), 3);
 	done(&r);
 }

@@ -24,6 +24,91 @@ bool sl_kustomize__remote(const char *s)
 	       strstr(s, "?ref=");
 }
 
+/* --- kustomizations built once ------------------------------------------------------------- */
+
+/* Appends a copy of from (its objects deep-copied in c's arena, so the transformers of each
+** inclusion change their own) to into, which is empty. */
+static bool copy_acc(struct ctx *c, const struct acc *from, struct acc *into)
+{
+	for (size_t i = 0; i < from->n; i++) {
+		sl_knode *o = sl_knode_copy(c->a, from->v[i].obj);
+		if (!o || !sl_kustomize__add_res(into, o))
+			return false;
+		into->v[into->n - 1] = from->v[i];   /* its ids, affixes and flags (never changed in
+							place: each push makes a new array) */
+		into->v[into->n - 1].obj = o;
+	}
+	for (size_t i = 0; i < from->n_vars; i++) {
+		if (!sl_kustomize__room(&into->vars, into->n_vars, &into->cap_vars, sizeof *into->vars))
+			return false;
+		into->vars[into->n_vars++] = from->vars[i];
+	}
+	return sl_kustomize__cfg_merge(&into->cfg, &from->cfg);
+}
+
+static void acc_free(struct acc *acc)
+{
+	free(acc->v);
+	free(acc->vars);
+	sl_kustomize__cfg_free(&acc->cfg);
+	memset(acc, 0, sizeof *acc);
+}
+
+void sl_kustomize__built_free(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n_built; i++) {
+		free(c->built[i].kpath);
+		acc_free(&c->built[i].acc);
+	}
+	free(c->built);
+	c->built = NULL;
+	c->n_built = c->cap_built = 0;
+}
+
+/* The kustomization at kpath, which ref includes as a resource, built into sub (empty): once per
+** root's build, then copied, so that a diamond of kustomizations (each level including the two
+** of the next) is built once per kustomization, not once per path to it (2^levels). Met again
+** while it is being built: a cycle. */
+bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at)
+{
+	char *key = sl_kustomize__real_of(c->k, kpath);
+	if (!key)
+		key = sl_xstrdup(kpath);
+	size_t i = 0;
+	while (key && i < c->n_built && strcmp(c->built[i].kpath, key) != 0)
+		i++;
+	if (!key || (i == c->n_built &&
+		     !sl_kustomize__room(&c->built, c->n_built, &c->cap_built, sizeof *c->built))) {
+		free(key);
+		return false;
+	}
+	if (i < c->n_built)
+		free(key);
+	else
+		c->built[c->n_built++] = (struct built){key, {0}, true};
+	*at = i;
+	return true;
+}
+
+static bool build_once(struct ctx *c, const char *kpath, const sl_knode *ref, struct acc *sub)
+{
+	size_t i, n = c->n_built;
+	if (!sl_kustomize__building(c, kpath, &i))
+		return false;
+	if (i < n && c->built[i].building)   /* kubectl: "cycle detected" */
+		return sl_kustomize__issue(c, "kustomize-invalid", ref, "kustomizations include each "
+					   "other in a cycle");
+	if (i == n) {
+		struct acc made = {0};
+		bool ok = sl_kustomize__build_kust(c, kpath, ref, &made, false);
+		c->built[i].acc = made;   /* the array may have moved meanwhile */
+		c->built[i].building = false;
+		if (!ok)
+			return false;
+	}
+	return copy_acc(c, &c->built[i].acc, sub);
+}
+
 /* resources and bases: files and directories, in order. */
 static bool resources(struct ctx *c, const sl_knode *root, const char *dir, struct acc *acc)
 {
@@ -41,7 +126,8 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 					       "the network, so this one's files are linted as plain files");
 			char *p = sl_kustomize__join(dir, e->s);
 			const char *what = sl_arena_printf(c->a, "accumulating resources from '%s'", e->s);
-			if (!p || !what) {
+			/* a base, a file: never read outside the repository */
+			if (!p || !what || !sl_kustomize__in_project(c, e, p, what)) {
 				free(p);
 				return false;
 			}
@@ -58,9 +144,11 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 								    "one of 'kustomization.yaml', "
 								    "'kustomization.yml' or 'Kustomization' "
 								    "in directory '%s'", what, p);
-				ok = kp ? sl_kustomize__build_kust(c, kp, e, &sub, false)
+				const char *origin = c->origin;
+				ok = kp ? sl_kustomize__origin_enter(c, e->s) && build_once(c, kp, e, &sub)
 					: notes && sl_kustomize__issue_n(c, "kustomize-invalid", e, notes, "%s: the "
 							   "directory holds no kustomization.yaml", what);
+				c->origin = origin;
 				for (size_t j = 0; ok && j < sub.n; j++) {
 					ok = sl_kustomize__add_res(acc, sub.v[j].obj);
 					if (ok)   /* its names and hash flag too */
@@ -76,7 +164,8 @@ static bool resources(struct ctx *c, const sl_knode *root, const char *dir, stru
 				free(kp);
 			} else {
 				struct kfile *f = sl_kustomize__input(c, e, dir, e->s, what);
-				ok = f && sl_kustomize__add_file(c, f, e, acc);
+				ok = f && sl_kustomize__add_file(c, f, e, acc) &&
+				     sl_kustomize__track(c, acc, before, NULL, e, NULL);
 			}
 			ok = ok && sl_kustomize__unique_ids(c, acc, before, e);
 			free(p);
@@ -164,7 +253,7 @@ static bool configurations(struct ctx *c, const sl_knode *root, const char *dir,
 		for (size_t d = 0; d < f->tree.n_docs; d++) {
 			if (!f->tree.docs[d]->root)
 				continue;
-			const sl_knode *doc = sl_knode_load(c->a, f->tree.docs[d]->root, f->src);
+			const sl_knode *doc = sl_kustomize__load_doc(c, f->tree.docs[d]->root, f->src, NULL);
 			if (!doc || !sl_kustomize__cfg_read(c, doc, e, &acc->cfg))
 				return false;
 			static const char *const unapplied[] = {"namePrefix", "nameSuffix",
@@ -253,12 +342,14 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	if (f->src && !sl_kustomize__push_str(&c->b->used, &c->b->n_used, &c->b->cap_used, sl_xstrdup(f->real)))
 		return false;
 	bool ok = true;
-	const sl_knode *raw = f->src && f->tree.n_docs && f->tree.docs[0]->root ?
-			      sl_knode_load(c->a, f->tree.docs[0]->root, f->src) : NULL;
+	const sl_node *doc = f->src && f->tree.n_docs ? f->tree.docs[0]->root : NULL;
+	const sl_knode *raw = doc ? sl_kustomize__load_doc(c, doc, f->src, NULL) : NULL;
 	if (!raw) {
 		c->depth--;
-		return sl_kustomize__issue(c, "kustomize-invalid", ref, "%s is not a kustomization (a YAML mapping)",
-			     kpath);
+		if (doc)
+			return false;   /* a limit crossed (said in the file), or out of memory */
+		return sl_kustomize__issue(c, "kustomize-invalid", ref, "%s is not a kustomization "
+					   "(a YAML mapping)", kpath);
 	}
 	char *kdir = sl_path_dir(kpath);
 	const sl_knode *root = kdir ? sl_kustomize__decode(c, raw, kdir, ref) : NULL;
@@ -300,20 +391,36 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	/* kustomize's accumulateTarget: resources, generators, local-config objects dropped,
 	** components, then the transformers */
 	const sl_knode *gopts = sl_knode_get(root, "generatorOptions", NULL);
-	ok = resources(c, root, dir, acc) && configurations(c, root, dir, acc) &&
-	     sl_kustomize__generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
-	     sl_kustomize__generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir);
+	if (!ref && !component) {   /* the root's buildMetadata is its bases' too */
+		c->build_metadata = sl_knode_get(root, "buildMetadata", NULL);
+		c->origin = c->build_metadata && c->build_metadata->type == SL_NODE_SEQ &&
+			    c->build_metadata->n ? "" : NULL;
+	}
+	ok = resources(c, root, dir, acc) && configurations(c, root, dir, acc);
+	size_t made = acc->n;   /* what each generator adds gets its origin */
+	ok = ok && sl_kustomize__generate(c, acc, sl_knode_get(root, "configMapGenerator", NULL), gopts, "ConfigMap", dir) &&
+	     sl_kustomize__track(c, acc, made, kpath, NULL, "ConfigMapGenerator");
+	made = acc->n;
+	ok = ok && sl_kustomize__generate(c, acc, sl_knode_get(root, "secretGenerator", NULL), gopts, "Secret", dir) &&
+	     sl_kustomize__track(c, acc, made, kpath, NULL, "SecretGenerator");
 	const sl_knode *comps = sl_knode_get(root, "components", NULL);
 	for (size_t i = 0; ok && comps && i < comps->n; i++) {
 		const sl_knode *e = comps->v[i];
 		char *p = e->type == SL_NODE_SCALAR ? sl_kustomize__join(dir, e->s) : NULL;
+		const char *what = p ? sl_arena_printf(c->a, "accumulating components from '%s'", e->s)
+				     : NULL;
+		if (p && what && !sl_kustomize__in_project(c, e, p, what)) {
+			free(p);
+			ok = false;
+			break;
+		}
 		char *kp = p ? sl_kustomize__kustomization_in(c->k, p) : NULL;
-		const char *what = p && !kp ? sl_arena_printf(c->a, "accumulating components from "
-							      "'%s'", e->s) : NULL;
-		ok = kp ? sl_kustomize__build_kust(c, kp, e, acc, true)
+		const char *origin = c->origin;
+		ok = kp ? sl_kustomize__origin_enter(c, e->s) && sl_kustomize__build_kust(c, kp, e, acc, true)
 		   : p && what && !sl_kustomize__type_of(c->k, p) ? sl_kustomize__missing(c, e, dir, p, what)
 		   : sl_kustomize__issue(c, "kustomize-invalid", e, "a component is a directory with a "
 			   "kustomization.yaml (kind: Component)");
+		c->origin = origin;
 		free(kp);
 		free(p);
 	}
@@ -346,9 +453,12 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	for (size_t i = 0; ok && labels && labels->type == SL_NODE_SEQ && i < labels->n; i++) {
 		const sl_knode *e = labels->v[i], *pairs = sl_knode_get(e, "pairs", NULL);
 		const char *sel = sl_knode_str(e, "includeSelectors"), *tpl = sl_knode_str(e, "includeTemplates");
-		if (pairs && pairs->type == SL_NODE_MAP)
+		const sl_knode *fields = sl_knode_get(e, "fields", NULL);
+		for (size_t f = 0; ok && fields && fields->type == SL_NODE_SEQ && f < fields->n; f++)
+			ok = sl_kustomize__fs_short(c, fields->v[f], sl_knode_str(fields->v[f], "path"));
+		if (ok && pairs && pairs->type == SL_NODE_MAP)
 			ok = sl_kustomize__add_labels(c->a, acc, pairs, sel && strcmp(sel, "true") == 0,
-					tpl && strcmp(tpl, "true") == 0, sl_knode_get(e, "fields", NULL));
+					tpl && strcmp(tpl, "true") == 0, fields);
 	}
 	const sl_knode *ca = sl_knode_get(root, "commonAnnotations", NULL);
 	if (ok && ca && ca->type == SL_NODE_MAP)
@@ -359,6 +469,7 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 	for (size_t i = 0; ok && images && images->type == SL_NODE_SEQ && i < acc->n; i++)
 		ok = sl_kustomize__images_in(c, acc->v[i].obj, images);
 	ok = ok && sl_kustomize__replacements(c, acc, sl_knode_get(root, "replacements", NULL), dir) &&
+	     sl_kustomize__track_transformers(c, root, kpath, acc) &&
 	     sl_kustomize__vars(c, acc, sl_knode_get(root, "vars", NULL));
 	free(dir);
 	c->depth--;

@@ -8,12 +8,17 @@
 
 /* --- patches -------------------------------------------------------------------------------- */
 
+/* The kinds kustomize knows to be cluster-scoped: the built-in ones of its OpenAPI data
+** (kyaml/openapi/openapi.go, precomputedIsNamespaceScoped), as kubectl's kustomize v5.5 applies
+** them. A custom resource is namespaced to kustomize whatever its CRD says (a `namespace:` sets
+** one on a KServe ClusterStorageContainer or a Karpenter NodePool too, as kubectl kustomize
+** does); so are ValidatingAdmissionPolicy and FlowSchema (v1), which its data predates. */
 const char *const sl_kustomize__cluster_scoped[] = {
-	"Namespace", "Node", "PersistentVolume", "ClusterRole", "ClusterRoleBinding",
-	"CustomResourceDefinition", "PriorityClass", "StorageClass", "ValidatingWebhookConfiguration",
-	"MutatingWebhookConfiguration", "APIService", "CSIDriver", "RuntimeClass",
-	"ClusterServingRuntime", "ClusterStorageContainer", "ResourceClaimTemplate_", "DeviceClass",
-	"IngressClass", "VolumeAttachment", "NodePool", "EC2NodeClass", NULL};
+	"Namespace", "Node", "PersistentVolume", "ComponentStatus", "NodeProxyOptions",
+	"ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "PriorityClass",
+	"StorageClass", "CSIDriver", "CSINode", "VolumeAttachment", "ValidatingWebhookConfiguration",
+	"MutatingWebhookConfiguration", "APIService", "CertificateSigningRequest", "RuntimeClass",
+	"IngressClass", "PodSecurityPolicy", NULL};
 
 /* True (and *val) when key [key, key + len) is in m. */
 static bool memo_get(const struct memo *m, const char *key, size_t len, const char **val)
@@ -491,6 +496,38 @@ static bool outside(struct ctx *c, const sl_knode *e, const char *dir, const cha
 	return false;
 }
 
+bool sl_kustomize__in_project(struct ctx *c, const sl_knode *e, const char *path, const char *what)
+{
+	const char *root = c->b->project;
+	if (!root)
+		return true;
+	/* the real path of path, else of the nearest directory above it that exists */
+	char *real = sl_kustomize__real_of(c->k, path), *up = NULL;
+	for (char *d = real ? NULL : sl_path_dir(path); !real && d; d = up) {
+		real = sl_kustomize__real_of(c->k, d);
+		up = real || strcmp(d, ".") == 0 || strcmp(d, "/") == 0 ? NULL : sl_path_dir(d);
+		free(d);
+	}
+	size_t n = strlen(root);
+	bool in = real && strncmp(real, root, n) == 0 &&
+		  (real[n] == '/' || real[n] == '\0' || strcmp(root, "/") == 0);
+	free(real);
+	if (in)
+		return true;
+	char *notes = sl_xprintf("kustomize: %s: '%s' lies outside the repository '%s'\n"
+				 "schedlint never reads a file outside the repository it lints (its "
+				 "git work tree, else the directory of its outermost .schedlint.yaml), "
+				 "whatever render.kustomize.load-restrictor says: a repository's own "
+				 "configuration cannot grant it the files of the machine that lints it. "
+				 "This kustomization's files are linted as plain files",
+				 what ? what : "?", path, root);
+	if (notes)
+		sl_kustomize__issue_n(c, "kustomize-unsupported", e, notes, "'%s' is outside the "
+				      "repository: schedlint reads nothing outside it", e->s);
+	free(notes);
+	return false;
+}
+
 /* The file at rel (relative to the kustomization's directory dir), which e names, read as an
 ** input of the build; NULL when it cannot be (a finding says why: missing, outside dir, not
 ** readable; what: kustomize's words for what it was reading) or out of memory. */
@@ -505,12 +542,18 @@ struct kfile *sl_kustomize__input_capped(struct ctx *c, const sl_knode *e, const
 {
 	char *p = sl_kustomize__join(dir, rel);
 	/* the load restrictor, and the cap, before anything is opened: a path out of the root (a
-	** "../", an absolute one, a link) is never read, nor a file too large */
+	** "../", an absolute one, a link) is never read, nor a file too large; out of the
+	** repository, never, whatever the restrictor (nor asked whether git ignores it) */
 	char *real = p ? sl_kustomize__real_of(c->k, p) : NULL;
 	struct stat st;
 	if (real && !c->b->load_none && !real_within(c->k, dir, real) && stat(real, &st) == 0 &&
 	    S_ISREG(st.st_mode)) {
 		outside(c, e, dir, p, what);
+		free(real);
+		free(p);
+		return NULL;
+	}
+	if (p && !sl_kustomize__in_project(c, e, p, what)) {
 		free(real);
 		free(p);
 		return NULL;
@@ -678,6 +721,31 @@ static bool add_obj(struct ctx *c, sl_knode *o, const sl_knode *ref, struct acc 
 	return true;
 }
 
+bool sl_kustomize__limit(struct ctx *c, const sl_knode *at, const char *why)
+{
+	return why && sl_kustomize__issue_n(c, "kustomize-invalid", at, "schedlint builds a kustomization "
+				     "within the limits it parses a file with (a document's aliases, "
+				     "nodes and nesting levels: yaml-syntax in a plain file), so that "
+				     "no repository can make a build hang or exhaust the machine; the "
+				     "build is refused and its files are linted as plain files", "%s",
+				     why);
+}
+
+sl_knode *sl_kustomize__load_doc(struct ctx *c, const sl_node *root, const sl_source *src,
+				 const sl_knode *at)
+{
+	const char *why;
+	sl_knode *d = sl_knode_load(c->a, root, src, &why);
+	if (d || !why)
+		return d;
+	/* a limit crossed: at the document's first byte, in the file */
+	if (!at)
+		at = sl_knode_new(c->a, SL_NODE_SCALAR, src, root->start, root->start);
+	if (at)
+		sl_kustomize__limit(c, at, why);
+	return NULL;
+}
+
 bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc)
 {
 	if (!f->src)
@@ -699,7 +767,7 @@ bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref,
 	for (size_t i = 0; i < f->tree.n_docs; i++) {
 		if (!f->tree.docs[i]->root)
 			continue;
-		sl_knode *o = sl_knode_load(c->a, f->tree.docs[i]->root, f->src);
+		sl_knode *o = sl_kustomize__load_doc(c, f->tree.docs[i]->root, f->src, NULL);
 		if (!o || !add_obj(c, o, ref, acc, 0))
 			return false;
 	}

@@ -393,6 +393,17 @@ static bool read_fs(const sl_knode *n, struct sl_kustomize__fs *fs)
 	return fs->path != NULL;
 }
 
+bool sl_kustomize__fs_short(struct ctx *c, const sl_knode *n, const char *path)
+{
+	size_t levels = 0;
+	for (const char *p = path; p && *p && levels <= SL_MAX_DEPTH; p++)
+		levels += *p == '/';
+	return levels <= SL_MAX_DEPTH ||
+	       sl_kustomize__limit(c, n, sl_arena_printf(c->a, "a field spec's path of more than "
+							 "%d fields, the most levels schedlint "
+							 "parses", SL_MAX_DEPTH));
+}
+
 bool sl_kustomize__cfg_read(struct ctx *c, const sl_knode *doc, const sl_knode *at,
 			    struct sl_kustomize__cfg *into)
 {
@@ -405,7 +416,8 @@ bool sl_kustomize__cfg_read(struct ctx *c, const sl_knode *doc, const sl_knode *
 		const sl_knode *l = sl_knode_get(doc, cat_names[cat], NULL);
 		for (size_t i = 0; l && l->type == SL_NODE_SEQ && i < l->n; i++) {
 			struct sl_kustomize__fs fs;
-			if (read_fs(l->v[i], &fs) && !merge_fs(into, cat, &fs))
+			if (read_fs(l->v[i], &fs) && (!sl_kustomize__fs_short(c, l->v[i], fs.path) ||
+						      !merge_fs(into, cat, &fs)))
 				return false;
 		}
 	}
@@ -417,7 +429,8 @@ bool sl_kustomize__cfg_read(struct ctx *c, const sl_knode *doc, const sl_knode *
 		bool ok = true;
 		for (size_t j = 0; ok && specs && specs->type == SL_NODE_SEQ && j < specs->n; j++) {
 			struct sl_kustomize__fs fs;
-			ok = !read_fs(specs->v[j], &fs) || add_fs(&r.fs, fs);
+			ok = !read_fs(specs->v[j], &fs) ||
+			     (sl_kustomize__fs_short(c, specs->v[j], fs.path) && add_fs(&r.fs, fs));
 		}
 		ok = ok && merge_ref(into, &r);
 		free(r.fs.v);

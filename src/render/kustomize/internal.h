@@ -72,6 +72,19 @@ struct kres {
 	bool hash;               /* generated: kustomize's hash suffix is added once it is built */
 	const char **refvars;    /* the vars whose objref names it (kustomize's AppendRefVarName) */
 	size_t n_refvars;
+	/* buildMetadata (a root's: its bases' are its): where it came from, as kustomize's
+	** config.kubernetes.io/origin annotation says it, and the transformers of each
+	** kustomization that was over it (alpha.config.kubernetes.io/transformations), oldest first;
+	** NULL and 0 when the root tracks no origins */
+	const char *origin;
+	const struct ktrans *trans;
+	size_t n_trans;
+};
+
+/* A transformer a kustomization configured, as buildMetadata's transformerAnnotations record it:
+** the kustomization's path from the root's directory, and the builtin transformer's kind. */
+struct ktrans {
+	const char *in, *kind;
 };
 
 /* A var (kustomize's types.Var): its name, its declaration (objref, fieldref). */
@@ -142,6 +155,9 @@ struct sl_kustomize_build {
 	bool failed;
 	bool oom;            /* out of memory while building */
 	bool load_none;      /* built as with --load-restrictor LoadRestrictionsNone */
+	char *project;       /* the real path of its project's root (the git work tree, else the
+			     ** outermost .schedlint.yaml's directory), which no input it reads may
+			     ** leave, whatever its load restrictor; NULL: none found, no bound */
 	const sl_kustomize *k;   /* its plan */
 	char **used;         /* real paths of the resource files it read */
 	size_t n_used, cap_used;
@@ -179,11 +195,27 @@ struct sl_kustomize {
 	struct run_part *run;   /* a run's files (sl_kustomize_arrange), NULL: none */
 };
 
+/* A kustomization a root's build included as a resource, built once (kustomize builds a
+** directory the same way wherever it is included): what it built, kept as it was; each inclusion
+** takes a copy (build.c). */
+struct built {
+	char *kpath;         /* its kustomization file's real path (malloc'd) */
+	struct acc acc;
+	bool building;       /* still being built: met again, a cycle */
+};
+
 struct ctx {
 	sl_kustomize *k;
 	sl_kustomize_build *b;
 	sl_arena *a;         /* the build's */
 	int depth;
+	struct built *built; /* the kustomizations built so far (malloc'd) */
+	size_t n_built, cap_built;
+	/* the root's buildMetadata: NULL (no origins tracked), else the path of the kustomization
+	** being built from the root's directory ("" the root), as kustomize's origin joins the
+	** resources entries that reached it */
+	const char *origin;
+	const sl_knode *build_metadata;   /* the root's list, NULL: none */
 };
 
 /* An id a resource had before a transformer changed it, as kustomize keeps them (the
@@ -200,6 +232,14 @@ enum patch_from { FROM_PATCHES, FROM_PSM, FROM_JSON6902 };
 
 bool sl_kustomize__add_annotations(sl_arena *a, struct acc *acc, const sl_knode *ann);
 bool sl_kustomize__add_file(struct ctx *c, struct kfile *f, const sl_knode *ref, struct acc *acc);
+/* A kustomize-invalid finding at at: the build crossed a limit of the parser's (why: which);
+** false, always. */
+bool sl_kustomize__limit(struct ctx *c, const sl_knode *at, const char *why);
+/* The document root of src as knodes (sl_knode_load); NULL when out of memory or when it crosses
+** a limit of the parser's (a kustomize-invalid finding says which, at at, NULL: at the document's
+** first byte). */
+sl_knode *sl_kustomize__load_doc(struct ctx *c, const sl_node *root, const sl_source *src,
+				 const sl_knode *at);
 bool sl_kustomize__add_labels(sl_arena *a, struct acc *acc, const sl_knode *labels, bool selectors,
 			      bool templates, const sl_knode *fields);
 bool sl_kustomize__add_res(struct acc *acc, sl_knode *obj);
@@ -208,6 +248,25 @@ bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, 
 			       enum patch_from from);
 bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *ref,
 			      struct acc *acc, bool component);
+/* The kustomization at kpath (decoded: root) built into acc from resources first index on:
+** kustomize's origin for each resource it added (a file's entry e or its generators), or the
+** transformers it configured, appended to every resource of acc (transformers true). Nothing
+** when the root tracks no origins. False when out of memory. */
+bool sl_kustomize__track(struct ctx *c, struct acc *acc, size_t first, const char *kpath,
+			 const sl_knode *e, const char *generator);
+/* Enters the kustomization the entry rel names (a resource or a component directory): c's origin
+** joined with rel (nothing when no origins are tracked); the caller puts the old one back. False
+** when out of memory. */
+bool sl_kustomize__origin_enter(struct ctx *c, const char *rel);
+bool sl_kustomize__track_transformers(struct ctx *c, const sl_knode *root, const char *kpath,
+				      struct acc *acc);
+/* At a root's end: its buildMetadata's annotations and label on every object. */
+bool sl_kustomize__build_metadata(struct ctx *c, struct acc *acc);
+/* Finds kustomization kpath (by its real path) among those c built or is building, else adds it
+** as being built: *at its index. False when out of memory. */
+bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at);
+/* Frees what c remembers of the kustomizations it built (their accumulators). */
+void sl_kustomize__built_free(struct ctx *c);
 bool sl_kustomize__builtin(const sl_knode *obj);
 extern const char *const sl_kustomize__cluster_scoped[];
 sl_knode *sl_kustomize__decode(struct ctx *c, const sl_knode *raw, const char *dir,
@@ -222,6 +281,9 @@ bool sl_kustomize__cfg_merge(struct sl_kustomize__cfg *into, const struct sl_kus
 bool sl_kustomize__cfg_read(struct ctx *c, const sl_knode *doc, const sl_knode *at,
 			    struct sl_kustomize__cfg *into);
 bool sl_kustomize__fs_matches(const struct sl_kustomize__fs *fs, const sl_knode *obj);
+/* False (a kustomize-invalid finding at n) when field spec n's path has more than SL_MAX_DEPTH
+** fields: made where missing, it would nest objects past the parser's limit. */
+bool sl_kustomize__fs_short(struct ctx *c, const sl_knode *n, const char *path);
 bool sl_kustomize__fs_walk(struct sl_kustomize__fswalk *w, sl_knode *obj);
 bool sl_kustomize__generate(struct ctx *c, struct acc *acc, const sl_knode *list,
 			    const sl_knode *opts, const char *kind, const char *dir);
@@ -247,6 +309,10 @@ bool sl_kustomize__known_as(const struct kres *r, const char *group, const char 
 char *sl_kustomize__kustomization_in(sl_kustomize *k, const char *dir);
 struct kfile *sl_kustomize__load(sl_kustomize *k, const char *path);
 void sl_kustomize__memo_free(struct memo *m);
+/* True when the input at path (as joined; it need not exist) lies in the project of c's build
+** (its real path, or its nearest existing directory's); else false, with a kustomize-unsupported
+** finding at e (what: kustomize's words for what it was reading): nothing outside is opened. */
+bool sl_kustomize__in_project(struct ctx *c, const sl_knode *e, const char *path, const char *what);
 bool sl_kustomize__missing(struct ctx *c, const sl_knode *e, const char *dir, const char *path,
 			   const char *what);
 const char *sl_kustomize__name_of(const sl_knode *obj);

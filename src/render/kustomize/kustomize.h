@@ -5,7 +5,7 @@
 ** back to the base, patch or kustomization line that produced it; the run lints that text and
 ** the findings are moved back (lint/remap.c, from the origins this plan gives). The builder's
 ** files: plan.c (the plan), build.c (a kustomization), patches.c, transformers.c and
-** generators.c (its steps), nameref.c (the references to renamed objects, fixed once a root is
+** generators.c (its steps), metadata.c (buildMetadata), nameref.c (the references to renamed objects, fixed once a root is
 ** built) with fields.c (kustomize's field specs), common.c (what they share; internal.h). */
 #ifndef SL_KUSTOMIZE_H
 #define SL_KUSTOMIZE_H

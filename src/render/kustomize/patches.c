@@ -266,7 +266,7 @@ bool sl_kustomize__patch_docs(struct ctx *c, const char *dir, const sl_knode *pa
 	for (size_t i = 0; *docs && i < t->n_docs; i++) {
 		if (!t->docs[i]->root)
 			continue;
-		sl_knode *d = sl_knode_load(c->a, t->docs[i]->root, src);
+		sl_knode *d = sl_kustomize__load_doc(c, t->docs[i]->root, src, tmp ? inline_ : NULL);
 		if (!d) {
 			*docs = NULL;
 			break;
@@ -398,6 +398,8 @@ bool sl_kustomize__apply_patch(struct ctx *c, struct acc *acc, sl_knode **docs, 
 			int r = sl_kpatch_json6902(c->a, o, p, &why, &bad);
 			if (r < 0)
 				return false;
+			if (r == 2)
+				return sl_kustomize__limit(c, bad ? bad : at, why);
 			if (r > 0) {
 				const char *kind = sl_knode_str(o, "kind"), *name = sl_kustomize__name_of(o);
 				const char *notes = sl_arena_printf(c->a, "kustomize applies the JSON 6902 "

@@ -3,6 +3,7 @@
 ** threads, what the builds use, the origins of a build's text, and what Kustomize does
 ** to a run's files (sl_kustomize_arrange). */
 #include "render/kustomize/internal.h"
+#include "config/config.h"
 
 bool sl_kustomize_is_file(const char *path)
 {
@@ -128,9 +129,11 @@ static bool cyclic_roots(sl_kustomize *k, const char *const *kpaths, size_t n, c
 /* Builds the root kustomization at kpath into b. */
 static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath)
 {
-	struct ctx c = {k, b, b->a, 0};
+	struct ctx c = {k, b, b->a, 0, NULL, 0, 0, NULL, NULL};
 	struct acc acc = {0};
-	bool ok = sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) &&
+	size_t self;   /* the root is being built: a base that includes it is a cycle */
+	bool ok = sl_kustomize__building(&c, kpath, &self) &&
+		  sl_kustomize__build_kust(&c, kpath, NULL, &acc, false) &&
 		  sl_kustomize__finish_hashes(&c, &acc) && sl_kustomize__fix_refs(&c, &acc) &&
 		  sl_kustomize__resolve_vars(&c, &acc);
 	/* kustomize's IgnoreLocal, last: objects annotated config.kubernetes.io/local-config
@@ -145,12 +148,14 @@ static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath
 	}
 	if (ok)
 		acc.n = kept;
+	ok = ok && sl_kustomize__build_metadata(&c, &acc);
 	for (size_t i = 0; ok && !b->failed && i < acc.n; i++)
 		ok = sl_knode_emit(acc.v[i].obj, &b->text, &b->spans, &b->n_spans,
 				   &b->spans_cap);
 	free(acc.v);
 	free(acc.vars);
 	sl_kustomize__cfg_free(&acc.cfg);
+	sl_kustomize__built_free(&c);
 	sl_arena_free(b->a);   /* the spans copy the origins */
 	b->a = NULL;
 	/* a failed build: its findings say why; its files are linted as plain files */
@@ -228,6 +233,14 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		b->root = i;
 		b->load_none = load_none && load_none[i];
 		b->k = k;
+		/* the repository no input of the build may leave */
+		char *real = dir ? sl_kustomize__real_of(k, dir) : NULL;
+		if (real && sl_config_project_root(real, &b->project) == SL_ENOMEM) {
+			free(real);
+			free(dir);
+			goto oom;
+		}
+		free(real);
 		free(dir);
 		if (!b->name || !b->dir || !(b->a = sl_arena_new()))
 			goto oom;
@@ -453,6 +466,7 @@ void sl_kustomize_free(sl_kustomize *k)
 		for (size_t u = 0; u < b->n_used; u++)
 			free(b->used[u]);
 		free(b->used);
+		free(b->project);
 		free(b);
 	}
 	free(k->builds);

@@ -297,6 +297,8 @@ static bool copy_to(struct ctx *c, sl_knode *obj, const sl_knode *value, const s
 	int kind = create && strcmp(create, "true") == 0 ? value->type : -1;
 	const sl_knode *fps = sl_knode_get(t, "fieldPaths", NULL);
 	size_t nfp = fps && fps->type == SL_NODE_SEQ && fps->n ? fps->n : 1;
+	size_t value_nodes, made = 0;   /* what the copies add, bounded as a document's nodes */
+	sl_knode_depth(value, SL_MAX_DEPTH, &value_nodes, SL_MAX_MERGED);
 	for (size_t f = 0; f < nfp; f++) {
 		const sl_knode *fpn = fps && fps->type == SL_NODE_SEQ && fps->n ? fps->v[f] : NULL;
 		const char *fp = fpn ? fpn->s : "metadata.name";
@@ -330,6 +332,9 @@ static bool copy_to(struct ctx *c, sl_knode *obj, const sl_knode *value, const s
 				ok = refuse(c, origin, "delimiter option can only be used with scalar "
 					    "nodes");
 				break;
+			} else if ((made += value_nodes) > SL_MAX_MERGED) {
+				ok = false;
+				break;
 			} else {
 				nv = sl_knode_copy(c->a, value);
 			}
@@ -340,9 +345,23 @@ static bool copy_to(struct ctx *c, sl_knode *obj, const sl_knode *value, const s
 		}
 		free(h.parent);
 		free(h.at);
+		if (made > SL_MAX_MERGED)
+			return sl_kustomize__limit(c, origin, sl_arena_printf(c->a, "the replacement "
+						   "would make the object more than %u nodes, the "
+						   "most schedlint builds from one document",
+						   SL_MAX_MERGED));
 		if (!ok)
 			return false;
 	}
+	/* a value copied into a path it creates nests the object deeper: never past the limit the
+	** object's later steps (copies, merges, the text) rely on */
+	size_t nodes;
+	if (sl_knode_depth(obj, SL_MAX_DEPTH, &nodes, SL_MAX_MERGED) > SL_MAX_DEPTH ||
+	    nodes > SL_MAX_MERGED)
+		return sl_kustomize__limit(c, t, sl_arena_printf(c->a, "the replacement would nest "
+					   "the object deeper than %d levels or make it more than %u "
+					   "nodes, the most schedlint builds from one document",
+					   SL_MAX_DEPTH, SL_MAX_MERGED));
 	return true;
 }
 
@@ -440,7 +459,7 @@ bool sl_kustomize__replacements(struct ctx *c, struct acc *acc, const sl_knode *
 		for (size_t d = 0; d < f->tree.n_docs; d++) {
 			if (!f->tree.docs[d]->root)
 				continue;
-			const sl_knode *doc = sl_knode_load(c->a, f->tree.docs[d]->root, f->src);
+			const sl_knode *doc = sl_kustomize__load_doc(c, f->tree.docs[d]->root, f->src, NULL);
 			if (!doc)
 				return false;
 			size_t n = doc->type == SL_NODE_SEQ ? doc->n : 1;
