@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
-** cli/lsp/lint.c: libschedlint over the open documents, as `schedlint check` would lint them. One
-** run holds every open buffer (each replaces its file for every rule, the cross-file ones
-** included) and has the project's facts, read once (sl_run_read_project) and again when its
-** files change; each file's config resolves as on the command line (the nearest .schedlint.yaml, or the settings' config for all). Findings
+** cli/lsp/lint.c: libschedlint over the open documents, as `schedlint check` would lint them. A
+** run lints the documents asked for (a change's), with the unsaved buffers that hold facts, so
+** each open buffer replaces its file for every rule, the cross-file ones included; a file a
+** Kustomize build may use is linted by its path while its buffer is the file (Kustomize reads
+** the disk). The project's facts are lent, read once (sl_run_read_project) and again when its
+** files change; each file's config resolves as on the command line (the nearest
+** .schedlint.yaml, or the settings' config for all). After each lint a document's digest of
+** facts (sl_run_file_facts) says whether the others must be linted again. Findings
 ** become LSP diagnostics (UTF-16 ranges, rule id, doc link, notes on the message's second
 ** line); each document keeps, per diagnostic, an entry with its byte range, rule and fix, from
 ** which the code actions and hovers are answered. Positions go by the findings' byte offsets:
@@ -10,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "cli/lsp/lsp.h"
 
@@ -163,9 +169,57 @@ static bool in_run(const sl_lsp_doc *doc, sl_lsp_doc *const *which, size_t n)
 	return !doc->synced && !doc->built && (doc->facts || doc->disk_facts);
 }
 
-/* A run over the documents which[0..n) and the others in_run, linted: each synced one by its
-** path (so Kustomize sees it as `schedlint check` does), the others as their buffers, with the
-** project's facts lent; NULL with *why (malloc'd) when the config or the settings are wrong,
+/* True when path names a kustomization file. */
+static bool kustomization_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return strcmp(base, "kustomization.yaml") == 0 || strcmp(base, "kustomization.yml") == 0 ||
+	       strcmp(base, "Kustomization") == 0;
+}
+
+/* True when a build may use the file at path: a kustomization is in its directory or one above
+** (what a kustomization reads lies under its own directory, kustomize's load restrictor; a
+** kustomization built with it off may reach further, and is not looked for). */
+static bool may_be_built(const char *path)
+{
+	char *dir = NULL;
+	if (path[0] == '/')
+		dir = strdup(path);
+	else {
+		char *cwd = getcwd(NULL, 0);
+		if (cwd && asprintf(&dir, "%s/%s", cwd, path) < 0)
+			dir = NULL;
+		free(cwd);
+	}
+	bool found = false;
+	for (char *slash; dir && !found && (slash = strrchr(dir, '/'));) {
+		*slash = '\0';
+		static const char *const names[] = {"kustomization.yaml", "kustomization.yml",
+						    "Kustomization"};
+		for (size_t i = 0; i < 3 && !found; i++) {
+			char *probe = NULL;
+			struct stat st;
+			if (asprintf(&probe, "%s/%s", dir, names[i]) >= 0)
+				found = stat(probe, &st) == 0 && S_ISREG(st.st_mode);
+			free(probe);
+		}
+	}
+	free(dir);
+	return found;
+}
+
+/* True when doc is linted by its path: its buffer is its file, which a build may use (Kustomize
+** reads the disk); else its buffer stands for the file. */
+static bool by_path(const sl_lsp_doc *doc)
+{
+	return doc->synced && (kustomization_name(doc->path) || may_be_built(doc->path)) &&
+	       sl_lsp_docs_on_disk(doc);
+}
+
+/* A run over the documents which[0..n) and the others in_run, linted: one that Kustomize may
+** build from the disk by its path (as `schedlint check` lints it), the others as their
+** buffers, with the project's facts lent; NULL with *why (malloc'd) when the config or the settings are wrong,
 ** NULL with *why NULL for memory. */
 static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which,
 		      size_t n, sl_config **cfg, char **why)
@@ -185,8 +239,8 @@ static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *cons
 		const sl_lsp_doc *doc = d->v[i];
 		if (!in_run(doc, which, n))
 			continue;
-		err = doc->synced ? sl_run_add_path(run, doc->path)
-				  : sl_run_add_buffer(run, doc->path, doc->text, doc->len);
+		err = by_path(doc) ? sl_run_add_path(run, doc->path)
+				   : sl_run_add_buffer(run, doc->path, doc->text, doc->len);
 	}
 	if (!err && !s->no_project && !s->project)
 		read_project(d, s);
@@ -339,11 +393,8 @@ static bool learn(sl_lsp_doc *doc, const sl_run *run)
 	size_t fi = file_of(run, doc->path);
 	sl_file_info info = SL_FILE_INFO_INIT;
 	bool got = fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK;
-	const char *base = strrchr(doc->path, '/');
-	base = base ? base + 1 : doc->path;
 	if (doc->synced)   /* a buffer's lint cannot tell: Kustomize reads the disk */
-		doc->built = (got && info.built) || strcmp(base, "kustomization.yaml") == 0 ||
-			     strcmp(base, "kustomization.yml") == 0 || strcmp(base, "Kustomization") == 0;
+		doc->built = (got && info.built) || kustomization_name(doc->path);
 	uint64_t now = got ? sl_run_file_facts(run, fi) : 0;
 	bool changed = doc->facts != SL_LSP_FACTS_PENDING && doc->facts != now;
 	doc->facts = now;

@@ -143,8 +143,9 @@ void sl_lsp_lint_settings_free(sl_lsp_settings *s);
 /* The project's files changed (a save, a watched file): the next lint reads it again. */
 void sl_lsp_lint_forget_project(sl_lsp_settings *s);
 /* Lints the documents which[0..n) in one run and sets each one's diagnostics and entries: a
-** document whose text is its file's by its path (as `schedlint check` lints it: Kustomize
-** builds from the disk), another as its buffer, which replaces its file; the project's facts
+** document whose text is its file's, under a kustomization's directory (or one), by its path
+** (as `schedlint check` lints it: Kustomize builds from the disk), another as its buffer, which
+** replaces its file; the project's facts
 ** lent from the project read once; and the other documents whose unsaved text holds facts
 ** (or hides those of their file) as buffers, so every rule sees each open file as the editor
 ** has it; they are linted too, and set. *facts_changed: a document linted changed the facts
