@@ -231,7 +231,8 @@ SL_API size_t sl_run_file_count(const sl_run *run);
 SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
 /* A digest of what file i gives the other files' rules (the cross-file facts of lint.h's pass
 ** 1): the objects of the kinds the index looks up, with the line each starts on, and its serving
-** units' facts (name, role, priority class, the templates they use); 0 when it gives none. Two
+** units' facts (priority class, the templates they use, and the name of the run's
+** lowest-priority unit, the one other files' findings name); 0 when it gives none. Two
 ** texts of one file with the same digest give the others the same facts: an editor re-lints
 ** the other open files only when it changes (docs/editors.md). Read from the trees, so 0 in a
 ** low_memory run; out of range: 0. */

@@ -109,7 +109,9 @@ uint64_t sl_run_file_facts(const sl_run *run, size_t i)
 		h = sl_hash_bytes(h, f->src->data + o->root->start, o->root->end - o->root->start);
 		any = true;
 	}
-	/* the serving units' facts (sl_index_gather_facts): their labels, classes, templates */
+	/* the serving units' facts (sl_index_gather_facts): their classes and templates, and the
+	** label of the lowest-priority one, the only one the others name (batch-outranks-serving) */
+	const char *lowest = run->passes.eng.index.lowest_label;
 	sl_arena *a = sl_arena_new();
 	sl_serving_fact *facts = NULL;
 	size_t n = 0;
@@ -121,7 +123,8 @@ uint64_t sl_run_file_facts(const sl_run *run, size_t i)
 	for (size_t k = 0; k < n; k++) {
 		const sl_serving_fact *x = &facts[k];
 		unsigned char bits[2] = {(unsigned char)x->uses_kind, x->modelmesh};
-		h = hash_str(hash_str(hash_str(hash_str(h, x->label), x->class_name),
+		bool named = lowest && strcmp(x->label, lowest) == 0;
+		h = hash_str(hash_str(hash_str(hash_str(h, named ? x->label : NULL), x->class_name),
 				      x->server_config), x->uses);
 		h = sl_hash_bytes(h, bits, sizeof bits);
 		any = true;

@@ -704,6 +704,27 @@ Test(api, the_facts_digest_follows_what_other_files_read)
 	cr_expect_eq(facts_of(b), isvc, "its image is none of them");
 	snprintf(b, sizeof b, ISVC, "low", "x:1");
 	cr_expect_neq(facts_of(b), isvc, "its priority class is");
+	/* its name only while it is the lowest-priority serving unit (named in other files) */
+	char two[1024], renamed[1024];
+	static const char ISVC2[] = "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+				    "metadata:\n  name: %s\nspec:\n  predictor:\n"
+				    "    priorityClassName: %s\n    containers:\n    - name: c\n"
+				    "      image: x\n";
+	static const char CLASSES[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+		"metadata:\n  name: high\nvalue: 10\n---\napiVersion: scheduling.k8s.io/v1\n"
+		"kind: PriorityClass\nmetadata:\n  name: top\nvalue: 100\n---\n";
+	snprintf(b, sizeof b, ISVC2, "top", "top");
+	snprintf(two, sizeof two, "%s%s---\n%s", CLASSES, b, a);   /* m (class high) is lowest */
+	snprintf(b, sizeof b, ISVC2, "top-renamed", "top");
+	snprintf(renamed, sizeof renamed, "%s%s---\n%s", CLASSES, b, a);
+	cr_expect_eq(facts_of(two), facts_of(renamed), "a unit above the lowest: its name is none");
+	snprintf(b, sizeof b, ISVC2, "top", "high");
+	snprintf(two, sizeof two, "%s%s", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+		 "metadata:\n  name: high\nvalue: 10\n---\n", b);
+	snprintf(b, sizeof b, ISVC2, "top-renamed", "high");
+	snprintf(renamed, sizeof renamed, "%s%s", "apiVersion: scheduling.k8s.io/v1\nkind: "
+		 "PriorityClass\nmetadata:\n  name: high\nvalue: 10\n---\n", b);
+	cr_expect_neq(facts_of(two), facts_of(renamed), "the lowest unit: its name is one");
 }
 
 /* sl_file_info version 2 says which files a build uses (built): a patch named with its

@@ -138,6 +138,7 @@ sl_lsp_doc *sl_lsp_docs_open(sl_lsp_docs *d, const char *uri, const char *text, 
 	doc->disk_facts = doc->synced ? SL_LSP_FACTS_PENDING
 			: stat(doc->path, &st) == 0 ? SL_LSP_FACTS_UNKNOWN : 0;
 	doc->facts = doc->disk_facts;
+	doc->edited = true;
 	d->v[d->n++] = doc;
 	return doc;
 }

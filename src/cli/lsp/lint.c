@@ -396,7 +396,8 @@ static bool learn(sl_lsp_doc *doc, const sl_run *run)
 	if (doc->synced)   /* a buffer's lint cannot tell: Kustomize reads the disk */
 		doc->built = (got && info.built) || kustomization_name(doc->path);
 	uint64_t now = got ? sl_run_file_facts(run, fi) : 0;
-	bool changed = doc->facts != SL_LSP_FACTS_PENDING && doc->facts != now;
+	bool changed = doc->edited && doc->facts != SL_LSP_FACTS_PENDING && doc->facts != now;
+	doc->edited = false;
 	doc->facts = now;
 	if (doc->synced && doc->disk_facts == SL_LSP_FACTS_PENDING)
 		doc->disk_facts = now;

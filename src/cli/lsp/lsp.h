@@ -97,6 +97,10 @@ typedef struct sl_lsp_doc {
 					SL_LSP_FACTS_PENDING, SL_LSP_FACTS_UNKNOWN */
 	uint64_t disk_facts;         /* the same of the file on disk (the project's copy); 0: no
 					file */
+	bool edited;                 /* its text changed since it was last linted (opened,
+					changed): only then can a change of its digest be news to
+					the others (without it, the digest follows what every run
+					recomputes from all the texts: which unit is the lowest) */
 } sl_lsp_doc;
 
 /* A digest not known yet: the next lint's, and no change (the others saw the same text). */

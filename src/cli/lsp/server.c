@@ -272,6 +272,7 @@ static void did_change(struct server *sv, const json_t *p)
 		doc->version = json_integer_value(v);
 	doc->due_ms = now_ms() + sv->debounce_ms;
 	doc->synced = false;   /* until saved (an undo back to the file's text is not looked for) */
+	doc->edited = true;
 	if (doc->disk_facts == SL_LSP_FACTS_PENDING)   /* opened or saved, not linted since */
 		doc->disk_facts = SL_LSP_FACTS_UNKNOWN;
 	if (doc->facts == SL_LSP_FACTS_PENDING)
