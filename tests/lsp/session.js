@@ -308,6 +308,20 @@ function ok(cond, msg) {
 		text: kfiles['overlay/kustomization.yaml']}});
 	d = (await next(p => p.uri === kust, 'the kustomization')).diagnostics;
 	ok(d.length === 0, 'a kustomization that builds: ' + JSON.stringify(d));
+	// an unsaved patch: its diagnostic is the saved text's, so no edit is offered from its range
+	conn.sendNotification('textDocument/didChange', {textDocument: {uri: patch, version: 2},
+		contentChanges: [{text: '# moved\n' + kfiles['overlay/gpu.yaml']}]});
+	const pacts = await conn.sendRequest('textDocument/codeAction', {textDocument: {uri: patch},
+		range: {start: {line: 0, character: 0}, end: {line: 13, character: 0}},
+		context: {diagnostics: [], only: ['quickfix']}});
+	ok(pacts.length === 0, 'no quick fix from the ranges of a saved text: ' + JSON.stringify(pacts));
+	conn.sendNotification('textDocument/didChange', {textDocument: {uri: patch, version: 3},
+		contentChanges: [{text: kfiles['overlay/gpu.yaml']}]});
+	n = published.length;
+	conn.sendNotification('textDocument/didSave', {textDocument: {uri: patch}});   // the disk's text again
+	d = (await nextAfter(n, p => p.uri === patch, 'the saved patch')).diagnostics;
+	ok(JSON.stringify(codes(d)) === JSON.stringify(['gpu-request-without-limit']), 'saved: ' + codes(d));
+	await nextAfter(n, p => p.uri === kust, 'the kustomization after the save of its patch');
 	const kbroken = 'resources:\n- ../base\n- missing.yaml\npatches:\n- path: gpu.yaml\n';
 	n = published.length;
 	conn.sendNotification('textDocument/didChange', {textDocument: {uri: kust, version: 2},

@@ -560,7 +560,10 @@ json_t *sl_lsp_lint_actions(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc,
 	json_t *out = json_array();
 	size_t i;
 	json_t *e;
-	json_array_foreach(quickfix ? doc->entries : NULL, i, e) {
+	/* an unsaved kustomization or built file shows what its saved text gave: byte ranges
+	** of another text, so no edit is made from them */
+	bool stale = doc->built && !doc->synced;
+	json_array_foreach(quickfix && !stale ? doc->entries : NULL, i, e) {
 		size_t a = (size_t)json_integer_value(json_object_get(e, "from"));
 		size_t b = (size_t)json_integer_value(json_object_get(e, "to"));
 		const char *rule = json_string_value(json_object_get(e, "rule"));
