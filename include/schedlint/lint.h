@@ -226,8 +226,9 @@ typedef struct sl_file_info {
 } sl_file_info;
 SL_API size_t sl_run_file_count(const sl_run *run);
 /* Fills *out (started from SL_FILE_INFO_INIT) with file i's path, documents, read error,
-** fixes and (version 2) whether a build uses it; out of range: its fields zeroed, SL_EUSAGE; a version this library does not know:
-** SL_EUSAGE, *out untouched. */
+** fixes and (version 2) whether a build uses it; out of range: its fields zeroed (as far as its
+** version reaches), SL_EUSAGE; a version this library does not know: SL_EUSAGE, *out
+** untouched. */
 SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
 /* A digest of what file i gives the other files' rules (the cross-file facts of lint.h's pass
 ** 1): the objects of the kinds the index looks up, with the line each starts on, and its serving

@@ -219,8 +219,8 @@ static bool by_path(const sl_lsp_doc *doc)
 
 /* A run over the documents which[0..n) and the others in_run, linted: one that Kustomize may
 ** build from the disk by its path (as `schedlint check` lints it), the others as their
-** buffers, with the project's facts lent; NULL with *why (malloc'd) when the config or the settings are wrong,
-** NULL with *why NULL for memory. */
+** buffers, with the project's facts lent; NULL with *why (malloc'd) when the config or the
+** settings are wrong, NULL with *why NULL for memory. */
 static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which,
 		      size_t n, sl_config **cfg, char **why)
 {

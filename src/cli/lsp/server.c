@@ -5,8 +5,9 @@
 ** actions, formatting, hover. A message that is not JSON is -32700, one that is not a request
 ** or notification -32600, an unknown request -32601, wrong params -32602; unknown notifications
 ** are ignored, as LSP says. A change is linted once the input has been quiet for the debounce
-** time, then every open document whose diagnostics changed is published (one run lints them
-** all: a change in one may change another's). Logs go to stderr. */
+** time: its document alone, and the other open documents when it changed a fact they read
+** (lint.c's digest); every document whose diagnostics changed is published. Logs go to
+** stderr. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -84,8 +85,8 @@ static void publish(struct server *sv, sl_lsp_doc *doc)
 
 static void all_due(struct server *sv, int64_t at);
 
-/* Lints the documents due by upto (monotonic ms), at once in one run (a change re-lints its document, not
-** every open one); publishes them and every document whose diagnostics changed. A due
+/* Lints the documents due by upto (monotonic ms), at once in one run (a change re-lints its
+** document, not every open one); publishes them and every document whose diagnostics changed. A due
 ** kustomization or built file with unsaved changes keeps what it has: Kustomize builds from
 ** the disk, so it is linted again when saved. When a document linted changed the facts the
 ** others read, they are all due now (one more run: latency follows the edited file unless
