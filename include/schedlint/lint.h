@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "schedlint/config.h"
 #include "schedlint/error.h"
@@ -208,7 +209,7 @@ SL_API const sl_finding *sl_run_notice(const sl_run *run, size_t i);
 /* A struct the library fills carries a version too: the caller starts it from _INIT (the
 ** version of its header), and the library fills the fields of that version, so a newer library
 ** that appends fields never writes past an older program's struct. */
-#define SL_FILE_INFO_VERSION 1
+#define SL_FILE_INFO_VERSION 2   /* 2: built */
 #define SL_FILE_INFO_INIT {.version = SL_FILE_INFO_VERSION}
 typedef struct sl_file_info {
 	unsigned version;        /* SL_FILE_INFO_VERSION, set by the caller */
@@ -217,12 +218,26 @@ typedef struct sl_file_info {
 	const char *error;       /* why the file could not be read, NULL when it was */
 	size_t fixes;            /* fixes sl_run_fix applied to its text (a fix that edits several
 				    files counts for the first it edits) */
+	/* version 2: */
+	bool built;              /* a Kustomize build uses it (a patch, a resource, the
+				    kustomization that built): not linted alone, its findings are
+				    those of the builds, which Kustomize made from the files on
+				    disk */
 } sl_file_info;
 SL_API size_t sl_run_file_count(const sl_run *run);
-/* Fills *out (started from SL_FILE_INFO_INIT) with file i's path, documents, read error and
-** fixes; out of range: its fields zeroed, SL_EUSAGE; a version this library does not know:
-** SL_EUSAGE, *out untouched. */
+/* Fills *out (started from SL_FILE_INFO_INIT) with file i's path, documents, read error,
+** fixes and (version 2) whether a build uses it; out of range: its fields zeroed (as far as its
+** version reaches), SL_EUSAGE; a version this library does not know: SL_EUSAGE, *out
+** untouched. */
 SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
+/* A digest of what file i gives the other files' rules (the cross-file facts of lint.h's pass
+** 1): the objects of the kinds the index looks up, with the line each starts on, and its serving
+** units' facts (priority class, the templates they use, and the name of the run's
+** lowest-priority unit, the one other files' findings name); 0 when it gives none. Two
+** texts of one file with the same digest give the others the same facts: an editor re-lints
+** the other open files only when it changes (docs/editors.md). Read from the trees, so 0 in a
+** low_memory run; out of range: 0. */
+SL_API uint64_t sl_run_file_facts(const sl_run *run, size_t i);
 
 /* Values are appended, never renumbered (docs/report-formats.md describes each). */
 typedef enum sl_format {

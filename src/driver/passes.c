@@ -989,6 +989,7 @@ sl_file *sl_passes_borrow(sl_passes *p, const sl_file *from)
 	f->borrowed = true;
 	f->next = SL_NEXT_DONE;
 	f->stamp = from->stamp;   /* a buffer or input of the same file replaces it */
+	f->on_disk = from->on_disk;   /* a kustomization Kustomize may plan */
 	f->documents = from->documents;
 	/* what build_index takes: the objects of a tree the project kept, else its digests */
 	bool tree = from->n_objects > 0;

@@ -16,6 +16,7 @@
 #include "driver/run.h"
 #include "output/output.h"
 #include "render/helm.h"
+#include "render/kustomize/kustomize.h"
 #include "util/path.h"
 
 /* An options struct's version is one this library knows: from 1 (0 is a struct that was not
@@ -533,8 +534,11 @@ sl_err sl_run_use_project(sl_run *run, const sl_run *project)
 	const sl_engine *pe = &project->passes.eng;
 	for (size_t i = 0; i < pe->n_files; i++) {
 		const sl_file *from = pe->files[i];
-		if (!from->context || (!from->n_objects && !from->n_digests && !from->n_facts))
-			continue;   /* nothing the index takes */
+		/* what the index takes, and the kustomizations (planned from the disk when the run
+		** names a file on disk: a base or patch named alone gets its builds' findings) */
+		if (!from->context || (!from->n_objects && !from->n_digests && !from->n_facts &&
+				       !sl_kustomize_is_file(from->path)))
+			continue;
 		if (!sl_passes_borrow(&run->passes, from))
 			return SL_ENOMEM;
 	}
@@ -633,7 +637,8 @@ sl_err sl_run_write_output(const sl_run *run, const sl_output_options *opts, FIL
 		findings[nd + i] = &run->passes.notices[i]->pub;
 	for (size_t i = 0; !err && i < nf; i++) {   /* as sl_run_file gives them */
 		const sl_file *f = run->passes.eng.files[run->shown[i]];
-		files[i] = (sl_file_info){SL_FILE_INFO_VERSION, f->path, f->documents, f->error, f->fixes};
+		files[i] = (sl_file_info){SL_FILE_INFO_VERSION, f->path, f->documents, f->error, f->fixes,
+					 f->partial};
 	}
 	if (!err) {
 		sl_output_run view = {findings, nd, findings + nd, nn, files, nf, held_source, run,

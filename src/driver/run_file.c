@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** run_file.c: what a caller reads back of a linted run's files (lint.h): each file's text as
 ** read and as fixed, its write over the file and its diff (driver/fixer.c does both), its
-** path, documents, read error and fixes. Only the files a caller sees (run->shown): never the
-** project's context files, nor a Kustomize build's text. */
+** path, documents, read error and fixes, and the digest of the facts it gives the other files.
+** Only the files a caller sees (run->shown): never the project's context files, nor a Kustomize
+** build's text. */
+#include <stddef.h>
 #include <string.h>
 #include "schedlint/lint.h"
 #include "driver/fixer.h"
 #include "driver/run.h"
+#include "sched/index.h"
+#include "util/arena.h"
+#include "util/hash.h"
 
 /* File i of the run, or NULL when there is none: every indexed accessor checks its index. */
 static sl_file *file_at(const sl_run *run, size_t i)
@@ -66,13 +71,65 @@ sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
 	if (out->version < 1 || out->version > SL_FILE_INFO_VERSION)
 		return SL_EUSAGE;   /* not started from SL_FILE_INFO_INIT, or a newer header's */
 	const sl_file *f = file_at(run, i);
-	if (!f) {
-		*out = (sl_file_info){.version = out->version};
+	if (!f) {   /* zeroed, as far as the caller's version reaches */
+		unsigned v = out->version;
+		memset(out, 0, v >= 2 ? sizeof *out : offsetof(sl_file_info, built));
+		out->version = v;
 		return SL_EUSAGE;
 	}
 	out->path = f->path;
 	out->documents = f->documents;
 	out->error = f->error;
 	out->fixes = f->fixes;
+	if (out->version >= 2)
+		out->built = f->partial;
 	return SL_OK;
+}
+
+/* h with the string s fed in, its end marked (NULL is not ""). */
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	return s ? sl_hash_bytes(h, s, strlen(s) + 1) : sl_hash_bytes(h, "\xff", 1);
+}
+
+uint64_t sl_run_file_facts(const sl_run *run, size_t i)
+{
+	const sl_file *f = file_at(run, i);
+	if (!f || !f->src || !f->n_objects)
+		return 0;
+	uint64_t h = SL_HASH_INIT;
+	bool any = false;
+	/* the objects the index keeps: their text and the line it starts on (messages name it) */
+	for (size_t k = 0; k < f->n_objects; k++) {
+		const sl_object *o = f->objects[k];
+		if (!sl_index_wants(o) || !o->root || o->root->end > f->src->len)
+			continue;
+		size_t line = sl_source_line_of(f->src, o->root->start);
+		h = sl_hash_bytes(h, &line, sizeof line);
+		h = sl_hash_bytes(h, f->src->data + o->root->start, o->root->end - o->root->start);
+		any = true;
+	}
+	/* the serving units' facts (sl_index_gather_facts): their classes and templates, and the
+	** label of the lowest-priority one, the only one the others name (batch-outranks-serving) */
+	const char *lowest = run->passes.eng.index.lowest_label;
+	sl_arena *a = sl_arena_new();
+	sl_serving_fact *facts = NULL;
+	size_t n = 0;
+	if (!a || sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects, a,
+					&facts, &n) != SL_OK) {
+		sl_arena_free(a);
+		return ~(uint64_t)0;   /* unknown: as if they changed */
+	}
+	for (size_t k = 0; k < n; k++) {
+		const sl_serving_fact *x = &facts[k];
+		unsigned char bits[2] = {(unsigned char)x->uses_kind, x->modelmesh};
+		bool named = lowest && strcmp(x->label, lowest) == 0;
+		h = hash_str(hash_str(hash_str(hash_str(h, named ? x->label : NULL), x->class_name),
+				      x->server_config), x->uses);
+		h = sl_hash_bytes(h, bits, sizeof bits);
+		any = true;
+	}
+	sl_index_free_facts(facts);
+	sl_arena_free(a);
+	return !any ? 0 : h ? h : 1;
 }

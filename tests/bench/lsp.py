@@ -3,7 +3,8 @@
 """The language server's benchmark (spec/lsp.md, "Speed"): how long from a change to a
 1 000-line manifest to its diagnostics published, on one core.
 
-    tests/bench/lsp.py [--edits 200] [--seed 7] [--lines 1000]
+    tests/bench/lsp.py [--edits 200] [--seed 7] [--lines 1000] [--crowd 50,200]
+                       [--crowd-edits 20]
 
 Builds the release schedlint in <project>/build-bench (as tests/bench/run does), makes a
 manifest of --lines lines from gen.py's generated documents, starts `schedlint server
@@ -13,7 +14,11 @@ moment didChange is written to the moment its publishDiagnostics is read: the re
 UTF-16 ranges and the JSON both ways. Three workspaces: the manifest alone with the project not
 read (noProject), the manifest alone as its project, and the manifest inside the bench's git
 repository of ~2 000 manifests (tests/bench/run's project), read once at the first lint and lent
-to every later one. Prints a Markdown table (the open, which reads the project; per change: median, p90, max; the server's RSS at the end;
+to every later one. Then the manifest in its directory with --crowd other 1 000-line manifests
+open beside it (each a file on disk, opened unchanged, as an editor opens them), edited in a
+label's value (a change that re-lints the manifest alone) and in its first object's name (an
+InferenceService's: a fact the others read, so every open document is linted again; issue 26).
+Prints a Markdown table (the open, which reads the project; per change: median, p90, max; the server's RSS at the end;
 taskset execs the server, so its pid is the server's).
 """
 import argparse
@@ -85,12 +90,18 @@ def wait_version(c, uri, v):
             return p
 
 
-def session(schedlint, ws, rel, text, edits, no_project):
+def session(schedlint, ws, rel, text, edits, no_project, others=(), row_prefix="  name: "):
     prefix = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     c = Server(schedlint, ws, prefix)
     c.response(c.request("initialize", {"processId": None, "rootUri": "file://" + ws, "capabilities": {},
                                         "initializationOptions": {"noProject": no_project}}))
     c.notify("initialized", {})
+    for other in others:   # open first, each one's diagnostics waited for
+        with open(os.path.join(ws, other)) as f:
+            c.notify("textDocument/didOpen", {"textDocument": {
+                "uri": "file://" + os.path.join(ws, other), "languageId": "yaml", "version": 1,
+                "text": f.read()}})
+        wait_version(c, "file://" + os.path.join(ws, other), 1)
     uri = "file://" + os.path.join(ws, rel)
     t_open = time.perf_counter()
     c.notify("textDocument/didOpen",
@@ -98,7 +109,7 @@ def session(schedlint, ws, rel, text, edits, no_project):
     first = wait_version(c, uri, 1)
     open_ms = (time.perf_counter() - t_open) * 1e3   # the first lint reads the project
     lines = text.split("\n")
-    row = next(i for i, l in enumerate(lines) if l.startswith("  name: "))
+    row = next(i for i, l in enumerate(lines) if l.startswith(row_prefix))
     col = len(lines[row])
     times = []
     for i in range(edits):
@@ -128,6 +139,8 @@ def main():
     ap.add_argument("--edits", type=int, default=200)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--lines", type=int, default=1000)
+    ap.add_argument("--crowd", default="50,200", help="other open manifests, comma-separated")
+    ap.add_argument("--crowd-edits", type=int, default=20)
     a = ap.parse_args()
     schedlint = build()
     text = manifest(a.lines, a.seed)
@@ -148,6 +161,24 @@ def main():
         rows.append("| %s | %d | %.0f | %.1f | %.1f | %.1f | %.0f |" % (
             name, r["diagnostics"], r["open"], r["median"], r["p90"], r["max"], r["rss"] / 1024))
     os.remove(os.path.join(repo, "lsp-big.yaml"))
+    crowd = os.path.join(DATA, "lsp-crowd")
+    for n in [int(x) for x in a.crowd.split(",") if x]:
+        shutil.rmtree(crowd, ignore_errors=True)
+        os.makedirs(crowd)
+        others = ["other-%03d.yaml" % i for i in range(n)]
+        for name in ["big.yaml"] + others:
+            with open(os.path.join(crowd, name), "w") as f:
+                f.write(text)
+        # a label's value (no other file reads it), then the first object's name (an
+        # InferenceService's: its serving units' labels are facts the others read)
+        for what, prefix in (("a label value", "    app.kubernetes.io/name: "),
+                             ("a serving unit's name", "  name: ")):
+            r = session(schedlint, crowd, "big.yaml", text, a.crowd_edits, False, others, prefix)
+            rows.append("| %s | %d | %.0f | %.1f | %.1f | %.1f | %.0f |" % (
+                "the manifest in its directory, %d others open, %d edits of %s" % (
+                    n, a.crowd_edits, what),
+                r["diagnostics"], r["open"], r["median"], r["p90"], r["max"], r["rss"] / 1024))
+    shutil.rmtree(crowd, ignore_errors=True)
     print("%d-line manifest (%d bytes), %d edits each, `schedlint server --debounce-ms 0` on one "
           "CPU (taskset -c 0), release build:\n" % (text.count("\n"), len(text.encode()), a.edits))
     print("| workspace | diagnostics | open ms | median ms | p90 ms | max ms | server RSS MiB |")

@@ -2,7 +2,8 @@
 -- Headless Neovim 0.7 attaches `schedlint server` with vim.lsp.start_client (through the recipe
 -- docs/editors/schedlint_lsp.lua, in a git work tree: one client for its root) and must show its
 -- diagnostics: the rule ids, and columns that land on the offending text of a line with
--- non-ASCII characters (Neovim converts the server's UTF-16 ranges to byte columns).
+-- non-ASCII characters (Neovim converts the server's UTF-16 ranges to byte columns); then a
+-- Kustomize patch opened shows the finding of the build that uses it.
 -- Run by tests/lsp/run: nvim --headless --clean -c 'luafile tests/lsp/nvim.lua' FILE, with
 -- $SCHEDLINT the server, $DOCS docs/editors and $OUT the file the result is written to.
 local out = assert(io.open(os.getenv('OUT'), 'w'))
@@ -52,5 +53,17 @@ if st.lnum ~= 5 or st.col ~= want_st or st.end_col ~= want_st + 4 or ns.col ~= w
     st.col, st.end_col, want_st, want_st + 4, ns.col, ns.end_col, want_ns, report))
   return
 end
+-- a Kustomize patch (issue 29): the finding of the overlay's build that uses it, at its line
+vim.cmd('edit kust/overlay/gpu.yaml')
+vim.cmd('set filetype=yaml')
+local patch = vim.api.nvim_get_current_buf()
+local seen = vim.wait(2 ^ 31 - 1, function() return #vim.diagnostic.get(patch) >= 1 end, 50)
+local pd = seen and vim.diagnostic.get(patch)[1]
+local pcode = pd and (pd.code or (pd.user_data and pd.user_data.lsp and pd.user_data.lsp.code))
+if not pd or pcode ~= 'gpu-request-without-limit' or pd.lnum ~= 11 then
+  finish(false, 'FAIL: the patch: ' .. vim.inspect(vim.diagnostic.get(patch)) .. '\n' .. report)
+  return
+end
+report = report .. string.format('\nkust/overlay/gpu.yaml %d:%d %s', pd.lnum + 1, pd.col + 1, pcode)
 vim.lsp.stop_client(id)
 finish(true, 'OK\n' .. report)

@@ -12,6 +12,11 @@ errors  malformed JSON, JSON that is no request, a header without Content-Length
         a file name that is not UTF-8 in a message, an unsafe fix (titled so, not preferred,
         not in fix-all), a config in the settings that cannot be loaded, a setting of the
         wrong type, a client that pulls (never pushed to; asked to pull again).
+crossfile  what a change re-lints: the changed document alone, unless it changes a fact the
+        others read (a PriorityClass's name): then the open document that reads it is
+        published again with what the fact now says; an edit that changes no fact (a comment)
+        re-lints no other document, and closing the unsaved buffer that held the fact gives the
+        others the file on disk again.
 long    a session of 10 000 incremental edits (a pull every 500): the diagnostics are right at
         the end, memory stays flat and the edits do not slow down; under valgrind memcheck
         (no error, no definite leak) unless the binary is built with AddressSanitizer, whose
@@ -217,6 +222,90 @@ def errors(ws):
         check("Sanitizer" not in s.stderr, "sanitizer report: " + s.stderr[-2000:])
 
 
+PC = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: %s\nvalue: 1000\n"
+READS_PC = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n"
+            "  priorityClassName: serving-high\n  containers: [{name: c, image: x}]\n")
+
+
+def until(s, pred, what):
+    """The messages read up to and including the first pred holds for (None: the end)."""
+    got = []
+    while True:
+        m = s.read(60)
+        if m is None:
+            check(False, "no message for %s after %r" % (what, [x.get("method") for x in got]))
+            return got
+        got.append(m)
+        if pred(m):
+            return got
+
+
+def published(uri):
+    return lambda m: m.get("method") == "textDocument/publishDiagnostics" and \
+        m["params"]["uri"] == uri
+
+
+def codes_of(m):
+    return sorted(d.get("code") for d in m["params"]["diagnostics"])
+
+
+def cross_file(ws):
+    d = os.path.join(ws, "cross")
+    os.makedirs(d)
+    with open(os.path.join(d, ".schedlint.yaml"), "w") as f:
+        f.write("{}\n")
+    with open(os.path.join(d, "pod.yaml"), "w") as f:   # on disk, opened as it is
+        f.write(READS_PC)
+    s = Server(SCHEDLINT, d)
+    init(s, d)
+    pod, pc = "file://" + d + "/pod.yaml", "file://" + d + "/pc.yaml"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": pod, "text": READS_PC, "version": 1}})
+    m = until(s, published(pod), "the Pod")[-1]
+    check(m["params"]["diagnostics"] == [], "the Pod alone (no class known: no evidence): %r" % (m,))
+    # a buffer never saved (pc.yaml is not on disk) that defines another class than the Pod
+    # reads: a fact changed, so the Pod is linted again and says its class is not defined
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": pc, "text": PC % "serving-hi",
+                                                       "version": 1}})
+    m = until(s, lambda m: published(pod)(m) and m["params"]["diagnostics"], "the Pod, a class known")[-1]
+    check(codes_of(m) == ["priority-class-not-found"], "another class defined: %r" % (m,))
+    # the fix of the name: the Pod's diagnostics are published again, now empty
+    s.notify("textDocument/didChange", {"textDocument": {"uri": pc, "version": 2},
+                                        "contentChanges": [{"text": PC % "serving-high"}]})
+    m = until(s, lambda m: published(pod)(m) and not m["params"]["diagnostics"],
+              "the Pod once its class is defined")[-1]
+    check(m["params"]["diagnostics"] == [], "the Pod re-linted with the new fact: %r" % (m,))
+    # a comment after the PriorityClass changes no fact: the PriorityClass alone is linted
+    # (the pull answers once every pending change is linted)
+    s.notify("textDocument/didChange", {"textDocument": {"uri": pc, "version": 3},
+                                        "contentChanges": [{"text": PC % "serving-high" + "# ok\n"}]})
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": pod}})
+    got = until(s, lambda m: m.get("id") == rid and "method" not in m, "the pull")
+    check(any(published(pc)(m) for m in got), "the PriorityClass linted: %r" % (got,))
+    check(not any(published(pod)(m) for m in got), "the Pod not linted again: %r" % (got,))
+    check(got[-1]["result"]["items"] == [], "the Pod still clean: %r" % (got[-1],))
+    # a rename of the class in the buffer: the Pod's finding is back
+    s.notify("textDocument/didChange", {"textDocument": {"uri": pc, "version": 4},
+                                        "contentChanges": [{"text": PC % "serving-low"}]})
+    m = until(s, lambda m: published(pod)(m) and m["params"]["diagnostics"], "the Pod again")[-1]
+    check(codes_of(m) == ["priority-class-not-found"], "the class renamed: %r" % (m,))
+    s.notify("textDocument/didChange", {"textDocument": {"uri": pc, "version": 5},
+                                        "contentChanges": [{"text": PC % "serving-high"}]})
+    until(s, lambda m: published(pod)(m) and not m["params"]["diagnostics"], "the Pod clean")
+    # closed unsaved: the disk (no pc.yaml) speaks for it again, to the Pod too: it no longer
+    # says its class is missing when it says so, nor is left with what the buffer said
+    s.notify("textDocument/didChange", {"textDocument": {"uri": pc, "version": 6},
+                                        "contentChanges": [{"text": PC % "serving-hi"}]})
+    until(s, lambda m: published(pod)(m) and m["params"]["diagnostics"], "the Pod, the class wrong")
+    s.notify("textDocument/didClose", {"textDocument": {"uri": pc}})
+    m = until(s, published(pod), "the Pod after the close")[-1]
+    check(m["params"]["diagnostics"] == [], "the buffer closed: %r" % (m,))
+    rid = s.request("shutdown")
+    s.response(rid)
+    s.notify("exit")
+    st = s.close()
+    check(st == 0, "status after shutdown and exit: %r" % (st,))
+
+
 def asan_built():
     with open(SCHEDLINT, "rb") as f:
         return b"__asan_init" in f.read()
@@ -303,6 +392,8 @@ def main():
             f.write("{}\n")
         if MODE == "long":
             long_sessions(ws)
+        elif MODE == "crossfile":
+            cross_file(ws)
         else:
             errors(ws)
     if FAILS:

@@ -4,7 +4,7 @@
 // linted once), push and pull diagnostics with exact UTF-16 ranges (on a line with non-ASCII
 // text, an astral character among it), hover, a quick fix applied and its diagnostic gone,
 // "ignore on this line", formatting and source.fixAll equal to `schedlint fmt`, a broken
-// document, JSON-RPC errors, shutdown and exit 0.
+// document, a kustomization and its patch, JSON-RPC errors, shutdown and exit 0.
 // Usage: node tests/lsp/session.js SCHEDLINT   (from the project root; tests/lsp/run runs it)
 'use strict';
 const assert = require('assert');
@@ -276,6 +276,69 @@ function ok(cond, msg) {
 	ok(JSON.stringify(codes(d)) === JSON.stringify(['template-not-rendered']), 'a template: ' + codes(d));
 	ok(d[0].severity === 3 && slice(tmpl, d[0].range) === '{{ .Name }}', 'Information at the marker: ' +
 		JSON.stringify(d[0]));
+
+	// Kustomize (issue 29), as `schedlint check` lints it: a patch open in the editor shows the
+	// finding of the build that uses it, at its own line; a kustomization its kustomize-invalid.
+	// Kustomize builds from the disk: an unsaved kustomization keeps what it showed until saved.
+	const kdir = path.join(ws, 'kust');
+	const kfiles = {
+		'base/kustomization.yaml': 'resources:\n- deploy.yaml\n',
+		'base/deploy.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: llm\nspec:\n' +
+			'  selector:\n    matchLabels: {app: llm}\n  template:\n    metadata:\n' +
+			'      labels: {app: llm}\n    spec:\n      containers:\n      - name: main\n        image: x\n',
+		'overlay/kustomization.yaml': 'resources:\n- ../base\npatches:\n- path: gpu.yaml\n',
+		'overlay/gpu.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: llm\nspec:\n' +
+			'  template:\n    spec:\n      containers:\n      - name: main\n        resources:\n' +
+			'          requests:\n            nvidia.com/gpu: 1\n'};
+	for (const [rel, t] of Object.entries(kfiles)) {
+		fs.mkdirSync(path.dirname(path.join(kdir, rel)), {recursive: true});
+		fs.writeFileSync(path.join(kdir, rel), t);
+	}
+	const kuri = rel => 'file://' + path.join(kdir, rel);
+	conn.sendNotification('workspace/didChangeWatchedFiles', {changes: Object.keys(kfiles).map(
+		rel => ({uri: kuri(rel), type: 1}))});   // what the client's watchers report
+	const patch = kuri('overlay/gpu.yaml'), kust = kuri('overlay/kustomization.yaml');
+	conn.sendNotification('textDocument/didOpen', {textDocument: {uri: patch, languageId: 'yaml', version: 1,
+		text: kfiles['overlay/gpu.yaml']}});
+	d = (await next(p => p.uri === patch, 'the patch')).diagnostics;
+	ok(JSON.stringify(codes(d)) === JSON.stringify(['gpu-request-without-limit']) &&
+		slice(kfiles['overlay/gpu.yaml'], d[0].range) === '1' && d[0].range.start.line === 11,
+		'the patch shows its build\'s finding at its line: ' + JSON.stringify(d));
+	conn.sendNotification('textDocument/didOpen', {textDocument: {uri: kust, languageId: 'yaml', version: 1,
+		text: kfiles['overlay/kustomization.yaml']}});
+	d = (await next(p => p.uri === kust, 'the kustomization')).diagnostics;
+	ok(d.length === 0, 'a kustomization that builds: ' + JSON.stringify(d));
+	// an unsaved patch: its diagnostic is the saved text's, so no edit is offered from its range
+	conn.sendNotification('textDocument/didChange', {textDocument: {uri: patch, version: 2},
+		contentChanges: [{text: '# moved\n' + kfiles['overlay/gpu.yaml']}]});
+	const pacts = await conn.sendRequest('textDocument/codeAction', {textDocument: {uri: patch},
+		range: {start: {line: 0, character: 0}, end: {line: 13, character: 0}},
+		context: {diagnostics: [], only: ['quickfix']}});
+	ok(pacts.length === 0, 'no quick fix from the ranges of a saved text: ' + JSON.stringify(pacts));
+	conn.sendNotification('textDocument/didChange', {textDocument: {uri: patch, version: 3},
+		contentChanges: [{text: kfiles['overlay/gpu.yaml']}]});
+	n = published.length;
+	conn.sendNotification('textDocument/didSave', {textDocument: {uri: patch}});   // the disk's text again
+	d = (await nextAfter(n, p => p.uri === patch, 'the saved patch')).diagnostics;
+	ok(JSON.stringify(codes(d)) === JSON.stringify(['gpu-request-without-limit']), 'saved: ' + codes(d));
+	await nextAfter(n, p => p.uri === kust, 'the kustomization after the save of its patch');
+	const kbroken = 'resources:\n- ../base\n- missing.yaml\npatches:\n- path: gpu.yaml\n';
+	n = published.length;
+	conn.sendNotification('textDocument/didChange', {textDocument: {uri: kust, version: 2},
+		contentChanges: [{text: kbroken}]});
+	const kpulled = await conn.sendRequest('textDocument/diagnostic', {textDocument: {uri: kust}});
+	ok(kpulled.items.length === 0 && !published.slice(n).some(p => p.uri === kust),
+		'unsaved, the kustomization keeps what the disk gave: ' + JSON.stringify(kpulled));
+	fs.writeFileSync(path.join(kdir, 'overlay/kustomization.yaml'), kbroken);
+	n = published.length;
+	conn.sendNotification('textDocument/didSave', {textDocument: {uri: kust}});
+	d = (await nextAfter(n, p => p.uri === kust, 'the saved kustomization')).diagnostics;
+	ok(JSON.stringify(codes(d)) === JSON.stringify(['kustomize-invalid']) &&
+		slice(kbroken, d[0].range) === 'missing.yaml', 'saved: kustomize-invalid on its entry: ' + JSON.stringify(d));
+	d = (await nextAfter(n, p => p.uri === patch, 'the patch of a broken build')).diagnostics;
+	ok(d.length === 0, 'nothing is built: the patch shows nothing: ' + JSON.stringify(d));
+	for (const u of [patch, kust])
+		conn.sendNotification('textDocument/didClose', {textDocument: {uri: u}});
 
 	// Close: the diagnostics are cleared.
 	conn.sendNotification('textDocument/didClose', {textDocument: {uri}});

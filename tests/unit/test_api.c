@@ -662,3 +662,125 @@ Test(api, a_notice_group_is_one_line_of_at_most_160_characters)
 	sl_run_free(run);
 	sl_config_free(cfg);
 }
+
+/* The digest of a file's cross-file facts (sl_run_file_facts): 0 for a file that gives the
+** others nothing; it changes with what the others read (a PriorityClass's value, where it
+** starts, a serving unit's priority class) and not with what they do not (a serving unit's
+** image, a comment after the facts). */
+static uint64_t facts_of(const char *text)
+{
+	sl_config *cfg;
+	sl_run *run = linted_buffer(&cfg, "facts.yaml", text);
+	cr_assert_eq(sl_run_file_count(run), 1);
+	uint64_t h = sl_run_file_facts(run, 0);
+	cr_expect_eq(sl_run_file_facts(run, 1), 0, "out of range: 0");
+	sl_run_free(run);
+	sl_config_free(cfg);
+	return h;
+}
+
+Test(api, the_facts_digest_follows_what_other_files_read)
+{
+	static const char PC[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+				 "metadata:\n  name: high\nvalue: %d\n%s";
+	static const char ISVC[] = "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+				   "metadata:\n  name: m\nspec:\n  predictor:\n    priorityClassName: %s\n"
+				   "    containers:\n    - name: c\n      image: %s\n";
+	char a[512], b[512];
+	cr_expect_eq(facts_of(CLEAN_POD), 0, "a Pod gives the other files nothing");
+	snprintf(a, sizeof a, PC, 1000, "");
+	uint64_t pc = facts_of(a);
+	cr_expect_neq(pc, 0);
+	snprintf(b, sizeof b, PC, 1000, "# a comment after it\n");
+	cr_expect_eq(facts_of(b), pc, "a comment after the object is no fact");
+	snprintf(b, sizeof b, PC, 2000, "");
+	cr_expect_neq(facts_of(b), pc, "the value is one");
+	snprintf(b, sizeof b, "\n%s", a);
+	cr_expect_neq(facts_of(b), pc, "so is the line it starts on (messages name it)");
+	snprintf(a, sizeof a, ISVC, "high", "x:1");
+	uint64_t isvc = facts_of(a);
+	cr_expect_neq(isvc, 0, "a serving unit's facts");
+	snprintf(b, sizeof b, ISVC, "high", "x:2");
+	cr_expect_eq(facts_of(b), isvc, "its image is none of them");
+	snprintf(b, sizeof b, ISVC, "low", "x:1");
+	cr_expect_neq(facts_of(b), isvc, "its priority class is");
+	/* its name only while it is the lowest-priority serving unit (named in other files) */
+	char two[1024], renamed[1024];
+	static const char ISVC2[] = "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\n"
+				    "metadata:\n  name: %s\nspec:\n  predictor:\n"
+				    "    priorityClassName: %s\n    containers:\n    - name: c\n"
+				    "      image: x\n";
+	static const char CLASSES[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+		"metadata:\n  name: high\nvalue: 10\n---\napiVersion: scheduling.k8s.io/v1\n"
+		"kind: PriorityClass\nmetadata:\n  name: top\nvalue: 100\n---\n";
+	snprintf(b, sizeof b, ISVC2, "top", "top");
+	snprintf(two, sizeof two, "%s%s---\n%s", CLASSES, b, a);   /* m (class high) is lowest */
+	snprintf(b, sizeof b, ISVC2, "top-renamed", "top");
+	snprintf(renamed, sizeof renamed, "%s%s---\n%s", CLASSES, b, a);
+	cr_expect_eq(facts_of(two), facts_of(renamed), "a unit above the lowest: its name is none");
+	snprintf(b, sizeof b, ISVC2, "top", "high");
+	snprintf(two, sizeof two, "%s%s", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+		 "metadata:\n  name: high\nvalue: 10\n---\n", b);
+	snprintf(b, sizeof b, ISVC2, "top-renamed", "high");
+	snprintf(renamed, sizeof renamed, "%s%s", "apiVersion: scheduling.k8s.io/v1\nkind: "
+		 "PriorityClass\nmetadata:\n  name: high\nvalue: 10\n---\n", b);
+	cr_expect_neq(facts_of(two), facts_of(renamed), "the lowest unit: its name is one");
+}
+
+/* sl_file_info version 2 says which files a build uses (built): a patch named with its
+** kustomization, and the kustomization that built (its findings are its build's); a version 1
+** struct is filled as far as it
+** reaches, never past it. */
+Test(api, file_info_says_what_a_build_uses)
+{
+	char dir[256], path[512];
+	sl_test_scratch(dir, sizeof dir, "api-built");
+	static const char *const files[][2] = {
+		{"kustomization.yaml", "resources:\n- deploy.yaml\npatches:\n- path: patch.yaml\n"},
+		{"deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n"
+				"  template:\n    spec:\n      containers:\n      - name: c\n        image: x\n"},
+		{"patch.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n"
+			       "  replicas: 2\n"}};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+		FILE *f = fopen(path, "w");
+		cr_assert_not_null(f);
+		fputs(files[i][1], f);
+		fclose(f);
+	}
+	sl_config *cfg;
+	sl_run *run = new_run(&cfg);
+	snprintf(path, sizeof path, "%s/kustomization.yaml", dir);
+	cr_assert_eq(sl_run_add_path(run, path), SL_OK);
+	snprintf(path, sizeof path, "%s/patch.yaml", dir);
+	cr_assert_eq(sl_run_add_path(run, path), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	int seen = 0;
+	for (size_t i = 0; i < sl_run_file_count(run); i++) {
+		sl_file_info info = SL_FILE_INFO_INIT;
+		cr_assert_eq(sl_run_file(run, i, &info), SL_OK);
+		if (strstr(info.path, "/patch.yaml")) {
+			cr_expect(info.built, "the patch is the build's");
+			seen |= 1;
+		}
+		if (strstr(info.path, "/kustomization.yaml")) {
+			cr_expect(info.built, "the kustomization is built");
+			seen |= 2;
+		}
+		struct { sl_file_info v1; unsigned char after; } old;
+		memset(&old, 0xAB, sizeof old);
+		old.v1.version = 1;
+		cr_assert_eq(sl_run_file(run, i, &old.v1), SL_OK);
+		cr_expect_eq(*(unsigned char *)&old.v1.built, 0xAB, "a version 1 struct ends before built");
+		cr_expect_eq(sl_run_file(run, 99, &old.v1), SL_EUSAGE);
+		cr_expect_eq(*(unsigned char *)&old.v1.built, 0xAB, "not even zeroed past version 1");
+	}
+	cr_expect_eq(seen, 3, "both files listed");
+	sl_run_free(run);
+	sl_config_free(cfg);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+		unlink(path);
+	}
+	rmdir(dir);
+}

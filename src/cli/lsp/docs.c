@@ -4,9 +4,11 @@
 ** the path the library lints the buffer under, relative to the working directory when it is
 ** under it (as `schedlint check` names files), so config, excludes and the project resolve as
 ** on the command line. */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli/lsp/lsp.h"
 
@@ -86,6 +88,27 @@ bool sl_lsp_docs_set_text(sl_lsp_doc *doc, char *text, size_t len)
 	return true;
 }
 
+bool sl_lsp_docs_on_disk(const sl_lsp_doc *doc)
+{
+	int fd = open(doc->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);   /* a FIFO never blocks */
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == doc->len;
+	char buf[8192];
+	for (size_t at = 0; same;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n <= 0) {
+			same = n == 0 && at == doc->len;
+			break;
+		}
+		same = at + (size_t)n <= doc->len && memcmp(buf, doc->text + at, (size_t)n) == 0;
+		at += (size_t)n;
+	}
+	close(fd);
+	return same;
+}
+
 sl_lsp_doc *sl_lsp_docs_open(sl_lsp_docs *d, const char *uri, const char *text, size_t len,
 			     int64_t version)
 {
@@ -108,6 +131,14 @@ sl_lsp_doc *sl_lsp_docs_open(sl_lsp_docs *d, const char *uri, const char *text, 
 		return NULL;
 	}
 	doc->version = version;
+	/* what the others were linted with is the file on disk: the same text (its digest comes
+	** with the first lint), another one, or none */
+	struct stat st;
+	doc->synced = sl_lsp_docs_on_disk(doc);
+	doc->disk_facts = doc->synced ? SL_LSP_FACTS_PENDING
+			: stat(doc->path, &st) == 0 ? SL_LSP_FACTS_UNKNOWN : 0;
+	doc->facts = doc->disk_facts;
+	doc->edited = true;
 	d->v[d->n++] = doc;
 	return doc;
 }

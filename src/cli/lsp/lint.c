@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
-** cli/lsp/lint.c: libschedlint over the open documents, as `schedlint check` would lint them. One
-** run holds every open buffer (each replaces its file for every rule, the cross-file ones
-** included) and has the project's facts, read once (sl_run_read_project) and again when its
-** files change; each file's config resolves as on the command line (the nearest .schedlint.yaml, or the settings' config for all). Findings
+** cli/lsp/lint.c: libschedlint over the open documents, as `schedlint check` would lint them. A
+** run lints the documents asked for (a change's), with the unsaved buffers that hold facts, so
+** each open buffer replaces its file for every rule, the cross-file ones included; a file a
+** Kustomize build may use is linted by its path while its buffer is the file (Kustomize reads
+** the disk). The project's facts are lent, read once (sl_run_read_project) and again when its
+** files change; each file's config resolves as on the command line (the nearest
+** .schedlint.yaml, or the settings' config for all). After each lint a document's digest of
+** facts (sl_run_file_facts) says whether the others must be linted again. Findings
 ** become LSP diagnostics (UTF-16 ranges, rule id, doc link, notes on the message's second
 ** line); each document keeps, per diagnostic, an entry with its byte range, rule and fix, from
 ** which the code actions and hovers are answered. Positions go by the findings' byte offsets:
@@ -10,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "schedlint/schedlint.h"
 #include "cli/lsp/lsp.h"
 
@@ -152,13 +158,75 @@ static void read_project(const sl_lsp_docs *d, sl_lsp_settings *s)
 	free(why);
 }
 
-/* A run over every open document, linted; NULL with *why (malloc'd) when the config or the
+/* True when doc is linted in a run over which: one of them, or a buffer with unsaved facts
+** (its own, or those of its file on disk) that the others must see as the editor has it. A
+** kustomization's or a built file's buffer is not: Kustomize builds from the disk. */
+static bool in_run(const sl_lsp_doc *doc, sl_lsp_doc *const *which, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (which[i] == doc)
+			return true;
+	return !doc->synced && !doc->built && (doc->facts || doc->disk_facts);
+}
+
+/* True when path names a kustomization file. */
+static bool kustomization_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return strcmp(base, "kustomization.yaml") == 0 || strcmp(base, "kustomization.yml") == 0 ||
+	       strcmp(base, "Kustomization") == 0;
+}
+
+/* True when a build may use the file at path: a kustomization is in its directory or one above
+** (what a kustomization reads lies under its own directory, kustomize's load restrictor; a
+** kustomization built with it off may reach further, and is not looked for). */
+static bool may_be_built(const char *path)
+{
+	char *dir = NULL;
+	if (path[0] == '/')
+		dir = strdup(path);
+	else {
+		char *cwd = getcwd(NULL, 0);
+		if (cwd && asprintf(&dir, "%s/%s", cwd, path) < 0)
+			dir = NULL;
+		free(cwd);
+	}
+	bool found = false;
+	for (char *slash; dir && !found && (slash = strrchr(dir, '/'));) {
+		*slash = '\0';
+		static const char *const names[] = {"kustomization.yaml", "kustomization.yml",
+						    "Kustomization"};
+		for (size_t i = 0; i < 3 && !found; i++) {
+			char *probe = NULL;
+			struct stat st;
+			if (asprintf(&probe, "%s/%s", dir, names[i]) >= 0)
+				found = stat(probe, &st) == 0 && S_ISREG(st.st_mode);
+			free(probe);
+		}
+	}
+	free(dir);
+	return found;
+}
+
+/* True when doc is linted by its path: its buffer is its file, which a build may use (Kustomize
+** reads the disk); else its buffer stands for the file. */
+static bool by_path(const sl_lsp_doc *doc)
+{
+	return doc->synced && (kustomization_name(doc->path) || may_be_built(doc->path)) &&
+	       sl_lsp_docs_on_disk(doc);
+}
+
+/* A run over the documents which[0..n) and the others in_run, linted: one that Kustomize may
+** build from the disk by its path (as `schedlint check` lints it), the others as their
+** buffers, with the project's facts lent; NULL with *why (malloc'd) when the config or the
 ** settings are wrong, NULL with *why NULL for memory. */
-static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_config **cfg, char **why)
+static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which,
+		      size_t n, sl_config **cfg, char **why)
 {
 	*why = NULL;
 	*cfg = NULL;
-	sl_err err = sl_config_find(s->config, d->n ? d->v[0]->path : NULL, cfg, why);
+	sl_err err = sl_config_find(s->config, n ? which[0]->path : NULL, cfg, why);
 	if (err) {
 		if (!*why && err != SL_ENOMEM)
 			*why = strdup(sl_strerror(err));
@@ -167,8 +235,13 @@ static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_config **cfg,
 	sl_run_options o = options(s);
 	sl_run *run = NULL;
 	err = sl_run_new(*cfg, &o, &run, why);
-	for (size_t i = 0; !err && i < d->n; i++)
-		err = sl_run_add_buffer(run, d->v[i]->path, d->v[i]->text, d->v[i]->len);
+	for (size_t i = 0; !err && i < d->n; i++) {
+		const sl_lsp_doc *doc = d->v[i];
+		if (!in_run(doc, which, n))
+			continue;
+		err = by_path(doc) ? sl_run_add_path(run, doc->path)
+				   : sl_run_add_buffer(run, doc->path, doc->text, doc->len);
+	}
 	if (!err && !s->no_project && !s->project)
 		read_project(d, s);
 	if (!err && !s->no_project)
@@ -313,15 +386,44 @@ static void publish_to(sl_lsp_doc *doc, json_t *diags, json_t *entries)
 	doc->entries = entries;
 }
 
-bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s)
+/* What doc's lint in run tells of it: whether a build uses it, and whether the facts the others
+** see of it changed. */
+static bool learn(sl_lsp_doc *doc, const sl_run *run)
 {
+	size_t fi = file_of(run, doc->path);
+	sl_file_info info = SL_FILE_INFO_INIT;
+	bool got = fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK;
+	if (doc->synced)   /* a buffer's lint cannot tell: Kustomize reads the disk */
+		doc->built = (got && info.built) || kustomization_name(doc->path);
+	uint64_t now = got ? sl_run_file_facts(run, fi) : 0;
+	bool changed = doc->edited && doc->facts != SL_LSP_FACTS_PENDING && doc->facts != now;
+	doc->edited = false;
+	doc->facts = now;
+	if (doc->synced && doc->disk_facts == SL_LSP_FACTS_PENDING)
+		doc->disk_facts = now;
+	return changed;
+}
+
+bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which, size_t n,
+		      bool *facts_changed)
+{
+	*facts_changed = false;
 	sl_config *cfg;
 	char *why = NULL;
-	sl_run *run = linted(d, s, &cfg, &why);
+	sl_run *run = linted(d, s, which, n, &cfg, &why);
 	if (!run && !why)
 		return false;
+	bool *mine = calloc(d->n ? d->n : 1, sizeof *mine);
+	if (!mine) {
+		free(why);
+		if (run)
+			done(run, cfg);
+		return false;
+	}
 	for (size_t k = 0; k < d->n; k++) {
 		sl_lsp_doc *doc = d->v[k];
+		if (!(mine[k] = in_run(doc, which, n)))
+			continue;
 		json_t *diags = json_array(), *entries = json_array();
 		if (!run) {   /* the config or the settings: said on every document, at its start */
 			add(d, diags, entries, diagnostic(doc, 0, 0, 1, NULL, why, NULL), 0, 0,
@@ -329,6 +431,7 @@ bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s)
 			publish_to(doc, diags, entries);
 			continue;
 		}
+		*facts_changed |= learn(doc, run);
 		size_t fi = file_of(run, doc->path);
 		sl_file_info info = SL_FILE_INFO_INIT;
 		if (fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK && info.error)
@@ -336,12 +439,18 @@ bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s)
 			    0, 0, NULL, NULL);
 		publish_to(doc, diags, entries);
 	}
-	/* the findings, then the notices (Information on the chart, kustomization or template) */
+	/* the findings, then the notices (Information on the chart, kustomization or template),
+	** of the documents the run linted (a build's in another open file are a part of its) */
 	size_t nf = run ? sl_run_finding_count(run) : 0, nn = run ? sl_run_notice_count(run) : 0;
 	for (size_t i = 0; i < nf + nn; i++) {
 		const sl_finding *f = i < nf ? sl_run_finding(run, i) : sl_run_notice(run, i - nf);
 		sl_lsp_doc *doc = sl_lsp_docs_find_path(d, f->path);
 		if (!doc)
+			continue;
+		size_t k = 0;
+		while (d->v[k] != doc)
+			k++;
+		if (!mine[k])
 			continue;
 		/* by bytes: the library's lines also end at NEL, LS and PS, LSP's do not */
 		size_t from = f->offset < doc->len ? f->offset : doc->len;
@@ -350,6 +459,7 @@ bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s)
 					f->notes);
 		add(d, doc->diagnostics, doc->entries, dg, from, to, f->rule, f->fix);
 	}
+	free(mine);
 	free(why);
 	if (run)
 		done(run, cfg);
@@ -364,7 +474,7 @@ static json_t *fmt_edit(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc)
 {
 	sl_config *cfg;
 	char *why = NULL;
-	sl_run *run = linted(d, s, &cfg, &why);
+	sl_run *run = linted(d, s, &doc, 1, &cfg, &why);
 	if (!run) {
 		free(why);
 		return why ? json_null() : NULL;
@@ -450,7 +560,10 @@ json_t *sl_lsp_lint_actions(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc,
 	json_t *out = json_array();
 	size_t i;
 	json_t *e;
-	json_array_foreach(quickfix ? doc->entries : NULL, i, e) {
+	/* an unsaved kustomization or built file shows what its saved text gave: byte ranges
+	** of another text, so no edit is made from them */
+	bool stale = doc->built && !doc->synced;
+	json_array_foreach(quickfix && !stale ? doc->entries : NULL, i, e) {
 		size_t a = (size_t)json_integer_value(json_object_get(e, "from"));
 		size_t b = (size_t)json_integer_value(json_object_get(e, "to"));
 		const char *rule = json_string_value(json_object_get(e, "rule"));

@@ -87,7 +87,26 @@ typedef struct sl_lsp_doc {
 	int64_t due_ms;              /* lint at this time (monotonic ms); 0: not due */
 	json_t *diagnostics;         /* the last published (or pulled) LSP diagnostics */
 	json_t *entries;             /* per diagnostic: its range (bytes), rule and actions */
+	bool synced;                 /* text is the file on disk: checked when opened, set by a
+					save, cleared by a change */
+	bool built;                  /* a kustomization, or a file a kustomization uses (a patch,
+					a built resource): linted from the disk, as Kustomize
+					builds it, so only while synced */
+	uint64_t facts;              /* what the other documents see of it: the digest of its
+					cross-file facts (sl_run_file_facts) as last linted; or
+					SL_LSP_FACTS_PENDING, SL_LSP_FACTS_UNKNOWN */
+	uint64_t disk_facts;         /* the same of the file on disk (the project's copy); 0: no
+					file */
+	bool edited;                 /* its text changed since it was last linted (opened,
+					changed): only then can a change of its digest be news to
+					the others (without it, the digest follows what every run
+					recomputes from all the texts: which unit is the lowest) */
 } sl_lsp_doc;
+
+/* A digest not known yet: the next lint's, and no change (the others saw the same text). */
+#define SL_LSP_FACTS_PENDING (~(uint64_t)0 - 1)
+/* A digest that cannot be known (a file on disk the buffer differs from): any is a change. */
+#define SL_LSP_FACTS_UNKNOWN (~(uint64_t)0)
 
 typedef struct sl_lsp_docs {
 	sl_lsp_doc **v;
@@ -102,6 +121,8 @@ sl_lsp_doc *sl_lsp_docs_find_path(const sl_lsp_docs *d, const char *path);
 /* Opens (or reopens: replaces) uri with text; NULL for memory. */
 sl_lsp_doc *sl_lsp_docs_open(sl_lsp_docs *d, const char *uri, const char *text, size_t len,
 			     int64_t version);
+/* True when the file doc names holds exactly doc's text. */
+bool sl_lsp_docs_on_disk(const sl_lsp_doc *doc);
 /* Sets a document's text (the line index follows). */
 bool sl_lsp_docs_set_text(sl_lsp_doc *doc, char *text, size_t len);
 void sl_lsp_docs_close(sl_lsp_docs *d, const char *uri);
@@ -125,9 +146,16 @@ bool sl_lsp_lint_settings(sl_lsp_settings *s, const json_t *o, const char **why)
 void sl_lsp_lint_settings_free(sl_lsp_settings *s);
 /* The project's files changed (a save, a watched file): the next lint reads it again. */
 void sl_lsp_lint_forget_project(sl_lsp_settings *s);
-/* Lints every open document in one run (each buffer replaces its file, the project's facts
-** lent from the project read once) and sets each one's diagnostics and entries. */
-bool sl_lsp_lint_all(sl_lsp_docs *d, sl_lsp_settings *s);
+/* Lints the documents which[0..n) in one run and sets each one's diagnostics and entries: a
+** document whose text is its file's, under a kustomization's directory (or one), by its path
+** (as `schedlint check` lints it: Kustomize builds from the disk), another as its buffer, which
+** replaces its file; the project's facts
+** lent from the project read once; and the other documents whose unsaved text holds facts
+** (or hides those of their file) as buffers, so every rule sees each open file as the editor
+** has it; they are linted too, and set. *facts_changed: a document linted changed the facts
+** the others see of it (sl_run_file_facts): the others read them and are due again. */
+bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which, size_t n,
+		      bool *facts_changed);
 /* The code actions for doc at the byte range [from, to): fixes and ignores of the diagnostics
 ** there (when quickfix is wanted), the fix-all action (when fix_all is wanted). */
 json_t *sl_lsp_lint_actions(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc,

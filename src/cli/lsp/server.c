@@ -5,8 +5,9 @@
 ** actions, formatting, hover. A message that is not JSON is -32700, one that is not a request
 ** or notification -32600, an unknown request -32601, wrong params -32602; unknown notifications
 ** are ignored, as LSP says. A change is linted once the input has been quiet for the debounce
-** time, then every open document whose diagnostics changed is published (one run lints them
-** all: a change in one may change another's). Logs go to stderr. */
+** time: its document alone, and the other open documents when it changed a fact they read
+** (lint.c's digest); every document whose diagnostics changed is published. Logs go to
+** stderr. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -82,30 +83,52 @@ static void publish(struct server *sv, sl_lsp_doc *doc)
 	notify(sv, "textDocument/publishDiagnostics", p);
 }
 
-/* Lints every open document now; publishes those that were due and those whose diagnostics
-** changed. */
-static void lint_now(struct server *sv)
+static void all_due(struct server *sv, int64_t at);
+
+/* Lints the documents due by upto (monotonic ms), at once in one run (a change re-lints its
+** document, not every open one); publishes them and every document whose diagnostics changed. A due
+** kustomization or built file with unsaved changes keeps what it has: Kustomize builds from
+** the disk, so it is linted again when saved. When a document linted changed the facts the
+** others read, they are all due now (one more run: latency follows the edited file unless
+** it holds what the others read). */
+static void lint_now(struct server *sv, int64_t upto)
 {
-	size_t n = sv->docs.n;
+	size_t n = sv->docs.n, nw = 0;
 	json_t **before = calloc(n ? n : 1, sizeof *before);
-	if (!before)
+	sl_lsp_doc **which = calloc(n ? n : 1, sizeof *which);
+	if (!before || !which) {
+		free(before);
+		free(which);
 		return;
-	for (size_t i = 0; i < n; i++)
-		before[i] = json_incref(sv->docs.v[i]->diagnostics);
-	if (!sl_lsp_lint_all(&sv->docs, &sv->settings))
-		logf_("%s", "out of memory while linting");
-	bool changed = false;
+	}
+	int64_t now = now_ms();
 	for (size_t i = 0; i < n; i++) {
 		sl_lsp_doc *doc = sv->docs.v[i];
-		bool was_due = doc->due_ms != 0;
-		doc->due_ms = 0;
+		before[i] = json_incref(doc->diagnostics);
+		bool due = doc->due_ms && doc->due_ms <= upto;
+		if (due && doc->built && !doc->synced && doc->diagnostics)
+			doc->due_ms = 0;   /* until it is saved */
+		else if (due || !doc->diagnostics)
+			which[nw++] = doc;
+	}
+	bool facts = false;
+	if (nw && !sl_lsp_lint_docs(&sv->docs, &sv->settings, which, nw, &facts))
+		logf_("%s", "out of memory while linting");
+	bool changed = false;
+	for (size_t i = 0, k = 0; i < n; i++) {
+		sl_lsp_doc *doc = sv->docs.v[i];
+		bool linted = k < nw && which[k] == doc;   /* which is in the documents' order */
+		k += linted;
 		bool differs = before[i] && !json_equal(before[i], doc->diagnostics);
 		changed |= differs;
-		if (was_due || !before[i] || differs)
+		if (linted || differs)
 			publish(sv, doc);
+		/* the others read what changed: each of them again (now) */
+		doc->due_ms = linted ? 0 : facts && !doc->due_ms ? now : doc->due_ms;
 		json_decref(before[i]);
 	}
 	free(before);
+	free(which);
 	/* a pulling client pulls after its own edits; what changed otherwise (another buffer,
 	** the project on disk, the settings) it learns of when asked to pull again */
 	if (changed && !sv->push && sv->refresh)
@@ -163,7 +186,7 @@ static sl_lsp_doc *current_doc(struct server *sv, json_t *id, const json_t *para
 	}
 	int64_t t;
 	if (any_due(sv, &t) || !doc->diagnostics)
-		lint_now(sv);
+		lint_now(sv, INT64_MAX);   /* every pending change: the answer is of the text now */
 	return doc;
 }
 
@@ -249,6 +272,12 @@ static void did_change(struct server *sv, const json_t *p)
 	if (json_is_integer(v))
 		doc->version = json_integer_value(v);
 	doc->due_ms = now_ms() + sv->debounce_ms;
+	doc->synced = false;   /* until saved (an undo back to the file's text is not looked for) */
+	doc->edited = true;
+	if (doc->disk_facts == SL_LSP_FACTS_PENDING)   /* opened or saved, not linted since */
+		doc->disk_facts = SL_LSP_FACTS_UNKNOWN;
+	if (doc->facts == SL_LSP_FACTS_PENDING)
+		doc->facts = doc->disk_facts;
 }
 
 static void did_close(struct server *sv, const json_t *p)
@@ -260,8 +289,69 @@ static void did_close(struct server *sv, const json_t *p)
 	if (sv->push)
 		notify(sv, "textDocument/publishDiagnostics",
 		       json_pack("{s:s, s:[]}", "uri", doc->uri, "diagnostics"));
+	/* the file on disk speaks for it again: to the others too when what they saw of it was
+	** its buffer (or a kustomization's builds may change) */
+	bool others = doc->built || (!doc->synced && (doc->facts || doc->disk_facts));
 	sl_lsp_docs_close(&sv->docs, doc->uri);
-	all_due(sv, now_ms());   /* the file on disk speaks for it again */
+	if (others)
+		all_due(sv, now_ms());
+}
+
+/* True when path names a config file (.schedlint.yaml, or the one the settings name). */
+static bool is_config(const struct server *sv, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return strcmp(base, ".schedlint.yaml") == 0 ||
+	       (sv->settings.config && strcmp(sv->settings.config, path) == 0);
+}
+
+/* A document was saved: its file is its text now. The project is read again (other files
+** may have changed with it) and the document linted with it; a kustomization's builds read
+** the disk, and a config governs every document: those relint every document. Otherwise
+** what the others read of it is what they read before (its buffer, or the same file). */
+static void did_save(struct server *sv, const json_t *p)
+{
+	sl_lsp_doc *doc = doc_of(sv, p);
+	if (!doc) {   /* a file that is not open: as a watched file's change */
+		sl_lsp_lint_forget_project(&sv->settings);
+		all_due(sv, now_ms());
+		return;
+	}
+	doc->synced = sl_lsp_docs_on_disk(doc);
+	bool everyone = doc->built || is_config(sv, doc->path);
+	sl_lsp_lint_forget_project(&sv->settings);
+	doc->due_ms = now_ms();
+	/* the lint gives the digest of the file: the text is the disk's */
+	doc->disk_facts = doc->synced ? SL_LSP_FACTS_PENDING : SL_LSP_FACTS_UNKNOWN;
+	if (everyone)
+		all_due(sv, now_ms());
+}
+
+/* Files changed on disk: each open document whose buffer is what its file now holds (its own
+** save) changes nothing; any other file may hold facts, so the project is read again and
+** every document linted. */
+static void did_change_watched(struct server *sv, const json_t *p)
+{
+	const json_t *changes = json_object_get(p, "changes");
+	size_t i;
+	json_t *c;
+	bool relevant = !json_array_size(changes);   /* none named: anything may have changed */
+	json_array_foreach(json_is_array(changes) ? changes : NULL, i, c) {
+		const char *uri = str_at(c, "uri", NULL);
+		sl_lsp_doc *doc = uri ? sl_lsp_docs_find(&sv->docs, uri) : NULL;
+		if (doc && doc->synced && sl_lsp_docs_on_disk(doc))
+			continue;
+		if (doc) {   /* changed under its buffer */
+			doc->synced = false;
+			doc->disk_facts = SL_LSP_FACTS_UNKNOWN;
+		}
+		relevant = true;
+	}
+	if (relevant) {
+		sl_lsp_lint_forget_project(&sv->settings);
+		all_due(sv, now_ms());
+	}
 }
 
 static void set_settings(struct server *sv, const json_t *o)
@@ -300,11 +390,10 @@ static void notification(struct server *sv, const char *m, const json_t *p)
 		did_change(sv, p);
 	else if (strcmp(m, "textDocument/didClose") == 0)
 		did_close(sv, p);
-	else if (strcmp(m, "textDocument/didSave") == 0 ||
-		 strcmp(m, "workspace/didChangeWatchedFiles") == 0) {
-		sl_lsp_lint_forget_project(&sv->settings);   /* read again, at the next lint */
-		all_due(sv, now_ms());   /* the project on disk changed: every buffer again */
-	}
+	else if (strcmp(m, "textDocument/didSave") == 0)
+		did_save(sv, p);
+	else if (strcmp(m, "workspace/didChangeWatchedFiles") == 0)
+		did_change_watched(sv, p);
 	else if (strcmp(m, "workspace/didChangeConfiguration") == 0) {
 		const json_t *s = json_object_get(p, "settings");
 		if (json_is_object(s) && json_object_size(s))
@@ -512,7 +601,7 @@ int sl_lsp_server_run(int in, int out, const sl_lsp_server_options *opts)
 			logf_("%s", body ? body : "a bad message header");
 			fail(&sv, NULL, E_PARSE, body ? body : "a bad message header");
 		} else if (st == SL_LSP_WIRE_TIMEOUT)
-			lint_now(&sv);
+			lint_now(&sv, now_ms());
 		free(body);
 		if (st == SL_LSP_WIRE_EOF) {
 			if (sv.state != ST_SHUTDOWN)
