@@ -218,7 +218,7 @@ Test(text, a_finding_about_a_whole_file_with_no_span_gets_no_source_lines, .init
 				.path = path, .line = 1, .column = 1, .end_line = 1, .end_column = 1,
 				.pointer = "", .document = doc};
 		const sl_finding *v[] = {&f};
-		sl_file_info fi = {SL_FILE_INFO_VERSION, path, 1, NULL, 0};
+		sl_file_info fi = {SL_FILE_INFO_VERSION, path, 1, NULL, 0, false};
 		sl_output_run run = {v, 1, NULL, 0, &fi, 1, NULL, NULL, {0}};
 		sl_output_options ro = SL_OUTPUT_OPTIONS_INIT;
 		ro.full = true;
