@@ -471,7 +471,7 @@ static void drop_tree(sl_engine *e, sl_file *f)
 	memset(&f->tree, 0, sizeof f->tree);
 	f->objects = NULL;
 	f->n_objects = 0;
-	if (f->on_disk) {
+	if (f->on_disk && !f->pinned) {
 		sl_source_free(f->src);
 		f->src = NULL;
 	}
@@ -488,7 +488,11 @@ static void release(sl_engine *e, sl_file *f)
 }
 
 /* Digests (sl_index_digest, in the keep arena) of f's objects the index wants; *keep when the
-** index must read f's tree itself (a kind it reads in place, or an object with aliases). */
+** index must read f's tree itself (an object with aliases, which no copy stands for). An
+** object the index reads in place with its lines (sl_index_needs_tree: a config-features
+** ConfigMap, a node pool) is a copy of its whole document whose positions are f's text, which
+** f then keeps for the run (pinned): a 4 MB file of CRDs that holds one such ConfigMap keeps
+** its text and that document, not its whole tree. */
 static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 {
 	sl_err err = SL_OK;
@@ -496,10 +500,6 @@ static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 		const sl_object *o = f->objects[j];
 		if (!sl_index_wants(o))
 			continue;
-		if (sl_index_needs_tree(o)) {
-			*keep = true;
-			continue;
-		}
 		const sl_object **nv = !sl_doubling_full(f->n_digests) ? f->digests
 			: sl_xrealloc(f->digests, sl_doubling_cap(f->n_digests) * sizeof *nv);
 		if (!nv)
@@ -508,7 +508,12 @@ static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 		pthread_mutex_lock(&e->keep_lock);
 		err = sl_index_digest(o, f->scope->cfg, e->keep, &f->digests[f->n_digests]);
 		pthread_mutex_unlock(&e->keep_lock);
-		if (!err && f->digests[f->n_digests])
+		const sl_object *d = err ? NULL : f->digests[f->n_digests];
+		if (d && sl_index_needs_tree(o)) {
+			((sl_doc *)d->doc)->src = f->src;   /* made in the keep arena: ours to set */
+			f->pinned = true;
+		}
+		if (d)
 			f->n_digests++;
 		else
 			*keep = true;   /* no digest (aliases): the index reads the tree itself */

@@ -111,6 +111,9 @@ typedef struct sl_file {
 	bool borrowed;               /* a context file of a project read once (sl_run_use_project):
 				        its digests and facts are that run's, never freed here */
 	uint64_t kinds;              /* streamed: the kinds its text names (sl_kinds_named_in) */
+	bool pinned;                 /* streamed: the index holds copies of its documents whose
+				        positions are in its text (sl_index_needs_tree), which it
+				        keeps for the run */
 	size_t kept_bytes;           /* streamed: not 0 while it holds an arena of its own, which
 				        with its text counts this much against the run's budget
 				        (SL_KEPT_BUDGET): a tree kept for its check (CHECK_KEPT) */

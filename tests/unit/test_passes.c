@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_passes.c: the passes of a lint run (src/driver/passes.c) move every file to a state that needs
-** nothing more: streamed, the files whose trees went have their findings compacted and the file
-** whose tree the index reads (Knative's config-features) keeps it; a whole run keeps every tree,
+** nothing more: streamed, every file has its findings compacted, each parsed once while the
+** budget of kept trees has room (again beyond it, with the same findings), a context file at
+** most once, and the index reads copies (Knative's config-features: a copy of its document,
+** its file's text kept for the positions); a whole run keeps every tree,
 ** and forgetting sends every readable file back to pass 1. A batch Job in a file of its own is
 ** still compared with the serving units of the other files (pass 3, once they are all known). */
 #include <criterion/criterion.h>
@@ -83,18 +85,22 @@ static bool has_finding(const sl_passes *p, const char *path, const char *rule)
 	return false;
 }
 
-Test(passes, streamed_every_file_ends_done_and_only_the_index_keeps_a_tree)
+Test(passes, streamed_every_file_ends_done_and_the_index_keeps_copies)
 {
 	sl_passes p;
 	lint(&p, true);
 	sl_file **f = p.eng.files;
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		cr_expect_eq(f[i]->next, SL_NEXT_DONE_COMPACT, "%s: state %d", f[i]->path, f[i]->next);
 		cr_expect_eq(f[i]->n_objects, 0, "%s kept its objects", f[i]->path);
 		cr_expect_null(f[i]->arena, "%s kept its arena", f[i]->path);
 	}
-	cr_expect_eq(f[3]->next, SL_NEXT_DONE, "config-features: state %d", f[3]->next);
-	cr_expect_eq(f[3]->n_objects, 1, "config-features keeps its tree for the index");
+	/* config-features, which the index reads with its lines: a copy of its document, whose
+	** positions are the file's text, kept for the run */
+	cr_expect_eq(f[3]->n_digests, 1);
+	cr_expect(f[3]->pinned, "config-features let its text go");
+	cr_expect(f[3]->n_digests && f[3]->digests[0]->doc->src == f[3]->src);
+	cr_expect(!f[0]->pinned && !f[2]->pinned);
 	cr_expect_eq(f[4]->next, SL_NEXT_DONE, "the missing file: state %d", f[4]->next);
 	cr_expect_not_null(f[4]->error);
 	cr_expect(has_finding(&p, "b-job.yaml", "batch-outranks-serving"),
@@ -129,9 +135,9 @@ Test(passes, streamed_without_room_parses_again_and_finds_the_same)
 	done(&p);
 	lint_budget(&p, true, 0);
 	char *again = report(&p);
-	/* the PriorityClasses parsed twice (pass 1 for the index, pass 3 for their check), as
-	** before trees were kept */
-	cr_expect_eq(p.eng.parses, 5, "%zu parses", (size_t)p.eng.parses);
+	/* the PriorityClasses and config-features parsed twice (pass 1 for the index, pass 3
+	** for their check), as before trees were kept */
+	cr_expect_eq(p.eng.parses, 6, "%zu parses", (size_t)p.eng.parses);
 	for (size_t i = 0; i < 3; i++)
 		cr_expect_eq(p.eng.files[i]->next, SL_NEXT_DONE_COMPACT);
 	done(&p);
