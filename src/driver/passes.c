@@ -9,14 +9,17 @@
 ** A streaming run (a lint without fixes) keeps no tree longer than one file's check, and each
 ** file's state (sl_file_next, engine.h) says what it needs next:
 **
-**   pass 1  reads every file and looks at the kinds its text names (no parse):
+**   pass 1  reads every file and looks at the kinds its text names (no parse), the run's own
+**           files first, then the context files (knowing whether their serving units count):
 **           - it may define a kind the index looks up: parsed now, digests of those objects
-**             kept (or, for a few, its whole tree), its serving facts gathered; checked in
-**             pass 3 (PARSE_LAST, or CHECK_LAST when it keeps its tree)
+**             kept (an object read with its lines: a copy of its document, the text kept), its
+**             serving facts gathered; checked in pass 3 (CHECK_KEPT within the budget below,
+**             else PARSE_LAST; CHECK_LAST when it keeps its whole tree: aliases)
 **           - it names a serving kind: parsed in pass 2 (PARSE)
 **           - it names neither: parsed in pass 3 (PARSE_LAST)
 **           a context file (never checked) is parsed at most once: in pass 1 when it may
-**           define a looked-up kind, else in pass 2 when it names a serving kind, else never
+**           define a looked-up kind (its other documents blanked: blank_unread), else in pass
+**           2 when it names a serving kind and a file of the run waits, else never
 **           then the index is built (objects and digests)
 **   pass 2  parses each PARSE file, gathers its serving facts and checks it, copies its
 **           findings out and lets its tree go (DONE_COMPACT); a file whose rules compare it with
@@ -38,6 +41,7 @@
 #include "lint/remap.h"
 #include "config/registry.h"
 #include "lint/suppress.h"
+#include "yaml/template.h"
 
 static void prepare_stream(sl_engine *e);
 static sl_err run_pass(sl_passes *p, int pass);
@@ -49,12 +53,9 @@ static sl_err build_serving_table(sl_engine *e);
 static sl_err sort_findings(sl_passes *p);
 static void count_inputs(sl_passes *p);
 
-/* The project's context files are parsed again in pass 2 only for their serving units, which
-** only a rule that compares a unit with every serving unit reads (waits_for_units): when no
-** file of the run names a kind such a rule may wait on (waits_on_kinds, under any of the run's
-** configs), they are done after pass 1. A pre-commit run over one file then reads the
-** project's texts and parses only what may define a looked-up kind. */
-static void skip_unneeded_context(sl_engine *e)
+/* The kinds whose units an enabled rule (under any of the run's configs) may check only once
+** every serving unit is known (waits_for_units, waits_on_kinds). */
+static uint64_t waiting_kinds(const sl_engine *e)
 {
 	uint64_t wait = 0;
 	for (size_t ri = 0; ri < sl_registry_n(); ri++) {
@@ -65,17 +66,19 @@ static void skip_unneeded_context(sl_engine *e)
 				wait |= r->waits_on_kinds ? r->waits_on_kinds(s->cfg) : ~(uint64_t)0;
 		}
 	}
-	e->waiting_kinds = wait;
-	if (e->keep_facts)
-		return;   /* a project read once: the runs that borrow it may need every unit */
-	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && (e->files[i]->kinds & wait))
-			return;
-	for (size_t i = 0; i < e->n_files; i++) {
-		sl_file *f = e->files[i];
-		if (f->context && (f->next == SL_NEXT_PARSE || f->next == SL_NEXT_PARSE_LAST))
-			f->next = SL_NEXT_DONE;
-	}
+	return wait;
+}
+
+/* The project's context files are parsed for their serving units only for a rule that compares
+** a unit with every serving unit (waits_for_units): when no file of the run names a kind such a
+** rule may wait on, they need only what may define a looked-up kind. Streamed, pass 1 looks at
+** the run's own files first and then decides (e->context_facts); a pre-commit run over one
+** file then parses only the documents of the project that may define a looked-up kind. */
+static void want_context_facts(sl_engine *e)
+{
+	e->context_facts = e->keep_facts;   /* a project read once: its borrowers may need them */
+	for (size_t i = 0; i < e->n_files && !e->context_facts; i++)
+		e->context_facts = !e->files[i]->context && (e->files[i]->kinds & e->waiting_kinds);
 }
 
 sl_err sl_passes_lint(sl_passes *p)
@@ -90,13 +93,16 @@ sl_err sl_passes_lint(sl_passes *p)
 		clock_gettime(CLOCK_REALTIME, &p->started);
 	count_inputs(p);
 	sl_err err;
+	e->waiting_kinds = e->deciding[2] = e->stream ? waiting_kinds(e) : 0;
+	/* streamed: the run's own files first, then the context files, knowing what they need */
+	if (e->stream && (err = run_pass(p, -1)))
+		return err;
+	want_context_facts(e);
 	if ((err = run_pass(p, 1)) || (err = drop_duplicates(e)))
 		return err;
 	count_inputs(p);   /* a file named twice is linted once */
 	if ((err = build_index(e)))
 		return err;
-	if (e->stream)
-		skip_unneeded_context(e);
 	/* a whole run gathered every serving unit's facts in pass 1, a streaming run in pass 2 */
 	if (!e->stream && (err = build_serving_table(e)))
 		return err;
@@ -212,7 +218,9 @@ static void *pass_worker(void *arg)
 		if (i >= e->n_files || atomic_load(&ps->err))
 			break;
 		sl_file *f = e->files[i];
-		if (pass_of((sl_file_next)f->next) != ps->pass)
+		/* pass -1: pass 1 over the run's own files only */
+		if (pass_of((sl_file_next)f->next) != (ps->pass < 0 ? 1 : ps->pass) ||
+		    (ps->pass < 0 && f->context))
 			continue;
 		sl_err err = step(e, f, &scratch);
 		bool done = f->next == SL_NEXT_DONE || f->next == SL_NEXT_DONE_COMPACT;
@@ -277,6 +285,52 @@ static sl_err parse_whole(sl_engine *e, sl_file *f)
 	return gather_facts(f);
 }
 
+/* True when the line at t[i..n) starts with the three bytes m and ends there or goes on with
+** a space, a tab or a line break: a document marker ("---", "..."). */
+static bool marker_line(const char *t, size_t i, size_t n, const char *m)
+{
+	return n - i >= 3 && memcmp(t + i, m, 3) == 0 &&
+	       (n - i == 3 || t[i + 3] == ' ' || t[i + 3] == '\t' || t[i + 3] == '\r' ||
+		t[i + 3] == '\n');
+}
+
+/* Blanks t[a..b) but for its line breaks, unless it names a kind the index looks up (or, with
+** facts, a serving kind). */
+static void blank_unless_read(const sl_engine *e, char *t, size_t a, size_t b, bool facts)
+{
+	uint64_t k = sl_kinds_named_in(t + a, b - a);
+	if (sl_index_may_define(k, t + a, b - a) || (facts && (k & e->deciding[1])))
+		return;
+	for (size_t i = a; i < b; i++)
+		if (t[i] != '\n' && t[i] != '\r')
+			t[i] = ' ';
+}
+
+/* A context file is read for what its documents that may define a looked-up kind hold (and,
+** with facts, its serving units): the others are blanked in its text before the parse, their
+** line breaks and every "---" kept, so the documents read keep their bytes, lines and indices
+** and cost libyaml a scan of blanks. A text that may hold a template marker (a template's
+** documents judge each other), or has a directive or a "..." line, is left whole. */
+static void blank_unread(const sl_engine *e, sl_file *f, bool facts)
+{
+	char *t = f->src->data;
+	size_t n = f->src->len;
+	if (sl_template_may_hold(t, 0, n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if ((i == 0 || t[i - 1] == '\n') && (t[i] == '%' || marker_line(t, i, n, "...")))
+			return;
+	}
+	size_t doc = 0;   /* where the document being looked at starts (after its "---") */
+	for (size_t i = 0; i < n; i++) {
+		if ((i == 0 || t[i - 1] == '\n') && marker_line(t, i, n, "---")) {
+			blank_unless_read(e, t, doc, i, facts);
+			doc = i + 3;
+		}
+	}
+	blank_unless_read(e, t, doc, n, facts);
+}
+
 /* Pass 1 of a streaming run: f read, and the kinds its text names decide what it needs (the
 ** table at the top). */
 static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
@@ -285,15 +339,20 @@ static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->next = SL_NEXT_DONE;   /* until it is read and looked at */
 	if (err || !f->src)
 		return err;
-	uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding, 2);
+	/* a file of the run's own: every kind a rule may wait on too (want_context_facts) */
+	uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding,
+						 f->context || !e->deciding[2] ? 2 : 3);
 	f->kinds = kinds;
+	bool facts = !f->context || e->context_facts;   /* its serving units' facts are needed */
 	if (!sl_index_may_define(kinds, f->src->data, f->src->len)) {
 		release(e, f);
 		/* a context file is parsed only for its serving units' facts (pass 2) */
-		f->next = kinds & e->deciding[1] ? SL_NEXT_PARSE
+		f->next = (kinds & e->deciding[1]) && facts ? SL_NEXT_PARSE
 			: f->context ? SL_NEXT_DONE : SL_NEXT_PARSE_LAST;
 		return SL_OK;
 	}
+	if (f->context)
+		blank_unread(e, f, facts);
 	/* a file to check in pass 3 is parsed into an arena of its own when the run's budget has
 	** room: kept, it is parsed only once */
 	bool own = !f->context && reserve(e, f);

@@ -145,7 +145,10 @@ typedef struct sl_engine {
 	_Atomic size_t parses;       /* sl_engine_parse calls (each file is parsed once if it can) */
 	uint64_t waiting_kinds;      /* streamed: kinds whose units an enabled rule may check only
 				        once every serving unit is known (waits_on_kinds) */
-	uint64_t deciding[2];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in) */
+	uint64_t deciding[3];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in),
+				        and waiting_kinds */
+	bool context_facts;          /* streamed: the context files' serving units' facts are needed
+				        (a file of the run's own names a waiting kind) */
 	sl_regex_budget regex_budget;   /* the run's, for declared rules' patterns (regex.h) */
 	sl_index index;
 	sl_index *views;             /* one per build: the plain files' facts and its own only (an

@@ -231,3 +231,50 @@ Test(passes, a_waiting_file_keeps_its_pass_2_tree)
 	free(reports[0]);
 	free(reports[1]);
 }
+
+static const char DEPLOYMENT[] =
+	"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
+	"    spec:\n      containers:\n        - name: web\n          image: web:1\n";
+
+/* The text of context file path after a streamed run of it and the file named (the run's own). */
+static char *context_text_after(const char *named_text, const char *context_text)
+{
+	sl_passes p;
+	setup(&p, true);
+	add_buffer(&p, "a-named.yaml", named_text);
+	add_buffer(&p, "b-context.yaml", context_text);
+	p.eng.files[1]->context = true;
+	cr_assert_eq(sl_passes_lint(&p), SL_OK);
+	cr_assert_not_null(p.eng.files[1]->src);
+	char *t = strdup(p.eng.files[1]->src->data);
+	cr_expect_eq(strlen(t), strlen(context_text), "the text changed its length");
+	for (size_t i = 0; t[i]; i++)
+		cr_expect(t[i] == context_text[i] || (t[i] == ' ' && context_text[i] != '\n'),
+			  "byte %zu is neither the text's nor a blank", i);
+	done(&p);
+	return t;
+}
+
+/* A context file is read for the documents that may define a looked-up kind: the others are
+** blanked before its parse (lines and "---" kept), its serving documents too unless a file of
+** the run waits for every serving unit; a text that may be a template is left whole. */
+Test(passes, a_context_file_parses_only_the_documents_it_is_read_for)
+{
+	char text[2048];
+	snprintf(text, sizeof text, "%s---\n%s---\n%s", DEPLOYMENT, PRIORITY_CLASSES, ISVC);
+	char *t = context_text_after(ISVC, text);
+	cr_expect_null(strstr(t, "Deployment"), "the Deployment was parsed");
+	cr_expect_null(strstr(t, "InferenceService"), "the InferenceService was parsed");
+	cr_expect_not_null(strstr(t, PRIORITY_CLASSES), "the PriorityClasses were blanked");
+	cr_expect_eq(strstr(t, "---\n") - t, strlen(DEPLOYMENT), "the first --- moved");
+	free(t);
+	t = context_text_after(JOB, text);   /* the Job waits: the serving units' facts count */
+	cr_expect_null(strstr(t, "Deployment"));
+	cr_expect_not_null(strstr(t, ISVC), "the InferenceService was blanked though the Job waits");
+	free(t);
+	char templ[2048];
+	snprintf(templ, sizeof templ, "%s---\n%s# {{ .Values.x }}\n", DEPLOYMENT, PRIORITY_CLASSES);
+	t = context_text_after(ISVC, templ);
+	cr_expect_str_eq(t, templ, "a text that may hold a template marker was blanked");
+	free(t);
+}
