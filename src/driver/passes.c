@@ -9,18 +9,25 @@
 ** A streaming run (a lint without fixes) keeps no tree longer than one file's check, and each
 ** file's state (sl_file_next, engine.h) says what it needs next:
 **
-**   pass 1  reads every file and looks at the kinds its text names (no parse):
+**   pass 1  reads every file and looks at the kinds its text names (no parse), the run's own
+**           files first, then the context files (knowing whether their serving units count):
 **           - it may define a kind the index looks up: parsed now, digests of those objects
-**             kept (or, for a few, its whole tree), its serving facts gathered; checked in
-**             pass 3 (PARSE_LAST, or CHECK_LAST when it keeps its tree)
+**             kept (an object read with its lines: a copy of its document, the text kept), its
+**             serving facts gathered; checked in pass 3 (CHECK_KEPT within the budget below,
+**             else PARSE_LAST; CHECK_LAST when it keeps its whole tree: aliases)
 **           - it names a serving kind: parsed in pass 2 (PARSE)
 **           - it names neither: parsed in pass 3 (PARSE_LAST)
+**           a context file (never checked) is parsed at most once: in pass 1 when it may
+**           define a looked-up kind (its other documents blanked: blank_unread), else in pass
+**           2 when it names a serving kind and a file of the run waits, else never
 **           then the index is built (objects and digests)
 **   pass 2  parses each PARSE file, gathers its serving facts and checks it, copies its
 **           findings out and lets its tree go (DONE_COMPACT); a file whose rules compare it with
 **           every serving unit waits for pass 3 instead (PARSE_LAST)
 **           then the serving table is built from every file's facts
-**   pass 3  checks the files that waited (parsed again unless they kept their tree)
+**   pass 3  checks the files that waited (parsed again unless they kept their tree); a file
+**           pass 1 parsed keeps its tree for this check (CHECK_KEPT) while the trees so kept
+**           fit in SL_KEPT_BUDGET (engine.h), and lets it go once checked
 **
 ** A whole run (fixes need every tree) parses every file in pass 1 (CHECK), builds the index
 ** and the serving table, and checks every file in pass 2 (DONE). */
@@ -34,6 +41,7 @@
 #include "lint/remap.h"
 #include "config/registry.h"
 #include "lint/suppress.h"
+#include "yaml/template.h"
 
 static void prepare_stream(sl_engine *e);
 static sl_err run_pass(sl_passes *p, int pass);
@@ -45,15 +53,10 @@ static sl_err build_serving_table(sl_engine *e);
 static sl_err sort_findings(sl_passes *p);
 static void count_inputs(sl_passes *p);
 
-/* The project's context files are parsed again in pass 2 only for their serving units, which
-** only a rule that compares a unit with every serving unit reads (waits_for_units): when no
-** file of the run names a kind such a rule may wait on (waits_on_kinds, under any of the run's
-** configs), they are done after pass 1. A pre-commit run over one file then reads the
-** project's texts and parses only what may define a looked-up kind. */
-static void skip_unneeded_context(sl_engine *e)
+/* The kinds whose units an enabled rule (under any of the run's configs) may check only once
+** every serving unit is known (waits_for_units, waits_on_kinds). */
+static uint64_t waiting_kinds(const sl_engine *e)
 {
-	if (e->keep_facts)
-		return;   /* a project read once: the runs that borrow it may need every unit */
 	uint64_t wait = 0;
 	for (size_t ri = 0; ri < sl_registry_n(); ri++) {
 		const struct sl_rule *r = sl_registry_at(ri)->rule;
@@ -63,14 +66,19 @@ static void skip_unneeded_context(sl_engine *e)
 				wait |= r->waits_on_kinds ? r->waits_on_kinds(s->cfg) : ~(uint64_t)0;
 		}
 	}
-	for (size_t i = 0; i < e->n_files; i++)
-		if (!e->files[i]->context && (e->files[i]->kinds & wait))
-			return;
-	for (size_t i = 0; i < e->n_files; i++) {
-		sl_file *f = e->files[i];
-		if (f->context && (f->next == SL_NEXT_PARSE || f->next == SL_NEXT_PARSE_LAST))
-			f->next = SL_NEXT_DONE;
-	}
+	return wait;
+}
+
+/* The project's context files are parsed for their serving units only for a rule that compares
+** a unit with every serving unit (waits_for_units): when no file of the run names a kind such a
+** rule may wait on, they need only what may define a looked-up kind. Streamed, pass 1 looks at
+** the run's own files first and then decides (e->context_facts); a pre-commit run over one
+** file then parses only the documents of the project that may define a looked-up kind. */
+static void want_context_facts(sl_engine *e)
+{
+	e->context_facts = e->keep_facts;   /* a project read once: its borrowers may need them */
+	for (size_t i = 0; i < e->n_files && !e->context_facts; i++)
+		e->context_facts = !e->files[i]->context && (e->files[i]->kinds & e->waiting_kinds);
 }
 
 sl_err sl_passes_lint(sl_passes *p)
@@ -78,19 +86,23 @@ sl_err sl_passes_lint(sl_passes *p)
 	sl_engine *e = &p->eng;
 	if (e->stream && !e->keep && !(e->keep = sl_arena_new()))
 		return SL_ENOMEM;
+	atomic_store(&e->kept_room, e->kept_budget);
 	prepare_stream(e);
 	p->done = 0;
 	if (!p->started.tv_sec)
 		clock_gettime(CLOCK_REALTIME, &p->started);
 	count_inputs(p);
 	sl_err err;
+	e->waiting_kinds = e->deciding[2] = e->stream ? waiting_kinds(e) : 0;
+	/* streamed: the run's own files first, then the context files, knowing what they need */
+	if (e->stream && (err = run_pass(p, -1)))
+		return err;
+	want_context_facts(e);
 	if ((err = run_pass(p, 1)) || (err = drop_duplicates(e)))
 		return err;
 	count_inputs(p);   /* a file named twice is linted once */
 	if ((err = build_index(e)))
 		return err;
-	if (e->stream)
-		skip_unneeded_context(e);
 	/* a whole run gathered every serving unit's facts in pass 1, a streaming run in pass 2 */
 	if (!e->stream && (err = build_serving_table(e)))
 		return err;
@@ -148,7 +160,7 @@ static int pass_of(sl_file_next n)
 	switch (n) {
 	case SL_NEXT_READ: return 1;
 	case SL_NEXT_CHECK: case SL_NEXT_PARSE: return 2;
-	case SL_NEXT_CHECK_LAST: case SL_NEXT_PARSE_LAST: return 3;
+	case SL_NEXT_CHECK_LAST: case SL_NEXT_CHECK_KEPT: case SL_NEXT_PARSE_LAST: return 3;
 	default: return 0;
 	}
 }
@@ -158,6 +170,8 @@ static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch);
 static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch);
 static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err);
 static sl_err parse_into(sl_engine *e, sl_file *f, sl_arena **scratch);
+static bool reserve(sl_engine *e, sl_file *f);
+static sl_err parse_own(sl_engine *e, sl_file *f);
 
 /* Does what f needs next, and moves it on. scratch is the thread's arena, which a streamed
 ** file is parsed into (and which it keeps when it keeps its tree). */
@@ -173,6 +187,8 @@ static sl_err step(sl_engine *e, sl_file *f, sl_arena **scratch)
 	case SL_NEXT_CHECK:
 	case SL_NEXT_CHECK_LAST:
 		return check(e, f, false, SL_OK);
+	case SL_NEXT_CHECK_KEPT:
+		return check(e, f, true, SL_OK);
 	case SL_NEXT_PARSE:
 		return parse_and_check(e, f, scratch);
 	case SL_NEXT_PARSE_LAST:
@@ -202,7 +218,9 @@ static void *pass_worker(void *arg)
 		if (i >= e->n_files || atomic_load(&ps->err))
 			break;
 		sl_file *f = e->files[i];
-		if (pass_of((sl_file_next)f->next) != ps->pass)
+		/* pass -1: pass 1 over the run's own files only */
+		if (pass_of((sl_file_next)f->next) != (ps->pass < 0 ? 1 : ps->pass) ||
+		    (ps->pass < 0 && f->context))
 			continue;
 		sl_err err = step(e, f, &scratch);
 		bool done = f->next == SL_NEXT_DONE || f->next == SL_NEXT_DONE_COMPACT;
@@ -238,8 +256,8 @@ static sl_err run_pass(sl_passes *p, int pass)
 
 static sl_err gather_facts(sl_file *f);
 static sl_err digest(sl_engine *e, sl_file *f, bool *keep);
-static void drop_tree(sl_file *f);
-static void release(sl_file *f);
+static void drop_tree(sl_engine *e, sl_file *f);
+static void release(sl_engine *e, sl_file *f);
 static sl_err compact(sl_engine *e, sl_file *f);
 
 /* Pass 1 of a whole run: f parsed and bound, its serving facts gathered; its tree stays. A
@@ -255,7 +273,7 @@ static sl_err parse_whole(sl_engine *e, sl_file *f)
 		uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding, 2);
 		if (!sl_index_may_define(kinds, f->src->data, f->src->len) &&
 		    !(kinds & e->deciding[1])) {
-			drop_tree(f);
+			drop_tree(e, f);
 			f->next = SL_NEXT_DONE;
 			return SL_OK;
 		}
@@ -267,6 +285,52 @@ static sl_err parse_whole(sl_engine *e, sl_file *f)
 	return gather_facts(f);
 }
 
+/* True when the line at t[i..n) starts with the three bytes m and ends there or goes on with
+** a space, a tab or a line break: a document marker ("---", "..."). */
+static bool marker_line(const char *t, size_t i, size_t n, const char *m)
+{
+	return n - i >= 3 && memcmp(t + i, m, 3) == 0 &&
+	       (n - i == 3 || t[i + 3] == ' ' || t[i + 3] == '\t' || t[i + 3] == '\r' ||
+		t[i + 3] == '\n');
+}
+
+/* Blanks t[a..b) but for its line breaks, unless it names a kind the index looks up (or, with
+** facts, a serving kind). */
+static void blank_unless_read(const sl_engine *e, char *t, size_t a, size_t b, bool facts)
+{
+	uint64_t k = sl_kinds_named_in(t + a, b - a);
+	if (sl_index_may_define(k, t + a, b - a) || (facts && (k & e->deciding[1])))
+		return;
+	for (size_t i = a; i < b; i++)
+		if (t[i] != '\n' && t[i] != '\r')
+			t[i] = ' ';
+}
+
+/* A context file is read for what its documents that may define a looked-up kind hold (and,
+** with facts, its serving units): the others are blanked in its text before the parse, their
+** line breaks and every "---" kept, so the documents read keep their bytes, lines and indices
+** and cost libyaml a scan of blanks. A text that may hold a template marker (a template's
+** documents judge each other), or has a directive or a "..." line, is left whole. */
+static void blank_unread(const sl_engine *e, sl_file *f, bool facts)
+{
+	char *t = f->src->data;
+	size_t n = f->src->len;
+	if (sl_template_may_hold(t, 0, n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if ((i == 0 || t[i - 1] == '\n') && (t[i] == '%' || marker_line(t, i, n, "...")))
+			return;
+	}
+	size_t doc = 0;   /* where the document being looked at starts (after its "---") */
+	for (size_t i = 0; i < n; i++) {
+		if ((i == 0 || t[i - 1] == '\n') && marker_line(t, i, n, "---")) {
+			blank_unless_read(e, t, doc, i, facts);
+			doc = i + 3;
+		}
+	}
+	blank_unless_read(e, t, doc, n, facts);
+}
+
 /* Pass 1 of a streaming run: f read, and the kinds its text names decide what it needs (the
 ** table at the top). */
 static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
@@ -275,27 +339,45 @@ static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->next = SL_NEXT_DONE;   /* until it is read and looked at */
 	if (err || !f->src)
 		return err;
-	uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding, 2);
+	/* a file of the run's own: every kind a rule may wait on too (want_context_facts) */
+	uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding,
+						 f->context || !e->deciding[2] ? 2 : 3);
 	f->kinds = kinds;
+	bool facts = !f->context || e->context_facts;   /* its serving units' facts are needed */
 	if (!sl_index_may_define(kinds, f->src->data, f->src->len)) {
-		release(f);
-		f->next = kinds & e->deciding[1] ? SL_NEXT_PARSE : SL_NEXT_PARSE_LAST;
+		release(e, f);
+		/* a context file is parsed only for its serving units' facts (pass 2) */
+		f->next = (kinds & e->deciding[1]) && facts ? SL_NEXT_PARSE
+			: f->context ? SL_NEXT_DONE : SL_NEXT_PARSE_LAST;
 		return SL_OK;
 	}
-	if ((err = parse_into(e, f, scratch)) || !f->src)
+	if (f->context)
+		blank_unread(e, f, facts);
+	/* a file to check in pass 3 is parsed into an arena of its own when the run's budget has
+	** room: kept, it is parsed only once */
+	bool own = !f->context && reserve(e, f);
+	if ((err = own ? parse_own(e, f) : parse_into(e, f, scratch)) || !f->src)
 		return err;
 	/* parsed once already: its digests and facts now, and its check in pass 3 */
 	bool keep = false;
 	if ((err = digest(e, f, &keep)) || (err = gather_facts(f))) {
-		f->arena = NULL;   /* the scratch arena: the worker frees it */
+		if (!own)
+			f->arena = NULL;   /* the scratch arena: the worker frees it */
 		return err;
 	}
-	if (keep) {
+	if (own && keep) {   /* the index reads its tree: kept anyway, not out of the budget */
+		atomic_fetch_add(&e->kept_room, (long long)f->kept_bytes);
+		f->kept_bytes = 0;
+		f->next = SL_NEXT_CHECK_LAST;
+	} else if (own) {
+		f->next = SL_NEXT_CHECK_KEPT;
+	} else if (keep) {
 		*scratch = NULL;   /* f keeps its tree, and the arena with it */
 		f->next = SL_NEXT_CHECK_LAST;
 	} else {
-		release(f);
-		f->next = SL_NEXT_PARSE_LAST;
+		release(e, f);
+		/* a context file is never checked: its digests and facts are all it gives */
+		f->next = f->context ? SL_NEXT_DONE : SL_NEXT_PARSE_LAST;
 	}
 	return SL_OK;
 }
@@ -305,11 +387,18 @@ static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
 ** (sl_engine_waits): then it lets its tree go and waits for pass 3. */
 static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
-	sl_err err = parse_into(e, f, scratch);
+	/* a file that names a kind whose units may wait is parsed into an arena of its own when
+	** the budget has room: if it waits, it keeps its tree for pass 3 */
+	bool own = !f->context && (f->kinds & e->waiting_kinds) && reserve(e, f);
+	sl_err err = own ? parse_own(e, f) : parse_into(e, f, scratch);
 	if (!err && f->src)
 		err = gather_facts(f);
-	if (!err && f->src && sl_engine_waits(e, f)) {
-		release(f);
+	if (!err && f->src && !f->context && sl_engine_waits(e, f)) {
+		if (own) {
+			f->next = SL_NEXT_CHECK_KEPT;
+			return SL_OK;
+		}
+		release(e, f);
 		f->next = SL_NEXT_PARSE_LAST;
 		return SL_OK;
 	}
@@ -349,8 +438,8 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 	bool compacted = !err && f->src && released;
 	if (compacted)
 		err = compact(e, f);
-	if (err && released)
-		f->arena = NULL;
+	if (err && released && !f->kept_bytes)
+		f->arena = NULL;   /* a scratch arena (a kept one is freed with f) */
 	f->next = compacted && !err ? SL_NEXT_DONE_COMPACT : SL_NEXT_DONE;
 	return err;
 }
@@ -369,17 +458,79 @@ static sl_err parse_into(sl_engine *e, sl_file *f, sl_arena **scratch)
 	return err;
 }
 
-/* Lets go of f's tree, and of its text when it can be read again; its arena, a thread's
-** scratch one, is reset for the next file. */
-static void drop_tree(sl_file *f)
+/* An arena of its own for a tree parsed from len bytes of text: sized for about 6 times the text
+** (5.9 times on the bench's small files, 4.5 to 8.5), which sl_arena_new_sized rounds up to a
+** power of two (up to a megabyte), its later chunks twice the one before. */
+static size_t own_chunk(size_t len)
 {
-	if (f->arena)
+	size_t chunk = 1024;
+	while (chunk < len * 6 && chunk < ((size_t)1 << 20))
+		chunk *= 2;
+	return chunk;
+}
+
+/* What such an arena holds once used bytes are handed out, the text and its line index with
+** it (the line index: one size_t per line, a line of about 30 bytes). */
+static size_t held(size_t len, size_t used, size_t lines)
+{
+	size_t chunk = own_chunk(len), total = chunk;
+	for (size_t next = 2 * chunk; total < used; next *= 2)
+		total += next;
+	return total + len + lines * sizeof(size_t) + 256;
+}
+
+/* True when the run's budget of kept trees has room for f's (its least: held), taken from it
+** (f->kept_bytes). */
+static bool reserve(sl_engine *e, sl_file *f)
+{
+	/* a file waiting for pass 2 let its text go: its size as read */
+	size_t len = f->src ? f->src->len : (size_t)f->stamp.size;
+	long long want = (long long)held(len, 0, len / 30);
+	if (atomic_fetch_sub(&e->kept_room, want) < want) {
+		atomic_fetch_add(&e->kept_room, want);
+		return false;
+	}
+	f->kept_bytes = (size_t)want;
+	return true;
+}
+
+/* Parses f into an arena of its own (reserve took its room), then counts what it holds as it
+** is. On an error its arena is freed with it. */
+static sl_err parse_own(sl_engine *e, sl_file *f)
+{
+	size_t len = f->src ? f->src->len : (size_t)f->stamp.size;
+	if (!(f->arena = sl_arena_new_sized(own_chunk(len))))
+		return SL_ENOMEM;
+	sl_err err = sl_engine_parse(e, f);
+	if (!f->src) {   /* it could not be read again */
+		sl_arena_free(f->arena);
+		f->arena = NULL;
+		atomic_fetch_add(&e->kept_room, (long long)f->kept_bytes);
+		f->kept_bytes = 0;
+		return err;
+	}
+	size_t used = held(f->src->len, sl_arena_used(f->arena), f->src->n_lines);
+	atomic_fetch_add(&e->kept_room, (long long)f->kept_bytes - (long long)used);
+	f->kept_bytes = used;
+	return err;
+}
+
+/* Lets go of f's tree, and of its text when it can be read again; its arena, a thread's
+** scratch one, is reset for the next file, one of its own (f->kept_bytes) freed and its room
+** given back. */
+static void drop_tree(sl_engine *e, sl_file *f)
+{
+	if (f->arena && f->kept_bytes) {
+		atomic_fetch_add(&e->kept_room, (long long)f->kept_bytes);
+		f->kept_bytes = 0;
+		sl_arena_free(f->arena);
+	} else if (f->arena)
 		sl_arena_reset(f->arena);
 	f->arena = NULL;
 	memset(&f->tree, 0, sizeof f->tree);
 	f->objects = NULL;
 	f->n_objects = 0;
-	if (f->on_disk) {
+	if (f->on_disk && !f->pinned) {
 		sl_source_free(f->src);
 		f->src = NULL;
 	}
@@ -387,16 +538,20 @@ static void drop_tree(sl_file *f)
 
 /* drop_tree, findings included (a streamed file's findings come back when it is parsed
 ** again). */
-static void release(sl_file *f)
+static void release(sl_engine *e, sl_file *f)
 {
 	f->n_findings = 0;
 	f->capped = false;
 	f->style_known = false;
-	drop_tree(f);
+	drop_tree(e, f);
 }
 
 /* Digests (sl_index_digest, in the keep arena) of f's objects the index wants; *keep when the
-** index must read f's tree itself (a kind it reads in place, or an object with aliases). */
+** index must read f's tree itself (an object with aliases, which no copy stands for). An
+** object the index reads in place with its lines (sl_index_needs_tree: a config-features
+** ConfigMap, a node pool) is a copy of its whole document whose positions are f's text, which
+** f then keeps for the run (pinned): a 4 MB file of CRDs that holds one such ConfigMap keeps
+** its text and that document, not its whole tree. */
 static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 {
 	sl_err err = SL_OK;
@@ -404,10 +559,6 @@ static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 		const sl_object *o = f->objects[j];
 		if (!sl_index_wants(o))
 			continue;
-		if (sl_index_needs_tree(o)) {
-			*keep = true;
-			continue;
-		}
 		const sl_object **nv = !sl_doubling_full(f->n_digests) ? f->digests
 			: sl_xrealloc(f->digests, sl_doubling_cap(f->n_digests) * sizeof *nv);
 		if (!nv)
@@ -416,7 +567,12 @@ static sl_err digest(sl_engine *e, sl_file *f, bool *keep)
 		pthread_mutex_lock(&e->keep_lock);
 		err = sl_index_digest(o, f->scope->cfg, e->keep, &f->digests[f->n_digests]);
 		pthread_mutex_unlock(&e->keep_lock);
-		if (!err && f->digests[f->n_digests])
+		const sl_object *d = err ? NULL : f->digests[f->n_digests];
+		if (d && sl_index_needs_tree(o)) {
+			((sl_doc *)d->doc)->src = f->src;   /* made in the keep arena: ours to set */
+			f->pinned = true;
+		}
+		if (d)
 			f->n_digests++;
 		else
 			*keep = true;   /* no digest (aliases): the index reads the tree itself */
@@ -507,7 +663,7 @@ static sl_err compact(sl_engine *e, sl_file *f)
 	free(f->findings);
 	f->findings = ptrs;
 	f->cap_findings = f->n_findings;
-	drop_tree(f);
+	drop_tree(e, f);
 	return SL_OK;
 }
 
@@ -789,6 +945,7 @@ sl_err sl_passes_init(sl_passes *p, const sl_config *cfg, const sl_run_options *
 {
 	p->eng.cfg = cfg;
 	p->eng.stream = opts && opts->low_memory;
+	p->eng.kept_budget = SL_KEPT_BUDGET;
 	pthread_mutex_init(&p->eng.keep_lock, NULL);
 	pthread_mutex_init(&p->progress_lock, NULL);
 	p->progress = opts ? opts->progress : NULL;

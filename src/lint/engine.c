@@ -444,6 +444,7 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 	sl_err err = sl_engine_read(f, false);
 	if (err || !f->src || (err = sl_source_index(f->src)))
 		return err;
+	atomic_fetch_add_explicit(&e->parses, 1, memory_order_relaxed);
 	/* The caller's (empty) arena, a thread's scratch one when streaming; else a new arena whose
 	** first chunk suits the file: its tree and objects take about 7-8 times the text. */
 	if (!f->arena && !(f->arena = sl_arena_new_sized(f->src->len * 8)))

@@ -6,6 +6,7 @@
 #define SL_ENGINE_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include "schedlint/lint.h"
 #include "util/arena.h"
 #include "util/regex.h"
@@ -59,6 +60,8 @@ typedef enum sl_file_next {
 	SL_NEXT_CHECK,           /* pass 2: check it (a whole run: its tree is here) */
 	SL_NEXT_PARSE,           /* pass 2: parse it again, gather its serving facts, check it */
 	SL_NEXT_CHECK_LAST,      /* pass 3: check it (it kept its tree: the index reads it) */
+	SL_NEXT_CHECK_KEPT,      /* pass 3: check the tree pass 1 parsed, kept in an arena of its
+				    own within the run's budget (the index reads its digests) */
 	SL_NEXT_PARSE_LAST,      /* pass 3: parse it again and check it */
 	SL_NEXT_DONE,            /* nothing: checked, or it could not be read */
 	SL_NEXT_DONE_COMPACT     /* nothing: checked, its tree let go and its findings copied to the
@@ -108,6 +111,12 @@ typedef struct sl_file {
 	bool borrowed;               /* a context file of a project read once (sl_run_use_project):
 				        its digests and facts are that run's, never freed here */
 	uint64_t kinds;              /* streamed: the kinds its text names (sl_kinds_named_in) */
+	bool pinned;                 /* streamed: the index holds copies of its documents whose
+				        positions are in its text (sl_index_needs_tree), which it
+				        keeps for the run */
+	size_t kept_bytes;           /* streamed: not 0 while it holds an arena of its own, which
+				        with its text counts this much against the run's budget
+				        (SL_KEPT_BUDGET): a tree kept for its check (CHECK_KEPT) */
 	bool partial;                /* used by a kustomization (a patch, a built resource): not
 				        linted on its own, never read for facts */
 	struct sl_kustomize_build *build;   /* the text of a kustomization's build: its
@@ -130,7 +139,16 @@ typedef struct sl_engine {
 	sl_arena *keep;              /* streamed: what outlives the trees (findings), one arena
 				        so the heap does not fragment; under keep_lock */
 	pthread_mutex_t keep_lock;
-	uint64_t deciding[2];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in) */
+	long long kept_budget;       /* streamed: the most the trees kept for pass 3 may take
+				        (SL_KEPT_BUDGET; 0: none is kept, each is parsed again) */
+	_Atomic long long kept_room; /* what is left of it while the passes run */
+	_Atomic size_t parses;       /* sl_engine_parse calls (each file is parsed once if it can) */
+	uint64_t waiting_kinds;      /* streamed: kinds whose units an enabled rule may check only
+				        once every serving unit is known (waits_on_kinds) */
+	uint64_t deciding[3];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in),
+				        and waiting_kinds */
+	bool context_facts;          /* streamed: the context files' serving units' facts are needed
+				        (a file of the run's own names a waiting kind) */
 	sl_regex_budget regex_budget;   /* the run's, for declared rules' patterns (regex.h) */
 	sl_index index;
 	sl_index *views;             /* one per build: the plain files' facts and its own only (an
@@ -142,6 +160,11 @@ typedef struct sl_engine {
 	struct sl_helm *helm;        /* --helm-chart: the inputs are its rendered output (helm.h) */
 	struct sl_kustomize *kust;   /* the kustomizations built (kustomize.h) */
 } sl_engine;
+
+/* The most a streaming run keeps of the trees (and texts) pass 1 parsed for the index, so
+** that pass 3 checks them without parsing them again: a few megabytes, next to the tree of the
+** largest file a pass holds anyway; a file beyond it is parsed again. */
+#define SL_KEPT_BUDGET ((long long)16 << 20)
 
 /* What a rule sees (rule.h's sl_ctx): the file, the object and unit under check and the running
 ** rule; sl_engine_check fills it, the SDK (sdk.c) reads it. */

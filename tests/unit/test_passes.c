@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_passes.c: the passes of a lint run (src/driver/passes.c) move every file to a state that needs
-** nothing more: streamed, the files whose trees went have their findings compacted and the file
-** whose tree the index reads (Knative's config-features) keeps it; a whole run keeps every tree,
+** nothing more: streamed, every file has its findings compacted, each parsed once while the
+** budget of kept trees has room (again beyond it, with the same findings), a context file at
+** most once, and the index reads copies (Knative's config-features: a copy of its document,
+** its file's text kept for the positions); a whole run keeps every tree,
 ** and forgetting sends every readable file back to pass 1. A batch Job in a file of its own is
 ** still compared with the serving units of the other files (pass 3, once they are all known). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 #include "driver/passes.h"
 
@@ -35,13 +38,22 @@ static void add_buffer(sl_passes *p, const char *path, const char *text)
 	f->src->owner = f;
 }
 
-/* p set up and linted over the four buffers and a path that does not exist (in path order). */
-static void lint(sl_passes *p, bool stream)
+static const char CONFIGMAP[] =
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: chat-settings\ndata:\n  port: \"80\"\n";
+
+static void setup(sl_passes *p, bool stream)
 {
 	memset(p, 0, sizeof *p);
 	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
 	sl_run_options o = {.version = SL_RUN_OPTIONS_VERSION, .low_memory = stream, .jobs = 2};
 	cr_assert_eq(sl_passes_init(p, cfg, &o, NULL), SL_OK);
+}
+
+/* p set up and linted over the four buffers and a path that does not exist (in path order). */
+static void lint_budget(sl_passes *p, bool stream, long long budget)
+{
+	setup(p, stream);
+	p->eng.kept_budget = budget;
 	add_buffer(p, "a-priority.yaml", PRIORITY_CLASSES);
 	add_buffer(p, "b-job.yaml", JOB);
 	add_buffer(p, "c-isvc.yaml", ISVC);
@@ -51,6 +63,11 @@ static void lint(sl_passes *p, bool stream)
 	missing->on_disk = true;
 	cr_assert_eq(sl_passes_lint(p), SL_OK);
 	cr_assert_eq(p->eng.n_files, 5);
+}
+
+static void lint(sl_passes *p, bool stream)
+{
+	lint_budget(p, stream, SL_KEPT_BUDGET);
 }
 
 static void done(sl_passes *p)
@@ -68,23 +85,102 @@ static bool has_finding(const sl_passes *p, const char *path, const char *rule)
 	return false;
 }
 
-Test(passes, streamed_every_file_ends_done_and_only_the_index_keeps_a_tree)
+Test(passes, streamed_every_file_ends_done_and_the_index_keeps_copies)
 {
 	sl_passes p;
 	lint(&p, true);
 	sl_file **f = p.eng.files;
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		cr_expect_eq(f[i]->next, SL_NEXT_DONE_COMPACT, "%s: state %d", f[i]->path, f[i]->next);
 		cr_expect_eq(f[i]->n_objects, 0, "%s kept its objects", f[i]->path);
 		cr_expect_null(f[i]->arena, "%s kept its arena", f[i]->path);
 	}
-	cr_expect_eq(f[3]->next, SL_NEXT_DONE, "config-features: state %d", f[3]->next);
-	cr_expect_eq(f[3]->n_objects, 1, "config-features keeps its tree for the index");
+	/* config-features, which the index reads with its lines: a copy of its document, whose
+	** positions are the file's text, kept for the run */
+	cr_expect_eq(f[3]->n_digests, 1);
+	cr_expect(f[3]->pinned, "config-features let its text go");
+	cr_expect(f[3]->n_digests && f[3]->digests[0]->doc->src == f[3]->src);
+	cr_expect(!f[0]->pinned && !f[2]->pinned);
 	cr_expect_eq(f[4]->next, SL_NEXT_DONE, "the missing file: state %d", f[4]->next);
 	cr_expect_not_null(f[4]->error);
 	cr_expect(has_finding(&p, "b-job.yaml", "batch-outranks-serving"),
 		  "the Job was checked before the serving units were all known");
+	/* each file parsed once: the PriorityClasses, parsed in pass 1 for the index, keep their
+	** tree for their check in pass 3 */
+	cr_expect_eq(p.eng.parses, 4, "%zu parses of 4 files", (size_t)p.eng.parses);
+	cr_expect_eq(p.eng.kept_room, SL_KEPT_BUDGET, "the kept trees' room was not given back");
 	done(&p);
+}
+
+/* The findings of p, one line each (path, line, column, rule, message). */
+static char *report(const sl_passes *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	cr_assert_not_null(m);
+	for (size_t i = 0; i < p->n_sorted; i++) {
+		const sl_finding *x = &p->sorted[i]->pub;
+		fprintf(m, "%s:%u:%u %s %s\n", x->path, x->line, x->column, x->rule, x->message);
+	}
+	fclose(m);
+	return buf;
+}
+
+Test(passes, streamed_without_room_parses_again_and_finds_the_same)
+{
+	sl_passes p;
+	lint(&p, true);
+	char *kept = report(&p);
+	done(&p);
+	lint_budget(&p, true, 0);
+	char *again = report(&p);
+	/* the PriorityClasses and config-features parsed twice (pass 1 for the index, pass 3
+	** for their check), as before trees were kept */
+	cr_expect_eq(p.eng.parses, 6, "%zu parses", (size_t)p.eng.parses);
+	for (size_t i = 0; i < 3; i++)
+		cr_expect_eq(p.eng.files[i]->next, SL_NEXT_DONE_COMPACT);
+	done(&p);
+	lint(&p, false);
+	char *whole = report(&p);
+	done(&p);
+	cr_expect(kept[0], "no finding at all");
+	cr_expect_str_eq(again, kept);
+	cr_expect_str_eq(whole, kept, "streaming changed the findings");
+	free(kept);
+	free(again);
+	free(whole);
+}
+
+/* The pre-commit case: the project's other files are context, read for facts only. Each is
+** parsed at most once: a PriorityClass file in pass 1 (the index), a serving file in pass 2
+** (its units' facts, since the named Job waits for them), a file of neither never; and the Job
+** named alone finds what it finds in a whole run of the same files. */
+Test(passes, a_context_file_is_parsed_at_most_once)
+{
+	static const char *const paths[] = {"a-priority.yaml", "b-job.yaml", "c-isvc.yaml",
+					    "e-settings.yaml"};
+	static const char *const texts[] = {PRIORITY_CLASSES, JOB, ISVC, CONFIGMAP};
+	char *reports[2];
+	for (int stream = 0; stream < 2; stream++) {
+		sl_passes p;
+		setup(&p, stream);
+		for (size_t i = 0; i < 4; i++) {
+			add_buffer(&p, paths[i], texts[i]);
+			p.eng.files[i]->context = i != 1;
+		}
+		cr_assert_eq(sl_passes_lint(&p), SL_OK);
+		if (stream)
+			cr_expect_eq(p.eng.parses, 3, "%zu parses", (size_t)p.eng.parses);
+		cr_expect(has_finding(&p, "b-job.yaml", "batch-outranks-serving"));
+		for (size_t i = 0; i < p.n_sorted; i++)
+			cr_expect_str_eq(p.sorted[i]->pub.path, "b-job.yaml", "a context file reported");
+		reports[stream] = report(&p);
+		done(&p);
+	}
+	cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
+	free(reports[0]);
+	free(reports[1]);
 }
 
 Test(passes, whole_run_keeps_every_tree_and_forgetting_starts_over)
@@ -106,4 +202,79 @@ Test(passes, whole_run_keeps_every_tree_and_forgetting_starts_over)
 	cr_assert_eq(sl_passes_lint(&p), SL_OK);
 	cr_expect_eq(p.n_sorted, n, "a second lint of the same text found %zu, not %zu", p.n_sorted, n);
 	done(&p);
+}
+
+/* A file that names a serving kind is parsed in pass 2; when its Job waits for every serving
+** unit, it keeps that tree for pass 3 instead of being parsed again, and finds the same. */
+Test(passes, a_waiting_file_keeps_its_pass_2_tree)
+{
+	char mixed[sizeof JOB + sizeof ISVC + 8];
+	snprintf(mixed, sizeof mixed, "%s---\n%s", JOB, ISVC);
+	char *reports[2];
+	for (int stream = 0; stream < 2; stream++) {
+		sl_passes p;
+		setup(&p, stream);
+		add_buffer(&p, "a-priority.yaml", PRIORITY_CLASSES);
+		add_buffer(&p, "b-mixed.yaml", mixed);
+		cr_assert_eq(sl_passes_lint(&p), SL_OK);
+		if (stream) {
+			cr_expect_eq(p.eng.parses, 2, "%zu parses", (size_t)p.eng.parses);
+			cr_expect_eq(p.eng.files[1]->next, SL_NEXT_DONE_COMPACT);
+			cr_expect_null(p.eng.files[1]->arena);
+			cr_expect_eq(p.eng.kept_room, SL_KEPT_BUDGET);
+		}
+		cr_expect(has_finding(&p, "b-mixed.yaml", "batch-outranks-serving"));
+		reports[stream] = report(&p);
+		done(&p);
+	}
+	cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
+	free(reports[0]);
+	free(reports[1]);
+}
+
+static const char DEPLOYMENT[] =
+	"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
+	"    spec:\n      containers:\n        - name: web\n          image: web:1\n";
+
+/* The text of context file path after a streamed run of it and the file named (the run's own). */
+static char *context_text_after(const char *named_text, const char *context_text)
+{
+	sl_passes p;
+	setup(&p, true);
+	add_buffer(&p, "a-named.yaml", named_text);
+	add_buffer(&p, "b-context.yaml", context_text);
+	p.eng.files[1]->context = true;
+	cr_assert_eq(sl_passes_lint(&p), SL_OK);
+	cr_assert_not_null(p.eng.files[1]->src);
+	char *t = strdup(p.eng.files[1]->src->data);
+	cr_expect_eq(strlen(t), strlen(context_text), "the text changed its length");
+	for (size_t i = 0; t[i]; i++)
+		cr_expect(t[i] == context_text[i] || (t[i] == ' ' && context_text[i] != '\n'),
+			  "byte %zu is neither the text's nor a blank", i);
+	done(&p);
+	return t;
+}
+
+/* A context file is read for the documents that may define a looked-up kind: the others are
+** blanked before its parse (lines and "---" kept), its serving documents too unless a file of
+** the run waits for every serving unit; a text that may be a template is left whole. */
+Test(passes, a_context_file_parses_only_the_documents_it_is_read_for)
+{
+	char text[2048];
+	snprintf(text, sizeof text, "%s---\n%s---\n%s", DEPLOYMENT, PRIORITY_CLASSES, ISVC);
+	char *t = context_text_after(ISVC, text);
+	cr_expect_null(strstr(t, "Deployment"), "the Deployment was parsed");
+	cr_expect_null(strstr(t, "InferenceService"), "the InferenceService was parsed");
+	cr_expect_not_null(strstr(t, PRIORITY_CLASSES), "the PriorityClasses were blanked");
+	cr_expect_eq(strstr(t, "---\n") - t, strlen(DEPLOYMENT), "the first --- moved");
+	free(t);
+	t = context_text_after(JOB, text);   /* the Job waits: the serving units' facts count */
+	cr_expect_null(strstr(t, "Deployment"));
+	cr_expect_not_null(strstr(t, ISVC), "the InferenceService was blanked though the Job waits");
+	free(t);
+	char templ[2048];
+	snprintf(templ, sizeof templ, "%s---\n%s# {{ .Values.x }}\n", DEPLOYMENT, PRIORITY_CLASSES);
+	t = context_text_after(ISVC, templ);
+	cr_expect_str_eq(t, templ, "a text that may hold a template marker was blanked");
+	free(t);
 }
