@@ -113,10 +113,9 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		malformed = true;
 	if (n == 0 && (n_containers > 0 || malformed))
 		return SL_OK;   /* a custom predictor (its first container), or schema-type's case */
-	const char *label = sl_ctx_label(ctx, u);
 	if (n == 0) {
 		sl_report *r = sl_report_key(ctx, comp, "%s has no implementation (no framework key, "
-					     "model or containers)", label);
+					     "model or containers)", sl_ctx_label(ctx, u));
 		sl_report_note(ctx, r, "KServe's webhook rejects it: \"exactly one of [...] must be "
 			       "specified in PredictorSpec\". Add model (modelFormat and storageUri), a "
 			       "framework key such as sklearn, or containers.");
@@ -124,6 +123,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	}
 	if (n == 1)
 		return SL_OK;
+	const char *label = sl_ctx_label(ctx, u);   /* a finding follows, most likely */
 	/* The stable predictor outside ModelMesh: the defaulting webhook turns the first framework
 	** key into model, replacing the author's model. */
 	bool defaulted = u->role == SL_ROLE_PREDICTOR && n_framework > 0 &&

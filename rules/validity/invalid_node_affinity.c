@@ -131,9 +131,19 @@ static const char *problem_path(sl_ctx *ctx, const char *prefix, const sl_k8s_pr
 	return sl_arena_printf(sl_ctx_arena(ctx), "%s.%s", prefix, sl_k8s_field_name(p->api_field));
 }
 
-/* Checks the matchExpressions (fields false) or matchFields (fields true) of term. */
+/* The path of term i of the required terms or of the preferred ones, for a finding's message
+** (made only then: most terms have none). */
+static const char *term_path(sl_ctx *ctx, bool required, size_t i)
+{
+	return required ? sl_arena_printf(sl_ctx_arena(ctx), "nodeSelectorTerms[%zu]", i)
+			: sl_arena_printf(sl_ctx_arena(ctx), "preferredDuringSchedulingIgnoredDuring"
+					  "Execution[%zu].preference", i);
+}
+
+/* Checks the matchExpressions (fields false) or matchFields (fields true) of term, the
+** term_i-th required or preferred one. */
 static sl_err check_list(sl_ctx *ctx, const sl_unit *u, const sl_node *term, bool fields,
-			 bool required, const char *term_path)
+			 bool required, size_t term_i)
 {
 	const char *list = fields ? "matchFields" : "matchExpressions";
 	const sl_node *exprs = sl_map_get(term, list);
@@ -146,9 +156,8 @@ static sl_err check_list(sl_ctx *ctx, const sl_unit *u, const sl_node *term, boo
 			return SL_ENOMEM;
 		if (req_templated(&r))
 			continue;
-		const char *prefix = sl_arena_printf(sl_ctx_arena(ctx), "%s.%s[%zu]", term_path, list, i);
-		if (!prefix)
-			return SL_ENOMEM;
+#define PREFIX sl_arena_printf(sl_ctx_arena(ctx), "%s.%s[%zu]", term_path(ctx, required, term_i), \
+			       list, i)
 		sl_k8s_problem probs[8];
 		size_t n = fields ? sl_k8s_field_requirement_validate(&r, probs, 8)
 				  : sl_k8s_requirement_validate(&r, required, probs, 8);
@@ -158,7 +167,7 @@ static sl_err check_list(sl_ctx *ctx, const sl_unit *u, const sl_node *term, boo
 			const sl_k8s_problem *p = &probs[j];
 			const sl_node *at = problem_node(e, p);
 			sl_report *rep = sl_report_rejected(ctx, at, sl_ctx_label(ctx, u),
-							    problem_path(ctx, prefix, p), p->message);
+							    problem_path(ctx, PREFIX, p), p->message);
 			if (!rep || p->field != SL_K8S_F_OPERATOR || !r.op.n ||
 			    at->type != SL_NODE_SCALAR)
 				continue;
@@ -181,7 +190,7 @@ static sl_err check_list(sl_ctx *ctx, const sl_unit *u, const sl_node *term, boo
 		const sl_node *vals = sl_map_get(e, "values");
 		const sl_node *at = sl_seq_n(vals) == 1 ? sl_seq_item(vals, 0) : vals ? vals : e;
 		sl_report *rep = sl_report_at(ctx, at, "%s: %s: the scheduler cannot parse this "
-					      "requirement%s", sl_ctx_label(ctx, u), prefix,
+					      "requirement%s", sl_ctx_label(ctx, u), PREFIX,
 					      required ? ", so the term never matches a node" : "");
 		sl_report_note(ctx, rep, "The API server accepts it, but the scheduler's parser says: "
 			       "\"%s\".", msg);
@@ -192,30 +201,27 @@ static sl_err check_list(sl_ctx *ctx, const sl_unit *u, const sl_node *term, boo
 	}
 	return SL_OK;
 }
+#undef PREFIX
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_node *na = sl_map_get(u->affinity, "nodeAffinity");
 	if (!na || na->type != SL_NODE_MAP)
 		return SL_OK;
-	const char *label = sl_ctx_label(ctx, u);
 	const sl_node *req = sl_map_get(na, "requiredDuringSchedulingIgnoredDuringExecution");
 	if (req && req->type == SL_NODE_MAP) {
 		const sl_node *terms = sl_map_get(req, "nodeSelectorTerms");
 		if (sl_seq_n(terms) == 0 && (!terms || terms->type == SL_NODE_SEQ ||
 					     sl_scalar_type(terms) == SL_Y_NULL)) {
-			sl_report_rejected(ctx, terms ? terms : sl_node_key(req), label,
+			sl_report_rejected(ctx, terms ? terms : sl_node_key(req), sl_ctx_label(ctx, u),
 					   "nodeSelectorTerms", "Required value: must have at least one "
 					   "node selector term");
 		}
 		for (size_t i = 0; i < sl_seq_n(terms); i++) {
 			const sl_node *t = sl_seq_item(terms, i);
-			const char *path = sl_arena_printf(sl_ctx_arena(ctx), "nodeSelectorTerms[%zu]", i);
-			if (!path)
-				return SL_ENOMEM;
-			sl_err err = check_list(ctx, u, t, false, true, path);
+			sl_err err = check_list(ctx, u, t, false, true, i);
 			if (!err)
-				err = check_list(ctx, u, t, true, true, path);
+				err = check_list(ctx, u, t, true, true, i);
 			if (err)
 				return err;
 		}
@@ -225,29 +231,23 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const sl_node *w = sl_seq_item(pref, i);
 		if (!w || w->type != SL_NODE_MAP)
 			continue;
-		const char *path = sl_arena_printf(sl_ctx_arena(ctx),
-			"preferredDuringSchedulingIgnoredDuringExecution[%zu]", i);
-		if (!path)
-			return SL_ENOMEM;
 		const sl_node *wn = sl_map_get(w, "weight");
 		long long weight = 0;
 		bool known = !wn || sl_scalar_type(wn) == SL_Y_NULL || sl_scalar_int(wn, &weight);
 		if (known && (weight < 1 || weight > 100)) {
 			sl_report *r = sl_report_rejected(
-				ctx, wn && sl_scalar_type(wn) != SL_Y_NULL ? wn : w, label,
-				sl_arena_printf(sl_ctx_arena(ctx), "%s.weight", path),
+				ctx, wn && sl_scalar_type(wn) != SL_Y_NULL ? wn : w, sl_ctx_label(ctx, u),
+				sl_arena_printf(sl_ctx_arena(ctx), "preferredDuringSchedulingIgnoredDuring"
+						"Execution[%zu].weight", i),
 				sl_arena_printf(sl_ctx_arena(ctx), "Invalid value: %lld: must be in the "
 						"range 1-100", weight));
 			if (!wn || sl_scalar_type(wn) == SL_Y_NULL)
 				sl_report_note(ctx, r, "weight is missing, so it is 0.");
 		}
 		const sl_node *p = sl_map_get(w, "preference");
-		const char *ppath = sl_arena_printf(sl_ctx_arena(ctx), "%s.preference", path);
-		if (!ppath)
-			return SL_ENOMEM;
-		sl_err err = check_list(ctx, u, p, false, false, ppath);
+		sl_err err = check_list(ctx, u, p, false, false, i);
 		if (!err)
-			err = check_list(ctx, u, p, true, false, ppath);
+			err = check_list(ctx, u, p, true, false, i);
 		if (err)
 			return err;
 	}

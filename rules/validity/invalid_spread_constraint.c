@@ -69,9 +69,13 @@ static const char *field_str(const sl_node *map, const char *key, const sl_node 
 	return n->u.scalar.s;
 }
 
+/* What a finding names, made only when one is reported (most units have none): the unit's
+** label and the constraint's path. */
+#define LABEL sl_ctx_label(ctx, u)
+#define FIELD(f) sl_arena_printf(a, "topologySpreadConstraints[%zu]." f, i)
+
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const char *label = sl_ctx_label(ctx, u);
 	size_t n = sl_seq_n(u->topology_spread);
 	for (size_t i = 0; i < n; i++) {
 		const sl_node *c = sl_seq_item(u->topology_spread, i);
@@ -86,23 +90,21 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			continue;
 		long long v = 0;
 		sl_arena *a = sl_ctx_arena(ctx);
-		const char *path = sl_arena_printf(a, "topologySpreadConstraints[%zu]", i);
-#define FIELD(f) sl_arena_printf(a, "%s." f, path)
 		if (!skew_n || (sl_scalar_int(skew_n, &v) && v <= 0)) {
 			sl_report *r = sl_report_rejected(
-				ctx, skew_n ? skew_n : c, label, FIELD("maxSkew"),
+				ctx, skew_n ? skew_n : c, LABEL, FIELD("maxSkew"),
 				sl_arena_printf(a, "Invalid value: %lld: must be greater than zero", v));
 			if (!skew_n)
 				sl_report_note(ctx, r, "maxSkew is missing, so it is 0.");
 		}
 		char msg[1024];
 		if (!*key) {
-			sl_report_rejected(ctx, key_n ? key_n : c, label, FIELD("topologyKey"),
+			sl_report_rejected(ctx, key_n ? key_n : c, LABEL, FIELD("topologyKey"),
 					   "Required value: can not be empty");
 		} else if (sl_k8s_check_qualified_name(key, strlen(key), msg, sizeof msg) > 0) {
 			bool hard = strcmp(when, "DoNotSchedule") == 0;
-			sl_report *r = sl_report_at(ctx, key_n, "%s: %s.topologyKey \"%s\" is not a valid "
-						    "label key, so %s", label, path, key,
+			sl_report *r = sl_report_at(ctx, key_n, "%s: topologySpreadConstraints[%zu].topologyKey "
+						    "\"%s\" is not a valid label key, so %s", LABEL, i, key,
 						    hard ? "the pod never schedules"
 							 : "the constraint has no effect");
 			sl_report_note(ctx, r, "The API server accepts it, but no node can carry that "
@@ -110,7 +112,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 				       hard ? ": every node fails the spread filter" : "");
 		}
 		if (strcmp(when, "DoNotSchedule") != 0 && strcmp(when, "ScheduleAnyway") != 0)
-			sl_report_rejected(ctx, when_n ? when_n : c, label, FIELD("whenUnsatisfiable"),
+			sl_report_rejected(ctx, when_n ? when_n : c, LABEL, FIELD("whenUnsatisfiable"),
 					   sl_arena_printf(a, "Unsupported value: \"%s\": supported values: "
 							   "\"DoNotSchedule\", \"ScheduleAnyway\"", when));
 		for (size_t j = 0; j < i; j++) {
@@ -120,22 +122,23 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 			const sl_node *ek, *ew;
 			if (strcmp(field_str(e, "topologyKey", &ek), key) == 0 &&
 			    strcmp(field_str(e, "whenUnsatisfiable", &ew), when) == 0) {
-				sl_report *r = sl_report_at(ctx, key_n ? key_n : c, "%s: %s repeats "
+				sl_report *r = sl_report_at(ctx, key_n ? key_n : c, "%s: "
+							    "topologySpreadConstraints[%zu] repeats "
 							    "topologySpreadConstraints[%zu] ({%s, %s})",
-							    label, path, j, key, when);
-				sl_report_note(ctx, r, "The API server rejects it: \"%s: {topologyKey, "
-					       "whenUnsatisfiable}: Duplicate value: \\\"{%s, %s}\\\"\".",
-					       path, key, when);
+							    LABEL, i, j, key, when);
+				sl_report_note(ctx, r, "The API server rejects it: \"topologySpreadConstraints"
+					       "[%zu]: {topologyKey, whenUnsatisfiable}: Duplicate value: "
+					       "\\\"{%s, %s}\\\"\".", i, key, when);
 				break;
 			}
 		}
 		if (min_n && sl_scalar_int(min_n, &v)) {
 			if (v <= 0)
-				sl_report_rejected(ctx, min_n, label, FIELD("minDomains"),
+				sl_report_rejected(ctx, min_n, LABEL, FIELD("minDomains"),
 						   sl_arena_printf(a, "Invalid value: %lld: must be greater "
 								   "than zero", v));
 			if (strcmp(when, "DoNotSchedule") != 0)
-				sl_report_rejected(ctx, min_n, label, FIELD("minDomains"),
+				sl_report_rejected(ctx, min_n, LABEL, FIELD("minDomains"),
 						   sl_arena_printf(a, "Invalid value: %lld: can only use "
 								   "minDomains if whenUnsatisfiable="
 								   "DoNotSchedule, not %s", v, when));
@@ -144,6 +147,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	return SL_OK;
 }
 #undef FIELD
+#undef LABEL
 
 SL_RULE(invalid_spread_constraint, .id = "invalid-spread-constraint", .category = "validity",
 	.summary = "A topologySpreadConstraints entry the API server rejects or no node can satisfy",

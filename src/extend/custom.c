@@ -15,12 +15,17 @@
 #include "util/arena.h"
 #include "extend/custom.h"
 #include "util/regex.h"
+#include "extend/pattern.h"
 #include "config/registry.h"
 #include "sdk/rule.h"
 #include "extend/schema.h"
 #include "util/spelling.h"
 
 enum target { T_UNIT, T_CONTAINER, T_OBJECT };
+/* The $unit facts that cost something to work out: made only for a rule whose schema may read
+** them (sl_schema_reads_member); the others are there from the start. */
+enum fact { F_REPLICAS = 1, F_REQUESTS_GPU = 2, F_GPUS = 4, F_PRIORITY = 8 };
+static const char *const fact_names[] = {"replicas", "requestsGpu", "gpus", "priority"};
 static const char *const targets[] = {"unit", "container", "object"};
 static const char *const entry_keys[] = {"id", "summary", "severity", "target", "match", "schema",
 					 "message", "doc"};
@@ -38,20 +43,21 @@ static const char *const placeholders[] = {"unit", "object", "namespace", "name"
 					   "pointer"};
 #define COUNT(a) (sizeof a / sizeof a[0])
 
-struct label_sel { const char *key; pcre2_code *re; const char *src; };
+struct label_sel { const char *key; sl_pattern *re; const char *src; };
 
 struct sl_declared {
 	struct sl_rule rule;         /* first: sl_ctx_rule(ctx) is the declared rule */
 	enum target target;
 	const sl_node *kinds;        /* sequence of kind names, NULL: any */
 	unsigned roles;              /* bit per roles[] entry, 0: any */
-	pcre2_code *ns, *name;
+	sl_pattern *ns, *name;
 	const char *ns_src, *name_src;
 	struct label_sel *labels;
 	size_t n_labels;
 	sl_tri requests_gpu;         /* UNKNOWN: not a selector */
 	sl_schema *schema;
 	bool uses_unit;              /* the schema names $unit: the view needs the facts */
+	unsigned facts;              /* the costly facts it may read (enum fact) */
 	const char *message;         /* NULL: the summary and the schema's words */
 	const struct set *set;       /* what keeps it alive (the registry holds the rule) */
 };
@@ -154,21 +160,18 @@ static sl_err want_seq(struct cc *c, const sl_node *key, const sl_node *v)
 	return SL_OK;
 }
 
-static sl_err pattern(struct cc *c, const sl_node *v, const char *what, pcre2_code **out,
+static sl_err pattern(struct cc *c, const sl_node *v, const char *what, sl_pattern **out,
 		      const char **src)
 {
 	const char *s = string_value(v);
 	if (!s)
 		return error_at(c, v, "%s must be a string (a PCRE2 pattern)", what);
 	char why[200];
-	pcre2_code *code = sl_regex_compile_user(s, strlen(s), why, sizeof why);
-	if (!code)
+	sl_err err = sl_pattern_compile(c->s->arena, &c->s->codes, s, strlen(s), out, why, sizeof why);
+	if (err == SL_EPARSE)
 		return error_at(c, v, "%s: pattern \"%s\" does not compile: %s", what, s, why);
-	if (sl_regex_keep(&c->s->codes, code))
-		return SL_ENOMEM;
-	*out = code;
 	*src = s;
-	return SL_OK;
+	return err;
 }
 
 static sl_err compile_match(struct cc *c, struct sl_declared *d, const sl_node *m)
@@ -371,6 +374,9 @@ static sl_err compile_rule(struct cc *c, const sl_node *e, struct sl_declared **
 		return error_at(c, pb.at, "custom rule \"%s\": schema: %s", id, pb.message);
 	if (err)
 		return err;
+	for (unsigned i = 0; d->uses_unit && i < COUNT(fact_names); i++)
+		if (sl_schema_reads_member(d->schema, fact_names[i]))
+			d->facts |= 1u << i;
 	d->rule.category = sl_arena_strndup(c->s->arena, id, (size_t)(slash - id));
 	d->rule.summary = summary ? summary : id;
 	d->rule.fix = SL_FIX_NONE;
@@ -492,17 +498,14 @@ sl_err sl_custom_declare(const sl_config *cfg, int **idx, size_t *n, char **erro
 
 /* --- checking ------------------------------------------------------------------------------- */
 
-/* True when re matches s (NULL: ""); *undecided when the match hit a limit. md is made on the
-** first use, with room for the whole match only: PCRE2 returns 0 for a match whose capture
-** groups do not fit (`^(llama|mistral)-`), a match all the same (no group is read). */
-static bool matches(pcre2_match_data **md, const pcre2_code *re, const char *s, bool *undecided)
+/* True when re matches s (NULL: ""); *undecided when the match hit a limit. md is made when
+** PCRE2 first runs. */
+static bool matches(pcre2_match_data **md, const sl_pattern *re, const char *s, bool *undecided)
 {
-	if (!*md)
-		*md = pcre2_match_data_create(1, NULL);
-	int rc = *md ? sl_regex_match(re, s ? s : "", s ? strlen(s) : 0, 0, *md) : PCRE2_ERROR_NOMEMORY;
+	int rc = sl_pattern_match(re, s ? s : "", s ? strlen(s) : 0, md, NULL);
 	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH)
 		*undecided = true;
-	return rc >= 0;
+	return rc > 0;
 }
 
 /* True when the match: selectors that do not depend on the unit hold for o. */
@@ -524,13 +527,11 @@ static bool object_selected(const struct sl_declared *d, const sl_object *o)
 	return ok && !undecided;
 }
 
-/* A synthetic node (its text is the unit's: position, parent and pointer of at). */
-static sl_node *synth(sl_arena *a, const sl_node *at, sl_node *parent, uint32_t pos,
-		      const char *text, bool string, bool key)
+/* Makes n (zeroed) a synthetic node: its text is the unit's (position, parent and pointer of
+** at). */
+static sl_node *synth_in(sl_node *n, const sl_node *at, sl_node *parent, uint32_t pos,
+			 const char *text, bool string, bool key)
 {
-	sl_node *n = sl_arena_zalloc(a, sizeof *n);
-	if (!n)
-		return NULL;
 	n->type = SL_NODE_SCALAR;
 	n->style = string ? SL_STYLE_DOUBLE : SL_STYLE_PLAIN;
 	n->is_key = key;
@@ -541,6 +542,13 @@ static sl_node *synth(sl_arena *a, const sl_node *at, sl_node *parent, uint32_t 
 	n->u.scalar.s = text ? text : "";
 	n->u.scalar.len = text ? strlen(text) : 0;
 	return n;
+}
+
+static sl_node *synth(sl_arena *a, const sl_node *at, sl_node *parent, uint32_t pos,
+		      const char *text, bool string, bool key)
+{
+	sl_node *n = sl_arena_zalloc(a, sizeof *n);
+	return n ? synth_in(n, at, parent, pos, text, string, key) : NULL;
 }
 
 static sl_node *synth_map(sl_arena *a, const sl_node *at, sl_node *parent, uint32_t pos, size_t n)
@@ -556,15 +564,27 @@ static sl_node *synth_map(sl_arena *a, const sl_node *at, sl_node *parent, uint3
 	return m;
 }
 
-static bool put(sl_arena *a, sl_node *m, const char *key, const char *text, bool string)
+/* Adds key: text to m, their nodes the next two of *block (zeroed). */
+static void put(sl_node **block, sl_node *m, const char *key, const char *text, bool string)
 {
 	uint32_t i = (uint32_t)m->u.map.n;
 	sl_pair *p = &m->u.map.pairs[i];
-	if (!(p->key = synth(a, m, m, i, key, true, true)) ||
-	    !(p->value = synth(a, m, m, i, text, string, false)))
-		return false;
+	p->key = synth_in((*block)++, m, m, i, key, true, true);
+	p->value = synth_in((*block)++, m, m, i, text, string, false);
 	m->u.map.n++;
-	return true;
+}
+
+/* v in decimal (what "%lld" writes), an arena string. */
+static char *decimal(sl_arena *a, long long v)
+{
+	char buf[24], *p = buf + sizeof buf;
+	unsigned long long x = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + x % 10);
+	while (x /= 10);
+	if (v < 0)
+		*--p = '-';
+	return sl_arena_strndup(a, p, (size_t)(buf + sizeof buf - p));
 }
 
 /* Where a unit is reported: its pod spec mapping, else (a unit without one) its object. */
@@ -579,6 +599,7 @@ struct unit_memo {
 	sl_tri gpu;
 	sl_tri templated;   /* YES: merged over a template among the linted files */
 	sl_node *facts;
+	unsigned made;      /* the costly facts worked out (enum fact); the others read "" */
 	sl_node *view;      /* the view of target: unit */
 };
 
@@ -603,42 +624,83 @@ static bool unit_gpu(sl_ctx *ctx, const sl_unit *u)
 	return yes;
 }
 
-/* u's $unit facts: a synthetic mapping whose position is the unit's. */
-static sl_node *unit_facts(sl_ctx *ctx, const sl_unit *u)
+/* Sets scalar n's text. */
+static void set_text(sl_node *n, const char *text)
+{
+	n->u.scalar.s = text ? text : "";
+	n->u.scalar.len = text ? strlen(text) : 0;
+}
+
+/* Works out the costly facts of need that f, u's facts, lacks. */
+static bool make_facts(sl_ctx *ctx, const sl_unit *u, sl_node *f, unsigned need, unsigned *made)
+{
+	sl_arena *a = sl_ctx_arena(ctx);
+	sl_pair *p = f->u.map.pairs;   /* in unit_facts' order: replicas is 5th */
+	need &= ~*made;
+	if (need & F_REPLICAS) {
+		long long pods = sl_unit_pods(u);   /* the pods the controller makes (replicas x hosts...) */
+		char *replicas = pods >= 0 ? decimal(a, pods) : NULL;
+		if (pods >= 0 && !replicas)
+			return false;
+		set_text(p[5].value, replicas);
+	}
+	if (need & F_REQUESTS_GPU)
+		set_text(p[6].value, unit_gpu(ctx, u) ? "true" : "false");
+	if (need & F_GPUS) {
+		char *gpus = decimal(a, sl_gpu_unit_count(sl_ctx_config(ctx), u));
+		if (!gpus)
+			return false;
+		set_text(p[7].value, gpus);
+	}
+	if (need & F_PRIORITY) {
+		long long value = 0;
+		const char *cls = NULL;
+		bool known = sl_index_unit_priority(sl_ctx_index(ctx), u, &value, &cls);
+		char *pv = known ? decimal(a, value) : NULL;   /* no class, no default: 0 */
+		if (known && !pv)
+			return false;
+		sl_pair *pp = p[8].value->u.map.pairs;
+		pp[0].value->style = cls ? SL_STYLE_DOUBLE : SL_STYLE_PLAIN;
+		set_text(pp[0].value, cls);
+		set_text(pp[1].value, pv);
+	}
+	*made |= need;
+	return true;
+}
+
+/* u's $unit facts, with the costly ones of need (enum fact) worked out: a synthetic mapping
+** whose position is the unit's. */
+static sl_node *unit_facts(sl_ctx *ctx, const sl_unit *u, unsigned need)
 {
 	struct unit_memo *m = memo_of(ctx, u);
+	unsigned made_here = 0, *made = m ? &m->made : &made_here;
 	if (m && m->facts)
-		return m->facts;
+		return make_facts(ctx, u, m->facts, need, made) ? m->facts : NULL;
 	sl_arena *a = sl_ctx_arena(ctx);
 	sl_node *f = synth_map(a, unit_node(u), NULL, 0, 10);
 	sl_node *prio = f ? synth_map(a, unit_node(u), f, 8, 2) : NULL;
-	if (!prio)
+	sl_node *block = prio ? sl_arena_zalloc(a, 21 * sizeof *block) : NULL;   /* 10 pairs, a key */
+	if (!block)
 		return NULL;
 	const sl_object *o = u->obj;
-	long long value = 0;
-	const char *cls = NULL;
-	bool known = sl_index_unit_priority(sl_ctx_index(ctx), u, &value, &cls);
-	long long pods = sl_unit_pods(u);   /* the pods the controller makes (replicas x hosts...) */
-	char *replicas = pods >= 0 ? sl_arena_printf(a, "%lld", pods) : NULL;
-	char *gpus = sl_arena_printf(a, "%lld", sl_gpu_unit_count(sl_ctx_config(ctx), u));
-	char *pv = known ? sl_arena_printf(a, "%lld", value) : NULL;   /* no class, no default: 0 */
 	static const char *const mode_names[] = {"Plain", "Knative", "Standard", "ModelMesh"};
-	if (!put(a, f, "kind", o->kind_name, true) || !put(a, f, "name", o->name, !!o->name) ||
-	    !put(a, f, "namespace", o->namespace_ ? o->namespace_ : "", true) ||
-	    !put(a, f, "role", sl_unit_role_name(u), true) ||
-	    !put(a, f, "mode", mode_names[u->mode], true) ||
-	    !put(a, f, "replicas", replicas, false) ||
-	    !put(a, f, "requestsGpu", unit_gpu(ctx, u) ? "true" : "false", false) ||
-	    !put(a, f, "gpus", gpus, false))
-		return NULL;
-	if (!put(a, prio, "class", cls, !!cls) || !put(a, prio, "value", pv, false))
-		return NULL;
+	put(&block, f, "kind", o->kind_name, true);
+	put(&block, f, "name", o->name, !!o->name);
+	put(&block, f, "namespace", o->namespace_ ? o->namespace_ : "", true);
+	put(&block, f, "role", sl_unit_role_name(u), true);
+	put(&block, f, "mode", mode_names[u->mode], true);
+	put(&block, f, "replicas", NULL, false);
+	put(&block, f, "requestsGpu", NULL, false);
+	put(&block, f, "gpus", NULL, false);
+	put(&block, prio, "class", NULL, false);
+	put(&block, prio, "value", NULL, false);
 	sl_pair *pp = &f->u.map.pairs[f->u.map.n];
-	if (!(pp->key = synth(a, f, f, (uint32_t)f->u.map.n, "priority", true, true)))
-		return NULL;
+	pp->key = synth_in(block, f, f, (uint32_t)f->u.map.n, "priority", true, true);
 	prio->pos = (uint32_t)f->u.map.n;
 	pp->value = prio;
 	f->u.map.n++;
+	if (!make_facts(ctx, u, f, need, made))
+		return NULL;
 	if (m)
 		m->facts = f;
 	return f;
@@ -730,14 +792,15 @@ static bool merge_template(sl_ctx *ctx, const sl_unit *u, sl_node *v)
 
 /* The target's view: map's entries and a `$unit` member of u's facts; for the unit's own pod
 ** spec, merged over its template. *facts gets $unit. */
-static sl_node *unit_view(sl_ctx *ctx, const sl_unit *u, const sl_node *map, sl_node **facts)
+static sl_node *unit_view(sl_ctx *ctx, const sl_unit *u, const sl_node *map, unsigned need,
+			  sl_node **facts)
 {
 	sl_arena *a = sl_ctx_arena(ctx);
 	const sl_node *real = sl_node_deref(map);
 	size_t n = real && real->type == SL_NODE_MAP ? sl_map_n(real) : 0;
 	sl_node *v = synth_map(a, real ? real : unit_node(u), real ? real->parent : NULL,
 			       real ? real->pos : 0, n + 1 + 5);
-	sl_node *f = v ? unit_facts(ctx, u) : NULL;
+	sl_node *f = v ? unit_facts(ctx, u, need) : NULL;
 	if (!f)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
@@ -875,7 +938,9 @@ static sl_err check_unit(sl_ctx *ctx, const sl_unit *u)
 		return evaluate(ctx, d, o, u, u->pod, unit_node(u), NULL);
 	if (d->target == T_UNIT) {
 		struct unit_memo *m = memo_of(ctx, u);   /* one view for the unit's rules */
-		const sl_node *view = m && m->view ? m->view : unit_view(ctx, u, u->pod, &facts);
+		const sl_node *view = m && m->view ? m->view : unit_view(ctx, u, u->pod, d->facts, &facts);
+		if (m && view && view == m->view && !unit_facts(ctx, u, d->facts))   /* its facts too */
+			return SL_ENOMEM;
 		if (m && view && !m->view)
 			m->view = (sl_node *)view;
 		facts = m && m->facts ? m->facts : facts;
@@ -883,7 +948,7 @@ static sl_err check_unit(sl_ctx *ctx, const sl_unit *u)
 	}
 	for (size_t i = 0; i < u->n_containers; i++) {
 		const sl_node *c = u->containers[i].node ? u->containers[i].node : unit_node(u);
-		const sl_node *view = d->uses_unit ? unit_view(ctx, u, c, &facts) : c;
+		const sl_node *view = d->uses_unit ? unit_view(ctx, u, c, d->facts, &facts) : c;
 		if (!view)
 			return SL_ENOMEM;
 		sl_err err = evaluate(ctx, d, o, u, view, c, facts);

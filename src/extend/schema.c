@@ -16,6 +16,7 @@
 #include "k8s/quantity.h"
 #include "util/hash.h"
 #include "util/regex.h"
+#include "extend/pattern.h"
 #include "extend/schema.h"
 #include "util/spelling.h"
 
@@ -26,7 +27,7 @@ enum jtype { J_NULL = 1, J_BOOL = 2, J_NUMBER = 4, J_INTEGER = 8, J_STRING = 16,
 
 struct sub;
 struct prop { const char *name; size_t len; struct sub *s; };
-struct pprop { pcre2_code *re; const char *src; struct sub *s; };
+struct pprop { sl_pattern *re; const char *src; struct sub *s; };
 struct dep { const char *name; size_t len; struct sub *s; const sl_node *names; };
 struct list { struct sub **v; size_t n; };
 
@@ -36,7 +37,7 @@ struct sub {
 	struct sub *ref;             /* $ref: the rest is ignored (draft 7) */
 	unsigned types;              /* 0: any */
 	const sl_node *enum_, *const_;
-	pcre2_code *pattern;
+	sl_pattern *pattern;
 	const char *pattern_src;
 	long long min_len, max_len, min_items, max_items, min_props, max_props;   /* -1: unset */
 	bool has_min, has_max, has_xmin, has_xmax, has_mult, unique;
@@ -57,6 +58,14 @@ struct sub {
 	bool items_is_list;
 	struct sub *additional_items, *contains, *not_, *if_, *then_, *else_;
 	struct list all_of, any_of, one_of;
+	/* which keywords s has, by what they read: a scalar's type or value (and type, enum and
+	** const), an object, its members one by one, an array; combinators (allOf ... if) */
+	bool scalar_keywords, object_keywords, per_member, array_keywords, combinators;
+	bool quantity_only;          /* of the scalar keywords, only quantityMinimum/Maximum */
+	/* the lengths of the properties' names, a bit each (63: 63 or more); props_only: no
+	** keyword but properties reads members, so a member of another length is not looked at */
+	uint64_t prop_lens;
+	bool props_only;
 };
 
 struct memo { const sl_node *node; struct sub *s; };
@@ -68,6 +77,11 @@ struct sl_schema {
 	sl_regex_list codes;
 	struct memo *memo;
 	size_t n_memo, cap_memo;
+	/* what validating may read of an object's members (sl_schema_reads_member): any member
+	** (reads_any), or those named under properties anywhere */
+	bool reads_any;
+	const struct prop **named;
+	size_t n_named;
 };
 
 /* --- instances ------------------------------------------------------------------------------ */
@@ -92,6 +106,34 @@ static double scalar_number(const sl_node *n)
 	return strtod(buf, NULL);
 }
 
+/* True for a plain scalar that is a decimal integer without a sign, a leading zero or a
+** separator ("3", "1024"), *v its value: what YAML 1.1 typing and sl_scalar_int make of it,
+** without their three passes over the text. */
+static bool plain_decimal(const sl_node *n, double *v)
+{
+	const char *s = n->u.scalar.s;
+	size_t len = n->u.scalar.len;
+	if (n->style != SL_STYLE_PLAIN || sl_node_tag(n) || !len || len > 15 || (s[0] == '0' && len > 1))
+		return false;
+	long long x = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		x = x * 10 + (s[i] - '0');
+	}
+	*v = (double)x;
+	return true;
+}
+
+/* True for a scalar that is a string or a number, never null or a boolean: a key, a quoted
+** scalar, a plain one without a tag that starts with a digit. (For the quantity keywords,
+** which read either alike, without typing the text.) */
+static bool text_or_number(const sl_node *n)
+{
+	return n->is_key || (!sl_node_tag(n) && (n->style != SL_STYLE_PLAIN ||
+						 (n->u.scalar.s[0] >= '0' && n->u.scalar.s[0] <= '9')));
+}
+
 /* The JSON type of n: J_INTEGER also for a number whose fraction is zero (draft 7). */
 static unsigned jtype(const sl_node *n, double *num)
 {
@@ -104,6 +146,12 @@ static unsigned jtype(const sl_node *n, double *num)
 		return J_ARRAY;
 	if (n->is_key)
 		return J_STRING;
+	double d;
+	if (plain_decimal(n, &d)) {
+		if (num)
+			*num = d;
+		return J_NUMBER | J_INTEGER;
+	}
 	switch (sl_scalar_type(n)) {
 	case SL_Y_NULL: return J_NULL;
 	case SL_Y_BOOL: return J_BOOL;
@@ -168,8 +216,10 @@ static bool json_equal(const sl_node *a, const sl_node *b, unsigned depth)
 static const sl_node *member(const sl_node *m, const char *name, size_t len, bool *present)
 {
 	*present = false;
-	for (size_t i = 0; i < sl_map_n(m); i++) {
-		const sl_pair *p = sl_map_pair(m, i);
+	size_t n;
+	const sl_pair *pairs = sl_map_entries(m, &n);
+	for (size_t i = 0; i < n; i++) {
+		const sl_pair *p = &pairs[i];
 		const sl_node *k = sl_node_deref(p->key);
 		if (k && k->type == SL_NODE_SCALAR && k->u.scalar.len == len &&
 		    memcmp(k->u.scalar.s, name, len) == 0) {
@@ -246,17 +296,17 @@ static sl_err want_count(struct cc *c, const sl_node *key, const sl_node *v, lon
 	return SL_OK;
 }
 
-static sl_err want_pattern(struct cc *c, const sl_node *v, pcre2_code **out)
+static sl_err want_pattern(struct cc *c, const sl_node *v, sl_pattern **out)
 {
 	if (!is_string(v))
 		return problem(c, v, false, "a pattern must be a string");
 	v = sl_node_deref(v);
 	char why[200];
-	pcre2_code *code = sl_regex_compile_user(v->u.scalar.s, v->u.scalar.len, why, sizeof why);
-	if (!code)
+	sl_err err = sl_pattern_compile(c->s->arena, &c->s->codes, v->u.scalar.s, v->u.scalar.len,
+					out, why, sizeof why);
+	if (err == SL_EPARSE)
 		return problem(c, v, false, "pattern \"%s\" does not compile: %s", v->u.scalar.s, why);
-	*out = code;
-	return sl_regex_keep(&c->s->codes, code);
+	return err;
 }
 
 static sl_err want_quantity(struct cc *c, const sl_node *key, const sl_node *v, sl_quantity *q,
@@ -596,7 +646,53 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 		if ((err = compile_keyword(c, s, sl_node_deref(p->key), p->value)))
 			return err;
 	}
+	s->scalar_keywords = s->types || s->enum_ || s->const_ || s->min_len >= 0 ||
+			     s->max_len >= 0 || s->pattern || s->has_min || s->has_max || s->has_xmin ||
+			     s->has_xmax || s->has_mult || s->has_qmin || s->has_qmax;
+	s->quantity_only = (s->has_qmin || s->has_qmax) && !s->types && !s->enum_ && !s->const_ &&
+			   s->min_len < 0 && s->max_len < 0 && !s->pattern && !s->has_min &&
+			   !s->has_max && !s->has_xmin && !s->has_xmax && !s->has_mult;
+	s->per_member = s->property_names || s->n_props || s->n_pprops || s->additional_props;
+	s->props_only = !s->property_names && !s->n_pprops && !s->additional_props;
+	for (size_t i = 0; i < s->n_props; i++)
+		s->prop_lens |= 1ull << (s->props[i].len < 63 ? s->props[i].len : 63);
+	s->object_keywords = s->per_member || s->min_props >= 0 || s->max_props >= 0 || s->required ||
+			     s->n_deps;
+	s->array_keywords = s->min_items >= 0 || s->max_items >= 0 || s->unique || s->items ||
+			    s->items_is_list || s->contains;
+	s->combinators = s->all_of.n || s->any_of.n || s->one_of.n || s->not_ ||
+			 (s->if_ && (s->then_ || s->else_));
 	return SL_OK;
+}
+
+/* Which members validating with s may read, from every subschema compiled (the memo holds
+** them all): a member named under properties; any, for a keyword that reads members it does
+** not name (patternProperties, additionalProperties) or compares whole values (enum, const). */
+static sl_err note_reads(sl_schema *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->n_memo; i++) {
+		const struct sub *b = s->memo[i].s;
+		s->reads_any |= b->n_pprops || b->additional_props || b->enum_ || b->const_;
+		n += b->n_props;
+	}
+	if (n && !(s->named = sl_arena_alloc(s->arena, n * sizeof *s->named)))
+		return SL_ENOMEM;
+	for (size_t i = 0; i < s->n_memo; i++)
+		for (size_t j = 0; j < s->memo[i].s->n_props; j++)
+			s->named[s->n_named++] = &s->memo[i].s->props[j];
+	return SL_OK;
+}
+
+bool sl_schema_reads_member(const sl_schema *s, const char *name)
+{
+	size_t len = strlen(name);
+	if (s->reads_any)
+		return true;
+	for (size_t i = 0; i < s->n_named; i++)
+		if (s->named[i]->len == len && memcmp(s->named[i]->name, name, len) == 0)
+			return true;
+	return false;
 }
 
 sl_err sl_schema_compile(const sl_node *root, sl_schema **out, sl_schema_problem *pb)
@@ -611,6 +707,8 @@ sl_err sl_schema_compile(const sl_node *root, sl_schema **out, sl_schema_problem
 	s->root_node = sl_node_deref(root);
 	struct cc c = {s, pb};
 	sl_err err = compile(&c, root, &s->root);
+	if (!err)
+		err = note_reads(s);
 	free(s->memo);
 	s->memo = NULL;
 	if (err) {
@@ -655,16 +753,13 @@ struct vc {
 	bool oom;
 };
 
-/* sl_regex_match with the validation's match data, made on the first pattern: > 0 on a match.
-** The data holds one pair, the whole match; PCRE2 returns 0 for a match whose capture groups
-** do not fit (a pattern with groups, `^(a|b)$`): a match all the same, none of its groups read. */
-static int match(struct vc *c, const pcre2_code *re, const char *s, size_t len)
+/* sl_pattern_match with the validation's match data (made on the first pattern PCRE2 runs)
+** and budget: > 0 on a match. */
+static int match(struct vc *c, const sl_pattern *re, const char *s, size_t len)
 {
-	if (!c->md && !(c->md = pcre2_match_data_create(1, NULL)))
-		return PCRE2_ERROR_NOMEMORY;
-	int rc = sl_regex_match_budget(re, s, len, 0, c->md, c->budget);
+	int rc = sl_pattern_match(re, s, len, &c->md, c->budget);
 	c->unrun += rc == SL_REGEX_BUDGET_SPENT;
-	return rc == 0 ? 1 : rc;
+	return rc;
 }
 
 static int node_depth(const sl_node *n)
@@ -753,7 +848,8 @@ static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
 static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bool rec, unsigned depth)
 {
 	bool ok = true;
-	size_t n = sl_map_n(m);
+	size_t n;
+	const sl_pair *pairs = sl_map_entries(m, &n);
 	if (s->min_props >= 0 && n < (size_t)s->min_props) {
 		fail(c, rec, m, false, "%s has %zu members, fewer than %lld", what(c, m), n, s->min_props);
 		ok = false;
@@ -798,22 +894,28 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 		if (!ok && !rec)
 			return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		const sl_pair *p = sl_map_pair(m, i);
-		const sl_node *k = sl_node_deref(p->key);
+	const struct prop *props = s->props;
+	size_t n_props = s->n_props;
+	for (size_t i = 0; i < n && s->per_member; i++) {
+		const sl_pair *p = &pairs[i];
+		const sl_node *k = p->key && p->key->type == SL_NODE_ALIAS ? sl_node_deref(p->key) : p->key;
 		if (!k || k->type != SL_NODE_SCALAR)
 			continue;
+		if (s->props_only &&
+		    !(s->prop_lens >> (k->u.scalar.len < 63 ? k->u.scalar.len : 63) & 1))
+			continue;   /* named by no property: nothing reads it */
 		if (s->property_names && !valid(c, s->property_names, k, rec, depth + 1)) {
 			ok = false;
 			if (!rec)
 				return false;
 		}
 		bool matched = false;
-		for (size_t j = 0; j < s->n_props; j++)
-			if (s->props[j].len == k->u.scalar.len &&
-			    memcmp(s->props[j].name, k->u.scalar.s, k->u.scalar.len) == 0) {
+		size_t len = k->u.scalar.len;
+		for (size_t j = 0; j < n_props; j++)
+			if (props[j].len == len && (!len || props[j].name[0] == k->u.scalar.s[0]) &&
+			    memcmp(props[j].name, k->u.scalar.s, len) == 0) {
 				matched = true;
-				if (!valid(c, s->props[j].s, p->value, rec, depth + 1))
+				if (!valid(c, props[j].s, p->value, rec, depth + 1))
 					ok = false;
 			}
 		for (size_t j = 0; j < s->n_pprops; j++) {
@@ -969,6 +1071,47 @@ static bool valid_number(struct vc *c, const struct sub *s, const sl_node *n, do
 	return ok;
 }
 
+/* The keywords of s that read a scalar's type or value (type, enum and const also read a
+** collection's), t its JSON type and x its number. */
+static bool valid_scalar(struct vc *c, const struct sub *s, const sl_node *n, unsigned t, double x,
+			 bool rec)
+{
+	bool ok = true;
+	const sl_node *d = sl_node_deref(n);
+	if (s->types && !(s->types & t)) {
+		const char *v = value_text(n);
+		fail(c, rec, n, false, "%s%s%s is %s, not %s", what(c, n), v ? " " : "",
+		     v ? short_text(c, n) : "", type_names(c, t & ~J_INTEGER), type_names(c, s->types));
+		if (!rec)
+			return false;
+		ok = false;
+	}
+	if (s->enum_) {
+		bool any = false;
+		for (size_t i = 0; i < sl_seq_n(s->enum_) && !any; i++)
+			any = json_equal(n, sl_seq_item(s->enum_, i), 0);
+		if (!any) {
+			fail(c, rec, n, false, "%s %s is not one of the allowed values", what(c, n),
+			     short_text(c, n));
+			ok = false;
+		}
+	}
+	if (s->const_ && !json_equal(n, s->const_, 0)) {
+		fail(c, rec, n, false, "%s %s is not %s", what(c, n), short_text(c, n),
+		     short_text(c, s->const_));
+		ok = false;
+	}
+	if (!ok && !rec)
+		return false;
+	if (t == J_STRING && !valid_string(c, s, d, rec))
+		ok = false;
+	if ((t & J_NUMBER) && !valid_number(c, s, n, x, rec))
+		ok = false;
+	if ((s->has_qmin || s->has_qmax) && (t & (J_STRING | J_NUMBER)) && !valid_quantity(c, s, d, rec))
+		ok = false;
+	return ok;
+}
+
 /* The slot of (s, n, rec) in c's table (empty when absent); NULL when the table cannot grow. */
 static struct ref_seen *ref_slot(struct vc *c, const struct sub *s, const sl_node *n, bool rec)
 {
@@ -1041,45 +1184,24 @@ static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
 		return valid_ref(c, s->ref, n, rec, depth);
 	bool ok = true;
 	double x = 0;
-	unsigned t = jtype(n, &x);
 	const sl_node *d = sl_node_deref(n);
-	if (s->types && !(s->types & t)) {
-		const char *v = value_text(n);
-		fail(c, rec, n, false, "%s%s%s is %s, not %s", what(c, n), v ? " " : "",
-		     v ? short_text(c, n) : "", type_names(c, t & ~J_INTEGER), type_names(c, s->types));
+	/* a scalar's JSON type is worked out only for a keyword that reads it (0: not needed) */
+	unsigned t = !d ? J_NULL : d->type == SL_NODE_MAP ? J_OBJECT : d->type == SL_NODE_SEQ ? J_ARRAY
+		   : !s->scalar_keywords ? 0 : s->quantity_only && text_or_number(d) ? J_STRING
+		   : jtype(d, &x);
+	if (s->scalar_keywords && !valid_scalar(c, s, n, t, x, rec)) {
 		if (!rec)
 			return false;
 		ok = false;
 	}
-	if (s->enum_) {
-		bool any = false;
-		for (size_t i = 0; i < sl_seq_n(s->enum_) && !any; i++)
-			any = json_equal(n, sl_seq_item(s->enum_, i), 0);
-		if (!any) {
-			fail(c, rec, n, false, "%s %s is not one of the allowed values", what(c, n),
-			     short_text(c, n));
-			ok = false;
-		}
-	}
-	if (s->const_ && !json_equal(n, s->const_, 0)) {
-		fail(c, rec, n, false, "%s %s is not %s", what(c, n), short_text(c, n),
-		     short_text(c, s->const_));
+	if (t == J_OBJECT && s->object_keywords && !valid_object(c, s, d, rec, depth))
 		ok = false;
-	}
-	if (!ok && !rec)
-		return false;
-	if (t == J_STRING && !valid_string(c, s, d, rec))
-		ok = false;
-	if ((t & J_NUMBER) && !valid_number(c, s, n, x, rec))
-		ok = false;
-	if ((s->has_qmin || s->has_qmax) && (t & (J_STRING | J_NUMBER)) && !valid_quantity(c, s, d, rec))
-		ok = false;
-	if (t == J_OBJECT && !valid_object(c, s, d, rec, depth))
-		ok = false;
-	if (t == J_ARRAY && !valid_array(c, s, d, rec, depth))
+	if (t == J_ARRAY && s->array_keywords && !valid_array(c, s, d, rec, depth))
 		ok = false;
 	if (!ok && !rec)
 		return false;
+	if (!s->combinators)
+		return ok;
 	for (size_t i = 0; i < s->all_of.n; i++)
 		if (!valid(c, s->all_of.v[i], n, rec, depth + 1)) {
 			ok = false;
@@ -1131,8 +1253,10 @@ int sl_schema_validate_budget(const sl_schema *s, const sl_node *instance, sl_ar
 	struct vc c = {.a = a, .budget = budget, .out = out, .best_depth = -1};
 	memset(out, 0, sizeof *out);
 	bool ok = valid(&c, s->root, instance, true, 0);
-	pcre2_match_data_free(c.md);
-	free(c.refs);
+	if (c.md)
+		pcre2_match_data_free(c.md);
+	if (c.refs)
+		free(c.refs);
 	out->unrun = c.unrun;
 	if (c.oom)
 		return -1;

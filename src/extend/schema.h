@@ -33,6 +33,13 @@ typedef struct sl_schema_problem {
 sl_err sl_schema_compile(const sl_node *root, sl_schema **out, sl_schema_problem *problem);
 void sl_schema_free(sl_schema *s);
 
+/* False when validating with s never reads the value of an object's member called name (it
+** may still see that the member is there, and its key): no properties entry anywhere in s
+** names it, and no keyword reads members it does not name (patternProperties,
+** additionalProperties) or compares whole values (enum, const). For values that cost to make:
+** a declared rule's $unit facts. */
+bool sl_schema_reads_member(const sl_schema *s, const char *name);
+
 /* Why an instance failed: at is the deepest instance node where validation failed (for a
 ** missing required member, the mapping that lacks it, with missing set); message says what is
 ** wrong in plain words ("priorityClassName \"batch\" does not match ^inference-"), an arena

@@ -116,11 +116,19 @@ static bool same_file(const sl_file *f, const sl_doc *doc)
 	       strcmp(doc->src->path, f->src->path) == 0;
 }
 
+/* True when a finding of ctx's rule at `at` is recorded: the rule is on for the file, the file's
+** report is not full (sl_engine_record), there is a node. Nothing of a finding that is not is
+** formatted. */
+static bool recorded(const sl_ctx *ctx, const sl_node *at)
+{
+	return ctx->file->scope->severity[ctx->rule_index] != SL_SEV_OFF && !ctx->file->capped && at;
+}
+
 static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_node,
 			  const char *fmt, va_list ap)
 {
 	sl_file *f = ctx->file;
-	if (ctx->file->scope->severity[ctx->rule_index] == SL_SEV_OFF || !at)
+	if (!recorded(ctx, at))
 		return NULL;
 	/* cut (SL_MESSAGE_MAX): a message quoting a megabyte name, for each of thousands of
 	** findings, would take gigabytes */
@@ -293,6 +301,12 @@ sl_report *sl_report_rejected(sl_ctx *ctx, const sl_node *at, const char *label,
 			      const char *message)
 {
 	sl_arena *a = ctx->file->arena;
+	if (!recorded(ctx, at))
+		return NULL;
+	if (!path || !message) {   /* a rule's arena string that memory did not allow */
+		ctx->file->oom = SL_ENOMEM;
+		return NULL;
+	}
 	/* "Invalid value: "x": reason" -> "Invalid value "x": short reason"; other types keep
 	** their first clause ("Required value: can not be empty") */
 	const char *shown = message;

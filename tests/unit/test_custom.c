@@ -311,3 +311,21 @@ Test(custom, a_train_job_is_completed_from_its_runtime_streamed_too)
 		sl_config_free(cfg);
 	}
 }
+
+Test(custom, a_fact_is_made_when_a_rule_first_reads_it)
+{
+	/* $unit's costly facts are made only for a rule whose schema may read them: the first
+	** rule reads gpus alone, the next ones must still see requestsGpu, the priority and the
+	** replicas as they are, and a pattern over the names reads every fact */
+	sl_run *run = lint(DIR_ "/lazy-facts/.schedlint.yaml", NULL, 0, NULL, 0, DIR_ "/lazy-facts");
+	char *got = custom_findings(run, DIR_ "/lazy-facts/");
+	cr_assert_str_eq(got,
+			 "isvc.yaml:12:3: warning: a pattern over the facts' names reads every fact: "
+			 "requestsGpu true is not false [lazy/any-fact]\n"
+			 "isvc.yaml:12:3: warning: reads requestsGpu after a rule that did not: "
+			 "requestsGpu true is not false [lazy/no-gpu]\n"
+			 "isvc.yaml:12:3: warning: reads the priority and the replicas: class \"batch\" "
+			 "is not \"serving\" [lazy/priority]\n");
+	free(got);
+	sl_run_free(run);
+}
