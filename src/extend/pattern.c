@@ -208,7 +208,7 @@ int sl_pattern_match(const sl_pattern *p, const char *s, size_t len, pcre2_match
 		int rc = sl_regex_match_budget(p->re, s, len, 0, *md, budget);
 		return rc == 0 ? 1 : rc;
 	}
-	if (budget && atomic_load(&budget->spent) >= SL_REGEX_RUN_BUDGET)
+	if (budget && sl_regex_budget_spent(budget))
 		return SL_REGEX_BUDGET_SPENT;
 	if (budget)   /* what sl_regex_match_budget charges a match that ends */
 		atomic_fetch_add(&budget->spent, len + 1);

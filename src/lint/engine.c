@@ -420,6 +420,7 @@ sl_index sl_engine_index_view(const sl_engine *e, const sl_file *f)
 
 bool sl_engine_waits(sl_engine *e, sl_file *f)
 {
+	sl_regex_budget_grant(&e->regex_budget, f->src->len);   /* patterns' budget: regex.h */
 	sl_index view = sl_engine_index_view(e, f);
 	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
 	for (size_t ri = 0; ri < sl_registry_n(); ri++) {
@@ -604,6 +605,7 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 {
 	if (!f->src || f->templated)
 		return SL_OK;   /* it could not be read (its error is recorded), or it is a template */
+	sl_regex_budget_grant(&e->regex_budget, f->src->len);   /* patterns' budget: regex.h */
 	sl_index view = sl_engine_index_view(e, f);
 	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
 	/* the cluster's default KServe mode is known once every file is indexed */

@@ -44,10 +44,20 @@ int sl_regex_match(const pcre2_code *code, const char *s, size_t len, size_t sta
 	return pcre2_match(code, (PCRE2_SPTR)(s ? s : ""), len, start, 0, md, limits);
 }
 
+void sl_regex_budget_grant(sl_regex_budget *budget, size_t bytes)
+{
+	atomic_fetch_add(&budget->granted, (unsigned long long)bytes * SL_REGEX_PER_BYTE);
+}
+
+bool sl_regex_budget_spent(sl_regex_budget *budget)
+{
+	return atomic_load(&budget->spent) >= SL_REGEX_RUN_BUDGET + atomic_load(&budget->granted);
+}
+
 int sl_regex_match_budget(const pcre2_code *code, const char *s, size_t len, size_t start,
 			  pcre2_match_data *md, sl_regex_budget *budget)
 {
-	if (budget && atomic_load(&budget->spent) >= SL_REGEX_RUN_BUDGET)
+	if (budget && sl_regex_budget_spent(budget))
 		return SL_REGEX_BUDGET_SPENT;
 	int rc = sl_regex_match(code, s, len, start, md);
 	if (budget)
@@ -61,7 +71,8 @@ const char *sl_regex_error(int rc)
 	switch (rc) {
 	case SL_REGEX_BUDGET_SPENT:
 		return "was not run: the run's budget for patterns is spent (16 matches' worth of "
-		       "the match limit; a pattern that backtracks catastrophically spends it)";
+		       "the match limit beyond 64 steps per byte checked; a pattern that backtracks "
+		       "catastrophically spends it)";
 	case PCRE2_ERROR_MATCHLIMIT: return "hit the match limit";
 	case PCRE2_ERROR_DEPTHLIMIT: return "hit the depth limit";
 	case PCRE2_ERROR_HEAPLIMIT: return "hit the heap limit";

@@ -5,6 +5,8 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include "schedlint/error.h"
 
 /* JIT-compiles code for speed, except under valgrind: JIT-generated code reads memory valgrind
@@ -26,14 +28,23 @@ int sl_regex_match(const pcre2_code *code, const char *s, size_t len, size_t sta
 /* A run's budget for user-written patterns (a declared rule's schema and selectors): the match
 ** limit bounds one match, not a run, and a catastrophic pattern over thousands of values would
 ** spend it on each. Every match is charged (a match stopped by the limit SL_REGEX_MATCH_LIMIT,
-** another the length of its subject); once SL_REGEX_RUN_BUDGET is spent the run's matches are
-** not run and give SL_REGEX_BUDGET_SPENT, undecided like a limit. Zeroed: a fresh budget.
-** Shared by the run's threads. */
+** another the length of its subject); once the budget is spent the run's matches are not run
+** and give SL_REGEX_BUDGET_SPENT, undecided like a limit. The budget is SL_REGEX_RUN_BUDGET plus
+** SL_REGEX_PER_BYTE for each byte of the files checked (sl_regex_budget_grant): ordinary
+** patterns, linear in their subjects, never spend it however large the repository, while
+** catastrophic ones stop after 16 limits' worth beyond that. Zeroed: a fresh budget. Shared by
+** the run's threads. */
 #define SL_REGEX_RUN_BUDGET (16ull * SL_REGEX_MATCH_LIMIT)
+#define SL_REGEX_PER_BYTE 64u
 #define SL_REGEX_BUDGET_SPENT (-10000)
 typedef struct sl_regex_budget {
 	_Atomic unsigned long long spent;
+	_Atomic unsigned long long granted;   /* beyond SL_REGEX_RUN_BUDGET */
 } sl_regex_budget;
+/* Adds SL_REGEX_PER_BYTE per byte of a file about to be checked to budget. */
+void sl_regex_budget_grant(sl_regex_budget *budget, size_t bytes);
+/* True when budget is spent: matches charged to it are not run. */
+bool sl_regex_budget_spent(sl_regex_budget *budget);
 /* sl_regex_match charged to budget (NULL: none). */
 int sl_regex_match_budget(const pcre2_code *code, const char *s, size_t len, size_t start,
 			  pcre2_match_data *md, sl_regex_budget *budget);

@@ -344,3 +344,32 @@ Test(schema, the_runs_budget_for_patterns)
 	cr_expect(strstr(r.f.message, "budget for patterns is spent"), "%s", r.f.message);
 	done(&r);
 }
+
+/* Ordinary matches are charged their subjects' lengths: over a large repository they add up
+** past SL_REGEX_RUN_BUDGET, which must not stop them (a false "was not run" on every pattern);
+** the bytes checked grant the budget its room. */
+Test(schema, ordinary_matches_do_not_spend_the_budget_of_a_large_run)
+{
+	int err;
+	PCRE2_SIZE off;
+	pcre2_code *code = pcre2_compile((PCRE2_SPTR) "^[a-z0-9-]+$", PCRE2_ZERO_TERMINATED, 0,
+					 &err, &off, NULL);
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
+	cr_assert(code && md);
+	char subject[100];
+	memset(subject, 'a', sizeof subject);
+	size_t n = SL_REGEX_RUN_BUDGET / sizeof subject + 1000;   /* past the fixed part */
+	sl_regex_budget bare = {0}, granted = {0};
+	/* the files these subjects came from: at least the subjects' bytes */
+	sl_regex_budget_grant(&granted, n * sizeof subject);
+	int last_bare = 0, last_granted = 0;
+	for (size_t i = 0; i < n; i++) {
+		last_bare = sl_regex_match_budget(code, subject, sizeof subject, 0, md, &bare);
+		last_granted = sl_regex_match_budget(code, subject, sizeof subject, 0, md, &granted);
+		cr_assert_gt(last_granted, 0, "match %zu not run with the bytes granted", i);
+	}
+	cr_expect_eq(last_bare, SL_REGEX_BUDGET_SPENT, "without a grant the fixed part runs out");
+	cr_expect(!sl_regex_budget_spent(&granted));
+	pcre2_match_data_free(md);
+	pcre2_code_free(code);
+}
