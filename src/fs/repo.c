@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <string.h>
 #include "util/arena.h"
+#include "fs/gitignore.h"
 #include "fs/repo.h"
 #include "util/path.h"
 #include "util/strmap.h"
@@ -87,13 +88,22 @@ sl_err sl_repo_root(const char *start_dir, char **out)
 	return err;
 }
 
+/* A directory paths were asked about: its real path (NULL: none) and whether git ignores it. */
+struct dir {
+	char *named, *real;
+	int ignored;         /* -1: not asked yet */
+};
+
 struct sl_repo {
 	git_repository *repo;
 	char *workdir;       /* real, with its trailing '/' */
 	size_t n;
-	char *last_named, *last_real;   /* the last directory asked about: a walk asks by directory */
+	sl_strmap dirs;      /* a directory as named -> its struct dir (a walk asks by directory) */
+	struct dir *last;    /* the last one asked about */
 	sl_strmap vetted;    /* the work tree's directories whose .gitignore was vetted */
+	char *excludes[2];   /* core.excludesFile (or git's default), info/exclude; NULL: none */
 	bool unsafe;         /* an ignore file libgit2 would read is unsafe: it is asked no more */
+	sl_gitignore_tree *own;   /* the same rules as gitignore.c matches them (made on first use) */
 };
 
 /* --- the ignore files, vetted before libgit2 reads them --------------------------------------
@@ -102,8 +112,9 @@ struct sl_repo {
 ** would read (info/exclude, core.excludesFile, the .gitignore of every directory down to the
 ** one asked about) is first opened here non-blocking: one that is not a regular file, or holds
 ** a pattern of more than SL_IGNORE_MAX_STARS stars, makes the repository unsafe, and libgit2 is
-** asked nothing more (what git ignores is then not applied below it; that is never worse than
-** a hang). This reads each file's patterns only to count stars: not a second parser. */
+** asked nothing more: the same files are then matched by gitignore.c (non-blocking, regular
+** files only, no backtracking search), so the answer stays git's. This reads each file's
+** patterns only to count stars: not a second parser. */
 #define SL_IGNORE_MAX_STARS 6
 #define SL_IGNORE_MAX_BYTES (1u << 20)
 
@@ -139,29 +150,26 @@ static bool ignore_file_safe(const char *path)
 	return safe;
 }
 
-/* The repository's own ignore files: info/exclude and core.excludesFile (else git's default,
-** $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore). */
-static bool own_ignore_files_safe(git_repository *repo)
+/* The repository's own ignore files, kept in r->excludes: core.excludesFile (else git's
+** default, $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore) and info/exclude; true when
+** both are safe. */
+static bool own_ignore_files_safe(sl_repo *r)
 {
-	char *exclude = sl_xprintf("%sinfo/exclude", git.path(repo));
-	bool safe = exclude && ignore_file_safe(exclude);
-	free(exclude);
 	git_config *cfg = NULL;
 	git_buf buf = {0};
-	char *global = NULL;
-	if (safe && git.config_snapshot(&cfg, repo) == 0 &&
+	if (git.config_snapshot(&cfg, r->repo) == 0 &&
 	    git.config_get_path(&buf, cfg, "core.excludesFile") == 0 && buf.ptr)
-		global = sl_xstrdup(buf.ptr);
-	else if (safe && getenv("XDG_CONFIG_HOME") && *getenv("XDG_CONFIG_HOME"))
-		global = sl_xprintf("%s/git/ignore", getenv("XDG_CONFIG_HOME"));
-	else if (safe && getenv("HOME"))
-		global = sl_xprintf("%s/.config/git/ignore", getenv("HOME"));
-	safe = safe && (!global || ignore_file_safe(global));
-	free(global);
+		r->excludes[0] = sl_xstrdup(buf.ptr);
+	else if (getenv("XDG_CONFIG_HOME") && *getenv("XDG_CONFIG_HOME"))
+		r->excludes[0] = sl_xprintf("%s/git/ignore", getenv("XDG_CONFIG_HOME"));
+	else if (getenv("HOME"))
+		r->excludes[0] = sl_xprintf("%s/.config/git/ignore", getenv("HOME"));
 	git.buf_dispose(&buf);
 	if (cfg)
 		git.config_free(cfg);
-	return safe;
+	r->excludes[1] = sl_xprintf("%sinfo/exclude", git.path(r->repo));
+	return r->excludes[1] && ignore_file_safe(r->excludes[1]) &&
+	       (!r->excludes[0] || ignore_file_safe(r->excludes[0]));
 }
 
 /* Vets the .gitignore of real directory dir (in the work tree) and of each directory above it
@@ -226,7 +234,7 @@ sl_repo *sl_repo_open(const char *start_dir)
 		r->workdir = sl_xstrdup(git.workdir(r->repo));
 		if (r->workdir) {
 			r->n = strlen(r->workdir);
-			r->unsafe = !own_ignore_files_safe(r->repo);
+			r->unsafe = !own_ignore_files_safe(r);
 			return r;
 		}
 	}
@@ -259,6 +267,18 @@ const char *sl_repo_workdir(const sl_repo *r)
 	return r->workdir;
 }
 
+/* Whether libgit2 says git ignores rel, a path of the work tree (a directory's ends in '/'). */
+static bool git_says(sl_repo *r, const char *rel)
+{
+	int ignored = 0;
+	return git.ignored(&ignored, r->repo, rel) == 0 && ignored == 1;
+}
+
+/* libgit2 builds its ignore stack afresh for every path it is asked about (every .gitignore from
+** the root down stat'ed again: ~20 000 system calls for a 2 000-file project), so it is asked
+** about directories only, each once: a file is ignored when its directory is, or when
+** gitignore.c's matcher finds a pattern that matches its name (from the same files, each read
+** once). When an ignore file is unsafe for libgit2, the matcher answers for directories too. */
 bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
 {
 	/* the path relative to the work tree: its directory's real path, then its name */
@@ -270,28 +290,52 @@ bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
 	if (slash)
 		*slash = '\0';
 	const char *named = slash ? (dup[0] ? dup : "/") : ".";
-	if (!r->last_named || strcmp(r->last_named, named) != 0) {
-		free(r->last_named);
-		free(r->last_real);
-		r->last_named = sl_xstrdup(named);
-		r->last_real = real_beyond(named);
+	if (!r->last || strcmp(r->last->named, named) != 0) {
+		sl_strmap_slot *s = sl_strmap_get(&r->dirs, named, strlen(named));
+		struct dir *d = s ? s->val : sl_xcalloc(1, sizeof *d);
+		bool found;
+		if (!s && d && (d->named = sl_xstrdup(named)) &&
+		    (s = sl_strmap_put(&r->dirs, d->named, strlen(named), &found))) {
+			d->real = real_beyond(named);
+			d->ignored = -1;
+			s->val = d;
+		} else if (!s && d) {
+			free(d->named);
+			free(d);
+			d = NULL;
+		}
+		r->last = d;
 	}
-	const char *dir = r->last_named ? r->last_real : NULL;
+	const char *dir = r->last ? r->last->real : NULL;
 	if (dir && !r->unsafe && !gitignores_safe(r, dir))
 		r->unsafe = true;
-	if (r->unsafe) {
-		free(dup);
-		return false;   /* libgit2 would hang or backtrack on an ignore file: not asked */
+	/* dir relative to the work tree ("" the root), when it is in it */
+	size_t dn = dir ? strlen(dir) : 0;
+	const char *drel = !dir || dn + 1 < r->n || strncmp(dir, r->workdir, r->n - 1) != 0 ? NULL
+			   : dn + 1 == r->n ? "" : dir[r->n - 1] == '/' ? dir + r->n : NULL;
+	char *rel = drel ? sl_xprintf("%s%s%s%s", drel, *drel ? "/" : "", name,
+				      is_dir && !r->unsafe ? "/" : "") : NULL;
+	if (rel && !r->own)
+		r->own = sl_gitignore_tree_new(r->workdir, (const char *const *)r->excludes, 2);
+	bool ignored = false;
+	if (!rel || !r->own) {
+		ignored = false;   /* outside the work tree (or out of memory) */
+	} else if (r->unsafe) {
+		/* libgit2 would hang or backtrack on an ignore file: the matcher answers */
+		ignored = sl_gitignore_tree_ignored(r->own, rel, is_dir);
+	} else if (is_dir) {
+		ignored = git_says(r, rel);   /* a walk asks about each directory once */
+	} else {
+		if (r->last->ignored < 0) {
+			char *d = *drel ? sl_xprintf("%s/", drel) : NULL;
+			r->last->ignored = d && git_says(r, d);
+			free(d);
+		}
+		ignored = r->last->ignored || sl_gitignore_tree_matches(r->own, rel, false);
 	}
-	char *full = dir ? sl_xprintf("%s%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name,
-				      is_dir ? "/" : "") : NULL;
-	int ignored = 0;
-	if (full && strncmp(full, r->workdir, r->n) == 0 &&
-	    git.ignored(&ignored, r->repo, full + r->n) != 0)
-		ignored = 0;
-	free(full);
+	free(rel);
 	free(dup);
-	return ignored == 1;
+	return ignored;
 }
 
 void sl_repo_free(sl_repo *r)
@@ -301,8 +345,18 @@ void sl_repo_free(sl_repo *r)
 	if (r->repo)
 		git.free(r->repo);
 	free(r->workdir);
-	free(r->last_named);
-	free(r->last_real);
+	for (size_t i = 0; i < r->dirs.cap; i++) {
+		struct dir *d = r->dirs.v[i].val;
+		if (r->dirs.v[i].key) {
+			free(d->named);
+			free(d->real);
+			free(d);
+		}
+	}
+	sl_strmap_free(&r->dirs);
+	free(r->excludes[0]);
+	free(r->excludes[1]);
+	sl_gitignore_tree_free(r->own);
 	for (size_t i = 0; i < r->vetted.cap; i++)
 		free(r->vetted.v[i].val);
 	sl_strmap_free(&r->vetted);
