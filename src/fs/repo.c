@@ -22,7 +22,6 @@
 
 static struct {
 	int (*init)(void);
-	int (*shutdown)(void);
 	int (*open_ext)(git_repository **, const char *, unsigned int, const char *);
 	const char *(*workdir)(const git_repository *);
 	void (*free)(git_repository *);
@@ -43,7 +42,6 @@ static void load_git(void)
 	if (!h)
 		return;   /* no libgit2 at run time: no repository is found, the fallbacks apply */
 	*(void **)&git.init = dlsym(h, "git_libgit2_init");
-	*(void **)&git.shutdown = dlsym(h, "git_libgit2_shutdown");
 	*(void **)&git.open_ext = dlsym(h, "git_repository_open_ext");
 	*(void **)&git.workdir = dlsym(h, "git_repository_workdir");
 	*(void **)&git.free = dlsym(h, "git_repository_free");
@@ -53,9 +51,15 @@ static void load_git(void)
 	*(void **)&git.config_get_path = dlsym(h, "git_config_get_path");
 	*(void **)&git.config_free = dlsym(h, "git_config_free");
 	*(void **)&git.buf_dispose = dlsym(h, "git_buf_dispose");
-	git.ok = git.init && git.shutdown && git.open_ext && git.workdir && git.free && git.ignored &&
+	git.ok = git.init && git.open_ext && git.workdir && git.free && git.ignored &&
 		 git.path && git.config_snapshot && git.config_get_path && git.config_free &&
 		 git.buf_dispose;
+	/* Initialised once, for the rest of the process: each git_libgit2_init after a shutdown
+	** runs libgit2's global set-up again, and Debian's (mbedTLS) parses the system's whole CA
+	** bundle there (streams/mbedtls.c: GIT_DEFAULT_CERT_LOCATION, unconditionally; no option
+	** of git_libgit2_opts skips it), for a tool that never opens a connection: about 55 M
+	** instructions, as much as the rest of a staged file's run. */
+	git.ok = git.ok && git.init() >= 0;
 }
 
 sl_err sl_repo_root(const char *start_dir, char **out)
@@ -63,7 +67,7 @@ sl_err sl_repo_root(const char *start_dir, char **out)
 	if (!maybe_in_repo(start_dir))
 		return SL_ENOTFOUND;
 	pthread_once(&git_once, load_git);
-	if (!git.ok || git.init() < 0)
+	if (!git.ok)
 		return SL_ENOTFOUND;
 	git_repository *repo = NULL;
 	sl_err err = SL_ENOTFOUND;
@@ -84,7 +88,6 @@ sl_err sl_repo_root(const char *start_dir, char **out)
 		}
 		git.free(repo);
 	}
-	git.shutdown();
 	return err;
 }
 
@@ -100,6 +103,7 @@ struct sl_repo {
 	size_t n;
 	sl_strmap dirs;      /* a directory as named -> its struct dir (a walk asks by directory) */
 	struct dir *last;    /* the last one asked about */
+	sl_strmap asked;     /* a directory relative to the work tree ("a/b/") -> libgit2's answer */
 	sl_strmap vetted;    /* the work tree's directories whose .gitignore was vetted */
 	char *excludes[2];   /* core.excludesFile (or git's default), info/exclude; NULL: none */
 	bool unsafe;         /* an ignore file libgit2 would read is unsafe: it is asked no more */
@@ -223,13 +227,11 @@ sl_repo *sl_repo_open(const char *start_dir)
 	if (!maybe_in_repo(start_dir))
 		return NULL;
 	pthread_once(&git_once, load_git);
-	if (!git.ok || git.init() < 0)
+	if (!git.ok)
 		return NULL;
 	sl_repo *r = sl_xcalloc(1, sizeof *r);
-	if (!r) {
-		git.shutdown();
+	if (!r)
 		return NULL;
-	}
 	if (git.open_ext(&r->repo, start_dir, 0, NULL) == 0 && git.workdir(r->repo)) {
 		r->workdir = sl_xstrdup(git.workdir(r->repo));
 		if (r->workdir) {
@@ -267,11 +269,24 @@ const char *sl_repo_workdir(const sl_repo *r)
 	return r->workdir;
 }
 
-/* Whether libgit2 says git ignores rel, a path of the work tree (a directory's ends in '/'). */
+/* Whether libgit2 says git ignores rel, a directory of the work tree ("a/b/"), asked once. */
 static bool git_says(sl_repo *r, const char *rel)
 {
+	static char yes, no;
+	size_t n = strlen(rel);
+	sl_strmap_slot *s = sl_strmap_get(&r->asked, rel, n);
+	if (s)
+		return s->val == &yes;
 	int ignored = 0;
-	return git.ignored(&ignored, r->repo, rel) == 0 && ignored == 1;
+	bool says = git.ignored(&ignored, r->repo, rel) == 0 && ignored == 1;
+	char *key = sl_xstrndup(rel, n);   /* the map's keys: freed with it */
+	bool found;
+	s = key ? sl_strmap_put(&r->asked, key, n, &found) : NULL;
+	if (s)
+		s->val = says ? &yes : &no;
+	else
+		free(key);
+	return says;
 }
 
 /* libgit2 builds its ignore stack afresh for every path it is asked about (every .gitignore from
@@ -354,6 +369,9 @@ void sl_repo_free(sl_repo *r)
 		}
 	}
 	sl_strmap_free(&r->dirs);
+	for (size_t i = 0; i < r->asked.cap; i++)
+		free((void *)r->asked.v[i].key);
+	sl_strmap_free(&r->asked);
 	free(r->excludes[0]);
 	free(r->excludes[1]);
 	sl_gitignore_tree_free(r->own);
@@ -361,5 +379,4 @@ void sl_repo_free(sl_repo *r)
 		free(r->vetted.v[i].val);
 	sl_strmap_free(&r->vetted);
 	free(r);
-	git.shutdown();
 }
