@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
-** gitignore.c: a tree's .gitignore files read without git (gitignore.h). */
+** gitignore.c: a tree's ignore files read and matched without git (gitignore.h). */
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "fs/gitignore.h"
 #include "util/arena.h"
+#include "util/strmap.h"
 
 #define MAX_FILE (1u << 20)   /* a .gitignore larger than this is not read */
 #define MAX_LEVELS 64         /* directories below / considered */
@@ -164,13 +165,13 @@ bool sl_gitignore_pattern_matches(const char *pat, const char *rel, bool is_dir,
 	return segs_match(p, np, t, nt);
 }
 
-/* dir/.gitignore's text (malloc'd), when it is a regular file of at most MAX_FILE bytes; NULL
-** otherwise. Opened without following a symlink and without blocking on a FIFO. */
-static char *read_ignore(const char *dir)
+/* The text of the ignore file at path (malloc'd), when it is a regular file of at most MAX_FILE
+** bytes; NULL otherwise. Opened without blocking on a FIFO, and without following a symlink
+** unless follow (git reads a work tree's .gitignore only when it is no symlink, but follows
+** info/exclude and core.excludesFile). */
+static char *read_ignore(const char *path, bool follow)
 {
-	char *p = sl_xprintf("%s/.gitignore", strcmp(dir, "/") == 0 ? "" : dir);
-	int fd = p ? open(p, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
-	free(p);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
 	if (fd < 0)
 		return NULL;
 	struct stat st;
@@ -242,39 +243,176 @@ static char *absolute(const char *path)
 	return out;
 }
 
+/* --- a tree's ignore rules, each .gitignore read once ---------------------------------------- */
+
+struct sl_gitignore_tree {
+	char *root;       /* the tree's directory, without a trailing '/' ("" for "/") */
+	char *base;       /* the tree-wide files' lines, lowest precedence first; NULL: none */
+	sl_strmap texts;  /* a directory (relative to root, "" the root) -> its .gitignore, or &none */
+	sl_strmap dirs;   /* a directory -> &yes when it is ignored, &none when not */
+};
+static char none, yes;
+
+sl_gitignore_tree *sl_gitignore_tree_new(const char *root, const char *const *files,
+					 size_t n_files)
+{
+	sl_gitignore_tree *g = sl_xcalloc(1, sizeof *g);
+	size_t len = strlen(root);
+	while (len > 0 && root[len - 1] == '/')
+		len--;
+	if (g)
+		g->root = sl_xstrndup(root, len);
+	if (!g || !g->root) {
+		sl_gitignore_tree_free(g);
+		return NULL;
+	}
+	for (size_t i = 0; i < n_files; i++) {
+		char *text = files[i] ? read_ignore(files[i], true) : NULL;
+		char *both = !text ? NULL : g->base ? sl_xprintf("%s\n%s", g->base, text)
+						    : sl_xstrdup(text);
+		if (both) {
+			free(g->base);
+			g->base = both;
+		}
+		free(text);
+	}
+	return g;
+}
+
+static void free_map(sl_strmap *m, bool vals)
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->v[i].key)
+			continue;
+		free((void *)m->v[i].key);
+		if (vals && m->v[i].val != &none)
+			free(m->v[i].val);
+	}
+	sl_strmap_free(m);
+}
+
+void sl_gitignore_tree_free(sl_gitignore_tree *g)
+{
+	if (!g)
+		return;
+	free_map(&g->texts, true);
+	free_map(&g->dirs, false);
+	free(g->base);
+	free(g->root);
+	free(g);
+}
+
+/* m's value for key [key, key + len), made by make(g, key) (a new string) on the first ask;
+** NULL when out of memory. */
+static void *memo(sl_gitignore_tree *g, sl_strmap *m, const char *key, size_t len,
+		  void *(*make)(sl_gitignore_tree *, const char *))
+{
+	sl_strmap_slot *s = sl_strmap_get(m, key, len);
+	if (s)
+		return s->val;
+	char *k = sl_xstrndup(key, len);
+	void *val = k ? make(g, k) : NULL;
+	bool found;
+	s = val ? sl_strmap_put(m, k, len, &found) : NULL;
+	if (!s) {
+		if (val != &none && val != &yes)
+			free(val);
+		free(k);
+		return NULL;
+	}
+	s->val = val;
+	return val;
+}
+
+/* The .gitignore of the directory rel (relative to the root) or &none. */
+static void *load_text(sl_gitignore_tree *g, const char *rel)
+{
+	char *path = sl_xprintf("%s%s%s/.gitignore", g->root, *rel ? "/" : "", rel);
+	char *text = path ? read_ignore(path, false) : NULL;
+	free(path);
+	return text ? text : &none;
+}
+
+/* Whether the segments c[0..m) name an ignored path (is_dir: a directory) by the patterns
+** alone: the tree-wide files, then each directory's .gitignore from the root down to the path's
+** own, the last pattern that matches deciding (a deeper file overrides a shallower one). */
+static bool decide(sl_gitignore_tree *g, const struct seg *c, size_t m, bool is_dir)
+{
+	const char *start = c[0].s, *end = c[m - 1].e;
+	bool ignored = false;
+	char *rel = sl_xstrndup(start, (size_t)(end - start));
+	if (rel && g->base)
+		apply(g->base, rel, is_dir, &ignored);
+	free(rel);
+	for (size_t k = 0; k < m; k++) {
+		const char *text = memo(g, &g->texts, start, k ? (size_t)(c[k - 1].e - start) : 0,
+					load_text);
+		if (!text || text == &none)
+			continue;
+		rel = sl_xstrndup(c[k].s, (size_t)(end - c[k].s));
+		if (rel)
+			apply(text, rel, is_dir, &ignored);
+		free(rel);
+	}
+	return ignored;
+}
+
+/* rel split into c (n returned); 0 when it is empty, too deep, or has a "." or ".." segment. */
+static size_t segments(const char *rel, struct seg *c)
+{
+	size_t n = split(rel, strlen(rel), c, MAX_LEVELS + 1);
+	if (n > MAX_LEVELS)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((c[i].e - c[i].s == 1 && c[i].s[0] == '.') ||
+		    (c[i].e - c[i].s == 2 && c[i].s[0] == '.' && c[i].s[1] == '.'))
+			return 0;
+	return n;
+}
+
+bool sl_gitignore_tree_ignored(sl_gitignore_tree *g, const char *rel, bool is_dir)
+{
+	struct seg c[MAX_LEVELS + 1];
+	size_t n = segments(rel, c);
+	if (n == 0)
+		return false;
+	/* each of its directories, from the root down (each decided once): below an ignored
+	** directory nothing is included again */
+	for (size_t m = 1; m < n; m++) {
+		size_t len = (size_t)(c[m - 1].e - c[0].s);
+		sl_strmap_slot *s = sl_strmap_get(&g->dirs, c[0].s, len);
+		bool ignored;
+		if (s) {
+			ignored = s->val == &yes;
+		} else {
+			ignored = decide(g, c, m, true);
+			char *k = sl_xstrndup(c[0].s, len);
+			bool found;
+			s = k ? sl_strmap_put(&g->dirs, k, len, &found) : NULL;
+			if (s)
+				s->val = ignored ? &yes : &none;
+			else
+				free(k);
+		}
+		if (ignored)
+			return true;
+	}
+	return decide(g, c, n, is_dir);
+}
+
+bool sl_gitignore_tree_matches(sl_gitignore_tree *g, const char *rel, bool is_dir)
+{
+	struct seg c[MAX_LEVELS + 1];
+	size_t n = segments(rel, c);
+	return n > 0 && decide(g, c, n, is_dir);
+}
+
 bool sl_gitignore_ignores(const char *path, bool is_dir)
 {
 	char *abs = absolute(path);
-	if (!abs)
-		return false;
-	struct seg c[MAX_LEVELS + 1];
-	size_t n = split(abs, strlen(abs), c, MAX_LEVELS + 1);
-	char *texts[MAX_LEVELS + 1] = {0};   /* texts[k]: the .gitignore of the directory of c[0..k) */
-	bool ignored = false, done = false;
-	if (n == 0 || n > MAX_LEVELS)
-		done = true;
-	for (size_t k = 0; !done && k < n; k++) {
-		char *dir = k ? sl_xstrndup(abs, (size_t)(c[k - 1].e - abs)) : sl_xstrdup("/");
-		texts[k] = dir ? read_ignore(dir) : NULL;
-		free(dir);
-	}
-	/* each of path's directories, then path: below an ignored directory nothing is included */
-	for (size_t m = 1; !done && m <= n; m++) {
-		bool dir = m < n || is_dir;
-		ignored = false;
-		for (size_t k = 0; k < m; k++) {
-			if (!texts[k])
-				continue;
-			char *rel = sl_xstrndup(c[k].s, (size_t)(c[m - 1].e - c[k].s));
-			if (rel)
-				apply(texts[k], rel, dir, &ignored);
-			free(rel);
-		}
-		if (ignored && m < n)
-			done = true;
-	}
-	for (size_t k = 0; k <= n && k <= MAX_LEVELS; k++)
-		free(texts[k]);
+	sl_gitignore_tree *g = abs ? sl_gitignore_tree_new("/", NULL, 0) : NULL;
+	bool ignored = g && sl_gitignore_tree_ignored(g, abs, is_dir);
+	sl_gitignore_tree_free(g);
 	free(abs);
 	return ignored;
 }

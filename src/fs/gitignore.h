@@ -25,4 +25,23 @@ bool sl_gitignore_ignores(const char *path, bool is_dir);
 ** comment. Exposed for the unit tests. */
 bool sl_gitignore_pattern_matches(const char *pat, const char *rel, bool is_dir, bool *negated);
 
+/* One tree's ignore rules, as sl_gitignore_ignores reads them but from the tree's root down, each
+** .gitignore read once and each directory decided once: what repo.c answers with where libgit2
+** must not be asked (an ignore file it would block on or backtrack over). */
+typedef struct sl_gitignore_tree sl_gitignore_tree;
+/* The rules of the tree at root (a real path) with the tree-wide ignore files (core.excludesFile,
+** then info/exclude: lowest precedence first; NULL entries and missing files skipped, each read
+** as a .gitignore is but through a symlink too). NULL when out of memory. */
+sl_gitignore_tree *sl_gitignore_tree_new(const char *root, const char *const *files,
+					 size_t n_files);
+/* True when the rules ignore rel, a path relative to the root ("a/b/c.yaml"; is_dir: rel names a
+** directory; it need not exist), or a directory above it. False for a path with a "." or ".."
+** segment, and when out of memory. */
+bool sl_gitignore_tree_ignored(sl_gitignore_tree *g, const char *rel, bool is_dir);
+/* True when the rules' patterns ignore rel itself, its directories not asked about (the caller
+** knows they are not ignored: repo.c asks git about a file's directory, then matches the file's
+** name here). */
+bool sl_gitignore_tree_matches(sl_gitignore_tree *g, const char *rel, bool is_dir);
+void sl_gitignore_tree_free(sl_gitignore_tree *g);
+
 #endif

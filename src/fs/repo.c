@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <string.h>
 #include "util/arena.h"
+#include "fs/gitignore.h"
 #include "fs/repo.h"
 #include "util/path.h"
 #include "util/strmap.h"
@@ -21,7 +22,6 @@
 
 static struct {
 	int (*init)(void);
-	int (*shutdown)(void);
 	int (*open_ext)(git_repository **, const char *, unsigned int, const char *);
 	const char *(*workdir)(const git_repository *);
 	void (*free)(git_repository *);
@@ -42,7 +42,6 @@ static void load_git(void)
 	if (!h)
 		return;   /* no libgit2 at run time: no repository is found, the fallbacks apply */
 	*(void **)&git.init = dlsym(h, "git_libgit2_init");
-	*(void **)&git.shutdown = dlsym(h, "git_libgit2_shutdown");
 	*(void **)&git.open_ext = dlsym(h, "git_repository_open_ext");
 	*(void **)&git.workdir = dlsym(h, "git_repository_workdir");
 	*(void **)&git.free = dlsym(h, "git_repository_free");
@@ -52,9 +51,15 @@ static void load_git(void)
 	*(void **)&git.config_get_path = dlsym(h, "git_config_get_path");
 	*(void **)&git.config_free = dlsym(h, "git_config_free");
 	*(void **)&git.buf_dispose = dlsym(h, "git_buf_dispose");
-	git.ok = git.init && git.shutdown && git.open_ext && git.workdir && git.free && git.ignored &&
+	git.ok = git.init && git.open_ext && git.workdir && git.free && git.ignored &&
 		 git.path && git.config_snapshot && git.config_get_path && git.config_free &&
 		 git.buf_dispose;
+	/* Initialised once, for the rest of the process: each git_libgit2_init after a shutdown
+	** runs libgit2's global set-up again, and Debian's (mbedTLS) parses the system's whole CA
+	** bundle there (streams/mbedtls.c: GIT_DEFAULT_CERT_LOCATION, unconditionally; no option
+	** of git_libgit2_opts skips it), for a tool that never opens a connection: about 55 M
+	** instructions, as much as the rest of a staged file's run. */
+	git.ok = git.ok && git.init() >= 0;
 }
 
 sl_err sl_repo_root(const char *start_dir, char **out)
@@ -62,7 +67,7 @@ sl_err sl_repo_root(const char *start_dir, char **out)
 	if (!maybe_in_repo(start_dir))
 		return SL_ENOTFOUND;
 	pthread_once(&git_once, load_git);
-	if (!git.ok || git.init() < 0)
+	if (!git.ok)
 		return SL_ENOTFOUND;
 	git_repository *repo = NULL;
 	sl_err err = SL_ENOTFOUND;
@@ -83,17 +88,26 @@ sl_err sl_repo_root(const char *start_dir, char **out)
 		}
 		git.free(repo);
 	}
-	git.shutdown();
 	return err;
 }
+
+/* A directory paths were asked about: its real path (NULL: none) and whether git ignores it. */
+struct dir {
+	char *named, *real;
+	int ignored;         /* -1: not asked yet */
+};
 
 struct sl_repo {
 	git_repository *repo;
 	char *workdir;       /* real, with its trailing '/' */
 	size_t n;
-	char *last_named, *last_real;   /* the last directory asked about: a walk asks by directory */
+	sl_strmap dirs;      /* a directory as named -> its struct dir (a walk asks by directory) */
+	struct dir *last;    /* the last one asked about */
+	sl_strmap asked;     /* a directory relative to the work tree ("a/b/") -> libgit2's answer */
 	sl_strmap vetted;    /* the work tree's directories whose .gitignore was vetted */
+	char *excludes[2];   /* core.excludesFile (or git's default), info/exclude; NULL: none */
 	bool unsafe;         /* an ignore file libgit2 would read is unsafe: it is asked no more */
+	sl_gitignore_tree *own;   /* the same rules as gitignore.c matches them (made on first use) */
 };
 
 /* --- the ignore files, vetted before libgit2 reads them --------------------------------------
@@ -102,8 +116,9 @@ struct sl_repo {
 ** would read (info/exclude, core.excludesFile, the .gitignore of every directory down to the
 ** one asked about) is first opened here non-blocking: one that is not a regular file, or holds
 ** a pattern of more than SL_IGNORE_MAX_STARS stars, makes the repository unsafe, and libgit2 is
-** asked nothing more (what git ignores is then not applied below it; that is never worse than
-** a hang). This reads each file's patterns only to count stars: not a second parser. */
+** asked nothing more: the same files are then matched by gitignore.c (non-blocking, regular
+** files only, no backtracking search), so the answer stays git's. This reads each file's
+** patterns only to count stars: not a second parser. */
 #define SL_IGNORE_MAX_STARS 6
 #define SL_IGNORE_MAX_BYTES (1u << 20)
 
@@ -139,29 +154,26 @@ static bool ignore_file_safe(const char *path)
 	return safe;
 }
 
-/* The repository's own ignore files: info/exclude and core.excludesFile (else git's default,
-** $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore). */
-static bool own_ignore_files_safe(git_repository *repo)
+/* The repository's own ignore files, kept in r->excludes: core.excludesFile (else git's
+** default, $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore) and info/exclude; true when
+** both are safe. */
+static bool own_ignore_files_safe(sl_repo *r)
 {
-	char *exclude = sl_xprintf("%sinfo/exclude", git.path(repo));
-	bool safe = exclude && ignore_file_safe(exclude);
-	free(exclude);
 	git_config *cfg = NULL;
 	git_buf buf = {0};
-	char *global = NULL;
-	if (safe && git.config_snapshot(&cfg, repo) == 0 &&
+	if (git.config_snapshot(&cfg, r->repo) == 0 &&
 	    git.config_get_path(&buf, cfg, "core.excludesFile") == 0 && buf.ptr)
-		global = sl_xstrdup(buf.ptr);
-	else if (safe && getenv("XDG_CONFIG_HOME") && *getenv("XDG_CONFIG_HOME"))
-		global = sl_xprintf("%s/git/ignore", getenv("XDG_CONFIG_HOME"));
-	else if (safe && getenv("HOME"))
-		global = sl_xprintf("%s/.config/git/ignore", getenv("HOME"));
-	safe = safe && (!global || ignore_file_safe(global));
-	free(global);
+		r->excludes[0] = sl_xstrdup(buf.ptr);
+	else if (getenv("XDG_CONFIG_HOME") && *getenv("XDG_CONFIG_HOME"))
+		r->excludes[0] = sl_xprintf("%s/git/ignore", getenv("XDG_CONFIG_HOME"));
+	else if (getenv("HOME"))
+		r->excludes[0] = sl_xprintf("%s/.config/git/ignore", getenv("HOME"));
 	git.buf_dispose(&buf);
 	if (cfg)
 		git.config_free(cfg);
-	return safe;
+	r->excludes[1] = sl_xprintf("%sinfo/exclude", git.path(r->repo));
+	return r->excludes[1] && ignore_file_safe(r->excludes[1]) &&
+	       (!r->excludes[0] || ignore_file_safe(r->excludes[0]));
 }
 
 /* Vets the .gitignore of real directory dir (in the work tree) and of each directory above it
@@ -215,18 +227,16 @@ sl_repo *sl_repo_open(const char *start_dir)
 	if (!maybe_in_repo(start_dir))
 		return NULL;
 	pthread_once(&git_once, load_git);
-	if (!git.ok || git.init() < 0)
+	if (!git.ok)
 		return NULL;
 	sl_repo *r = sl_xcalloc(1, sizeof *r);
-	if (!r) {
-		git.shutdown();
+	if (!r)
 		return NULL;
-	}
 	if (git.open_ext(&r->repo, start_dir, 0, NULL) == 0 && git.workdir(r->repo)) {
 		r->workdir = sl_xstrdup(git.workdir(r->repo));
 		if (r->workdir) {
 			r->n = strlen(r->workdir);
-			r->unsafe = !own_ignore_files_safe(r->repo);
+			r->unsafe = !own_ignore_files_safe(r);
 			return r;
 		}
 	}
@@ -259,6 +269,31 @@ const char *sl_repo_workdir(const sl_repo *r)
 	return r->workdir;
 }
 
+/* Whether libgit2 says git ignores rel, a directory of the work tree ("a/b/"), asked once. */
+static bool git_says(sl_repo *r, const char *rel)
+{
+	static char yes, no;
+	size_t n = strlen(rel);
+	sl_strmap_slot *s = sl_strmap_get(&r->asked, rel, n);
+	if (s)
+		return s->val == &yes;
+	int ignored = 0;
+	bool says = git.ignored(&ignored, r->repo, rel) == 0 && ignored == 1;
+	char *key = sl_xstrndup(rel, n);   /* the map's keys: freed with it */
+	bool found;
+	s = key ? sl_strmap_put(&r->asked, key, n, &found) : NULL;
+	if (s)
+		s->val = says ? &yes : &no;
+	else
+		free(key);
+	return says;
+}
+
+/* libgit2 builds its ignore stack afresh for every path it is asked about (every .gitignore from
+** the root down stat'ed again: ~20 000 system calls for a 2 000-file project), so it is asked
+** about directories only, each once: a file is ignored when its directory is, or when
+** gitignore.c's matcher finds a pattern that matches its name (from the same files, each read
+** once). When an ignore file is unsafe for libgit2, the matcher answers for directories too. */
 bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
 {
 	/* the path relative to the work tree: its directory's real path, then its name */
@@ -270,28 +305,52 @@ bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
 	if (slash)
 		*slash = '\0';
 	const char *named = slash ? (dup[0] ? dup : "/") : ".";
-	if (!r->last_named || strcmp(r->last_named, named) != 0) {
-		free(r->last_named);
-		free(r->last_real);
-		r->last_named = sl_xstrdup(named);
-		r->last_real = real_beyond(named);
+	if (!r->last || strcmp(r->last->named, named) != 0) {
+		sl_strmap_slot *s = sl_strmap_get(&r->dirs, named, strlen(named));
+		struct dir *d = s ? s->val : sl_xcalloc(1, sizeof *d);
+		bool found;
+		if (!s && d && (d->named = sl_xstrdup(named)) &&
+		    (s = sl_strmap_put(&r->dirs, d->named, strlen(named), &found))) {
+			d->real = real_beyond(named);
+			d->ignored = -1;
+			s->val = d;
+		} else if (!s && d) {
+			free(d->named);
+			free(d);
+			d = NULL;
+		}
+		r->last = d;
 	}
-	const char *dir = r->last_named ? r->last_real : NULL;
+	const char *dir = r->last ? r->last->real : NULL;
 	if (dir && !r->unsafe && !gitignores_safe(r, dir))
 		r->unsafe = true;
-	if (r->unsafe) {
-		free(dup);
-		return false;   /* libgit2 would hang or backtrack on an ignore file: not asked */
+	/* dir relative to the work tree ("" the root), when it is in it */
+	size_t dn = dir ? strlen(dir) : 0;
+	const char *drel = !dir || dn + 1 < r->n || strncmp(dir, r->workdir, r->n - 1) != 0 ? NULL
+			   : dn + 1 == r->n ? "" : dir[r->n - 1] == '/' ? dir + r->n : NULL;
+	char *rel = drel ? sl_xprintf("%s%s%s%s", drel, *drel ? "/" : "", name,
+				      is_dir && !r->unsafe ? "/" : "") : NULL;
+	if (rel && !r->own)
+		r->own = sl_gitignore_tree_new(r->workdir, (const char *const *)r->excludes, 2);
+	bool ignored = false;
+	if (!rel || !r->own) {
+		ignored = false;   /* outside the work tree (or out of memory) */
+	} else if (r->unsafe) {
+		/* libgit2 would hang or backtrack on an ignore file: the matcher answers */
+		ignored = sl_gitignore_tree_ignored(r->own, rel, is_dir);
+	} else if (is_dir) {
+		ignored = git_says(r, rel);   /* a walk asks about each directory once */
+	} else {
+		if (r->last->ignored < 0) {
+			char *d = *drel ? sl_xprintf("%s/", drel) : NULL;
+			r->last->ignored = d && git_says(r, d);
+			free(d);
+		}
+		ignored = r->last->ignored || sl_gitignore_tree_matches(r->own, rel, false);
 	}
-	char *full = dir ? sl_xprintf("%s%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name,
-				      is_dir ? "/" : "") : NULL;
-	int ignored = 0;
-	if (full && strncmp(full, r->workdir, r->n) == 0 &&
-	    git.ignored(&ignored, r->repo, full + r->n) != 0)
-		ignored = 0;
-	free(full);
+	free(rel);
 	free(dup);
-	return ignored == 1;
+	return ignored;
 }
 
 void sl_repo_free(sl_repo *r)
@@ -301,11 +360,23 @@ void sl_repo_free(sl_repo *r)
 	if (r->repo)
 		git.free(r->repo);
 	free(r->workdir);
-	free(r->last_named);
-	free(r->last_real);
+	for (size_t i = 0; i < r->dirs.cap; i++) {
+		struct dir *d = r->dirs.v[i].val;
+		if (r->dirs.v[i].key) {
+			free(d->named);
+			free(d->real);
+			free(d);
+		}
+	}
+	sl_strmap_free(&r->dirs);
+	for (size_t i = 0; i < r->asked.cap; i++)
+		free((void *)r->asked.v[i].key);
+	sl_strmap_free(&r->asked);
+	free(r->excludes[0]);
+	free(r->excludes[1]);
+	sl_gitignore_tree_free(r->own);
 	for (size_t i = 0; i < r->vetted.cap; i++)
 		free(r->vetted.v[i].val);
 	sl_strmap_free(&r->vetted);
 	free(r);
-	git.shutdown();
 }

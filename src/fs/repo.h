@@ -15,10 +15,12 @@ sl_err sl_repo_root(const char *start_dir, char **out);
 typedef struct sl_repo sl_repo;
 /* The repository start_dir is in (with a work tree), or NULL: none, libgit2 missing, memory. */
 sl_repo *sl_repo_open(const char *start_dir);
-/* True when git ignores path (.gitignore at every level, .git/info/exclude, core.excludesFile:
-** git_ignore_path_is_ignored, which asks about the path's directories too) — a real path, or
-** one relative to the working directory, which need not exist (nor its directory: a build
-** step's output); false for a path outside the work tree. */
+/* True when git ignores path (.gitignore at every level, .git/info/exclude, core.excludesFile)
+** — a real path, or one relative to the working directory, which need not exist (nor its
+** directory: a build step's output); false for a path outside the work tree. A directory is
+** asked of libgit2 (git_ignore_path_is_ignored, which asks about its parents too), once; a file
+** is ignored when its directory is or when gitignore.c's matcher finds a pattern for its name;
+** when an ignore file would make libgit2 block or backtrack, the matcher answers for all. */
 bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir);
 /* The repository's work tree: a real path with its trailing '/'. */
 const char *sl_repo_workdir(const sl_repo *r);

@@ -74,7 +74,7 @@ static bool in_list(const char *const *l, size_t n, const char *s, size_t len)
 bool sl_pool_key_by_node_agent(const char *key, size_t n)
 {
 	static const char nfd[] = "feature.node.kubernetes.io/", nvidia[] = "nvidia.com/";
-	const char *slash = memchr(key, '/', n);
+	const char *slash = n ? memchr(key, '/', n) : NULL;   /* an empty key's may be NULL */
 	if (!slash)
 		return false;
 	size_t prefix = (size_t)(slash - key) + 1;
@@ -88,7 +88,7 @@ bool sl_pool_key_by_node_agent(const char *key, size_t n)
 static bool has_key(const sl_pool *p, const char *key, size_t n)
 {
 	for (size_t i = 0; i < p->n_reqs; i++)
-		if (p->reqs[i].key.n == n && memcmp(p->reqs[i].key.s, key, n) == 0)
+		if (sl_k8s_str_eq(p->reqs[i].key, (sl_k8s_str){key, n}))
 			return true;
 	return false;
 }
@@ -96,7 +96,7 @@ static bool has_key(const sl_pool *p, const char *key, size_t n)
 bool sl_pool_key_unknown(const sl_pool *p, const char *key, size_t n)
 {
 	for (size_t i = 0; i < p->n_unknown_keys; i++)
-		if (p->unknown_keys[i].n == n && memcmp(p->unknown_keys[i].s, key, n) == 0)
+		if (sl_k8s_str_eq(p->unknown_keys[i], (sl_k8s_str){key, n}))
 			return true;
 	/* a dump shows every label its nodes carry, node agents' included */
 	return p->origin != SL_POOL_NODES && sl_pool_key_by_node_agent(key, n) && !has_key(p, key, n);
@@ -311,7 +311,8 @@ static bool gpu_labelled(const sl_config *cfg, const sl_pool *p)
 		char key[320];
 		if (r->key.n >= sizeof key || !sl_k8s_str_is(r->op, "In") || r->n_values != 1)
 			continue;
-		memcpy(key, r->key.s, r->key.n);
+		if (r->key.n)   /* an empty key's s may be NULL */
+			memcpy(key, r->key.s, r->key.n);
 		key[r->key.n] = '\0';
 		if (!sl_config_list_has(&cfg->cluster.gpu_node_labels, key))
 			continue;
@@ -660,7 +661,8 @@ static void from_nodepool(sl_pool_set *s, const sl_config *cfg, const sl_object 
 		char key[320];
 		if (p->reqs[i].key.n >= sizeof key)
 			continue;
-		memcpy(key, p->reqs[i].key.s, p->reqs[i].key.n);
+		if (p->reqs[i].key.n)   /* an empty key's s may be NULL */
+			memcpy(key, p->reqs[i].key.s, p->reqs[i].key.n);
 		key[p->reqs[i].key.n] = '\0';
 		sl_k8s_reqset set;
 		bool defined;

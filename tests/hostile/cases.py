@@ -555,11 +555,13 @@ def core_excludesfile_fifo(c):
 @case(cpu=5, mem=256)
 def gitignore_backtracking_pattern(c):
     """A committed .gitignore pattern *a*a*a*a*a*a*a*a*a*a*b over long names of a's: matched in
-    linear time (our glob, or a step budget), the run ends in seconds and lints the files."""
+    linear time (our glob, or a step budget), the run ends in seconds and lints the files; the
+    pattern still applies (a directory of a's ending in b is ignored, its manifest not linted)."""
     c.git_init()
     c.write(".gitignore", "*a*a*a*a*a*a*a*a*a*a*b\n")
     for i in range(20):
         c.write("d%s/%s%d.yaml" % ("a" * 60, "a" * 150, i), POD % ("p%d" % i))
+    c.write("%sb/pod.yaml" % ("a" * 150), POD % "ignored")
     r = c.run(["check", "."])
     expect_rc(r, 0)
     expect_in(r, r"20 files")

@@ -85,6 +85,15 @@ static void put(const char *rel, const char *text)
 	sl_test_put(root, rel, text);
 }
 
+/* A scratch directory (its name in tmpl) whose real path is root. */
+static void scratch_root(char *tmpl, size_t size, const char *name)
+{
+	sl_test_scratch(tmpl, size, name);
+	char *real = realpath(tmpl, NULL);
+	snprintf(root, sizeof root, "%s", real);
+	free(real);
+}
+
 static bool ign(const char *rel, bool is_dir)
 {
 	char p[PATH_MAX];
@@ -96,10 +105,7 @@ static bool ign(const char *rel, bool is_dir)
 Test(gitignore, tree_without_repository)
 {
 	char tmpl[256];
-	sl_test_scratch(tmpl, sizeof tmpl, "gitignore");
-	char *real = realpath(tmpl, NULL);
-	snprintf(root, sizeof root, "%s", real);
-	free(real);
+	scratch_root(tmpl, sizeof tmpl, "gitignore");
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/config/manager", root);
 	char cmd[PATH_MAX + 32];
@@ -137,5 +143,40 @@ Test(gitignore, tree_without_repository)
 	cr_assert_eq(unlink(p), 0);
 	put("fifo/.gitignore", "secret\n");
 	cr_assert(ign("fifo/secret", false));
+	sl_test_rm_rf(tmpl);
+}
+
+/* One tree's rules held (what repo.c answers with when libgit2 must not be asked): the tree-wide
+** files (core.excludesFile, then info/exclude) below every .gitignore, a later one overriding an
+** earlier one, a missing file and a FIFO skipped, each directory decided once. */
+Test(gitignore, a_trees_rules_with_its_exclude_files)
+{
+	char tmpl[256];
+	scratch_root(tmpl, sizeof tmpl, "ignores");
+	put("global", "*.log\nsecret.yaml\nlocal.yaml\n");
+	put("exclude", "!local.yaml\n*.tmp\n");
+	put(".gitignore", "!keep.log\ngen/\n");
+	put("a/.gitignore", "*.yaml\n!app.yaml\n");
+	char g[PATH_MAX], x[PATH_MAX], fifo[PATH_MAX];
+	snprintf(g, sizeof g, "%s/global", root);
+	snprintf(x, sizeof x, "%s/exclude", root);
+	snprintf(fifo, sizeof fifo, "%s/fifo", root);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	const char *files[] = {g, NULL, fifo, x};
+	sl_gitignore_tree *r = sl_gitignore_tree_new(root, files, 4);
+	cr_assert_not_null(r);
+	cr_expect(sl_gitignore_tree_ignored(r, "x.log", false), "core.excludesFile");
+	cr_expect(sl_gitignore_tree_ignored(r, "d/x.tmp", false), "info/exclude, at any level");
+	cr_expect(!sl_gitignore_tree_ignored(r, "local.yaml", false), "info/exclude overrides the global");
+	cr_expect(!sl_gitignore_tree_ignored(r, "keep.log", false), "a .gitignore overrides both");
+	cr_expect(sl_gitignore_tree_ignored(r, "secret.yaml", false));
+	cr_expect(sl_gitignore_tree_ignored(r, "a/b/c.yaml", false), "a/.gitignore below a/");
+	cr_expect(!sl_gitignore_tree_ignored(r, "a/b/app.yaml", false));
+	cr_expect(!sl_gitignore_tree_ignored(r, "b/c.yaml", false), "a/.gitignore only below a/");
+	cr_expect(sl_gitignore_tree_ignored(r, "gen", true));
+	cr_expect(sl_gitignore_tree_ignored(r, "gen/keep.log", false), "below an ignored directory");
+	cr_expect(sl_gitignore_tree_ignored(r, "gen/keep.log", false), "the same, decided from the memo");
+	cr_expect(!sl_gitignore_tree_ignored(r, "a/../x.log", false), "a '..' is not judged");
+	sl_gitignore_tree_free(r);
 	sl_test_rm_rf(tmpl);
 }
