@@ -71,7 +71,7 @@ static void cell(FILE *out, const char *s, int w)
 }
 
 /* The clusters of the pools, in pool order (n of them; none when the pools name none), and
-** room for the indexes of one cluster's pools (pools_in). */
+** room for the indexes of one table's pools (table_pools). */
 struct clusters {
 	const char **names;
 	size_t n;
@@ -104,13 +104,23 @@ static bool clusters_of(struct clusters *c, const sl_pool_info *pools, size_t np
 	return true;
 }
 
-/* The pools of cluster c (NULL: all), their indexes into idx; how many. */
-static size_t pools_in(const sl_pool_info *pools, size_t np, const char *c, size_t *idx)
+/* The tables to print: one per cluster when the pools name two or more, else one of all. */
+static size_t tables(const struct clusters *cl)
 {
+	return cl->n > 1 ? cl->n : 1;
+}
+
+/* Table t's pools, their indexes into cl->idx; how many. *name is its cluster, NULL for the one
+** table of all the pools. */
+static size_t table_pools(struct clusters *cl, size_t t, const sl_pool_info *pools, size_t np,
+			  const char **name)
+{
+	const char *c = cl->n > 1 ? cl->names[t] : NULL;
 	size_t n = 0;
 	for (size_t i = 0; i < np; i++)
 		if (!c || !pools[i].cluster || strcmp(pools[i].cluster, c) == 0)
-			idx[n++] = i;
+			cl->idx[n++] = i;
+	*name = c;
 	return n;
 }
 
@@ -206,16 +216,16 @@ static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
 	struct clusters cl;
 	if (!clusters_of(&cl, pools, np))
 		return;
-	const char **clusters = cl.names;
-	size_t *idx = cl.idx, nc = cl.n;
-	for (size_t c = 0; c < (nc > 1 ? nc : 1); c++) {
-		if (nc > 1) {
-			fputs(c ? "\nCluster " : "Cluster ", out);
-			sl_escape_put(out, clusters[c], SL_SINK_TEXT);
+	size_t nc = cl.n;
+	for (size_t t = 0; t < tables(&cl); t++) {
+		const char *name;
+		size_t n = table_pools(&cl, t, pools, np, &name);
+		if (name) {
+			fputs(t ? "\nCluster " : "Cluster ", out);
+			sl_escape_put(out, name, SL_SINK_TEXT);
 			fputs(":\n", out);
 		}
-		size_t n = pools_in(pools, np, nc > 1 ? clusters[c] : NULL, idx);
-		text_table(out, pools, idx, n, rows, nr);
+		text_table(out, pools, cl.idx, n, rows, nr);
 	}
 	if (any_unsure(rows, nr, np))
 		fputs("\n\u2713?: " UNSURE_LEGEND ".\n", out);
@@ -328,13 +338,13 @@ static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
 	struct clusters cl;
 	if (!clusters_of(&cl, pools, np))
 		return;
-	const char **clusters = cl.names;
-	size_t *idx = cl.idx, nc = cl.n;
-	for (size_t c = 0; c < (nc > 1 ? nc : 1); c++) {
-		if (c)
+	size_t nc = cl.n;
+	for (size_t t = 0; t < tables(&cl); t++) {
+		const char *name;
+		size_t n = table_pools(&cl, t, pools, np, &name);
+		if (t)
 			fputc('\n', out);
-		size_t n = pools_in(pools, np, nc > 1 ? clusters[c] : NULL, idx);
-		md_table(out, nc > 1 ? clusters[c] : NULL, pools, idx, n, rows, nr);
+		md_table(out, name, pools, cl.idx, n, rows, nr);
 	}
 	if (any_unsure(rows, nr, np))
 		fputs("\n\u2705?: " UNSURE_LEGEND ".\n", out);
