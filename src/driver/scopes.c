@@ -399,13 +399,10 @@ static long known_dir(const sl_scopes *s, const char *dir)
 
 static bool remember_dir(sl_scopes *s, const char *dir, size_t scope)
 {
-	char *d = sl_xstrdup(dir);
 	bool found;
-	sl_strmap_slot *slot = d ? sl_strmap_put(&s->dirs, d, strlen(d), &found) : NULL;
-	if (!slot || found) {   /* found: asked only for a directory not known */
-		free(d);
+	sl_strmap_slot *slot = sl_strmap_put_copy(&s->dirs, dir, strlen(dir), &found);
+	if (!slot || found)   /* found: asked only for a directory not known */
 		return slot != NULL;
-	}
 	slot->val = (void *)(uintptr_t)scope;
 	return true;
 }

@@ -386,13 +386,10 @@ bool sl_gitignore_tree_ignored(sl_gitignore_tree *g, const char *rel, bool is_di
 			ignored = s->val == &yes;
 		} else {
 			ignored = decide(g, c, m, true);
-			char *k = sl_xstrndup(c[0].s, len);
 			bool found;
-			s = k ? sl_strmap_put(&g->dirs, k, len, &found) : NULL;
+			s = sl_strmap_put_copy(&g->dirs, c[0].s, len, &found);
 			if (s)
 				s->val = ignored ? &yes : &none;
-			else
-				free(k);
 		}
 		if (ignored)
 			return true;

@@ -192,13 +192,11 @@ static bool gitignores_safe(sl_repo *r, const char *dir)
 		char *gi = sl_xprintf("%s/.gitignore", d);
 		safe = gi && ignore_file_safe(gi);
 		free(gi);
-		char *key = safe ? sl_xstrdup(d) : NULL;   /* the map's keys: freed with it */
-		bool found;
-		sl_strmap_slot *slot = key ? sl_strmap_put(&r->vetted, key, strlen(key), &found) : NULL;
+		bool found;   /* the map's keys: freed with it, as its values */
+		sl_strmap_slot *slot = safe ? sl_strmap_put_copy(&r->vetted, d, strlen(d), &found)
+					    : NULL;
 		if (slot)
-			slot->val = key;
-		else
-			free(key);
+			slot->val = (void *)slot->key;
 		safe = safe && slot;
 		char *slash = strrchr(d, '/');
 		if (!slash || strlen(d) + 1 == r->n)
@@ -279,13 +277,10 @@ static bool git_says(sl_repo *r, const char *rel)
 		return s->val == &yes;
 	int ignored = 0;
 	bool says = git.ignored(&ignored, r->repo, rel) == 0 && ignored == 1;
-	char *key = sl_xstrndup(rel, n);   /* the map's keys: freed with it */
 	bool found;
-	s = key ? sl_strmap_put(&r->asked, key, n, &found) : NULL;
+	s = sl_strmap_put_copy(&r->asked, rel, n, &found);   /* the map's keys: freed with it */
 	if (s)
 		s->val = says ? &yes : &no;
-	else
-		free(key);
 	return says;
 }
 

@@ -25,6 +25,23 @@ sl_strmap_slot *sl_strmap_get(const sl_strmap *m, const char *key, size_t len)
 	return s->key ? s : NULL;
 }
 
+sl_strmap_slot *sl_strmap_put_copy(sl_strmap *m, const char *key, size_t len, bool *found)
+{
+	sl_strmap_slot *s = sl_strmap_get(m, key, len);
+	*found = s != NULL;
+	if (s)
+		return s;
+	char *k = sl_xmalloc(len + 1);   /* all len bytes, NUL-terminated for the caller */
+	if (k) {
+		memcpy(k, key, len);
+		k[len] = '\0';
+	}
+	s = k ? sl_strmap_put(m, k, len, found) : NULL;
+	if (!s)
+		free(k);
+	return s;
+}
+
 sl_strmap_slot *sl_strmap_put(sl_strmap *m, const char *key, size_t len, bool *found)
 {
 	uint64_t h = sl_hash_bytes(SL_HASH_INIT, key, len);

@@ -35,6 +35,10 @@ sl_strmap_slot *sl_strmap_get(const sl_strmap *m, const char *key, size_t len);
 ** key with val NULL (*found false), valid until the next put; NULL when out of memory (the map
 ** is unchanged). */
 sl_strmap_slot *sl_strmap_put(sl_strmap *m, const char *key, size_t len, bool *found);
+/* sl_strmap_put for a map that owns its keys: a new slot holds a copy of the key (the caller
+** frees the keys before sl_strmap_free), a found one the key it had; NULL when out of memory
+** (the map is unchanged). */
+sl_strmap_slot *sl_strmap_put_copy(sl_strmap *m, const char *key, size_t len, bool *found);
 /* Frees the table (not the keys or values); m is empty again. */
 void sl_strmap_free(sl_strmap *m);
 

@@ -89,6 +89,32 @@ Test(strmap, put_get_and_grow)
 	cr_expect_null(m.v);
 }
 
+/* sl_strmap_put_copy: a new key is the map's own copy of all its bytes (an embedded NUL
+** included, NUL-terminated), a found one keeps the first copy. */
+Test(strmap, put_copy_owns_its_keys)
+{
+	sl_strmap m = {0};
+	char buf[] = "dir\0x/y";
+	bool found = true;
+	sl_strmap_slot *s = sl_strmap_put_copy(&m, buf, 7, &found);
+	cr_assert_not_null(s);
+	cr_expect_not(found);
+	cr_expect_neq((const void *)s->key, (const void *)buf, "the key is a copy");
+	cr_expect_eq(memcmp(s->key, "dir\0x/y", 8), 0, "every byte, and a NUL after them");
+	const char *first = s->key;
+	memset(buf, '-', sizeof buf - 1);   /* the caller's bytes may go */
+	s = sl_strmap_put_copy(&m, "dir\0x/y", 7, &found);
+	cr_assert_not_null(s);
+	cr_expect(found);
+	cr_expect_eq((const void *)s->key, (const void *)first, "found: no second copy");
+	cr_expect_eq(m.n, 1);
+	cr_expect_not_null(sl_strmap_get(&m, "dir\0x/y", 7));
+	cr_expect_null(sl_strmap_get(&m, "dir", 3), "the bytes after the NUL belong to the key");
+	for (size_t i = 0; i < m.cap; i++)
+		free((void *)m.v[i].key);
+	sl_strmap_free(&m);
+}
+
 /* Keys are byte ranges: a prefix, an embedded NUL and the empty key are keys of their own. */
 Test(strmap, keys_are_byte_ranges)
 {

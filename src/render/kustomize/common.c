@@ -33,19 +33,15 @@ static bool memo_get(const struct memo *m, const char *key, size_t len, const ch
 ** of memory (*oom then). */
 static const char *memo_put(struct memo *m, const char *key, size_t len, char *val, bool *oom)
 {
-	char *k = sl_xprintf("%.*s", (int)len, key);
 	bool found;
-	sl_strmap_slot *s = k ? sl_strmap_put(&m->m, k, len, &found) : NULL;
+	sl_strmap_slot *s = sl_strmap_put_copy(&m->m, key, len, &found);
 	if (!s) {
-		free(k);
 		free(val);
 		*oom = true;
 		return NULL;
 	}
-	if (found) {   /* asked again meanwhile: the answer is the same */
-		free(k);
+	if (found)   /* asked again meanwhile: the answer is the same */
 		free(s->val);
-	}
 	s->val = val;
 	return val;
 }
