@@ -404,12 +404,25 @@ bool sl_gitignore_tree_matches(sl_gitignore_tree *g, const char *rel, bool is_di
 	return n > 0 && decide(g, c, n, is_dir);
 }
 
-bool sl_gitignore_ignores(const char *path, bool is_dir)
+/* path asked as a file (as_file) and, when that does not ignore it, as a directory (as_dir),
+** of one tree: each .gitignore above it read once. */
+static bool ignores(const char *path, bool as_file, bool as_dir)
 {
 	char *abs = absolute(path);
 	sl_gitignore_tree *g = abs ? sl_gitignore_tree_new("/", NULL, 0) : NULL;
-	bool ignored = g && sl_gitignore_tree_ignored(g, abs, is_dir);
+	bool ignored = g && ((as_file && sl_gitignore_tree_ignored(g, abs, false)) ||
+			     (as_dir && sl_gitignore_tree_ignored(g, abs, true)));
 	sl_gitignore_tree_free(g);
 	free(abs);
 	return ignored;
+}
+
+bool sl_gitignore_ignores(const char *path, bool is_dir)
+{
+	return ignores(path, !is_dir, is_dir);
+}
+
+bool sl_gitignore_ignores_either(const char *path)
+{
+	return ignores(path, true, true);
 }

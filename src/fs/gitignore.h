@@ -18,6 +18,9 @@
 ** never by backtracking search. False for a path with a ".." below its deepest existing
 ** directory, and when out of memory. */
 bool sl_gitignore_ignores(const char *path, bool is_dir);
+/* sl_gitignore_ignores(path, false) || sl_gitignore_ignores(path, true), each .gitignore read
+** once: for a path that does not exist, which a build step may make as a file or a directory. */
+bool sl_gitignore_ignores_either(const char *path);
 
 /* True when the gitignore(5) pattern pat (one line, as written) decides rel, a path relative to
 ** the pattern's .gitignore directory ("a/b/c", no leading "/"; is_dir: rel names a directory),

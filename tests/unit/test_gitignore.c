@@ -118,6 +118,12 @@ Test(gitignore, tree_without_repository)
 		  "below an ignored directory, none of it existing");
 	cr_assert(ign("dep-crds", true));
 	cr_assert_not(ign("dep-crds", false), "a directory pattern does not ignore a file");
+	snprintf(p, sizeof p, "%s/dep-crds", root);
+	cr_assert(sl_gitignore_ignores_either(p), "either: as a directory");
+	snprintf(p, sizeof p, "%s/x.out.yaml", root);
+	cr_assert(sl_gitignore_ignores_either(p), "either: as a file");
+	snprintf(p, sizeof p, "%s/keep.out.yaml", root);
+	cr_assert_not(sl_gitignore_ignores_either(p), "either: neither");
 	cr_assert(ign("manager/.env", false));
 	cr_assert_not(ign("config/manager/.env", false), "the deeper file re-includes it");
 	cr_assert(ign("config/local.yaml", false));

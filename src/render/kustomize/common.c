@@ -446,7 +446,7 @@ static bool git_ignores(sl_kustomize *k, const char *dir, const char *path, bool
 	bool ask_files = rd && !k->repo;   /* no repository: the tree's .gitignore files say it */
 	pthread_mutex_unlock(&k->lock);
 	if (ask_files)
-		r = *by_file = sl_gitignore_ignores(path, false) || sl_gitignore_ignores(path, true);
+		r = *by_file = sl_gitignore_ignores_either(path);
 	return r;
 }
 
