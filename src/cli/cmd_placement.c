@@ -210,6 +210,55 @@ static void text_table(FILE *out, const sl_pool_info *pools, const size_t *idx, 
 	}
 }
 
+/* How the "Lands nowhere" list is written: indented lines (text) or a bullet list (Markdown). */
+struct nowhere_fmt {
+	const char *heading, *unit_open, *unit_mid;   /* the unit as OPEN name MID path:line */
+	void (*put)(FILE *out, const char *s);         /* a name or path, escaped for the sink */
+	void (*reasons)(FILE *out, const char *pool, const char *reasons);
+};
+
+static void text_put(FILE *out, const char *s)
+{
+	sl_escape_put(out, s, SL_SINK_TEXT);
+}
+
+static void text_reasons(FILE *out, const char *pool, const char *reasons)
+{
+	char prefix[300];
+	snprintf(prefix, sizeof prefix, "    %s: ", pool);
+	reason_lines(out, prefix, reasons, SL_SINK_TEXT);
+}
+
+static const struct nowhere_fmt nowhere_text = {
+	"\nLands nowhere:\n", "  ", " (", text_put, text_reasons,
+};
+
+/* Each unit that lands nowhere, with every pool's reasons; returns how many. */
+static size_t lands_nowhere(FILE *out, const struct nowhere_fmt *f, const sl_pool_info *pools,
+			    size_t np, bool clusters, const sl_placement_row *rows, size_t nr)
+{
+	size_t nowhere = 0;
+	for (size_t r = 0; r < nr; r++) {
+		if (!rows[r].nowhere)
+			continue;
+		if (nowhere++ == 0)
+			fputs(f->heading, out);
+		fputs(f->unit_open, out);
+		f->put(out, rows[r].unit);
+		fputs(f->unit_mid, out);
+		f->put(out, rows[r].path);
+		fprintf(out, ":%u)\n", rows[r].line);
+		for (size_t i = 0; i < np; i++) {
+			if (!applies(&rows[r].cells[i]))
+				continue;   /* a flavor, a KAITO Workspace's nodes: not for it */
+			char *name = pool_name(&pools[i], clusters, SL_SINK_TEXT);
+			f->reasons(out, name ? name : "?", rows[r].cells[i].reasons);
+			free(name);
+		}
+	}
+	return nowhere;
+}
+
 static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
 		       const sl_placement_row *rows, size_t nr)
 {
@@ -229,27 +278,7 @@ static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
 	}
 	if (any_unsure(rows, nr, np))
 		fputs("\n\u2713?: " UNSURE_LEGEND ".\n", out);
-	size_t nowhere = 0;
-	for (size_t r = 0; r < nr; r++) {
-		if (!rows[r].nowhere)
-			continue;
-		if (nowhere++ == 0)
-			fputs("\nLands nowhere:\n", out);
-		fputs("  ", out);
-		sl_escape_put(out, rows[r].unit, SL_SINK_TEXT);
-		fputs(" (", out);
-		sl_escape_put(out, rows[r].path, SL_SINK_TEXT);
-		fprintf(out, ":%u)\n", rows[r].line);
-		for (size_t i = 0; i < np; i++) {
-			if (!applies(&rows[r].cells[i]))
-				continue;   /* a flavor, a KAITO Workspace's nodes: not for it */
-			char *name = pool_name(&pools[i], nc > 1, SL_SINK_TEXT);
-			char prefix[300];
-			snprintf(prefix, sizeof prefix, "    %s: ", name ? name : "?");
-			free(name);
-			reason_lines(out, prefix, rows[r].cells[i].reasons, SL_SINK_TEXT);
-		}
-	}
+	size_t nowhere = lands_nowhere(out, &nowhere_text, pools, np, nc > 1, rows, nr);
 	fprintf(out, "\n%zu unit%s, %zu pool%s", nr, nr == 1 ? "" : "s", np, np == 1 ? "" : "s");
 	if (nc > 1)
 		fprintf(out, " in %zu clusters", nc);
@@ -282,6 +311,19 @@ static void md(FILE *out, const char *s)
 }
 
 /* The grid and the pools table of the pools idx[0..np), under title. */
+static void md_reasons(FILE *out, const char *pool, const char *reasons)
+{
+	fputs("  - ", out);
+	md(out, pool);
+	fputs(": ", out);
+	md(out, reasons);
+	fputc('\n', out);
+}
+
+static const struct nowhere_fmt nowhere_md = {
+	"\n#### Lands nowhere\n", "\n- **", "** (", md, md_reasons,
+};
+
 static void md_table(FILE *out, const char *cluster, const sl_pool_info *pools, const size_t *idx,
 		     size_t np, const sl_placement_row *rows, size_t nr)
 {
@@ -348,30 +390,7 @@ static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
 	}
 	if (any_unsure(rows, nr, np))
 		fputs("\n\u2705?: " UNSURE_LEGEND ".\n", out);
-	bool any = false;
-	for (size_t r = 0; r < nr; r++) {
-		if (!rows[r].nowhere)
-			continue;
-		if (!any)
-			fputs("\n#### Lands nowhere\n", out);
-		any = true;
-		fputs("\n- **", out);
-		md(out, rows[r].unit);
-		fputs("** (", out);
-		md(out, rows[r].path);
-		fprintf(out, ":%u)\n", rows[r].line);
-		for (size_t i = 0; i < np; i++) {
-			if (!applies(&rows[r].cells[i]))
-				continue;
-			char *name = pool_name(&pools[i], nc > 1, SL_SINK_TEXT);
-			fputs("  - ", out);
-			md(out, name ? name : "?");
-			free(name);
-			fputs(": ", out);
-			md(out, rows[r].cells[i].reasons);
-			fputc('\n', out);
-		}
-	}
+	lands_nowhere(out, &nowhere_md, pools, np, nc > 1, rows, nr);
 	clusters_free(&cl);
 }
 
