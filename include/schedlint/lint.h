@@ -238,6 +238,27 @@ SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
 ** the other open files only when it changes (docs/editors.md). Read from the trees, so 0 in a
 ** low_memory run; out of range: 0. */
 SL_API uint64_t sl_run_file_facts(const sl_run *run, size_t i);
+/* What file i gives the other files' rules, finer than sl_run_file_facts: one digest per fact,
+** named by a key (an object of a kind by name, the objects of a kind, the globalDefault
+** PriorityClass, the serving units' priorities, a template's use, Knative's flags, the node
+** pools, KServe's default mode, the autoscalers of a target), sorted by key, in a malloc'd
+** array (free() it; NULL when it gives none). A file whose reads (sl_run_file_reads) hold no
+** key whose digest changed reads nothing that changed: an editor re-lints only those that do
+** (docs/editors.md). 0 facts in a low_memory run. SL_EUSAGE out of range; SL_ENOMEM. */
+typedef struct sl_fact_digest {
+	uint64_t key, digest;
+} sl_fact_digest;
+SL_API sl_err sl_run_file_fact_digests(const sl_run *run, size_t i, sl_fact_digest **out,
+				       size_t *n);
+/* Makes sl_run_lint note, per file it checks, the keys of the facts its rules read of the other
+** files (sl_run_file_reads). Before sl_run_lint; SL_EUSAGE in a low_memory run. */
+SL_API sl_err sl_run_file_record_reads(sl_run *run);
+/* The keys (as sl_run_file_fact_digests names them) of the facts the rules read while checking
+** file i, sorted, in a malloc'd array (free() it; NULL when none). SL_EUSAGE when they are not
+** known: not recorded (sl_run_file_record_reads), a file no rule checked on its own (unreadable, a
+** template, a kustomization or a file a build uses: the builds' rules read for it), or memory
+** ran out while noting them; SL_ENOMEM. */
+SL_API sl_err sl_run_file_reads(const sl_run *run, size_t i, uint64_t **out, size_t *n);
 
 /* Values are appended, never renumbered (docs/report-formats.md describes each). */
 typedef enum sl_format {

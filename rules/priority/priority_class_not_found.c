@@ -76,9 +76,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;
 	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_index *ix = sl_ctx_index(ctx);
-	size_t n_files;
-	sl_index_objects(ix, SL_KIND_PRIORITY_CLASS, &n_files);
-	if (n_files == 0 && sl_config_priority_classes(cfg)->n == 0 &&
+	if (sl_index_count(ix, SL_KIND_PRIORITY_CLASS) == 0 && sl_config_priority_classes(cfg)->n == 0 &&
 	    sl_config_critical_priority_classes(cfg)->n == 0)
 		return SL_OK;   /* nothing known: the class may be defined elsewhere */
 	if (sl_index_find(ix, SL_KIND_PRIORITY_CLASS, name) || in_config(cfg, name))

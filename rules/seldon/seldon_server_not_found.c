@@ -57,10 +57,10 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	if (!name || !*name || sl_scalar_type(server) != SL_Y_STR)
 		return SL_OK;
 	const sl_index *ix = sl_ctx_index(ctx);
-	size_t n;
-	const sl_object *const *servers = sl_index_objects(ix, SL_KIND_SELDON_SERVER, &n);
+	size_t n = sl_index_count(ix, SL_KIND_SELDON_SERVER);   /* the Servers read only to report */
 	if (n == 0 || sl_index_find(ix, SL_KIND_SELDON_SERVER, name))
 		return SL_OK;
+	const sl_object *const *servers = sl_index_objects(ix, SL_KIND_SELDON_SERVER, &n);
 	sl_report *r = sl_report_at(ctx, server, "Model %s names Server %s, which is not among the "
 				    "linted files", o->name ? o->name : "(unnamed)", name);
 	sl_report_note(ctx, r, "The linted files define %zu Server%s (for example %s).", n,

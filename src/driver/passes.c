@@ -931,6 +931,8 @@ static void free_file(sl_file *f)
 	sl_source_free(f->src);
 	sl_source_free(f->orig);
 	sl_arena_free(f->arena);
+	sl_index_reads_free(f->reads);
+	free(f->reads);
 	if (!f->borrowed) {
 		sl_index_free_facts(f->facts);
 		free(f->digests);

@@ -5,6 +5,7 @@
 ** Only the files a caller sees (run->shown): never the project's context files, nor a Kustomize
 ** build's text. */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include "schedlint/lint.h"
 #include "driver/fixer.h"
@@ -132,4 +133,62 @@ uint64_t sl_run_file_facts(const sl_run *run, size_t i)
 	sl_index_free_facts(facts);
 	sl_arena_free(a);
 	return !any ? 0 : h ? h : 1;
+}
+
+sl_err sl_run_file_fact_digests(const sl_run *run, size_t i, sl_fact_digest **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	const sl_file *f = file_at(run, i);
+	if (!f)
+		return SL_EUSAGE;
+	if (!f->src || !f->n_objects)
+		return SL_OK;
+	sl_arena *a = sl_arena_new();
+	sl_serving_fact *facts = NULL;
+	size_t n_facts = 0;
+	sl_index_given *v = NULL;
+	sl_err err = !a ? SL_ENOMEM
+		: sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects, a,
+					&facts, &n_facts);
+	if (!err)
+		err = sl_index_gives((const sl_object *const *)f->objects, f->n_objects, f->src,
+				     facts, n_facts, run->passes.eng.index.lowest_label, &v, n);
+	sl_index_free_facts(facts);
+	sl_arena_free(a);
+	/* the same two words: one block, handed over as the caller's type */
+	sl_fact_digest *d = err || !*n ? NULL : malloc(*n * sizeof *d);
+	for (size_t k = 0; d && k < *n; k++)
+		d[k] = (sl_fact_digest){v[k].key, v[k].digest};
+	free(v);
+	if (!err && *n && !d)
+		err = SL_ENOMEM;
+	if (err)
+		*n = 0;
+	*out = d;
+	return err;
+}
+
+sl_err sl_run_file_record_reads(sl_run *run)
+{
+	if (run->passes.eng.stream)
+		return SL_EUSAGE;   /* its trees go as it checks them */
+	run->passes.eng.record_reads = true;
+	return SL_OK;
+}
+
+sl_err sl_run_file_reads(const sl_run *run, size_t i, uint64_t **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	const sl_file *f = file_at(run, i);
+	if (!f || !f->reads || f->reads->failed || f->partial || f->build)
+		return SL_EUSAGE;
+	if (!f->reads->n)
+		return SL_OK;
+	if (!(*out = malloc(f->reads->n * sizeof **out)))
+		return SL_ENOMEM;
+	sl_index_reads_sorted(f->reads, *out);
+	*n = f->reads->n;
+	return SL_OK;
 }

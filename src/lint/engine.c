@@ -415,6 +415,7 @@ sl_index sl_engine_index_view(const sl_engine *e, const sl_file *f)
 	sl_index view = f->view && f->view <= e->n_views ? e->views[f->view - 1] : e->index;
 	view.cfg = f->scope->cfg;
 	view.default_mode_config = f->scope->default_mode_config;
+	view.reads = f->reads;
 	return view;
 }
 
@@ -606,6 +607,8 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 	if (!f->src || f->templated)
 		return SL_OK;   /* it could not be read (its error is recorded), or it is a template */
 	sl_regex_budget_grant(&e->regex_budget, f->src->len);   /* patterns' budget: regex.h */
+	if (e->record_reads && !f->reads && !(f->reads = sl_xcalloc(1, sizeof *f->reads)))
+		return SL_ENOMEM;
 	sl_index view = sl_engine_index_view(e, f);
 	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
 	/* the cluster's default KServe mode is known once every file is indexed */

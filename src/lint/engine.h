@@ -127,6 +127,8 @@ typedef struct sl_file {
 	uint8_t outside;             /* a symlink a walk did not follow (SL_OUTSIDE_FILE or _DIR):
 				        never read, its text empty, its one finding the
 				        symlink-outside-tree notice */
+	sl_index_reads *reads;       /* the facts its rules read of the index (record_reads; its
+				        views carry it), malloc'd; else NULL */
 } sl_file;
 
 enum { SL_OUTSIDE_NO, SL_OUTSIDE_FILE, SL_OUTSIDE_DIR };
@@ -134,6 +136,7 @@ enum { SL_OUTSIDE_NO, SL_OUTSIDE_FILE, SL_OUTSIDE_DIR };
 typedef struct sl_engine {
 	const sl_config *cfg;
 	bool stream;                 /* free each file's tree as soon as no rule needs it */
+	bool record_reads;           /* each checked file notes the facts its rules read (reads) */
 	bool keep_facts;             /* a project read once: the files' serving facts outlive the
 				        serving table, for the runs that borrow them */
 	sl_arena *keep;              /* streamed: what outlives the trees (findings), one arena

@@ -84,6 +84,7 @@ sl_fact sl_cluster_extended_resource_toleration(const sl_index *ix, const sl_uni
 
 sl_mode sl_cluster_kserve_default_mode(const sl_index *ix, const char **source)
 {
+	sl_index_note_read(ix, SL_FACT_DEFAULT_MODE, 0, NULL);
 	const sl_config *cfg = ix->cfg;
 	sl_mode m = SL_MODE_KNATIVE;
 	const char *src = NULL;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/arena.h"
+#include "util/hash.h"
 #include "yaml/source.h"
 #include "sched/index.h"
 #include "sched/pool.h"
@@ -73,6 +74,247 @@ bool sl_index_wants(const sl_object *o)
 	if (o->kind == SL_KIND_CONFIGMAP)
 		return is_features_configmap(o) || is_isvc_configmap(o);
 	return sl_index_kind_looked_up(o->kind);
+}
+
+/* --- the facts by key: what a file gives, what a file reads ---------------------------------- */
+
+/* The key of (what, k, a, b): b a second name (an autoscaler's target's), NULL when none. */
+static uint64_t key_of(sl_fact_kind what, int k, const char *a, const char *b)
+{
+	unsigned char head[2] = {(unsigned char)what, (unsigned char)k};
+	uint64_t h = sl_hash_bytes(SL_HASH_INIT, head, sizeof head);
+	if (a)
+		h = sl_hash_bytes(h, a, strlen(a) + 1);
+	if (b)
+		h = sl_hash_bytes(h, b, strlen(b) + 1);
+	return h ? h : 1;
+}
+
+/* key_of(what, k, a[0..len), NULL), without a copy of a. */
+static uint64_t key_n(sl_fact_kind what, int k, const char *a, size_t len)
+{
+	unsigned char head[2] = {(unsigned char)what, (unsigned char)k};
+	uint64_t h = sl_hash_bytes(sl_hash_bytes(SL_HASH_INIT, head, sizeof head), a, len);
+	h = sl_hash_bytes(h, "", 1);
+	return h ? h : 1;
+}
+
+uint64_t sl_index_fact_key(sl_fact_kind what, int k, const char *name)
+{
+	return key_of(what, k, name, NULL);
+}
+
+void sl_index_reads_add(sl_index_reads *r, uint64_t key)
+{
+	if (r->failed || !key)
+		return;
+	if (2 * (r->n + 1) > r->cap) {   /* at most half full */
+		size_t cap = r->cap ? r->cap * 2 : 32;
+		uint64_t *v = r->a ? sl_arena_zalloc(r->a, cap * sizeof *v)
+				   : sl_xcalloc(cap, sizeof *v);
+		if (!v) {
+			r->failed = true;
+			return;
+		}
+		for (size_t i = 0; i < r->cap; i++) {
+			size_t j = r->slot[i] & (cap - 1);
+			while (r->slot[i] && v[j])
+				j = (j + 1) & (cap - 1);
+			v[j] = r->slot[i];
+		}
+		if (!r->a)
+			free(r->slot);
+		r->slot = v;
+		r->cap = cap;
+	}
+	size_t i = key & (r->cap - 1);
+	while (r->slot[i] && r->slot[i] != key)
+		i = (i + 1) & (r->cap - 1);
+	if (!r->slot[i]) {
+		r->slot[i] = key;
+		r->n++;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+void sl_index_reads_sorted(const sl_index_reads *r, uint64_t *out)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < r->cap; i++)
+		if (r->slot[i])
+			out[k++] = r->slot[i];
+	if (k)
+		qsort(out, k, sizeof *out, cmp_u64);
+}
+
+void sl_index_reads_free(sl_index_reads *r)
+{
+	if (!r)
+		return;
+	if (!r->a)
+		free(r->slot);
+	r->slot = NULL;
+	r->cap = r->n = 0;
+}
+
+/* Notes key in ix's reads, when it records them. */
+static void note(const sl_index *ix, uint64_t key)
+{
+	if (ix->reads)
+		sl_index_reads_add(ix->reads, key);
+}
+
+void sl_index_note_read(const sl_index *ix, sl_fact_kind what, int k, const char *name)
+{
+	if (ix->reads)
+		sl_index_reads_add(ix->reads, key_of(what, k, name, NULL));
+}
+
+/* The kind an autoscaler's scaleTargetRef names, and its name (as scales() reads them); false
+** when it names none. */
+static bool scale_target(const sl_object *a, const char **kind, const char **name)
+{
+	const sl_node *ref = sl_map_get(a->spec, "scaleTargetRef");
+	*kind = sl_scalar(sl_map_get(ref, "kind"));
+	*name = sl_scalar(sl_map_get(ref, "name"));
+	if (!*kind && a->kind == SL_KIND_SCALED_OBJECT && sl_map_get(ref, "name"))
+		*kind = "Deployment";
+	return *kind && *name;
+}
+
+static bool is_features_configmap(const sl_object *o);
+static bool is_isvc_configmap(const sl_object *o);
+static const sl_object *const *objects_of(const sl_index *ix, sl_kind k, size_t *n);
+
+/* A growing list of (key, digest, order) while a file's facts are gathered. */
+struct gives {
+	struct give { uint64_t key, digest; size_t order; } *v;
+	size_t n;
+	bool oom;
+};
+
+static void give(struct gives *g, uint64_t key, uint64_t digest)
+{
+	if (g->oom)
+		return;
+	if (sl_doubling_full(g->n)) {
+		struct give *nv = sl_xrealloc(g->v, sl_doubling_cap(g->n) * sizeof *nv);
+		if (!nv) {
+			g->oom = true;
+			return;
+		}
+		g->v = nv;
+	}
+	g->v[g->n] = (struct give){key, digest, g->n};
+	g->n++;
+}
+
+static int cmp_give(const void *a, const void *b)
+{
+	const struct give *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* h with the string s fed in, its end marked (NULL is not ""). */
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	return s ? sl_hash_bytes(h, s, strlen(s) + 1) : sl_hash_bytes(h, "\xff", 1);
+}
+
+/* Gives the keys object o is read by, with digest d. */
+static void give_object(struct gives *g, const sl_object *o, uint64_t d)
+{
+	sl_kind k = o->kind;
+	give(g, key_of(SL_FACT_KIND, k, NULL, NULL), d);
+	give(g, key_of(SL_FACT_COUNT, k, NULL, NULL), 1);
+	if (o->name)
+		give(g, key_of(SL_FACT_OBJECT, k, o->name, NULL), d);
+	if (k == SL_KIND_PRIORITY_CLASS && sl_yaml_true(sl_map_get(o->root, "globalDefault")))
+		give(g, key_of(SL_FACT_DEFAULT_CLASS, 0, NULL, NULL), d);
+	if (k == SL_KIND_KNATIVE_SERVING || is_features_configmap(o))
+		give(g, key_of(SL_FACT_KNATIVE, 0, NULL, NULL), d);
+	if (is_isvc_configmap(o))
+		give(g, key_of(SL_FACT_DEFAULT_MODE, 0, NULL, NULL), d);
+	if (k == SL_KIND_KARPENTER_NODE_POOL || k == SL_KIND_EKSCTL_CLUSTER_CONFIG ||
+	    k == SL_KIND_NODE_LIST || k == SL_KIND_KUEUE_RESOURCE_FLAVOR)
+		give(g, key_of(SL_FACT_POOLS, 0, NULL, NULL), d);
+	const char *tk, *tn;
+	if ((k == SL_KIND_HORIZONTAL_POD_AUTOSCALER || k == SL_KIND_SCALED_OBJECT) &&
+	    scale_target(o, &tk, &tn))
+		give(g, key_of(SL_FACT_AUTOSCALER, 0, tk, tn), d);
+}
+
+static bool train_job_use(const sl_object *job, sl_kind *kind, const char **name);
+
+sl_err sl_index_gives(const sl_object *const *objs, size_t n_objs, const sl_source *src,
+		      const sl_serving_fact *facts, size_t n_facts, const char *lowest,
+		      sl_index_given **out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	struct gives g = {0};
+	for (size_t i = 0; i < n_objs; i++) {
+		const sl_object *o = objs[i];
+		if (!sl_index_wants(o) || !o->root || !src || o->root->end > src->len)
+			continue;
+		/* its text and the line it starts on (messages name it) */
+		size_t line = sl_source_line_of(src, o->root->start);
+		uint64_t d = sl_hash_bytes(SL_HASH_INIT, &line, sizeof line);
+		d = sl_hash_bytes(d, src->data + o->root->start, o->root->end - o->root->start);
+		give_object(&g, o, d);
+		sl_kind uk;
+		const char *un;
+		if (o->kind == SL_KIND_TRAIN_JOB && train_job_use(o, &uk, &un))
+			give(&g, key_of(SL_FACT_TEMPLATE_USE, uk, un, NULL), 1);
+	}
+	/* the serving units: what ranks them (their classes, a Server's ServerConfig, whether
+	** they run pods), the label of the lowest, the templates they use */
+	for (size_t i = 0; i < n_facts; i++) {
+		const sl_serving_fact *x = &facts[i];
+		bool named = lowest && strcmp(x->label, lowest) == 0;
+		uint64_t d = hash_str(hash_str(hash_str(SL_HASH_INIT, named ? x->label : NULL),
+					       x->class_name), x->server_config);
+		d = sl_hash_bytes(d, &x->modelmesh, sizeof x->modelmesh);
+		give(&g, key_of(SL_FACT_SERVING, 0, NULL, NULL), d);
+		for (const char *s = x->uses; s && *s;) {
+			size_t l = strcspn(s, "\n");
+			give(&g, key_n(SL_FACT_TEMPLATE_USE, x->uses_kind, s, l), 1);
+			s += l + (s[l] == '\n');
+		}
+	}
+	if (g.oom) {
+		free(g.v);
+		return SL_ENOMEM;
+	}
+	if (!g.n)
+		return SL_OK;
+	/* one digest per key: its gifts in file order */
+	qsort(g.v, g.n, sizeof *g.v, cmp_give);
+	sl_index_given *v = sl_xmalloc(g.n * sizeof *v);
+	if (!v) {
+		free(g.v);
+		return SL_ENOMEM;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < g.n; i++) {
+		if (k && v[k - 1].key == g.v[i].key)
+			v[k - 1].digest = sl_hash_bytes(v[k - 1].digest, &g.v[i].digest,
+							sizeof g.v[i].digest);
+		else
+			v[k++] = (sl_index_given){g.v[i].key, sl_hash_bytes(SL_HASH_INIT, &g.v[i].digest,
+									     sizeof g.v[i].digest)};
+	}
+	free(g.v);
+	*out = v;
+	*n = k;
+	return SL_OK;
 }
 
 bool sl_index_may_define(uint64_t kinds, const char *text, size_t len)
@@ -338,6 +580,7 @@ void sl_index_free(sl_index *ix)
 	free(ix->used);
 	free(ix->default_mode_source);
 	free(ix->default_mode_config);
+	sl_index_reads_free(&ix->serving_reads);
 	if (ix->pools) {
 		for (size_t i = 0; i < ix->pools->n; i++)
 			sl_pool_set_free(ix->pools->v[i].set);
@@ -351,6 +594,7 @@ void sl_index_free(sl_index *ix)
 
 const struct sl_pool_set *sl_index_pool_set(const sl_index *ix)
 {
+	note(ix, key_of(SL_FACT_POOLS, 0, NULL, NULL));
 	struct sl_index_pools *c = ix->pools;
 	size_t n_cfg = 0;
 	sl_config_node_pools(ix->cfg, &n_cfg);
@@ -580,11 +824,14 @@ static sl_err gather_used(sl_index *ix)
 
 bool sl_index_template_used(const sl_index *ix, const sl_object *t)
 {
-	if (!t->name || !ix->used)
+	if (!t->name)
 		return false;
 	struct sl_index_use key = {t->kind, (char *)t->name};
 	if (t->kind == SL_KIND_CLUSTER_SERVING_RUNTIME)
 		key.kind = SL_KIND_SERVING_RUNTIME;
+	note(ix, key_of(SL_FACT_TEMPLATE_USE, key.kind, t->name, NULL));
+	if (!ix->used)
+		return false;
 	return bsearch(&key, ix->used, ix->n_used, sizeof *ix->used, cmp_use) != NULL;
 }
 
@@ -605,11 +852,27 @@ const sl_object *sl_index_runtime(const sl_index *ix, const sl_object *isvc, con
 	return sl_index_find(ix, SL_KIND_CLUSTER_SERVING_RUNTIME, name);
 }
 
+static sl_err rank_serving(sl_index *ix);
+
 sl_err sl_index_finish_serving(sl_index *ix)
 {
 	sl_err uerr = gather_used(ix);
 	if (uerr)
 		return uerr;
+	/* what ranking the units reads (their classes' values, the globalDefault class,
+	** ServerConfigs) is read by whoever reads the table: noted here, once */
+	sl_index_reads_free(&ix->serving_reads);
+	ix->serving_reads = (sl_index_reads){0};
+	sl_index_reads *was = ix->reads;
+	ix->reads = &ix->serving_reads;
+	uerr = rank_serving(ix);
+	ix->reads = was;
+	return uerr;
+}
+
+/* The serving table of sl_index_finish_serving. */
+static sl_err rank_serving(sl_index *ix)
+{
 	/* serving priorities, from the facts (the units' trees may be gone by now) */
 	free(ix->serving);
 	ix->n_serving = 0;
@@ -670,11 +933,32 @@ sl_err sl_index_finish_serving(sl_index *ix)
 
 const sl_serving_priority *sl_index_serving_priorities(const sl_index *ix, size_t *n)
 {
+	if (ix->reads) {   /* the units' facts, and what ranking them read */
+		note(ix, key_of(SL_FACT_SERVING, 0, NULL, NULL));
+		for (size_t i = 0; i < ix->serving_reads.cap; i++)
+			if (ix->serving_reads.slot[i])
+				note(ix, ix->serving_reads.slot[i]);
+		if (ix->serving_reads.failed)
+			ix->reads->failed = true;
+	}
 	*n = ix->n_serving;
 	return ix->serving;
 }
 
 const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *n)
+{
+	note(ix, key_of(SL_FACT_KIND, k, NULL, NULL));
+	return objects_of(ix, k, n);
+}
+
+size_t sl_index_count(const sl_index *ix, sl_kind k)
+{
+	note(ix, key_of(SL_FACT_COUNT, k, NULL, NULL));
+	return ix->n_by_kind[k];
+}
+
+/* sl_index_objects, not noted as read: a lookup that notes a finer key. */
+static const sl_object *const *objects_of(const sl_index *ix, sl_kind k, size_t *n)
 {
 	*n = ix->n_by_kind[k];
 	return ix->by_kind[k];
@@ -683,6 +967,8 @@ const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *
 const sl_object *const *sl_index_find_all(const sl_index *ix, sl_kind k, const char *name,
 					  size_t *n)
 {
+	if (name)
+		note(ix, key_of(SL_FACT_OBJECT, k, name, NULL));
 	const struct sl_index_group *g = ix->finished && name ? group_of(ix, k, name) : NULL;
 	*n = g ? g->n : 0;
 	return g ? ix->same + g->first : NULL;
@@ -690,6 +976,8 @@ const sl_object *const *sl_index_find_all(const sl_index *ix, sl_kind k, const c
 
 const sl_object *sl_index_find(const sl_index *ix, sl_kind k, const char *name)
 {
+	if (name)
+		note(ix, key_of(SL_FACT_OBJECT, k, name, NULL));
 	if (ix->finished && name) {
 		const struct sl_index_group *g = group_of(ix, k, name);
 		return g ? g->obj : NULL;
@@ -753,15 +1041,16 @@ sl_flag_state sl_index_knative_flag(const sl_index *ix, const char *flag, sl_fla
 	if (!origin)
 		origin = &tmp;
 	memset(origin, 0, sizeof *origin);
+	note(ix, key_of(SL_FACT_KNATIVE, 0, NULL, NULL));
 	size_t n;
 	bool seen = false;
-	const sl_object *const *ks = sl_index_objects(ix, SL_KIND_KNATIVE_SERVING, &n);
+	const sl_object *const *ks = objects_of(ix, SL_KIND_KNATIVE_SERVING, &n);
 	sl_flag_state s = flag_in(ks, n, true, flag, origin, &seen);
 	if (seen && !origin->other)   /* the operator owns config-features: an unset flag has
 				         Knative's default */
 		return s;
 	if (!seen) {
-		const sl_object *const *cms = sl_index_objects(ix, SL_KIND_CONFIGMAP, &n);
+		const sl_object *const *cms = objects_of(ix, SL_KIND_CONFIGMAP, &n);
 		if (ix->finished) {
 			/* only the config-features ConfigMaps, found once */
 			cms = ix->features_cms;
@@ -826,14 +1115,10 @@ bool sl_index_priority_value(const sl_index *ix, const char *name, long long *va
 ** Deployment) and name, the API group when the reference gives one, in o's namespace. */
 static bool scales(const sl_object *a, const sl_object *o)
 {
-	const sl_node *ref = sl_map_get(a->spec, "scaleTargetRef");
-	const char *kind = sl_scalar(sl_map_get(ref, "kind"));
-	const char *name = sl_scalar(sl_map_get(ref, "name"));
-	const char *api = sl_scalar(sl_map_get(ref, "apiVersion"));
-	if (!kind && a->kind == SL_KIND_SCALED_OBJECT && sl_map_get(ref, "name"))
-		kind = "Deployment";
-	if (!kind || !name || !o->name || !o->kind_name || strcmp(kind, o->kind_name) != 0 ||
-	    strcmp(name, o->name) != 0 || !same_namespace(a, o))
+	const char *kind, *name;
+	const char *api = sl_scalar(sl_map_get(sl_map_get(a->spec, "scaleTargetRef"), "apiVersion"));
+	if (!scale_target(a, &kind, &name) || !o->name || !o->kind_name ||
+	    strcmp(kind, o->kind_name) != 0 || strcmp(name, o->name) != 0 || !same_namespace(a, o))
 		return false;
 	if (!api || !o->api_version)
 		return true;
@@ -846,9 +1131,12 @@ const sl_object *sl_index_autoscaler(const sl_index *ix, const sl_object *o, lon
 				     const sl_node **at)
 {
 	static const sl_kind kinds[] = {SL_KIND_HORIZONTAL_POD_AUTOSCALER, SL_KIND_SCALED_OBJECT};
+	if (!o->name || !o->kind_name)
+		return NULL;   /* nothing scales it (scales()) */
+	note(ix, key_of(SL_FACT_AUTOSCALER, 0, o->kind_name, o->name));
 	for (size_t k = 0; k < 2; k++) {
 		size_t n;
-		const sl_object *const *as = sl_index_objects(ix, kinds[k], &n);
+		const sl_object *const *as = objects_of(ix, kinds[k], &n);
 		for (size_t i = 0; i < n; i++) {
 			if (!scales(as[i], o))
 				continue;
@@ -902,13 +1190,14 @@ const sl_object *sl_index_server_config(const sl_index *ix, const sl_object *ser
 /* The globalDefault PriorityClass with the lowest value, or NULL. */
 const sl_object *sl_index_default_priority_class(const sl_index *ix, long long *value)
 {
+	note(ix, key_of(SL_FACT_DEFAULT_CLASS, 0, NULL, NULL));
 	if (ix->finished) {
 		if (ix->default_pc)
 			*value = ix->default_pc_value;
 		return ix->default_pc;
 	}
 	size_t n;
-	const sl_object *const *pcs = sl_index_objects(ix, SL_KIND_PRIORITY_CLASS, &n);
+	const sl_object *const *pcs = objects_of(ix, SL_KIND_PRIORITY_CLASS, &n);
 	const sl_object *best = NULL;
 	for (size_t i = 0; i < n; i++) {
 		long long v;

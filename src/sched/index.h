@@ -8,6 +8,7 @@
 #define SL_INDEX_H
 
 #include "config/config.h"
+#include "util/arena.h"
 #include "util/strmap.h"
 #include "sched/index_lookups.h"
 #include "model/model.h"
@@ -59,6 +60,58 @@ sl_err sl_index_gather_facts(const sl_object *const *objs, size_t n_objs, sl_are
 /* Frees facts gathered by sl_index_gather_facts. */
 void sl_index_free_facts(sl_serving_fact *facts);
 
+/* The cross-file facts, each named by a key (sl_index_fact_key) as fine as its lookup asks:
+** what a file gives the index (sl_index_gives) and what a file's rules read of it (an
+** sl_index_reads), so an editor re-lints only the files that read a fact that changed. */
+typedef enum sl_fact_kind {
+	SL_FACT_OBJECT = 1,    /* the objects of a kind with a name (sl_index_find, _find_all,
+				  _runtime, _server_config, _priority_value) */
+	SL_FACT_KIND,          /* every object of a kind (sl_index_objects) */
+	SL_FACT_COUNT,         /* how many objects of a kind there are (sl_index_count) */
+	SL_FACT_DEFAULT_CLASS, /* the globalDefault PriorityClasses */
+	SL_FACT_SERVING,       /* the serving units' priorities (sl_index_serving_priorities) */
+	SL_FACT_TEMPLATE_USE,  /* whether a unit uses a template of a kind and name */
+	SL_FACT_KNATIVE,       /* Knative's feature flags (KnativeServing, config-features) */
+	SL_FACT_POOLS,         /* the node pools' objects (sl_index_pool_set) */
+	SL_FACT_DEFAULT_MODE,  /* KServe's default deployment mode (inferenceservice-config) */
+	SL_FACT_AUTOSCALER,    /* the autoscalers whose scaleTargetRef names a kind and name */
+} sl_fact_kind;
+/* The key of a fact: what, of kind k (0 when it has none), named name (NULL when it has none).
+** Never 0. */
+uint64_t sl_index_fact_key(sl_fact_kind what, int k, const char *name);
+
+/* The keys a file's rules read of the index while it is checked: the index views the engine
+** hands its rules carry one (sl_index.reads), and every lookup notes its key in it. A set
+** (open addressing, 0 is empty), in arena a, or malloc'd when a is NULL (sl_index_reads_free). */
+typedef struct sl_index_reads {
+	sl_arena *a;
+	uint64_t *slot;
+	size_t cap, n;
+	bool failed;           /* memory ran out: what was read is not known */
+} sl_index_reads;
+/* Notes that key was read. */
+void sl_index_reads_add(sl_index_reads *r, uint64_t key);
+/* The keys read, sorted, into out (r->n of them). */
+void sl_index_reads_sorted(const sl_index_reads *r, uint64_t *out);
+/* Frees r's slots (r itself is the caller's); r may be NULL. */
+void sl_index_reads_free(sl_index_reads *r);
+/* Notes, in the reads of the file ix is a view for (none: nothing), that its rules read the
+** fact (what, k, name): for lookups outside this file (sl_cluster_kserve_default_mode). */
+void sl_index_note_read(const sl_index *ix, sl_fact_kind what, int k, const char *name);
+
+/* A fact a file gives, with the digest of what it gives of it. */
+typedef struct sl_index_given {
+	uint64_t key, digest;
+} sl_index_given;
+/* What the objects objs[0..n_objs) of one file (text src) and their serving units' facts
+** facts[0..n_facts) give the index, per key, sorted by key, malloc'd (*out NULL when none):
+** each object the index wants by its text and the line it starts on, under the keys its
+** lookups read it by; the units' priorities (with their label when it is lowest, the only
+** one others name) and the templates they use. SL_ENOMEM only. */
+sl_err sl_index_gives(const sl_object *const *objs, size_t n_objs, const sl_source *src,
+		      const sl_serving_fact *facts, size_t n_facts, const char *lowest,
+		      sl_index_given **out, size_t *n);
+
 struct sl_index {
 	const sl_object **by_kind[SL_KIND__COUNT];   /* objects of each kind, in order */
 	size_t n_by_kind[SL_KIND__COUNT];
@@ -90,6 +143,10 @@ struct sl_index {
 	size_t n_used;
 	struct sl_index_pools *pools;     /* the node pools of each config (pool.c), built on first
 					     use; shared by the index's views */
+	sl_index_reads serving_reads;     /* what building the serving table read (class values,
+					     ServerConfigs): read again by whoever reads the table */
+	sl_index_reads *reads;            /* a view's: its file's reads, noted by every lookup
+					     (NULL: not recorded) */
 	bool finished;
 };
 

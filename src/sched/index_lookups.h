@@ -43,6 +43,9 @@ const sl_serving_priority *sl_index_serving_priorities(const sl_index *ix, size_
 
 /* Objects of kind k: *n gets the count. */
 const sl_object *const *sl_index_objects(const sl_index *ix, sl_kind k, size_t *n);
+/* How many objects of kind k there are (as sl_index_objects counts them, without reading
+** them). */
+size_t sl_index_count(const sl_index *ix, sl_kind k);
 /* The first object of kind k named name (any namespace), or NULL. */
 const sl_object *sl_index_find(const sl_index *ix, sl_kind k, const char *name);
 /* Every object of kind k named name, in index order (*n is 0 when none); after sl_index_finish. */

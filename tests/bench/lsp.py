@@ -17,7 +17,9 @@ repository of ~2 000 manifests (tests/bench/run's project), read once at the fir
 to every later one. Then the manifest in its directory with --crowd other 1 000-line manifests
 open beside it (each a file on disk, opened unchanged, as an editor opens them), edited in a
 label's value (a change that re-lints the manifest alone) and in its first object's name (an
-InferenceService's: a fact the others read, so every open document is linted again; issue 26).
+InferenceService's, the lowest-priority serving unit: a fact, which re-lints the open documents
+whose rules read it, here none: their one Job's class is not defined, so it ranks against no
+serving unit; issue 26).
 Prints a Markdown table (the open, which reads the project; per change: median, p90, max; the server's RSS at the end;
 taskset execs the server, so its pid is the server's).
 """

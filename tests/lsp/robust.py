@@ -16,7 +16,9 @@ crossfile  what a change re-lints: the changed document alone, unless it changes
         others read (a PriorityClass's name): then the open document that reads it is
         published again with what the fact now says; an edit that changes no fact (a comment)
         re-lints no other document, and closing the unsaved buffer that held the fact gives the
-        others the file on disk again.
+        others the file on disk again. By the fact: a class's value re-lints the Pod that names
+        the class, not the Job, the InferenceService or a Deployment; the lowest serving unit's
+        rename re-lints the Job whose finding names it, not the others; a label, none.
 long    a session of 10 000 incremental edits (a pull every 500): the diagnostics are right at
         the end, memory stays flat and the edits do not slow down; under valgrind memcheck
         (no error, no definite leak) unless the binary is built with AddressSanitizer, whose
@@ -306,6 +308,92 @@ def cross_file(ws):
     check(st == 0, "status after shutdown and exit: %r" % (st,))
 
 
+PCS = "".join("---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n"
+              "  name: %s\nvalue: %d\n" % nv for nv in (("training-high", 100000),
+                                                      ("inference-low", 1000)))
+PC_READ = PC.replace("value: 1000", "value: %d") % ("serving-high", 5000)
+JOB = ("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: finetune\nspec:\n  template:\n"
+       "    spec:\n      restartPolicy: Never\n      priorityClassName: training-high\n"
+       "      containers: [{name: t, image: x}]\n")
+ISVC = ("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: %s\n"
+        "spec:\n  predictor:\n    priorityClassName: inference-low\n"
+        "    model: {modelFormat: {name: sklearn}}\n")
+PLAIN = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: cache\nspec:\n"
+         "  selector: {matchLabels: {app: cache}}\n  template:\n    metadata: {labels: {app: cache}}\n"
+         "    spec:\n      containers: [{name: c, image: x}]\n")
+
+
+def settled(s, uri):
+    """The messages up to the answer of a second pull of uri: the first lints the pending
+    changes, the second the documents that read a fact they changed."""
+    got = []
+    for _ in range(2):
+        rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        got += until(s, lambda m: m.get("id") == rid and "method" not in m, "a pull")
+    return got
+
+
+def cross_file_keys(ws):
+    """A change re-lints the open documents that read a fact it changed, by the fact: a
+    PriorityClass's value the Pod that names the class, not the others; a serving unit's name
+    the Job whose finding names it, not the Pod or the Deployment, which read no unit."""
+    d = os.path.join(ws, "keys")
+    os.makedirs(d)
+    texts = {"pcs": PCS + "---\n" + PC_READ, "job": JOB, "isvc": ISVC % "chat",
+             "pod": READS_PC, "plain": PLAIN}
+    with open(os.path.join(d, ".schedlint.yaml"), "w") as f:
+        f.write("{}\n")
+    for name, text in texts.items():   # on disk, opened as they are
+        with open(os.path.join(d, name + ".yaml"), "w") as f:
+            f.write(text)
+    s = Server(SCHEDLINT, d)
+    init(s, d)
+    uri = {name: "file://%s/%s.yaml" % (d, name) for name in texts}
+    for name, text in texts.items():
+        s.notify("textDocument/didOpen", {"textDocument": {"uri": uri[name], "text": text,
+                                                           "version": 1}})
+        until(s, published(uri[name]), "the first lint of " + name)
+    got = settled(s, uri["plain"])
+
+    def republished(got):
+        return sorted(n for n in texts if any(published(uri[n])(m) for m in got))
+
+    check(republished(got) == [], "opened, nothing changed: nothing linted again: %r" % (got,))
+    rid = s.request("textDocument/diagnostic", {"textDocument": {"uri": uri["job"]}})
+    job = until(s, lambda m: m.get("id") == rid and "method" not in m, "the Job's pull")[-1]
+    items = job["result"]["items"]
+    check([i.get("code") for i in items] == ["batch-outranks-serving"] and
+          "InferenceService chat, predictor" in items[0]["message"], "the Job outranks: %r" % (job,))
+    # (a) the value of the class the Pod names: the Pod is linted again, no other document
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri["pcs"], "version": 2},
+                                        "contentChanges": [{"text": texts["pcs"].replace(
+                                            "value: 5000", "value: 6000")}]})
+    got = settled(s, uri["plain"])
+    check(republished(got) == ["pcs", "pod"], "a class's value: its reader re-linted, and only "
+          "it: %r" % (republished(got),))
+    # (b) the lowest serving unit renamed: the Job's finding names it, so the Job is linted
+    # again (and says the new name); the Pod and the Deployment read no unit
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri["isvc"], "version": 2},
+                                        "contentChanges": [{"text": ISVC % "chat-v2"}]})
+    got = settled(s, uri["plain"])
+    check(republished(got) == ["isvc", "job"], "a unit renamed: the Job re-linted, and only it: "
+          "%r" % (republished(got),))
+    msgs = [m for m in got if published(uri["job"])(m)]
+    check(msgs and "InferenceService chat-v2, predictor" in msgs[-1]["params"]["diagnostics"][0]
+          ["message"], "the Job names the unit's new name: %r" % (msgs,))
+    # a label that no rule of another document reads: the InferenceService alone
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri["isvc"], "version": 3},
+                                        "contentChanges": [{"text": (ISVC % "chat-v2").replace(
+                                            "  name: chat-v2\n", "  name: chat-v2\n  labels: {a: b}\n")}]})
+    got = settled(s, uri["plain"])
+    check(republished(got) == ["isvc"], "a label: the document alone: %r" % (republished(got),))
+    rid = s.request("shutdown")
+    s.response(rid)
+    s.notify("exit")
+    st = s.close()
+    check(st == 0, "status after shutdown and exit: %r" % (st,))
+
+
 def asan_built():
     with open(SCHEDLINT, "rb") as f:
         return b"__asan_init" in f.read()
@@ -394,6 +482,7 @@ def main():
             long_sessions(ws)
         elif MODE == "crossfile":
             cross_file(ws)
+            cross_file_keys(ws)
         else:
             errors(ws)
     if FAILS:

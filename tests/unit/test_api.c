@@ -727,6 +727,122 @@ Test(api, the_facts_digest_follows_what_other_files_read)
 	cr_expect_neq(facts_of(two), facts_of(renamed), "the lowest unit: its name is one");
 }
 
+/* The facts one by one (sl_run_file_fact_digests) and what each file read of them
+** (sl_run_file_reads): a PriorityClass's value is read by the Pod that names the class, not by
+** one that names another, nor by a Deployment that names none; a comment is no fact. */
+static const char PCS[] = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\n"
+			  "metadata:\n  name: high\nvalue: %d\n---\napiVersion: scheduling.k8s.io/v1\n"
+			  "kind: PriorityClass\nmetadata:\n  name: low\nvalue: %d\n%s";
+static const char *const READERS[][2] = {
+	{"high.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n"
+		      "  priorityClassName: high\n  containers: [{name: c, image: x}]\n"},
+	{"low.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: b\nspec:\n"
+		     "  priorityClassName: low\n  containers: [{name: c, image: x}]\n"},
+	{"none.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n"
+		      "  template:\n    spec:\n      containers: [{name: c, image: x}]\n"}};
+
+/* The run over the classes (file 0) and READERS, reads recorded; the classes' digests. */
+static sl_run *read_run(sl_config **cfg, int high, int low, const char *tail, sl_fact_digest **d,
+			size_t *n)
+{
+	char pcs[512];
+	snprintf(pcs, sizeof pcs, PCS, high, low, tail);
+	sl_run *run = new_run(cfg);
+	cr_assert_eq(sl_run_add_buffer(run, "classes.yaml", pcs, strlen(pcs)), SL_OK);
+	for (size_t i = 0; i < 3; i++)
+		cr_assert_eq(sl_run_add_buffer(run, READERS[i][0], READERS[i][1],
+					       strlen(READERS[i][1])), SL_OK);
+	cr_assert_eq(sl_run_file_record_reads(run), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	sl_file_info info = SL_FILE_INFO_INIT;
+	cr_assert_eq(sl_run_file(run, 0, &info), SL_OK);
+	cr_assert_str_eq(info.path, "classes.yaml");
+	cr_assert_eq(sl_run_file_fact_digests(run, 0, d, n), SL_OK);
+	return run;
+}
+
+/* How many keys of reads[0..nr) have digests that differ between a and b. */
+static size_t changed_read(const sl_fact_digest *a, size_t na, const sl_fact_digest *b,
+			   size_t nb, const uint64_t *reads, size_t nr)
+{
+	size_t k = 0;
+	for (size_t r = 0; r < nr; r++) {
+		uint64_t da = 0, db = 0;
+		for (size_t i = 0; i < na; i++)
+			da = a[i].key == reads[r] ? a[i].digest : da;
+		for (size_t i = 0; i < nb; i++)
+			db = b[i].key == reads[r] ? b[i].digest : db;
+		k += da != db;
+	}
+	return k;
+}
+
+Test(api, a_fact_is_read_by_the_files_whose_rules_ask_for_it)
+{
+	sl_config *cfg;
+	sl_fact_digest *was, *now;
+	size_t nw, nn;
+	sl_run *run = read_run(&cfg, 1000, 10, "", &was, &nw);
+	cr_assert_gt(nw, 0);
+	for (size_t i = 1; i < nw; i++)
+		cr_expect_lt(was[i - 1].key, was[i].key, "sorted by key, each once");
+	uint64_t *reads[3];
+	size_t nr[3];
+	for (size_t i = 0; i < 3; i++) {
+		sl_file_info info = SL_FILE_INFO_INIT;
+		cr_assert_eq(sl_run_file(run, i + 1, &info), SL_OK);
+		cr_assert_str_eq(info.path, READERS[i][0]);
+		cr_assert_eq(sl_run_file_reads(run, i + 1, &reads[i], &nr[i]), SL_OK);
+		for (size_t k = 1; k < nr[i]; k++)
+			cr_expect_lt(reads[i][k - 1], reads[i][k]);
+	}
+	uint64_t *none;
+	size_t n0;
+	cr_expect_eq(sl_run_file_reads(run, 4, &none, &n0), SL_EUSAGE, "out of range");
+	cr_expect_eq(sl_run_file_fact_digests(run, 4, &now, &nn), SL_EUSAGE);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	/* the value of high: the Pod that names it reads a changed fact, the others none */
+	run = read_run(&cfg, 2000, 10, "", &now, &nn);
+	cr_expect_gt(changed_read(was, nw, now, nn, reads[0], nr[0]), 0, "high's reader");
+	cr_expect_eq(changed_read(was, nw, now, nn, reads[1], nr[1]), 0, "low's reader");
+	cr_expect_eq(changed_read(was, nw, now, nn, reads[2], nr[2]), 0, "no class read");
+	free(now);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	/* the value of low: its reader only */
+	run = read_run(&cfg, 1000, 20, "", &now, &nn);
+	cr_expect_eq(changed_read(was, nw, now, nn, reads[0], nr[0]), 0);
+	cr_expect_gt(changed_read(was, nw, now, nn, reads[1], nr[1]), 0);
+	cr_expect_eq(changed_read(was, nw, now, nn, reads[2], nr[2]), 0);
+	free(now);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	/* a comment after them: the same facts */
+	run = read_run(&cfg, 1000, 10, "# a comment\n", &now, &nn);
+	cr_expect(nn == nw && memcmp(now, was, nw * sizeof *was) == 0, "a comment is no fact");
+	free(now);
+	sl_run_free(run);
+	sl_config_free(cfg);
+	for (size_t i = 0; i < 3; i++)
+		free(reads[i]);
+	free(was);
+	/* not recorded: not known; a streaming run cannot record them */
+	run = linted_buffer(&cfg, "high.yaml", READERS[0][1]);
+	cr_expect_eq(sl_run_file_reads(run, 0, &none, &n0), SL_EUSAGE, "not recorded");
+	cr_expect_eq(sl_run_file_fact_digests(run, 0, &now, &nn), SL_OK);
+	cr_expect(nn == 0 && !now, "a Pod gives the others nothing");
+	sl_run_free(run);
+	sl_config_free(cfg);
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.low_memory = true;
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_expect_eq(sl_run_file_record_reads(run), SL_EUSAGE);
+	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
 /* sl_file_info version 2 says which files a build uses (built): a patch named with its
 ** kustomization, and the kustomization that built (its findings are its build's); a version 1
 ** struct is filled as far as it

@@ -74,6 +74,8 @@ static void doc_free(sl_lsp_doc *doc)
 	sl_lsp_text_lines_free(&doc->lines);
 	json_decref(doc->diagnostics);
 	json_decref(doc->entries);
+	free(doc->gives);
+	free(doc->reads);
 	free(doc);
 }
 
@@ -138,6 +140,7 @@ sl_lsp_doc *sl_lsp_docs_open(sl_lsp_docs *d, const char *uri, const char *text, 
 	doc->disk_facts = doc->synced ? SL_LSP_FACTS_PENDING
 			: stat(doc->path, &st) == 0 ? SL_LSP_FACTS_UNKNOWN : 0;
 	doc->facts = doc->disk_facts;
+	doc->gives_known = true;   /* none: a file's are in facts until its first lint */
 	doc->edited = true;
 	d->v[d->n++] = doc;
 	return doc;

@@ -6,7 +6,8 @@
 ** the disk). The project's facts are lent, read once (sl_run_read_project) and again when its
 ** files change; each file's config resolves as on the command line (the nearest
 ** .schedlint.yaml, or the settings' config for all). After each lint a document's digest of
-** facts (sl_run_file_facts) says whether the others must be linted again. Findings
+** facts (sl_run_file_fact_digests, one per fact) says which facts changed, and the keys each
+** document read (sl_run_file_reads) which of the others must be linted again. Findings
 ** become LSP diagnostics (UTF-16 ranges, rule id, doc link, notes on the message's second
 ** line); each document keeps, per diagnostic, an entry with its byte range, rule and fix, from
 ** which the code actions and hovers are answered. Positions go by the findings' byte offsets:
@@ -235,6 +236,8 @@ static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *cons
 	sl_run_options o = options(s);
 	sl_run *run = NULL;
 	err = sl_run_new(*cfg, &o, &run, why);
+	if (!err)   /* which facts each document reads: what a change of one re-lints */
+		err = sl_run_file_record_reads(run);
 	for (size_t i = 0; !err && i < d->n; i++) {
 		const sl_lsp_doc *doc = d->v[i];
 		if (!in_run(doc, which, n))
@@ -386,9 +389,81 @@ static void publish_to(sl_lsp_doc *doc, json_t *diags, json_t *entries)
 	doc->entries = entries;
 }
 
-/* What doc's lint in run tells of it: whether a build uses it, and whether the facts the others
-** see of it changed. */
-static bool learn(sl_lsp_doc *doc, const sl_run *run)
+/* --- which facts changed, which documents read them ------------------------------------------ */
+
+/* Adds key to the news (sorted and made unique by news_done). */
+static void news_add(sl_lsp_news *w, uint64_t key)
+{
+	uint64_t *nv = w->all ? NULL : realloc(w->keys, (w->n + 1) * sizeof *nv);
+	if (!nv) {
+		w->all = true;   /* memory: as if everything changed */
+		return;
+	}
+	w->keys = nv;
+	w->keys[w->n++] = key;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void news_done(sl_lsp_news *w)
+{
+	if (!w->n)
+		return;
+	qsort(w->keys, w->n, sizeof *w->keys, cmp_key);
+	size_t k = 1;
+	for (size_t i = 1; i < w->n; i++)
+		if (w->keys[i] != w->keys[k - 1])
+			w->keys[k++] = w->keys[i];
+	w->n = k;
+}
+
+/* The keys whose digests differ between was[0..nw) and now[0..nn) (both sorted), as news. */
+static void news_diff(sl_lsp_news *w, const sl_fact_digest *was, size_t nw,
+		      const sl_fact_digest *now, size_t nn)
+{
+	size_t i = 0, j = 0;
+	while (i < nw || j < nn) {
+		if (j == nn || (i < nw && was[i].key < now[j].key))
+			news_add(w, was[i++].key);
+		else if (i == nw || now[j].key < was[i].key)
+			news_add(w, now[j++].key);
+		else {
+			if (was[i].digest != now[j].digest)
+				news_add(w, was[i].key);
+			i++;
+			j++;
+		}
+	}
+}
+
+bool sl_lsp_news_read_by(const sl_lsp_news *w, const sl_lsp_doc *doc)
+{
+	if (w->all || (!doc->reads_known && w->n))
+		return true;
+	for (size_t i = 0, j = 0; i < w->n && j < doc->n_reads;) {
+		if (w->keys[i] == doc->reads[j])
+			return true;
+		if (w->keys[i] < doc->reads[j])
+			i++;
+		else
+			j++;
+	}
+	return false;
+}
+
+void sl_lsp_news_free(sl_lsp_news *w)
+{
+	free(w->keys);
+	memset(w, 0, sizeof *w);
+}
+
+/* What doc's lint in run tells of it: whether a build uses it, which of the facts the others
+** see of it changed (into *news), and what it read of theirs. */
+static void learn(sl_lsp_doc *doc, const sl_run *run, sl_lsp_news *news)
 {
 	size_t fi = file_of(run, doc->path);
 	sl_file_info info = SL_FILE_INFO_INIT;
@@ -396,18 +471,33 @@ static bool learn(sl_lsp_doc *doc, const sl_run *run)
 	if (doc->synced)   /* a buffer's lint cannot tell: Kustomize reads the disk */
 		doc->built = (got && info.built) || kustomization_name(doc->path);
 	uint64_t now = got ? sl_run_file_facts(run, fi) : 0;
-	bool changed = doc->edited && doc->facts != SL_LSP_FACTS_PENDING && doc->facts != now;
+	sl_fact_digest *gives = NULL;
+	size_t n_gives = 0;
+	bool known = got && sl_run_file_fact_digests(run, fi, &gives, &n_gives) == SL_OK;
+	if (doc->edited && doc->facts != SL_LSP_FACTS_PENDING && doc->facts != now) {
+		if (doc->facts == SL_LSP_FACTS_UNKNOWN || !doc->gives_known || !known)
+			news->all = true;   /* what the others saw of it is not known */
+		else
+			news_diff(news, doc->gives, doc->n_gives, gives, n_gives);
+	}
+	free(doc->gives);
+	doc->gives = gives;
+	doc->n_gives = n_gives;
+	doc->gives_known = known;
 	doc->edited = false;
 	doc->facts = now;
 	if (doc->synced && doc->disk_facts == SL_LSP_FACTS_PENDING)
 		doc->disk_facts = now;
-	return changed;
+	free(doc->reads);
+	doc->reads = NULL;
+	doc->n_reads = 0;
+	doc->reads_known = got && !doc->built &&
+			   sl_run_file_reads(run, fi, &doc->reads, &doc->n_reads) == SL_OK;
 }
 
 bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which, size_t n,
-		      bool *facts_changed)
+		      sl_lsp_news *news)
 {
-	*facts_changed = false;
 	sl_config *cfg;
 	char *why = NULL;
 	sl_run *run = linted(d, s, which, n, &cfg, &why);
@@ -422,7 +512,7 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 	}
 	for (size_t k = 0; k < d->n; k++) {
 		sl_lsp_doc *doc = d->v[k];
-		if (!(mine[k] = in_run(doc, which, n)))
+		if (!(doc->fresh = mine[k] = in_run(doc, which, n)))
 			continue;
 		json_t *diags = json_array(), *entries = json_array();
 		if (!run) {   /* the config or the settings: said on every document, at its start */
@@ -431,7 +521,7 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 			publish_to(doc, diags, entries);
 			continue;
 		}
-		*facts_changed |= learn(doc, run);
+		learn(doc, run, news);
 		size_t fi = file_of(run, doc->path);
 		sl_file_info info = SL_FILE_INFO_INIT;
 		if (fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK && info.error)
@@ -463,6 +553,7 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 	free(why);
 	if (run)
 		done(run, cfg);
+	news_done(news);
 	return true;
 }
 

@@ -101,12 +101,35 @@ typedef struct sl_lsp_doc {
 					changed): only then can a change of its digest be news to
 					the others (without it, the digest follows what every run
 					recomputes from all the texts: which unit is the lowest) */
+	struct sl_fact_digest *gives;   /* its facts one by one (sl_run_file_fact_digests), sorted by
+					key, as last linted (none when opened): which of them an
+					edit changed; meaningful while facts is a digest */
+	size_t n_gives;
+	bool gives_known;            /* false when the last lint could not tell them */
+	uint64_t *reads;             /* the keys of the facts its last lint read of the others
+					(sl_run_file_reads), sorted */
+	size_t n_reads;
+	bool reads_known;            /* false until linted, and for a kustomization or built file
+					(the builds read for it) or a lint that could not tell:
+					then any change of a fact is news to it */
+	bool fresh;                  /* the last sl_lsp_lint_docs linted it */
 } sl_lsp_doc;
 
 /* A digest not known yet: the next lint's, and no change (the others saw the same text). */
 #define SL_LSP_FACTS_PENDING (~(uint64_t)0 - 1)
 /* A digest that cannot be known (a file on disk the buffer differs from): any is a change. */
 #define SL_LSP_FACTS_UNKNOWN (~(uint64_t)0)
+
+/* The facts a lint found changed: by key, or all of them (a digest that could not be known). */
+typedef struct sl_lsp_news {
+	bool all;
+	uint64_t *keys;              /* sorted, each once; malloc'd */
+	size_t n;
+} sl_lsp_news;
+/* True when doc must be linted again for them: it read a key among them, or its reads are not
+** known and something changed. */
+bool sl_lsp_news_read_by(const sl_lsp_news *w, const sl_lsp_doc *doc);
+void sl_lsp_news_free(sl_lsp_news *w);
 
 typedef struct sl_lsp_docs {
 	sl_lsp_doc **v;
@@ -152,10 +175,12 @@ void sl_lsp_lint_forget_project(sl_lsp_settings *s);
 ** replaces its file; the project's facts
 ** lent from the project read once; and the other documents whose unsaved text holds facts
 ** (or hides those of their file) as buffers, so every rule sees each open file as the editor
-** has it; they are linted too, and set. *facts_changed: a document linted changed the facts
-** the others see of it (sl_run_file_facts): the others read them and are due again. */
+** has it; they are linted too, and set (each document linted: fresh). *news (started zeroed;
+** sl_lsp_news_free) gets the facts the others see of an edited document that changed
+** (sl_run_file_fact_digests): the documents that read them (sl_lsp_news_read_by) are due again;
+** each document linted keeps the keys it read (sl_run_file_reads). */
 bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which, size_t n,
-		      bool *facts_changed);
+		      sl_lsp_news *news);
 /* The code actions for doc at the byte range [from, to): fixes and ignores of the diagnostics
 ** there (when quickfix is wanted), the fix-all action (when fix_all is wanted). */
 json_t *sl_lsp_lint_actions(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc,

@@ -88,9 +88,9 @@ static void all_due(struct server *sv, int64_t at);
 /* Lints the documents due by upto (monotonic ms), at once in one run (a change re-lints its
 ** document, not every open one); publishes them and every document whose diagnostics changed. A due
 ** kustomization or built file with unsaved changes keeps what it has: Kustomize builds from
-** the disk, so it is linted again when saved. When a document linted changed the facts the
-** others read, they are all due now (one more run: latency follows the edited file unless
-** it holds what the others read). */
+** the disk, so it is linted again when saved. When a document linted changed facts, the
+** others that read one of them are due now (one more run over those: latency follows the
+** edited file and the documents that read what it changed, not the open ones). */
 static void lint_now(struct server *sv, int64_t upto)
 {
 	size_t n = sv->docs.n, nw = 0;
@@ -111,8 +111,8 @@ static void lint_now(struct server *sv, int64_t upto)
 		else if (due || !doc->diagnostics)
 			which[nw++] = doc;
 	}
-	bool facts = false;
-	if (nw && !sl_lsp_lint_docs(&sv->docs, &sv->settings, which, nw, &facts))
+	sl_lsp_news news = {0};
+	if (nw && !sl_lsp_lint_docs(&sv->docs, &sv->settings, which, nw, &news))
 		logf_("%s", "out of memory while linting");
 	bool changed = false;
 	for (size_t i = 0, k = 0; i < n; i++) {
@@ -123,10 +123,12 @@ static void lint_now(struct server *sv, int64_t upto)
 		changed |= differs;
 		if (linted || differs)
 			publish(sv, doc);
-		/* the others read what changed: each of them again (now) */
-		doc->due_ms = linted ? 0 : facts && !doc->due_ms ? now : doc->due_ms;
+		/* those of the others that read what changed: each of them again (now) */
+		bool reads = nw && !doc->fresh && sl_lsp_news_read_by(&news, doc);
+		doc->due_ms = linted ? 0 : reads && !doc->due_ms ? now : doc->due_ms;
 		json_decref(before[i]);
 	}
+	sl_lsp_news_free(&news);
 	free(before);
 	free(which);
 	/* a pulling client pulls after its own edits; what changed otherwise (another buffer,
