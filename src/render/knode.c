@@ -255,9 +255,12 @@ sl_knode *sl_knode_path(sl_arena *a, sl_knode *n, const char *const *path, bool 
 
 bool sl_knode_is_null(const sl_knode *n)
 {
-	return n && n->type == SL_NODE_SCALAR && !n->quoted &&
-	       (n->len == 0 || strcmp(n->s, "null") == 0 || strcmp(n->s, "~") == 0 ||
-		strcmp(n->s, "Null") == 0 || strcmp(n->s, "NULL") == 0);
+	if (!n || n->type != SL_NODE_SCALAR || n->quoted)
+		return false;
+	const char *s = n->s;   /* by its length first: most scalars are none of them */
+	return n->len == 0 || (n->len == 1 && s[0] == '~') ||
+	       (n->len == 4 && (strcmp(s, "null") == 0 || strcmp(s, "Null") == 0 ||
+				strcmp(s, "NULL") == 0));
 }
 
 /* --- the text ------------------------------------------------------------------------------ */
@@ -269,16 +272,30 @@ struct out {
 	bool oom;
 };
 
-static void put(struct out *o, const char *s, size_t n)
+/* Appends s (n bytes): in place while the text has room (the common case, a few bytes at a
+** time), else through sl_strbuf_add, which grows it. */
+static inline void put(struct out *o, const char *s, size_t n)
 {
-	if (!o->oom && !sl_strbuf_add(o->text, s, n))
+	sl_strbuf *b = o->text;
+	if (!o->oom && b->s && b->cap - b->len > n) {
+		memcpy(b->s + b->len, s, n);
+		b->len += n;
+		b->s[b->len] = '\0';
+	} else if (!o->oom && !sl_strbuf_add(b, s, n)) {
 		o->oom = true;
+	}
 }
 
 static void indent(struct out *o, size_t n)
 {
-	if (!o->oom && !sl_strbuf_addch(o->text, ' ', n))
+	sl_strbuf *b = o->text;
+	if (!o->oom && b->s && b->cap - b->len > n) {
+		memset(b->s + b->len, ' ', n);
+		b->len += n;
+		b->s[b->len] = '\0';
+	} else if (!o->oom && !sl_strbuf_addch(b, ' ', n)) {
 		o->oom = true;
+	}
 }
 
 /* Records that [start, now) came from n. */
@@ -313,8 +330,9 @@ static void scalar(struct out *o, const sl_knode *n, bool key)
 		put(o, "\"", 1);
 		for (size_t i = 0; i < n->len; i++) {
 			size_t run = i;   /* the bytes that need no escape go in one piece */
-			while (run < n->len && n->s[run] != '"' && n->s[run] != '\\' &&
-			       (unsigned char)n->s[run] >= 0x20 && n->s[run] != 0x7f)
+			while (run < n->len && ((unsigned char)n->s[run] - 0x20u < 0x5fu ||
+						(unsigned char)n->s[run] >= 0x80) &&
+			       n->s[run] != '"' && n->s[run] != '\\')
 				run++;
 			if (run > i) {
 				put(o, n->s + i, run - i);
@@ -328,7 +346,10 @@ static void scalar(struct out *o, const sl_knode *n, bool key)
 				esc[1] = (char)c;
 				put(o, esc, 2);
 			} else if (c < 0x20 || c == 0x7f) {
-				snprintf(esc, sizeof esc, "\\x%02x", c);
+				esc[0] = '\\';
+				esc[1] = 'x';
+				esc[2] = "0123456789abcdef"[c >> 4];
+				esc[3] = "0123456789abcdef"[c & 15];
 				put(o, esc, 4);
 			} else {
 				put(o, (const char *)&c, 1);
@@ -445,6 +466,11 @@ static sl_node *read_node(struct reader *r, uint8_t type, size_t start, size_t e
 	return n;
 }
 
+/* What the reader stops at in a double-quoted scalar and in a plain one: the bytes that may
+** not be themselves there, and the first bytes of the characters plain_char may refuse. */
+#define QUOTED_STOP "\"\\\n\r\t\xc2\xe2\xef"
+#define PLAIN_STOP ":#\n\r\t\xc2\xe2\xef"
+
 /* True when the character whose first byte is at p (valid UTF-8: the source said so) is one a
 ** parse reads as the emitter meant it: not a C1 control, a line break libyaml knows beyond
 ** "\n" (NEL, LS, PS), a byte order mark, a surrogate or a non-character. */
@@ -462,36 +488,28 @@ static bool plain_char(const unsigned char *p)
 static sl_node *read_quoted(struct reader *r, bool key)
 {
 	const unsigned char *t = (const unsigned char *)r->t;
-	size_t s = r->at, i = s + 1, len = 0;
-	bool escapes = false;
+	size_t s = r->at, i = s + 1, saved = 0;   /* saved: the bytes escapes take beyond one */
 	for (;;) {
-		size_t run = i;   /* the bytes that are themselves, in one go (the text ends in NUL) */
-		while (t[i] - 0x20u < 0x5fu && t[i] != '"' && t[i] != '\\')
-			i++;
-		len += i - run;
+		/* up to what is not itself: the text is valid UTF-8 without a control byte but tab,
+		** CR and LF (the caller checked), and the text ends in NUL */
+		i += strcspn((const char *)t + i, QUOTED_STOP);
 		unsigned char c = t[i];
-		if (i >= r->n)
-			return NULL;
-		if (c == '"')
+		if (c == '"' && i < r->n)
 			break;
-		if (c == '\\') {
-			escapes = true;
-			unsigned char e = t[i + 1];
-			if (e == '"' || e == '\\') {
-				i += 2;
-			} else if (e == 'x' && t[i + 2] >= '0' && t[i + 2] <= '7' && strchr("0123456789abcdefABCDEF", t[i + 3]) && t[i + 3]) {
-				i += 4;
-			} else {
-				return NULL;
-			}
-		} else if (c < 0x80 || !plain_char(t + i)) {
-			return NULL;   /* a control byte */
-		} else {
+		if (c == '\\' && (t[i + 1] == '"' || t[i + 1] == '\\')) {
+			i += 2;
+			saved += 1;
+		} else if (c == '\\' && t[i + 1] == 'x' && t[i + 2] >= '0' && t[i + 2] <= '7' &&
+			   t[i + 3] && strchr("0123456789abcdefABCDEF", t[i + 3])) {
+			i += 4;
+			saved += 3;
+		} else if (c >= 0x80 && plain_char(t + i)) {
 			i++;
+		} else {
+			return NULL;   /* an escape it never writes, a line break, a tab, the end */
 		}
-		len++;
 	}
-	size_t e = i + 1;
+	size_t e = i + 1, len = i - s - 1 - saved;
 	if (len > SL_MAX_SCALAR || (key && e - s > 1000))
 		return NULL;
 	sl_node *n = read_node(r, SL_NODE_SCALAR, s, e, len + 1);
@@ -499,21 +517,21 @@ static sl_node *read_quoted(struct reader *r, bool key)
 		return NULL;
 	n->style = SL_STYLE_DOUBLE;
 	char *v = (char *)(n + 1);
-	if (!escapes) {
-		memcpy(v, r->t + s + 1, len);
-	} else {
-		for (size_t j = s + 1, k = 0; k < len; k++) {
-			if (t[j] != '\\') {
-				v[k] = (char)t[j++];
-			} else if (t[j + 1] != 'x') {
-				v[k] = (char)t[j + 1];
-				j += 2;
-			} else {
-				unsigned char h = t[j + 3];
-				v[k] = (char)((t[j + 2] - '0') * 16 +
-					      (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10));
-				j += 4;
-			}
+	for (size_t j = s + 1, k = 0; k < len;) {
+		const unsigned char *esc = saved ? memchr(t + j, '\\', i - j) : NULL;
+		size_t run = esc ? (size_t)(esc - t) - j : i - j;
+		memcpy(v + k, t + j, run);
+		k += run;
+		j += run;
+		if (!esc)
+			break;
+		if (t[j + 1] != 'x') {
+			v[k++] = (char)t[j + 1];
+			j += 2;
+		} else {
+			unsigned char h = t[j + 3];
+			v[k++] = (char)((t[j + 2] - '0') * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10));
+			j += 4;
 		}
 	}
 	v[len] = '\0';
@@ -537,13 +555,11 @@ static sl_node *read_plain(struct reader *r, bool root)
 	    (t[s] == '-' && (len == 1 || t[s + 1] == ' ')) || t[e - 1] == ' ' ||
 	    (root && len >= 3 && (memcmp(t + s, "---", 3) == 0 || memcmp(t + s, "...", 3) == 0)))
 		return NULL;
-	for (size_t i = s; i < e; i++) {
+	for (size_t i = s; (i += strcspn((const char *)t + i, PLAIN_STOP)) < e; i++) {
 		unsigned char c = t[i];
-		if (c - 0x20u < 0x5fu && c != ':' && c != '#')
-			continue;
-		if (c < 0x20 || c == 0x7f || (c == ':' && (i + 1 == e || t[i + 1] == ' ')) ||
-		    (c == '#' && t[i - 1] == ' ') || (c >= 0x80 && !plain_char(t + i)))
-			return NULL;
+		if (c == ':' ? i + 1 == e || t[i + 1] == ' '
+			     : c == '#' ? t[i - 1] == ' ' : c < 0x80 || !plain_char(t + i))
+			return NULL;   /* a key, a comment, a tab or CR, a character plain_char refuses */
 	}
 	sl_node *n = read_node(r, SL_NODE_SCALAR, s, e, len + 1);
 	if (!n)
@@ -620,6 +636,8 @@ static sl_node *read_block(struct reader *r, size_t ind, size_t depth)
 		if (r->line == r->at) {
 			i += r->line_ind;   /* counted by the collection the line ended */
 		} else {
+			while (r->n - i >= 8 && memcmp(t + i, "        ", 8) == 0)
+				i += 8;
 			while (i < r->n && t[i] == ' ')
 				i++;
 			r->line = r->at;
