@@ -12,6 +12,7 @@
 #include "sched/merge.h"
 #include "lint/engine.h"
 #include "render/helm.h"
+#include "render/knode.h"
 #include "sched/pool.h"
 #include "config/registry.h"
 #include "yaml/template.h"
@@ -454,7 +455,9 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 	struct parse_payload pp = {e, f, NULL, NULL, NULL, 0, {0}};
 	f->broken = false;
 	f->templated = false;
-	err = sl_tree_parse_fixing(f->src, f->arena, &f->tree, on_tree_issue, on_tree_fix, &pp);
+	/* a build's text is read back as the emitter wrote it (render/knode.h), libyaml spared */
+	err = (f->build ? sl_knode_parse : sl_tree_parse_fixing)(f->src, f->arena, &f->tree,
+								 on_tree_issue, on_tree_fix, &pp);
 	if (!err)
 		err = bind(e, f, &pp);
 	if (!err)

@@ -73,4 +73,15 @@ bool sl_knode_is_null(const sl_knode *n);
 bool sl_knode_emit(const sl_knode *n, sl_strbuf *text, sl_knode_span **spans, size_t *n_spans,
 		   size_t *spans_cap);
 
+/* What sl_tree_parse makes of text sl_knode_emit wrote (src: a build's whole text), made
+** without libyaml into a: the same documents and nodes, with the same types, styles, values,
+** byte ranges, parents and places. *read false (and *out empty; what it allocated stays in a)
+** when src holds anything the reader is not sure a parse reads so: text the emitter does not
+** write, a plain scalar a parse would read otherwise, a duplicate key or anything else a parse
+** reports, a parser's limit. SL_ENOMEM. */
+sl_err sl_knode_read(const sl_source *src, sl_arena *a, sl_tree *out, bool *read);
+/* sl_knode_read, else sl_tree_parse_fixing (its issues and fixes told as that tells them). */
+sl_err sl_knode_parse(const sl_source *src, sl_arena *a, sl_tree *out, sl_tree_issue_fn issue,
+		      sl_tree_fix_fn fix, void *payload);
+
 #endif

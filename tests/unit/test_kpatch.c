@@ -255,3 +255,89 @@ Test(knode, alias_expansion_bounded)
 	cr_expect_eq(sl_knode_depth(k, 1000, &nodes, 1000000), 3);
 	done(&r);
 }
+
+/* --- a build's text read back without libyaml (sl_knode_read) ------------------------------ */
+
+/* True when nodes x (the parse's) and y (the reader's) agree in type, style, range and value. */
+static bool same_node(const sl_node *x, const sl_node *y)
+{
+	if (x->type != y->type || x->style != y->style || x->start != y->start ||
+	    x->end != y->end || x->is_key != y->is_key || x->pos != y->pos)
+		return false;
+	if (x->type == SL_NODE_SCALAR)
+		return x->u.scalar.len == y->u.scalar.len &&
+		       memcmp(x->u.scalar.s, y->u.scalar.s, x->u.scalar.len) == 0;
+	size_t n = x->type == SL_NODE_MAP ? x->u.map.n : x->u.seq.n;
+	if (n != (y->type == SL_NODE_MAP ? y->u.map.n : y->u.seq.n))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (x->type == SL_NODE_MAP ? !same_node(x->u.map.pairs[i].key, y->u.map.pairs[i].key) ||
+					     !same_node(x->u.map.pairs[i].value, y->u.map.pairs[i].value)
+					   : !same_node(x->u.seq.items[i], y->u.seq.items[i]))
+			return false;
+	return true;
+}
+
+/* Whether the reader takes text; when it does, its tree must be the parse's. */
+static bool reads(const char *text)
+{
+	sl_source *src = NULL;
+	cr_assert_eq(sl_source_from_buffer("built", text, strlen(text), &src), SL_OK);
+	cr_assert_eq(sl_source_index(src), SL_OK);
+	sl_arena *a = sl_arena_new();
+	sl_tree x, y;
+	bool read;
+	cr_assert_eq(sl_tree_parse(src, a, &x, NULL, NULL), SL_OK);
+	cr_assert_eq(sl_knode_read(src, a, &y, &read), SL_OK);
+	if (read) {
+		cr_expect_eq(x.n_docs, y.n_docs, "%s", text);
+		for (size_t d = 0; d < x.n_docs && d < y.n_docs; d++) {
+			cr_expect(x.docs[d]->start == y.docs[d]->start && x.docs[d]->end == y.docs[d]->end,
+				  "document %zu of %s", d, text);
+			cr_expect(same_node(x.docs[d]->root, y.docs[d]->root), "document %zu of %s", d,
+				  text);
+		}
+	} else {
+		cr_expect_eq(y.n_docs, 0);
+	}
+	sl_arena_free(a);
+	sl_source_free(src);
+	return read;
+}
+
+Test(knode_read, what_the_emitter_writes_reads_as_the_parse_does)
+{
+	cr_expect(reads(""));
+	cr_expect(reads("---\n\"kind\": Pod\n\"spec\":\n  \"tolerations\":\n    -\n"
+			"      \"key\": a:b\n      \"value\": \"x\\x0ay \\\"q\\\" \\\\\"\n    - []\n"
+			"  \"n\": {}\n  \"l\":\n    -\n      - -1\n      - a#b\n      - \"\"\n"
+			"---\n{}\n---\n[]\n"));
+	cr_expect(!reads("---\n\"k\":\n- a\n"));   /* a sequence as the emitter never indents it */
+	cr_expect(reads("---\n\"name\": caf\xc3\xa9 \xe2\x82\xac\n\"s\": \"\xf0\x9f\x98\x80\"\n"));
+	cr_expect(reads("---\nnull\n---\n\"text\"\n"));   /* roots that are scalars */
+}
+
+Test(knode_read, what_a_parse_reads_otherwise_is_parsed)
+{
+	/* plain scalars that are not their own text to a parse */
+	static const char *const plain[] = {
+		"a: b", "a:", "a #b", "- x", "-", "#x", "&a", "*a", "!t x", "|", ">", "'q'", "%x",
+		"@x", "`x", "?x", ":x", "[a]x", "{a", ",", "a ", "a\tb", "a\xc2\x85z",
+		"a\xe2\x80\xa8z", "a\xef\xbb\xbfz", "a\xc2\x9fz",
+	};
+	for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
+		char text[64];
+		snprintf(text, sizeof text, "---\n\"k\": %s\n", plain[i]);
+		cr_expect(!reads(text), "%s", text);
+	}
+	cr_expect(!reads("---\n--- x\n"));                         /* a marker at the root */
+	cr_expect(!reads("---\n\"a\": 1\n\"a\": 2\n"));            /* a duplicate key */
+	cr_expect(!reads("---\n\"k\": \"a\\nb\"\n"));               /* an escape it never writes */
+	cr_expect(!reads("---\n\"k\": \"\\x80\"\n"));
+	cr_expect(!reads("\"k\": v\n"));                            /* no "---" */
+	cr_expect(!reads("---\n\"k\": v\n  \"j\": w\n"));           /* indentation it never writes */
+	char key[1200] = "---\n\"";
+	memset(key + 5, 'k', 1100);
+	strcpy(key + 1105, "\": v\n");   /* a key libyaml cannot take as a simple key */
+	cr_expect(!reads(key));
+}

@@ -41,19 +41,60 @@ bool sl_kustomize__store_prev(struct ctx *c, struct kres *r)
 	return sl_kustomize__push_prev(c, r, sl_kustomize__name_of(r->obj));
 }
 
+/* An object's current id as kustomize's ResId.Equals compares it (apiVersion's group and
+** version, kind, name, effective namespace), its parts pointing into the object: no copy. */
+struct id {
+	const char *kind, *group, *version, *name, *ns;
+	size_t glen;
+	size_t at;   /* its place in the accumulated resources */
+};
+
+/* obj's id; false when it has no kind (an object without one equals none). */
+static bool id_of(const sl_knode *obj, struct id *id)
+{
+	if (!(id->kind = sl_knode_str(obj, "kind")))
+		return false;
+	const char *av = sl_knode_str(obj, "apiVersion");
+	av = av ? av : "";
+	const char *slash = strchr(av, '/');
+	id->group = av;
+	id->glen = slash ? (size_t)(slash - av) : 0;
+	id->version = slash ? slash + 1 : av;
+	const sl_knode *md = sl_knode_get(obj, "metadata", NULL);
+	id->name = sl_knode_str(md, "name");
+	id->name = id->name ? id->name : "";
+	id->ns = sl_knode_str(md, "namespace");
+	id->ns = id->ns && *id->ns ? id->ns : "default";   /* sl_kustomize__eff_ns's */
+	return true;
+}
+
+/* Orders ids: 0 when they are the same id. The effective namespace last: a cluster-scoped kind
+** has one namespace whatever its metadata says (sl_kustomize__eff_ns). */
+static int cmp_id(const struct id *x, const struct id *y)
+{
+	int d = strcmp(x->name, y->name);
+	if (d || (d = strcmp(x->kind, y->kind)))
+		return d;
+	if (x->glen != y->glen)
+		return x->glen < y->glen ? -1 : 1;
+	if ((d = memcmp(x->group, y->group, x->glen)) || (d = strcmp(x->version, y->version)))
+		return d;
+	return sl_kustomize__in(x->kind, sl_kustomize__cluster_scoped) ? 0 : strcmp(x->ns, y->ns);
+}
+
 /* True when objects a and b have the same current id (apiVersion, kind, name, effective
 ** namespace): kustomize's ResId.Equals. */
 bool sl_kustomize__same_id(const sl_knode *a, const sl_knode *b)
 {
-	char ga[256], gb[256];
-	const char *va, *vb, *ka = sl_knode_str(a, "kind"), *kb = sl_knode_str(b, "kind");
-	const char *na = sl_kustomize__name_of(a), *nb = sl_kustomize__name_of(b);
-	sl_kustomize__group_version(a, ga, sizeof ga, &va);
-	sl_kustomize__group_version(b, gb, sizeof gb, &vb);
-	return ka && kb && strcmp(ka, kb) == 0 && strcmp(ga, gb) == 0 && strcmp(va, vb) == 0 &&
-	       strcmp(na ? na : "", nb ? nb : "") == 0 &&
-	       strcmp(sl_kustomize__eff_ns(ka, sl_kustomize__ns_of(a)),
-		      sl_kustomize__eff_ns(kb, sl_kustomize__ns_of(b))) == 0;
+	struct id x, y;
+	return id_of(a, &x) && id_of(b, &y) && cmp_id(&x, &y) == 0;
+}
+
+static int cmp_id_at(const void *a, const void *b)
+{
+	const struct id *x = a, *y = b;
+	int d = cmp_id(x, y);
+	return d ? d : x->at < y->at ? -1 : x->at > y->at;
 }
 
 /* kustomize's resource id of obj (Kind.version.group/name.namespace, with its words for what is
@@ -72,22 +113,34 @@ static const char *res_id(sl_arena *a, const sl_knode *obj)
 ** it, which kustomize refuses ("may not add resource with an already registered id"). */
 bool sl_kustomize__unique_ids(struct ctx *c, const struct acc *acc, size_t from, const sl_knode *e)
 {
-	for (size_t i = from; i < acc->n; i++) {
-		const sl_knode *o = acc->v[i].obj;
-		for (size_t j = 0; j < i; j++) {
-			if (!sl_kustomize__same_id(o, acc->v[j].obj))
-				continue;
-			const char *id = res_id(c->a, o);
-			const char *notes = id ? sl_arena_printf(c->a, "kustomize: accumulating "
-								 "resources: accumulation err='merging "
-								 "resources from '%s': may not add resource "
-								 "with an already registered id: %s'", e->s,
-								 id) : NULL;
-			return notes && sl_kustomize__issue_n(c, "kustomize-invalid", e, notes, "may not add resource "
-						"with an already registered id: %s", id);
-		}
-	}
-	return true;
+	if (from >= acc->n)
+		return true;
+	/* sorted by id, then by place: in a run of one id each resource after the first repeats
+	** an earlier one; the first such from `from` on, over all ids, is the one refused (as a
+	** comparison of each with every one before it finds) */
+	struct id *v = sl_xmalloc(acc->n * sizeof *v);
+	if (!v)
+		return false;
+	size_t n = 0;
+	for (size_t i = 0; i < acc->n; i++)
+		if (id_of(acc->v[i].obj, &v[n]))
+			v[n++].at = i;
+	qsort(v, n, sizeof *v, cmp_id_at);
+	size_t dup = acc->n;
+	for (size_t i = 1; i < n; i++)
+		if (v[i].at >= from && v[i].at < dup && cmp_id(&v[i - 1], &v[i]) == 0)
+			dup = v[i].at;
+	free(v);
+	if (dup == acc->n)
+		return true;
+	const sl_knode *o = acc->v[dup].obj;
+	const char *id = res_id(c->a, o);
+	const char *notes = id ? sl_arena_printf(c->a, "kustomize: accumulating resources: "
+						 "accumulation err='merging resources from '%s': may "
+						 "not add resource with an already registered id: %s'",
+						 e->s, id) : NULL;
+	return notes && sl_kustomize__issue_n(c, "kustomize-invalid", e, notes, "may not add resource "
+					      "with an already registered id: %s", id);
 }
 
 /* True when s matches pattern, a regular expression anchored at both ends (kustomize's

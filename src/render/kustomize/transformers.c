@@ -219,8 +219,22 @@ bool sl_kustomize__rename_all(struct ctx *c, struct acc *acc, const sl_knode *pr
 	return true;
 }
 
+/* The current name of acc's resource i ("" when it has none). */
+static const char *name_at(const struct acc *acc, size_t i)
+{
+	const char *name = sl_kustomize__name_of(acc->v[i].obj);
+	return name ? name : "";
+}
+
 bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode *ns)
 {
+	/* the resources' names, each kept current (a Namespace takes ns as its name): only a
+	** resource of the same name may have the same id */
+	const char **names = acc->n ? sl_arena_alloc(c->a, acc->n * sizeof *names) : NULL;
+	if (acc->n && !names)
+		return false;
+	for (size_t i = 0; i < acc->n; i++)
+		names[i] = name_at(acc, i);
 	for (size_t i = 0; i < acc->n; i++) {
 		sl_knode *o = acc->v[i].obj;
 		if (!sl_kustomize__store_prev(c, &acc->v[i]))
@@ -252,6 +266,7 @@ bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode 
 						 extra->v[f].create))
 				return false;
 		}
+		names[i] = name_at(acc, i);
 		if (sl_kustomize__in(kind, sl_kustomize__cluster_scoped))
 			continue;
 		sl_knode *md = sl_knode_path(c->a, o, (const char *const[]){"metadata", NULL}, true,
@@ -263,7 +278,8 @@ bool sl_kustomize__set_namespace(struct ctx *c, struct acc *acc, const sl_knode 
 		if (!md || !v || !sl_knode_set(c->a, md, "namespace", v))
 			return false;
 		for (size_t j = 0; j < acc->n; j++)
-			if (j != i && sl_kustomize__same_id(o, acc->v[j].obj)) {
+			if (j != i && strcmp(names[j], names[i]) == 0 &&
+			    sl_kustomize__same_id(o, acc->v[j].obj)) {
 				const char *name = sl_kustomize__name_of(o);
 				return sl_kustomize__issue(c, "kustomize-invalid", ns, "namespace "
 							   "transformation produces ID conflict: two "
