@@ -263,6 +263,42 @@ bool sl_knode_is_null(const sl_knode *n)
 				strcmp(s, "NULL") == 0));
 }
 
+/* What the reader stops at in a double-quoted scalar and in a plain one: the bytes that may
+** not be themselves there, and the first bytes of the characters plain_char may refuse. */
+#define QUOTED_STOP "\"\\\n\r\t\xc2\xe2\xef"
+#define PLAIN_STOP ":#\n\r\t\xc2\xe2\xef"
+
+/* True when the character whose first byte is at p (valid UTF-8: the source said so) is one a
+** parse reads as the emitter meant it: not a C1 control, a line break libyaml knows beyond
+** "\n" (NEL, LS, PS), a byte order mark, a surrogate or a non-character. */
+static bool plain_char(const unsigned char *p)
+{
+	return !((p[0] == 0xC2 && p[1] < 0xA0) ||
+		 (p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) ||
+		 (p[0] == 0xED && p[1] >= 0xA0) ||
+		 (p[0] == 0xEF && ((p[1] == 0xBB && p[2] == 0xBF) || (p[1] == 0xBF && p[2] >= 0xBE))));
+}
+
+/* True when a parse reads the len bytes at t (valid UTF-8 without a control byte but tab, CR
+** and LF), as the rest of a line, as a plain scalar of exactly those bytes: nothing an indicator
+** first ("- " only as a sequence entry, "---" and "..." at a document's root), no ": " or ':'
+** last (a key), no " #" (a comment), no blank at either end, no tab or line break, no character
+** plain_char refuses. */
+static bool plain_is_itself(const unsigned char *t, size_t len, bool root)
+{
+	if (!len || strchr("?:,[]{}#&*!|>'\"%@` ", t[0]) ||
+	    (t[0] == '-' && (len == 1 || t[1] == ' ')) || t[len - 1] == ' ' ||
+	    (root && len >= 3 && (memcmp(t, "---", 3) == 0 || memcmp(t, "...", 3) == 0)))
+		return false;
+	for (size_t i = 0; (i += strcspn((const char *)t + i, PLAIN_STOP)) < len; i++) {
+		unsigned char c = t[i];
+		if (c == ':' ? i + 1 == len || t[i + 1] == ' '
+			     : c == '#' ? t[i - 1] == ' ' : c < 0x80 || !plain_char(t + i))
+			return false;   /* a key, a comment, a tab or CR, a character plain_char refuses */
+	}
+	return true;
+}
+
 /* --- the text ------------------------------------------------------------------------------ */
 
 struct out {
@@ -317,11 +353,24 @@ static void span(struct out *o, size_t start, const sl_knode *n)
 								 n->src, n->start, n->end};
 }
 
-/* A scalar: plain as written when it was plain and fits on a line, else double-quoted. */
-static void scalar(struct out *o, const sl_knode *n, bool key)
+/* True when none of the len bytes at s is a control byte. */
+static bool no_control(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+/* A scalar: plain as written when it was plain and a parse reads it back as itself (a value a
+** transformer made, a prefix with ": " or " #", is not), else double-quoted; root: the whole
+** document. */
+static void scalar(struct out *o, const sl_knode *n, bool key, bool root)
 {
 	size_t at = o->text->len;
-	bool plain = !n->quoted && n->len && !memchr(n->s, '\n', n->len) && !key;
+	bool plain = !n->quoted && !key && n->len &&
+		     plain_is_itself((const unsigned char *)n->s, n->len, root) &&
+		     no_control(n->s, n->len);
 	if (plain) {
 		put(o, n->s, n->len);
 	} else if (!n->quoted && !n->len && !key) {
@@ -367,7 +416,7 @@ static void value(struct out *o, const sl_knode *v, size_t ind)
 {
 	if (v->type == SL_NODE_SCALAR) {
 		put(o, " ", 1);
-		scalar(o, v, false);
+		scalar(o, v, false, false);
 		put(o, "\n", 1);
 	} else if (!v->n) {
 		size_t at = o->text->len + 1;
@@ -389,7 +438,7 @@ static void node(struct out *o, const sl_knode *n, size_t ind)
 	for (size_t i = 0; i < n->n; i++) {
 		indent(o, ind);
 		if (n->type == SL_NODE_MAP) {
-			scalar(o, n->k[i], true);
+			scalar(o, n->k[i], true, false);
 			put(o, ":", 1);
 			value(o, n->v[i], ind + 2);
 		} else {
@@ -410,7 +459,7 @@ bool sl_knode_emit(const sl_knode *n, sl_strbuf *text, sl_knode_span **spans, si
 	struct out o = {text, spans, n_spans, spans_cap, text->failed};
 	put(&o, "---\n", 4);
 	if (n->type == SL_NODE_SCALAR) {
-		scalar(&o, n, false);
+		scalar(&o, n, false, true);
 		put(&o, "\n", 1);
 	} else if (n->n) {
 		node(&o, n, 0);
@@ -464,22 +513,6 @@ static sl_node *read_node(struct reader *r, uint8_t type, size_t start, size_t e
 	else
 		*n = (sl_node){.type = type, .start = (uint32_t)start, .end = (uint32_t)end};
 	return n;
-}
-
-/* What the reader stops at in a double-quoted scalar and in a plain one: the bytes that may
-** not be themselves there, and the first bytes of the characters plain_char may refuse. */
-#define QUOTED_STOP "\"\\\n\r\t\xc2\xe2\xef"
-#define PLAIN_STOP ":#\n\r\t\xc2\xe2\xef"
-
-/* True when the character whose first byte is at p (valid UTF-8: the source said so) is one a
-** parse reads as the emitter meant it: not a C1 control, a line break libyaml knows beyond
-** "\n" (NEL, LS, PS), a byte order mark, a surrogate or a non-character. */
-static bool plain_char(const unsigned char *p)
-{
-	return !((p[0] == 0xC2 && p[1] < 0xA0) ||
-		 (p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) ||
-		 (p[0] == 0xED && p[1] >= 0xA0) ||
-		 (p[0] == 0xEF && ((p[1] == 0xBB && p[2] == 0xBF) || (p[1] == 0xBF && p[2] >= 0xBE))));
 }
 
 /* The double-quoted scalar at r->at (the emitter's escapes: \" \\ \xHH below 0x80), read up to
@@ -542,25 +575,15 @@ static sl_node *read_quoted(struct reader *r, bool key)
 }
 
 /* The plain scalar that is the rest of the line at r->at, when a parse reads it as exactly
-** those bytes: nothing an indicator first ("- " only as a sequence entry, "---" and "..." at
-** a document's root), no ": " or ':' last (a key), no " #" (a comment), no blank at either
-** end, no control byte or tab, no character plain_char refuses. NULL otherwise. */
+** those bytes (plain_is_itself). NULL otherwise. */
 static sl_node *read_plain(struct reader *r, bool root)
 {
 	const unsigned char *t = (const unsigned char *)r->t;
 	size_t s = r->at;
 	const unsigned char *nl = memchr(t + s, '\n', r->n - s);
 	size_t e = nl ? (size_t)(nl - t) : r->n, len = e - s;
-	if (!len || len > SL_MAX_SCALAR || strchr("?:,[]{}#&*!|>'\"%@` ", t[s]) ||
-	    (t[s] == '-' && (len == 1 || t[s + 1] == ' ')) || t[e - 1] == ' ' ||
-	    (root && len >= 3 && (memcmp(t + s, "---", 3) == 0 || memcmp(t + s, "...", 3) == 0)))
+	if (len > SL_MAX_SCALAR || !plain_is_itself(t + s, len, root))
 		return NULL;
-	for (size_t i = s; (i += strcspn((const char *)t + i, PLAIN_STOP)) < e; i++) {
-		unsigned char c = t[i];
-		if (c == ':' ? i + 1 == e || t[i + 1] == ' '
-			     : c == '#' ? t[i - 1] == ' ' : c < 0x80 || !plain_char(t + i))
-			return NULL;   /* a key, a comment, a tab or CR, a character plain_char refuses */
-	}
 	sl_node *n = read_node(r, SL_NODE_SCALAR, s, e, len + 1);
 	if (!n)
 		return NULL;

@@ -341,3 +341,42 @@ Test(knode_read, what_a_parse_reads_otherwise_is_parsed)
 	strcpy(key + 1105, "\": v\n");   /* a key libyaml cannot take as a simple key */
 	cr_expect(!reads(key));
 }
+
+/* A plain scalar a transformer made (a prefix with ": " or " #", an indicator first, a control
+** byte) is written so that a parse reads it back as itself; one a parse reads so stays plain. */
+Test(knode_emit, a_made_plain_scalar_reads_back_as_itself)
+{
+	static const char *const made[] = {
+		"a: b-llm", "x #y", "- z", "&anchor", "*alias", "!tag", "|", ">x", "'q", "\"q",
+		"%x", "@x", "`x", "?", ":", "a:", "{a", "[a", ",", "#x", "a ", " a", "a\tb", "a\x01",
+		"--- x", "plain", "-1", "a:b", "a#b", "null-ish", "caf\xc3\xa9",
+	};
+	for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
+		sl_arena *a = sl_arena_new();
+		sl_knode *m = sl_knode_new(a, SL_NODE_MAP, NULL, 0, 0);
+		cr_assert(m && sl_knode_set(a, m, "name", sl_knode_scalar(a, made[i], NULL, 0, 0)));
+		sl_knode *root = sl_knode_scalar(a, made[i], NULL, 0, 0);
+		sl_strbuf text = {0};
+		sl_knode_span *spans = NULL;
+		size_t n_spans = 0, cap = 0;
+		cr_assert(sl_knode_emit(m, &text, &spans, &n_spans, &cap));
+		cr_assert(sl_knode_emit(root, &text, &spans, &n_spans, &cap));
+		sl_source *src = NULL;
+		sl_tree t;
+		cr_assert_eq(sl_source_from_buffer("built", text.s, text.len, &src), SL_OK);
+		cr_assert_eq(sl_tree_parse(src, a, &t, NULL, NULL), SL_OK);
+		cr_assert_eq(t.n_docs, 2, "%s", text.s);
+		const sl_node *v = t.docs[0]->root->u.map.pairs[0].value;
+		cr_expect(v->type == SL_NODE_SCALAR && strcmp(v->u.scalar.s, made[i]) == 0,
+			  "%s", text.s);
+		v = t.docs[1]->root;
+		cr_expect(v->type == SL_NODE_SCALAR && strcmp(v->u.scalar.s, made[i]) == 0,
+			  "%s", text.s);
+		if (i >= sizeof made / sizeof *made - 6)   /* the last six are their own text */
+			cr_expect(strstr(text.s, "\"name\": \"") == NULL, "%s", text.s);
+		sl_source_free(src);
+		free(spans);
+		sl_strbuf_free(&text);
+		sl_arena_free(a);
+	}
+}
