@@ -22,6 +22,9 @@ sl_repo *sl_repo_open(const char *start_dir);
 ** is ignored when its directory is or when gitignore.c's matcher finds a pattern for its name;
 ** when an ignore file would make libgit2 block or backtrack, the matcher answers for all. */
 bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir);
+/* True when libgit2 answers for r: its repository or config is one repo.c does not read exactly
+** itself (repo.c, "the repository found without libgit2", lists the cases). */
+bool sl_repo_by_libgit2(const sl_repo *r);
 /* The repository's work tree: a real path with its trailing '/'. */
 const char *sl_repo_workdir(const sl_repo *r);
 void sl_repo_free(sl_repo *r);
