@@ -17,6 +17,7 @@
 #include "fs/gitconfig.h"
 #include "fs/gitignore.h"
 #include "fs/repo.h"
+#include "fs/walk.h"
 #include "util/path.h"
 #include "util/strmap.h"
 #include <unistd.h>
@@ -325,6 +326,7 @@ struct sl_repo {
 	bool unsafe;         /* an ignore file libgit2 would read is unsafe: it is asked no more */
 	bool icase;          /* libgit2's core.ignoreCase: it is asked about files too */
 	sl_gitignore_tree *own;   /* the same rules as gitignore.c matches them (made on first use) */
+	const sl_walk_seen *seen; /* the walks' listings: which directories hold no .gitignore */
 };
 
 /* --- the ignore files, vetted before libgit2 reads them --------------------------------------
@@ -520,44 +522,80 @@ static bool in_git_dir(const char *rel)
 ** about directories only, each once: a file is ignored when its directory is, or when
 ** gitignore.c's matcher finds a pattern that matches its name (from the same files, each read
 ** once). When an ignore file is unsafe for libgit2, the matcher answers for directories too. */
+/* The real directory named [named, named + n) ("." for none), memoised: its struct dir. */
+static struct dir *dir_named(sl_repo *r, const char *named, size_t n)
+{
+	if (r->last && strlen(r->last->named) == n && memcmp(r->last->named, named, n) == 0)
+		return r->last;
+	sl_strmap_slot *s = sl_strmap_get(&r->dirs, named, n);
+	struct dir *d = s ? s->val : sl_xcalloc(1, sizeof *d);
+	bool found;
+	if (!s && d && (d->named = sl_xstrndup(named, n)) &&
+	    (s = sl_strmap_put(&r->dirs, d->named, n, &found))) {
+		d->real = real_beyond(d->named);
+		d->ignored = -1;
+		s->val = d;
+	} else if (!s && d) {
+		free(d->named);
+		free(d);
+		d = NULL;
+	}
+	return r->last = d;
+}
+
+/* Whether the walk's listing of real directory [dir, dir + dlen) says it holds no name. */
+static bool listed_absent(void *ctx, const char *dir, size_t dlen, const char *name)
+{
+	return sl_walk_seen_at(ctx, dir, dlen, name) == SL_SEEN_ABSENT;
+}
+
+void sl_repo_use_seen(sl_repo *r, const sl_walk_seen *seen)
+{
+	r->seen = seen;
+	if (r->own)
+		sl_gitignore_tree_probe(r->own, listed_absent, (void *)seen);
+}
+
 bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
 {
+	return sl_repo_ignored_in(r, path, NULL, is_dir);
+}
+
+bool sl_repo_ignored_in(sl_repo *r, const char *path, const char *real_dir, bool is_dir)
+{
 	/* the path relative to the work tree: its directory's real path, then its name */
-	char *dup = sl_xstrdup(path);
-	if (!dup)
-		return false;
-	char *slash = strrchr(dup, '/');
-	const char *name = slash ? slash + 1 : dup;
-	if (slash)
-		*slash = '\0';
-	const char *named = slash ? (dup[0] ? dup : "/") : ".";
-	if (!r->last || strcmp(r->last->named, named) != 0) {
-		sl_strmap_slot *s = sl_strmap_get(&r->dirs, named, strlen(named));
-		struct dir *d = s ? s->val : sl_xcalloc(1, sizeof *d);
-		bool found;
-		if (!s && d && (d->named = sl_xstrdup(named)) &&
-		    (s = sl_strmap_put(&r->dirs, d->named, strlen(named), &found))) {
-			d->real = real_beyond(named);
-			d->ignored = -1;
-			s->val = d;
-		} else if (!s && d) {
-			free(d->named);
-			free(d);
-			d = NULL;
-		}
-		r->last = d;
+	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+	struct dir *last = NULL;
+	if (!real_dir || r->repo) {
+		last = slash == path ? dir_named(r, "/", 1)
+		       : slash ? dir_named(r, path, (size_t)(slash - path)) : dir_named(r, ".", 1);
+		real_dir = last ? last->real : NULL;
 	}
-	const char *dir = r->last ? r->last->real : NULL;
+	const char *dir = real_dir;
 	if (dir && r->repo && !r->unsafe && !gitignores_safe(r, dir))
 		r->unsafe = true;
 	/* dir relative to the work tree ("" the root), when it is in it */
 	size_t dn = dir ? strlen(dir) : 0;
 	const char *drel = !dir || dn + 1 < r->n || strncmp(dir, r->workdir, r->n - 1) != 0 ? NULL
 			   : dn + 1 == r->n ? "" : dir[r->n - 1] == '/' ? dir + r->n : NULL;
-	char *rel = drel ? sl_xprintf("%s%s%s%s", drel, *drel ? "/" : "", name,
-				      is_dir && r->repo && !r->unsafe ? "/" : "") : NULL;
-	if (rel && !r->own)
-		r->own = sl_gitignore_tree_new(r->workdir, (const char *const *)r->excludes, 2);
+	size_t an = drel ? strlen(drel) : 0, nn = strlen(name);
+	char small[512], *rel = !drel ? NULL : an + nn + 3 <= sizeof small ? small
+			      : sl_xmalloc(an + nn + 3);
+	if (rel) {
+		memcpy(rel, drel, an);
+		if (an)
+			rel[an++] = '/';
+		memcpy(rel + an, name, nn);
+		an += nn;
+		if (is_dir && r->repo && !r->unsafe)
+			rel[an++] = '/';
+		rel[an] = '\0';
+	}
+	if (rel && !r->own && (r->own = sl_gitignore_tree_new(r->workdir,
+							      (const char *const *)r->excludes, 2)) &&
+	    r->seen)
+		sl_gitignore_tree_probe(r->own, listed_absent, (void *)r->seen);
 	bool ignored = false;
 	if (!rel || !r->own) {
 		ignored = false;   /* outside the work tree (or out of memory) */
@@ -572,15 +610,15 @@ bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir)
 		** (the matcher compares bytes) */
 		ignored = git_says(r, rel);
 	} else {
-		if (r->last->ignored < 0) {
+		if (last->ignored < 0) {
 			char *d = *drel ? sl_xprintf("%s/", drel) : NULL;
-			r->last->ignored = d && git_says(r, d);
+			last->ignored = d && git_says(r, d);
 			free(d);
 		}
-		ignored = r->last->ignored || sl_gitignore_tree_matches(r->own, rel, false);
+		ignored = last->ignored || sl_gitignore_tree_matches(r->own, rel, false);
 	}
-	free(rel);
-	free(dup);
+	if (rel != small)
+		free(rel);
 	return ignored;
 }
 

@@ -26,6 +26,13 @@ sl_repo *sl_repo_open(const char *start_dir);
 ** a pattern for its name (with core.ignoreCase, libgit2 is asked about the file); when an ignore
 ** file would make libgit2 block or backtrack, the matcher answers for all. */
 bool sl_repo_ignored(sl_repo *r, const char *path, bool is_dir);
+/* sl_repo_ignored, with real_dir the real path of path's directory when the caller knows it (a
+** walk that reached it through no symlink; NULL: worked out here). */
+bool sl_repo_ignored_in(sl_repo *r, const char *path, const char *real_dir, bool is_dir);
+/* Lets r ask seen (a walk's listings, kept by the caller while r is used) which directories
+** hold no .gitignore, instead of opening one in each. */
+struct sl_walk_seen;
+void sl_repo_use_seen(sl_repo *r, const struct sl_walk_seen *seen);
 /* True when libgit2 answers for r: its repository or config is one repo.c does not read exactly
 ** itself (repo.c, "the repository found without libgit2", lists the cases). */
 bool sl_repo_by_libgit2(const sl_repo *r);

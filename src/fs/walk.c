@@ -549,7 +549,7 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 		}
 		unsigned char type = (unsigned char)names[i][-1];
 		if (v->skip && v->skip->skipped && (type == DT_REG || type == DT_DIR) &&
-		    v->skip->skipped(v->skip->ctx, path, type == DT_DIR)) {
+		    v->skip->skipped(v->skip->ctx, path, real, type == DT_DIR)) {
 			/* git ignores it */
 		} else if (type == DT_REG) {
 			/* readdir said what it is: no stat needed (most entries) */
