@@ -301,9 +301,22 @@ static void blank_unless_read(const sl_engine *e, char *t, size_t a, size_t b, b
 	uint64_t k = sl_kinds_named_in(t + a, b - a);
 	if (sl_index_may_define(k, t + a, b - a) || (facts && (k & e->deciding[1])))
 		return;
-	for (size_t i = a; i < b; i++)
-		if (t[i] != '\n' && t[i] != '\r')
-			t[i] = ' ';
+	while (a < b) {   /* each line's bytes but its break (and a "\r" before it) */
+		char *nl = memchr(t + a, '\n', b - a);
+		size_t end = nl ? (size_t)(nl - t) : b;
+		size_t stop = end > a && t[end - 1] == '\r' ? end - 1 : end;
+		for (char *cr; stop > a && (cr = memchr(t + a, '\r', stop - a)); a = (size_t)(cr - t) + 1)
+			memset(t + a, ' ', (size_t)(cr - t) - a);   /* a lone "\r": a break to YAML */
+		memset(t + a, ' ', stop - a);
+		a = end + 1;
+	}
+}
+
+/* The start of the line after the one at i in t[0..n) (n after the last). */
+static size_t next_line(const char *t, size_t i, size_t n)
+{
+	const char *nl = memchr(t + i, '\n', n - i);
+	return nl ? (size_t)(nl - t) + 1 : n;
 }
 
 /* A context file is read for what its documents that may define a looked-up kind hold (and,
@@ -317,13 +330,13 @@ static void blank_unread(const sl_engine *e, sl_file *f, bool facts)
 	size_t n = f->src->len;
 	if (sl_template_may_hold(t, 0, n))
 		return;
-	for (size_t i = 0; i < n; i++) {
-		if ((i == 0 || t[i - 1] == '\n') && (t[i] == '%' || marker_line(t, i, n, "...")))
+	for (size_t i = 0; i < n; i = next_line(t, i, n)) {
+		if (t[i] == '%' || marker_line(t, i, n, "..."))
 			return;
 	}
 	size_t doc = 0;   /* where the document being looked at starts (after its "---") */
-	for (size_t i = 0; i < n; i++) {
-		if ((i == 0 || t[i - 1] == '\n') && marker_line(t, i, n, "---")) {
+	for (size_t i = 0; i < n; i = next_line(t, i, n)) {
+		if (marker_line(t, i, n, "---")) {
 			blank_unless_read(e, t, doc, i, facts);
 			doc = i + 3;
 		}
@@ -390,7 +403,14 @@ static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
 	/* a file that names a kind whose units may wait is parsed into an arena of its own when
 	** the budget has room: if it waits, it keeps its tree for pass 3 */
 	bool own = !f->context && (f->kinds & e->waiting_kinds) && reserve(e, f);
-	sl_err err = own ? parse_own(e, f) : parse_into(e, f, scratch);
+	/* a context file is parsed for its serving units' facts alone: its other documents are
+	** blanked first, as pass 1 blanks a context file's (it defines no looked-up kind, or it
+	** would have been parsed then) */
+	sl_err err = f->context ? sl_engine_read(f, false) : SL_OK;
+	if (!err && f->context && f->src)
+		blank_unread(e, f, true);
+	if (!err)
+		err = own ? parse_own(e, f) : parse_into(e, f, scratch);
 	if (!err && f->src)
 		err = gather_facts(f);
 	if (!err && f->src && !f->context && sl_engine_waits(e, f)) {
