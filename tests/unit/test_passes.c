@@ -278,3 +278,60 @@ Test(passes, a_context_file_parses_only_the_documents_it_is_read_for)
 	cr_expect_str_eq(t, templ, "a text that may hold a template marker was blanked");
 	free(t);
 }
+
+/* A context file parsed in pass 2 for its serving units' facts alone (it defines no looked-up
+** kind) has its other documents blanked first, as pass 1 blanks one; the facts still count. */
+Test(passes, a_context_file_read_for_facts_parses_only_its_serving_documents)
+{
+	char text[2048];
+	snprintf(text, sizeof text, "%s---\n%s", DEPLOYMENT, ISVC);
+	char *t = context_text_after(JOB, text);
+	cr_expect_null(strstr(t, "Deployment"), "the Deployment was parsed");
+	cr_expect_not_null(strstr(t, ISVC), "the InferenceService was blanked");
+	free(t);
+}
+
+static const char SERVER[] =
+	"apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\nmetadata:\n  name: mlserver\n"
+	"spec:\n  serverConfig: mlserver\n  replicas: 1\n";
+static const char MODEL[] =
+	"apiVersion: mlops.seldon.io/v1alpha1\nkind: Model\nmetadata:\n  name: iris\nspec:\n"
+	"  storageUri: gs://models/iris\n  server: mlserver\n";
+
+/* A looked-up kind that only some kinds' rules look up (a Seldon Server: its Models) is read from
+** a context file only when a file of the run's own may look it up: an InferenceService's run
+** blanks the Server and keeps the PriorityClasses; a Model's keeps the Server and finds it. */
+Test(passes, a_context_file_is_read_for_what_the_run_may_look_up)
+{
+	char text[2048];
+	snprintf(text, sizeof text, "%s---\n%s", SERVER, PRIORITY_CLASSES);
+	char *t = context_text_after(ISVC, text);
+	cr_expect_null(strstr(t, "Server"), "the Seldon Server was parsed for an InferenceService");
+	cr_expect_not_null(strstr(t, PRIORITY_CLASSES), "the PriorityClasses were blanked");
+	free(t);
+	t = context_text_after(MODEL, text);
+	cr_expect_not_null(strstr(t, SERVER), "the Seldon Server was blanked for its Model");
+	free(t);
+	sl_passes p;
+	setup(&p, true);
+	add_buffer(&p, "a-model.yaml", MODEL);
+	add_buffer(&p, "b-context.yaml", text);
+	p.eng.files[1]->context = true;
+	cr_assert_eq(sl_passes_lint(&p), SL_OK);
+	cr_expect(!has_finding(&p, "a-model.yaml", "seldon-server-not-found"),
+		  "the Model's Server, in a context file, was not found");
+	done(&p);
+	/* the rule says nothing without a Server to compare with: one of another name in the
+	** context file shows the Servers were read */
+	char other[2048];
+	snprintf(other, sizeof other, "%s---\n%s", SERVER, PRIORITY_CLASSES);
+	memcpy(strstr(other, "name: mlserver"), "name: otherxxx", 14);
+	setup(&p, true);
+	add_buffer(&p, "a-model.yaml", MODEL);
+	add_buffer(&p, "b-context.yaml", other);
+	p.eng.files[1]->context = true;
+	cr_assert_eq(sl_passes_lint(&p), SL_OK);
+	cr_expect(has_finding(&p, "a-model.yaml", "seldon-server-not-found"),
+		  "the context file's Server was not read for the Model");
+	done(&p);
+}
