@@ -236,15 +236,21 @@ static const char DEPLOYMENT[] =
 	"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
 	"    spec:\n      containers:\n        - name: web\n          image: web:1\n";
 
-/* The text of context file path after a streamed run of it and the file named (the run's own). */
+/* p after a streamed run of the file named (the run's own, a-named.yaml) and a context file. */
+static void lint_with_context(sl_passes *p, const char *named_text, const char *context_text)
+{
+	setup(p, true);
+	add_buffer(p, "a-named.yaml", named_text);
+	add_buffer(p, "b-context.yaml", context_text);
+	p->eng.files[1]->context = true;
+	cr_assert_eq(sl_passes_lint(p), SL_OK);
+}
+
+/* The text of the context file after a streamed run of it and the file named. */
 static char *context_text_after(const char *named_text, const char *context_text)
 {
 	sl_passes p;
-	setup(&p, true);
-	add_buffer(&p, "a-named.yaml", named_text);
-	add_buffer(&p, "b-context.yaml", context_text);
-	p.eng.files[1]->context = true;
-	cr_assert_eq(sl_passes_lint(&p), SL_OK);
+	lint_with_context(&p, named_text, context_text);
 	cr_assert_not_null(p.eng.files[1]->src);
 	char *t = strdup(p.eng.files[1]->src->data);
 	cr_expect_eq(strlen(t), strlen(context_text), "the text changed its length");
@@ -285,10 +291,17 @@ Test(passes, a_context_file_read_for_facts_parses_only_its_serving_documents)
 {
 	char text[2048];
 	snprintf(text, sizeof text, "%s---\n%s", DEPLOYMENT, ISVC);
-	char *t = context_text_after(JOB, text);
+	char job[2048];
+	snprintf(job, sizeof job, "%s---\n%s", JOB, PRIORITY_CLASSES);
+	char *t = context_text_after(job, text);
 	cr_expect_null(strstr(t, "Deployment"), "the Deployment was parsed");
 	cr_expect_not_null(strstr(t, ISVC), "the InferenceService was blanked");
 	free(t);
+	sl_passes p;
+	lint_with_context(&p, job, text);
+	cr_expect(has_finding(&p, "a-named.yaml", "batch-outranks-serving"),
+		  "the context file's InferenceService was not compared with the Job");
+	done(&p);
 }
 
 static const char SERVER[] =
@@ -313,12 +326,8 @@ Test(passes, a_context_file_is_read_for_what_the_run_may_look_up)
 	cr_expect_not_null(strstr(t, SERVER), "the Seldon Server was blanked for its Model");
 	free(t);
 	sl_passes p;
-	setup(&p, true);
-	add_buffer(&p, "a-model.yaml", MODEL);
-	add_buffer(&p, "b-context.yaml", text);
-	p.eng.files[1]->context = true;
-	cr_assert_eq(sl_passes_lint(&p), SL_OK);
-	cr_expect(!has_finding(&p, "a-model.yaml", "seldon-server-not-found"),
+	lint_with_context(&p, MODEL, text);
+	cr_expect(!has_finding(&p, "a-named.yaml", "seldon-server-not-found"),
 		  "the Model's Server, in a context file, was not found");
 	done(&p);
 	/* the rule says nothing without a Server to compare with: one of another name in the
@@ -326,12 +335,8 @@ Test(passes, a_context_file_is_read_for_what_the_run_may_look_up)
 	char other[2048];
 	snprintf(other, sizeof other, "%s---\n%s", SERVER, PRIORITY_CLASSES);
 	memcpy(strstr(other, "name: mlserver"), "name: otherxxx", 14);
-	setup(&p, true);
-	add_buffer(&p, "a-model.yaml", MODEL);
-	add_buffer(&p, "b-context.yaml", other);
-	p.eng.files[1]->context = true;
-	cr_assert_eq(sl_passes_lint(&p), SL_OK);
-	cr_expect(has_finding(&p, "a-model.yaml", "seldon-server-not-found"),
+	lint_with_context(&p, MODEL, other);
+	cr_expect(has_finding(&p, "a-named.yaml", "seldon-server-not-found"),
 		  "the context file's Server was not read for the Model");
 	done(&p);
 }
