@@ -81,6 +81,50 @@ static void want_context_facts(sl_engine *e)
 		e->context_facts = !e->files[i]->context && (e->files[i]->kinds & e->waiting_kinds);
 }
 
+/* Looked-up kinds that only some kinds' rules look up, each with the kinds that do (every other
+** looked-up kind matters to any file: a PriorityClass, a runtime, a node pool, an autoscaler):
+** a Seldon Server is found by its Models (seldon-server-not-found) and is merged over its
+** ServerConfig (sched/merge.c); a TrainJob's runtimes and the TrainJobs that use a runtime
+** (sched/index.c, train_job_use); an LLMInferenceService's baseRefs. */
+static const struct {
+	sl_kind kind;
+	uint64_t users;
+} narrow_lookups[] = {
+#define B(k) SL_KIND_BIT(SL_KIND_##k)
+	{SL_KIND_SELDON_SERVER, B(SELDON_MODEL) | B(SELDON_SERVER) | B(SELDON_SERVER_CONFIG)},
+	{SL_KIND_SELDON_SERVER_CONFIG, B(SELDON_MODEL) | B(SELDON_SERVER) | B(SELDON_SERVER_CONFIG)},
+	{SL_KIND_TRAINING_RUNTIME, B(TRAIN_JOB) | B(TRAINING_RUNTIME) | B(CLUSTER_TRAINING_RUNTIME)},
+	{SL_KIND_CLUSTER_TRAINING_RUNTIME,
+	 B(TRAIN_JOB) | B(TRAINING_RUNTIME) | B(CLUSTER_TRAINING_RUNTIME)},
+	{SL_KIND_TRAIN_JOB, B(TRAIN_JOB) | B(TRAINING_RUNTIME) | B(CLUSTER_TRAINING_RUNTIME)},
+	{SL_KIND_LLM_INFERENCE_SERVICE_CONFIG,
+	 B(LLM_INFERENCE_SERVICE) | B(LLM_INFERENCE_SERVICE_CONFIG)},
+#undef B
+};
+
+/* The looked-up kinds a context file is parsed for: those the run's own files may look up.
+** All of them when a rule was added to the built-in ones (a plugin's rule may look up any kind),
+** when the project's facts outlive the run (its borrowers' files are not known yet), or when an
+** own file's kinds could not be told. */
+static uint64_t context_lookups(const sl_engine *e)
+{
+	uint64_t own = atomic_load(&e->own_kinds);
+	if (e->keep_facts || sl_registry_n() != sl_registry_count || own == ~(uint64_t)0)
+		return ~(uint64_t)0;
+	uint64_t lookups = ~(uint64_t)0;
+	for (size_t i = 0; i < sizeof narrow_lookups / sizeof *narrow_lookups; i++)
+		if (!(own & narrow_lookups[i].users))
+			lookups &= ~SL_KIND_BIT(narrow_lookups[i].kind);
+	return lookups;
+}
+
+/* The kinds k (sl_kinds_named_in's) a context file is read for: all when they could not be
+** told. */
+static uint64_t read_for(const sl_engine *e, uint64_t k)
+{
+	return k == ~(uint64_t)0 ? k : k & e->context_lookups;
+}
+
 sl_err sl_passes_lint(sl_passes *p)
 {
 	sl_engine *e = &p->eng;
@@ -95,9 +139,16 @@ sl_err sl_passes_lint(sl_passes *p)
 	sl_err err;
 	e->waiting_kinds = e->deciding[2] = e->stream ? waiting_kinds(e) : 0;
 	/* streamed: the run's own files first, then the context files, knowing what they need */
+	e->has_context = false;
+	for (size_t i = 0; e->stream && i < e->n_files && !e->has_context; i++)
+		e->has_context = e->files[i]->context;
+	atomic_store(&e->own_kinds, 0);
+	e->context_lookups = ~(uint64_t)0;
 	if (e->stream && (err = run_pass(p, -1)))
 		return err;
 	want_context_facts(e);
+	if (e->stream && e->has_context)
+		e->context_lookups = context_lookups(e);
 	if ((err = run_pass(p, 1)) || (err = drop_duplicates(e)))
 		return err;
 	count_inputs(p);   /* a file named twice is linted once */
@@ -299,11 +350,24 @@ static bool marker_line(const char *t, size_t i, size_t n, const char *m)
 static void blank_unless_read(const sl_engine *e, char *t, size_t a, size_t b, bool facts)
 {
 	uint64_t k = sl_kinds_named_in(t + a, b - a);
-	if (sl_index_may_define(k, t + a, b - a) || (facts && (k & e->deciding[1])))
+	if (sl_index_may_define(read_for(e, k), t + a, b - a) || (facts && (k & e->deciding[1])))
 		return;
-	for (size_t i = a; i < b; i++)
-		if (t[i] != '\n' && t[i] != '\r')
-			t[i] = ' ';
+	while (a < b) {   /* each line's bytes but its break (and a "\r" before it) */
+		char *nl = memchr(t + a, '\n', b - a);
+		size_t end = nl ? (size_t)(nl - t) : b;
+		size_t stop = end > a && t[end - 1] == '\r' ? end - 1 : end;
+		for (char *cr; stop > a && (cr = memchr(t + a, '\r', stop - a)); a = (size_t)(cr - t) + 1)
+			memset(t + a, ' ', (size_t)(cr - t) - a);   /* a lone "\r": a break to YAML */
+		memset(t + a, ' ', stop - a);
+		a = end + 1;
+	}
+}
+
+/* The start of the line after the one at i in t[0..n) (n after the last). */
+static size_t next_line(const char *t, size_t i, size_t n)
+{
+	const char *nl = memchr(t + i, '\n', n - i);
+	return nl ? (size_t)(nl - t) + 1 : n;
 }
 
 /* A context file is read for what its documents that may define a looked-up kind hold (and,
@@ -317,13 +381,13 @@ static void blank_unread(const sl_engine *e, sl_file *f, bool facts)
 	size_t n = f->src->len;
 	if (sl_template_may_hold(t, 0, n))
 		return;
-	for (size_t i = 0; i < n; i++) {
-		if ((i == 0 || t[i - 1] == '\n') && (t[i] == '%' || marker_line(t, i, n, "...")))
+	for (size_t i = 0; i < n; i = next_line(t, i, n)) {
+		if (t[i] == '%' || marker_line(t, i, n, "..."))
 			return;
 	}
 	size_t doc = 0;   /* where the document being looked at starts (after its "---") */
-	for (size_t i = 0; i < n; i++) {
-		if ((i == 0 || t[i - 1] == '\n') && marker_line(t, i, n, "---")) {
+	for (size_t i = 0; i < n; i = next_line(t, i, n)) {
+		if (marker_line(t, i, n, "---")) {
 			blank_unless_read(e, t, doc, i, facts);
 			doc = i + 3;
 		}
@@ -340,11 +404,18 @@ static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
 	if (err || !f->src)
 		return err;
 	/* a file of the run's own: every kind a rule may wait on too (want_context_facts) */
-	uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, e->deciding,
+	/* a context file's scan goes on until it meets a kind it is read for */
+	const uint64_t enough[3] = {f->context ? e->deciding[0] & e->context_lookups
+					       : e->deciding[0], e->deciding[1], e->deciding[2]};
+	uint64_t kinds = sl_kinds_named_in_until(f->src->data, f->src->len, enough,
 						 f->context || !e->deciding[2] ? 2 : 3);
 	f->kinds = kinds;
+	/* with context files to choose from: what an own file names, all of it */
+	if (!f->context && e->has_context)
+		atomic_fetch_or(&e->own_kinds, sl_kinds_named_in(f->src->data, f->src->len));
 	bool facts = !f->context || e->context_facts;   /* its serving units' facts are needed */
-	if (!sl_index_may_define(kinds, f->src->data, f->src->len)) {
+	if (!sl_index_may_define(f->context ? read_for(e, kinds) : kinds, f->src->data,
+				 f->src->len)) {
 		release(e, f);
 		/* a context file is parsed only for its serving units' facts (pass 2) */
 		f->next = (kinds & e->deciding[1]) && facts ? SL_NEXT_PARSE
@@ -390,7 +461,14 @@ static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
 	/* a file that names a kind whose units may wait is parsed into an arena of its own when
 	** the budget has room: if it waits, it keeps its tree for pass 3 */
 	bool own = !f->context && (f->kinds & e->waiting_kinds) && reserve(e, f);
-	sl_err err = own ? parse_own(e, f) : parse_into(e, f, scratch);
+	/* a context file is parsed for its serving units' facts alone: its other documents are
+	** blanked first, as pass 1 blanks a context file's (it defines no looked-up kind, or it
+	** would have been parsed then) */
+	sl_err err = f->context ? sl_engine_read(f, false) : SL_OK;
+	if (!err && f->context && f->src)
+		blank_unread(e, f, true);
+	if (!err)
+		err = own ? parse_own(e, f) : parse_into(e, f, scratch);
 	if (!err && f->src)
 		err = gather_facts(f);
 	if (!err && f->src && !f->context && sl_engine_waits(e, f)) {

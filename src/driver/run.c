@@ -91,12 +91,12 @@ static bool walked_input(const sl_run *run, const char *path)
 
 /* What a walk skips besides hidden and excluded paths: what git ignores (unless the run says
 ** not to), and in a walk of the project the directories given as inputs. */
-static bool skipped(void *ctx, const char *path, bool is_dir)
+static bool skipped(void *ctx, const char *path, const char *real_dir, bool is_dir)
 {
 	sl_run *run = ctx;
 	if (run->adding_context && is_dir && walked_input(run, path))
 		return true;
-	return run->repo && sl_repo_ignored(run->repo, path, is_dir);
+	return run->repo && sl_repo_ignored_in(run->repo, path, real_dir, is_dir);
 }
 
 /* A symlink a walk did not follow because it leads out of the walked tree: an input's gets the
@@ -114,6 +114,8 @@ static const sl_walk_skip *walk_skip(sl_run *run, const char *dir, sl_walk_skip 
 	if (!run->no_gitignore && !run->repo_tried) {
 		run->repo_tried = true;
 		run->repo = sl_repo_open(dir);
+		if (run->repo)
+			sl_repo_use_seen(run->repo, run->seen);   /* which directories hold no .gitignore */
 	}
 	*skip = (sl_walk_skip){skipped, run, link_outside};
 	return skip;

@@ -546,13 +546,12 @@ static char *real_dir(sl_scopes *s, const char *named)
 	bool dir = plain && (sl_walk_seen_at(s->seen, named, pl, base) == SL_SEEN_DIR ||
 			     (lstat(named, &st) == 0 && S_ISDIR(st.st_mode)));
 	if (dir && s->parent && strlen(s->parent) == pl && strncmp(s->parent, named, pl) == 0)
-		return sl_xprintf("%s%s%s", s->parent_real, strcmp(s->parent_real, "/") ? "/" : "",
-				  base);
+		return sl_path_join(s->parent_real, base);
 	char *real = realpath(named, NULL);
 	const char *rs = real ? strrchr(real, '/') : NULL;
 	if (dir && rs) {   /* its parent's real path is real's dirname */
-		char *p = sl_xprintf("%.*s", (int)pl, named);
-		char *pr = sl_xprintf("%.*s", rs == real ? 1 : (int)(rs - real), real);
+		char *p = sl_xstrndup(named, pl);
+		char *pr = sl_xstrndup(real, rs == real ? 1 : (size_t)(rs - real));
 		if (p && pr) {
 			free(s->parent);
 			free(s->parent_real);
@@ -576,7 +575,7 @@ const sl_scope *sl_scopes_of(sl_scopes *s, const char *path)
 	const char *d = slash ? path : ".";
 	if (s->last_dir && strncmp(s->last_dir, d, len) == 0 && s->last_dir[len] == '\0')
 		return s->last;   /* the same directory as the last path: most of a walk */
-	char *named = sl_xprintf("%.*s", (int)len, d);
+	char *named = sl_xstrndup(d, len);
 	if (!named)
 		return NULL;
 	/* its real path; a directory that does not exist (a buffer's, stdin's name): the working

@@ -250,6 +250,8 @@ struct sl_gitignore_tree {
 	char *base;       /* the tree-wide files' lines, lowest precedence first; NULL: none */
 	sl_strmap texts;  /* a directory (relative to root, "" the root) -> its .gitignore, or &none */
 	sl_strmap dirs;   /* a directory -> &yes when it is ignored, &none when not */
+	bool (*absent)(void *ctx, const char *dir, size_t dlen, const char *name);
+	void *absent_ctx;
 };
 static char none, yes;
 
@@ -324,11 +326,34 @@ static void *memo(sl_gitignore_tree *g, sl_strmap *m, const char *key, size_t le
 	return val;
 }
 
+void sl_gitignore_tree_probe(sl_gitignore_tree *g,
+			     bool (*absent)(void *ctx, const char *dir, size_t dlen, const char *name),
+			     void *ctx)
+{
+	g->absent = absent;
+	g->absent_ctx = ctx;
+}
+
 /* The .gitignore of the directory rel (relative to the root) or &none. */
 static void *load_text(sl_gitignore_tree *g, const char *rel)
 {
-	char *path = sl_xprintf("%s%s%s/.gitignore", g->root, *rel ? "/" : "", rel);
-	char *text = path ? read_ignore(path, false) : NULL;
+	size_t rn = strlen(g->root), n = strlen(rel);
+	char *path = sl_xmalloc(rn + n + sizeof "//.gitignore");
+	if (!path)
+		return NULL;
+	memcpy(path, g->root, rn);
+	size_t at = rn;
+	if (n) {
+		path[at++] = '/';
+		memcpy(path + at, rel, n);
+		at += n;
+	}
+	path[at] = '\0';
+	char *text = NULL;
+	if (!g->absent || !g->absent(g->absent_ctx, at ? path : "/", at ? at : 1, ".gitignore")) {
+		memcpy(path + at, "/.gitignore", sizeof "/.gitignore");
+		text = read_ignore(path, false);
+	}
 	free(path);
 	return text ? text : &none;
 }
@@ -340,20 +365,23 @@ static bool decide(sl_gitignore_tree *g, const struct seg *c, size_t m, bool is_
 {
 	const char *start = c[0].s, *end = c[m - 1].e;
 	bool ignored = false;
-	char *rel = sl_xstrndup(start, (size_t)(end - start));
-	if (rel && g->base)
+	/* the path up to c[m - 1] as a string of its own: each level's part is a suffix of it */
+	size_t len = (size_t)(end - start);
+	char small[512], *rel = len < sizeof small ? small : sl_xmalloc(len + 1);
+	if (!rel)
+		return false;
+	memcpy(rel, start, len);
+	rel[len] = '\0';
+	if (g->base)
 		apply(g->base, rel, is_dir, &ignored);
-	free(rel);
 	for (size_t k = 0; k < m; k++) {
 		const char *text = memo(g, &g->texts, start, k ? (size_t)(c[k - 1].e - start) : 0,
 					load_text);
-		if (!text || text == &none)
-			continue;
-		rel = sl_xstrndup(c[k].s, (size_t)(end - c[k].s));
-		if (rel)
-			apply(text, rel, is_dir, &ignored);
-		free(rel);
+		if (text && text != &none)
+			apply(text, rel + (c[k].s - start), is_dir, &ignored);
 	}
+	if (rel != small)
+		free(rel);
 	return ignored;
 }
 

@@ -37,6 +37,12 @@ typedef struct sl_gitignore_tree sl_gitignore_tree;
 ** as a .gitignore is but through a symlink too). NULL when out of memory. */
 sl_gitignore_tree *sl_gitignore_tree_new(const char *root, const char *const *files,
 					 size_t n_files);
+/* Tells the rules which directories are known to hold no .gitignore: absent(ctx, dir, dlen,
+** ".gitignore") true for the real directory [dir, dir + dlen) (a walk's listing says so), and
+** its .gitignore is not opened. */
+void sl_gitignore_tree_probe(sl_gitignore_tree *g,
+			     bool (*absent)(void *ctx, const char *dir, size_t dlen, const char *name),
+			     void *ctx);
 /* True when the rules ignore rel, a path relative to the root ("a/b/c.yaml"; is_dir: rel names a
 ** directory; it need not exist), or a directory above it. False for a path with a "." or ".."
 ** segment, and when out of memory. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "util/arena.h"
 #include "fs/walk.h"
+#include "util/path.h"
 #include "util/strmap.h"
 #include "fs/write.h"
 
@@ -535,21 +536,19 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 	bool kept = !err && v->seen && seen_put(v->seen, dir, names, n, false);
 	if (kept && real && strcmp(real, dir) != 0)
 		seen_put(v->seen, real, names, n, true);   /* out of memory: asked by name only */
-	size_t dl = strlen(dir);
 	for (size_t i = 0; i < n && !err; i++) {
 		if (names[i][0] == '.' || (chart && strcmp(names[i], "templates") == 0))
 			continue;   /* hidden files and directories */
 		char *path = NULL;
 		/* under ".": "apps/x.yaml", as the file named alone is spelled, not "./apps/x.yaml" */
 		bool here = strcmp(dir, ".") == 0;
-		if (!(path = sl_xprintf("%s%s%s", here ? "" : dir,
-					here || (dl && dir[dl - 1] == '/') ? "" : "/", names[i]))) {
+		if (!(path = sl_path_join(here ? "" : dir, names[i]))) {
 			err = SL_ENOMEM;
 			break;
 		}
 		unsigned char type = (unsigned char)names[i][-1];
 		if (v->skip && v->skip->skipped && (type == DT_REG || type == DT_DIR) &&
-		    v->skip->skipped(v->skip->ctx, path, type == DT_DIR)) {
+		    v->skip->skipped(v->skip->ctx, path, real, type == DT_DIR)) {
 			/* git ignores it */
 		} else if (type == DT_REG) {
 			/* readdir said what it is: no stat needed (most entries) */
@@ -558,8 +557,7 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 		} else if (type == DT_DIR) {
 			if (!sl_walk_globs_match(g, path)) {
 				/* a directory, not a link: its real path is real's and its name */
-				char *sub = real ? sl_xprintf("%s%s%s", real, strcmp(real, "/") ? "/" : "",
-							      names[i]) : NULL;
+				char *sub = real ? sl_path_join(real, names[i]) : NULL;
 				if (real && !sub) {
 					free(path);
 					err = SL_ENOMEM;

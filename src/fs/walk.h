@@ -44,13 +44,14 @@ sl_err sl_walk(const char *dir, const char *root, const sl_globs *g,
 	       sl_err (*fn)(const char *path, void *payload),
 	       sl_err (*err_fn)(const char *path, int errnum, void *payload), void *payload);
 
-/* What a walk skips besides hidden and excluded paths: skipped(ctx, path, is_dir) true for a
-** file or directory (then not descended into) git ignores, say (NULL: nothing). Symlinks are
-** not asked. outside(ctx, path, is_dir), when not NULL, is told of each symlink to a *.yaml /
+/* What a walk skips besides hidden and excluded paths: skipped(ctx, path, real_dir, is_dir) true
+** for a file or directory (then not descended into) git ignores, say (NULL: nothing); real_dir
+** is the real path of path's directory when the walk knows it (a recording walk that reached it
+** through no symlink), else NULL. Symlinks are not asked. outside(ctx, path, is_dir), when not NULL, is told of each symlink to a *.yaml /
 ** *.yml file or a directory whose target lies outside root: the walk never reads it; a non-OK
 ** return stops the walk. */
 typedef struct sl_walk_skip {
-	bool (*skipped)(void *ctx, const char *path, bool is_dir);
+	bool (*skipped)(void *ctx, const char *path, const char *real_dir, bool is_dir);
 	void *ctx;
 	sl_err (*outside)(void *ctx, const char *path, bool is_dir);
 } sl_walk_skip;

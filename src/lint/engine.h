@@ -152,6 +152,10 @@ typedef struct sl_engine {
 				        and waiting_kinds */
 	bool context_facts;          /* streamed: the context files' serving units' facts are needed
 				        (a file of the run's own names a waiting kind) */
+	bool has_context;            /* streamed: the run reads context files (a project) */
+	_Atomic uint64_t own_kinds;  /* streamed, with context: every kind the run's own files name */
+	uint64_t context_lookups;    /* streamed: the looked-up kinds a context file is parsed for
+				        (passes.c, context_lookups) */
 	sl_regex_budget regex_budget;   /* the run's, for declared rules' patterns (regex.h) */
 	sl_index index;
 	sl_index *views;             /* one per build: the plain files' facts and its own only (an

@@ -95,11 +95,16 @@ char *sl_xstrndup(const char *s, size_t n)
 
 char *sl_xvprintf(const char *fmt, va_list ap)
 {
+	/* printed once into a buffer on the stack, copied when it fit (most strings: paths and
+	** labels), printed again only when it did not: the printing is most of the cost */
+	char buf[512];
 	va_list ap2;
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
 	char *p = n >= 0 ? sl_xmalloc((size_t)n + 1) : NULL;
-	if (p)
+	if (p && (size_t)n < sizeof buf)
+		memcpy(p, buf, (size_t)n + 1);
+	else if (p)
 		vsnprintf(p, (size_t)n + 1, fmt, ap2);
 	va_end(ap2);
 	return p;

@@ -27,6 +27,20 @@ char *sl_path_dir(const char *path)
 	return sl_xstrndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
+char *sl_path_join(const char *dir, const char *name)
+{
+	size_t dl = strlen(dir), nl = strlen(name);
+	bool slash = dl && dir[dl - 1] != '/';
+	char *p = sl_xmalloc(dl + slash + nl + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, dir, dl);
+	if (slash)
+		p[dl] = '/';
+	memcpy(p + dl + slash, name, nl + 1);
+	return p;
+}
+
 char *sl_path_find_upward(const char *start, bool (*visit)(void *ctx, const char *dir),
 			  sl_path_holds_fn holds, void *ctx, bool *oom)
 {

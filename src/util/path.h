@@ -19,6 +19,10 @@ bool sl_path_holds(const char *dir, const char *name, bool any_type);
 ** repeated slashes before the name dropped ("a//b": "a"). NULL when out of memory. */
 char *sl_path_dir(const char *path);
 
+/* dir and name joined by one '/' (none when dir is empty or ends in one), malloc'd; NULL when
+** out of memory. Without printf: a walk joins a path per entry. */
+char *sl_path_join(const char *dir, const char *name);
+
 /* How a walk up asks whether a directory holds an entry (sl_path_holds' arguments): a caller
 ** that listed the directories already answers from its listings. */
 typedef bool (*sl_path_holds_fn)(void *ctx, const char *dir, const char *name, bool any_type);

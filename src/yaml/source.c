@@ -280,6 +280,10 @@ static sl_err read_fd(int fd, const char *path, bool index, const struct stat *k
 		if (r == 0)
 			break;
 		b.len += (size_t)r;
+		/* a regular file read to the size fstat gave, by a read that asked for more: its end
+		** (no second read to see it; a short read anywhere else reads on) */
+		if (regular && (size_t)r < want && b.len == (size_t)st.st_size)
+			break;
 		/* a pipe or a device ends where the cap says: /dev/zero never ends */
 		if (!regular && b.len > SL_PIPE_INPUT_MAX) {
 			sl_strbuf_free(&b);

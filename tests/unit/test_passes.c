@@ -236,15 +236,21 @@ static const char DEPLOYMENT[] =
 	"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
 	"    spec:\n      containers:\n        - name: web\n          image: web:1\n";
 
-/* The text of context file path after a streamed run of it and the file named (the run's own). */
+/* p after a streamed run of the file named (the run's own, a-named.yaml) and a context file. */
+static void lint_with_context(sl_passes *p, const char *named_text, const char *context_text)
+{
+	setup(p, true);
+	add_buffer(p, "a-named.yaml", named_text);
+	add_buffer(p, "b-context.yaml", context_text);
+	p->eng.files[1]->context = true;
+	cr_assert_eq(sl_passes_lint(p), SL_OK);
+}
+
+/* The text of the context file after a streamed run of it and the file named. */
 static char *context_text_after(const char *named_text, const char *context_text)
 {
 	sl_passes p;
-	setup(&p, true);
-	add_buffer(&p, "a-named.yaml", named_text);
-	add_buffer(&p, "b-context.yaml", context_text);
-	p.eng.files[1]->context = true;
-	cr_assert_eq(sl_passes_lint(&p), SL_OK);
+	lint_with_context(&p, named_text, context_text);
 	cr_assert_not_null(p.eng.files[1]->src);
 	char *t = strdup(p.eng.files[1]->src->data);
 	cr_expect_eq(strlen(t), strlen(context_text), "the text changed its length");
@@ -277,4 +283,60 @@ Test(passes, a_context_file_parses_only_the_documents_it_is_read_for)
 	t = context_text_after(ISVC, templ);
 	cr_expect_str_eq(t, templ, "a text that may hold a template marker was blanked");
 	free(t);
+}
+
+/* A context file parsed in pass 2 for its serving units' facts alone (it defines no looked-up
+** kind) has its other documents blanked first, as pass 1 blanks one; the facts still count. */
+Test(passes, a_context_file_read_for_facts_parses_only_its_serving_documents)
+{
+	char text[2048];
+	snprintf(text, sizeof text, "%s---\n%s", DEPLOYMENT, ISVC);
+	char job[2048];
+	snprintf(job, sizeof job, "%s---\n%s", JOB, PRIORITY_CLASSES);
+	char *t = context_text_after(job, text);
+	cr_expect_null(strstr(t, "Deployment"), "the Deployment was parsed");
+	cr_expect_not_null(strstr(t, ISVC), "the InferenceService was blanked");
+	free(t);
+	sl_passes p;
+	lint_with_context(&p, job, text);
+	cr_expect(has_finding(&p, "a-named.yaml", "batch-outranks-serving"),
+		  "the context file's InferenceService was not compared with the Job");
+	done(&p);
+}
+
+static const char SERVER[] =
+	"apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\nmetadata:\n  name: mlserver\n"
+	"spec:\n  serverConfig: mlserver\n  replicas: 1\n";
+static const char MODEL[] =
+	"apiVersion: mlops.seldon.io/v1alpha1\nkind: Model\nmetadata:\n  name: iris\nspec:\n"
+	"  storageUri: gs://models/iris\n  server: mlserver\n";
+
+/* A looked-up kind that only some kinds' rules look up (a Seldon Server: its Models) is read from
+** a context file only when a file of the run's own may look it up: an InferenceService's run
+** blanks the Server and keeps the PriorityClasses; a Model's keeps the Server and finds it. */
+Test(passes, a_context_file_is_read_for_what_the_run_may_look_up)
+{
+	char text[2048];
+	snprintf(text, sizeof text, "%s---\n%s", SERVER, PRIORITY_CLASSES);
+	char *t = context_text_after(ISVC, text);
+	cr_expect_null(strstr(t, "Server"), "the Seldon Server was parsed for an InferenceService");
+	cr_expect_not_null(strstr(t, PRIORITY_CLASSES), "the PriorityClasses were blanked");
+	free(t);
+	t = context_text_after(MODEL, text);
+	cr_expect_not_null(strstr(t, SERVER), "the Seldon Server was blanked for its Model");
+	free(t);
+	sl_passes p;
+	lint_with_context(&p, MODEL, text);
+	cr_expect(!has_finding(&p, "a-named.yaml", "seldon-server-not-found"),
+		  "the Model's Server, in a context file, was not found");
+	done(&p);
+	/* the rule says nothing without a Server to compare with: one of another name in the
+	** context file shows the Servers were read */
+	char other[2048];
+	snprintf(other, sizeof other, "%s---\n%s", SERVER, PRIORITY_CLASSES);
+	memcpy(strstr(other, "name: mlserver"), "name: otherxxx", 14);
+	lint_with_context(&p, MODEL, other);
+	cr_expect(has_finding(&p, "a-named.yaml", "seldon-server-not-found"),
+		  "the context file's Server was not read for the Model");
+	done(&p);
 }

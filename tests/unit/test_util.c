@@ -296,6 +296,19 @@ Test(path, where_the_walk_stops, .init = up_setup, .fini = up_teardown)
 	expect_dir(up_from("outer/plain", NULL, NULL), "outer/plain");
 }
 
+Test(path, join)
+{
+	static const char *const cases[][3] = {
+		{"a", "b.yaml", "a/b.yaml"}, {"a/", "b", "a/b"}, {"/", "tmp", "/tmp"},
+		{"", "b.yaml", "b.yaml"}, {"a/b", "", "a/b/"}, {"/x/y", "z", "/x/y/z"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *j = sl_path_join(cases[i][0], cases[i][1]);
+		cr_expect_str_eq(j, cases[i][2], "\"%s\" + \"%s\"", cases[i][0], cases[i][1]);
+		free(j);
+	}
+}
+
 Test(path, holds)
 {
 	cr_expect(sl_path_holds("/", "tmp", true));

@@ -297,3 +297,52 @@ Test(walk, recording_what_it_listed)
 	free(root);
 	free(real_sub);
 }
+
+/* What a skip callback was told: each path's real directory checked against realpath, and how
+** many times it was given and withheld. */
+struct told_dirs {
+	int given, withheld, wrong;
+};
+
+static bool check_real_dir(void *ctx, const char *path, const char *real_dir, bool is_dir)
+{
+	(void)is_dir;
+	struct told_dirs *t = ctx;
+	if (!real_dir) {
+		t->withheld++;
+		return false;
+	}
+	t->given++;
+	char *copy = strdup(path), *slash = strrchr(copy, '/');
+	*slash = '\0';
+	char *real = realpath(copy, NULL);
+	t->wrong += !real || strcmp(real, real_dir) != 0;
+	free(real);
+	free(copy);
+	return false;
+}
+
+/* A recording walk tells the skip callback the real path of each path's directory, so that the
+** ignore question needs no realpath; below a followed symlink it says nothing (NULL). */
+Test(walk, a_skip_is_told_the_real_directory)
+{
+	mk("d/a.yaml");
+	mk("d/sub/deeper/b.yaml");
+	mk("d/.hidden/c.yaml");
+	ln(".hidden", "d/zlink");   /* a link inside the root: followed, its real path not known */
+	char named[PATH_MAX * 2], dir[PATH_MAX * 2];
+	snprintf(dir, sizeof dir, "%s/d", tmp);
+	snprintf(named, sizeof named, "%s/./d", tmp);   /* named unlike its real path */
+	char *root = realpath(dir, NULL);
+	cr_assert_not_null(root);
+	sl_walk_seen *seen = sl_walk_seen_new();
+	struct told_dirs t = {0};
+	sl_walk_skip skip = {check_real_dir, &t, NULL};
+	struct seen s = {0};
+	cr_assert_eq(sl_walk_recording(named, root, NULL, &skip, seen, on_file, on_error, &s), SL_OK);
+	cr_expect_eq(t.wrong, 0, "every real directory given is realpath's");
+	cr_expect_eq(t.given, 4, "a.yaml, sub, sub/deeper, sub/deeper/b.yaml");
+	cr_expect_eq(t.withheld, 1, "zlink/c.yaml");
+	sl_walk_seen_free(seen);
+	free(root);
+}
