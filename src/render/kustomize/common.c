@@ -263,10 +263,9 @@ static void note_syntax(void *payload, const char *rule, unsigned doc, size_t st
 	n->f->syntax_end = (uint32_t)end;
 }
 
-/* Reads f's text again (plan.c's sweep let it go): the same source, its bytes and line index
-** those on disk now (a file changed meanwhile places earlier builds' findings by its new lines,
-** as a plain file read again would). False when it cannot be read or out of memory. */
-static bool reread(struct kfile *f)
+/* A file changed meanwhile places earlier builds' findings by its new lines, as a plain file read
+** again would. */
+bool sl_kustomize__reread(struct kfile *f)
 {
 	sl_source *n = NULL;
 	if (sl_source_read_file(f->path, f->path, &n) != SL_OK) {
@@ -290,7 +289,7 @@ static bool reread(struct kfile *f)
 ** when out of memory, or when a text let go cannot be read again. */
 static bool parse_file(sl_kustomize *k, struct kfile *f)
 {
-	if (!f->src->data && !reread(f))
+	if (!f->src->data && !sl_kustomize__reread(f))
 		return false;
 	size_t hint = 1024;
 	while (hint < f->src->len * 6 && hint < ((size_t)1 << 20))

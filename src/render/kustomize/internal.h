@@ -54,7 +54,8 @@ struct kfile {
 	size_t pins;         /* builds under way that loaded it (their tree stays) */
 	size_t last_user;    /* one past the last build (in the plan's order) whose kustomizations
 			     ** it may lie under; SIZE_MAX: not known yet */
-	bool dropped;        /* its tree was let go */
+	bool dropped;        /* its tree was let go (and its text and line index: src->data
+			     ** NULL; read again when a build or a finding's position needs them) */
 	bool provisional;    /* read by the plan's look ahead (plan.c's note_reach) under its real
 			     ** path: the first to ask for it names it (path, src->path) */
 	const char *syntax;  /* its first YAML syntax error (in the plan's arena), NULL: none */
@@ -198,6 +199,7 @@ struct sl_kustomize {
 		const sl_source *src;
 		const char *real;
 		const sl_tree *tree;
+		struct kfile *f;
 	} *by_src;           /* the files read, sorted by src */
 	size_t n_by_src;
 	struct memo reals;   /* a path as named → its real path (directories too) */
@@ -332,6 +334,9 @@ bool sl_kustomize__known_as(const struct kres *r, const char *group, const char 
 			    const char *kind, const char *name, const char *ens);
 char *sl_kustomize__kustomization_in(sl_kustomize *k, const char *dir);
 struct kfile *sl_kustomize__load(sl_kustomize *k, const char *path);
+/* Reads f's text and line index again, once plan.c's sweep let them go (under lock): the same
+** source, its bytes those on disk now. False when it cannot be read or out of memory. */
+bool sl_kustomize__reread(struct kfile *f);
 /* sl_kustomize__load for c's build: the file's tree stays while the build is under way (parsed
 ** again first when it was let go). NULL when out of memory. */
 struct kfile *sl_kustomize__load_for(struct ctx *c, const char *path);

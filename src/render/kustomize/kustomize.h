@@ -64,8 +64,9 @@ sl_err sl_kustomize_text(sl_kustomize_build *b, const char **text, size_t *len);
 ** then gives no origin on an error). SL_ENOMEM, SL_EIO. */
 sl_err sl_kustomize_spans(sl_kustomize_build *b);
 /* The files the plan read: how many, and file i's text, parse and real path. Once its builds
-** are made, a file whose text holds no suppression directive lets its parse go (and, when ASCII,
-** its bytes: src->data NULL, its line index kept for positions): *tree NULL then. */
+** are made, a file whose text holds no suppression directive lets its parse, its bytes and its
+** line index go (src->data NULL, *tree NULL; sl_kustomize_origin_of reads them back for a
+** finding's position). */
 size_t sl_kustomize_n_files(const sl_kustomize *k);
 const struct sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i,
 					  const struct sl_tree **tree, const char **real);

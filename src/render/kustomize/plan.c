@@ -252,10 +252,13 @@ static void sweep(sl_kustomize *k, sl_kustomize_build *b)
 		f->a = NULL;
 		memset(&f->tree, 0, sizeof f->tree);
 		f->dropped = true;
-		if (f->src->ascii) {   /* its findings' columns need only its line index */
-			free(f->src->data);
-			f->src->data = NULL;
-		}
+		free(f->src->data);   /* read again for a finding's position (origin) */
+		free(f->src->line_start);
+		free(f->src->line_ascii);
+		f->src->data = NULL;
+		f->src->line_start = NULL;
+		f->src->line_ascii = NULL;
+		f->src->n_lines = 0;
 	}
 }
 
@@ -499,6 +502,7 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		if (k->files[i]->src) {
 			k->by_src[k->n_by_src].src = k->files[i]->src;
 			k->by_src[k->n_by_src].tree = &k->files[i]->tree;
+			k->by_src[k->n_by_src].f = k->files[i];
 			k->by_src[k->n_by_src++].real = k->files[i]->real;
 		}
 	if (k->n_by_src)
@@ -575,7 +579,7 @@ size_t sl_kustomize_n_files(const sl_kustomize *k)
 const sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i, const sl_tree **tree,
 				   const char **real)
 {
-	*tree = k->by_src[i].src->data ? k->by_src[i].tree : NULL;
+	*tree = k->by_src[i].f->dropped ? NULL : k->by_src[i].tree;
 	*real = k->by_src[i].real;
 	return k->by_src[i].src;
 }
@@ -632,7 +636,14 @@ static sl_kustomize_origin origin(const sl_kustomize *k, const sl_source *src, u
 				  uint32_t end)
 {
 	const struct src_real *r = file_of(k, src);
-	const sl_tree *tree = r && r->src->data ? r->tree : NULL;   /* NULL: let go, no directive */
+	if (r && r->f->dropped) {   /* its text and line index back for the finding's position */
+		pthread_mutex_lock((pthread_mutex_t *)&k->lock);
+		bool back = r->src->data || sl_kustomize__reread(r->f);
+		pthread_mutex_unlock((pthread_mutex_t *)&k->lock);
+		if (!back)   /* gone meanwhile: reported at the overlay, as a node from no file */
+			return (sl_kustomize_origin){0};
+	}
+	const sl_tree *tree = r && !r->f->dropped ? r->tree : NULL;   /* NULL: let go, no directive */
 	return (sl_kustomize_origin){src, tree, r ? r->real : NULL, start, end};
 }
 
