@@ -219,6 +219,7 @@ struct sl_kustomize {
 			     ** until the run lints them (-1: none could be made: kept in memory) */
 	bool spill_tried;
 	off_t spill_end;     /* its size (under lock) */
+	off_t spill_max;     /* the most it may hold: the file size limit (RLIMIT_FSIZE) */
 };
 
 /* A kustomization a root's build included as a resource, built once (kustomize builds a

@@ -4,6 +4,7 @@
 ** to a run's files (sl_kustomize_arrange). */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include "render/kustomize/internal.h"
 #include "config/config.h"
 
@@ -179,17 +180,27 @@ static int cmp_src(const void *a, const void *b)
 ** which the plan reads again). A build that loads it after all parses it again: the prediction
 ** only saves memory, never changes a build. */
 
+/* True when real path real lies in directory root (NULL: no bound). */
+static bool real_in(const char *real, const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+	return !root || (strncmp(real, root, n) == 0 &&
+			 (real[n] == '/' || real[n] == '\0' || strcmp(root, "/") == 0));
+}
+
 /* Notes, for every kustomization build bi includes (itself too, transitively), that bi reads
-** below its directory. False when out of memory. */
+** below its directory. Only those in its project are read (its build never reads the others).
+** False when out of memory. */
 static bool note_reach(sl_kustomize *k, const char *kpath, size_t bi)
 {
+	const char *project = k->builds[bi]->project;
 	char **todo = NULL, **seen = NULL;
 	size_t nt = 0, ct = 0, ns = 0, cs = 0;
 	char *real = sl_kustomize__real_of(k, kpath);
 	bool ok = !real || sl_kustomize__push_str(&todo, &nt, &ct, real);
 	while (ok && nt) {
 		char *kp = todo[--nt];
-		bool again = false;
+		bool again = !real_in(kp, project);
 		for (size_t i = 0; i < ns && !again; i++)
 			again = strcmp(seen[i], kp) == 0;
 		if (again) {
@@ -269,18 +280,22 @@ static void sweep(sl_kustomize *k, sl_kustomize_build *b)
 ** /tmp), as soon as it is made, and they are read back when the run asks for them. Where no such
 ** file can be made or written, they stay in memory: the same builds either way. */
 
-/* The plan's spill file, made when first needed (under lock); -1: none. */
+/* The plan's spill file, made when first needed (under lock); -1: none. It never grows past the
+** process's file size limit (RLIMIT_FSIZE, whose crossing is a SIGXFSZ): k->spill_max. */
 static int spill_fd(sl_kustomize *k)
 {
 	if (k->spill_tried)
 		return k->spill;
 	k->spill_tried = true;
 	k->spill = -1;
-	const char *dir = getenv("TMPDIR");
-	char *tmpl = sl_xprintf("%s/schedlint-kustomize-XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = tmpl ? mkostemp(tmpl, O_CLOEXEC) : -1;
-	if (fd >= 0 && unlink(tmpl) != 0) {   /* nothing is left behind */
-		close(fd);
+	struct rlimit rl;
+	k->spill_max = getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		       rl.rlim_cur < (rlim_t)INT64_MAX ? (off_t)rl.rlim_cur : (off_t)INT64_MAX;
+	const char *env = getenv("TMPDIR"), *dir = env && *env ? env : "/tmp";
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);   /* a file with no name */
+	char *tmpl = fd < 0 ? sl_xprintf("%s/schedlint-kustomize-XXXXXX", dir) : NULL;
+	if (tmpl && (fd = mkostemp(tmpl, O_CLOEXEC)) >= 0 && unlink(tmpl) != 0) {
+		close(fd);   /* nothing is left behind */
 		fd = -1;
 	}
 	free(tmpl);
@@ -328,8 +343,10 @@ static void spill(sl_kustomize *k, sl_kustomize_build *b)
 	pthread_mutex_lock(&k->lock);
 	int fd = spill_fd(k);
 	off_t at = k->spill_end;
-	if (fd >= 0)
+	if (fd >= 0 && (off_t)(tl + sl) <= k->spill_max - at)
 		k->spill_end += (off_t)(tl + sl);
+	else
+		fd = -1;   /* past the file size limit: kept in memory */
 	pthread_mutex_unlock(&k->lock);
 	if (fd < 0 || !pwrite_all(fd, b->text.s, tl, at) || !pwrite_all(fd, b->spans, sl, at + (off_t)tl))
 		return;   /* kept in memory */
