@@ -392,12 +392,11 @@ static sl_err note_outside(sl_file *f)
 sl_err sl_engine_read(sl_file *f, bool text_only)
 {
 	if (!f->src && f->build && !f->error) {   /* a kustomization's build: from its plan */
-		const char *text;
+		char *text;
 		size_t len;
-		sl_err err = sl_kustomize_text(f->build, &text, &len);
+		sl_err err = sl_kustomize_take_text(f->build, &text, &len);
 		if (!err)
-			err = sl_source_from_buffer(f->path, text, len, &f->src);
-		sl_kustomize_release(f->build, false);   /* linted from the copy */
+			err = sl_source_take_buffer(f->path, text, len, &f->src);
 		if (f->src)
 			f->src->owner = f;
 		if (err == SL_EIO)   /* its spill file failed: the build is not linted, and says so */

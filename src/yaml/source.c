@@ -225,6 +225,24 @@ sl_err sl_source_index(sl_source *s)
 	return s->n_lines ? SL_OK : index_lines(s);
 }
 
+sl_err sl_source_take_buffer(const char *path, char *data, size_t len, sl_source **out)
+{
+	sl_source *s = sl_xcalloc(1, sizeof *s);
+	if (!s) {
+		free(data);
+		return SL_ENOMEM;
+	}
+	s->data = data;
+	s->len = len;
+	sl_err err = finish(s, path, true);
+	if (err) {
+		sl_source_free(s);
+		return err;
+	}
+	*out = s;
+	return SL_OK;
+}
+
 sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out)
 {
 	sl_source *s = sl_xcalloc(1, sizeof *s);

@@ -60,6 +60,9 @@ sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 ** is made until the run asks for them, so a run never holds every build at once. SL_ENOMEM,
 ** SL_EIO (the spill file cannot be read back). */
 sl_err sl_kustomize_text(sl_kustomize_build *b, const char **text, size_t *len);
+/* Build b's text as sl_kustomize_text gives it, but malloc'd and the caller's (*len bytes and a
+** NUL): read from the spill file straight into it, so one copy is alive. SL_ENOMEM, SL_EIO. */
+sl_err sl_kustomize_take_text(sl_kustomize_build *b, char **text, size_t *len);
 /* Build b's spans read back for sl_kustomize_origin_of (which reads them itself when not, and
 ** then gives no origin on an error). SL_ENOMEM, SL_EIO. */
 sl_err sl_kustomize_spans(sl_kustomize_build *b);

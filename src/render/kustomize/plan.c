@@ -391,6 +391,23 @@ sl_err sl_kustomize_spans(sl_kustomize_build *b)
 	return SL_OK;
 }
 
+sl_err sl_kustomize_take_text(sl_kustomize_build *b, char **text, size_t *len)
+{
+	*text = NULL;
+	*len = 0;
+	sl_err err = SL_OK;
+	if (b->failed)
+		*text = sl_xstrdup("");
+	else if (b->spilled && !b->text.s && !(err = text_back(b))) {   /* read for the caller */
+		*len = b->text.len;
+		*text = sl_strbuf_take(&b->text);
+	} else if (!err) {   /* kept in memory: a copy (a pass may ask again) */
+		*len = b->text.len;
+		*text = sl_xstrndup(b->text.s ? b->text.s : "", b->text.len);
+	}
+	return err ? err : *text ? SL_OK : SL_ENOMEM;
+}
+
 sl_err sl_kustomize_text(sl_kustomize_build *b, const char **text, size_t *len)
 {
 	sl_err err = b->failed ? SL_OK : text_back(b);
