@@ -241,6 +241,8 @@ static size_t last_user(sl_kustomize *k, struct kfile *f)
 	return f->last_user = u;
 }
 
+static void let_go(struct kfile *f);
+
 /* Build b is finished: its files unpinned, and the trees no build left reads let go (under
 ** lock). */
 static void sweep(sl_kustomize *k, sl_kustomize_build *b)
@@ -255,22 +257,28 @@ static void sweep(sl_kustomize *k, sl_kustomize_build *b)
 		k->unfinished++;
 	for (size_t i = 0; i < k->n_files; i++) {
 		struct kfile *f = k->files[i];
-		if (!f->a || f->pins || last_user(k, f) > k->unfinished ||
-		    sl_kustomize_is_file(f->real) || sl_kustomize_is_file(f->path) ||
-		    memmem(f->src->data, f->src->len, "schedlint:", 10))
-			continue;
-		sl_arena_free(f->a);
-		f->a = NULL;
-		memset(&f->tree, 0, sizeof f->tree);
-		f->dropped = true;
-		free(f->src->data);   /* read again for a finding's position (origin) */
-		free(f->src->line_start);
-		free(f->src->line_ascii);
-		f->src->data = NULL;
-		f->src->line_start = NULL;
-		f->src->line_ascii = NULL;
-		f->src->n_lines = 0;
+		if (f->a && !f->pins && last_user(k, f) <= k->unfinished &&
+		    !sl_kustomize_is_file(f->real) && !sl_kustomize_is_file(f->path))
+			let_go(f);
 	}
+}
+
+/* Lets f's tree, text and line index go, unless it holds a suppression directive (under lock). */
+static void let_go(struct kfile *f)
+{
+	if (!f->a || memmem(f->src->data, f->src->len, "schedlint:", 10))
+		return;
+	sl_arena_free(f->a);
+	f->a = NULL;
+	memset(&f->tree, 0, sizeof f->tree);
+	f->dropped = true;
+	free(f->src->data);   /* read again for a finding's position (origin) */
+	free(f->src->line_start);
+	free(f->src->line_ascii);
+	f->src->data = NULL;
+	f->src->line_start = NULL;
+	f->src->line_ascii = NULL;
+	f->src->n_lines = 0;
 }
 
 /* --- a build's text and spans until the run lints it ----------------------------------------
@@ -1053,6 +1061,10 @@ sl_err sl_kustomize_arrange(sl_kustomize_input *v, size_t n, bool build, bool pr
 						       sizeof *r->patches, cmp_str);
 		free(real);
 	}
+	/* every build made and every patch resolved: what the plan read is needed again only for
+	** a finding's position (read back then), the kustomizations too */
+	for (size_t i = 0; !err && i < (*out)->n_files; i++)
+		let_go((*out)->files[i]);
 	return err;
 }
 
