@@ -196,14 +196,15 @@ static bool note_reach(sl_kustomize *k, const char *kpath, size_t bi)
 	const char *project = k->builds[bi]->project;
 	char **todo = NULL, **seen = NULL;
 	size_t nt = 0, ct = 0, ns = 0, cs = 0;
+	sl_strmap met = {0};   /* the kustomizations met (keys: seen's strings) */
 	char *real = sl_kustomize__real_of(k, kpath);
 	bool ok = !real || sl_kustomize__push_str(&todo, &nt, &ct, real);
 	while (ok && nt) {
 		char *kp = todo[--nt];
 		bool again = !real_in(kp, project);
-		for (size_t i = 0; i < ns && !again; i++)
-			again = strcmp(seen[i], kp) == 0;
-		if (again) {
+		sl_strmap_slot *m = again ? NULL : sl_strmap_put(&met, kp, strlen(kp), &again);
+		if (again || !m) {
+			ok = again;
 			free(kp);
 			continue;
 		}
@@ -220,6 +221,7 @@ static bool note_reach(sl_kustomize *k, const char *kpath, size_t bi)
 		free(todo[i]);
 	for (size_t i = 0; i < ns; i++)
 		free(seen[i]);
+	sl_strmap_free(&met);
 	free(todo);
 	free(seen);
 	return ok;
