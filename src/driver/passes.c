@@ -509,7 +509,7 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 		err = settle(f);
 	if (!err && f->src && !f->context && e->helm)
 		err = sl_remap_helm(e->helm, f);   /* rendered: the findings go to the templates */
-	if (!err && f->src && f->build)
+	if (!err && f->src && f->build && !(err = sl_kustomize_spans(f->build)))
 		err = sl_remap_kustomize(e->kust, f);   /* built: to the bases and patches */
 	if (!err && f->src && f->build && e->stream)
 		sl_kustomize_release(f->build, true);   /* checked once: its knodes are done */
@@ -608,7 +608,7 @@ static void drop_tree(sl_engine *e, sl_file *f)
 	memset(&f->tree, 0, sizeof f->tree);
 	f->objects = NULL;
 	f->n_objects = 0;
-	if (f->on_disk && !f->pinned) {
+	if ((f->on_disk || f->build) && !f->pinned) {   /* read again: a build's from its plan */
 		sl_source_free(f->src);
 		f->src = NULL;
 	}
@@ -938,7 +938,7 @@ static sl_err settle_used(sl_engine *e)
 	sl_kustomize_named(e->kust, &named, &as, &n_named);
 	for (size_t i = 0; i < sl_kustomize_n_files(e->kust); i++) {
 		const sl_source *src = sl_kustomize_file(e->kust, i, &tree, &real);
-		if (!n_named || !memmem(src->data, src->len, "schedlint:", 10))
+		if (!n_named || !tree || !memmem(src->data, src->len, "schedlint:", 10))
 			continue;
 		const char *const *at = bsearch(&real, named, n_named, sizeof *named, cmp_named);
 		const char *path = at ? as[at - named] : NULL;
@@ -1192,21 +1192,16 @@ sl_err sl_passes_arrange(sl_passes *p, bool build, bool project, const sl_walk_s
 	free(v);
 	/* each build is linted in the place of the files it uses, as a file of its own */
 	for (size_t i = 0; !err && i < sl_kustomize_n_linted(e->kust); i++) {
-		const char *name, *text;
-		size_t len;
+		const char *name;
 		bool only_named, partial;
-		sl_kustomize_build *b = sl_kustomize_linted(e->kust, i, &name, &text, &len, &only_named,
+		sl_kustomize_build *b = sl_kustomize_linted(e->kust, i, &name, NULL, NULL, &only_named,
 							    &partial);
 		sl_file *f = sl_passes_new_file(p, name);
 		if (!f)
 			return SL_ENOMEM;
-		f->build = b;
+		f->build = b;   /* its text read when a pass reaches it (sl_engine_read) */
 		f->only_named = only_named;
 		f->partial = partial;
-		err = sl_source_from_buffer(name, text, len, &f->src);
-		if (f->src)
-			f->src->owner = f;
-		sl_kustomize_release(b, false);   /* linted from the copy */
 	}
 	/* files in path order, so "first" (a first default PriorityClass) means the same thing
 	** however the inputs were named */

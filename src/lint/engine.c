@@ -13,6 +13,7 @@
 #include "lint/engine.h"
 #include "render/helm.h"
 #include "render/knode.h"
+#include "render/kustomize/kustomize.h"
 #include "sched/pool.h"
 #include "config/registry.h"
 #include "yaml/template.h"
@@ -391,6 +392,19 @@ static sl_err note_outside(sl_file *f)
 
 sl_err sl_engine_read(sl_file *f, bool text_only)
 {
+	if (!f->src && f->build && !f->error) {   /* a kustomization's build: from its plan */
+		char *text;
+		size_t len;
+		sl_err err = sl_kustomize_take_text(f->build, &text, &len);
+		if (!err)
+			err = sl_source_take_buffer(f->path, text, len, &f->src);
+		if (f->src)
+			f->src->owner = f;
+		if (err == SL_EIO)   /* its spill file failed: the build is not linted, and says so */
+			return (f->error = sl_xstrdup("cannot read the build back from its temporary "
+						      "file")) ? SL_OK : SL_ENOMEM;
+		return err;
+	}
 	if (!f->src && f->on_disk && !f->error) {
 		/* Read here, on the pass's threads, rather than when the path was added. */
 		sl_err err = text_only ? sl_source_read_text(f->path, f->path, &f->src)

@@ -187,7 +187,8 @@ struct sl_ctx {
 	void *object_cache;    /* sl_ctx_object_cache: NULL at each new object */
 };
 
-/* Reads f's file (once added by path) into f->src; a file that cannot be read gets f->error.
+/* Reads f's file (once added by path; a kustomization's build: its text, from its plan) into
+** f->src; a file that cannot be read gets f->error.
 ** text_only: without the line index (sl_source_read_text), for a look at the bytes.
 ** SL_ENOMEM only. */
 sl_err sl_engine_read(sl_file *f, bool text_only);

@@ -75,7 +75,7 @@ sl_err sl_remap_kustomize(const sl_kustomize *k, sl_file *f)
 			/* the comments of a base or patch are not in the built text: read here, unless
 			** the file is the run's (passes.c applies its directives as a plain file's) */
 			bool hit = false;
-			sl_err err = o.real && !name ? sl_suppress_covers(o.src, o.tree, p->line,
+			sl_err err = o.tree && !name ? sl_suppress_covers(o.src, o.tree, p->line,
 									 f->findings[i]->rule_index, &hit)
 						     : SL_OK;
 			if (err)

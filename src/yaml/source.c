@@ -225,19 +225,14 @@ sl_err sl_source_index(sl_source *s)
 	return s->n_lines ? SL_OK : index_lines(s);
 }
 
-sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out)
+sl_err sl_source_take_buffer(const char *path, char *data, size_t len, sl_source **out)
 {
 	sl_source *s = sl_xcalloc(1, sizeof *s);
-	if (!s)
-		return SL_ENOMEM;
-	s->data = sl_xmalloc(len + 1);
-	if (!s->data) {
-		free(s);
+	if (!s) {
+		free(data);
 		return SL_ENOMEM;
 	}
-	if (len)
-		memcpy(s->data, data, len);
-	s->data[len] = '\0';
+	s->data = data;
 	s->len = len;
 	sl_err err = finish(s, path, true);
 	if (err) {
@@ -246,6 +241,17 @@ sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_
 	}
 	*out = s;
 	return SL_OK;
+}
+
+sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out)
+{
+	char *copy = sl_xmalloc(len + 1);
+	if (!copy)
+		return SL_ENOMEM;
+	if (len)
+		memcpy(copy, data, len);
+	copy[len] = '\0';
+	return sl_source_take_buffer(path, copy, len, out);
 }
 
 /* Reads all of fd; known: its fstat when the caller has it. */

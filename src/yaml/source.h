@@ -63,6 +63,9 @@ sl_err sl_source_index(sl_source *s);
 sl_err sl_source_read_fd(int fd, const char *path, sl_source **out);
 /* A source over a copy of data[0..len). */
 sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_source **out);
+/* A source over data[0..len) itself (malloc'd, data[len] a NUL), which it takes: freed with it,
+** or now on an error. */
+sl_err sl_source_take_buffer(const char *path, char *data, size_t len, sl_source **out);
 void sl_source_free(sl_source *src);
 
 /* Opens path for reading when it is a regular file (symlinks followed): never blocks on a FIFO,

@@ -343,6 +343,54 @@ def kustomize_exponential_diamond(c):
     expect(findings(r) == [], "findings on the diamond", r)
 
 
+GPU_REQUEST = "        resources:\n          requests:\n            nvidia.com/gpu: 1\n"
+
+
+def kustomize_copy(c, root):
+    """One copy of a Kustomize tree: a base of 60 Deployments of 150 env entries each (800 KB),
+    and ten overlays that include it under a name prefix (8 MB of built objects)."""
+    names = []
+    for i in range(60):
+        env = "".join('        - name: VAR_%d\n          value: "value-%d-%d"\n' % (j, i, j)
+                      for j in range(150))
+        c.write("%s/base/d%d.yaml" % (root, i),
+                "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app%d\nspec:\n"
+                "  selector:\n    matchLabels:\n      app: app%d\n  template:\n    metadata:\n"
+                "      labels:\n        app: app%d\n    spec:\n      containers:\n"
+                "      - name: main\n        image: registry.example/app:1.0\n%s        env:\n%s"
+                % (i, i, i, GPU_REQUEST if i == 0 else "", env))
+        names.append("d%d.yaml" % i)
+    c.write("%s/base/kustomization.yaml" % root, "resources:\n" + "".join("- %s\n" % n for n in names))
+    for o in range(10):
+        c.write("%s/o%d/kustomization.yaml" % (root, o),
+                "namePrefix: o%d-\nresources:\n- ../base\n" % o)
+
+
+@case(cpu=20, mem=512, out=256)
+def kustomize_copies_flat(c):
+    """Six copies of a Kustomize tree linted in one run peak within 16 MiB of one copy's run
+    (issue 29 "Memory"): each build is linted from the plan's spill file when its pass reaches
+    it, and a base's tree and text are let go once no build left reads them. Before, every
+    build of every copy was alive at once: +25 MiB a copy (37 -> 164 MiB for six). The spill
+    file (18 MiB a copy, unlinked, in TMPDIR) is what out= allows. Under ASan, with its
+    quarantine off, so that freed memory leaves the resident set."""
+    c.git_init()
+    env = {"ASAN_OPTIONS": ":".join(x for x in (os.environ.get("ASAN_OPTIONS", ""),
+                                                 "quarantine_size_mb=0") if x)}
+    kustomize_copy(c, "c1")
+    one = c.run(["check", "-j1", "--format", "json", "."], env=env)
+    for i in range(2, 7):
+        kustomize_copy(c, "c%d" % i)
+    six = c.run(["check", "-j1", "--format", "json", "."], env=env)
+    for r in (one, six):
+        expect_rc(r, 1)   # the Deployments' findings (no limits, ...)
+    expect(len(findings(six)) == 6 * len(findings(one)) > 0,
+           "six copies do not give six times one copy's findings", six)
+    expect(six.rss_mib <= one.rss_mib + 16,
+           "six copies peak at %d MiB, one at %d MiB: more than 16 MiB apart"
+           % (six.rss_mib, one.rss_mib), six)
+
+
 @case(cpu=5, mem=512)
 def kustomize_generator_file_200mb(c):
     """configMapGenerator files: a 200 MB file (sparse: no disk): refused by size before it is

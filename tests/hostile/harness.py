@@ -97,7 +97,8 @@ def parse_log(path):
 
 
 class Case:
-    """A scratch repository: repo/ (a git work tree), outside/ (never to be reached), home/."""
+    """A scratch repository: repo/ (a git work tree), outside/ (never to be reached), home/
+    (with home/tmp, the runner's TMPDIR: where the Kustomize plan's spill file goes)."""
 
     def __init__(self, name, limits):
         self.name, self.limits = name, limits
@@ -106,7 +107,8 @@ class Case:
         self.repo = os.path.join(self.base, "repo")
         self.outside = os.path.join(self.base, "outside")
         self.home = os.path.join(self.base, "home")
-        for d in (self.repo, self.outside, self.home):
+        self.tmp = os.path.join(self.home, "tmp")
+        for d in (self.repo, self.outside, self.home, self.tmp):
             os.mkdir(d)
         self.runs = 0
         self.notes = []
@@ -152,6 +154,7 @@ class Case:
         e = {k: v for k, v in os.environ.items()
              if not k.startswith(("GIT_", "XDG_")) and k not in ("LD_PRELOAD", "SL_OPENLOG")}
         e.update({"HOME": self.home, "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
+                  "TMPDIR": self.tmp,
                   "GIT_CEILING_DIRECTORIES": self.base, "GIT_CONFIG_NOSYSTEM": "1",
                   "LC_ALL": "C.UTF-8", "NO_COLOR": "1", "TERM": "dumb"})
         if extra:

@@ -29,6 +29,10 @@ int main(int argc, char **argv)
 		const char *name, *text;
 		size_t len;
 		const sl_kustomize_build *b = sl_kustomize_build_at(k, i, &name, &text, &len);
+		if (!b) {
+			fprintf(stderr, "kustomize_dump: build %zu: its text cannot be read back\n", i);
+			return 3;
+		}
 		for (size_t j = 0; j < sl_kustomize_n_issues(b); j++) {
 			const char *rule, *msg, *notes;
 			sl_kustomize_origin at;

@@ -373,3 +373,70 @@ Test(kustomize, a_finding_from_no_line_is_about_the_kustomization)
 	sl_source_free(f.src);
 	sl_kustomize_free(k);
 }
+
+/* A build's text and spans wait in the plan's spill file until asked for; where no spill file can
+** be made (TMPDIR a missing directory) they stay in memory: the same text, the same origins; a
+** spilled build's text can be asked for again once released (a kept one's is released for good,
+** as before). The base's line index, let go once no build reads it, comes back for a position. */
+Test(kustomize, a_build_is_the_same_spilled_or_kept)
+{
+	static const char *const k1[] = {"overlay/kustomization.yaml"};
+	const char *saved = getenv("TMPDIR");
+	char *old = saved ? strdup(saved) : NULL;
+	sl_kustomize *k[2];
+	k[0] = plan(k1, 1);
+	setenv("TMPDIR", at("no-such-directory"), 1);
+	k[1] = plan(k1, 1);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	free(old);
+	const char *name[2], *text[2];
+	size_t len[2];
+	sl_kustomize_build *b[2];
+	for (int i = 0; i < 2; i++) {
+		b[i] = sl_kustomize_build_at(k[i], 0, &name[i], &text[i], &len[i]);
+		cr_assert_not_null(b[i]);
+	}
+	cr_assert_gt(len[0], 0);
+	cr_assert_eq(len[0], len[1]);
+	cr_expect_eq(memcmp(text[0], text[1], len[0]), 0);
+	char *copy = strndup(text[0], len[0]);
+	cr_assert_not_null(copy);
+	size_t placed = 0;
+	for (size_t off = 0; off < len[0]; off += 7) {
+		sl_kustomize_origin o[2];
+		for (int i = 0; i < 2; i++)
+			o[i] = sl_kustomize_origin_of(b[i], off, 1);
+		cr_expect_eq(!o[0].src, !o[1].src, "at %zu", off);
+		if (!o[0].src || !o[1].src)
+			continue;
+		cr_expect_str_eq(o[0].src->path, o[1].src->path);
+		cr_expect_eq(o[0].start, o[1].start);
+		cr_expect_eq(o[0].end, o[1].end);
+		uint32_t line[2], col[2];
+		for (int i = 0; i < 2; i++)
+			sl_source_position(o[i].src, o[i].start, &line[i], &col[i]);
+		cr_expect_eq(line[0], line[1]);
+		cr_expect_eq(col[0], col[1]);
+		placed++;
+	}
+	cr_expect_gt(placed, 10);
+	for (int i = 0; i < 2; i++) {   /* asked for again (spilled: once released) */
+		if (i == 0)
+			sl_kustomize_release(b[i], true);
+		const char *again;
+		size_t n;
+		cr_assert_eq(sl_kustomize_text(b[i], &again, &n), SL_OK);
+		cr_expect_eq(n, len[0]);
+		cr_expect_eq(memcmp(again, copy, n), 0);
+		char *taken;
+		cr_assert_eq(sl_kustomize_take_text(b[i], &taken, &n), SL_OK);
+		cr_expect_eq(n, len[0]);
+		cr_expect_eq(memcmp(taken, copy, n), 0);
+		free(taken);
+		sl_kustomize_free(k[i]);
+	}
+	free(copy);
+}

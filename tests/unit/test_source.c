@@ -72,6 +72,22 @@ Test(source, buffer_is_copied_and_terminated)
 	sl_source_free(NULL);
 }
 
+Test(source, taken_buffer_is_the_source_s_own)
+{
+	char *buf = strdup("a: 1\nb: \xc3\xa9\n");
+	cr_assert_not_null(buf);
+	sl_source *s = NULL;
+	cr_assert_eq(sl_source_take_buffer("t.yaml", buf, strlen(buf), &s), SL_OK);
+	cr_expect_eq(s->data, buf);   /* taken, not copied: freed with the source */
+	cr_expect_eq(s->len, 11);
+	cr_expect_eq(s->n_lines, 3);
+	uint32_t line, col;
+	sl_source_position(s, 10, &line, &col);   /* after the e-acute: one code point */
+	cr_expect_eq(line, 2);
+	cr_expect_eq(col, 5);
+	sl_source_free(s);
+}
+
 Test(source, empty_input)
 {
 	sl_source *s = mksrc("", 0);

@@ -335,7 +335,7 @@ bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *
 		c->depth--;
 		return sl_kustomize__issue(c, "kustomize-invalid", ref, "kustomizations include each other in a cycle");
 	}
-	struct kfile *f = sl_kustomize__load(c->k, kpath);
+	struct kfile *f = sl_kustomize__load_for(c, kpath);
 	if (!f)
 		return false;
 	/* the kustomization itself is read by its build (a broken one is kustomize-invalid) */

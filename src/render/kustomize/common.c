@@ -263,18 +263,82 @@ static void note_syntax(void *payload, const char *rule, unsigned doc, size_t st
 	n->f->syntax_end = (uint32_t)end;
 }
 
+/* A file changed meanwhile places earlier builds' findings by its new lines, as a plain file read
+** again would. */
+bool sl_kustomize__reread(struct kfile *f)
+{
+	sl_source *n = NULL;
+	if (sl_source_read_file(f->path, f->path, &n) != SL_OK) {
+		sl_source_free(n);
+		return false;
+	}
+	char *path = f->src->path;
+	void *owner = f->src->owner;
+	free(f->src->line_start);
+	free(f->src->line_ascii);
+	free(n->path);
+	*f->src = *n;   /* the source's address stays: the builds' spans name it */
+	f->src->path = path;
+	f->src->owner = owner;
+	free(n);
+	return true;
+}
+
+/* Parses f's text into an arena of its own (again, when its tree was let go: the same tree, its
+** syntax error noted the first time; its text read again first when that was let go too). False
+** when out of memory, or when a text let go cannot be read again. */
+static bool parse_file(sl_kustomize *k, struct kfile *f)
+{
+	if (!f->src->data && !sl_kustomize__reread(f))
+		return false;
+	size_t hint = 1024;
+	while (hint < f->src->len * 6 && hint < ((size_t)1 << 20))
+		hint *= 2;
+	if (!(f->a = sl_arena_new_sized(hint)))
+		return false;
+	struct syntax_note note = {k->a, f, false};
+	f->dropped = false;
+	return sl_tree_parse(f->src, f->a, &f->tree, note_syntax, &note) == SL_OK && !note.oom;
+}
+
+/* f, read ahead under its real path, named path as the builds would have named it (NULL when
+** out of memory). */
+static struct kfile *rename_file(struct kfile *f, const char *path, uint64_t h)
+{
+	char *p = sl_xstrdup(path), *sp = sl_xstrdup(path);
+	if (!p || !sp) {
+		free(p);
+		free(sp);
+		return NULL;
+	}
+	free(f->path);
+	f->path = p;
+	f->hash = h;
+	if (f->src) {
+		free(f->src->path);
+		f->src->path = sp;
+	} else {
+		free(sp);
+	}
+	f->provisional = false;
+	return f;
+}
+
 static struct kfile *load_(sl_kustomize *k, const char *path)
 {
 	uint64_t h = sl_hash_bytes(SL_HASH_INIT, path, strlen(path));
 	for (size_t i = 0; i < k->n_files; i++)   /* by the path first: no realpath for a file met again */
-		if (k->files[i]->hash == h && k->files[i]->path && strcmp(k->files[i]->path, path) == 0)
+		if (k->files[i]->hash == h && k->files[i]->path && strcmp(k->files[i]->path, path) == 0) {
+			k->files[i]->provisional = false;
 			return k->files[i];
+		}
 	char *real = sl_kustomize__real_of(k, path);
 	uint64_t rh = real ? sl_hash_bytes(SL_HASH_INIT, real, strlen(real)) : 0;
 	for (size_t i = 0; real && i < k->n_files; i++)
 		if (k->files[i]->real_hash == rh && strcmp(k->files[i]->real, real) == 0) {
 			free(real);
-			return k->files[i];
+			return k->files[i]->provisional ? rename_file(k->files[i], path, h)
+							 : k->files[i];
 		}
 	struct kfile *f = sl_xcalloc(1, sizeof *f);
 	struct kfile **nv = f ? sl_xrealloc(k->files, (k->n_files + 1) * sizeof *nv) : NULL;
@@ -289,6 +353,7 @@ static struct kfile *load_(sl_kustomize *k, const char *path)
 	f->path = sl_xstrdup(path);
 	f->hash = h;
 	f->real_hash = rh;
+	f->last_user = SIZE_MAX;
 	if (!f->real || !f->path)
 		return NULL;
 	if (!real || sl_source_read_file(path, path, &f->src) != SL_OK) {
@@ -296,16 +361,36 @@ static struct kfile *load_(sl_kustomize *k, const char *path)
 		f->src = NULL;
 		return f;
 	}
-	struct syntax_note note = {k->a, f, false};
-	if (sl_tree_parse(f->src, k->a, &f->tree, note_syntax, &note) != SL_OK || note.oom)
-		return NULL;
-	return f;
+	return parse_file(k, f) ? f : NULL;
 }
 
 struct kfile *sl_kustomize__load(sl_kustomize *k, const char *path)
 {
 	pthread_mutex_lock(&k->lock);
 	struct kfile *r = load_(k, path);
+	if (r && r->src && r->dropped && !parse_file(k, r))
+		r = NULL;
+	pthread_mutex_unlock(&k->lock);
+	return r;
+}
+
+struct kfile *sl_kustomize__load_for(struct ctx *c, const char *path)
+{
+	sl_kustomize *k = c->k;
+	sl_kustomize_build *b = c->b;
+	pthread_mutex_lock(&k->lock);
+	struct kfile *r = load_(k, path);
+	if (r && r->src && r->dropped && !parse_file(k, r))
+		r = NULL;
+	if (r && r->src &&
+	    (!b->n_pinned || b->pinned[b->n_pinned - 1] != r)) {   /* a file met again, mostly */
+		if (!sl_kustomize__room(&b->pinned, b->n_pinned, &b->cap_pinned, sizeof *b->pinned))
+			r = NULL;
+		else {
+			b->pinned[b->n_pinned++] = r;
+			r->pins++;
+		}
+	}
 	pthread_mutex_unlock(&k->lock);
 	return r;
 }
@@ -562,7 +647,7 @@ struct kfile *sl_kustomize__input_capped(struct ctx *c, const sl_knode *e, const
 		return NULL;
 	}
 	free(real);
-	struct kfile *f = p ? sl_kustomize__load(c->k, p) : NULL;
+	struct kfile *f = p ? sl_kustomize__load_for(c, p) : NULL;
 	bool ok = f && f->src && (c->b->load_none || within(c->k, dir, f));
 	if (f && f->src && !ok)
 		outside(c, e, dir, p, what);

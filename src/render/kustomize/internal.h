@@ -48,7 +48,16 @@ struct kfile {
 	char *path;          /* as first asked for */
 	char *real;          /* its real path */
 	sl_source *src;      /* NULL when it cannot be read */
-	sl_tree tree;
+	sl_tree tree;        /* in its own arena: let go once no build left to make reads it
+			     ** (plan.c's sweep), parsed again if one does after all */
+	sl_arena *a;
+	size_t pins;         /* builds under way that loaded it (their tree stays) */
+	size_t last_user;    /* one past the last build (in the plan's order) whose kustomizations
+			     ** it may lie under; SIZE_MAX: not known yet */
+	bool dropped;        /* its tree was let go (and its text and line index: src->data
+			     ** NULL; read again when a build or a finding's position needs them) */
+	bool provisional;    /* read by the plan's look ahead (plan.c's note_reach) under its real
+			     ** path: the first to ask for it names it (path, src->path) */
 	const char *syntax;  /* its first YAML syntax error (in the plan's arena), NULL: none */
 	uint32_t syntax_start, syntax_end;
 };
@@ -161,6 +170,13 @@ struct sl_kustomize_build {
 	const sl_kustomize *k;   /* its plan */
 	char **used;         /* real paths of the resource files it read */
 	size_t n_used, cap_used;
+	bool spilled;        /* its text and spans are in the plan's spill file (plan.c), read
+			     ** back when asked for (text, spans NULL until then) */
+	off_t spill_at;      /* where: the text's spill_text bytes, then spill_spans spans */
+	size_t spill_text, spill_spans;
+	struct kfile **pinned;   /* the files it loaded, pinned while it is built (under lock) */
+	size_t n_pinned, cap_pinned;
+	bool done;           /* built (under lock) */
 };
 
 /* A string -> string cache (a NULL value is an answer too: "none"), keys and values owned. The
@@ -183,6 +199,7 @@ struct sl_kustomize {
 		const sl_source *src;
 		const char *real;
 		const sl_tree *tree;
+		struct kfile *f;
 	} *by_src;           /* the files read, sorted by src */
 	size_t n_by_src;
 	struct memo reals;   /* a path as named → its real path (directories too) */
@@ -193,6 +210,16 @@ struct sl_kustomize {
 	size_t n_bases;
 	sl_repo *repo;       /* asked whether git ignores a missing input (opened when needed) */
 	struct run_part *run;   /* a run's files (sl_kustomize_arrange), NULL: none */
+	sl_strmap reach;     /* a kustomization's real directory → one past the last build (in
+			     ** k->builds) that includes it (the value cast from size_t); keys owned */
+	size_t reach_all;    /* one past the last build whose load restrictor is off: it may read
+			     ** any file */
+	size_t unfinished;   /* the first build not finished (under lock) */
+	int spill;           /* an unlinked temporary file holding the builds' texts and spans
+			     ** until the run lints them (-1: none could be made: kept in memory) */
+	bool spill_tried;
+	off_t spill_end;     /* its size (under lock) */
+	off_t spill_max;     /* the most it may hold: the file size limit (RLIMIT_FSIZE) */
 };
 
 /* A kustomization a root's build included as a resource, built once (kustomize builds a
@@ -308,6 +335,12 @@ bool sl_kustomize__known_as(const struct kres *r, const char *group, const char 
 			    const char *kind, const char *name, const char *ens);
 char *sl_kustomize__kustomization_in(sl_kustomize *k, const char *dir);
 struct kfile *sl_kustomize__load(sl_kustomize *k, const char *path);
+/* Reads f's text and line index again, once plan.c's sweep let them go (under lock): the same
+** source, its bytes those on disk now. False when it cannot be read or out of memory. */
+bool sl_kustomize__reread(struct kfile *f);
+/* sl_kustomize__load for c's build: the file's tree stays while the build is under way (parsed
+** again first when it was let go). NULL when out of memory. */
+struct kfile *sl_kustomize__load_for(struct ctx *c, const char *path);
 void sl_kustomize__memo_free(struct memo *m);
 /* True when the input at path (as joined; it need not exist) lies in the project of c's build
 ** (its real path, or its nearest existing directory's); else false, with a kustomize-unsupported

@@ -49,12 +49,27 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 bool sl_kustomize_consumed(const sl_kustomize *k, const char *real);
 /* False when no file of that base name is used by a build (a cheap test before realpath). */
 bool sl_kustomize_may_consume(const sl_kustomize *k, const char *base);
-/* The builds: how many, and build i's text (the built objects as YAML), the name it is linted
-** under (its kustomization's path). */
+/* The builds: how many, and build i's text (the built objects as YAML; text NULL: not asked
+** for), the name it is linted under (its kustomization's path). NULL when the text cannot be
+** read back (sl_kustomize_text). */
 size_t sl_kustomize_n_builds(const sl_kustomize *k);
 sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 						const char **name, const char **text, size_t *len);
-/* The files the plan read: how many, and file i's text, parse and real path. */
+/* Build b's text ("" for a failed build), held by b until sl_kustomize_release: each build's
+** text and spans wait in the plan's spill file (an unlinked temporary file) from the moment it
+** is made until the run asks for them, so a run never holds every build at once. SL_ENOMEM,
+** SL_EIO (the spill file cannot be read back). */
+sl_err sl_kustomize_text(sl_kustomize_build *b, const char **text, size_t *len);
+/* Build b's text as sl_kustomize_text gives it, but malloc'd and the caller's (*len bytes and a
+** NUL): read from the spill file straight into it, so one copy is alive. SL_ENOMEM, SL_EIO. */
+sl_err sl_kustomize_take_text(sl_kustomize_build *b, char **text, size_t *len);
+/* Build b's spans read back for sl_kustomize_origin_of (which reads them itself when not, and
+** then gives no origin on an error). SL_ENOMEM, SL_EIO. */
+sl_err sl_kustomize_spans(sl_kustomize_build *b);
+/* The files the plan read: how many, and file i's text, parse and real path. Once its builds
+** are made, a file whose text holds no suppression directive lets its parse, its bytes and its
+** line index go (src->data NULL, *tree NULL; sl_kustomize_origin_of reads them back for a
+** finding's position). */
 size_t sl_kustomize_n_files(const sl_kustomize *k);
 const struct sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i,
 					  const struct sl_tree **tree, const char **real);
@@ -64,7 +79,8 @@ size_t sl_kustomize_build_root(const sl_kustomize_build *b);
 ** node, and the byte range there. */
 typedef struct sl_kustomize_origin {
 	const struct sl_source *src;   /* the file; NULL: the bytes come from no file */
-	const struct sl_tree *tree;    /* its parse, NULL when the plan did not read src */
+	const struct sl_tree *tree;    /* its parse, NULL when the plan did not read src, or let
+					  it go (no directive in it: sl_kustomize_file) */
 	const char *real;              /* its real path, NULL when the plan did not read src */
 	uint32_t start, end;           /* the bytes in src */
 } sl_kustomize_origin;
@@ -103,8 +119,8 @@ typedef struct sl_kustomize_input {
 ** cannot be read or built is a finding of its build. */
 sl_err sl_kustomize_arrange(sl_kustomize_input *v, size_t n, bool build, bool project,
 			    unsigned jobs, const struct sl_walk_seen *seen, sl_kustomize **out);
-/* The builds a run lints, i from 0 to sl_kustomize_n_linted - 1: build i's text and the name it
-** is linted under (sl_kustomize_build_at), whether it is linted only for its findings in the
+/* The builds a run lints, i from 0 to sl_kustomize_n_linted - 1: build i's text (text NULL: not
+** asked for; sl_kustomize_text later) and the name it is linted under (sl_kustomize_build_at), whether it is linted only for its findings in the
 ** files named (a project's build) and whether its kustomization is a patch. */
 size_t sl_kustomize_n_linted(const sl_kustomize *k);
 sl_kustomize_build *sl_kustomize_linted(const sl_kustomize *k, size_t i, const char **name,
@@ -115,8 +131,8 @@ sl_kustomize_build *sl_kustomize_linted(const sl_kustomize *k, size_t i, const c
 ** in. */
 void sl_kustomize_named(const sl_kustomize *k, const char *const **named, const char *const **as,
 			size_t *n);
-/* Frees build b's text (the run lints a copy); with all, its knodes and spans too, once its
-** findings are moved (a streamed run checks a build once; a fix round needs them again). */
+/* Frees build b's text (the run lints a copy); with all, its spans too, once its findings are
+** moved (a streamed run checks a build once; a fix round reads them back again). */
 void sl_kustomize_release(sl_kustomize_build *b, bool all);
 void sl_kustomize_free(sl_kustomize *k);
 

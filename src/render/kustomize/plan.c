@@ -2,6 +2,9 @@
 ** plan.c: the plan of a run's kustomizations: the roots among them built on the run's
 ** threads, what the builds use, the origins of a build's text, and what Kustomize does
 ** to a run's files (sl_kustomize_arrange). */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include "render/kustomize/internal.h"
 #include "config/config.h"
 
@@ -168,6 +171,261 @@ static int cmp_src(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* --- what the builds read, let go once no build left reads it -------------------------------
+** A build reads files in or below the directories of the kustomizations it includes (the load
+** restrictor; a build without it, any file). Before the builds, the plan notes for each such
+** directory the last build that includes it; once every build up to the last one a file may lie
+** under is finished, and none under way loaded it, the file's tree is let go (a file whose
+** text holds a suppression keeps it: its directives are read on it; so does a kustomization,
+** which the plan reads again). A build that loads it after all parses it again: the prediction
+** only saves memory, never changes a build. */
+
+/* True when real path real lies in directory root (NULL: no bound). */
+static bool real_in(const char *real, const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+	return !root || (strncmp(real, root, n) == 0 &&
+			 (real[n] == '/' || real[n] == '\0' || strcmp(root, "/") == 0));
+}
+
+/* Notes, for every kustomization build bi includes (itself too, transitively), that bi reads
+** below its directory. Only those in its project are read (its build never reads the others).
+** False when out of memory. */
+static bool note_reach(sl_kustomize *k, const char *kpath, size_t bi)
+{
+	const char *project = k->builds[bi]->project;
+	char **todo = NULL, **seen = NULL;
+	size_t nt = 0, ct = 0, ns = 0, cs = 0;
+	sl_strmap met = {0};   /* the kustomizations met (keys: seen's strings) */
+	char *real = sl_kustomize__real_of(k, kpath);
+	bool ok = !real || sl_kustomize__push_str(&todo, &nt, &ct, real);
+	while (ok && nt) {
+		char *kp = todo[--nt];
+		bool again = !real_in(kp, project);
+		sl_strmap_slot *m = again ? NULL : sl_strmap_put(&met, kp, strlen(kp), &again);
+		if (again || !m) {
+			ok = again;
+			free(kp);
+			continue;
+		}
+		ok = sl_kustomize__push_str(&seen, &ns, &cs, kp) && included(k, kp, &todo, &nt, &ct);
+		char *dir = ok ? sl_path_dir(kp) : NULL;
+		bool found;
+		sl_strmap_slot *sl = dir ? sl_strmap_put_copy(&k->reach, dir, strlen(dir), &found) : NULL;
+		if (sl && (!found || (size_t)(uintptr_t)sl->val < bi + 1))
+			sl->val = (void *)(uintptr_t)(bi + 1);
+		ok = ok && sl;
+		free(dir);
+	}
+	for (size_t i = 0; i < nt; i++)
+		free(todo[i]);
+	for (size_t i = 0; i < ns; i++)
+		free(seen[i]);
+	sl_strmap_free(&met);
+	free(todo);
+	free(seen);
+	return ok;
+}
+
+/* One past the last build that may read f (under lock). */
+static size_t last_user(sl_kustomize *k, struct kfile *f)
+{
+	if (f->last_user != SIZE_MAX)
+		return f->last_user;
+	size_t u = k->reach_all;
+	for (size_t j = strlen(f->real); j-- > 0;) {   /* its directories, "/a/b" then "/a", "/" */
+		if (f->real[j] != '/')
+			continue;
+		const sl_strmap_slot *sl = sl_strmap_get(&k->reach, f->real, j ? j : 1);
+		if (sl && (size_t)(uintptr_t)sl->val > u)
+			u = (size_t)(uintptr_t)sl->val;
+	}
+	return f->last_user = u;
+}
+
+static void let_go(struct kfile *f);
+
+/* Build b is finished: its files unpinned, and the trees no build left reads let go (under
+** lock). */
+static void sweep(sl_kustomize *k, sl_kustomize_build *b)
+{
+	b->done = true;
+	for (size_t i = 0; i < b->n_pinned; i++)
+		b->pinned[i]->pins--;
+	free(b->pinned);
+	b->pinned = NULL;
+	b->n_pinned = b->cap_pinned = 0;
+	while (k->unfinished < k->n_builds && k->builds[k->unfinished]->done)
+		k->unfinished++;
+	for (size_t i = 0; i < k->n_files; i++) {
+		struct kfile *f = k->files[i];
+		if (f->a && !f->pins && last_user(k, f) <= k->unfinished &&
+		    !sl_kustomize_is_file(f->real) && !sl_kustomize_is_file(f->path))
+			let_go(f);
+	}
+}
+
+/* Lets f's tree, text and line index go, unless it holds a suppression directive (under lock). */
+static void let_go(struct kfile *f)
+{
+	if (!f->a || memmem(f->src->data, f->src->len, "schedlint:", 10))
+		return;
+	sl_arena_free(f->a);
+	f->a = NULL;
+	memset(&f->tree, 0, sizeof f->tree);
+	f->dropped = true;
+	free(f->src->data);   /* read again for a finding's position (origin) */
+	free(f->src->line_start);
+	free(f->src->line_ascii);
+	f->src->data = NULL;
+	f->src->line_start = NULL;
+	f->src->line_ascii = NULL;
+	f->src->n_lines = 0;
+}
+
+/* --- a build's text and spans until the run lints it ----------------------------------------
+** The run lints a build long after the plan made it (its pass comes after every file's first
+** look), and a run of many kustomizations would hold every build's text and spans at once: each
+** build writes them to the plan's spill file, an unlinked temporary file (in $TMPDIR, else
+** /tmp), as soon as it is made, and they are read back when the run asks for them. Where no such
+** file can be made or written, they stay in memory: the same builds either way. */
+
+/* The plan's spill file, made when first needed (under lock); -1: none. It never grows past the
+** process's file size limit (RLIMIT_FSIZE, whose crossing is a SIGXFSZ): k->spill_max. */
+static int spill_fd(sl_kustomize *k)
+{
+	if (k->spill_tried)
+		return k->spill;
+	k->spill_tried = true;
+	k->spill = -1;
+	struct rlimit rl;
+	k->spill_max = getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		       rl.rlim_cur < (rlim_t)INT64_MAX ? (off_t)rl.rlim_cur : (off_t)INT64_MAX;
+	const char *env = getenv("TMPDIR"), *dir = env && *env ? env : "/tmp";
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);   /* a file with no name */
+	char *tmpl = fd < 0 ? sl_xprintf("%s/schedlint-kustomize-XXXXXX", dir) : NULL;
+	if (tmpl && (fd = mkostemp(tmpl, O_CLOEXEC)) >= 0 && unlink(tmpl) != 0) {
+		close(fd);   /* nothing is left behind */
+		fd = -1;
+	}
+	free(tmpl);
+	return k->spill = fd;
+}
+
+/* Writes n bytes of p at offset at of fd; false on an error. */
+static bool pwrite_all(int fd, const void *p, size_t n, off_t at)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = pwrite(fd, c, n, at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		c += w;
+		n -= (size_t)w;
+		at += w;
+	}
+	return true;
+}
+
+/* Reads n bytes at offset at of fd into p; false on an error or a short file. */
+static bool pread_all(int fd, void *p, size_t n, off_t at)
+{
+	char *c = p;
+	while (n) {
+		ssize_t r = pread(fd, c, n, at);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		c += r;
+		n -= (size_t)r;
+		at += r;
+	}
+	return true;
+}
+
+/* Moves build b's text and spans to the spill file, when there is one (on the build's thread). */
+static void spill(sl_kustomize *k, sl_kustomize_build *b)
+{
+	size_t tl = b->text.len, sl = b->n_spans * sizeof *b->spans;
+	pthread_mutex_lock(&k->lock);
+	int fd = spill_fd(k);
+	off_t at = k->spill_end;
+	if (fd >= 0 && (off_t)(tl + sl) <= k->spill_max - at)
+		k->spill_end += (off_t)(tl + sl);
+	else
+		fd = -1;   /* past the file size limit: kept in memory */
+	pthread_mutex_unlock(&k->lock);
+	if (fd < 0 || !pwrite_all(fd, b->text.s, tl, at) || !pwrite_all(fd, b->spans, sl, at + (off_t)tl))
+		return;   /* kept in memory */
+	b->spilled = true;
+	b->spill_at = at;
+	b->spill_text = tl;
+	b->spill_spans = b->n_spans;
+	sl_kustomize_release(b, true);
+}
+
+/* Build b's text back in b->text (read from the spill file unless it is there). SL_ENOMEM, SL_EIO. */
+static sl_err text_back(sl_kustomize_build *b)
+{
+	if (!b->spilled || b->text.s)
+		return SL_OK;
+	sl_strbuf t = {0};
+	if (!sl_strbuf_grow(&t, b->spill_text))
+		return SL_ENOMEM;
+	if (!pread_all(b->k->spill, t.s, b->spill_text, b->spill_at)) {
+		sl_strbuf_free(&t);
+		return SL_EIO;
+	}
+	t.len = b->spill_text;
+	t.s[t.len] = '\0';
+	b->text = t;
+	return SL_OK;
+}
+
+sl_err sl_kustomize_spans(sl_kustomize_build *b)
+{
+	if (!b->spilled || b->spans || !b->spill_spans)
+		return SL_OK;
+	sl_knode_span *v = sl_xmalloc(b->spill_spans * sizeof *v);
+	if (!v)
+		return SL_ENOMEM;
+	if (!pread_all(b->k->spill, v, b->spill_spans * sizeof *v, b->spill_at + (off_t)b->spill_text)) {
+		free(v);
+		return SL_EIO;
+	}
+	b->spans = v;
+	b->n_spans = b->spans_cap = b->spill_spans;
+	return SL_OK;
+}
+
+sl_err sl_kustomize_take_text(sl_kustomize_build *b, char **text, size_t *len)
+{
+	*text = NULL;
+	*len = 0;
+	sl_err err = SL_OK;
+	if (b->failed)
+		*text = sl_xstrdup("");
+	else if (b->spilled && !b->text.s && !(err = text_back(b))) {   /* read for the caller */
+		*len = b->text.len;
+		*text = sl_strbuf_take(&b->text);
+	} else if (!err) {   /* kept in memory: a copy (a pass may ask again) */
+		*len = b->text.len;
+		*text = sl_xstrndup(b->text.s ? b->text.s : "", b->text.len);
+	}
+	return err ? err : *text ? SL_OK : SL_ENOMEM;
+}
+
+sl_err sl_kustomize_text(sl_kustomize_build *b, const char **text, size_t *len)
+{
+	sl_err err = b->failed ? SL_OK : text_back(b);
+	*text = b->failed || !b->text.s ? "" : b->text.s;
+	*len = b->failed || !b->text.s ? 0 : b->text.len;
+	return err;
+}
+
 /* A thread's share of the builds: the next one not taken, until none is left. */
 static void *build_worker(void *arg)
 {
@@ -181,6 +439,11 @@ static void *build_worker(void *arg)
 		sl_kustomize_build *b = k->builds[i];
 		if (!build_root(k, b, b->kpath))
 			b->oom = true;
+		else
+			spill(k, b);
+		pthread_mutex_lock(&k->lock);
+		sweep(k, b);
+		pthread_mutex_unlock(&k->lock);
 	}
 }
 
@@ -246,6 +509,15 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 			goto oom;
 	}
 	free(root);
+	size_t known = k->n_files;   /* the kustomizations read by their names so far */
+	for (size_t i = 0; i < k->n_builds; i++) {
+		if (!note_reach(k, k->builds[i]->kpath, i))
+			goto oom;
+		if (k->builds[i]->load_none)
+			k->reach_all = i + 1;
+	}
+	for (size_t i = known; i < k->n_files; i++)
+		k->files[i]->provisional = true;   /* read by a real path: a build names them */
 	/* the roots built on jobs threads (each in its own arena; the files and the memos shared
 	** under k->lock), then their files marked used in the roots' order */
 	pthread_t tid[64];
@@ -274,6 +546,7 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		if (k->files[i]->src) {
 			k->by_src[k->n_by_src].src = k->files[i]->src;
 			k->by_src[k->n_by_src].tree = &k->files[i]->tree;
+			k->by_src[k->n_by_src].f = k->files[i];
 			k->by_src[k->n_by_src++].real = k->files[i]->real;
 		}
 	if (k->n_by_src)
@@ -337,8 +610,8 @@ sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 		return NULL;
 	sl_kustomize_build *b = k->builds[i];
 	*name = b->name;
-	*text = b->failed || !b->text.s ? "" : b->text.s;
-	*len = b->failed ? 0 : b->text.len;
+	if (text && sl_kustomize_text(b, text, len) != SL_OK)
+		return NULL;
 	return b;
 }
 
@@ -350,7 +623,7 @@ size_t sl_kustomize_n_files(const sl_kustomize *k)
 const sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i, const sl_tree **tree,
 				   const char **real)
 {
-	*tree = k->by_src[i].tree;
+	*tree = k->by_src[i].f->dropped ? NULL : k->by_src[i].tree;
 	*real = k->by_src[i].real;
 	return k->by_src[i].src;
 }
@@ -407,11 +680,21 @@ static sl_kustomize_origin origin(const sl_kustomize *k, const sl_source *src, u
 				  uint32_t end)
 {
 	const struct src_real *r = file_of(k, src);
-	return (sl_kustomize_origin){src, r ? r->tree : NULL, r ? r->real : NULL, start, end};
+	if (r && r->f->dropped) {   /* its text and line index back for the finding's position */
+		pthread_mutex_lock((pthread_mutex_t *)&k->lock);
+		bool back = r->src->data || sl_kustomize__reread(r->f);
+		pthread_mutex_unlock((pthread_mutex_t *)&k->lock);
+		if (!back)   /* gone meanwhile: reported at the overlay, as a node from no file */
+			return (sl_kustomize_origin){0};
+	}
+	const sl_tree *tree = r && !r->f->dropped ? r->tree : NULL;   /* NULL: let go, no directive */
+	return (sl_kustomize_origin){src, tree, r ? r->real : NULL, start, end};
 }
 
 sl_kustomize_origin sl_kustomize_origin_of(const sl_kustomize_build *b, size_t off, size_t len)
 {
+	if (sl_kustomize_spans((sl_kustomize_build *)b) != SL_OK)   /* the caller's, first */
+		return (sl_kustomize_origin){0};
 	const sl_knode_span *s = span_of(b, off, len);
 	return s ? origin(b->k, s->src, s->from, s->to) : (sl_kustomize_origin){0};
 }
@@ -446,7 +729,11 @@ void sl_kustomize_free(sl_kustomize *k)
 	if (!k)
 		return;
 	run_part_free(k->run);
+	for (size_t i = 0; i < k->reach.cap; i++)
+		free((char *)k->reach.v[i].key);
+	sl_strmap_free(&k->reach);
 	for (size_t i = 0; i < k->n_files; i++) {
+		sl_arena_free(k->files[i]->a);
 		free(k->files[i]->real);
 		free(k->files[i]->path);
 		sl_source_free(k->files[i]->src);
@@ -466,6 +753,7 @@ void sl_kustomize_free(sl_kustomize *k)
 		for (size_t u = 0; u < b->n_used; u++)
 			free(b->used[u]);
 		free(b->used);
+		free(b->pinned);
 		free(b->project);
 		free(b);
 	}
@@ -476,6 +764,8 @@ void sl_kustomize_free(sl_kustomize *k)
 	free(k->bases);
 	free(k->by_src);
 	sl_repo_free(k->repo);
+	if (k->spill_tried && k->spill >= 0)
+		close(k->spill);
 	sl_arena_free(k->a);
 	pthread_mutex_destroy(&k->lock);
 	free(k);
@@ -773,6 +1063,10 @@ sl_err sl_kustomize_arrange(sl_kustomize_input *v, size_t n, bool build, bool pr
 						       sizeof *r->patches, cmp_str);
 		free(real);
 	}
+	/* every build made and every patch resolved: what the plan read is needed again only for
+	** a finding's position (read back then), the kustomizations too */
+	for (size_t i = 0; !err && i < (*out)->n_files; i++)
+		let_go((*out)->files[i]);
 	return err;
 }
 
