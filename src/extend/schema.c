@@ -62,9 +62,12 @@ struct sub {
 	** const), an object, its members one by one, an array; combinators (allOf ... if) */
 	bool scalar_keywords, object_keywords, per_member, array_keywords, combinators;
 	bool quantity_only;          /* of the scalar keywords, only quantityMinimum/Maximum */
-	/* the lengths of the properties' names, a bit each (63: 63 or more); props_only: no
-	** keyword but properties reads members, so a member of another length is not looked at */
-	uint64_t prop_lens;
+	bool equality_only;          /* of the scalar keywords, only enum and const: no type needed */
+	bool const_string;           /* const_ is a string: equal only to the same text */
+	bool enum_strings;           /* every item of enum_ is a string */
+	/* the properties' names, a bit each (name_bit); props_only: no keyword but properties
+	** reads members, so a member whose bit is not set is not looked at */
+	uint64_t prop_bits;
 	bool props_only;
 };
 
@@ -228,6 +231,26 @@ static const sl_node *member(const sl_node *m, const char *name, size_t len, boo
 		}
 	}
 	return NULL;
+}
+
+/* A bit of 64 for the member name s[0..len), of its length and first and last bytes: a
+** member whose bit no property's name sets is named by no property (sub.prop_bits). */
+static unsigned name_bit(const char *s, size_t len)
+{
+	return len ? (unsigned)(len * 7 + (unsigned char)s[0] * 5 + (unsigned char)s[len - 1] * 2) & 63
+		   : 0;
+}
+
+/* json_equal(n, v) for v a string (sub.const_string, sub.enum_strings: known when compiled): a
+** scalar with other text is not equal whatever its type, so only one with the same text is typed. */
+static bool equal_string(const sl_node *n, const sl_node *v)
+{
+	const sl_node *d = sl_node_deref(n);
+	if (d && d->type == SL_NODE_SCALAR &&
+	    (d->u.scalar.len != v->u.scalar.len ||
+	     (v->u.scalar.len && memcmp(d->u.scalar.s, v->u.scalar.s, v->u.scalar.len))))
+		return false;
+	return json_equal(n, v, 0);
 }
 
 /* The characters of s[0..n), counted up to more than most: a megabyte scalar aliased in
@@ -652,10 +675,17 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 	s->quantity_only = (s->has_qmin || s->has_qmax) && !s->types && !s->enum_ && !s->const_ &&
 			   s->min_len < 0 && s->max_len < 0 && !s->pattern && !s->has_min &&
 			   !s->has_max && !s->has_xmin && !s->has_xmax && !s->has_mult;
+	s->equality_only = (s->enum_ || s->const_) && !s->types && s->min_len < 0 && s->max_len < 0 &&
+			   !s->pattern && !s->has_min && !s->has_max && !s->has_xmin && !s->has_xmax &&
+			   !s->has_mult && !s->has_qmin && !s->has_qmax;
+	s->const_string = s->const_ && is_string(s->const_);
+	s->enum_strings = s->enum_ != NULL;
+	for (size_t i = 0; s->enum_ && i < sl_seq_n(s->enum_); i++)
+		s->enum_strings &= is_string(sl_seq_item(s->enum_, i));
 	s->per_member = s->property_names || s->n_props || s->n_pprops || s->additional_props;
 	s->props_only = !s->property_names && !s->n_pprops && !s->additional_props;
 	for (size_t i = 0; i < s->n_props; i++)
-		s->prop_lens |= 1ull << (s->props[i].len < 63 ? s->props[i].len : 63);
+		s->prop_bits |= 1ull << name_bit(s->props[i].name, s->props[i].len);
 	s->object_keywords = s->per_member || s->min_props >= 0 || s->max_props >= 0 || s->required ||
 			     s->n_deps;
 	s->array_keywords = s->min_items >= 0 || s->max_items >= 0 || s->unique || s->items ||
@@ -894,15 +924,20 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 		if (!ok && !rec)
 			return false;
 	}
+	if (!s->per_member)
+		return ok;
 	const struct prop *props = s->props;
 	size_t n_props = s->n_props;
-	for (size_t i = 0; i < n && s->per_member; i++) {
+	uint64_t prop_bits = s->prop_bits;
+	bool props_only = s->props_only;
+	for (size_t i = 0; i < n; i++) {
 		const sl_pair *p = &pairs[i];
 		const sl_node *k = p->key && p->key->type == SL_NODE_ALIAS ? sl_node_deref(p->key) : p->key;
 		if (!k || k->type != SL_NODE_SCALAR)
 			continue;
-		if (s->props_only &&
-		    !(s->prop_lens >> (k->u.scalar.len < 63 ? k->u.scalar.len : 63) & 1))
+		size_t len = k->u.scalar.len;
+		bool named = n_props && (prop_bits >> name_bit(k->u.scalar.s, len) & 1);   /* by a property? */
+		if (props_only && !named)
 			continue;   /* named by no property: nothing reads it */
 		if (s->property_names && !valid(c, s->property_names, k, rec, depth + 1)) {
 			ok = false;
@@ -910,8 +945,7 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 				return false;
 		}
 		bool matched = false;
-		size_t len = k->u.scalar.len;
-		for (size_t j = 0; j < n_props; j++)
+		for (size_t j = 0; named && j < n_props; j++)
 			if (props[j].len == len && (!len || props[j].name[0] == k->u.scalar.s[0]) &&
 			    memcmp(props[j].name, k->u.scalar.s, len) == 0) {
 				matched = true;
@@ -1028,19 +1062,54 @@ static bool valid_string(struct vc *c, const struct sub *s, const sl_node *n, bo
 	return ok;
 }
 
+/* The quantities this thread parsed last, by their text (up to QUANTITY_MEMO_TEXT bytes): a
+** container's memory limit is read by each memory cap of the config, each its own rule, one
+** after another. A slot by the text's length and first and last bytes; len 0: empty. */
+#define QUANTITY_MEMO 8
+#define QUANTITY_MEMO_TEXT 24
+struct quantity_memo {
+	uint8_t len;                 /* the text's length + 1 */
+	char text[QUANTITY_MEMO_TEXT];
+	sl_quantity_status st;
+	sl_quantity q;
+};
+static _Thread_local struct quantity_memo quantity_memo[QUANTITY_MEMO];
+
+/* sl_quantity_parse(s, n): its status, and the quantity (OK only) in *q, which stays valid
+** until the thread's next call. */
+static sl_quantity_status parse_quantity(const char *s, size_t n, const sl_quantity **q)
+{
+	if (n >= QUANTITY_MEMO_TEXT) {
+		static _Thread_local sl_quantity long_q;
+		*q = &long_q;
+		return sl_quantity_parse(s, n, &long_q);
+	}
+	struct quantity_memo *m = &quantity_memo[(n + (n ? (unsigned char)s[0] + (unsigned char)s[n - 1]
+						       : 0)) % QUANTITY_MEMO];
+	*q = &m->q;
+	if (m->len == n + 1 && (!n || memcmp(m->text, s, n) == 0))
+		return m->st;
+	m->len = 0;   /* empty while it is rewritten */
+	m->st = sl_quantity_parse(s, n, &m->q);
+	if (n)
+		memcpy(m->text, s, n);
+	m->len = (uint8_t)(n + 1);
+	return m->st;
+}
+
 static bool valid_quantity(struct vc *c, const struct sub *s, const sl_node *n, bool rec)
 {
-	sl_quantity q;
-	if (sl_quantity_parse(n->u.scalar.s, n->u.scalar.len, &q) != SL_QUANTITY_OK) {
+	const sl_quantity *q;
+	if (parse_quantity(n->u.scalar.s, n->u.scalar.len, &q) != SL_QUANTITY_OK) {
 		fail(c, rec, n, false, "%s %s is not a Kubernetes quantity", what(c, n), short_text(c, n));
 		return false;
 	}
 	bool ok = true;
-	if (s->has_qmin && sl_quantity_cmp(&q, &s->qmin) < 0) {
+	if (s->has_qmin && sl_quantity_cmp(q, &s->qmin) < 0) {
 		fail(c, rec, n, false, "%s %s is less than %s", what(c, n), short_text(c, n), s->qmin_src);
 		ok = false;
 	}
-	if (s->has_qmax && sl_quantity_cmp(&q, &s->qmax) > 0) {
+	if (s->has_qmax && sl_quantity_cmp(q, &s->qmax) > 0) {
 		fail(c, rec, n, false, "%s %s is more than %s", what(c, n), short_text(c, n), s->qmax_src);
 		ok = false;
 	}
@@ -1089,14 +1158,16 @@ static bool valid_scalar(struct vc *c, const struct sub *s, const sl_node *n, un
 	if (s->enum_) {
 		bool any = false;
 		for (size_t i = 0; i < sl_seq_n(s->enum_) && !any; i++)
-			any = json_equal(n, sl_seq_item(s->enum_, i), 0);
+			any = s->enum_strings ? equal_string(n, sl_node_deref(sl_seq_item(s->enum_, i)))
+					      : json_equal(n, sl_seq_item(s->enum_, i), 0);
 		if (!any) {
 			fail(c, rec, n, false, "%s %s is not one of the allowed values", what(c, n),
 			     short_text(c, n));
 			ok = false;
 		}
 	}
-	if (s->const_ && !json_equal(n, s->const_, 0)) {
+	if (s->const_ && !(s->const_string ? equal_string(n, sl_node_deref(s->const_))
+					    : json_equal(n, s->const_, 0))) {
 		fail(c, rec, n, false, "%s %s is not %s", what(c, n), short_text(c, n),
 		     short_text(c, s->const_));
 		ok = false;
@@ -1187,8 +1258,8 @@ static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
 	const sl_node *d = sl_node_deref(n);
 	/* a scalar's JSON type is worked out only for a keyword that reads it (0: not needed) */
 	unsigned t = !d ? J_NULL : d->type == SL_NODE_MAP ? J_OBJECT : d->type == SL_NODE_SEQ ? J_ARRAY
-		   : !s->scalar_keywords ? 0 : s->quantity_only && text_or_number(d) ? J_STRING
-		   : jtype(d, &x);
+		   : !s->scalar_keywords || s->equality_only ? 0
+		   : s->quantity_only && text_or_number(d) ? J_STRING : jtype(d, &x);
 	if (s->scalar_keywords && !valid_scalar(c, s, n, t, x, rec)) {
 		if (!rec)
 			return false;
