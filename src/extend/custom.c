@@ -195,6 +195,12 @@ static sl_err compile_match(struct cc *c, struct sl_declared *d, const sl_node *
 							"kind schedlint models", kind);
 			}
 			d->kinds = v;
+			/* the engine's filter (a superset: sl_seq_has decides, "List" and "NodeList"
+			** are one kind): rules of other kinds are not called */
+			for (size_t j = 0; j < sl_seq_n(v); j++) {
+				const char *kind = string_value(sl_seq_item(v, j));
+				d->rule.kinds |= sl_kinds_named_in(kind, strlen(kind));
+			}
 			break;
 		case 1:   /* roles */
 			if ((err = want_seq(c, k, v)))
@@ -513,6 +519,8 @@ static bool object_selected(const struct sl_declared *d, const sl_object *o)
 {
 	if (d->kinds && !sl_seq_has(d->kinds, o->kind_name))
 		return false;
+	if (!d->ns && !d->name && !d->n_labels)
+		return true;
 	bool undecided = false, ok = true;
 	pcre2_match_data *md = NULL;
 	if (d->ns && !matches(&md, d->ns, o->namespace_, &undecided))
