@@ -22,6 +22,12 @@
 
 #define SL_SCHEMA_MAX_DEPTH 256   /* nested validations (a $ref cycle that never reaches data) */
 
+/* sl_node_deref, inlined: validating reads every node through it. */
+static inline const sl_node *deref(const sl_node *n)
+{
+	return n && n->type == SL_NODE_ALIAS ? n->u.alias.target : n;
+}
+
 enum jtype { J_NULL = 1, J_BOOL = 2, J_NUMBER = 4, J_INTEGER = 8, J_STRING = 16, J_ARRAY = 32,
 	     J_OBJECT = 64 };
 
@@ -140,7 +146,7 @@ static bool text_or_number(const sl_node *n)
 /* The JSON type of n: J_INTEGER also for a number whose fraction is zero (draft 7). */
 static unsigned jtype(const sl_node *n, double *num)
 {
-	n = sl_node_deref(n);
+	n = deref(n);
 	if (!n)
 		return J_NULL;
 	if (n->type == SL_NODE_MAP)
@@ -175,8 +181,8 @@ static bool json_equal(const sl_node *a, const sl_node *b, unsigned depth)
 	unsigned ta = jtype(a, &x), tb = jtype(b, &y);
 	if ((ta & ~J_INTEGER) != (tb & ~J_INTEGER) || depth > SL_SCHEMA_MAX_DEPTH)
 		return false;
-	a = sl_node_deref(a);
-	b = sl_node_deref(b);
+	a = deref(a);
+	b = deref(b);
 	switch (ta & ~J_INTEGER) {
 	case J_NULL: return true;
 	case J_BOOL: return sl_yaml_true(a) == sl_yaml_true(b);
@@ -196,10 +202,10 @@ static bool json_equal(const sl_node *a, const sl_node *b, unsigned depth)
 			return false;
 		for (size_t i = 0; i < sl_map_n(a); i++) {
 			const sl_pair *p = sl_map_pair(a, i);
-			const sl_node *k = sl_node_deref(p->key);
+			const sl_node *k = deref(p->key);
 			bool found = false;
 			for (size_t j = 0; j < sl_map_n(b) && !found; j++) {
-				const sl_node *kb = sl_node_deref(sl_map_pair(b, j)->key);
+				const sl_node *kb = deref(sl_map_pair(b, j)->key);
 				if (k->type == SL_NODE_SCALAR && kb->type == SL_NODE_SCALAR &&
 				    k->u.scalar.len == kb->u.scalar.len &&
 				    memcmp(k->u.scalar.s, kb->u.scalar.s, k->u.scalar.len) == 0) {
@@ -223,7 +229,7 @@ static const sl_node *member(const sl_node *m, const char *name, size_t len, boo
 	const sl_pair *pairs = sl_map_entries(m, &n);
 	for (size_t i = 0; i < n; i++) {
 		const sl_pair *p = &pairs[i];
-		const sl_node *k = sl_node_deref(p->key);
+		const sl_node *k = deref(p->key);
 		if (k && k->type == SL_NODE_SCALAR && k->u.scalar.len == len &&
 		    memcmp(k->u.scalar.s, name, len) == 0) {
 			*present = true;
@@ -245,7 +251,7 @@ static unsigned name_bit(const char *s, size_t len)
 ** scalar with other text is not equal whatever its type, so only one with the same text is typed. */
 static bool equal_string(const sl_node *n, const sl_node *v)
 {
-	const sl_node *d = sl_node_deref(n);
+	const sl_node *d = deref(n);
 	if (d && d->type == SL_NODE_SCALAR &&
 	    (d->u.scalar.len != v->u.scalar.len ||
 	     (v->u.scalar.len && memcmp(d->u.scalar.s, v->u.scalar.s, v->u.scalar.len))))
@@ -323,7 +329,7 @@ static sl_err want_pattern(struct cc *c, const sl_node *v, sl_pattern **out)
 {
 	if (!is_string(v))
 		return problem(c, v, false, "a pattern must be a string");
-	v = sl_node_deref(v);
+	v = deref(v);
 	char why[200];
 	sl_err err = sl_pattern_compile(c->s->arena, &c->s->codes, v->u.scalar.s, v->u.scalar.len,
 					out, why, sizeof why);
@@ -335,7 +341,7 @@ static sl_err want_pattern(struct cc *c, const sl_node *v, sl_pattern **out)
 static sl_err want_quantity(struct cc *c, const sl_node *key, const sl_node *v, sl_quantity *q,
 			    const char **src)
 {
-	v = sl_node_deref(v);
+	v = deref(v);
 	sl_quantity_status st;
 	if (!v || v->type != SL_NODE_SCALAR ||
 	    (st = sl_quantity_parse(v->u.scalar.s, v->u.scalar.len, q)) != SL_QUANTITY_OK)
@@ -347,7 +353,7 @@ static sl_err want_quantity(struct cc *c, const sl_node *key, const sl_node *v, 
 
 static sl_err want_list(struct cc *c, const sl_node *key, const sl_node *v, struct list *l)
 {
-	v = sl_node_deref(v);
+	v = deref(v);
 	if (!v || v->type != SL_NODE_SEQ || sl_seq_n(v) == 0)
 		return problem(c, v ? v : key, false, "%s must be a non-empty array of schemas",
 			       key->u.scalar.s);
@@ -364,7 +370,7 @@ static sl_err want_list(struct cc *c, const sl_node *key, const sl_node *v, stru
 
 static sl_err want_names(struct cc *c, const sl_node *key, const sl_node *v)
 {
-	v = sl_node_deref(v);
+	v = deref(v);
 	if (!v || v->type != SL_NODE_SEQ)
 		return problem(c, v ? v : key, false, "%s must be an array of strings", key->u.scalar.s);
 	for (size_t i = 0; i < sl_seq_n(v); i++)
@@ -419,7 +425,7 @@ static const sl_node *resolve_ref(const sl_node *root, const char *ref)
 		char seg[512];
 		size_t sl = decode_segment(p, len, seg, sizeof seg);
 		p += len;
-		n = sl_node_deref(n);
+		n = deref(n);
 		if (!n)
 			return NULL;
 		if (n->type == SL_NODE_MAP) {
@@ -457,7 +463,7 @@ static sl_err memo_add(sl_schema *s, const sl_node *n, struct sub *sub)
 static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, const sl_node *v)
 {
 	const char *kw = k->u.scalar.s;
-	const sl_node *dv = sl_node_deref(v);
+	const sl_node *dv = deref(v);
 	sl_err err = SL_OK;
 	if (strcmp(kw, "type") == 0) {
 		static const char *const names[] = {"null", "boolean", "number", "integer", "string",
@@ -466,7 +472,7 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 		for (size_t i = 0; i < n; i++) {
 			const sl_node *t = dv && dv->type == SL_NODE_SEQ ? sl_seq_item(dv, i) : dv;
 			size_t j = 0;
-			while (j < 7 && !(is_string(t) && strcmp(sl_node_deref(t)->u.scalar.s, names[j]) == 0))
+			while (j < 7 && !(is_string(t) && strcmp(deref(t)->u.scalar.s, names[j]) == 0))
 				j++;
 			if (j == 7)
 				return problem(c, t ? t : k, false, "type must be one of null, boolean, "
@@ -548,11 +554,11 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 			s->n_deps = 0;
 		for (size_t i = 0; i < n && !err; i++) {
 			const sl_pair *p = sl_map_pair(dv, i);
-			const sl_node *pk = sl_node_deref(p->key);
+			const sl_node *pk = deref(p->key);
 			if (!pk || pk->type != SL_NODE_SCALAR)
 				return problem(c, p->key, false, "%s: a key must be a string", kw);
 			struct sub *sub = NULL;
-			const sl_node *pv = sl_node_deref(p->value);
+			const sl_node *pv = deref(p->value);
 			if (deps && pv && pv->type == SL_NODE_SEQ) {
 				if (!(err = want_names(c, pk, pv)))
 					s->deps[s->n_deps++] = (struct dep){pk->u.scalar.s, pk->u.scalar.len,
@@ -611,7 +617,7 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 
 static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 {
-	const sl_node *d = sl_node_deref(n);
+	const sl_node *d = deref(n);
 	for (size_t i = 0; i < c->s->n_memo; i++)
 		if (c->s->memo[i].node == d) {
 			*out = c->s->memo[i].s;
@@ -638,7 +644,7 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 	const sl_node *ref = NULL;
 	for (size_t i = 0; i < sl_map_n(d); i++) {
 		const sl_pair *p = sl_map_pair(d, i);
-		const sl_node *k = sl_node_deref(p->key);
+		const sl_node *k = deref(p->key);
 		if (!k || k->type != SL_NODE_SCALAR)
 			return problem(c, p->key, false, "a schema keyword must be a string");
 		bool known = false;
@@ -653,7 +659,7 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 			ref = p->value;
 	}
 	if (ref) {   /* draft 7: the keywords beside $ref are ignored */
-		const sl_node *rv = sl_node_deref(ref);
+		const sl_node *rv = deref(ref);
 		if (!is_string(rv))
 			return problem(c, ref, false, "$ref must be a string");
 		if (rv->u.scalar.s[0] != '#')
@@ -666,7 +672,7 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 	}
 	for (size_t i = 0; i < sl_map_n(d); i++) {
 		const sl_pair *p = sl_map_pair(d, i);
-		if ((err = compile_keyword(c, s, sl_node_deref(p->key), p->value)))
+		if ((err = compile_keyword(c, s, deref(p->key), p->value)))
 			return err;
 	}
 	s->scalar_keywords = s->types || s->enum_ || s->const_ || s->min_len >= 0 ||
@@ -734,7 +740,7 @@ sl_err sl_schema_compile(const sl_node *root, sl_schema **out, sl_schema_problem
 		free(s);
 		return SL_ENOMEM;
 	}
-	s->root_node = sl_node_deref(root);
+	s->root_node = deref(root);
 	struct cc c = {s, pb};
 	sl_err err = compile(&c, root, &s->root);
 	if (!err)
@@ -818,7 +824,7 @@ static const char *what(struct vc *c, const sl_node *n)
 
 static const char *value_text(const sl_node *n)
 {
-	n = sl_node_deref(n);
+	n = deref(n);
 	return n && n->type == SL_NODE_SCALAR ? n->u.scalar.s : NULL;
 }
 
@@ -891,7 +897,7 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 	if (!ok && !rec)
 		return false;
 	for (size_t i = 0; s->required && i < sl_seq_n(s->required); i++) {
-		const sl_node *r = sl_node_deref(sl_seq_item(s->required, i));
+		const sl_node *r = deref(sl_seq_item(s->required, i));
 		bool present;
 		member(m, r->u.scalar.s, r->u.scalar.len, &present);
 		if (!present) {
@@ -911,7 +917,7 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 			ok = false;
 		} else if (dp->names) {
 			for (size_t j = 0; j < sl_seq_n(dp->names); j++) {
-				const sl_node *r = sl_node_deref(sl_seq_item(dp->names, j));
+				const sl_node *r = deref(sl_seq_item(dp->names, j));
 				bool there;
 				member(m, r->u.scalar.s, r->u.scalar.len, &there);
 				if (!there) {
@@ -928,11 +934,27 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 		return ok;
 	const struct prop *props = s->props;
 	size_t n_props = s->n_props;
+	if (s->props_only && n_props == 1) {   /* the common case: a path into the value */
+		size_t len = props->len;
+		for (size_t i = 0; i < n; i++) {
+			const sl_node *k = deref(pairs[i].key);
+			if (!k || k->type != SL_NODE_SCALAR || k->u.scalar.len != len ||
+			    (len && (k->u.scalar.s[0] != props->name[0] ||
+				     memcmp(props->name, k->u.scalar.s, len) != 0)))
+				continue;
+			if (!valid(c, props->s, pairs[i].value, rec, depth + 1)) {
+				ok = false;
+				if (!rec)
+					return false;
+			}
+		}
+		return ok;
+	}
 	uint64_t prop_bits = s->prop_bits;
 	bool props_only = s->props_only;
 	for (size_t i = 0; i < n; i++) {
 		const sl_pair *p = &pairs[i];
-		const sl_node *k = p->key && p->key->type == SL_NODE_ALIAS ? sl_node_deref(p->key) : p->key;
+		const sl_node *k = deref(p->key);
 		if (!k || k->type != SL_NODE_SCALAR)
 			continue;
 		size_t len = k->u.scalar.len;
@@ -1146,7 +1168,7 @@ static bool valid_scalar(struct vc *c, const struct sub *s, const sl_node *n, un
 			 bool rec)
 {
 	bool ok = true;
-	const sl_node *d = sl_node_deref(n);
+	const sl_node *d = deref(n);
 	if (s->types && !(s->types & t)) {
 		const char *v = value_text(n);
 		fail(c, rec, n, false, "%s%s%s is %s, not %s", what(c, n), v ? " " : "",
@@ -1158,7 +1180,7 @@ static bool valid_scalar(struct vc *c, const struct sub *s, const sl_node *n, un
 	if (s->enum_) {
 		bool any = false;
 		for (size_t i = 0; i < sl_seq_n(s->enum_) && !any; i++)
-			any = s->enum_strings ? equal_string(n, sl_node_deref(sl_seq_item(s->enum_, i)))
+			any = s->enum_strings ? equal_string(n, deref(sl_seq_item(s->enum_, i)))
 					      : json_equal(n, sl_seq_item(s->enum_, i), 0);
 		if (!any) {
 			fail(c, rec, n, false, "%s %s is not one of the allowed values", what(c, n),
@@ -1166,7 +1188,7 @@ static bool valid_scalar(struct vc *c, const struct sub *s, const sl_node *n, un
 			ok = false;
 		}
 	}
-	if (s->const_ && !(s->const_string ? equal_string(n, sl_node_deref(s->const_))
+	if (s->const_ && !(s->const_string ? equal_string(n, deref(s->const_))
 					    : json_equal(n, s->const_, 0))) {
 		fail(c, rec, n, false, "%s %s is not %s", what(c, n), short_text(c, n),
 		     short_text(c, s->const_));
@@ -1255,7 +1277,7 @@ static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
 		return valid_ref(c, s->ref, n, rec, depth);
 	bool ok = true;
 	double x = 0;
-	const sl_node *d = sl_node_deref(n);
+	const sl_node *d = deref(n);
 	/* a scalar's JSON type is worked out only for a keyword that reads it (0: not needed) */
 	unsigned t = !d ? J_NULL : d->type == SL_NODE_MAP ? J_OBJECT : d->type == SL_NODE_SEQ ? J_ARRAY
 		   : !s->scalar_keywords || s->equality_only ? 0
