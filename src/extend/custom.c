@@ -531,7 +531,8 @@ static bool object_selected(const struct sl_declared *d, const sl_object *o)
 		const char *v = sl_scalar(sl_map_get(o->labels, d->labels[i].key));
 		ok = v && matches(&md, d->labels[i].re, v, &undecided);
 	}
-	pcre2_match_data_free(md);
+	if (md)   /* PCRE2 ran: a pattern no shortcut answers */
+		pcre2_match_data_free(md);
 	return ok && !undecided;
 }
 
