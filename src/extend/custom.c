@@ -616,7 +616,8 @@ static struct unit_memo *memo_of(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_object *o = u->obj;
 	struct unit_memo **slot = (struct unit_memo **)sl_ctx_object_cache(ctx);
-	if (!*slot && !(*slot = sl_arena_zalloc(sl_ctx_arena(ctx), (o->n_units + 1) * sizeof **slot)))
+	if (!slot || (!*slot && !(*slot = sl_arena_zalloc(sl_ctx_arena(ctx),
+							   (o->n_units + 1) * sizeof **slot))))
 		return NULL;
 	size_t i = u >= o->units && u < o->units + o->n_units ? (size_t)(u - o->units) : o->n_units;
 	return &(*slot)[i];
