@@ -951,16 +951,30 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 		return ok;
 	}
 	uint64_t prop_bits = s->prop_bits;
-	bool props_only = s->props_only;
-	for (size_t i = 0; i < n; i++) {
+	if (s->props_only) {   /* only properties reads members: those whose bit some name sets */
+		for (size_t i = 0; i < n; i++) {
+			const sl_node *k = deref(pairs[i].key);
+			if (!k || k->type != SL_NODE_SCALAR ||
+			    !(prop_bits >> name_bit(k->u.scalar.s, k->u.scalar.len) & 1))
+				continue;
+			size_t len = k->u.scalar.len;
+			for (size_t j = 0; j < n_props; j++)
+				if (props[j].len == len && (!len || props[j].name[0] == k->u.scalar.s[0]) &&
+				    memcmp(props[j].name, k->u.scalar.s, len) == 0 &&
+				    !valid(c, props[j].s, pairs[i].value, rec, depth + 1))
+					ok = false;
+			if (!ok && !rec)
+				return false;
+		}
+		return ok;
+	}
+	for (size_t i = 0; i < n; i++) {   /* propertyNames, patternProperties, additionalProperties */
 		const sl_pair *p = &pairs[i];
 		const sl_node *k = deref(p->key);
 		if (!k || k->type != SL_NODE_SCALAR)
 			continue;
 		size_t len = k->u.scalar.len;
 		bool named = n_props && (prop_bits >> name_bit(k->u.scalar.s, len) & 1);   /* by a property? */
-		if (props_only && !named)
-			continue;   /* named by no property: nothing reads it */
 		if (s->property_names && !valid(c, s->property_names, k, rec, depth + 1)) {
 			ok = false;
 			if (!rec)
