@@ -32,6 +32,8 @@ static bool resource_listed(const sl_strlist *l, const char *name)
 {
 	for (size_t i = 0; name && i < l->n; i++) {
 		const char *g = l->v[i];
+		if (g[0] != name[0] && g[0] != '*')
+			continue;   /* neither equal nor a prefix of it (a rule reads cpu, memory, ...) */
 		size_t n = strlen(g);
 		if (n && g[n - 1] == '*') {
 			if (strncmp(name, g, n - 1) == 0)

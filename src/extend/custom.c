@@ -195,6 +195,12 @@ static sl_err compile_match(struct cc *c, struct sl_declared *d, const sl_node *
 							"kind schedlint models", kind);
 			}
 			d->kinds = v;
+			/* the engine's filter (a superset: sl_seq_has decides, "List" and "NodeList"
+			** are one kind): rules of other kinds are not called */
+			for (size_t j = 0; j < sl_seq_n(v); j++) {
+				const char *kind = string_value(sl_seq_item(v, j));
+				d->rule.kinds |= sl_kinds_named_in(kind, strlen(kind));
+			}
 			break;
 		case 1:   /* roles */
 			if ((err = want_seq(c, k, v)))
@@ -513,6 +519,8 @@ static bool object_selected(const struct sl_declared *d, const sl_object *o)
 {
 	if (d->kinds && !sl_seq_has(d->kinds, o->kind_name))
 		return false;
+	if (!d->ns && !d->name && !d->n_labels)
+		return true;
 	bool undecided = false, ok = true;
 	pcre2_match_data *md = NULL;
 	if (d->ns && !matches(&md, d->ns, o->namespace_, &undecided))
@@ -523,7 +531,8 @@ static bool object_selected(const struct sl_declared *d, const sl_object *o)
 		const char *v = sl_scalar(sl_map_get(o->labels, d->labels[i].key));
 		ok = v && matches(&md, d->labels[i].re, v, &undecided);
 	}
-	pcre2_match_data_free(md);
+	if (md)   /* PCRE2 ran: a pattern no shortcut answers */
+		pcre2_match_data_free(md);
 	return ok && !undecided;
 }
 
@@ -607,7 +616,8 @@ static struct unit_memo *memo_of(sl_ctx *ctx, const sl_unit *u)
 {
 	const sl_object *o = u->obj;
 	struct unit_memo **slot = (struct unit_memo **)sl_ctx_object_cache(ctx);
-	if (!*slot && !(*slot = sl_arena_zalloc(sl_ctx_arena(ctx), (o->n_units + 1) * sizeof **slot)))
+	if (!slot || (!*slot && !(*slot = sl_arena_zalloc(sl_ctx_arena(ctx),
+							   (o->n_units + 1) * sizeof **slot))))
 		return NULL;
 	size_t i = u >= o->units && u < o->units + o->n_units ? (size_t)(u - o->units) : o->n_units;
 	return &(*slot)[i];

@@ -180,18 +180,19 @@ static bool ascii(const char *s, size_t len)
 }
 
 /* A class's answer for s[0..len), which is ASCII unless *high says not: every byte but a
-** final line break in the class. */
+** final line break in the class. The class holds ASCII bytes only, so a value it holds whole
+** is ASCII; only one it does not is looked at again for a byte above 0x7f. */
 static bool in_class(const sl_pattern *p, const char *s, size_t len, unsigned *high)
 {
-	size_t n = len && s[len - 1] == '\n' ? len - 1 : len;
-	unsigned miss = 0, h = 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		h |= c;
-		miss |= p->in[c] ^ 1u;
-	}
-	*high = h & 0x80;
-	return n ? !miss : p->shape == P_CLASS_STAR;
+	size_t n = len && s[len - 1] == '\n' ? len - 1 : len, i = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned all = 1;
+	for (; i + 4 <= n; i += 4)
+		all &= p->in[u[i]] & p->in[u[i + 1]] & p->in[u[i + 2]] & p->in[u[i + 3]];
+	for (; i < n; i++)
+		all &= p->in[u[i]];
+	*high = all ? 0 : !ascii(s, n);
+	return n ? all : p->shape == P_CLASS_STAR;
 }
 
 int sl_pattern_match(const sl_pattern *p, const char *s, size_t len, pcre2_match_data **md,

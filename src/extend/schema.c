@@ -22,6 +22,12 @@
 
 #define SL_SCHEMA_MAX_DEPTH 256   /* nested validations (a $ref cycle that never reaches data) */
 
+/* sl_node_deref, inlined: validating reads every node through it. */
+static inline const sl_node *deref(const sl_node *n)
+{
+	return n && n->type == SL_NODE_ALIAS ? n->u.alias.target : n;
+}
+
 enum jtype { J_NULL = 1, J_BOOL = 2, J_NUMBER = 4, J_INTEGER = 8, J_STRING = 16, J_ARRAY = 32,
 	     J_OBJECT = 64 };
 
@@ -62,9 +68,12 @@ struct sub {
 	** const), an object, its members one by one, an array; combinators (allOf ... if) */
 	bool scalar_keywords, object_keywords, per_member, array_keywords, combinators;
 	bool quantity_only;          /* of the scalar keywords, only quantityMinimum/Maximum */
-	/* the lengths of the properties' names, a bit each (63: 63 or more); props_only: no
-	** keyword but properties reads members, so a member of another length is not looked at */
-	uint64_t prop_lens;
+	bool equality_only;          /* of the scalar keywords, only enum and const: no type needed */
+	bool const_string;           /* const_ is a string: equal only to the same text */
+	bool enum_strings;           /* every item of enum_ is a string */
+	/* the properties' names, a bit each (name_bit); props_only: no keyword but properties
+	** reads members, so a member whose bit is not set is not looked at */
+	uint64_t prop_bits;
 	bool props_only;
 };
 
@@ -137,7 +146,7 @@ static bool text_or_number(const sl_node *n)
 /* The JSON type of n: J_INTEGER also for a number whose fraction is zero (draft 7). */
 static unsigned jtype(const sl_node *n, double *num)
 {
-	n = sl_node_deref(n);
+	n = deref(n);
 	if (!n)
 		return J_NULL;
 	if (n->type == SL_NODE_MAP)
@@ -172,8 +181,8 @@ static bool json_equal(const sl_node *a, const sl_node *b, unsigned depth)
 	unsigned ta = jtype(a, &x), tb = jtype(b, &y);
 	if ((ta & ~J_INTEGER) != (tb & ~J_INTEGER) || depth > SL_SCHEMA_MAX_DEPTH)
 		return false;
-	a = sl_node_deref(a);
-	b = sl_node_deref(b);
+	a = deref(a);
+	b = deref(b);
 	switch (ta & ~J_INTEGER) {
 	case J_NULL: return true;
 	case J_BOOL: return sl_yaml_true(a) == sl_yaml_true(b);
@@ -193,10 +202,10 @@ static bool json_equal(const sl_node *a, const sl_node *b, unsigned depth)
 			return false;
 		for (size_t i = 0; i < sl_map_n(a); i++) {
 			const sl_pair *p = sl_map_pair(a, i);
-			const sl_node *k = sl_node_deref(p->key);
+			const sl_node *k = deref(p->key);
 			bool found = false;
 			for (size_t j = 0; j < sl_map_n(b) && !found; j++) {
-				const sl_node *kb = sl_node_deref(sl_map_pair(b, j)->key);
+				const sl_node *kb = deref(sl_map_pair(b, j)->key);
 				if (k->type == SL_NODE_SCALAR && kb->type == SL_NODE_SCALAR &&
 				    k->u.scalar.len == kb->u.scalar.len &&
 				    memcmp(k->u.scalar.s, kb->u.scalar.s, k->u.scalar.len) == 0) {
@@ -220,7 +229,7 @@ static const sl_node *member(const sl_node *m, const char *name, size_t len, boo
 	const sl_pair *pairs = sl_map_entries(m, &n);
 	for (size_t i = 0; i < n; i++) {
 		const sl_pair *p = &pairs[i];
-		const sl_node *k = sl_node_deref(p->key);
+		const sl_node *k = deref(p->key);
 		if (k && k->type == SL_NODE_SCALAR && k->u.scalar.len == len &&
 		    memcmp(k->u.scalar.s, name, len) == 0) {
 			*present = true;
@@ -228,6 +237,26 @@ static const sl_node *member(const sl_node *m, const char *name, size_t len, boo
 		}
 	}
 	return NULL;
+}
+
+/* A bit of 64 for the member name s[0..len), of its length and first and last bytes: a
+** member whose bit no property's name sets is named by no property (sub.prop_bits). */
+static unsigned name_bit(const char *s, size_t len)
+{
+	return len ? (unsigned)(len * 7 + (unsigned char)s[0] * 5 + (unsigned char)s[len - 1] * 2) & 63
+		   : 0;
+}
+
+/* json_equal(n, v) for v a string (sub.const_string, sub.enum_strings: known when compiled): a
+** scalar with other text is not equal whatever its type, so only one with the same text is typed. */
+static bool equal_string(const sl_node *n, const sl_node *v)
+{
+	const sl_node *d = deref(n);
+	if (d && d->type == SL_NODE_SCALAR &&
+	    (d->u.scalar.len != v->u.scalar.len ||
+	     (v->u.scalar.len && memcmp(d->u.scalar.s, v->u.scalar.s, v->u.scalar.len))))
+		return false;
+	return json_equal(n, v, 0);
 }
 
 /* The characters of s[0..n), counted up to more than most: a megabyte scalar aliased in
@@ -300,7 +329,7 @@ static sl_err want_pattern(struct cc *c, const sl_node *v, sl_pattern **out)
 {
 	if (!is_string(v))
 		return problem(c, v, false, "a pattern must be a string");
-	v = sl_node_deref(v);
+	v = deref(v);
 	char why[200];
 	sl_err err = sl_pattern_compile(c->s->arena, &c->s->codes, v->u.scalar.s, v->u.scalar.len,
 					out, why, sizeof why);
@@ -312,7 +341,7 @@ static sl_err want_pattern(struct cc *c, const sl_node *v, sl_pattern **out)
 static sl_err want_quantity(struct cc *c, const sl_node *key, const sl_node *v, sl_quantity *q,
 			    const char **src)
 {
-	v = sl_node_deref(v);
+	v = deref(v);
 	sl_quantity_status st;
 	if (!v || v->type != SL_NODE_SCALAR ||
 	    (st = sl_quantity_parse(v->u.scalar.s, v->u.scalar.len, q)) != SL_QUANTITY_OK)
@@ -324,7 +353,7 @@ static sl_err want_quantity(struct cc *c, const sl_node *key, const sl_node *v, 
 
 static sl_err want_list(struct cc *c, const sl_node *key, const sl_node *v, struct list *l)
 {
-	v = sl_node_deref(v);
+	v = deref(v);
 	if (!v || v->type != SL_NODE_SEQ || sl_seq_n(v) == 0)
 		return problem(c, v ? v : key, false, "%s must be a non-empty array of schemas",
 			       key->u.scalar.s);
@@ -341,7 +370,7 @@ static sl_err want_list(struct cc *c, const sl_node *key, const sl_node *v, stru
 
 static sl_err want_names(struct cc *c, const sl_node *key, const sl_node *v)
 {
-	v = sl_node_deref(v);
+	v = deref(v);
 	if (!v || v->type != SL_NODE_SEQ)
 		return problem(c, v ? v : key, false, "%s must be an array of strings", key->u.scalar.s);
 	for (size_t i = 0; i < sl_seq_n(v); i++)
@@ -396,7 +425,7 @@ static const sl_node *resolve_ref(const sl_node *root, const char *ref)
 		char seg[512];
 		size_t sl = decode_segment(p, len, seg, sizeof seg);
 		p += len;
-		n = sl_node_deref(n);
+		n = deref(n);
 		if (!n)
 			return NULL;
 		if (n->type == SL_NODE_MAP) {
@@ -434,7 +463,7 @@ static sl_err memo_add(sl_schema *s, const sl_node *n, struct sub *sub)
 static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, const sl_node *v)
 {
 	const char *kw = k->u.scalar.s;
-	const sl_node *dv = sl_node_deref(v);
+	const sl_node *dv = deref(v);
 	sl_err err = SL_OK;
 	if (strcmp(kw, "type") == 0) {
 		static const char *const names[] = {"null", "boolean", "number", "integer", "string",
@@ -443,7 +472,7 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 		for (size_t i = 0; i < n; i++) {
 			const sl_node *t = dv && dv->type == SL_NODE_SEQ ? sl_seq_item(dv, i) : dv;
 			size_t j = 0;
-			while (j < 7 && !(is_string(t) && strcmp(sl_node_deref(t)->u.scalar.s, names[j]) == 0))
+			while (j < 7 && !(is_string(t) && strcmp(deref(t)->u.scalar.s, names[j]) == 0))
 				j++;
 			if (j == 7)
 				return problem(c, t ? t : k, false, "type must be one of null, boolean, "
@@ -525,11 +554,11 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 			s->n_deps = 0;
 		for (size_t i = 0; i < n && !err; i++) {
 			const sl_pair *p = sl_map_pair(dv, i);
-			const sl_node *pk = sl_node_deref(p->key);
+			const sl_node *pk = deref(p->key);
 			if (!pk || pk->type != SL_NODE_SCALAR)
 				return problem(c, p->key, false, "%s: a key must be a string", kw);
 			struct sub *sub = NULL;
-			const sl_node *pv = sl_node_deref(p->value);
+			const sl_node *pv = deref(p->value);
 			if (deps && pv && pv->type == SL_NODE_SEQ) {
 				if (!(err = want_names(c, pk, pv)))
 					s->deps[s->n_deps++] = (struct dep){pk->u.scalar.s, pk->u.scalar.len,
@@ -588,7 +617,7 @@ static sl_err compile_keyword(struct cc *c, struct sub *s, const sl_node *k, con
 
 static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 {
-	const sl_node *d = sl_node_deref(n);
+	const sl_node *d = deref(n);
 	for (size_t i = 0; i < c->s->n_memo; i++)
 		if (c->s->memo[i].node == d) {
 			*out = c->s->memo[i].s;
@@ -615,7 +644,7 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 	const sl_node *ref = NULL;
 	for (size_t i = 0; i < sl_map_n(d); i++) {
 		const sl_pair *p = sl_map_pair(d, i);
-		const sl_node *k = sl_node_deref(p->key);
+		const sl_node *k = deref(p->key);
 		if (!k || k->type != SL_NODE_SCALAR)
 			return problem(c, p->key, false, "a schema keyword must be a string");
 		bool known = false;
@@ -630,7 +659,7 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 			ref = p->value;
 	}
 	if (ref) {   /* draft 7: the keywords beside $ref are ignored */
-		const sl_node *rv = sl_node_deref(ref);
+		const sl_node *rv = deref(ref);
 		if (!is_string(rv))
 			return problem(c, ref, false, "$ref must be a string");
 		if (rv->u.scalar.s[0] != '#')
@@ -643,7 +672,7 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 	}
 	for (size_t i = 0; i < sl_map_n(d); i++) {
 		const sl_pair *p = sl_map_pair(d, i);
-		if ((err = compile_keyword(c, s, sl_node_deref(p->key), p->value)))
+		if ((err = compile_keyword(c, s, deref(p->key), p->value)))
 			return err;
 	}
 	s->scalar_keywords = s->types || s->enum_ || s->const_ || s->min_len >= 0 ||
@@ -652,10 +681,17 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 	s->quantity_only = (s->has_qmin || s->has_qmax) && !s->types && !s->enum_ && !s->const_ &&
 			   s->min_len < 0 && s->max_len < 0 && !s->pattern && !s->has_min &&
 			   !s->has_max && !s->has_xmin && !s->has_xmax && !s->has_mult;
+	s->equality_only = (s->enum_ || s->const_) && !s->types && s->min_len < 0 && s->max_len < 0 &&
+			   !s->pattern && !s->has_min && !s->has_max && !s->has_xmin && !s->has_xmax &&
+			   !s->has_mult && !s->has_qmin && !s->has_qmax;
+	s->const_string = s->const_ && is_string(s->const_);
+	s->enum_strings = s->enum_ != NULL;
+	for (size_t i = 0; s->enum_ && i < sl_seq_n(s->enum_); i++)
+		s->enum_strings &= is_string(sl_seq_item(s->enum_, i));
 	s->per_member = s->property_names || s->n_props || s->n_pprops || s->additional_props;
 	s->props_only = !s->property_names && !s->n_pprops && !s->additional_props;
 	for (size_t i = 0; i < s->n_props; i++)
-		s->prop_lens |= 1ull << (s->props[i].len < 63 ? s->props[i].len : 63);
+		s->prop_bits |= 1ull << name_bit(s->props[i].name, s->props[i].len);
 	s->object_keywords = s->per_member || s->min_props >= 0 || s->max_props >= 0 || s->required ||
 			     s->n_deps;
 	s->array_keywords = s->min_items >= 0 || s->max_items >= 0 || s->unique || s->items ||
@@ -704,7 +740,7 @@ sl_err sl_schema_compile(const sl_node *root, sl_schema **out, sl_schema_problem
 		free(s);
 		return SL_ENOMEM;
 	}
-	s->root_node = sl_node_deref(root);
+	s->root_node = deref(root);
 	struct cc c = {s, pb};
 	sl_err err = compile(&c, root, &s->root);
 	if (!err)
@@ -788,7 +824,7 @@ static const char *what(struct vc *c, const sl_node *n)
 
 static const char *value_text(const sl_node *n)
 {
-	n = sl_node_deref(n);
+	n = deref(n);
 	return n && n->type == SL_NODE_SCALAR ? n->u.scalar.s : NULL;
 }
 
@@ -861,7 +897,7 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 	if (!ok && !rec)
 		return false;
 	for (size_t i = 0; s->required && i < sl_seq_n(s->required); i++) {
-		const sl_node *r = sl_node_deref(sl_seq_item(s->required, i));
+		const sl_node *r = deref(sl_seq_item(s->required, i));
 		bool present;
 		member(m, r->u.scalar.s, r->u.scalar.len, &present);
 		if (!present) {
@@ -881,7 +917,7 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 			ok = false;
 		} else if (dp->names) {
 			for (size_t j = 0; j < sl_seq_n(dp->names); j++) {
-				const sl_node *r = sl_node_deref(sl_seq_item(dp->names, j));
+				const sl_node *r = deref(sl_seq_item(dp->names, j));
 				bool there;
 				member(m, r->u.scalar.s, r->u.scalar.len, &there);
 				if (!there) {
@@ -894,24 +930,58 @@ static bool valid_object(struct vc *c, const struct sub *s, const sl_node *m, bo
 		if (!ok && !rec)
 			return false;
 	}
+	if (!s->per_member)
+		return ok;
 	const struct prop *props = s->props;
 	size_t n_props = s->n_props;
-	for (size_t i = 0; i < n && s->per_member; i++) {
+	if (s->props_only && n_props == 1) {   /* the common case: a path into the value */
+		size_t len = props->len;
+		for (size_t i = 0; i < n; i++) {
+			const sl_node *k = deref(pairs[i].key);
+			if (!k || k->type != SL_NODE_SCALAR || k->u.scalar.len != len ||
+			    (len && (k->u.scalar.s[0] != props->name[0] ||
+				     memcmp(props->name, k->u.scalar.s, len) != 0)))
+				continue;
+			if (!valid(c, props->s, pairs[i].value, rec, depth + 1)) {
+				ok = false;
+				if (!rec)
+					return false;
+			}
+		}
+		return ok;
+	}
+	uint64_t prop_bits = s->prop_bits;
+	if (s->props_only) {   /* only properties reads members: those whose bit some name sets */
+		for (size_t i = 0; i < n; i++) {
+			const sl_node *k = deref(pairs[i].key);
+			if (!k || k->type != SL_NODE_SCALAR ||
+			    !(prop_bits >> name_bit(k->u.scalar.s, k->u.scalar.len) & 1))
+				continue;
+			size_t len = k->u.scalar.len;
+			for (size_t j = 0; j < n_props; j++)
+				if (props[j].len == len && (!len || props[j].name[0] == k->u.scalar.s[0]) &&
+				    memcmp(props[j].name, k->u.scalar.s, len) == 0 &&
+				    !valid(c, props[j].s, pairs[i].value, rec, depth + 1))
+					ok = false;
+			if (!ok && !rec)
+				return false;
+		}
+		return ok;
+	}
+	for (size_t i = 0; i < n; i++) {   /* propertyNames, patternProperties, additionalProperties */
 		const sl_pair *p = &pairs[i];
-		const sl_node *k = p->key && p->key->type == SL_NODE_ALIAS ? sl_node_deref(p->key) : p->key;
+		const sl_node *k = deref(p->key);
 		if (!k || k->type != SL_NODE_SCALAR)
 			continue;
-		if (s->props_only &&
-		    !(s->prop_lens >> (k->u.scalar.len < 63 ? k->u.scalar.len : 63) & 1))
-			continue;   /* named by no property: nothing reads it */
+		size_t len = k->u.scalar.len;
+		bool named = n_props && (prop_bits >> name_bit(k->u.scalar.s, len) & 1);   /* by a property? */
 		if (s->property_names && !valid(c, s->property_names, k, rec, depth + 1)) {
 			ok = false;
 			if (!rec)
 				return false;
 		}
 		bool matched = false;
-		size_t len = k->u.scalar.len;
-		for (size_t j = 0; j < n_props; j++)
+		for (size_t j = 0; named && j < n_props; j++)
 			if (props[j].len == len && (!len || props[j].name[0] == k->u.scalar.s[0]) &&
 			    memcmp(props[j].name, k->u.scalar.s, len) == 0) {
 				matched = true;
@@ -1028,19 +1098,54 @@ static bool valid_string(struct vc *c, const struct sub *s, const sl_node *n, bo
 	return ok;
 }
 
+/* The quantities this thread parsed last, by their text (up to QUANTITY_MEMO_TEXT bytes): a
+** container's memory limit is read by each memory cap of the config, each its own rule, one
+** after another. A slot by the text's length and first and last bytes; len 0: empty. */
+#define QUANTITY_MEMO 8
+#define QUANTITY_MEMO_TEXT 24
+struct quantity_memo {
+	uint8_t len;                 /* the text's length + 1 */
+	char text[QUANTITY_MEMO_TEXT];
+	sl_quantity_status st;
+	sl_quantity q;
+};
+static _Thread_local struct quantity_memo quantity_memo[QUANTITY_MEMO];
+
+/* sl_quantity_parse(s, n): its status, and the quantity (OK only) in *q, which stays valid
+** until the thread's next call. */
+static sl_quantity_status parse_quantity(const char *s, size_t n, const sl_quantity **q)
+{
+	if (n >= QUANTITY_MEMO_TEXT) {
+		static _Thread_local sl_quantity long_q;
+		*q = &long_q;
+		return sl_quantity_parse(s, n, &long_q);
+	}
+	struct quantity_memo *m = &quantity_memo[(n + (n ? (unsigned char)s[0] + (unsigned char)s[n - 1]
+						       : 0)) % QUANTITY_MEMO];
+	*q = &m->q;
+	if (m->len == n + 1 && (!n || memcmp(m->text, s, n) == 0))
+		return m->st;
+	m->len = 0;   /* empty while it is rewritten */
+	m->st = sl_quantity_parse(s, n, &m->q);
+	if (n)
+		memcpy(m->text, s, n);
+	m->len = (uint8_t)(n + 1);
+	return m->st;
+}
+
 static bool valid_quantity(struct vc *c, const struct sub *s, const sl_node *n, bool rec)
 {
-	sl_quantity q;
-	if (sl_quantity_parse(n->u.scalar.s, n->u.scalar.len, &q) != SL_QUANTITY_OK) {
+	const sl_quantity *q;
+	if (parse_quantity(n->u.scalar.s, n->u.scalar.len, &q) != SL_QUANTITY_OK) {
 		fail(c, rec, n, false, "%s %s is not a Kubernetes quantity", what(c, n), short_text(c, n));
 		return false;
 	}
 	bool ok = true;
-	if (s->has_qmin && sl_quantity_cmp(&q, &s->qmin) < 0) {
+	if (s->has_qmin && sl_quantity_cmp(q, &s->qmin) < 0) {
 		fail(c, rec, n, false, "%s %s is less than %s", what(c, n), short_text(c, n), s->qmin_src);
 		ok = false;
 	}
-	if (s->has_qmax && sl_quantity_cmp(&q, &s->qmax) > 0) {
+	if (s->has_qmax && sl_quantity_cmp(q, &s->qmax) > 0) {
 		fail(c, rec, n, false, "%s %s is more than %s", what(c, n), short_text(c, n), s->qmax_src);
 		ok = false;
 	}
@@ -1077,7 +1182,7 @@ static bool valid_scalar(struct vc *c, const struct sub *s, const sl_node *n, un
 			 bool rec)
 {
 	bool ok = true;
-	const sl_node *d = sl_node_deref(n);
+	const sl_node *d = deref(n);
 	if (s->types && !(s->types & t)) {
 		const char *v = value_text(n);
 		fail(c, rec, n, false, "%s%s%s is %s, not %s", what(c, n), v ? " " : "",
@@ -1089,14 +1194,16 @@ static bool valid_scalar(struct vc *c, const struct sub *s, const sl_node *n, un
 	if (s->enum_) {
 		bool any = false;
 		for (size_t i = 0; i < sl_seq_n(s->enum_) && !any; i++)
-			any = json_equal(n, sl_seq_item(s->enum_, i), 0);
+			any = s->enum_strings ? equal_string(n, deref(sl_seq_item(s->enum_, i)))
+					      : json_equal(n, sl_seq_item(s->enum_, i), 0);
 		if (!any) {
 			fail(c, rec, n, false, "%s %s is not one of the allowed values", what(c, n),
 			     short_text(c, n));
 			ok = false;
 		}
 	}
-	if (s->const_ && !json_equal(n, s->const_, 0)) {
+	if (s->const_ && !(s->const_string ? equal_string(n, deref(s->const_))
+					    : json_equal(n, s->const_, 0))) {
 		fail(c, rec, n, false, "%s %s is not %s", what(c, n), short_text(c, n),
 		     short_text(c, s->const_));
 		ok = false;
@@ -1184,11 +1291,11 @@ static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
 		return valid_ref(c, s->ref, n, rec, depth);
 	bool ok = true;
 	double x = 0;
-	const sl_node *d = sl_node_deref(n);
+	const sl_node *d = deref(n);
 	/* a scalar's JSON type is worked out only for a keyword that reads it (0: not needed) */
 	unsigned t = !d ? J_NULL : d->type == SL_NODE_MAP ? J_OBJECT : d->type == SL_NODE_SEQ ? J_ARRAY
-		   : !s->scalar_keywords ? 0 : s->quantity_only && text_or_number(d) ? J_STRING
-		   : jtype(d, &x);
+		   : !s->scalar_keywords || s->equality_only ? 0
+		   : s->quantity_only && text_or_number(d) ? J_STRING : jtype(d, &x);
 	if (s->scalar_keywords && !valid_scalar(c, s, n, t, x, rec)) {
 		if (!rec)
 			return false;

@@ -35,9 +35,10 @@ sl_gpu_entries sl_gpu_container_entries(const sl_config *cfg, const sl_container
 const sl_pair *sl_gpu_entries_next(sl_gpu_entries *it)
 {
 	for (; it->list < 2; it->list++, it->i = 0) {
-		const sl_node *m = it->list == 0 ? it->c->limits : it->c->requests;
-		while (it->i < sl_map_n(m)) {
-			const sl_pair *p = sl_map_pair(m, it->i++);
+		size_t n;   /* the entries taken once per call, not per entry */
+		const sl_pair *pairs = sl_map_entries(it->list == 0 ? it->c->limits : it->c->requests, &n);
+		while (it->i < n) {
+			const sl_pair *p = &pairs[it->i++];
 			if (sl_config_is_gpu_resource(it->cfg, sl_scalar(p->key)) &&
 			    !sl_gpu_quantity_is_zero(p->value)) {
 				it->limit = it->list == 0;

@@ -79,7 +79,7 @@ struct sl_regex_budget *sl_ctx_regex_budget(sl_ctx *ctx);
 const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx);
 /* A slot that stays while one object is checked (NULL when the engine moves to the next one):
 ** what rules made at run time compute once per object and share (declared rules: the $unit
-** facts of its units), in the file's arena. */
+** facts of its units), in the file's arena. NULL when memory ran out. */
 void **sl_ctx_object_cache(sl_ctx *ctx);
 /* The source text of node n as written (quotes included), from whichever linted file holds it;
 ** an arena string. */
@@ -102,7 +102,7 @@ const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c);
 bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
 /* u merged over its template among the linted files (merge.h): iterate its effective
 ** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
-** accessors. */
+** accessors. Made once per unit of the object being checked, for every rule that asks. */
 sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u);
 /* u on every known node pool (placement.h), computed once per unit for all the rules that ask;
 ** NULL when there is nothing to judge: no pool is known, u is not scheduled (nodeName) or is a

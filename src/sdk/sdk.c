@@ -22,7 +22,29 @@ sl_arena *sl_ctx_arena(sl_ctx *ctx) { return ctx->file->arena; }
 struct sl_regex_budget *sl_ctx_regex_budget(sl_ctx *ctx) { return &ctx->eng->regex_budget; }
 const sl_source *sl_ctx_source(const sl_ctx *ctx) { return ctx->file->src; }
 long long sl_ctx_unit_gpus(sl_ctx *ctx, const sl_unit *u) { return sl_gpu_unit_count(sl_ctx_config(ctx), u); }
-void **sl_ctx_object_cache(sl_ctx *ctx) { return &ctx->object_cache; }
+
+/* What the SDK keeps while one object is checked, in the file's arena: ctx->object_cache, which
+** the engine empties at each object. The slot of sl_ctx_object_cache, and each unit of obj
+** merged over its template (sl_ctx_merged: asked for one unit by several built-in rules and the
+** declared ones). */
+struct object_memo {
+	void *slot;
+	const sl_object *obj;   /* whose units merged holds (sl_engine_waits moves ctx->obj alone) */
+	sl_merged *merged;      /* per unit of obj; .unit NULL until made */
+};
+
+static struct object_memo *object_memo(sl_ctx *ctx)
+{
+	if (!ctx->object_cache)
+		ctx->object_cache = sl_arena_zalloc(ctx->file->arena, sizeof(struct object_memo));
+	return ctx->object_cache;
+}
+
+void **sl_ctx_object_cache(sl_ctx *ctx)
+{
+	struct object_memo *m = object_memo(ctx);
+	return m ? &m->slot : NULL;
+}
 const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx) { return sl_registry_at((size_t)ctx->rule_index)->rule; }
 
 const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
@@ -100,7 +122,20 @@ bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
 
 sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
 {
-	return sl_merge_unit(ctx->index, u);
+	const sl_object *o = ctx->obj;
+	struct object_memo *m = o && u >= o->units && u < o->units + o->n_units ? object_memo(ctx) : NULL;
+	if (m && m->obj != o) {
+		m->obj = o;
+		m->merged = NULL;
+	}
+	if (m && !m->merged)
+		m->merged = sl_arena_zalloc(ctx->file->arena, o->n_units * sizeof *m->merged);
+	if (!m || !m->merged)   /* another object's unit, or out of memory: merged afresh */
+		return sl_merge_unit(ctx->index, u);
+	sl_merged *e = &m->merged[u - o->units];
+	if (!e->unit)
+		*e = sl_merge_unit(ctx->index, u);
+	return *e;
 }
 
 /* --- reporting: findings, notes, severity ----------------------------------------------------- */

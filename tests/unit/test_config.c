@@ -1084,3 +1084,40 @@ Test(config, per_file_ignores)
 		"testdata/config/bad_per_file_ignores_type.yaml:3:16: error: wrong type for "
 		"per-file-ignores.legacy/**: expected a list of rules or categories");
 }
+
+/* The reference for sl_config_is_gpu_resource: an entry equal to name, or ending in '*' and a
+** prefix of it (values.c skips an entry whose first byte differs: the same answers). */
+static bool listed_slowly(const char *const *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(v[i]);
+		if (len && v[i][len - 1] == '*' ? strncmp(name, v[i], len - 1) == 0
+						 : strcmp(name, v[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+Test(config, gpu_resources_are_matched_as_entries_and_prefixes)
+{
+	static const char *const lists[][4] = {
+		{"nvidia.com/gpu", "nvidia.com/mig-*", "amd.com/gpu", NULL},
+		{"*", NULL}, {"", "g*", NULL}, {"gpu", "gp", "*x", NULL}, {NULL},
+	};
+	static const char *const names[] = {
+		"", "cpu", "memory", "g", "gp", "gpu", "gpux", "x", "*x", "*", "nvidia.com/gpu",
+		"nvidia.com/gpus", "nvidia.com/mig-", "nvidia.com/mig-1g.5gb", "nvidia.com/mig",
+		"amd.com/gpu", "Amd.com/gpu",
+	};
+	for (size_t l = 0; l < sizeof lists / sizeof lists[0]; l++) {
+		size_t n = 0;
+		while (n < 4 && lists[l][n])
+			n++;
+		sl_config cfg;
+		memset(&cfg, 0, sizeof cfg);
+		cfg.cluster.gpu_resources = (sl_strlist){.v = lists[l], .n = n};
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			cr_expect_eq(sl_config_is_gpu_resource(&cfg, names[i]),
+				     listed_slowly(lists[l], n, names[i]), "list %zu, \"%s\"", l, names[i]);
+	}
+}

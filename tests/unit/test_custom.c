@@ -110,6 +110,20 @@ static void project(const char *name)
 	project_at(dir, name);
 }
 
+/* The declared rules' findings of testdata/custom/<name>/ under its config are exactly want. */
+static void expect_findings(const char *name, const char *want)
+{
+	char config[256], dir[256];
+	snprintf(dir, sizeof dir, DIR_ "/%s", name);
+	snprintf(config, sizeof config, "%s/.schedlint.yaml", dir);
+	sl_run *run = lint(config, NULL, 0, NULL, 0, dir);
+	strcat(dir, "/");
+	char *got = custom_findings(run, dir);
+	cr_assert_str_eq(got, want, "%s", name);
+	free(got);
+	sl_run_free(run);
+}
+
 Test(custom, declared_rules_report_exactly_the_expected_findings)
 {
 	project("placement");
@@ -317,15 +331,25 @@ Test(custom, a_fact_is_made_when_a_rule_first_reads_it)
 	/* $unit's costly facts are made only for a rule whose schema may read them: the first
 	** rule reads gpus alone, the next ones must still see requestsGpu, the priority and the
 	** replicas as they are, and a pattern over the names reads every fact */
-	sl_run *run = lint(DIR_ "/lazy-facts/.schedlint.yaml", NULL, 0, NULL, 0, DIR_ "/lazy-facts");
-	char *got = custom_findings(run, DIR_ "/lazy-facts/");
-	cr_assert_str_eq(got,
-			 "isvc.yaml:12:3: warning: a pattern over the facts' names reads every fact: "
-			 "requestsGpu true is not false [lazy/any-fact]\n"
-			 "isvc.yaml:12:3: warning: reads requestsGpu after a rule that did not: "
-			 "requestsGpu true is not false [lazy/no-gpu]\n"
-			 "isvc.yaml:12:3: warning: reads the priority and the replicas: class \"batch\" "
-			 "is not \"serving\" [lazy/priority]\n");
-	free(got);
-	sl_run_free(run);
+	expect_findings("lazy-facts",
+			"isvc.yaml:12:3: warning: a pattern over the facts' names reads every fact: "
+			"requestsGpu true is not false [lazy/any-fact]\n"
+			"isvc.yaml:12:3: warning: reads requestsGpu after a rule that did not: "
+			"requestsGpu true is not false [lazy/no-gpu]\n"
+			"isvc.yaml:12:3: warning: reads the priority and the replicas: class \"batch\" "
+			"is not \"serving\" [lazy/priority]\n");
+}
+
+Test(custom, kinds_select_by_name_where_two_names_are_one_kind)
+{
+	/* the engine calls a rule with kinds: only for those kinds (by id: "List" and "NodeList"
+	** are one), the rule then compares the name: each List rule fires on its own object, the
+	** Deployment rule on the Deployment's unit and not on the StatefulSet's */
+	expect_findings("kinds",
+			"lists.yaml:1:1: warning: a List names its owner: the value lacks owner "
+			"[kinds/list]\n"
+			"lists.yaml:5:1: warning: a NodeList names its owner: the value lacks owner "
+			"[kinds/node-list]\n"
+			"lists.yaml:18:5: warning: a Deployment's unit has a priority class: spec lacks "
+			"priorityClassName [kinds/unit-of-a-deployment]\n");
 }

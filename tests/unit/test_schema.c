@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "extend/schema.h"
+#include "k8s/quantity.h"
 #include "util/regex.h"
 
 #ifndef SUITE_DIR
@@ -372,4 +373,143 @@ Test(schema, ordinary_matches_do_not_spend_the_budget_of_a_large_run)
 	cr_expect(!sl_regex_budget_spent(&granted));
 	pcre2_match_data_free(md);
 	pcre2_code_free(code);
+}
+
+/* --- the shortcuts: each gives the answer of the path it saves ---------------------------- */
+
+/* Validates data against the compiled s: 1 valid, 0 not. */
+static int check(const sl_schema *s, const char *data)
+{
+	struct doc d;
+	const sl_node *n = parse(&d, data);
+	sl_arena *a = sl_arena_new();
+	sl_schema_failure f;
+	int rc = sl_schema_validate(s, n, a, &f);
+	sl_arena_free(a);
+	drop(&d);
+	return rc;
+}
+
+static sl_schema *compiled(struct doc *d, const char *schema)
+{
+	sl_schema *s = NULL;
+	sl_schema_problem pb;
+	cr_assert_eq(sl_schema_compile(parse(d, schema), &s, &pb), SL_OK, "%s: %s", schema, pb.message);
+	return s;
+}
+
+Test(schema, a_member_is_read_by_each_property_that_names_it)
+{
+	/* properties skips a member by a bit of its name's length and first and last bytes: every
+	** name of up to three bytes of "ab$" against properties that are false (so a member they
+	** name fails) must fail exactly when one names it, whatever bits the names share */
+	static const char *const sets[] = {"aab", "abb", "a", "b$a", "", "$"};
+	static const char *const alpha = "ab$";
+	char names[40][4];
+	size_t n = 0;
+	for (size_t len = 0, count = 1; len <= 3; len++, count *= 3)
+		for (size_t x = 0; x < count; x++) {   /* the count = 3^len names of length len */
+			size_t v = x;
+			for (size_t i = 0; i < len; i++, v /= 3)
+				names[n][i] = alpha[v % 3];
+			names[n++][len] = '\0';
+		}
+	cr_assert_eq(n, 40);
+	for (size_t k = 1; k <= sizeof sets / sizeof sets[0]; k++) {
+		/* properties: the first k names of sets; and with additionalProperties: true, which
+		** reads every member (the general loop) */
+		for (int general = 0; general < 2; general++) {
+			char schema[256] = "properties: {";
+			for (size_t i = 0; i < k; i++)
+				snprintf(schema + strlen(schema), sizeof schema - strlen(schema), "%s\"%s\": false",
+					 i ? ", " : "", sets[i]);
+			snprintf(schema + strlen(schema), sizeof schema - strlen(schema), "}%s\n",
+				 general ? "\nadditionalProperties: true" : "");
+			struct doc sd;
+			sl_schema *s = compiled(&sd, schema);
+			for (size_t i = 0; i < n; i++) {
+				bool named = false;
+				for (size_t j = 0; j < k; j++)
+					named |= strcmp(names[i], sets[j]) == 0;
+				char data[64];
+				snprintf(data, sizeof data, "{x: 1, \"%s\": 1, y: 2}\n", names[i]);
+				cr_expect_eq(check(s, data), named ? 0 : 1, "%s on %s", schema, data);
+			}
+			sl_schema_free(s);
+			drop(&sd);
+		}
+	}
+}
+
+Test(schema, a_string_const_or_enum_is_equal_only_to_a_string_of_its_text)
+{
+	/* const and an enum of strings compare the text before typing the value; an enum with a
+	** number in it takes the general path: both must agree on every value */
+	static const char *const values[] = {
+		"\"3\"", "3", "'3'", "yes", "'yes'", "true", "\"true\"", "null", "\"\"", "''", "~",
+		"dedicated", "dedicated2", "\"dedicated\"", "[dedicated]", "{a: dedicated}", "3.0",
+	};
+	static const char *const texts[] = {"\"3\"", "\"yes\"", "\"true\"", "\"\"", "dedicated",
+					    "\"null\""};
+	for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+		char fast_c[64], fast_e[64], slow[64];
+		snprintf(fast_c, sizeof fast_c, "const: %s\n", texts[t]);
+		snprintf(fast_e, sizeof fast_e, "enum: [\"zz\", %s]\n", texts[t]);
+		snprintf(slow, sizeof slow, "enum: [%s, 98765]\n", texts[t]);
+		struct doc d1, d2, d3;
+		sl_schema *c = compiled(&d1, fast_c), *e = compiled(&d2, fast_e), *g = compiled(&d3, slow);
+		for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+			char data[64];
+			snprintf(data, sizeof data, "%s\n", values[v]);
+			int want = check(g, data);
+			cr_expect_eq(check(c, data), want, "%s against %s", values[v], fast_c);
+			cr_expect_eq(check(e, data), want, "%s against %s", values[v], fast_e);
+		}
+		sl_schema_free(c);
+		sl_schema_free(e);
+		sl_schema_free(g);
+		drop(&d1);
+		drop(&d2);
+		drop(&d3);
+	}
+	/* and what the general path says, to be sure it is not trivially one answer */
+	struct doc d;
+	sl_schema *s = compiled(&d, "const: \"3\"\n");
+	cr_expect_eq(check(s, "\"3\"\n"), 1);
+	cr_expect_eq(check(s, "3\n"), 0);
+	sl_schema_free(s);
+	drop(&d);
+}
+
+Test(schema, a_quantity_parsed_before_gives_the_same_answer)
+{
+	/* each thread keeps the quantities it parsed last by their text: values that share a slot
+	** ("1Gi", "1Mi"), one too long to keep, one that is no quantity, checked in turns against
+	** two caps must each give what parsing it afresh gives */
+	static const char *const values[] = {
+		"1Gi", "1Mi", "3Gi", "2Gi", "2049Mi", "2048Mi", "abc", "1e9", "0.5Gi", "9Gi", "1G",
+		"0000000000000000000000000000001Gi", "0000000000000000000000000000009Gi", "\"\"", "1Ki",
+		"2147483648", "2147483649",
+	};
+	const size_t n = sizeof values / sizeof values[0];
+	struct doc d1, d2;
+	sl_schema *max = compiled(&d1, "quantityMaximum: 2Gi\n");
+	sl_schema *min = compiled(&d2, "quantityMinimum: 2Gi\n");
+	sl_quantity cap;
+	cr_assert_eq(sl_quantity_parse("2Gi", 3, &cap), SL_QUANTITY_OK);
+	for (size_t round = 0; round < 3; round++)
+		for (size_t i = 0; i < n; i++) {
+			const char *v = values[(i * (round + 1) + round) % n];
+			const char *text = strcmp(v, "\"\"") == 0 ? "" : v;
+			sl_quantity q;
+			bool ok = sl_quantity_parse(text, strlen(text), &q) == SL_QUANTITY_OK;
+			char data[64];
+			snprintf(data, sizeof data, "%s\n", v);
+			cr_expect_eq(check(max, data), ok && sl_quantity_cmp(&q, &cap) <= 0, "%s <= 2Gi", v);
+			cr_expect_eq(check(min, data), ok && sl_quantity_cmp(&q, &cap) >= 0, "%s >= 2Gi", v);
+		}
+	sl_schema_free(max);
+	sl_schema_free(min);
+	drop(&d1);
+	drop(&d2);
 }
