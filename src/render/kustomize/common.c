@@ -298,22 +298,34 @@ static bool parse_file(sl_kustomize *k, struct kfile *f)
 		return false;
 	struct syntax_note note = {k->a, f, false};
 	f->dropped = false;
+	/* the sweep looks at it (out of memory: it stays to the end, as a kustomization does) */
+	if (sl_kustomize__room(&k->fresh, k->n_fresh, &k->cap_fresh, sizeof *k->fresh))
+		k->fresh[k->n_fresh++] = f;
 	return sl_tree_parse(f->src, f->a, &f->tree, note_syntax, &note) == SL_OK && !note.oom;
+}
+
+/* Makes f the file of path too (k->files_by_path); false when out of memory. */
+static bool known_as(sl_kustomize *k, const char *path, struct kfile *f)
+{
+	bool found;
+	sl_strmap_slot *sl = sl_strmap_put_copy(&k->files_by_path, path, strlen(path), &found);
+	if (sl)
+		sl->val = f;
+	return sl != NULL;
 }
 
 /* f, read ahead under its real path, named path as the builds would have named it (NULL when
 ** out of memory). */
-static struct kfile *rename_file(struct kfile *f, const char *path, uint64_t h)
+static struct kfile *rename_file(sl_kustomize *k, struct kfile *f, const char *path)
 {
 	char *p = sl_xstrdup(path), *sp = sl_xstrdup(path);
-	if (!p || !sp) {
+	if (!p || !sp || !known_as(k, path, f)) {
 		free(p);
 		free(sp);
 		return NULL;
 	}
 	free(f->path);
 	f->path = p;
-	f->hash = h;
 	if (f->src) {
 		free(f->src->path);
 		f->src->path = sp;
@@ -326,36 +338,40 @@ static struct kfile *rename_file(struct kfile *f, const char *path, uint64_t h)
 
 static struct kfile *load_(sl_kustomize *k, const char *path)
 {
-	uint64_t h = sl_hash_bytes(SL_HASH_INIT, path, strlen(path));
-	for (size_t i = 0; i < k->n_files; i++)   /* by the path first: no realpath for a file met again */
-		if (k->files[i]->hash == h && k->files[i]->path && strcmp(k->files[i]->path, path) == 0) {
-			k->files[i]->provisional = false;
-			return k->files[i];
-		}
+	/* by the path first: no realpath for a file met again */
+	sl_strmap_slot *sl = sl_strmap_get(&k->files_by_path, path, strlen(path));
+	if (sl) {
+		struct kfile *f = sl->val;
+		f->provisional = false;
+		return f;
+	}
 	char *real = sl_kustomize__real_of(k, path);
-	uint64_t rh = real ? sl_hash_bytes(SL_HASH_INIT, real, strlen(real)) : 0;
-	for (size_t i = 0; real && i < k->n_files; i++)
-		if (k->files[i]->real_hash == rh && strcmp(k->files[i]->real, real) == 0) {
-			free(real);
-			return k->files[i]->provisional ? rename_file(k->files[i], path, h)
-							 : k->files[i];
-		}
+	sl = real ? sl_strmap_get(&k->files_by_real, real, strlen(real)) : NULL;
+	if (sl) {
+		struct kfile *f = sl->val;
+		free(real);
+		if (f->provisional)
+			return rename_file(k, f, path);
+		return known_as(k, path, f) ? f : NULL;
+	}
 	struct kfile *f = sl_xcalloc(1, sizeof *f);
-	struct kfile **nv = f ? sl_xrealloc(k->files, (k->n_files + 1) * sizeof *nv) : NULL;
-	if (!nv) {
+	if (!f || !sl_kustomize__room(&k->files, k->n_files, &k->cap_files, sizeof *k->files)) {
 		free(f);
 		free(real);
 		return NULL;
 	}
-	k->files = nv;
 	k->files[k->n_files++] = f;
 	f->real = real ? real : sl_xstrdup(path);
 	f->path = sl_xstrdup(path);
-	f->hash = h;
-	f->real_hash = rh;
 	f->last_user = SIZE_MAX;
-	if (!f->real || !f->path)
+	if (!f->real || !f->path || !known_as(k, path, f))
 		return NULL;
+	if (real) {
+		bool found;
+		if (!(sl = sl_strmap_put_copy(&k->files_by_real, real, strlen(real), &found)))
+			return NULL;
+		sl->val = f;
+	}
 	if (!real || sl_source_read_file(path, path, &f->src) != SL_OK) {
 		sl_source_free(f->src);
 		f->src = NULL;

@@ -44,7 +44,6 @@
 #include "yaml/yaml_tree.h"
 
 struct kfile {
-	uint64_t hash, real_hash;   /* of path and real, to find it fast */
 	char *path;          /* as first asked for */
 	char *real;          /* its real path */
 	sl_source *src;      /* NULL when it cannot be read */
@@ -56,6 +55,7 @@ struct kfile {
 			     ** it may lie under; SIZE_MAX: not known yet */
 	bool dropped;        /* its tree was let go (and its text and line index: src->data
 			     ** NULL; read again when a build or a finding's position needs them) */
+	bool directive;      /* holds "schedlint:": its tree stays (a suppression's file) */
 	bool provisional;    /* read by the plan's look ahead (plan.c's note_reach) under its real
 			     ** path: the first to ask for it names it (path, src->path) */
 	const char *syntax;  /* its first YAML syntax error (in the plan's arena), NULL: none */
@@ -190,7 +190,16 @@ struct sl_kustomize {
 	pthread_mutex_t lock;   /* recursive: the files and the memos, shared by the builds */
 	size_t next;         /* the next build a thread takes (under lock) */
 	struct kfile **files;
-	size_t n_files;
+	size_t n_files, cap_files;
+	sl_strmap files_by_path;   /* the files read, by each path they were asked by and by their */
+	sl_strmap files_by_real;   /* real path (keys owned): a load finds a file without a scan */
+	struct kfile **fresh;      /* the files (re)parsed since the last sweep (plan.c) */
+	size_t n_fresh, cap_fresh;
+	struct kbucket {
+		struct kfile **v;
+		size_t n, cap;
+	} *by_last_user;   /* n_builds + 1: the files parsed whose last user (kfile's) is i, let go
+			   ** once the builds up to it are finished (plan.c's sweep) */
 	char **consumed;     /* sorted real paths */
 	size_t n_consumed, cap_consumed;
 	sl_kustomize_build **builds;

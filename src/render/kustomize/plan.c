@@ -243,33 +243,15 @@ static size_t last_user(sl_kustomize *k, struct kfile *f)
 	return f->last_user = u;
 }
 
-static void let_go(struct kfile *f);
-
-/* Build b is finished: its files unpinned, and the trees no build left reads let go (under
-** lock). */
-static void sweep(sl_kustomize *k, sl_kustomize_build *b)
-{
-	b->done = true;
-	for (size_t i = 0; i < b->n_pinned; i++)
-		b->pinned[i]->pins--;
-	free(b->pinned);
-	b->pinned = NULL;
-	b->n_pinned = b->cap_pinned = 0;
-	while (k->unfinished < k->n_builds && k->builds[k->unfinished]->done)
-		k->unfinished++;
-	for (size_t i = 0; i < k->n_files; i++) {
-		struct kfile *f = k->files[i];
-		if (f->a && !f->pins && last_user(k, f) <= k->unfinished &&
-		    !sl_kustomize_is_file(f->real) && !sl_kustomize_is_file(f->path))
-			let_go(f);
-	}
-}
-
 /* Lets f's tree, text and line index go, unless it holds a suppression directive (under lock). */
 static void let_go(struct kfile *f)
 {
-	if (!f->a || memmem(f->src->data, f->src->len, "schedlint:", 10))
+	if (!f->a || f->directive)
 		return;
+	if (memmem(f->src->data, f->src->len, "schedlint:", 10)) {
+		f->directive = true;   /* looked for once: it stays */
+		return;
+	}
 	sl_arena_free(f->a);
 	f->a = NULL;
 	memset(&f->tree, 0, sizeof f->tree);
@@ -281,6 +263,52 @@ static void let_go(struct kfile *f)
 	f->src->line_start = NULL;
 	f->src->line_ascii = NULL;
 	f->src->n_lines = 0;
+}
+
+/* f let go when no build left reads it: none under way pinned it, and every build up to its
+** last user is finished (under lock). */
+static void consider(sl_kustomize *k, struct kfile *f)
+{
+	if (f->a && !f->pins && last_user(k, f) <= k->unfinished &&
+	    !sl_kustomize_is_file(f->real) && !sl_kustomize_is_file(f->path))
+		let_go(f);
+}
+
+/* Build b is finished: its files unpinned, and the trees no build left reads let go (under
+** lock). Each file is looked at when it is parsed, when the builds up to its last user are
+** finished (k->by_last_user) and when a build that pinned it finishes: the sweeps of a plan
+** cost its files and pins, not its files times its builds. */
+static void sweep(sl_kustomize *k, sl_kustomize_build *b)
+{
+	b->done = true;
+	size_t from = k->unfinished;
+	while (k->unfinished < k->n_builds && k->builds[k->unfinished]->done)
+		k->unfinished++;
+	if (!k->by_last_user)
+		k->by_last_user = sl_xcalloc(k->n_builds + 1, sizeof *k->by_last_user);
+	for (size_t i = 0; i < k->n_fresh; i++) {
+		struct kfile *f = k->fresh[i];
+		size_t u = last_user(k, f);
+		struct kbucket *q = k->by_last_user && u <= k->n_builds ? &k->by_last_user[u] : NULL;
+		if (u <= k->unfinished)
+			consider(k, f);
+		else if (q && sl_kustomize__room(&q->v, q->n, &q->cap, sizeof *q->v))
+			q->v[q->n++] = f;   /* out of memory: it stays to the end */
+	}
+	k->n_fresh = 0;
+	for (size_t u = from + 1; k->by_last_user && u <= k->unfinished; u++) {
+		struct kbucket *q = &k->by_last_user[u];
+		for (size_t i = 0; i < q->n; i++)
+			consider(k, q->v[i]);
+		free(q->v);
+		*q = (struct kbucket){0};
+	}
+	for (size_t i = 0; i < b->n_pinned; i++)
+		if (--b->pinned[i]->pins == 0)
+			consider(k, b->pinned[i]);
+	free(b->pinned);
+	b->pinned = NULL;
+	b->n_pinned = b->cap_pinned = 0;
 }
 
 /* --- a build's text and spans until the run lints it ----------------------------------------
@@ -732,6 +760,16 @@ void sl_kustomize_free(sl_kustomize *k)
 	for (size_t i = 0; i < k->reach.cap; i++)
 		free((char *)k->reach.v[i].key);
 	sl_strmap_free(&k->reach);
+	for (size_t i = 0; i < k->files_by_path.cap; i++)
+		free((char *)k->files_by_path.v[i].key);
+	sl_strmap_free(&k->files_by_path);
+	for (size_t i = 0; i < k->files_by_real.cap; i++)
+		free((char *)k->files_by_real.v[i].key);
+	sl_strmap_free(&k->files_by_real);
+	free(k->fresh);
+	for (size_t i = 0; k->by_last_user && i <= k->n_builds; i++)
+		free(k->by_last_user[i].v);
+	free(k->by_last_user);
 	for (size_t i = 0; i < k->n_files; i++) {
 		sl_arena_free(k->files[i]->a);
 		free(k->files[i]->real);
