@@ -449,11 +449,25 @@ bool sl_kustomize__fs_matches(const struct sl_kustomize__fs *fs, const sl_knode 
 	const char *kind = sl_knode_str(obj, "kind");
 	if (fs->kind && *fs->kind && (!kind || strcmp(fs->kind, kind)))
 		return false;
-	char g[256];
-	const char *v;
-	sl_kustomize__group_version(obj, g, sizeof g, &v);
-	return (!fs->group || !*fs->group || strcmp(fs->group, g) == 0) &&
-	       (!fs->version || !*fs->version || strcmp(fs->version, v) == 0);
+	struct sl_kustomize__gvk g;
+	sl_kustomize__gvk_of(obj, &g);
+	return sl_kustomize__fs_matches_gvk(fs, &g);
+}
+
+void sl_kustomize__gvk_of(const sl_knode *obj, struct sl_kustomize__gvk *out)
+{
+	out->kind = sl_knode_str(obj, "kind");
+	sl_kustomize__group_version(obj, out->group, sizeof out->group, &out->version);
+}
+
+/* sl_kustomize__fs_matches with obj's kind, group and version taken already. */
+bool sl_kustomize__fs_matches_gvk(const struct sl_kustomize__fs *fs,
+				  const struct sl_kustomize__gvk *obj)
+{
+	if (fs->kind && *fs->kind && (!obj->kind || strcmp(fs->kind, obj->kind)))
+		return false;
+	return (!fs->group || !*fs->group || strcmp(fs->group, obj->group) == 0) &&
+	       (!fs->version || !*fs->version || strcmp(fs->version, obj->version) == 0);
 }
 
 /* The next segment of a field spec's path at *p (a "\/" is a slash within it) into seg; false

@@ -317,6 +317,15 @@ bool sl_kustomize__cfg_merge(struct sl_kustomize__cfg *into, const struct sl_kus
 bool sl_kustomize__cfg_read(struct ctx *c, const sl_knode *doc, const sl_knode *at,
 			    struct sl_kustomize__cfg *into);
 bool sl_kustomize__fs_matches(const struct sl_kustomize__fs *fs, const sl_knode *obj);
+/* An object's kind, group and version, taken once for the many field specs matched with it. */
+struct sl_kustomize__gvk {
+	const char *kind;    /* NULL: none */
+	char group[256];
+	const char *version;
+};
+void sl_kustomize__gvk_of(const sl_knode *obj, struct sl_kustomize__gvk *out);
+bool sl_kustomize__fs_matches_gvk(const struct sl_kustomize__fs *fs,
+				  const struct sl_kustomize__gvk *obj);
 /* False (a kustomize-invalid finding at n) when field spec n's path has more than SL_MAX_DEPTH
 ** fields: made where missing, it would nest objects past the parser's limit. */
 bool sl_kustomize__fs_short(struct ctx *c, const sl_knode *n, const char *path);

@@ -319,6 +319,8 @@ bool sl_kustomize__fix_refs(struct ctx *c, struct acc *acc)
 		return false;
 	for (size_t i = 0; i < acc->n && !f.failed; i++) {
 		const sl_knode *r = acc->v[i].obj;
+		struct sl_kustomize__gvk gvk;   /* the field specs below never set these */
+		sl_kustomize__gvk_of(r, &gvk);
 		f.referrer = i;
 		bool all = cluster_scoped(r);
 		const char *ens = ens_of(r);
@@ -339,7 +341,7 @@ bool sl_kustomize__fix_refs(struct ctx *c, struct acc *acc)
 			for (size_t s = 0; s < f.target->fs.n && !f.failed; s++) {
 				f.fs = &f.target->fs.v[s];
 				struct sl_kustomize__fswalk w = {c->a, f.fs, -1, r, set, &f, NULL};
-				if (!sl_kustomize__fs_matches(f.fs, r))
+				if (!sl_kustomize__fs_matches_gvk(f.fs, &gvk))
 					continue;
 				if (!sl_kustomize__fs_walk(&w, acc->v[i].obj) && !w.error)
 					return false;

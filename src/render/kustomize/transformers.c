@@ -109,8 +109,10 @@ static bool kind_in(const char *kinds, const char *kind)
 static bool set_specs(sl_arena *a, sl_knode *obj, const struct sl_kustomize__fslist *l,
 		      const sl_knode *pairs)
 {
+	struct sl_kustomize__gvk gvk;   /* labels never set these */
+	sl_kustomize__gvk_of(obj, &gvk);
 	for (size_t f = 0; f < l->n; f++) {
-		if (!sl_kustomize__fs_matches(&l->v[f], obj))
+		if (!sl_kustomize__fs_matches_gvk(&l->v[f], &gvk))
 			continue;
 		for (size_t p = 0; p < pairs->n; p++)
 			if (!set_path(a, obj, l->v[f].path, pairs->k[p]->s, pairs->v[p], l->v[f].create))
