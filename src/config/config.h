@@ -12,6 +12,7 @@
 #include "schedlint/finding.h"
 #include "config/types.h"
 #include "fs/walk.h"
+#include "util/strmap.h"
 
 struct sl_rule_setting {
 	const char *id;          /* rule id or category */
@@ -106,6 +107,11 @@ sl_err sl_config_exclude_globs(const sl_config *cfg, sl_globs **out, char **erro
 ** of the one it is started from, and a run over a directory outside any reads no more of it);
 ** SL_ENOMEM. */
 sl_err sl_config_project_root(const char *start, char **out);
+/* sl_config_project_root of real directory dir, memoised by directory in memo (its keys and values
+** the caller's to free; values NULL: no project): a directory that holds no .git, HEAD or
+** .schedlint.yaml, on its parent's file system, has its parent's answer, so the directories of
+** many kustomizations under one parent cost a few stat calls each, not a walk up each. */
+sl_err sl_config_project_root_memo(const char *dir, sl_strmap *memo, char **out);
 /* The text of the k-th file of cfg's extend: chain (0: its own file) as it was loaded, *len
 ** bytes; NULL for the defaults or past the chain's end. */
 const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len);

@@ -79,3 +79,51 @@ sl_err sl_config_project_root(const char *start, char **out)
 	sl_path_find_upward(start, note_config, NULL, out, &oom);
 	return oom ? SL_ENOMEM : *out ? SL_OK : SL_ENOTFOUND;
 }
+
+/* True when dir holds an entry name of any kind (a dangling symlink too), or when unsure. */
+static bool holds_any(const char *dir, const char *name)
+{
+	char *p = sl_path_join(dir, name);
+	struct stat st;
+	bool held = !p || lstat(p, &st) == 0 || errno != ENOENT;
+	free(p);
+	return held;
+}
+
+sl_err sl_config_project_root_memo(const char *dir, sl_strmap *memo, char **out)
+{
+	*out = NULL;
+	sl_strmap_slot *sl = sl_strmap_get(memo, dir, strlen(dir));
+	if (sl) {
+		if (!sl->val)
+			return SL_ENOTFOUND;
+		return (*out = sl_xstrdup(sl->val)) ? SL_OK : SL_ENOMEM;
+	}
+	/* both walks up (the repository's, then the outermost config's) go on from dir to its
+	** parent unchanged when dir holds none of what they look for and the parent is on the same
+	** file system (the repository's walk stops at a boundary) */
+	char *parent = sl_path_dir(dir);
+	if (!parent)
+		return SL_ENOMEM;
+	struct stat sd, sp;
+	sl_err err;
+	if (dir[0] == '/' && strcmp(parent, dir) != 0 && !holds_any(dir, ".git") &&
+	    !holds_any(dir, "HEAD") && !holds_any(dir, CONFIG_NAME) && stat(dir, &sd) == 0 &&
+	    stat(parent, &sp) == 0 && sd.st_dev == sp.st_dev)
+		err = sl_config_project_root_memo(parent, memo, out);
+	else
+		err = sl_config_project_root(dir, out);
+	free(parent);
+	if (err != SL_OK && err != SL_ENOTFOUND)
+		return err;
+	bool found;
+	char *val = *out ? sl_xstrdup(*out) : NULL;
+	if ((*out && !val) || !(sl = sl_strmap_put_copy(memo, dir, strlen(dir), &found))) {
+		free(val);
+		free(*out);
+		*out = NULL;
+		return SL_ENOMEM;
+	}
+	sl->val = val;
+	return err;
+}

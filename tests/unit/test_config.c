@@ -1121,3 +1121,52 @@ Test(config, gpu_resources_are_matched_as_entries_and_prefixes)
 				     listed_slowly(lists[l], n, names[i]), "list %zu, \"%s\"", l, names[i]);
 	}
 }
+
+/* The memoised project root answers as sl_config_project_root does from every directory, in
+** either order of asking: below a config holder, in and below a work tree (a .git directory, a
+** .git file), beside a directory that looks like a git directory (HEAD), and below a directory
+** holding a config under another config. */
+Test(project_root, memo_answers_as_the_walk)
+{
+	struct tree t;
+	make_repo(&t);
+	static const char *const dirs[] = {
+		"cfg", "cfg/a", "cfg/a/b", "cfg/a/b/c", "cfg/in", "cfg/in/d", "cfg/gitfile",
+		"cfg/gitfile/e", "cfg/head", "cfg/head/f", "repo/a/b/c", "repo/a", "plain", "plain/g",
+	};
+	make_dir(t.root, "cfg");
+	make_file(t.root, "cfg/.schedlint.yaml", "{}\n");
+	make_dir(t.root, "plain");
+	for (size_t i = 1; i < sizeof dirs / sizeof *dirs; i++)
+		if (strncmp(dirs[i], "repo/", 5) != 0 && strcmp(dirs[i], "plain") != 0) {
+			char p[PATH_MAX];
+			snprintf(p, sizeof p, "%s/%s", t.root, dirs[i]);
+			mkdir(p, 0755);
+		}
+	make_file(t.root, "cfg/in/.schedlint.yaml", "{}\n");
+	make_file(t.root, "cfg/gitfile/.git", "gitdir: ../../repo/.git\n");
+	make_file(t.root, "cfg/head/HEAD", "ref: refs/heads/main\n");
+	for (int order = 0; order < 2; order++) {
+		sl_strmap memo = {0};
+		size_t n = sizeof dirs / sizeof *dirs;
+		for (size_t k = 0; k < n; k++) {
+			char d[PATH_MAX];
+			snprintf(d, sizeof d, "%s/%s", t.root, dirs[order ? n - 1 - k : k]);
+			char *want = NULL, *got = NULL;
+			sl_err rw = sl_config_project_root(d, &want);
+			sl_err rg = sl_config_project_root_memo(d, &memo, &got);
+			cr_expect_eq(rg, rw, "%s: %d, the walk %d", d, rg, rw);
+			cr_expect((!want && !got) || (want && got && strcmp(want, got) == 0),
+				  "%s: %s, the walk %s", d, got ? got : "(none)", want ? want : "(none)");
+			free(want);
+			free(got);
+		}
+		cr_expect_gt(memo.n, n, "the parents were memoised too");
+		for (size_t i = 0; i < memo.cap; i++) {
+			free((char *)memo.v[i].key);
+			free(memo.v[i].val);
+		}
+		sl_strmap_free(&memo);
+	}
+	remove_tree(t.root);
+}

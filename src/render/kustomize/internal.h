@@ -191,6 +191,8 @@ struct sl_kustomize {
 	size_t next;         /* the next build a thread takes (under lock) */
 	struct kfile **files;
 	size_t n_files, cap_files;
+	sl_strmap projects;  /* a real directory → its project (sl_config_project_root_memo: keys
+			     ** and values owned; NULL: none) */
 	sl_strmap files_by_path;   /* the files read, by each path they were asked by and by their */
 	sl_strmap files_by_real;   /* real path (keys owned): a load finds a file without a scan */
 	struct kfile **fresh;      /* the files (re)parsed since the last sweep (plan.c) */

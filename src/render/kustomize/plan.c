@@ -526,7 +526,7 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		b->k = k;
 		/* the repository no input of the build may leave */
 		char *real = dir ? sl_kustomize__real_of(k, dir) : NULL;
-		if (real && sl_config_project_root(real, &b->project) == SL_ENOMEM) {
+		if (real && sl_config_project_root_memo(real, &k->projects, &b->project) == SL_ENOMEM) {
 			free(real);
 			free(dir);
 			goto oom;
@@ -760,6 +760,11 @@ void sl_kustomize_free(sl_kustomize *k)
 	for (size_t i = 0; i < k->reach.cap; i++)
 		free((char *)k->reach.v[i].key);
 	sl_strmap_free(&k->reach);
+	for (size_t i = 0; i < k->projects.cap; i++) {
+		free((char *)k->projects.v[i].key);
+		free(k->projects.v[i].val);
+	}
+	sl_strmap_free(&k->projects);
 	for (size_t i = 0; i < k->files_by_path.cap; i++)
 		free((char *)k->files_by_path.v[i].key);
 	sl_strmap_free(&k->files_by_path);
