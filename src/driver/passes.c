@@ -14,12 +14,16 @@
 **           - it may define a kind the index looks up: parsed now, digests of those objects
 **             kept (an object read with its lines: a copy of its document, the text kept), its
 **             serving facts gathered; checked in pass 3 (CHECK_KEPT within the budget below,
-**             else PARSE_LAST; CHECK_LAST when it keeps its whole tree: aliases)
+**             else PARSE_LAST; CHECK_LAST when it keeps its whole tree: aliases); without
+**             room to keep its tree, only its documents read (a looked-up kind's, a serving
+**             unit's) are parsed now (an excerpt: leave_unread; again whole when the index
+**             must keep its tree)
 **           - it names a serving kind: parsed in pass 2 (PARSE)
 **           - it names neither: parsed in pass 3 (PARSE_LAST)
-**           a context file (never checked) is parsed at most once: in pass 1 when it may
-**           define a looked-up kind (its other documents blanked: blank_unread), else in pass
-**           2 when it names a serving kind and a file of the run waits, else never
+**           a context file (never checked) is parsed at most once (an excerpt judged a
+**           template: twice): in pass 1 when it may define a looked-up kind (its other
+**           documents left out: leave_unread), else in pass 2 when it names a serving kind and
+**           a file of the run waits, else never
 **           then the index is built (objects and digests)
 **   pass 2  parses each PARSE file, gathers its serving facts and checks it, copies its
 **           findings out and lets its tree go (DONE_COMPACT); a file whose rules compare it with
@@ -41,6 +45,7 @@
 #include "lint/remap.h"
 #include "config/registry.h"
 #include "lint/suppress.h"
+#include "yaml/excerpt.h"
 #include "yaml/template.h"
 
 static void prepare_stream(sl_engine *e);
@@ -345,22 +350,50 @@ static bool marker_line(const char *t, size_t i, size_t n, const char *m)
 		t[i + 3] == '\n');
 }
 
-/* Blanks t[a..b) but for its line breaks, unless it names a kind the index looks up (or, with
-** facts, a serving kind). */
-static void blank_unless_read(const sl_engine *e, char *t, size_t a, size_t b, bool facts)
+static size_t next_line(const char *t, size_t i, size_t n);
+
+/* The kinds document t[a..b) may hold objects of: the kind its one "kind:" line at the left
+** margin names (a key of its root mapping) when that is a plain word, not a wrapper's (a List,
+** a Template: their items are objects too); else every kind its text names. A CRD names the
+** kind it defines in its schema, indented: read for none. */
+static uint64_t doc_kinds(const char *t, size_t a, size_t b)
 {
-	uint64_t k = sl_kinds_named_in(t + a, b - a);
-	if (sl_index_may_define(read_for(e, k), t + a, b - a) || (facts && (k & e->deciding[1])))
-		return;
-	while (a < b) {   /* each line's bytes but its break (and a "\r" before it) */
-		char *nl = memchr(t + a, '\n', b - a);
-		size_t end = nl ? (size_t)(nl - t) : b;
-		size_t stop = end > a && t[end - 1] == '\r' ? end - 1 : end;
-		for (char *cr; stop > a && (cr = memchr(t + a, '\r', stop - a)); a = (size_t)(cr - t) + 1)
-			memset(t + a, ' ', (size_t)(cr - t) - a);   /* a lone "\r": a break to YAML */
-		memset(t + a, ' ', stop - a);
-		a = end + 1;
+	size_t at = b;
+	size_t i = a == 0 || t[a - 1] == '\n' ? a : next_line(t, a, b);
+	for (; i < b; i = next_line(t, i, b)) {
+		if (b - i > 5 && memcmp(t + i, "kind:", 5) == 0) {
+			if (at != b)
+				return sl_kinds_named_in(t + a, b - a);   /* twice: a duplicate key */
+			at = i + 5;
+		}
 	}
+	if (at == b)
+		return sl_kinds_named_in(t + a, b - a);
+	while (at < b && (t[at] == ' ' || t[at] == '\t'))
+		at++;
+	size_t w = at;
+	while (w < b && ((t[w] >= 'A' && t[w] <= 'Z') || (t[w] >= 'a' && t[w] <= 'z') ||
+			 (t[w] >= '0' && t[w] <= '9')))
+		w++;
+	size_t end = w;
+	while (end < b && (t[end] == ' ' || t[end] == '\t'))
+		end++;
+	bool plain = w > at && (end == b || t[end] == '\n' || t[end] == '\r' ||
+				(t[end] == '#' && end > w));
+	uint64_t k = plain ? sl_kinds_named_in(t + at, w - at) : ~(uint64_t)0;
+	if (!plain || (k & (SL_KIND_BIT(SL_KIND_NODE_LIST) | SL_KIND_BIT(SL_KIND_OPENSHIFT_TEMPLATE))))
+		return sl_kinds_named_in(t + a, b - a);
+	return k;
+}
+
+/* True when t[a..b), a document, is read: it may define a kind the index looks up (for a
+** context file, one the run's own files may look up) or, with facts, holds a serving kind. */
+static bool read_doc(const sl_engine *e, const sl_file *f, const char *t, size_t a, size_t b,
+		     bool facts)
+{
+	uint64_t k = doc_kinds(t, a, b);
+	return sl_index_may_define(f->context ? read_for(e, k) : k, t + a, b - a) ||
+	       (facts && (k & e->deciding[1]));
 }
 
 /* The start of the line after the one at i in t[0..n) (n after the last). */
@@ -370,29 +403,93 @@ static size_t next_line(const char *t, size_t i, size_t n)
 	return nl ? (size_t)(nl - t) + 1 : n;
 }
 
-/* A context file is read for what its documents that may define a looked-up kind hold (and,
-** with facts, its serving units): the others are blanked in its text before the parse, their
-** line breaks and every "---" kept, so the documents read keep their bytes, lines and indices
-** and cost libyaml a scan of blanks. A text that may hold a template marker (a template's
-** documents judge each other), or has a directive or a "..." line, is left whole. */
-static void blank_unread(const sl_engine *e, sl_file *f, bool facts)
+/* True when a template marker may start in t[a..b) or on the lines around it (a syntax error
+** is judged by the line before and after its own, and one may be reported at the next "---"):
+** from the two lines before a's to the line after b's. */
+static bool near_marker(const char *t, size_t n, size_t a, size_t b)
 {
-	char *t = f->src->data;
+	size_t from = a;
+	for (int k = 0; k < 3 && from > 0; k++) {   /* a's line, and two before it */
+		from -= k > 0;
+		while (from > 0 && t[from - 1] != '\n')
+			from--;
+	}
+	size_t to = b < n ? next_line(t, b, n) : n;
+	return sl_template_may_hold(t, from, to < n ? next_line(t, to, n) : n);
+}
+
+/* Appends the range [a,b) to the ranges *v (*n of them). */
+static sl_err add_range(size_t **v, size_t *n, size_t a, size_t b)
+{
+	if (a == b)
+		return SL_OK;
+	if (sl_doubling_full(*n)) {
+		size_t *nv = sl_xrealloc(*v, 2 * sl_doubling_cap(*n) * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		*v = nv;
+	}
+	(*v)[2 * *n] = a;
+	(*v)[2 * (*n)++ + 1] = b;
+	return SL_OK;
+}
+
+/* f is read for what its documents that may define a looked-up kind hold (and, with facts, its
+** serving units), so the next parse reads an excerpt of its text without the others
+** (f->excerpt: yaml/excerpt.h): each left out but its line breaks, every "---" line's marker
+** kept, so the documents read keep their lines and indices, the tree is moved onto f's text
+** after the parse (the tree of the text with the others blanked), and libyaml never scans the
+** rest. A template's documents judge each other (engine.c, judge_template): a document that
+** may hold a template marker, or is next to one (a syntax error is judged by the lines around
+** it), is never left out, and an excerpt judged a template is parsed again whole (parse_read).
+** A text with a directive or a "..." line is parsed whole; so is a build's (read as it was
+** emitted). */
+static sl_err leave_unread(const sl_engine *e, sl_file *f, bool facts)
+{
+	const char *t = f->src->data;
 	size_t n = f->src->len;
-	if (sl_template_may_hold(t, 0, n))
-		return;
+	if (f->build)
+		return SL_OK;
 	for (size_t i = 0; i < n; i = next_line(t, i, n)) {
 		if (t[i] == '%' || marker_line(t, i, n, "..."))
-			return;
+			return SL_OK;
 	}
+	size_t *drop = NULL, n_drops = 0;
 	size_t doc = 0;   /* where the document being looked at starts (after its "---") */
-	for (size_t i = 0; i < n; i = next_line(t, i, n)) {
-		if (marker_line(t, i, n, "---")) {
-			blank_unless_read(e, t, doc, i, facts);
+	sl_err err = SL_OK;
+	for (size_t i = 0; !err && i <= n; i = i < n ? next_line(t, i, n) : n + 1) {
+		if (i == n || marker_line(t, i, n, "---")) {
+			if (!read_doc(e, f, t, doc, i, facts) && !near_marker(t, n, doc, i))
+				err = add_range(&drop, &n_drops, doc, i);
 			doc = i + 3;
 		}
 	}
-	blank_unless_read(e, t, doc, n, facts);
+	if (!err)
+		err = sl_excerpt_make(f->path, t, n, drop, n_drops, &f->excerpt);
+	free(drop);
+	return err;
+}
+
+/* Parses f into an arena of its own (own: reserve took its room) or the thread's; with part,
+** only the documents it is read for (leave_unread; facts: its serving units too). An excerpt
+** judged a template is parsed again whole: a document left out (a real syntax error) may have
+** judged it otherwise. *excerpt: the tree is an excerpt's. */
+static sl_err parse_read(sl_engine *e, sl_file *f, sl_arena **scratch, bool own, bool part,
+			 bool facts, bool *excerpt)
+{
+	sl_err err;
+	*excerpt = false;
+	if (part && f->src && (err = leave_unread(e, f, facts)))
+		return err;
+	bool x = f->excerpt != NULL;
+	if ((err = own ? parse_own(e, f) : parse_into(e, f, scratch)) || !f->src || !x)
+		return err;
+	if (!f->templated) {
+		*excerpt = true;
+		return SL_OK;
+	}
+	release(e, f);
+	return parse_into(e, f, scratch);
 }
 
 /* Pass 1 of a streaming run: f read, and the kinds its text names decide what it needs (the
@@ -422,19 +519,28 @@ static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
 			: f->context ? SL_NEXT_DONE : SL_NEXT_PARSE_LAST;
 		return SL_OK;
 	}
-	if (f->context)
-		blank_unread(e, f, facts);
 	/* a file to check in pass 3 is parsed into an arena of its own when the run's budget has
 	** room: kept, it is parsed only once */
 	bool own = !f->context && reserve(e, f);
-	if ((err = own ? parse_own(e, f) : parse_into(e, f, scratch)) || !f->src)
-		return err;
-	/* parsed once already: its digests and facts now, and its check in pass 3 */
 	bool keep = false;
-	if ((err = digest(e, f, &keep)) || (err = gather_facts(f))) {
-		if (!own)
-			f->arena = NULL;   /* the scratch arena: the worker frees it */
-		return err;
+	/* else it is read now for its digests and facts alone (a file of the run's own is parsed
+	** whole again for its check): an excerpt of the documents read (leave_unread) */
+	for (bool whole = own; ; whole = true) {
+		bool excerpt;
+		if ((err = parse_read(e, f, scratch, own, !whole, facts, &excerpt)) || !f->src)
+			return err;
+		/* parsed once already: its digests and facts now, and its check in pass 3 */
+		if ((err = digest(e, f, &keep)) || (err = gather_facts(f))) {
+			if (!own)
+				f->arena = NULL;   /* the scratch arena: the worker frees it */
+			return err;
+		}
+		if (!keep || !excerpt || f->context)
+			break;
+		/* the index reads its tree (aliases), which its check will read too: the whole */
+		release(e, f);
+		f->n_digests = 0;
+		keep = false;
 	}
 	if (own && keep) {   /* the index reads its tree: kept anyway, not out of the budget */
 		atomic_fetch_add(&e->kept_room, (long long)f->kept_bytes);
@@ -461,14 +567,13 @@ static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
 	/* a file that names a kind whose units may wait is parsed into an arena of its own when
 	** the budget has room: if it waits, it keeps its tree for pass 3 */
 	bool own = !f->context && (f->kinds & e->waiting_kinds) && reserve(e, f);
-	/* a context file is parsed for its serving units' facts alone: its other documents are
-	** blanked first, as pass 1 blanks a context file's (it defines no looked-up kind, or it
-	** would have been parsed then) */
+	/* a context file is parsed for its serving units' facts alone: an excerpt without its
+	** other documents, as in pass 1 (it defines no looked-up kind, or it would have been
+	** parsed then) */
+	bool excerpt;
 	sl_err err = f->context ? sl_engine_read(f, false) : SL_OK;
-	if (!err && f->context && f->src)
-		blank_unread(e, f, true);
 	if (!err)
-		err = own ? parse_own(e, f) : parse_into(e, f, scratch);
+		err = parse_read(e, f, scratch, own, f->context, true, &excerpt);
 	if (!err && f->src)
 		err = gather_facts(f);
 	if (!err && f->src && !f->context && sl_engine_waits(e, f)) {

@@ -16,6 +16,7 @@
 #include "render/kustomize/kustomize.h"
 #include "sched/pool.h"
 #include "config/registry.h"
+#include "yaml/excerpt.h"
 #include "yaml/template.h"
 
 #define SL_STR_(x) #x
@@ -137,6 +138,7 @@ struct syntax_issue {
 struct parse_payload {
 	sl_engine *e;
 	sl_file *f;
+	const sl_excerpt *x;   /* while the parse reads an excerpt of f's text: its offsets */
 	const sl_object *obj;
 	sl_frec *last;   /* the parser's last issue, NULL when its rule is off */
 	struct syntax_issue *syntax;
@@ -153,8 +155,11 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 		pp->f->oom = SL_ENOMEM;
 		return;
 	}
-	pp->last = sl_engine_record(pp->f, sl_registry_find(rule), doc, start, end, "", msg,
-				    NULL, NULL);
+	/* the text parsed: f's, or an excerpt of it with f's lines (start is in it) */
+	const sl_source *text = pp->x ? sl_excerpt_text(pp->x) : pp->f->src;
+	pp->last = sl_engine_record(pp->f, sl_registry_find(rule), doc,
+				    pp->x ? sl_excerpt_offset(pp->x, start) : start,
+				    pp->x ? sl_excerpt_offset(pp->x, end) : end, "", msg, NULL, NULL);
 	if (strcmp(rule, "yaml-syntax") != 0)
 		return;
 	pp->f->broken = true;
@@ -170,12 +175,14 @@ static void on_tree_issue(void *payload, const char *rule, unsigned doc, size_t 
 	** found only after the file's last non-blank byte (a simple key that never got its ':'). */
 	const char *began = strstr(message, " that started at line ");
 	unsigned line, col;
-	size_t tail = pp->f->src->len;
-	while (tail > 0 && strchr(" \t\r\n", pp->f->src->data[tail - 1]))
+	size_t tail = text->len;
+	while (tail > 0 && strchr(" \t\r\n", text->data[tail - 1]))
 		tail--;
 	if ((strstr(message, "unexpected end of stream") || start >= tail) && began &&
 	    sscanf(began, " that started at line %u, column %u", &line, &col) == 2 && line && col)
-		start = sl_source_mark_offset(pp->f->src, line - 1, col - 1);
+		start = sl_source_mark_offset(text, line - 1, col - 1);
+	if (pp->x)
+		start = sl_excerpt_offset(pp->x, start);
 	pp->syntax[pp->n_syntax++] = (struct syntax_issue){start, pp->last};
 }
 
@@ -260,6 +267,8 @@ static void on_tree_fix(void *payload, size_t at, const char *text, const char *
 	if (!pp->last)
 		return;
 	const char *t = sl_arena_strndup(f->arena, text, strlen(text));
+	if (pp->x)
+		at = sl_excerpt_offset(pp->x, at);
 	if (!t || !attach_edit(f, pp->last, at, 0, t, message))
 		f->oom = SL_ENOMEM;
 	pp->last = NULL;
@@ -458,20 +467,33 @@ bool sl_engine_waits(sl_engine *e, sl_file *f)
 
 sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 {
+	sl_excerpt *x = f->excerpt;   /* the text to parse in f's place, taken */
+	f->excerpt = NULL;
 	sl_err err = sl_engine_read(f, false);
-	if (err || !f->src || (err = sl_source_index(f->src)))
+	if (err || !f->src || (err = sl_source_index(f->src))) {
+		sl_excerpt_free(x);
 		return err;
+	}
 	atomic_fetch_add_explicit(&e->parses, 1, memory_order_relaxed);
 	/* The caller's (empty) arena, a thread's scratch one when streaming; else a new arena whose
 	** first chunk suits the file: its tree and objects take about 7-8 times the text. */
-	if (!f->arena && !(f->arena = sl_arena_new_sized(f->src->len * 8)))
+	if (!f->arena && !(f->arena = sl_arena_new_sized(f->src->len * 8))) {
+		sl_excerpt_free(x);
 		return SL_ENOMEM;
-	struct parse_payload pp = {e, f, NULL, NULL, NULL, 0, {0}};
+	}
+	struct parse_payload pp = {e, f, x, NULL, NULL, NULL, 0, {0}};
 	f->broken = false;
 	f->templated = false;
-	/* a build's text is read back as the emitter wrote it (render/knode.h), libyaml spared */
-	err = (f->build ? sl_knode_parse : sl_tree_parse_fixing)(f->src, f->arena, &f->tree,
-								 on_tree_issue, on_tree_fix, &pp);
+	/* a build's text is read back as the emitter wrote it (render/knode.h), libyaml spared;
+	** an excerpt's tree is moved onto f's text before anything reads it */
+	err = (f->build ? sl_knode_parse : sl_tree_parse_fixing)(x ? sl_excerpt_text(x) : f->src,
+								 f->arena, &f->tree, on_tree_issue,
+								 on_tree_fix, &pp);
+	f->parsed += x ? sl_excerpt_text(x)->len : f->src->len;
+	if (x)
+		sl_excerpt_shift(x, &f->tree, f->src);
+	sl_excerpt_free(x);
+	pp.x = NULL;
 	if (!err)
 		err = bind(e, f, &pp);
 	if (!err)

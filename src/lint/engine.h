@@ -127,6 +127,11 @@ typedef struct sl_file {
 	uint8_t outside;             /* a symlink a walk did not follow (SL_OUTSIDE_FILE or _DIR):
 				        never read, its text empty, its one finding the
 				        symlink-outside-tree notice */
+	size_t parsed;               /* the bytes its parses read (an excerpt's: the excerpt's) */
+	struct sl_excerpt *excerpt;  /* streamed: set before a parse that reads f for some of its
+				        documents, the excerpt of its text that holds only them
+				        (yaml/excerpt.h), which sl_engine_parse parses in its place
+				        and frees; else NULL */
 	sl_index_reads *reads;       /* the facts its rules read of the index (record_reads; its
 				        views carry it), malloc'd; else NULL */
 } sl_file;

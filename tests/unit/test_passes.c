@@ -246,57 +246,100 @@ static void lint_with_context(sl_passes *p, const char *named_text, const char *
 	cr_assert_eq(sl_passes_lint(p), SL_OK);
 }
 
-/* The text of the context file after a streamed run of it and the file named. */
-static char *context_text_after(const char *named_text, const char *context_text)
+/* The bytes of s that are neither "\r" nor "\n": what an excerpt without it leaves out. */
+static size_t ink(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s != '\r' && *s != '\n';
+	return n;
+}
+
+/* The bytes the parse of the context file read in a streamed run of it and the file named (its
+** documents left out count only their line breaks); its text stays its own. */
+static size_t context_parsed(const char *named_text, const char *context_text)
 {
 	sl_passes p;
 	lint_with_context(&p, named_text, context_text);
 	cr_assert_not_null(p.eng.files[1]->src);
-	char *t = strdup(p.eng.files[1]->src->data);
-	cr_expect_eq(strlen(t), strlen(context_text), "the text changed its length");
-	for (size_t i = 0; t[i]; i++)
-		cr_expect(t[i] == context_text[i] || (t[i] == ' ' && context_text[i] != '\n'),
-			  "byte %zu is neither the text's nor a blank", i);
+	cr_expect_str_eq(p.eng.files[1]->src->data, context_text, "the text changed");
+	size_t n = p.eng.files[1]->parsed;
 	done(&p);
-	return t;
+	return n;
 }
 
 /* A context file is read for the documents that may define a looked-up kind: the others are
-** blanked before its parse (lines and "---" kept), its serving documents too unless a file of
-** the run waits for every serving unit; a text that may be a template is left whole. */
+** left out of its parse (their lines and "---" kept), its serving documents too unless a file
+** of the run waits for every serving unit; a text that may be a template is parsed whole. */
 Test(passes, a_context_file_parses_only_the_documents_it_is_read_for)
 {
 	char text[2048];
 	snprintf(text, sizeof text, "%s---\n%s---\n%s", DEPLOYMENT, PRIORITY_CLASSES, ISVC);
-	char *t = context_text_after(ISVC, text);
-	cr_expect_null(strstr(t, "Deployment"), "the Deployment was parsed");
-	cr_expect_null(strstr(t, "InferenceService"), "the InferenceService was parsed");
-	cr_expect_not_null(strstr(t, PRIORITY_CLASSES), "the PriorityClasses were blanked");
-	cr_expect_eq(strstr(t, "---\n") - t, strlen(DEPLOYMENT), "the first --- moved");
-	free(t);
-	t = context_text_after(JOB, text);   /* the Job waits: the serving units' facts count */
-	cr_expect_null(strstr(t, "Deployment"));
-	cr_expect_not_null(strstr(t, ISVC), "the InferenceService was blanked though the Job waits");
-	free(t);
+	cr_expect_eq(context_parsed(ISVC, text), strlen(text) - ink(DEPLOYMENT) - ink(ISVC),
+		     "not only the PriorityClasses were parsed");
+	/* the Job waits: the serving units' facts count */
+	cr_expect_eq(context_parsed(JOB, text), strlen(text) - ink(DEPLOYMENT),
+		     "not the PriorityClasses and the InferenceService were parsed");
+	/* a template's documents judge each other: a document that may hold a template marker,
+	** or is next to one, is parsed; an excerpt judged a template is parsed again whole */
 	char templ[2048];
 	snprintf(templ, sizeof templ, "%s---\n%s# {{ .Values.x }}\n", DEPLOYMENT, PRIORITY_CLASSES);
-	t = context_text_after(ISVC, templ);
-	cr_expect_str_eq(t, templ, "a text that may hold a template marker was blanked");
-	free(t);
+	cr_expect_eq(context_parsed(ISVC, templ), strlen(templ) - ink(DEPLOYMENT),
+		     "a marker in a comment of a document read kept another one");
+	snprintf(templ, sizeof templ, "%s  replicas: {{ .Values.n }}\n---\n%s", DEPLOYMENT,
+		 PRIORITY_CLASSES);
+	cr_expect_eq(context_parsed(ISVC, templ), strlen(templ),
+		     "a document that may hold a template marker was left out");
+	snprintf(templ, sizeof templ, "%s---\n# {{ .Values.x }}\n%s", DEPLOYMENT, PRIORITY_CLASSES);
+	cr_expect_eq(context_parsed(ISVC, templ), strlen(templ),
+		     "a document next to a template marker was left out");
+	snprintf(templ, sizeof templ, "%s---\n%s---\n%s  labels: {{ .Values.labels }}\n", DEPLOYMENT,
+		 ISVC, PRIORITY_CLASSES);
+	cr_expect_eq(context_parsed(ISVC, templ), 2 * strlen(templ) - ink(DEPLOYMENT) - ink(ISVC),
+		     "an excerpt judged a template was not parsed again whole");
+}
+
+/* A document is read for the kind its root's "kind:" line names, not for every kind its text
+** names: a CRD that names a PriorityClass and an InferenceService in its schema is left out; a
+** List's or Template's items are objects, a second "kind:" a duplicate key and a quoted kind
+** not a plain word: those are read for every kind they name. */
+Test(passes, a_document_is_read_for_its_own_kind)
+{
+	static const char CRD[] =
+		"apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n"
+		"  names:\n    kind: InferenceService\n  versions:\n    - schema:\n"
+		"        description: 'kind: PriorityClass'\n";
+	static const char LIST[] =
+		"apiVersion: v1\nkind: List\nitems:\n  - apiVersion: scheduling.k8s.io/v1\n"
+		"    kind: PriorityClass\n    metadata: {name: in-a-list}\n    value: 7\n";
+	static const char TEMPLATE[] =
+		"apiVersion: template.openshift.io/v1\nkind: Template # wraps\nobjects:\n"
+		"  - apiVersion: scheduling.k8s.io/v1\n    kind: PriorityClass\n"
+		"    metadata: {name: in-a-template}\n    value: 8\n";
+	static const char TWICE[] = "kind: ConfigMap\nkind: PriorityClass\nvalue: 9\n";
+	static const char QUOTED[] = "kind: \"PriorityClass\"\nvalue: 9\n";
+	char text[4096];
+	snprintf(text, sizeof text, "%s---\n%s", CRD, PRIORITY_CLASSES);
+	cr_expect_eq(context_parsed(ISVC, text), strlen(text) - ink(CRD),
+		     "a CRD was read for the kinds its schema names");
+	const char *kept[] = {LIST, TEMPLATE, TWICE, QUOTED};
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(text, sizeof text, "%s---\n%s---\n%s", CRD, kept[i], PRIORITY_CLASSES);
+		cr_expect_eq(context_parsed(ISVC, text), strlen(text) - ink(CRD),
+			     "document %zu was left out", i);
+	}
 }
 
 /* A context file parsed in pass 2 for its serving units' facts alone (it defines no looked-up
-** kind) has its other documents blanked first, as pass 1 blanks one; the facts still count. */
+** kind) has its other documents left out, as pass 1 leaves one's out; the facts still count. */
 Test(passes, a_context_file_read_for_facts_parses_only_its_serving_documents)
 {
 	char text[2048];
 	snprintf(text, sizeof text, "%s---\n%s", DEPLOYMENT, ISVC);
 	char job[2048];
 	snprintf(job, sizeof job, "%s---\n%s", JOB, PRIORITY_CLASSES);
-	char *t = context_text_after(job, text);
-	cr_expect_null(strstr(t, "Deployment"), "the Deployment was parsed");
-	cr_expect_not_null(strstr(t, ISVC), "the InferenceService was blanked");
-	free(t);
+	cr_expect_eq(context_parsed(job, text), strlen(text) - ink(DEPLOYMENT),
+		     "not only the InferenceService was parsed");
 	sl_passes p;
 	lint_with_context(&p, job, text);
 	cr_expect(has_finding(&p, "a-named.yaml", "batch-outranks-serving"),
@@ -313,18 +356,15 @@ static const char MODEL[] =
 
 /* A looked-up kind that only some kinds' rules look up (a Seldon Server: its Models) is read from
 ** a context file only when a file of the run's own may look it up: an InferenceService's run
-** blanks the Server and keeps the PriorityClasses; a Model's keeps the Server and finds it. */
+** leaves the Server out and keeps the PriorityClasses; a Model's keeps the Server and finds it. */
 Test(passes, a_context_file_is_read_for_what_the_run_may_look_up)
 {
 	char text[2048];
 	snprintf(text, sizeof text, "%s---\n%s", SERVER, PRIORITY_CLASSES);
-	char *t = context_text_after(ISVC, text);
-	cr_expect_null(strstr(t, "Server"), "the Seldon Server was parsed for an InferenceService");
-	cr_expect_not_null(strstr(t, PRIORITY_CLASSES), "the PriorityClasses were blanked");
-	free(t);
-	t = context_text_after(MODEL, text);
-	cr_expect_not_null(strstr(t, SERVER), "the Seldon Server was blanked for its Model");
-	free(t);
+	cr_expect_eq(context_parsed(ISVC, text), strlen(text) - ink(SERVER),
+		     "not only the PriorityClasses were parsed for an InferenceService");
+	cr_expect_eq(context_parsed(MODEL, text), strlen(text),
+		     "the Seldon Server was left out for its Model");
 	sl_passes p;
 	lint_with_context(&p, MODEL, text);
 	cr_expect(!has_finding(&p, "a-named.yaml", "seldon-server-not-found"),
@@ -339,4 +379,45 @@ Test(passes, a_context_file_is_read_for_what_the_run_may_look_up)
 	cr_expect(has_finding(&p, "a-named.yaml", "seldon-server-not-found"),
 		  "the context file's Server was not read for the Model");
 	done(&p);
+}
+
+/* A file of the run's own that may define a looked-up kind and gets no kept tree (no room) is
+** parsed in pass 1 for its digests and facts without its other documents, and whole for its
+** check in pass 3: the syntax error in the document left out is reported once, where it is,
+** and the report is the whole run's. When the index must read its tree (an alias in a
+** PriorityClass), the tree it keeps for its check is the whole file's. */
+Test(passes, an_own_file_without_room_parses_only_what_the_index_reads_then_whole)
+{
+	static const char NS[] = "apiVersion: v1\nkind: Namespace\nmetadata: {name: [x\n";
+	static const char ALIASED[] =
+		"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n"
+		"  name: &n aliased\nvalue: 5\ndescription: *n\n";
+	char plain[2048], aliased[2048];
+	snprintf(plain, sizeof plain, "%s---\n%s", PRIORITY_CLASSES, NS);
+	snprintf(aliased, sizeof aliased, "%s---\n%s", ALIASED, NS);
+	const char *texts[] = {plain, aliased};
+	for (size_t k = 0; k < 2; k++) {
+		char *reports[2];
+		for (int stream = 0; stream < 2; stream++) {
+			sl_passes p;
+			setup(&p, stream);
+			p.eng.kept_budget = 0;
+			add_buffer(&p, "a-own.yaml", texts[k]);
+			add_buffer(&p, "b-job.yaml", JOB);
+			cr_assert_eq(sl_passes_lint(&p), SL_OK);
+			const sl_file *f = p.eng.files[0];
+			size_t len = strlen(texts[k]);
+			if (stream)   /* an excerpt, then the whole (kept for the index: once) */
+				cr_expect_eq(f->parsed, len - ink(NS) + len, "%zu: %zu bytes parsed", k,
+					     f->parsed);
+			else
+				cr_expect_eq(f->parsed, len);
+			cr_expect(has_finding(&p, "a-own.yaml", "yaml-syntax"));
+			reports[stream] = report(&p);
+			done(&p);
+		}
+		cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
+		free(reports[0]);
+		free(reports[1]);
+	}
 }

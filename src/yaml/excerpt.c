@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: Apache-2.0
+** excerpt.c: a text with ranges left out but their line breaks (excerpt.h), and the map from
+** its offsets back to the text: one entry per run of bytes kept, in order. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "yaml/excerpt.h"
+
+struct run {
+	size_t at;     /* where the run starts in the excerpt */
+	size_t from;   /* and in the text */
+};
+
+struct sl_excerpt {
+	sl_source *text;
+	struct run *runs;   /* ascending; the last one, empty, is the ends of both */
+	size_t n_runs, cap_runs;
+};
+
+/* Appends t[a..b) to the excerpt's bytes w (at *len), a new run unless it continues the last. */
+static int keep(sl_excerpt *x, char *w, size_t *len, const char *t, size_t a, size_t b)
+{
+	if (a == b)
+		return 0;
+	struct run *last = x->n_runs ? &x->runs[x->n_runs - 1] : NULL;
+	if (!last || last->from + (*len - last->at) != a) {
+		if (x->n_runs == x->cap_runs) {
+			size_t ncap = x->cap_runs ? 2 * x->cap_runs : 64;
+			struct run *nr = sl_xrealloc(x->runs, ncap * sizeof *nr);
+			if (!nr)
+				return -1;
+			x->runs = nr;
+			x->cap_runs = ncap;
+		}
+		x->runs[x->n_runs++] = (struct run){*len, a};
+	}
+	memcpy(w + *len, t + a, b - a);
+	*len += b - a;
+	return 0;
+}
+
+sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *drop,
+		       size_t n_drops, sl_excerpt **out)
+{
+	*out = NULL;
+	size_t dropped = 0;
+	for (size_t i = 0; i < n_drops; i++)
+		dropped += drop[2 * i + 1] - drop[2 * i];
+	if (!dropped)
+		return SL_OK;
+	sl_excerpt *x = sl_xcalloc(1, sizeof *x);
+	char *w = sl_xmalloc(n + 1);
+	if (!x || !w)
+		goto oom;
+	size_t len = 0, at = 0;
+	bool cr = memchr(t, '\r', n) != NULL;   /* else the breaks are found with memchr */
+	for (size_t i = 0; i < n_drops; i++) {
+		size_t a = drop[2 * i], b = drop[2 * i + 1];
+		if (keep(x, w, &len, t, at, a) < 0)
+			goto oom;
+		for (size_t j = a; j < b; j++) {   /* only its line breaks */
+			if (!cr) {
+				const char *nl = memchr(t + j, '\n', b - j);
+				if (!nl)
+					break;
+				j = (size_t)(nl - t);
+			}
+			if ((t[j] == '\n' || t[j] == '\r') && keep(x, w, &len, t, j, j + 1) < 0)
+				goto oom;
+		}
+		at = b;
+	}
+	if (keep(x, w, &len, t, at, n) < 0)
+		goto oom;
+	/* the ends of both: what is past the last run kept maps to the text's end */
+	if (x->n_runs == x->cap_runs) {
+		struct run *nr = sl_xrealloc(x->runs, (x->cap_runs + 1) * sizeof *nr);
+		if (!nr)
+			goto oom;
+		x->runs = nr;
+		x->cap_runs++;
+	}
+	x->runs[x->n_runs++] = (struct run){len, n};
+	if (len == n) {   /* the ranges held line breaks only */
+		free(w);
+		sl_excerpt_free(x);
+		return SL_OK;
+	}
+	w[len] = '\0';
+	sl_err err = sl_source_take_buffer(path, w, len, &x->text);
+	w = NULL;   /* taken, or freed on an error */
+	if (err) {
+		sl_excerpt_free(x);
+		return err;
+	}
+	*out = x;
+	return SL_OK;
+oom:
+	free(w);
+	sl_excerpt_free(x);
+	return SL_ENOMEM;
+}
+
+const sl_source *sl_excerpt_text(const sl_excerpt *x)
+{
+	return x->text;
+}
+
+size_t sl_excerpt_offset(const sl_excerpt *x, size_t at)
+{
+	size_t lo = 0, hi = x->n_runs;   /* the last run starting at or before at */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (x->runs[mid].at <= at)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return x->runs[lo].from + (at - x->runs[lo].at);
+}
+
+static uint32_t moved(const sl_excerpt *x, uint32_t at)
+{
+	return (uint32_t)sl_excerpt_offset(x, at);
+}
+
+/* n and what it holds (aliases' targets and merged entries are held elsewhere). */
+static void shift_node(const sl_excerpt *x, sl_node *n)
+{
+	if (!n)
+		return;
+	n->start = moved(x, n->start);
+	n->end = moved(x, n->end);
+	if (n->type == SL_NODE_MAP) {
+		for (size_t i = 0; i < n->u.map.n; i++) {
+			shift_node(x, n->u.map.pairs[i].key);
+			shift_node(x, n->u.map.pairs[i].value);
+		}
+	} else if (n->type == SL_NODE_SEQ) {
+		for (size_t i = 0; i < n->u.seq.n; i++)
+			shift_node(x, n->u.seq.items[i]);
+	}
+}
+
+void sl_excerpt_shift(const sl_excerpt *x, sl_tree *t, const sl_source *src)
+{
+	for (size_t i = 0; i < t->n_docs; i++) {
+		sl_doc *d = t->docs[i];
+		d->start = moved(x, d->start);
+		d->end = moved(x, d->end);
+		d->src = src;
+		shift_node(x, d->root);
+	}
+}
+
+void sl_excerpt_free(sl_excerpt *x)
+{
+	if (!x)
+		return;
+	sl_source_free(x->text);
+	free(x->runs);
+	free(x);
+}
