@@ -443,7 +443,9 @@ static sl_err add_range(size_t **v, size_t *n, size_t a, size_t b)
 ** may hold a template marker, or is next to one (a syntax error is judged by the lines around
 ** it), is never left out, and an excerpt judged a template is parsed again whole (parse_read).
 ** A text with a directive or a "..." line is parsed whole; so is a build's (read as it was
-** emitted). */
+** emitted), and a file of the run's own that would leave out less than an eighth of its bytes
+** (its tree is what a whole parse gives: moving it onto the text would cost more than what the
+** parse leaves out). */
 static sl_err leave_unread(const sl_engine *e, sl_file *f, bool facts)
 {
 	const char *t = f->src->data;
@@ -464,7 +466,10 @@ static sl_err leave_unread(const sl_engine *e, sl_file *f, bool facts)
 			doc = i + 3;
 		}
 	}
-	if (!err)
+	size_t dropped = 0;
+	for (size_t r = 0; r < n_drops; r++)
+		dropped += drop[2 * r + 1] - drop[2 * r];
+	if (!err && (f->context || dropped >= n / 8))
 		err = sl_excerpt_make(f->path, t, n, drop, n_drops, &f->excerpt);
 	free(drop);
 	return err;

@@ -421,3 +421,34 @@ Test(passes, an_own_file_without_room_parses_only_what_the_index_reads_then_whol
 		free(reports[1]);
 	}
 }
+
+/* An own file that would leave out less than an eighth of its bytes is parsed whole in pass 1
+** (no excerpt to move onto its text) and whole again for its check: the same report. */
+Test(passes, an_own_file_read_almost_whole_is_parsed_whole)
+{
+	static const char NS[] = "apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n";
+	char text[4096];
+	int n = snprintf(text, sizeof text, "%s---\napiVersion: scheduling.k8s.io/v1\n"
+			 "kind: PriorityClass\nmetadata:\n  name: padded\nvalue: 7\ndescription: \"",
+			 PRIORITY_CLASSES);
+	memset(text + n, 'd', 1000);
+	snprintf(text + n + 1000, sizeof text - (size_t)n - 1000, "\"\n---\n%s", NS);
+	cr_assert_lt(ink(NS) * 8, strlen(text));
+	char *reports[2];
+	for (int stream = 0; stream < 2; stream++) {
+		sl_passes p;
+		setup(&p, stream);
+		p.eng.kept_budget = 0;
+		add_buffer(&p, "a-own.yaml", text);
+		add_buffer(&p, "b-job.yaml", JOB);
+		cr_assert_eq(sl_passes_lint(&p), SL_OK);
+		size_t len = strlen(text);
+		cr_expect_eq(p.eng.files[0]->parsed, stream ? 2 * len : len, "%zu bytes parsed",
+			     p.eng.files[0]->parsed);
+		reports[stream] = report(&p);
+		done(&p);
+	}
+	cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
+	free(reports[0]);
+	free(reports[1]);
+}
