@@ -124,21 +124,33 @@ static uint32_t moved(const sl_excerpt *x, uint32_t at)
 	return (uint32_t)sl_excerpt_offset(x, at);
 }
 
+/* A document's run: offsets in [lo, hi) of the excerpt move by the same amount (a document read
+** is one run of the text's bytes); any other offset is looked up. */
+struct span {
+	const sl_excerpt *x;
+	size_t lo, hi, from;
+};
+
+static uint32_t moved_in(const struct span *s, uint32_t at)
+{
+	return at >= s->lo && at < s->hi ? (uint32_t)(s->from + (at - s->lo)) : moved(s->x, at);
+}
+
 /* n and what it holds (aliases' targets and merged entries are held elsewhere). */
-static void shift_node(const sl_excerpt *x, sl_node *n)
+static void shift_node(const struct span *s, sl_node *n)
 {
 	if (!n)
 		return;
-	n->start = moved(x, n->start);
-	n->end = moved(x, n->end);
+	n->start = moved_in(s, n->start);
+	n->end = moved_in(s, n->end);
 	if (n->type == SL_NODE_MAP) {
 		for (size_t i = 0; i < n->u.map.n; i++) {
-			shift_node(x, n->u.map.pairs[i].key);
-			shift_node(x, n->u.map.pairs[i].value);
+			shift_node(s, n->u.map.pairs[i].key);
+			shift_node(s, n->u.map.pairs[i].value);
 		}
 	} else if (n->type == SL_NODE_SEQ) {
 		for (size_t i = 0; i < n->u.seq.n; i++)
-			shift_node(x, n->u.seq.items[i]);
+			shift_node(s, n->u.seq.items[i]);
 	}
 }
 
@@ -146,10 +158,21 @@ void sl_excerpt_shift(const sl_excerpt *x, sl_tree *t, const sl_source *src)
 {
 	for (size_t i = 0; i < t->n_docs; i++) {
 		sl_doc *d = t->docs[i];
+		/* the run holding the document's start: a binary search per document, not per node */
+		size_t lo = 0, hi = x->n_runs;
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (x->runs[mid].at <= d->start)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		struct span s = {x, x->runs[lo].at, lo + 1 < x->n_runs ? x->runs[lo + 1].at : 0,
+				 x->runs[lo].from};
 		d->start = moved(x, d->start);
 		d->end = moved(x, d->end);
 		d->src = src;
-		shift_node(x, d->root);
+		shift_node(&s, d->root);
 	}
 }
 
