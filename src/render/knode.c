@@ -685,36 +685,12 @@ static sl_node *read_block(struct reader *r, size_t ind, size_t depth)
 	sl_node **kids = r->kids + base;
 	if (!n || !count)
 		return NULL;
-	if (map) {
-		size_t np = count / 2;
-		sl_pair *pairs = sl_arena_alloc(r->a, np * sizeof *pairs);
-		if (!pairs) {
-			r->oom = true;
-			return NULL;
-		}
-		for (size_t i = 0; i < np; i++) {
-			pairs[i] = (sl_pair){kids[2 * i], kids[2 * i + 1]};
-			pairs[i].key->parent = pairs[i].value->parent = n;
-			pairs[i].key->pos = pairs[i].value->pos = (uint32_t)i;
-		}
-		n->u.map.pairs = pairs;
-		n->u.map.n = np;
-		if (repeats_key(r, n))
-			return NULL;
-	} else {
-		sl_node **items = sl_arena_alloc(r->a, count * sizeof *items);
-		if (!items) {
-			r->oom = true;
-			return NULL;
-		}
-		for (size_t i = 0; i < count; i++) {
-			items[i] = kids[i];
-			items[i]->parent = n;
-			items[i]->pos = (uint32_t)i;
-		}
-		n->u.seq.items = items;
-		n->u.seq.n = count;
+	if (!sl_tree_adopt(r->a, n, kids, count)) {   /* the children as the parse links them */
+		r->oom = true;
+		return NULL;
 	}
+	if (map && repeats_key(r, n))
+		return NULL;
 	n->end = kids[count - 1]->end;   /* a block collection ends where its last child ends */
 	r->n_kids = base;
 	return n;

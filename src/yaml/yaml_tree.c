@@ -425,18 +425,13 @@ static int check_duplicates(struct builder *b, sl_node *map)
 	return 0;
 }
 
-/* Closes the innermost collection: its children move from the stack into the arena. */
-static int close_collection(struct builder *b, yaml_mark_t end_mark)
+bool sl_tree_adopt(sl_arena *a, sl_node *n, sl_node **kids, size_t count)
 {
-	struct frame f = b->frames[--b->n_frames];
-	sl_node *n = f.node;
-	size_t count = b->n_kids - f.base;
-	sl_node **kids = count ? b->kids + f.base : NULL;   /* no arithmetic on a NULL stack */
 	if (n->type == SL_NODE_MAP) {
 		size_t np = count / 2;
-		sl_pair *pairs = np ? sl_arena_alloc(b->a, np * sizeof *pairs) : NULL;
+		sl_pair *pairs = np ? sl_arena_alloc(a, np * sizeof *pairs) : NULL;
 		if (np && !pairs)
-			return -1;
+			return false;
 		for (size_t i = 0; i < np; i++) {
 			pairs[i].key = kids[2 * i];
 			pairs[i].value = kids[2 * i + 1];
@@ -446,6 +441,33 @@ static int close_collection(struct builder *b, yaml_mark_t end_mark)
 		}
 		n->u.map.pairs = pairs;
 		n->u.map.n = np;
+	} else {
+		sl_node **items = count ? sl_arena_alloc(a, count * sizeof *items) : NULL;
+		if (count && !items)
+			return false;
+		for (size_t i = 0; i < count; i++) {
+			items[i] = kids[i];
+			items[i]->parent = n;
+			items[i]->pos = (uint32_t)i;
+		}
+		n->u.seq.items = items;
+		n->u.seq.n = count;
+	}
+	return true;
+}
+
+/* Closes the innermost collection: its children move from the stack into the arena. */
+static int close_collection(struct builder *b, yaml_mark_t end_mark)
+{
+	struct frame f = b->frames[--b->n_frames];
+	sl_node *n = f.node;
+	size_t count = b->n_kids - f.base;
+	sl_node **kids = count ? b->kids + f.base : NULL;   /* no arithmetic on a NULL stack */
+	if (!sl_tree_adopt(b->a, n, kids, count))
+		return -1;
+	if (n->type == SL_NODE_MAP) {
+		const sl_pair *pairs = n->u.map.pairs;
+		size_t np = n->u.map.n;
 		for (size_t i = 0; i < np; i++) {
 			const sl_node *k = sl_node_deref(pairs[i].key);
 			if (k->type != SL_NODE_MAP && k->type != SL_NODE_SEQ)
@@ -461,17 +483,6 @@ static int close_collection(struct builder *b, yaml_mark_t end_mark)
 		}
 		if (check_duplicates(b, n) < 0 || resolve_merges(b, n) < 0)
 			return -1;
-	} else {
-		sl_node **items = count ? sl_arena_alloc(b->a, count * sizeof *items) : NULL;
-		if (count && !items)
-			return -1;
-		for (size_t i = 0; i < count; i++) {
-			items[i] = kids[i];
-			items[i]->parent = n;
-			items[i]->pos = (uint32_t)i;
-		}
-		n->u.seq.items = items;
-		n->u.seq.n = count;
 	}
 	if (n->style) {
 		n->end = (uint32_t)mark_off(b, end_mark);

@@ -95,6 +95,11 @@ typedef struct sl_tree {
 	unsigned n_indices;      /* documents seen, the broken ones included */
 } sl_tree;
 
+/* Makes kids[0..count) the children of collection n, as a parse does: a map's pairs (keys and
+** values alternating, keys marked), a sequence's items, each with its parent and its index in
+** it. False when out of memory. */
+bool sl_tree_adopt(sl_arena *a, sl_node *n, sl_node **kids, size_t count);
+
 /* Parses every document of src into arena a. Broken documents are reported through issue and
 ** left out; documents after a syntax error are parsed again from the next line that starts
 ** with "---". Returns SL_ENOMEM only; YAML problems are issues, not errors. */
