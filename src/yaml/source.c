@@ -440,6 +440,36 @@ void sl_source_free(sl_source *src)
 	free(src);
 }
 
+void sl_source_drop_text(sl_source *src)
+{
+	free(src->data);
+	free(src->line_start);
+	free(src->line_ascii);
+	src->data = NULL;
+	src->line_start = NULL;
+	src->line_ascii = NULL;
+	src->n_lines = 0;
+}
+
+sl_err sl_source_reread(sl_source *src, const char *fs_path)
+{
+	sl_source *n = NULL;
+	sl_err err = sl_source_read_file(fs_path, fs_path, &n);
+	if (err != SL_OK) {
+		sl_source_free(n);
+		return err;
+	}
+	char *path = src->path;
+	void *owner = src->owner;
+	sl_source_drop_text(src);
+	free(n->path);
+	*src = *n;   /* the source's address stays */
+	src->path = path;
+	src->owner = owner;
+	free(n);
+	return SL_OK;
+}
+
 size_t sl_source_line_end(const sl_source *src, size_t line)
 {
 	if (line + 1 >= src->n_lines)

@@ -67,6 +67,12 @@ sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_
 ** or now on an error. */
 sl_err sl_source_take_buffer(const char *path, char *data, size_t len, sl_source **out);
 void sl_source_free(sl_source *src);
+/* Lets src's text and line index go (data NULL), keeping the source itself: its address, path
+** and owner, which others point at, stay; sl_source_reread fills it again. */
+void sl_source_drop_text(sl_source *src);
+/* Reads src's file (at fs_path) again into src in place: text and line index as
+** sl_source_read_file makes them, address, path and owner kept (src unchanged on an error). */
+sl_err sl_source_reread(sl_source *src, const char *fs_path);
 
 /* Opens path for reading when it is a regular file (symlinks followed): never blocks on a FIFO,
 ** never reads a device; -1 with errno SL_ENOTREG (or open's) otherwise, *st filled on success.

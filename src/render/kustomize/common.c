@@ -267,21 +267,7 @@ static void note_syntax(void *payload, const char *rule, unsigned doc, size_t st
 ** again would. */
 bool sl_kustomize__reread(struct kfile *f)
 {
-	sl_source *n = NULL;
-	if (sl_source_read_file(f->path, f->path, &n) != SL_OK) {
-		sl_source_free(n);
-		return false;
-	}
-	char *path = f->src->path;
-	void *owner = f->src->owner;
-	free(f->src->line_start);
-	free(f->src->line_ascii);
-	free(n->path);
-	*f->src = *n;   /* the source's address stays: the builds' spans name it */
-	f->src->path = path;
-	f->src->owner = owner;
-	free(n);
-	return true;
+	return sl_source_reread(f->src, f->path) == SL_OK;   /* the builds' spans name f->src */
 }
 
 /* Parses f's text into an arena of its own (again, when its tree was let go: the same tree, its

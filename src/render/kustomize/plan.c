@@ -256,13 +256,7 @@ static void let_go(struct kfile *f)
 	f->a = NULL;
 	memset(&f->tree, 0, sizeof f->tree);
 	f->dropped = true;
-	free(f->src->data);   /* read again for a finding's position (origin) */
-	free(f->src->line_start);
-	free(f->src->line_ascii);
-	f->src->data = NULL;
-	f->src->line_start = NULL;
-	f->src->line_ascii = NULL;
-	f->src->n_lines = 0;
+	sl_source_drop_text(f->src);   /* read again for a finding's position (origin) */
 }
 
 /* f let go when no build left reads it: none under way pinned it, and every build up to its
