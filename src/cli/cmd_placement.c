@@ -210,8 +210,13 @@ static void text_table(FILE *out, const sl_pool_info *pools, const size_t *idx, 
 	}
 }
 
-/* How the "Lands nowhere" list is written: indented lines (text) or a bullet list (Markdown). */
-struct nowhere_fmt {
+/* How a grid report is written, text or Markdown: its tables, the legend of an unsure
+** landing, and the "Lands nowhere" list (indented lines or a bullet list). */
+struct grid_fmt {
+	/* table t (0, 1, ...) of the pools idx[0..np), of cluster (NULL: the one table of all) */
+	void (*table)(FILE *out, size_t t, const char *cluster, const sl_pool_info *pools,
+		      const size_t *idx, size_t np, const sl_placement_row *rows, size_t nr);
+	const char *unsure;                            /* the legend, when some landing is unsure */
 	const char *heading, *unit_open, *unit_mid;   /* the unit as OPEN name MID path:line */
 	void (*put)(FILE *out, const char *s);         /* a name or path, escaped for the sink */
 	void (*reasons)(FILE *out, const char *pool, const char *reasons);
@@ -229,12 +234,25 @@ static void text_reasons(FILE *out, const char *pool, const char *reasons)
 	reason_lines(out, prefix, reasons, SL_SINK_TEXT);
 }
 
-static const struct nowhere_fmt nowhere_text = {
+/* Table t: "Cluster NAME:" (when the pools name two or more), the pools and the grid. */
+static void text_tables(FILE *out, size_t t, const char *cluster, const sl_pool_info *pools,
+			const size_t *idx, size_t np, const sl_placement_row *rows, size_t nr)
+{
+	if (cluster) {
+		fputs(t ? "\nCluster " : "Cluster ", out);
+		sl_escape_put(out, cluster, SL_SINK_TEXT);
+		fputs(":\n", out);
+	}
+	text_table(out, pools, idx, np, rows, nr);
+}
+
+static const struct grid_fmt grid_text = {
+	text_tables, "\n\u2713?: " UNSURE_LEGEND ".\n",
 	"\nLands nowhere:\n", "  ", " (", text_put, text_reasons,
 };
 
 /* Each unit that lands nowhere, with every pool's reasons; returns how many. */
-static size_t lands_nowhere(FILE *out, const struct nowhere_fmt *f, const sl_pool_info *pools,
+static size_t lands_nowhere(FILE *out, const struct grid_fmt *f, const sl_pool_info *pools,
 			    size_t np, bool clusters, const sl_placement_row *rows, size_t nr)
 {
 	size_t nowhere = 0;
@@ -259,32 +277,39 @@ static size_t lands_nowhere(FILE *out, const struct nowhere_fmt *f, const sl_poo
 	return nowhere;
 }
 
-static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
-		       const sl_placement_row *rows, size_t nr)
+/* The report in format f: a table per cluster (one of all the pools when they name fewer than
+** two), the legend, the units that land nowhere. False, and nothing printed, when out of
+** memory; else *nc is the clusters the pools name and *nowhere the units that land nowhere. */
+static bool print_grid(FILE *out, const struct grid_fmt *f, const sl_pool_info *pools, size_t np,
+		       const sl_placement_row *rows, size_t nr, size_t *nc, size_t *nowhere)
 {
 	struct clusters cl;
 	if (!clusters_of(&cl, pools, np))
-		return;
-	size_t nc = cl.n;
+		return false;
+	*nc = cl.n;
 	for (size_t t = 0; t < tables(&cl); t++) {
 		const char *name;
 		size_t n = table_pools(&cl, t, pools, np, &name);
-		if (name) {
-			fputs(t ? "\nCluster " : "Cluster ", out);
-			sl_escape_put(out, name, SL_SINK_TEXT);
-			fputs(":\n", out);
-		}
-		text_table(out, pools, cl.idx, n, rows, nr);
+		f->table(out, t, name, pools, cl.idx, n, rows, nr);
 	}
 	if (any_unsure(rows, nr, np))
-		fputs("\n\u2713?: " UNSURE_LEGEND ".\n", out);
-	size_t nowhere = lands_nowhere(out, &nowhere_text, pools, np, nc > 1, rows, nr);
+		fputs(f->unsure, out);
+	*nowhere = lands_nowhere(out, f, pools, np, cl.n > 1, rows, nr);
+	clusters_free(&cl);
+	return true;
+}
+
+static void print_text(FILE *out, const sl_pool_info *pools, size_t np,
+		       const sl_placement_row *rows, size_t nr)
+{
+	size_t nc, nowhere;
+	if (!print_grid(out, &grid_text, pools, np, rows, nr, &nc, &nowhere))
+		return;
 	fprintf(out, "\n%zu unit%s, %zu pool%s", nr, nr == 1 ? "" : "s", np, np == 1 ? "" : "s");
 	if (nc > 1)
 		fprintf(out, " in %zu clusters", nc);
 	fprintf(out, "; %zu unit%s land%s nowhere.\n", nowhere, nowhere == 1 ? "" : "s",
 		nowhere == 1 ? "s" : "");
-	clusters_free(&cl);
 }
 
 /* s for a Markdown table cell: escaped for a terminal, '|' and '<' made harmless. */
@@ -310,7 +335,7 @@ static void md(FILE *out, const char *s)
 	}
 }
 
-/* The grid and the pools table of the pools idx[0..np), under title. */
+/* A pool's reasons in the "Lands nowhere" list: a nested bullet. */
 static void md_reasons(FILE *out, const char *pool, const char *reasons)
 {
 	fputs("  - ", out);
@@ -320,10 +345,7 @@ static void md_reasons(FILE *out, const char *pool, const char *reasons)
 	fputc('\n', out);
 }
 
-static const struct nowhere_fmt nowhere_md = {
-	"\n#### Lands nowhere\n", "\n- **", "** (", md, md_reasons,
-};
-
+/* The grid and the pools table of the pools idx[0..np), under a heading naming cluster. */
 static void md_table(FILE *out, const char *cluster, const sl_pool_info *pools, const size_t *idx,
 		     size_t np, const sl_placement_row *rows, size_t nr)
 {
@@ -374,24 +396,25 @@ static void md_table(FILE *out, const char *cluster, const sl_pool_info *pools, 
 	}
 }
 
+/* Table t: a blank line between tables, then the grid and the pools table. */
+static void md_tables(FILE *out, size_t t, const char *cluster, const sl_pool_info *pools,
+		      const size_t *idx, size_t np, const sl_placement_row *rows, size_t nr)
+{
+	if (t)
+		fputc('\n', out);
+	md_table(out, cluster, pools, idx, np, rows, nr);
+}
+
+static const struct grid_fmt grid_md = {
+	md_tables, "\n\u2705?: " UNSURE_LEGEND ".\n",
+	"\n#### Lands nowhere\n", "\n- **", "** (", md, md_reasons,
+};
+
 static void print_markdown(FILE *out, const sl_pool_info *pools, size_t np,
 			   const sl_placement_row *rows, size_t nr)
 {
-	struct clusters cl;
-	if (!clusters_of(&cl, pools, np))
-		return;
-	size_t nc = cl.n;
-	for (size_t t = 0; t < tables(&cl); t++) {
-		const char *name;
-		size_t n = table_pools(&cl, t, pools, np, &name);
-		if (t)
-			fputc('\n', out);
-		md_table(out, name, pools, cl.idx, n, rows, nr);
-	}
-	if (any_unsure(rows, nr, np))
-		fputs("\n\u2705?: " UNSURE_LEGEND ".\n", out);
-	lands_nowhere(out, &nowhere_md, pools, np, nc > 1, rows, nr);
-	clusters_free(&cl);
+	size_t nc, nowhere;
+	print_grid(out, &grid_md, pools, np, rows, nr, &nc, &nowhere);
 }
 
 /* A JSON string holding s (schedlint/escape.h's SL_SINK_JSON: valid UTF-8); null for NULL. */
