@@ -80,18 +80,8 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		const sl_node *e = sl_seq_item(list, i);
-		if (!e || e->type != SL_NODE_MAP)
+		if (!e || e->type != SL_NODE_MAP || !sl_selection_requirement(a, e, &rs[i]))
 			return false;
-		const sl_node *vals = sl_map_get(e, "values");
-		size_t nv = sl_seq_n(vals);
-		sl_k8s_str *v = nv ? sl_arena_alloc(a, nv * sizeof *v) : NULL;
-		if (nv && !v)
-			return false;
-		for (size_t j = 0; j < nv; j++)
-			v[j] = sl_node_str(sl_seq_item(vals, j));
-		rs[i] = (sl_requirement){.key = sl_node_str(sl_map_get(e, "key")),
-					 .op = sl_node_str(sl_map_get(e, "operator")),
-					 .values = v, .n_values = nv};
 		if (sl_template_in_value(rs[i].key.s, rs[i].key.n) || sl_template_in_value(rs[i].op.s, rs[i].op.n))
 			return false;
 		/* a case-only misspelling ("in") as invalid-node-affinity's safe fix writes it, so
@@ -99,8 +89,8 @@ static bool build_list(sl_ctx *ctx, const sl_node *list, bool fields, const sl_r
 		const char *fixed = sl_k8s_selector_operator_fix(rs[i].op.s, rs[i].op.n);
 		if (fixed && (!fields || strcmp(fixed, "In") == 0 || strcmp(fixed, "NotIn") == 0))
 			rs[i].op = (sl_k8s_str){fixed, strlen(fixed)};
-		for (size_t j = 0; j < nv; j++)
-			if (sl_template_in_value(v[j].s, v[j].n))
+		for (size_t j = 0; j < rs[i].n_values; j++)
+			if (sl_template_in_value(rs[i].values[j].s, rs[i].values[j].n))
 				return false;
 		sl_k8s_problem p;
 		size_t np = fields ? sl_k8s_field_requirement_validate(&rs[i], &p, 1)

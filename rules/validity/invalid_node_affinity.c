@@ -83,24 +83,6 @@ static bool req_templated(const sl_requirement *r)
 	return false;
 }
 
-/* Builds the requirement of expression mapping e; false when out of memory. */
-static bool build(sl_ctx *ctx, const sl_node *e, sl_requirement *r)
-{
-	const sl_node *vals = sl_map_get(e, "values");
-	size_t n = sl_seq_n(vals);
-	sl_k8s_str *v = NULL;
-	if (n) {
-		v = sl_arena_alloc(sl_ctx_arena(ctx), n * sizeof *v);
-		if (!v)
-			return false;
-		for (size_t i = 0; i < n; i++)
-			v[i] = sl_node_str(sl_seq_item(vals, i));
-	}
-	*r = (sl_requirement){.key = sl_node_str(sl_map_get(e, "key")),
-			      .op = sl_node_str(sl_map_get(e, "operator")), .values = v, .n_values = n};
-	return true;
-}
-
 /* The node a problem is about; the closest present one when that field is absent. */
 static const sl_node *problem_node(const sl_node *e, const sl_k8s_problem *p)
 {
@@ -152,7 +134,7 @@ static sl_err check_list(sl_ctx *ctx, const sl_unit *u, const sl_node *term, boo
 		if (!e || e->type != SL_NODE_MAP)
 			continue;
 		sl_requirement r;
-		if (!build(ctx, e, &r))
+		if (!sl_selection_requirement(sl_ctx_arena(ctx), e, &r))
 			return SL_ENOMEM;
 		if (req_templated(&r))
 			continue;

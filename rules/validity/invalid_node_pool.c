@@ -83,15 +83,9 @@ static void requirements(sl_ctx *ctx, const char *label, const sl_node *reqs, co
 	sl_arena *a = sl_ctx_arena(ctx);
 	for (size_t i = 0; i < sl_seq_n(reqs); i++) {
 		const sl_node *e = sl_seq_item(reqs, i);
-		const sl_node *vals = sl_map_get(e, "values");
-		size_t nv = sl_seq_n(vals);
-		sl_k8s_str *v = nv ? sl_arena_alloc(a, nv * sizeof *v) : NULL;
-		if (nv && !v)
+		sl_requirement r;
+		if (!sl_selection_requirement(a, e, &r))
 			return;
-		for (size_t k = 0; k < nv; k++)
-			v[k] = sl_node_str(sl_seq_item(vals, k));
-		sl_requirement r = {sl_node_str(sl_map_get(e, "key")), sl_node_str(sl_map_get(e, "operator")),
-				    v, nv};
 		sl_k8s_problem probs[8];
 		size_t n = sl_k8s_requirement_validate(&r, true, probs, 8);
 		char why[SL_K8S_MSG_MAX];

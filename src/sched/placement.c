@@ -11,6 +11,7 @@
 #include "sched/index.h"
 #include "sched/merge.h"
 #include "sched/placement.h"
+#include "sched/selection.h"
 #include "k8s/reqset.h"
 #include "util/strmap.h"
 #include "k8s/resources.h"
@@ -251,15 +252,8 @@ static sl_err bind_term(struct term *t, const sl_node *term, sl_arena *a)
 		return SL_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const sl_node *e = sl_seq_item(exprs, i);
-		const sl_node *vals = sl_map_get(e, "values");
-		size_t nv = sl_seq_n(vals);
-		sl_k8s_str *v = nv ? sl_arena_alloc(a, nv * sizeof *v) : NULL;
-		if (nv && !v)
+		if (!sl_selection_requirement(a, e, &t->exprs[i]))
 			return SL_ENOMEM;
-		for (size_t k = 0; k < nv; k++)
-			v[k] = sl_node_str(sl_seq_item(vals, k));
-		t->exprs[i] = (sl_requirement){sl_node_str(sl_map_get(e, "key")),
-					       sl_node_str(sl_map_get(e, "operator")), v, nv};
 		t->at[i] = e;
 		char why[256];
 		if (!sl_k8s_requirement_builds(&t->exprs[i], false, why, sizeof why))

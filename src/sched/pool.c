@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "k8s/instance_type.h"
 #include "sched/pool.h"
+#include "sched/selection.h"
 #include "yaml/source.h"
 #include "k8s/labels.h"
 #include "k8s/reqset.h"
@@ -542,23 +543,6 @@ static void from_config(sl_pool_set *s, const sl_config *cfg)
 
 /* --- Karpenter NodePool --- */
 
-/* Reads a NodeSelectorRequirement-like mapping's values into the arena. */
-static const sl_k8s_str *values_of(sl_pool_set *s, const sl_node *seq, size_t *n)
-{
-	*n = sl_seq_n(seq);
-	if (*n == 0)
-		return NULL;
-	sl_k8s_str *v = sl_arena_alloc(s->a, *n * sizeof *v);
-	if (!v) {
-		s->oom = true;
-		*n = 0;
-		return NULL;
-	}
-	for (size_t i = 0; i < *n; i++)
-		v[i] = sl_node_str(sl_seq_item(seq, i));
-	return v;
-}
-
 /* Taints from a sequence of {key, value, effect} mappings. */
 static void taints_of(sl_pool_set *s, sl_pool *p, const sl_node *seq)
 {
@@ -640,15 +624,15 @@ static void from_nodepool(sl_pool_set *s, const sl_config *cfg, const sl_object 
 		add_label_c(s, p, "karpenter.sh/nodepool", o->name);
 	const sl_node *reqs = sl_map_get(ts, "requirements");
 	for (size_t i = 0; i < sl_seq_n(reqs); i++) {
-		const sl_node *r = sl_seq_item(reqs, i);
-		size_t nv;
-		const sl_k8s_str *v = values_of(s, sl_map_get(r, "values"), &nv);
-		sl_requirement req = {sl_node_str(sl_map_get(r, "key")),
-				      sl_node_str(sl_map_get(r, "operator")), v, nv};
+		sl_requirement req;
+		if (!sl_selection_requirement(s->a, sl_seq_item(reqs, i), &req)) {
+			s->oom = true;
+			continue;
+		}
 		char why[256];
 		if (!req.key.n || !sl_k8s_requirement_builds(&req, false, why, sizeof why))
 			continue;   /* invalid: the NodePool's own validation rejects it */
-		add_req(s, p, req.key, dup(s, req.op.s, req.op.n), v, nv);
+		add_req(s, p, req.key, dup(s, req.op.s, req.op.n), req.values, req.n_values);
 	}
 	p->taints_at = sl_map_get(ts, "taints");
 	taints_of(s, p, p->taints_at);   /* startupTaints are removed before pods schedule */

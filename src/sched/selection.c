@@ -1,11 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** selection.c: walking a unit's selecting requirements (nodeSelector pairs and the required
-** node-affinity expressions that keep pods on nodes). */
+** node-affinity expressions that keep pods on nodes), and an expression mapping read as a
+** requirement for the k8s/ checks (the rules, placement.c and pool.c read them so). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "config/config.h"
 #include "sched/selection.h"
+
+bool sl_selection_requirement(sl_arena *a, const sl_node *e, sl_requirement *out)
+{
+	const sl_node *vals = sl_map_get(e, "values");
+	size_t n = sl_seq_n(vals);
+	sl_k8s_str *v = n ? sl_arena_alloc(a, n * sizeof *v) : NULL;
+	if (n && !v)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		v[i] = sl_node_str(sl_seq_item(vals, i));
+	*out = (sl_requirement){.key = sl_node_str(sl_map_get(e, "key")),
+				.op = sl_node_str(sl_map_get(e, "operator")), .values = v, .n_values = n};
+	return true;
+}
 
 const sl_node *sl_selection_required_terms(const sl_unit *u)
 {

@@ -7,7 +7,9 @@
 
 #include <stdbool.h>
 #include "config/values.h"
+#include "k8s/affinity.h"
 #include "model/model.h"
+#include "util/arena.h"
 
 typedef struct sl_selection {
 	const char *key;
@@ -30,6 +32,13 @@ bool sl_selection_pinned(const sl_unit *u, bool (*pred)(const sl_selection *s, v
 /* True when a selection may match a node whose label key has value v (In values, the
 ** nodeSelector value, Exists; Gt/Lt never match a non-integer). */
 bool sl_selection_allows(const sl_selection *s, const char *v);
+/* The requirement an expression mapping e states (an item of matchExpressions or matchFields,
+** or of a Karpenter NodePool's requirements), as written: its key and operator, and each item
+** of its values (none when values is no sequence), views of e's tree; the array of values is
+** allocated from a (NULL when there are none). Nothing is checked: sl_k8s_requirement_validate
+** and sl_k8s_requirement_builds say whether it is valid. False when out of memory (*out is
+** untouched). */
+bool sl_selection_requirement(sl_arena *a, const sl_node *e, sl_requirement *out);
 /* The required node-affinity terms of u (a sequence) or NULL. */
 const sl_node *sl_selection_required_terms(const sl_unit *u);
 /* True when u is pinned to GPU nodes (sl_selection_pinned): by a selection of a label listed in

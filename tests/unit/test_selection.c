@@ -3,7 +3,7 @@
 ** nodeSelector and of required node-affinity terms in file order (NotIn, DoesNotExist and
 ** preferred terms select nothing), pinning (the nodeSelector alone, or every required term),
 ** which label values a selection allows, and pinning to GPU nodes by the config's
-** gpu-node-labels. */
+** gpu-node-labels; an expression mapping read as a requirement. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,4 +252,50 @@ Test(selection, pinned_to_gpu_nodes)
 	cr_expect(gpu(AFFINITY(TERM(EXPR("nvidia.com/gpu.count", "Lt", ", values: [\"3\"]")))));
 	cr_expect_not(gpu(AFFINITY(TERM(EXPR(GPU_LABEL, "Exists", "")) TERM(EXPR("zone", "In", ", values: [a]")))),
 		      "one term leaves the GPU nodes");
+}
+
+/* "key op v1,v2" of r (placeholders for absent parts). */
+static const char *req_text(const sl_requirement *r)
+{
+	static char buf[256];
+	int n = snprintf(buf, sizeof buf, "%.*s %.*s", (int)r->key.n, r->key.s ? r->key.s : "",
+			 (int)r->op.n, r->op.s ? r->op.s : "");
+	for (size_t i = 0; i < r->n_values && n > 0 && (size_t)n < sizeof buf; i++)
+		n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%.*s", i ? "," : " ",
+			      (int)r->values[i].n, r->values[i].s);
+	return buf;
+}
+
+Test(selection, requirement_as_written)
+{
+	bound *b = pod(AFFINITY(TERM(EXPR("a", "In", ", values: [x, \"z 2\"]") EXPR("b", "in", ", values: [w]")
+				     EXPR("c", "Exists", "") EXPR("g", "Lt", ", values: 4")
+				     "              - {operator: Exists, values: []}\n")));
+	b->want_reports = 1;   /* values: 4 */
+	const sl_node *exprs = sl_map_get(sl_seq_item(sl_selection_required_terms(unit(b)), 0),
+					  "matchExpressions");
+	const char *want[] = {"a In x,z 2", "b in w", "c Exists", "g Lt", " Exists"};
+	cr_assert_eq(sl_seq_n(exprs), 5);
+	for (size_t i = 0; i < 5; i++) {
+		sl_requirement r;
+		cr_assert(sl_selection_requirement(b->a, sl_seq_item(exprs, i), &r));
+		cr_expect_str_eq(req_text(&r), want[i], "expression %zu", i);
+		cr_expect_eq(r.values == NULL, r.n_values == 0, "values allocated only when some");
+	}
+	/* out of memory (a fresh arena: its first allocation takes memory): false, and *out
+	** untouched; with no values nothing is allocated */
+	sl_arena *a = sl_arena_new();
+	cr_assert_not_null(a);
+	sl_requirement r = {.n_values = 99};
+	sl_arena_fail_after(1);
+	bool ok = sl_selection_requirement(a, sl_seq_item(exprs, 0), &r);
+	cr_expect_eq(r.n_values, 99);
+	sl_arena_fail_after(1);
+	bool ok_none = sl_selection_requirement(a, sl_seq_item(exprs, 2), &r);
+	sl_arena_fail_after(0);
+	sl_arena_free(a);
+	cr_expect_not(ok);
+	cr_expect(ok_none);
+	cr_expect_str_eq(req_text(&r), "c Exists");
+	done(b);
 }
