@@ -83,49 +83,43 @@ static bool copyable(const sl_node *n)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const sl_config *cfg = sl_ctx_config(ctx);
 	const sl_source *src = sl_ctx_source(ctx);
-	for (size_t i = 0; i < u->n_containers; i++) {
-		const sl_container *c = &u->containers[i];
-		for (size_t j = 0; j < sl_map_n(c->requests); j++) {
-			const sl_pair *p = sl_map_pair(c->requests, j);
-			const char *name = sl_scalar(p->key);
-			bool gpu = sl_config_is_gpu_resource(cfg, name);
-			if (!name || (!gpu && !sl_k8s_is_extended_resource(name, strlen(name))))
-				continue;
-			const sl_node *lim = sl_map_get(c->limits, name);
-			sl_quantity rq, lq;
-			if (!lim || !parse_quantity(p->value, &rq) || !parse_quantity(lim, &lq) ||
-			    sl_quantity_cmp(&rq, &lq) == 0)
-				continue;
-			const char *rs = sl_scalar(p->value), *ls = sl_scalar(lim);
-			char rstr[64], lstr[64];
-			sl_quantity_string(&rq, rs, strlen(rs), rstr, sizeof rstr);
-			sl_quantity_string(&lq, ls, strlen(ls), lstr, sizeof lstr);
-			sl_report *r = sl_report_at(ctx, p->value, "%s: %s requests %s %s: %s but limits "
-						    "it to %s", sl_ctx_label(ctx, u),
-						    sl_ctx_container_label(ctx, c),
-						    gpu ? "GPU" : "extended resource", name, rstr, lstr);
-			sl_report_note(ctx, r, "Extended resources cannot be overcommitted: the API server "
-				       "rejects the pod (\"must be equal to %s limit of %s\"), for a "
-				       "controller's pods only when it creates them.", name, lstr);
-			sl_report_note(ctx, r, "Make the request equal to the limit.");
-			const sl_node *rv = sl_node_deref(p->value);
-			const sl_node *lv = sl_node_deref(lim);
-			if (!r || !src || p->value->type != SL_NODE_SCALAR || !copyable(rv) ||
-			    !copyable(lv) || lv->end > src->len || lv->start > lv->end)
-				continue;
-			char *text = sl_arena_strndup(sl_ctx_arena(ctx), src->data + lv->start,
-						     lv->end - lv->start);
-			if (!text)
-				return SL_ENOMEM;
-			sl_err err = sl_fix_replace(ctx, r, p->value->start, p->value->end, text);
-			if (!err)
-				err = sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
-						      "Set the %s request to the limit, %s", name, lstr);
-			if (err)
-				return err;
-		}
+	sl_gpu_requests it = sl_gpu_extended_requests(sl_ctx_config(ctx), u);
+	for (const sl_pair *p; (p = sl_gpu_requests_next(&it));) {
+		const sl_container *c = it.c;
+		const char *name = it.name;
+		const sl_node *lim = sl_map_get(c->limits, name);
+		sl_quantity rq, lq;
+		if (!lim || !parse_quantity(p->value, &rq) || !parse_quantity(lim, &lq) ||
+		    sl_quantity_cmp(&rq, &lq) == 0)
+			continue;
+		const char *rs = sl_scalar(p->value), *ls = sl_scalar(lim);
+		char rstr[64], lstr[64];
+		sl_quantity_string(&rq, rs, strlen(rs), rstr, sizeof rstr);
+		sl_quantity_string(&lq, ls, strlen(ls), lstr, sizeof lstr);
+		sl_report *r = sl_report_at(ctx, p->value, "%s: %s requests %s %s: %s but limits "
+					    "it to %s", sl_ctx_label(ctx, u),
+					    sl_ctx_container_label(ctx, c),
+					    it.gpu ? "GPU" : "extended resource", name, rstr, lstr);
+		sl_report_note(ctx, r, "Extended resources cannot be overcommitted: the API server "
+			       "rejects the pod (\"must be equal to %s limit of %s\"), for a "
+			       "controller's pods only when it creates them.", name, lstr);
+		sl_report_note(ctx, r, "Make the request equal to the limit.");
+		const sl_node *rv = sl_node_deref(p->value);
+		const sl_node *lv = sl_node_deref(lim);
+		if (!r || !src || p->value->type != SL_NODE_SCALAR || !copyable(rv) ||
+		    !copyable(lv) || lv->end > src->len || lv->start > lv->end)
+			continue;
+		char *text = sl_arena_strndup(sl_ctx_arena(ctx), src->data + lv->start,
+					     lv->end - lv->start);
+		if (!text)
+			return SL_ENOMEM;
+		sl_err err = sl_fix_replace(ctx, r, p->value->start, p->value->end, text);
+		if (!err)
+			err = sl_fix_describe(ctx, r, SL_FIX_UNSAFE,
+					      "Set the %s request to the limit, %s", name, lstr);
+		if (err)
+			return err;
 	}
 	return SL_OK;
 }

@@ -81,42 +81,37 @@ static bool valid_quantity(const char *name, const sl_node *v)
 
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const sl_config *cfg = sl_ctx_config(ctx);
-	for (size_t i = 0; i < u->n_containers; i++) {
-		const sl_container *c = &u->containers[i];
-		for (size_t j = 0; j < sl_map_n(c->requests); j++) {
-			const sl_pair *p = sl_map_pair(c->requests, j);
-			const char *name = sl_scalar(p->key);
-			bool gpu = sl_config_is_gpu_resource(cfg, name);
-			if (!name || (!gpu && !sl_k8s_is_extended_resource(name, strlen(name))) ||
-			    sl_map_get(c->limits, name))
-				continue;
-			sl_report *r = sl_report_at(ctx, p->value,
-				     "%s: %s requests %s %s: %s but sets no limit for it",
-				     sl_ctx_label(ctx, u), sl_ctx_container_label(ctx, c),
-				     gpu ? "GPU" : "extended resource", name,
-				     sl_scalar(p->value) ? sl_scalar(p->value) : "?");
-			sl_report_note(ctx, r, "Extended resources cannot be overcommitted: the API server "
-				       "rejects the pod (\"Limit must be set for non overcommitable "
-				       "resources\"), for a controller's pods only when it creates them.");
-			sl_report_note(ctx, r, "Set limits.%s to the same quantity (a limit alone is "
-				       "enough: the request defaults to it).", name);
-			if (!valid_quantity(name, p->value))
-				continue;   /* a copy would repeat invalid-resource-quantity at the limit */
-			/* the request's value as written, when it is a one-line scalar (a mapping, say,
-			** is a schema-type finding, and its text is no limit); the key as a scalar */
-			const sl_node *v = sl_node_deref(p->value);
-			const char *q = sl_ctx_node_text(ctx, p->value);
-			const char *key = sl_fix_scalar(ctx, p->key, name);
-			bool ok = v && v->type == SL_NODE_SCALAR && v == p->value && key &&
-				  !strpbrk(q, "\r\n") && !sl_node_anchor(v) && !sl_node_tag(v);
-			ok = ok && (c->limits
-				? sl_fix_add_entry(ctx, r, c->limits, name, q)
-				: sl_fix_add_entry(ctx, r, c->resources, "limits",
-						   sl_arena_printf(sl_ctx_arena(ctx), "%s: %s", key, q)));
-			if (ok)
-				sl_fix_describe(ctx, r, SL_FIX_SAFE, "add limits.%s: %s", name, q);
-		}
+	sl_gpu_requests it = sl_gpu_extended_requests(sl_ctx_config(ctx), u);
+	for (const sl_pair *p; (p = sl_gpu_requests_next(&it));) {
+		const sl_container *c = it.c;
+		const char *name = it.name;
+		if (sl_map_get(c->limits, name))
+			continue;
+		sl_report *r = sl_report_at(ctx, p->value,
+			     "%s: %s requests %s %s: %s but sets no limit for it",
+			     sl_ctx_label(ctx, u), sl_ctx_container_label(ctx, c),
+			     it.gpu ? "GPU" : "extended resource", name,
+			     sl_scalar(p->value) ? sl_scalar(p->value) : "?");
+		sl_report_note(ctx, r, "Extended resources cannot be overcommitted: the API server "
+			       "rejects the pod (\"Limit must be set for non overcommitable "
+			       "resources\"), for a controller's pods only when it creates them.");
+		sl_report_note(ctx, r, "Set limits.%s to the same quantity (a limit alone is "
+			       "enough: the request defaults to it).", name);
+		if (!valid_quantity(name, p->value))
+			continue;   /* a copy would repeat invalid-resource-quantity at the limit */
+		/* the request's value as written, when it is a one-line scalar (a mapping, say,
+		** is a schema-type finding, and its text is no limit); the key as a scalar */
+		const sl_node *v = sl_node_deref(p->value);
+		const char *q = sl_ctx_node_text(ctx, p->value);
+		const char *key = sl_fix_scalar(ctx, p->key, name);
+		bool ok = v && v->type == SL_NODE_SCALAR && v == p->value && key &&
+			  !strpbrk(q, "\r\n") && !sl_node_anchor(v) && !sl_node_tag(v);
+		ok = ok && (c->limits
+			? sl_fix_add_entry(ctx, r, c->limits, name, q)
+			: sl_fix_add_entry(ctx, r, c->resources, "limits",
+					   sl_arena_printf(sl_ctx_arena(ctx), "%s: %s", key, q)));
+		if (ok)
+			sl_fix_describe(ctx, r, SL_FIX_SAFE, "add limits.%s: %s", name, q);
 	}
 	return SL_OK;
 }

@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "sched/index.h"
 #include "k8s/quantity.h"
+#include "k8s/resources.h"
 
 const char *sl_gpu_taint_key(const char *resource)
 {
@@ -44,6 +45,30 @@ const sl_pair *sl_gpu_entries_next(sl_gpu_entries *it)
 				it->limit = it->list == 0;
 				return p;
 			}
+		}
+	}
+	return NULL;
+}
+
+sl_gpu_requests sl_gpu_extended_requests(const sl_config *cfg, const sl_unit *u)
+{
+	return (sl_gpu_requests){.cfg = cfg, .u = u};
+}
+
+const sl_pair *sl_gpu_requests_next(sl_gpu_requests *it)
+{
+	for (; it->ci < it->u->n_containers; it->ci++, it->i = 0) {
+		const sl_container *c = &it->u->containers[it->ci];
+		while (it->i < sl_map_n(c->requests)) {
+			const sl_pair *p = sl_map_pair(c->requests, it->i++);
+			const char *name = sl_scalar(p->key);
+			bool gpu = sl_config_is_gpu_resource(it->cfg, name);
+			if (!name || (!gpu && !sl_k8s_is_extended_resource(name, strlen(name))))
+				continue;
+			it->c = c;
+			it->name = name;
+			it->gpu = gpu;
+			return p;
 		}
 	}
 	return NULL;

@@ -29,6 +29,23 @@ typedef struct sl_gpu_entries {
 sl_gpu_entries sl_gpu_container_entries(const sl_config *cfg, const sl_container *c);
 /* The next GPU entry, or NULL at the end. */
 const sl_pair *sl_gpu_entries_next(sl_gpu_entries *it);
+/* The requests of u's containers (init containers too, in container order) that name a GPU
+** resource (sl_config_is_gpu_resource) or another extended resource (sl_k8s_is_extended_resource):
+** the resources whose request the API server holds to the limit (they cannot be overcommitted),
+** whatever the quantity:
+**   sl_gpu_requests it = sl_gpu_extended_requests(cfg, u);
+**   for (const sl_pair *p; (p = sl_gpu_requests_next(&it));) ... it.c, it.name, it.gpu */
+typedef struct sl_gpu_requests {
+	const sl_config *cfg;
+	const sl_unit *u;
+	size_t ci, i;               /* the next container, the next entry of its requests */
+	const sl_container *c;      /* set by sl_gpu_requests_next: the entry's container */
+	const char *name;           /* ... the resource */
+	bool gpu;                   /* ... a GPU resource, not just extended */
+} sl_gpu_requests;
+sl_gpu_requests sl_gpu_extended_requests(const sl_config *cfg, const sl_unit *u);
+/* The next such request (its key the resource, its value the quantity), or NULL at the end. */
+const sl_pair *sl_gpu_requests_next(sl_gpu_requests *it);
 /* The first GPU resource container c limits or requests (non-zero), or NULL. */
 const char *sl_gpu_container_resource(const sl_config *cfg, const sl_container *c);
 /* The first GPU resource any container of u limits or requests (non-zero), or NULL. */

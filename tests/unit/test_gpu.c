@@ -2,7 +2,8 @@
 ** test_gpu.c: what the GPU rules' fixtures cannot show: which fixes are safe (a Knative-run
 ** unit whose tolerations flag is not known to be enabled gets an unsafe toleration fix), the
 ** notes that name the evidence, and the fix-safety invariant over the GPU rules' bad fixtures
-** (applying their safe fixes never adds a finding of any rule). */
+** (applying their safe fixes never adds a finding of any rule); the requests of resources that
+** cannot be overcommitted (sl_gpu_extended_requests). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include "schedlint/schedlint.h"
 #include "sched/gpu.h"
+#include "fixture.h"
 
 #define GWT "testdata/rules/gpu-without-toleration"
 
@@ -230,5 +232,42 @@ Test(gpu, a_suppressed_finding_takes_nothing)
 	cr_assert_eq(sl_run_finding_count(run), 1);
 	cr_expect_str_eq(sl_run_finding(run, 0)->rule, "no-matching-node-pool");
 	sl_run_free(run);
+	sl_config_free(cfg);
+}
+
+Test(gpu, extended_requests_in_container_order)
+{
+	sl_config *cfg = sl_test_config(NULL, NULL);
+	sl_test_objects o = {0};
+	sl_test_objects_bind(&o, cfg, "pod.yaml",
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+		"  initContainers:\n"
+		"  - {name: init, image: i, resources: {requests: {example.com/dongle: 1}}}\n"
+		"  containers:\n"
+		"  - name: a\n    image: b\n    resources:\n"
+		"      requests: {cpu: 1, memory: 1Gi, nvidia.com/gpu: 0, hugepages-2Mi: 1Gi,"
+		" kubernetes.io/x: 1}\n"
+		"      limits: {amd.com/gpu: 1}\n"
+		"  - {name: none, image: c}\n"
+		"  - name: mig\n    image: d\n"
+		"    resources: {requests: {nvidia.com/mig-1g.5gb: 1, vendor.io/fpga: 2}}\n");
+	const sl_object *pod = sl_test_object(&o, SL_KIND_POD, "p");
+	cr_assert_eq(pod->n_units, 1);
+	char got[512] = "";
+	sl_gpu_requests it = sl_gpu_extended_requests(cfg, &pod->units[0]);
+	for (const sl_pair *p; (p = sl_gpu_requests_next(&it));) {
+		cr_expect_str_eq(sl_scalar(p->key), it.name);
+		char line[128];
+		snprintf(line, sizeof line, "%s %s %s %s\n", it.c->name, it.name, it.gpu ? "gpu" : "-",
+			 sl_scalar(p->value));
+		strncat(got, line, sizeof got - strlen(got) - 1);
+	}
+	/* native (cpu, memory, hugepages, kubernetes.io/) and limits left out; a zero kept */
+	cr_expect_str_eq(got, "init example.com/dongle - 1\n"
+			      "a nvidia.com/gpu gpu 0\n"
+			      "mig nvidia.com/mig-1g.5gb gpu 1\n"
+			      "mig vendor.io/fpga - 2\n");
+	cr_expect_null(sl_gpu_requests_next(&it), "the end stays the end");
+	sl_test_objects_free(&o);
 	sl_config_free(cfg);
 }
