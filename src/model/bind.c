@@ -122,6 +122,21 @@ const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *
 	return sl_model_expect(mc, sl_map_get(map, key), t, key);
 }
 
+void sl_model_fields(sl_model_ctx *mc, const sl_node *map, const sl_model_fspec *spec)
+{
+	for (; map && spec->key; spec++)
+		sl_model_field(mc, map, spec->key, spec->t);
+}
+
+void sl_model_items(sl_model_ctx *mc, const sl_node *seq, const sl_model_fspec *spec)
+{
+	for (size_t i = 0; seq && i < seq->u.seq.n; i++) {
+		const sl_node *m = sl_node_deref(seq->u.seq.items[i]);
+		if (m->type == SL_NODE_MAP)
+			sl_model_fields(mc, m, spec);
+	}
+}
+
 sl_unit *sl_model_add_unit(sl_model_ctx *mc, sl_object *o, sl_role role, const char *name)
 {
 	/* grown geometrically (pointers to units are taken only after binding has finished) */

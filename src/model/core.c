@@ -10,6 +10,14 @@ static sl_err bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmpl,
 	return sl_model_bind_template(mc, o, tmpl, SL_ROLE_POD, NULL, out);
 }
 
+static const sl_model_fspec priority_class_fields[] = {
+	{"value", SL_T_INT}, {"globalDefault", SL_T_BOOL}, {"preemptionPolicy", SL_T_STR},
+	{"description", SL_T_STR}, {NULL, SL_T_ANY},
+};
+static const sl_model_fspec taint_fields[] = {
+	{"key", SL_T_STR}, {"value", SL_T_STR}, {"effect", SL_T_STR}, {NULL, SL_T_ANY},
+};
+
 sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)
 {
 	sl_unit *u = NULL;
@@ -49,26 +57,14 @@ sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)
 		return bind_template(mc, o, sl_model_field(mc, js, "template", SL_T_MAP), &u);
 	}
 	case SL_KIND_PRIORITY_CLASS:
-		sl_model_field(mc, o->root, "value", SL_T_INT);
-		sl_model_field(mc, o->root, "globalDefault", SL_T_BOOL);
-		sl_model_field(mc, o->root, "preemptionPolicy", SL_T_STR);
-		sl_model_field(mc, o->root, "description", SL_T_STR);
+		sl_model_fields(mc, o->root, priority_class_fields);
 		return SL_OK;
 	case SL_KIND_CONFIGMAP:
 		sl_model_field(mc, o->root, "data", SL_T_STRMAP);
 		return SL_OK;
-	case SL_KIND_NODE: {
-		const sl_node *taints = sl_model_field(mc, o->spec, "taints", SL_T_SEQ_OF_MAP);
-		for (size_t i = 0; taints && i < taints->u.seq.n; i++) {
-			const sl_node *t = sl_node_deref(taints->u.seq.items[i]);
-			if (t->type != SL_NODE_MAP)
-				continue;
-			sl_model_field(mc, t, "key", SL_T_STR);
-			sl_model_field(mc, t, "value", SL_T_STR);
-			sl_model_field(mc, t, "effect", SL_T_STR);
-		}
+	case SL_KIND_NODE:
+		sl_model_items(mc, sl_model_field(mc, o->spec, "taints", SL_T_SEQ_OF_MAP), taint_fields);
 		return SL_OK;
-	}
 	case SL_KIND_RESOURCE_CLAIM:
 	case SL_KIND_RESOURCE_CLAIM_TEMPLATE: {
 		/* the device requests a pod's claim asks for (sl_gpu_unit_use reads their classes):

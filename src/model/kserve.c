@@ -54,6 +54,13 @@ static sl_mode resolve_mode(sl_model_ctx *mc, sl_object *o)
 	return m;
 }
 
+/* The ComponentExtensionSpec fields besides minReplicas. */
+static const sl_model_fspec extension_fields[] = {
+	{"maxReplicas", SL_T_INT}, {"scaleTarget", SL_T_INT}, {"containerConcurrency", SL_T_INT},
+	{"timeout", SL_T_INT}, {"canaryTrafficPercent", SL_T_INT}, {"labels", SL_T_STRMAP},
+	{"annotations", SL_T_STRMAP}, {NULL, SL_T_ANY},
+};
+
 /* The ComponentExtensionSpec fields; returns minReplicas (KServe's default is 1). */
 static long long bind_extension(sl_model_ctx *mc, sl_unit *u, const sl_node *comp)
 {
@@ -61,13 +68,7 @@ static long long bind_extension(sl_model_ctx *mc, sl_unit *u, const sl_node *com
 	const sl_node *n = sl_model_field(mc, comp, "minReplicas", SL_T_INT);
 	if (n && sl_scalar_int(n, &min))
 		u->replicas = n;
-	sl_model_field(mc, comp, "maxReplicas", SL_T_INT);
-	sl_model_field(mc, comp, "scaleTarget", SL_T_INT);
-	sl_model_field(mc, comp, "containerConcurrency", SL_T_INT);
-	sl_model_field(mc, comp, "timeout", SL_T_INT);
-	sl_model_field(mc, comp, "canaryTrafficPercent", SL_T_INT);
-	sl_model_field(mc, comp, "labels", SL_T_STRMAP);
-	sl_model_field(mc, comp, "annotations", SL_T_STRMAP);
+	sl_model_fields(mc, comp, extension_fields);
 	return min;
 }
 

@@ -269,6 +269,17 @@ const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype
 /* sl_model_expect on map[key]. */
 const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *key,
 			      enum sl_ftype t);
+/* A field and the type its value must have; a table of them ends with {NULL}. */
+typedef struct sl_model_fspec {
+	const char *key;
+	enum sl_ftype t;
+} sl_model_fspec;
+/* sl_model_field for each field of table spec, in its order: the fields a binder types but
+** does not keep (map NULL: none). */
+void sl_model_fields(sl_model_ctx *mc, const sl_node *map, const sl_model_fspec *spec);
+/* sl_model_fields on each mapping item of sequence seq (NULL: none; an item of another type is
+** left alone). */
+void sl_model_items(sl_model_ctx *mc, const sl_node *seq, const sl_model_fspec *spec);
 /* Binds the PodSpec fields of mapping pod into u (containers from "containers" and
 ** "initContainers"); the caller sets everything else. */
 sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod);

@@ -54,19 +54,10 @@ sl_err sl_model_bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmp
 	return sl_unit_bind_podspec(mc, u, sl_model_field(mc, tmpl, "spec", SL_T_MAP));
 }
 
-static void bind_tolerations(sl_model_ctx *mc, const sl_node *tols)
-{
-	for (size_t i = 0; tols && i < tols->u.seq.n; i++) {
-		const sl_node *t = sl_node_deref(tols->u.seq.items[i]);
-		if (t->type != SL_NODE_MAP)
-			continue;
-		sl_model_field(mc, t, "key", SL_T_STR);
-		sl_model_field(mc, t, "operator", SL_T_STR);
-		sl_model_field(mc, t, "value", SL_T_STR);
-		sl_model_field(mc, t, "effect", SL_T_STR);
-		sl_model_field(mc, t, "tolerationSeconds", SL_T_INT);
-	}
-}
+static const sl_model_fspec toleration_fields[] = {
+	{"key", SL_T_STR}, {"operator", SL_T_STR}, {"value", SL_T_STR}, {"effect", SL_T_STR},
+	{"tolerationSeconds", SL_T_INT}, {NULL, SL_T_ANY},
+};
 
 static void bind_requirements(sl_model_ctx *mc, const sl_node *term, const char *field)
 {
@@ -153,19 +144,28 @@ static void bind_affinity(sl_model_ctx *mc, const sl_node *aff)
 	bind_pod_affinity(mc, sl_model_field(mc, aff, "podAntiAffinity", SL_T_MAP));
 }
 
+static const sl_model_fspec spread_fields[] = {
+	{"maxSkew", SL_T_INT}, {"topologyKey", SL_T_STR}, {"whenUnsatisfiable", SL_T_STR},
+	{"minDomains", SL_T_INT}, {NULL, SL_T_ANY},
+};
+
 static void bind_spread(sl_model_ctx *mc, const sl_node *tsc)
 {
 	for (size_t i = 0; tsc && i < tsc->u.seq.n; i++) {
 		const sl_node *c = sl_node_deref(tsc->u.seq.items[i]);
 		if (c->type != SL_NODE_MAP)
 			continue;
-		sl_model_field(mc, c, "maxSkew", SL_T_INT);
-		sl_model_field(mc, c, "topologyKey", SL_T_STR);
-		sl_model_field(mc, c, "whenUnsatisfiable", SL_T_STR);
-		sl_model_field(mc, c, "minDomains", SL_T_INT);
+		sl_model_fields(mc, c, spread_fields);
 		bind_label_selector(mc, sl_model_field(mc, c, "labelSelector", SL_T_MAP));
 	}
 }
+
+/* The PodSpec fields typed but not kept in the unit. */
+static const sl_model_fspec podspec_fields[] = {
+	{"schedulerName", SL_T_STR}, {"runtimeClassName", SL_T_STR}, {"priority", SL_T_INT},
+	{"preemptionPolicy", SL_T_STR}, {"hostNetwork", SL_T_BOOL}, {"hostPID", SL_T_BOOL},
+	{"hostIPC", SL_T_BOOL}, {"serviceAccountName", SL_T_STR}, {NULL, SL_T_ANY},
+};
 
 sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod)
 {
@@ -179,15 +179,8 @@ sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod)
 	u->priority_class_name = sl_model_field(mc, pod, "priorityClassName", SL_T_STR);
 	u->node_name = sl_model_field(mc, pod, "nodeName", SL_T_STR);
 	u->pod_resources = sl_model_field(mc, pod, "resources", SL_T_MAP);
-	sl_model_field(mc, pod, "schedulerName", SL_T_STR);
-	sl_model_field(mc, pod, "runtimeClassName", SL_T_STR);
-	sl_model_field(mc, pod, "priority", SL_T_INT);
-	sl_model_field(mc, pod, "preemptionPolicy", SL_T_STR);
-	sl_model_field(mc, pod, "hostNetwork", SL_T_BOOL);
-	sl_model_field(mc, pod, "hostPID", SL_T_BOOL);
-	sl_model_field(mc, pod, "hostIPC", SL_T_BOOL);
-	sl_model_field(mc, pod, "serviceAccountName", SL_T_STR);
-	bind_tolerations(mc, u->tolerations);
+	sl_model_fields(mc, pod, podspec_fields);
+	sl_model_items(mc, u->tolerations, toleration_fields);
 	bind_affinity(mc, u->affinity);
 	bind_spread(mc, u->topology_spread);
 	const char *lists[2] = {"initContainers", "containers"};

@@ -1013,6 +1013,49 @@ Test(model_schema, wrong_types_come_back_null)
 	done(b);
 }
 
+/* The fields typed from tables (sl_model_fields, sl_model_items): each wrong one reported, in
+** the table's order, in every mapping item; an item of another type is the sequence's report. */
+Test(model_schema, fields_typed_from_tables)
+{
+	bound *b = bind(POD_HEAD
+			"spec:\n"
+			"  hostPID: \"yes\"\n"
+			"  serviceAccountName: 3\n"
+			"  tolerations:\n"
+			"  - just-a-string\n"
+			"  - {key: a, tolerationSeconds: \"30\"}\n"
+			"  - {effect: 1}\n"
+			"  topologySpreadConstraints:\n"
+			"  - {maxSkew: \"1\", topologyKey: zone, minDomains: x}\n"
+			"  containers: [{name: c}]\n");
+	const char *want[] = {
+		"tolerations[0] must be a mapping, not a string (just-a-string)",
+		"hostPID must be a boolean, not a string (\"yes\")",
+		"serviceAccountName must be a string, not an integer (3)",
+		"tolerationSeconds must be an integer, not a string (\"30\")",
+		"effect must be a string, not an integer (1)",
+		"maxSkew must be an integer, not a string (\"1\")",
+		"minDomains must be an integer, not a string (x)",
+	};
+	cr_assert_eq(b->n_r, 7, "%zu reports (first: %s)", b->n_r, b->n_r ? b->r[0].msg : "");
+	for (size_t i = 0; i < 7; i++)
+		cr_expect_str_eq(b->r[i].msg, want[i]);
+	done(b);
+	b = bind("apiVersion: v1\nkind: Node\nmetadata: {name: node1}\n"
+		 "spec: {taints: [{key: k, value: 2, effect: NoSchedule}]}\n");
+	expect_report(b, "2", "value must be a string, not an integer (2)", 0);
+	done(b);
+	b = bind("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: p}\n"
+		 "value: 10\nglobalDefault: \"true\"\n");
+	expect_report(b, "\"true\"", "globalDefault must be a boolean, not a string (\"true\")", 0);
+	done(b);
+	b = bind("apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: i}\n"
+		 "spec:\n  predictor:\n    containerConcurrency: \"4\"\n"
+		 "    sklearn: {storageUri: gs://m}\n");
+	expect_report(b, "\"4\"", "containerConcurrency must be an integer, not a string (\"4\")", 0);
+	done(b);
+}
+
 Test(model_schema, nulls_are_absent_not_wrong)
 {
 	bound *b = bind(POD_HEAD
