@@ -59,19 +59,31 @@ static const sl_model_fspec toleration_fields[] = {
 	{"tolerationSeconds", SL_T_INT}, {NULL, SL_T_ANY},
 };
 
+typedef void bind_fn(sl_model_ctx *mc, const sl_node *map);
+
+/* bind on each mapping item of sequence seq (NULL: none; another item is the sequence's report). */
+static void each_map(sl_model_ctx *mc, const sl_node *seq, bind_fn *bind)
+{
+	for (size_t i = 0; seq && i < seq->u.seq.n; i++) {
+		const sl_node *m = sl_node_deref(seq->u.seq.items[i]);
+		if (m->type == SL_NODE_MAP)
+			bind(mc, m);
+	}
+}
+
+/* A NodeSelectorRequirement or a LabelSelectorRequirement. */
+static void bind_requirement(sl_model_ctx *mc, const sl_node *r)
+{
+	sl_model_field(mc, r, "key", SL_T_STR);
+	sl_model_field(mc, r, "operator", SL_T_STR);
+	const sl_node *vals = sl_model_field(mc, r, "values", SL_T_SEQ);
+	for (size_t j = 0; vals && j < vals->u.seq.n; j++)
+		sl_model_expect(mc, vals->u.seq.items[j], SL_T_STR, "values[]");
+}
+
 static void bind_requirements(sl_model_ctx *mc, const sl_node *term, const char *field)
 {
-	const sl_node *reqs = sl_model_field(mc, term, field, SL_T_SEQ_OF_MAP);
-	for (size_t i = 0; reqs && i < reqs->u.seq.n; i++) {
-		const sl_node *r = sl_node_deref(reqs->u.seq.items[i]);
-		if (r->type != SL_NODE_MAP)
-			continue;
-		sl_model_field(mc, r, "key", SL_T_STR);
-		sl_model_field(mc, r, "operator", SL_T_STR);
-		const sl_node *vals = sl_model_field(mc, r, "values", SL_T_SEQ);
-		for (size_t j = 0; vals && j < vals->u.seq.n; j++)
-			sl_model_expect(mc, vals->u.seq.items[j], SL_T_STR, "values[]");
-	}
+	each_map(mc, sl_model_field(mc, term, field, SL_T_SEQ_OF_MAP), bind_requirement);
 }
 
 static void bind_label_selector(sl_model_ctx *mc, const sl_node *sel)
@@ -82,32 +94,44 @@ static void bind_label_selector(sl_model_ctx *mc, const sl_node *sel)
 	bind_requirements(mc, sel, "matchExpressions");
 }
 
-static void bind_pod_affinity(sl_model_ctx *mc, const sl_node *pa)
+/* owner's preferredDuringSchedulingIgnoredDuringExecution: weighted terms, {weight, key: a
+** term bind types} (WeightedPodAffinityTerm, PreferredSchedulingTerm). */
+static void bind_preferred(sl_model_ctx *mc, const sl_node *owner, const char *key, bind_fn *bind)
 {
-	if (!pa)
-		return;
-	const sl_node *req = sl_model_field(mc, pa, "requiredDuringSchedulingIgnoredDuringExecution",
-					    SL_T_SEQ_OF_MAP);
-	for (size_t i = 0; req && i < req->u.seq.n; i++) {
-		const sl_node *t = sl_node_deref(req->u.seq.items[i]);
-		if (t->type == SL_NODE_MAP) {
-			sl_model_field(mc, t, "topologyKey", SL_T_STR);
-			bind_label_selector(mc, sl_model_field(mc, t, "labelSelector", SL_T_MAP));
-		}
-	}
-	const sl_node *pref = sl_model_field(mc, pa, "preferredDuringSchedulingIgnoredDuringExecution",
+	const sl_node *pref = sl_model_field(mc, owner, "preferredDuringSchedulingIgnoredDuringExecution",
 					     SL_T_SEQ_OF_MAP);
 	for (size_t i = 0; pref && i < pref->u.seq.n; i++) {
 		const sl_node *w = sl_node_deref(pref->u.seq.items[i]);
 		if (w->type != SL_NODE_MAP)
 			continue;
 		sl_model_field(mc, w, "weight", SL_T_INT);
-		const sl_node *t = sl_model_field(mc, w, "podAffinityTerm", SL_T_MAP);
-		if (t) {
-			sl_model_field(mc, t, "topologyKey", SL_T_STR);
-			bind_label_selector(mc, sl_model_field(mc, t, "labelSelector", SL_T_MAP));
-		}
+		const sl_node *t = sl_model_field(mc, w, key, SL_T_MAP);
+		if (t)
+			bind(mc, t);
 	}
+}
+
+/* A PodAffinityTerm. */
+static void bind_pod_term(sl_model_ctx *mc, const sl_node *t)
+{
+	sl_model_field(mc, t, "topologyKey", SL_T_STR);
+	bind_label_selector(mc, sl_model_field(mc, t, "labelSelector", SL_T_MAP));
+}
+
+/* A NodeSelectorTerm. */
+static void bind_node_term(sl_model_ctx *mc, const sl_node *t)
+{
+	bind_requirements(mc, t, "matchExpressions");
+	bind_requirements(mc, t, "matchFields");
+}
+
+static void bind_pod_affinity(sl_model_ctx *mc, const sl_node *pa)
+{
+	if (!pa)
+		return;
+	each_map(mc, sl_model_field(mc, pa, "requiredDuringSchedulingIgnoredDuringExecution",
+				    SL_T_SEQ_OF_MAP), bind_pod_term);
+	bind_preferred(mc, pa, "podAffinityTerm", bind_pod_term);
 }
 
 static void bind_affinity(sl_model_ctx *mc, const sl_node *aff)
@@ -118,27 +142,9 @@ static void bind_affinity(sl_model_ctx *mc, const sl_node *aff)
 	if (na) {
 		const sl_node *req = sl_model_field(mc, na, "requiredDuringSchedulingIgnoredDuringExecution",
 						    SL_T_MAP);
-		const sl_node *terms = sl_model_field(mc, req, "nodeSelectorTerms", SL_T_SEQ_OF_MAP);
-		for (size_t i = 0; terms && i < terms->u.seq.n; i++) {
-			const sl_node *t = sl_node_deref(terms->u.seq.items[i]);
-			if (t->type != SL_NODE_MAP)
-				continue;
-			bind_requirements(mc, t, "matchExpressions");
-			bind_requirements(mc, t, "matchFields");
-		}
-		const sl_node *pref = sl_model_field(mc, na, "preferredDuringSchedulingIgnoredDuringExecution",
-						     SL_T_SEQ_OF_MAP);
-		for (size_t i = 0; pref && i < pref->u.seq.n; i++) {
-			const sl_node *w = sl_node_deref(pref->u.seq.items[i]);
-			if (w->type != SL_NODE_MAP)
-				continue;
-			sl_model_field(mc, w, "weight", SL_T_INT);
-			const sl_node *p = sl_model_field(mc, w, "preference", SL_T_MAP);
-			if (p) {
-				bind_requirements(mc, p, "matchExpressions");
-				bind_requirements(mc, p, "matchFields");
-			}
-		}
+		each_map(mc, sl_model_field(mc, req, "nodeSelectorTerms", SL_T_SEQ_OF_MAP),
+			 bind_node_term);
+		bind_preferred(mc, na, "preference", bind_node_term);
 	}
 	bind_pod_affinity(mc, sl_model_field(mc, aff, "podAffinity", SL_T_MAP));
 	bind_pod_affinity(mc, sl_model_field(mc, aff, "podAntiAffinity", SL_T_MAP));
@@ -149,15 +155,11 @@ static const sl_model_fspec spread_fields[] = {
 	{"minDomains", SL_T_INT}, {NULL, SL_T_ANY},
 };
 
-static void bind_spread(sl_model_ctx *mc, const sl_node *tsc)
+/* A TopologySpreadConstraint. */
+static void bind_spread(sl_model_ctx *mc, const sl_node *c)
 {
-	for (size_t i = 0; tsc && i < tsc->u.seq.n; i++) {
-		const sl_node *c = sl_node_deref(tsc->u.seq.items[i]);
-		if (c->type != SL_NODE_MAP)
-			continue;
-		sl_model_fields(mc, c, spread_fields);
-		bind_label_selector(mc, sl_model_field(mc, c, "labelSelector", SL_T_MAP));
-	}
+	sl_model_fields(mc, c, spread_fields);
+	bind_label_selector(mc, sl_model_field(mc, c, "labelSelector", SL_T_MAP));
 }
 
 /* The PodSpec fields typed but not kept in the unit. */
@@ -182,7 +184,7 @@ sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod)
 	sl_model_fields(mc, pod, podspec_fields);
 	sl_model_items(mc, u->tolerations, toleration_fields);
 	bind_affinity(mc, u->affinity);
-	bind_spread(mc, u->topology_spread);
+	each_map(mc, u->topology_spread, bind_spread);
 	const char *lists[2] = {"initContainers", "containers"};
 	for (int l = 0; l < 2; l++) {
 		const sl_node *cs = sl_model_field(mc, pod, lists[l], SL_T_SEQ_OF_MAP);

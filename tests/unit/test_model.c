@@ -122,6 +122,15 @@ static const struct report *expect_report(const bound *b, const char *at_text, c
 	return r;
 }
 
+/* The reports' messages are exactly want[0..n), in order. */
+static void expect_reports(const bound *b, const char *const *want, size_t n)
+{
+	cr_assert_eq(b->n_r, n, "%zu reports, want %zu (first: %s)", b->n_r, n,
+		     b->n_r ? b->r[0].msg : "");
+	for (size_t i = 0; i < n; i++)
+		cr_expect_str_eq(b->r[i].msg, want[i], "report %zu", i);
+}
+
 static const sl_object *obj(const bound *b)
 {
 	cr_assert_not_null(b->obj, "the document was not bound to an object");
@@ -853,6 +862,9 @@ Test(model_seldon, server_podspec_serverconfig_and_model)
 /* --- schema-type ------------------------------------------------------------------------- */
 
 #define POD_HEAD "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+/* A Pod up to its required node-affinity terms (a sequence follows). */
+#define NODE_TERMS POD_HEAD "spec:\n  affinity:\n    nodeAffinity:\n" \
+	"      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms:\n"
 
 Test(model_schema, tolerations_as_a_mapping)
 {
@@ -943,12 +955,7 @@ Test(model_schema, toleration_value_number)
 
 Test(model_schema, match_expression_values)
 {
-	bound *b = bind(POD_HEAD
-			"spec:\n"
-			"  affinity:\n"
-			"    nodeAffinity:\n"
-			"      requiredDuringSchedulingIgnoredDuringExecution:\n"
-			"        nodeSelectorTerms:\n"
+	bound *b = bind(NODE_TERMS
 			"        - matchExpressions:\n"
 			"          - key: gpu\n"
 			"            operator: In\n"
@@ -1037,9 +1044,7 @@ Test(model_schema, fields_typed_from_tables)
 		"maxSkew must be an integer, not a string (\"1\")",
 		"minDomains must be an integer, not a string (x)",
 	};
-	cr_assert_eq(b->n_r, 7, "%zu reports (first: %s)", b->n_r, b->n_r ? b->r[0].msg : "");
-	for (size_t i = 0; i < 7; i++)
-		cr_expect_str_eq(b->r[i].msg, want[i]);
+	expect_reports(b, want, sizeof want / sizeof want[0]);
 	done(b);
 	b = bind("apiVersion: v1\nkind: Node\nmetadata: {name: node1}\n"
 		 "spec: {taints: [{key: k, value: 2, effect: NoSchedule}]}\n");
@@ -1053,6 +1058,35 @@ Test(model_schema, fields_typed_from_tables)
 		 "spec:\n  predictor:\n    containerConcurrency: \"4\"\n"
 		 "    sklearn: {storageUri: gs://m}\n");
 	expect_report(b, "\"4\"", "containerConcurrency must be an integer, not a string (\"4\")", 0);
+	done(b);
+}
+
+/* Every term of an affinity typed: required and preferred, node and pod (anti-)affinity. */
+Test(model_schema, affinity_terms_typed)
+{
+	bound *b = bind(NODE_TERMS
+			"        - matchFields: [{key: metadata.name, operator: In, values: [1]}]\n"
+			"      preferredDuringSchedulingIgnoredDuringExecution:\n"
+			"      - weight: \"5\"\n"
+			"        preference: {matchExpressions: [{key: 2, operator: Exists}]}\n"
+			"    podAffinity:\n"
+			"      requiredDuringSchedulingIgnoredDuringExecution:\n"
+			"      - {topologyKey: 3, labelSelector: {matchLabels: {app: true}}}\n"
+			"    podAntiAffinity:\n"
+			"      preferredDuringSchedulingIgnoredDuringExecution:\n"
+			"      - weight: 1\n"
+			"        podAffinityTerm: {topologyKey: zone, labelSelector: {matchExpressions:"
+			" [{key: a, operator: 4}]}}\n"
+			"  containers: [{name: c}]\n");
+	const char *want[] = {
+		"values[] must be a string, not an integer (1)",
+		"weight must be an integer, not a string (\"5\")",
+		"key must be a string, not an integer (2)",
+		"topologyKey must be a string, not an integer (3)",
+		"the value of matchLabels \"app\" must be a string, not a boolean (true): quote it",
+		"operator must be a string, not an integer (4)",
+	};
+	expect_reports(b, want, sizeof want / sizeof want[0]);
 	done(b);
 }
 
