@@ -78,16 +78,10 @@
  *   allowed)
  */
 
-static const char *const explainer_keys[] = {"art", "alibi", NULL};
-
 /* Where the container resources of component u belong, for the message. */
 static const char *container_resources_path(sl_ctx *ctx, const sl_unit *u)
 {
-	const char *const *impls = NULL;
-	if (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY)
-		impls = sl_kserve_implementations;
-	else if (u->role == SL_ROLE_EXPLAINER)
-		impls = explainer_keys;
+	const char *const *impls = sl_kserve_impl_keys(u->role);
 	const char *found = NULL;
 	size_t n = 0;
 	for (size_t i = 0; impls && impls[i]; i++)
@@ -145,11 +139,7 @@ static bool plan_add(struct plan *pl, const sl_node *map, const char *key, const
 /* The container of the component's single implementation, or NULL (with its path in *where). */
 static const sl_container *implementation(sl_ctx *ctx, const sl_unit *u, const char **where)
 {
-	const char *const *impls = NULL;
-	if (u->role == SL_ROLE_PREDICTOR || u->role == SL_ROLE_CANARY)
-		impls = sl_kserve_implementations;
-	else if (u->role == SL_ROLE_EXPLAINER)
-		impls = explainer_keys;
+	const char *const *impls = sl_kserve_impl_keys(u->role);
 	const sl_node *impl = NULL;
 	size_t n = 0;
 	for (size_t i = 0; impls && impls[i]; i++) {

@@ -14,6 +14,15 @@ const char *const sl_kserve_implementations[] = {
 	"lightgbm", "paddle", "model", NULL
 };
 
+static const char *const explainer_keys[] = {"art", "alibi", NULL};
+
+const char *const *sl_kserve_impl_keys(sl_role role)
+{
+	if (role == SL_ROLE_PREDICTOR || role == SL_ROLE_CANARY)
+		return sl_kserve_implementations;
+	return role == SL_ROLE_EXPLAINER ? explainer_keys : NULL;
+}
+
 const char *sl_kserve_runtime_name(const sl_node *component)
 {
 	for (size_t i = 0; sl_kserve_implementations[i]; i++) {
@@ -72,11 +81,12 @@ static long long bind_extension(sl_model_ctx *mc, sl_unit *u, const sl_node *com
 	return min;
 }
 
-/* A component unit: inline PodSpec + extension; impl_keys name container-like keys whose
-** mapping is the main container (framework keys, the explainer's "art"). */
+/* A component unit: inline PodSpec + extension; the role's container-like keys
+** (sl_kserve_impl_keys: framework keys, the explainer's "art") hold the main container. */
 static sl_err bind_component(sl_model_ctx *mc, sl_object *o, const sl_node *comp, sl_role role,
-			     const char *name, const char *const *impl_keys)
+			     const char *name)
 {
+	const char *const *impl_keys = sl_kserve_impl_keys(role);
 	if (!comp)
 		return SL_OK;
 	sl_unit *u = sl_model_add_unit(mc, o, role, name);
@@ -119,19 +129,17 @@ static sl_err bind_component(sl_model_ctx *mc, sl_object *o, const sl_node *comp
 	return SL_OK;
 }
 
-static const char *const explainer_keys[] = {"art", "alibi", NULL};
-
 static sl_err bind_isvc(sl_model_ctx *mc, sl_object *o)
 {
 	const sl_node *spec = o->spec;
 	sl_err err = bind_component(mc, o, sl_model_field(mc, spec, "predictor", SL_T_MAP),
-				    SL_ROLE_PREDICTOR, "predictor", sl_kserve_implementations);
+				    SL_ROLE_PREDICTOR, "predictor");
 	if (!err)
 		err = bind_component(mc, o, sl_model_field(mc, spec, "transformer", SL_T_MAP),
-				     SL_ROLE_TRANSFORMER, "transformer", NULL);
+				     SL_ROLE_TRANSFORMER, "transformer");
 	if (!err)
 		err = bind_component(mc, o, sl_model_field(mc, spec, "explainer", SL_T_MAP),
-				     SL_ROLE_EXPLAINER, "explainer", explainer_keys);
+				     SL_ROLE_EXPLAINER, "explainer");
 	const sl_node *canary = sl_model_field(mc, spec, "canary", SL_T_SEQ_OF_MAP);
 	for (size_t i = 0; !err && canary && i < canary->u.seq.n; i++) {
 		const sl_node *c = sl_node_deref(canary->u.seq.items[i]);
@@ -141,7 +149,7 @@ static sl_err bind_isvc(sl_model_ctx *mc, sl_object *o)
 		char *name = sl_arena_printf(mc->arena, "canary[%zu].predictor", i);
 		if (!name)
 			return SL_ENOMEM;
-		err = bind_component(mc, o, p, SL_ROLE_CANARY, name, sl_kserve_implementations);
+		err = bind_component(mc, o, p, SL_ROLE_CANARY, name);
 	}
 	return err;
 }

@@ -320,6 +320,10 @@ const char *sl_model_printf(sl_model_ctx *mc, const char *fmt, ...)
 bool sl_kserve_mode_parse(const char *s, sl_mode *out);
 /* The predictor implementation keys (framework keys and "model"), NULL-terminated. */
 extern const char *const sl_kserve_implementations[];
+/* The keys whose mapping is the main container of a component of this role, NULL-terminated:
+** the implementations for a predictor (or a canary's), the explainer's "art" and "alibi"; NULL
+** for another role (a transformer's containers are its own). */
+const char *const *sl_kserve_impl_keys(sl_role role);
 /* The runtime a predictor component names: `runtime:` of its implementation (model.runtime, or
 ** a framework key's), NULL when none. */
 const char *sl_kserve_runtime_name(const sl_node *component);

@@ -1649,3 +1649,18 @@ Test(model_lws, pods_never_overflow)
 	cr_expect_eq(sl_model_pods(-1, 4), -1);
 	cr_expect_eq(sl_model_pods(3, 4), 12);
 }
+
+/* The keys that hold a component's main container, by role: what the binder and
+** kserve-pod-level-gpu both read. */
+Test(model, kserve_impl_keys_by_role)
+{
+	cr_expect_eq(sl_kserve_impl_keys(SL_ROLE_PREDICTOR), sl_kserve_implementations);
+	cr_expect_eq(sl_kserve_impl_keys(SL_ROLE_CANARY), sl_kserve_implementations);
+	const char *const *e = sl_kserve_impl_keys(SL_ROLE_EXPLAINER);
+	cr_assert_not_null(e);
+	cr_expect_str_eq(e[0], "art");
+	cr_expect_str_eq(e[1], "alibi");
+	cr_expect_null(e[2]);
+	cr_expect_null(sl_kserve_impl_keys(SL_ROLE_TRANSFORMER));
+	cr_expect_null(sl_kserve_impl_keys(SL_ROLE_WORKER));
+}
