@@ -603,14 +603,25 @@ static sl_tri karpenter_gpu_key(const char *key, const sl_k8s_reqset *set, const
 	return SL_TRI_UNKNOWN;
 }
 
-static void from_nodepool(sl_pool_set *s, const sl_config *cfg, const sl_object *o)
+/* A new pool that object o (a NodePool, a ResourceFlavor) is: named, and found, by its
+** metadata.name ("KIND name (path:line)"). NULL when out of memory. */
+static sl_pool *object_pool(sl_pool_set *s, const sl_object *o, sl_pool_origin origin,
+			    const char *kind)
 {
-	sl_pool *p = new_pool(s, o->name, SL_POOL_KARPENTER);
+	sl_pool *p = new_pool(s, o->name, origin);
 	if (!p)
-		return;
+		return NULL;
 	p->obj = o;
 	p->at = sl_map_get(o->metadata, "name");
-	p->where = where_at(s, p, o, p->at, sl_arena_printf(s->a, "NodePool %s", p->name));
+	p->where = where_at(s, p, o, p->at, sl_arena_printf(s->a, "%s %s", kind, p->name));
+	return p;
+}
+
+static void from_nodepool(sl_pool_set *s, const sl_config *cfg, const sl_object *o)
+{
+	sl_pool *p = object_pool(s, o, SL_POOL_KARPENTER, "NodePool");
+	if (!p)
+		return;
 	p->allow_well_known = true;
 	const sl_node *tmpl = sl_map_get(o->spec, "template");
 	const sl_node *ts = sl_map_get(tmpl, "spec");
@@ -844,12 +855,9 @@ static void from_cluster_config(sl_pool_set *s, const sl_config *cfg, const sl_o
 
 static void from_flavor(sl_pool_set *s, const sl_config *cfg, const sl_object *o)
 {
-	sl_pool *p = new_pool(s, o->name, SL_POOL_KUEUE);
+	sl_pool *p = object_pool(s, o, SL_POOL_KUEUE, "ResourceFlavor");
 	if (!p)
 		return;
-	p->obj = o;
-	p->at = sl_map_get(o->metadata, "name");
-	p->where = where_at(s, p, o, p->at, sl_arena_printf(s->a, "ResourceFlavor %s", p->name));
 	const sl_node *labels = sl_map_get(o->spec, "nodeLabels");
 	for (size_t i = 0; i < sl_map_n(labels); i++) {
 		const sl_pair *pr = sl_map_pair(labels, i);
