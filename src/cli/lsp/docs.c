@@ -61,7 +61,19 @@ sl_lsp_doc *sl_lsp_docs_find_path(const sl_lsp_docs *d, const char *path)
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->v[i]->path, path) == 0)
 			return d->v[i];
-	return NULL;
+	/* the same file by another name: a project above the working directory names its files
+	** from there ("../../repo/app/a.yaml" for "a.yaml") */
+	char *real = realpath(path, NULL);
+	sl_lsp_doc *found = NULL;
+	for (size_t i = 0; real && !found && i < d->n; i++) {
+		sl_lsp_doc *doc = d->v[i];
+		if (!doc->real)
+			doc->real = realpath(doc->path, NULL);   /* NULL again while it has no file */
+		if (doc->real && strcmp(doc->real, real) == 0)
+			found = doc;
+	}
+	free(real);
+	return found;
 }
 
 static void doc_free(sl_lsp_doc *doc)
@@ -70,6 +82,7 @@ static void doc_free(sl_lsp_doc *doc)
 		return;
 	free(doc->uri);
 	free(doc->path);
+	free(doc->real);
 	free(doc->text);
 	sl_lsp_text_lines_free(&doc->lines);
 	json_decref(doc->diagnostics);

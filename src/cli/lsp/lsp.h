@@ -80,6 +80,8 @@ typedef struct sl_lsp_doc {
 	char *uri;
 	char *path;                  /* what the library is given: relative to the working
 					directory when under it, else absolute */
+	char *real;                  /* path's real path once looked up (sl_lsp_docs_find_path);
+					NULL until then, or while it names no file */
 	char *text;                  /* NUL-terminated */
 	size_t len;
 	sl_lsp_lines lines;          /* of text */
