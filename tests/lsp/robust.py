@@ -21,7 +21,9 @@ crossfile  what a change re-lints: the changed document alone, unless it changes
         rename re-lints the Job whose finding names it, not the others; a label, none. A quick
         fix one document offers of another (Knative's flag in a ConfigMap): an edit that moves
         its line or character there re-lints the document offering it, one that moves only
-        bytes (a longer line above) does not, and the fix lands right either way.
+        bytes (a longer line above) does not, and the fix lands right either way. Closing an
+        unsaved buffer that held facts re-lints the documents that read a fact its file gives
+        otherwise, not the others.
 long    a session of 10 000 incremental edits (a pull every 500): the diagnostics are right at
         the end, memory stays flat and the edits do not slow down; under valgrind memcheck
         (no error, no definite leak) unless the binary is built with AddressSanitizer, whose
@@ -404,6 +406,43 @@ def cross_file_keys(ws):
     check(st == 0, "status after shutdown and exit: %r" % (st,))
 
 
+def cross_file_close(ws):
+    """Closing an unsaved buffer whose facts the others were linted with gives them its file
+    again: the documents that read a fact the file gives otherwise are linted again, the others
+    not (a class's value edited and the buffer closed: the Pod that names the class; the
+    value of a class no document names: none)."""
+    texts = {"pcs": PCS + "---\n" + PC_READ, "pod": READS_PC, "plain": PLAIN}
+    s, uri = opened(ws, "close", texts)
+    settled(s, uri["plain"])
+    version = [1]
+
+    def republished(got):
+        return sorted(n for n in texts if any(published(uri[n])(m) for m in got))
+    for what, old, new, readers in (("the class the Pod names", "value: 5000", "value: 6000", ["pod"]),
+                                    ("a class no document names", "value: 100000", "value: 200000", [])):
+        version[0] += 1
+        s.notify("textDocument/didChange", {"textDocument": {"uri": uri["pcs"], "version": version[0]},
+                                            "contentChanges": [{"text": texts["pcs"].replace(old, new)}]})
+        got = settled(s, uri["plain"])
+        check(republished(got) == ["pcs"] + readers, "%s edited: re-linted %r" % (what, republished(got)))
+        s.notify("textDocument/didClose", {"textDocument": {"uri": uri["pcs"]}})
+        got = settled(s, uri["plain"])
+        closed = [m for m in got if published(uri["pcs"])(m)]
+        check(len(closed) == 1 and closed[0]["params"]["diagnostics"] == [],
+              "%s: the closed buffer's diagnostics cleared once: %r" % (what, closed))
+        check(republished(got) == ["pcs"] + readers, "%s, closed unsaved: re-linted %r"
+              % (what, republished(got)[1:]))
+        s.notify("textDocument/didOpen", {"textDocument": {"uri": uri["pcs"], "text": texts["pcs"],
+                                                           "version": 1}})
+        until(s, published(uri["pcs"]), "pcs opened again")
+        settled(s, uri["plain"])
+    rid = s.request("shutdown")
+    s.response(rid)
+    s.notify("exit")
+    st = s.close()
+    check(st == 0, "status after shutdown and exit: %r" % (st,))
+
+
 FLAGS = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: cache\nspec:\n"
          "  template:\n    spec:\n      containers: [{name: c, image: x}]\n"
          "# %(comment)s\n%(cm)s%(after)s")
@@ -581,6 +620,7 @@ def main():
             cross_file(ws)
             cross_file_keys(ws)
             cross_file_place(ws)
+            cross_file_close(ws)
         else:
             errors(ws)
     if FAILS:

@@ -219,11 +219,12 @@ static bool by_path(const sl_lsp_doc *doc)
 }
 
 /* A run over the documents which[0..n) and the others in_run, linted: one that Kustomize may
-** build from the disk by its path (as `schedlint check` lints it), the others as their
-** buffers, with the project's facts lent; NULL with *why (malloc'd) when the config or the
-** settings are wrong, NULL with *why NULL for memory. */
+** build from the disk by its path (as `schedlint check` lints it), and disk (NULL: none) by
+** its path whatever its buffer, the others as their buffers, with the project's facts lent;
+** NULL with *why (malloc'd) when the config or the settings are wrong, NULL with *why NULL
+** for memory. */
 static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which,
-		      size_t n, sl_config **cfg, char **why)
+		      size_t n, const sl_lsp_doc *disk, sl_config **cfg, char **why)
 {
 	*why = NULL;
 	*cfg = NULL;
@@ -242,7 +243,7 @@ static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *cons
 		const sl_lsp_doc *doc = d->v[i];
 		if (!in_run(doc, which, n))
 			continue;
-		err = by_path(doc) ? sl_run_add_path(run, doc->path)
+		err = doc == disk || by_path(doc) ? sl_run_add_path(run, doc->path)
 				   : sl_run_add_buffer(run, doc->path, doc->text, doc->len);
 	}
 	if (!err && !s->no_project && !s->project)
@@ -500,7 +501,7 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 {
 	sl_config *cfg;
 	char *why = NULL;
-	sl_run *run = linted(d, s, which, n, &cfg, &why);
+	sl_run *run = linted(d, s, which, n, NULL, &cfg, &why);
 	if (!run && !why)
 		return false;
 	bool *mine = calloc(d->n ? d->n : 1, sizeof *mine);
@@ -557,6 +558,34 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 	return true;
 }
 
+void sl_lsp_lint_closing(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc, sl_lsp_news *news)
+{
+	if (doc->facts == SL_LSP_FACTS_PENDING || doc->facts == SL_LSP_FACTS_UNKNOWN ||
+	    !doc->gives_known) {
+		news->all = true;   /* what the others saw of it is not known */
+		return;
+	}
+	/* what its file gives: nothing when there is none, else what a run over it says */
+	sl_fact_digest *disk = NULL;
+	size_t n_disk = 0;
+	struct stat st;
+	if (stat(doc->path, &st) == 0) {
+		sl_config *cfg;
+		char *why = NULL;
+		sl_run *run = linted(d, s, &doc, 1, doc, &cfg, &why);
+		size_t fi = run ? file_of(run, doc->path) : (size_t)-1;
+		news->all = fi == (size_t)-1 ||
+			    sl_run_file_fact_digests(run, fi, &disk, &n_disk) != SL_OK;
+		free(why);
+		if (run)
+			done(run, cfg);
+	}
+	if (!news->all)
+		news_diff(news, doc->gives, doc->n_gives, disk, n_disk);
+	free(disk);
+	news_done(news);
+}
+
 /* --- fixes, code actions --------------------------------------------------------------------- */
 
 /* The edit fmt makes to doc: the TextEdit from its text to the fixed one; json null when
@@ -565,7 +594,7 @@ static json_t *fmt_edit(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc)
 {
 	sl_config *cfg;
 	char *why = NULL;
-	sl_run *run = linted(d, s, &doc, 1, &cfg, &why);
+	sl_run *run = linted(d, s, &doc, 1, NULL, &cfg, &why);
 	if (!run) {
 		free(why);
 		return why ? json_null() : NULL;

@@ -183,6 +183,12 @@ void sl_lsp_lint_forget_project(sl_lsp_settings *s);
 ** each document linted keeps the keys it read (sl_run_file_reads). */
 bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which, size_t n,
 		      sl_lsp_news *news);
+/* The facts that change for the others when doc, an unsaved buffer whose facts they were
+** linted with, is closed and its file (or none) speaks for it again: those whose digests differ
+** between its buffer, as last linted, and its file (linted for them in a run of its own), into
+** *news (started zeroed; sl_lsp_news_free); all of them when that cannot be told (not linted
+** since opened or changed, a config error, memory). */
+void sl_lsp_lint_closing(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc, sl_lsp_news *news);
 /* The code actions for doc at the byte range [from, to): fixes and ignores of the diagnostics
 ** there (when quickfix is wanted), the fix-all action (when fix_all is wanted). */
 json_t *sl_lsp_lint_actions(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc,
