@@ -21,7 +21,8 @@ crossfile  what a change re-lints: the changed document alone, unless it changes
         rename re-lints the Job whose finding names it, not the others; a label, none. A quick
         fix one document offers of another (Knative's flag in a ConfigMap): an edit that moves
         its line or character there re-lints the document offering it, one that moves only
-        bytes (a longer line above) does not, and the fix lands right either way. Closing an
+        bytes (a longer line above) does not, and the fix lands right either way; opening the
+        file a left-out fix edits re-lints the document that offers it. Closing an
         unsaved buffer that held facts re-lints the documents that read a fact its file gives
         otherwise, not the others.
 long    a session of 10 000 incremental edits (a pull every 500): the diagnostics are right at
@@ -468,7 +469,9 @@ def cross_file_place(ws):
     def flags(**kw):
         args.update(kw)
         return FLAGS % dict(args, cm=args["cm"] % args)
-    texts = {"flags": flags(), "ksvc": KSVC, "plain": PLAIN}
+    # the Service first: its fix is left out while the flags' file is not open (an edit is
+    # made against an open document's text), and given once it is opened
+    texts = {"ksvc": KSVC, "plain": PLAIN, "flags": flags()}
     s, uri = opened(ws, "place", texts)
     settled(s, uri["plain"])
     version = [1]
@@ -505,8 +508,8 @@ def cross_file_place(ws):
                 return [(i, line.index("disabled"), "disabled", "enabled")]
             if line.startswith("  other: x"):
                 return [(i, len(line), "", 'kubernetes.podspec-nodeselector: "enabled"')]
-    check(fixes(texts["flags"]) == want(texts["flags"]), "the Service's fix of the flags: %r"
-          % (fixes(texts["flags"]),))
+    check(fixes(texts["flags"]) == want(texts["flags"]), "the Service's fix of the flags, once "
+          "they are open: %r" % (fixes(texts["flags"]),))
     for what, kw, others in (
             ("a longer comment line above", {"comment": "Knative's feature flags"}, []),
             ("the Deployment's image", {"image": True}, []),

@@ -89,7 +89,45 @@ static void doc_free(sl_lsp_doc *doc)
 	json_decref(doc->entries);
 	free(doc->gives);
 	free(doc->reads);
+	sl_lsp_docs_unwait(doc);
 	free(doc);
+}
+
+void sl_lsp_docs_wait(sl_lsp_doc *doc, const char *path)
+{
+	char *real = realpath(path, NULL);
+	for (size_t i = 0; real && i < doc->n_waits; i++)
+		if (strcmp(doc->waits[i], real) == 0) {
+			free(real);
+			return;
+		}
+	char **nv = real ? realloc(doc->waits, (doc->n_waits + 1) * sizeof *nv) : NULL;
+	if (!nv) {   /* memory: the fix stays out until it is linted again anyway */
+		free(real);
+		return;
+	}
+	doc->waits = nv;
+	doc->waits[doc->n_waits++] = real;
+}
+
+void sl_lsp_docs_unwait(sl_lsp_doc *doc)
+{
+	for (size_t i = 0; i < doc->n_waits; i++)
+		free(doc->waits[i]);
+	free(doc->waits);
+	doc->waits = NULL;
+	doc->n_waits = 0;
+}
+
+void sl_lsp_docs_opened(sl_lsp_docs *d, sl_lsp_doc *opened, int64_t at)
+{
+	if (!opened->real)
+		opened->real = realpath(opened->path, NULL);
+	for (size_t i = 0; opened->real && i < d->n; i++)
+		for (size_t k = 0; k < d->v[i]->n_waits; k++)
+			if (strcmp(d->v[i]->waits[k], opened->real) == 0 &&
+			    (!d->v[i]->due_ms || d->v[i]->due_ms > at))
+				d->v[i]->due_ms = at;
 }
 
 bool sl_lsp_docs_set_text(sl_lsp_doc *doc, char *text, size_t len)

@@ -342,15 +342,17 @@ static json_t *diagnostic(const sl_lsp_doc *doc, size_t from, size_t to, int sev
 	return dg;
 }
 
-/* The WorkspaceEdit "changes" of a fix, {uri: [TextEdit]}; NULL when an edit is in a file that
-** is not open (nothing to point a client at) or for memory. */
-static json_t *fix_changes(const sl_lsp_docs *d, const sl_fix *fix)
+/* The WorkspaceEdit "changes" of a fix of owner, {uri: [TextEdit]}; NULL when an edit is in a
+** file that is not open (nothing to point a client at: owner then waits for it) or for memory. */
+static json_t *fix_changes(const sl_lsp_docs *d, sl_lsp_doc *owner, const sl_fix *fix)
 {
 	json_t *changes = json_object();
 	for (size_t i = 0; changes && i < fix->n_edits; i++) {
 		const sl_edit *e = &fix->edits[i];
 		const sl_lsp_doc *to = sl_lsp_docs_find_path(d, e->path);
 		if (!to || e->offset > to->len || e->length > to->len - e->offset) {
+			if (!to)
+				sl_lsp_docs_wait(owner, e->path);
 			json_decref(changes);
 			return NULL;
 		}
@@ -367,14 +369,14 @@ static json_t *fix_changes(const sl_lsp_docs *d, const sl_fix *fix)
 }
 
 /* Records diagnostic dg of doc with its entry: byte range, rule, fix. */
-static void add(const sl_lsp_docs *d, json_t *diags, json_t *entries, json_t *dg, size_t from,
-		size_t to, const char *rule, const sl_fix *fix)
+static void add(const sl_lsp_docs *d, sl_lsp_doc *doc, json_t *diags, json_t *entries, json_t *dg,
+		size_t from, size_t to, const char *rule, const sl_fix *fix)
 {
 	json_t *e = json_pack("{s:I, s:I, s:O}", "from", (json_int_t)from, "to", (json_int_t)to,
 			      "diagnostic", dg);
 	if (rule)
 		json_object_set_new(e, "rule", json_string(rule));
-	json_t *changes = fix ? fix_changes(d, fix) : NULL;
+	json_t *changes = fix ? fix_changes(d, doc, fix) : NULL;
 	if (changes)
 		json_object_set_new(e, "fix", json_pack("{s:s, s:b, s:o}", "title", fix->message,
 			"safe", fix->applicability == SL_FIX_SAFE, "changes", changes));
@@ -515,9 +517,10 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 		sl_lsp_doc *doc = d->v[k];
 		if (!(doc->fresh = mine[k] = in_run(doc, which, n)))
 			continue;
+		sl_lsp_docs_unwait(doc);
 		json_t *diags = json_array(), *entries = json_array();
 		if (!run) {   /* the config or the settings: said on every document, at its start */
-			add(d, diags, entries, diagnostic(doc, 0, 0, 1, NULL, why, NULL), 0, 0,
+			add(d, doc, diags, entries, diagnostic(doc, 0, 0, 1, NULL, why, NULL), 0, 0,
 			    NULL, NULL);
 			publish_to(doc, diags, entries);
 			continue;
@@ -526,7 +529,7 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 		size_t fi = file_of(run, doc->path);
 		sl_file_info info = SL_FILE_INFO_INIT;
 		if (fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK && info.error)
-			add(d, diags, entries, diagnostic(doc, 0, 0, 1, NULL, info.error, NULL),
+			add(d, doc, diags, entries, diagnostic(doc, 0, 0, 1, NULL, info.error, NULL),
 			    0, 0, NULL, NULL);
 		publish_to(doc, diags, entries);
 	}
@@ -548,7 +551,7 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 		size_t to = f->length < doc->len - from ? from + f->length : doc->len;
 		json_t *dg = diagnostic(doc, from, to, lsp_severity(f->severity), f->rule, f->message,
 					f->notes);
-		add(d, doc->diagnostics, doc->entries, dg, from, to, f->rule, f->fix);
+		add(d, doc, doc->diagnostics, doc->entries, dg, from, to, f->rule, f->fix);
 	}
 	free(mine);
 	free(why);

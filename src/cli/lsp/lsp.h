@@ -115,6 +115,10 @@ typedef struct sl_lsp_doc {
 					(the builds read for it) or a lint that could not tell:
 					then any change of a fact is news to it */
 	bool fresh;                  /* the last sl_lsp_lint_docs linted it */
+	char **waits;                /* the real paths of the files its last lint's fixes edit that
+					were not open: those fixes were left out (an edit needs the
+					document's text), so opening one lints it again */
+	size_t n_waits;
 } sl_lsp_doc;
 
 /* A digest not known yet: the next lint's, and no change (the others saw the same text). */
@@ -151,6 +155,12 @@ bool sl_lsp_docs_on_disk(const sl_lsp_doc *doc);
 /* Sets a document's text (the line index follows). */
 bool sl_lsp_docs_set_text(sl_lsp_doc *doc, char *text, size_t len);
 void sl_lsp_docs_close(sl_lsp_docs *d, const char *uri);
+/* Notes that a fix of doc was left out because it edits the file at path, which is not open. */
+void sl_lsp_docs_wait(sl_lsp_doc *doc, const char *path);
+/* Forgets what doc waited for (it is linted again). */
+void sl_lsp_docs_unwait(sl_lsp_doc *doc);
+/* Makes due at `at` the documents that wait for opened, which was just opened. */
+void sl_lsp_docs_opened(sl_lsp_docs *d, sl_lsp_doc *opened, int64_t at);
 void sl_lsp_docs_free(sl_lsp_docs *d);
 
 /* --- cli/lsp/lint.c: the library over the documents ------------------------------------------- */

@@ -222,6 +222,7 @@ static void did_open(struct server *sv, const json_t *p)
 		return;
 	}
 	doc->due_ms = now_ms();   /* lint at once: nothing is shown yet */
+	sl_lsp_docs_opened(&sv->docs, doc, doc->due_ms);   /* and those whose fixes edit it */
 }
 
 /* One contentChanges item: with a range, an incremental edit; without, the whole text. */
