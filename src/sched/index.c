@@ -344,7 +344,8 @@ sl_err sl_index_gives(const sl_object *const *objs, size_t n_objs, const sl_sour
 			sl_edit_style_detect(src, &style);
 			styled = true;
 		}
-		give(&g, key_of(SL_FACT_PLACE, o->kind, o->name, NULL), place_digest(src, o, &style, &el));
+		give(&g, key_of(SL_FACT_PLACE, o->kind, o->name, NULL),
+		     place_digest(src, o, &style, &el));
 		sl_kind uk;
 		const char *un;
 		if (o->kind == SL_KIND_TRAIN_JOB && train_job_use(o, &uk, &un))

@@ -420,13 +420,16 @@ def cross_file_close(ws):
 
     def republished(got):
         return sorted(n for n in texts if any(published(uri[n])(m) for m in got))
-    for what, old, new, readers in (("the class the Pod names", "value: 5000", "value: 6000", ["pod"]),
-                                    ("a class no document names", "value: 100000", "value: 200000", [])):
+    for what, old, new, readers in (
+            ("the class the Pod names", "value: 5000", "value: 6000", ["pod"]),
+            ("a class no document names", "value: 100000", "value: 200000", [])):
         version[0] += 1
-        s.notify("textDocument/didChange", {"textDocument": {"uri": uri["pcs"], "version": version[0]},
-                                            "contentChanges": [{"text": texts["pcs"].replace(old, new)}]})
+        s.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri["pcs"], "version": version[0]},
+            "contentChanges": [{"text": texts["pcs"].replace(old, new)}]})
         got = settled(s, uri["plain"])
-        check(republished(got) == ["pcs"] + readers, "%s edited: re-linted %r" % (what, republished(got)))
+        check(republished(got) == ["pcs"] + readers, "%s edited: re-linted %r"
+              % (what, republished(got)))
         s.notify("textDocument/didClose", {"textDocument": {"uri": uri["pcs"]}})
         got = settled(s, uri["plain"])
         closed = [m for m in got if published(uri["pcs"])(m)]
@@ -479,8 +482,9 @@ def cross_file_place(ws):
 
     def edit(text):
         version[0] += 1
-        s.notify("textDocument/didChange", {"textDocument": {"uri": uri["flags"], "version": version[0]},
-                                            "contentChanges": [{"text": text}]})
+        s.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri["flags"], "version": version[0]},
+            "contentChanges": [{"text": text}]})
         got = settled(s, uri["plain"])
         return sorted(n for n in texts if any(published(uri[n])(m) for m in got))
 

@@ -67,8 +67,8 @@ sl_lsp_doc *sl_lsp_docs_find_path(const sl_lsp_docs *d, const char *path)
 	sl_lsp_doc *found = NULL;
 	for (size_t i = 0; real && !found && i < d->n; i++) {
 		sl_lsp_doc *doc = d->v[i];
-		if (!doc->real)
-			doc->real = realpath(doc->path, NULL);   /* NULL again while it has no file */
+		if (!doc->real)   /* (NULL again while it has no file) */
+			doc->real = realpath(doc->path, NULL);
 		if (doc->real && strcmp(doc->real, real) == 0)
 			found = doc;
 	}

@@ -529,7 +529,8 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 		size_t fi = file_of(run, doc->path);
 		sl_file_info info = SL_FILE_INFO_INIT;
 		if (fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK && info.error)
-			add(d, doc, diags, entries, diagnostic(doc, 0, 0, 1, NULL, info.error, NULL),
+			add(d, doc, diags, entries,
+			    diagnostic(doc, 0, 0, 1, NULL, info.error, NULL),
 			    0, 0, NULL, NULL);
 		publish_to(doc, diags, entries);
 	}
