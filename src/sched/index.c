@@ -286,19 +286,21 @@ static size_t editor_line(struct editor_lines *el, size_t offset)
 /* The digest of where o lies (SL_FACT_PLACE): what another file's edit of it, as an editor is
 ** shown it (line and character), and the text it inserts follow (sl_index_note_edit): the lines
 ** before it as the library and an editor count them, the text of its lines (from the start of
-** its first, whatever precedes it there, to the end of its last, a comment there included),
-** and the file's style. Not its byte offset: an edit above it that keeps the lines moves no
-** line or character, and an editor is never given another file's bytes. */
-static uint64_t place_digest(const sl_source *src, const sl_object *o, const sl_style *st,
-			     struct editor_lines *el)
+** its first, whatever precedes it there, to the end of its last, a comment there included: its
+** own text by d, its digest) and the file's style. Not its byte offset: an edit above it that
+** keeps the lines moves no line or character, and an editor is never given another file's
+** bytes. */
+static uint64_t place_digest(const sl_source *src, const sl_object *o, uint64_t d,
+			     const sl_style *st, struct editor_lines *el)
 {
 	size_t from, to;
 	place_of(src, o, &from, &to);
-	size_t at[2] = {sl_source_line_of(src, from), editor_line(el, from)};
+	uint64_t at[3] = {sl_source_line_of(src, from), editor_line(el, from), d};
 	unsigned char style[5] = {(unsigned char)st->indent, (unsigned char)(st->indent >> 8),
 				  st->indent_sequences, (unsigned char)st->quote, st->crlf};
 	uint64_t h = sl_hash_bytes(sl_hash_bytes(SL_HASH_INIT, style, sizeof style), at, sizeof at);
-	return sl_hash_bytes(h, src->data + from, to - from);
+	h = sl_hash_bytes(h, src->data + from, o->root->start - from);
+	return sl_hash_bytes(h, src->data + o->root->end, to > o->root->end ? to - o->root->end : 0);
 }
 
 void sl_index_note_edit(const sl_index *ix, const sl_object *const *objs, size_t n_objs,
@@ -345,7 +347,7 @@ sl_err sl_index_gives(const sl_object *const *objs, size_t n_objs, const sl_sour
 			styled = true;
 		}
 		give(&g, key_of(SL_FACT_PLACE, o->kind, o->name, NULL),
-		     place_digest(src, o, &style, &el));
+		     place_digest(src, o, d, &style, &el));
 		sl_kind uk;
 		const char *un;
 		if (o->kind == SL_KIND_TRAIN_JOB && train_job_use(o, &uk, &un))

@@ -473,13 +473,15 @@ static void learn(sl_lsp_doc *doc, const sl_run *run, sl_lsp_news *news)
 	bool got = fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK;
 	if (doc->synced)   /* a buffer's lint cannot tell: Kustomize reads the disk */
 		doc->built = (got && info.built) || kustomization_name(doc->path);
-	uint64_t now = got ? sl_run_file_facts(run, fi) : 0;
 	sl_fact_digest *gives = NULL;
 	size_t n_gives = 0;
 	bool known = got && sl_run_file_fact_digests(run, fi, &gives, &n_gives) == SL_OK;
-	if (doc->edited && doc->facts != SL_LSP_FACTS_PENDING && doc->facts != now) {
+	/* whether it gives any (which: the digests), or, when they could not be told one by one,
+	** the digest of them all */
+	uint64_t now = !got ? 0 : known ? n_gives != 0 : sl_run_file_facts(run, fi);
+	if (doc->edited && doc->facts != SL_LSP_FACTS_PENDING) {
 		if (doc->facts == SL_LSP_FACTS_UNKNOWN || !doc->gives_known || !known)
-			news->all = true;   /* what the others saw of it is not known */
+			news->all |= doc->facts != now;   /* what the others saw of it is not known */
 		else
 			news_diff(news, doc->gives, doc->n_gives, gives, n_gives);
 	}

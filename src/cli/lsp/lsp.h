@@ -94,9 +94,11 @@ typedef struct sl_lsp_doc {
 	bool built;                  /* a kustomization, or a file a kustomization uses (a patch,
 					a built resource): linted from the disk, as Kustomize
 					builds it, so only while synced */
-	uint64_t facts;              /* what the other documents see of it: the digest of its
-					cross-file facts (sl_run_file_facts) as last linted; or
-					SL_LSP_FACTS_PENDING, SL_LSP_FACTS_UNKNOWN */
+	uint64_t facts;              /* what the other documents see of it, as last linted: 0
+					when it gives no cross-file fact, 1 when it gives some
+					(which: gives), the digest of them (sl_run_file_facts)
+					when gives could not tell; or SL_LSP_FACTS_PENDING,
+					SL_LSP_FACTS_UNKNOWN */
 	uint64_t disk_facts;         /* the same of the file on disk (the project's copy); 0: no
 					file */
 	bool edited;                 /* its text changed since it was last linted (opened,
