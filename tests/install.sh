@@ -44,7 +44,7 @@ sanflags=""
 root=$tmp/root
 pc=$(find "$root" -name schedlint.pc | head -n 1)
 [ -n "$pc" ] || fail "schedlint.pc was not installed"
-for h in schedlint.h atomic.h escape.h lint.h config.h finding.h error.h export.h rule.h rules.h version.h; do
+for h in schedlint.h atomic.h escape.h fdio.h lint.h config.h finding.h error.h export.h rule.h rules.h version.h; do
 	[ -f "$root$prefix/include/schedlint/$h" ] || fail "include/schedlint/$h was not installed"
 done
 [ -f "$root$libdir/libschedlint.a" ] || fail "the static library was not installed"
@@ -94,7 +94,7 @@ $cc $sanflags -std=c11 -o "$tmp/lint_buffer_static" "$src/tests/install/lint_buf
 version=$(meson introspect "$build" --projectinfo | python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])')
 {
 	echo "$prefix/bin/schedlint"
-	for h in schedlint.h atomic.h escape.h lint.h config.h finding.h error.h export.h rule.h rules.h version.h; do
+	for h in schedlint.h atomic.h escape.h fdio.h lint.h config.h finding.h error.h export.h rule.h rules.h version.h; do
 		echo "$prefix/include/schedlint/$h"
 	done
 	echo "$libdir/libschedlint.a"

@@ -231,9 +231,10 @@ SL_API size_t sl_run_file_count(const sl_run *run);
 ** untouched. */
 SL_API sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out);
 /* A digest of what file i gives the other files' rules (the cross-file facts of lint.h's pass
-** 1): the objects of the kinds the index looks up, with the line each starts on, and its serving
-** units' facts (priority class, the templates they use, and the name of the run's
-** lowest-priority unit, the one other files' findings name); 0 when it gives none. Two
+** 1): the objects of the kinds the index looks up, with the line each starts on and where it
+** lies (another file's fix may edit it), and its serving units' facts (priority class, the
+** templates they use, and the name of the run's lowest-priority unit, the one other files'
+** findings name): the digests of sl_run_file_fact_digests together; 0 when it gives none. Two
 ** texts of one file with the same digest give the others the same facts: an editor re-lints
 ** the other open files only when it changes (docs/editors.md). Read from the trees, so 0 in a
 ** low_memory run; out of range: 0. */
@@ -241,7 +242,9 @@ SL_API uint64_t sl_run_file_facts(const sl_run *run, size_t i);
 /* What file i gives the other files' rules, finer than sl_run_file_facts: one digest per fact,
 ** named by a key (an object of a kind by name, the objects of a kind, the globalDefault
 ** PriorityClass, the serving units' priorities, a template's use, Knative's flags, the node
-** pools, KServe's default mode, the autoscalers of a target), sorted by key, in a malloc'd
+** pools, KServe's default mode, the autoscalers of a target, where an object of a kind by name
+** lies: the lines before it, its lines' text and the file's style, which another file's fix of
+** it follows, in lines and characters, not bytes), sorted by key, in a malloc'd
 ** array (free() it; NULL when it gives none). A file whose reads (sl_run_file_reads) hold no
 ** key whose digest changed reads nothing that changed: an editor re-lints only those that do
 ** (docs/editors.md). 0 facts in a low_memory run. SL_EUSAGE out of range; SL_ENOMEM. */

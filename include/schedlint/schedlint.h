@@ -9,6 +9,7 @@
 #include "schedlint/config.h"
 #include "schedlint/error.h"
 #include "schedlint/escape.h"
+#include "schedlint/fdio.h"
 #include "schedlint/finding.h"
 #include "schedlint/lint.h"
 #include "schedlint/rules.h"

@@ -43,9 +43,7 @@ static void read_all(struct input *in)
 			in->data = nd;
 			cap *= 2;
 		}
-		ssize_t r = read(STDIN_FILENO, in->data + in->len, cap - in->len);
-		if (r < 0 && errno == EINTR)
-			continue;
+		ssize_t r = sl_fdio_read(STDIN_FILENO, in->data + in->len, cap - in->len);
 		if (r < 0) {
 			in->read_ok = 0;
 			in->why = strerror(errno);
@@ -69,9 +67,7 @@ static int give_back(const struct input *in)
 	if (!in->eof) {
 		static char chunk[64 * 1024];
 		for (;;) {
-			ssize_t r = read(STDIN_FILENO, chunk, sizeof chunk);
-			if (r < 0 && errno == EINTR)
-				continue;
+			ssize_t r = sl_fdio_read(STDIN_FILENO, chunk, sizeof chunk);
 			if (r <= 0)
 				break;
 			if (fwrite(chunk, 1, (size_t)r, stdout) != (size_t)r)

@@ -5,10 +5,11 @@
 ** Every error of the file is reported, in file order: a check that fails does not stop the next.
 ** The raw data stays in priv__ and the resolved fields point into it or at static defaults. */
 #include "config/load.h"
+#include "schedlint/fdio.h"
 
 /* Reads the whole file into a NUL-terminated buffer: a regular file only (a config symlinked
 ** to /dev/zero or a FIFO is refused, never read). Returns 0, or an errno value. */
-static int read_all(const char *path, char **buf_out, size_t *len_out)
+static int read_file(const char *path, char **buf_out, size_t *len_out)
 {
 	struct stat st;
 	int fd = sl_source_open(path, &st);
@@ -24,14 +25,15 @@ static int read_all(const char *path, char **buf_out, size_t *len_out)
 			e = ENOMEM;
 			break;
 		}
-		ssize_t got = read(fd, b.s + b.len, b.cap - b.len - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
+		size_t want = b.cap - b.len - 1;
+		ssize_t got = sl_fdio_read_all(fd, b.s + b.len, want);
+		if (got < 0) {
 			e = errno;
-		if (got <= 0)
 			break;
+		}
 		b.len += (size_t)got;
+		if ((size_t)got < want)   /* the end */
+			break;
 	}
 	sl_source_close(fd);
 	if (e) {
@@ -185,7 +187,7 @@ static sl_err load(const char *path, unsigned depth, sl_config **out, char **err
 
 	if (path == NULL || out == NULL)
 		return SL_EUSAGE;
-	e = read_all(path, &buf, &len);
+	e = read_file(path, &buf, &len);
 	if (e == ENOMEM)
 		return SL_ENOMEM;
 	if (e != 0)

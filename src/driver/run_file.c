@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** run_file.c: what a caller reads back of a linted run's files (lint.h): each file's text as
 ** read and as fixed, its write over the file and its diff (driver/fixer.c does both), its
-** path, documents, read error and fixes, and the digest of the facts it gives the other files.
+** path, documents, read error and fixes, and the digests of the facts it gives the other files.
 ** Only the files a caller sees (run->shown): never the project's context files, nor a Kustomize
 ** build's text. */
 #include <stddef.h>
@@ -87,52 +87,40 @@ sl_err sl_run_file(const sl_run *run, size_t i, sl_file_info *out)
 	return SL_OK;
 }
 
-/* h with the string s fed in, its end marked (NULL is not ""). */
-static uint64_t hash_str(uint64_t h, const char *s)
+/* What file f gives the index per fact key (sl_index_gives), *v malloc'd. SL_ENOMEM only. */
+static sl_err gives_of(const sl_run *run, const sl_file *f, sl_index_given **v, size_t *n)
 {
-	return s ? sl_hash_bytes(h, s, strlen(s) + 1) : sl_hash_bytes(h, "\xff", 1);
+	*v = NULL;
+	*n = 0;
+	if (!f->src || !f->n_objects)
+		return SL_OK;
+	sl_arena *a = sl_arena_new();
+	sl_serving_fact *facts = NULL;
+	size_t n_facts = 0;
+	sl_err err = !a ? SL_ENOMEM
+		: sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects, a,
+					&facts, &n_facts);
+	if (!err)
+		err = sl_index_gives((const sl_object *const *)f->objects, f->n_objects, f->src,
+				     facts, n_facts, run->passes.eng.index.lowest_label, v, n);
+	sl_index_free_facts(facts);
+	sl_arena_free(a);
+	return err;
 }
 
 uint64_t sl_run_file_facts(const sl_run *run, size_t i)
 {
 	const sl_file *f = file_at(run, i);
-	if (!f || !f->src || !f->n_objects)
+	sl_index_given *v;
+	size_t n;
+	if (!f)
 		return 0;
-	uint64_t h = SL_HASH_INIT;
-	bool any = false;
-	/* the objects the index keeps: their text and the line it starts on (messages name it) */
-	for (size_t k = 0; k < f->n_objects; k++) {
-		const sl_object *o = f->objects[k];
-		if (!sl_index_wants(o) || !o->root || o->root->end > f->src->len)
-			continue;
-		size_t line = sl_source_line_of(f->src, o->root->start);
-		h = sl_hash_bytes(h, &line, sizeof line);
-		h = sl_hash_bytes(h, f->src->data + o->root->start, o->root->end - o->root->start);
-		any = true;
-	}
-	/* the serving units' facts (sl_index_gather_facts): their classes and templates, and the
-	** label of the lowest-priority one, the only one the others name (batch-outranks-serving) */
-	const char *lowest = run->passes.eng.index.lowest_label;
-	sl_arena *a = sl_arena_new();
-	sl_serving_fact *facts = NULL;
-	size_t n = 0;
-	if (!a || sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects, a,
-					&facts, &n) != SL_OK) {
-		sl_arena_free(a);
+	if (gives_of(run, f, &v, &n) != SL_OK)
 		return ~(uint64_t)0;   /* unknown: as if they changed */
-	}
-	for (size_t k = 0; k < n; k++) {
-		const sl_serving_fact *x = &facts[k];
-		unsigned char bits[2] = {(unsigned char)x->uses_kind, x->modelmesh};
-		bool named = lowest && strcmp(x->label, lowest) == 0;
-		h = hash_str(hash_str(hash_str(hash_str(h, named ? x->label : NULL), x->class_name),
-				      x->server_config), x->uses);
-		h = sl_hash_bytes(h, bits, sizeof bits);
-		any = true;
-	}
-	sl_index_free_facts(facts);
-	sl_arena_free(a);
-	return !any ? 0 : h ? h : 1;
+	/* every fact's key and digest: the facts that gave them are the same or differ together */
+	uint64_t h = sl_hash_bytes(SL_HASH_INIT, v, n * sizeof *v);
+	free(v);
+	return !n ? 0 : h ? h : 1;
 }
 
 sl_err sl_run_file_fact_digests(const sl_run *run, size_t i, sl_fact_digest **out, size_t *n)
@@ -142,20 +130,8 @@ sl_err sl_run_file_fact_digests(const sl_run *run, size_t i, sl_fact_digest **ou
 	const sl_file *f = file_at(run, i);
 	if (!f)
 		return SL_EUSAGE;
-	if (!f->src || !f->n_objects)
-		return SL_OK;
-	sl_arena *a = sl_arena_new();
-	sl_serving_fact *facts = NULL;
-	size_t n_facts = 0;
 	sl_index_given *v = NULL;
-	sl_err err = !a ? SL_ENOMEM
-		: sl_index_gather_facts((const sl_object *const *)f->objects, f->n_objects, a,
-					&facts, &n_facts);
-	if (!err)
-		err = sl_index_gives((const sl_object *const *)f->objects, f->n_objects, f->src,
-				     facts, n_facts, run->passes.eng.index.lowest_label, &v, n);
-	sl_index_free_facts(facts);
-	sl_arena_free(a);
+	sl_err err = gives_of(run, f, &v, n);
 	/* the same two words: one block, handed over as the caller's type */
 	sl_fact_digest *d = err || !*n ? NULL : malloc(*n * sizeof *d);
 	for (size_t k = 0; d && k < *n; k++)

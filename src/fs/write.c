@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include "schedlint/fdio.h"
 #include "util/hash.h"
 #include "util/arena.h"
 #include "fs/write.h"
@@ -77,16 +78,14 @@ static bool same_content(int fd, const sl_source *orig)
 	size_t total = 0;
 	off_t off = 0;
 	for (;;) {
-		ssize_t r = pread(fd, buf, sizeof buf, off);
-		if (r < 0 && errno == EINTR)
-			continue;
+		ssize_t r = sl_fdio_pread_all(fd, buf, sizeof buf, off);
 		if (r < 0)
 			return false;
-		if (r == 0)
-			break;
 		h = sl_hash_bytes(h, buf, (size_t)r);
 		total += (size_t)r;
 		off += r;
+		if ((size_t)r < sizeof buf)   /* the end */
+			break;
 	}
 	return total == orig->len && h == sl_hash_bytes(SL_HASH_INIT, orig->data, orig->len);
 }
@@ -108,21 +107,6 @@ static bool unchanged(int fd, const char *real, const sl_source *orig)
 	return same_content(fd, orig);
 }
 
-static bool write_all(int fd, const char *data, size_t len)
-{
-	size_t off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return false;
-		}
-		off += (size_t)w;
-	}
-	return true;
-}
-
 /* Writes the temporary file (tfd) as the replacement of the target (fd, st): content, owner,
 ** group, mode, xattrs, fsync. False with *why (errno-based, or a refusal) when it cannot. */
 static bool fill_temp(int tfd, int fd, const struct stat *st, const char *data, size_t len,
@@ -140,7 +124,7 @@ static bool fill_temp(int tfd, int fd, const struct stat *st, const char *data, 
 			     "file that owner: not written", (unsigned)st->st_uid);
 		FAIL("its group (gid %u) cannot be kept by a rewrite: not written", (unsigned)st->st_gid);
 	}
-	if (!write_all(tfd, data, len))
+	if (!sl_fdio_write_all(tfd, data, len))
 		FAIL("%s", strerror(errno));
 	if (fchmod(tfd, st->st_mode & 07777) != 0)
 		FAIL("cannot keep its mode %o: %s", (unsigned)(st->st_mode & 07777), strerror(errno));

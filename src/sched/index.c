@@ -8,6 +8,7 @@
 #include <string.h>
 #include "util/arena.h"
 #include "util/hash.h"
+#include "yaml/edit.h"
 #include "yaml/source.h"
 #include "sched/index.h"
 #include "sched/pool.h"
@@ -253,6 +254,74 @@ static void give_object(struct gives *g, const sl_object *o, uint64_t d)
 
 static bool train_job_use(const sl_object *job, sl_kind *kind, const char **name);
 
+/* Where object o lies in its text src: from the start of the line it starts on to the end of
+** the line its last byte is on (a fix that adds an entry after its last one writes there). */
+static void place_of(const sl_source *src, const sl_object *o, size_t *from, size_t *to)
+{
+	size_t last = o->root->end > o->root->start ? o->root->end - 1 : o->root->start;
+	*from = src->line_start[sl_source_line_of(src, o->root->start)];
+	*to = sl_source_line_end(src, sl_source_line_of(src, last));
+}
+
+/* The lines of a text before an offset as an editor counts them (LSP: \n, \r\n and \r end a
+** line; the library's lines also end at NEL, LS and PS), counted on from the last offset asked
+** for (offsets asked for in order cost one pass over the text). */
+struct editor_lines {
+	const sl_source *src;
+	size_t at, n;
+};
+
+static size_t editor_line(struct editor_lines *el, size_t offset)
+{
+	const char *d = el->src->data;
+	if (offset < el->at)
+		el->at = el->n = 0;
+	for (; el->at < offset; el->at++)
+		if (d[el->at] == '\n' || (d[el->at] == '\r' &&
+					  (el->at + 1 >= el->src->len || d[el->at + 1] != '\n')))
+			el->n++;
+	return el->n;
+}
+
+/* The digest of where o lies (SL_FACT_PLACE): what another file's edit of it, as an editor is
+** shown it (line and character), and the text it inserts follow (sl_index_note_edit): the lines
+** before it as the library and an editor count them, the text of its lines (from the start of
+** its first, whatever precedes it there, to the end of its last, a comment there included: its
+** own text by d, its digest) and the file's style. Not its byte offset: an edit above it that
+** keeps the lines moves no line or character, and an editor is never given another file's
+** bytes. */
+static uint64_t place_digest(const sl_source *src, const sl_object *o, uint64_t d,
+			     const sl_style *st, struct editor_lines *el)
+{
+	size_t from, to;
+	place_of(src, o, &from, &to);
+	uint64_t at[3] = {sl_source_line_of(src, from), editor_line(el, from), d};
+	unsigned char style[5] = {(unsigned char)st->indent, (unsigned char)(st->indent >> 8),
+				  st->indent_sequences, (unsigned char)st->quote, st->crlf};
+	uint64_t h = sl_hash_bytes(sl_hash_bytes(SL_HASH_INIT, style, sizeof style), at, sizeof at);
+	h = sl_hash_bytes(h, src->data + from, o->root->start - from);
+	return sl_hash_bytes(h, src->data + o->root->end, to > o->root->end ? to - o->root->end : 0);
+}
+
+void sl_index_note_edit(const sl_index *ix, const sl_object *const *objs, size_t n_objs,
+			const sl_source *src, size_t start, size_t end)
+{
+	if (!ix->reads)
+		return;
+	for (size_t i = 0; src && i < n_objs; i++) {
+		const sl_object *o = objs[i];
+		size_t from, to;
+		if (!sl_index_wants(o) || !o->root || o->root->end > src->len)
+			continue;
+		place_of(src, o, &from, &to);
+		if (from <= start && end <= to) {
+			note(ix, key_of(SL_FACT_PLACE, o->kind, o->name, NULL));
+			return;
+		}
+	}
+	ix->reads->failed = true;   /* where the edit lands follows what no key names */
+}
+
 sl_err sl_index_gives(const sl_object *const *objs, size_t n_objs, const sl_source *src,
 		      const sl_serving_fact *facts, size_t n_facts, const char *lowest,
 		      sl_index_given **out, size_t *n)
@@ -260,6 +329,9 @@ sl_err sl_index_gives(const sl_object *const *objs, size_t n_objs, const sl_sour
 	*out = NULL;
 	*n = 0;
 	struct gives g = {0};
+	sl_style style;
+	bool styled = false;
+	struct editor_lines el = {src, 0, 0};
 	for (size_t i = 0; i < n_objs; i++) {
 		const sl_object *o = objs[i];
 		if (!sl_index_wants(o) || !o->root || !src || o->root->end > src->len)
@@ -269,6 +341,13 @@ sl_err sl_index_gives(const sl_object *const *objs, size_t n_objs, const sl_sour
 		uint64_t d = sl_hash_bytes(SL_HASH_INIT, &line, sizeof line);
 		d = sl_hash_bytes(d, src->data + o->root->start, o->root->end - o->root->start);
 		give_object(&g, o, d);
+		/* where it lies: read only by a fix of another file that edits it */
+		if (!styled) {
+			sl_edit_style_detect(src, &style);
+			styled = true;
+		}
+		give(&g, key_of(SL_FACT_PLACE, o->kind, o->name, NULL),
+		     place_digest(src, o, d, &style, &el));
 		sl_kind uk;
 		const char *un;
 		if (o->kind == SL_KIND_TRAIN_JOB && train_job_use(o, &uk, &un))

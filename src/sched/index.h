@@ -75,6 +75,8 @@ typedef enum sl_fact_kind {
 	SL_FACT_POOLS,         /* the node pools' objects (sl_index_pool_set) */
 	SL_FACT_DEFAULT_MODE,  /* KServe's default deployment mode (inferenceservice-config) */
 	SL_FACT_AUTOSCALER,    /* the autoscalers whose scaleTargetRef names a kind and name */
+	SL_FACT_PLACE,         /* where the objects of a kind with a name lie in their file, for
+				  a fix that edits them from another file (sl_index_note_edit) */
 } sl_fact_kind;
 /* The key of a fact: what, of kind k (0 when it has none), named name (NULL when it has none).
 ** Never 0. */
@@ -99,6 +101,13 @@ void sl_index_reads_free(sl_index_reads *r);
 ** fact (what, k, name): for lookups outside this file (sl_cluster_kserve_default_mode). */
 void sl_index_note_read(const sl_index *ix, sl_fact_kind what, int k, const char *name);
 
+/* Notes, in the reads of the file ix is a view for (none: nothing), that a fix of it edits
+** [start, end) of another file, whose objects are objs[0..n_objs) and text src: the place
+** (SL_FACT_PLACE) of the object the index keeps whose lines hold the edit; when none does, that
+** what the file read is not known. */
+void sl_index_note_edit(const sl_index *ix, const sl_object *const *objs, size_t n_objs,
+			const sl_source *src, size_t start, size_t end);
+
 /* A fact a file gives, with the digest of what it gives of it. */
 typedef struct sl_index_given {
 	uint64_t key, digest;
@@ -106,7 +115,9 @@ typedef struct sl_index_given {
 /* What the objects objs[0..n_objs) of one file (text src) and their serving units' facts
 ** facts[0..n_facts) give the index, per key, sorted by key, malloc'd (*out NULL when none):
 ** each object the index wants by its text and the line it starts on, under the keys its
-** lookups read it by; the units' priorities (with their label when it is lowest, the only
+** lookups read it by, and by where it lies (SL_FACT_PLACE: what another file's fix of it
+** follows: the lines before it as an editor counts them, its lines' text, the file's style);
+** the units' priorities (with their label when it is lowest, the only
 ** one others name) and the templates they use. SL_ENOMEM only. */
 sl_err sl_index_gives(const sl_object *const *objs, size_t n_objs, const sl_source *src,
 		      const sl_serving_fact *facts, size_t n_facts, const char *lowest,

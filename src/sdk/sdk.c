@@ -474,6 +474,9 @@ static sl_err add_edit(sl_ctx *ctx, sl_report *r, sl_file *target, size_t start,
 		return SL_ENOMEM;
 	sl_source_position(target->src, start, &ed->line, &ed->column);
 	sl_source_position(target->src, end, &ed->end_line, &ed->end_column);
+	if (target != f)   /* where it lands follows the other file's text: a fact this file read */
+		sl_index_note_edit(ctx->index, (const sl_object *const *)target->objects,
+				   target->n_objects, target->src, start, end);
 	rec->fix.n_edits++;
 	rec->pub.fix = &rec->fix;
 	if (!rec->fix.applicability)

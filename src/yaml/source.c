@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "schedlint/fdio.h"
 #include "util/arena.h"
 #include "util/v16.h"
 #include "yaml/source.h"
@@ -274,10 +275,8 @@ static sl_err read_fd(int fd, const char *path, bool index, const struct stat *k
 		size_t want = b.cap - b.len - 1;
 		if (!regular && want > SL_PIPE_INPUT_MAX + 1 - b.len)
 			want = SL_PIPE_INPUT_MAX + 1 - b.len;   /* one byte past the cap tells */
-		ssize_t r = read(fd, b.s + b.len, want);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
+		ssize_t r = sl_fdio_read(fd, b.s + b.len, want);
+		if (r < 0) {   /* EAGAIN too: a FIFO opened non-blocking fails, never waits */
 			int e = errno;
 			sl_strbuf_free(&b);
 			errno = e;

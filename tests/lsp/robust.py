@@ -18,7 +18,13 @@ crossfile  what a change re-lints: the changed document alone, unless it changes
         re-lints no other document, and closing the unsaved buffer that held the fact gives the
         others the file on disk again. By the fact: a class's value re-lints the Pod that names
         the class, not the Job, the InferenceService or a Deployment; the lowest serving unit's
-        rename re-lints the Job whose finding names it, not the others; a label, none.
+        rename re-lints the Job whose finding names it, not the others; a label, none. A quick
+        fix one document offers of another (Knative's flag in a ConfigMap): an edit that moves
+        its line or character there re-lints the document offering it, one that moves only
+        bytes (a longer line above) does not, and the fix lands right either way; opening the
+        file a left-out fix edits re-lints the document that offers it. Closing an
+        unsaved buffer that held facts re-lints the documents that read a fact its file gives
+        otherwise, not the others.
 long    a session of 10 000 incremental edits (a pull every 500): the diagnostics are right at
         the end, memory stays flat and the edits do not slow down; under valgrind memcheck
         (no error, no definite leak) unless the binary is built with AddressSanitizer, whose
@@ -230,10 +236,11 @@ READS_PC = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n"
 
 
 def until(s, pred, what):
-    """The messages read up to and including the first pred holds for (None: the end)."""
+    """The messages read up to and including the first pred holds for (None: the end). No time
+    limit: a loaded machine is slow; meson's timeout ends a server that hangs."""
     got = []
     while True:
-        m = s.read(60)
+        m = s.read()
         if m is None:
             check(False, "no message for %s after %r" % (what, [x.get("method") for x in got]))
             return got
@@ -333,17 +340,14 @@ def settled(s, uri):
     return got
 
 
-def cross_file_keys(ws):
-    """A change re-lints the open documents that read a fact it changed, by the fact: a
-    PriorityClass's value the Pod that names the class, not the others; a serving unit's name
-    the Job whose finding names it, not the Pod or the Deployment, which read no unit."""
-    d = os.path.join(ws, "keys")
+def opened(ws, sub, texts):
+    """A server in ws/sub, where each of texts ({name: text}) is name.yaml on disk and opened
+    as it is, and linted once; the server and the documents' URIs."""
+    d = os.path.join(ws, sub)
     os.makedirs(d)
-    texts = {"pcs": PCS + "---\n" + PC_READ, "job": JOB, "isvc": ISVC % "chat",
-             "pod": READS_PC, "plain": PLAIN}
     with open(os.path.join(d, ".schedlint.yaml"), "w") as f:
         f.write("{}\n")
-    for name, text in texts.items():   # on disk, opened as they are
+    for name, text in texts.items():
         with open(os.path.join(d, name + ".yaml"), "w") as f:
             f.write(text)
     s = Server(SCHEDLINT, d)
@@ -353,6 +357,16 @@ def cross_file_keys(ws):
         s.notify("textDocument/didOpen", {"textDocument": {"uri": uri[name], "text": text,
                                                            "version": 1}})
         until(s, published(uri[name]), "the first lint of " + name)
+    return s, uri
+
+
+def cross_file_keys(ws):
+    """A change re-lints the open documents that read a fact it changed, by the fact: a
+    PriorityClass's value the Pod that names the class, not the others; a serving unit's name
+    the Job whose finding names it, not the Pod or the Deployment, which read no unit."""
+    texts = {"pcs": PCS + "---\n" + PC_READ, "job": JOB, "isvc": ISVC % "chat",
+             "pod": READS_PC, "plain": PLAIN}
+    s, uri = opened(ws, "keys", texts)
     got = settled(s, uri["plain"])
 
     def republished(got):
@@ -387,6 +401,136 @@ def cross_file_keys(ws):
                                             "  name: chat-v2\n", "  name: chat-v2\n  labels: {a: b}\n")}]})
     got = settled(s, uri["plain"])
     check(republished(got) == ["isvc"], "a label: the document alone: %r" % (republished(got),))
+    rid = s.request("shutdown")
+    s.response(rid)
+    s.notify("exit")
+    st = s.close()
+    check(st == 0, "status after shutdown and exit: %r" % (st,))
+
+
+def cross_file_close(ws):
+    """Closing an unsaved buffer whose facts the others were linted with gives them its file
+    again: the documents that read a fact the file gives otherwise are linted again, the others
+    not (a class's value edited and the buffer closed: the Pod that names the class; the
+    value of a class no document names: none)."""
+    texts = {"pcs": PCS + "---\n" + PC_READ, "pod": READS_PC, "plain": PLAIN}
+    s, uri = opened(ws, "close", texts)
+    settled(s, uri["plain"])
+    version = [1]
+
+    def republished(got):
+        return sorted(n for n in texts if any(published(uri[n])(m) for m in got))
+    for what, old, new, readers in (
+            ("the class the Pod names", "value: 5000", "value: 6000", ["pod"]),
+            ("a class no document names", "value: 100000", "value: 200000", [])):
+        version[0] += 1
+        s.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri["pcs"], "version": version[0]},
+            "contentChanges": [{"text": texts["pcs"].replace(old, new)}]})
+        got = settled(s, uri["plain"])
+        check(republished(got) == ["pcs"] + readers, "%s edited: re-linted %r"
+              % (what, republished(got)))
+        s.notify("textDocument/didClose", {"textDocument": {"uri": uri["pcs"]}})
+        got = settled(s, uri["plain"])
+        closed = [m for m in got if published(uri["pcs"])(m)]
+        check(len(closed) == 1 and closed[0]["params"]["diagnostics"] == [],
+              "%s: the closed buffer's diagnostics cleared once: %r" % (what, closed))
+        check(republished(got) == ["pcs"] + readers, "%s, closed unsaved: re-linted %r"
+              % (what, republished(got)[1:]))
+        s.notify("textDocument/didOpen", {"textDocument": {"uri": uri["pcs"], "text": texts["pcs"],
+                                                           "version": 1}})
+        until(s, published(uri["pcs"]), "pcs opened again")
+        settled(s, uri["plain"])
+    rid = s.request("shutdown")
+    s.response(rid)
+    s.notify("exit")
+    st = s.close()
+    check(st == 0, "status after shutdown and exit: %r" % (st,))
+
+
+FLAGS = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: cache\nspec:\n"
+         "  template:\n    spec:\n      containers: [{name: c, image: x}]\n"
+         "# %(comment)s\n%(cm)s%(after)s")
+FLOW_CM = ("%(prefix)s{apiVersion: v1, kind: ConfigMap, metadata: {name: config-features, "
+           "namespace: knative-serving}, data: {kubernetes.podspec-nodeselector: disabled}}\n")
+BLOCK_CM = ("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-features\n"
+            "  namespace: knative-serving\ndata:\n  other: x  # %(tail)s\n")
+KSVC = ("apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata:\n  name: web\nspec:\n"
+        "  template:\n    spec:\n      nodeSelector: {pool: gpu}\n"
+        "      containers: [{name: c, image: x}]\n")
+
+
+def cross_file_place(ws):
+    """A fix one document offers of another (a Knative Service's, of the config-features
+    ConfigMap that turns its flag off) is shown as lines and characters of that other
+    document: an edit there that moves them (text before the ConfigMap on its first line; a
+    comment after its last entry, where the fix inserts the flag) re-lints the Service, whose
+    fix is then where the new text has it; one that moves no line or character (a longer
+    comment line above the ConfigMap, a Deployment's image, a comment after it) re-lints the
+    edited document alone, and the Service's fix, untouched, is still right."""
+    args = {"comment": "flags", "prefix": "--- ", "tail": "note", "after": "", "cm": FLOW_CM}
+
+    def flags(**kw):
+        args.update(kw)
+        return FLAGS % dict(args, cm=args["cm"] % args)
+    # the Service first: its fix is left out while the flags' file is not open (an edit is
+    # made against an open document's text), and given once it is opened
+    texts = {"ksvc": KSVC, "plain": PLAIN, "flags": flags()}
+    s, uri = opened(ws, "place", texts)
+    settled(s, uri["plain"])
+    version = [1]
+
+    def edit(text):
+        version[0] += 1
+        s.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri["flags"], "version": version[0]},
+            "contentChanges": [{"text": text}]})
+        got = settled(s, uri["plain"])
+        return sorted(n for n in texts if any(published(uri[n])(m) for m in got))
+
+    def fixes(text):
+        """The Service's fixes of the flags as edits of text: (line, character, the text they
+        replace, their new text)."""
+        rid = s.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri["ksvc"]}, "context": {"diagnostics": []},
+            "range": {"start": {"line": 7, "character": 6}, "end": {"line": 7, "character": 6}}})
+        r = s.response(rid)
+        lines = text.split("\n")
+        out = []
+        for a in (r or {}).get("result") or []:
+            for e in a.get("edit", {}).get("changes", {}).get(uri["flags"], []):
+                st, en = e["range"]["start"], e["range"]["end"]
+                old = lines[st["line"]][st["character"]:en["character"]]
+                out.append((st["line"], st["character"], old, e["newText"].strip()))
+        return out
+
+    def want(text):
+        """Where the fix belongs in text: the flow ConfigMap's value replaced, or the flag
+        added after the block ConfigMap's last entry."""
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if "disabled" in line:
+                return [(i, line.index("disabled"), "disabled", "enabled")]
+            if line.startswith("  other: x"):
+                return [(i, len(line), "", 'kubernetes.podspec-nodeselector: "enabled"')]
+    check(fixes(texts["flags"]) == want(texts["flags"]), "the Service's fix of the flags, once "
+          "they are open: %r" % (fixes(texts["flags"]),))
+    for what, kw, others in (
+            ("a longer comment line above", {"comment": "Knative's feature flags"}, []),
+            ("the Deployment's image", {"image": True}, []),
+            ("a comment after the ConfigMap", {"after": "# end\n"}, []),
+            ("text before the ConfigMap on its line", {"prefix": "---    "}, ["ksvc"]),
+            ("the ConfigMap in block style, the flag unset", {"cm": BLOCK_CM}, ["ksvc"]),
+            ("a longer comment where the fix inserts", {"tail": "a longer note"}, ["ksvc"]),
+            ("a longer comment line above it", {"comment": "flags, again"}, [])):
+        image = kw.pop("image", False)
+        text = flags(**kw)
+        if image:   # x -> y: the same length
+            text = text.replace("image: x", "image: y")
+        again = edit(text)
+        check(again == ["flags"] + others, "%s: re-linted %r" % (what, again))
+        got = fixes(text)
+        check(got == want(text), "%s: the Service's fix %r, not %r" % (what, got, want(text)))
     rid = s.request("shutdown")
     s.response(rid)
     s.notify("exit")
@@ -483,6 +627,8 @@ def main():
         elif MODE == "crossfile":
             cross_file(ws)
             cross_file_keys(ws)
+            cross_file_place(ws)
+            cross_file_close(ws)
         else:
             errors(ws)
     if FAILS:

@@ -697,6 +697,27 @@ Test(api, the_facts_digest_follows_what_other_files_read)
 	cr_expect_neq(facts_of(b), pc, "the value is one");
 	snprintf(b, sizeof b, "\n%s", a);
 	cr_expect_neq(facts_of(b), pc, "so is the line it starts on (messages name it)");
+	/* where it lies as an editor is shown another file's fix of it, in lines and characters:
+	** not its bytes (a longer line above it), but what precedes it on its first line and
+	** follows it on its last (a fix inserting after its last entry writes there) */
+	snprintf(b, sizeof b, "# c\n%s", a);
+	uint64_t below = facts_of(b);
+	snprintf(b, sizeof b, "# a longer comment\n%s", a);
+	cr_expect_eq(facts_of(b), below, "a longer line above it moves no line or character");
+	snprintf(b, sizeof b, PC, 1000, "");
+	b[strlen(b) - 1] = '\0';
+	strcat(b, "  # after its last entry\n");
+	cr_expect_neq(facts_of(b), pc, "a comment after its last entry, on its line, is one");
+	static const char FLOW[] = "%s{apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, "
+				   "metadata: {name: high}, value: 1000}\n";
+	snprintf(a, sizeof a, FLOW, "--- ");
+	snprintf(b, sizeof b, FLOW, "---   ");
+	cr_expect_neq(facts_of(a), facts_of(b), "so is the text before it on its first line");
+	snprintf(b, sizeof b, FLOW, "--- \r");
+	snprintf(a, sizeof a, FLOW, "--- \xc2\x85");
+	uint64_t cr = facts_of(b), nel = facts_of(a);
+	cr_expect(cr && nel, "both a PriorityClass on the second line");
+	cr_expect_neq(cr, nel, "and the lines before it as an editor counts them (NEL ends no LSP line)");
 	snprintf(a, sizeof a, ISVC, "high", "x:1");
 	uint64_t isvc = facts_of(a);
 	cr_expect_neq(isvc, 0, "a serving unit's facts");

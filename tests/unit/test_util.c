@@ -2,9 +2,15 @@
 ** test_util.c: the drawer of small tools every layer uses (src/util/): the one hash (FNV-1a,
 ** against its published vectors), the one hash table (strmap.h), the one growable buffer
 ** (strbuf.h), the one walk up (path.h) and where it stops, the one atomic-file writer
-** (atomic.h): whole or not at all, a symlink refused, signals held until the rename. */
+** (atomic.h): whole or not at all, a symlink refused, signals held until the rename; the one
+** descriptor reader and writer (schedlint/fdio.h): a signal, a short read, the end, a
+** non-blocking descriptor. */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -12,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "schedlint/fdio.h"
 #include "util/arena.h"
 #include "util/v16.h"
 #include "util/atomic.h"
@@ -435,4 +442,222 @@ Test(atomic, signals_wait_for_the_rename, .init = up_setup, .fini = up_teardown)
 	cr_expect_eq(terms, 1, "held, then delivered once the file is in place");
 	cr_expect_str_eq(slurp(path), "whole\n");
 	sigaction(SIGTERM, &old, NULL);
+}
+
+/* --- fdio: reads and writes a signal does not cut short ---------------------------------- */
+
+static volatile sig_atomic_t usr1s;
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1s++;
+}
+
+/* SIGUSR1 caught without SA_RESTART: a system call it interrupts fails with EINTR. */
+static void catch_usr1(void)
+{
+	struct sigaction sa = {.sa_handler = on_usr1};
+	sigemptyset(&sa.sa_mask);
+	cr_assert_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	usr1s = 0;
+}
+
+/* A thread blocked in a system call, as the kernel tells (/proc/self/task/TID/syscall holds
+** its number while it waits): what the tests interrupt, or feed. */
+struct blocked {
+	pthread_t thread;
+	pid_t tid;               /* set by the thread before its call */
+	int fd;
+	char *buf;
+	size_t n;
+	ssize_t got;             /* its call's result, and errno */
+	int err;
+	bool ok;
+	bool one;                /* the reader's one read (sl_fdio_read), not all n */
+	bool done;               /* the call returned (the writer then closed fd) */
+};
+
+static pid_t tid_of(struct blocked *b)
+{
+	return __atomic_load_n(&b->tid, __ATOMIC_ACQUIRE);
+}
+
+/* Waits (no clock) until b's thread waits in system call nr: true; false once it has returned
+** (its call gave up: the test fails, never hangs). */
+static bool wait_in(struct blocked *b, long nr)
+{
+	for (;;) {
+		if (__atomic_load_n(&b->done, __ATOMIC_ACQUIRE))
+			return false;
+		pid_t tid = tid_of(b);
+		char path[64], line[256] = "";
+		snprintf(path, sizeof path, "/proc/self/task/%d/syscall", (int)tid);
+		FILE *f = tid ? fopen(path, "r") : NULL;
+		if (tid && !f)
+			cr_assert_fail("%s: %s (the test needs it to see the thread wait)", path,
+				       strerror(errno));
+		if (f) {
+			if (!fgets(line, sizeof line, f))
+				line[0] = '\0';
+			fclose(f);
+		}
+		char *end;
+		long got = strtol(line, &end, 10);
+		if (end != line && got == nr)
+			return true;
+		sched_yield();
+	}
+}
+
+/* Interrupts b's thread with SIGUSR1 once it waits in system call nr, and waits for the
+** handler; false when the thread returned instead. */
+static bool interrupt(struct blocked *b, long nr)
+{
+	sig_atomic_t was = usr1s;
+	if (!wait_in(b, nr))
+		return false;
+	pthread_kill(b->thread, SIGUSR1);
+	while (usr1s == was)
+		sched_yield();
+	return true;
+}
+
+static void *reader(void *arg)
+{
+	struct blocked *b = arg;
+	__atomic_store_n(&b->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	b->got = b->one ? sl_fdio_read(b->fd, b->buf, b->n) : sl_fdio_read_all(b->fd, b->buf, b->n);
+	b->err = errno;
+	__atomic_store_n(&b->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void *writer(void *arg)
+{
+	struct blocked *b = arg;
+	__atomic_store_n(&b->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	b->ok = sl_fdio_write_all(b->fd, b->buf, b->n);
+	b->err = errno;
+	close(b->fd);   /* the reader sees the end, whether all came or not */
+	__atomic_store_n(&b->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* A blocking read from a pipe, interrupted by a signal before any byte and again between the
+** pieces it is fed in, reads on: every byte, in order; the end of the input ends it short. */
+Test(fdio, a_read_reads_on_through_signals_and_short_reads)
+{
+	catch_usr1();
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	char buf[16] = "";
+	struct blocked b = {.fd = p[0], .buf = buf, .n = 7};
+	cr_assert_eq(pthread_create(&b.thread, NULL, reader, &b), 0);
+	cr_assert(interrupt(&b, SYS_read));   /* before any byte: read(2) fails with EINTR */
+	cr_assert(sl_fdio_write_all(p[1], "abc", 3));
+	interrupt(&b, SYS_read);              /* "abc" read, waiting for the rest */
+	cr_assert(sl_fdio_write_all(p[1], "defgh", 5));
+	pthread_join(b.thread, NULL);
+	cr_expect_eq(b.got, 7, "all seven bytes, not the first piece: %zd (%s)", b.got, strerror(b.err));
+	cr_expect(memcmp(buf, "abcdefg", 7) == 0, "in order: %.7s", buf);
+	cr_expect_eq(usr1s, 2, "both signals caught by the reading thread");
+	/* the end: fewer than asked, then 0 */
+	close(p[1]);
+	char rest[8];
+	cr_expect_eq(sl_fdio_read_all(p[0], rest, sizeof rest), 1);
+	cr_expect_eq(rest[0], 'h');
+	cr_expect_eq(sl_fdio_read_all(p[0], rest, sizeof rest), 0);
+	cr_expect_eq(sl_fdio_read(p[0], rest, sizeof rest), 0);
+	close(p[0]);
+}
+
+/* One read takes what is there (a piece, not the whole of what is asked for); a signal while
+** it waits does not end it. */
+Test(fdio, one_read_takes_what_is_there)
+{
+	catch_usr1();
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	char buf[16];
+	struct blocked b = {.fd = p[0], .buf = buf, .n = sizeof buf, .one = true};
+	cr_assert_eq(pthread_create(&b.thread, NULL, reader, &b), 0);
+	cr_assert(interrupt(&b, SYS_read));
+	cr_assert(sl_fdio_write_all(p[1], "abc", 3));
+	pthread_join(b.thread, NULL);
+	cr_expect_eq(b.got, 3, "the piece there: %zd (%s)", b.got, strerror(b.err));
+	cr_expect(memcmp(buf, "abc", 3) == 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* A non-blocking descriptor with nothing to read fails at once with EAGAIN (a FIFO opened so
+** that it cannot hang stays unable to), whichever read asks. */
+Test(fdio, nothing_to_read_without_blocking_fails)
+{
+	int p[2];
+	cr_assert_eq(pipe2(p, O_NONBLOCK), 0);
+	char buf[8];
+	errno = 0;
+	cr_expect_eq(sl_fdio_read(p[0], buf, sizeof buf), -1);
+	cr_expect_eq(errno, EAGAIN);
+	errno = 0;
+	cr_expect_eq(sl_fdio_read_all(p[0], buf, sizeof buf), -1);
+	cr_expect_eq(errno, EAGAIN);
+	/* a piece and then nothing: still a failure, not a wait */
+	cr_assert(sl_fdio_write_all(p[1], "ab", 2));
+	errno = 0;
+	cr_expect_eq(sl_fdio_read_all(p[0], buf, sizeof buf), -1);
+	cr_expect_eq(errno, EAGAIN);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* A write into a full pipe, interrupted by a signal while it waits, writes on: every byte
+** arrives, in order. */
+Test(fdio, a_write_writes_on_through_a_signal)
+{
+	catch_usr1();
+	int p[2];
+	cr_assert_eq(pipe2(p, O_NONBLOCK), 0);
+	static char fill[1 << 16];
+	size_t filled = 0;
+	for (ssize_t w; (w = write(p[1], fill, sizeof fill)) > 0;)
+		filled += (size_t)w;
+	cr_assert_eq(errno, EAGAIN);
+	cr_assert_eq(fcntl(p[1], F_SETFL, 0), 0);   /* blocking again, and full */
+	cr_assert_eq(fcntl(p[0], F_SETFL, 0), 0);
+	static char data[200000];
+	for (size_t i = 0; i < sizeof data; i++)
+		data[i] = (char)(i * 7 + i / 251);
+	struct blocked b = {.fd = p[1], .buf = data, .n = sizeof data};
+	cr_assert_eq(pthread_create(&b.thread, NULL, writer, &b), 0);
+	cr_assert(interrupt(&b, SYS_write));   /* nothing written yet: write(2) fails with EINTR */
+	static char got[sizeof fill + sizeof data];
+	cr_expect_eq(sl_fdio_read_all(p[0], got, filled), (ssize_t)filled);
+	ssize_t n = sl_fdio_read_all(p[0], got, sizeof data + 1);   /* to the end: the writer closes */
+	pthread_join(b.thread, NULL);
+	cr_expect(b.ok, "written whole: %s", strerror(b.err));
+	cr_expect_eq(n, (ssize_t)sizeof data, "every byte");
+	cr_expect(memcmp(got, data, sizeof data) == 0, "in order");
+	close(p[0]);
+}
+
+/* At an offset: the file's offset stays; a read past the end is short, and 0 beyond it. */
+Test(fdio, at_an_offset)
+{
+	FILE *f = tmpfile();
+	cr_assert(f);
+	int fd = fileno(f);
+	cr_assert(sl_fdio_pwrite_all(fd, "hello", 5, 10));
+	cr_expect_eq(lseek(fd, 0, SEEK_CUR), 0, "the offset stays");
+	char buf[32];
+	cr_expect_eq(sl_fdio_pread_all(fd, buf, sizeof buf, 11), 4);
+	cr_expect(memcmp(buf, "ello", 4) == 0);
+	cr_expect_eq(sl_fdio_pread_all(fd, buf, sizeof buf, 0), 15, "the hole reads as zeros");
+	cr_expect_eq(buf[0], 0);
+	cr_expect_eq(sl_fdio_pread_all(fd, buf, sizeof buf, 15), 0);
+	cr_expect_eq(sl_fdio_pread_all(fd, buf, 3, -1), -1);
+	cr_expect_eq(errno, EINVAL);
+	cr_expect(!sl_fdio_pwrite_all(fd, "x", 1, -1));
+	fclose(f);
 }

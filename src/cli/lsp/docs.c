@@ -61,7 +61,19 @@ sl_lsp_doc *sl_lsp_docs_find_path(const sl_lsp_docs *d, const char *path)
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->v[i]->path, path) == 0)
 			return d->v[i];
-	return NULL;
+	/* the same file by another name: a project above the working directory names its files
+	** from there ("../../repo/app/a.yaml" for "a.yaml") */
+	char *real = realpath(path, NULL);
+	sl_lsp_doc *found = NULL;
+	for (size_t i = 0; real && !found && i < d->n; i++) {
+		sl_lsp_doc *doc = d->v[i];
+		if (!doc->real)   /* (NULL again while it has no file) */
+			doc->real = realpath(doc->path, NULL);
+		if (doc->real && strcmp(doc->real, real) == 0)
+			found = doc;
+	}
+	free(real);
+	return found;
 }
 
 static void doc_free(sl_lsp_doc *doc)
@@ -70,13 +82,52 @@ static void doc_free(sl_lsp_doc *doc)
 		return;
 	free(doc->uri);
 	free(doc->path);
+	free(doc->real);
 	free(doc->text);
 	sl_lsp_text_lines_free(&doc->lines);
 	json_decref(doc->diagnostics);
 	json_decref(doc->entries);
 	free(doc->gives);
 	free(doc->reads);
+	sl_lsp_docs_unwait(doc);
 	free(doc);
+}
+
+void sl_lsp_docs_wait(sl_lsp_doc *doc, const char *path)
+{
+	char *real = realpath(path, NULL);
+	for (size_t i = 0; real && i < doc->n_waits; i++)
+		if (strcmp(doc->waits[i], real) == 0) {
+			free(real);
+			return;
+		}
+	char **nv = real ? realloc(doc->waits, (doc->n_waits + 1) * sizeof *nv) : NULL;
+	if (!nv) {   /* memory: the fix stays out until it is linted again anyway */
+		free(real);
+		return;
+	}
+	doc->waits = nv;
+	doc->waits[doc->n_waits++] = real;
+}
+
+void sl_lsp_docs_unwait(sl_lsp_doc *doc)
+{
+	for (size_t i = 0; i < doc->n_waits; i++)
+		free(doc->waits[i]);
+	free(doc->waits);
+	doc->waits = NULL;
+	doc->n_waits = 0;
+}
+
+void sl_lsp_docs_opened(sl_lsp_docs *d, sl_lsp_doc *opened, int64_t at)
+{
+	if (!opened->real)
+		opened->real = realpath(opened->path, NULL);
+	for (size_t i = 0; opened->real && i < d->n; i++)
+		for (size_t k = 0; k < d->v[i]->n_waits; k++)
+			if (strcmp(d->v[i]->waits[k], opened->real) == 0 &&
+			    (!d->v[i]->due_ms || d->v[i]->due_ms > at))
+				d->v[i]->due_ms = at;
 }
 
 bool sl_lsp_docs_set_text(sl_lsp_doc *doc, char *text, size_t len)

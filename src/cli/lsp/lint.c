@@ -219,11 +219,12 @@ static bool by_path(const sl_lsp_doc *doc)
 }
 
 /* A run over the documents which[0..n) and the others in_run, linted: one that Kustomize may
-** build from the disk by its path (as `schedlint check` lints it), the others as their
-** buffers, with the project's facts lent; NULL with *why (malloc'd) when the config or the
-** settings are wrong, NULL with *why NULL for memory. */
+** build from the disk by its path (as `schedlint check` lints it), and disk (NULL: none) by
+** its path whatever its buffer, the others as their buffers, with the project's facts lent;
+** NULL with *why (malloc'd) when the config or the settings are wrong, NULL with *why NULL
+** for memory. */
 static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which,
-		      size_t n, sl_config **cfg, char **why)
+		      size_t n, const sl_lsp_doc *disk, sl_config **cfg, char **why)
 {
 	*why = NULL;
 	*cfg = NULL;
@@ -242,7 +243,7 @@ static sl_run *linted(const sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *cons
 		const sl_lsp_doc *doc = d->v[i];
 		if (!in_run(doc, which, n))
 			continue;
-		err = by_path(doc) ? sl_run_add_path(run, doc->path)
+		err = doc == disk || by_path(doc) ? sl_run_add_path(run, doc->path)
 				   : sl_run_add_buffer(run, doc->path, doc->text, doc->len);
 	}
 	if (!err && !s->no_project && !s->project)
@@ -341,15 +342,17 @@ static json_t *diagnostic(const sl_lsp_doc *doc, size_t from, size_t to, int sev
 	return dg;
 }
 
-/* The WorkspaceEdit "changes" of a fix, {uri: [TextEdit]}; NULL when an edit is in a file that
-** is not open (nothing to point a client at) or for memory. */
-static json_t *fix_changes(const sl_lsp_docs *d, const sl_fix *fix)
+/* The WorkspaceEdit "changes" of a fix of owner, {uri: [TextEdit]}; NULL when an edit is in a
+** file that is not open (nothing to point a client at: owner then waits for it) or for memory. */
+static json_t *fix_changes(const sl_lsp_docs *d, sl_lsp_doc *owner, const sl_fix *fix)
 {
 	json_t *changes = json_object();
 	for (size_t i = 0; changes && i < fix->n_edits; i++) {
 		const sl_edit *e = &fix->edits[i];
 		const sl_lsp_doc *to = sl_lsp_docs_find_path(d, e->path);
 		if (!to || e->offset > to->len || e->length > to->len - e->offset) {
+			if (!to)
+				sl_lsp_docs_wait(owner, e->path);
 			json_decref(changes);
 			return NULL;
 		}
@@ -366,14 +369,14 @@ static json_t *fix_changes(const sl_lsp_docs *d, const sl_fix *fix)
 }
 
 /* Records diagnostic dg of doc with its entry: byte range, rule, fix. */
-static void add(const sl_lsp_docs *d, json_t *diags, json_t *entries, json_t *dg, size_t from,
-		size_t to, const char *rule, const sl_fix *fix)
+static void add(const sl_lsp_docs *d, sl_lsp_doc *doc, json_t *diags, json_t *entries, json_t *dg,
+		size_t from, size_t to, const char *rule, const sl_fix *fix)
 {
 	json_t *e = json_pack("{s:I, s:I, s:O}", "from", (json_int_t)from, "to", (json_int_t)to,
 			      "diagnostic", dg);
 	if (rule)
 		json_object_set_new(e, "rule", json_string(rule));
-	json_t *changes = fix ? fix_changes(d, fix) : NULL;
+	json_t *changes = fix ? fix_changes(d, doc, fix) : NULL;
 	if (changes)
 		json_object_set_new(e, "fix", json_pack("{s:s, s:b, s:o}", "title", fix->message,
 			"safe", fix->applicability == SL_FIX_SAFE, "changes", changes));
@@ -470,13 +473,15 @@ static void learn(sl_lsp_doc *doc, const sl_run *run, sl_lsp_news *news)
 	bool got = fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK;
 	if (doc->synced)   /* a buffer's lint cannot tell: Kustomize reads the disk */
 		doc->built = (got && info.built) || kustomization_name(doc->path);
-	uint64_t now = got ? sl_run_file_facts(run, fi) : 0;
 	sl_fact_digest *gives = NULL;
 	size_t n_gives = 0;
 	bool known = got && sl_run_file_fact_digests(run, fi, &gives, &n_gives) == SL_OK;
-	if (doc->edited && doc->facts != SL_LSP_FACTS_PENDING && doc->facts != now) {
+	/* whether it gives any (which: the digests), or, when they could not be told one by one,
+	** the digest of them all */
+	uint64_t now = !got ? 0 : known ? n_gives != 0 : sl_run_file_facts(run, fi);
+	if (doc->edited && doc->facts != SL_LSP_FACTS_PENDING) {
 		if (doc->facts == SL_LSP_FACTS_UNKNOWN || !doc->gives_known || !known)
-			news->all = true;   /* what the others saw of it is not known */
+			news->all |= doc->facts != now;   /* what the others saw of it is not known */
 		else
 			news_diff(news, doc->gives, doc->n_gives, gives, n_gives);
 	}
@@ -500,7 +505,7 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 {
 	sl_config *cfg;
 	char *why = NULL;
-	sl_run *run = linted(d, s, which, n, &cfg, &why);
+	sl_run *run = linted(d, s, which, n, NULL, &cfg, &why);
 	if (!run && !why)
 		return false;
 	bool *mine = calloc(d->n ? d->n : 1, sizeof *mine);
@@ -514,9 +519,10 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 		sl_lsp_doc *doc = d->v[k];
 		if (!(doc->fresh = mine[k] = in_run(doc, which, n)))
 			continue;
+		sl_lsp_docs_unwait(doc);
 		json_t *diags = json_array(), *entries = json_array();
 		if (!run) {   /* the config or the settings: said on every document, at its start */
-			add(d, diags, entries, diagnostic(doc, 0, 0, 1, NULL, why, NULL), 0, 0,
+			add(d, doc, diags, entries, diagnostic(doc, 0, 0, 1, NULL, why, NULL), 0, 0,
 			    NULL, NULL);
 			publish_to(doc, diags, entries);
 			continue;
@@ -525,7 +531,8 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 		size_t fi = file_of(run, doc->path);
 		sl_file_info info = SL_FILE_INFO_INIT;
 		if (fi != (size_t)-1 && sl_run_file(run, fi, &info) == SL_OK && info.error)
-			add(d, diags, entries, diagnostic(doc, 0, 0, 1, NULL, info.error, NULL),
+			add(d, doc, diags, entries,
+			    diagnostic(doc, 0, 0, 1, NULL, info.error, NULL),
 			    0, 0, NULL, NULL);
 		publish_to(doc, diags, entries);
 	}
@@ -547,7 +554,7 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 		size_t to = f->length < doc->len - from ? from + f->length : doc->len;
 		json_t *dg = diagnostic(doc, from, to, lsp_severity(f->severity), f->rule, f->message,
 					f->notes);
-		add(d, doc->diagnostics, doc->entries, dg, from, to, f->rule, f->fix);
+		add(d, doc, doc->diagnostics, doc->entries, dg, from, to, f->rule, f->fix);
 	}
 	free(mine);
 	free(why);
@@ -555,6 +562,34 @@ bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *whi
 		done(run, cfg);
 	news_done(news);
 	return true;
+}
+
+void sl_lsp_lint_closing(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc, sl_lsp_news *news)
+{
+	if (doc->facts == SL_LSP_FACTS_PENDING || doc->facts == SL_LSP_FACTS_UNKNOWN ||
+	    !doc->gives_known) {
+		news->all = true;   /* what the others saw of it is not known */
+		return;
+	}
+	/* what its file gives: nothing when there is none, else what a run over it says */
+	sl_fact_digest *disk = NULL;
+	size_t n_disk = 0;
+	struct stat st;
+	if (stat(doc->path, &st) == 0) {
+		sl_config *cfg;
+		char *why = NULL;
+		sl_run *run = linted(d, s, &doc, 1, doc, &cfg, &why);
+		size_t fi = run ? file_of(run, doc->path) : (size_t)-1;
+		news->all = fi == (size_t)-1 ||
+			    sl_run_file_fact_digests(run, fi, &disk, &n_disk) != SL_OK;
+		free(why);
+		if (run)
+			done(run, cfg);
+	}
+	if (!news->all)
+		news_diff(news, doc->gives, doc->n_gives, disk, n_disk);
+	free(disk);
+	news_done(news);
 }
 
 /* --- fixes, code actions --------------------------------------------------------------------- */
@@ -565,7 +600,7 @@ static json_t *fmt_edit(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc)
 {
 	sl_config *cfg;
 	char *why = NULL;
-	sl_run *run = linted(d, s, &doc, 1, &cfg, &why);
+	sl_run *run = linted(d, s, &doc, 1, NULL, &cfg, &why);
 	if (!run) {
 		free(why);
 		return why ? json_null() : NULL;

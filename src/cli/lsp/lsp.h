@@ -80,6 +80,8 @@ typedef struct sl_lsp_doc {
 	char *uri;
 	char *path;                  /* what the library is given: relative to the working
 					directory when under it, else absolute */
+	char *real;                  /* path's real path once looked up (sl_lsp_docs_find_path);
+					NULL until then, or while it names no file */
 	char *text;                  /* NUL-terminated */
 	size_t len;
 	sl_lsp_lines lines;          /* of text */
@@ -92,9 +94,11 @@ typedef struct sl_lsp_doc {
 	bool built;                  /* a kustomization, or a file a kustomization uses (a patch,
 					a built resource): linted from the disk, as Kustomize
 					builds it, so only while synced */
-	uint64_t facts;              /* what the other documents see of it: the digest of its
-					cross-file facts (sl_run_file_facts) as last linted; or
-					SL_LSP_FACTS_PENDING, SL_LSP_FACTS_UNKNOWN */
+	uint64_t facts;              /* what the other documents see of it, as last linted: 0
+					when it gives no cross-file fact, 1 when it gives some
+					(which: gives), the digest of them (sl_run_file_facts)
+					when gives could not tell; or SL_LSP_FACTS_PENDING,
+					SL_LSP_FACTS_UNKNOWN */
 	uint64_t disk_facts;         /* the same of the file on disk (the project's copy); 0: no
 					file */
 	bool edited;                 /* its text changed since it was last linted (opened,
@@ -113,6 +117,10 @@ typedef struct sl_lsp_doc {
 					(the builds read for it) or a lint that could not tell:
 					then any change of a fact is news to it */
 	bool fresh;                  /* the last sl_lsp_lint_docs linted it */
+	char **waits;                /* the real paths of the files its last lint's fixes edit that
+					were not open: those fixes were left out (an edit needs the
+					document's text), so opening one lints it again */
+	size_t n_waits;
 } sl_lsp_doc;
 
 /* A digest not known yet: the next lint's, and no change (the others saw the same text). */
@@ -149,6 +157,12 @@ bool sl_lsp_docs_on_disk(const sl_lsp_doc *doc);
 /* Sets a document's text (the line index follows). */
 bool sl_lsp_docs_set_text(sl_lsp_doc *doc, char *text, size_t len);
 void sl_lsp_docs_close(sl_lsp_docs *d, const char *uri);
+/* Notes that a fix of doc was left out because it edits the file at path, which is not open. */
+void sl_lsp_docs_wait(sl_lsp_doc *doc, const char *path);
+/* Forgets what doc waited for (it is linted again). */
+void sl_lsp_docs_unwait(sl_lsp_doc *doc);
+/* Makes due at `at` the documents that wait for opened, which was just opened. */
+void sl_lsp_docs_opened(sl_lsp_docs *d, sl_lsp_doc *opened, int64_t at);
 void sl_lsp_docs_free(sl_lsp_docs *d);
 
 /* --- cli/lsp/lint.c: the library over the documents ------------------------------------------- */
@@ -181,6 +195,12 @@ void sl_lsp_lint_forget_project(sl_lsp_settings *s);
 ** each document linted keeps the keys it read (sl_run_file_reads). */
 bool sl_lsp_lint_docs(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *const *which, size_t n,
 		      sl_lsp_news *news);
+/* The facts that change for the others when doc, an unsaved buffer whose facts they were
+** linted with, is closed and its file (or none) speaks for it again: those whose digests differ
+** between its buffer, as last linted, and its file (linted for them in a run of its own), into
+** *news (started zeroed; sl_lsp_news_free); all of them when that cannot be told (not linted
+** since opened or changed, a config error, memory). */
+void sl_lsp_lint_closing(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc, sl_lsp_news *news);
 /* The code actions for doc at the byte range [from, to): fixes and ignores of the diagnostics
 ** there (when quickfix is wanted), the fix-all action (when fix_all is wanted). */
 json_t *sl_lsp_lint_actions(sl_lsp_docs *d, sl_lsp_settings *s, sl_lsp_doc *doc,

@@ -222,6 +222,7 @@ static void did_open(struct server *sv, const json_t *p)
 		return;
 	}
 	doc->due_ms = now_ms();   /* lint at once: nothing is shown yet */
+	sl_lsp_docs_opened(&sv->docs, doc, doc->due_ms);   /* and those whose fixes edit it */
 }
 
 /* One contentChanges item: with a range, an incremental edit; without, the whole text. */
@@ -292,11 +293,21 @@ static void did_close(struct server *sv, const json_t *p)
 		notify(sv, "textDocument/publishDiagnostics",
 		       json_pack("{s:s, s:[]}", "uri", doc->uri, "diagnostics"));
 	/* the file on disk speaks for it again: to the others too when what they saw of it was
-	** its buffer (or a kustomization's builds may change) */
-	bool others = doc->built || (!doc->synced && (doc->facts || doc->disk_facts));
+	** its buffer, those that read a fact the file gives otherwise (any, when a kustomization's
+	** builds may change) */
+	sl_lsp_news news = {0};
+	if (doc->built)
+		news.all = true;
+	else if (!doc->synced && (doc->facts || doc->disk_facts))
+		sl_lsp_lint_closing(&sv->docs, &sv->settings, doc, &news);
 	sl_lsp_docs_close(&sv->docs, doc->uri);
-	if (others)
-		all_due(sv, now_ms());
+	int64_t now = now_ms();
+	for (size_t i = 0; i < sv->docs.n; i++) {
+		sl_lsp_doc *other = sv->docs.v[i];
+		if (sl_lsp_news_read_by(&news, other) && (!other->due_ms || other->due_ms > now))
+			other->due_ms = now;
+	}
+	sl_lsp_news_free(&news);
 }
 
 /* True when path names a config file (.schedlint.yaml, or the one the settings name). */

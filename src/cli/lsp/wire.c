@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "schedlint/fdio.h"
 #include "cli/lsp/lsp.h"
 
 /* A header block longer than this without its blank line is not LSP. */
@@ -63,17 +64,13 @@ static int fill(sl_lsp_wire *w, int timeout_ms)
 			return 0;
 		break;
 	}
-	for (;;) {
-		ssize_t r = read(w->in, w->buf + w->len, w->cap - w->len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			w->eof = true;
-			return -1;
-		}
-		w->len += (size_t)r;
-		return 1;
+	ssize_t r = sl_fdio_read(w->in, w->buf + w->len, w->cap - w->len);
+	if (r <= 0) {
+		w->eof = true;
+		return -1;
 	}
+	w->len += (size_t)r;
+	return 1;
 }
 
 /* The end of the header block at buf[pos..len): the offset after its blank line, 0 when it is
@@ -189,20 +186,6 @@ sl_lsp_wire_status sl_lsp_wire_read(sl_lsp_wire *w, int timeout_ms, char **body,
 	}
 }
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t r = write(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p += r;
-		n -= (size_t)r;
-	}
-	return true;
-}
-
 bool sl_lsp_wire_send(sl_lsp_wire *w, json_t *msg)
 {
 	if (!msg)
@@ -214,7 +197,7 @@ bool sl_lsp_wire_send(sl_lsp_wire *w, json_t *msg)
 	char head[64];
 	size_t n = strlen(s);
 	int h = snprintf(head, sizeof head, "Content-Length: %zu\r\n\r\n", n);
-	bool ok = write_all(w->out, head, (size_t)h) && write_all(w->out, s, n);
+	bool ok = sl_fdio_write_all(w->out, head, (size_t)h) && sl_fdio_write_all(w->out, s, n);
 	free(s);
 	if (!ok)
 		w->broken = true;
