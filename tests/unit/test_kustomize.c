@@ -440,3 +440,85 @@ Test(kustomize, a_build_is_the_same_spilled_or_kept)
 	}
 	free(copy);
 }
+
+/* Each kustomization is built once per run (issue 26): four roots include the same chain of six
+** kustomizations (the last a diamond of two that include one base), each under a name prefix
+** of its own. The chain is built by the first root and taken by the others (4 roots + 6 + 3 of
+** the diamond: 13 builds, not 4 x 10); each root's objects carry its prefix only (a copy each:
+** no root sees another's transformers), and each root uses the chain's files. A chain that
+** fails at its end (a missing resource) fails every root that includes it, with the same
+** finding, built once too. */
+Test(kustomize, a_base_shared_by_roots_is_built_once)
+{
+	char path[64], text[256];
+	const char *paths[5];
+	for (int r = 0; r < 4; r++) {
+		snprintf(path, sizeof path, "memo/r%d/kustomization.yaml", r);
+		snprintf(text, sizeof text, "namePrefix: r%d-\nresources:\n- ../c0\n", r);
+		put(path, text);
+		paths[r] = strdup(at(path));
+	}
+	for (int i = 0; i < 5; i++) {
+		snprintf(path, sizeof path, "memo/c%d/kustomization.yaml", i);
+		snprintf(text, sizeof text, "resources:\n- ../c%d\n- cm.yaml\ncommonLabels:\n  c%d: x\n",
+			 i + 1, i);
+		put(path, text);
+		snprintf(path, sizeof path, "memo/c%d/cm.yaml", i);
+		snprintf(text, sizeof text, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm%d\n", i);
+		put(path, text);
+	}
+	put("memo/c5/kustomization.yaml", "resources:\n- ../da\n- ../db\n");
+	put("memo/da/kustomization.yaml", "resources:\n- ../e\nnameSuffix: -a\n");
+	put("memo/db/kustomization.yaml", "resources:\n- ../e\nnameSuffix: -b\n");
+	put("memo/e/kustomization.yaml", "resources:\n- cm.yaml\n");
+	put("memo/e/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leaf\n");
+	sl_kustomize *k = NULL;
+	cr_assert_eq(sl_kustomize_plan(paths, 4, 1, &k), SL_OK);
+	cr_assert_eq(sl_kustomize_n_builds(k), 4);
+	size_t made, reused;
+	sl_kustomize_counts(k, &made, &reused);
+	cr_expect_eq(made, 4 + 6 + 3, "%zu kustomizations built", made);
+	cr_expect_eq(reused, 3, "%zu taken from the memo", reused);
+	char *leaf = sl_kustomize_real(k, at("memo/e/cm.yaml"));
+	cr_assert_not_null(leaf);
+	const char *reals[] = {leaf};
+	for (size_t r = 0; r < 4; r++) {
+		const char *name, *t;
+		size_t len;
+		sl_kustomize_build *b = sl_kustomize_build_at(k, r, &name, &t, &len);
+		cr_assert_not_null(b);
+		cr_expect_eq(sl_kustomize_n_issues(b), 0);
+		cr_expect(sl_kustomize_build_uses(b, reals, 1), "root %zu uses the chain's leaf", r);
+		char want[32];
+		snprintf(want, sizeof want, " r%zu-leaf-b\n", r);
+		cr_expect(memmem(t, len, want, strlen(want)), "root %zu: %.*s", r, (int)len, t);
+		snprintf(want, sizeof want, " r%zu-cm0\n", r);
+		cr_expect(memmem(t, len, want, strlen(want)), "root %zu: %.*s", r, (int)len, t);
+		for (size_t o = 0; o < 4; o++) {
+			snprintf(want, sizeof want, " r%zu-", o);
+			cr_expect(o == r || !memmem(t, len, want, strlen(want)),
+				  "root %zu holds root %zu's prefix", r, o);
+		}
+	}
+	free(leaf);
+	sl_kustomize_free(k);
+
+	put("memo/e/kustomization.yaml", "resources:\n- cm.yaml\n- missing.yaml\n");
+	cr_assert_eq(sl_kustomize_plan(paths, 4, 1, &k), SL_OK);
+	sl_kustomize_counts(k, &made, &reused);
+	cr_expect_eq(made, 4 + 6 + 2, "%zu kustomizations built (the first da fails)", made);
+	cr_expect_eq(reused, 3);
+	for (size_t r = 0; r < 4; r++) {
+		const char *name, *rule, *msg;
+		sl_kustomize_build *b = sl_kustomize_build_at(k, r, &name, NULL, NULL);
+		cr_assert_eq(sl_kustomize_n_issues(b), 1, "root %zu", r);
+		sl_kustomize_origin o;
+		sl_kustomize_issue(b, 0, &rule, &msg, NULL, &o);
+		cr_expect_str_eq(rule, "kustomize-invalid");
+		cr_expect(strstr(msg, "missing.yaml"), "%s", msg);
+		cr_expect(o.src && strstr(o.src->path, "memo/e/kustomization.yaml"));
+	}
+	sl_kustomize_free(k);
+	for (int r = 0; r < 4; r++)
+		free((char *)paths[r]);
+}

@@ -73,6 +73,10 @@ sl_err sl_kustomize_spans(sl_kustomize_build *b);
 size_t sl_kustomize_n_files(const sl_kustomize *k);
 const struct sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i,
 					  const struct sl_tree **tree, const char **real);
+/* How many kustomizations the plan built (*made: the roots, each base and component they
+** included, each time it was built) and how many times a root took a base another root had built
+** instead of building it again (*reused): each kustomization is built once per run. */
+void sl_kustomize_counts(const sl_kustomize *k, size_t *made, size_t *reused);
 /* Which of the plan's kpaths build b is the build of. */
 size_t sl_kustomize_build_root(const sl_kustomize_build *b);
 /* Where bytes of a build's text came from: the base, patch or kustomization that produced the
