@@ -374,16 +374,19 @@ Test(kustomize, a_finding_from_no_line_is_about_the_kustomization)
 	sl_kustomize_free(k);
 }
 
-/* A build's text and spans wait in the plan's spill file until asked for; where no spill file can
-** be made (TMPDIR a missing directory) they stay in memory: the same text, the same origins; a
-** spilled build's text can be asked for again once released (a kept one's is released for good,
-** as before). The base's line index, let go once no build reads it, comes back for a position. */
+/* A build's text and spans wait in the plan's spill file until asked for (forced here: no build
+** held in memory), or held in memory while the builds are small (a small run writes no spill
+** file); where no spill file can be made (TMPDIR a missing directory) they stay in memory: the
+** same text, the same origins; a spilled or held build's text can be asked for again once
+** released (a kept one's is released for good, as before). The base's line index, let go once no
+** build reads it, comes back for a position. */
 Test(kustomize, a_build_is_the_same_spilled_or_kept)
 {
 	static const char *const k1[] = {"overlay/kustomization.yaml"};
 	const char *saved = getenv("TMPDIR");
 	char *old = saved ? strdup(saved) : NULL;
-	sl_kustomize *k[2];
+	sl_kustomize *k[3];
+	sl_kustomize_hold_max(0);
 	k[0] = plan(k1, 1);
 	setenv("TMPDIR", at("no-such-directory"), 1);
 	k[1] = plan(k1, 1);
@@ -392,23 +395,30 @@ Test(kustomize, a_build_is_the_same_spilled_or_kept)
 	else
 		unsetenv("TMPDIR");
 	free(old);
-	const char *name[2], *text[2];
-	size_t len[2];
-	sl_kustomize_build *b[2];
-	for (int i = 0; i < 2; i++) {
+	sl_kustomize_hold_max(SL_KUSTOMIZE_HOLD_MAX);
+	k[2] = plan(k1, 1);
+	cr_expect_gt(sl_kustomize_spilled(k[0]), 0, "spilled to the file");
+	cr_expect_eq(sl_kustomize_spilled(k[1]), 0, "no file");
+	cr_expect_eq(sl_kustomize_spilled(k[2]), 0, "a small build is held in memory");
+	const char *name[3], *text[3];
+	size_t len[3];
+	sl_kustomize_build *b[3];
+	for (int i = 0; i < 3; i++) {
 		b[i] = sl_kustomize_build_at(k[i], 0, &name[i], &text[i], &len[i]);
 		cr_assert_not_null(b[i]);
 	}
 	cr_assert_gt(len[0], 0);
 	cr_assert_eq(len[0], len[1]);
+	cr_assert_eq(len[0], len[2]);
 	cr_expect_eq(memcmp(text[0], text[1], len[0]), 0);
+	cr_expect_eq(memcmp(text[0], text[2], len[0]), 0);
 	char *copy = strndup(text[0], len[0]);
 	cr_assert_not_null(copy);
 	size_t placed = 0;
 	for (size_t off = 0; off < len[0]; off += 7) {
 		sl_kustomize_origin o[2];
 		for (int i = 0; i < 2; i++)
-			o[i] = sl_kustomize_origin_of(b[i], off, 1);
+			o[i] = sl_kustomize_origin_of(b[i == 0 ? 0 : off % 2 ? 1 : 2], off, 1);
 		cr_expect_eq(!o[0].src, !o[1].src, "at %zu", off);
 		if (!o[0].src || !o[1].src)
 			continue;
@@ -423,8 +433,8 @@ Test(kustomize, a_build_is_the_same_spilled_or_kept)
 		placed++;
 	}
 	cr_expect_gt(placed, 10);
-	for (int i = 0; i < 2; i++) {   /* asked for again (spilled: once released) */
-		if (i == 0)
+	for (int i = 0; i < 3; i++) {   /* asked for again (spilled or held: once released) */
+		if (i != 1)
 			sl_kustomize_release(b[i], true);
 		const char *again;
 		size_t n;

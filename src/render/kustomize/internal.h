@@ -175,6 +175,8 @@ struct sl_kustomize_build {
 			     ** back when asked for (text, spans NULL until then) */
 	off_t spill_at;      /* where: the text's spill_text bytes, then spill_spans spans */
 	size_t spill_text, spill_spans;
+	sl_strbuf held_text; /* or, held in memory instead (within the plan's held): the text and */
+	sl_knode_span *held_spans;   /* the spans, read back from here */
 	struct kfile **pinned;   /* the files it loaded, pinned while it is built (under lock) */
 	size_t n_pinned, cap_pinned;
 	bool done;           /* built (under lock) */
@@ -241,6 +243,7 @@ struct sl_kustomize {
 	bool spill_tried;
 	off_t spill_end;     /* its size (under lock) */
 	off_t spill_max;     /* the most it may hold: the file size limit (RLIMIT_FSIZE) */
+	size_t held;         /* the builds' texts and spans held in memory instead (under lock) */
 	sl_strmap incl;      /* a kustomization's real path → who includes it (plan.c's struct
 			     ** incl; keys owned) */
 	sl_strmap shared;    /* the kustomizations built for every root that includes them: a

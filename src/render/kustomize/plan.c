@@ -370,8 +370,11 @@ static void sweep(sl_kustomize *k, sl_kustomize_build *b)
 ** The run lints a build long after the plan made it (its pass comes after every file's first
 ** look), and a run of many kustomizations would hold every build's text and spans at once: each
 ** build writes them to the plan's spill file, an unlinked temporary file (in $TMPDIR, else
-** /tmp), as soon as it is made, and they are read back when the run asks for them. Where no such
-** file can be made or written, they stay in memory: the same builds either way. */
+** /tmp), as soon as it is made, and they are read back when the run asks for them; while the
+** builds held so far take at most SL_KUSTOMIZE_HOLD_MAX (2 MiB: the 200 overlays of issue 17's
+** bench take 1.2 MB), a build holds them in memory instead, read back from there the same way,
+** so a run of small builds makes no system call for them. Where no such file can be made or
+** written, they stay in memory: the same builds either way. */
 
 /* The plan's spill file, made when first needed (under lock); -1: none. It never grows past the
 ** process's file size limit (RLIMIT_FSIZE, whose crossing is a SIGXFSZ): k->spill_max. */
@@ -429,10 +432,36 @@ static bool pread_all(int fd, void *p, size_t n, off_t at)
 	return true;
 }
 
-/* Moves build b's text and spans to the spill file, when there is one (on the build's thread). */
+/* The most the builds' texts and spans held in memory in place of the spill file may take. */
+static size_t hold_max = SL_KUSTOMIZE_HOLD_MAX;
+
+void sl_kustomize_hold_max(size_t bytes)
+{
+	hold_max = bytes;
+}
+
+/* Moves build b's text and spans to the spill file, when there is one (on the build's thread),
+** unless the builds held so far and b take no more than hold_max: then b holds them itself, as
+** the spill file would (a run of small builds makes no system call for them). */
 static void spill(sl_kustomize *k, sl_kustomize_build *b)
 {
 	size_t tl = b->text.len, sl = b->n_spans * sizeof *b->spans;
+	pthread_mutex_lock(&k->lock);
+	bool hold = k->held <= hold_max && tl + sl <= hold_max - k->held;
+	if (hold)
+		k->held += tl + sl;
+	pthread_mutex_unlock(&k->lock);
+	if (hold) {   /* what text_back and sl_kustomize_spans copy from */
+		b->held_text = b->text;
+		b->held_spans = b->spans;
+		memset(&b->text, 0, sizeof b->text);
+		b->spans = NULL;
+		b->spilled = true;
+		b->spill_text = tl;
+		b->spill_spans = b->n_spans;
+		b->n_spans = b->spans_cap = 0;
+		return;
+	}
 	pthread_mutex_lock(&k->lock);
 	int fd = spill_fd(k);
 	off_t at = k->spill_end;
@@ -458,7 +487,9 @@ static sl_err text_back(sl_kustomize_build *b)
 	sl_strbuf t = {0};
 	if (!sl_strbuf_grow(&t, b->spill_text))
 		return SL_ENOMEM;
-	if (!pread_all(b->k->spill, t.s, b->spill_text, b->spill_at)) {
+	if (b->held_text.s)
+		memcpy(t.s, b->held_text.s, b->spill_text);
+	else if (!pread_all(b->k->spill, t.s, b->spill_text, b->spill_at)) {
 		sl_strbuf_free(&t);
 		return SL_EIO;
 	}
@@ -475,7 +506,9 @@ sl_err sl_kustomize_spans(sl_kustomize_build *b)
 	sl_knode_span *v = sl_xmalloc(b->spill_spans * sizeof *v);
 	if (!v)
 		return SL_ENOMEM;
-	if (!pread_all(b->k->spill, v, b->spill_spans * sizeof *v, b->spill_at + (off_t)b->spill_text)) {
+	if (b->held_spans)
+		memcpy(v, b->held_spans, b->spill_spans * sizeof *v);
+	else if (!pread_all(b->k->spill, v, b->spill_spans * sizeof *v, b->spill_at + (off_t)b->spill_text)) {
 		free(v);
 		return SL_EIO;
 	}
@@ -712,6 +745,11 @@ const sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i, const sl_tre
 	return k->by_src[i].src;
 }
 
+size_t sl_kustomize_spilled(const sl_kustomize *k)
+{
+	return k ? (size_t)k->spill_end : 0;
+}
+
 void sl_kustomize_counts(const sl_kustomize *k, size_t *made, size_t *reused)
 {
 	*made = k ? k->n_made : 0;
@@ -872,6 +910,8 @@ void sl_kustomize_free(sl_kustomize *k)
 		sl_arena_free(b->msgs);
 		sl_strbuf_free(&b->text);
 		free(b->spans);
+		sl_strbuf_free(&b->held_text);
+		free(b->held_spans);
 		free(b->issues);
 		for (size_t u = 0; u < b->n_used; u++)
 			free(b->used[u]);
