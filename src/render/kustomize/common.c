@@ -384,8 +384,8 @@ struct kfile *sl_kustomize__load_for(struct ctx *c, const char *path)
 	struct kfile *r = load_(k, path);
 	if (r && r->src && r->dropped && !parse_file(k, r))
 		r = NULL;
-	if (r && r->src &&
-	    (!b->n_pinned || b->pinned[b->n_pinned - 1] != r)) {   /* a file met again, mostly */
+	if (r && r->src &&   /* a file met again, mostly; a memo's build pins its own */
+	    (b->n_pinned <= c->pin_floor || b->pinned[b->n_pinned - 1] != r)) {
 		if (!sl_kustomize__room(&b->pinned, b->n_pinned, &b->cap_pinned, sizeof *b->pinned))
 			r = NULL;
 		else {
