@@ -83,10 +83,10 @@ void sl_kustomize__built_free(struct ctx *c)
 	c->n_built = c->cap_built = 0;
 }
 
-/* The kustomization at kpath, which ref includes as a resource, built into sub (empty): once per
-** root's build, then copied, so that a diamond of kustomizations (each level including the two
-** of the next) is built once per kustomization, not once per path to it (2^levels). Met again
-** while it is being built: a cycle. */
+/* Finds kustomization kpath among those c's root built or is building (c->built, by real path),
+** else adds it as being built: so that a diamond of kustomizations (each level including the two
+** of the next) is built once per kustomization, not once per path to it (2^levels), and one met
+** again while it is being built is a cycle (build_once; across roots, the plan's memo). */
 bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at)
 {
 	char *key = sl_kustomize__real_of(c->k, kpath);
@@ -203,6 +203,10 @@ static bool make(struct ctx *c, size_t i, const char *kpath, const sl_knode *ref
 	return ok;
 }
 
+/* The kustomization at kpath, which ref includes as a resource, built into sub (empty): taken
+** from the plan's memo when another root built it (its findings and files replayed), else built,
+** once per root; a kept one copied (each inclusion's transformers change their own), a root's
+** own taken whole. */
 static bool build_once(struct ctx *c, const char *kpath, const sl_knode *ref, struct acc *sub)
 {
 	size_t i, n = c->n_built;
