@@ -374,16 +374,19 @@ Test(kustomize, a_finding_from_no_line_is_about_the_kustomization)
 	sl_kustomize_free(k);
 }
 
-/* A build's text and spans wait in the plan's spill file until asked for; where no spill file can
-** be made (TMPDIR a missing directory) they stay in memory: the same text, the same origins; a
-** spilled build's text can be asked for again once released (a kept one's is released for good,
-** as before). The base's line index, let go once no build reads it, comes back for a position. */
+/* A build's text and spans wait in the plan's spill file until asked for (forced here: no build
+** held in memory), or held in memory while the builds are small (a small run writes no spill
+** file); where no spill file can be made (TMPDIR a missing directory) they stay in memory: the
+** same text, the same origins; a spilled or held build's text can be asked for again once
+** released (a kept one's is released for good, as before). The base's line index, let go once no
+** build reads it, comes back for a position. */
 Test(kustomize, a_build_is_the_same_spilled_or_kept)
 {
 	static const char *const k1[] = {"overlay/kustomization.yaml"};
 	const char *saved = getenv("TMPDIR");
 	char *old = saved ? strdup(saved) : NULL;
-	sl_kustomize *k[2];
+	sl_kustomize *k[3];
+	sl_kustomize_hold_max(0);
 	k[0] = plan(k1, 1);
 	setenv("TMPDIR", at("no-such-directory"), 1);
 	k[1] = plan(k1, 1);
@@ -392,23 +395,30 @@ Test(kustomize, a_build_is_the_same_spilled_or_kept)
 	else
 		unsetenv("TMPDIR");
 	free(old);
-	const char *name[2], *text[2];
-	size_t len[2];
-	sl_kustomize_build *b[2];
-	for (int i = 0; i < 2; i++) {
+	sl_kustomize_hold_max(SL_KUSTOMIZE_HOLD_MAX);
+	k[2] = plan(k1, 1);
+	cr_expect_gt(sl_kustomize_spilled(k[0]), 0, "spilled to the file");
+	cr_expect_eq(sl_kustomize_spilled(k[1]), 0, "no file");
+	cr_expect_eq(sl_kustomize_spilled(k[2]), 0, "a small build is held in memory");
+	const char *name[3], *text[3];
+	size_t len[3];
+	sl_kustomize_build *b[3];
+	for (int i = 0; i < 3; i++) {
 		b[i] = sl_kustomize_build_at(k[i], 0, &name[i], &text[i], &len[i]);
 		cr_assert_not_null(b[i]);
 	}
 	cr_assert_gt(len[0], 0);
 	cr_assert_eq(len[0], len[1]);
+	cr_assert_eq(len[0], len[2]);
 	cr_expect_eq(memcmp(text[0], text[1], len[0]), 0);
+	cr_expect_eq(memcmp(text[0], text[2], len[0]), 0);
 	char *copy = strndup(text[0], len[0]);
 	cr_assert_not_null(copy);
 	size_t placed = 0;
 	for (size_t off = 0; off < len[0]; off += 7) {
 		sl_kustomize_origin o[2];
 		for (int i = 0; i < 2; i++)
-			o[i] = sl_kustomize_origin_of(b[i], off, 1);
+			o[i] = sl_kustomize_origin_of(b[i == 0 ? 0 : off % 2 ? 1 : 2], off, 1);
 		cr_expect_eq(!o[0].src, !o[1].src, "at %zu", off);
 		if (!o[0].src || !o[1].src)
 			continue;
@@ -423,8 +433,8 @@ Test(kustomize, a_build_is_the_same_spilled_or_kept)
 		placed++;
 	}
 	cr_expect_gt(placed, 10);
-	for (int i = 0; i < 2; i++) {   /* asked for again (spilled: once released) */
-		if (i == 0)
+	for (int i = 0; i < 3; i++) {   /* asked for again (spilled or held: once released) */
+		if (i != 1)
 			sl_kustomize_release(b[i], true);
 		const char *again;
 		size_t n;
@@ -439,4 +449,86 @@ Test(kustomize, a_build_is_the_same_spilled_or_kept)
 		sl_kustomize_free(k[i]);
 	}
 	free(copy);
+}
+
+/* Each kustomization is built once per run (issue 26): four roots include the same chain of six
+** kustomizations (the last a diamond of two that include one base), each under a name prefix
+** of its own. The chain is built by the first root and taken by the others (4 roots + 6 + 3 of
+** the diamond: 13 builds, not 4 x 10); each root's objects carry its prefix only (a copy each:
+** no root sees another's transformers), and each root uses the chain's files. A chain that
+** fails at its end (a missing resource) fails every root that includes it, with the same
+** finding, built once too. */
+Test(kustomize, a_base_shared_by_roots_is_built_once)
+{
+	char path[64], text[256];
+	const char *paths[5];
+	for (int r = 0; r < 4; r++) {
+		snprintf(path, sizeof path, "memo/r%d/kustomization.yaml", r);
+		snprintf(text, sizeof text, "namePrefix: r%d-\nresources:\n- ../c0\n", r);
+		put(path, text);
+		paths[r] = strdup(at(path));
+	}
+	for (int i = 0; i < 5; i++) {
+		snprintf(path, sizeof path, "memo/c%d/kustomization.yaml", i);
+		snprintf(text, sizeof text, "resources:\n- ../c%d\n- cm.yaml\ncommonLabels:\n  c%d: x\n",
+			 i + 1, i);
+		put(path, text);
+		snprintf(path, sizeof path, "memo/c%d/cm.yaml", i);
+		snprintf(text, sizeof text, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm%d\n", i);
+		put(path, text);
+	}
+	put("memo/c5/kustomization.yaml", "resources:\n- ../da\n- ../db\n");
+	put("memo/da/kustomization.yaml", "resources:\n- ../e\nnameSuffix: -a\n");
+	put("memo/db/kustomization.yaml", "resources:\n- ../e\nnameSuffix: -b\n");
+	put("memo/e/kustomization.yaml", "resources:\n- cm.yaml\n");
+	put("memo/e/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: leaf\n");
+	sl_kustomize *k = NULL;
+	cr_assert_eq(sl_kustomize_plan(paths, 4, 1, &k), SL_OK);
+	cr_assert_eq(sl_kustomize_n_builds(k), 4);
+	size_t made, reused;
+	sl_kustomize_counts(k, &made, &reused);
+	cr_expect_eq(made, 4 + 6 + 3, "%zu kustomizations built", made);
+	cr_expect_eq(reused, 3, "%zu taken from the memo", reused);
+	char *leaf = sl_kustomize_real(k, at("memo/e/cm.yaml"));
+	cr_assert_not_null(leaf);
+	const char *reals[] = {leaf};
+	for (size_t r = 0; r < 4; r++) {
+		const char *name, *t;
+		size_t len;
+		sl_kustomize_build *b = sl_kustomize_build_at(k, r, &name, &t, &len);
+		cr_assert_not_null(b);
+		cr_expect_eq(sl_kustomize_n_issues(b), 0);
+		cr_expect(sl_kustomize_build_uses(b, reals, 1), "root %zu uses the chain's leaf", r);
+		char want[32];
+		snprintf(want, sizeof want, " r%zu-leaf-b\n", r);
+		cr_expect(memmem(t, len, want, strlen(want)), "root %zu: %.*s", r, (int)len, t);
+		snprintf(want, sizeof want, " r%zu-cm0\n", r);
+		cr_expect(memmem(t, len, want, strlen(want)), "root %zu: %.*s", r, (int)len, t);
+		for (size_t o = 0; o < 4; o++) {
+			snprintf(want, sizeof want, " r%zu-", o);
+			cr_expect(o == r || !memmem(t, len, want, strlen(want)),
+				  "root %zu holds root %zu's prefix", r, o);
+		}
+	}
+	free(leaf);
+	sl_kustomize_free(k);
+
+	put("memo/e/kustomization.yaml", "resources:\n- cm.yaml\n- missing.yaml\n");
+	cr_assert_eq(sl_kustomize_plan(paths, 4, 1, &k), SL_OK);
+	sl_kustomize_counts(k, &made, &reused);
+	cr_expect_eq(made, 4 + 6 + 2, "%zu kustomizations built (the first da fails)", made);
+	cr_expect_eq(reused, 3);
+	for (size_t r = 0; r < 4; r++) {
+		const char *name, *rule, *msg;
+		sl_kustomize_build *b = sl_kustomize_build_at(k, r, &name, NULL, NULL);
+		cr_assert_eq(sl_kustomize_n_issues(b), 1, "root %zu", r);
+		sl_kustomize_origin o;
+		sl_kustomize_issue(b, 0, &rule, &msg, NULL, &o);
+		cr_expect_str_eq(rule, "kustomize-invalid");
+		cr_expect(strstr(msg, "missing.yaml"), "%s", msg);
+		cr_expect(o.src && strstr(o.src->path, "memo/e/kustomization.yaml"));
+	}
+	sl_kustomize_free(k);
+	for (int r = 0; r < 4; r++)
+		free((char *)paths[r]);
 }

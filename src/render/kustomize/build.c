@@ -54,21 +54,39 @@ static void acc_free(struct acc *acc)
 	memset(acc, 0, sizeof *acc);
 }
 
+void sl_kustomize__shared_free(struct shared *s)
+{
+	if (!s)
+		return;
+	acc_free(&s->acc);
+	sl_arena_free(s->a);
+	free(s->kpath);
+	free(s->project);
+	free(s->origin);
+	free(s->issues);
+	for (size_t i = 0; i < s->n_used; i++)
+		free(s->used[i]);
+	free(s->used);
+	free(s->files);
+	free(s);
+}
+
 void sl_kustomize__built_free(struct ctx *c)
 {
 	for (size_t i = 0; i < c->n_built; i++) {
 		free(c->built[i].kpath);
-		acc_free(&c->built[i].acc);
+		if (c->built[i].s && !c->built[i].s->in_memo)   /* the memo's go with their last build */
+			sl_kustomize__shared_free(c->built[i].s);
 	}
 	free(c->built);
 	c->built = NULL;
 	c->n_built = c->cap_built = 0;
 }
 
-/* The kustomization at kpath, which ref includes as a resource, built into sub (empty): once per
-** root's build, then copied, so that a diamond of kustomizations (each level including the two
-** of the next) is built once per kustomization, not once per path to it (2^levels). Met again
-** while it is being built: a cycle. */
+/* Finds kustomization kpath among those c's root built or is building (c->built, by real path),
+** else adds it as being built: so that a diamond of kustomizations (each level including the two
+** of the next) is built once per kustomization, not once per path to it (2^levels), and one met
+** again while it is being built is a cycle (build_once; across roots, the plan's memo). */
 bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at)
 {
 	char *key = sl_kustomize__real_of(c->k, kpath);
@@ -85,28 +103,151 @@ bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at)
 	if (i < c->n_built)
 		free(key);
 	else
-		c->built[c->n_built++] = (struct built){key, {0}, true};
+		c->built[c->n_built++] = (struct built){key, NULL, true};
 	*at = i;
 	return true;
 }
 
+/* Takes s, a build of the plan's memo, into c's build as building it would have: its issues and
+** the files it read recorded, its depth reached. False when it failed (as its build did) or out of
+** memory. */
+static bool replay(struct ctx *c, const struct shared *s)
+{
+	sl_kustomize_build *b = c->b;
+	for (size_t i = 0; i < s->n_issues; i++) {
+		if (!sl_kustomize__room(&b->issues, b->n_issues, &b->cap_issues, sizeof *b->issues))
+			return false;
+		b->issues[b->n_issues++] = s->issues[i];
+	}
+	for (size_t i = 0; i < s->n_used; i++)
+		if (!sl_kustomize__push_str(&b->used, &b->n_used, &b->cap_used, sl_xstrdup(s->used[i])))
+			return false;
+	if (c->depth + s->height > c->deepest)
+		c->deepest = c->depth + s->height;
+	b->failed = b->failed || s->failed;
+	return !s->failed;
+}
+
+/* What c's build recorded from its issue first, its used file used and its pinned file pinned on,
+** copied into s. False when out of memory. */
+static bool record(struct ctx *c, struct shared *s, size_t issue, size_t used, size_t pinned)
+{
+	sl_kustomize_build *b = c->b;
+	s->n_issues = b->n_issues - issue;
+	s->n_used = b->n_used - used;
+	s->n_files = s->failed ? 0 : b->n_pinned - pinned;   /* a failed one's objects are not taken */
+	s->issues = sl_xmalloc((s->n_issues ? s->n_issues : 1) * sizeof *s->issues);
+	s->used = sl_xcalloc(s->n_used ? s->n_used : 1, sizeof *s->used);
+	s->files = sl_xmalloc((s->n_files ? s->n_files : 1) * sizeof *s->files);
+	if (!s->issues || !s->used || !s->files)
+		return false;
+	if (s->n_issues)
+		memcpy(s->issues, b->issues + issue, s->n_issues * sizeof *s->issues);
+	for (size_t i = 0; i < s->n_used; i++)
+		if (!(s->used[i] = sl_xstrdup(b->used[used + i])))
+			return false;
+	if (s->n_files)
+		memcpy(s->files, b->pinned + pinned, s->n_files * sizeof *s->files);
+	return true;
+}
+
+/* Builds the kustomization at kpath, which ref includes, into c->built[i]: for the plan's memo in
+** s's arena (kept there when nothing in it depended on where it was included: no cycle or depth
+** limit met, nothing taken that is not kept too), else (s NULL) in c's arena, c's own. */
+static bool make(struct ctx *c, size_t i, const char *kpath, const sl_knode *ref, struct shared *s)
+{
+	sl_kustomize_build *b = c->b;
+	bool memo = s != NULL;
+	if (!s && !(s = sl_xcalloc(1, sizeof *s)))
+		return false;
+	c->built[i].s = s;
+	s->home = memo ? s->a : c->a;
+	sl_arena *a = c->a;
+	size_t floor = c->pin_floor, life = c->life, issue = b->n_issues, used = b->n_used;
+	bool local = c->local, failed = b->failed;
+	unsigned unstable = c->unstable;
+	int depth = c->depth, deepest = c->deepest;
+	if (memo) {   /* what it takes narrows its life: from its own */
+		c->a = s->a;
+		c->pin_floor = b->n_pinned;
+		c->life = s->last;
+		c->local = false;
+	}
+	c->deepest = depth;
+	bool ok = sl_kustomize__build_kust(c, kpath, ref, &s->acc, false);
+	s->height = c->deepest - depth;
+	s->failed = !ok;
+	c->built[i].building = false;   /* the array may have moved meanwhile */
+	if (memo) {
+		/* kept: built, or failed by its issues (not out of memory), standing on its own */
+		bool keep = c->unstable == unstable && !c->local && !failed && ok == !b->failed;
+		if (keep)
+			s->last = c->life;
+		keep = keep && record(c, s, issue, used, c->pin_floor);
+		for (size_t j = 0; keep && s->failed && j < s->n_issues; j++)
+			if (s->issues[j].src == ref->src && s->issues[j].start == ref->start &&
+			    s->issues[j].end == ref->end) {   /* it stands at its includer's entry */
+				s->ref_src = ref->src;
+				s->ref_start = ref->start;
+				s->ref_end = ref->end;
+				s->at_ref = true;
+			}
+		sl_kustomize__shared_done(c, s, keep);
+		c->a = a;
+		c->pin_floor = floor;
+		c->life = life;
+		c->local = local;
+	}
+	if (c->deepest < deepest)
+		c->deepest = deepest;
+	return ok;
+}
+
+/* The kustomization at kpath, which ref includes as a resource, built into sub (empty): taken
+** from the plan's memo when another root built it (its findings and files replayed), else built,
+** once per root; a kept one copied (each inclusion's transformers change their own), a root's
+** own taken whole. */
 static bool build_once(struct ctx *c, const char *kpath, const sl_knode *ref, struct acc *sub)
 {
 	size_t i, n = c->n_built;
 	if (!sl_kustomize__building(c, kpath, &i))
 		return false;
-	if (i < n && c->built[i].building)   /* kubectl: "cycle detected" */
+	if (i < n && c->built[i].building) {   /* kubectl: "cycle detected" */
+		c->unstable++;
 		return sl_kustomize__issue(c, "kustomize-invalid", ref, "kustomizations include each "
 					   "other in a cycle");
-	if (i == n) {
-		struct acc made = {0};
-		bool ok = sl_kustomize__build_kust(c, kpath, ref, &made, false);
-		c->built[i].acc = made;   /* the array may have moved meanwhile */
-		c->built[i].building = false;
-		if (!ok)
-			return false;
 	}
-	return copy_acc(c, &c->built[i].acc, sub);
+	if (i < n && c->built[i].s->moved) {   /* its includer took it whole: made again */
+		sl_kustomize__shared_free(c->built[i].s);
+		c->built[i].s = NULL;
+		c->built[i].building = true;
+	}
+	if (!c->built[i].s) {   /* the plan's, else made */
+		bool mk;
+		struct shared *s = sl_kustomize__shared_find(c, kpath, c->built[i].kpath, ref, &mk);
+		if (s && !mk) {
+			c->built[i].s = s;
+			c->built[i].building = false;
+			if (!replay(c, s))
+				return false;
+		} else if (!make(c, i, kpath, ref, s)) {
+			return false;
+		}
+	}
+	struct shared *s = c->built[i].s;
+	/* a memo's build being made takes it: it lives no longer than what it took, and takes
+	** none of this root's own but those made in its own arena */
+	if (s->in_memo && s->last < c->life)
+		c->life = s->last;
+	else if (!s->in_memo && s->home != c->a)
+		c->local = true;
+	if (s->in_memo || s->home != c->a)
+		return copy_acc(c, &s->acc, sub);
+	/* this root's own, in this arena: taken whole (met again, it is made again) */
+	*sub = s->acc;
+	memset(&s->acc, 0, sizeof s->acc);
+	s->moved = true;
+	return true;
 }
 
 /* resources and bases: files and directories, in order. */
@@ -331,8 +472,14 @@ static bool short_enough(struct ctx *c, const sl_knode *v, const char *what, siz
 bool sl_kustomize__build_kust(struct ctx *c, const char *kpath, const sl_knode *ref,
 			      struct acc *acc, bool component)
 {
+	pthread_mutex_lock(&c->k->lock);
+	c->k->n_made++;
+	pthread_mutex_unlock(&c->k->lock);
+	if (c->depth + 1 > c->deepest)
+		c->deepest = c->depth + 1;
 	if (++c->depth > 64) {
 		c->depth--;
+		c->unstable++;
 		return sl_kustomize__issue(c, "kustomize-invalid", ref, "kustomizations include each other in a cycle");
 	}
 	struct kfile *f = sl_kustomize__load_for(c, kpath);

@@ -384,8 +384,8 @@ struct kfile *sl_kustomize__load_for(struct ctx *c, const char *path)
 	struct kfile *r = load_(k, path);
 	if (r && r->src && r->dropped && !parse_file(k, r))
 		r = NULL;
-	if (r && r->src &&
-	    (!b->n_pinned || b->pinned[b->n_pinned - 1] != r)) {   /* a file met again, mostly */
+	if (r && r->src &&   /* a file met again, mostly; a memo's build pins its own */
+	    (b->n_pinned <= c->pin_floor || b->pinned[b->n_pinned - 1] != r)) {
 		if (!sl_kustomize__room(&b->pinned, b->n_pinned, &b->cap_pinned, sizeof *b->pinned))
 			r = NULL;
 		else {
@@ -893,4 +893,118 @@ bool sl_kustomize__known_as(const struct kres *r, const char *group, const char 
 		if (strcmp(r->prev[i].name, name) == 0 && (!ens || strcmp(ens, r->prev[i].ns) == 0))
 			return true;
 	return false;
+}
+
+/* --- kustomizations built once per run: the plan's memo (build.c takes from it; plan.c's sweep
+** lets a kept one go) ------------------------------------------------------------------------ */
+
+/* True when kustomization real (a real path) may be built by two ways (two includers, or an
+** includer that is a component, applied where each of its own includers is): worth keeping
+** in the plan's memo (under lock). */
+static bool reached_twice(sl_kustomize *k, const char *real)
+{
+	const sl_strmap_slot *sl = sl_strmap_get(&k->incl, real, strlen(real));
+	const struct incl *in = sl ? sl->val : NULL;
+	if (!in || in->multi)
+		return in != NULL;
+	sl = in->parent ? sl_strmap_get(&k->incl, in->parent, strlen(in->parent)) : NULL;
+	return sl && sl->val && ((const struct incl *)sl->val)->component;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+void sl_kustomize__shared_unlink(sl_kustomize *k, struct shared *s)
+{
+	sl_strmap_slot *sl = sl_strmap_get(&k->shared, s->kpath, strlen(s->kpath));
+	for (struct shared **p = sl ? (struct shared **)&sl->val : NULL; p && *p; p = &(*p)->next)
+		if (*p == s) {
+			*p = s->next;
+			break;
+		}
+	s->in_memo = false;
+}
+
+struct shared *sl_kustomize__shared_find(struct ctx *c, const char *kpath, const char *real,
+					 const sl_knode *ref, bool *make)
+{
+	sl_kustomize *k = c->k;
+	sl_kustomize_build *b = c->b;
+	*make = false;
+	if (b->failed)
+		return NULL;
+	pthread_mutex_lock(&k->lock);
+	/* one past the last build that includes it (its directory's reach: note_reach) */
+	const char *slash = strrchr(real, '/');
+	const sl_strmap_slot *r = slash ? sl_strmap_get(&k->reach, real, slash > real ?
+							  (size_t)(slash - real) : 1) : NULL;
+	size_t last = r && reached_twice(k, real) ? (size_t)(uintptr_t)r->val : 0;
+	bool found;
+	sl_strmap_slot *sl = b->at < last ? sl_strmap_put_copy(&k->shared, kpath, strlen(kpath),
+							       &found) : NULL;
+	struct shared *s = sl ? sl->val : NULL;
+	for (; s; s = s->next) {
+		if (s->load_none != b->load_none || !same_str(s->project, b->project) ||
+		    !same_str(s->origin, c->origin))
+			continue;
+		if (!s->made || c->depth + s->height > 64)
+			break;   /* another root is making it, or it would cross the depth limit here */
+		if (s->last > b->at && (!s->at_ref || (s->ref_src == ref->src &&
+						       s->ref_start == ref->start &&
+						       s->ref_end == ref->end)))
+			break;
+	}
+	if (s && s->made && s->last > b->at && c->depth + s->height <= 64) {
+		k->n_reused++;
+	} else if (s) {
+		s = NULL;   /* its own */
+	} else if (sl && (s = sl_xcalloc(1, sizeof *s))) {
+		s->kpath = sl_xstrdup(kpath);
+		s->load_none = b->load_none;
+		s->project = b->project ? sl_xstrdup(b->project) : NULL;
+		s->origin = c->origin ? sl_xstrdup(c->origin) : NULL;
+		s->owner = b->at;
+		s->last = last;
+		s->a = sl_arena_new();
+		if (!s->kpath || (b->project && !s->project) || (c->origin && !s->origin) || !s->a) {
+			free(s->kpath);
+			free(s->project);
+			free(s->origin);
+			sl_arena_free(s->a);
+			free(s);
+			s = NULL;
+		} else {
+			s->in_memo = true;
+			s->next = sl->val;
+			sl->val = s;
+			*make = true;
+		}
+	}
+	pthread_mutex_unlock(&k->lock);
+	return s;
+}
+
+void sl_kustomize__shared_done(struct ctx *c, struct shared *s, bool keep)
+{
+	sl_kustomize *k = c->k;
+	pthread_mutex_lock(&k->lock);
+	if (!k->shared_by_last)
+		k->shared_by_last = sl_xcalloc(k->n_builds + 1, sizeof *k->shared_by_last);
+	struct sbucket *q = k->shared_by_last && s->last <= k->n_builds ? &k->shared_by_last[s->last]
+									: NULL;
+	size_t size = sl_arena_used(s->a);
+	if (keep && q && k->memo_bytes + size <= SL_KUSTOMIZE_MEMO_MAX &&
+	    sl_kustomize__room(&q->v, q->n, &q->cap, sizeof *q->v)) {
+		q->v[q->n++] = s;
+		s->made = true;
+		s->size = size;
+		k->memo_bytes += size;
+		for (size_t i = 0; i < s->n_files; i++)
+			s->files[i]->pins++;
+	} else {
+		sl_kustomize__shared_unlink(k, s);   /* its includer's own */
+	}
+	pthread_mutex_unlock(&k->lock);
 }

@@ -153,6 +153,7 @@ struct sl_kustomize_build {
 	const char *dir;     /* the overlay, as the notes name it */
 	const char *kpath;   /* its kustomization, as the run names it */
 	size_t root;         /* its place in the plan's kpaths */
+	size_t at;           /* its place in the plan's builds */
 	sl_arena *a;         /* its knodes (builds run on threads of their own): freed once its text
 			     ** and spans are made, so the plan never holds every build's tree */
 	sl_arena *msgs;      /* its issues' messages */
@@ -174,6 +175,8 @@ struct sl_kustomize_build {
 			     ** back when asked for (text, spans NULL until then) */
 	off_t spill_at;      /* where: the text's spill_text bytes, then spill_spans spans */
 	size_t spill_text, spill_spans;
+	sl_strbuf held_text; /* or, held in memory instead (within the plan's held): the text and */
+	sl_knode_span *held_spans;   /* the spans, read back from here */
 	struct kfile **pinned;   /* the files it loaded, pinned while it is built (under lock) */
 	size_t n_pinned, cap_pinned;
 	bool done;           /* built (under lock) */
@@ -183,6 +186,15 @@ struct sl_kustomize_build {
 ** plan asks the file system about the same few directories thousands of times. */
 struct memo {
 	sl_strmap m;
+};
+
+/* Who includes a kustomization: its first includer, and whether it has another (a base the
+** builds may reach by two ways, kept in the plan's memo once built; one included by one other
+** kustomization only is built, once, where that one is). */
+struct incl {
+	char *parent;        /* the real path of its first includer's kustomization */
+	bool multi;          /* another includes it too */
+	bool component;      /* included as a component: applied where each includer is built */
 };
 
 struct sl_kustomize {
@@ -231,14 +243,68 @@ struct sl_kustomize {
 	bool spill_tried;
 	off_t spill_end;     /* its size (under lock) */
 	off_t spill_max;     /* the most it may hold: the file size limit (RLIMIT_FSIZE) */
+	size_t held;         /* the builds' texts and spans held in memory instead (under lock) */
+	sl_strmap incl;      /* a kustomization's real path → who includes it (plan.c's struct
+			     ** incl; keys owned) */
+	sl_strmap shared;    /* the kustomizations built for every root that includes them: a
+			     ** name → its struct shared list (keys owned; under lock) */
+	struct sbucket {
+		struct shared **v;
+		size_t n, cap;
+	} *shared_by_last;   /* n_builds + 1: the shared builds whose last is i, freed once the
+			     ** builds up to it are finished (plan.c's sweep) */
+	size_t n_made;       /* kustomizations built (roots, bases, components; under lock) */
+	size_t n_reused;     /* builds of a base taken from the memo instead (under lock) */
+	size_t memo_bytes;   /* what the memo's kept builds hold (their arenas; under lock) */
 };
 
-/* A kustomization a root's build included as a resource, built once (kustomize builds a
-** directory the same way wherever it is included): what it built, kept as it was; each inclusion
-** takes a copy (build.c). */
+/* A kustomization included as a resource, built once per run (kustomize builds a directory the
+** same way wherever it is included; build.c's build_once, plan.c's memo): what it built, kept as
+** it was until the last build that may include it is finished; each inclusion takes a copy, and
+** the issues (notices, or what failed it) and the files it read are replayed into each root that
+** takes it. Kept apart by what else makes a build: the name it was reached by, the load
+** restrictor, the project, the origin buildMetadata gives it; one that failed at the entry
+** that included it, only for that entry. */
+struct shared {
+	char *kpath;         /* its kustomization as the includer named it (the memo's key) */
+	bool load_none;      /* the variant: the root's load restrictor, */
+	char *project;       /* its project (NULL: none), */
+	char *origin;        /* the origin its resources get (NULL: none tracked) */
+	bool at_ref;         /* failed at the entry that included it (its findings stand there): */
+	const sl_source *ref_src;   /* taken only for that entry */
+	uint32_t ref_start, ref_end;
+	bool made;           /* built (else being built by the build owner: others build their own) */
+	bool failed;         /* its issues failed the build (no objects kept) */
+	bool in_memo;        /* in the plan's memo (else a root's own, freed with its build) */
+	sl_arena *home;      /* the arena its objects are in (its own, or its includer's) */
+	bool moved;          /* its objects were taken whole (a root's own): made again if met */
+	size_t owner;        /* the build making it */
+	size_t last;         /* one past the last build (in the plan's order) that may take it */
+	int height;          /* the levels of kustomizations it nests below its includer */
+	sl_arena *a;         /* its knodes */
+	size_t size;         /* what a (when kept: counted in the plan's memo_bytes) */
+	struct acc acc;
+	struct issue *issues;   /* what its build recorded, in order (messages in that root's) */
+	size_t n_issues;
+	char **used;         /* the files it read (real paths), in order */
+	size_t n_used;
+	struct kfile **files;   /* the files it loaded, pinned while it is kept (its knodes point */
+	size_t n_files;         /* into their trees) */
+	struct shared *next; /* another with the same key */
+};
+
+/* The most the plan's memo holds of kept builds at once (their arenas): past it, a build is its
+** includer's own, as before the memo. Kubeflow's manifests keep within 4 MiB most of what they
+** share (394 builds of their kustomizations become 207), and the run peaks no higher than
+** without the memo; a base of tens of MiB included by two roots is built twice rather than
+** kept across every root between them. */
+#define SL_KUSTOMIZE_MEMO_MAX ((size_t)4 << 20)
+
+/* A kustomization a root's build included as a resource, once per root: met again while it is
+** being built, a cycle; else copied from what it built (build.c). */
 struct built {
 	char *kpath;         /* its kustomization file's real path (malloc'd) */
-	struct acc acc;
+	struct shared *s;    /* what it built (the plan's memo's, or this root's own) */
 	bool building;       /* still being built: met again, a cycle */
 };
 
@@ -249,6 +315,12 @@ struct ctx {
 	int depth;
 	struct built *built; /* the kustomizations built so far (malloc'd) */
 	size_t n_built, cap_built;
+	int deepest;         /* the deepest depth reached (a kept build's height) */
+	unsigned unstable;   /* cycles and depth limits met: a build that met one is not kept */
+	/* while a kustomization is built for the plan's memo: */
+	size_t pin_floor;    /* b->pinned from here on: the files it loaded */
+	size_t life;         /* one past the last build that may take it: no more than any it took */
+	bool local;          /* it took a build not in the memo: not kept */
 	/* the root's buildMetadata: NULL (no origins tracked), else the path of the kustomization
 	** being built from the root's directory ("" the root), as kustomize's origin joins the
 	** resources entries that reached it */
@@ -303,8 +375,22 @@ bool sl_kustomize__build_metadata(struct ctx *c, struct acc *acc);
 /* Finds kustomization kpath (by its real path) among those c built or is building, else adds it
 ** as being built: *at its index. False when out of memory. */
 bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at);
-/* Frees what c remembers of the kustomizations it built (their accumulators). */
+/* Frees what c remembers of the kustomizations it built (the ones not in the plan's memo). */
 void sl_kustomize__built_free(struct ctx *c);
+/* The plan's memo for the kustomization kpath (as named; real: its real path) that c's build
+** includes at ref (plan.c, under lock): a kept build c may take (*make false), else a new one
+** for c to make (*make true; sl_kustomize__shared_done when made), else NULL (c builds its own:
+** another thread is making it, or the plan does not know the build to include it, or out of
+** memory). */
+struct shared *sl_kustomize__shared_find(struct ctx *c, const char *kpath, const char *real,
+					 const sl_knode *ref, bool *make);
+/* s, which c made, is done: kept in the memo (keep) until its last build is finished, else
+** taken out of it (the caller's own). */
+void sl_kustomize__shared_done(struct ctx *c, struct shared *s, bool keep);
+/* Takes s out of the plan's memo (under lock): its includer's own from now on. */
+void sl_kustomize__shared_unlink(sl_kustomize *k, struct shared *s);
+/* Frees s (its files unpinned first, when the memo kept it). */
+void sl_kustomize__shared_free(struct shared *s);
 bool sl_kustomize__builtin(const sl_knode *obj);
 extern const char *const sl_kustomize__cluster_scoped[];
 sl_knode *sl_kustomize__decode(struct ctx *c, const sl_knode *raw, const char *dir,

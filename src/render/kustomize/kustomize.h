@@ -56,9 +56,10 @@ size_t sl_kustomize_n_builds(const sl_kustomize *k);
 sl_kustomize_build *sl_kustomize_build_at(const sl_kustomize *k, size_t i,
 						const char **name, const char **text, size_t *len);
 /* Build b's text ("" for a failed build), held by b until sl_kustomize_release: each build's
-** text and spans wait in the plan's spill file (an unlinked temporary file) from the moment it
-** is made until the run asks for them, so a run never holds every build at once. SL_ENOMEM,
-** SL_EIO (the spill file cannot be read back). */
+** text and spans wait in the plan's spill file (an unlinked temporary file; in memory while the
+** builds held there are small: SL_KUSTOMIZE_HOLD_MAX) from the moment it is made until the run
+** asks for them, so a run never holds every build at once. SL_ENOMEM, SL_EIO (the spill file
+** cannot be read back). */
 sl_err sl_kustomize_text(sl_kustomize_build *b, const char **text, size_t *len);
 /* Build b's text as sl_kustomize_text gives it, but malloc'd and the caller's (*len bytes and a
 ** NUL): read from the spill file straight into it, so one copy is alive. SL_ENOMEM, SL_EIO. */
@@ -73,6 +74,17 @@ sl_err sl_kustomize_spans(sl_kustomize_build *b);
 size_t sl_kustomize_n_files(const sl_kustomize *k);
 const struct sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i,
 					  const struct sl_tree **tree, const char **real);
+/* The builds' texts and spans wait in memory while they take no more than SL_KUSTOMIZE_HOLD_MAX
+** bytes in all (a run of small builds makes no system call for them), in the plan's spill file
+** beyond. sl_kustomize_hold_max sets that for the plans made after it (tests: 0 spills every
+** build); sl_kustomize_spilled is how many bytes plan k wrote to its spill file. */
+#define SL_KUSTOMIZE_HOLD_MAX ((size_t)2 << 20)
+void sl_kustomize_hold_max(size_t bytes);
+size_t sl_kustomize_spilled(const sl_kustomize *k);
+/* How many kustomizations the plan built (*made: the roots, each base and component they
+** included, each time it was built) and how many times a root took a base another root had built
+** instead of building it again (*reused): each kustomization is built once per run. */
+void sl_kustomize_counts(const sl_kustomize *k, size_t *made, size_t *reused);
 /* Which of the plan's kpaths build b is the build of. */
 size_t sl_kustomize_build_root(const sl_kustomize_build *b);
 /* Where bytes of a build's text came from: the base, patch or kustomization that produced the

@@ -23,8 +23,10 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The real paths of the kustomizations k's resources and components name (directories). */
-static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, size_t *cap)
+/* The real paths of the kustomizations k's resources and components name (directories), the
+** components' from *comps on (when not NULL). */
+static bool included_(sl_kustomize *k, const char *kpath, char ***v, size_t *n, size_t *cap,
+		      size_t *comps)
 {
 	struct kfile *f = sl_kustomize__load(k, kpath);
 	if (!f)
@@ -35,8 +37,12 @@ static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, s
 		return false;
 	static const char *const keys[] = {"resources", "bases", "components"};
 	bool ok = true;
+	if (comps)
+		*comps = SIZE_MAX;
 	for (size_t k2 = 0; ok && root && k2 < 3; k2++) {
 		const sl_node *list = sl_map_get(root, keys[k2]);
+		if (comps && k2 == 2)
+			*comps = *n;
 		for (size_t i = 0; ok && i < sl_seq_n(list); i++) {
 			const char *s = sl_scalar(sl_seq_item(list, i));
 			if (!s || sl_kustomize__remote(s))
@@ -51,6 +57,11 @@ static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, s
 	}
 	free(dir);
 	return ok;
+}
+
+static bool included(sl_kustomize *k, const char *kpath, char ***v, size_t *n, size_t *cap)
+{
+	return included_(k, kpath, v, n, cap, NULL);
 }
 
 struct by_real {
@@ -132,7 +143,7 @@ static bool cyclic_roots(sl_kustomize *k, const char *const *kpaths, size_t n, c
 /* Builds the root kustomization at kpath into b. */
 static bool build_root(sl_kustomize *k, sl_kustomize_build *b, const char *kpath)
 {
-	struct ctx c = {k, b, b->a, 0, NULL, 0, 0, NULL, NULL};
+	struct ctx c = {.k = k, .b = b, .a = b->a, .life = SIZE_MAX};
 	struct acc acc = {0};
 	size_t self;   /* the root is being built: a base that includes it is a cycle */
 	bool ok = sl_kustomize__building(&c, kpath, &self) &&
@@ -188,6 +199,29 @@ static bool real_in(const char *real, const char *root)
 			 (real[n] == '/' || real[n] == '\0' || strcmp(root, "/") == 0));
 }
 
+/* The entry of kustomization real in k->incl; NULL when out of memory. */
+static struct incl *incl_of(sl_kustomize *k, const char *real)
+{
+	bool found;
+	sl_strmap_slot *sl = sl_strmap_put_copy(&k->incl, real, strlen(real), &found);
+	if (sl && !found && !(sl->val = sl_xcalloc(1, sizeof(struct incl))))
+		return NULL;   /* its key stays, with no entry: freed with the map */
+	return sl ? sl->val : NULL;
+}
+
+/* Notes that kustomization parent includes child (both real paths), as a component or not. */
+static bool note_parent(sl_kustomize *k, const char *child, const char *parent, bool component)
+{
+	struct incl *in = incl_of(k, child);
+	if (!in)
+		return false;
+	in->component = in->component || component;
+	if (!in->parent)
+		return (in->parent = sl_xstrdup(parent)) != NULL;
+	in->multi = in->multi || strcmp(in->parent, parent) != 0;
+	return true;
+}
+
 /* Notes, for every kustomization build bi includes (itself too, transitively), that bi reads
 ** below its directory. Only those in its project are read (its build never reads the others).
 ** False when out of memory. */
@@ -208,7 +242,11 @@ static bool note_reach(sl_kustomize *k, const char *kpath, size_t bi)
 			free(kp);
 			continue;
 		}
-		ok = sl_kustomize__push_str(&seen, &ns, &cs, kp) && included(k, kp, &todo, &nt, &ct);
+		size_t from = nt, comps;
+		ok = sl_kustomize__push_str(&seen, &ns, &cs, kp) &&
+		     included_(k, kp, &todo, &nt, &ct, &comps);
+		for (size_t j = from; ok && j < nt; j++)
+			ok = note_parent(k, todo[j], kp, j >= comps);
 		char *dir = ok ? sl_path_dir(kp) : NULL;
 		bool found;
 		sl_strmap_slot *sl = dir ? sl_strmap_put_copy(&k->reach, dir, strlen(dir), &found) : NULL;
@@ -268,6 +306,22 @@ static void consider(sl_kustomize *k, struct kfile *f)
 		let_go(f);
 }
 
+/* --- kustomizations built once per run -----------------------------------------------------
+** A base that many roots include is built by the first of them and taken (copied, its issues and
+** files replayed: build.c) by the others, until the last build that includes it (the plan's reach
+** of its directory) is finished: then it goes, and the files it pinned with it. */
+
+/* s's last build is finished: it goes, its files unpinned (under lock). */
+static void release_shared(sl_kustomize *k, struct shared *s)
+{
+	sl_kustomize__shared_unlink(k, s);
+	k->memo_bytes -= s->size;
+	for (size_t i = 0; i < s->n_files; i++)
+		if (--s->files[i]->pins == 0)
+			consider(k, s->files[i]);
+	sl_kustomize__shared_free(s);
+}
+
 /* Build b is finished: its files unpinned, and the trees no build left reads let go (under
 ** lock). Each file is looked at when it is parsed, when the builds up to its last user are
 ** finished (k->by_last_user) and when a build that pinned it finishes: the sweeps of a plan
@@ -297,6 +351,13 @@ static void sweep(sl_kustomize *k, sl_kustomize_build *b)
 		free(q->v);
 		*q = (struct kbucket){0};
 	}
+	for (size_t u = from + 1; k->shared_by_last && u <= k->unfinished; u++) {
+		struct sbucket *q = &k->shared_by_last[u];
+		for (size_t i = 0; i < q->n; i++)
+			release_shared(k, q->v[i]);
+		free(q->v);
+		*q = (struct sbucket){0};
+	}
 	for (size_t i = 0; i < b->n_pinned; i++)
 		if (--b->pinned[i]->pins == 0)
 			consider(k, b->pinned[i]);
@@ -309,8 +370,11 @@ static void sweep(sl_kustomize *k, sl_kustomize_build *b)
 ** The run lints a build long after the plan made it (its pass comes after every file's first
 ** look), and a run of many kustomizations would hold every build's text and spans at once: each
 ** build writes them to the plan's spill file, an unlinked temporary file (in $TMPDIR, else
-** /tmp), as soon as it is made, and they are read back when the run asks for them. Where no such
-** file can be made or written, they stay in memory: the same builds either way. */
+** /tmp), as soon as it is made, and they are read back when the run asks for them; while the
+** builds held so far take at most SL_KUSTOMIZE_HOLD_MAX (2 MiB: the 200 overlays of issue 17's
+** bench take 1.2 MB), a build holds them in memory instead, read back from there the same way,
+** so a run of small builds makes no system call for them. Where no such file can be made or
+** written, they stay in memory: the same builds either way. */
 
 /* The plan's spill file, made when first needed (under lock); -1: none. It never grows past the
 ** process's file size limit (RLIMIT_FSIZE, whose crossing is a SIGXFSZ): k->spill_max. */
@@ -368,10 +432,36 @@ static bool pread_all(int fd, void *p, size_t n, off_t at)
 	return true;
 }
 
-/* Moves build b's text and spans to the spill file, when there is one (on the build's thread). */
+/* The most the builds' texts and spans held in memory in place of the spill file may take. */
+static size_t hold_max = SL_KUSTOMIZE_HOLD_MAX;
+
+void sl_kustomize_hold_max(size_t bytes)
+{
+	hold_max = bytes;
+}
+
+/* Moves build b's text and spans to the spill file, when there is one (on the build's thread),
+** unless the builds held so far and b take no more than hold_max: then b holds them itself, as
+** the spill file would (a run of small builds makes no system call for them). */
 static void spill(sl_kustomize *k, sl_kustomize_build *b)
 {
 	size_t tl = b->text.len, sl = b->n_spans * sizeof *b->spans;
+	pthread_mutex_lock(&k->lock);
+	bool hold = k->held <= hold_max && tl + sl <= hold_max - k->held;
+	if (hold)
+		k->held += tl + sl;
+	pthread_mutex_unlock(&k->lock);
+	if (hold) {   /* what text_back and sl_kustomize_spans copy from */
+		b->held_text = b->text;
+		b->held_spans = b->spans;
+		memset(&b->text, 0, sizeof b->text);
+		b->spans = NULL;
+		b->spilled = true;
+		b->spill_text = tl;
+		b->spill_spans = b->n_spans;
+		b->n_spans = b->spans_cap = 0;
+		return;
+	}
 	pthread_mutex_lock(&k->lock);
 	int fd = spill_fd(k);
 	off_t at = k->spill_end;
@@ -397,7 +487,9 @@ static sl_err text_back(sl_kustomize_build *b)
 	sl_strbuf t = {0};
 	if (!sl_strbuf_grow(&t, b->spill_text))
 		return SL_ENOMEM;
-	if (!pread_all(b->k->spill, t.s, b->spill_text, b->spill_at)) {
+	if (b->held_text.s)
+		memcpy(t.s, b->held_text.s, b->spill_text);
+	else if (!pread_all(b->k->spill, t.s, b->spill_text, b->spill_at)) {
 		sl_strbuf_free(&t);
 		return SL_EIO;
 	}
@@ -414,7 +506,9 @@ sl_err sl_kustomize_spans(sl_kustomize_build *b)
 	sl_knode_span *v = sl_xmalloc(b->spill_spans * sizeof *v);
 	if (!v)
 		return SL_ENOMEM;
-	if (!pread_all(b->k->spill, v, b->spill_spans * sizeof *v, b->spill_at + (off_t)b->spill_text)) {
+	if (b->held_spans)
+		memcpy(v, b->held_spans, b->spill_spans * sizeof *v);
+	else if (!pread_all(b->k->spill, v, b->spill_spans * sizeof *v, b->spill_at + (off_t)b->spill_text)) {
 		free(v);
 		return SL_EIO;
 	}
@@ -516,6 +610,7 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		b->dir = dir ? sl_arena_strndup(k->a, dir, strlen(dir)) : NULL;
 		b->kpath = kpaths[i];
 		b->root = i;
+		b->at = k->n_builds - 1;
 		b->load_none = load_none && load_none[i];
 		b->k = k;
 		/* the repository no input of the build may leave */
@@ -650,6 +745,17 @@ const sl_source *sl_kustomize_file(const sl_kustomize *k, size_t i, const sl_tre
 	return k->by_src[i].src;
 }
 
+size_t sl_kustomize_spilled(const sl_kustomize *k)
+{
+	return k ? (size_t)k->spill_end : 0;
+}
+
+void sl_kustomize_counts(const sl_kustomize *k, size_t *made, size_t *reused)
+{
+	*made = k ? k->n_made : 0;
+	*reused = k ? k->n_reused : 0;
+}
+
 size_t sl_kustomize_build_root(const sl_kustomize_build *b)
 {
 	return b->root;
@@ -765,6 +871,24 @@ void sl_kustomize_free(sl_kustomize *k)
 	for (size_t i = 0; i < k->files_by_real.cap; i++)
 		free((char *)k->files_by_real.v[i].key);
 	sl_strmap_free(&k->files_by_real);
+	for (size_t i = 0; i < k->incl.cap; i++) {
+		if (k->incl.v[i].val)
+			free(((struct incl *)k->incl.v[i].val)->parent);
+		free(k->incl.v[i].val);
+		free((char *)k->incl.v[i].key);
+	}
+	sl_strmap_free(&k->incl);
+	for (size_t i = 0; k->shared_by_last && i <= k->n_builds; i++)
+		free(k->shared_by_last[i].v);
+	free(k->shared_by_last);
+	for (size_t i = 0; i < k->shared.cap; i++) {   /* what no finished build released */
+		for (struct shared *s = k->shared.v[i].val, *next; s; s = next) {
+			next = s->next;
+			sl_kustomize__shared_free(s);
+		}
+		free((char *)k->shared.v[i].key);
+	}
+	sl_strmap_free(&k->shared);
 	free(k->fresh);
 	for (size_t i = 0; k->by_last_user && i <= k->n_builds; i++)
 		free(k->by_last_user[i].v);
@@ -786,6 +910,8 @@ void sl_kustomize_free(sl_kustomize *k)
 		sl_arena_free(b->msgs);
 		sl_strbuf_free(&b->text);
 		free(b->spans);
+		sl_strbuf_free(&b->held_text);
+		free(b->held_spans);
 		free(b->issues);
 		for (size_t u = 0; u < b->n_used; u++)
 			free(b->used[u]);
