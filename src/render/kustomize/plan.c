@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include "render/kustomize/internal.h"
 #include "config/config.h"
+#include "schedlint/fdio.h"
 
 bool sl_kustomize_is_file(const char *path)
 {
@@ -398,40 +399,6 @@ static int spill_fd(sl_kustomize *k)
 	return k->spill = fd;
 }
 
-/* Writes n bytes of p at offset at of fd; false on an error. */
-static bool pwrite_all(int fd, const void *p, size_t n, off_t at)
-{
-	const char *c = p;
-	while (n) {
-		ssize_t w = pwrite(fd, c, n, at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		c += w;
-		n -= (size_t)w;
-		at += w;
-	}
-	return true;
-}
-
-/* Reads n bytes at offset at of fd into p; false on an error or a short file. */
-static bool pread_all(int fd, void *p, size_t n, off_t at)
-{
-	char *c = p;
-	while (n) {
-		ssize_t r = pread(fd, c, n, at);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		c += r;
-		n -= (size_t)r;
-		at += r;
-	}
-	return true;
-}
-
 /* The most the builds' texts and spans held in memory in place of the spill file may take. */
 static size_t hold_max = SL_KUSTOMIZE_HOLD_MAX;
 
@@ -470,7 +437,8 @@ static void spill(sl_kustomize *k, sl_kustomize_build *b)
 	else
 		fd = -1;   /* past the file size limit: kept in memory */
 	pthread_mutex_unlock(&k->lock);
-	if (fd < 0 || !pwrite_all(fd, b->text.s, tl, at) || !pwrite_all(fd, b->spans, sl, at + (off_t)tl))
+	if (fd < 0 || !sl_fdio_pwrite_all(fd, b->text.s, tl, at) ||
+	    !sl_fdio_pwrite_all(fd, b->spans, sl, at + (off_t)tl))
 		return;   /* kept in memory */
 	b->spilled = true;
 	b->spill_at = at;
@@ -489,7 +457,8 @@ static sl_err text_back(sl_kustomize_build *b)
 		return SL_ENOMEM;
 	if (b->held_text.s)
 		memcpy(t.s, b->held_text.s, b->spill_text);
-	else if (!pread_all(b->k->spill, t.s, b->spill_text, b->spill_at)) {
+	else if (sl_fdio_pread_all(b->k->spill, t.s, b->spill_text, b->spill_at) !=
+		 (ssize_t)b->spill_text) {
 		sl_strbuf_free(&t);
 		return SL_EIO;
 	}
@@ -503,12 +472,14 @@ sl_err sl_kustomize_spans(sl_kustomize_build *b)
 {
 	if (!b->spilled || b->spans || !b->spill_spans)
 		return SL_OK;
-	sl_knode_span *v = sl_xmalloc(b->spill_spans * sizeof *v);
+	size_t n = b->spill_spans * sizeof(sl_knode_span);
+	sl_knode_span *v = sl_xmalloc(n);
 	if (!v)
 		return SL_ENOMEM;
 	if (b->held_spans)
-		memcpy(v, b->held_spans, b->spill_spans * sizeof *v);
-	else if (!pread_all(b->k->spill, v, b->spill_spans * sizeof *v, b->spill_at + (off_t)b->spill_text)) {
+		memcpy(v, b->held_spans, n);
+	else if (sl_fdio_pread_all(b->k->spill, v, n, b->spill_at + (off_t)b->spill_text) !=
+		 (ssize_t)n) {
 		free(v);
 		return SL_EIO;
 	}
