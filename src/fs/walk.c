@@ -360,6 +360,7 @@ void sl_walk_globs_free(sl_globs *g)
 struct listing {
 	char **names;
 	size_t n;
+	dev_t dev;                  /* the device stat gave the directory when the walk listed it */
 	bool alias;                 /* the real path's entry: names belong to the named one */
 	char dir[];                 /* as the walk named it, or its real path: the map's key */
 };
@@ -394,9 +395,10 @@ void sl_walk_seen_free(sl_walk_seen *s)
 	free(s);
 }
 
-/* Keeps dir's listing (names, n: taken; alias: owned by another entry); false when out of
-** memory or dir was listed before (then the caller keeps names). */
-static bool seen_put(sl_walk_seen *s, const char *dir, char **names, size_t n, bool alias)
+/* Keeps dir's listing (names, n: taken; alias: owned by another entry; dev: its device); false
+** when out of memory or dir was listed before (then the caller keeps names). */
+static bool seen_put(sl_walk_seen *s, const char *dir, char **names, size_t n, dev_t dev,
+		     bool alias)
 {
 	size_t len = strlen(dir);
 	struct listing *l = sl_xmalloc(sizeof *l + len + 1);
@@ -409,6 +411,7 @@ static bool seen_put(sl_walk_seen *s, const char *dir, char **names, size_t n, b
 	}
 	l->names = names;
 	l->n = n;
+	l->dev = dev;
 	l->alias = alias;
 	slot->val = l;
 	return true;
@@ -433,6 +436,14 @@ sl_walk_seen_kind sl_walk_seen_at(const sl_walk_seen *s, const char *dir, size_t
 		return SL_SEEN_ABSENT;
 	unsigned char type = (unsigned char)(*hit)[-1];
 	return type == DT_REG ? SL_SEEN_FILE : type == DT_DIR ? SL_SEEN_DIR : SL_SEEN_OTHER;
+}
+
+bool sl_walk_seen_dev(const sl_walk_seen *s, const char *dir, size_t dlen, dev_t *dev)
+{
+	const sl_strmap_slot *slot = s ? sl_strmap_get(&s->dirs, dir, dlen) : NULL;
+	if (slot)
+		*dev = ((const struct listing *)slot->val)->dev;
+	return slot != NULL;
 }
 
 /* A walk's state: the directories visited (symlink loops), and what else it skips. */
@@ -533,9 +544,9 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 	for (size_t i = 0; i < n && !chart; i++)
 		chart = strcmp(names[i], "Chart.yaml") == 0;
 	/* recorded under its name and its real path (what the plan and config discovery ask) */
-	bool kept = !err && v->seen && seen_put(v->seen, dir, names, n, false);
+	bool kept = !err && v->seen && seen_put(v->seen, dir, names, n, st.st_dev, false);
 	if (kept && real && strcmp(real, dir) != 0)
-		seen_put(v->seen, real, names, n, true);   /* out of memory: asked by name only */
+		seen_put(v->seen, real, names, n, st.st_dev, true);   /* out of memory: asked by name only */
 	for (size_t i = 0; i < n && !err; i++) {
 		if (names[i][0] == '.' || (chart && strcmp(names[i], "templates") == 0))
 			continue;   /* hidden files and directories */
