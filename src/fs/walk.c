@@ -4,6 +4,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pcre2.h>
 #include <stdint.h>
@@ -453,6 +454,7 @@ struct visited {
 	size_t n, cap;
 	const sl_walk_skip *skip;   /* NULL: nothing else */
 	sl_walk_seen *seen;         /* where it records what it lists; NULL: nowhere */
+	char *buf;                  /* list_fd's buffer, allocated on first use */
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -477,65 +479,125 @@ static bool stays_inside(const char *path, const char *root)
 	return in;
 }
 
+/* Keeps the entry name of type type in *names (each name stored after its d_type byte, so
+** sorting the names sorts the types along), but "." and "..", and a hidden name unless hidden;
+** SL_ENOMEM. */
+static sl_err keep_name(char ***names, size_t *n, size_t *cap, const char *name,
+			unsigned char type, bool hidden)
+{
+	if (name[0] == '.' && (!hidden || !name[1] || (name[1] == '.' && !name[2])))
+		return SL_OK;   /* "." and "..", and hidden names when nothing records them */
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		char **nn = sl_xrealloc(*names, ncap * sizeof *nn);
+		if (!nn)
+			return SL_ENOMEM;
+		*names = nn;
+		*cap = ncap;
+	}
+	size_t len = strlen(name);
+	char *e = sl_xmalloc(len + 2);
+	if (!e)
+		return SL_ENOMEM;
+	e[0] = (char)type;
+	memcpy(e + 1, name, len + 1);
+	(*names)[(*n)++] = e + 1;
+	return SL_OK;
+}
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 30)
+#define HAVE_GETDENTS64 1
+enum { LIST_BUF = 32768 };   /* glibc's opendir buffer: as many getdents64 calls as readdir */
+#endif
+
+/* The entries of the directory open at fd (closed here) kept in *names (n of them: keep_name);
+** SL_ENOMEM. A read error ends the listing, as it ends readdir's. With glibc the kernel's
+** records are read straight into v's buffer (getdents64): no fstat of fdopendir's, and the walk
+** has fstat'ed fd itself. */
+static sl_err list_fd(int fd, bool hidden, struct visited *v, char ***names, size_t *n)
+{
+	size_t cap = 0;
+	sl_err err = SL_OK;
+#ifdef HAVE_GETDENTS64
+	if (!v->buf && !(v->buf = sl_xmalloc(LIST_BUF))) {
+		close(fd);
+		return SL_ENOMEM;
+	}
+	ssize_t got;
+	while (!err && (got = getdents64(fd, v->buf, LIST_BUF)) > 0)
+		for (ssize_t off = 0; off < got && !err;) {
+			const struct dirent64 *de = (const struct dirent64 *)(void *)(v->buf + off);
+			off += de->d_reclen;
+			err = keep_name(names, n, &cap, de->d_name, de->d_type, hidden);
+		}
+	close(fd);
+#else
+	(void)v;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return SL_ENOMEM;   /* fd is an open directory: only memory is missing */
+	}
+	for (const struct dirent *de; !err && (de = readdir(d));)
+		err = keep_name(names, n, &cap, de->d_name, de->d_type, hidden);
+	closedir(d);
+#endif
+	return err;
+}
+
+/* Notes directory st in v's visited set; false when it was visited before (a symlink loop, or
+** a directory reached twice) or out of memory (*err). */
+static bool visit(struct visited *v, const struct stat *st, sl_err *err)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->dev[i] == st->st_dev && v->ino[i] == st->st_ino)
+			return false;
+	if (v->n == v->cap) {
+		size_t ncap = v->cap ? v->cap * 2 : 32;
+		dev_t *nd = sl_xrealloc(v->dev, ncap * sizeof *nd);
+		if (!nd)
+			return *err = SL_ENOMEM, false;
+		v->dev = nd;
+		ino_t *ni = sl_xrealloc(v->ino, ncap * sizeof *ni);
+		if (!ni)
+			return *err = SL_ENOMEM, false;
+		v->ino = ni;
+		v->cap = ncap;
+	}
+	v->dev[v->n] = st->st_dev;
+	v->ino[v->n] = st->st_ino;
+	v->n++;
+	return true;
+}
+
 /* Walks dir, whose real path is real (NULL: not known without asking, below a symlink). */
 static sl_err walk_dir(const char *dir, const char *real, const char *root, const sl_globs *g,
 		       struct visited *v,
 		       sl_err (*fn)(const char *, void *),
 		       sl_err (*err_fn)(const char *, int, void *), void *payload)
 {
+	/* the directory opened, then asked what it is (the loop check's device and inode): one
+	** fstat, where a stat and opendir's own fstat were two */
 	struct stat st;
-	if (stat(dir, &st) != 0)
-		return err_fn(dir, errno, payload);
-	for (size_t i = 0; i < v->n; i++)
-		if (v->dev[i] == st.st_dev && v->ino[i] == st.st_ino)
-			return SL_OK;   /* a loop, or a directory reached twice */
-	if (v->n == v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 32;
-		dev_t *nd = sl_xrealloc(v->dev, ncap * sizeof *nd);
-		if (!nd)
-			return SL_ENOMEM;
-		v->dev = nd;
-		ino_t *ni = sl_xrealloc(v->ino, ncap * sizeof *ni);
-		if (!ni)
-			return SL_ENOMEM;
-		v->ino = ni;
-		v->cap = ncap;
-	}
-	v->dev[v->n] = st.st_dev;
-	v->ino[v->n] = st.st_ino;
-	v->n++;
-	DIR *d = opendir(dir);
-	if (!d)
-		return err_fn(dir, errno, payload);
-	/* each name is stored after its d_type byte, so sorting the names sorts the types along */
-	char **names = NULL;
-	size_t n = 0, cap = 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
 	sl_err err = SL_OK;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' && (!v->seen || !de->d_name[1] ||
-					     (de->d_name[1] == '.' && !de->d_name[2])))
-			continue;   /* "." and "..", and hidden names when nothing records them */
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			char **nn = sl_xrealloc(names, cap * sizeof *nn);
-			if (!nn) {
-				err = SL_ENOMEM;
-				break;
-			}
-			names = nn;
-		}
-		size_t len = strlen(de->d_name);
-		char *e = sl_xmalloc(len + 2);
-		if (!e) {
-			err = SL_ENOMEM;
-			break;
-		}
-		e[0] = (char)de->d_type;
-		memcpy(e + 1, de->d_name, len + 1);
-		names[n++] = e + 1;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		/* as stat then opendir answered: stat's error, a directory visited before, else the
+		** open's error */
+		int open_errno = errno;
+		if (fd >= 0)
+			close(fd);
+		if (stat(dir, &st) != 0)
+			return err_fn(dir, errno, payload);
+		return !visit(v, &st, &err) ? err : err_fn(dir, open_errno, payload);
 	}
-	closedir(d);
+	if (!visit(v, &st, &err)) {
+		close(fd);
+		return err;   /* a loop, or a directory reached twice */
+	}
+	char **names = NULL;
+	size_t n = 0;
+	err = list_fd(fd, v->seen != NULL, v, &names, &n);
 	if (!err && n)   /* qsort(NULL, 0) is undefined: an empty directory */
 		qsort(names, n, sizeof *names, cmp_str);
 	/* a Helm chart's templates are Go templates, not YAML: never walked (helm.c maps their
@@ -631,6 +693,7 @@ sl_err sl_walk_recording(const char *dir, const char *root, const sl_globs *g,
 	sl_err err = walk_dir(dir, seen ? root : NULL, root, g, &v, fn, err_fn, payload);
 	free(v.dev);
 	free(v.ino);
+	free(v.buf);
 	return err;
 }
 

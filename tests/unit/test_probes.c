@@ -145,6 +145,36 @@ static void free_memo(sl_strmap *memo)
 	sl_strmap_free(memo);
 }
 
+/* A walk opens each directory once and asks the kernel nothing else by name about it: its
+** device and inode (the loop check's) come from the open descriptor, its entries' types from
+** the listing; the files are only reported, not stat'ed. */
+Test(probes, a_walk_opens_each_directory_once_and_stats_none)
+{
+	make_tree();
+	sl_walk_seen *seen = sl_walk_seen_new();
+	cr_assert_not_null(seen);
+	asked_len = 0;
+	recording = true;
+	cr_assert_eq(sl_walk_recording(root, root, NULL, NULL, seen, on_file, on_error, NULL), SL_OK);
+	recording = false;
+	static const char *const dirs[] = {"", "/cfg", "/cfg/a", "/cfg/a/b", "/cfg/a/b/c", "/cfg/a/b/d",
+					   "/cfg/a/e"};
+	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+		char d[PATH_MAX], line[PATH_MAX + 8];
+		snprintf(d, sizeof d, "%s%s", root, dirs[i]);
+		snprintf(line, sizeof line, "open %s\n", d);
+		cr_expect_not_null(memmem(asked, asked_len, line, strlen(line)), "%s not opened:\n%.*s",
+				   d, (int)asked_len, asked);
+		cr_expect(sl_walk_seen_at(seen, d, strlen(d), "x") != SL_SEEN_UNLISTED, "%s listed", d);
+	}
+	cr_expect_eq(count("open", root), sizeof dirs / sizeof *dirs, "one open a directory:\n%.*s",
+		     (int)asked_len, asked);
+	cr_expect_eq(count("stat", root) + count("lstat", root), 0, "stat'ed:\n%.*s", (int)asked_len,
+		     asked);
+	sl_walk_seen_free(seen);
+	sl_test_rm_rf(root);
+}
+
 /* The project roots of the listed directories below cfg/a cost no probe there: the listings say
 ** what they hold and their devices; cfg itself (holding a config) is looked at as before. Without
 ** the listings the same questions probe each directory (the counter counts). */
