@@ -276,7 +276,9 @@ size_t sl_walk_globs_count(const sl_globs *g)
 	return g ? g->n : 0;
 }
 
-bool sl_walk_globs_match(const sl_globs *g, const char *path)
+/* sl_walk_globs_match, with real_dir the real path of path's directory when the caller knows it
+** (a walk that reached it through no symlink; NULL: realpath asked). */
+static bool globs_match_in(const sl_globs *g, const char *path, const char *real_dir)
 {
 	if (!g || !g->n)
 		return false;
@@ -290,9 +292,9 @@ bool sl_walk_globs_match(const sl_globs *g, const char *path)
 	const char *name = slash ? slash + 1 : dup;
 	if (slash)
 		*slash = '\0';
-	char *dir = realpath(slash ? (dup[0] ? dup : "/") : ".", NULL);
-	if (dir) {
-		snprintf(buf, sizeof buf, "%s/%s", dir, name);
+	char *dir = real_dir ? NULL : realpath(slash ? (dup[0] ? dup : "/") : ".", NULL);
+	if (real_dir || dir) {
+		snprintf(buf, sizeof buf, "%s/%s", real_dir ? real_dir : dir, name);
 		size_t bl = strlen(g->base);
 		if (strncmp(buf, g->base, bl) == 0 && buf[bl] == '/')
 			rel = buf + bl + 1;
@@ -317,6 +319,11 @@ bool sl_walk_globs_match(const sl_globs *g, const char *path)
 	pcre2_match_data_free(md);
 	free(dup);
 	return hit;
+}
+
+bool sl_walk_globs_match(const sl_globs *g, const char *path)
+{
+	return globs_match_in(g, path, NULL);
 }
 
 sl_err sl_walk_globs_drain(const sl_globs *g, sl_err (*fn)(const char *path, const char *msg,
@@ -625,10 +632,10 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 			/* git ignores it */
 		} else if (type == DT_REG) {
 			/* readdir said what it is: no stat needed (most entries) */
-			if (is_yaml_name(names[i]) && !sl_walk_globs_match(g, path))
+			if (is_yaml_name(names[i]) && !globs_match_in(g, path, real))
 				err = fn(path, payload);
 		} else if (type == DT_DIR) {
-			if (!sl_walk_globs_match(g, path)) {
+			if (!globs_match_in(g, path, real)) {
 				/* a directory, not a link: its real path is real's and its name */
 				char *sub = real ? sl_path_join(real, names[i]) : NULL;
 				if (real && !sub) {
@@ -641,7 +648,7 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 			}
 		} else if (type != DT_UNKNOWN && type != DT_LNK) {
 			/* fifos, sockets, devices: never linted */
-		} else if (!sl_walk_globs_match(g, path)) {
+		} else if (!globs_match_in(g, path, real)) {
 			struct stat s2;
 			if (stat(path, &s2) != 0) {
 				if (lstat(path, &s2) != 0 || !S_ISLNK(s2.st_mode))

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
 ** test_probes.c: what the file system is asked, counted. The test executable defines stat,
-** lstat and open (and their 64-bit names, which the library calls with _FILE_OFFSET_BITS=64):
+** lstat, open (and their 64-bit names, which the library calls with _FILE_OFFSET_BITS=64) and
+** realpath:
 ** each call is passed on to the next definition (libc's, or a sanitizer's interceptor) and its
 ** path recorded, so a test can say that a directory a walk listed is not probed again (config
 ** discovery's .git, HEAD and .schedlint.yaml, the walk's own stat) while the answers stay those of
@@ -84,6 +85,17 @@ STAT_CALL(lstat64, "lstat", struct stat64)
 OPEN_CALL(open)
 OPEN_CALL(open64)
 
+char *realpath(const char *path, char *resolved)
+{
+	static void *next;
+	char *(*fn)(const char *, char *) = (char *(*)(const char *, char *))next_of(&next,
+										   "realpath");
+	int saved = errno;
+	note("realpath", path);
+	errno = saved;
+	return fn(path, resolved);
+}
+
 /* How many recorded lines are op (NULL: any) of a path starting with prefix. */
 static size_t count(const char *op, const char *prefix)
 {
@@ -145,20 +157,42 @@ static void free_memo(sl_strmap *memo)
 	sl_strmap_free(memo);
 }
 
+/* The files a walk found. */
+struct found {
+	size_t n;
+};
+
+static sl_err on_found(const char *path, void *payload)
+{
+	(void)path;
+	((struct found *)payload)->n++;
+	return SL_OK;
+}
+
 /* A walk opens each directory once and asks the kernel nothing else by name about it: its
 ** device and inode (the loop check's) come from the open descriptor, its entries' types from
-** the listing; the files are only reported, not stat'ed. */
+** the listing, the real path its exclude globs are matched against from the walk's own (no
+** realpath of each entry's directory); the files are only reported, not stat'ed. An excluded
+** directory is not opened. */
 Test(probes, a_walk_opens_each_directory_once_and_stats_none)
 {
 	make_tree();
 	sl_walk_seen *seen = sl_walk_seen_new();
 	cr_assert_not_null(seen);
+	/* an exclude glob matched against each entry's real path: its directory's is the walk's */
+	static const char *const globs[] = {"cfg/a/b/d", "**/z.yaml"};
+	sl_globs *g = NULL;
+	char *error = NULL;
+	cr_assert_eq(sl_walk_globs_list(globs, 2, root, "exclude", &g, &error), SL_OK);
+	struct found f = {0};
 	asked_len = 0;
 	recording = true;
-	cr_assert_eq(sl_walk_recording(root, root, NULL, NULL, seen, on_file, on_error, NULL), SL_OK);
+	cr_assert_eq(sl_walk_recording(root, root, g, NULL, seen, on_found, on_error, &f), SL_OK);
 	recording = false;
-	static const char *const dirs[] = {"", "/cfg", "/cfg/a", "/cfg/a/b", "/cfg/a/b/c", "/cfg/a/b/d",
-					   "/cfg/a/e"};
+	cr_expect_eq(f.n, 1, "x.yaml alone found: %zu", f.n);
+	cr_expect_eq(count("realpath", root), 0, "realpath asked:\n%.*s", (int)asked_len, asked);
+	sl_walk_globs_free(g);
+	static const char *const dirs[] = {"", "/cfg", "/cfg/a", "/cfg/a/b", "/cfg/a/b/c", "/cfg/a/e"};
 	for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
 		char d[PATH_MAX], line[PATH_MAX + 8];
 		snprintf(d, sizeof d, "%s%s", root, dirs[i]);
