@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "driver/scopes.h"
 #include "fs/walk.h"
 #include "support.h"
 
@@ -340,6 +341,70 @@ Test(probes, listings_answer_the_project_root_as_the_probes)
 	cr_expect_str_eq(b + strlen(root), "/cfg");
 	free(a);
 	free(b);
+	sl_walk_seen_free(seen);
+	sl_test_rm_rf(root);
+}
+
+/* The config each file of the tree is linted under, found from its directory's real path
+** (scopes.c): the same with the walk's listings as without, named from the root and through
+** the symlinked directory; with them, realpath is asked only for the first directory of the
+** walk's names, the others being their parents' real paths and their names. */
+Test(probes, scopes_find_real_directories_from_the_listings)
+{
+	make_listed_tree();
+	sl_test_put(root, "cfg/a/b/c/x.yaml", "a: 1\n");
+	sl_test_put(root, "cfg/in/d/y.yaml", "a: 1\n");
+	sl_test_put(root, "work/sub/z/z.yaml", "a: 1\n");
+	sl_test_put(root, "work/x/y/w.yaml", "a: 1\n");
+	sl_walk_seen *seen = sl_walk_seen_new();
+	cr_assert_not_null(seen);
+	cr_assert_eq(sl_walk_recording(root, root, NULL, NULL, seen, on_file, on_error, NULL), SL_OK);
+	/* each file, and whether its directory's real path is joined (no realpath asked): not for
+	** the first (the root's is asked), one through the symlinked directory, one that does not
+	** exist, nor where a config is loaded (its own path is resolved) */
+	static const struct {
+		const char *path;
+		bool joined;
+	} files[] = {
+		{"cfg/a/b/c/x.yaml", false}, {"cfg/a/b/c/new.yaml", true}, {"cfg/in/d/y.yaml", false},
+		{"cfg/link/c/x.yaml", false}, {"cfg/head/f/n.yaml", true},
+		{"cfg/bare.git/refs/heads/n.yaml", true}, {"work/sub/z/z.yaml", false},
+		{"work/x/y/w.yaml", true}, {"plain/g/n.yaml", true}, {"cfg/a/missing/n.yaml", false},
+		{"cfg/in/d/y.yaml", true}, {"cfg/a/b/x.yaml", true},
+	};
+	size_t n = sizeof files / sizeof *files;
+	sl_config *cfg = NULL;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run_options opts = SL_RUN_OPTIONS_INIT;
+	sl_scopes *with = NULL, *without = NULL;
+	char *error = NULL;
+	cr_assert_eq(sl_scopes_new(cfg, &opts, true, &with, &error), SL_OK);
+	cr_assert_eq(sl_scopes_new(cfg, &opts, true, &without, &error), SL_OK);
+	sl_scopes_use_seen(with, seen);
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", root, files[i].path);
+		const sl_scope *b = sl_scopes_of(without, path);
+		asked_len = 0;
+		recording = true;
+		const sl_scope *a = sl_scopes_of(with, path);
+		recording = false;
+		cr_assert(a && b && a->cfg && b->cfg, "%s: a scope", files[i].path);
+		const char *pa = a->cfg->path, *pb = b->cfg->path;
+		cr_expect((!pa && !pb) || (pa && pb && strcmp(pa, pb) == 0), "%s: %s, probed %s",
+			  files[i].path, pa ? pa : "(the run's)", pb ? pb : "(the run's)");
+		if (files[i].joined)
+			cr_expect_eq(count("realpath", root), 0, "%s:\n%.*s", files[i].path,
+				     (int)asked_len, asked);
+	}
+	/* the configs differ across the tree: a wrong scope shows */
+	char p1[PATH_MAX], p2[PATH_MAX];
+	snprintf(p1, sizeof p1, "%s/cfg/in/d/y.yaml", root);
+	snprintf(p2, sizeof p2, "%s/cfg/a/b/c/x.yaml", root);
+	cr_expect_neq(sl_scopes_of(with, p1), sl_scopes_of(with, p2));
+	sl_scopes_free(with);
+	sl_scopes_free(without);
+	sl_config_free(cfg);
 	sl_walk_seen_free(seen);
 	sl_test_rm_rf(root);
 }
