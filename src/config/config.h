@@ -110,8 +110,11 @@ sl_err sl_config_project_root(const char *start, char **out);
 /* sl_config_project_root of real directory dir, memoised by directory in memo (its keys and values
 ** the caller's to free; values NULL: no project): a directory that holds no .git, HEAD or
 ** .schedlint.yaml, on its parent's file system, has its parent's answer, so the directories of
-** many kustomizations under one parent cost a few stat calls each, not a walk up each. */
-sl_err sl_config_project_root_memo(const char *dir, sl_strmap *memo, char **out);
+** many kustomizations under one parent cost a few stat calls each, not a walk up each; none
+** where a walk listed the directory and its parent (seen, NULL: none): then the listing says
+** what dir holds, and a .git, HEAD or .schedlint.yaml in it is looked at as without seen. */
+sl_err sl_config_project_root_memo(const char *dir, sl_strmap *memo, const sl_walk_seen *seen,
+				   char **out);
 /* The text of the k-th file of cfg's extend: chain (0: its own file) as it was loaded, *len
 ** bytes; NULL for the defaults or past the chain's end. */
 const char *sl_config_text(const sl_config *cfg, size_t k, size_t *len);

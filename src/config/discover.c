@@ -80,9 +80,13 @@ sl_err sl_config_project_root(const char *start, char **out)
 	return oom ? SL_ENOMEM : *out ? SL_OK : SL_ENOTFOUND;
 }
 
-/* True when dir holds an entry name of any kind (a dangling symlink too), or when unsure. */
-static bool holds_any(const char *dir, const char *name)
+/* True when dir holds an entry name of any kind (a dangling symlink too), or when unsure; a
+** directory a walk listed is answered from its listing (seen; NULL: none). */
+static bool holds_any(const sl_walk_seen *seen, const char *dir, const char *name)
 {
+	sl_walk_seen_kind w = sl_walk_seen_at(seen, dir, strlen(dir), name);
+	if (w != SL_SEEN_UNLISTED)
+		return w != SL_SEEN_ABSENT;
 	char *p = sl_path_join(dir, name);
 	struct stat st;
 	bool held = !p || lstat(p, &st) == 0 || errno != ENOENT;
@@ -90,7 +94,21 @@ static bool holds_any(const char *dir, const char *name)
 	return held;
 }
 
-sl_err sl_config_project_root_memo(const char *dir, sl_strmap *memo, char **out)
+/* The device of directory dir (the one a walk listed it on, else stat's); false when it cannot
+** be had. */
+static bool device_of(const sl_walk_seen *seen, const char *dir, dev_t *dev)
+{
+	struct stat st;
+	if (sl_walk_seen_dev(seen, dir, strlen(dir), dev))
+		return true;
+	if (stat(dir, &st) != 0)
+		return false;
+	*dev = st.st_dev;
+	return true;
+}
+
+sl_err sl_config_project_root_memo(const char *dir, sl_strmap *memo, const sl_walk_seen *seen,
+				   char **out)
 {
 	*out = NULL;
 	sl_strmap_slot *sl = sl_strmap_get(memo, dir, strlen(dir));
@@ -101,16 +119,17 @@ sl_err sl_config_project_root_memo(const char *dir, sl_strmap *memo, char **out)
 	}
 	/* both walks up (the repository's, then the outermost config's) go on from dir to its
 	** parent unchanged when dir holds none of what they look for and the parent is on the same
-	** file system (the repository's walk stops at a boundary) */
+	** file system (the repository's walk stops at a boundary); a directory the run's walk
+	** listed is answered from its listing: only what it holds is looked at */
 	char *parent = sl_path_dir(dir);
 	if (!parent)
 		return SL_ENOMEM;
-	struct stat sd, sp;
+	dev_t dd, dp;
 	sl_err err;
-	if (dir[0] == '/' && strcmp(parent, dir) != 0 && !holds_any(dir, ".git") &&
-	    !holds_any(dir, "HEAD") && !holds_any(dir, CONFIG_NAME) && stat(dir, &sd) == 0 &&
-	    stat(parent, &sp) == 0 && sd.st_dev == sp.st_dev)
-		err = sl_config_project_root_memo(parent, memo, out);
+	if (dir[0] == '/' && strcmp(parent, dir) != 0 && !holds_any(seen, dir, ".git") &&
+	    !holds_any(seen, dir, "HEAD") && !holds_any(seen, dir, CONFIG_NAME) &&
+	    device_of(seen, dir, &dd) && device_of(seen, parent, &dp) && dd == dp)
+		err = sl_config_project_root_memo(parent, memo, seen, out);
 	else
 		err = sl_config_project_root(dir, out);
 	free(parent);

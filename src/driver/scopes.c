@@ -29,7 +29,7 @@ struct sl_scopes {
 	sl_strmap dirs;              /* real directories met (keys owned) -> their scope's index */
 	char *last_dir;              /* the directory of the last path asked about, as named, and */
 	const sl_scope *last;        /* its scope: a walk asks directory by directory */
-	char *parent, *parent_real;  /* the last directory's parent, as named and real */
+	sl_strmap reals;             /* directories as named (keys owned) -> their real paths */
 	const sl_walk_seen *seen;    /* what the run's walks listed (NULL: ask the kernel) */
 };
 
@@ -382,8 +382,11 @@ void sl_scopes_free(sl_scopes *s)
 		free((char *)s->dirs.v[i].key);
 	sl_strmap_free(&s->dirs);
 	free(s->last_dir);
-	free(s->parent);
-	free(s->parent_real);
+	for (size_t i = 0; i < s->reals.cap; i++) {
+		free((char *)s->reals.v[i].key);
+		free(s->reals.v[i].val);
+	}
+	sl_strmap_free(&s->reals);
 	for (size_t i = 0; i < s->opts.n_select + s->opts.n_ignore + s->opts.n_plugins; i++)
 		free(s->sel[i]);
 	free(s->sel);
@@ -534,10 +537,17 @@ static long scope_of_dir(sl_scopes *s, const char *dir)
 	return k;
 }
 
-/* realpath(named) for a directory: a sibling of the last one asked about costs one lstat
-** instead of a readlink per component (a walk asks directory by directory). */
+/* realpath(named) for a directory, memoised (reals): a directory that is not a link (its
+** parent's listing says so, else lstat) is its parent's real path and its name, so only the
+** first directory of each chain named costs realpath's readlink per component; each of the
+** others costs nothing when a walk listed its parent, else one lstat. NULL when named does not
+** resolve or out of memory. */
 static char *real_dir(sl_scopes *s, const char *named)
 {
+	size_t nl = strlen(named);
+	const sl_strmap_slot *m = sl_strmap_get(&s->reals, named, nl);
+	if (m)
+		return sl_xstrdup(m->val);
 	const char *slash = strrchr(named, '/');
 	const char *base = slash ? slash + 1 : named;
 	bool plain = slash && slash > named && *base && strcmp(base, ".") && strcmp(base, "..");
@@ -545,25 +555,26 @@ static char *real_dir(sl_scopes *s, const char *named)
 	struct stat st;   /* a directory, not a link: as its parent's walk listed it, or lstat */
 	bool dir = plain && (sl_walk_seen_at(s->seen, named, pl, base) == SL_SEEN_DIR ||
 			     (lstat(named, &st) == 0 && S_ISDIR(st.st_mode)));
-	if (dir && s->parent && strlen(s->parent) == pl && strncmp(s->parent, named, pl) == 0)
-		return sl_path_join(s->parent_real, base);
-	char *real = realpath(named, NULL);
-	const char *rs = real ? strrchr(real, '/') : NULL;
-	if (dir && rs) {   /* its parent's real path is real's dirname */
+	char *real = NULL;
+	if (dir) {
 		char *p = sl_xstrndup(named, pl);
-		char *pr = sl_xstrndup(real, rs == real ? 1 : (size_t)(rs - real));
-		if (p && pr) {
-			free(s->parent);
-			free(s->parent_real);
-			s->parent = p;
-			s->parent_real = pr;
-		} else {
-			free(p);
-			free(pr);
-		}
+		char *pr = p ? real_dir(s, p) : NULL;
+		real = pr ? sl_path_join(pr, base) : NULL;
+		free(p);
+		free(pr);
 	}
+	if (!real)
+		real = realpath(named, NULL);
+	bool found;
+	char *kept = real ? sl_xstrdup(real) : NULL;
+	sl_strmap_slot *slot = kept ? sl_strmap_put_copy(&s->reals, named, nl, &found) : NULL;
+	if (slot && !found)
+		slot->val = kept;
+	else
+		free(kept);   /* out of memory: asked again next time */
 	return real;
 }
+
 
 const sl_scope *sl_scopes_of(sl_scopes *s, const char *path)
 {

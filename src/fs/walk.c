@@ -4,6 +4,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pcre2.h>
 #include <stdint.h>
@@ -275,7 +276,9 @@ size_t sl_walk_globs_count(const sl_globs *g)
 	return g ? g->n : 0;
 }
 
-bool sl_walk_globs_match(const sl_globs *g, const char *path)
+/* sl_walk_globs_match, with real_dir the real path of path's directory when the caller knows it
+** (a walk that reached it through no symlink; NULL: realpath asked). */
+static bool globs_match_in(const sl_globs *g, const char *path, const char *real_dir)
 {
 	if (!g || !g->n)
 		return false;
@@ -289,9 +292,9 @@ bool sl_walk_globs_match(const sl_globs *g, const char *path)
 	const char *name = slash ? slash + 1 : dup;
 	if (slash)
 		*slash = '\0';
-	char *dir = realpath(slash ? (dup[0] ? dup : "/") : ".", NULL);
-	if (dir) {
-		snprintf(buf, sizeof buf, "%s/%s", dir, name);
+	char *dir = real_dir ? NULL : realpath(slash ? (dup[0] ? dup : "/") : ".", NULL);
+	if (real_dir || dir) {
+		snprintf(buf, sizeof buf, "%s/%s", real_dir ? real_dir : dir, name);
 		size_t bl = strlen(g->base);
 		if (strncmp(buf, g->base, bl) == 0 && buf[bl] == '/')
 			rel = buf + bl + 1;
@@ -316,6 +319,11 @@ bool sl_walk_globs_match(const sl_globs *g, const char *path)
 	pcre2_match_data_free(md);
 	free(dup);
 	return hit;
+}
+
+bool sl_walk_globs_match(const sl_globs *g, const char *path)
+{
+	return globs_match_in(g, path, NULL);
 }
 
 sl_err sl_walk_globs_drain(const sl_globs *g, sl_err (*fn)(const char *path, const char *msg,
@@ -360,6 +368,7 @@ void sl_walk_globs_free(sl_globs *g)
 struct listing {
 	char **names;
 	size_t n;
+	dev_t dev;                  /* the device stat gave the directory when the walk listed it */
 	bool alias;                 /* the real path's entry: names belong to the named one */
 	char dir[];                 /* as the walk named it, or its real path: the map's key */
 };
@@ -394,9 +403,10 @@ void sl_walk_seen_free(sl_walk_seen *s)
 	free(s);
 }
 
-/* Keeps dir's listing (names, n: taken; alias: owned by another entry); false when out of
-** memory or dir was listed before (then the caller keeps names). */
-static bool seen_put(sl_walk_seen *s, const char *dir, char **names, size_t n, bool alias)
+/* Keeps dir's listing (names, n: taken; alias: owned by another entry; dev: its device); false
+** when out of memory or dir was listed before (then the caller keeps names). */
+static bool seen_put(sl_walk_seen *s, const char *dir, char **names, size_t n, dev_t dev,
+		     bool alias)
 {
 	size_t len = strlen(dir);
 	struct listing *l = sl_xmalloc(sizeof *l + len + 1);
@@ -409,6 +419,7 @@ static bool seen_put(sl_walk_seen *s, const char *dir, char **names, size_t n, b
 	}
 	l->names = names;
 	l->n = n;
+	l->dev = dev;
 	l->alias = alias;
 	slot->val = l;
 	return true;
@@ -435,6 +446,14 @@ sl_walk_seen_kind sl_walk_seen_at(const sl_walk_seen *s, const char *dir, size_t
 	return type == DT_REG ? SL_SEEN_FILE : type == DT_DIR ? SL_SEEN_DIR : SL_SEEN_OTHER;
 }
 
+bool sl_walk_seen_dev(const sl_walk_seen *s, const char *dir, size_t dlen, dev_t *dev)
+{
+	const sl_strmap_slot *slot = s ? sl_strmap_get(&s->dirs, dir, dlen) : NULL;
+	if (slot)
+		*dev = ((const struct listing *)slot->val)->dev;
+	return slot != NULL;
+}
+
 /* A walk's state: the directories visited (symlink loops), and what else it skips. */
 struct visited {
 	dev_t *dev;
@@ -442,6 +461,7 @@ struct visited {
 	size_t n, cap;
 	const sl_walk_skip *skip;   /* NULL: nothing else */
 	sl_walk_seen *seen;         /* where it records what it lists; NULL: nowhere */
+	char *buf;                  /* list_fd's buffer, allocated on first use */
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -466,65 +486,125 @@ static bool stays_inside(const char *path, const char *root)
 	return in;
 }
 
+/* Keeps the entry name of type type in *names (each name stored after its d_type byte, so
+** sorting the names sorts the types along), but "." and "..", and a hidden name unless hidden;
+** SL_ENOMEM. */
+static sl_err keep_name(char ***names, size_t *n, size_t *cap, const char *name,
+			unsigned char type, bool hidden)
+{
+	if (name[0] == '.' && (!hidden || !name[1] || (name[1] == '.' && !name[2])))
+		return SL_OK;   /* "." and "..", and hidden names when nothing records them */
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		char **nn = sl_xrealloc(*names, ncap * sizeof *nn);
+		if (!nn)
+			return SL_ENOMEM;
+		*names = nn;
+		*cap = ncap;
+	}
+	size_t len = strlen(name);
+	char *e = sl_xmalloc(len + 2);
+	if (!e)
+		return SL_ENOMEM;
+	e[0] = (char)type;
+	memcpy(e + 1, name, len + 1);
+	(*names)[(*n)++] = e + 1;
+	return SL_OK;
+}
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 30)
+#define HAVE_GETDENTS64 1
+enum { LIST_BUF = 32768 };   /* glibc's opendir buffer: as many getdents64 calls as readdir */
+#endif
+
+/* The entries of the directory open at fd (closed here) kept in *names (n of them: keep_name);
+** SL_ENOMEM. A read error ends the listing, as it ends readdir's. With glibc the kernel's
+** records are read straight into v's buffer (getdents64): no fstat of fdopendir's, and the walk
+** has fstat'ed fd itself. */
+static sl_err list_fd(int fd, bool hidden, struct visited *v, char ***names, size_t *n)
+{
+	size_t cap = 0;
+	sl_err err = SL_OK;
+#ifdef HAVE_GETDENTS64
+	if (!v->buf && !(v->buf = sl_xmalloc(LIST_BUF))) {
+		close(fd);
+		return SL_ENOMEM;
+	}
+	ssize_t got;
+	while (!err && (got = getdents64(fd, v->buf, LIST_BUF)) > 0)
+		for (ssize_t off = 0; off < got && !err;) {
+			const struct dirent64 *de = (const struct dirent64 *)(void *)(v->buf + off);
+			off += de->d_reclen;
+			err = keep_name(names, n, &cap, de->d_name, de->d_type, hidden);
+		}
+	close(fd);
+#else
+	(void)v;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return SL_ENOMEM;   /* fd is an open directory: only memory is missing */
+	}
+	for (const struct dirent *de; !err && (de = readdir(d));)
+		err = keep_name(names, n, &cap, de->d_name, de->d_type, hidden);
+	closedir(d);
+#endif
+	return err;
+}
+
+/* Notes directory st in v's visited set; false when it was visited before (a symlink loop, or
+** a directory reached twice) or out of memory (*err). */
+static bool visit(struct visited *v, const struct stat *st, sl_err *err)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->dev[i] == st->st_dev && v->ino[i] == st->st_ino)
+			return false;
+	if (v->n == v->cap) {
+		size_t ncap = v->cap ? v->cap * 2 : 32;
+		dev_t *nd = sl_xrealloc(v->dev, ncap * sizeof *nd);
+		if (!nd)
+			return *err = SL_ENOMEM, false;
+		v->dev = nd;
+		ino_t *ni = sl_xrealloc(v->ino, ncap * sizeof *ni);
+		if (!ni)
+			return *err = SL_ENOMEM, false;
+		v->ino = ni;
+		v->cap = ncap;
+	}
+	v->dev[v->n] = st->st_dev;
+	v->ino[v->n] = st->st_ino;
+	v->n++;
+	return true;
+}
+
 /* Walks dir, whose real path is real (NULL: not known without asking, below a symlink). */
 static sl_err walk_dir(const char *dir, const char *real, const char *root, const sl_globs *g,
 		       struct visited *v,
 		       sl_err (*fn)(const char *, void *),
 		       sl_err (*err_fn)(const char *, int, void *), void *payload)
 {
+	/* the directory opened, then asked what it is (the loop check's device and inode): one
+	** fstat, where a stat and opendir's own fstat were two */
 	struct stat st;
-	if (stat(dir, &st) != 0)
-		return err_fn(dir, errno, payload);
-	for (size_t i = 0; i < v->n; i++)
-		if (v->dev[i] == st.st_dev && v->ino[i] == st.st_ino)
-			return SL_OK;   /* a loop, or a directory reached twice */
-	if (v->n == v->cap) {
-		size_t ncap = v->cap ? v->cap * 2 : 32;
-		dev_t *nd = sl_xrealloc(v->dev, ncap * sizeof *nd);
-		if (!nd)
-			return SL_ENOMEM;
-		v->dev = nd;
-		ino_t *ni = sl_xrealloc(v->ino, ncap * sizeof *ni);
-		if (!ni)
-			return SL_ENOMEM;
-		v->ino = ni;
-		v->cap = ncap;
-	}
-	v->dev[v->n] = st.st_dev;
-	v->ino[v->n] = st.st_ino;
-	v->n++;
-	DIR *d = opendir(dir);
-	if (!d)
-		return err_fn(dir, errno, payload);
-	/* each name is stored after its d_type byte, so sorting the names sorts the types along */
-	char **names = NULL;
-	size_t n = 0, cap = 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
 	sl_err err = SL_OK;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' && (!v->seen || !de->d_name[1] ||
-					     (de->d_name[1] == '.' && !de->d_name[2])))
-			continue;   /* "." and "..", and hidden names when nothing records them */
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			char **nn = sl_xrealloc(names, cap * sizeof *nn);
-			if (!nn) {
-				err = SL_ENOMEM;
-				break;
-			}
-			names = nn;
-		}
-		size_t len = strlen(de->d_name);
-		char *e = sl_xmalloc(len + 2);
-		if (!e) {
-			err = SL_ENOMEM;
-			break;
-		}
-		e[0] = (char)de->d_type;
-		memcpy(e + 1, de->d_name, len + 1);
-		names[n++] = e + 1;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		/* as stat then opendir answered: stat's error, a directory visited before, else the
+		** open's error */
+		int open_errno = errno;
+		if (fd >= 0)
+			close(fd);
+		if (stat(dir, &st) != 0)
+			return err_fn(dir, errno, payload);
+		return !visit(v, &st, &err) ? err : err_fn(dir, open_errno, payload);
 	}
-	closedir(d);
+	if (!visit(v, &st, &err)) {
+		close(fd);
+		return err;   /* a loop, or a directory reached twice */
+	}
+	char **names = NULL;
+	size_t n = 0;
+	err = list_fd(fd, v->seen != NULL, v, &names, &n);
 	if (!err && n)   /* qsort(NULL, 0) is undefined: an empty directory */
 		qsort(names, n, sizeof *names, cmp_str);
 	/* a Helm chart's templates are Go templates, not YAML: never walked (helm.c maps their
@@ -533,9 +613,9 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 	for (size_t i = 0; i < n && !chart; i++)
 		chart = strcmp(names[i], "Chart.yaml") == 0;
 	/* recorded under its name and its real path (what the plan and config discovery ask) */
-	bool kept = !err && v->seen && seen_put(v->seen, dir, names, n, false);
+	bool kept = !err && v->seen && seen_put(v->seen, dir, names, n, st.st_dev, false);
 	if (kept && real && strcmp(real, dir) != 0)
-		seen_put(v->seen, real, names, n, true);   /* out of memory: asked by name only */
+		seen_put(v->seen, real, names, n, st.st_dev, true);   /* out of memory: asked by name only */
 	for (size_t i = 0; i < n && !err; i++) {
 		if (names[i][0] == '.' || (chart && strcmp(names[i], "templates") == 0))
 			continue;   /* hidden files and directories */
@@ -552,10 +632,10 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 			/* git ignores it */
 		} else if (type == DT_REG) {
 			/* readdir said what it is: no stat needed (most entries) */
-			if (is_yaml_name(names[i]) && !sl_walk_globs_match(g, path))
+			if (is_yaml_name(names[i]) && !globs_match_in(g, path, real))
 				err = fn(path, payload);
 		} else if (type == DT_DIR) {
-			if (!sl_walk_globs_match(g, path)) {
+			if (!globs_match_in(g, path, real)) {
 				/* a directory, not a link: its real path is real's and its name */
 				char *sub = real ? sl_path_join(real, names[i]) : NULL;
 				if (real && !sub) {
@@ -568,7 +648,7 @@ static sl_err walk_dir(const char *dir, const char *real, const char *root, cons
 			}
 		} else if (type != DT_UNKNOWN && type != DT_LNK) {
 			/* fifos, sockets, devices: never linted */
-		} else if (!sl_walk_globs_match(g, path)) {
+		} else if (!globs_match_in(g, path, real)) {
 			struct stat s2;
 			if (stat(path, &s2) != 0) {
 				if (lstat(path, &s2) != 0 || !S_ISLNK(s2.st_mode))
@@ -620,6 +700,7 @@ sl_err sl_walk_recording(const char *dir, const char *root, const sl_globs *g,
 	sl_err err = walk_dir(dir, seen ? root : NULL, root, g, &v, fn, err_fn, payload);
 	free(v.dev);
 	free(v.ino);
+	free(v.buf);
 	return err;
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include "schedlint/error.h"
 
 typedef struct sl_globs sl_globs;
@@ -78,6 +79,9 @@ void sl_walk_seen_free(sl_walk_seen *s);
 /* What the walks saw at name in the directory [dir, dir + dlen) (NULL s: SL_SEEN_UNLISTED). */
 sl_walk_seen_kind sl_walk_seen_at(const sl_walk_seen *s, const char *dir, size_t dlen,
 				  const char *name);
+/* True when a walk listed the directory [dir, dir + dlen): *dev is the device stat gave it then
+** (what a walk up compares to stop at a file system's boundary). */
+bool sl_walk_seen_dev(const sl_walk_seen *s, const char *dir, size_t dlen, dev_t *dev);
 /* sl_walk_skipping, recording each directory it lists in seen (NULL: none), under its name and,
 ** when no symlink leads to it from dir, its real path (root is dir's real path). */
 sl_err sl_walk_recording(const char *dir, const char *root, const sl_globs *g,

@@ -1154,7 +1154,7 @@ Test(project_root, memo_answers_as_the_walk)
 			snprintf(d, sizeof d, "%s/%s", t.root, dirs[order ? n - 1 - k : k]);
 			char *want = NULL, *got = NULL;
 			sl_err rw = sl_config_project_root(d, &want);
-			sl_err rg = sl_config_project_root_memo(d, &memo, &got);
+			sl_err rg = sl_config_project_root_memo(d, &memo, NULL, &got);
 			cr_expect_eq(rg, rw, "%s: %d, the walk %d", d, rg, rw);
 			cr_expect((!want && !got) || (want && got && strcmp(want, got) == 0),
 				  "%s: %s, the walk %s", d, got ? got : "(none)", want ? want : "(none)");

@@ -437,7 +437,10 @@ static char *kustomization_in_(sl_kustomize *k, const char *dir)
 	if (memo_get(&k->kusts, dir, len, &r))
 		return dup_or_null(r, &oom);
 	char *found = NULL;
-	for (size_t i = 0; !found && i < 3; i++) {
+	/* a file or nothing where a walk listed dir's parent holds no kustomization (stat would
+	** fail with ENOTDIR or ENOENT) */
+	sl_walk_seen_kind d = seen_at(k, dir);
+	for (size_t i = 0; !found && i < 3 && d != SL_SEEN_FILE && d != SL_SEEN_ABSENT; i++) {
 		char *p = sl_kustomize__join(dir, names[i]);
 		struct stat st;
 		sl_walk_seen_kind w = p ? seen_at(k, p) : SL_SEEN_ABSENT;   /* else stat */

@@ -586,7 +586,8 @@ sl_err sl_kustomize_plan_seen(const char *const *kpaths, size_t n, unsigned jobs
 		b->k = k;
 		/* the repository no input of the build may leave */
 		char *real = dir ? sl_kustomize__real_of(k, dir) : NULL;
-		if (real && sl_config_project_root_memo(real, &k->projects, &b->project) == SL_ENOMEM) {
+		if (real && sl_config_project_root_memo(real, &k->projects, k->seen, &b->project) ==
+			    SL_ENOMEM) {
 			free(real);
 			free(dir);
 			goto oom;
