@@ -141,12 +141,21 @@ static sl_err add_walked(const char *path, void *payload)
 	sl_run *run = payload;
 	if (run->adding_context && !in_project(run, path))
 		return SL_OK;
+	/* a project above the working directory: its files below it named from there ("x.yaml",
+	** not "../here/x.yaml"), as an input is */
+	char *named = run->context_cwd ? sl_path_reenter(path, run->context_cwd) : NULL;
+	if (run->context_cwd && !named)
+		return SL_ENOMEM;
+	if (named)
+		path = named;
+	sl_err err = SL_OK;
 	const sl_scope *sc = sl_scopes_of(run->passes.eng.scopes, path);
 	if (!sc)
-		return SL_ENOMEM;
-	if (sc != sl_scopes_run(run->passes.eng.scopes) && sl_run_excluded(run, path))
-		return SL_OK;
-	return add_file(path, run);
+		err = SL_ENOMEM;
+	else if (sc == sl_scopes_run(run->passes.eng.scopes) || !sl_run_excluded(run, path))
+		err = add_file(path, run);
+	free(named);
+	return err;
 }
 
 /* Records real (taken) as where an input is, once. */
@@ -423,11 +432,16 @@ static sl_err add_context(sl_run *run, const char *named)
 	if ((err = project_globs(run, named)))
 		return err;
 	const sl_globs *g = sl_scopes_run(run->passes.eng.scopes)->globs;
+	bool above = strcmp(named, "..") == 0 || strncmp(named, "../", 3) == 0;
+	if (above && !(run->context_cwd = realpath(".", NULL)) && errno == ENOMEM)
+		return SL_ENOMEM;
 	run->adding_context = true;
 	sl_walk_skip skip;
 	err = sl_walk_recording(named, run->roots[run->n_roots - 1], g, walk_skip(run, named, &skip),
 				run->seen, add_walked, ignore_error, run);
 	run->adding_context = false;
+	free(run->context_cwd);
+	run->context_cwd = NULL;
 	sl_err derr = sl_walk_globs_drain(g, ignore_glob_failure, run);
 	return err ? err : derr;
 }

@@ -19,6 +19,7 @@ struct sl_run {
 	size_t *shown;               /* the files a caller sees (not the project's context files): */
 	size_t n_shown;              /* their places in the engine's list, once linted */
 	bool adding_context;         /* files added now are the project's, for facts only */
+	char *context_cwd;           /* then, for a project above it, the working directory */
 	char **walked;               /* the real paths of the directories given as inputs */
 	size_t n_walked;
 	size_t n_named;              /* inputs that are files, stdin or buffers (not directories) */

@@ -719,6 +719,20 @@ char *sl_walk_relative(const char *real)
 		free(cwd);
 		return sl_xstrdup(".");
 	}
+	size_t rn = strlen(real);
+	if (rn > 1 && strncmp(cwd, real, rn) == 0 && cwd[rn] == '/') {
+		/* a directory cwd is under: "..", "../.." */
+		size_t ups = 0;
+		for (size_t i = rn; cwd[i]; i++)
+			ups += cwd[i] == '/';
+		char *out = sl_xmalloc(ups * 3);   /* ups - 1 times "../", then "..", NUL */
+		for (size_t i = 0; out && i < ups; i++)
+			memcpy(out + 3 * i, "../", 3);
+		if (out)
+			out[ups * 3 - 1] = '\0';
+		free(cwd);
+		return out;
+	}
 	if (strncmp(real, cwd, n) == 0 && real[n] == '/')
 		common = n;   /* real is under cwd */
 	char *out = NULL;

@@ -90,7 +90,8 @@ sl_err sl_walk_recording(const char *dir, const char *root, const sl_globs *g,
 			 sl_err (*err_fn)(const char *, int, void *), void *payload);
 
 /* The real path real as the working directory names it: relative when it is under it
-** ("sub/a.yaml") or in a directory above it ("../.schedlint.yaml"), else real itself. How a
+** ("sub/a.yaml"), in a directory above it ("../.schedlint.yaml") or one of those directories
+** (".."), else real itself. How a
 ** config or the project's root is named, as the linted files are. malloc'd; NULL when out of
 ** memory. */
 char *sl_walk_relative(const char *real);

@@ -69,3 +69,43 @@ char *sl_path_find_upward(const char *start, bool (*visit)(void *ctx, const char
 	free(dir);
 	return NULL;
 }
+
+char *sl_path_reenter(const char *path, const char *cwd)
+{
+	size_t ups = 0;
+	const char *rest = path;
+	while (strncmp(rest, "../", 3) == 0 || strcmp(rest, "..") == 0) {
+		ups++;
+		rest += rest[2] ? 3 : 2;
+	}
+	/* the last ups segments of cwd, the directories the climb left */
+	const char *left = cwd + strlen(cwd);
+	for (size_t i = 0; i < ups && left > cwd; i++)
+		while (--left > cwd && *left != '/')
+			;
+	if (!ups || *left != '/')
+		return sl_xstrdup(path);   /* no climb, or one above / */
+	/* as long as rest goes back down the way the climb came up */
+	size_t back = 0;
+	for (const char *seg = left + 1; back < ups && *rest; back++) {
+		size_t n = strcspn(seg, "/"), r = strcspn(rest, "/");
+		if (n != r || memcmp(seg, rest, n) != 0)
+			break;
+		seg += n + (seg[n] == '/');
+		rest += r + (rest[r] == '/');
+	}
+	ups -= back;
+	size_t len = ups * 3 + strlen(rest) + 2;
+	char *out = sl_xmalloc(len), *w = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < ups; i++, w += 3)
+		memcpy(w, "../", 3);
+	if (*rest)
+		strcpy(w, rest);
+	else if (ups)
+		w[-1] = '\0';   /* "../.." */
+	else
+		strcpy(w, ".");
+	return out;
+}

@@ -35,4 +35,10 @@ typedef bool (*sl_path_holds_fn)(void *ctx, const char *dir, const char *name, b
 char *sl_path_find_upward(const char *start, bool (*visit)(void *ctx, const char *dir),
 			  sl_path_holds_fn holds, void *ctx, bool *oom);
 
+/* path, a relative one a walk from an ancestor of the working directory names ("../../a/b"),
+** with the climb that comes back down into the working directory taken out (cwd: its real
+** path): from /r/place, "../place/x" is "x", "../place" ".", "../other/x" stays as it is, and
+** so does a path that does not climb. malloc'd; NULL when out of memory. */
+char *sl_path_reenter(const char *path, const char *cwd);
+
 #endif

@@ -921,3 +921,61 @@ Test(api, file_info_says_what_a_build_uses)
 	}
 	rmdir(dir);
 }
+
+/* A project whose root is above the working directory names its files below it from there, as
+** an input is named: a cross-file fix in the working directory's config-features.yaml edits
+** "config-features.yaml", not "../place/config-features.yaml" (nor "../../proj/place/..."). */
+Test(api, a_project_above_names_its_files_here_from_here)
+{
+	static const char KSVC[] = "apiVersion: serving.knative.dev/v1\nkind: Service\n"
+				   "metadata:\n  name: ocr\nspec:\n  template:\n    spec:\n"
+				   "      nodeSelector:\n        pool: cpu\n"
+				   "      containers:\n        - image: ocr\n";
+	static const char FLAGS[] = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n"
+				    "  name: config-features\n  namespace: knative-serving\ndata:\n"
+				    "  kubernetes.podspec-nodeselector: \"Disabled\"\n";
+	char dir[256], sub[300], p[400];
+	sl_test_scratch(dir, sizeof dir, "api");
+	snprintf(sub, sizeof sub, "%s/place", dir);
+	cr_assert_eq(mkdir(sub, 0700), 0);
+	const char *names[3] = {".schedlint.yaml", "place/service.yaml", "place/config-features.yaml"};
+	const char *texts[3] = {"{}\n", KSVC, FLAGS};
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		FILE *f = fopen(p, "w");
+		cr_assert_not_null(f);
+		fputs(texts[i], f);
+		fclose(f);
+	}
+	char here[4096];
+	cr_assert_not_null(getcwd(here, sizeof here));
+	cr_assert_eq(chdir(sub), 0);
+	sl_config *cfg;
+	cr_assert_eq(sl_config_new_default(&cfg), SL_OK);
+	sl_run_options o = SL_RUN_OPTIONS_INIT;
+	o.jobs = 1;
+	sl_run *run = NULL;
+	cr_assert_eq(sl_run_new(cfg, &o, &run, NULL), SL_OK);
+	cr_assert_eq(sl_run_add_path(run, "service.yaml"), SL_OK);
+	cr_assert_eq(sl_run_add_project(run, NULL), SL_OK);
+	cr_assert_eq(sl_run_lint(run), SL_OK);
+	size_t edits = 0;
+	for (size_t i = 0; i < sl_run_finding_count(run); i++) {
+		const sl_fix *fx = sl_run_finding(run, i)->fix;
+		for (size_t e = 0; fx && e < fx->n_edits; e++)
+			if (strstr(fx->edits[e].path, "config-features")) {
+				cr_expect_str_eq(fx->edits[e].path, "config-features.yaml");
+				edits++;
+			}
+	}
+	cr_expect_gt(edits, 0, "a fix edits the flags' ConfigMap");
+	sl_run_free(run);
+	sl_config_free(cfg);
+	cr_assert_eq(chdir(here), 0);
+	for (int i = 2; i >= 0; i--) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(sub);
+	rmdir(dir);
+}

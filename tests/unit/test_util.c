@@ -316,6 +316,28 @@ Test(path, join)
 	}
 }
 
+Test(path, reenter)
+{
+	static const char *const cases[][3] = {
+		{"../place/x.yaml", "/r/place", "x.yaml"},
+		{"../place", "/r/place", "."},
+		{"..", "/r/place", ".."},
+		{"../other/x.yaml", "/r/place", "../other/x.yaml"},
+		{"../../r/place/sub/x", "/r/place", "sub/x"},
+		{"../../r/other/x", "/r/place", "../other/x"},
+		{"../../s/place/x", "/r/place", "../../s/place/x"},
+		{"../placed/x", "/r/place", "../placed/x"},
+		{"../../../x", "/r/place", "../../../x"},   /* above /: kept as it is */
+		{"sub/x", "/r/place", "sub/x"}, {"x", "/", "x"}, {"../r/x", "/r", "x"},
+		{"../x", "/r", "../x"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char *r = sl_path_reenter(cases[i][0], cases[i][1]);
+		cr_expect_str_eq(r, cases[i][2], "\"%s\" from %s", cases[i][0], cases[i][1]);
+		free(r);
+	}
+}
+
 Test(path, holds)
 {
 	cr_expect(sl_path_holds("/", "tmp", true));
