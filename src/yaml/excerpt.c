@@ -15,7 +15,28 @@ struct sl_excerpt {
 	sl_source *text;
 	struct run *runs;   /* ascending; the last one, empty, is the ends of both */
 	size_t n_runs, cap_runs;
+	bool first;         /* the text's first document, before any "---", is left out */
 };
+
+/* True when t[0..n), the start of a text, holds more than a byte order mark, spaces, line
+** breaks and comments: a document (libyaml starts one at any other token, and at a tab that
+** starts a line's text: no token may start with one, the document is broken). */
+static bool holds_content(const char *t, size_t n)
+{
+	size_t bom = n >= 3 && memcmp(t, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	for (size_t i = bom; i < n;) {
+		while (i < n && t[i] == ' ')
+			i++;
+		if (i < n && t[i] != '#' && t[i] != '\n' && t[i] != '\r')
+			return true;
+		const char *nl = memchr(t + i, '\n', n - i);
+		const char *cr = memchr(t + i, '\r', n - i);
+		if (!nl || (cr && cr < nl))
+			nl = cr;
+		i = nl ? (size_t)(nl - t) + 1 : n;
+	}
+	return false;
+}
 
 /* Appends t[a..b) to the excerpt's bytes w (at *len), a new run unless it continues the last. */
 static int keep(sl_excerpt *x, char *w, size_t *len, const char *t, size_t a, size_t b)
@@ -52,6 +73,7 @@ sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *
 	char *w = sl_xmalloc(n + 1);
 	if (!x || !w)
 		goto oom;
+	x->first = n_drops && drop[0] == 0 && holds_content(t, drop[1]);
 	size_t len = 0, at = 0;
 	bool cr = memchr(t, '\r', n) != NULL;   /* else the breaks are found with memchr */
 	for (size_t i = 0; i < n_drops; i++) {
@@ -172,8 +194,10 @@ void sl_excerpt_shift(const sl_excerpt *x, sl_tree *t, const sl_source *src)
 		d->start = moved(x, d->start);
 		d->end = moved(x, d->end);
 		d->src = src;
+		d->index += x->first;
 		shift_node(&s, d->root);
 	}
+	t->n_indices += x->first;
 }
 
 void sl_excerpt_free(sl_excerpt *x)
