@@ -391,10 +391,24 @@ static bool marker_line(const char *t, size_t i, size_t n, const char *m)
 
 static size_t next_line(const char *t, size_t i, size_t n);
 
+/* True when t[a..b) may open a scalar or a collection that goes on over the lines after it (a
+** quoted or block scalar, a flow collection; a '"' in a comment counts too): a line at the left
+** margin after it may be that node's text, not a key of the document's root. */
+static bool may_open(const char *t, size_t a, size_t b)
+{
+	for (size_t i = a; i < b; i++)
+		if (t[i] == '"' || t[i] == '\'' || t[i] == '{' || t[i] == '[' || t[i] == '|' ||
+		    t[i] == '>')
+			return true;
+	return false;
+}
+
 /* The kinds document t[a..b) may hold objects of: the kind its one "kind:" line at the left
 ** margin names (a key of its root mapping) when that is a plain word, not a wrapper's (a List,
-** a Template: their items are objects too); else every kind its text names. A CRD names the
-** kind it defines in its schema, indented: read for none. */
+** a Template: their items are objects too), and nothing before that line (the rest of the "---"
+** line included) may have opened a node the line could belong to (may_open: a flow-style
+** document, a quoted key, a multi-line quoted scalar, a root block scalar); else every kind its
+** text names. A CRD names the kind it defines in its schema, indented: read for none. */
 static uint64_t doc_kinds(const char *t, size_t a, size_t b)
 {
 	size_t at = b;
@@ -406,7 +420,7 @@ static uint64_t doc_kinds(const char *t, size_t a, size_t b)
 			at = i + 5;
 		}
 	}
-	if (at == b)
+	if (at == b || may_open(t, a, at - 5))
 		return sl_kinds_named_in(t + a, b - a);
 	while (at < b && (t[at] == ' ' || t[at] == '\t'))
 		at++;

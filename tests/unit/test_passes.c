@@ -323,6 +323,25 @@ Test(passes, a_document_is_read_for_its_own_kind)
 	snprintf(text, sizeof text, "%s---\n%s", CRD, PRIORITY_CLASSES);
 	cr_expect_eq(context_parsed(ISVC, text), strlen(text) - ink(CRD),
 		     "a CRD was read for the kinds its schema names");
+	/* a "kind:" line at the left margin that is the text of a node opened before it (a flow
+	** document's quoted scalar, a quoted key's document's) is no root key: those are read for
+	** every kind they name, the PriorityClass each defines */
+	static const char FLOW[] =
+		"{apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: flow},\n"
+		"value: 5, description: 'not for\nkind: Job\nunits'}\n";
+	static const char QUOTED_KEY[] =
+		"apiVersion: scheduling.k8s.io/v1\n\"kind\": PriorityClass\nmetadata: {name: key}\n"
+		"value: 6\ndescription: \"not for\nkind: Job\nunits\"\n";
+	static const char ROOT_FLOW[] =   /* opened on the "---" line */
+		" {apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, value: 7, description: 'x\n"
+		"kind: Job\ny'}\n";
+	const char *opened[] = {FLOW, QUOTED_KEY, ROOT_FLOW};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(text, sizeof text, "%s---%s%s", PRIORITY_CLASSES, i == 2 ? "" : "\n",
+			 opened[i]);
+		cr_expect_eq(context_parsed(ISVC, text), strlen(text),
+			     "document %zu, a PriorityClass, was left out", i);
+	}
 	const char *kept[] = {LIST, TEMPLATE, TWICE, QUOTED};
 	for (size_t i = 0; i < 4; i++) {
 		snprintf(text, sizeof text, "%s---\n%s---\n%s", CRD, kept[i], PRIORITY_CLASSES);
