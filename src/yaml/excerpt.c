@@ -38,11 +38,21 @@ static bool holds_content(const char *t, size_t n)
 	return false;
 }
 
-/* Appends t[a..b) to the excerpt's bytes w (at *len), a new run unless it continues the last. */
-static int keep(sl_excerpt *x, char *w, size_t *len, const char *t, size_t a, size_t b)
+/* Appends t[a..b) to the excerpt's bytes *w (*len of them, room for *cap), a new run unless it
+** continues the last. */
+static int keep(sl_excerpt *x, char **w, size_t *cap, size_t *len, const char *t, size_t a,
+		size_t b)
 {
 	if (a == b)
 		return 0;
+	if (b - a >= *cap - *len) {   /* and its NUL */
+		size_t ncap = 2 * *cap > *len + (b - a) + 1 ? 2 * *cap : *len + (b - a) + 1;
+		char *nw = sl_xrealloc(*w, ncap);
+		if (!nw)
+			return -1;
+		*w = nw;
+		*cap = ncap;
+	}
 	struct run *last = x->n_runs ? &x->runs[x->n_runs - 1] : NULL;
 	if (!last || last->from + (*len - last->at) != a) {
 		if (x->n_runs == x->cap_runs) {
@@ -55,7 +65,7 @@ static int keep(sl_excerpt *x, char *w, size_t *len, const char *t, size_t a, si
 		}
 		x->runs[x->n_runs++] = (struct run){*len, a};
 	}
-	memcpy(w + *len, t + a, b - a);
+	memcpy(*w + *len, t + a, b - a);
 	*len += b - a;
 	return 0;
 }
@@ -70,7 +80,11 @@ sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *
 	if (!dropped)
 		return SL_OK;
 	sl_excerpt *x = sl_xcalloc(1, sizeof *x);
-	char *w = sl_xmalloc(n + 1);
+	/* room for the bytes kept, then more as the line breaks of those left out need it: not
+	** the text's size, a big block the allocator would keep for its heap once freed (a 20 MB
+	** file read for a few documents) */
+	size_t cap = n - dropped + 64;
+	char *w = sl_xmalloc(cap);
 	if (!x || !w)
 		goto oom;
 	x->first = n_drops && drop[0] == 0 && holds_content(t, drop[1]);
@@ -78,7 +92,7 @@ sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *
 	bool cr = memchr(t, '\r', n) != NULL;   /* else the breaks are found with memchr */
 	for (size_t i = 0; i < n_drops; i++) {
 		size_t a = drop[2 * i], b = drop[2 * i + 1];
-		if (keep(x, w, &len, t, at, a) < 0)
+		if (keep(x, &w, &cap, &len, t, at, a) < 0)
 			goto oom;
 		for (size_t j = a; j < b; j++) {   /* only its line breaks */
 			if (!cr) {
@@ -87,12 +101,12 @@ sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *
 					break;
 				j = (size_t)(nl - t);
 			}
-			if ((t[j] == '\n' || t[j] == '\r') && keep(x, w, &len, t, j, j + 1) < 0)
+			if ((t[j] == '\n' || t[j] == '\r') && keep(x, &w, &cap, &len, t, j, j + 1) < 0)
 				goto oom;
 		}
 		at = b;
 	}
-	if (keep(x, w, &len, t, at, n) < 0)
+	if (keep(x, &w, &cap, &len, t, at, n) < 0)
 		goto oom;
 	/* the ends of both: what is past the last run kept maps to the text's end */
 	if (x->n_runs == x->cap_runs) {

@@ -274,6 +274,18 @@ Test(excerpt, empty_documents_and_text_ending_in_one_left_out)
 	check("empty", "---\n---\nb: 2\n---\n", 6);
 }
 
+/* An excerpt far shorter than its text: its buffer grows with the line breaks kept (it starts
+** at the bytes kept, not at the text's size). */
+Test(excerpt, a_short_excerpt_of_a_long_text)
+{
+	char t[16384] = "a: 1\n---\n";
+	for (int i = 0; i < 1000; i++)
+		snprintf(t + strlen(t), sizeof t - strlen(t), "k%d: v\n", i);
+	strcat(t, "---\nb: [2,\n  3]\n");
+	check("long", t, 2);
+	check("long", t, 3);
+}
+
 Test(excerpt, nothing_left_out)
 {
 	sl_excerpt *x = (sl_excerpt *)1;
