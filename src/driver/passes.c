@@ -17,7 +17,8 @@
 **             else PARSE_LAST; CHECK_LAST when it keeps its whole tree: aliases); without
 **             room to keep its tree, only its documents read (a looked-up kind's, a serving
 **             unit's) are parsed now (an excerpt: leave_unread; again whole when the index
-**             must keep its tree)
+**             must keep its tree); a file of the run's own without room that names a serving
+**             kind is read for its looked-up kinds alone and goes on as PARSE (f->defines)
 **           - it names a serving kind: parsed in pass 2 (PARSE)
 **           - it names neither: parsed in pass 3 (PARSE_LAST)
 **           a context file (never checked) is parsed at most once (an excerpt judged a
@@ -27,11 +28,17 @@
 **           then the index is built (objects and digests)
 **   pass 2  parses each PARSE file, gathers its serving facts and checks it, copies its
 **           findings out and lets its tree go (DONE_COMPACT); a file whose rules compare it with
-**           every serving unit waits for pass 3 instead (PARSE_LAST)
+**           every serving unit waits for pass 3 instead (PARSE_LAST, or CHECK_KEPT with room),
+**           or, when it may be split (and always when f->defines: its templates' checks ask
+**           which units use them), is checked but for the checks that wait for every file's
+**           serving units (check_first: sl_engine_check_part), its findings settled as far as
+**           they can be and copied out (CHECK_REST)
 **           then the serving table is built from every file's facts
-**   pass 3  checks the files that waited (parsed again unless they kept their tree); a file
-**           pass 1 parsed keeps its tree for this check (CHECK_KEPT) while the trees so kept
-**           fit in SL_KEPT_BUDGET (engine.h), and lets it go once checked
+**   pass 3  checks the files that waited (parsed again unless they kept their tree; a
+**           CHECK_REST file: only the documents whose checks wait, an excerpt, for those
+**           checks, then its suppressions' rest); a file pass 1 parsed keeps its tree for this
+**           check (CHECK_KEPT) while the trees so kept fit in SL_KEPT_BUDGET (engine.h), and
+**           lets it go once checked
 **
 ** A whole run (fixes need every tree) parses every file in pass 1 (CHECK), builds the index
 ** and the serving table, and checks every file in pass 2 (DONE). */
@@ -72,6 +79,31 @@ static uint64_t waiting_kinds(const sl_engine *e)
 		}
 	}
 	return wait;
+}
+
+/* True when no rule that waits for every serving unit (waits_for_units) yields to another rule
+** or is yielded to: the yields settle() resolves then stay within each part of a split check
+** (check_first), so the parts settle apart. */
+static bool split_safe(void)
+{
+	for (size_t ri = 0; ri < sl_registry_n(); ri++) {
+		const struct sl_rule *r = sl_registry_at(ri)->rule;
+		for (size_t k = 0; r->yields_to && r->yields_to[k]; k++) {
+			int to = sl_registry_find(r->yields_to[k]);
+			if (r->waits_for_units ||
+			    (to >= 0 && sl_registry_at((size_t)to)->rule->waits_for_units))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* True when f's check may be split (sl_check_part) in a streaming run: a plain file of the
+** run's own (a build's or a rendered chart's findings move to their origins, which settle
+** there as a whole). */
+static bool may_split(const sl_engine *e, const sl_file *f)
+{
+	return e->split && !f->context && !f->build && !e->helm;
 }
 
 /* The project's context files are parsed for their serving units only for a rule that compares
@@ -143,6 +175,8 @@ sl_err sl_passes_lint(sl_passes *p)
 	count_inputs(p);
 	sl_err err;
 	e->waiting_kinds = e->deciding[2] = e->stream ? waiting_kinds(e) : 0;
+	/* a language server's run notes the index reads of each check: whole ones */
+	e->split = e->stream && !e->record_reads && split_safe();
 	/* streamed: the run's own files first, then the context files, knowing what they need */
 	e->has_context = false;
 	for (size_t i = 0; e->stream && i < e->n_files && !e->has_context; i++)
@@ -216,7 +250,8 @@ static int pass_of(sl_file_next n)
 	switch (n) {
 	case SL_NEXT_READ: return 1;
 	case SL_NEXT_CHECK: case SL_NEXT_PARSE: return 2;
-	case SL_NEXT_CHECK_LAST: case SL_NEXT_CHECK_KEPT: case SL_NEXT_PARSE_LAST: return 3;
+	case SL_NEXT_CHECK_LAST: case SL_NEXT_CHECK_KEPT: case SL_NEXT_PARSE_LAST:
+	case SL_NEXT_CHECK_REST: return 3;
 	default: return 0;
 	}
 }
@@ -224,7 +259,9 @@ static int pass_of(sl_file_next n)
 static sl_err parse_whole(sl_engine *e, sl_file *f);
 static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch);
 static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch);
+static sl_err check_first(sl_engine *e, sl_file *f);
 static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err);
+static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch);
 static sl_err parse_into(sl_engine *e, sl_file *f, sl_arena **scratch);
 static bool reserve(sl_engine *e, sl_file *f);
 static sl_err parse_own(sl_engine *e, sl_file *f);
@@ -249,6 +286,8 @@ static sl_err step(sl_engine *e, sl_file *f, sl_arena **scratch)
 		return parse_and_check(e, f, scratch);
 	case SL_NEXT_PARSE_LAST:
 		return check(e, f, true, parse_into(e, f, scratch));
+	case SL_NEXT_CHECK_REST:
+		return check_rest(e, f, scratch);
 	default:
 		return SL_OK;
 	}
@@ -352,10 +391,24 @@ static bool marker_line(const char *t, size_t i, size_t n, const char *m)
 
 static size_t next_line(const char *t, size_t i, size_t n);
 
+/* True when t[a..b) may open a scalar or a collection that goes on over the lines after it (a
+** quoted or block scalar, a flow collection; a '"' in a comment counts too): a line at the left
+** margin after it may be that node's text, not a key of the document's root. */
+static bool may_open(const char *t, size_t a, size_t b)
+{
+	for (size_t i = a; i < b; i++)
+		if (t[i] == '"' || t[i] == '\'' || t[i] == '{' || t[i] == '[' || t[i] == '|' ||
+		    t[i] == '>')
+			return true;
+	return false;
+}
+
 /* The kinds document t[a..b) may hold objects of: the kind its one "kind:" line at the left
 ** margin names (a key of its root mapping) when that is a plain word, not a wrapper's (a List,
-** a Template: their items are objects too); else every kind its text names. A CRD names the
-** kind it defines in its schema, indented: read for none. */
+** a Template: their items are objects too), and nothing before that line (the rest of the "---"
+** line included) may have opened a node the line could belong to (may_open: a flow-style
+** document, a quoted key, a multi-line quoted scalar, a root block scalar); else every kind its
+** text names. A CRD names the kind it defines in its schema, indented: read for none. */
 static uint64_t doc_kinds(const char *t, size_t a, size_t b)
 {
 	size_t at = b;
@@ -367,7 +420,7 @@ static uint64_t doc_kinds(const char *t, size_t a, size_t b)
 			at = i + 5;
 		}
 	}
-	if (at == b)
+	if (at == b || may_open(t, a, at - 5))
 		return sl_kinds_named_in(t + a, b - a);
 	while (at < b && (t[at] == ' ' || t[at] == '\t'))
 		at++;
@@ -386,11 +439,42 @@ static uint64_t doc_kinds(const char *t, size_t a, size_t b)
 	return k;
 }
 
-/* True when t[a..b), a document, is read: it may define a kind the index looks up (for a
-** context file, one the run's own files may look up) or, with facts, holds a serving kind. */
-static bool read_doc(const sl_engine *e, const sl_file *f, const char *t, size_t a, size_t b,
-		     bool facts)
+/* What a file checked in two parts keeps from pass 2 for pass 3 (CHECK_REST). */
+struct sl_rest {
+	size_t *docs;                /* where each document that holds a unit the rules wait on
+				        starts (its root's offset in the text), increasing */
+	size_t n_docs;
+	sl_suppress_held *held;      /* its directives, and what they silenced in pass 2 */
+	size_t recorded;             /* the findings pass 2 recorded (f->recorded) */
+	bool broken;                 /* pass 2's f->broken: the whole text's */
+};
+
+static void free_rest(struct sl_rest *r)
 {
+	if (r) {
+		free(r->docs);
+		sl_suppress_held_free(r->held);
+	}
+	free(r);
+}
+
+/* True when t[a..b), a document, is read: with rest, when it holds one of rest's documents;
+** else when it may define a kind the index looks up (for a context file, one the run's own
+** files may look up) or, with facts, holds a serving kind. */
+static bool read_doc(const sl_engine *e, const sl_file *f, const char *t, size_t a, size_t b,
+		     bool facts, const struct sl_rest *rest)
+{
+	if (rest) {
+		size_t lo = 0, hi = rest->n_docs;   /* the first document starting at a or after */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (rest->docs[mid] < a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < rest->n_docs && rest->docs[lo] < b;
+	}
 	uint64_t k = doc_kinds(t, a, b);
 	return sl_index_may_define(f->context ? read_for(e, k) : k, t + a, b - a) ||
 	       (facts && (k & e->deciding[1]));
@@ -435,7 +519,7 @@ static sl_err add_range(size_t **v, size_t *n, size_t a, size_t b)
 }
 
 /* f is read for what its documents that may define a looked-up kind hold (and, with facts, its
-** serving units), so the next parse reads an excerpt of its text without the others
+** serving units; with rest, only the documents of the units its rules wait on), so the next parse reads an excerpt of its text without the others
 ** (f->excerpt: yaml/excerpt.h): each left out but its line breaks, every "---" line's marker
 ** kept, so the documents read keep their lines and indices, the tree is moved onto f's text
 ** after the parse (the tree of the text with the others blanked), and libyaml never scans the
@@ -446,7 +530,8 @@ static sl_err add_range(size_t **v, size_t *n, size_t a, size_t b)
 ** emitted), and a file of the run's own that would leave out less than an eighth of its bytes
 ** (its tree is what a whole parse gives: moving it onto the text would cost more than what the
 ** parse leaves out). */
-static sl_err leave_unread(const sl_engine *e, sl_file *f, bool facts)
+static sl_err leave_unread(const sl_engine *e, sl_file *f, bool facts,
+			   const struct sl_rest *rest)
 {
 	const char *t = f->src->data;
 	size_t n = f->src->len;
@@ -461,7 +546,7 @@ static sl_err leave_unread(const sl_engine *e, sl_file *f, bool facts)
 	sl_err err = SL_OK;
 	for (size_t i = 0; !err && i <= n; i = i < n ? next_line(t, i, n) : n + 1) {
 		if (i == n || marker_line(t, i, n, "---")) {
-			if (!read_doc(e, f, t, doc, i, facts) && !near_marker(t, n, doc, i))
+			if (!read_doc(e, f, t, doc, i, facts, rest) && !near_marker(t, n, doc, i))
 				err = add_range(&drop, &n_drops, doc, i);
 			doc = i + 3;
 		}
@@ -476,15 +561,16 @@ static sl_err leave_unread(const sl_engine *e, sl_file *f, bool facts)
 }
 
 /* Parses f into an arena of its own (own: reserve took its room) or the thread's; with part,
-** only the documents it is read for (leave_unread; facts: its serving units too). An excerpt
+** only the documents it is read for (leave_unread; facts: its serving units too; rest: those
+** of the units its rules wait on). An excerpt
 ** judged a template is parsed again whole: a document left out (a real syntax error) may have
 ** judged it otherwise. *excerpt: the tree is an excerpt's. */
 static sl_err parse_read(sl_engine *e, sl_file *f, sl_arena **scratch, bool own, bool part,
-			 bool facts, bool *excerpt)
+			 bool facts, const struct sl_rest *rest, bool *excerpt)
 {
 	sl_err err;
 	*excerpt = false;
-	if (part && f->src && (err = leave_unread(e, f, facts)))
+	if (part && f->src && (err = leave_unread(e, f, facts, rest)))
 		return err;
 	bool x = f->excerpt != NULL;
 	if ((err = own ? parse_own(e, f) : parse_into(e, f, scratch)) || !f->src || !x)
@@ -527,12 +613,17 @@ static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
 	/* a file to check in pass 3 is parsed into an arena of its own when the run's budget has
 	** room: kept, it is parsed only once */
 	bool own = !f->context && reserve(e, f);
+	/* else a file of the run's own that names a serving kind, and whose check may be split,
+	** is read now for its looked-up kinds alone: pass 2 parses it whole for its serving units'
+	** facts and checks it (all but what waits: check_first) */
+	bool later = !own && may_split(e, f) && (kinds & e->deciding[1]);
 	bool keep = false;
 	/* else it is read now for its digests and facts alone (a file of the run's own is parsed
 	** whole again for its check): an excerpt of the documents read (leave_unread) */
 	for (bool whole = own; ; whole = true) {
 		bool excerpt;
-		if ((err = parse_read(e, f, scratch, own, !whole, facts, &excerpt)) || !f->src)
+		if ((err = parse_read(e, f, scratch, own, !whole, facts && !later, NULL,
+				      &excerpt)) || !f->src)
 			return err;
 		/* parsed once already: its digests and facts now, and its check in pass 3 */
 		if ((err = digest(e, f, &keep)) || (err = gather_facts(f))) {
@@ -559,33 +650,43 @@ static sl_err first_look(sl_engine *e, sl_file *f, sl_arena **scratch)
 	} else {
 		release(e, f);
 		/* a context file is never checked: its digests and facts are all it gives */
-		f->next = f->context ? SL_NEXT_DONE : SL_NEXT_PARSE_LAST;
+		f->next = f->context ? SL_NEXT_DONE : later ? SL_NEXT_PARSE : SL_NEXT_PARSE_LAST;
+		f->defines = later;
 	}
 	return SL_OK;
 }
 
-/* Pass 2 of a streaming run, for a file that names a serving kind: parsed again, its serving
-** units' facts gathered, then checked, unless its rules compare it with every serving unit
-** (sl_engine_waits): then it lets its tree go and waits for pass 3. */
+/* Pass 2 of a streaming run, for a file that names a serving kind: parsed (again), its serving
+** units' facts gathered, then checked. A file pass 1 read for the looked-up kinds it defines
+** (f->defines) is checked but for what waits for every file's serving units (check_first);
+** another whole, unless its rules compare a unit of it with every serving unit
+** (sl_engine_waits): then it keeps its tree for pass 3 when the budget has room, or is checked
+** but for that when it may be split, or lets its tree go and waits for pass 3 whole. */
 static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	/* a file that names a kind whose units may wait is parsed into an arena of its own when
 	** the budget has room: if it waits, it keeps its tree for pass 3 */
-	bool own = !f->context && (f->kinds & e->waiting_kinds) && reserve(e, f);
+	bool own = !f->context && !f->defines && (f->kinds & e->waiting_kinds) && reserve(e, f);
 	/* a context file is parsed for its serving units' facts alone: an excerpt without its
 	** other documents, as in pass 1 (it defines no looked-up kind, or it would have been
 	** parsed then) */
 	bool excerpt;
 	sl_err err = f->context ? sl_engine_read(f, false) : SL_OK;
 	if (!err)
-		err = parse_read(e, f, scratch, own, f->context, true, &excerpt);
+		err = parse_read(e, f, scratch, own, f->context, true, NULL, &excerpt);
 	if (!err && f->src)
 		err = gather_facts(f);
+	/* a file that defines a looked-up kind may hold a template, or a TrainJob whose units its
+	** runtime gives: whether its checks wait is told as they run */
+	if (!err && f->src && f->defines)
+		return check_first(e, f);
 	if (!err && f->src && !f->context && sl_engine_waits(e, f)) {
 		if (own) {
 			f->next = SL_NEXT_CHECK_KEPT;
 			return SL_OK;
 		}
+		if (may_split(e, f))
+			return check_first(e, f);
 		release(e, f);
 		f->next = SL_NEXT_PARSE_LAST;
 		return SL_OK;
@@ -593,12 +694,11 @@ static sl_err parse_and_check(sl_engine *e, sl_file *f, sl_arena **scratch)
 	return check(e, f, true, err);
 }
 
-/* After f's rules ran: its suppressions drop the findings they silence and report the unused
-** ones, then a finding that yields to another of the same cause is dropped; a file with a YAML syntax error is never fixed (the fixer blocks it), so its findings
-** offer no fix and no report calls them fixable. */
-static sl_err settle(sl_file *f)
+/* After f's suppressions ran (err: how that went): a finding that yields to another of the
+** same cause is dropped; a file with a YAML syntax error is never fixed (the fixer blocks it),
+** so its findings offer no fix and no report calls them fixable. */
+static sl_err settled(sl_file *f, sl_err err)
 {
-	sl_err err = sl_suppress_apply(f);
 	if (!err)
 		err = sl_engine_yield(f);   /* one finding for one cause */
 	for (size_t i = 0; !err && f->broken && i < f->n_findings; i++)
@@ -606,15 +706,31 @@ static sl_err settle(sl_file *f)
 	return err;
 }
 
-/* Checks f, unless reading or parsing it failed (err) or it could not be read. A released file
-** (one that let its tree go once already) then copies its findings out and lets the tree go
-** again; on an error it leaves its arena, a thread's scratch one, to the worker. */
+/* After f's rules ran: its suppressions drop the findings they silence and report the unused
+** ones, then settled. */
+static sl_err settle(sl_file *f)
+{
+	return settled(f, sl_suppress_apply(f));
+}
+
+static sl_err finish(sl_engine *e, sl_file *f, bool released, sl_err err);
+
+/* Checks f, unless reading or parsing it failed (err) or it could not be read; then finish. */
 static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 {
 	if (f->context)
 		f->n_findings = 0;   /* the parser's: a context file is never reported */
 	else if (!err && f->src)
 		err = sl_engine_check(e, f);
+	return finish(e, f, released, err);
+}
+
+/* After f's check: its findings settled and moved to their origins (a rendered chart's, a
+** build's). A released file (one that let its tree go once already) then copies its findings
+** out and lets the tree go again; on an error it leaves its arena, a thread's scratch one, to
+** the worker. */
+static sl_err finish(sl_engine *e, sl_file *f, bool released, sl_err err)
+{
 	if (!err && f->src && !f->context)
 		err = settle(f);
 	if (!err && f->src && !f->context && e->helm)
@@ -630,6 +746,110 @@ static sl_err check(sl_engine *e, sl_file *f, bool released, sl_err err)
 		f->arena = NULL;   /* a scratch arena (a kept one is freed with f) */
 	f->next = compacted && !err ? SL_NEXT_DONE_COMPACT : SL_NEXT_DONE;
 	return err;
+}
+
+/* Pass 2, for a file (may_split, in the thread's scratch arena) whose rules compare a unit of it
+** with every serving unit: checked now but for those rules on those units (SL_CHECK_NOW), its
+** findings settled as far as they can be without theirs (suppressions: their first step;
+** yields: within the part, split_safe) and copied out, its tree let go; pass 3 parses only the
+** documents of those units and checks them (check_rest). A check that reached the findings'
+** cap waits for pass 3 whole, as before (the cap would fall elsewhere in a split one). */
+static sl_err check_first(sl_engine *e, sl_file *f)
+{
+	struct sl_rest *r = sl_xcalloc(1, sizeof *r);
+	sl_err err = r ? sl_engine_check_part(e, f, SL_CHECK_NOW, &r->docs, &r->n_docs)
+		       : SL_ENOMEM;
+	if (!err && (f->capped || !r->n_docs)) {
+		free_rest(r);
+		if (!f->capped)   /* nothing waited after all (a merged unit): all checked */
+			return finish(e, f, true, SL_OK);
+		release(e, f);
+		f->next = SL_NEXT_PARSE_LAST;
+		return SL_OK;
+	}
+	if (!err)
+		err = settled(f, sl_suppress_apply_first(f, &r->held));
+	if (!err) {
+		r->recorded = f->recorded;
+		r->broken = f->broken;
+		err = compact(e, f);
+	}
+	if (err) {
+		free_rest(r);
+		f->arena = NULL;   /* the scratch arena: the worker frees it */
+		f->next = SL_NEXT_DONE;
+		return err;
+	}
+	f->rest = r;
+	f->next = SL_NEXT_CHECK_REST;
+	return SL_OK;
+}
+
+/* f's findings: first (n_first of them, in the keep arena) and then its own (compacted there
+** too), in one list in the keep arena. */
+static sl_err join(sl_engine *e, sl_file *f, sl_frec **first, size_t n_first)
+{
+	size_t n = n_first + f->n_findings;
+	if (!n_first)
+		return SL_OK;
+	pthread_mutex_lock(&e->keep_lock);
+	sl_frec **v = sl_arena_alloc(e->keep, n * sizeof *v);
+	pthread_mutex_unlock(&e->keep_lock);
+	if (!v)
+		return SL_ENOMEM;
+	memcpy(v, first, n_first * sizeof *v);
+	if (f->n_findings)
+		memcpy(v + n_first, f->findings, f->n_findings * sizeof *v);
+	f->findings = v;
+	f->n_findings = f->cap_findings = n;
+	return SL_OK;
+}
+
+/* Pass 3, for a file check_first checked but for the rules that wait: an excerpt of the
+** documents of the units they wait on parsed (the parse's own findings are pass 2's again:
+** dropped), those rules run on those units (SL_CHECK_WAITING), their findings settled (the
+** suppressions' rest: the unused ones reported now) and joined to pass 2's. When the two parts
+** together recorded as many findings as the cap, the file is parsed and checked whole instead
+** (which findings a whole check keeps depends on their order). */
+static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
+{
+	struct sl_rest *r = f->rest;
+	sl_frec **first = f->findings;   /* in the keep arena */
+	size_t n_first = f->n_findings;
+	f->rest = NULL;
+	f->findings = NULL;
+	f->n_findings = f->cap_findings = 0;
+	f->next = SL_NEXT_DONE;   /* its list of findings is its own again */
+	bool excerpt;
+	sl_err err = f->src ? SL_OK : sl_engine_read(f, true);
+	if (!err)
+		err = parse_read(e, f, scratch, false, true, false, r, &excerpt);
+	if (err || !f->src) {
+		free_rest(r);
+		return check(e, f, true, err);
+	}
+	f->n_findings = 0;   /* the parse's: pass 2 has them */
+	f->capped = false;
+	f->broken = r->broken;
+	f->recorded = r->recorded;
+	err = sl_engine_check_part(e, f, SL_CHECK_WAITING, NULL, NULL);
+	if (!err)
+		err = settled(f, sl_suppress_apply_rest(f, r->held));
+	free_rest(r);
+	if (!err && (f->capped || f->recorded >= SL_FINDINGS_MAX)) {
+		release(e, f);
+		return check(e, f, true, parse_into(e, f, scratch));
+	}
+	if (!err)
+		err = compact(e, f);
+	if (!err)
+		err = join(e, f, first, n_first);
+	if (err) {
+		f->arena = NULL;   /* the scratch arena, if it still has it: the worker frees it */
+		return err;
+	}
+	f->next = SL_NEXT_DONE_COMPACT;
+	return SL_OK;
 }
 
 /* Parses f (in pass 1, or again in pass 2 or 3); when streaming, into the thread's scratch
@@ -1125,7 +1345,8 @@ static void free_file(sl_file *f)
 		sl_index_free_facts(f->facts);
 		free(f->digests);
 	}
-	if (f->next != SL_NEXT_DONE_COMPACT)
+	free_rest(f->rest);
+	if (f->next != SL_NEXT_DONE_COMPACT && f->next != SL_NEXT_CHECK_REST)
 		free(f->findings);
 	free(f);
 }

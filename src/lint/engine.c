@@ -125,6 +125,7 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 		f->oom = SL_ENOMEM;
 		return NULL;
 	}
+	f->recorded++;
 	return f->capped ? NULL : rec;   /* the last one carries no fix */
 }
 
@@ -484,6 +485,7 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f)
 	struct parse_payload pp = {e, f, x, NULL, NULL, NULL, 0, {0}};
 	f->broken = false;
 	f->templated = false;
+	f->recorded = 0;
 	/* a build's text is read back as the emitter wrote it (render/knode.h), libyaml spared;
 	** an excerpt's tree is moved onto f's text before anything reads it */
 	err = (f->build ? sl_knode_parse : sl_tree_parse_fixing)(x ? sl_excerpt_text(x) : f->src,
@@ -643,6 +645,27 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m)
 
 sl_err sl_engine_check(sl_engine *e, sl_file *f)
 {
+	return sl_engine_check_part(e, f, SL_CHECK_ALL, NULL, NULL);
+}
+
+/* Appends at, where a document starts, to *v (*n of them) unless it is the last one there. */
+static sl_err note_waiting(size_t **v, size_t *n, size_t at)
+{
+	if (*n && (*v)[*n - 1] == at)
+		return SL_OK;
+	if (sl_doubling_full(*n)) {
+		size_t *nv = sl_xrealloc(*v, sl_doubling_cap(*n) * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		*v = nv;
+	}
+	(*v)[(*n)++] = at;
+	return SL_OK;
+}
+
+sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t **waiting,
+			    size_t *n_waiting)
+{
 	if (!f->src || f->templated)
 		return SL_OK;   /* it could not be read (its error is recorded), or it is a template */
 	sl_regex_budget_grant(&e->regex_budget, f->src->len);   /* patterns' budget: regex.h */
@@ -662,6 +685,15 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 	}
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
 		const sl_object *o = f->objects[oi];
+		/* a template's checks ask whether a unit uses it (sl_ctx_unit_is_used_template),
+		** which every file's serving facts tell: they all wait */
+		bool all_wait = part != SL_CHECK_ALL && sl_merge_kind_is_template(o->kind);
+		if (all_wait && part == SL_CHECK_NOW) {
+			sl_err err = note_waiting(waiting, n_waiting, o->doc->root->start);
+			if (err)
+				return err;
+			continue;
+		}
 		ctx.obj = o;
 		ctx.labels = NULL;
 		ctx.placements = NULL;
@@ -671,7 +703,10 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 			if (f->scope->severity[ri] == SL_SEV_OFF)
 				continue;
 			ctx.rule_index = (int)ri;
-			if (r->check_object && sl_engine_admits(r, o->kind, o->mode)) {
+			if (part == SL_CHECK_WAITING && !r->waits_for_units && !all_wait)
+				continue;
+			if (r->check_object && (part != SL_CHECK_WAITING || all_wait) &&
+			    sl_engine_admits(r, o->kind, o->mode)) {
 				ctx.unit = NULL;
 				sl_err err = r->check_object(&ctx, o);
 				if (err)
@@ -684,6 +719,15 @@ sl_err sl_engine_check(sl_engine *e, sl_file *f)
 					    !sl_engine_admits(r, o->kind, o->units[ui].mode))
 						continue;
 					ctx.unit = &o->units[ui];
+					bool waits = all_wait || (part != SL_CHECK_ALL &&
+						     r->waits_for_units && r->waits_for_units(&ctx, ctx.unit));
+					if (waits != (part == SL_CHECK_WAITING)) {
+						sl_err err = !waits ? SL_OK
+							: note_waiting(waiting, n_waiting, o->doc->root->start);
+						if (err)
+							return err;
+						continue;
+					}
 					sl_err err = r->check_unit(&ctx, ctx.unit);
 					if (err)
 						return err;

@@ -54,7 +54,8 @@ typedef struct sl_frec {
 ** CHECK (pass 1) to DONE (pass 2). A streaming run decides in pass 1 from the kinds a file's
 ** text names: PARSE (pass 2) for a file that names a serving kind, CHECK_LAST or PARSE_LAST
 ** (pass 3) for one that defines a kind the index looks up, names no serving kind, or whose rules
-** compare it with every serving unit. */
+** compare it with every serving unit; CHECK_REST (pass 3) for one checked in pass 2 but for the
+** rules that wait. */
 typedef enum sl_file_next {
 	SL_NEXT_READ,            /* pass 1: read it, and parse it unless a streaming run can wait */
 	SL_NEXT_CHECK,           /* pass 2: check it (a whole run: its tree is here) */
@@ -63,6 +64,9 @@ typedef enum sl_file_next {
 	SL_NEXT_CHECK_KEPT,      /* pass 3: check the tree pass 1 parsed, kept in an arena of its
 				    own within the run's budget (the index reads its digests) */
 	SL_NEXT_PARSE_LAST,      /* pass 3: parse it again and check it */
+	SL_NEXT_CHECK_REST,      /* pass 3: checked in pass 2 but for the rules that wait for every
+				    serving unit (its findings so far copied out as DONE_COMPACT's):
+				    parse the documents of the units they wait on, check those */
 	SL_NEXT_DONE,            /* nothing: checked, or it could not be read */
 	SL_NEXT_DONE_COMPACT     /* nothing: checked, its tree let go and its findings copied to the
 				    engine's keep arena */
@@ -128,6 +132,12 @@ typedef struct sl_file {
 				        never read, its text empty, its one finding the
 				        symlink-outside-tree notice */
 	size_t parsed;               /* the bytes its parses read (an excerpt's: the excerpt's) */
+	size_t recorded;             /* findings recorded (sl_engine_record) since its last parse,
+				        dropped ones included */
+	bool defines;                /* streamed: may define a kind the index looks up, read for it
+				        in pass 1 and parsed again in pass 2 (passes.c, first_look) */
+	struct sl_rest *rest;        /* streamed, CHECK_REST: what its check in pass 3 needs
+					(passes.c), malloc'd; else NULL */
 	struct sl_excerpt *excerpt;  /* streamed: set before a parse that reads f for some of its
 				        documents, the excerpt of its text that holds only them
 				        (yaml/excerpt.h), which sl_engine_parse parses in its place
@@ -155,6 +165,9 @@ typedef struct sl_engine {
 				        once every serving unit is known (waits_on_kinds) */
 	uint64_t deciding[3];        /* streamed: looked-up kinds, serving kinds (sl_kinds_named_in),
 				        and waiting_kinds */
+	bool split;                  /* streamed: a file's check may be split (sl_check_part): no
+				        rule that waits for every serving unit yields to another
+				        rule or is yielded to (settle's yields stay within a part) */
 	bool context_facts;          /* streamed: the context files' serving units' facts are needed
 				        (a file of the run's own names a waiting kind) */
 	bool has_context;            /* streamed: the run reads context files (a project) */
@@ -206,6 +219,16 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 /* Pass 2: runs every enabled rule over f's objects and units, those of the kinds and modes it
 ** declares (sl_engine_admits). Suppressions are the pass's next step (sl_suppress_apply). */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
+/* Which of f's checks sl_engine_check_part runs: all of them; all but those that wait for every
+** file's serving units (a rule's on a unit it waits for, waits_for_units; every rule's on a
+** template, whose checks ask whether a unit uses it: sl_merge_kind_is_template); only those. */
+typedef enum { SL_CHECK_ALL, SL_CHECK_NOW, SL_CHECK_WAITING } sl_check_part;
+/* sl_engine_check, part of it. SL_CHECK_NOW notes in *waiting (malloc'd, *n_waiting of them,
+** increasing) where each document that holds a unit it left for later starts (its root's
+** offset in f's text); the two parts together run what sl_engine_check runs. Everything else a
+** check reads of the index is known once pass 1 built it. */
+sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t **waiting,
+			    size_t *n_waiting);
 /* The index as f's config sees it: the shared tables, with f's config for the facts a config
 ** may state (Knative flags, PriorityClasses, KServe's default mode, the cluster: settings).
 ** A shallow copy, valid while the index is. */

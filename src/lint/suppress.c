@@ -402,15 +402,21 @@ static sl_err undecided(const char *path, const char *msg, void *payload)
 	return SL_OK;
 }
 
-sl_err sl_suppress_apply(sl_file *f)
+/* What a file's directives did in the first of its two checks (sl_suppress_apply_first). */
+struct sl_suppress_held {
+	struct directive *dv;
+	size_t n_dv;
+	bool has_document;
+};
+
+/* Drops the findings of f that dv (n_dv directives), its objects' annotations or the config's
+** per-file-ignores silence (noting the directives used); with unused, reports the directives
+** that silenced nothing (has_document: f holds a document), with unknown the ids that name no
+** rule. */
+static sl_err apply(sl_file *f, struct directive *dv, size_t n_dv, bool has_doc, bool unused,
+		    bool unknown)
 {
-	struct directive *dv = NULL;
-	size_t n_dv = 0;
-	sl_err err = find_directives(f->src, &f->tree, &dv, &n_dv);
-	if (err) {
-		free(dv);
-		return err;
-	}
+	sl_err err = SL_OK;
 	/* annotations, by document */
 	bool any_annotation = false;
 	for (size_t i = 0; i < f->n_objects && !any_annotation; i++)
@@ -419,10 +425,8 @@ sl_err sl_suppress_apply(sl_file *f)
 	const sl_config *cfg = f->scope->cfg;
 	bool *ignores = NULL, any_ignore = false;
 	if (cfg && cfg->n_file_ignores && f->scope->file_ignores) {
-		if (!(ignores = sl_xcalloc(cfg->n_file_ignores, sizeof *ignores))) {
-			free(dv);
+		if (!(ignores = sl_xcalloc(cfg->n_file_ignores, sizeof *ignores)))
 			return SL_ENOMEM;
-		}
 		/* a glob keeps what it could not decide until drained: one file at a time */
 		pthread_mutex_lock(&ignores_lock);
 		for (size_t k = 0; k < cfg->n_file_ignores; k++) {
@@ -471,11 +475,12 @@ sl_err sl_suppress_apply(sl_file *f)
 	}
 	f->n_findings = w;
 	int unused_ri = sl_registry_find("unused-suppression");
-	if (unused_ri >= 0 && f->scope->severity[unused_ri] != SL_SEV_OFF && has_document(f))
+	if (unused && unused_ri >= 0 && f->scope->severity[unused_ri] != SL_SEV_OFF && has_doc)
 		for (size_t k = 0; k < n_dv && !err; k++)
 			err = report_unused(f, &dv[k], unused_ri);
 	int unknown_ri = sl_registry_find("unknown-rule-id");
-	if (unknown_ri >= 0 && f->scope->severity[unknown_ri] != SL_SEV_OFF && !f->templated) {
+	if (unknown && unknown_ri >= 0 && f->scope->severity[unknown_ri] != SL_SEV_OFF &&
+	    !f->templated) {
 		for (size_t k = 0; k < n_dv && !err; k++)
 			for (size_t i = 0; i < dv[k].n_ids && !err; i++)
 				err = report_unknown(f, unknown_ri, 0, "suppression", dv[k].ids[i],
@@ -483,9 +488,41 @@ sl_err sl_suppress_apply(sl_file *f)
 		for (size_t k = 0; any_annotation && k < f->n_objects && !err; k++)
 			err = report_unknown_in_annotation(f, unknown_ri, f->objects[k]);
 	}
-	free(dv);
 	free(ignores);
 	return err;
+}
+
+sl_err sl_suppress_apply(sl_file *f)
+{
+	struct directive *dv = NULL;
+	size_t n_dv = 0;
+	sl_err err = find_directives(f->src, &f->tree, &dv, &n_dv);
+	if (!err)
+		err = apply(f, dv, n_dv, has_document(f), true, true);
+	free(dv);
+	return err;
+}
+
+sl_err sl_suppress_apply_first(sl_file *f, sl_suppress_held **held)
+{
+	*held = sl_xcalloc(1, sizeof **held);
+	if (!*held)
+		return SL_ENOMEM;
+	(*held)->has_document = has_document(f);
+	sl_err err = find_directives(f->src, &f->tree, &(*held)->dv, &(*held)->n_dv);
+	return err ? err : apply(f, (*held)->dv, (*held)->n_dv, false, false, true);
+}
+
+sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held)
+{
+	return apply(f, held->dv, held->n_dv, held->has_document, true, false);
+}
+
+void sl_suppress_held_free(sl_suppress_held *held)
+{
+	if (held)
+		free(held->dv);
+	free(held);
 }
 
 sl_err sl_suppress_covers(const sl_source *src, const sl_tree *tree, uint32_t line, int ri,

@@ -12,6 +12,17 @@
 
 /* Drops f's suppressed findings and reports the unused directives. Runs after pass 2. */
 sl_err sl_suppress_apply(sl_file *f);
+/* sl_suppress_apply in two steps, for a file checked in two parts (engine.h, sl_check_part):
+** the first, on f's whole tree and the findings of its first part, drops those and reports the
+** ids that name no rule, and keeps the directives and what they silenced in *held (freed with
+** sl_suppress_held_free, even on an error); the rest, on a tree that holds at least the
+** documents of the second part's findings (their annotations), drops those and reports the
+** directives that silenced nothing in either part. Together they drop and report what
+** sl_suppress_apply over both parts' findings would. */
+typedef struct sl_suppress_held sl_suppress_held;
+sl_err sl_suppress_apply_first(sl_file *f, sl_suppress_held **held);
+sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held);
+void sl_suppress_held_free(sl_suppress_held *held);
 /* *hit when a directive of the text src (parsed as tree: a '#' in a scalar is no directive)
 ** silences rule ri on 1-based line: at the end of that line, alone on the line above, or an
 ** ignore-file (a build's finding moved into a base or patch file, whose comments are not in the

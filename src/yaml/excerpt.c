@@ -15,13 +15,44 @@ struct sl_excerpt {
 	sl_source *text;
 	struct run *runs;   /* ascending; the last one, empty, is the ends of both */
 	size_t n_runs, cap_runs;
+	bool first;         /* the text's first document, before any "---", is left out */
 };
 
-/* Appends t[a..b) to the excerpt's bytes w (at *len), a new run unless it continues the last. */
-static int keep(sl_excerpt *x, char *w, size_t *len, const char *t, size_t a, size_t b)
+/* True when t[0..n), the start of a text, holds more than a byte order mark, spaces, line
+** breaks and comments: a document (libyaml starts one at any other token, and at a tab that
+** starts a line's text: no token may start with one, the document is broken). */
+static bool holds_content(const char *t, size_t n)
+{
+	size_t bom = n >= 3 && memcmp(t, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	for (size_t i = bom; i < n;) {
+		while (i < n && t[i] == ' ')
+			i++;
+		if (i < n && t[i] != '#' && t[i] != '\n' && t[i] != '\r')
+			return true;
+		const char *nl = memchr(t + i, '\n', n - i);
+		const char *cr = memchr(t + i, '\r', n - i);
+		if (!nl || (cr && cr < nl))
+			nl = cr;
+		i = nl ? (size_t)(nl - t) + 1 : n;
+	}
+	return false;
+}
+
+/* Appends t[a..b) to the excerpt's bytes *w (*len of them, room for *cap), a new run unless it
+** continues the last. */
+static int keep(sl_excerpt *x, char **w, size_t *cap, size_t *len, const char *t, size_t a,
+		size_t b)
 {
 	if (a == b)
 		return 0;
+	if (b - a >= *cap - *len) {   /* and its NUL */
+		size_t ncap = 2 * *cap > *len + (b - a) + 1 ? 2 * *cap : *len + (b - a) + 1;
+		char *nw = sl_xrealloc(*w, ncap);
+		if (!nw)
+			return -1;
+		*w = nw;
+		*cap = ncap;
+	}
 	struct run *last = x->n_runs ? &x->runs[x->n_runs - 1] : NULL;
 	if (!last || last->from + (*len - last->at) != a) {
 		if (x->n_runs == x->cap_runs) {
@@ -34,7 +65,7 @@ static int keep(sl_excerpt *x, char *w, size_t *len, const char *t, size_t a, si
 		}
 		x->runs[x->n_runs++] = (struct run){*len, a};
 	}
-	memcpy(w + *len, t + a, b - a);
+	memcpy(*w + *len, t + a, b - a);
 	*len += b - a;
 	return 0;
 }
@@ -49,14 +80,19 @@ sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *
 	if (!dropped)
 		return SL_OK;
 	sl_excerpt *x = sl_xcalloc(1, sizeof *x);
-	char *w = sl_xmalloc(n + 1);
+	/* room for the bytes kept, then more as the line breaks of those left out need it: not
+	** the text's size, a big block the allocator would keep for its heap once freed (a 20 MB
+	** file read for a few documents) */
+	size_t cap = n - dropped + 64;
+	char *w = sl_xmalloc(cap);
 	if (!x || !w)
 		goto oom;
+	x->first = n_drops && drop[0] == 0 && holds_content(t, drop[1]);
 	size_t len = 0, at = 0;
 	bool cr = memchr(t, '\r', n) != NULL;   /* else the breaks are found with memchr */
 	for (size_t i = 0; i < n_drops; i++) {
 		size_t a = drop[2 * i], b = drop[2 * i + 1];
-		if (keep(x, w, &len, t, at, a) < 0)
+		if (keep(x, &w, &cap, &len, t, at, a) < 0)
 			goto oom;
 		for (size_t j = a; j < b; j++) {   /* only its line breaks */
 			if (!cr) {
@@ -65,12 +101,12 @@ sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *
 					break;
 				j = (size_t)(nl - t);
 			}
-			if ((t[j] == '\n' || t[j] == '\r') && keep(x, w, &len, t, j, j + 1) < 0)
+			if ((t[j] == '\n' || t[j] == '\r') && keep(x, &w, &cap, &len, t, j, j + 1) < 0)
 				goto oom;
 		}
 		at = b;
 	}
-	if (keep(x, w, &len, t, at, n) < 0)
+	if (keep(x, &w, &cap, &len, t, at, n) < 0)
 		goto oom;
 	/* the ends of both: what is past the last run kept maps to the text's end */
 	if (x->n_runs == x->cap_runs) {
@@ -172,8 +208,10 @@ void sl_excerpt_shift(const sl_excerpt *x, sl_tree *t, const sl_source *src)
 		d->start = moved(x, d->start);
 		d->end = moved(x, d->end);
 		d->src = src;
+		d->index += x->first;
 		shift_node(&s, d->root);
 	}
+	t->n_indices += x->first;
 }
 
 void sl_excerpt_free(sl_excerpt *x)

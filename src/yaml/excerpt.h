@@ -5,7 +5,9 @@
 ** every other byte) sees, without scanning the blanks: a 4 MB file of CRDs read for one
 ** ConfigMap costs libyaml that ConfigMap. sl_excerpt_offset maps an offset of the excerpt
 ** back to the text, and sl_excerpt_shift moves a tree parsed from the excerpt onto the text:
-** the same nodes, offsets and document indices as the blanked text's parse. */
+** the same nodes and offsets as the blanked text's parse, and the documents' indices the whole
+** text's parse gives them (a first document left out, before any "---", still counts: the
+** blanked text's parse would not see it). */
 #ifndef SL_EXCERPT_H
 #define SL_EXCERPT_H
 
@@ -16,8 +18,9 @@
 typedef struct sl_excerpt sl_excerpt;
 
 /* The excerpt of t[0..n) without the ranges [drop[2i], drop[2i+1]) (sorted, disjoint, i <
-** n_drops), each but its line breaks. *out is NULL (and SL_OK) when that leaves out nothing.
-** SL_ENOMEM. */
+** n_drops), each but its line breaks; a range that starts at 0 and holds more than blanks and
+** comments is taken for the text's first document (whole: it ends where a "---" line starts or
+** at n). *out is NULL (and SL_OK) when that leaves out nothing. SL_ENOMEM. */
 sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *drop,
 		       size_t n_drops, sl_excerpt **out);
 /* The excerpt's text, to parse (indexed). */

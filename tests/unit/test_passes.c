@@ -121,7 +121,8 @@ static char *report(const sl_passes *p)
 	cr_assert_not_null(m);
 	for (size_t i = 0; i < p->n_sorted; i++) {
 		const sl_finding *x = &p->sorted[i]->pub;
-		fprintf(m, "%s:%u:%u %s %s\n", x->path, x->line, x->column, x->rule, x->message);
+		fprintf(m, "%s:%u:%u (document %d) %s %s%s\n", x->path, x->line, x->column,
+			x->document, x->rule, x->message, x->fix ? " (fix)" : "");
 	}
 	fclose(m);
 	return buf;
@@ -322,6 +323,25 @@ Test(passes, a_document_is_read_for_its_own_kind)
 	snprintf(text, sizeof text, "%s---\n%s", CRD, PRIORITY_CLASSES);
 	cr_expect_eq(context_parsed(ISVC, text), strlen(text) - ink(CRD),
 		     "a CRD was read for the kinds its schema names");
+	/* a "kind:" line at the left margin that is the text of a node opened before it (a flow
+	** document's quoted scalar, a quoted key's document's) is no root key: those are read for
+	** every kind they name, the PriorityClass each defines */
+	static const char FLOW[] =
+		"{apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: {name: flow},\n"
+		"value: 5, description: 'not for\nkind: Job\nunits'}\n";
+	static const char QUOTED_KEY[] =
+		"apiVersion: scheduling.k8s.io/v1\n\"kind\": PriorityClass\nmetadata: {name: key}\n"
+		"value: 6\ndescription: \"not for\nkind: Job\nunits\"\n";
+	static const char ROOT_FLOW[] =   /* opened on the "---" line */
+		" {apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, value: 7, description: 'x\n"
+		"kind: Job\ny'}\n";
+	const char *opened[] = {FLOW, QUOTED_KEY, ROOT_FLOW};
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(text, sizeof text, "%s---%s%s", PRIORITY_CLASSES, i == 2 ? "" : "\n",
+			 opened[i]);
+		cr_expect_eq(context_parsed(ISVC, text), strlen(text),
+			     "document %zu, a PriorityClass, was left out", i);
+	}
 	const char *kept[] = {LIST, TEMPLATE, TWICE, QUOTED};
 	for (size_t i = 0; i < 4; i++) {
 		snprintf(text, sizeof text, "%s---\n%s---\n%s", CRD, kept[i], PRIORITY_CLASSES);
@@ -448,6 +468,136 @@ Test(passes, an_own_file_read_almost_whole_is_parsed_whole)
 		reports[stream] = report(&p);
 		done(&p);
 	}
+	cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
+	free(reports[0]);
+	free(reports[1]);
+}
+
+/* p after a run (streamed or not) of text alone, a-own.yaml, without room for a kept tree. */
+static void lint_alone(sl_passes *p, bool stream, const char *text)
+{
+	setup(p, stream);
+	p->eng.kept_budget = 0;
+	add_buffer(p, "a-own.yaml", text);
+	cr_assert_eq(sl_passes_lint(p), SL_OK);
+}
+
+/* A file of the run's own that defines a looked-up kind, holds serving units and Jobs that wait
+** for every serving unit, and gets no kept tree (no room) is checked in two parts: pass 1 parses
+** only its PriorityClasses (for the index), pass 2 the whole file (its serving facts, and every
+** check but the Jobs' batch-outranks-serving), pass 3 only the Jobs' documents for that rule.
+** Its suppressions work across the parts as over one: a directive used in pass 2, one used in
+** pass 3, unused ones (in a document pass 3 leaves out, and an id beside a used one) reported
+** once, "schedlint:" in a block scalar of a document left out no directive; the documents keep
+** their indices though the first one is left out of pass 3; the report is the whole run's. */
+Test(passes, a_waiting_own_file_is_checked_in_two_parts)
+{
+	static const char *const docs[] = {
+		/* 0: a serving unit, first: left out of pass 1 and pass 3 */
+		"apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n"
+		"  name: chat\nspec:\n  predictor:\n    priorityClassName: inference-low"
+		" # schedlint: ignore[knative-feature-flag-required, gpu-without-toleration]\n"
+		"    model:\n      modelFormat:\n        name: huggingface\n",
+		/* 1, 2: read in pass 1 */
+		"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n"
+		"  name: training-high\nvalue: 100000\n",
+		"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n"
+		"  name: inference-low\nvalue: 1000\n",
+		/* 3: neither; an unused directive, and a block scalar that is no directive */
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes"
+		" # schedlint: ignore[batch-outranks-serving]\ndata:\n  readme: |\n"
+		"    # schedlint: ignore-file\n",
+		/* 4, 5, 6: the waiting Jobs, parsed in pass 3: one silenced by the line above, one at
+		** the end of its line (beside an id that names no rule), one reported */
+		"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: finetune\nspec:\n  template:\n"
+		"    spec:\n      # schedlint: ignore[batch-outranks-serving] trained first\n"
+		"      priorityClassName: training-high\n      containers:\n"
+		"        - name: trainer\n          image: trainer:1\n",
+		"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: nightly\nspec:\n  template:\n"
+		"    spec:\n      priorityClassName: training-high"
+		" # schedlint: ignore[batch-outranks-serving, no-such-rule]\n      containers:\n"
+		"        - name: trainer\n          image: trainer:1\n",
+		"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: eval\nspec:\n  template:\n"
+		"    spec:\n      priorityClassName: training-high\n      containers:\n"
+		"        - name: trainer\n          image: trainer:1\n",
+	};
+	char text[8192] = "";
+	size_t n_docs = sizeof docs / sizeof *docs;
+	for (size_t i = 0; i < n_docs; i++)
+		snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", i ? "---\n" : "",
+			 docs[i]);
+	size_t len = strlen(text);
+	size_t pass1 = len, pass3 = len;   /* what the excerpts leave out */
+	for (size_t i = 0; i < n_docs; i++) {
+		pass1 -= i == 1 || i == 2 ? 0 : ink(docs[i]);
+		pass3 -= i >= 4 ? 0 : ink(docs[i]);
+	}
+	char *reports[2];
+	for (int stream = 0; stream < 2; stream++) {
+		sl_passes p;
+		lint_alone(&p, stream, text);
+		const sl_file *f = p.eng.files[0];
+		if (stream) {
+			cr_expect_eq(f->parsed, pass1 + len + pass3, "%zu bytes parsed, not %zu + %zu + %zu",
+				     f->parsed, pass1, len, pass3);
+			cr_expect_eq(p.eng.parses, 3, "%zu parses", (size_t)p.eng.parses);
+			cr_expect_eq(f->next, SL_NEXT_DONE_COMPACT);
+			cr_expect_null(f->rest);
+			cr_expect_null(f->arena);
+		} else {
+			cr_expect_eq(f->parsed, len);
+		}
+		reports[stream] = report(&p);
+		done(&p);
+	}
+	const char *want[] = {
+		"a-own.yaml:7:38 (document 0) unused-suppression rule gpu-without-toleration",
+		"a-own.yaml:27:15 (document 0) unused-suppression rule batch-outranks-serving",
+		"a-own.yaml:52:84 (document 0) unknown-rule-id",
+		"a-own.yaml:64:26 (document 6) batch-outranks-serving Job eval",
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+		cr_expect(strstr(reports[0], want[i]), "the whole run has no %s:\n%s", want[i],
+			  reports[0]);
+	cr_expect(!strstr(reports[0], "knative-feature-flag-required"));
+	cr_expect(!strstr(reports[0], "Job finetune") && !strstr(reports[0], "Job nightly"));
+	cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
+	free(reports[0]);
+	free(reports[1]);
+}
+
+/* A template's checks (a Seldon ServerConfig's) ask whether a unit uses it, which every file's
+** serving facts tell: in a file checked in two parts they wait for pass 3 with the Job's (which
+** outranks no serving unit here: the Server is critical), and the report is the whole run's (the
+** ServerConfig's spot settings reported at its Server only). */
+Test(passes, a_template_in_a_file_checked_in_two_parts_waits_for_every_unit)
+{
+	static const char SERVER_CONFIG[] =
+		"apiVersion: mlops.seldon.io/v1alpha1\nkind: ServerConfig\nmetadata:\n  name: mlserver\n"
+		"spec:\n  podSpec:\n    priorityClassName: system-cluster-critical\n"
+		"    nodeSelector:\n      karpenter.sh/capacity-type: spot\n    containers:\n"
+		"      - name: mlserver\n        image: seldonio/mlserver\n";
+	static const char CRITICAL_SERVER[] =
+		"apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\nmetadata:\n  name: critical\n"
+		"spec:\n  serverConfig: mlserver\n";
+	char text[4096];
+	snprintf(text, sizeof text, "%s---\n%s---\n%s---\n%s", SERVER_CONFIG, CRITICAL_SERVER,
+		 PRIORITY_CLASSES, JOB);
+	size_t len = strlen(text);
+	char *reports[2];
+	for (int stream = 0; stream < 2; stream++) {
+		sl_passes p;
+		lint_alone(&p, stream, text);
+		if (stream)   /* pass 1: all but the Job; pass 2: all; pass 3: the ServerConfig, the Job */
+			cr_expect_eq(p.eng.files[0]->parsed, 3 * len - ink(JOB) - ink(CRITICAL_SERVER) -
+				     (ink(PRIORITY_CLASSES) - 3),   /* their "---" kept */
+				     "%zu bytes parsed", p.eng.files[0]->parsed);
+		reports[stream] = report(&p);
+		done(&p);
+	}
+	cr_expect(strstr(reports[0], "a-own.yaml:18:1 (document 1) critical-on-spot Seldon Server "
+			 "critical is critical but the nodeSelector of its ServerConfig"), "%s", reports[0]);
+	cr_expect(!strstr(reports[0], "Seldon ServerConfig"), "%s", reports[0]);
 	cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
 	free(reports[0]);
 	free(reports[1]);
