@@ -52,6 +52,7 @@
 #include "lint/remap.h"
 #include "config/registry.h"
 #include "lint/suppress.h"
+#include "util/v16.h"
 #include "yaml/excerpt.h"
 #include "yaml/template.h"
 
@@ -408,18 +409,14 @@ static bool may_open(const char *t, size_t a, size_t b)
 ** a Template: their items are objects too), and nothing before that line (the rest of the "---"
 ** line included) may have opened a node the line could belong to (may_open: a flow-style
 ** document, a quoted key, a multi-line quoted scalar, a root block scalar); else every kind its
-** text names. A CRD names the kind it defines in its schema, indented: read for none. */
-static uint64_t doc_kinds(const char *t, size_t a, size_t b)
+** text names. A CRD names the kind it defines in its schema, indented: read for none.
+** The walk over the lines found the "kind:" lines: kind is where the first starts (b: none),
+** twice when there is another. */
+static uint64_t doc_kinds(const char *t, size_t a, size_t b, size_t kind, bool twice)
 {
-	size_t at = b;
-	size_t i = a == 0 || t[a - 1] == '\n' ? a : next_line(t, a, b);
-	for (; i < b; i = next_line(t, i, b)) {
-		if (b - i > 5 && memcmp(t + i, "kind:", 5) == 0) {
-			if (at != b)
-				return sl_kinds_named_in(t + a, b - a);   /* twice: a duplicate key */
-			at = i + 5;
-		}
-	}
+	if (twice)
+		return sl_kinds_named_in(t + a, b - a);   /* a duplicate key */
+	size_t at = kind == b ? b : kind + 5;
 	if (at == b || may_open(t, a, at - 5))
 		return sl_kinds_named_in(t + a, b - a);
 	while (at < b && (t[at] == ' ' || t[at] == '\t'))
@@ -458,11 +455,11 @@ static void free_rest(struct sl_rest *r)
 	free(r);
 }
 
-/* True when t[a..b), a document, is read: with rest, when it holds one of rest's documents;
-** else when it may define a kind the index looks up (for a context file, one the run's own
-** files may look up) or, with facts, holds a serving kind. */
+/* True when t[a..b), a document (its "kind:" lines: doc_kinds), is read: with rest, when it
+** holds one of rest's documents; else when it may define a kind the index looks up (for a
+** context file, one the run's own files may look up) or, with facts, holds a serving kind. */
 static bool read_doc(const sl_engine *e, const sl_file *f, const char *t, size_t a, size_t b,
-		     bool facts, const struct sl_rest *rest)
+		     size_t kind, bool twice, bool facts, const struct sl_rest *rest)
 {
 	if (rest) {
 		size_t lo = 0, hi = rest->n_docs;   /* the first document starting at a or after */
@@ -475,7 +472,7 @@ static bool read_doc(const sl_engine *e, const sl_file *f, const char *t, size_t
 		}
 		return lo < rest->n_docs && rest->docs[lo] < b;
 	}
-	uint64_t k = doc_kinds(t, a, b);
+	uint64_t k = doc_kinds(t, a, b, kind, twice);
 	return sl_index_may_define(f->context ? read_for(e, k) : k, t + a, b - a) ||
 	       (facts && (k & e->deciding[1]));
 }
@@ -485,6 +482,31 @@ static size_t next_line(const char *t, size_t i, size_t n)
 {
 	const char *nl = memchr(t + i, '\n', n - i);
 	return nl ? (size_t)(nl - t) + 1 : n;
+}
+
+/* The start of the next line after the one at i in t[0..n) that starts with '%', '.', '-' or
+** 'k' (n when none): the only lines leave_unread's walk looks at, found sixteen bytes at a time
+** (a huge file's lines are mostly indented: their breaks are all the walk looks at). */
+static size_t next_marked_line(const char *t, size_t i, size_t n)
+{
+	for (; i < n;) {
+		unsigned m;
+		size_t width;
+		if (n - i >= 16) {
+			m = sl_v16_mask(sl_v16_load(t + i) == '\n');
+			width = 16;
+		} else {
+			m = t[i] == '\n';
+			width = 1;
+		}
+		for (; m; m &= m - 1) {
+			size_t j = i + (size_t)__builtin_ctz(m) + 1;
+			if (j >= n || t[j] == '%' || t[j] == '.' || t[j] == '-' || t[j] == 'k')
+				return j;
+		}
+		i += width;
+	}
+	return n;
 }
 
 /* True when a template marker may start in t[a..b) or on the lines around it (a syntax error
@@ -537,18 +559,28 @@ static sl_err leave_unread(const sl_engine *e, sl_file *f, bool facts,
 	size_t n = f->src->len;
 	if (f->build)
 		return SL_OK;
-	for (size_t i = 0; i < n; i = next_line(t, i, n)) {
-		if (t[i] == '%' || marker_line(t, i, n, "..."))
-			return SL_OK;
-	}
 	size_t *drop = NULL, n_drops = 0;
 	size_t doc = 0;   /* where the document being looked at starts (after its "---") */
+	size_t kind = SIZE_MAX;   /* where its first "kind:" line starts */
+	bool twice = false;       /* and it has another */
 	sl_err err = SL_OK;
-	for (size_t i = 0; !err && i <= n; i = i < n ? next_line(t, i, n) : n + 1) {
+	/* one walk over the lines: the documents' ends, their "kind:" lines, and a directive or a
+	** "..." line, which makes it all moot */
+	for (size_t i = 0; !err && i <= n; i = i < n ? next_marked_line(t, i, n) : n + 1) {
+		if (i < n && (t[i] == '%' || marker_line(t, i, n, "..."))) {
+			free(drop);
+			return SL_OK;
+		}
 		if (i == n || marker_line(t, i, n, "---")) {
-			if (!read_doc(e, f, t, doc, i, facts, rest) && !near_marker(t, n, doc, i))
+			if (!read_doc(e, f, t, doc, i, kind == SIZE_MAX ? i : kind, twice, facts, rest) &&
+			    !near_marker(t, n, doc, i))
 				err = add_range(&drop, &n_drops, doc, i);
 			doc = i + 3;
+			kind = SIZE_MAX;
+			twice = false;
+		} else if (t[i] == 'k' && n - i > 5 && memcmp(t + i, "kind:", 5) == 0) {
+			twice = kind != SIZE_MAX;
+			kind = twice ? kind : i;
 		}
 	}
 	size_t dropped = 0;

@@ -189,7 +189,9 @@ typedef struct sl_engine {
 /* The most a streaming run keeps of the trees (and texts) pass 1 parsed for the index, so
 ** that pass 3 checks them without parsing them again: a few megabytes, next to the tree of the
 ** largest file a pass holds anyway; a file beyond it is parsed again. */
+#ifndef SL_KEPT_BUDGET   /* -DSL_KEPT_BUDGET=0 to measure a big file's path on a small one */
 #define SL_KEPT_BUDGET ((long long)16 << 20)
+#endif
 
 /* What a rule sees (rule.h's sl_ctx): the file, the object and unit under check and the running
 ** rule; sl_engine_check fills it, the SDK (sdk.c) reads it. */

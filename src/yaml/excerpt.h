@@ -20,7 +20,8 @@ typedef struct sl_excerpt sl_excerpt;
 /* The excerpt of t[0..n) without the ranges [drop[2i], drop[2i+1]) (sorted, disjoint, i <
 ** n_drops), each but its line breaks; a range that starts at 0 and holds more than blanks and
 ** comments is taken for the text's first document (whole: it ends where a "---" line starts or
-** at n). *out is NULL (and SL_OK) when that leaves out nothing. SL_ENOMEM. */
+** at n). *out is NULL (and SL_OK) when that leaves out nothing. SL_ENOMEM. The excerpt reads t
+** again (sl_excerpt_offset, sl_excerpt_shift): t outlives it. */
 sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *drop,
 		       size_t n_drops, sl_excerpt **out);
 /* The excerpt's text, to parse (indexed). */

@@ -293,3 +293,37 @@ Test(excerpt, nothing_left_out)
 	cr_assert_eq(sl_excerpt_make("t", "a: 1\n", 5, drop, 2, &x), SL_OK);
 	cr_assert_null(x);
 }
+
+/* Every byte of an excerpt maps back to the same byte of the text, in order: a range left out
+** keeps its line breaks as one run (excerpt.c), each of which is looked up as the range's
+** k-th break; the offset past the last maps to the text's end. */
+static void maps_back(const char *t, const size_t *drop, size_t n_drops)
+{
+	size_t n = strlen(t);
+	sl_excerpt *x = NULL;
+	cr_assert_eq(sl_excerpt_make("t", t, n, drop, n_drops, &x), SL_OK);
+	cr_assert_not_null(x);
+	const sl_source *e = sl_excerpt_text(x);
+	size_t last = 0;
+	for (size_t i = 0; i < e->len; i++) {
+		size_t at = sl_excerpt_offset(x, i);
+		cr_assert(at < n && t[at] == e->data[i], "byte %zu of %.*s maps to %zu", i,
+			  (int)e->len, e->data, at);
+		cr_assert(i == 0 || at > last, "byte %zu maps before byte %zu's", i, i - 1);
+		last = at;
+	}
+	cr_assert_eq(sl_excerpt_offset(x, e->len), n);
+	sl_excerpt_free(x);
+}
+
+Test(excerpt, every_byte_maps_back_through_the_line_breaks_left_out)
+{
+	const char *lf = "a: 1\n---\nb: 2\n\nc: 3\n# x\n---\nd: 4\n---\ne: 5\nf: 6\n";
+	size_t d1[] = {8, 24, 27, 33};   /* the second and third documents */
+	maps_back(lf, d1, 2);
+	size_t d2[] = {0, 5, 8, 24, 36, 47};   /* the first one too, and the last to its end */
+	maps_back(lf, d2, 3);
+	const char *crlf = "a: 1\r\n---\r\nb: 2\r\r\nc: 3\r\n---\r\nd: 4\r\n";
+	size_t d3[] = {9, 24, 27, 35};
+	maps_back(crlf, d3, 2);
+}
