@@ -31,8 +31,9 @@
 **           every serving unit waits for pass 3 instead (PARSE_LAST, or CHECK_KEPT with room),
 **           or, when it may be split (and always when f->defines: its templates' checks ask
 **           which units use them), is checked but for the checks that wait for every file's
-**           serving units (check_first: sl_engine_check_part), its findings settled as far as
-**           they can be and copied out (CHECK_REST)
+**           serving units (check_first: sl_engine_check_part; a template a unit of the file's
+**           own uses is checked now: "used" stays true), its findings settled as far as they
+**           can be and copied out (CHECK_REST)
 **           then the serving table is built from every file's facts
 **   pass 3  checks the files that waited (parsed again unless they kept their tree; a
 **           CHECK_REST file: only the documents whose checks wait, an excerpt, for those
@@ -864,7 +865,13 @@ static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->capped = false;
 	f->broken = r->broken;
 	f->recorded = r->recorded;
+	/* its facts, kept for this: a template its own units use was checked in pass 2 */
 	err = sl_engine_check_part(e, f, SL_CHECK_WAITING, NULL, NULL);
+	if (!e->keep_facts && !f->borrowed) {
+		sl_index_free_facts(f->facts);
+		f->facts = NULL;
+		f->n_facts = 0;
+	}
 	if (!err)
 		err = settled(f, sl_suppress_apply_rest(f, r->held));
 	free_rest(r);
@@ -1171,6 +1178,8 @@ static sl_err build_serving_table(sl_engine *e)
 	for (size_t i = 0; !err && !e->keep_facts && i < e->n_files; i++) {
 		if (e->files[i]->borrowed)
 			continue;   /* the project's, for its next borrower too */
+		if (e->files[i]->rest)
+			continue;   /* pass 3 asks again which templates its own units use: check_rest */
 		sl_index_free_facts(e->files[i]->facts);
 		e->files[i]->facts = NULL;
 		e->files[i]->n_facts = 0;

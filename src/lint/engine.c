@@ -663,31 +663,37 @@ static sl_err note_waiting(size_t **v, size_t *n, size_t at)
 	return SL_OK;
 }
 
-sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t **waiting,
-			    size_t *n_waiting)
+/* True when one of f's objects is a template (sl_merge_kind_is_template). */
+static bool holds_template(const sl_file *f)
 {
-	if (!f->src || f->templated)
-		return SL_OK;   /* it could not be read (its error is recorded), or it is a template */
-	sl_regex_budget_grant(&e->regex_budget, f->src->len);   /* patterns' budget: regex.h */
-	if (e->record_reads && !f->reads && !(f->reads = sl_xcalloc(1, sizeof *f->reads)))
-		return SL_ENOMEM;
-	sl_index view = sl_engine_index_view(e, f);
-	struct sl_ctx ctx = {.eng = e, .file = f, .index = &view};
+	for (size_t oi = 0; oi < f->n_objects; oi++)
+		if (sl_merge_kind_is_template(f->objects[oi]->kind))
+			return true;
+	return false;
+}
+
+/* sl_engine_check_part's rules over f's objects, with view. */
+static sl_err check_objects(sl_engine *e, sl_file *f, sl_check_part part, sl_index *view,
+			    size_t **waiting, size_t *n_waiting)
+{
+	struct sl_ctx ctx = {.eng = e, .file = f, .index = view};
 	/* the cluster's default KServe mode is known once every file is indexed */
-	sl_mode def = sl_cluster_kserve_default_mode(&view, NULL);
+	sl_mode def = sl_cluster_kserve_default_mode(view, NULL);
 	for (size_t oi = 0; oi < f->n_objects; oi++)
 		sl_object_default_mode(f->objects[oi], def);
 	/* a TrainJob's units are its runtime's replicated jobs, known once the runtimes are */
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
-		sl_err err = sl_merge_complete(&view, f->objects[oi], f->arena);
+		sl_err err = sl_merge_complete(view, f->objects[oi], f->arena);
 		if (err)
 			return err;
 	}
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
 		const sl_object *o = f->objects[oi];
 		/* a template's checks ask whether a unit uses it (sl_ctx_unit_is_used_template),
-		** which every file's serving facts tell: they all wait */
-		bool all_wait = part != SL_CHECK_ALL && sl_merge_kind_is_template(o->kind);
+		** which every file's serving facts tell: they all wait, unless a unit of f's own
+		** uses it (that answer is final; both parts tell it alike) */
+		bool all_wait = part != SL_CHECK_ALL && sl_merge_kind_is_template(o->kind) &&
+				!sl_index_template_used_here(view, o);
 		if (all_wait && part == SL_CHECK_NOW) {
 			sl_err err = note_waiting(waiting, n_waiting, o->doc->root->start);
 			if (err)
@@ -736,4 +742,23 @@ sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t
 		}
 	}
 	return f->oom;
+}
+
+sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t **waiting,
+			    size_t *n_waiting)
+{
+	if (!f->src || f->templated)
+		return SL_OK;   /* it could not be read (its error is recorded), or it is a template */
+	sl_regex_budget_grant(&e->regex_budget, f->src->len);   /* patterns' budget: regex.h */
+	if (e->record_reads && !f->reads && !(f->reads = sl_xcalloc(1, sizeof *f->reads)))
+		return SL_ENOMEM;
+	sl_index view = sl_engine_index_view(e, f);
+	/* the index's facts are every file's (passes.c), the view's own among them */
+	bool own = part != SL_CHECK_ALL && !f->view && holds_template(f);
+	sl_err err = own ? sl_index_view_own_uses(&view, f->facts, f->n_facts) : SL_OK;
+	if (!err)
+		err = check_objects(e, f, part, &view, waiting, n_waiting);
+	if (own)
+		sl_index_view_free_own_uses(&view);
+	return err;
 }

@@ -223,7 +223,8 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
 /* Which of f's checks sl_engine_check_part runs: all of them; all but those that wait for every
 ** file's serving units (a rule's on a unit it waits for, waits_for_units; every rule's on a
-** template, whose checks ask whether a unit uses it: sl_merge_kind_is_template); only those. */
+** template, whose checks ask whether a unit uses it: sl_merge_kind_is_template, unless a unit
+** of f's own does, sl_index_template_used_here); only those. */
 typedef enum { SL_CHECK_ALL, SL_CHECK_NOW, SL_CHECK_WAITING } sl_check_part;
 /* sl_engine_check, part of it. SL_CHECK_NOW notes in *waiting (malloc'd, *n_waiting of them,
 ** increasing) where each document that holds a unit it left for later starts (its root's

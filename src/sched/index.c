@@ -867,10 +867,37 @@ static bool train_job_use(const sl_object *job, sl_kind *kind, const char **name
 
 /* The templates the units use, from their facts (and the TrainJobs' runtimeRefs): one entry per
 ** (kind, name), sorted. */
+/* Appends the uses of kind named in s (one per line; NULL: none) to *v (*n of them). */
+static sl_err add_uses(struct sl_index_use **v, size_t *n, sl_kind kind, const char *s)
+{
+	while (s && *s) {
+		size_t l = strcspn(s, "\n");
+		struct sl_index_use *nv = !sl_doubling_full(*n) ? *v
+			: sl_xrealloc(*v, sl_doubling_cap(*n) * sizeof *nv);
+		if (!nv)
+			return SL_ENOMEM;
+		*v = nv;
+		char *name = sl_xmalloc(l + 1);
+		if (!name)
+			return SL_ENOMEM;
+		memcpy(name, s, l);
+		name[l] = '\0';
+		(*v)[*n].kind = kind;
+		(*v)[(*n)++].name = name;
+		s += l + (s[l] == '\n');
+	}
+	return SL_OK;
+}
+
+static void free_uses(struct sl_index_use *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].name);
+}
+
 static sl_err gather_used(sl_index *ix)
 {
-	for (size_t i = 0; i < ix->n_used; i++)
-		free(ix->used[i].name);
+	free_uses(ix->used, ix->n_used);
 	ix->n_used = 0;
 	size_t n_jobs = ix->n_by_kind[SL_KIND_TRAIN_JOB];
 	for (size_t i = 0; i < ix->n_facts + n_jobs; i++) {
@@ -879,39 +906,63 @@ static sl_err gather_used(sl_index *ix)
 		if (i >= ix->n_facts &&
 		    !train_job_use(ix->by_kind[SL_KIND_TRAIN_JOB][i - ix->n_facts], &kind, &s))
 			continue;
-		while (s && *s) {
-			size_t l = strcspn(s, "\n");
-			struct sl_index_use *nv = !sl_doubling_full(ix->n_used) ? ix->used
-				: sl_xrealloc(ix->used, sl_doubling_cap(ix->n_used) * sizeof *nv);
-			if (!nv)
-				return SL_ENOMEM;
-			ix->used = nv;
-			char *name = sl_xmalloc(l + 1);
-			if (!name)
-				return SL_ENOMEM;
-			memcpy(name, s, l);
-			name[l] = '\0';
-			ix->used[ix->n_used].kind = kind;
-			ix->used[ix->n_used++].name = name;
-			s += l + (s[l] == '\n');
-		}
+		sl_err err = add_uses(&ix->used, &ix->n_used, kind, s);
+		if (err)
+			return err;
 	}
 	if (ix->n_used)
 		qsort(ix->used, ix->n_used, sizeof *ix->used, cmp_use);
 	return SL_OK;
 }
 
+sl_err sl_index_view_own_uses(sl_index *view, const sl_serving_fact *facts, size_t n)
+{
+	view->own_used = NULL;
+	view->n_own_used = 0;
+	for (size_t i = 0; i < n; i++) {
+		sl_err err = add_uses(&view->own_used, &view->n_own_used, facts[i].uses_kind,
+				      facts[i].uses);
+		if (err) {
+			sl_index_view_free_own_uses(view);
+			return err;
+		}
+	}
+	if (view->n_own_used)
+		qsort(view->own_used, view->n_own_used, sizeof *view->own_used, cmp_use);
+	return SL_OK;
+}
+
+void sl_index_view_free_own_uses(sl_index *view)
+{
+	free_uses(view->own_used, view->n_own_used);
+	free(view->own_used);
+	view->own_used = NULL;
+	view->n_own_used = 0;
+}
+
+/* The key t is used by (a runtime's kind: SL_KIND_SERVING_RUNTIME for both). */
+static struct sl_index_use use_key(const sl_object *t)
+{
+	return (struct sl_index_use){t->kind == SL_KIND_CLUSTER_SERVING_RUNTIME
+				     ? SL_KIND_SERVING_RUNTIME : t->kind, (char *)t->name};
+}
+
+bool sl_index_template_used_here(const sl_index *ix, const sl_object *t)
+{
+	struct sl_index_use key = use_key(t);
+	return t->name && ix->own_used &&
+	       bsearch(&key, ix->own_used, ix->n_own_used, sizeof *ix->own_used, cmp_use);
+}
+
 bool sl_index_template_used(const sl_index *ix, const sl_object *t)
 {
 	if (!t->name)
 		return false;
-	struct sl_index_use key = {t->kind, (char *)t->name};
-	if (t->kind == SL_KIND_CLUSTER_SERVING_RUNTIME)
-		key.kind = SL_KIND_SERVING_RUNTIME;
+	struct sl_index_use key = use_key(t);
 	note(ix, key_of(SL_FACT_TEMPLATE_USE, key.kind, t->name, NULL));
-	if (!ix->used)
-		return false;
-	return bsearch(&key, ix->used, ix->n_used, sizeof *ix->used, cmp_use) != NULL;
+	if (ix->used && bsearch(&key, ix->used, ix->n_used, sizeof *ix->used, cmp_use))
+		return true;
+	return sl_index_template_used_here(ix, t);
 }
 
 static bool same_namespace(const sl_object *a, const sl_object *b)

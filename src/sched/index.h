@@ -152,6 +152,10 @@ struct sl_index {
 		char *name;
 	} *used;                           /* the templates units use, sorted (sl_index_template_used) */
 	size_t n_used;
+	struct sl_index_use *own_used;    /* a view's, before the table of uses is built: what
+					     its file's serving units use, sorted, a use whatever
+					     the other files' (sl_index_view_own_uses) */
+	size_t n_own_used;
 	struct sl_index_pools *pools;     /* the node pools of each config (pool.c), built on first
 					     use; shared by the index's views */
 	sl_index_reads serving_reads;     /* what building the serving table read (class values,
@@ -175,5 +179,13 @@ sl_err sl_index_finish(sl_index *ix);
 ** sl_index_finish. It copies what it keeps and lets go of the facts: the caller may free them
 ** then. SL_ENOMEM only. */
 sl_err sl_index_finish_serving(sl_index *ix);
+/* Gives view (a copy of the index: sl_engine_index_view) what its file's serving units
+** facts[0..n) use (own_used), which sl_index_template_used counts as used before every file's
+** facts are in: the index's facts include them, so the answer stays. SL_ENOMEM only. */
+sl_err sl_index_view_own_uses(sl_index *view, const sl_serving_fact *facts, size_t n);
+void sl_index_view_free_own_uses(sl_index *view);
+/* True when a serving unit of the view's own file uses template t (own_used): then
+** sl_index_template_used(t) is true, now and once every file's facts are in. Notes no read. */
+bool sl_index_template_used_here(const sl_index *ix, const sl_object *t);
 
 #endif

@@ -568,37 +568,73 @@ Test(passes, a_waiting_own_file_is_checked_in_two_parts)
 
 /* A template's checks (a Seldon ServerConfig's) ask whether a unit uses it, which every file's
 ** serving facts tell: in a file checked in two parts they wait for pass 3 with the Job's (which
-** outranks no serving unit here: the Server is critical), and the report is the whole run's (the
-** ServerConfig's spot settings reported at its Server only). */
-Test(passes, a_template_in_a_file_checked_in_two_parts_waits_for_every_unit)
+** outranks no serving unit here: the Server is critical), unless a unit of the file's own uses
+** it (the answer cannot change: checked in pass 2); either way the report is the whole run's
+** (the ServerConfig's spot settings reported at its Server only). */
+static const char SERVER_CONFIG[] =
+	"apiVersion: mlops.seldon.io/v1alpha1\nkind: ServerConfig\nmetadata:\n  name: mlserver\n"
+	"spec:\n  podSpec:\n    priorityClassName: system-cluster-critical\n"
+	"    nodeSelector:\n      karpenter.sh/capacity-type: spot\n    containers:\n"
+	"      - name: mlserver\n        image: seldonio/mlserver\n";
+static const char CRITICAL_SERVER[] =
+	"apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\nmetadata:\n  name: critical\n"
+	"spec:\n  serverConfig: mlserver\n";
+
+/* The report of a run over text (a-own.yaml) and, unless NULL, other (b-other.yaml), whole or
+** streamed without room for kept trees; *parsed: the bytes of a-own.yaml parsed. */
+static char *template_run(bool stream, const char *text, const char *other, size_t *parsed)
 {
-	static const char SERVER_CONFIG[] =
-		"apiVersion: mlops.seldon.io/v1alpha1\nkind: ServerConfig\nmetadata:\n  name: mlserver\n"
-		"spec:\n  podSpec:\n    priorityClassName: system-cluster-critical\n"
-		"    nodeSelector:\n      karpenter.sh/capacity-type: spot\n    containers:\n"
-		"      - name: mlserver\n        image: seldonio/mlserver\n";
-	static const char CRITICAL_SERVER[] =
-		"apiVersion: mlops.seldon.io/v1alpha1\nkind: Server\nmetadata:\n  name: critical\n"
-		"spec:\n  serverConfig: mlserver\n";
+	sl_passes p;
+	setup(&p, stream);
+	p.eng.kept_budget = 0;
+	add_buffer(&p, "a-own.yaml", text);
+	if (other)
+		add_buffer(&p, "b-other.yaml", other);
+	cr_assert_eq(sl_passes_lint(&p), SL_OK);
+	*parsed = p.eng.files[0]->parsed;
+	char *r = report(&p);
+	done(&p);
+	return r;
+}
+
+/* The ServerConfig's spot settings reported at its Server (at), not at it; the streamed report
+** is the whole one. Frees both. */
+static void reported_at_server(char *whole, char *streamed, const char *at)
+{
+	char want[256];
+	snprintf(want, sizeof want, "%s critical-on-spot Seldon Server critical is critical but "
+		 "the nodeSelector of its ServerConfig", at);
+	cr_expect(strstr(whole, want), "no %s in:\n%s", want, whole);
+	cr_expect(!strstr(whole, "Seldon ServerConfig"), "%s", whole);
+	cr_expect_str_eq(streamed, whole, "the streamed run differs from the whole one");
+	free(whole);
+	free(streamed);
+}
+
+Test(passes, a_template_in_a_file_checked_in_two_parts_waits_unless_its_own_units_use_it)
+{
 	char text[4096];
 	snprintf(text, sizeof text, "%s---\n%s---\n%s---\n%s", SERVER_CONFIG, CRITICAL_SERVER,
 		 PRIORITY_CLASSES, JOB);
-	size_t len = strlen(text);
-	char *reports[2];
-	for (int stream = 0; stream < 2; stream++) {
-		sl_passes p;
-		lint_alone(&p, stream, text);
-		if (stream)   /* pass 1: all but the Job; pass 2: all; pass 3: the ServerConfig, the Job */
-			cr_expect_eq(p.eng.files[0]->parsed, 3 * len - ink(JOB) - ink(CRITICAL_SERVER) -
-				     (ink(PRIORITY_CLASSES) - 3),   /* their "---" kept */
-				     "%zu bytes parsed", p.eng.files[0]->parsed);
-		reports[stream] = report(&p);
-		done(&p);
-	}
-	cr_expect(strstr(reports[0], "a-own.yaml:18:1 (document 1) critical-on-spot Seldon Server "
-			 "critical is critical but the nodeSelector of its ServerConfig"), "%s", reports[0]);
-	cr_expect(!strstr(reports[0], "Seldon ServerConfig"), "%s", reports[0]);
-	cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
-	free(reports[0]);
-	free(reports[1]);
+	size_t len = strlen(text), parsed;
+	char *whole = template_run(false, text, NULL, &parsed);
+	char *streamed = template_run(true, text, NULL, &parsed);
+	/* pass 1: all but the Job; pass 2: all; pass 3: the Job (the ServerConfig its Server
+	** uses was checked in pass 2) */
+	cr_expect_eq(parsed, 3 * len - ink(JOB) - ink(SERVER_CONFIG) - ink(CRITICAL_SERVER) -
+		     (ink(PRIORITY_CLASSES) - 3),   /* their "---" kept */
+		     "%zu bytes parsed", parsed);
+	reported_at_server(whole, streamed, "a-own.yaml:18:1 (document 1)");
+
+	/* its Server in another file: only every file's facts tell that it is used */
+	snprintf(text, sizeof text, "%s---\n%s---\n%s---\n%s", SERVER_CONFIG, ISVC,
+		 PRIORITY_CLASSES, JOB);
+	len = strlen(text);
+	whole = template_run(false, text, CRITICAL_SERVER, &parsed);
+	streamed = template_run(true, text, CRITICAL_SERVER, &parsed);
+	/* pass 1: all but the Job and the InferenceService; pass 2: all; pass 3: the ServerConfig
+	** and the Job */
+	cr_expect_eq(parsed, 3 * len - ink(JOB) - 2 * ink(ISVC) - (ink(PRIORITY_CLASSES) - 3),
+		     "%zu bytes parsed", parsed);
+	reported_at_server(whole, streamed, "b-other.yaml:5:1 (document 0)");
 }
