@@ -14,8 +14,10 @@
 
 static size_t leading_spaces(const char *p, const char *end)
 {
-	size_t n = 0;
-	while (p + n < end && p[n] == ' ')
+	size_t n = 0, len = (size_t)(end - p);
+	while (len - n >= 8 && memcmp(p + n, "        ", 8) == 0)   /* eight at a time */
+		n += 8;
+	while (n < len && p[n] == ' ')
 		n++;
 	return n;
 }
@@ -60,9 +62,12 @@ void sl_edit_style_detect(const sl_source *src, sl_style *out)
 		const char *qv = NULL;
 		if (e - t >= 3 && t[0] == '-' && t[1] == ' ')
 			qv = t + 2;
-		for (const char *q = t; !qv && q + 2 < e; q++)
-			if (q[0] == ':' && q[1] == ' ')
+		for (const char *q = t; !qv && q + 2 < e; q++) {
+			if (!(q = memchr(q, ':', (size_t)(e - 2 - q))))
+				break;
+			if (q[1] == ' ')
 				qv = q + 2;
+		}
 		if (qv && qv < e && *qv == '"')
 			dq++;
 		else if (qv && qv < e && *qv == '\'')

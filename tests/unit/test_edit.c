@@ -66,6 +66,13 @@ Test(fix, style_detection)
 	cr_expect_eq(d->st.quote, '\'');
 	cr_expect_str_eq(SL_STYLE_EOL(&d->st), "\r\n");
 	done(d);
+	/* indents of eight and more (counted eight at a time), a value's quote after the first
+	** ": " of its line, not after a ':' inside its key */
+	d = parse("a:\n        b:\n                c: 'x'\n                d: \"http://h:80\"\n"
+		  "                e:f: 'q'\n                g:h:\n                         i: 1\n");
+	cr_expect_eq(d->st.indent, 8);
+	cr_expect_eq(d->st.quote, '\'', "two single-quoted values, one double");
+	done(d);
 }
 
 Test(fix, map_entry_follows_indent_and_nesting)
