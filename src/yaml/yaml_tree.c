@@ -335,6 +335,45 @@ static int key_is(const sl_node *k, const char *s)
 	       memcmp(k->u.scalar.s, s, k->u.scalar.len) == 0;
 }
 
+/* True when n's subtree holds an alias of an anchor that stands before byte at. */
+static bool alias_before(const sl_node *n, size_t at)
+{
+	if (!n)
+		return false;
+	switch (n->type) {
+	case SL_NODE_ALIAS:
+		return n->u.alias.target && n->u.alias.target->start < at;
+	case SL_NODE_MAP:
+		for (size_t i = 0; i < n->u.map.n; i++)
+			if (alias_before(n->u.map.pairs[i].key, at) ||
+			    alias_before(n->u.map.pairs[i].value, at))
+				return true;
+		return false;
+	case SL_NODE_SEQ:
+		for (size_t i = 0; i < n->u.seq.n; i++)
+			if (alias_before(n->u.seq.items[i], at))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* True when a manifest after the first of map's (pairs from starts[1] on) names an anchor an
+** earlier one defines: a "---" between them would leave the alias undefined. */
+static bool aliases_cross(const sl_node *map, const size_t *starts, size_t k)
+{
+	const sl_pair *p = map->u.map.pairs;
+	for (size_t j = 1; j < k; j++) {
+		size_t end = j + 1 < k ? starts[j + 1] : map->u.map.n;
+		for (size_t i = starts[j]; i < end; i++)
+			if (alias_before(p[i].key, p[starts[j]].key->start) ||
+			    alias_before(p[i].value, p[starts[j]].key->start))
+				return true;
+	}
+	return false;
+}
+
 /* A document's root mapping that repeats apiVersion and kind holds two (or more) manifests run
 ** together: their boundaries (the first of each later apiVersion/kind pair), reported once each
 ** at the later apiVersion with a fix inserting "---"; *n_out is the number of manifests. Keys are
@@ -361,6 +400,7 @@ static size_t manifest_starts(struct builder *b, const sl_node *map, size_t *sta
 	}
 	if (k < 2)
 		return 1;
+	bool fixable = b->fix && !aliases_cross(map, starts, k);
 	for (size_t j = 1; j < k; j++) {
 		const sl_node *second = p[api[j]].key;
 		uint32_t line, col, bl, bc;
@@ -372,7 +412,7 @@ static size_t manifest_starts(struct builder *b, const sl_node *map, size_t *sta
 					    "missing before line %u", line, bl);
 		report(b, "duplicate-key", b->cur ? b->cur->index : 0, second->start, second->end,
 		       msg ? msg : "a `---` separator is probably missing");
-		if (b->fix) {
+		if (fixable) {
 			b->fix(b->payload, at, b->src->crlf ? "---\r\n" : "---\n",
 			       "insert a `---` line before the second manifest");
 		}
