@@ -343,6 +343,28 @@ def kustomize_exponential_diamond(c):
     expect(findings(r) == [], "findings on the diamond", r)
 
 
+@case(cpu=5, mem=512)
+def kustomize_symlinked_diamond(c):
+    """The diamond above where each level's second directory is a symlink to its first: one
+    kustomization under two names per level, so the plan (which counts a base's includers by
+    the names they give) sees one includer of each. Within the root its build was taken whole
+    by the first includer and made again for every other path to it: 2^20 builds, 2 GiB at
+    20 levels. Made again once, and copied from then on: linear."""
+    c.git_init()
+    levels = 20
+    c.write("k/l0/kustomization.yaml", "resources:\n- cm.yaml\n- ../l1a\n- ../l1b\n")
+    c.write("k/l0/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: root\n")
+    for i in range(1, levels):
+        c.write("k/l%da/kustomization.yaml" % i, "resources:\n- ../l%da\n- ../l%db\n" % (i + 1, i + 1))
+        c.symlink("k/l%db" % i, "l%da" % i)
+    c.write("k/l%da/kustomization.yaml" % levels, "commonLabels:\n  leaf: a\n")
+    c.symlink("k/l%db" % levels, "l%da" % levels)
+    r = c.run(["check", "--format", "json", "--select", "kustomize-invalid,kustomize-unsupported,"
+               "yaml-syntax", "."])
+    expect_rc(r, 0)
+    expect(findings(r) == [], "findings on the diamond", r)
+
+
 GPU_REQUEST = "        resources:\n          requests:\n            nvidia.com/gpu: 1\n"
 
 

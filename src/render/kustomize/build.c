@@ -103,7 +103,7 @@ bool sl_kustomize__building(struct ctx *c, const char *kpath, size_t *at)
 	if (i < c->n_built)
 		free(key);
 	else
-		c->built[c->n_built++] = (struct built){key, NULL, true};
+		c->built[c->n_built++] = (struct built){key, NULL, true, false};
 	*at = i;
 	return true;
 }
@@ -217,10 +217,11 @@ static bool build_once(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		return sl_kustomize__issue(c, "kustomize-invalid", ref, "kustomizations include each "
 					   "other in a cycle");
 	}
-	if (i < n && c->built[i].s->moved) {   /* its includer took it whole: made again */
+	if (i < n && c->built[i].s->moved) {   /* its includer took it whole: made again, once */
 		sl_kustomize__shared_free(c->built[i].s);
 		c->built[i].s = NULL;
 		c->built[i].building = true;
+		c->built[i].again = true;
 	}
 	if (!c->built[i].s) {   /* the plan's, else made */
 		bool mk;
@@ -241,9 +242,12 @@ static bool build_once(struct ctx *c, const char *kpath, const sl_knode *ref, st
 		c->life = s->last;
 	else if (!s->in_memo && s->home != c->a)
 		c->local = true;
-	if (s->in_memo || s->home != c->a)
+	if (s->in_memo || s->home != c->a || c->built[i].again)
 		return copy_acc(c, &s->acc, sub);
-	/* this root's own, in this arena: taken whole (met again, it is made again) */
+	/* this root's own, in this arena: taken whole (met again, it is made again and kept: the
+	** plan counts includers by the names they give, and a directory reached through a
+	** symlink is one kustomization under two names, so a diamond of them is met 2^levels
+	** times) */
 	*sub = s->acc;
 	memset(&s->acc, 0, sizeof s->acc);
 	s->moved = true;

@@ -306,6 +306,8 @@ struct built {
 	char *kpath;         /* its kustomization file's real path (malloc'd) */
 	struct shared *s;    /* what it built (the plan's memo's, or this root's own) */
 	bool building;       /* still being built: met again, a cycle */
+	bool again;          /* met again after an includer took it whole: made once more and
+			     ** copied from then on (a diamond through symlinked directories) */
 };
 
 struct ctx {
