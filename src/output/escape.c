@@ -120,6 +120,20 @@ static void utf8_into(sl_strbuf *b, const char *s, size_t n)
 	}
 }
 
+/* The ASCII bytes escape_one copies as they are for sink, as a bit set (bit c of plain[c / 64]):
+** the printable ones but those the sink replaces and '#' (which starts "##["). */
+static void plain_bytes(sl_sink sink, uint64_t plain[2])
+{
+	plain[0] = ~(uint64_t)0 << 0x20;
+	plain[1] = ~(uint64_t)0 >> 1;   /* 0x7F is a control */
+	const char *special = sink == SL_SINK_GITHUB_DATA ? "#%"
+			    : sink == SL_SINK_GITHUB_PROP ? "#%:,"
+			    : sink == SL_SINK_XML ? "#&<>\"'"
+			    : sink == SL_SINK_MARKDOWN ? "&<>" MARKDOWN_PUNCT : "#";
+	for (const char *c = special; *c; c++)
+		plain[*c >> 6] &= ~((uint64_t)1 << (*c & 63));
+}
+
 static void escape_into(sl_strbuf *b, const char *s, sl_sink sink)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -141,8 +155,17 @@ static void escape_into(sl_strbuf *b, const char *s, sl_sink sink)
 			i = j + 1;
 		}
 	}
-	while (i < n)
-		i += escape_one(b, s, n, i, sink);
+	uint64_t plain[2];
+	plain_bytes(sink, plain);
+	while (i < n) {
+		size_t j = i;
+		while (j < n && p[j] < 0x80 && (plain[p[j] >> 6] >> (p[j] & 63) & 1))
+			j++;
+		sl_strbuf_add(b, s + i, j - i);   /* a run escape_one would copy byte by byte */
+		if (j < n)
+			j += escape_one(b, s, n, j, sink);
+		i = j;
+	}
 }
 
 size_t sl_escape_char(const char *s, size_t n, size_t i, sl_sink sink, char buf[SL_ESCAPE_CHAR_MAX])
