@@ -5,6 +5,7 @@
 ** the units a binder adds to its object. */
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 #include "model/model.h"
 #include "yaml/template.h"
@@ -122,10 +123,45 @@ const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *
 	return sl_model_expect(mc, sl_map_get(map, key), t, key);
 }
 
+void sl_model_find(const sl_node *map, const sl_model_fspec *spec, size_t n, const sl_node **out)
+{
+	uint64_t lens = 0;    /* bit l: some key is l bytes long (l < 64) */
+	uint64_t found = 0;   /* bit j: spec[j].key was met (its first entry wins, even if NULL) */
+	size_t np;
+	const sl_pair *p = sl_map_entries(map, &np);
+	for (size_t j = 0; j < n; j++) {
+		out[j] = NULL;
+		lens |= spec[j].len < 64 ? (uint64_t)1 << spec[j].len : 0;
+	}
+	for (size_t i = 0; i < np; i++) {
+		const sl_node *k = p[i].key;
+		if (k->type != SL_NODE_SCALAR)
+			continue;
+		size_t kl = k->u.scalar.len;
+		if (kl < 64 && !(lens >> kl & 1))
+			continue;   /* no key of this length */
+		for (size_t j = 0; j < n; j++)
+			if (spec[j].len == kl && !(found >> j & 1) &&
+			    memcmp(spec[j].key, k->u.scalar.s, kl) == 0) {
+				out[j] = sl_node_deref(p[i].value);
+				found |= (uint64_t)1 << j;
+			}
+	}
+}
+
 void sl_model_fields(sl_model_ctx *mc, const sl_node *map, const sl_model_fspec *spec)
 {
-	for (; map && spec->key; spec++)
-		sl_model_field(mc, map, spec->key, spec->t);
+	const sl_node *v[64];
+	size_t n = 0;
+	if (!map)
+		return;
+	while (spec[n].key && n < 64)
+		n++;
+	sl_model_find(map, spec, n, v);
+	for (size_t i = 0; i < n; i++)
+		sl_model_expect(mc, v[i], spec[i].t, spec[i].key);
+	if (spec[n].key)   /* a table longer than the one pass takes: the rest one at a time */
+		sl_model_fields(mc, map, spec + n);
 }
 
 void sl_model_items(sl_model_ctx *mc, const sl_node *seq, const sl_model_fspec *spec)

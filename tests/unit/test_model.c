@@ -300,6 +300,54 @@ Test(model_kind, metadata)
 	done(b);
 }
 
+/* sl_model_find answers what sl_map_get answers, key by key: a key of the mapping over a merged
+** one ("<<"), merged keys, keys of one length, a key with an inner NUL, absent
+** keys, a key the table names twice. */
+static void ignore_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+			 const char *message)
+{
+	(void)payload; (void)doc; (void)start; (void)end;
+	cr_log_info("%s: %s", rule, message);
+}
+
+Test(model_bind, find_is_map_get)
+{
+	static const char yaml[] = "base: &b {nodeName: n0, tolerations: []}\n"
+				   "data:\n"
+				   "  <<: *b\n"
+				   "  affinity: 1\n"
+				   "  \"nodeSelector\\0x\": 3\n"
+				   "  4: 4\n"
+				   "  nodeName: n1\n"
+				   "  resources: {}\n";
+	bound *b = calloc(1, sizeof *b);
+	cr_assert_eq(sl_source_from_buffer("m.yaml", yaml, strlen(yaml), &b->src), SL_OK);
+	b->a = sl_arena_new();
+	cr_assert_eq(sl_tree_parse(b->src, b->a, &b->t, ignore_issue, NULL), SL_OK);
+	cr_assert_eq(b->t.n_docs, 1);
+	const sl_node *data = sl_map_get(b->t.docs[0]->root, "data");
+	static const sl_model_fspec spec[] = {
+		SL_FIELD("affinity", SL_T_ANY), SL_FIELD("nodeSelector", SL_T_ANY),
+		SL_FIELD("nodeName", SL_T_ANY), SL_FIELD("tolerations", SL_T_ANY),
+		SL_FIELD("resources", SL_T_ANY), SL_FIELD("priority", SL_T_ANY),
+		SL_FIELD("nodeName", SL_T_ANY),
+	};
+	const size_t n = sizeof spec / sizeof spec[0];
+	const sl_node *got[sizeof spec / sizeof spec[0]];
+	sl_model_find(data, spec, n, got);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(got[i], sl_map_get(data, spec[i].key), "%s", spec[i].key);
+	cr_expect_str_eq(sl_scalar(got[0]), "1");
+	cr_expect_str_eq(sl_scalar(got[2]), "n1", "a key of the mapping over a merged one");
+	cr_expect_not_null(got[3], "a merged key");
+	cr_expect_null(got[1], "nodeSelector\\0x is not nodeSelector");
+	cr_expect_null(got[5]);
+	sl_model_find(NULL, spec, n, got);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_null(got[i]);
+	done(b);
+}
+
 Test(model_kind, names_and_serving_kinds)
 {
 	cr_expect_str_eq(sl_kind_name(SL_KIND_INFERENCE_SERVICE), "InferenceService");
