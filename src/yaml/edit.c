@@ -2,6 +2,7 @@
 ** edit.c: applying byte-range edits and rendering inserted YAML in the file's style (write.c
 ** writes the fixed files). Inserted text follows the file: its indent width, whether its block
 ** sequences are indented under their key, its preferred quote and its line ending. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,32 @@
 static size_t leading_spaces(const char *p, const char *end)
 {
 	size_t n = 0, len = (size_t)(end - p);
-	while (len - n >= 8 && memcmp(p + n, "        ", 8) == 0)   /* eight at a time */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; len - n >= 8; n += 8) {   /* eight at a time: the first byte that is not a space */
+		uint64_t w;
+		memcpy(&w, p + n, 8);
+		w ^= 0x2020202020202020u;
+		if (w)
+			return n + (size_t)__builtin_ctzll(w) / 8;
+	}
+#else
+	while (len - n >= 8 && memcmp(p + n, "        ", 8) == 0)
 		n += 8;
+#endif
 	while (n < len && p[n] == ' ')
 		n++;
 	return n;
+}
+
+/* sl_source_line_end, the LF and CRLF breaks looked at here (the scan below visits every line) */
+static size_t line_end(const sl_source *src, size_t l)
+{
+	if (l + 1 < src->n_lines) {
+		size_t e = src->line_start[l + 1];
+		if (src->data[e - 1] == '\n')
+			return e >= 2 && src->data[e - 2] == '\r' ? e - 2 : e - 1;
+	}
+	return sl_source_line_end(src, l);
 }
 
 void sl_edit_style_detect(const sl_source *src, sl_style *out)
@@ -28,9 +50,12 @@ void sl_edit_style_detect(const sl_source *src, sl_style *out)
 	unsigned seq_in = 0, seq_out = 0, dq = 0, sq = 0;
 	size_t prev_indent = 0;
 	int prev_key_open = 0;   /* the previous content line ends with ':' (opens a block) */
-	const char *d = src->data;
+	const char *d = src->data, *fend = d + src->len;
+	/* the first '#' at or after the content of the line last looked for one (fend: none): most
+	** lines hold none, and one search from a line runs to the next '#' of the file */
+	const char *next_hash = d;
 	for (size_t l = 0; l < src->n_lines; l++) {
-		const char *p = d + src->line_start[l], *end = d + sl_source_line_end(src, l);
+		const char *p = d + src->line_start[l], *end = d + line_end(src, l);
 		if (l == 0)
 			p += src->bom;
 		size_t ind = leading_spaces(p, end);
@@ -48,7 +73,9 @@ void sl_edit_style_detect(const sl_source *src, sl_style *out)
 		}
 		/* a line whose content (comments aside) ends with ':' opens a nested block */
 		const char *e = end;
-		const char *hash = memchr(t, '#', (size_t)(end - t));
+		if (next_hash < t && !(next_hash = memchr(t, '#', (size_t)(fend - t))))
+			next_hash = fend;
+		const char *hash = next_hash < end ? next_hash : NULL;   /* the line's first '#' */
 		if (hash && hash > t && (hash[-1] == ' ' || hash[-1] == '\t'))
 			e = hash;
 		while (e > t && (e[-1] == ' ' || e[-1] == '\t'))
