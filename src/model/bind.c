@@ -41,13 +41,34 @@ static void report_type(sl_model_ctx *mc, const sl_node *at, const char *field, 
 		mc->issue(mc->payload, "schema-type", at, msg ? msg : "wrong YAML type", quote_fix);
 }
 
+/* A plain untagged scalar that starts like a number: an integer, a float or a string, never a
+** null or a boolean (sl_scalar_text_type). */
+static bool number_like(const sl_node *v)
+{
+	char c = v->u.scalar.s[0];
+	return v->style == SL_STYLE_PLAIN && !sl_node_tag(v) &&
+	       ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.');
+}
+
+bool sl_model_null_or_bool(const sl_node *v)
+{
+	v = sl_node_deref(v);
+	if (!v || v->type != SL_NODE_SCALAR || number_like(v))
+		return false;
+	sl_yaml_type y = sl_scalar_type(v);
+	return y == SL_Y_NULL || y == SL_Y_BOOL;
+}
+
 const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t, const char *field)
 {
 	const sl_node *v = sl_node_deref(n);
 	if (!v)
 		return NULL;
-	/* the scalar's type, once (SL_Y_STR for a collection: unused then) */
-	sl_yaml_type y = v->type == SL_NODE_SCALAR ? sl_scalar_type(v) : SL_Y_STR;
+	/* the scalar's type, once (SL_Y_STR for a collection: unused then); a quantity asks only
+	** whether it is a null or a boolean, which a number-like scalar is not (SL_Y_FLOAT stands
+	** for "a number or a string" then) */
+	sl_yaml_type y = v->type != SL_NODE_SCALAR ? SL_Y_STR
+		       : t == SL_T_QUANTITY && number_like(v) ? SL_Y_FLOAT : sl_scalar_type(v);
 	if (v->type == SL_NODE_SCALAR && y == SL_Y_NULL)
 		return NULL;
 	/* An unrendered template ("{{ .Values.replicas }}", "${REPLICAS}") has no type yet: not

@@ -266,6 +266,9 @@ enum sl_ftype {
 ** names it in the message ("tolerations"). */
 const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
 			       const char *field);
+/* True when scalar v is a YAML null or a boolean (sl_scalar_type): what a quantity may not be. A
+** plain untagged scalar that starts like a number is neither, told without parsing it. */
+bool sl_model_null_or_bool(const sl_node *v);
 /* sl_model_expect on map[key]. */
 const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *key,
 			      enum sl_ftype t);

@@ -310,6 +310,17 @@ static void ignore_issue(void *payload, const char *rule, unsigned doc, size_t s
 	cr_log_info("%s: %s", rule, message);
 }
 
+/* yaml parsed, not bound (the tree's issues ignored) */
+static bound *parse_only(const char *yaml)
+{
+	bound *b = calloc(1, sizeof *b);
+	cr_assert_eq(sl_source_from_buffer("m.yaml", yaml, strlen(yaml), &b->src), SL_OK);
+	b->a = sl_arena_new();
+	cr_assert_eq(sl_tree_parse(b->src, b->a, &b->t, ignore_issue, NULL), SL_OK);
+	cr_assert_eq(b->t.n_docs, 1);
+	return b;
+}
+
 Test(model_bind, find_is_map_get)
 {
 	static const char yaml[] = "base: &b {nodeName: n0, tolerations: []}\n"
@@ -320,11 +331,7 @@ Test(model_bind, find_is_map_get)
 				   "  4: 4\n"
 				   "  nodeName: n1\n"
 				   "  resources: {}\n";
-	bound *b = calloc(1, sizeof *b);
-	cr_assert_eq(sl_source_from_buffer("m.yaml", yaml, strlen(yaml), &b->src), SL_OK);
-	b->a = sl_arena_new();
-	cr_assert_eq(sl_tree_parse(b->src, b->a, &b->t, ignore_issue, NULL), SL_OK);
-	cr_assert_eq(b->t.n_docs, 1);
+	bound *b = parse_only(yaml);
 	const sl_node *data = sl_map_get(b->t.docs[0]->root, "data");
 	static const sl_model_fspec spec[] = {
 		SL_FIELD("affinity", SL_T_ANY), SL_FIELD("nodeSelector", SL_T_ANY),
@@ -345,6 +352,28 @@ Test(model_bind, find_is_map_get)
 	sl_model_find(NULL, spec, n, got);
 	for (size_t i = 0; i < n; i++)
 		cr_expect_null(got[i]);
+	done(b);
+}
+
+/* sl_model_null_or_bool is sl_scalar_type's answer, number-like scalars told without parsing
+** them: tags, quotes, signs, YAML 1.1 words, numbers, quantities. */
+Test(model_bind, null_or_bool_is_the_scalar_type)
+{
+	static const char yaml[] =
+		"- ''\n- ~\n- null\n- NULL\n- true\n- yes\n- 'yes'\n- \"on\"\n- n\n- 1\n- -1\n"
+		"- +.inf\n- .nan\n- .5\n- 0x1F\n- 1Gi\n- 500m\n- -\n- +\n- !!bool 1\n- !!null 5\n"
+		"- !!str true\n- !custom yes\n- !custom 1\n- !!int 1\n- Off\n- nvidia\n- [1]\n";
+	bound *b = parse_only(yaml);
+	const sl_node *seq = b->t.docs[0]->root;
+	size_t yes = 0;
+	for (size_t i = 0; i < sl_seq_n(seq); i++) {
+		const sl_node *v = sl_seq_item(seq, i);
+		sl_yaml_type t = sl_scalar_type(v);
+		bool want = v->type == SL_NODE_SCALAR && (t == SL_Y_NULL || t == SL_Y_BOOL);
+		cr_expect_eq(sl_model_null_or_bool(v), want, "item %zu", i);
+		yes += want;
+	}
+	cr_expect_eq(yes, 10, "the nulls and booleans, tagged or not");
 	done(b);
 }
 
