@@ -9,12 +9,28 @@
 #include <string.h>
 #include "model/model.h"
 
-const char *const sl_kserve_implementations[] = {
-	"sklearn", "xgboost", "tensorflow", "pytorch", "triton", "onnx", "huggingface", "pmml",
-	"lightgbm", "paddle", "model", NULL
-};
+/* The predictor's framework keys and the explainer's, once for the names and once as field
+** tables (sl_model_find). */
+#define IMPLEMENTATIONS(X) X("sklearn") X("xgboost") X("tensorflow") X("pytorch") X("triton") \
+	X("onnx") X("huggingface") X("pmml") X("lightgbm") X("paddle") X("model")
+#define EXPLAINER_KEYS(X) X("art") X("alibi")
+#define NAME(k) k,
+#define MAP_FIELD(k) SL_FIELD(k, SL_T_MAP),
 
-static const char *const explainer_keys[] = {"art", "alibi", NULL};
+const char *const sl_kserve_implementations[] = {IMPLEMENTATIONS(NAME) NULL};
+static const char *const explainer_keys[] = {EXPLAINER_KEYS(NAME) NULL};
+static const sl_model_fspec implementation_fields[] = {IMPLEMENTATIONS(MAP_FIELD)},
+			    explainer_fields[] = {EXPLAINER_KEYS(MAP_FIELD)};
+#define N_IMPLEMENTATIONS (sizeof implementation_fields / sizeof *implementation_fields)
+
+/* The field table of sl_kserve_impl_keys(role), *n entries. */
+static const sl_model_fspec *impl_fields(sl_role role, size_t *n)
+{
+	const char *const *keys = sl_kserve_impl_keys(role);
+	*n = keys == sl_kserve_implementations ? N_IMPLEMENTATIONS
+	   : keys == explainer_keys ? sizeof explainer_fields / sizeof *explainer_fields : 0;
+	return keys == explainer_keys ? explainer_fields : implementation_fields;
+}
 
 const char *const *sl_kserve_impl_keys(sl_role role)
 {
@@ -25,9 +41,10 @@ const char *const *sl_kserve_impl_keys(sl_role role)
 
 const char *sl_kserve_runtime_name(const sl_node *component)
 {
-	for (size_t i = 0; sl_kserve_implementations[i]; i++) {
-		const char *rt = sl_scalar(sl_map_get(sl_map_get(component, sl_kserve_implementations[i]),
-						      "runtime"));
+	const sl_node *f[N_IMPLEMENTATIONS];
+	sl_model_find(component, implementation_fields, N_IMPLEMENTATIONS, f);
+	for (size_t i = 0; i < N_IMPLEMENTATIONS; i++) {
+		const char *rt = sl_scalar(sl_map_get(f[i], "runtime"));
 		if (rt && *rt)
 			return rt;
 	}
@@ -71,9 +88,8 @@ static const sl_model_fspec extension_fields[N_EXTENSION + 1] = {
 	SL_FIELD("containerConcurrency", SL_T_INT), SL_FIELD("timeout", SL_T_INT), SL_FIELD("canaryTrafficPercent", SL_T_INT),
 	SL_FIELD("labels", SL_T_STRMAP), SL_FIELD("annotations", SL_T_STRMAP), SL_FIELD("workerSpec", SL_T_MAP),
 };
-#define MAX_IMPL_KEYS 16
-_Static_assert(sizeof sl_kserve_implementations / sizeof *sl_kserve_implementations - 1 <=
-	       MAX_IMPL_KEYS && sizeof explainer_keys / sizeof *explainer_keys - 1 <= MAX_IMPL_KEYS,
+#define MAX_IMPL_KEYS N_IMPLEMENTATIONS
+_Static_assert(sizeof explainer_fields / sizeof *explainer_fields <= MAX_IMPL_KEYS,
 	       "bind_component finds every container key");
 
 /* Types the ComponentExtensionSpec fields f (found by sl_model_find with extension_fields);
@@ -94,16 +110,16 @@ static long long bind_extension(sl_model_ctx *mc, sl_unit *u, const sl_node *con
 static sl_err bind_component(sl_model_ctx *mc, sl_object *o, const sl_node *comp, sl_role role,
 			     const char *name)
 {
-	const char *const *impl_keys = sl_kserve_impl_keys(role);
+	size_t n_impl;
+	const sl_model_fspec *impl = impl_fields(role, &n_impl);
 	if (!comp)
 		return SL_OK;
 	/* the extension's fields, the workerSpec and the container keys, found together */
 	sl_model_fspec spec[N_EXTENSION + 1 + MAX_IMPL_KEYS];
 	const sl_node *f[N_EXTENSION + 1 + MAX_IMPL_KEYS];
-	size_t n = N_EXTENSION + 1;
+	size_t n = N_EXTENSION + 1 + n_impl;
 	memcpy(spec, extension_fields, sizeof extension_fields);
-	for (size_t i = 0; impl_keys && impl_keys[i]; i++)
-		spec[n++] = (sl_model_fspec){impl_keys[i], SL_T_MAP, strlen(impl_keys[i])};
+	memcpy(spec + N_EXTENSION + 1, impl, n_impl * sizeof *impl);
 	sl_model_find(comp, spec, n, f);
 	sl_unit *u = sl_model_add_unit(mc, o, role, name);
 	if (!u)

@@ -1741,3 +1741,16 @@ Test(model, kserve_impl_keys_by_role)
 	cr_expect_null(sl_kserve_impl_keys(SL_ROLE_TRANSFORMER));
 	cr_expect_null(sl_kserve_impl_keys(SL_ROLE_WORKER));
 }
+
+/* The runtime a component names: the first framework key, in the table's order, whose runtime
+** is set (an empty one does not count). */
+Test(model, kserve_runtime_name_first_framework)
+{
+	bound *b = parse_only("sklearn: {runtime: ''}\nmodel: {runtime: m}\npytorch: {runtime: p}\n"
+			      "name: x\n");
+	cr_expect_str_eq(sl_kserve_runtime_name(b->t.docs[0]->root), "p");
+	done(b);
+	b = parse_only("model: {modelFormat: {name: sklearn}}\nsklearn: {}\n");
+	cr_expect_null(sl_kserve_runtime_name(b->t.docs[0]->root));
+	done(b);
+}
