@@ -144,29 +144,48 @@ const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *
 	return sl_model_expect(mc, sl_map_get(map, key), t, key);
 }
 
+/* Finds the entry of key k for the keys of spec at j, *found's bit j set then (the first entry of a
+** key wins, even when its value is NULL). */
+static void find_one(const sl_pair *p, const sl_model_fspec *spec, size_t j, uint64_t *found,
+		     const sl_node **out)
+{
+	const sl_node *k = p->key;
+	if (spec[j].len == k->u.scalar.len && !(*found >> j & 1) &&
+	    memcmp(spec[j].key, k->u.scalar.s, spec[j].len) == 0) {
+		out[j] = sl_node_deref(p->value);
+		*found |= (uint64_t)1 << j;
+	}
+}
+
 void sl_model_find(const sl_node *map, const sl_model_fspec *spec, size_t n, const sl_node **out)
 {
-	uint64_t lens = 0;    /* bit l: some key is l bytes long (l < 64) */
-	uint64_t found = 0;   /* bit j: spec[j].key was met (its first entry wins, even if NULL) */
+	/* the keys by length: head[l] - 1 is the first key of length l (< 64), next[j] - 1 the one
+	** after key j; the longer ones are compared with every entry of their length or more */
+	uint8_t head[64] = {0}, next[64];
+	uint64_t found = 0;
+	bool long_keys = false;
 	size_t np;
 	const sl_pair *p = sl_map_entries(map, &np);
-	for (size_t j = 0; j < n; j++) {
+	for (size_t j = n; j-- > 0;) {
 		out[j] = NULL;
-		lens |= spec[j].len < 64 ? (uint64_t)1 << spec[j].len : 0;
+		if (spec[j].len < 64) {
+			next[j] = head[spec[j].len];
+			head[spec[j].len] = (uint8_t)(j + 1);
+		} else {
+			long_keys = true;
+		}
 	}
 	for (size_t i = 0; i < np; i++) {
 		const sl_node *k = p[i].key;
 		if (k->type != SL_NODE_SCALAR)
 			continue;
-		size_t kl = k->u.scalar.len;
-		if (kl < 64 && !(lens >> kl & 1))
-			continue;   /* no key of this length */
-		for (size_t j = 0; j < n; j++)
-			if (spec[j].len == kl && !(found >> j & 1) &&
-			    memcmp(spec[j].key, k->u.scalar.s, kl) == 0) {
-				out[j] = sl_node_deref(p[i].value);
-				found |= (uint64_t)1 << j;
-			}
+		if (k->u.scalar.len < 64) {
+			for (unsigned j = head[k->u.scalar.len]; j; j = next[j - 1])
+				find_one(&p[i], spec, j - 1, &found, out);
+		} else if (long_keys) {
+			for (size_t j = 0; j < n; j++)
+				find_one(&p[i], spec, j, &found, out);
+		}
 	}
 }
 
