@@ -59,7 +59,8 @@ bool sl_model_null_or_bool(const sl_node *v)
 	return y == SL_Y_NULL || y == SL_Y_BOOL;
 }
 
-const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t, const char *field)
+const sl_node *sl_model_expect_node(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
+				    const char *field)
 {
 	const sl_node *v = sl_node_deref(n);
 	if (!v)

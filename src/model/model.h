@@ -263,9 +263,15 @@ enum sl_ftype {
 };
 /* Checks that node n (a field value; NULL or a YAML null is fine) has type t; reports
 ** schema-type through mc and returns NULL when it does not, else returns sl_node_deref(n). field
-** names it in the message ("tolerations"). */
-const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
-			       const char *field);
+** names it in the message ("tolerations"). Most fields a binder asks for are absent: those
+** return here, without a call. */
+const sl_node *sl_model_expect_node(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
+				    const char *field);
+static inline const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
+					     const char *field)
+{
+	return n ? sl_model_expect_node(mc, n, t, field) : NULL;
+}
 /* True when scalar v is a YAML null or a boolean (sl_scalar_type): what a quantity may not be. A
 ** plain untagged scalar that starts like a number is neither, told without parsing it. */
 bool sl_model_null_or_bool(const sl_node *v);
