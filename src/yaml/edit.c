@@ -44,6 +44,16 @@ static size_t line_end(const sl_source *src, size_t l)
 	return sl_source_line_end(src, l);
 }
 
+/* The first byte c at or after from (fend when none), *at holding the answer for an earlier
+** from (or NULL before the first search): most lines hold no '#' and no quote, and a search from
+** a line runs to the next one in the file, so the whole scan reads each byte once for each c. */
+static const char *next_byte(const char **at, const char *from, const char *fend, char c)
+{
+	if ((!*at || *at < from) && !(*at = memchr(from, c, (size_t)(fend - from))))
+		*at = fend;
+	return *at;
+}
+
 void sl_edit_style_detect(const sl_source *src, sl_style *out)
 {
 	unsigned votes[9] = {0};
@@ -51,9 +61,8 @@ void sl_edit_style_detect(const sl_source *src, sl_style *out)
 	size_t prev_indent = 0;
 	int prev_key_open = 0;   /* the previous content line ends with ':' (opens a block) */
 	const char *d = src->data, *fend = d + src->len;
-	/* the first '#' at or after the content of the line last looked for one (fend: none): most
-	** lines hold none, and one search from a line runs to the next '#' of the file */
-	const char *next_hash = d;
+	/* the file's next '#', double and single quote, at or after a line's content (next_byte) */
+	const char *next_hash = NULL, *next_dq = NULL, *next_sq = NULL;
 	for (size_t l = 0; l < src->n_lines; l++) {
 		const char *p = d + src->line_start[l], *end = d + line_end(src, l);
 		if (l == 0)
@@ -73,9 +82,9 @@ void sl_edit_style_detect(const sl_source *src, sl_style *out)
 		}
 		/* a line whose content (comments aside) ends with ':' opens a nested block */
 		const char *e = end;
-		if (next_hash < t && !(next_hash = memchr(t, '#', (size_t)(fend - t))))
-			next_hash = fend;
-		const char *hash = next_hash < end ? next_hash : NULL;   /* the line's first '#' */
+		const char *hash = next_byte(&next_hash, t, fend, '#');   /* the line's first '#' */
+		if (hash >= end)
+			hash = NULL;
 		if (hash && hash > t && (hash[-1] == ' ' || hash[-1] == '\t'))
 			e = hash;
 		while (e > t && (e[-1] == ' ' || e[-1] == '\t'))
@@ -85,7 +94,10 @@ void sl_edit_style_detect(const sl_source *src, sl_style *out)
 		prev_indent = ind;
 		if (t[0] == '-' && t + 1 < end && t[1] == ' ')
 			prev_indent = ind + 2 + leading_spaces(t + 2, end);
-		/* the quote of a value ("key: 'v'") or of a sequence item ("- 'v'") */
+		/* the quote of a value ("key: 'v'") or of a sequence item ("- 'v'"): none in a line
+		** without a quote (most) */
+		if (next_byte(&next_dq, t, fend, '"') >= e && next_byte(&next_sq, t, fend, '\'') >= e)
+			continue;
 		const char *qv = NULL;
 		if (e - t >= 3 && t[0] == '-' && t[1] == ' ')
 			qv = t + 2;
