@@ -238,8 +238,8 @@ static sl_kind lookup_kind(const char *api_version, const char *kind)
 	const char *slash = strchr(api_version, '/');
 	size_t glen = slash ? (size_t)(slash - api_version) : 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-		if (strcmp(kinds[i].kind, kind) != 0)
-			continue;
+		if (kinds[i].kind[0] != kind[0] || strcmp(kinds[i].kind, kind) != 0)
+			continue;   /* most kinds differ at their first byte */
 		if (strlen(kinds[i].group) == glen && strncmp(kinds[i].group, api_version, glen) == 0)
 			return kinds[i].id;
 	}
