@@ -162,11 +162,21 @@ void sl_model_find(const sl_node *map, const sl_model_fspec *spec, size_t n, con
 {
 	/* the keys by length: head[l] - 1 is the first key of length l (< 64), next[j] - 1 the one
 	** after key j; the longer ones are compared with every entry of their length or more */
-	uint8_t head[64] = {0}, next[64];
+	uint8_t head[64], next[64];
 	uint64_t found = 0;
 	bool long_keys = false;
 	size_t np;
 	const sl_pair *p = sl_map_entries(map, &np);
+	if (n <= 4) {   /* a few keys: each entry compared with each, no table to set up */
+		for (size_t j = 0; j < n; j++)
+			out[j] = NULL;
+		for (size_t i = 0; i < np; i++)
+			if (p[i].key->type == SL_NODE_SCALAR)
+				for (size_t j = 0; j < n; j++)
+					find_one(&p[i], spec, j, &found, out);
+		return;
+	}
+	memset(head, 0, sizeof head);
 	for (size_t j = n; j-- > 0;) {
 		out[j] = NULL;
 		if (spec[j].len < 64) {

@@ -341,7 +341,12 @@ Test(model_bind, find_is_map_get)
 	};
 	const size_t n = sizeof spec / sizeof spec[0];
 	const sl_node *got[sizeof spec / sizeof spec[0]];
-	sl_model_find(data, spec, n, got);
+	for (size_t k = 1; k <= 4; k++) {   /* a few keys: compared with each entry */
+		sl_model_find(data, spec, k, got);
+		for (size_t i = 0; i < k; i++)
+			cr_expect_eq(got[i], sl_map_get(data, spec[i].key), "%zu: %s", k, spec[i].key);
+	}
+	sl_model_find(data, spec, n, got);   /* more: by length */
 	for (size_t i = 0; i < n; i++)
 		cr_expect_eq(got[i], sl_map_get(data, spec[i].key), "%s", spec[i].key);
 	cr_expect_str_eq(sl_scalar(got[0]), "1");
