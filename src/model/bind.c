@@ -145,8 +145,8 @@ const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *
 	return sl_model_expect(mc, sl_map_get(map, key), t, key);
 }
 
-/* Finds the entry of key k for the keys of spec at j, *found's bit j set then (the first entry of a
-** key wins, even when its value is NULL). */
+/* Takes entry p for spec[j] when its key is spec[j]'s and spec[j] has none yet (*found's bit j:
+** the first entry of a key wins, even when its value is NULL). p's key is a scalar. */
 static void find_one(const sl_pair *p, const sl_model_fspec *spec, size_t j, uint64_t *found,
 		     const sl_node **out)
 {
@@ -211,7 +211,7 @@ void sl_model_fields(sl_model_ctx *mc, const sl_node *map, const sl_model_fspec 
 	sl_model_find(map, spec, n, v);
 	for (size_t i = 0; i < n; i++)
 		sl_model_expect(mc, v[i], spec[i].t, spec[i].key);
-	if (spec[n].key)   /* a table longer than the one pass takes: the rest one at a time */
+	if (spec[n].key)   /* a table longer than one pass takes (64): the rest in another */
 		sl_model_fields(mc, map, spec + n);
 }
 

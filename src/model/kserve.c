@@ -84,9 +84,11 @@ static sl_mode resolve_mode(sl_model_ctx *mc, sl_object *o)
 ** them and its PodSpec (bind_component): the workerSpec and the role's container keys. */
 #define N_EXTENSION 8
 static const sl_model_fspec extension_fields[N_EXTENSION + 1] = {
-	SL_FIELD("minReplicas", SL_T_INT), SL_FIELD("maxReplicas", SL_T_INT), SL_FIELD("scaleTarget", SL_T_INT),
-	SL_FIELD("containerConcurrency", SL_T_INT), SL_FIELD("timeout", SL_T_INT), SL_FIELD("canaryTrafficPercent", SL_T_INT),
-	SL_FIELD("labels", SL_T_STRMAP), SL_FIELD("annotations", SL_T_STRMAP), SL_FIELD("workerSpec", SL_T_MAP),
+	SL_FIELD("minReplicas", SL_T_INT), SL_FIELD("maxReplicas", SL_T_INT),
+	SL_FIELD("scaleTarget", SL_T_INT), SL_FIELD("containerConcurrency", SL_T_INT),
+	SL_FIELD("timeout", SL_T_INT), SL_FIELD("canaryTrafficPercent", SL_T_INT),
+	SL_FIELD("labels", SL_T_STRMAP), SL_FIELD("annotations", SL_T_STRMAP),
+	SL_FIELD("workerSpec", SL_T_MAP),
 };
 #define MAX_IMPL_KEYS N_IMPLEMENTATIONS
 _Static_assert(sizeof explainer_fields / sizeof *explainer_fields <= MAX_IMPL_KEYS,

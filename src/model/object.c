@@ -280,7 +280,8 @@ sl_err sl_object_bind_at(sl_model_ctx *mc, const sl_doc *doc, const sl_node *roo
 		return SL_OK;
 	/* kind and apiVersion as they are (the kind's test types them), the rest typed */
 	static const sl_model_fspec fields[] = {
-		SL_FIELD("kind", SL_T_ANY), SL_FIELD("apiVersion", SL_T_ANY), SL_FIELD("metadata", SL_T_MAP), SL_FIELD("spec", SL_T_MAP),
+		SL_FIELD("kind", SL_T_ANY), SL_FIELD("apiVersion", SL_T_ANY),
+		SL_FIELD("metadata", SL_T_MAP), SL_FIELD("spec", SL_T_MAP),
 	}, meta[] = {
 		SL_FIELD("name", SL_T_STR), SL_FIELD("namespace", SL_T_STR), SL_FIELD("labels", SL_T_STRMAP),
 		SL_FIELD("annotations", SL_T_STRMAP),

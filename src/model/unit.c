@@ -17,8 +17,11 @@ sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, boo
 	k->node = c;
 	k->init = init;
 	k->main = main;
-	static const sl_model_fspec fields[] = {SL_FIELD("name", SL_T_STR), SL_FIELD("resources", SL_T_MAP)},
-				    lists[] = {SL_FIELD("requests", SL_T_MAP), SL_FIELD("limits", SL_T_MAP)};
+	static const sl_model_fspec fields[] = {
+		SL_FIELD("name", SL_T_STR), SL_FIELD("resources", SL_T_MAP),
+	}, lists[] = {
+		SL_FIELD("requests", SL_T_MAP), SL_FIELD("limits", SL_T_MAP),
+	};
 	const sl_node *f[2];
 	sl_model_find(c, fields, 2, f);
 	k->name = sl_scalar(sl_model_expect(mc, f[0], SL_T_STR, "name"));
@@ -48,8 +51,11 @@ sl_err sl_model_bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmp
 	sl_unit *u = sl_model_add_unit(mc, o, role, name);
 	if (!u)
 		return SL_ENOMEM;
-	static const sl_model_fspec fields[] = {SL_FIELD("metadata", SL_T_MAP), SL_FIELD("spec", SL_T_MAP)},
-				    meta[] = {SL_FIELD("labels", SL_T_STRMAP), SL_FIELD("annotations", SL_T_STRMAP)};
+	static const sl_model_fspec fields[] = {
+		SL_FIELD("metadata", SL_T_MAP), SL_FIELD("spec", SL_T_MAP),
+	}, meta[] = {
+		SL_FIELD("labels", SL_T_STRMAP), SL_FIELD("annotations", SL_T_STRMAP),
+	};
 	const sl_node *f[2] = {NULL, NULL}, *m[2];
 	if (tmpl) {
 		sl_model_find(tmpl, fields, 2, f);
@@ -65,7 +71,8 @@ sl_err sl_model_bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmp
 }
 
 static const sl_model_fspec toleration_fields[] = {
-	SL_FIELD("key", SL_T_STR), SL_FIELD("operator", SL_T_STR), SL_FIELD("value", SL_T_STR), SL_FIELD("effect", SL_T_STR),
+	SL_FIELD("key", SL_T_STR), SL_FIELD("operator", SL_T_STR), SL_FIELD("value", SL_T_STR),
+	SL_FIELD("effect", SL_T_STR),
 	SL_FIELD("tolerationSeconds", SL_T_INT), {NULL, SL_T_ANY, 0},
 };
 
@@ -161,7 +168,8 @@ static void bind_affinity(sl_model_ctx *mc, const sl_node *aff)
 }
 
 static const sl_model_fspec spread_fields[] = {
-	SL_FIELD("maxSkew", SL_T_INT), SL_FIELD("topologyKey", SL_T_STR), SL_FIELD("whenUnsatisfiable", SL_T_STR),
+	SL_FIELD("maxSkew", SL_T_INT), SL_FIELD("topologyKey", SL_T_STR),
+	SL_FIELD("whenUnsatisfiable", SL_T_STR),
 	SL_FIELD("minDomains", SL_T_INT), {NULL, SL_T_ANY, 0},
 };
 
@@ -179,11 +187,13 @@ enum {
 	P_RESOURCES, P_TYPED, P_INIT_CONTAINERS = P_TYPED + 8, P_CONTAINERS, P_N
 };
 static const sl_model_fspec podspec_fields[P_N] = {
-	SL_FIELD("nodeSelector", SL_T_STRMAP), SL_FIELD("affinity", SL_T_MAP), SL_FIELD("tolerations", SL_T_SEQ_OF_MAP),
+	SL_FIELD("nodeSelector", SL_T_STRMAP), SL_FIELD("affinity", SL_T_MAP),
+	SL_FIELD("tolerations", SL_T_SEQ_OF_MAP),
 	SL_FIELD("topologySpreadConstraints", SL_T_SEQ_OF_MAP), SL_FIELD("priorityClassName", SL_T_STR),
 	SL_FIELD("nodeName", SL_T_STR), SL_FIELD("resources", SL_T_MAP),
-	SL_FIELD("schedulerName", SL_T_STR), SL_FIELD("runtimeClassName", SL_T_STR), SL_FIELD("priority", SL_T_INT),
-	SL_FIELD("preemptionPolicy", SL_T_STR), SL_FIELD("hostNetwork", SL_T_BOOL), SL_FIELD("hostPID", SL_T_BOOL),
+	SL_FIELD("schedulerName", SL_T_STR), SL_FIELD("runtimeClassName", SL_T_STR),
+	SL_FIELD("priority", SL_T_INT), SL_FIELD("preemptionPolicy", SL_T_STR),
+	SL_FIELD("hostNetwork", SL_T_BOOL), SL_FIELD("hostPID", SL_T_BOOL),
 	SL_FIELD("hostIPC", SL_T_BOOL), SL_FIELD("serviceAccountName", SL_T_STR),
 	SL_FIELD("initContainers", SL_T_SEQ_OF_MAP), SL_FIELD("containers", SL_T_SEQ_OF_MAP),
 };
