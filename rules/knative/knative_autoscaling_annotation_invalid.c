@@ -176,6 +176,12 @@ static bool parse_float(const char *s, double *out)
 	return true;
 }
 
+/* o's label, made for a finding only: most objects get none. */
+static const char *label(sl_ctx *ctx, const sl_object *o)
+{
+	return sl_object_label(o, sl_ctx_arena(ctx));
+}
+
 /* Checks an integer ≥ 0 annotation; *ok and *val get the parsed value. */
 static void check_int(sl_ctx *ctx, const sl_object *o, const sl_node *v, const char *key,
 		      long long *val, bool *ok)
@@ -188,13 +194,13 @@ static void check_int(sl_ctx *ctx, const sl_object *o, const sl_node *v, const c
 	int r = parse_int32(s, &n);
 	if (r == 0) {
 		sl_report *r = sl_report_at(ctx, v, "%s: %s \"%s\" is not an integer",
-					    sl_object_label(o, sl_ctx_arena(ctx)), key, s);
+					    label(ctx, o), key, s);
 		rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: %s: %s", s, key));
 		return;
 	}
 	if (r < 0 || n < 0) {
 		sl_report *r = sl_report_at(ctx, v, "%s: %s \"%s\" is not a non-negative 32-bit integer",
-					    sl_object_label(o, sl_ctx_arena(ctx)), key, s);
+					    label(ctx, o), key, s);
 		rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "expected 0 <= %s <= 2147483647: %s", s, key));
 		return;
 	}
@@ -207,7 +213,6 @@ static void check_int(sl_ctx *ctx, const sl_object *o, const sl_node *v, const c
 static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann, bool kserve,
 		      bool skip_metric, bool skip_target, const char *fallback_class)
 {
-	const char *label = sl_object_label(o, sl_ctx_arena(ctx));
 	const char *key;
 	const sl_node *cv = get(ann, AS "class", NULL, &key);
 	const char *cls = sl_scalar(cv);
@@ -217,7 +222,7 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann, bool 
 		    strcmp(cls, HPA) != 0)
 		{
 			sl_report *r = sl_report_at(ctx, cv, "%s: %s \"%s\" is not a Knative autoscaler "
-						    "class", label, key, cls);
+						    "class", label(ctx, o), key, cls);
 			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: %s: %s", cls, key));
 			sl_report_note(ctx, r, "A class ending in .knative.dev must be %s or %s; other "
 				       "autoscalers use their own class names.", KPA, HPA);
@@ -237,7 +242,7 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann, bool 
 		if (max_ok && max != 0 && max < (min_ok ? min : 0))
 		{
 			sl_report *r = sl_report_at(ctx, maxv, "%s: max-scale=%lld is less than "
-						    "min-scale=%lld", label, max, min);
+						    "min-scale=%lld", label(ctx, o), max, min);
 			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "max-scale=%lld is less than min-scale=%lld", max, min));
 			sl_report_note(ctx, r, "Raise max-scale, or set it to 0 (no limit).");
 		}
@@ -253,7 +258,7 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann, bool 
 		    strcmp(metric, "rps") != 0)
 		{
 			sl_report *r = sl_report_at(ctx, mv, "%s: %s \"%s\" is not a metric the KPA "
-						    "autoscaler supports (concurrency or rps)", label,
+						    "autoscaler supports (concurrency or rps)", label(ctx, o),
 						    key, metric);
 			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: %s: %s", metric, key));
 			sl_report_note(ctx, r, "cpu and memory need class %s.", HPA);
@@ -261,7 +266,7 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann, bool 
 		else if (cls && strcmp(cls, HPA) == 0 && !*metric)
 		{
 			sl_report *r = sl_report_at(ctx, mv, "%s: %s is empty under the HPA class",
-						    label, key);
+						    label(ctx, o), key);
 			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: : %s", key));
 		}
 	}
@@ -271,14 +276,14 @@ static void check_map(sl_ctx *ctx, const sl_object *o, const sl_node *ann, bool 
 		double t;
 		if (!parse_float(ts, &t))
 		{
-			sl_report *r = sl_report_at(ctx, tv, "%s: %s \"%s\" is not a number", label,
+			sl_report *r = sl_report_at(ctx, tv, "%s: %s \"%s\" is not a number", label(ctx, o),
 						    key, ts);
 			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "invalid value: %s: %s", ts, key));
 		}
 		else if (!(t >= 0.01))
 		{
 			sl_report *r = sl_report_at(ctx, tv, "%s: %s \"%s\" is below the minimum 0.01",
-						    label, key, ts);
+						    label(ctx, o), key, ts);
 			rejected(ctx, r, o, sl_arena_printf(sl_ctx_arena(ctx), "target %s should be at least 0.01", ts));
 		}
 	}

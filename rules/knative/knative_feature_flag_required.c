@@ -396,26 +396,35 @@ static void report(sl_ctx *ctx, const sl_unit *u, const sl_node *value, const ch
 		add_fix(ctx, r, flag, fi);
 }
 
+/* The PodSpec fields a flag gates: (field, flag, router: an InferenceGraph copies it into its
+** Knative Service, ptr: a pointer field in corev1.PodSpec). */
+#define POD_GATES(X) \
+	X("affinity", "kubernetes.podspec-affinity", true, true) \
+	X("nodeSelector", "kubernetes.podspec-nodeselector", true, false) \
+	X("tolerations", "kubernetes.podspec-tolerations", true, false) \
+	X("topologySpreadConstraints", "kubernetes.podspec-topologyspreadconstraints", false, false) \
+	X("priorityClassName", "kubernetes.podspec-priorityclassname", false, false) \
+	X("schedulerName", "kubernetes.podspec-schedulername", false, false) \
+	X("runtimeClassName", "kubernetes.podspec-runtimeclassname", false, true) \
+	X("hostIPC", "kubernetes.podspec-hostipc", false, false) \
+	X("hostPID", "kubernetes.podspec-hostpid", false, false) \
+	X("hostNetwork", "kubernetes.podspec-hostnetwork", false, false) \
+	X("hostAliases", "kubernetes.podspec-hostaliases", false, false) \
+	X("dnsPolicy", "kubernetes.podspec-dnspolicy", false, false) \
+	X("dnsConfig", "kubernetes.podspec-dnsconfig", false, true) \
+	X("shareProcessNamespace", "kubernetes.podspec-shareprocessnamespace", false, true) \
+	X("initContainers", "kubernetes.podspec-init-containers", false, false)
+#define GATE(field, flag, router, ptr) {field, flag, router, ptr},
+#define GATE_FIELD(field, flag, router, ptr) SL_FIELD(field, SL_T_ANY),
+
 static const struct gate {
 	const char *field, *flag;
-	bool router;   /* an InferenceGraph copies it into its Knative Service */
-	bool ptr;      /* a pointer field in corev1.PodSpec */
-} pod_gates[] = {
-	{"affinity", "kubernetes.podspec-affinity", true, true},
-	{"nodeSelector", "kubernetes.podspec-nodeselector", true, false},
-	{"tolerations", "kubernetes.podspec-tolerations", true, false},
-	{"topologySpreadConstraints", "kubernetes.podspec-topologyspreadconstraints", false, false},
-	{"priorityClassName", "kubernetes.podspec-priorityclassname", false, false},
-	{"schedulerName", "kubernetes.podspec-schedulername", false, false},
-	{"runtimeClassName", "kubernetes.podspec-runtimeclassname", false, true},
-	{"hostIPC", "kubernetes.podspec-hostipc", false, false},
-	{"hostPID", "kubernetes.podspec-hostpid", false, false},
-	{"hostNetwork", "kubernetes.podspec-hostnetwork", false, false},
-	{"hostAliases", "kubernetes.podspec-hostaliases", false, false},
-	{"dnsPolicy", "kubernetes.podspec-dnspolicy", false, false},
-	{"dnsConfig", "kubernetes.podspec-dnsconfig", false, true},
-	{"shareProcessNamespace", "kubernetes.podspec-shareprocessnamespace", false, true},
-	{"initContainers", "kubernetes.podspec-init-containers", false, false},
+	bool router, ptr;
+} pod_gates[] = {POD_GATES(GATE)};
+#define N_GATES (sizeof pod_gates / sizeof pod_gates[0])
+/* the gated fields, then the two the checks below read, found together (sl_model_find) */
+static const sl_model_fspec pod_fields[] = {
+	POD_GATES(GATE_FIELD) SL_FIELD("securityContext", SL_T_ANY), SL_FIELD("volumes", SL_T_ANY),
 };
 
 static bool secure_defaults_on(sl_ctx *ctx)
@@ -534,7 +543,6 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 		const sl_container *c = &u->containers[i];
 		if (!c->node)
 			continue;
-		const char *cl = sl_ctx_container_label(ctx, c);
 		const sl_node *mounts = sl_map_get(c->node, "volumeMounts");
 		for (size_t j = 0; j < sl_seq_n(mounts); j++) {
 			const sl_node *mp = sl_map_get(sl_seq_item(mounts, j), "mountPropagation");
@@ -544,7 +552,8 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 			flag_info fi = read_flag(ctx, flag);
 			if (passes(&fi, false, false))
 				continue;
-			report(ctx, u, mp, sl_arena_printf(a, "mountPropagation in %s", cl), flag, &fi,
+			report(ctx, u, mp, sl_arena_printf(a, "mountPropagation in %s",
+							    sl_ctx_container_label(ctx, c)), flag, &fi,
 			       sl_arena_printf(a, "must not set the field(s): %s.volumeMounts[%zu]."
 					       "mountPropagation", container_path(ctx, u, c), j));
 		}
@@ -556,7 +565,8 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 			bool only_bind = sl_seq_n(add) == 1 &&
 					 sl_scalar_is(sl_seq_item(add, 0), "NET_BIND_SERVICE");
 			if (!passes(&fi, true, false) && !(only_bind && secure_defaults_on(ctx)))
-				report(ctx, u, add, sl_arena_printf(a, "capabilities.add in %s", cl), flag,
+				report(ctx, u, add, sl_arena_printf(a, "capabilities.add in %s",
+								   sl_ctx_container_label(ctx, c)), flag,
 				       &fi,
 				       sl_arena_printf(a, "must not set the field(s): %s.securityContext."
 						       "capabilities.add", container_path(ctx, u, c)));
@@ -573,7 +583,8 @@ static void check_containers(sl_ctx *ctx, const sl_unit *u)
 				flag_info fi = read_flag(ctx, flag);
 				if (passes(&fi, false, false))
 					continue;
-				report(ctx, u, ref, sl_arena_printf(a, "env %s in %s", refs[r], cl), flag, &fi,
+				report(ctx, u, ref, sl_arena_printf(a, "env %s in %s", refs[r],
+							    sl_ctx_container_label(ctx, c)), flag, &fi,
 				       sl_arena_printf(a, "must not set the field(s): %s.env[%zu].valueFrom.%s",
 						       container_path(ctx, u, c), j, refs[r]));
 			}
@@ -587,11 +598,13 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		return SL_OK;
 	bool router = u->role == SL_ROLE_ROUTER;
 	sl_arena *a = sl_ctx_arena(ctx);
-	for (size_t g = 0; g < sizeof pod_gates / sizeof pod_gates[0]; g++) {
+	const sl_node *f[N_GATES + 2];
+	sl_model_find(u->pod, pod_fields, N_GATES + 2, f);
+	for (size_t g = 0; g < N_GATES; g++) {
 		const struct gate *pg = &pod_gates[g];
 		if (router && !pg->router)
 			continue;
-		const sl_node *v = sl_map_get(u->pod, pg->field);
+		const sl_node *v = f[g];
 		if (!sl_node_is_set(v, pg->ptr))
 			continue;
 		flag_info fi = read_flag(ctx, pg->flag);
@@ -602,8 +615,8 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	}
 	if (router)
 		return SL_OK;
-	check_security_context(ctx, u, sl_node_deref(sl_map_get(u->pod, "securityContext")));
-	check_volumes(ctx, u, sl_map_get(u->pod, "volumes"));
+	check_security_context(ctx, u, f[N_GATES]);
+	check_volumes(ctx, u, f[N_GATES + 1]);
 	check_containers(ctx, u);
 	return SL_OK;
 }

@@ -77,17 +77,26 @@
  *   Knative Service)
  */
 
+/* The PodSpec fields Knative never accepts: (name, ptr: a pointer field in corev1.PodSpec, set
+** even as false or 0). */
+#define REJECTED(X) \
+	X("nodeName", false) X("priority", true) X("preemptionPolicy", true) \
+	X("restartPolicy", false) X("terminationGracePeriodSeconds", true) \
+	X("activeDeadlineSeconds", true) X("hostname", false) X("subdomain", false) \
+	X("readinessGates", false) X("overhead", false) X("schedulingGates", false) \
+	X("resourceClaims", false) X("os", true) X("hostUsers", true) X("setHostnameAsFQDN", true) \
+	X("resources", true) X("ephemeralContainers", false) X("serviceAccount", false)
+#define FIELD(name, ptr) {name, ptr},
+#define SPEC(name, ptr) SL_FIELD(name, SL_T_ANY),
+
 static const struct field {
 	const char *name;
-	bool ptr;   /* a pointer field in corev1.PodSpec: set even as false or 0 */
-} rejected[] = {
-	{"nodeName", false}, {"priority", true}, {"preemptionPolicy", true},
-	{"restartPolicy", false}, {"terminationGracePeriodSeconds", true},
-	{"activeDeadlineSeconds", true}, {"hostname", false}, {"subdomain", false},
-	{"readinessGates", false}, {"overhead", false}, {"schedulingGates", false},
-	{"resourceClaims", false}, {"os", true}, {"hostUsers", true}, {"setHostnameAsFQDN", true},
-	{"resources", true}, {"ephemeralContainers", false}, {"serviceAccount", false},
-	{NULL, false}
+	bool ptr;
+} rejected[] = {REJECTED(FIELD)};
+#define N_REJECTED (sizeof rejected / sizeof rejected[0])
+/* the rejected fields, then automountServiceAccountToken, found together (sl_model_find) */
+static const sl_model_fspec pod_fields[] = {
+	REJECTED(SPEC) SL_FIELD("automountServiceAccountToken", SL_T_ANY),
 };
 
 /* The way out for a field, when there is more to say than "remove it". */
@@ -117,11 +126,13 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	bool kn = u->obj->kind == SL_KIND_KNATIVE_SERVICE ||
 		  u->obj->kind == SL_KIND_KNATIVE_CONFIGURATION;
 	const char *kind = sl_kind_name(u->obj->kind);
-	for (size_t i = 0; rejected[i].name; i++) {
+	const sl_node *got[N_REJECTED + 1];
+	sl_model_find(u->pod, pod_fields, N_REJECTED + 1, got);
+	for (size_t i = 0; i < N_REJECTED; i++) {
 		const char *f = rejected[i].name;
 		if (u->role == SL_ROLE_ROUTER && strcmp(f, "nodeName") != 0)
 			continue;
-		const sl_node *v = sl_map_get(u->pod, f);
+		const sl_node *v = got[i];
 		if (!sl_node_is_set(v, rejected[i].ptr))
 			continue;
 		bool res = strcmp(f, "resources") == 0;
@@ -146,7 +157,7 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 	}
 	if (u->role == SL_ROLE_ROUTER)
 		return SL_OK;
-	const sl_node *amt = sl_map_get(u->pod, "automountServiceAccountToken");
+	const sl_node *amt = got[N_REJECTED];
 	if (sl_node_is_set(amt, false) && sl_scalar_type(sl_node_deref(amt)) == SL_Y_BOOL) {
 		sl_report *r = sl_report_key(ctx, amt, "%s sets automountServiceAccountToken: true, which "
 					     "Knative never accepts (only false)", sl_ctx_label(ctx, u));

@@ -66,7 +66,8 @@ struct impl {
 static bool is_impl_key(const char *k)
 {
 	for (size_t i = 0; k && sl_kserve_implementations[i]; i++)
-		if (strcmp(k, sl_kserve_implementations[i]) == 0)
+		if (k[0] == sl_kserve_implementations[i][0] &&   /* most keys differ at once */
+		    strcmp(k, sl_kserve_implementations[i]) == 0)
 			return true;
 	return false;
 }

@@ -64,6 +64,12 @@ static bool int_field(const sl_node *spec, const char *key, const sl_node **node
 	return *node && sl_scalar_type(*node) == SL_Y_INT && sl_scalar_int(*node, v);
 }
 
+/* o's label, made for a finding only: most objects get none. */
+static const char *label(sl_ctx *ctx, const sl_object *o)
+{
+	return sl_object_label(o, sl_ctx_arena(ctx));
+}
+
 /* The operator's error, quoted in a note (fmt gives its text after "scaling spec is invalid: "). */
 static void operator_note(sl_ctx *ctx, sl_report *r, const char *fmt, long long a, long long b)
 	__attribute__((format(printf, 3, 0)));
@@ -81,14 +87,13 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	bool has_r = int_field(o->spec, "replicas", &rn, &r);
 	bool has_min = int_field(o->spec, "minReplicas", &minn, &mn) && mn > 0;
 	bool has_max = int_field(o->spec, "maxReplicas", &maxn, &mx) && mx > 0;
-	const char *label = sl_object_label(o, sl_ctx_arena(ctx));
 	long long eff = 1;
 	if (has_r && r >= 0) {
 		eff = r;
 	} else if (has_min) {
 		if (has_r) {
 			operator_note(ctx, sl_report_at(ctx, rn, "%s: replicas %lld is below minReplicas "
-							"%lld", label, r, mn),
+							"%lld", label(ctx, o), r, mn),
 				      "number of replicas %lld cannot be less than minimum replica %lld",
 				      r, mn);
 			return SL_OK;   /* no effective replicas to check further */
@@ -97,16 +102,16 @@ static sl_err check(sl_ctx *ctx, const sl_object *o)
 	}
 	if (has_min && eff < mn)
 		operator_note(ctx, sl_report_at(ctx, rn, "%s: replicas %lld is below minReplicas %lld",
-						label, eff, mn),
+						label(ctx, o), eff, mn),
 			      "number of replicas %lld must be >= min replicas %lld", eff, mn);
 	if (has_max && has_min && mn > mx)
 		operator_note(ctx, sl_report_at(ctx, minn, "%s: minReplicas %lld is above maxReplicas "
-						"%lld", label, mn, mx),
+						"%lld", label(ctx, o), mn, mx),
 			      "min number of replicas %lld must be <= max number of replicas %lld", mn,
 			      mx);
 	if (has_max && eff > mx && has_r)
 		operator_note(ctx, sl_report_at(ctx, rn, "%s: replicas %lld is above maxReplicas %lld",
-						label, eff, mx),
+						label(ctx, o), eff, mx),
 			      "number of replicas %lld must be <= max replicas %lld", eff, mx);
 	return SL_OK;
 }

@@ -287,16 +287,19 @@ static bool editable_map(const sl_node *parent, const sl_node *map)
 	       (!parent || sl_node_owns(parent, map));
 }
 
-/* text with every line indented by n spaces (arena), NULL when out of memory. */
-static const char *indent(sl_arena *a, const char *text, int n)
+/* The preferred podAntiAffinity term on kubernetes.io/hostname selecting labels l, as an item of
+** preferredDuringSchedulingIgnoredDuringExecution with every line indented by n spaces (arena),
+** NULL when out of memory. */
+static const char *term_at(sl_arena *a, const struct labels *l, int n)
 {
-	const char *out = "";
-	while (out && text && *text) {
-		size_t l = strcspn(text, "\n");
-		out = sl_arena_printf(a, "%s%s%*s%.*s", out, *out ? "\n" : "", n, "", (int)l, text);
-		text += l + (text[l] == '\n');
-	}
-	return text ? out : NULL;
+	const char *labels = "";
+	for (size_t i = 0; labels && i < l->n; i++)
+		labels = sl_arena_printf(a, "%s\n%*s%s: %s", labels, n + 8, "", l->k[i], l->v[i]);
+	if (!labels)
+		return NULL;
+	return sl_arena_printf(a, "%*s- weight: 100\n%*s  podAffinityTerm:\n%*s    topologyKey: "
+			       "kubernetes.io/hostname\n%*s    labelSelector:\n%*s      matchLabels:%s",
+			       n, "", n, "", n, "", n, "", n, "", labels);
 }
 
 /* Attaches the fix: a preferred podAntiAffinity term on kubernetes.io/hostname selecting the
@@ -312,35 +315,31 @@ static void add_fix(sl_ctx *ctx, sl_report *r, const sl_unit *u)
 	    sl_index_knative_flag(sl_ctx_index(ctx), "kubernetes.podspec-affinity", NULL) !=
 		    SL_FLAG_ENABLED)
 		return;
-	const char *labels = "", *flow = "";
-	for (size_t i = 0; i < l.n; i++) {
-		labels = sl_arena_printf(a, "%s\n        %s: %s", labels, l.k[i], l.v[i]);
+	const char *flow = "";
+	for (size_t i = 0; flow && i < l.n; i++)
 		flow = sl_arena_printf(a, "%s%s%s: %s", flow, i ? ", " : "", l.k[i], l.v[i]);
-		if (!labels || !flow)
-			return;
-	}
-	/* the term, as the item of preferredDuringSchedulingIgnoredDuringExecution */
-	const char *term = sl_arena_printf(a, "- weight: 100\n  podAffinityTerm:\n    topologyKey: "
-					   "kubernetes.io/hostname\n    labelSelector:\n"
-					   "      matchLabels:%s", labels);
-	if (!term)
+	if (!flow)
 		return;
+	/* the term goes in where the pod spec's affinity first lacks a level */
 	const sl_node *aff = u->affinity, *paa = sl_map_get(aff, "podAntiAffinity");
+	const char *term;
 	bool ok;
 	if (!sl_map_get_key(pod, "affinity")) {
-		ok = sl_fix_add_entry(ctx, r, pod, "affinity",
+		ok = (term = term_at(a, &l, 4)) &&
+		     sl_fix_add_entry(ctx, r, pod, "affinity",
 				      sl_arena_printf(a, "podAntiAffinity:\n  preferredDuringScheduling"
-						      "IgnoredDuringExecution:\n%s",
-						      indent(a, term, 4)));
+						      "IgnoredDuringExecution:\n%s", term));
 	} else if (!editable_map(pod, aff)) {
 		return;
 	} else if (!sl_map_get_key(aff, "podAntiAffinity")) {
-		ok = sl_fix_add_entry(ctx, r, aff, "podAntiAffinity",
+		ok = (term = term_at(a, &l, 2)) &&
+		     sl_fix_add_entry(ctx, r, aff, "podAntiAffinity",
 				      sl_arena_printf(a, "preferredDuringSchedulingIgnoredDuring"
-						      "Execution:\n%s", indent(a, term, 2)));
+						      "Execution:\n%s", term));
 	} else if (editable_map(aff, paa) &&
 		   !sl_map_get_key(paa, "preferredDuringSchedulingIgnoredDuringExecution")) {
-		ok = sl_fix_add_entry(ctx, r, paa, "preferredDuringSchedulingIgnoredDuringExecution",
+		ok = (term = term_at(a, &l, 0)) &&
+		     sl_fix_add_entry(ctx, r, paa, "preferredDuringSchedulingIgnoredDuringExecution",
 				      term);
 	} else {
 		return;

@@ -67,8 +67,7 @@ static void check_list(sl_ctx *ctx, const sl_unit *u, const sl_container *c, con
 		const sl_node *k = sl_node_deref(p->key), *v = sl_node_deref(p->value);
 		if (!k || k->type != SL_NODE_SCALAR || !v || v->type != SL_NODE_SCALAR)
 			continue;
-		sl_yaml_type t = sl_scalar_type(v);
-		if (t == SL_Y_NULL || t == SL_Y_BOOL)   /* null is no value; a bool is schema-type */
+		if (sl_model_null_or_bool(v))   /* null is no value; a bool is schema-type */
 			continue;
 		const char *s = v->u.scalar.s;
 		size_t n = v->u.scalar.len;

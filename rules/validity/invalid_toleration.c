@@ -59,10 +59,9 @@
  * - kubernetes/kubernetes `pkg/apis/core/validation/validation.go`, `ValidateTolerations`
  */
 
-/* The scalar text of a field as Go decodes it: absent or null is "". */
-static sl_k8s_str field_str(const sl_node *map, const char *key)
+/* The scalar text of a field's value n as Go decodes it: absent or null is "". */
+static sl_k8s_str field_str(const sl_node *n)
 {
-	const sl_node *n = sl_node_deref(sl_map_get(map, key));
 	if (!n || n->type != SL_NODE_SCALAR || sl_scalar_type(n) == SL_Y_NULL)
 		return (sl_k8s_str){NULL, 0};
 	return (sl_k8s_str){n->u.scalar.s, n->u.scalar.len};
@@ -88,14 +87,21 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		const sl_node *t = sl_seq_item(u->tolerations, i);
 		if (!t || t->type != SL_NODE_MAP)
 			continue;
+		static const sl_model_fspec fields[] = {
+			SL_FIELD("key", SL_T_ANY), SL_FIELD("operator", SL_T_ANY),
+			SL_FIELD("value", SL_T_ANY), SL_FIELD("effect", SL_T_ANY),
+			SL_FIELD("tolerationSeconds", SL_T_ANY),
+		};
+		const sl_node *f[5];
+		sl_model_find(t, fields, 5, f);
 		sl_toleration tol = {
-			.key = field_str(t, "key"), .op = field_str(t, "operator"),
-			.value = field_str(t, "value"), .effect = field_str(t, "effect"),
+			.key = field_str(f[0]), .op = field_str(f[1]), .value = field_str(f[2]),
+			.effect = field_str(f[3]),
 		};
 		if (sl_template_in_value(tol.key.s, tol.key.n) || sl_template_in_value(tol.op.s, tol.op.n) ||
 		    sl_template_in_value(tol.value.s, tol.value.n) || sl_template_in_value(tol.effect.s, tol.effect.n))
 			continue;
-		const sl_node *secs = sl_map_get(t, "tolerationSeconds");
+		const sl_node *secs = f[4];
 		if (secs && sl_scalar_type(secs) != SL_Y_NULL) {
 			long long v = 0;
 			tol.has_seconds = true;

@@ -11,7 +11,7 @@
 bool sl_config_list_has(const sl_strlist *l, const char *s)
 {
 	for (size_t i = 0; s && i < l->n; i++)
-		if (strcmp(l->v[i], s) == 0)
+		if (l->v[i][0] == s[0] && strcmp(l->v[i], s) == 0)   /* most differ at once */
 			return true;
 	return false;
 }

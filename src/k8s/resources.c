@@ -129,7 +129,8 @@ int sl_k8s_check_resource_quantity(const char *s, size_t n, const sl_quantity *q
 		sl_k8s__buf_add(&b, "must be greater than or equal to 0");
 		k++;
 	}
-	if (sl_k8s_is_integer_resource(s, n) && !sl_quantity_is_integer(q)) {
+	/* the name's test (a qualified-name check for an extended resource) only for a fraction */
+	if (!sl_quantity_is_integer(q) && sl_k8s_is_integer_resource(s, n)) {
 		if (k++ > 0)
 			sl_k8s__buf_add(&b, "; ");
 		sl_k8s__buf_add(&b, "must be an integer");

@@ -5,6 +5,7 @@
 ** the units a binder adds to its object. */
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
 #include "model/model.h"
 #include "yaml/template.h"
@@ -40,13 +41,35 @@ static void report_type(sl_model_ctx *mc, const sl_node *at, const char *field, 
 		mc->issue(mc->payload, "schema-type", at, msg ? msg : "wrong YAML type", quote_fix);
 }
 
-const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t, const char *field)
+/* A plain untagged scalar that starts like a number: an integer, a float or a string, never a
+** null or a boolean (sl_scalar_text_type). */
+static bool number_like(const sl_node *v)
+{
+	char c = v->u.scalar.s[0];
+	return v->style == SL_STYLE_PLAIN && !sl_node_tag(v) &&
+	       ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.');
+}
+
+bool sl_model_null_or_bool(const sl_node *v)
+{
+	v = sl_node_deref(v);
+	if (!v || v->type != SL_NODE_SCALAR || number_like(v))
+		return false;
+	sl_yaml_type y = sl_scalar_type(v);
+	return y == SL_Y_NULL || y == SL_Y_BOOL;
+}
+
+const sl_node *sl_model_expect_node(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
+				    const char *field)
 {
 	const sl_node *v = sl_node_deref(n);
 	if (!v)
 		return NULL;
-	/* the scalar's type, once (SL_Y_STR for a collection: unused then) */
-	sl_yaml_type y = v->type == SL_NODE_SCALAR ? sl_scalar_type(v) : SL_Y_STR;
+	/* the scalar's type, once (SL_Y_STR for a collection: unused then); a quantity asks only
+	** whether it is a null or a boolean, which a number-like scalar is not (SL_Y_FLOAT stands
+	** for "a number or a string" then) */
+	sl_yaml_type y = v->type != SL_NODE_SCALAR ? SL_Y_STR
+		       : t == SL_T_QUANTITY && number_like(v) ? SL_Y_FLOAT : sl_scalar_type(v);
 	if (v->type == SL_NODE_SCALAR && y == SL_Y_NULL)
 		return NULL;
 	/* An unrendered template ("{{ .Values.replicas }}", "${REPLICAS}") has no type yet: not
@@ -122,10 +145,74 @@ const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *
 	return sl_model_expect(mc, sl_map_get(map, key), t, key);
 }
 
+/* Takes entry p for spec[j] when its key is spec[j]'s and spec[j] has none yet (*found's bit j:
+** the first entry of a key wins, even when its value is NULL). p's key is a scalar. */
+static void find_one(const sl_pair *p, const sl_model_fspec *spec, size_t j, uint64_t *found,
+		     const sl_node **out)
+{
+	const sl_node *k = p->key;
+	if (spec[j].len == k->u.scalar.len && !(*found >> j & 1) &&
+	    memcmp(spec[j].key, k->u.scalar.s, spec[j].len) == 0) {
+		out[j] = sl_node_deref(p->value);
+		*found |= (uint64_t)1 << j;
+	}
+}
+
+void sl_model_find(const sl_node *map, const sl_model_fspec *spec, size_t n, const sl_node **out)
+{
+	/* the keys by length: head[l] - 1 is the first key of length l (< 64), next[j] - 1 the one
+	** after key j; the longer ones are compared with every entry of their length or more */
+	uint8_t head[64], next[64];
+	uint64_t found = 0;
+	bool long_keys = false;
+	size_t np;
+	const sl_pair *p = sl_map_entries(map, &np);
+	if (n <= 4) {   /* a few keys: each entry compared with each, no table to set up */
+		for (size_t j = 0; j < n; j++)
+			out[j] = NULL;
+		for (size_t i = 0; i < np; i++)
+			if (p[i].key->type == SL_NODE_SCALAR)
+				for (size_t j = 0; j < n; j++)
+					find_one(&p[i], spec, j, &found, out);
+		return;
+	}
+	memset(head, 0, sizeof head);
+	for (size_t j = n; j-- > 0;) {
+		out[j] = NULL;
+		if (spec[j].len < 64) {
+			next[j] = head[spec[j].len];
+			head[spec[j].len] = (uint8_t)(j + 1);
+		} else {
+			long_keys = true;
+		}
+	}
+	for (size_t i = 0; i < np; i++) {
+		const sl_node *k = p[i].key;
+		if (k->type != SL_NODE_SCALAR)
+			continue;
+		if (k->u.scalar.len < 64) {
+			for (unsigned j = head[k->u.scalar.len]; j; j = next[j - 1])
+				find_one(&p[i], spec, j - 1, &found, out);
+		} else if (long_keys) {
+			for (size_t j = 0; j < n; j++)
+				find_one(&p[i], spec, j, &found, out);
+		}
+	}
+}
+
 void sl_model_fields(sl_model_ctx *mc, const sl_node *map, const sl_model_fspec *spec)
 {
-	for (; map && spec->key; spec++)
-		sl_model_field(mc, map, spec->key, spec->t);
+	const sl_node *v[64];
+	size_t n = 0;
+	if (!map)
+		return;
+	while (spec[n].key && n < 64)
+		n++;
+	sl_model_find(map, spec, n, v);
+	for (size_t i = 0; i < n; i++)
+		sl_model_expect(mc, v[i], spec[i].t, spec[i].key);
+	if (spec[n].key)   /* a table longer than one pass takes (64): the rest in another */
+		sl_model_fields(mc, map, spec + n);
 }
 
 void sl_model_items(sl_model_ctx *mc, const sl_node *seq, const sl_model_fspec *spec)

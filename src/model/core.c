@@ -11,11 +11,13 @@ static sl_err bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmpl,
 }
 
 static const sl_model_fspec priority_class_fields[] = {
-	{"value", SL_T_INT}, {"globalDefault", SL_T_BOOL}, {"preemptionPolicy", SL_T_STR},
-	{"description", SL_T_STR}, {NULL, SL_T_ANY},
+	SL_FIELD("value", SL_T_INT), SL_FIELD("globalDefault", SL_T_BOOL),
+	SL_FIELD("preemptionPolicy", SL_T_STR),
+	SL_FIELD("description", SL_T_STR), {NULL, SL_T_ANY, 0},
 };
 static const sl_model_fspec taint_fields[] = {
-	{"key", SL_T_STR}, {"value", SL_T_STR}, {"effect", SL_T_STR}, {NULL, SL_T_ANY},
+	SL_FIELD("key", SL_T_STR), SL_FIELD("value", SL_T_STR), SL_FIELD("effect", SL_T_STR),
+	{NULL, SL_T_ANY, 0},
 };
 
 sl_err sl_model_bind_core(sl_model_ctx *mc, sl_object *o)

@@ -9,12 +9,28 @@
 #include <string.h>
 #include "model/model.h"
 
-const char *const sl_kserve_implementations[] = {
-	"sklearn", "xgboost", "tensorflow", "pytorch", "triton", "onnx", "huggingface", "pmml",
-	"lightgbm", "paddle", "model", NULL
-};
+/* The predictor's framework keys and the explainer's, once for the names and once as field
+** tables (sl_model_find). */
+#define IMPLEMENTATIONS(X) X("sklearn") X("xgboost") X("tensorflow") X("pytorch") X("triton") \
+	X("onnx") X("huggingface") X("pmml") X("lightgbm") X("paddle") X("model")
+#define EXPLAINER_KEYS(X) X("art") X("alibi")
+#define NAME(k) k,
+#define MAP_FIELD(k) SL_FIELD(k, SL_T_MAP),
 
-static const char *const explainer_keys[] = {"art", "alibi", NULL};
+const char *const sl_kserve_implementations[] = {IMPLEMENTATIONS(NAME) NULL};
+static const char *const explainer_keys[] = {EXPLAINER_KEYS(NAME) NULL};
+static const sl_model_fspec implementation_fields[] = {IMPLEMENTATIONS(MAP_FIELD)},
+			    explainer_fields[] = {EXPLAINER_KEYS(MAP_FIELD)};
+#define N_IMPLEMENTATIONS (sizeof implementation_fields / sizeof *implementation_fields)
+
+/* The field table of sl_kserve_impl_keys(role), *n entries. */
+static const sl_model_fspec *impl_fields(sl_role role, size_t *n)
+{
+	const char *const *keys = sl_kserve_impl_keys(role);
+	*n = keys == sl_kserve_implementations ? N_IMPLEMENTATIONS
+	   : keys == explainer_keys ? sizeof explainer_fields / sizeof *explainer_fields : 0;
+	return keys == explainer_keys ? explainer_fields : implementation_fields;
+}
 
 const char *const *sl_kserve_impl_keys(sl_role role)
 {
@@ -25,9 +41,10 @@ const char *const *sl_kserve_impl_keys(sl_role role)
 
 const char *sl_kserve_runtime_name(const sl_node *component)
 {
-	for (size_t i = 0; sl_kserve_implementations[i]; i++) {
-		const char *rt = sl_scalar(sl_map_get(sl_map_get(component, sl_kserve_implementations[i]),
-						      "runtime"));
+	const sl_node *f[N_IMPLEMENTATIONS];
+	sl_model_find(component, implementation_fields, N_IMPLEMENTATIONS, f);
+	for (size_t i = 0; i < N_IMPLEMENTATIONS; i++) {
+		const char *rt = sl_scalar(sl_map_get(f[i], "runtime"));
 		if (rt && *rt)
 			return rt;
 	}
@@ -63,21 +80,30 @@ static sl_mode resolve_mode(sl_model_ctx *mc, sl_object *o)
 	return m;
 }
 
-/* The ComponentExtensionSpec fields besides minReplicas. */
-static const sl_model_fspec extension_fields[] = {
-	{"maxReplicas", SL_T_INT}, {"scaleTarget", SL_T_INT}, {"containerConcurrency", SL_T_INT},
-	{"timeout", SL_T_INT}, {"canaryTrafficPercent", SL_T_INT}, {"labels", SL_T_STRMAP},
-	{"annotations", SL_T_STRMAP}, {NULL, SL_T_ANY},
+/* The ComponentExtensionSpec fields, minReplicas first; then what a component holds besides
+** them and its PodSpec (bind_component): the workerSpec and the role's container keys. */
+#define N_EXTENSION 8
+static const sl_model_fspec extension_fields[N_EXTENSION + 1] = {
+	SL_FIELD("minReplicas", SL_T_INT), SL_FIELD("maxReplicas", SL_T_INT),
+	SL_FIELD("scaleTarget", SL_T_INT), SL_FIELD("containerConcurrency", SL_T_INT),
+	SL_FIELD("timeout", SL_T_INT), SL_FIELD("canaryTrafficPercent", SL_T_INT),
+	SL_FIELD("labels", SL_T_STRMAP), SL_FIELD("annotations", SL_T_STRMAP),
+	SL_FIELD("workerSpec", SL_T_MAP),
 };
+#define MAX_IMPL_KEYS N_IMPLEMENTATIONS
+_Static_assert(sizeof explainer_fields / sizeof *explainer_fields <= MAX_IMPL_KEYS,
+	       "bind_component finds every container key");
 
-/* The ComponentExtensionSpec fields; returns minReplicas (KServe's default is 1). */
-static long long bind_extension(sl_model_ctx *mc, sl_unit *u, const sl_node *comp)
+/* Types the ComponentExtensionSpec fields f (found by sl_model_find with extension_fields);
+** returns minReplicas (KServe's default is 1). */
+static long long bind_extension(sl_model_ctx *mc, sl_unit *u, const sl_node *const *f)
 {
 	long long min = 1;
-	const sl_node *n = sl_model_field(mc, comp, "minReplicas", SL_T_INT);
+	const sl_node *n = sl_model_expect(mc, f[0], SL_T_INT, extension_fields[0].key);
 	if (n && sl_scalar_int(n, &min))
 		u->replicas = n;
-	sl_model_fields(mc, comp, extension_fields);
+	for (size_t i = 1; i < N_EXTENSION; i++)
+		sl_model_expect(mc, f[i], extension_fields[i].t, extension_fields[i].key);
 	return min;
 }
 
@@ -86,20 +112,28 @@ static long long bind_extension(sl_model_ctx *mc, sl_unit *u, const sl_node *com
 static sl_err bind_component(sl_model_ctx *mc, sl_object *o, const sl_node *comp, sl_role role,
 			     const char *name)
 {
-	const char *const *impl_keys = sl_kserve_impl_keys(role);
+	size_t n_impl;
+	const sl_model_fspec *impl = impl_fields(role, &n_impl);
 	if (!comp)
 		return SL_OK;
+	/* the extension's fields, the workerSpec and the container keys, found together */
+	sl_model_fspec spec[N_EXTENSION + 1 + MAX_IMPL_KEYS];
+	const sl_node *f[N_EXTENSION + 1 + MAX_IMPL_KEYS];
+	size_t n = N_EXTENSION + 1 + n_impl;
+	memcpy(spec, extension_fields, sizeof extension_fields);
+	memcpy(spec + N_EXTENSION + 1, impl, n_impl * sizeof *impl);
+	sl_model_find(comp, spec, n, f);
 	sl_unit *u = sl_model_add_unit(mc, o, role, name);
 	if (!u)
 		return SL_ENOMEM;
 	u->component = comp;
-	u->min_replicas = bind_extension(mc, u, comp);
+	u->min_replicas = bind_extension(mc, u, f);
 	sl_err err = sl_unit_bind_podspec(mc, u, comp);
 	if (err)
 		return err;
 	bool have_impl = false;
-	for (size_t i = 0; impl_keys && impl_keys[i]; i++) {
-		const sl_node *c = sl_model_field(mc, comp, impl_keys[i], SL_T_MAP);
+	for (size_t i = N_EXTENSION + 1; i < n; i++) {
+		const sl_node *c = sl_model_expect(mc, f[i], SL_T_MAP, spec[i].key);
 		if (!c)
 			continue;
 		if (!have_impl)
@@ -111,7 +145,7 @@ static sl_err bind_component(sl_model_ctx *mc, sl_object *o, const sl_node *comp
 		have_impl = true;
 	}
 	if (role == SL_ROLE_PREDICTOR || role == SL_ROLE_CANARY) {
-		const sl_node *ws = sl_model_field(mc, comp, "workerSpec", SL_T_MAP);
+		const sl_node *ws = sl_model_expect(mc, f[N_EXTENSION], SL_T_MAP, "workerSpec");
 		if (ws) {
 			char *wn = role == SL_ROLE_PREDICTOR ? "predictor.workerSpec"
 				   : sl_arena_printf(mc->arena, "%s.workerSpec", name);
@@ -183,8 +217,10 @@ static sl_err bind_graph(sl_model_ctx *mc, sl_object *o)
 	sl_unit *u = sl_model_add_unit(mc, o, SL_ROLE_ROUTER, "router");
 	if (!u)
 		return SL_ENOMEM;
+	const sl_node *f[N_EXTENSION];
+	sl_model_find(o->spec, extension_fields, N_EXTENSION, f);
 	u->component = o->spec;
-	u->min_replicas = bind_extension(mc, u, o->spec);
+	u->min_replicas = bind_extension(mc, u, f);
 	sl_err err = sl_unit_bind_podspec(mc, u, o->spec);
 	if (err)
 		return err;

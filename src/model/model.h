@@ -263,17 +263,35 @@ enum sl_ftype {
 };
 /* Checks that node n (a field value; NULL or a YAML null is fine) has type t; reports
 ** schema-type through mc and returns NULL when it does not, else returns sl_node_deref(n). field
-** names it in the message ("tolerations"). */
-const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
-			       const char *field);
+** names it in the message ("tolerations"). Most fields a binder asks for are absent: those
+** return here, without a call. */
+const sl_node *sl_model_expect_node(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
+				    const char *field);
+static inline const sl_node *sl_model_expect(sl_model_ctx *mc, const sl_node *n, enum sl_ftype t,
+					     const char *field)
+{
+	return n ? sl_model_expect_node(mc, n, t, field) : NULL;
+}
+/* True when scalar v is a YAML null or a boolean (sl_scalar_type): what a quantity may not be. A
+** plain untagged scalar that starts like a number is neither, told without parsing it. */
+bool sl_model_null_or_bool(const sl_node *v);
 /* sl_model_expect on map[key]. */
 const sl_node *sl_model_field(sl_model_ctx *mc, const sl_node *map, const char *key,
 			      enum sl_ftype t);
-/* A field and the type its value must have; a table of them ends with {NULL}. */
+/* A field and the type its value must have, SL_FIELD("key", SL_T_...); a table of them ends with
+** {NULL}. */
 typedef struct sl_model_fspec {
 	const char *key;
 	enum sl_ftype t;
+	size_t len;   /* strlen(key) */
 } sl_model_fspec;
+#define SL_FIELD(key, t) {key, t, sizeof key - 1}
+/* The values of the n fields of spec (n <= 64) in mapping map, found in one pass over its
+** entries: out[i] is what sl_map_get(map, spec[i].key) returns (the key's first entry; NULL when
+** absent or map is not a mapping), not yet typed. A binder that reads several fields of one
+** mapping finds them together and types each with sl_model_expect when it binds it, rather than
+** scanning the entries once per field. */
+void sl_model_find(const sl_node *map, const sl_model_fspec *spec, size_t n, const sl_node **out);
 /* sl_model_field for each field of table spec, in its order: the fields a binder types but
 ** does not keep (map NULL: none). */
 void sl_model_fields(sl_model_ctx *mc, const sl_node *map, const sl_model_fspec *spec);

@@ -238,8 +238,8 @@ static sl_kind lookup_kind(const char *api_version, const char *kind)
 	const char *slash = strchr(api_version, '/');
 	size_t glen = slash ? (size_t)(slash - api_version) : 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-		if (strcmp(kinds[i].kind, kind) != 0)
-			continue;
+		if (kinds[i].kind[0] != kind[0] || strcmp(kinds[i].kind, kind) != 0)
+			continue;   /* most kinds differ at their first byte */
 		if (strlen(kinds[i].group) == glen && strncmp(kinds[i].group, api_version, glen) == 0)
 			return kinds[i].id;
 	}
@@ -278,8 +278,18 @@ sl_err sl_object_bind_at(sl_model_ctx *mc, const sl_doc *doc, const sl_node *roo
 	root = sl_node_deref(root);
 	if (!root || root->type != SL_NODE_MAP)
 		return SL_OK;
-	const char *kind = sl_scalar(sl_map_get(root, "kind"));
-	const char *api = sl_scalar(sl_map_get(root, "apiVersion"));
+	/* kind and apiVersion as they are (the kind's test types them), the rest typed */
+	static const sl_model_fspec fields[] = {
+		SL_FIELD("kind", SL_T_ANY), SL_FIELD("apiVersion", SL_T_ANY),
+		SL_FIELD("metadata", SL_T_MAP), SL_FIELD("spec", SL_T_MAP),
+	}, meta[] = {
+		SL_FIELD("name", SL_T_STR), SL_FIELD("namespace", SL_T_STR), SL_FIELD("labels", SL_T_STRMAP),
+		SL_FIELD("annotations", SL_T_STRMAP),
+	};
+	const sl_node *f[4], *m[4];
+	sl_model_find(root, fields, 4, f);
+	const char *kind = sl_scalar(f[0]);
+	const char *api = sl_scalar(f[1]);
 	if (!kind || !api)
 		return SL_OK;
 	sl_kind k = lookup_kind(api, kind);
@@ -295,14 +305,15 @@ sl_err sl_object_bind_at(sl_model_ctx *mc, const sl_doc *doc, const sl_node *roo
 	o->kind = k;
 	o->api_version = api;
 	o->kind_name = kind;
-	o->metadata = sl_model_field(mc, root, "metadata", SL_T_MAP);
+	o->metadata = sl_model_expect(mc, f[2], SL_T_MAP, "metadata");
 	if (o->metadata) {
-		o->name = sl_scalar(sl_model_field(mc, o->metadata, "name", SL_T_STR));
-		o->namespace_ = sl_scalar(sl_model_field(mc, o->metadata, "namespace", SL_T_STR));
-		o->labels = sl_model_field(mc, o->metadata, "labels", SL_T_STRMAP);
-		o->annotations = sl_model_field(mc, o->metadata, "annotations", SL_T_STRMAP);
+		sl_model_find(o->metadata, meta, 4, m);
+		o->name = sl_scalar(sl_model_expect(mc, m[0], SL_T_STR, "name"));
+		o->namespace_ = sl_scalar(sl_model_expect(mc, m[1], SL_T_STR, "namespace"));
+		o->labels = sl_model_expect(mc, m[2], SL_T_STRMAP, "labels");
+		o->annotations = sl_model_expect(mc, m[3], SL_T_STRMAP, "annotations");
 	}
-	o->spec = sl_model_field(mc, root, "spec", SL_T_MAP);
+	o->spec = sl_model_expect(mc, f[3], SL_T_MAP, "spec");
 	sl_err err = sl_object_bind_units(mc, o);
 	if (err)
 		return err;

@@ -17,11 +17,19 @@ sl_err sl_unit_add_container(sl_model_ctx *mc, sl_unit *u, const sl_node *c, boo
 	k->node = c;
 	k->init = init;
 	k->main = main;
-	k->name = sl_scalar(sl_model_field(mc, c, "name", SL_T_STR));
-	k->resources = sl_model_field(mc, c, "resources", SL_T_MAP);
+	static const sl_model_fspec fields[] = {
+		SL_FIELD("name", SL_T_STR), SL_FIELD("resources", SL_T_MAP),
+	}, lists[] = {
+		SL_FIELD("requests", SL_T_MAP), SL_FIELD("limits", SL_T_MAP),
+	};
+	const sl_node *f[2];
+	sl_model_find(c, fields, 2, f);
+	k->name = sl_scalar(sl_model_expect(mc, f[0], SL_T_STR, "name"));
+	k->resources = sl_model_expect(mc, f[1], SL_T_MAP, "resources");
 	if (k->resources) {
-		k->requests = sl_model_field(mc, k->resources, "requests", SL_T_MAP);
-		k->limits = sl_model_field(mc, k->resources, "limits", SL_T_MAP);
+		sl_model_find(k->resources, lists, 2, f);
+		k->requests = sl_model_expect(mc, f[0], SL_T_MAP, "requests");
+		k->limits = sl_model_expect(mc, f[1], SL_T_MAP, "limits");
 		const sl_node *lists[2] = {k->requests, k->limits};
 		for (int i = 0; i < 2; i++) {
 			size_t n;
@@ -43,20 +51,29 @@ sl_err sl_model_bind_template(sl_model_ctx *mc, sl_object *o, const sl_node *tmp
 	sl_unit *u = sl_model_add_unit(mc, o, role, name);
 	if (!u)
 		return SL_ENOMEM;
+	static const sl_model_fspec fields[] = {
+		SL_FIELD("metadata", SL_T_MAP), SL_FIELD("spec", SL_T_MAP),
+	}, meta[] = {
+		SL_FIELD("labels", SL_T_STRMAP), SL_FIELD("annotations", SL_T_STRMAP),
+	};
+	const sl_node *f[2] = {NULL, NULL}, *m[2];
 	if (tmpl) {
-		u->meta = sl_model_field(mc, tmpl, "metadata", SL_T_MAP);
+		sl_model_find(tmpl, fields, 2, f);
+		u->meta = sl_model_expect(mc, f[0], SL_T_MAP, "metadata");
 		if (u->meta) {
-			sl_model_field(mc, u->meta, "labels", SL_T_STRMAP);
-			sl_model_field(mc, u->meta, "annotations", SL_T_STRMAP);
+			sl_model_find(u->meta, meta, 2, m);
+			sl_model_expect(mc, m[0], SL_T_STRMAP, "labels");
+			sl_model_expect(mc, m[1], SL_T_STRMAP, "annotations");
 		}
 	}
 	*out = u;
-	return sl_unit_bind_podspec(mc, u, sl_model_field(mc, tmpl, "spec", SL_T_MAP));
+	return sl_unit_bind_podspec(mc, u, sl_model_expect(mc, f[1], SL_T_MAP, "spec"));
 }
 
 static const sl_model_fspec toleration_fields[] = {
-	{"key", SL_T_STR}, {"operator", SL_T_STR}, {"value", SL_T_STR}, {"effect", SL_T_STR},
-	{"tolerationSeconds", SL_T_INT}, {NULL, SL_T_ANY},
+	SL_FIELD("key", SL_T_STR), SL_FIELD("operator", SL_T_STR), SL_FIELD("value", SL_T_STR),
+	SL_FIELD("effect", SL_T_STR),
+	SL_FIELD("tolerationSeconds", SL_T_INT), {NULL, SL_T_ANY, 0},
 };
 
 typedef void bind_fn(sl_model_ctx *mc, const sl_node *map);
@@ -151,8 +168,9 @@ static void bind_affinity(sl_model_ctx *mc, const sl_node *aff)
 }
 
 static const sl_model_fspec spread_fields[] = {
-	{"maxSkew", SL_T_INT}, {"topologyKey", SL_T_STR}, {"whenUnsatisfiable", SL_T_STR},
-	{"minDomains", SL_T_INT}, {NULL, SL_T_ANY},
+	SL_FIELD("maxSkew", SL_T_INT), SL_FIELD("topologyKey", SL_T_STR),
+	SL_FIELD("whenUnsatisfiable", SL_T_STR),
+	SL_FIELD("minDomains", SL_T_INT), {NULL, SL_T_ANY, 0},
 };
 
 /* A TopologySpreadConstraint. */
@@ -162,11 +180,22 @@ static void bind_spread(sl_model_ctx *mc, const sl_node *c)
 	bind_label_selector(mc, sl_model_field(mc, c, "labelSelector", SL_T_MAP));
 }
 
-/* The PodSpec fields typed but not kept in the unit. */
-static const sl_model_fspec podspec_fields[] = {
-	{"schedulerName", SL_T_STR}, {"runtimeClassName", SL_T_STR}, {"priority", SL_T_INT},
-	{"preemptionPolicy", SL_T_STR}, {"hostNetwork", SL_T_BOOL}, {"hostPID", SL_T_BOOL},
-	{"hostIPC", SL_T_BOOL}, {"serviceAccountName", SL_T_STR}, {NULL, SL_T_ANY},
+/* The PodSpec fields a unit keeps, then those typed but not kept, then the containers' lists,
+** looked up together (sl_model_find). */
+enum {
+	P_NODE_SELECTOR, P_AFFINITY, P_TOLERATIONS, P_SPREAD, P_PRIORITY_CLASS, P_NODE_NAME,
+	P_RESOURCES, P_TYPED, P_INIT_CONTAINERS = P_TYPED + 8, P_CONTAINERS, P_N
+};
+static const sl_model_fspec podspec_fields[P_N] = {
+	SL_FIELD("nodeSelector", SL_T_STRMAP), SL_FIELD("affinity", SL_T_MAP),
+	SL_FIELD("tolerations", SL_T_SEQ_OF_MAP),
+	SL_FIELD("topologySpreadConstraints", SL_T_SEQ_OF_MAP), SL_FIELD("priorityClassName", SL_T_STR),
+	SL_FIELD("nodeName", SL_T_STR), SL_FIELD("resources", SL_T_MAP),
+	SL_FIELD("schedulerName", SL_T_STR), SL_FIELD("runtimeClassName", SL_T_STR),
+	SL_FIELD("priority", SL_T_INT), SL_FIELD("preemptionPolicy", SL_T_STR),
+	SL_FIELD("hostNetwork", SL_T_BOOL), SL_FIELD("hostPID", SL_T_BOOL),
+	SL_FIELD("hostIPC", SL_T_BOOL), SL_FIELD("serviceAccountName", SL_T_STR),
+	SL_FIELD("initContainers", SL_T_SEQ_OF_MAP), SL_FIELD("containers", SL_T_SEQ_OF_MAP),
 };
 
 sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod)
@@ -174,20 +203,23 @@ sl_err sl_unit_bind_podspec(sl_model_ctx *mc, sl_unit *u, const sl_node *pod)
 	u->pod = pod;
 	if (!pod)
 		return SL_OK;
-	u->node_selector = sl_model_field(mc, pod, "nodeSelector", SL_T_STRMAP);
-	u->affinity = sl_model_field(mc, pod, "affinity", SL_T_MAP);
-	u->tolerations = sl_model_field(mc, pod, "tolerations", SL_T_SEQ_OF_MAP);
-	u->topology_spread = sl_model_field(mc, pod, "topologySpreadConstraints", SL_T_SEQ_OF_MAP);
-	u->priority_class_name = sl_model_field(mc, pod, "priorityClassName", SL_T_STR);
-	u->node_name = sl_model_field(mc, pod, "nodeName", SL_T_STR);
-	u->pod_resources = sl_model_field(mc, pod, "resources", SL_T_MAP);
-	sl_model_fields(mc, pod, podspec_fields);
+	const sl_node *f[P_N], *v[P_N];
+	sl_model_find(pod, podspec_fields, P_N, f);
+	for (size_t i = 0; i < P_INIT_CONTAINERS; i++)
+		v[i] = sl_model_expect(mc, f[i], podspec_fields[i].t, podspec_fields[i].key);
+	u->node_selector = v[P_NODE_SELECTOR];
+	u->affinity = v[P_AFFINITY];
+	u->tolerations = v[P_TOLERATIONS];
+	u->topology_spread = v[P_SPREAD];
+	u->priority_class_name = v[P_PRIORITY_CLASS];
+	u->node_name = v[P_NODE_NAME];
+	u->pod_resources = v[P_RESOURCES];
 	sl_model_items(mc, u->tolerations, toleration_fields);
 	bind_affinity(mc, u->affinity);
 	each_map(mc, u->topology_spread, bind_spread);
-	const char *lists[2] = {"initContainers", "containers"};
 	for (int l = 0; l < 2; l++) {
-		const sl_node *cs = sl_model_field(mc, pod, lists[l], SL_T_SEQ_OF_MAP);
+		const sl_model_fspec *fs = &podspec_fields[P_INIT_CONTAINERS + l];
+		const sl_node *cs = sl_model_expect(mc, f[P_INIT_CONTAINERS + l], fs->t, fs->key);
 		for (size_t i = 0; cs && i < cs->u.seq.n; i++) {
 			const sl_node *c = sl_node_deref(cs->u.seq.items[i]);
 			if (c->type != SL_NODE_MAP)

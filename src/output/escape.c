@@ -6,6 +6,7 @@
 #include <string.h>
 #include "output/escape.h"
 #include "util/strbuf.h"
+#include "util/v16.h"
 #include "yaml/source.h"
 
 static void put_fmt(sl_strbuf *b, const char *prefix, unsigned v, int digits)
@@ -120,29 +121,68 @@ static void utf8_into(sl_strbuf *b, const char *s, size_t n)
 	}
 }
 
-static void escape_into(sl_strbuf *b, const char *s, sl_sink sink)
+/* The printable ASCII bytes a sink replaces (escape_one), and '#' (which may start "##["). */
+static const char *special_bytes(sl_sink sink)
+{
+	return sink == SL_SINK_GITHUB_DATA ? "#%"
+	     : sink == SL_SINK_GITHUB_PROP ? "#%:,"
+	     : sink == SL_SINK_XML ? "#&<>\"'"
+	     : sink == SL_SINK_MARKDOWN ? "&<>" MARKDOWN_PUNCT : "#";
+}
+
+/* How many bytes of s[i..n) from i escape_one would copy as they are for sink (special its
+** special_bytes): printable ASCII but the special ones, looked at sixteen at a time. */
+static size_t plain_run(const char *s, size_t i, size_t n, const char *special)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t j = i;
+	for (; n - j >= 16; j += 16) {
+		sl_v16 v = sl_v16_load(p + j);
+		sl_v16 bad = ~sl_v16_between(v, 0x20, 0x7E);
+		for (const char *c = special; *c; c++)
+			bad |= v == (signed char)*c;
+		unsigned m = sl_v16_mask(bad);
+		if (m)
+			return j + (size_t)__builtin_ctz(m) - i;
+	}
+	while (j < n && p[j] >= 0x20 && p[j] < 0x7F && !strchr(special, p[j]))
+		j++;
+	return j - i;
+}
+
+/* For a sink that starts a line, where s[0..n) would start a workflow command: a line that
+** starts with "::" (leading blanks allowed); n when it would not. */
+static size_t command_at(const char *s, size_t n, sl_sink sink)
+{
+	size_t j = 0;
+	if (sink != SL_SINK_TEXT_LINE && sink != SL_SINK_DIFF)
+		return n;
+	while (j < n && s[j] == ' ')
+		j++;
+	return j + 1 < n && s[j] == ':' && s[j + 1] == ':' ? j : n;
+}
+
+static void escape_into(sl_strbuf *b, const char *s, sl_sink sink)
+{
 	size_t n = strlen(s);
 	if (sink == SL_SINK_JSON) {
 		utf8_into(b, s, n);
 		return;
 	}
-	bool line_start = sink == SL_SINK_TEXT_LINE || sink == SL_SINK_DIFF;
-	size_t i = 0;
-	if (line_start) {
-		/* A workflow command is a line that starts with "::" (leading blanks allowed). */
-		size_t j = 0;
-		while (j < n && p[j] == ' ')
-			j++;
-		if (j + 1 < n && p[j] == ':' && p[j + 1] == ':') {
-			sl_strbuf_add(b, s, j);
-			sl_strbuf_addstr(b, "\\x3a");
-			i = j + 1;
-		}
+	size_t i = 0, cmd = command_at(s, n, sink);
+	if (cmd < n) {
+		sl_strbuf_add(b, s, cmd);
+		sl_strbuf_addstr(b, "\\x3a");
+		i = cmd + 1;
 	}
-	while (i < n)
-		i += escape_one(b, s, n, i, sink);
+	const char *special = special_bytes(sink);
+	while (i < n) {
+		size_t j = i + plain_run(s, i, n, special);
+		sl_strbuf_add(b, s + i, j - i);   /* a run escape_one would copy byte by byte */
+		if (j < n)
+			j += escape_one(b, s, n, j, sink);
+		i = j;
+	}
 }
 
 size_t sl_escape_char(const char *s, size_t n, size_t i, sl_sink sink, char buf[SL_ESCAPE_CHAR_MAX])
@@ -168,6 +208,12 @@ void sl_escape_put(FILE *out, const char *s, sl_sink sink)
 {
 	if (!s)
 		return;
+	size_t n = strlen(s);
+	if (sink != SL_SINK_JSON && command_at(s, n, sink) == n &&
+	    plain_run(s, 0, n, special_bytes(sink)) == n) {
+		fwrite(s, 1, n, out);   /* most messages and paths: as they are, with no copy */
+		return;
+	}
 	char *e = sl_escape_str(s, sink);
 	if (e) {
 		fputs(e, out);

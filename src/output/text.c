@@ -161,6 +161,22 @@ static sl_err put_notices(const sl_output_run *run, const sl_output_options *opt
 	return err;
 }
 
+/* ":LINE:COL:" */
+static void put_position(FILE *out, unsigned line, unsigned column)
+{
+	char buf[2 * 10 + 4], *p = buf + sizeof buf;
+	*--p = ':';
+	do
+		*--p = (char)('0' + column % 10);
+	while (column /= 10);
+	*--p = ':';
+	do
+		*--p = (char)('0' + line % 10);
+	while (line /= 10);
+	*--p = ':';
+	fwrite(p, 1, (size_t)(buf + sizeof buf - p), out);
+}
+
 sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FILE *out)
 {
 	const char *bold = opts->color ? "\033[1m" : "", *reset = opts->color ? "\033[0m" : "";
@@ -175,10 +191,21 @@ sl_err sl_text_write(const sl_output_run *run, const sl_output_options *opts, FI
 				: f->fix->applicability == SL_FIX_SAFE ? " (fixable)" : " (unsafe fix)";
 			fputs(bold, out);
 			sl_escape_put(out, f->path, SL_SINK_TEXT_LINE);
-			fprintf(out, ":%u:%u:%s %s%s:%s ", f->line, f->column, reset, col,
-				sl_severity_name(f->severity), reset);
+			/* ":LINE:COL: SEVERITY: MESSAGE [RULE]": a line per finding, without printf */
+			put_position(out, f->line, f->column);
+			fputs(reset, out);
+			fputc(' ', out);
+			fputs(col, out);
+			fputs(sl_severity_name(f->severity), out);
+			fputc(':', out);
+			fputs(reset, out);
+			fputc(' ', out);
 			sl_escape_put(out, f->message, SL_SINK_TEXT);
-			fprintf(out, " [%s]%s\n", f->rule, mark);
+			fputs(" [", out);
+			fputs(f->rule, out);
+			fputc(']', out);
+			fputs(mark, out);
+			fputc('\n', out);
 			if (!full) {
 				if (opts->show_notes)
 					put_notes(out, f->notes, 0, false, NULL);

@@ -2,6 +2,7 @@
 ** edit.c: applying byte-range edits and rendering inserted YAML in the file's style (write.c
 ** writes the fixed files). Inserted text follows the file: its indent width, whether its block
 ** sequences are indented under their key, its preferred quote and its line ending. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,42 @@
 static size_t leading_spaces(const char *p, const char *end)
 {
 	size_t n = 0, len = (size_t)(end - p);
-	while (len - n >= 8 && memcmp(p + n, "        ", 8) == 0)   /* eight at a time */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; len - n >= 8; n += 8) {   /* eight at a time: the first byte that is not a space */
+		uint64_t w;
+		memcpy(&w, p + n, 8);
+		w ^= 0x2020202020202020u;
+		if (w)
+			return n + (size_t)__builtin_ctzll(w) / 8;
+	}
+#else
+	while (len - n >= 8 && memcmp(p + n, "        ", 8) == 0)
 		n += 8;
+#endif
 	while (n < len && p[n] == ' ')
 		n++;
 	return n;
+}
+
+/* sl_source_line_end, the LF and CRLF breaks looked at here (the scan below visits every line) */
+static size_t line_end(const sl_source *src, size_t l)
+{
+	if (l + 1 < src->n_lines) {
+		size_t e = src->line_start[l + 1];
+		if (src->data[e - 1] == '\n')
+			return e >= 2 && src->data[e - 2] == '\r' ? e - 2 : e - 1;
+	}
+	return sl_source_line_end(src, l);
+}
+
+/* The first byte c at or after from (fend when none), *at holding the answer for an earlier
+** from (or NULL before the first search): most lines hold no '#' and no quote, and a search from
+** a line runs to the next one in the file, so the whole scan reads each byte once for each c. */
+static const char *next_byte(const char **at, const char *from, const char *fend, char c)
+{
+	if ((!*at || *at < from) && !(*at = memchr(from, c, (size_t)(fend - from))))
+		*at = fend;
+	return *at;
 }
 
 void sl_edit_style_detect(const sl_source *src, sl_style *out)
@@ -28,9 +60,11 @@ void sl_edit_style_detect(const sl_source *src, sl_style *out)
 	unsigned seq_in = 0, seq_out = 0, dq = 0, sq = 0;
 	size_t prev_indent = 0;
 	int prev_key_open = 0;   /* the previous content line ends with ':' (opens a block) */
-	const char *d = src->data;
+	const char *d = src->data, *fend = d + src->len;
+	/* the file's next '#', double and single quote, at or after a line's content (next_byte) */
+	const char *next_hash = NULL, *next_dq = NULL, *next_sq = NULL;
 	for (size_t l = 0; l < src->n_lines; l++) {
-		const char *p = d + src->line_start[l], *end = d + sl_source_line_end(src, l);
+		const char *p = d + src->line_start[l], *end = d + line_end(src, l);
 		if (l == 0)
 			p += src->bom;
 		size_t ind = leading_spaces(p, end);
@@ -48,7 +82,9 @@ void sl_edit_style_detect(const sl_source *src, sl_style *out)
 		}
 		/* a line whose content (comments aside) ends with ':' opens a nested block */
 		const char *e = end;
-		const char *hash = memchr(t, '#', (size_t)(end - t));
+		const char *hash = next_byte(&next_hash, t, fend, '#');   /* the line's first '#' */
+		if (hash >= end)
+			hash = NULL;
 		if (hash && hash > t && (hash[-1] == ' ' || hash[-1] == '\t'))
 			e = hash;
 		while (e > t && (e[-1] == ' ' || e[-1] == '\t'))
@@ -58,7 +94,10 @@ void sl_edit_style_detect(const sl_source *src, sl_style *out)
 		prev_indent = ind;
 		if (t[0] == '-' && t + 1 < end && t[1] == ' ')
 			prev_indent = ind + 2 + leading_spaces(t + 2, end);
-		/* the quote of a value ("key: 'v'") or of a sequence item ("- 'v'") */
+		/* the quote of a value ("key: 'v'") or of a sequence item ("- 'v'"): none in a line
+		** without a quote (most) */
+		if (next_byte(&next_dq, t, fend, '"') >= e && next_byte(&next_sq, t, fend, '\'') >= e)
+			continue;
 		const char *qv = NULL;
 		if (e - t >= 3 && t[0] == '-' && t[1] == ' ')
 			qv = t + 2;

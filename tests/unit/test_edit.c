@@ -75,6 +75,23 @@ Test(fix, style_detection)
 	done(d);
 }
 
+/* The scan's shortcuts: a file's '#' looked for once, not per line (a comment that ends a key's
+** line opens a block; a '#' inside a word is not a comment); indents counted eight bytes at a
+** time (5 and 10 spaces); CRLF line ends. */
+Test(fix, style_detection_comments_and_indents)
+{
+	struct doc *d = parse("# top: 'q'\nb:\n    c: x#y\n    d: # note\n         e: 'v'\n"
+			      "    h: # n\n         i: \"w\"\n         j: 'u'\n");
+	cr_expect_eq(d->st.indent, 5, "d: and h: (their comments cut) open blocks of 5, b: one of 4");
+	cr_expect_eq(d->st.quote, '\'');
+	done(d);
+	d = parse("a:\r\n   b:\r\n      c: \"x\" # 'y'\r\n");
+	cr_expect_eq(d->st.indent, 3);
+	cr_expect_eq(d->st.quote, '"', "the quote in the comment is not a value's");
+	cr_expect(d->st.crlf);
+	done(d);
+}
+
 Test(fix, map_entry_follows_indent_and_nesting)
 {
 	struct doc *d = parse("spec:\n    resources:\n        requests:\n            cpu: 1 # one\nnext: 2\n");

@@ -130,13 +130,21 @@ Test(escape, put_writes_the_same)
 	free(buf);
 }
 
-/* Character by character (a line laid out for full text output) is the same as the string. */
+/* Character by character (a line laid out for full text output) is the same as the string,
+** whose runs of bytes kept as they are the escaper copies whole: every ASCII byte, in every
+** sink (JSON aside: it has no character-wise form). */
 Test(escape, char_by_char_is_the_string)
 {
-	static const char s[] = "a\tb\x1b[31m \xe2\x80\xae ##[group] \xff\xfe \xe6\x9d\xb1 \xc2\x85 %:,<&";
-	const sl_sink sinks[] = {SL_SINK_TEXT, SL_SINK_GITHUB_DATA, SL_SINK_GITHUB_PROP, SL_SINK_XML};
+	char s[256] = "a\tb\x1b[31m \xe2\x80\xae ##[group] \xff\xfe \xe6\x9d\xb1 \xc2\x85 %:,<&";
+	size_t at = strlen(s);
+	for (int c = 1; c < 0x80; c++)
+		s[at++] = (char)c;
+	s[at++] = '#';   /* '#' last, and "##" last */
+	s[at++] = '#';
+	const sl_sink sinks[] = {SL_SINK_TEXT, SL_SINK_TEXT_LINE, SL_SINK_GITHUB_DATA,
+				 SL_SINK_GITHUB_PROP, SL_SINK_XML, SL_SINK_DIFF, SL_SINK_MARKDOWN};
 	for (size_t k = 0; k < sizeof sinks / sizeof sinks[0]; k++) {
-		char joined[512] = "", one[SL_ESCAPE_CHAR_MAX];
+		char joined[2048] = "", one[SL_ESCAPE_CHAR_MAX];
 		size_t n = strlen(s);
 		for (size_t i = 0; i < n;) {
 			size_t took = sl_escape_char(s, n, i, sinks[k], one);
@@ -148,4 +156,38 @@ Test(escape, char_by_char_is_the_string)
 		cr_expect_str_eq(joined, whole, "sink %zu", k);
 		free(whole);
 	}
+}
+
+/* sl_escape_put writes what sl_escape_str makes, whether it takes the string as it is (a run of
+** plain bytes, found sixteen at a time) or escapes it: every sink, a byte each sink replaces at
+** every position of a long string, a workflow command at a line's start. */
+Test(escape, put_is_the_string_at_every_position)
+{
+	static const char specials[] = "#%:,&<>\"'\\`*_[]|~@!\t\n\x01\x7f\xc3";
+	const sl_sink sinks[] = {SL_SINK_TEXT, SL_SINK_TEXT_LINE, SL_SINK_GITHUB_DATA,
+				 SL_SINK_GITHUB_PROP, SL_SINK_XML, SL_SINK_DIFF, SL_SINK_MARKDOWN,
+				 SL_SINK_JSON};
+	char s[48];
+	for (size_t k = 0; k < sizeof sinks / sizeof sinks[0]; k++)
+		for (size_t c = 0; c <= sizeof specials - 1; c++)
+			for (size_t at = 0; at < sizeof s - 1; at++) {
+				memset(s, 'a', sizeof s - 1);
+				s[sizeof s - 1] = '\0';
+				if (c < sizeof specials - 1) {
+					s[at] = specials[c];
+				} else if (at + 2 < sizeof s - 1) {   /* at blanks, then "::" */
+					memset(s, ' ', at);
+					memcpy(s + at, "::", 2);
+				}
+				char *buf = NULL;
+				size_t len = 0;
+				FILE *f = open_memstream(&buf, &len);
+				cr_assert_not_null(f);
+				sl_escape_put(f, s, sinks[k]);
+				fclose(f);
+				char *want = sl_escape_str(s, sinks[k]);
+				cr_expect_str_eq(buf, want, "sink %d, \"%s\"", (int)sinks[k], s);
+				free(want);
+				free(buf);
+			}
 }

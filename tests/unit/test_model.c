@@ -300,6 +300,88 @@ Test(model_kind, metadata)
 	done(b);
 }
 
+/* sl_model_find answers what sl_map_get answers, key by key: a key of the mapping over a merged
+** one ("<<"), merged keys, keys of one length, a key with an inner NUL, absent
+** keys, a key the table names twice. */
+static void ignore_issue(void *payload, const char *rule, unsigned doc, size_t start, size_t end,
+			 const char *message)
+{
+	(void)payload; (void)doc; (void)start; (void)end;
+	cr_log_info("%s: %s", rule, message);
+}
+
+/* yaml parsed, not bound (the tree's issues ignored) */
+static bound *parse_only(const char *yaml)
+{
+	bound *b = calloc(1, sizeof *b);
+	cr_assert_eq(sl_source_from_buffer("m.yaml", yaml, strlen(yaml), &b->src), SL_OK);
+	b->a = sl_arena_new();
+	cr_assert_eq(sl_tree_parse(b->src, b->a, &b->t, ignore_issue, NULL), SL_OK);
+	cr_assert_eq(b->t.n_docs, 1);
+	return b;
+}
+
+Test(model_bind, find_is_map_get)
+{
+	static const char yaml[] = "base: &b {nodeName: n0, tolerations: []}\n"
+				   "data:\n"
+				   "  <<: *b\n"
+				   "  affinity: 1\n"
+				   "  \"nodeSelector\\0x\": 3\n"
+				   "  4: 4\n"
+				   "  nodeName: n1\n"
+				   "  resources: {}\n";
+	bound *b = parse_only(yaml);
+	const sl_node *data = sl_map_get(b->t.docs[0]->root, "data");
+	static const sl_model_fspec spec[] = {
+		SL_FIELD("affinity", SL_T_ANY), SL_FIELD("nodeSelector", SL_T_ANY),
+		SL_FIELD("nodeName", SL_T_ANY), SL_FIELD("tolerations", SL_T_ANY),
+		SL_FIELD("resources", SL_T_ANY), SL_FIELD("priority", SL_T_ANY),
+		SL_FIELD("nodeName", SL_T_ANY),
+	};
+	const size_t n = sizeof spec / sizeof spec[0];
+	const sl_node *got[sizeof spec / sizeof spec[0]];
+	for (size_t k = 1; k <= 4; k++) {   /* a few keys: compared with each entry */
+		sl_model_find(data, spec, k, got);
+		for (size_t i = 0; i < k; i++)
+			cr_expect_eq(got[i], sl_map_get(data, spec[i].key), "%zu: %s", k, spec[i].key);
+	}
+	sl_model_find(data, spec, n, got);   /* more: by length */
+	for (size_t i = 0; i < n; i++)
+		cr_expect_eq(got[i], sl_map_get(data, spec[i].key), "%s", spec[i].key);
+	cr_expect_str_eq(sl_scalar(got[0]), "1");
+	cr_expect_str_eq(sl_scalar(got[2]), "n1", "a key of the mapping over a merged one");
+	cr_expect_not_null(got[3], "a merged key");
+	cr_expect_null(got[1], "nodeSelector\\0x is not nodeSelector");
+	cr_expect_null(got[5]);
+	sl_model_find(NULL, spec, n, got);
+	for (size_t i = 0; i < n; i++)
+		cr_expect_null(got[i]);
+	done(b);
+}
+
+/* sl_model_null_or_bool is sl_scalar_type's answer, number-like scalars told without parsing
+** them: tags, quotes, signs, YAML 1.1 words, numbers, quantities. */
+Test(model_bind, null_or_bool_is_the_scalar_type)
+{
+	static const char yaml[] =
+		"- ''\n- ~\n- null\n- NULL\n- true\n- yes\n- 'yes'\n- \"on\"\n- n\n- 1\n- -1\n"
+		"- +.inf\n- .nan\n- .5\n- 0x1F\n- 1Gi\n- 500m\n- -\n- +\n- !!bool 1\n- !!null 5\n"
+		"- !!str true\n- !custom yes\n- !custom 1\n- !!int 1\n- Off\n- nvidia\n- [1]\n";
+	bound *b = parse_only(yaml);
+	const sl_node *seq = b->t.docs[0]->root;
+	size_t yes = 0;
+	for (size_t i = 0; i < sl_seq_n(seq); i++) {
+		const sl_node *v = sl_seq_item(seq, i);
+		sl_yaml_type t = sl_scalar_type(v);
+		bool want = v->type == SL_NODE_SCALAR && (t == SL_Y_NULL || t == SL_Y_BOOL);
+		cr_expect_eq(sl_model_null_or_bool(v), want, "item %zu", i);
+		yes += want;
+	}
+	cr_expect_eq(yes, 10, "the nulls and booleans, tagged or not");
+	done(b);
+}
+
 Test(model_kind, names_and_serving_kinds)
 {
 	cr_expect_str_eq(sl_kind_name(SL_KIND_INFERENCE_SERVICE), "InferenceService");
@@ -1663,4 +1745,17 @@ Test(model, kserve_impl_keys_by_role)
 	cr_expect_null(e[2]);
 	cr_expect_null(sl_kserve_impl_keys(SL_ROLE_TRANSFORMER));
 	cr_expect_null(sl_kserve_impl_keys(SL_ROLE_WORKER));
+}
+
+/* The runtime a component names: the first framework key, in the table's order, whose runtime
+** is set (an empty one does not count). */
+Test(model, kserve_runtime_name_first_framework)
+{
+	bound *b = parse_only("sklearn: {runtime: ''}\nmodel: {runtime: m}\npytorch: {runtime: p}\n"
+			      "name: x\n");
+	cr_expect_str_eq(sl_kserve_runtime_name(b->t.docs[0]->root), "p");
+	done(b);
+	b = parse_only("model: {modelFormat: {name: sklearn}}\nsklearn: {}\n");
+	cr_expect_null(sl_kserve_runtime_name(b->t.docs[0]->root));
+	done(b);
 }
