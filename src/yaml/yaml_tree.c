@@ -935,28 +935,36 @@ const sl_pair *sl_map_entries(const sl_node *map, size_t *n)
 	return map->u.map.pairs;
 }
 
-static const sl_pair *map_find(const sl_node *map, const char *key)
+/* The entry of key (klen bytes) in map. Keys are short and most differ in length from the one
+** looked for: the length is compared first (a node of another type has a length there too:
+** its fields share the place, zero or a count), memcmp only for a likely match. */
+static const sl_pair *map_find(const sl_node *map, const char *key, size_t klen)
 {
-	size_t n, klen = strlen(key);
+	size_t n;
 	const sl_pair *p = sl_map_entries(map, &n);
 	for (size_t i = 0; i < n; i++) {
 		const sl_node *k = p[i].key;
-		if (k->type == SL_NODE_SCALAR && k->u.scalar.len == klen &&
+		if (k->u.scalar.len == klen && k->type == SL_NODE_SCALAR &&
 		    memcmp(k->u.scalar.s, key, klen) == 0)
 			return &p[i];
 	}
 	return NULL;
 }
 
-const sl_node *sl_map_get(const sl_node *map, const char *key)
+const sl_node *sl_map_get_len(const sl_node *map, const char *key, size_t klen)
 {
-	const sl_pair *p = map_find(map, key);
+	const sl_pair *p = map_find(map, key, klen);
 	return p ? sl_node_deref(p->value) : NULL;
+}
+
+const sl_node *(sl_map_get)(const sl_node *map, const char *key)
+{
+	return sl_map_get_len(map, key, strlen(key));
 }
 
 const sl_node *sl_map_get_key(const sl_node *map, const char *key)
 {
-	const sl_pair *p = map_find(map, key);
+	const sl_pair *p = map_find(map, key, strlen(key));
 	return p ? p->key : NULL;
 }
 

@@ -437,6 +437,39 @@ Test(tree_lookup, aliases_are_followed)
 	done(p);
 }
 
+/* Lookups compare a key's length before its text, reading the length where every node type
+** keeps a word (an alias key's is zero): only a scalar key of the same bytes matches, a key
+** through an alias never does (as before), and a literal key finds what the same key in a
+** variable finds. */
+Test(tree_lookup, keys_of_each_length_and_type)
+{
+	parsed *p = PARSE("e: &e \"\"\n"
+			  "k: &k ab\n"
+			  "*e : via-alias-empty\n"
+			  "*k : via-alias-ab\n"
+			  "\"a\\0b\": nul\n"
+			  "ab: two\n"
+			  "ac: other\n"
+			  "\"\": empty\n");
+	expect_no_issues(p);
+	const sl_node *r = root(p, 0);
+	cr_expect_str_eq(sl_scalar(sl_map_get(r, "ab")), "two", "the alias key is not it");
+	cr_expect_str_eq(sl_scalar(sl_map_get(r, "")), "empty", "nor for the empty key");
+	cr_expect_str_eq(sl_scalar(sl_map_get(r, "ac")), "other");
+	cr_expect_null(sl_map_get(r, "a"));
+	cr_expect_null(sl_map_get(r, "abc"));
+	cr_expect_str_eq(sl_scalar(sl_map_get_len(r, "a\0b", 3)), "nul", "bytes past a NUL count");
+	cr_expect_null(sl_map_get_len(r, "a\0c", 3));
+	const char *keys[] = {"e", "k", "ab", "ac", "", "zz"};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		const char *key = keys[i];   /* not a literal: the length from strlen */
+		cr_expect_eq(sl_map_get(r, key), (sl_map_get)(r, key), "key \"%s\"", key);
+		cr_expect_eq(sl_map_get(r, key), sl_map_get_len(r, key, strlen(key)));
+	}
+	cr_expect_str_eq(sl_scalar(sl_map_get_key(r, "ab")), "ab");
+	done(p);
+}
+
 Test(tree_lookup, a_sequence_holds_a_scalar)
 {
 	parsed *p = PARSE("v: &v [a, 'b', {c: 1}, [d]]\n"
