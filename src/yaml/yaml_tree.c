@@ -699,19 +699,40 @@ static int on_event(struct builder *b, yaml_event_t *e, size_t at)
 ** libyaml (its yaml_private.h declares it), and replaced in the program (cli/libyaml_heap.c). */
 void yaml_free(void *ptr);
 
-/* yaml_event_delete, for a scalar (most events) without its calls for absent strings and its
-** clearing of the event, which is not read again. */
+/* yaml_event_delete without its calls for absent strings and its clearing of the event, which
+** is not read again: for the events that hold at most an anchor, a tag and a value (nearly all).
+** A document start (directives) and an alias go to libyaml's own. */
 static void event_delete(yaml_event_t *e)
 {
-	if (e->type != YAML_SCALAR_EVENT) {
-		yaml_event_delete(e);
+	switch (e->type) {
+	case YAML_SCALAR_EVENT:
+		yaml_free(e->data.scalar.value);
+		if (e->data.scalar.anchor)
+			yaml_free(e->data.scalar.anchor);
+		if (e->data.scalar.tag)
+			yaml_free(e->data.scalar.tag);
 		return;
+	case YAML_SEQUENCE_START_EVENT:
+		if (e->data.sequence_start.anchor)
+			yaml_free(e->data.sequence_start.anchor);
+		if (e->data.sequence_start.tag)
+			yaml_free(e->data.sequence_start.tag);
+		return;
+	case YAML_MAPPING_START_EVENT:
+		if (e->data.mapping_start.anchor)
+			yaml_free(e->data.mapping_start.anchor);
+		if (e->data.mapping_start.tag)
+			yaml_free(e->data.mapping_start.tag);
+		return;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+	case YAML_DOCUMENT_END_EVENT:
+	case YAML_STREAM_START_EVENT:
+	case YAML_STREAM_END_EVENT:
+		return;   /* nothing allocated */
+	default:
+		yaml_event_delete(e);
 	}
-	yaml_free(e->data.scalar.value);
-	if (e->data.scalar.anchor)
-		yaml_free(e->data.scalar.anchor);
-	if (e->data.scalar.tag)
-		yaml_free(e->data.scalar.tag);
 }
 
 /* The first line from `line` on that starts a document ("---" then a blank or the end). */
