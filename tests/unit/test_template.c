@@ -204,6 +204,40 @@ Test(template, the_prefilter_misses_no_marker)
 		}
 	}
 	cr_expect_gt(found, 1000, "markers found: %zu", found);
+	/* the sixty-four-byte blocks too: short markers after 0 to 150 plain bytes, searched from
+	** 0 and from 1 to 3 bytes in */
+	char t[160];
+	size_t found_far = 0;
+	for (size_t len = 1; len <= 3; len++) {
+		size_t total = 1;
+		for (size_t i = 0; i < len; i++)
+			total *= na;
+		for (size_t x = 0; x < total; x++) {
+			for (size_t pad = 0; pad <= 150; pad++) {
+				memset(t, 'x', pad);
+				size_t y = x;
+				for (size_t i = 0; i < len; i++, y /= na)
+					t[pad + i] = alpha[y % na];
+				size_t n = pad + len;
+				sl_template_marker m;
+				if (!sl_template_find(t, n, &m))
+					continue;
+				found_far++;
+				for (size_t from = 0; from <= 3 && from <= m.start; from++)
+					cr_assert(sl_template_may_hold(t, from, n), "missed the marker in "
+						  "\"%.*s\" from %zu", (int)n, t, from);
+			}
+		}
+	}
+	cr_expect_gt(found_far, 5000, "markers found: %zu", found_far);
+	char far[300];
+	memset(far, 'x', sizeof far);
+	cr_expect(!sl_template_may_hold(far, 0, sizeof far));
+	far[200] = '$';
+	far[201] = '{';
+	cr_expect(sl_template_may_hold(far, 0, sizeof far));
+	cr_expect(!sl_template_may_hold(far, 0, 200), "the end of the range is the end");
+	cr_expect(!sl_template_may_hold(far, 202, sizeof far), "and so is its start");
 	const char plain[] = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {a: b}}\n"
 			     "spec: {containers: [{name: c, args: [\"$(X)\", \"$$\", \"100%\"]}]}\n";
 	cr_expect(!sl_template_may_hold(plain, 0, sizeof plain - 1));
