@@ -30,6 +30,26 @@ bool sl_strbuf_grow(sl_strbuf *b, size_t n)
 	return true;
 }
 
+bool sl_strbuf_reserve_exact(sl_strbuf *b, size_t n)
+{
+	if (b->failed)
+		return false;
+	if (b->cap && n < b->cap - b->len)
+		return true;
+	if (n > (size_t)-1 / 2 - b->len - 1) {
+		b->failed = true;
+		return false;
+	}
+	char *s = sl_xrealloc(b->s, b->len + n + 1);
+	if (!s) {
+		b->failed = true;
+		return false;
+	}
+	b->s = s;
+	b->cap = b->len + n + 1;
+	return true;
+}
+
 bool sl_strbuf_add(sl_strbuf *b, const void *s, size_t n)
 {
 	if (!sl_strbuf_grow(b, n))

@@ -21,6 +21,9 @@ typedef struct sl_strbuf {
 /* Room for n more bytes and the NUL (at least double the capacity, at least 64 bytes); false
 ** when out of memory or b already failed. */
 bool sl_strbuf_grow(sl_strbuf *b, size_t n);
+/* Room for n more bytes and the NUL, and no more when it must grow: for a size known in advance
+** (a file's), which doubling would round up to nearly twice. False as sl_strbuf_grow. */
+bool sl_strbuf_reserve_exact(sl_strbuf *b, size_t n);
 /* Appends s[0..n); false when out of memory (b->failed then) or b already failed. */
 bool sl_strbuf_add(sl_strbuf *b, const void *s, size_t n);
 /* Appends the string s. */

@@ -273,13 +273,13 @@ sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_
 static sl_err read_fd(int fd, const char *path, bool index, const struct stat *known,
 		      sl_source **out)
 {
-	size_t cap = 64 * 1024;
 	struct stat st;
 	bool regular = known ? (st = *known, true) : fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-	if (regular && st.st_size > 0)
-		cap = (size_t)st.st_size + 2;   /* room to see end of file without growing */
 	sl_strbuf b = {0};
-	if (!sl_strbuf_grow(&b, cap - 1))
+	/* a regular file at its size, and a byte more to see its end without growing (doubling
+	** from 64 KiB would give a 20 MB file 32 MiB); else 64 KiB, doubled as it fills */
+	if (regular && st.st_size > 0 ? !sl_strbuf_reserve_exact(&b, (size_t)st.st_size + 1)
+	    : !sl_strbuf_grow(&b, 64 * 1024 - 1))
 		return SL_ENOMEM;
 	for (;;) {
 		if (b.len + 1 >= b.cap && !sl_strbuf_grow(&b, b.cap)) {

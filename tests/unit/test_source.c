@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,6 +400,39 @@ Test(source, read_file)
 	sl_source_free(s);
 	unlink(path);
 	free(path);
+	sl_test_rm_rf(tmpdir);
+}
+
+/* A regular file is read into a buffer of its size (and the NUL after it), not one doubled
+** past it (a 20 MB file took 32 MiB); its text is all there, read to its end, as by fd too. */
+Test(source, a_file_is_read_at_its_size)
+{
+	const size_t n = 300000;   /* doubling from 64 KiB would give it 512 KiB */
+	char *text = malloc(n);
+	cr_assert_not_null(text);
+	for (size_t i = 0; i < n; i++)
+		text[i] = i % 40 == 39 ? '\n' : (char)('a' + i % 26);
+	char *path = write_tmp("big.yaml", text, n);
+	sl_source *s = NULL, *t = NULL;
+	cr_assert_eq(sl_source_read_file(path, "big.yaml", &s), SL_OK);
+	cr_expect_eq(s->len, n);
+	cr_expect_eq(memcmp(s->data, text, n), 0);
+	cr_expect_eq(s->data[n], '\0');
+	cr_expect_eq(s->n_lines, n / 40 + 1);
+	cr_expect_lt(malloc_usable_size(s->data), n + 4096, "%zu bytes for %zu",
+		     malloc_usable_size(s->data), n);
+	int fd = open(path, O_RDONLY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(sl_source_read_fd(fd, "big.yaml", &t), SL_OK);
+	close(fd);
+	cr_expect_eq(t->len, n);
+	cr_expect_eq(memcmp(t->data, text, n), 0);
+	cr_expect_lt(malloc_usable_size(t->data), n + 4096);
+	sl_source_free(s);
+	sl_source_free(t);
+	unlink(path);
+	free(path);
+	free(text);
 	sl_test_rm_rf(tmpdir);
 }
 
