@@ -7,7 +7,8 @@
 #include "util/arena.h"
 #include "util/strbuf.h"
 
-bool sl_strbuf_grow(sl_strbuf *b, size_t n)
+/* Room for n more bytes and the NUL: exactly that, or by doubling. */
+static bool make_room(sl_strbuf *b, size_t n, bool exact)
 {
 	if (b->failed)
 		return false;
@@ -17,7 +18,7 @@ bool sl_strbuf_grow(sl_strbuf *b, size_t n)
 		b->failed = true;
 		return false;
 	}
-	size_t cap = b->cap ? b->cap * 2 : 64;
+	size_t cap = exact ? b->len + n + 1 : b->cap ? b->cap * 2 : 64;
 	while (cap < b->len + n + 1)
 		cap *= 2;
 	char *s = sl_xrealloc(b->s, cap);
@@ -30,24 +31,14 @@ bool sl_strbuf_grow(sl_strbuf *b, size_t n)
 	return true;
 }
 
+bool sl_strbuf_grow(sl_strbuf *b, size_t n)
+{
+	return make_room(b, n, false);
+}
+
 bool sl_strbuf_reserve_exact(sl_strbuf *b, size_t n)
 {
-	if (b->failed)
-		return false;
-	if (b->cap && n < b->cap - b->len)
-		return true;
-	if (n > (size_t)-1 / 2 - b->len - 1) {
-		b->failed = true;
-		return false;
-	}
-	char *s = sl_xrealloc(b->s, b->len + n + 1);
-	if (!s) {
-		b->failed = true;
-		return false;
-	}
-	b->s = s;
-	b->cap = b->len + n + 1;
-	return true;
+	return make_room(b, n, true);
 }
 
 bool sl_strbuf_add(sl_strbuf *b, const void *s, size_t n)
