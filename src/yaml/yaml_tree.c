@@ -1161,6 +1161,21 @@ sl_yaml_type sl_scalar_text_type(const char *s, size_t len)
 	    (s[0] < '0' || s[0] > '9'))
 		return SL_Y_STR;   /* longer than any null or boolean word, and not a number */
 	char c = s[0];
+	if (c >= '0' && c <= '9') {
+		/* Most that starts with a digit is a decimal (a port, a count) or a quantity ("4Gi",
+		** "100m"): a decimal of up to 18 digits, without the leading 0 of an octal, is an int
+		** (it cannot overflow), and a byte after the leading digits that no int or float
+		** holds makes a string; the rest is read by the rules below. */
+		size_t i = 1;
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == len && (c != '0' || len == 1) && len <= 18)
+			return SL_Y_INT;
+		char d = i < len ? s[i] : '\0';
+		if (d && !((d >= 'a' && d <= 'f') || (d >= 'A' && d <= 'F') || d == 'x' || d == 'X' ||
+			   d == 'o' || d == 'O' || d == '.' || d == '_' || d == '+' || d == '-'))
+			return SL_Y_STR;
+	}
 	bool numeric = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.';
 	if (!numeric && in_list(s, null_words))   /* no null or boolean word starts like a number */
 		return SL_Y_NULL;

@@ -631,6 +631,25 @@ Test(tree_types, not_ints)
 	      {"\"12\"", SL_Y_STR}, {"!!str 12", SL_Y_STR}, {"|\n    12", SL_Y_STR});
 }
 
+/* Decimals and what starts like one (quantities, percentages), around the fast answer for a
+** plain decimal: the same types as go-yaml v2's rules give. */
+Test(tree_types, decimals_and_quantities)
+{
+	TYPES({"7", SL_Y_INT}, {"80", SL_Y_INT}, {"8080", SL_Y_INT},
+	      {"123456789012345678", SL_Y_INT}, {"1234567890123456789", SL_Y_INT},
+	      {"9999999999999999999", SL_Y_INT}, {"18446744073709551615", SL_Y_INT},
+	      {"18446744073709551616", SL_Y_FLOAT}, {"0000", SL_Y_INT}, {"0009", SL_Y_FLOAT},
+	      {"4Gi", SL_Y_STR}, {"100m", SL_Y_STR}, {"512Mi", SL_Y_STR}, {"1%", SL_Y_STR},
+	      {"5d", SL_Y_STR}, {"5e", SL_Y_STR}, {"5e1", SL_Y_FLOAT}, {"5_0", SL_Y_INT},
+	      {"5.0Gi", SL_Y_STR}, {"10x", SL_Y_STR}, {"0x", SL_Y_STR}, {"0o7", SL_Y_INT},
+	      {"1O", SL_Y_STR}, {"3-", SL_Y_STR}, {"3+", SL_Y_STR}, {"2b", SL_Y_STR},
+	      {"7:30", SL_Y_STR}, {"1/2", SL_Y_STR}, {"9}", SL_Y_STR});
+	/* called with a length: bytes past a NUL are not read as the number's */
+	cr_expect_eq(sl_scalar_text_type("12\0x", 4), SL_Y_INT);
+	cr_expect_eq(sl_scalar_text_type("12", 2), SL_Y_INT);
+	cr_expect_eq(sl_scalar_text_type("12G", 3), SL_Y_STR);
+}
+
 Test(tree_types, floats)
 {
 	TYPES({"1.5", SL_Y_FLOAT}, {"-1.5", SL_Y_FLOAT}, {"+1.5", SL_Y_FLOAT}, {"1e3", SL_Y_FLOAT},
