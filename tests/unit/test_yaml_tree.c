@@ -1375,6 +1375,34 @@ Test(tree_copy, keeps_the_named_paths_and_the_way_to_them)
 	done(p);
 }
 
+/* A pattern's segment matches a key by all its bytes: keys that share its first byte, a prefix
+** of it or that it is a prefix of, are not it; an empty segment is the empty key. */
+Test(tree_copy, a_segment_is_the_whole_key)
+{
+	parsed *p = PARSE("spec: {c: 1, cx: 2, containers: [{name: n, nom: m}], co: 3}\n"
+			  "ab: 1\na: 2\nac: 4\nabc: 5\n\"\": {x: 5, y: 6}\n");
+	expect_no_issues(p);
+	static const char *const keep[] = {"/spec/c", "/spec/containers/*/name", "/ab", "//x"};
+	sl_arena *a = sl_arena_new();
+	sl_doc *d = NULL;
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], NULL, keep, 4, NULL, NULL, &d), SL_OK);
+	cr_assert_not_null(d);
+	const sl_node *r = d->root;
+	cr_expect_eq(sl_map_n(r), 3, "spec, ab and the empty key");
+	const sl_node *spec = sl_map_get(r, "spec");
+	cr_expect_eq(sl_map_n(spec), 2, "c and containers");
+	cr_expect_str_eq(sl_scalar(sl_map_get(spec, "c")), "1");
+	const sl_node *c0 = sl_seq_item(sl_map_get(spec, "containers"), 0);
+	cr_expect_eq(sl_map_n(c0), 1);
+	cr_expect_str_eq(sl_scalar(sl_map_get(c0, "name")), "n");
+	cr_expect_str_eq(sl_scalar(sl_map_get(r, "ab")), "1");
+	const sl_node *e = sl_map_get(r, "");
+	cr_expect_eq(sl_map_n(e), 1);
+	cr_expect_str_eq(sl_scalar(sl_map_get(e, "x")), "5");
+	sl_arena_free(a);
+	done(p);
+}
+
 Test(tree_copy, whole_document_and_what_stops_a_copy)
 {
 	parsed *p = PARSE("a: &x {b: 1}\nc: [1, 2, {d: e}]\n---\ne: &y 2\nf: *y\ng: 1\n---\n"
