@@ -567,6 +567,41 @@ static int push_doc(struct builder *b, sl_doc *d)
 	return 0;
 }
 
+_Static_assert(YAML_SINGLE_QUOTED_SCALAR_STYLE - YAML_PLAIN_SCALAR_STYLE == SL_STYLE_SINGLE &&
+	       YAML_DOUBLE_QUOTED_SCALAR_STYLE - YAML_PLAIN_SCALAR_STYLE == SL_STYLE_DOUBLE &&
+	       YAML_LITERAL_SCALAR_STYLE - YAML_PLAIN_SCALAR_STYLE == SL_STYLE_LITERAL &&
+	       YAML_FOLDED_SCALAR_STYLE - YAML_PLAIN_SCALAR_STYLE == SL_STYLE_FOLDED,
+	       "libyaml's scalar styles are ours one up");
+
+/* A scalar event of the open document, whose start mark is at byte offset at (most events). */
+static inline __attribute__((always_inline)) int on_scalar(struct builder *b, yaml_event_t *e,
+							   size_t at)
+{
+	if (e->data.scalar.length > SL_MAX_SCALAR) {
+		break_doc(b, at, next_char(b->src, at), "scalar is larger than 16 MiB; schedlint "
+			  "does not read this document");
+		return 0;
+	}
+	size_t len = e->data.scalar.length;
+	sl_node *n = new_node(b, SL_NODE_SCALAR, at, e->end_mark, e->data.scalar.anchor,
+			      e->data.scalar.tag,
+			      e->data.scalar.plain_implicit || e->data.scalar.quoted_implicit, len + 1);
+	if (!n)
+		return -1;
+	/* libyaml's styles are ours one up (plain, single, double, literal, folded), after "any" */
+	unsigned style = e->data.scalar.style;
+	n->style = (uint8_t)(style > YAML_PLAIN_SCALAR_STYLE && style <= YAML_FOLDED_SCALAR_STYLE
+			     ? style - YAML_PLAIN_SCALAR_STYLE : SL_STYLE_PLAIN);
+	/* the value straight after the node, copied once */
+	char *text = (char *)(n + 1);
+	if (len)
+		memcpy(text, e->data.scalar.value, len);
+	text[len] = '\0';
+	n->u.scalar.s = text;
+	n->u.scalar.len = len;
+	return push_kid(b, n);
+}
+
 /* Handles one event, whose start mark is at byte offset at; returns -1 on allocation
 ** failure. */
 static int on_event(struct builder *b, yaml_event_t *e, size_t at)
@@ -614,35 +649,8 @@ static int on_event(struct builder *b, yaml_event_t *e, size_t at)
 		return 0;
 	}
 	switch (e->type) {
-	case YAML_SCALAR_EVENT: {
-		if (e->data.scalar.length > SL_MAX_SCALAR) {
-			break_doc(b, at, next_char(b->src, at), "scalar is larger than 16 MiB; schedlint "
-				  "does not read this document");
-			return 0;
-		}
-		size_t len = e->data.scalar.length;
-		sl_node *n = new_node(b, SL_NODE_SCALAR, at, e->end_mark,
-				      e->data.scalar.anchor, e->data.scalar.tag,
-				      e->data.scalar.plain_implicit || e->data.scalar.quoted_implicit,
-				      len + 1);
-		if (!n)
-			return -1;
-		switch (e->data.scalar.style) {
-		case YAML_SINGLE_QUOTED_SCALAR_STYLE: n->style = SL_STYLE_SINGLE; break;
-		case YAML_DOUBLE_QUOTED_SCALAR_STYLE: n->style = SL_STYLE_DOUBLE; break;
-		case YAML_LITERAL_SCALAR_STYLE: n->style = SL_STYLE_LITERAL; break;
-		case YAML_FOLDED_SCALAR_STYLE: n->style = SL_STYLE_FOLDED; break;
-		default: n->style = SL_STYLE_PLAIN; break;
-		}
-		/* the value straight after the node, copied once */
-		char *text = (char *)(n + 1);
-		if (len)
-			memcpy(text, e->data.scalar.value, len);
-		text[len] = '\0';
-		n->u.scalar.s = text;
-		n->u.scalar.len = len;
-		return push_kid(b, n);
-	}
+	case YAML_SCALAR_EVENT:
+		return on_scalar(b, e, at);
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT: {
 		int map = e->type == YAML_MAPPING_START_EVENT;
@@ -700,6 +708,16 @@ static int on_event(struct builder *b, yaml_event_t *e, size_t at)
 ** libyaml (its yaml_private.h declares it), and replaced in the program (cli/libyaml_heap.c). */
 void yaml_free(void *ptr);
 
+/* A scalar event's strings freed. */
+static inline void scalar_delete(yaml_event_t *e)
+{
+	yaml_free(e->data.scalar.value);
+	if (e->data.scalar.anchor)
+		yaml_free(e->data.scalar.anchor);
+	if (e->data.scalar.tag)
+		yaml_free(e->data.scalar.tag);
+}
+
 /* yaml_event_delete without its calls for absent strings and its clearing of the event, which
 ** is not read again: for the events that hold at most an anchor, a tag and a value (nearly all).
 ** A document start (directives) and an alias go to libyaml's own. */
@@ -707,11 +725,7 @@ static void event_delete(yaml_event_t *e)
 {
 	switch (e->type) {
 	case YAML_SCALAR_EVENT:
-		yaml_free(e->data.scalar.value);
-		if (e->data.scalar.anchor)
-			yaml_free(e->data.scalar.anchor);
-		if (e->data.scalar.tag)
-			yaml_free(e->data.scalar.tag);
+		scalar_delete(e);
 		return;
 	case YAML_SEQUENCE_START_EVENT:
 		if (e->data.sequence_start.anchor)
@@ -845,8 +859,16 @@ static int parse_segment(struct builder *b, size_t line, size_t limit, int trunc
 		}
 		int type = e.type;
 		size_t at = mark_off(b, e.start_mark);
-		int r = on_event(b, &e, at);
-		event_delete(&e);
+		int r;
+		if (type == YAML_SCALAR_EVENT && b->cur && !b->broken &&
+		    at - b->cur->start <= SL_MAX_DOCUMENT) {
+			/* most events: a scalar of the open document, its strings freed here */
+			r = on_scalar(b, &e, at);
+			scalar_delete(&e);
+		} else {
+			r = on_event(b, &e, at);
+			event_delete(&e);
+		}
 		if (r < 0) {
 			rc = -1;
 			break;
