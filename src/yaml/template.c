@@ -356,16 +356,22 @@ bool sl_template_may_hold(const char *s, size_t from, size_t to)
 		if (i >= to)
 			return false;
 		unsigned m;
-		size_t width;
+		size_t at = i, width;   /* the block starts at at, and i moves on by width */
 		if (to - i >= 16) {
 			m = sl_v16_mask(lead_bytes(s + i));
 			width = 16;
+		} else if (to - from >= 16) {
+			/* the last bytes: the sixteen that end at to, but for those before i (looked
+			** at already) */
+			at = to - 16;
+			m = sl_v16_mask(lead_bytes(s + at)) & ~((1u << (i - at)) - 1);
+			width = to - i;
 		} else {
 			m = s[i] == '{' || s[i] == '$' || s[i] == '%';
 			width = 1;
 		}
 		for (; m; m &= m - 1)
-			if (may_start_at(s, i + (size_t)__builtin_ctz(m), to))
+			if (may_start_at(s, at + (size_t)__builtin_ctz(m), to))
 				return true;
 		i += width;
 	}
