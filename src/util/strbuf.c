@@ -41,7 +41,7 @@ bool sl_strbuf_reserve_exact(sl_strbuf *b, size_t n)
 	return make_room(b, n, true);
 }
 
-bool sl_strbuf_add(sl_strbuf *b, const void *s, size_t n)
+bool sl_strbuf_add_slow(sl_strbuf *b, const void *s, size_t n)
 {
 	if (!sl_strbuf_grow(b, n))
 		return false;
