@@ -83,8 +83,7 @@ SL_API long long sl_ctx_unit_gpus(sl_ctx *ctx, const sl_unit *u);
 SL_API const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u);
 
 /* --- reading the tree (aliases followed, "<<" merge keys resolved) --------------------------- */
-/* (the name in parentheses: schedlint's own sources define sl_map_get as a macro) */
-SL_API const sl_node *(sl_map_get)(const sl_node *map, const char *key);   /* NULL when absent */
+SL_API const sl_node *sl_map_get(const sl_node *map, const char *key);   /* NULL when absent */
 SL_API size_t sl_map_n(const sl_node *map);
 SL_API const sl_node *sl_map_key_at(const sl_node *map, size_t i);
 SL_API const sl_node *sl_map_value_at(const sl_node *map, size_t i);
