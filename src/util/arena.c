@@ -27,11 +27,13 @@ struct chunk {
 };
 
 struct sl_arena {
-	struct chunk *head;     /* the chunk being filled; older ones follow */
+	sl_arena_room room;     /* the head chunk's free bytes, and the total (arena.h's inline
+				** allocation reads and bumps them) */
+	struct chunk *head;     /* the chunk being filled (its used is stale while it is: room
+				** says); older ones follow */
 	struct chunk *spare;    /* emptied by sl_arena_reset, handed out again before new ones */
 	size_t next_size;
 	size_t max_chunk;       /* chunks grow to this (regular chunks: reset keeps them) */
-	size_t total;
 };
 
 static atomic_ulong fail_countdown;
@@ -128,7 +130,7 @@ sl_arena *sl_arena_new(void)
 	a->spare = NULL;
 	a->next_size = FIRST_CHUNK;
 	a->max_chunk = MAX_CHUNK;
-	a->total = 0;
+	a->room = (sl_arena_room){NULL, NULL, 0};
 	return a;
 }
 
@@ -182,7 +184,7 @@ void sl_arena_reset(sl_arena *a)
 		c = next;
 	}
 	a->head = NULL;
-	a->total = 0;
+	a->room = (sl_arena_room){NULL, NULL, 0};
 }
 
 #ifdef SL_ARENA_MALLOC
@@ -196,7 +198,7 @@ void *sl_arena_alloc(sl_arena *a, size_t size)
 	c->size = c->used = size;
 	c->next = a->head;
 	a->head = c;
-	a->total += size;
+	a->room.total += size;
 	return c->data;
 }
 #else
@@ -236,9 +238,9 @@ __attribute__((noinline)) static void *bump_chunk(sl_arena *a, size_t size)
 			c->next = big;
 		} else {
 			big->next = NULL;
-			a->head = big;
+			a->head = big;   /* full: no room */
 		}
-		a->total += size;
+		a->room.total += size;
 		return big->data;
 	}
 	/* a spare big enough, else a new chunk */
@@ -257,24 +259,32 @@ __attribute__((noinline)) static void *bump_chunk(sl_arena *a, size_t size)
 		if (a->next_size < a->max_chunk)
 			a->next_size *= 2;
 	}
+	if (c && a->room.at)   /* the room is the head's (a big block made the head has none) */
+		c->used = (size_t)(a->room.at - c->data);
 	n->used = size;
 	n->next = c;
 	a->head = n;
-	a->total += size;
+	a->room.at = n->data + size;
+	a->room.end = n->data + n->size;
+	a->room.total += size;
 	return n->data;
 }
 
-/* size bytes at an offset that is a multiple of align (1 for strings). */
+void *sl_arena_alloc_slow(sl_arena *a, size_t size)
+{
+	return bump_chunk(a, size);
+}
+
+/* size bytes at an offset that is a multiple of align (1 for strings; chunks' data are
+** aligned to more than ALIGN). */
 static inline void *bump(sl_arena *a, size_t size, size_t align)
 {
-	struct chunk *c = a->head;
-	if (c) {
-		size_t off = (c->used + align - 1) & ~(align - 1);
-		if (off <= c->size && c->size - off >= size) {
-			c->used = off + size;
-			a->total += size;
-			return c->data + off;
-		}
+	size_t pad = (size_t)-(uintptr_t)a->room.at & (align - 1);
+	if (size + pad <= (size_t)(a->room.end - a->room.at) && size + pad >= size && a->room.at) {
+		unsigned char *p = a->room.at + pad;
+		a->room.at = p + size;
+		a->room.total += size;
+		return p;
 	}
 	return bump_chunk(a, size);
 }
@@ -395,7 +405,7 @@ void *sl_arena_grow(sl_arena *a, void *v, size_t n, size_t size)
 
 size_t sl_arena_used(const sl_arena *a)
 {
-	return a->total;
+	return a->room.total;
 }
 
 const char *sl_arena_list_add(sl_arena *a, const char *list, const char *item)

@@ -25,6 +25,34 @@ void sl_arena_reset(sl_arena *a);
 /* size bytes aligned to 8 (pointers, sizes, doubles: all an arena holds), uninitialised; NULL
 ** when out of memory. Strings (strndup, printf) are packed with no alignment. */
 void *sl_arena_alloc(sl_arena *a, size_t size);
+/* The head of an arena (arena.c's struct sl_arena begins with it): the free bytes of the chunk
+** being filled, and the bytes handed out so far. Read by sl_arena_alloc_inline alone. */
+typedef struct sl_arena_room {
+	unsigned char *at, *end;
+	size_t total;
+} sl_arena_room;
+/* sl_arena_alloc when the chunk being filled has no room: a new chunk, a spare or a big
+** block. */
+void *sl_arena_alloc_slow(sl_arena *a, size_t size);
+/* sl_arena_alloc in the caller, for the hottest allocations (a tree's nodes): size (> 0)
+** bytes aligned to 8 from the chunk being filled, else sl_arena_alloc_slow. The same bytes
+** and the same sl_arena_used as sl_arena_alloc. */
+static inline void *sl_arena_alloc_inline(sl_arena *a, size_t size)
+{
+#ifdef SL_ARENA_MALLOC
+	return sl_arena_alloc(a, size);
+#else
+	sl_arena_room *r = (sl_arena_room *)a;
+	size_t pad = (size_t)(-(__UINTPTR_TYPE__)r->at & 7u);
+	if (size + pad <= (size_t)(r->end - r->at) && size + pad >= size) {
+		unsigned char *p = r->at + pad;
+		r->at = p + size;
+		r->total += size;
+		return p;
+	}
+	return sl_arena_alloc_slow(a, size);
+#endif
+}
 /* size zeroed bytes; NULL when out of memory. */
 void *sl_arena_zalloc(sl_arena *a, size_t size);
 /* A NUL-terminated copy of s[0..n); NULL when out of memory. */

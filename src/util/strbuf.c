@@ -7,7 +7,8 @@
 #include "util/arena.h"
 #include "util/strbuf.h"
 
-bool sl_strbuf_grow(sl_strbuf *b, size_t n)
+/* Room for n more bytes and the NUL: exactly that, or by doubling. */
+static bool make_room(sl_strbuf *b, size_t n, bool exact)
 {
 	if (b->failed)
 		return false;
@@ -17,7 +18,7 @@ bool sl_strbuf_grow(sl_strbuf *b, size_t n)
 		b->failed = true;
 		return false;
 	}
-	size_t cap = b->cap ? b->cap * 2 : 64;
+	size_t cap = exact ? b->len + n + 1 : b->cap ? b->cap * 2 : 64;
 	while (cap < b->len + n + 1)
 		cap *= 2;
 	char *s = sl_xrealloc(b->s, cap);
@@ -30,7 +31,17 @@ bool sl_strbuf_grow(sl_strbuf *b, size_t n)
 	return true;
 }
 
-bool sl_strbuf_add(sl_strbuf *b, const void *s, size_t n)
+bool sl_strbuf_grow(sl_strbuf *b, size_t n)
+{
+	return make_room(b, n, false);
+}
+
+bool sl_strbuf_reserve_exact(sl_strbuf *b, size_t n)
+{
+	return make_room(b, n, true);
+}
+
+bool sl_strbuf_add_slow(sl_strbuf *b, const void *s, size_t n)
 {
 	if (!sl_strbuf_grow(b, n))
 		return false;

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct sl_strbuf {
 	char *s;          /* NUL-terminated once anything was added; NULL before */
@@ -21,8 +22,24 @@ typedef struct sl_strbuf {
 /* Room for n more bytes and the NUL (at least double the capacity, at least 64 bytes); false
 ** when out of memory or b already failed. */
 bool sl_strbuf_grow(sl_strbuf *b, size_t n);
-/* Appends s[0..n); false when out of memory (b->failed then) or b already failed. */
-bool sl_strbuf_add(sl_strbuf *b, const void *s, size_t n);
+/* Room for n more bytes and the NUL, and no more when it must grow: for a size known in advance
+** (a file's), which doubling would round up to nearly twice. False as sl_strbuf_grow. */
+bool sl_strbuf_reserve_exact(sl_strbuf *b, size_t n);
+/* sl_strbuf_add when b must grow (or failed). */
+bool sl_strbuf_add_slow(sl_strbuf *b, const void *s, size_t n);
+/* Appends s[0..n); false when out of memory (b->failed then) or b already failed. Inline while
+** there is room: outputs append a few bytes at a time. */
+static inline bool sl_strbuf_add(sl_strbuf *b, const void *s, size_t n)
+{
+	if (b->s && n < b->cap - b->len && !b->failed) {
+		if (n)   /* an empty view may have a NULL pointer */
+			memcpy(b->s + b->len, s, n);
+		b->len += n;
+		b->s[b->len] = '\0';
+		return true;
+	}
+	return sl_strbuf_add_slow(b, s, n);
+}
 /* Appends the string s. */
 bool sl_strbuf_addstr(sl_strbuf *b, const char *s);
 /* Appends n copies of byte c. */

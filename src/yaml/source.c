@@ -54,7 +54,8 @@ static int printable(unsigned c)
 	       (c >= 0x10000 && c <= 0x10FFFF);
 }
 
-/* Room for `more` lines past the n_lines indexed. */
+/* Room for `more` lines past the n_lines indexed (and their ASCII flags, once the general scan
+** keeps them: line_ascii not NULL). */
 static sl_err reserve_lines(sl_source *s, size_t *cap, size_t more)
 {
 	if (s->n_lines + more <= *cap)
@@ -66,10 +67,12 @@ static sl_err reserve_lines(sl_source *s, size_t *cap, size_t more)
 	if (!ls)
 		return SL_ENOMEM;
 	s->line_start = ls;
-	unsigned char *la = sl_xrealloc(s->line_ascii, ncap);
-	if (!la)
-		return SL_ENOMEM;
-	s->line_ascii = la;
+	if (s->line_ascii) {
+		unsigned char *la = sl_xrealloc(s->line_ascii, ncap);
+		if (!la)
+			return SL_ENOMEM;
+		s->line_ascii = la;
+	}
 	*cap = ncap;
 	return SL_OK;
 }
@@ -85,8 +88,9 @@ static sl_err push_line(sl_source *s, size_t *cap, size_t start)
 }
 
 /* The line index of plain ASCII text (only printable ASCII, tabs and LFs: most manifests),
-** checked and indexed sixteen bytes at a time, a line after each LF. *plain false, and nothing
-** indexed past line 0, at the first other byte: the general scan then reads the text. */
+** checked and indexed sixteen bytes at a time, a line after each LF; every line is ASCII
+** (s->ascii), so no flag per line is kept. *plain false, and nothing indexed past line 0, at the
+** first other byte: the general scan then reads the text. */
 static sl_err index_plain(sl_source *s, size_t *cap, bool *plain)
 {
 	const unsigned char *d = (const unsigned char *)s->data;
@@ -95,6 +99,10 @@ static sl_err index_plain(sl_source *s, size_t *cap, bool *plain)
 	/* a line every 32 bytes or more (manifests' lines are shorter): one or two reallocs */
 	if (reserve_lines(s, cap, n / 32 + 16) != SL_OK)
 		return SL_ENOMEM;
+	/* the table and its count in locals: stores to a size_t table could change a size_t
+	** count, as far as the compiler knows */
+	size_t *ls = s->line_start, nl = 0;
+	ls[nl++] = 0;
 	for (; i + 16 <= n; i += 16) {
 		sl_v16 v = sl_v16_load(d + i), lf = (sl_v16)(v == '\n');
 		if (sl_v16_mask(sl_v16_between(v, 0x20, 0x7E) | lf | (sl_v16)(v == '\t')) != 0xFFFF) {
@@ -102,17 +110,21 @@ static sl_err index_plain(sl_source *s, size_t *cap, bool *plain)
 			return SL_OK;
 		}
 		unsigned m = sl_v16_mask(lf);
-		if (m && reserve_lines(s, cap, 16) != SL_OK)
-			return SL_ENOMEM;
-		for (; m; m &= m - 1) {
-			s->line_start[s->n_lines] = i + (size_t)__builtin_ctz(m) + 1;
-			s->line_ascii[s->n_lines++] = 1;
+		if (nl + 16 > *cap) {
+			s->n_lines = nl;
+			if (reserve_lines(s, cap, 16) != SL_OK)
+				return SL_ENOMEM;
+			ls = s->line_start;
 		}
+		for (; m; m &= m - 1)
+			ls[nl++] = i + (size_t)__builtin_ctz(m) + 1;
 	}
+	s->n_lines = nl;
 	for (; i < n; i++) {
 		if (d[i] == '\n') {
-			if (push_line(s, cap, i + 1) != SL_OK)
+			if (reserve_lines(s, cap, 1) != SL_OK)
 				return SL_ENOMEM;
+			s->line_start[s->n_lines++] = i + 1;
 		} else if (d[i] < 0x20 || d[i] >= 0x7F) {
 			if (d[i] != '\t') {
 				s->n_lines = 1;
@@ -135,18 +147,20 @@ static sl_err index_lines(sl_source *s)
 		s->utf16 = true;
 	if (n >= 3 && d[0] == 0xEF && d[1] == 0xBB && d[2] == 0xBF)
 		s->bom = 3;
-	if (push_line(s, &cap, 0) != SL_OK)
-		return SL_ENOMEM;
-	i = s->bom;
-	if (s->utf16)
-		return SL_OK;
-	if (!s->bom) {
+	if (!s->bom && !s->utf16) {
 		bool plain;
 		if (index_plain(s, &cap, &plain) != SL_OK)
 			return SL_ENOMEM;
 		if (plain)
 			return SL_OK;
+		s->n_lines = 0;   /* line 0 again, with its flag */
 	}
+	/* the general scan: a flag per line */
+	if (!(s->line_ascii = sl_xmalloc(cap ? cap : 1)) || push_line(s, &cap, 0) != SL_OK)
+		return SL_ENOMEM;
+	i = s->bom;
+	if (s->utf16)
+		return SL_OK;
 	while (i < n) {
 		/* eight printable ASCII bytes at a time: none below 0x20, none 0x7F or above */
 		while (i + 8 <= n) {
@@ -259,13 +273,13 @@ sl_err sl_source_from_buffer(const char *path, const char *data, size_t len, sl_
 static sl_err read_fd(int fd, const char *path, bool index, const struct stat *known,
 		      sl_source **out)
 {
-	size_t cap = 64 * 1024;
 	struct stat st;
 	bool regular = known ? (st = *known, true) : fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-	if (regular && st.st_size > 0)
-		cap = (size_t)st.st_size + 2;   /* room to see end of file without growing */
 	sl_strbuf b = {0};
-	if (!sl_strbuf_grow(&b, cap - 1))
+	/* a regular file at its size, and a byte more to see its end without growing (doubling
+	** from 64 KiB would give a 20 MB file 32 MiB); else 64 KiB, doubled as it fills */
+	if (regular && st.st_size > 0 ? !sl_strbuf_reserve_exact(&b, (size_t)st.st_size + 1)
+	    : !sl_strbuf_grow(&b, 64 * 1024 - 1))
 		return SL_ENOMEM;
 	for (;;) {
 		if (b.len + 1 >= b.cap && !sl_strbuf_grow(&b, b.cap)) {
@@ -487,6 +501,11 @@ size_t sl_source_line_end(const sl_source *src, size_t line)
 	return e;
 }
 
+bool sl_source_line_ascii(const sl_source *src, size_t line)
+{
+	return src->ascii || src->line_ascii[line];
+}
+
 size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column)
 {
 	if (line >= src->n_lines)
@@ -494,7 +513,7 @@ size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column)
 	size_t off = src->line_start[line];
 	if (line == 0)
 		off = src->bom;
-	if (src->line_ascii[line]) {
+	if (sl_source_line_ascii(src, line)) {
 		off += column;
 	} else {
 		size_t end = sl_source_line_end(src, line);
@@ -531,7 +550,7 @@ void sl_source_position(const sl_source *src, size_t offset, uint32_t *line, uin
 	size_t c = 0;
 	if (offset < start)
 		offset = start;
-	if (src->line_ascii[l]) {
+	if (sl_source_line_ascii(src, l)) {
 		c = offset - start;
 	} else {
 		const unsigned char *d = (const unsigned char *)src->data;

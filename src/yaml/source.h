@@ -37,7 +37,8 @@ typedef struct sl_source {
 	char *data;            /* the bytes, NUL-terminated for convenience (owned) */
 	size_t len;
 	size_t *line_start;    /* byte offset where each line starts (owned) */
-	unsigned char *line_ascii;  /* 1 when that line holds only ASCII before its break */
+	unsigned char *line_ascii;  /* 1 when that line holds only ASCII before its break; NULL
+				** when every line does (ascii): sl_source_line_ascii reads it */
 	size_t n_lines;
 	size_t bom;            /* 3 when the file starts with a UTF-8 byte order mark */
 	unsigned char may_template;  /* a template marker may start in the text (template.c's
@@ -88,6 +89,8 @@ const char *sl_source_strerror(int errnum);
 ** values past U+10FFFF are invalid), 0 when there is none. *cp gets the code point. */
 size_t sl_source_utf8_decode(const unsigned char *p, size_t n, unsigned *cp);
 
+/* True when line `line` (0-based, indexed) holds only ASCII before its break. */
+bool sl_source_line_ascii(const sl_source *src, size_t line);
 /* The byte offset of a libyaml mark (0-based line and character column), clamped to len. */
 size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column);
 /* The 1-based line and code-point column of a byte offset. */

@@ -335,26 +335,46 @@ static bool may_start_at(const char *s, size_t i, size_t to)
 	return false;
 }
 
+/* Where a '{', '$' or '%' is in the sixteen bytes at p: '$' and '%' differ in their last bit
+** alone, so two compares find the three. */
+static inline sl_v16 lead_bytes(const char *p)
+{
+	sl_v16 v = sl_v16_load(p);
+	return (sl_v16)(v == '{') | (sl_v16)((v | 1) == '%');
+}
+
 bool sl_template_may_hold(const char *s, size_t from, size_t to)
 {
-	for (size_t i = from; i < to;) {
-		/* sixteen bytes at a time: where is a '{', '$' or '%' */
+	size_t i = from;
+	/* sixteen bytes at a time: where is a '{', '$' or '%' (sixty-four at a time while none
+	** is: most text has none) */
+	for (;;) {
+		while (to - i >= 64 && i < to &&
+		       !sl_v16_mask(lead_bytes(s + i) | lead_bytes(s + i + 16) |
+				    lead_bytes(s + i + 32) | lead_bytes(s + i + 48)))
+			i += 64;
+		if (i >= to)
+			return false;
 		unsigned m;
-		size_t width;
+		size_t at = i, width;   /* the block starts at at, and i moves on by width */
 		if (to - i >= 16) {
-			sl_v16 v = sl_v16_load(s + i);
-			m = sl_v16_mask((sl_v16)(v == '{') | (sl_v16)(v == '$') | (sl_v16)(v == '%'));
+			m = sl_v16_mask(lead_bytes(s + i));
 			width = 16;
+		} else if (to - from >= 16) {
+			/* the last bytes: the sixteen that end at to, but for those before i (looked
+			** at already) */
+			at = to - 16;
+			m = sl_v16_mask(lead_bytes(s + at)) & ~((1u << (i - at)) - 1);
+			width = to - i;
 		} else {
 			m = s[i] == '{' || s[i] == '$' || s[i] == '%';
 			width = 1;
 		}
 		for (; m; m &= m - 1)
-			if (may_start_at(s, i + (size_t)__builtin_ctz(m), to))
+			if (may_start_at(s, at + (size_t)__builtin_ctz(m), to))
 				return true;
 		i += width;
 	}
-	return false;
 }
 
 bool sl_template_in_doc(const sl_source *src, const sl_node *root, bool modelled, bool fills_own,

@@ -138,12 +138,13 @@ __attribute__((noinline)) static sl_node *add_properties(struct builder *b, sl_n
 }
 
 /* A node from byte offset s (its start mark's) to end mark em, with room for `text` bytes right
-** after it (a scalar's value: one allocation). */
-static sl_node *new_node(struct builder *b, sl_node_type type, size_t s, yaml_mark_t em,
+** after it (a scalar's value: one allocation). Inlined into on_event with the arena's bump:
+** nodes are most of what a parse makes. */
+static inline __attribute__((always_inline)) sl_node *new_node(struct builder *b, sl_node_type type, size_t s, yaml_mark_t em,
 			 const yaml_char_t *anchor, const yaml_char_t *tag, int implicit_tag,
 			 size_t text)
 {
-	sl_node *n = sl_arena_alloc(b->a, sizeof *n + text);
+	sl_node *n = sl_arena_alloc_inline(b->a, sizeof *n + text);
 	if (!n)
 		return NULL;
 	size_t e = mark_off(b, em);
@@ -566,6 +567,41 @@ static int push_doc(struct builder *b, sl_doc *d)
 	return 0;
 }
 
+_Static_assert(YAML_SINGLE_QUOTED_SCALAR_STYLE - YAML_PLAIN_SCALAR_STYLE == SL_STYLE_SINGLE &&
+	       YAML_DOUBLE_QUOTED_SCALAR_STYLE - YAML_PLAIN_SCALAR_STYLE == SL_STYLE_DOUBLE &&
+	       YAML_LITERAL_SCALAR_STYLE - YAML_PLAIN_SCALAR_STYLE == SL_STYLE_LITERAL &&
+	       YAML_FOLDED_SCALAR_STYLE - YAML_PLAIN_SCALAR_STYLE == SL_STYLE_FOLDED,
+	       "libyaml's scalar styles are ours one up");
+
+/* A scalar event of the open document, whose start mark is at byte offset at (most events). */
+static inline __attribute__((always_inline)) int on_scalar(struct builder *b, yaml_event_t *e,
+							   size_t at)
+{
+	if (e->data.scalar.length > SL_MAX_SCALAR) {
+		break_doc(b, at, next_char(b->src, at), "scalar is larger than 16 MiB; schedlint "
+			  "does not read this document");
+		return 0;
+	}
+	size_t len = e->data.scalar.length;
+	sl_node *n = new_node(b, SL_NODE_SCALAR, at, e->end_mark, e->data.scalar.anchor,
+			      e->data.scalar.tag,
+			      e->data.scalar.plain_implicit || e->data.scalar.quoted_implicit, len + 1);
+	if (!n)
+		return -1;
+	/* libyaml's styles are ours one up (plain, single, double, literal, folded), after "any" */
+	unsigned style = e->data.scalar.style;
+	n->style = (uint8_t)(style > YAML_PLAIN_SCALAR_STYLE && style <= YAML_FOLDED_SCALAR_STYLE
+			     ? style - YAML_PLAIN_SCALAR_STYLE : SL_STYLE_PLAIN);
+	/* the value straight after the node, copied once */
+	char *text = (char *)(n + 1);
+	if (len)
+		memcpy(text, e->data.scalar.value, len);
+	text[len] = '\0';
+	n->u.scalar.s = text;
+	n->u.scalar.len = len;
+	return push_kid(b, n);
+}
+
 /* Handles one event, whose start mark is at byte offset at; returns -1 on allocation
 ** failure. */
 static int on_event(struct builder *b, yaml_event_t *e, size_t at)
@@ -613,35 +649,8 @@ static int on_event(struct builder *b, yaml_event_t *e, size_t at)
 		return 0;
 	}
 	switch (e->type) {
-	case YAML_SCALAR_EVENT: {
-		if (e->data.scalar.length > SL_MAX_SCALAR) {
-			break_doc(b, at, next_char(b->src, at), "scalar is larger than 16 MiB; schedlint "
-				  "does not read this document");
-			return 0;
-		}
-		size_t len = e->data.scalar.length;
-		sl_node *n = new_node(b, SL_NODE_SCALAR, at, e->end_mark,
-				      e->data.scalar.anchor, e->data.scalar.tag,
-				      e->data.scalar.plain_implicit || e->data.scalar.quoted_implicit,
-				      len + 1);
-		if (!n)
-			return -1;
-		switch (e->data.scalar.style) {
-		case YAML_SINGLE_QUOTED_SCALAR_STYLE: n->style = SL_STYLE_SINGLE; break;
-		case YAML_DOUBLE_QUOTED_SCALAR_STYLE: n->style = SL_STYLE_DOUBLE; break;
-		case YAML_LITERAL_SCALAR_STYLE: n->style = SL_STYLE_LITERAL; break;
-		case YAML_FOLDED_SCALAR_STYLE: n->style = SL_STYLE_FOLDED; break;
-		default: n->style = SL_STYLE_PLAIN; break;
-		}
-		/* the value straight after the node, copied once */
-		char *text = (char *)(n + 1);
-		if (len)
-			memcpy(text, e->data.scalar.value, len);
-		text[len] = '\0';
-		n->u.scalar.s = text;
-		n->u.scalar.len = len;
-		return push_kid(b, n);
-	}
+	case YAML_SCALAR_EVENT:
+		return on_scalar(b, e, at);
 	case YAML_SEQUENCE_START_EVENT:
 	case YAML_MAPPING_START_EVENT: {
 		int map = e->type == YAML_MAPPING_START_EVENT;
@@ -699,19 +708,46 @@ static int on_event(struct builder *b, yaml_event_t *e, size_t at)
 ** libyaml (its yaml_private.h declares it), and replaced in the program (cli/libyaml_heap.c). */
 void yaml_free(void *ptr);
 
-/* yaml_event_delete, for a scalar (most events) without its calls for absent strings and its
-** clearing of the event, which is not read again. */
-static void event_delete(yaml_event_t *e)
+/* A scalar event's strings freed. */
+static inline void scalar_delete(yaml_event_t *e)
 {
-	if (e->type != YAML_SCALAR_EVENT) {
-		yaml_event_delete(e);
-		return;
-	}
 	yaml_free(e->data.scalar.value);
 	if (e->data.scalar.anchor)
 		yaml_free(e->data.scalar.anchor);
 	if (e->data.scalar.tag)
 		yaml_free(e->data.scalar.tag);
+}
+
+/* yaml_event_delete without its calls for absent strings and its clearing of the event, which
+** is not read again: for the events that hold at most an anchor, a tag and a value (nearly all).
+** A document start (directives) and an alias go to libyaml's own. */
+static void event_delete(yaml_event_t *e)
+{
+	switch (e->type) {
+	case YAML_SCALAR_EVENT:
+		scalar_delete(e);
+		return;
+	case YAML_SEQUENCE_START_EVENT:
+		if (e->data.sequence_start.anchor)
+			yaml_free(e->data.sequence_start.anchor);
+		if (e->data.sequence_start.tag)
+			yaml_free(e->data.sequence_start.tag);
+		return;
+	case YAML_MAPPING_START_EVENT:
+		if (e->data.mapping_start.anchor)
+			yaml_free(e->data.mapping_start.anchor);
+		if (e->data.mapping_start.tag)
+			yaml_free(e->data.mapping_start.tag);
+		return;
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+	case YAML_DOCUMENT_END_EVENT:
+	case YAML_STREAM_START_EVENT:
+	case YAML_STREAM_END_EVENT:
+		return;   /* nothing allocated */
+	default:
+		yaml_event_delete(e);
+	}
 }
 
 /* The first line from `line` on that starts a document ("---" then a blank or the end). */
@@ -823,8 +859,16 @@ static int parse_segment(struct builder *b, size_t line, size_t limit, int trunc
 		}
 		int type = e.type;
 		size_t at = mark_off(b, e.start_mark);
-		int r = on_event(b, &e, at);
-		event_delete(&e);
+		int r;
+		if (type == YAML_SCALAR_EVENT && b->cur && !b->broken &&
+		    at - b->cur->start <= SL_MAX_DOCUMENT) {
+			/* most events: a scalar of the open document, its strings freed here */
+			r = on_scalar(b, &e, at);
+			scalar_delete(&e);
+		} else {
+			r = on_event(b, &e, at);
+			event_delete(&e);
+		}
 		if (r < 0) {
 			rc = -1;
 			break;
@@ -935,28 +979,36 @@ const sl_pair *sl_map_entries(const sl_node *map, size_t *n)
 	return map->u.map.pairs;
 }
 
-static const sl_pair *map_find(const sl_node *map, const char *key)
+/* The entry of key (klen bytes) in map. Keys are short and most differ in length from the one
+** looked for: the length is compared first (a node of another type has a length there too:
+** its fields share the place, zero or a count), memcmp only for a likely match. */
+static const sl_pair *map_find(const sl_node *map, const char *key, size_t klen)
 {
-	size_t n, klen = strlen(key);
+	size_t n;
 	const sl_pair *p = sl_map_entries(map, &n);
 	for (size_t i = 0; i < n; i++) {
 		const sl_node *k = p[i].key;
-		if (k->type == SL_NODE_SCALAR && k->u.scalar.len == klen &&
+		if (k->u.scalar.len == klen && k->type == SL_NODE_SCALAR &&
 		    memcmp(k->u.scalar.s, key, klen) == 0)
 			return &p[i];
 	}
 	return NULL;
 }
 
-const sl_node *sl_map_get(const sl_node *map, const char *key)
+const sl_node *sl_map_get_len(const sl_node *map, const char *key, size_t klen)
 {
-	const sl_pair *p = map_find(map, key);
+	const sl_pair *p = map_find(map, key, klen);
 	return p ? sl_node_deref(p->value) : NULL;
+}
+
+const sl_node *(sl_map_get)(const sl_node *map, const char *key)
+{
+	return sl_map_get_len(map, key, strlen(key));
 }
 
 const sl_node *sl_map_get_key(const sl_node *map, const char *key)
 {
-	const sl_pair *p = map_find(map, key);
+	const sl_pair *p = map_find(map, key, strlen(key));
 	return p ? p->key : NULL;
 }
 
@@ -1131,6 +1183,21 @@ sl_yaml_type sl_scalar_text_type(const char *s, size_t len)
 	    (s[0] < '0' || s[0] > '9'))
 		return SL_Y_STR;   /* longer than any null or boolean word, and not a number */
 	char c = s[0];
+	if (c >= '0' && c <= '9') {
+		/* Most that starts with a digit is a decimal (a port, a count) or a quantity ("4Gi",
+		** "100m"): a decimal of up to 18 digits, without the leading 0 of an octal, is an int
+		** (it cannot overflow), and a byte after the leading digits that no int or float
+		** holds makes a string; the rest is read by the rules below. */
+		size_t i = 1;
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == len && (c != '0' || len == 1) && len <= 18)
+			return SL_Y_INT;
+		char d = i < len ? s[i] : '\0';
+		if (d && !((d >= 'a' && d <= 'f') || (d >= 'A' && d <= 'F') || d == 'x' || d == 'X' ||
+			   d == 'o' || d == 'O' || d == '.' || d == '_' || d == '+' || d == '-'))
+			return SL_Y_STR;
+	}
 	bool numeric = (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.';
 	if (!numeric && in_list(s, null_words))   /* no null or boolean word starts like a number */
 		return SL_Y_NULL;
@@ -1314,8 +1381,16 @@ static long follow(const struct copier *c, const char *p, long at, const sl_node
 {
 	if (p[at] != '/')
 		return -1;
-	const char *seg = p + at + 1, *end = strchr(seg, '/');
-	size_t slen = end ? (size_t)(end - seg) : strlen(seg);
+	const char *seg = p + at + 1;
+	/* most keys differ from the segment in their first byte (a digest's ~30 patterns meet
+	** every key on their way) */
+	char f = seg[0];
+	if (f != '*' && f != '=' && f != '/' && f != '\0' &&
+	    !(key && key->u.scalar.len && key->u.scalar.s[0] == f))
+		return -1;
+	size_t slen = 0;
+	while (seg[slen] && seg[slen] != '/')
+		slen++;
 	long next = (long)(seg - p) + (long)slen;
 	if (slen == 1 && seg[0] == '*')
 		return next;

@@ -10,8 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "util/arena.h"
 #include "schedlint/export.h"   /* SL_API: what schedlint/rule.h exports to plugins */
+#include "schedlint/rule.h"     /* before the sl_map_get macro below */
 #include "k8s/k8s.h"
 #include "yaml/source.h"
 
@@ -142,6 +144,12 @@ bool sl_node_owns(const sl_node *map, const sl_node *v);
 /* The value of key in map (aliases followed, "<<" merge keys resolved as sl_map_entries says);
 ** NULL when absent or when map is not a mapping. */
 SL_API const sl_node *sl_map_get(const sl_node *map, const char *key);
+/* sl_map_get of a key klen bytes long. */
+const sl_node *sl_map_get_len(const sl_node *map, const char *key, size_t klen);
+/* Within schedlint, sl_map_get is sl_map_get_len with the key's length, which the compiler
+** knows for a literal key (most are): no strlen per lookup. Plugins call the function. (The
+** public header, whose prototype the macro would spoil, is included above.) */
+#define sl_map_get(map, key) sl_map_get_len((map), (key), strlen(key))
 /* Like sl_map_get but returns the key node. */
 const sl_node *sl_map_get_key(const sl_node *map, const char *key);
 /* The node as a scalar string (NULL when it is not a scalar). */

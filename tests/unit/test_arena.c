@@ -408,6 +408,44 @@ Test(arena, reset_frees_everything_and_the_arena_is_reused)
 	sl_arena_free(a);
 }
 
+/* The inline allocation (a tree's nodes) hands out what sl_arena_alloc would: aligned, the
+** same sl_arena_used, after strings leave the chunk's end unaligned, across new chunks, a big
+** block made the head of an empty arena, and resets; and the bytes do not overlap. */
+Test(arena, the_inline_allocation_is_sl_arena_alloc)
+{
+	sl_arena *x = sl_arena_new_sized(1024), *y = sl_arena_new_sized(1024);
+	cr_assert(x && y);
+	for (int round = 0; round < 3; round++) {
+		if (round == 2) {   /* a big block first: the head, with no room */
+			cr_assert_not_null(sl_arena_alloc_inline(x, 300000));
+			cr_assert_not_null(sl_arena_alloc(y, 300000));
+		}
+		unsigned char *prev = NULL;
+		size_t prev_size = 0;
+		for (size_t i = 0; i < 3000; i++) {
+			size_t odd = 1 + i % 13, size = 8 + (i * 7) % 200;
+			cr_assert_not_null(sl_arena_strndup(x, "0123456789abcdef", odd));
+			cr_assert_not_null(sl_arena_strndup(y, "0123456789abcdef", odd));
+			unsigned char *p = sl_arena_alloc_inline(x, size), *q = sl_arena_alloc(y, size);
+			cr_assert(p && q);
+			cr_expect(aligned(p), "round %d, allocation %zu", round, i);
+			cr_expect_eq(sl_arena_used(x), sl_arena_used(y), "round %d, allocation %zu", round,
+				     i);
+			memset(p, (int)(i & 0xFF), size);
+			if (prev && prev < p && p < prev + prev_size + 64)
+				cr_expect_geq(p, prev + prev_size, "round %d: allocation %zu overlaps", round,
+					      i);
+			prev = p;
+			prev_size = size;
+		}
+		sl_arena_reset(x);
+		sl_arena_reset(y);
+		cr_expect_eq(sl_arena_used(x), 0);
+	}
+	sl_arena_free(x);
+	sl_arena_free(y);
+}
+
 #ifndef SL_ARENA_MALLOC
 Test(arena, a_reset_arena_reuses_its_chunks)
 {

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/arena.h"
+#include "util/strbuf.h"
 #include "yaml/source.h"
 #include "support.h"
 
@@ -226,8 +228,8 @@ Test(source, only_a_bom)
 Test(source, mark_offset_ascii)
 {
 	sl_source *s = SRC("key: value\n  nested: 1\n");
-	cr_expect(s->line_ascii[0]);
-	cr_expect(s->line_ascii[1]);
+	cr_expect(sl_source_line_ascii(s, 0));
+	cr_expect(sl_source_line_ascii(s, 1));
 	cr_expect_eq(sl_source_mark_offset(s, 0, 0), 0);
 	cr_expect_eq(sl_source_mark_offset(s, 0, 5), 5);
 	cr_expect_eq(sl_source_mark_offset(s, 0, 10), 10, "the column of the break");
@@ -242,8 +244,8 @@ Test(source, mark_offset_multibyte)
 {
 	/* In `a: "éé"` libyaml puts the closing quote at column 6; its byte offset is 8. */
 	sl_source *s = SRC("a: \"\xC3\xA9\xC3\xA9\"\nb: \xE2\x82\xAC\xF0\x9F\x98\x80x\n");
-	cr_expect_not(s->line_ascii[0]);
-	cr_expect_not(s->line_ascii[1]);
+	cr_expect_not(sl_source_line_ascii(s, 0));
+	cr_expect_not(sl_source_line_ascii(s, 1));
 	cr_expect_eq(sl_source_mark_offset(s, 0, 3), 3);
 	cr_expect_eq(sl_source_mark_offset(s, 0, 4), 4);
 	cr_expect_eq(sl_source_mark_offset(s, 0, 5), 6);
@@ -398,6 +400,39 @@ Test(source, read_file)
 	sl_source_free(s);
 	unlink(path);
 	free(path);
+	sl_test_rm_rf(tmpdir);
+}
+
+/* A regular file is read into a buffer of its size (and the NUL after it), not one doubled
+** past it (a 20 MB file took 32 MiB); its text is all there, read to its end, as by fd too. */
+Test(source, a_file_is_read_at_its_size)
+{
+	const size_t n = 300000;   /* doubling from 64 KiB would give it 512 KiB */
+	char *text = malloc(n);
+	cr_assert_not_null(text);
+	for (size_t i = 0; i < n; i++)
+		text[i] = i % 40 == 39 ? '\n' : (char)('a' + i % 26);
+	char *path = write_tmp("big.yaml", text, n);
+	sl_source *s = NULL, *t = NULL;
+	cr_assert_eq(sl_source_read_file(path, "big.yaml", &s), SL_OK);
+	cr_expect_eq(s->len, n);
+	cr_expect_eq(memcmp(s->data, text, n), 0);
+	cr_expect_eq(s->data[n], '\0');
+	cr_expect_eq(s->n_lines, n / 40 + 1);
+	cr_expect_lt(malloc_usable_size(s->data), n + 4096, "%zu bytes for %zu",
+		     malloc_usable_size(s->data), n);
+	int fd = open(path, O_RDONLY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(sl_source_read_fd(fd, "big.yaml", &t), SL_OK);
+	close(fd);
+	cr_expect_eq(t->len, n);
+	cr_expect_eq(memcmp(t->data, text, n), 0);
+	cr_expect_lt(malloc_usable_size(t->data), n + 4096);
+	sl_source_free(s);
+	sl_source_free(t);
+	unlink(path);
+	free(path);
+	free(text);
 	sl_test_rm_rf(tmpdir);
 }
 
@@ -557,7 +592,8 @@ Test(source, plain_ascii_index_matches_the_general_one)
 			cr_expect_eq(plain->line_start[l], general->line_start[l], "round %d line %zu",
 				     round, l);
 			if (l + 1 < plain->n_lines)
-				cr_expect(plain->line_ascii[l] && general->line_ascii[l], "round %d", round);
+				cr_expect(sl_source_line_ascii(plain, l) &&
+					  sl_source_line_ascii(general, l), "round %d", round);
 		}
 		for (size_t off = 0; off <= n; off++) {
 			uint32_t l1, c1, l2, c2;
@@ -567,5 +603,45 @@ Test(source, plain_ascii_index_matches_the_general_one)
 		}
 		sl_source_free(plain);
 		sl_source_free(general);
+	}
+}
+
+/* Text that is plain for thousands of lines (the fast scan has grown the table) and then is not
+** (a two-byte character, a CR, a NUL): the general scan indexes it all again, with a flag per
+** line, and every line's start, ASCII flag and the columns of its characters are right. */
+Test(source, the_general_scan_after_a_long_plain_start)
+{
+	static const char *const tails[] = {"x: \xC3\xA9t\xC3\xA9\n", "x: y\r\nz: w\n", "x: \t1\x01\n"};
+	for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+		sl_strbuf b = {0};
+		for (int i = 0; i < 5000; i++)
+			cr_assert(sl_strbuf_addf(&b, "k%d: v\n", i));
+		cr_assert(sl_strbuf_addstr(&b, tails[t]));
+		cr_assert(sl_strbuf_addstr(&b, "last: 1\n"));
+		sl_source *s = NULL;
+		cr_assert_eq(sl_source_from_buffer("l.yaml", b.s, b.len, &s), SL_OK);
+		cr_expect_eq(s->ascii, t == 1, "tail %zu: a CR is ASCII, the rest is not", t);
+		size_t want = 5000 + (t == 1 ? 2 : 1) + 2;   /* the tail's lines, "last", the empty end */
+		cr_assert_eq(s->n_lines, want, "tail %zu: %zu lines", t, s->n_lines);
+		size_t off = 0;
+		for (size_t l = 0; l < 5000; l++) {
+			cr_expect_eq(s->line_start[l], off, "tail %zu line %zu", t, l);
+			cr_expect(sl_source_line_ascii(s, l));
+			off += strlen("k: v\n") + (size_t)snprintf(NULL, 0, "%zu", l);
+		}
+		cr_expect_eq(s->line_start[5000], off);
+		cr_expect_eq(sl_source_line_ascii(s, 5000), t != 0, "tail %zu", t);
+		uint32_t line, col;
+		sl_source_position(s, off + 5, &line, &col);   /* after "x: " and one character */
+		cr_expect_eq(line, 5001);
+		cr_expect_eq(col, t == 0 ? 5 : 6, "tail %zu: column %u", t, col);
+		cr_expect_eq(sl_source_mark_offset(s, 5000, t == 0 ? 4 : 5), off + 5, "tail %zu", t);
+		cr_expect_eq(t == 2, s->bad_what != NULL, "tail %zu", t);
+		cr_expect_not(s->crlf, "the first break is an LF");
+		const char *last = strstr(b.s, "last: 1");
+		cr_expect_eq(s->line_start[want - 2], (size_t)(last - b.s), "tail %zu", t);
+		cr_expect(sl_source_line_ascii(s, want - 2));
+		sl_source_free(s);
+		sl_strbuf_free(&b);
 	}
 }

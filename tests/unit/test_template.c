@@ -171,16 +171,29 @@ Test(template, evidence_in_a_document)
 		  "a placeholder inside a free string is unknown, not evidence");
 }
 
+/* The x-th string of len bytes of alpha (na of them) after pad plain bytes, into s: its
+** length, and whether the search finds a marker in it (*m). */
+static size_t marker_case(char *s, const char *alpha, size_t na, size_t len, size_t x, size_t pad,
+			  sl_template_marker *m, bool *has)
+{
+	memset(s, 'x', pad);
+	for (size_t i = 0; i < len; i++, x /= na)
+		s[pad + i] = alpha[x % na];
+	*has = sl_template_find(s, pad + len, m);
+	return pad + len;
+}
+
 /* sl_template_may_hold, the prefilter of sl_template_in_doc: true wherever the search finds a
 ** marker (every string of up to 6 of the bytes markers are made of, and each placed after 0 to
 ** 17 plain bytes so that the sixteen-byte blocks meet it inside, across their end and after
-** them); false on plain text. */
+** them; strings of up to 3 after 0 to 150, for the sixty-four-byte blocks, searched from 0 to 3
+** bytes in); false on plain text and outside the range. */
 Test(template, the_prefilter_misses_no_marker)
 {
 	static const char alpha[] = "{}$%#A_-a";
 	const size_t na = sizeof alpha - 1;
-	char s[40];
-	size_t found = 0;
+	char s[160];
+	size_t found = 0, found_far = 0;
 	for (size_t len = 1; len <= 6; len++) {
 		size_t total = 1;
 		for (size_t i = 0; i < len; i++)
@@ -188,22 +201,35 @@ Test(template, the_prefilter_misses_no_marker)
 		for (size_t x = 0; x < total; x++) {
 			static const size_t pads[] = {0, 5, 10, 13, 17};
 			for (size_t pi = 0; pi < sizeof pads / sizeof *pads; pi++) {
-				size_t pad = pads[pi];
-				memset(s, 'x', pad);
-				size_t y = x;
-				for (size_t i = 0; i < len; i++, y /= na)
-					s[pad + i] = alpha[y % na];
-				size_t n = pad + len;
 				sl_template_marker m;
-				if (!sl_template_find(s, n, &m))
-					continue;
-				found++;
-				cr_assert(sl_template_may_hold(s, 0, n), "missed the marker in \"%.*s\"",
-					  (int)n, s);
+				bool has;
+				size_t n = marker_case(s, alpha, na, len, x, pads[pi], &m, &has);
+				found += has;
+				if (has)
+					cr_assert(sl_template_may_hold(s, 0, n), "missed the marker in "
+						  "\"%.*s\"", (int)n, s);
+			}
+			for (size_t pad = 0; len <= 3 && pad <= 150; pad++) {
+				sl_template_marker m;
+				bool has;
+				size_t n = marker_case(s, alpha, na, len, x, pad, &m, &has);
+				found_far += has;
+				for (size_t from = 0; has && from <= 3 && from <= m.start; from++)
+					cr_assert(sl_template_may_hold(s, from, n), "missed the marker in "
+						  "\"%.*s\" from %zu", (int)n, s, from);
 			}
 		}
 	}
 	cr_expect_gt(found, 1000, "markers found: %zu", found);
+	cr_expect_gt(found_far, 5000, "markers found: %zu", found_far);
+	char far[300];
+	memset(far, 'x', sizeof far);
+	cr_expect(!sl_template_may_hold(far, 0, sizeof far));
+	far[200] = '$';
+	far[201] = '{';
+	cr_expect(sl_template_may_hold(far, 0, sizeof far));
+	cr_expect(!sl_template_may_hold(far, 0, 200), "the end of the range is the end");
+	cr_expect(!sl_template_may_hold(far, 202, sizeof far), "and so is its start");
 	const char plain[] = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {a: b}}\n"
 			     "spec: {containers: [{name: c, args: [\"$(X)\", \"$$\", \"100%\"]}]}\n";
 	cr_expect(!sl_template_may_hold(plain, 0, sizeof plain - 1));

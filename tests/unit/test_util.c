@@ -188,6 +188,30 @@ Test(strbuf, appends_and_takes)
 	free(s);
 }
 
+/* Appends of every size up to past the first capacities, whether they fit exactly (the NUL in
+** the last byte), grow the buffer, or are empty: the bytes are those appended, in order. */
+Test(strbuf, appends_across_each_capacity)
+{
+	char want[9000];
+	for (size_t k = 0; k <= 70; k++) {
+		sl_strbuf b = {0};
+		size_t len = 0;
+		for (size_t round = 0; len + k < sizeof want && round < 200; round++) {
+			char chunk[80];
+			for (size_t i = 0; i < k; i++)
+				chunk[i] = (char)('a' + (round + i) % 26);
+			cr_assert(sl_strbuf_add(&b, chunk, k));
+			memcpy(want + len, chunk, k);
+			len += k;
+			cr_assert_eq(b.len, len, "size %zu, round %zu", k, round);
+			cr_assert_lt(b.len, b.cap);
+			cr_assert_eq(b.s[b.len], '\0');
+		}
+		cr_expect(len == 0 || memcmp(b.s, want, len) == 0, "size %zu", k);
+		sl_strbuf_free(&b);
+	}
+}
+
 /* A failed allocation marks the buffer: later additions do nothing, take gives NULL. */
 Test(strbuf, a_failure_sticks)
 {

@@ -260,6 +260,33 @@ Test(tree_range, anchors_and_tags_are_excluded)
 	done(p);
 }
 
+/* Every kind of event gives back what libyaml allocated for it (the builder frees most events
+** itself: a leak shows in the sanitizer build), and what it holds is kept: directives, a
+** collection's anchor and tag, an alias. */
+Test(tree_props, every_event_kind)
+{
+	parsed *p = PARSE("%YAML 1.1\n"
+			  "%TAG !e! tag:example.com,2000:\n"
+			  "---\n"
+			  "m: &m !e!map {k: v}\n"
+			  "s: &s !e!seq [1, 2]\n"
+			  "a: *m\n"
+			  "...\n"
+			  "---\n"
+			  "b: &t !loc text\n");
+	expect_no_issues(p);
+	cr_assert_eq(p->t.n_docs, 2);
+	const sl_node *r = root(p, 0);
+	cr_expect_str_eq(sl_node_tag(raw(r, "m")), "tag:example.com,2000:map");
+	cr_expect_str_eq(sl_node_anchor(raw(r, "m")), "m");
+	cr_expect_str_eq(sl_node_tag(raw(r, "s")), "tag:example.com,2000:seq");
+	cr_expect_str_eq(sl_node_anchor(raw(r, "s")), "s");
+	cr_expect_eq(raw(r, "a")->u.alias.target, raw(r, "m"));
+	cr_expect_str_eq(sl_scalar(sl_map_get(root(p, 1), "b")), "text");
+	cr_expect_str_eq(sl_node_tag(raw(root(p, 1), "b")), "!loc");
+	done(p);
+}
+
 Test(tree_range, multibyte_text_and_crlf)
 {
 	/* Ranges are byte offsets although libyaml counts characters. */
@@ -437,6 +464,39 @@ Test(tree_lookup, aliases_are_followed)
 	done(p);
 }
 
+/* Lookups compare a key's length before its text, reading the length where every node type
+** keeps a word (an alias key's is zero): only a scalar key of the same bytes matches, a key
+** through an alias never does (as before), and a literal key finds what the same key in a
+** variable finds. */
+Test(tree_lookup, keys_of_each_length_and_type)
+{
+	parsed *p = PARSE("e: &e \"\"\n"
+			  "k: &k ab\n"
+			  "*e : via-alias-empty\n"
+			  "*k : via-alias-ab\n"
+			  "\"a\\0b\": nul\n"
+			  "ab: two\n"
+			  "ac: other\n"
+			  "\"\": empty\n");
+	expect_no_issues(p);
+	const sl_node *r = root(p, 0);
+	cr_expect_str_eq(sl_scalar(sl_map_get(r, "ab")), "two", "the alias key is not it");
+	cr_expect_str_eq(sl_scalar(sl_map_get(r, "")), "empty", "nor for the empty key");
+	cr_expect_str_eq(sl_scalar(sl_map_get(r, "ac")), "other");
+	cr_expect_null(sl_map_get(r, "a"));
+	cr_expect_null(sl_map_get(r, "abc"));
+	cr_expect_str_eq(sl_scalar(sl_map_get_len(r, "a\0b", 3)), "nul", "bytes past a NUL count");
+	cr_expect_null(sl_map_get_len(r, "a\0c", 3));
+	const char *keys[] = {"e", "k", "ab", "ac", "", "zz"};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		const char *key = keys[i];   /* not a literal: the length from strlen */
+		cr_expect_eq(sl_map_get(r, key), (sl_map_get)(r, key), "key \"%s\"", key);
+		cr_expect_eq(sl_map_get(r, key), sl_map_get_len(r, key, strlen(key)));
+	}
+	cr_expect_str_eq(sl_scalar(sl_map_get_key(r, "ab")), "ab");
+	done(p);
+}
+
 Test(tree_lookup, a_sequence_holds_a_scalar)
 {
 	parsed *p = PARSE("v: &v [a, 'b', {c: 1}, [d]]\n"
@@ -569,6 +629,25 @@ Test(tree_types, not_ints)
 	      {"1-2", SL_Y_STR}, {"+", SL_Y_STR}, {"--1", SL_Y_STR}, {"1 2", SL_Y_STR},
 	      {"190:20:30", SL_Y_STR}, {"2024-01-02", SL_Y_STR}, {"'12'", SL_Y_STR},
 	      {"\"12\"", SL_Y_STR}, {"!!str 12", SL_Y_STR}, {"|\n    12", SL_Y_STR});
+}
+
+/* Decimals and what starts like one (quantities, percentages), around the fast answer for a
+** plain decimal: the same types as go-yaml v2's rules give. */
+Test(tree_types, decimals_and_quantities)
+{
+	TYPES({"7", SL_Y_INT}, {"80", SL_Y_INT}, {"8080", SL_Y_INT},
+	      {"123456789012345678", SL_Y_INT}, {"1234567890123456789", SL_Y_INT},
+	      {"9999999999999999999", SL_Y_INT}, {"18446744073709551615", SL_Y_INT},
+	      {"18446744073709551616", SL_Y_FLOAT}, {"0000", SL_Y_INT}, {"0009", SL_Y_FLOAT},
+	      {"4Gi", SL_Y_STR}, {"100m", SL_Y_STR}, {"512Mi", SL_Y_STR}, {"1%", SL_Y_STR},
+	      {"5d", SL_Y_STR}, {"5e", SL_Y_STR}, {"5e1", SL_Y_FLOAT}, {"5_0", SL_Y_INT},
+	      {"5.0Gi", SL_Y_STR}, {"10x", SL_Y_STR}, {"0x", SL_Y_STR}, {"0o7", SL_Y_INT},
+	      {"1O", SL_Y_STR}, {"3-", SL_Y_STR}, {"3+", SL_Y_STR}, {"2b", SL_Y_STR},
+	      {"7:30", SL_Y_STR}, {"1/2", SL_Y_STR}, {"9}", SL_Y_STR});
+	/* called with a length: bytes past a NUL are not read as the number's */
+	cr_expect_eq(sl_scalar_text_type("12\0x", 4), SL_Y_INT);
+	cr_expect_eq(sl_scalar_text_type("12", 2), SL_Y_INT);
+	cr_expect_eq(sl_scalar_text_type("12G", 3), SL_Y_STR);
 }
 
 Test(tree_types, floats)
@@ -1292,6 +1371,34 @@ Test(tree_copy, keeps_the_named_paths_and_the_way_to_them)
 	cr_expect_eq(sl_node_doc(gpu), d);
 	char *ptr = sl_node_pointer(gpu, a);
 	cr_expect_str_eq(ptr, "/spec/containers/0/resources/limits/nvidia.com~1gpu");
+	sl_arena_free(a);
+	done(p);
+}
+
+/* A pattern's segment matches a key by all its bytes: keys that share its first byte, a prefix
+** of it or that it is a prefix of, are not it; an empty segment is the empty key. */
+Test(tree_copy, a_segment_is_the_whole_key)
+{
+	parsed *p = PARSE("spec: {c: 1, cx: 2, containers: [{name: n, nom: m}], co: 3}\n"
+			  "ab: 1\na: 2\nac: 4\nabc: 5\n\"\": {x: 5, y: 6}\n");
+	expect_no_issues(p);
+	static const char *const keep[] = {"/spec/c", "/spec/containers/*/name", "/ab", "//x"};
+	sl_arena *a = sl_arena_new();
+	sl_doc *d = NULL;
+	cr_assert_eq(sl_tree_copy(a, p->t.docs[0], NULL, keep, 4, NULL, NULL, &d), SL_OK);
+	cr_assert_not_null(d);
+	const sl_node *r = d->root;
+	cr_expect_eq(sl_map_n(r), 3, "spec, ab and the empty key");
+	const sl_node *spec = sl_map_get(r, "spec");
+	cr_expect_eq(sl_map_n(spec), 2, "c and containers");
+	cr_expect_str_eq(sl_scalar(sl_map_get(spec, "c")), "1");
+	const sl_node *c0 = sl_seq_item(sl_map_get(spec, "containers"), 0);
+	cr_expect_eq(sl_map_n(c0), 1);
+	cr_expect_str_eq(sl_scalar(sl_map_get(c0, "name")), "n");
+	cr_expect_str_eq(sl_scalar(sl_map_get(r, "ab")), "1");
+	const sl_node *e = sl_map_get(r, "");
+	cr_expect_eq(sl_map_n(e), 1);
+	cr_expect_str_eq(sl_scalar(sl_map_get(e, "x")), "5");
 	sl_arena_free(a);
 	done(p);
 }
