@@ -31,15 +31,18 @@
 **           every serving unit waits for pass 3 instead (PARSE_LAST, or CHECK_KEPT with room),
 **           or, when it may be split (and always when f->defines: its templates' checks ask
 **           which units use them), is checked but for the checks that wait for every file's
-**           serving units (check_first: sl_engine_check_part; a template a unit of the file's
-**           own uses is checked now: "used" stays true), its findings settled as far as they
-**           can be and copied out (CHECK_REST)
+**           serving units (check_first: sl_engine_check_part; its templates are checked now,
+**           a check that asks whether a unit uses one run for both answers and what each
+**           reports kept on its answer, sl_frec.cond, unless a unit of the file's own uses it:
+**           "used" stays true), its findings settled as far as they can be and copied out
+**           (CHECK_REST)
 **           then the serving table is built from every file's facts
 **   pass 3  checks the files that waited (parsed again unless they kept their tree; a
 **           CHECK_REST file: only the documents whose checks wait, an excerpt, for those
-**           checks, then its suppressions' rest); a file pass 1 parsed keeps its tree for this
-**           check (CHECK_KEPT) while the trees so kept fit in SL_KEPT_BUDGET (engine.h), and
-**           lets it go once checked
+**           checks, none when only its templates' use was left; then the findings kept on a
+**           template's use kept or dropped, and its suppressions' rest); a file pass 1 parsed
+**           keeps its tree for this check (CHECK_KEPT) while the trees so kept fit in
+**           SL_KEPT_BUDGET (engine.h), and lets it go once checked
 **
 ** A whole run (fixes need every tree) parses every file in pass 1 (CHECK), builds the index
 ** and the serving table, and checks every file in pass 2 (DONE). */
@@ -439,9 +442,9 @@ static uint64_t doc_kinds(const char *t, size_t a, size_t b, size_t kind, bool t
 
 /* What a file checked in two parts keeps from pass 2 for pass 3 (CHECK_REST). */
 struct sl_rest {
-	size_t *docs;                /* where each document that holds a unit the rules wait on
-				        starts (its root's offset in the text), increasing */
-	size_t n_docs;
+	sl_split split;              /* what its first part left: the documents that hold a unit
+				        the rules wait on, the templates whose use decides which
+				        findings stay */
 	sl_suppress_held *held;      /* its directives, and what they silenced in pass 2 */
 	size_t recorded;             /* the findings pass 2 recorded (f->recorded) */
 	bool broken;                 /* pass 2's f->broken: the whole text's */
@@ -450,7 +453,7 @@ struct sl_rest {
 static void free_rest(struct sl_rest *r)
 {
 	if (r) {
-		free(r->docs);
+		sl_engine_split_free(&r->split);
 		sl_suppress_held_free(r->held);
 	}
 	free(r);
@@ -463,15 +466,16 @@ static bool read_doc(const sl_engine *e, const sl_file *f, const char *t, size_t
 		     size_t kind, bool twice, bool facts, const struct sl_rest *rest)
 {
 	if (rest) {
-		size_t lo = 0, hi = rest->n_docs;   /* the first document starting at a or after */
+		const sl_split *sp = &rest->split;
+		size_t lo = 0, hi = sp->n_waiting;   /* the first document starting at a or after */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
-			if (rest->docs[mid] < a)
+			if (sp->waiting[mid] < a)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		return lo < rest->n_docs && rest->docs[lo] < b;
+		return lo < sp->n_waiting && sp->waiting[lo] < b;
 	}
 	uint64_t k = doc_kinds(t, a, b, kind, twice);
 	return sl_index_may_define(f->context ? read_for(e, k) : k, t + a, b - a) ||
@@ -790,9 +794,8 @@ static sl_err finish(sl_engine *e, sl_file *f, bool released, sl_err err)
 static sl_err check_first(sl_engine *e, sl_file *f)
 {
 	struct sl_rest *r = sl_xcalloc(1, sizeof *r);
-	sl_err err = r ? sl_engine_check_part(e, f, SL_CHECK_NOW, &r->docs, &r->n_docs)
-		       : SL_ENOMEM;
-	if (!err && (f->capped || !r->n_docs)) {
+	sl_err err = r ? sl_engine_check_part(e, f, SL_CHECK_NOW, &r->split) : SL_ENOMEM;
+	if (!err && (f->capped || (!r->split.n_waiting && !r->split.n_uses))) {
 		free_rest(r);
 		if (!f->capped)   /* nothing waited after all (a merged unit): all checked */
 			return finish(e, f, true, SL_OK);
@@ -840,10 +843,12 @@ static sl_err join(sl_engine *e, sl_file *f, sl_frec **first, size_t n_first)
 
 /* Pass 3, for a file check_first checked but for the rules that wait: an excerpt of the
 ** documents of the units they wait on parsed (the parse's own findings are pass 2's again:
-** dropped), those rules run on those units (SL_CHECK_WAITING), their findings settled (the
-** suppressions' rest: the unused ones reported now) and joined to pass 2's. When the two parts
-** together recorded as many findings as the cap, the file is parsed and checked whole instead
-** (which findings a whole check keeps depends on their order). */
+** dropped; none when nothing waits: the text alone, for the suppressions' places), those rules
+** run on those units (SL_CHECK_WAITING), the findings pass 2 kept on a template's use kept or
+** dropped now that every file's facts tell it, the findings settled (the suppressions' rest: the
+** unused ones reported now) and joined to pass 2's. When the two parts together recorded as
+** many findings as the cap, the file is parsed and checked whole instead (which findings a
+** whole check keeps depends on their order). */
 static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	struct sl_rest *r = f->rest;
@@ -853,10 +858,13 @@ static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->findings = NULL;
 	f->n_findings = f->cap_findings = 0;
 	f->next = SL_NEXT_DONE;   /* its list of findings is its own again */
-	bool excerpt;
-	sl_err err = f->src ? SL_OK : sl_engine_read(f, true);
-	if (!err)
+	bool parse = r->split.n_waiting > 0, excerpt;
+	sl_err err = f->src ? SL_OK : sl_engine_read(f, parse);
+	if (!err && parse)
 		err = parse_read(e, f, scratch, false, true, false, r, &excerpt);
+	else if (!err && f->src && !(err = sl_source_index(f->src)) &&
+		 !(f->arena = *scratch ? *scratch : (*scratch = sl_arena_new())))
+		err = SL_ENOMEM;
 	if (err || !f->src) {
 		free_rest(r);
 		return check(e, f, true, err);
@@ -865,15 +873,22 @@ static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->capped = false;
 	f->broken = r->broken;
 	f->recorded = r->recorded;
-	/* its facts, kept for this: a template its own units use was checked in pass 2 */
-	err = sl_engine_check_part(e, f, SL_CHECK_WAITING, NULL, NULL);
-	if (!e->keep_facts && !f->borrowed) {
-		sl_index_free_facts(f->facts);
-		f->facts = NULL;
-		f->n_facts = 0;
+	if (parse)
+		err = sl_engine_check_part(e, f, SL_CHECK_WAITING, &r->split);
+	bool *used = sl_xcalloc(r->split.n_uses + 1, sizeof *used);
+	if (!err && !used)
+		err = SL_ENOMEM;
+	if (!err) {   /* every file's facts are in: whether each template is used */
+		sl_index view = sl_engine_index_view(e, f);
+		sl_engine_uses_settle(&view, &r->split, used);
+		size_t w = 0;
+		for (size_t i = 0; i < n_first; i++)
+			if (sl_engine_cond_holds(first[i], used))
+				first[w++] = first[i];
+		n_first = w;
+		err = settled(f, sl_suppress_apply_rest(f, r->held, used));
 	}
-	if (!err)
-		err = settled(f, sl_suppress_apply_rest(f, r->held));
+	free(used);
 	free_rest(r);
 	if (!err && (f->capped || f->recorded >= SL_FINDINGS_MAX)) {
 		release(e, f);
@@ -1178,8 +1193,6 @@ static sl_err build_serving_table(sl_engine *e)
 	for (size_t i = 0; !err && !e->keep_facts && i < e->n_files; i++) {
 		if (e->files[i]->borrowed)
 			continue;   /* the project's, for its next borrower too */
-		if (e->files[i]->rest)
-			continue;   /* pass 3 asks again which templates its own units use: check_rest */
 		sl_index_free_facts(e->files[i]->facts);
 		e->files[i]->facts = NULL;
 		e->files[i]->n_facts = 0;

@@ -645,7 +645,7 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m)
 
 sl_err sl_engine_check(sl_engine *e, sl_file *f)
 {
-	return sl_engine_check_part(e, f, SL_CHECK_ALL, NULL, NULL);
+	return sl_engine_check_part(e, f, SL_CHECK_ALL, NULL);
 }
 
 /* Appends at, where a document starts, to *v (*n of them) unless it is the last one there. */
@@ -663,6 +663,113 @@ static sl_err note_waiting(size_t **v, size_t *n, size_t at)
 	return SL_OK;
 }
 
+void sl_engine_split_free(sl_split *s)
+{
+	if (!s)
+		return;
+	free(s->waiting);
+	free(s->whole);
+	for (size_t k = 0; k < s->n_uses; k++)
+		free(s->uses[k].name);
+	free(s->uses);
+	*s = (sl_split){0};
+}
+
+/* The condition (sl_frec.cond) of the findings on template o's use: a new key of split. 0 when
+** out of memory. */
+static uint32_t new_use(sl_split *split, const sl_object *o)
+{
+	if (split->n_uses >= UINT32_MAX - 1)
+		return 0;
+	if (sl_doubling_full(split->n_uses)) {
+		sl_use_key *nv = sl_xrealloc(split->uses, sl_doubling_cap(split->n_uses) * sizeof *nv);
+		if (!nv)
+			return 0;
+		split->uses = nv;
+	}
+	char *name = sl_xstrdup(o->name);
+	if (!name)
+		return 0;
+	split->uses[split->n_uses++] = (sl_use_key){o->kind, name};
+	return (uint32_t)split->n_uses;
+}
+
+void sl_engine_uses_settle(const sl_index *view, const sl_split *split, bool *used)
+{
+	for (size_t k = 0; k < split->n_uses; k++)
+		used[k] = sl_index_template_name_used(view, split->uses[k].kind, split->uses[k].name);
+}
+
+bool sl_engine_cond_holds(const sl_frec *rec, const bool *used)
+{
+	return !rec->cond || used[rec->cond - 1] == rec->cond_used;
+}
+
+/* One check of rule r: check_object on ctx->obj when u is NULL, else check_unit on u. On a
+** template whose use is not known yet (ctx->use_unknown), a check that asks runs again for the
+** other answer: what each run reports is kept on its answer (cond, a key of split made on the
+** first ask: *use). */
+static sl_err run_check(sl_ctx *ctx, const struct sl_rule *r, const sl_unit *u, sl_split *split,
+			uint32_t *use)
+{
+	sl_file *f = ctx->file;
+	size_t first = f->n_findings;
+	ctx->asked_use = ctx->assume_used = false;
+	sl_err err = u ? r->check_unit(ctx, u) : r->check_object(ctx, ctx->obj);
+	if (err || !ctx->asked_use)
+		return err;
+	if (!*use && !(*use = new_use(split, ctx->obj)))
+		return SL_ENOMEM;
+	size_t second = f->n_findings;
+	ctx->assume_used = true;
+	err = u ? r->check_unit(ctx, u) : r->check_object(ctx, ctx->obj);
+	ctx->assume_used = false;
+	for (size_t i = first; i < f->n_findings; i++) {
+		f->findings[i]->cond = *use;
+		f->findings[i]->cond_used = i >= second;
+	}
+	return err;
+}
+
+/* True when rule a yields to rule b or b to a (sl_rule.yields_to). */
+static bool yield_related(int a, int b)
+{
+	const struct sl_rule *ra = sl_registry_at((size_t)a)->rule;
+	const struct sl_rule *rb = sl_registry_at((size_t)b)->rule;
+	return yields_to(ra, rb->id) || yields_to(rb, ra->id);
+}
+
+/* True when one of f's findings from first on is kept on a condition and another about the same
+** unit comes from a rule its rule yields to or is yielded to: which of them stays is known only
+** with the condition, and a split check's yields resolve within a part. */
+static bool cond_meets_yield(const sl_file *f, size_t first)
+{
+	for (size_t i = first; i < f->n_findings; i++) {
+		const sl_frec *a = f->findings[i];
+		for (size_t j = first; a->unit && j < f->n_findings; j++) {
+			const sl_frec *b = f->findings[j];
+			if (j != i && (a->cond || b->cond) && b->unit == a->unit &&
+			    yield_related(a->rule_index, b->rule_index))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* True when at, where a document starts, is among v[0..n) (increasing). */
+static bool noted(const size_t *v, size_t n, size_t at)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo] == at;
+}
+
 /* True when one of f's objects is a template (sl_merge_kind_is_template). */
 static bool holds_template(const sl_file *f)
 {
@@ -674,7 +781,7 @@ static bool holds_template(const sl_file *f)
 
 /* sl_engine_check_part's rules over f's objects, with view. */
 static sl_err check_objects(sl_engine *e, sl_file *f, sl_check_part part, sl_index *view,
-			    size_t **waiting, size_t *n_waiting)
+			    sl_split *split)
 {
 	struct sl_ctx ctx = {.eng = e, .file = f, .index = view};
 	/* the cluster's default KServe mode is known once every file is indexed */
@@ -689,21 +796,20 @@ static sl_err check_objects(sl_engine *e, sl_file *f, sl_check_part part, sl_ind
 	}
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
 		const sl_object *o = f->objects[oi];
-		/* a template's checks ask whether a unit uses it (sl_ctx_unit_is_used_template),
-		** which every file's serving facts tell: they all wait, unless a unit of f's own
-		** uses it (that answer is final; both parts tell it alike) */
-		bool all_wait = part != SL_CHECK_ALL && sl_merge_kind_is_template(o->kind) &&
-				!sl_index_template_used_here(view, o);
-		if (all_wait && part == SL_CHECK_NOW) {
-			sl_err err = note_waiting(waiting, n_waiting, o->doc->root->start);
-			if (err)
-				return err;
-			continue;
-		}
+		size_t at = o->doc->root->start;
+		/* a template whose checks all wait (SL_CHECK_NOW found its conditional findings meet
+		** a yield) */
+		bool all_wait = part == SL_CHECK_WAITING && noted(split->whole, split->n_whole, at);
+		size_t first = f->n_findings, recorded = f->recorded;
+		uint32_t use = 0;
 		ctx.obj = o;
 		ctx.labels = NULL;
 		ctx.placements = NULL;
 		ctx.object_cache = NULL;
+		/* whether a unit uses a template every file's serving facts tell, unless a unit of f's
+		** own does (that answer is final; both parts tell it alike) */
+		ctx.use_unknown = part == SL_CHECK_NOW && sl_merge_kind_is_template(o->kind) &&
+				  !sl_index_template_used_here(view, o);
 		for (size_t ri = 0; ri < sl_registry_n(); ri++) {
 			const struct sl_rule *r = sl_registry_at(ri)->rule;
 			if (f->scope->severity[ri] == SL_SEV_OFF)
@@ -714,7 +820,7 @@ static sl_err check_objects(sl_engine *e, sl_file *f, sl_check_part part, sl_ind
 			if (r->check_object && (part != SL_CHECK_WAITING || all_wait) &&
 			    sl_engine_admits(r, o->kind, o->mode)) {
 				ctx.unit = NULL;
-				sl_err err = r->check_object(&ctx, o);
+				sl_err err = run_check(&ctx, r, NULL, split, &use);
 				if (err)
 					return err;
 			}
@@ -729,23 +835,33 @@ static sl_err check_objects(sl_engine *e, sl_file *f, sl_check_part part, sl_ind
 						     r->waits_for_units && r->waits_for_units(&ctx, ctx.unit));
 					if (waits != (part == SL_CHECK_WAITING)) {
 						sl_err err = !waits ? SL_OK
-							: note_waiting(waiting, n_waiting, o->doc->root->start);
+							: note_waiting(&split->waiting, &split->n_waiting, at);
 						if (err)
 							return err;
 						continue;
 					}
-					sl_err err = r->check_unit(&ctx, ctx.unit);
+					sl_err err = run_check(&ctx, r, ctx.unit, split, &use);
 					if (err)
 						return err;
 				}
 			}
 		}
+		if (use && cond_meets_yield(f, first)) {
+			/* its checks all wait, as if never run */
+			f->n_findings = first;
+			f->recorded = recorded;
+			sl_err err = note_waiting(&split->waiting, &split->n_waiting, at);
+			if (!err)
+				err = note_waiting(&split->whole, &split->n_whole, at);
+			if (err)
+				return err;
+		}
 	}
+	ctx.use_unknown = false;
 	return f->oom;
 }
 
-sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t **waiting,
-			    size_t *n_waiting)
+sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, sl_split *split)
 {
 	if (!f->src || f->templated)
 		return SL_OK;   /* it could not be read (its error is recorded), or it is a template */
@@ -754,10 +870,10 @@ sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t
 		return SL_ENOMEM;
 	sl_index view = sl_engine_index_view(e, f);
 	/* the index's facts are every file's (passes.c), the view's own among them */
-	bool own = part != SL_CHECK_ALL && !f->view && holds_template(f);
+	bool own = part == SL_CHECK_NOW && !f->view && holds_template(f);
 	sl_err err = own ? sl_index_view_own_uses(&view, f->facts, f->n_facts) : SL_OK;
 	if (!err)
-		err = check_objects(e, f, part, &view, waiting, n_waiting);
+		err = check_objects(e, f, part, &view, split);
 	if (own)
 		sl_index_view_free_own_uses(&view);
 	return err;

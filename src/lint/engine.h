@@ -43,6 +43,11 @@ typedef struct sl_frec {
 	const char *causes;          /* what it reports, in words another rule's finding may share:
 				        one per line (sl_report_cause); NULL when none */
 	bool fix_void;               /* a helper declined: the fix is dropped whole, never partial */
+	uint32_t cond;               /* a split check's (SL_CHECK_NOW) finding on a template whose use
+				        is not known yet: kept only when template sl_split.uses[cond -
+				        1] turns out used (cond_used) or unused (!cond_used), once every
+				        file's facts are in (sl_engine_cond_holds); 0: kept */
+	bool cond_used;
 	sl_fix fix;                  /* pub.fix points here once a fix has edits */
 	sl_edit *edits;
 	const struct sl_file **edit_files;   /* edits[i] changes edit_files[i]: the fixer finds
@@ -205,6 +210,11 @@ struct sl_ctx {
 	const char **labels;   /* obj's units' labels, made when a rule first asks (sl_ctx_label) */
 	struct sl_ctx_placement *placements;   /* obj's units' placements (sl_ctx_placement) */
 	void *object_cache;    /* sl_ctx_object_cache: NULL at each new object */
+	bool use_unknown;      /* obj is a template whose use is not known yet (SL_CHECK_NOW):
+				  sl_ctx_unit_is_used_template answers assume_used for its units
+				  and notes asked_use */
+	bool assume_used;
+	bool asked_use;
 };
 
 /* Reads f's file (once added by path; a kustomization's build: its text, from its plan) into
@@ -222,16 +232,38 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 ** declares (sl_engine_admits). Suppressions are the pass's next step (sl_suppress_apply). */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
 /* Which of f's checks sl_engine_check_part runs: all of them; all but those that wait for every
-** file's serving units (a rule's on a unit it waits for, waits_for_units; every rule's on a
-** template, whose checks ask whether a unit uses it: sl_merge_kind_is_template, unless a unit
-** of f's own does, sl_index_template_used_here); only those. */
+** file's serving units (a rule's on a unit it waits for, waits_for_units); only those. A template
+** whose use a check asks (sl_ctx_unit_is_used_template), which every file's serving facts tell,
+** is checked wholly in SL_CHECK_NOW: a check that asks runs for both answers, what each reports
+** kept on its answer (sl_frec.cond), unless a unit of f's own uses it (sl_index_template_used_here:
+** that answer is final) or such a finding meets another of its unit whose rule yields to its
+** rule or is yielded to (yields resolve within a part): then the template's checks all wait. */
 typedef enum { SL_CHECK_ALL, SL_CHECK_NOW, SL_CHECK_WAITING } sl_check_part;
-/* sl_engine_check, part of it. SL_CHECK_NOW notes in *waiting (malloc'd, *n_waiting of them,
-** increasing) where each document that holds a unit it left for later starts (its root's
-** offset in f's text); the two parts together run what sl_engine_check runs. Everything else a
-** check reads of the index is known once pass 1 built it. */
-sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t **waiting,
-			    size_t *n_waiting);
+/* A template whose use is not known yet, by what sl_index_template_name_used asks. */
+typedef struct sl_use_key {
+	sl_kind kind;
+	char *name;                  /* malloc'd */
+} sl_use_key;
+/* What SL_CHECK_NOW leaves for later (malloc'd; sl_engine_split_free). */
+typedef struct sl_split {
+	size_t *waiting;             /* where each document that holds a unit it left for later
+				        starts (its root's offset in f's text), increasing */
+	size_t n_waiting;
+	size_t *whole;               /* those of them whose every check waits (a template whose
+				        conditional findings meet a yield), increasing */
+	size_t n_whole;
+	sl_use_key *uses;            /* the templates of the findings kept on a condition (cond) */
+	size_t n_uses;
+} sl_split;
+void sl_engine_split_free(sl_split *s);
+/* sl_engine_check, part of it. SL_CHECK_NOW fills *split (zeroed by the caller); the two parts
+** together run what sl_engine_check runs (SL_CHECK_WAITING reads split's whole). Everything else
+** a check reads of the index is known once pass 1 built it. */
+sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, sl_split *split);
+/* Once every file's facts are in: used[k] (for split's uses[k], n_uses of them) set from view;
+** then rec is kept when sl_engine_cond_holds(rec, used). */
+void sl_engine_uses_settle(const sl_index *view, const sl_split *split, bool *used);
+bool sl_engine_cond_holds(const sl_frec *rec, const bool *used);
 /* The index as f's config sees it: the shared tables, with f's config for the facts a config
 ** may state (Knative flags, PriorityClasses, KServe's default mode, the cluster: settings).
 ** A shallow copy, valid while the index is. */

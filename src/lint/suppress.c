@@ -195,22 +195,60 @@ static bool names(const char *sel, int ri)
 	return strcmp(sel, r->id) == 0 || strcmp(sel, r->category) == 0 || strcmp(sel, "all") == 0;
 }
 
-/* True when directive dv covers rule ri; marks the id used. */
-static bool covers(struct directive *dv, int ri)
+/* A use of directive k's id i (-1: of the whole directive) by a finding kept on a condition
+** (sl_frec.cond), which counts once the condition holds (sl_suppress_apply_rest). */
+struct mark {
+	uint32_t cond;
+	bool cond_used;
+	uint32_t k;
+	int32_t i;
+};
+
+/* Marks directive dv's id i (-1: the directive) used, or with rec kept on a condition, notes
+** that in *marks (*n_marks of them; false when out of memory). */
+static bool mark(struct directive *dv, int i, const sl_frec *rec, size_t k, struct mark **marks,
+		 size_t *n_marks)
+{
+	if (!rec || !rec->cond) {
+		if (i >= 0)
+			dv->used[i] = true;
+		dv->any_used = true;
+		return true;
+	}
+	if (sl_doubling_full(*n_marks)) {
+		struct mark *nv = sl_xrealloc(*marks, sl_doubling_cap(*n_marks) * sizeof *nv);
+		if (!nv)
+			return false;
+		*marks = nv;
+	}
+	(*marks)[(*n_marks)++] = (struct mark){rec->cond, rec->cond_used, (uint32_t)k, i};
+	return true;
+}
+
+/* True when directive dv (the k-th) covers rule ri; marks the id used (mark: rec's). *oom when
+** a mark could not be noted. */
+static bool covers_as(struct directive *dv, int ri, const sl_frec *rec, size_t k,
+		      struct mark **marks, size_t *n_marks, bool *oom)
 {
 	if (dv->n_ids == 0) {
-		dv->any_used = true;
+		*oom |= !mark(dv, -1, rec, k, marks, n_marks);
 		return true;
 	}
 	bool hit = false;
 	for (size_t i = 0; i < dv->n_ids; i++) {
 		if (names(dv->ids[i], ri)) {
-			dv->used[i] = true;
-			dv->any_used = true;
+			*oom |= !mark(dv, (int)i, rec, k, marks, n_marks);
 			hit = true;
 		}
 	}
 	return hit;
+}
+
+/* True when directive dv covers rule ri; marks the id used. */
+static bool covers(struct directive *dv, int ri)
+{
+	bool oom = false;
+	return covers_as(dv, ri, NULL, 0, NULL, NULL, &oom);
 }
 
 /* The next id of the annotation value v (ids separated by commas or blanks) from *p on, into
@@ -407,14 +445,17 @@ struct sl_suppress_held {
 	struct directive *dv;
 	size_t n_dv;
 	bool has_document;
+	struct mark *marks;          /* what the findings kept on a condition silenced */
+	size_t n_marks;
 };
 
 /* Drops the findings of f that dv (n_dv directives), its objects' annotations or the config's
-** per-file-ignores silence (noting the directives used); with unused, reports the directives
-** that silenced nothing (has_document: f holds a document), with unknown the ids that name no
+** per-file-ignores silence (noting the directives used; with held, what a finding kept on a
+** condition silenced in held's marks instead); with unused, reports the directives that
+** silenced nothing (has_document: f holds a document), with unknown the ids that name no
 ** rule. */
 static sl_err apply(sl_file *f, struct directive *dv, size_t n_dv, bool has_doc, bool unused,
-		    bool unknown)
+		    bool unknown, sl_suppress_held *held)
 {
 	sl_err err = SL_OK;
 	/* annotations, by document */
@@ -452,12 +493,18 @@ static sl_err apply(sl_file *f, struct directive *dv, size_t n_dv, bool has_doc,
 		}
 		size_t line0 = rec->pub.line - 1;
 		bool drop = false;
+		bool oom = false;
 		for (size_t k = 0; k < n_dv; k++) {
 			struct directive *d = &dv[k];
 			bool applies = d->file_wide || (!d->own_line && d->line == line0) ||
 				       (d->own_line && d->line + 1 == line0);
-			if (applies && covers(d, ri))
+			if (applies && covers_as(d, ri, held ? rec : NULL, k, held ? &held->marks : NULL,
+						 held ? &held->n_marks : NULL, &oom))
 				drop = true;
+		}
+		if (oom) {
+			free(ignores);
+			return SL_ENOMEM;
 		}
 		for (size_t k = 0; !drop && any_ignore && k < cfg->n_file_ignores; k++)
 			for (size_t i = 0; ignores[k] && i < cfg->file_ignores[k].n_ids; i++)
@@ -498,7 +545,7 @@ sl_err sl_suppress_apply(sl_file *f)
 	size_t n_dv = 0;
 	sl_err err = find_directives(f->src, &f->tree, &dv, &n_dv);
 	if (!err)
-		err = apply(f, dv, n_dv, has_document(f), true, true);
+		err = apply(f, dv, n_dv, has_document(f), true, true, NULL);
 	free(dv);
 	return err;
 }
@@ -510,18 +557,29 @@ sl_err sl_suppress_apply_first(sl_file *f, sl_suppress_held **held)
 		return SL_ENOMEM;
 	(*held)->has_document = has_document(f);
 	sl_err err = find_directives(f->src, &f->tree, &(*held)->dv, &(*held)->n_dv);
-	return err ? err : apply(f, (*held)->dv, (*held)->n_dv, false, false, true);
+	return err ? err : apply(f, (*held)->dv, (*held)->n_dv, false, false, true, *held);
 }
 
-sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held)
+sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held, const bool *used)
 {
-	return apply(f, held->dv, held->n_dv, held->has_document, true, false);
+	for (size_t m = 0; m < held->n_marks; m++) {
+		const struct mark *k = &held->marks[m];
+		if (used[k->cond - 1] != k->cond_used)
+			continue;   /* its finding is not reported */
+		struct directive *d = &held->dv[k->k];
+		if (k->i >= 0)
+			d->used[k->i] = true;
+		d->any_used = true;
+	}
+	return apply(f, held->dv, held->n_dv, held->has_document, true, false, NULL);
 }
 
 void sl_suppress_held_free(sl_suppress_held *held)
 {
-	if (held)
+	if (held) {
 		free(held->dv);
+		free(held->marks);
+	}
 	free(held);
 }
 

@@ -18,10 +18,13 @@ sl_err sl_suppress_apply(sl_file *f);
 ** sl_suppress_held_free, even on an error); the rest, on a tree that holds at least the
 ** documents of the second part's findings (their annotations), drops those and reports the
 ** directives that silenced nothing in either part. Together they drop and report what
-** sl_suppress_apply over both parts' findings would. */
+** sl_suppress_apply over both parts' findings would. A finding of the first part kept on a
+** condition (sl_frec.cond) is dropped when silenced, but what it silenced counts only in the
+** rest and only when its condition holds (used: sl_engine_uses_settle); one not silenced stays
+** for the caller to keep or drop (sl_engine_cond_holds). */
 typedef struct sl_suppress_held sl_suppress_held;
 sl_err sl_suppress_apply_first(sl_file *f, sl_suppress_held **held);
-sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held);
+sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held, const bool *used);
 void sl_suppress_held_free(sl_suppress_held *held);
 /* *hit when a directive of the text src (parsed as tree: a '#' in a scalar is no directive)
 ** silences rule ri on 1-based line: at the end of that line, alone on the line above, or an

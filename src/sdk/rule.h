@@ -98,7 +98,11 @@ const char *sl_ctx_node_one_line(sl_ctx *ctx, const sl_node *n);
 const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c);
 /* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
 ** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
-** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
+** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template.
+** Before every file's units are known (a streaming run's split check: lint/engine.h) a check
+** that asks this of its own template's unit runs once for each answer, and what each run
+** reports is kept only if the answer turns out so: a check reports the same for the same answer
+** each time it runs. */
 bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
 /* u merged over its template among the linted files (merge.h): iterate its effective
 ** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*

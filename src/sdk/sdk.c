@@ -117,7 +117,13 @@ const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c)
 
 bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
 {
-	return sl_merge_kind_is_template(u->obj->kind) && sl_index_template_used(ctx->index, u->obj);
+	if (!sl_merge_kind_is_template(u->obj->kind))
+		return false;
+	bool used = sl_index_template_used(ctx->index, u->obj);
+	if (used || !ctx->use_unknown || u->obj != ctx->obj)
+		return used;
+	ctx->asked_use = true;   /* not known yet: the engine runs the check for both answers */
+	return ctx->assume_used;
 }
 
 sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)

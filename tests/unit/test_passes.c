@@ -567,10 +567,11 @@ Test(passes, a_waiting_own_file_is_checked_in_two_parts)
 }
 
 /* A template's checks (a Seldon ServerConfig's) ask whether a unit uses it, which every file's
-** serving facts tell: in a file checked in two parts they wait for pass 3 with the Job's (which
-** outranks no serving unit here: the Server is critical), unless a unit of the file's own uses
-** it (the answer cannot change: checked in pass 2); either way the report is the whole run's
-** (the ServerConfig's spot settings reported at its Server only). */
+** serving facts tell: in a file checked in two parts they run in pass 2 for both answers, what
+** each reports kept on its answer until every file's facts are in (pass 3 parses only the Job's
+** document, which outranks no serving unit here: the Server is critical); a unit of the file's
+** own that uses it settles the answer in pass 2; either way the report is the whole run's (the
+** ServerConfig's spot settings reported at its Server only). */
 static const char SERVER_CONFIG[] =
 	"apiVersion: mlops.seldon.io/v1alpha1\nkind: ServerConfig\nmetadata:\n  name: mlserver\n"
 	"spec:\n  podSpec:\n    priorityClassName: system-cluster-critical\n"
@@ -611,7 +612,7 @@ static void reported_at_server(char *whole, char *streamed, const char *at)
 	free(streamed);
 }
 
-Test(passes, a_template_in_a_file_checked_in_two_parts_waits_unless_its_own_units_use_it)
+Test(passes, a_template_in_a_file_checked_in_two_parts_is_checked_in_pass_2)
 {
 	char text[4096];
 	snprintf(text, sizeof text, "%s---\n%s---\n%s---\n%s", SERVER_CONFIG, CRITICAL_SERVER,
@@ -632,9 +633,79 @@ Test(passes, a_template_in_a_file_checked_in_two_parts_waits_unless_its_own_unit
 	len = strlen(text);
 	whole = template_run(false, text, CRITICAL_SERVER, &parsed);
 	streamed = template_run(true, text, CRITICAL_SERVER, &parsed);
-	/* pass 1: all but the Job and the InferenceService; pass 2: all; pass 3: the ServerConfig
-	** and the Job */
-	cr_expect_eq(parsed, 3 * len - ink(JOB) - 2 * ink(ISVC) - (ink(PRIORITY_CLASSES) - 3),
-		     "%zu bytes parsed", parsed);
+	/* pass 1: all but the Job and the InferenceService; pass 2: all; pass 3: the Job */
+	cr_expect_eq(parsed, 3 * len - ink(JOB) - 2 * ink(ISVC) - (ink(PRIORITY_CLASSES) - 3) -
+		     ink(SERVER_CONFIG), "%zu bytes parsed", parsed);
 	reported_at_server(whole, streamed, "b-other.yaml:5:1 (document 0)");
+}
+
+/* The ServerConfig of SERVER_CONFIG, with a directive for critical-on-spot at the finding's line
+** (its nodeSelector's value) when ignore. */
+static const char *server_config(bool ignore)
+{
+	return ignore ? "apiVersion: mlops.seldon.io/v1alpha1\nkind: ServerConfig\nmetadata:\n"
+			"  name: mlserver\nspec:\n  podSpec:\n"
+			"    priorityClassName: system-cluster-critical\n    nodeSelector:\n"
+			"      karpenter.sh/capacity-type: spot # schedlint: ignore[critical-on-spot]\n"
+			"    containers:\n      - name: mlserver\n        image: seldonio/mlserver\n"
+		      : SERVER_CONFIG;
+}
+
+/* A file checked in two parts whose only wait is its template's use (no Job): pass 3 parses
+** none of it. What critical-on-spot reports at the ServerConfig is kept while no unit uses it
+** and dropped when one in another file does; a directive that silences only that finding is
+** used in the first case and reported unused in the second, as a whole run does. */
+Test(passes, a_template_alone_waits_for_no_parse_and_its_findings_follow_its_use)
+{
+	for (int ignore = 0; ignore < 2; ignore++) {
+		for (int with_server = 0; with_server < 2; with_server++) {
+			const char *sc = server_config(ignore);
+			char text[4096];
+			snprintf(text, sizeof text, "%s---\n%s---\n%s", sc, PRIORITY_CLASSES, ISVC);
+			size_t len = strlen(text), parsed;
+			const char *other = with_server ? CRITICAL_SERVER : NULL;
+			char *whole = template_run(false, text, other, &parsed);
+			cr_expect_eq(parsed, len);
+			char *streamed = template_run(true, text, other, &parsed);
+			/* pass 1: all but the InferenceService; pass 2: all; pass 3: nothing */
+			cr_expect_eq(parsed, 2 * len - ink(ISVC), "%zu bytes parsed, not %zu", parsed,
+				     2 * len - ink(ISVC));
+			bool at_config = strstr(whole, "a-own.yaml:9:7 (document 0) critical-on-spot");
+			bool unused = strstr(whole, "a-own.yaml:9:40 (document 0) unused-suppression");
+			cr_expect_eq(at_config, !ignore && !with_server, "%s", whole);
+			cr_expect_eq(unused, ignore && with_server, "%s", whole);
+			cr_expect_eq(!!strstr(whole, "b-other.yaml:5:1 (document 0) critical-on-spot"),
+				     with_server, "%s", whole);
+			cr_expect_str_eq(streamed, whole, "the streamed run differs from the whole one");
+			free(whole);
+			free(streamed);
+		}
+	}
+}
+
+/* The findings' cap counts what a split check keeps on a template's use: 9 999 directives that
+** name no rule and the InferenceService's flag finding, after a ServerConfig another file's
+** Server uses, fill a whole run's report exactly (critical-on-spot is not reported at the
+** ServerConfig); pass 2 of a split check records that finding too, for the answer "unused",
+** and one past the cap: the file is checked again whole, and the report is the whole run's,
+** without the cap's last finding. */
+Test(passes, the_cap_counts_a_templates_findings_kept_on_its_use)
+{
+	static const char line[] = "# schedlint: ignore[no-such-rule]\n";
+	size_t n = 9999, cap = strlen(SERVER_CONFIG) + strlen(PRIORITY_CLASSES) + strlen(ISVC) +
+		   n * strlen(line) + 16;
+	char *text = malloc(cap);
+	cr_assert_not_null(text);
+	int at = snprintf(text, cap, "%s---\n%s---\n%s", SERVER_CONFIG, PRIORITY_CLASSES, ISVC);
+	for (size_t i = 0; i < n; i++)
+		at += snprintf(text + at, cap - (size_t)at, "%s", line);
+	size_t parsed;
+	char *whole = template_run(false, text, CRITICAL_SERVER, &parsed);
+	char *streamed = template_run(true, text, CRITICAL_SERVER, &parsed);
+	cr_expect(!strstr(whole, "too many findings"), "the whole run's report is capped");
+	cr_expect(!strstr(whole, "a-own.yaml:9:7 (document 0) critical-on-spot"));
+	cr_expect_str_eq(streamed, whole, "the streamed run differs from the whole one");
+	free(whole);
+	free(streamed);
+	free(text);
 }
