@@ -31,7 +31,9 @@
 **           every serving unit waits for pass 3 instead (PARSE_LAST, or CHECK_KEPT with room),
 **           or, when it may be split (and always when f->defines: its templates' checks ask
 **           which units use them), is checked but for the checks that wait for every file's
-**           serving units (check_first: sl_engine_check_part; its templates are checked now,
+**           serving units (check_first: sl_engine_check_part; a check that defers its
+**           comparison with every serving unit, sl_ctx_defer, runs now and leaves it for pass 3;
+**           its templates are checked now,
 **           a check that asks whether a unit uses one run for both answers and what each
 **           reports kept on its answer, sl_frec.cond, unless a unit of the file's own uses it:
 **           "used" stays true), its findings settled as far as they can be and copied out
@@ -39,8 +41,9 @@
 **           then the serving table is built from every file's facts
 **   pass 3  checks the files that waited (parsed again unless they kept their tree; a
 **           CHECK_REST file: only the documents whose checks wait, an excerpt, for those
-**           checks, none when only its templates' use was left; then the findings kept on a
-**           template's use kept or dropped, and its suppressions' rest); a file pass 1 parsed
+**           checks, none when only its templates' use and deferred checks were left; then the
+**           findings kept on a template's use kept or dropped, the deferred checks resumed
+**           without a tree, and its suppressions' rest); a file pass 1 parsed
 **           keeps its tree for this check (CHECK_KEPT) while the trees so kept fit in
 **           SL_KEPT_BUDGET (engine.h), and lets it go once checked
 **
@@ -788,14 +791,17 @@ static sl_err finish(sl_engine *e, sl_file *f, bool released, sl_err err)
 /* Pass 2, for a file (may_split, in the thread's scratch arena) whose rules compare a unit of it
 ** with every serving unit: checked now but for those rules on those units (SL_CHECK_NOW), its
 ** findings settled as far as they can be without theirs (suppressions: their first step;
-** yields: within the part, split_safe) and copied out, its tree let go; pass 3 parses only the
-** documents of those units and checks them (check_rest). A check that reached the findings'
-** cap waits for pass 3 whole, as before (the cap would fall elsewhere in a split one). */
+** yields: within the part, split_safe; what the checks left until every serving unit is known,
+** sl_ctx_defer, judged against the suppressions now) and copied out, its tree let go; pass 3
+** parses only the documents of those units and checks them, and resumes what was left
+** (check_rest). A check that reached the findings' cap waits for pass 3 whole, as before (the
+** cap would fall elsewhere in a split one). */
 static sl_err check_first(sl_engine *e, sl_file *f)
 {
 	struct sl_rest *r = sl_xcalloc(1, sizeof *r);
 	sl_err err = r ? sl_engine_check_part(e, f, SL_CHECK_NOW, &r->split) : SL_ENOMEM;
-	if (!err && (f->capped || (!r->split.n_waiting && !r->split.n_uses))) {
+	const sl_split *sp = r ? &r->split : NULL;
+	if (!err && (f->capped || (!sp->n_waiting && !sp->n_uses && !sp->n_laters))) {
 		free_rest(r);
 		if (!f->capped)   /* nothing waited after all (a merged unit): all checked */
 			return finish(e, f, true, SL_OK);
@@ -805,6 +811,12 @@ static sl_err check_first(sl_engine *e, sl_file *f)
 	}
 	if (!err)
 		err = settled(f, sl_suppress_apply_first(f, &r->held));
+	/* what the checks left for pass 3 would report: silenced or not, judged on this tree */
+	if (!err)
+		err = sl_suppress_judge_laters(f, r->held, r->split.laters, r->split.n_laters,
+					       (uint32_t)r->split.n_uses + 1);
+	for (size_t i = 0; r && i < r->split.n_laters; i++)
+		r->split.laters[i]->unit = NULL;   /* the tree goes */
 	if (!err) {
 		r->recorded = f->recorded;
 		r->broken = f->broken;
@@ -845,8 +857,9 @@ static sl_err join(sl_engine *e, sl_file *f, sl_frec **first, size_t n_first)
 ** documents of the units they wait on parsed (the parse's own findings are pass 2's again:
 ** dropped; none when nothing waits: the text alone, for the suppressions' places), those rules
 ** run on those units (SL_CHECK_WAITING), the findings pass 2 kept on a template's use kept or
-** dropped now that every file's facts tell it, the findings settled (the suppressions' rest: the
-** unused ones reported now) and joined to pass 2's. When the two parts together recorded as
+** dropped now that every file's facts tell it, the checks pass 2 left resumed (their findings
+** at the places captured then, dropped when pass 2 found them suppressed), the findings
+** settled (the suppressions' rest: the unused ones reported now) and joined to pass 2's. When the two parts together recorded as
 ** many findings as the cap, the file is parsed and checked whole instead (which findings a
 ** whole check keeps depends on their order). */
 static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
@@ -858,7 +871,8 @@ static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->findings = NULL;
 	f->n_findings = f->cap_findings = 0;
 	f->next = SL_NEXT_DONE;   /* its list of findings is its own again */
-	bool parse = r->split.n_waiting > 0, excerpt;
+	sl_split *sp = &r->split;
+	bool parse = sp->n_waiting > 0, excerpt;
 	sl_err err = f->src ? SL_OK : sl_engine_read(f, parse);
 	if (!err && parse)
 		err = parse_read(e, f, scratch, false, true, false, r, &excerpt);
@@ -874,28 +888,38 @@ static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->broken = r->broken;
 	f->recorded = r->recorded;
 	if (parse)
-		err = sl_engine_check_part(e, f, SL_CHECK_WAITING, &r->split);
-	bool *used = sl_xcalloc(r->split.n_uses + 1, sizeof *used);
-	if (!err && !used)
+		err = sl_engine_check_part(e, f, SL_CHECK_WAITING, sp);
+	/* every file's facts are in: what held on a template's use or a check's report settles */
+	bool *holds = sl_xcalloc(sp->n_uses + sp->n_laters + 1, sizeof *holds);
+	if (!err && !holds)
 		err = SL_ENOMEM;
-	if (!err) {   /* every file's facts are in: whether each template is used */
-		sl_index view = sl_engine_index_view(e, f);
-		sl_engine_uses_settle(&view, &r->split, used);
+	sl_index view = sl_engine_index_view(e, f);
+	if (!err) {
+		sl_engine_uses_settle(&view, sp, holds);
 		size_t w = 0;
 		for (size_t i = 0; i < n_first; i++)
-			if (sl_engine_cond_holds(first[i], used))
+			if (sl_engine_cond_holds(first[i], holds))
 				first[w++] = first[i];
 		n_first = w;
-		err = settled(f, sl_suppress_apply_rest(f, r->held, used));
 	}
-	free(used);
-	free_rest(r);
+	for (size_t i = 0; !err && i < sp->n_laters; i++) {
+		size_t before = f->n_findings, recorded = f->recorded;
+		err = sl_engine_resume(e, f, &view, sp->laters[i]);
+		holds[sp->n_uses + i] = f->recorded > recorded;
+		if (sp->laters[i]->silenced)
+			f->n_findings = before;
+	}
+	if (!err)
+		err = settled(f, sl_suppress_apply_rest(f, r->held, holds));
+	free(holds);
 	if (!err && (f->capped || f->recorded >= SL_FINDINGS_MAX)) {
+		free_rest(r);
 		release(e, f);
 		return check(e, f, true, parse_into(e, f, scratch));
 	}
 	if (!err)
-		err = compact(e, f);
+		err = compact(e, f);   /* the laters' strings copied: their arena may go */
+	free_rest(r);
 	if (!err)
 		err = join(e, f, first, n_first);
 	if (err) {

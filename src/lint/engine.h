@@ -215,6 +215,11 @@ struct sl_ctx {
 				  and notes asked_use */
 	bool assume_used;
 	bool asked_use;
+	struct sl_split *defer;   /* where sl_ctx_defer puts the checks left until every
+				     serving unit is known: the SL_CHECK_NOW part's split, else
+				     the list of those resumed as soon as the check returns */
+	const struct sl_later *later;   /* the check being resumed (sl_report_deferred
+					   reports at its place); NULL in a check */
 };
 
 /* Reads f's file (once added by path; a kustomization's build: its text, from its plan) into
@@ -244,6 +249,27 @@ typedef struct sl_use_key {
 	sl_kind kind;
 	char *name;                  /* malloc'd */
 } sl_use_key;
+/* Where a finding goes, as sl_engine_record sets it from a node: kept past the tree. */
+typedef struct sl_place {
+	size_t start, end;           /* bytes of the file */
+	uint32_t line, column, end_line, end_column;
+	unsigned doc;
+	const char *pointer;
+	const char *api_version, *kind, *namespace_, *name;   /* the object's, NULL: none */
+	const char *unit;            /* the unit's name, NULL: none */
+} sl_place;
+/* A check's rest left until every serving unit is known (sl_ctx_defer, sdk/rule.h): its rule's
+** resume runs with data and reports at place (sl_report_deferred). */
+typedef struct sl_later {
+	int rule_index;
+	sl_place place;
+	bool elsewhere;              /* place is the unit's field that names a template in another
+				        file: the finding says so in a note (sdk.c, vreport) */
+	const sl_unit *unit;         /* while the tree is (yields compare it); NULL after */
+	bool silenced;               /* a split check's: its finding is suppressed (judged in
+				        pass 2, sl_suppress_judge_laters) */
+	void *data;
+} sl_later;
 /* What SL_CHECK_NOW leaves for later (malloc'd; sl_engine_split_free). */
 typedef struct sl_split {
 	size_t *waiting;             /* where each document that holds a unit it left for later
@@ -254,6 +280,11 @@ typedef struct sl_split {
 	size_t n_whole;
 	sl_use_key *uses;            /* the templates of the findings kept on a condition (cond) */
 	size_t n_uses;
+	sl_later **laters;           /* the checks to resume (in its arena), in check order;
+				        laters[i]'s finding is kept on condition n_uses + 1 + i
+				        (that it is reported: what it silences counts only then) */
+	size_t n_laters;
+	sl_arena *arena;             /* the laters' (SL_CHECK_NOW: its own; else the file's) */
 } sl_split;
 void sl_engine_split_free(sl_split *s);
 /* sl_engine_check, part of it. SL_CHECK_NOW fills *split (zeroed by the caller); the two parts
@@ -264,6 +295,10 @@ sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, sl_spl
 ** then rec is kept when sl_engine_cond_holds(rec, used). */
 void sl_engine_uses_settle(const sl_index *view, const sl_split *split, bool *used);
 bool sl_engine_cond_holds(const sl_frec *rec, const bool *used);
+/* Runs the check l left (sl_later), its finding at l's place; every serving unit is known. In a
+** check as one the engine resumes each as soon as its check returns; a split check's wait in
+** split->laters for pass 3 (passes.c). SL_ENOMEM. */
+sl_err sl_engine_resume(sl_engine *e, sl_file *f, const sl_index *view, const sl_later *l);
 /* The index as f's config sees it: the shared tables, with f's config for the facts a config
 ** may state (Knative flags, PriorityClasses, KServe's default mode, the cluster: settings).
 ** A shallow copy, valid while the index is. */
@@ -304,5 +339,13 @@ sl_err sl_engine_yield(sl_file *f);
 sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start,
 			  size_t end, const char *pointer, const char *message, const sl_object *obj,
 			  const sl_unit *unit);
+/* sl_engine_record at a place made before (its names cut as sl_engine_record cuts them): reads
+** nothing of f's text or tree. */
+sl_frec *sl_engine_record_at(sl_file *f, int ri, const sl_place *at, const char *message,
+			     const sl_unit *unit);
+/* The place of a finding over bytes [start,end) of f (its text's lines), about obj and unit,
+** its strings in arena a (the pointer copied). False when out of memory. */
+bool sl_engine_place(sl_file *f, sl_arena *a, unsigned doc, size_t start, size_t end,
+		     const char *pointer, const sl_object *obj, const sl_unit *unit, sl_place *at);
 
 #endif

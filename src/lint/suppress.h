@@ -25,6 +25,12 @@ sl_err sl_suppress_apply(sl_file *f);
 typedef struct sl_suppress_held sl_suppress_held;
 sl_err sl_suppress_apply_first(sl_file *f, sl_suppress_held **held);
 sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held, const bool *used);
+/* Between the two, on the first part's tree: whether the findings the checks laters[0..n) left
+** (engine.h, sl_later) would report are silenced (l->silenced); what they would silence is
+** noted on condition first_cond + i (that laters[i] reports: used[first_cond + i - 1] in the
+** rest). SL_ENOMEM. */
+sl_err sl_suppress_judge_laters(sl_file *f, sl_suppress_held *held, sl_later **laters, size_t n,
+				uint32_t first_cond);
 void sl_suppress_held_free(sl_suppress_held *held);
 /* *hit when a directive of the text src (parsed as tree: a '#' in a scalar is no directive)
 ** silences rule ri on 1-based line: at the end of that line, alone on the line above, or an

@@ -485,11 +485,11 @@ static void lint_alone(sl_passes *p, bool stream, const char *text)
 /* A file of the run's own that defines a looked-up kind, holds serving units and Jobs that wait
 ** for every serving unit, and gets no kept tree (no room) is checked in two parts: pass 1 parses
 ** only its PriorityClasses (for the index), pass 2 the whole file (its serving facts, and every
-** check but the Jobs' batch-outranks-serving), pass 3 only the Jobs' documents for that rule.
-** Its suppressions work across the parts as over one: a directive used in pass 2, one used in
-** pass 3, unused ones (in a document pass 3 leaves out, and an id beside a used one) reported
-** once, "schedlint:" in a block scalar of a document left out no directive; the documents keep
-** their indices though the first one is left out of pass 3; the report is the whole run's. */
+** check, the Jobs' batch-outranks-serving leaving its comparison with every serving unit for
+** later: sl_ctx_defer), pass 3 nothing (the comparisons resume without the tree). Its suppressions
+** work across the parts as over one: a directive used in pass 2, ones used by the findings pass
+** 3 reports, unused ones (and an id beside a used one) reported once, "schedlint:" in a block
+** scalar no directive; the report is the whole run's. */
 Test(passes, a_waiting_own_file_is_checked_in_two_parts)
 {
 	static const char *const docs[] = {
@@ -527,20 +527,18 @@ Test(passes, a_waiting_own_file_is_checked_in_two_parts)
 		snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", i ? "---\n" : "",
 			 docs[i]);
 	size_t len = strlen(text);
-	size_t pass1 = len, pass3 = len;   /* what the excerpts leave out */
-	for (size_t i = 0; i < n_docs; i++) {
+	size_t pass1 = len;   /* what the excerpt leaves out */
+	for (size_t i = 0; i < n_docs; i++)
 		pass1 -= i == 1 || i == 2 ? 0 : ink(docs[i]);
-		pass3 -= i >= 4 ? 0 : ink(docs[i]);
-	}
 	char *reports[2];
 	for (int stream = 0; stream < 2; stream++) {
 		sl_passes p;
 		lint_alone(&p, stream, text);
 		const sl_file *f = p.eng.files[0];
 		if (stream) {
-			cr_expect_eq(f->parsed, pass1 + len + pass3, "%zu bytes parsed, not %zu + %zu + %zu",
-				     f->parsed, pass1, len, pass3);
-			cr_expect_eq(p.eng.parses, 3, "%zu parses", (size_t)p.eng.parses);
+			cr_expect_eq(f->parsed, pass1 + len, "%zu bytes parsed, not %zu + %zu",
+				     f->parsed, pass1, len);
+			cr_expect_eq(p.eng.parses, 2, "%zu parses", (size_t)p.eng.parses);
 			cr_expect_eq(f->next, SL_NEXT_DONE_COMPACT);
 			cr_expect_null(f->rest);
 			cr_expect_null(f->arena);
@@ -568,8 +566,9 @@ Test(passes, a_waiting_own_file_is_checked_in_two_parts)
 
 /* A template's checks (a Seldon ServerConfig's) ask whether a unit uses it, which every file's
 ** serving facts tell: in a file checked in two parts they run in pass 2 for both answers, what
-** each reports kept on its answer until every file's facts are in (pass 3 parses only the Job's
-** document, which outranks no serving unit here: the Server is critical); a unit of the file's
+** each reports kept on its answer until every file's facts are in (pass 3 parses nothing: the
+** Job's comparison resumes without it, and outranks no serving unit: the Server is critical);
+** a unit of the file's
 ** own that uses it settles the answer in pass 2; either way the report is the whole run's (the
 ** ServerConfig's spot settings reported at its Server only). */
 static const char SERVER_CONFIG[] =
@@ -620,11 +619,8 @@ Test(passes, a_template_in_a_file_checked_in_two_parts_is_checked_in_pass_2)
 	size_t len = strlen(text), parsed;
 	char *whole = template_run(false, text, NULL, &parsed);
 	char *streamed = template_run(true, text, NULL, &parsed);
-	/* pass 1: all but the Job; pass 2: all; pass 3: the Job (the ServerConfig its Server
-	** uses was checked in pass 2) */
-	cr_expect_eq(parsed, 3 * len - ink(JOB) - ink(SERVER_CONFIG) - ink(CRITICAL_SERVER) -
-		     (ink(PRIORITY_CLASSES) - 3),   /* their "---" kept */
-		     "%zu bytes parsed", parsed);
+	/* pass 1: all but the Job; pass 2: all; pass 3: nothing */
+	cr_expect_eq(parsed, 2 * len - ink(JOB), "%zu bytes parsed", parsed);
 	reported_at_server(whole, streamed, "a-own.yaml:18:1 (document 1)");
 
 	/* its Server in another file: only every file's facts tell that it is used */
@@ -633,9 +629,8 @@ Test(passes, a_template_in_a_file_checked_in_two_parts_is_checked_in_pass_2)
 	len = strlen(text);
 	whole = template_run(false, text, CRITICAL_SERVER, &parsed);
 	streamed = template_run(true, text, CRITICAL_SERVER, &parsed);
-	/* pass 1: all but the Job and the InferenceService; pass 2: all; pass 3: the Job */
-	cr_expect_eq(parsed, 3 * len - ink(JOB) - 2 * ink(ISVC) - (ink(PRIORITY_CLASSES) - 3) -
-		     ink(SERVER_CONFIG), "%zu bytes parsed", parsed);
+	/* pass 1: all but the Job and the InferenceService; pass 2: all; pass 3: nothing */
+	cr_expect_eq(parsed, 2 * len - ink(JOB) - ink(ISVC), "%zu bytes parsed", parsed);
 	reported_at_server(whole, streamed, "b-other.yaml:5:1 (document 0)");
 }
 
@@ -683,6 +678,30 @@ Test(passes, a_template_alone_waits_for_no_parse_and_its_findings_follow_its_use
 	}
 }
 
+/* Whether a whole run of three documents and 9 999 directives that name no rule after them
+** (each an unknown-rule-id finding), with other (b-other.yaml), reports the cap's last finding;
+** the streamed run's report is the whole one. */
+static bool capped_run(const char *a, const char *b, const char *c, const char *other)
+{
+	static const char line[] = "# schedlint: ignore[no-such-rule]\n";
+	size_t n = 9999, cap = strlen(a) + strlen(b) + strlen(c) + n * strlen(line) + 16;
+	char *text = malloc(cap);
+	cr_assert_not_null(text);
+	int at = snprintf(text, cap, "%s---\n%s---\n%s", a, b, c);
+	for (size_t i = 0; i < n; i++)
+		at += snprintf(text + at, cap - (size_t)at, "%s", line);
+	size_t parsed;
+	char *whole = template_run(false, text, other, &parsed);
+	char *streamed = template_run(true, text, other, &parsed);
+	bool capped = strstr(whole, "too many findings") != NULL;
+	cr_expect(!strstr(whole, "a-own.yaml:9:7 (document 0) critical-on-spot"));
+	cr_expect_str_eq(streamed, whole, "the streamed run differs from the whole one");
+	free(whole);
+	free(streamed);
+	free(text);
+	return capped;
+}
+
 /* The findings' cap counts what a split check keeps on a template's use: 9 999 directives that
 ** name no rule and the InferenceService's flag finding, after a ServerConfig another file's
 ** Server uses, fill a whole run's report exactly (critical-on-spot is not reported at the
@@ -691,21 +710,58 @@ Test(passes, a_template_alone_waits_for_no_parse_and_its_findings_follow_its_use
 ** without the cap's last finding. */
 Test(passes, the_cap_counts_a_templates_findings_kept_on_its_use)
 {
-	static const char line[] = "# schedlint: ignore[no-such-rule]\n";
-	size_t n = 9999, cap = strlen(SERVER_CONFIG) + strlen(PRIORITY_CLASSES) + strlen(ISVC) +
-		   n * strlen(line) + 16;
-	char *text = malloc(cap);
-	cr_assert_not_null(text);
-	int at = snprintf(text, cap, "%s---\n%s---\n%s", SERVER_CONFIG, PRIORITY_CLASSES, ISVC);
-	for (size_t i = 0; i < n; i++)
-		at += snprintf(text + at, cap - (size_t)at, "%s", line);
-	size_t parsed;
-	char *whole = template_run(false, text, CRITICAL_SERVER, &parsed);
-	char *streamed = template_run(true, text, CRITICAL_SERVER, &parsed);
-	cr_expect(!strstr(whole, "too many findings"), "the whole run's report is capped");
-	cr_expect(!strstr(whole, "a-own.yaml:9:7 (document 0) critical-on-spot"));
-	cr_expect_str_eq(streamed, whole, "the streamed run differs from the whole one");
-	free(whole);
-	free(streamed);
-	free(text);
+	cr_expect(!capped_run(SERVER_CONFIG, PRIORITY_CLASSES, ISVC, CRITICAL_SERVER),
+		  "the whole run's report is capped");
+}
+
+/* A Job's batch-outranks-serving in a file checked in two parts resumes in pass 3 without the
+** tree, suppressed as in a whole run: by a directive at its line (used only when the Job
+** outranks a serving unit, else reported unused), by its object's annotation (judged in pass 2,
+** where the annotation is). */
+Test(passes, a_deferred_check_is_suppressed_as_a_whole_run_does)
+{
+	static const char *const jobs[] = {
+		"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: finetune\nspec:\n  template:\n"
+		"    spec:\n      priorityClassName: training-high"
+		" # schedlint: ignore[batch-outranks-serving]\n      containers:\n"
+		"        - name: trainer\n          image: trainer:1\n",
+		"apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: finetune\n  annotations:\n"
+		"    schedlint.io/ignore: batch-outranks-serving\nspec:\n  template:\n"
+		"    spec:\n      priorityClassName: training-high\n      containers:\n"
+		"        - name: trainer\n          image: trainer:1\n",
+	};
+	char high[1024];   /* ISVC above the Job */
+	const char *low = strstr(ISVC, "inference-low");
+	snprintf(high, sizeof high, "%.*ssystem-cluster-critical%s", (int)(low - ISVC), ISVC,
+		 low + strlen("inference-low"));
+	for (size_t k = 0; k < 2; k++) {
+		for (int outranks = 0; outranks < 2; outranks++) {
+			char text[4096];
+			/* the InferenceService below the Job (inference-low) or above it */
+			const char *isvc = outranks ? ISVC : high;
+			snprintf(text, sizeof text, "%s---\n%s---\n%s", PRIORITY_CLASSES, jobs[k], isvc);
+			size_t parsed;
+			char *whole = template_run(false, text, NULL, &parsed);
+			char *streamed = template_run(true, text, NULL, &parsed);
+			size_t len = strlen(text);
+			cr_expect_eq(parsed, 2 * len - ink(jobs[k]) - ink(isvc),
+				     "%zu bytes parsed: pass 3 parsed some", parsed);
+			cr_expect(!strstr(whole, "batch-outranks-serving Job"), "%s", whole);
+			cr_expect_eq(!!strstr(whole, "unused-suppression"), k == 0 && !outranks, "%s",
+				     whole);
+			cr_expect_str_eq(streamed, whole, "the streamed run differs from the whole one");
+			free(whole);
+			free(streamed);
+		}
+	}
+}
+
+/* The findings' cap counts what a resumed check reports: 9 999 directives that name no rule,
+** the InferenceService's flag finding and the Job's batch-outranks-serving fill a whole run's
+** report past the cap (its last finding says so); pass 2 of a split check records all but the
+** Job's, pass 3 that one: the file is checked again whole, and the report is the whole run's. */
+Test(passes, the_cap_counts_a_deferred_finding)
+{
+	cr_expect(capped_run(PRIORITY_CLASSES, JOB, ISVC, NULL),
+		  "the whole run's report is not capped");
 }
