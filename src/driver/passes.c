@@ -872,14 +872,16 @@ static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->n_findings = f->cap_findings = 0;
 	f->next = SL_NEXT_DONE;   /* its list of findings is its own again */
 	sl_split *sp = &r->split;
-	bool parse = sp->n_waiting > 0, excerpt;
-	sl_err err = f->src ? SL_OK : sl_engine_read(f, parse);
+	/* its text, only for a parse or the places of its directives */
+	bool parse = sp->n_waiting > 0, text = parse || sl_suppress_held_reads_text(r->held), excerpt;
+	sl_err err = f->src || !text ? SL_OK : sl_engine_read(f, parse);
 	if (!err && parse)
 		err = parse_read(e, f, scratch, false, true, false, r, &excerpt);
-	else if (!err && f->src && !(err = sl_source_index(f->src)) &&
-		 !(f->arena = *scratch ? *scratch : (*scratch = sl_arena_new())))
+	else if (!err && !(f->arena = *scratch ? *scratch : (*scratch = sl_arena_new())))
 		err = SL_ENOMEM;
-	if (err || !f->src) {
+	if (!err && !parse && f->src)
+		err = sl_source_index(f->src);
+	if (err || (text && !f->src)) {
 		free_rest(r);
 		return check(e, f, true, err);
 	}

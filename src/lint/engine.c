@@ -465,6 +465,7 @@ sl_err sl_engine_read(sl_file *f, bool text_only)
 	}
 	if (!f->src && f->on_disk && !f->error) {
 		/* Read here, on the pass's threads, rather than when the path was added. */
+		f->disk_reads++;
 		sl_err err = text_only ? sl_source_read_text(f->path, f->path, &f->src)
 				       : sl_source_read_file(f->path, f->path, &f->src);
 		if (f->src) {

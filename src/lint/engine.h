@@ -137,6 +137,7 @@ typedef struct sl_file {
 				        never read, its text empty, its one finding the
 				        symlink-outside-tree notice */
 	size_t parsed;               /* the bytes its parses read (an excerpt's: the excerpt's) */
+	unsigned disk_reads;         /* the times sl_engine_read read it from disk */
 	size_t recorded;             /* findings recorded (sl_engine_record) since its last parse,
 				        dropped ones included */
 	bool defines;                /* streamed: may define a kind the index looks up, read for it

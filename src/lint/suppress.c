@@ -631,6 +631,11 @@ sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held, const bool *us
 	return apply(f, held->dv, held->n_dv, held->has_document, true, false, NULL);
 }
 
+bool sl_suppress_held_reads_text(const sl_suppress_held *held)
+{
+	return held->n_dv > 0;
+}
+
 void sl_suppress_held_free(sl_suppress_held *held)
 {
 	if (held) {

@@ -32,6 +32,9 @@ sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held, const bool *us
 sl_err sl_suppress_judge_laters(sl_file *f, sl_suppress_held *held, sl_later **laters, size_t n,
 				uint32_t first_cond);
 void sl_suppress_held_free(sl_suppress_held *held);
+/* True when the rest (sl_suppress_apply_rest) reads the file's text: it has directives, whose
+** places an unused one is reported at. */
+bool sl_suppress_held_reads_text(const sl_suppress_held *held);
 /* *hit when a directive of the text src (parsed as tree: a '#' in a scalar is no directive)
 ** silences rule ri on 1-based line: at the end of that line, alone on the line above, or an
 ** ignore-file (a build's finding moved into a base or patch file, whose comments are not in the

@@ -8,7 +8,9 @@
 ** still compared with the serving units of the other files (pass 3, once they are all known). */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "driver/passes.h"
 
 static const char PRIORITY_CLASSES[] =
@@ -764,4 +766,43 @@ Test(passes, the_cap_counts_a_deferred_finding)
 {
 	cr_expect(capped_run(PRIORITY_CLASSES, JOB, ISVC, NULL),
 		  "the whole run's report is not capped");
+}
+
+/* A split file on disk is read in pass 1 and pass 2; pass 3, which parses none of it, reads its
+** text again only for the places of its directives (an unused one is reported there). */
+Test(passes, pass_3_reads_a_split_files_text_only_for_its_directives)
+{
+	char dir[] = "/tmp/schedlint-passes-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char path[sizeof dir + 16];
+	snprintf(path, sizeof path, "%s/a-own.yaml", dir);
+	for (int directive = 0; directive < 2; directive++) {
+		char *reports[2];
+		unsigned reads = 0;
+		for (int stream = 0; stream < 2; stream++) {
+			FILE *out = fopen(path, "w");
+			cr_assert_not_null(out);
+			fprintf(out, "%s---\n%s%s---\n%s", PRIORITY_CLASSES, JOB,
+				directive ? "# schedlint: ignore[critical-on-spot]\n" : "", ISVC);
+			fclose(out);
+			sl_passes p;
+			setup(&p, stream);
+			p.eng.kept_budget = 0;
+			sl_file *f = sl_passes_new_file(&p, path);
+			cr_assert_not_null(f);
+			f->on_disk = true;
+			cr_assert_eq(sl_passes_lint(&p), SL_OK);
+			reads = f->disk_reads;
+			reports[stream] = report(&p);
+			done(&p);
+		}
+		cr_expect_eq(reads, directive ? 3 : 2, "read %u times", reads);
+		cr_expect(strstr(reports[0], "batch-outranks-serving Job finetune"), "%s", reports[0]);
+		cr_expect_eq(!!strstr(reports[0], "unused-suppression"), directive, "%s", reports[0]);
+		cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
+		free(reports[0]);
+		free(reports[1]);
+	}
+	cr_expect_eq(remove(path), 0);
+	cr_expect_eq(rmdir(dir), 0);
 }
