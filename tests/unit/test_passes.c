@@ -12,6 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "driver/passes.h"
+#include "config/registry.h"
+#include "driver/scopes.h"
+#include "sdk/rule.h"
 
 static const char PRIORITY_CLASSES[] =
 	"apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: training-high\n"
@@ -588,6 +591,10 @@ static char *template_run(bool stream, const char *text, const char *other, size
 {
 	sl_passes p;
 	setup(&p, stream);
+	/* the rules a test added (sl_registry_add), on as a config that declares them would be */
+	for (size_t k = 0; k < sl_scopes_count(p.eng.scopes); k++)
+		for (size_t i = sl_registry_count; i < sl_registry_n(); i++)
+			((sl_scope *)sl_scopes_at(p.eng.scopes, k))->severity[i] = SL_SEV_WARNING;
 	p.eng.kept_budget = 0;
 	add_buffer(&p, "a-own.yaml", text);
 	if (other)
@@ -805,4 +812,107 @@ Test(passes, pass_3_reads_a_split_files_text_only_for_its_directives)
 	}
 	cr_expect_eq(remove(path), 0);
 	cr_expect_eq(rmdir(dir), 0);
+}
+
+/* Rules added for the tests below (sl_registry_add): one that asks whether a unit uses its
+** template and reports when none does, one that yields to it for the same cause, one whose
+** deferred finding tries to take a fix. */
+static sl_err asks_use(sl_ctx *ctx, const sl_unit *u)
+{
+	if (sl_ctx_unit_is_used_template(ctx, u))
+		return SL_OK;
+	sl_report *r = sl_report_at(ctx, u->obj->root, "no unit uses this runtime");
+	sl_report_cause(ctx, r, "the runtime");
+	return SL_OK;
+}
+
+static sl_err always(sl_ctx *ctx, const sl_unit *u)
+{
+	sl_report *r = sl_report_at(ctx, u->obj->root, "a runtime");
+	sl_report_cause(ctx, r, "the runtime");
+	return SL_OK;
+}
+
+static sl_err defers(sl_ctx *ctx, const sl_unit *u)
+{
+	(void)sl_ctx_defer(ctx, u->priority_class_name, 1);
+	return SL_OK;
+}
+
+static sl_err fixes_later(sl_ctx *ctx, const void *data)
+{
+	(void)data;
+	sl_report *r = sl_report_deferred(ctx, "deferred");
+	return sl_fix_replace(ctx, r, 0, 0, "# fixed\n");
+}
+
+static const char *const to_asks_use[] = {"test-asks-use", NULL};
+static const struct sl_rule test_rules[] = {
+	{.id = "test-asks-use", .category = "test", .summary = "t", .severity = SL_SEV_WARNING,
+	 .check_unit = asks_use, .kinds = SL_KIND_BIT(SL_KIND_SERVING_RUNTIME)},
+	{.id = "test-yields", .category = "test", .summary = "t", .severity = SL_SEV_WARNING,
+	 .check_unit = always, .kinds = SL_KIND_BIT(SL_KIND_SERVING_RUNTIME),
+	 .yields_to = to_asks_use},
+	{.id = "test-defers", .category = "test", .summary = "t", .severity = SL_SEV_WARNING,
+	 .fix = SL_FIX_SAFE, .check_unit = defers, .resume = fixes_later,
+	 .kinds = SL_KIND_BIT(SL_KIND_JOB)},
+};
+
+static void add_test_rules(void)
+{
+	for (size_t i = 0; i < sizeof test_rules / sizeof *test_rules; i++) {
+		bool added;
+		cr_assert_geq(sl_registry_add(&test_rules[i], "", "test_passes.c", test_rules[i].id,
+					      &added), 0);
+	}
+}
+
+static const char RUNTIME[] =
+	"apiVersion: serving.kserve.io/v1alpha1\nkind: ServingRuntime\nmetadata:\n  name: rt\n"
+	"spec:\n  supportedModelFormats:\n    - name: huggingface\n  containers:\n"
+	"    - name: kserve-container\n      image: rt:1\n";
+static const char ISVC_ON_RT[] =
+	"apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata:\n  name: uses\n"
+	"spec:\n  predictor:\n    model:\n      runtime: rt\n      modelFormat:\n"
+	"        name: huggingface\n";
+
+/* A finding kept on a template's use that meets a finding yielding to it: which one stays is
+** known only with the answer, and yields resolve within a part, so the template's checks wait
+** for pass 3 as before (its document parsed there); either way the report is the whole run's
+** (unused: the yielding finding goes into the other's notes; used: it stays alone). */
+Test(passes, a_conditional_finding_that_meets_a_yield_makes_its_template_wait)
+{
+	add_test_rules();
+	char text[4096];
+	snprintf(text, sizeof text, "%s---\n%s---\n%s", RUNTIME, PRIORITY_CLASSES, ISVC);
+	size_t len = strlen(text);
+	for (int used = 0; used < 2; used++) {
+		size_t parsed;
+		char *whole = template_run(false, text, used ? ISVC_ON_RT : NULL, &parsed);
+		char *streamed = template_run(true, text, used ? ISVC_ON_RT : NULL, &parsed);
+		/* pass 1: all but the InferenceService; pass 2: all; pass 3: the runtime */
+		cr_expect_gt(parsed, 2 * len - ink(ISVC), "%zu bytes parsed: the runtime did not wait",
+			     parsed);
+		cr_expect_eq(!!strstr(whole, "test-asks-use"), !used, "%s", whole);
+		cr_expect_eq(!!strstr(whole, "test-yields"), used, "%s", whole);
+		cr_expect_str_eq(streamed, whole, "the streamed run differs from the whole one");
+		free(whole);
+		free(streamed);
+	}
+}
+
+/* A deferred finding takes no fix, whether resumed at once (a whole run) or in pass 3. */
+Test(passes, a_deferred_finding_takes_no_fix)
+{
+	add_test_rules();
+	char text[4096];
+	snprintf(text, sizeof text, "%s---\n%s---\n%s", PRIORITY_CLASSES, JOB, ISVC);
+	size_t parsed;
+	char *whole = template_run(false, text, NULL, &parsed);
+	char *streamed = template_run(true, text, NULL, &parsed);
+	cr_expect(strstr(whole, "test-defers deferred\n"), "%s", whole);
+	cr_expect(!strstr(whole, "deferred (fix)"), "%s", whole);
+	cr_expect_str_eq(streamed, whole, "the streamed run differs from the whole one");
+	free(whole);
+	free(streamed);
 }
