@@ -25,7 +25,8 @@ struct sl_rule {
 	/* For a unit rule that compares u with every serving unit of the run (the index's serving
 	** table, sl_index_serving_priorities): true when checking u needs that table. A streaming
 	** run, which gathers the serving units as it checks the files, checks u's file after all
-	** the others. NULL for the rules that read only the looked-up kinds. */
+	** the others (with resume below: only the comparison waits). NULL for the rules that read
+	** only the looked-up kinds. */
 	bool (*waits_for_units)(sl_ctx *ctx, const sl_unit *u);
 	/* With waits_for_units: the rest of the check, which compares u with every serving unit,
 	** left by check_unit with sl_ctx_defer (sdk/rule.h) and run with its data once the serving

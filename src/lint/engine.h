@@ -71,7 +71,9 @@ typedef enum sl_file_next {
 	SL_NEXT_PARSE_LAST,      /* pass 3: parse it again and check it */
 	SL_NEXT_CHECK_REST,      /* pass 3: checked in pass 2 but for the rules that wait for every
 				    serving unit (its findings so far copied out as DONE_COMPACT's):
-				    parse the documents of the units they wait on, check those */
+				    parse the documents of the units they wait on, check those;
+				    settle what pass 2 kept on a template's use, resume what its
+				    checks deferred (sl_split: no parse when nothing else waits) */
 	SL_NEXT_DONE,            /* nothing: checked, or it could not be read */
 	SL_NEXT_DONE_COMPACT     /* nothing: checked, its tree let go and its findings copied to the
 				    engine's keep arena */
