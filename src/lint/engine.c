@@ -881,9 +881,10 @@ static sl_err check_each(sl_ctx *ctx, sl_check_part part, sl_split *split)
 		ctx->placements = NULL;
 		ctx->object_cache = NULL;
 		/* whether a unit uses a template every file's serving facts tell, unless a unit of f's
-		** own does (that answer is final; both parts tell it alike) */
+		** own does, or it has no name (no unit can name it): those answers are final, and
+		** both parts tell them alike */
 		ctx->use_unknown = part == SL_CHECK_NOW && sl_merge_kind_is_template(o->kind) &&
-				  !sl_index_template_used_here(view, o);
+				  o->name && !sl_index_template_used_here(view, o);
 		for (size_t ri = 0; ri < sl_registry_n(); ri++) {
 			const struct sl_rule *r = sl_registry_at(ri)->rule;
 			if (f->scope->severity[ri] == SL_SEV_OFF)

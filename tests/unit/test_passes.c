@@ -916,3 +916,19 @@ Test(passes, a_deferred_finding_takes_no_fix)
 	free(whole);
 	free(streamed);
 }
+
+/* A template without a name (found by fuzz_lint with every file split): no unit can use it, so
+** its checks' answer is final in pass 2; the report is the whole run's. */
+Test(passes, a_template_without_a_name_is_never_used)
+{
+	char text[4096];
+	const char *name = strstr(RUNTIME, "  name: rt\n");
+	snprintf(text, sizeof text, "%.*s%s---\n%s---\n%s", (int)(name - RUNTIME), RUNTIME,
+		 name + strlen("  name: rt\n"), PRIORITY_CLASSES, ISVC);
+	size_t parsed;
+	char *whole = template_run(false, text, ISVC_ON_RT, &parsed);
+	char *streamed = template_run(true, text, ISVC_ON_RT, &parsed);
+	cr_expect_str_eq(streamed, whole, "the streamed run differs from the whole one");
+	free(whole);
+	free(streamed);
+}
