@@ -775,20 +775,13 @@ static sl_err resume_now(sl_ctx *ctx, sl_split *now)
 	return err;
 }
 
-/* One check of rule r: check_object on ctx->obj when u is NULL, else check_unit on u; what it
-** left until every serving unit is known resumed at once unless ctx->defer is split. On a
-** template whose use is not known yet (ctx->use_unknown), a check that asks runs again for the
-** other answer: what each run reports is kept on its answer (cond, a key of split made on the
-** first ask: *use). */
-static sl_err run_check(sl_ctx *ctx, const struct sl_rule *r, const sl_unit *u, sl_split *split,
-			uint32_t *use)
+/* After run_check's check (which began with first findings) asked whether a unit uses its
+** template or left checks to resume at once: see run_check. */
+static sl_err after_check(sl_ctx *ctx, const struct sl_rule *r, const sl_unit *u, sl_split *split,
+			  uint32_t *use, size_t first)
 {
 	sl_file *f = ctx->file;
-	size_t first = f->n_findings;
-	ctx->asked_use = ctx->assume_used = false;
-	sl_err err = u ? r->check_unit(ctx, u) : r->check_object(ctx, ctx->obj);
-	if (!err && ctx->defer != split)
-		err = resume_now(ctx, ctx->defer);
+	sl_err err = ctx->defer != split ? resume_now(ctx, ctx->defer) : SL_OK;
 	if (err || !ctx->asked_use)
 		return err;
 	if (!*use && !(*use = new_use(split, ctx->obj)))
@@ -801,6 +794,23 @@ static sl_err run_check(sl_ctx *ctx, const struct sl_rule *r, const sl_unit *u, 
 		f->findings[i]->cond = *use;
 		f->findings[i]->cond_used = i >= second;
 	}
+	return err;
+}
+
+/* One check of rule r: check_object on ctx->obj when u is NULL, else check_unit on u; what it
+** left until every serving unit is known resumed at once unless ctx->defer is split. On a
+** template whose use is not known yet (ctx->use_unknown), a check that asks runs again for the
+** other answer: what each run reports is kept on its answer (cond, a key of split made on the
+** first ask: *use). The common case, neither, costs a test at the call (it runs per rule and
+** unit). */
+static inline sl_err run_check(sl_ctx *ctx, const struct sl_rule *r, const sl_unit *u,
+			       sl_split *split, uint32_t *use)
+{
+	size_t first = ctx->file->n_findings;
+	ctx->asked_use = false;
+	sl_err err = u ? r->check_unit(ctx, u) : r->check_object(ctx, ctx->obj);
+	if (!err && (ctx->asked_use || (ctx->defer != split && ctx->defer->n_laters)))
+		err = after_check(ctx, r, u, split, use, first);
 	return err;
 }
 
