@@ -94,13 +94,34 @@ static uint64_t batch_kinds(const sl_config *cfg)
 	return kinds;
 }
 
+/* What the comparison with every serving unit needs of a batch unit, kept past its tree. */
+struct batch {
+	const char *label, *class_name;
+	long long value;
+};
+
+/* The batch unit's part: what it is and where a finding goes (its priorityClassName). */
 static sl_err check(sl_ctx *ctx, const sl_unit *u)
 {
-	const sl_index *ix = sl_ctx_index(ctx);
 	const char *bname = sl_scalar(u->priority_class_name);
 	long long bv;
-	if (!is_ranked_batch(ctx, u) || !sl_index_priority_value(ix, bname, &bv))
+	if (!is_ranked_batch(ctx, u) || !sl_index_priority_value(sl_ctx_index(ctx), bname, &bv))
 		return SL_OK;
+	struct batch *b = sl_ctx_defer(ctx, u->priority_class_name, sizeof *b);
+	if (b) {
+		b->label = sl_ctx_defer_str(ctx, sl_ctx_label(ctx, u));
+		b->class_name = sl_ctx_defer_str(ctx, bname);
+		b->value = bv;
+	}
+	return SL_OK;
+}
+
+/* Once every serving unit is known: the comparison. */
+static sl_err compare(sl_ctx *ctx, const void *data)
+{
+	const struct batch *b = data;
+	const sl_index *ix = sl_ctx_index(ctx);
+	long long bv = b->value;
 	/* Serving units by priority (the index sorted them once): the first is the lowest, and
 	** those below bv are the outranked ones. */
 	size_t n;
@@ -126,11 +147,10 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 		? sl_arena_printf(a, " and %zu other serving unit%s", outranked - 1,
 				  outranked == 2 ? "" : "s")
 		: "";
-	const sl_object *pc = sl_index_find(ix, SL_KIND_PRIORITY_CLASS, bname);
+	const sl_object *pc = sl_index_find(ix, SL_KIND_PRIORITY_CLASS, b->class_name);
 	bool never = pc && sl_scalar_is(sl_map_get(pc->root, "preemptionPolicy"), "Never");
-	sl_report *r = sl_report_at(ctx, u->priority_class_name,
-				    "%s (class %s, %lld) outranks serving unit %s%s", sl_ctx_label(ctx, u), bname,
-				    bv, low, others ? others : "");
+	sl_report *r = sl_report_deferred(ctx, "%s (class %s, %lld) outranks serving unit %s%s",
+					  b->label, b->class_name, bv, low, others ? others : "");
 	sl_report_note(ctx, r, "%s has %s.", low, lowdesc ? lowdesc : "a lower priority");
 	sl_report_note(ctx, r, "%s",
 		       never ? "Its pods are scheduled ahead of pending serving pods when capacity is "
@@ -144,5 +164,5 @@ static sl_err check(sl_ctx *ctx, const sl_unit *u)
 
 SL_RULE(batch_outranks_serving, .id = "batch-outranks-serving", .category = "priority",
 	.summary = "A batch workload has a higher priority than a serving unit",
-	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check,
+	.severity = SL_SEV_WARNING, .fix = SL_FIX_NONE, .check_unit = check, .resume = compare,
 	.waits_for_units = is_ranked_batch, .waits_on_kinds = batch_kinds);

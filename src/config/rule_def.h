@@ -25,8 +25,16 @@ struct sl_rule {
 	/* For a unit rule that compares u with every serving unit of the run (the index's serving
 	** table, sl_index_serving_priorities): true when checking u needs that table. A streaming
 	** run, which gathers the serving units as it checks the files, checks u's file after all
-	** the others. NULL for the rules that read only the looked-up kinds. */
+	** the others (with resume below: only the comparison waits). NULL for the rules that read
+	** only the looked-up kinds. */
 	bool (*waits_for_units)(sl_ctx *ctx, const sl_unit *u);
+	/* With waits_for_units: the rest of the check, which compares u with every serving unit,
+	** left by check_unit with sl_ctx_defer (sdk/rule.h) and run with its data once the serving
+	** table is complete: at once when the whole file is checked then, in pass 3 without the
+	** file's tree when a streaming run checks it in two parts (then u's file need not wait).
+	** It reports at the place sl_ctx_defer captured (sl_report_deferred), never with a fix.
+	** NULL: check_unit reads the serving table itself and waits for it. */
+	sl_err (*resume)(sl_ctx *ctx, const void *data);
 	/* With waits_for_units: the kinds (SL_KIND_BIT) whose units it may hold for under cfg; NULL
 	** for any kind. A run over some files reads the serving units of the project's other files
 	** only when one of its files names such a kind. */

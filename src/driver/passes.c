@@ -31,15 +31,21 @@
 **           every serving unit waits for pass 3 instead (PARSE_LAST, or CHECK_KEPT with room),
 **           or, when it may be split (and always when f->defines: its templates' checks ask
 **           which units use them), is checked but for the checks that wait for every file's
-**           serving units (check_first: sl_engine_check_part; a template a unit of the file's
-**           own uses is checked now: "used" stays true), its findings settled as far as they
-**           can be and copied out (CHECK_REST)
+**           serving units (check_first: sl_engine_check_part; a check that defers its
+**           comparison with every serving unit, sl_ctx_defer, runs now and leaves it for pass 3;
+**           its templates are checked now,
+**           a check that asks whether a unit uses one run for both answers and what each
+**           reports kept on its answer, sl_frec.cond, unless a unit of the file's own uses it:
+**           "used" stays true), its findings settled as far as they can be and copied out
+**           (CHECK_REST)
 **           then the serving table is built from every file's facts
 **   pass 3  checks the files that waited (parsed again unless they kept their tree; a
 **           CHECK_REST file: only the documents whose checks wait, an excerpt, for those
-**           checks, then its suppressions' rest); a file pass 1 parsed keeps its tree for this
-**           check (CHECK_KEPT) while the trees so kept fit in SL_KEPT_BUDGET (engine.h), and
-**           lets it go once checked
+**           checks, none when only its templates' use and deferred checks were left; then the
+**           findings kept on a template's use kept or dropped, the deferred checks resumed
+**           without a tree, and its suppressions' rest); a file pass 1 parsed
+**           keeps its tree for this check (CHECK_KEPT) while the trees so kept fit in
+**           SL_KEPT_BUDGET (engine.h), and lets it go once checked
 **
 ** A whole run (fixes need every tree) parses every file in pass 1 (CHECK), builds the index
 ** and the serving table, and checks every file in pass 2 (DONE). */
@@ -439,9 +445,9 @@ static uint64_t doc_kinds(const char *t, size_t a, size_t b, size_t kind, bool t
 
 /* What a file checked in two parts keeps from pass 2 for pass 3 (CHECK_REST). */
 struct sl_rest {
-	size_t *docs;                /* where each document that holds a unit the rules wait on
-				        starts (its root's offset in the text), increasing */
-	size_t n_docs;
+	sl_split split;              /* what its first part left: the documents that hold a unit
+				        the rules wait on, the templates whose use decides which
+				        findings stay */
 	sl_suppress_held *held;      /* its directives, and what they silenced in pass 2 */
 	size_t recorded;             /* the findings pass 2 recorded (f->recorded) */
 	bool broken;                 /* pass 2's f->broken: the whole text's */
@@ -450,7 +456,7 @@ struct sl_rest {
 static void free_rest(struct sl_rest *r)
 {
 	if (r) {
-		free(r->docs);
+		sl_engine_split_free(&r->split);
 		sl_suppress_held_free(r->held);
 	}
 	free(r);
@@ -463,15 +469,16 @@ static bool read_doc(const sl_engine *e, const sl_file *f, const char *t, size_t
 		     size_t kind, bool twice, bool facts, const struct sl_rest *rest)
 {
 	if (rest) {
-		size_t lo = 0, hi = rest->n_docs;   /* the first document starting at a or after */
+		const sl_split *sp = &rest->split;
+		size_t lo = 0, hi = sp->n_waiting;   /* the first document starting at a or after */
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
-			if (rest->docs[mid] < a)
+			if (sp->waiting[mid] < a)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		return lo < rest->n_docs && rest->docs[lo] < b;
+		return lo < sp->n_waiting && sp->waiting[lo] < b;
 	}
 	uint64_t k = doc_kinds(t, a, b, kind, twice);
 	return sl_index_may_define(f->context ? read_for(e, k) : k, t + a, b - a) ||
@@ -784,15 +791,17 @@ static sl_err finish(sl_engine *e, sl_file *f, bool released, sl_err err)
 /* Pass 2, for a file (may_split, in the thread's scratch arena) whose rules compare a unit of it
 ** with every serving unit: checked now but for those rules on those units (SL_CHECK_NOW), its
 ** findings settled as far as they can be without theirs (suppressions: their first step;
-** yields: within the part, split_safe) and copied out, its tree let go; pass 3 parses only the
-** documents of those units and checks them (check_rest). A check that reached the findings'
-** cap waits for pass 3 whole, as before (the cap would fall elsewhere in a split one). */
+** yields: within the part, split_safe; what the checks left until every serving unit is known,
+** sl_ctx_defer, judged against the suppressions now) and copied out, its tree let go; pass 3
+** parses only the documents of those units and checks them, and resumes what was left
+** (check_rest). A check that reached the findings' cap waits for pass 3 whole, as before (the
+** cap would fall elsewhere in a split one). */
 static sl_err check_first(sl_engine *e, sl_file *f)
 {
 	struct sl_rest *r = sl_xcalloc(1, sizeof *r);
-	sl_err err = r ? sl_engine_check_part(e, f, SL_CHECK_NOW, &r->docs, &r->n_docs)
-		       : SL_ENOMEM;
-	if (!err && (f->capped || !r->n_docs)) {
+	sl_err err = r ? sl_engine_check_part(e, f, SL_CHECK_NOW, &r->split) : SL_ENOMEM;
+	const sl_split *sp = r ? &r->split : NULL;
+	if (!err && (f->capped || (!sp->n_waiting && !sp->n_uses && !sp->n_laters))) {
 		free_rest(r);
 		if (!f->capped)   /* nothing waited after all (a merged unit): all checked */
 			return finish(e, f, true, SL_OK);
@@ -802,6 +811,12 @@ static sl_err check_first(sl_engine *e, sl_file *f)
 	}
 	if (!err)
 		err = settled(f, sl_suppress_apply_first(f, &r->held));
+	/* what the checks left for pass 3 would report: silenced or not, judged on this tree */
+	if (!err)
+		err = sl_suppress_judge_laters(f, r->held, r->split.laters, r->split.n_laters,
+					       (uint32_t)r->split.n_uses + 1);
+	for (size_t i = 0; r && i < r->split.n_laters; i++)
+		r->split.laters[i]->unit = NULL;   /* the tree goes */
 	if (!err) {
 		r->recorded = f->recorded;
 		r->broken = f->broken;
@@ -840,10 +855,13 @@ static sl_err join(sl_engine *e, sl_file *f, sl_frec **first, size_t n_first)
 
 /* Pass 3, for a file check_first checked but for the rules that wait: an excerpt of the
 ** documents of the units they wait on parsed (the parse's own findings are pass 2's again:
-** dropped), those rules run on those units (SL_CHECK_WAITING), their findings settled (the
-** suppressions' rest: the unused ones reported now) and joined to pass 2's. When the two parts
-** together recorded as many findings as the cap, the file is parsed and checked whole instead
-** (which findings a whole check keeps depends on their order). */
+** dropped; none when nothing waits: the text alone, for the suppressions' places), those rules
+** run on those units (SL_CHECK_WAITING), the findings pass 2 kept on a template's use kept or
+** dropped now that every file's facts tell it, the checks pass 2 left resumed (their findings
+** at the places captured then, dropped when pass 2 found them suppressed), the findings
+** settled (the suppressions' rest: the unused ones reported now) and joined to pass 2's. When the two parts together recorded as
+** many findings as the cap, the file is parsed and checked whole instead (which findings a
+** whole check keeps depends on their order). */
 static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 {
 	struct sl_rest *r = f->rest;
@@ -853,11 +871,17 @@ static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->findings = NULL;
 	f->n_findings = f->cap_findings = 0;
 	f->next = SL_NEXT_DONE;   /* its list of findings is its own again */
-	bool excerpt;
-	sl_err err = f->src ? SL_OK : sl_engine_read(f, true);
-	if (!err)
+	sl_split *sp = &r->split;
+	/* its text, only for a parse or the places of its directives */
+	bool parse = sp->n_waiting > 0, text = parse || sl_suppress_held_reads_text(r->held), excerpt;
+	sl_err err = f->src || !text ? SL_OK : sl_engine_read(f, parse);
+	if (!err && parse)
 		err = parse_read(e, f, scratch, false, true, false, r, &excerpt);
-	if (err || !f->src) {
+	else if (!err && !(f->arena = *scratch ? *scratch : (*scratch = sl_arena_new())))
+		err = SL_ENOMEM;
+	if (!err && !parse && f->src)
+		err = sl_source_index(f->src);
+	if (err || (text && !f->src)) {
 		free_rest(r);
 		return check(e, f, true, err);
 	}
@@ -865,22 +889,39 @@ static sl_err check_rest(sl_engine *e, sl_file *f, sl_arena **scratch)
 	f->capped = false;
 	f->broken = r->broken;
 	f->recorded = r->recorded;
-	/* its facts, kept for this: a template its own units use was checked in pass 2 */
-	err = sl_engine_check_part(e, f, SL_CHECK_WAITING, NULL, NULL);
-	if (!e->keep_facts && !f->borrowed) {
-		sl_index_free_facts(f->facts);
-		f->facts = NULL;
-		f->n_facts = 0;
+	if (parse)
+		err = sl_engine_check_part(e, f, SL_CHECK_WAITING, sp);
+	/* every file's facts are in: what held on a template's use or a check's report settles */
+	bool *holds = sl_xcalloc(sp->n_uses + sp->n_laters + 1, sizeof *holds);
+	if (!err && !holds)
+		err = SL_ENOMEM;
+	sl_index view = sl_engine_index_view(e, f);
+	if (!err) {
+		sl_engine_uses_settle(&view, sp, holds);
+		size_t w = 0;
+		for (size_t i = 0; i < n_first; i++)
+			if (sl_engine_cond_holds(first[i], holds))
+				first[w++] = first[i];
+		n_first = w;
+	}
+	for (size_t i = 0; !err && i < sp->n_laters; i++) {
+		size_t before = f->n_findings, recorded = f->recorded;
+		err = sl_engine_resume(e, f, &view, sp->laters[i]);
+		holds[sp->n_uses + i] = f->recorded > recorded;
+		if (sp->laters[i]->silenced)
+			f->n_findings = before;
 	}
 	if (!err)
-		err = settled(f, sl_suppress_apply_rest(f, r->held));
-	free_rest(r);
+		err = settled(f, sl_suppress_apply_rest(f, r->held, holds));
+	free(holds);
 	if (!err && (f->capped || f->recorded >= SL_FINDINGS_MAX)) {
+		free_rest(r);
 		release(e, f);
 		return check(e, f, true, parse_into(e, f, scratch));
 	}
 	if (!err)
-		err = compact(e, f);
+		err = compact(e, f);   /* the laters' strings copied: their arena may go */
+	free_rest(r);
 	if (!err)
 		err = join(e, f, first, n_first);
 	if (err) {
@@ -1178,8 +1219,6 @@ static sl_err build_serving_table(sl_engine *e)
 	for (size_t i = 0; !err && !e->keep_facts && i < e->n_files; i++) {
 		if (e->files[i]->borrowed)
 			continue;   /* the project's, for its next borrower too */
-		if (e->files[i]->rest)
-			continue;   /* pass 3 asks again which templates its own units use: check_rest */
 		sl_index_free_facts(e->files[i]->facts);
 		e->files[i]->facts = NULL;
 		e->files[i]->n_facts = 0;

@@ -69,12 +69,58 @@ static char *cut_first_line(sl_arena *a, const char *message)
 	return sl_arena_printf(a, "%.*s\u2026", (int)at, message);
 }
 
+/* s copied into a (NULL stays NULL); *ok false when out of memory. */
+static const char *keep_str(sl_arena *a, const char *s, bool *ok)
+{
+	char *c = s ? sl_arena_strndup(a, s, strlen(s)) : NULL;
+	*ok &= !s || c;
+	return c;
+}
+
+bool sl_engine_place(sl_file *f, sl_arena *a, unsigned doc, size_t start, size_t end,
+		     const char *pointer, const sl_object *obj, const sl_unit *unit, sl_place *at)
+{
+	bool ok = true;
+	*at = (sl_place){.start = start, .end = end, .doc = doc};
+	sl_source_position(f->src, start, &at->line, &at->column);
+	sl_source_position(f->src, end > start ? end : start, &at->end_line, &at->end_column);
+	at->pointer = keep_str(a, pointer, &ok);
+	if (obj) {
+		at->api_version = keep_str(a, obj->api_version, &ok);
+		at->kind = keep_str(a, obj->kind_name, &ok);
+		at->namespace_ = keep_str(a, obj->namespace_, &ok);
+		at->name = keep_str(a, obj->name, &ok);
+	}
+	if (unit)
+		at->unit = keep_str(a, unit->name, &ok);
+	return ok;
+}
+
 sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t end,
 		       const char *pointer, const char *message, const sl_object *obj,
 		       const sl_unit *unit)
 {
 	if (ri < 0 || f->scope->severity[ri] == SL_SEV_OFF || f->capped)
 		return NULL;
+	sl_place at = {.start = start, .end = end, .doc = doc, .pointer = pointer};
+	sl_source_position(f->src, start, &at.line, &at.column);
+	sl_source_position(f->src, end > start ? end : start, &at.end_line, &at.end_column);
+	if (obj) {
+		at.api_version = obj->api_version;
+		at.kind = obj->kind_name;
+		at.namespace_ = obj->namespace_;
+		at.name = obj->name;
+	}
+	at.unit = unit ? unit->name : NULL;
+	return sl_engine_record_at(f, ri, &at, message, unit);
+}
+
+sl_frec *sl_engine_record_at(sl_file *f, int ri, const sl_place *at, const char *message,
+			     const sl_unit *unit)
+{
+	if (ri < 0 || f->scope->severity[ri] == SL_SEV_OFF || f->capped)
+		return NULL;
+	const char *pointer = at->pointer;
 	if (f->n_findings >= SL_FINDINGS_MAX) {
 		/* the last finding of the file says the report stops here */
 		f->capped = true;
@@ -106,20 +152,22 @@ sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start, size_t
 		p->notes = message;   /* the whole line, first of the notes */
 	}
 	p->path = f->path;
-	p->offset = start;
-	p->length = end > start ? end - start : 0;
-	sl_source_position(f->src, start, &p->line, &p->column);
-	sl_source_position(f->src, end > start ? end : start, &p->end_line, &p->end_column);
+	p->offset = at->start;
+	p->length = at->end > at->start ? at->end - at->start : 0;
+	p->line = at->line;
+	p->column = at->column;
+	p->end_line = at->end_line;
+	p->end_column = at->end_column;
 	p->pointer = pointer ? pointer : "";
-	p->document = (int)doc;
-	if (obj) {
-		p->api_version = sl_arena_cut(f->arena, obj->api_version, SL_QUOTED_MAX);
-		p->kind = sl_arena_cut(f->arena, obj->kind_name, SL_QUOTED_MAX);
-		p->namespace_ = sl_arena_cut(f->arena, obj->namespace_, SL_QUOTED_MAX);
-		p->name = sl_arena_cut(f->arena, obj->name, SL_QUOTED_MAX);
+	p->document = (int)at->doc;
+	if (at->kind || at->api_version || at->namespace_ || at->name) {
+		p->api_version = sl_arena_cut(f->arena, at->api_version, SL_QUOTED_MAX);
+		p->kind = sl_arena_cut(f->arena, at->kind, SL_QUOTED_MAX);
+		p->namespace_ = sl_arena_cut(f->arena, at->namespace_, SL_QUOTED_MAX);
+		p->name = sl_arena_cut(f->arena, at->name, SL_QUOTED_MAX);
 	}
-	if (unit)
-		p->unit = sl_arena_cut(f->arena, unit->name, SL_QUOTED_MAX);
+	if (at->unit)
+		p->unit = sl_arena_cut(f->arena, at->unit, SL_QUOTED_MAX);
 	rec->unit = unit;
 	if (push_finding(f, rec) < 0) {
 		f->oom = SL_ENOMEM;
@@ -417,6 +465,7 @@ sl_err sl_engine_read(sl_file *f, bool text_only)
 	}
 	if (!f->src && f->on_disk && !f->error) {
 		/* Read here, on the pass's threads, rather than when the path was added. */
+		f->disk_reads++;
 		sl_err err = text_only ? sl_source_read_text(f->path, f->path, &f->src)
 				       : sl_source_read_file(f->path, f->path, &f->src);
 		if (f->src) {
@@ -645,7 +694,7 @@ bool sl_engine_admits(const struct sl_rule *r, sl_kind k, sl_mode m)
 
 sl_err sl_engine_check(sl_engine *e, sl_file *f)
 {
-	return sl_engine_check_part(e, f, SL_CHECK_ALL, NULL, NULL);
+	return sl_engine_check_part(e, f, SL_CHECK_ALL, NULL);
 }
 
 /* Appends at, where a document starts, to *v (*n of them) unless it is the last one there. */
@@ -663,6 +712,147 @@ static sl_err note_waiting(size_t **v, size_t *n, size_t at)
 	return SL_OK;
 }
 
+void sl_engine_split_free(sl_split *s)
+{
+	if (!s)
+		return;
+	free(s->waiting);
+	free(s->whole);
+	for (size_t k = 0; k < s->n_uses; k++)
+		free(s->uses[k].name);
+	free(s->uses);
+	free(s->laters);
+	sl_arena_free(s->arena);
+	*s = (sl_split){0};
+}
+
+/* The condition (sl_frec.cond) of the findings on template o's use: a new key of split. 0 when
+** out of memory. */
+static uint32_t new_use(sl_split *split, const sl_object *o)
+{
+	if (split->n_uses >= UINT32_MAX - 1)
+		return 0;
+	if (sl_doubling_full(split->n_uses)) {
+		sl_use_key *nv = sl_xrealloc(split->uses, sl_doubling_cap(split->n_uses) * sizeof *nv);
+		if (!nv)
+			return 0;
+		split->uses = nv;
+	}
+	char *name = sl_xstrdup(o->name);
+	if (!name)
+		return 0;
+	split->uses[split->n_uses++] = (sl_use_key){o->kind, name};
+	return (uint32_t)split->n_uses;
+}
+
+void sl_engine_uses_settle(const sl_index *view, const sl_split *split, bool *used)
+{
+	for (size_t k = 0; k < split->n_uses; k++)
+		used[k] = sl_index_template_name_used(view, split->uses[k].kind, split->uses[k].name);
+}
+
+bool sl_engine_cond_holds(const sl_frec *rec, const bool *used)
+{
+	return !rec->cond || used[rec->cond - 1] == rec->cond_used;
+}
+
+sl_err sl_engine_resume(sl_engine *e, sl_file *f, const sl_index *view, const sl_later *l)
+{
+	struct sl_ctx ctx = {.eng = e, .file = f, .index = view, .rule_index = l->rule_index,
+			     .later = l};
+	sl_err err = sl_registry_at((size_t)l->rule_index)->rule->resume(&ctx, l->data);
+	return err ? err : f->oom;
+}
+
+/* Resumes the checks ctx's check left in now (a check as one: every serving unit is known),
+** in order, and empties it. */
+static sl_err resume_now(sl_ctx *ctx, sl_split *now)
+{
+	sl_err err = SL_OK;
+	for (size_t i = 0; i < now->n_laters && !err; i++)
+		err = sl_engine_resume(ctx->eng, ctx->file, ctx->index, now->laters[i]);
+	now->n_laters = 0;
+	return err;
+}
+
+/* After run_check's check (which began with first findings) asked whether a unit uses its
+** template or left checks to resume at once: see run_check. */
+static sl_err after_check(sl_ctx *ctx, const struct sl_rule *r, const sl_unit *u, sl_split *split,
+			  uint32_t *use, size_t first)
+{
+	sl_file *f = ctx->file;
+	sl_err err = ctx->defer != split ? resume_now(ctx, ctx->defer) : SL_OK;
+	if (err || !ctx->asked_use)
+		return err;
+	if (!*use && !(*use = new_use(split, ctx->obj)))
+		return SL_ENOMEM;
+	size_t second = f->n_findings;
+	ctx->assume_used = true;
+	err = u ? r->check_unit(ctx, u) : r->check_object(ctx, ctx->obj);
+	ctx->assume_used = false;
+	for (size_t i = first; i < f->n_findings; i++) {
+		f->findings[i]->cond = *use;
+		f->findings[i]->cond_used = i >= second;
+	}
+	return err;
+}
+
+/* One check of rule r: check_object on ctx->obj when u is NULL, else check_unit on u; what it
+** left until every serving unit is known resumed at once unless ctx->defer is split. On a
+** template whose use is not known yet (ctx->use_unknown), a check that asks runs again for the
+** other answer: what each run reports is kept on its answer (cond, a key of split made on the
+** first ask: *use). The common case, neither, costs a test at the call (it runs per rule and
+** unit). */
+static inline sl_err run_check(sl_ctx *ctx, const struct sl_rule *r, const sl_unit *u,
+			       sl_split *split, uint32_t *use)
+{
+	size_t first = ctx->file->n_findings;
+	ctx->asked_use = false;
+	sl_err err = u ? r->check_unit(ctx, u) : r->check_object(ctx, ctx->obj);
+	if (!err && (ctx->asked_use || (ctx->defer != split && ctx->defer->n_laters)))
+		err = after_check(ctx, r, u, split, use, first);
+	return err;
+}
+
+/* True when rule a yields to rule b or b to a (sl_rule.yields_to). */
+static bool yield_related(int a, int b)
+{
+	const struct sl_rule *ra = sl_registry_at((size_t)a)->rule;
+	const struct sl_rule *rb = sl_registry_at((size_t)b)->rule;
+	return yields_to(ra, rb->id) || yields_to(rb, ra->id);
+}
+
+/* True when one of f's findings from first on is kept on a condition and another about the same
+** unit comes from a rule its rule yields to or is yielded to: which of them stays is known only
+** with the condition, and a split check's yields resolve within a part. */
+static bool cond_meets_yield(const sl_file *f, size_t first)
+{
+	for (size_t i = first; i < f->n_findings; i++) {
+		const sl_frec *a = f->findings[i];
+		for (size_t j = first; a->unit && j < f->n_findings; j++) {
+			const sl_frec *b = f->findings[j];
+			if (j != i && (a->cond || b->cond) && b->unit == a->unit &&
+			    yield_related(a->rule_index, b->rule_index))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* True when at, where a document starts, is among v[0..n) (increasing). */
+static bool noted(const size_t *v, size_t n, size_t at)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo] == at;
+}
+
 /* True when one of f's objects is a template (sl_merge_kind_is_template). */
 static bool holds_template(const sl_file *f)
 {
@@ -672,11 +862,11 @@ static bool holds_template(const sl_file *f)
 	return false;
 }
 
-/* sl_engine_check_part's rules over f's objects, with view. */
-static sl_err check_objects(sl_engine *e, sl_file *f, sl_check_part part, sl_index *view,
-			    size_t **waiting, size_t *n_waiting)
+/* check_objects' walk over the objects, ctx made. */
+static sl_err check_each(sl_ctx *ctx, sl_check_part part, sl_split *split)
 {
-	struct sl_ctx ctx = {.eng = e, .file = f, .index = view};
+	sl_file *f = ctx->file;
+	const sl_index *view = ctx->index;
 	/* the cluster's default KServe mode is known once every file is indexed */
 	sl_mode def = sl_cluster_kserve_default_mode(view, NULL);
 	for (size_t oi = 0; oi < f->n_objects; oi++)
@@ -689,32 +879,33 @@ static sl_err check_objects(sl_engine *e, sl_file *f, sl_check_part part, sl_ind
 	}
 	for (size_t oi = 0; oi < f->n_objects; oi++) {
 		const sl_object *o = f->objects[oi];
-		/* a template's checks ask whether a unit uses it (sl_ctx_unit_is_used_template),
-		** which every file's serving facts tell: they all wait, unless a unit of f's own
-		** uses it (that answer is final; both parts tell it alike) */
-		bool all_wait = part != SL_CHECK_ALL && sl_merge_kind_is_template(o->kind) &&
-				!sl_index_template_used_here(view, o);
-		if (all_wait && part == SL_CHECK_NOW) {
-			sl_err err = note_waiting(waiting, n_waiting, o->doc->root->start);
-			if (err)
-				return err;
-			continue;
-		}
-		ctx.obj = o;
-		ctx.labels = NULL;
-		ctx.placements = NULL;
-		ctx.object_cache = NULL;
+		size_t at = o->doc->root->start;
+		/* a template whose checks all wait (SL_CHECK_NOW found its conditional findings meet
+		** a yield) */
+		bool all_wait = part == SL_CHECK_WAITING && noted(split->whole, split->n_whole, at);
+		size_t first = f->n_findings, recorded = f->recorded;
+		size_t laters = part == SL_CHECK_NOW ? split->n_laters : 0;
+		uint32_t use = 0;
+		ctx->obj = o;
+		ctx->labels = NULL;
+		ctx->placements = NULL;
+		ctx->object_cache = NULL;
+		/* whether a unit uses a template every file's serving facts tell, unless a unit of f's
+		** own does, or it has no name (no unit can name it): those answers are final, and
+		** both parts tell them alike */
+		ctx->use_unknown = part == SL_CHECK_NOW && sl_merge_kind_is_template(o->kind) &&
+				  o->name && !sl_index_template_used_here(view, o);
 		for (size_t ri = 0; ri < sl_registry_n(); ri++) {
 			const struct sl_rule *r = sl_registry_at(ri)->rule;
 			if (f->scope->severity[ri] == SL_SEV_OFF)
 				continue;
-			ctx.rule_index = (int)ri;
+			ctx->rule_index = (int)ri;
 			if (part == SL_CHECK_WAITING && !r->waits_for_units && !all_wait)
 				continue;
 			if (r->check_object && (part != SL_CHECK_WAITING || all_wait) &&
 			    sl_engine_admits(r, o->kind, o->mode)) {
-				ctx.unit = NULL;
-				sl_err err = r->check_object(&ctx, o);
+				ctx->unit = NULL;
+				sl_err err = run_check(ctx, r, NULL, split, &use);
 				if (err)
 					return err;
 			}
@@ -724,28 +915,57 @@ static sl_err check_objects(sl_engine *e, sl_file *f, sl_check_part part, sl_ind
 					if ((sl_unit_builds_no_pod(&o->units[ui]) && !r->podless_units) ||
 					    !sl_engine_admits(r, o->kind, o->units[ui].mode))
 						continue;
-					ctx.unit = &o->units[ui];
-					bool waits = all_wait || (part != SL_CHECK_ALL &&
-						     r->waits_for_units && r->waits_for_units(&ctx, ctx.unit));
+					ctx->unit = &o->units[ui];
+					/* a check that resumes once every serving unit is known
+					** runs now (sl_ctx_defer) */
+					bool waits = all_wait ||
+						(part != SL_CHECK_ALL && !r->resume && r->waits_for_units &&
+						 r->waits_for_units(ctx, ctx->unit));
 					if (waits != (part == SL_CHECK_WAITING)) {
 						sl_err err = !waits ? SL_OK
-							: note_waiting(waiting, n_waiting, o->doc->root->start);
+							: note_waiting(&split->waiting, &split->n_waiting, at);
 						if (err)
 							return err;
 						continue;
 					}
-					sl_err err = r->check_unit(&ctx, ctx.unit);
+					sl_err err = run_check(ctx, r, ctx->unit, split, &use);
 					if (err)
 						return err;
 				}
 			}
 		}
+		/* a conditional finding that meets a yield, or a check that asked and deferred (its
+		** later would be conditional too): its checks all wait, as if never run */
+		if (use && (cond_meets_yield(f, first) || split->n_laters > laters)) {
+			f->n_findings = first;
+			f->recorded = recorded;
+			split->n_laters = laters;
+			sl_err err = note_waiting(&split->waiting, &split->n_waiting, at);
+			if (!err)
+				err = note_waiting(&split->whole, &split->n_whole, at);
+			if (err)
+				return err;
+		}
 	}
+	ctx->use_unknown = false;
 	return f->oom;
 }
 
-sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t **waiting,
-			    size_t *n_waiting)
+/* sl_engine_check_part's rules over f's objects, with view. */
+static sl_err check_objects(sl_engine *e, sl_file *f, sl_check_part part, sl_index *view,
+			    sl_split *split)
+{
+	/* the checks left until every serving unit is known: for pass 3 in SL_CHECK_NOW, else
+	** resumed as each check returns */
+	sl_split now = {.arena = f->arena};
+	struct sl_ctx ctx = {.eng = e, .file = f, .index = view,
+			     .defer = part == SL_CHECK_NOW ? split : &now};
+	sl_err err = check_each(&ctx, part, split);
+	free(now.laters);
+	return err;
+}
+
+sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, sl_split *split)
 {
 	if (!f->src || f->templated)
 		return SL_OK;   /* it could not be read (its error is recorded), or it is a template */
@@ -754,10 +974,10 @@ sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t
 		return SL_ENOMEM;
 	sl_index view = sl_engine_index_view(e, f);
 	/* the index's facts are every file's (passes.c), the view's own among them */
-	bool own = part != SL_CHECK_ALL && !f->view && holds_template(f);
+	bool own = part == SL_CHECK_NOW && !f->view && holds_template(f);
 	sl_err err = own ? sl_index_view_own_uses(&view, f->facts, f->n_facts) : SL_OK;
 	if (!err)
-		err = check_objects(e, f, part, &view, waiting, n_waiting);
+		err = check_objects(e, f, part, &view, split);
 	if (own)
 		sl_index_view_free_own_uses(&view);
 	return err;

@@ -43,6 +43,11 @@ typedef struct sl_frec {
 	const char *causes;          /* what it reports, in words another rule's finding may share:
 				        one per line (sl_report_cause); NULL when none */
 	bool fix_void;               /* a helper declined: the fix is dropped whole, never partial */
+	uint32_t cond;               /* a split check's (SL_CHECK_NOW) finding on a template whose use
+				        is not known yet: kept only when template sl_split.uses[cond -
+				        1] turns out used (cond_used) or unused (!cond_used), once every
+				        file's facts are in (sl_engine_cond_holds); 0: kept */
+	bool cond_used;
 	sl_fix fix;                  /* pub.fix points here once a fix has edits */
 	sl_edit *edits;
 	const struct sl_file **edit_files;   /* edits[i] changes edit_files[i]: the fixer finds
@@ -66,7 +71,9 @@ typedef enum sl_file_next {
 	SL_NEXT_PARSE_LAST,      /* pass 3: parse it again and check it */
 	SL_NEXT_CHECK_REST,      /* pass 3: checked in pass 2 but for the rules that wait for every
 				    serving unit (its findings so far copied out as DONE_COMPACT's):
-				    parse the documents of the units they wait on, check those */
+				    parse the documents of the units they wait on, check those;
+				    settle what pass 2 kept on a template's use, resume what its
+				    checks deferred (sl_split: no parse when nothing else waits) */
 	SL_NEXT_DONE,            /* nothing: checked, or it could not be read */
 	SL_NEXT_DONE_COMPACT     /* nothing: checked, its tree let go and its findings copied to the
 				    engine's keep arena */
@@ -132,6 +139,7 @@ typedef struct sl_file {
 				        never read, its text empty, its one finding the
 				        symlink-outside-tree notice */
 	size_t parsed;               /* the bytes its parses read (an excerpt's: the excerpt's) */
+	unsigned disk_reads;         /* the times sl_engine_read read it from disk */
 	size_t recorded;             /* findings recorded (sl_engine_record) since its last parse,
 				        dropped ones included */
 	bool defines;                /* streamed: may define a kind the index looks up, read for it
@@ -205,6 +213,16 @@ struct sl_ctx {
 	const char **labels;   /* obj's units' labels, made when a rule first asks (sl_ctx_label) */
 	struct sl_ctx_placement *placements;   /* obj's units' placements (sl_ctx_placement) */
 	void *object_cache;    /* sl_ctx_object_cache: NULL at each new object */
+	bool use_unknown;      /* obj is a template whose use is not known yet (SL_CHECK_NOW):
+				  sl_ctx_unit_is_used_template answers assume_used for its units
+				  and notes asked_use */
+	bool assume_used;
+	bool asked_use;
+	struct sl_split *defer;   /* where sl_ctx_defer puts the checks left until every
+				     serving unit is known: the SL_CHECK_NOW part's split, else
+				     the list of those resumed as soon as the check returns */
+	const struct sl_later *later;   /* the check being resumed (sl_report_deferred
+					   reports at its place); NULL in a check */
 };
 
 /* Reads f's file (once added by path; a kustomization's build: its text, from its plan) into
@@ -222,16 +240,68 @@ sl_err sl_engine_parse(sl_engine *e, sl_file *f);
 ** declares (sl_engine_admits). Suppressions are the pass's next step (sl_suppress_apply). */
 sl_err sl_engine_check(sl_engine *e, sl_file *f);
 /* Which of f's checks sl_engine_check_part runs: all of them; all but those that wait for every
-** file's serving units (a rule's on a unit it waits for, waits_for_units; every rule's on a
-** template, whose checks ask whether a unit uses it: sl_merge_kind_is_template, unless a unit
-** of f's own does, sl_index_template_used_here); only those. */
+** file's serving units (a rule's on a unit it waits for, waits_for_units); only those. A template
+** whose use a check asks (sl_ctx_unit_is_used_template), which every file's serving facts tell,
+** is checked wholly in SL_CHECK_NOW: a check that asks runs for both answers, what each reports
+** kept on its answer (sl_frec.cond), unless a unit of f's own uses it (sl_index_template_used_here:
+** that answer is final) or such a finding meets another of its unit whose rule yields to its
+** rule or is yielded to (yields resolve within a part): then the template's checks all wait. */
 typedef enum { SL_CHECK_ALL, SL_CHECK_NOW, SL_CHECK_WAITING } sl_check_part;
-/* sl_engine_check, part of it. SL_CHECK_NOW notes in *waiting (malloc'd, *n_waiting of them,
-** increasing) where each document that holds a unit it left for later starts (its root's
-** offset in f's text); the two parts together run what sl_engine_check runs. Everything else a
-** check reads of the index is known once pass 1 built it. */
-sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, size_t **waiting,
-			    size_t *n_waiting);
+/* A template whose use is not known yet, by what sl_index_template_name_used asks. */
+typedef struct sl_use_key {
+	sl_kind kind;
+	char *name;                  /* malloc'd */
+} sl_use_key;
+/* Where a finding goes, as sl_engine_record sets it from a node: kept past the tree. */
+typedef struct sl_place {
+	size_t start, end;           /* bytes of the file */
+	uint32_t line, column, end_line, end_column;
+	unsigned doc;
+	const char *pointer;
+	const char *api_version, *kind, *namespace_, *name;   /* the object's, NULL: none */
+	const char *unit;            /* the unit's name, NULL: none */
+} sl_place;
+/* A check's rest left until every serving unit is known (sl_ctx_defer, sdk/rule.h): its rule's
+** resume runs with data and reports at place (sl_report_deferred). */
+typedef struct sl_later {
+	int rule_index;
+	sl_place place;
+	bool elsewhere;              /* place is the unit's field that names a template in another
+				        file: the finding says so in a note (sdk.c, vreport) */
+	const sl_unit *unit;         /* while the tree is (yields compare it); NULL after */
+	bool silenced;               /* a split check's: its finding is suppressed (judged in
+				        pass 2, sl_suppress_judge_laters) */
+	void *data;
+} sl_later;
+/* What SL_CHECK_NOW leaves for later (malloc'd; sl_engine_split_free). */
+typedef struct sl_split {
+	size_t *waiting;             /* where each document that holds a unit it left for later
+				        starts (its root's offset in f's text), increasing */
+	size_t n_waiting;
+	size_t *whole;               /* those of them whose every check waits (a template whose
+				        conditional findings meet a yield), increasing */
+	size_t n_whole;
+	sl_use_key *uses;            /* the templates of the findings kept on a condition (cond) */
+	size_t n_uses;
+	sl_later **laters;           /* the checks to resume (in its arena), in check order;
+				        laters[i]'s finding is kept on condition n_uses + 1 + i
+				        (that it is reported: what it silences counts only then) */
+	size_t n_laters;
+	sl_arena *arena;             /* the laters' (SL_CHECK_NOW: its own; else the file's) */
+} sl_split;
+void sl_engine_split_free(sl_split *s);
+/* sl_engine_check, part of it. SL_CHECK_NOW fills *split (zeroed by the caller); the two parts
+** together run what sl_engine_check runs (SL_CHECK_WAITING reads split's whole). Everything else
+** a check reads of the index is known once pass 1 built it. */
+sl_err sl_engine_check_part(sl_engine *e, sl_file *f, sl_check_part part, sl_split *split);
+/* Once every file's facts are in: used[k] (for split's uses[k], n_uses of them) set from view;
+** then rec is kept when sl_engine_cond_holds(rec, used). */
+void sl_engine_uses_settle(const sl_index *view, const sl_split *split, bool *used);
+bool sl_engine_cond_holds(const sl_frec *rec, const bool *used);
+/* Runs the check l left (sl_later), its finding at l's place; every serving unit is known. In a
+** check as one the engine resumes each as soon as its check returns; a split check's wait in
+** split->laters for pass 3 (passes.c). SL_ENOMEM. */
+sl_err sl_engine_resume(sl_engine *e, sl_file *f, const sl_index *view, const sl_later *l);
 /* The index as f's config sees it: the shared tables, with f's config for the facts a config
 ** may state (Knative flags, PriorityClasses, KServe's default mode, the cluster: settings).
 ** A shallow copy, valid while the index is. */
@@ -272,5 +342,13 @@ sl_err sl_engine_yield(sl_file *f);
 sl_frec *sl_engine_record(sl_file *f, int ri, unsigned doc, size_t start,
 			  size_t end, const char *pointer, const char *message, const sl_object *obj,
 			  const sl_unit *unit);
+/* sl_engine_record at a place made before (its names cut as sl_engine_record cuts them): reads
+** nothing of f's text or tree. */
+sl_frec *sl_engine_record_at(sl_file *f, int ri, const sl_place *at, const char *message,
+			     const sl_unit *unit);
+/* The place of a finding over bytes [start,end) of f (its text's lines), about obj and unit,
+** its strings in arena a (the pointer copied). False when out of memory. */
+bool sl_engine_place(sl_file *f, sl_arena *a, unsigned doc, size_t start, size_t end,
+		     const char *pointer, const sl_object *obj, const sl_unit *unit, sl_place *at);
 
 #endif

@@ -195,22 +195,56 @@ static bool names(const char *sel, int ri)
 	return strcmp(sel, r->id) == 0 || strcmp(sel, r->category) == 0 || strcmp(sel, "all") == 0;
 }
 
-/* True when directive dv covers rule ri; marks the id used. */
-static bool covers(struct directive *dv, int ri)
+/* A use of directive k's id i (-1: of the whole directive) by a finding kept on a condition
+** (sl_frec.cond, or a later's: sl_engine.h), which counts once the condition holds
+** (sl_suppress_apply_rest). */
+struct mark {
+	uint32_t cond;
+	bool cond_used;
+	uint32_t k;
+	int32_t i;
+};
+
+/* A finding being judged: its rule, 0-based line and document, and the condition it is kept
+** on (0: none). */
+struct judged {
+	int ri;
+	size_t line0;
+	int doc;
+	uint32_t cond;
+	bool cond_used;
+};
+
+/* Marks directive dv's id i (-1: the directive) used, or for a finding kept on a condition,
+** notes that in held's marks (false when out of memory). */
+static bool mark(struct directive *dv, int i, const struct judged *j, size_t k,
+		 struct sl_suppress_held *held);
+
+/* True when directive dv (the k-th) covers j's rule; marks the id used (mark). *oom when a mark
+** could not be noted. */
+static bool covers_as(struct directive *dv, const struct judged *j, size_t k,
+		      struct sl_suppress_held *held, bool *oom)
 {
 	if (dv->n_ids == 0) {
-		dv->any_used = true;
+		*oom |= !mark(dv, -1, j, k, held);
 		return true;
 	}
 	bool hit = false;
 	for (size_t i = 0; i < dv->n_ids; i++) {
-		if (names(dv->ids[i], ri)) {
-			dv->used[i] = true;
-			dv->any_used = true;
+		if (names(dv->ids[i], j->ri)) {
+			*oom |= !mark(dv, (int)i, j, k, held);
 			hit = true;
 		}
 	}
 	return hit;
+}
+
+/* True when directive dv covers rule ri; marks the id used. */
+static bool covers(struct directive *dv, int ri)
+{
+	bool oom = false;
+	struct judged j = {.ri = ri};
+	return covers_as(dv, &j, 0, NULL, &oom);
 }
 
 /* The next id of the annotation value v (ids separated by commas or blanks) from *p on, into
@@ -407,37 +441,103 @@ struct sl_suppress_held {
 	struct directive *dv;
 	size_t n_dv;
 	bool has_document;
+	struct mark *marks;          /* what the findings kept on a condition silenced */
+	size_t n_marks;
 };
 
-/* Drops the findings of f that dv (n_dv directives), its objects' annotations or the config's
-** per-file-ignores silence (noting the directives used); with unused, reports the directives
-** that silenced nothing (has_document: f holds a document), with unknown the ids that name no
-** rule. */
-static sl_err apply(sl_file *f, struct directive *dv, size_t n_dv, bool has_doc, bool unused,
-		    bool unknown)
+static bool mark(struct directive *dv, int i, const struct judged *j, size_t k,
+		 struct sl_suppress_held *held)
 {
-	sl_err err = SL_OK;
-	/* annotations, by document */
-	bool any_annotation = false;
-	for (size_t i = 0; i < f->n_objects && !any_annotation; i++)
-		any_annotation = sl_map_get(f->objects[i]->annotations, "schedlint.io/ignore") != NULL;
-	/* the config's per-file-ignores: whose glob matches the file */
-	const sl_config *cfg = f->scope->cfg;
-	bool *ignores = NULL, any_ignore = false;
+	if (!held || !j->cond) {
+		if (i >= 0)
+			dv->used[i] = true;
+		dv->any_used = true;
+		return true;
+	}
+	if (sl_doubling_full(held->n_marks)) {
+		struct mark *nv = sl_xrealloc(held->marks,
+					      sl_doubling_cap(held->n_marks) * sizeof *nv);
+		if (!nv)
+			return false;
+		held->marks = nv;
+	}
+	held->marks[held->n_marks++] = (struct mark){j->cond, j->cond_used, (uint32_t)k, i};
+	return true;
+}
+
+/* What silences a finding of f besides its directives: its objects' annotations, the config's
+** per-file-ignores whose glob matches it. */
+struct silencers {
+	const sl_config *cfg;
+	bool *ignores;               /* per cfg->file_ignores[k]: its glob matches f (malloc'd) */
+	bool any_ignore, any_annotation;
+};
+
+static sl_err silencers_of(sl_file *f, struct silencers *s)
+{
+	*s = (struct silencers){.cfg = f->scope->cfg};
+	for (size_t i = 0; i < f->n_objects && !s->any_annotation; i++)
+		s->any_annotation = sl_map_get(f->objects[i]->annotations,
+					       "schedlint.io/ignore") != NULL;
+	const sl_config *cfg = s->cfg;
 	if (cfg && cfg->n_file_ignores && f->scope->file_ignores) {
-		if (!(ignores = sl_xcalloc(cfg->n_file_ignores, sizeof *ignores)))
+		if (!(s->ignores = sl_xcalloc(cfg->n_file_ignores, sizeof *s->ignores)))
 			return SL_ENOMEM;
 		/* a glob keeps what it could not decide until drained: one file at a time */
 		pthread_mutex_lock(&ignores_lock);
 		for (size_t k = 0; k < cfg->n_file_ignores; k++) {
-			ignores[k] = sl_walk_globs_match(f->scope->file_ignores[k], f->path);
+			s->ignores[k] = sl_walk_globs_match(f->scope->file_ignores[k], f->path);
 			sl_walk_globs_drain(f->scope->file_ignores[k], undecided, NULL);
-			any_ignore |= ignores[k];
+			s->any_ignore |= s->ignores[k];
 		}
 		pthread_mutex_unlock(&ignores_lock);
 	}
-	if (n_dv == 0 && !any_annotation && !any_ignore) {
-		free(ignores);
+	return SL_OK;
+}
+
+/* True when finding j of f is silenced by dv (n_dv directives, those that cover it marked: with
+** held, a conditional finding's marks noted there), an annotation of its document or a
+** per-file-ignore (s). *oom when a mark could not be noted. */
+static bool silenced(const sl_file *f, struct directive *dv, size_t n_dv, const struct silencers *s,
+		     const struct judged *j, sl_suppress_held *held, bool *oom)
+{
+	bool drop = false;
+	for (size_t k = 0; k < n_dv; k++) {
+		struct directive *d = &dv[k];
+		bool applies = d->file_wide || (!d->own_line && d->line == j->line0) ||
+			       (d->own_line && d->line + 1 == j->line0);
+		if (applies && covers_as(d, j, k, held, oom))
+			drop = true;
+	}
+	const sl_config *cfg = s->cfg;
+	for (size_t k = 0; !drop && s->any_ignore && k < cfg->n_file_ignores; k++)
+		for (size_t i = 0; s->ignores[k] && i < cfg->file_ignores[k].n_ids; i++)
+			drop |= names(cfg->file_ignores[k].ids[i], j->ri);
+	for (size_t k = 0; !drop && s->any_annotation && k < f->n_objects; k++) {
+		const sl_object *o = f->objects[k];
+		if ((int)o->doc->index != j->doc)
+			continue;
+		const char *v = sl_scalar(sl_map_get(o->annotations, "schedlint.io/ignore"));
+		if (annotation_covers(v, j->ri))
+			drop = true;
+	}
+	return drop;
+}
+
+/* Drops the findings of f that dv (n_dv directives), its objects' annotations or the config's
+** per-file-ignores silence (noting the directives used; with held, what a finding kept on a
+** condition silenced in held's marks instead); with unused, reports the directives that
+** silenced nothing (has_document: f holds a document), with unknown the ids that name no
+** rule. */
+static sl_err apply(sl_file *f, struct directive *dv, size_t n_dv, bool has_doc, bool unused,
+		    bool unknown, sl_suppress_held *held)
+{
+	sl_err err = SL_OK;
+	struct silencers sil;
+	if ((err = silencers_of(f, &sil)))
+		return err;
+	if (n_dv == 0 && !sil.any_annotation && !sil.any_ignore) {
+		free(sil.ignores);
 		return SL_OK;
 	}
 	size_t w = 0;
@@ -450,25 +550,12 @@ static sl_err apply(sl_file *f, struct directive *dv, size_t n_dv, bool has_doc,
 			f->findings[w++] = rec;
 			continue;
 		}
-		size_t line0 = rec->pub.line - 1;
-		bool drop = false;
-		for (size_t k = 0; k < n_dv; k++) {
-			struct directive *d = &dv[k];
-			bool applies = d->file_wide || (!d->own_line && d->line == line0) ||
-				       (d->own_line && d->line + 1 == line0);
-			if (applies && covers(d, ri))
-				drop = true;
-		}
-		for (size_t k = 0; !drop && any_ignore && k < cfg->n_file_ignores; k++)
-			for (size_t i = 0; ignores[k] && i < cfg->file_ignores[k].n_ids; i++)
-				drop |= names(cfg->file_ignores[k].ids[i], ri);
-		for (size_t k = 0; !drop && any_annotation && k < f->n_objects; k++) {
-			const sl_object *o = f->objects[k];
-			if ((int)o->doc->index != rec->pub.document)
-				continue;
-			const char *v = sl_scalar(sl_map_get(o->annotations, "schedlint.io/ignore"));
-			if (annotation_covers(v, ri))
-				drop = true;
+		struct judged j = {ri, rec->pub.line - 1, rec->pub.document, rec->cond, rec->cond_used};
+		bool oom = false;
+		bool drop = silenced(f, dv, n_dv, &sil, &j, held, &oom);
+		if (oom) {
+			free(sil.ignores);
+			return SL_ENOMEM;
 		}
 		if (!drop)
 			f->findings[w++] = rec;
@@ -485,10 +572,10 @@ static sl_err apply(sl_file *f, struct directive *dv, size_t n_dv, bool has_doc,
 			for (size_t i = 0; i < dv[k].n_ids && !err; i++)
 				err = report_unknown(f, unknown_ri, 0, "suppression", dv[k].ids[i],
 						     dv[k].id_at[i], strlen(dv[k].ids[i]));
-		for (size_t k = 0; any_annotation && k < f->n_objects && !err; k++)
+		for (size_t k = 0; sil.any_annotation && k < f->n_objects && !err; k++)
 			err = report_unknown_in_annotation(f, unknown_ri, f->objects[k]);
 	}
-	free(ignores);
+	free(sil.ignores);
 	return err;
 }
 
@@ -498,7 +585,7 @@ sl_err sl_suppress_apply(sl_file *f)
 	size_t n_dv = 0;
 	sl_err err = find_directives(f->src, &f->tree, &dv, &n_dv);
 	if (!err)
-		err = apply(f, dv, n_dv, has_document(f), true, true);
+		err = apply(f, dv, n_dv, has_document(f), true, true, NULL);
 	free(dv);
 	return err;
 }
@@ -510,18 +597,51 @@ sl_err sl_suppress_apply_first(sl_file *f, sl_suppress_held **held)
 		return SL_ENOMEM;
 	(*held)->has_document = has_document(f);
 	sl_err err = find_directives(f->src, &f->tree, &(*held)->dv, &(*held)->n_dv);
-	return err ? err : apply(f, (*held)->dv, (*held)->n_dv, false, false, true);
+	return err ? err : apply(f, (*held)->dv, (*held)->n_dv, false, false, true, *held);
 }
 
-sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held)
+sl_err sl_suppress_judge_laters(sl_file *f, sl_suppress_held *held, sl_later **laters, size_t n,
+				uint32_t first_cond)
 {
-	return apply(f, held->dv, held->n_dv, held->has_document, true, false);
+	struct silencers sil;
+	sl_err err = silencers_of(f, &sil);
+	bool oom = false;
+	for (size_t i = 0; !err && i < n; i++) {
+		sl_later *l = laters[i];
+		struct judged j = {l->rule_index, l->place.line - 1, (int)l->place.doc,
+				   first_cond + (uint32_t)i, true};
+		l->silenced = silenced(f, held->dv, held->n_dv, &sil, &j, held, &oom);
+		err = oom ? SL_ENOMEM : SL_OK;
+	}
+	free(sil.ignores);
+	return err;
+}
+
+sl_err sl_suppress_apply_rest(sl_file *f, sl_suppress_held *held, const bool *used)
+{
+	for (size_t m = 0; m < held->n_marks; m++) {
+		const struct mark *k = &held->marks[m];
+		if (used[k->cond - 1] != k->cond_used)
+			continue;   /* its finding is not reported */
+		struct directive *d = &held->dv[k->k];
+		if (k->i >= 0)
+			d->used[k->i] = true;
+		d->any_used = true;
+	}
+	return apply(f, held->dv, held->n_dv, held->has_document, true, false, NULL);
+}
+
+bool sl_suppress_held_reads_text(const sl_suppress_held *held)
+{
+	return held->n_dv > 0;
 }
 
 void sl_suppress_held_free(sl_suppress_held *held)
 {
-	if (held)
+	if (held) {
 		free(held->dv);
+		free(held->marks);
+	}
 	free(held);
 }
 

@@ -940,29 +940,34 @@ void sl_index_view_free_own_uses(sl_index *view)
 	view->n_own_used = 0;
 }
 
-/* The key t is used by (a runtime's kind: SL_KIND_SERVING_RUNTIME for both). */
-static struct sl_index_use use_key(const sl_object *t)
+/* The key a template of kind and name is used by (a runtime's kind: SL_KIND_SERVING_RUNTIME for
+** both). */
+static struct sl_index_use use_key(sl_kind kind, const char *name)
 {
-	return (struct sl_index_use){t->kind == SL_KIND_CLUSTER_SERVING_RUNTIME
-				     ? SL_KIND_SERVING_RUNTIME : t->kind, (char *)t->name};
+	return (struct sl_index_use){kind == SL_KIND_CLUSTER_SERVING_RUNTIME
+				     ? SL_KIND_SERVING_RUNTIME : kind, (char *)name};
 }
 
 bool sl_index_template_used_here(const sl_index *ix, const sl_object *t)
 {
-	struct sl_index_use key = use_key(t);
+	struct sl_index_use key = use_key(t->kind, t->name);
 	return t->name && ix->own_used &&
 	       bsearch(&key, ix->own_used, ix->n_own_used, sizeof *ix->own_used, cmp_use);
+}
+
+bool sl_index_template_name_used(const sl_index *ix, sl_kind kind, const char *name)
+{
+	struct sl_index_use key = use_key(kind, name);
+	return name && ix->used && bsearch(&key, ix->used, ix->n_used, sizeof *ix->used, cmp_use);
 }
 
 bool sl_index_template_used(const sl_index *ix, const sl_object *t)
 {
 	if (!t->name)
 		return false;
-	struct sl_index_use key = use_key(t);
-	note(ix, key_of(SL_FACT_TEMPLATE_USE, key.kind, t->name, NULL));
-	if (ix->used && bsearch(&key, ix->used, ix->n_used, sizeof *ix->used, cmp_use))
-		return true;
-	return sl_index_template_used_here(ix, t);
+	note(ix, key_of(SL_FACT_TEMPLATE_USE, use_key(t->kind, t->name).kind, t->name, NULL));
+	return sl_index_template_name_used(ix, t->kind, t->name) ||
+	       sl_index_template_used_here(ix, t);
 }
 
 static bool same_namespace(const sl_object *a, const sl_object *b)

@@ -187,5 +187,8 @@ void sl_index_view_free_own_uses(sl_index *view);
 /* True when a serving unit of the view's own file uses template t (own_used): then
 ** sl_index_template_used(t) is true, now and once every file's facts are in. Notes no read. */
 bool sl_index_template_used_here(const sl_index *ix, const sl_object *t);
+/* sl_index_template_used for a template of kind and name, once the table of uses is built
+** (sl_index_finish_serving), without the object (its tree may be gone). Notes no read. */
+bool sl_index_template_name_used(const sl_index *ix, sl_kind kind, const char *name);
 
 #endif

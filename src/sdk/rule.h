@@ -98,7 +98,11 @@ const char *sl_ctx_node_one_line(sl_ctx *ctx, const sl_node *n);
 const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c);
 /* True when u belongs to a template (ServingRuntime, ClusterServingRuntime, Seldon ServerConfig,
 ** LLMInferenceServiceConfig) that a unit among the linted files uses: placement conclusions are
-** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template. */
+** then drawn on the merged unit that uses it (spec/rules.md, templates), not on the template.
+** Before every file's units are known (a streaming run's split check: lint/engine.h) a check
+** that asks this of its own template's unit runs once for each answer, and what each run
+** reports is kept only if the answer turns out so: a check reports the same for the same answer
+** each time it runs. */
 bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u);
 /* u merged over its template among the linted files (merge.h): iterate its effective
 ** tolerations, nodeSelector pairs, spread constraints and affinity lists with the sl_merged_*
@@ -149,6 +153,23 @@ const char *sl_ctx_short_paths(sl_ctx *ctx, const char *s);
 ** note saying so, naming where the default comes from (sl_cluster_kserve_default_mode). A
 ** no-op for an object with a valid mode annotation. */
 sl_err sl_report_note_default_mode(sl_ctx *ctx, sl_report *r, const sl_object *o);
+
+/* --- a check that compares its unit with every serving unit ----------------------------------- */
+/* A rule whose check needs every serving unit of the run (waits_for_units, the index's serving
+** table) does in check_unit what needs the tree, and leaves the comparison to its .resume
+** (config/rule_def.h), which the engine runs once every serving unit is known: at once in a
+** check of the whole file, in a later pass without the tree in a streaming run's split check.
+** sl_ctx_defer captures where its finding will go (node at, as sl_report_at places it) and returns
+** size zeroed bytes, kept until the resume, for the rule's plain data: no pointer into the tree
+** or the file's arena (copy strings with sl_ctx_defer_str). NULL when the rule is off for the file,
+** at is NULL, or memory ran out: nothing is resumed then. */
+void *sl_ctx_defer(sl_ctx *ctx, const sl_node *at, size_t size);
+/* s copied to live as long as what sl_ctx_defer returned (NULL when s is NULL or memory ran out). */
+const char *sl_ctx_defer_str(sl_ctx *ctx, const char *s);
+/* In .resume: reports at the place sl_ctx_defer captured, as sl_report_at would have; add notes
+** with sl_report_note. A deferred finding takes no fix: the fix helpers decline it. */
+sl_report *sl_report_deferred(sl_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* === fix ====================================================================================== */
 

@@ -117,7 +117,13 @@ const char *sl_ctx_container_label(sl_ctx *ctx, const sl_container *c)
 
 bool sl_ctx_unit_is_used_template(sl_ctx *ctx, const sl_unit *u)
 {
-	return sl_merge_kind_is_template(u->obj->kind) && sl_index_template_used(ctx->index, u->obj);
+	if (!sl_merge_kind_is_template(u->obj->kind))
+		return false;
+	bool used = sl_index_template_used(ctx->index, u->obj);
+	if (used || !ctx->use_unknown || u->obj != ctx->obj)
+		return used;
+	ctx->asked_use = true;   /* not known yet: the engine runs the check for both answers */
+	return ctx->assume_used;
 }
 
 sl_merged sl_ctx_merged(sl_ctx *ctx, const sl_unit *u)
@@ -159,6 +165,31 @@ static bool recorded(const sl_ctx *ctx, const sl_node *at)
 	return ctx->file->scope->severity[ctx->rule_index] != SL_SEV_OFF && !ctx->file->capped && at;
 }
 
+/* Where a finding of ctx's check at `at` goes: a node of a template in another file (a TrainJob's
+** runtime's containers) moves to the unit's own field that names it, its pointer with it. True
+** when it moved. */
+static bool place(const sl_ctx *ctx, const sl_node **at, const sl_node **ptr_node, const sl_doc **doc)
+{
+	const sl_file *f = ctx->file;
+	*doc = sl_node_doc(*at);
+	bool elsewhere = *doc && !same_file(f, *doc);
+	if (elsewhere && ctx->unit && ctx->unit->pod && sl_node_doc(ctx->unit->pod) &&
+	    same_file(f, sl_node_doc(ctx->unit->pod))) {
+		*ptr_node = ctx->unit->pod;
+		*at = sl_node_key(*ptr_node) ? sl_node_key(*ptr_node) : *ptr_node;
+		*doc = sl_node_doc(*at);
+		return true;
+	}
+	return false;
+}
+
+/* The note of a finding place() moved. */
+static void note_moved(sl_ctx *ctx, sl_report *r)
+{
+	sl_report_note(ctx, r, "The field is the template's this unit is merged over (its runtime, "
+		       "config or pod template), not among this file's lines.");
+}
+
 static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_node,
 			  const char *fmt, va_list ap)
 {
@@ -172,22 +203,77 @@ static sl_report *vreport(sl_ctx *ctx, const sl_node *at, const sl_node *ptr_nod
 		f->oom = SL_ENOMEM;
 		return NULL;
 	}
-	const sl_doc *doc = sl_node_doc(at);
-	/* a node of a template in another file (a TrainJob's runtime's containers): the finding
-	** goes at the unit's own field that names it, its pointer with it */
-	bool elsewhere = doc && !same_file(f, doc);
-	if (elsewhere && ctx->unit && ctx->unit->pod && sl_node_doc(ctx->unit->pod) &&
-	    same_file(f, sl_node_doc(ctx->unit->pod))) {
-		ptr_node = ctx->unit->pod;
-		at = sl_node_key(ptr_node) ? sl_node_key(ptr_node) : ptr_node;
-		doc = sl_node_doc(at);
-	}
+	const sl_doc *doc;
+	bool moved = place(ctx, &at, &ptr_node, &doc);
 	char *ptr = sl_node_pointer(ptr_node, f->arena);
 	sl_frec *rec = sl_engine_record(f, ctx->rule_index, doc ? doc->index : 0, at->start,
 					at->end, ptr, msg, ctx->obj, ctx->unit);
-	if (rec && elsewhere && ctx->unit && ptr_node == ctx->unit->pod)
-		sl_report_note(ctx, (sl_report *)rec, "The field is the template's this unit is merged "
-			       "over (its runtime, config or pod template), not among this file's lines.");
+	if (rec && moved)
+		note_moved(ctx, (sl_report *)rec);
+	return (sl_report *)rec;
+}
+
+void *sl_ctx_defer(sl_ctx *ctx, const sl_node *at, size_t size)
+{
+	sl_file *f = ctx->file;
+	sl_split *s = ctx->defer;
+	if (!s || f->scope->severity[ctx->rule_index] == SL_SEV_OFF || !at)
+		return NULL;
+	if (!s->arena && !(s->arena = sl_arena_new()))
+		goto oom;
+	const sl_node *ptr_node = at;
+	const sl_doc *doc;
+	sl_later *l = sl_arena_zalloc(s->arena, sizeof *l);
+	void *data = sl_arena_zalloc(s->arena, size ? size : 1);
+	sl_later **nv = !sl_doubling_full(s->n_laters) ? s->laters
+		: sl_xrealloc(s->laters, sl_doubling_cap(s->n_laters) * sizeof *nv);
+	if (!l || !data || !nv)
+		goto oom;
+	s->laters = nv;
+	l->elsewhere = place(ctx, &at, &ptr_node, &doc);
+	char *ptr = sl_node_pointer(ptr_node, f->arena);
+	if (!ptr || !sl_engine_place(f, s->arena, doc ? doc->index : 0, at->start, at->end, ptr,
+				     ctx->obj, ctx->unit, &l->place))
+		goto oom;
+	l->rule_index = ctx->rule_index;
+	l->unit = ctx->unit;
+	l->data = data;
+	s->laters[s->n_laters++] = l;
+	return data;
+oom:
+	f->oom = SL_ENOMEM;
+	return NULL;
+}
+
+const char *sl_ctx_defer_str(sl_ctx *ctx, const char *s)
+{
+	char *c = s && ctx->defer && ctx->defer->arena
+		? sl_arena_strndup(ctx->defer->arena, s, strlen(s)) : NULL;
+	if (s && !c)
+		ctx->file->oom = SL_ENOMEM;
+	return c;
+}
+
+sl_report *sl_report_deferred(sl_ctx *ctx, const char *fmt, ...)
+{
+	sl_file *f = ctx->file;
+	const sl_later *l = ctx->later;
+	if (!l || f->scope->severity[ctx->rule_index] == SL_SEV_OFF || f->capped)
+		return NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = sl_arena_vprintf_cut(f->arena, SL_MESSAGE_MAX, fmt, ap);
+	va_end(ap);
+	if (!msg) {
+		f->oom = SL_ENOMEM;
+		return NULL;
+	}
+	sl_frec *rec = sl_engine_record_at(f, ctx->rule_index, &l->place, msg, l->unit);
+	if (!rec)
+		return NULL;
+	rec->fix_void = true;   /* the tree is gone: no fix */
+	if (l->elsewhere)
+		note_moved(ctx, (sl_report *)rec);
 	return (sl_report *)rec;
 }
 
