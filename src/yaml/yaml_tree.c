@@ -798,6 +798,23 @@ static int is_document_line(const sl_source *src, size_t l)
 	       (rest == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\n' || p[3] == '\r');
 }
 
+/* The index of what a syntax error at off, outside any open document, broke: the document
+** before it when no "---" line came between (text after a document's root without a marker is
+** that document's, as a reader that splits a stream at its "---" lines counts them, and as
+** leave_unread's excerpts do), else a new one. docs_before: this segment's first document. */
+static unsigned broken_index(struct builder *b, size_t docs_before, size_t off)
+{
+	if (b->out->n_docs > docs_before) {
+		const sl_doc *d = b->out->docs[b->out->n_docs - 1];
+		size_t l = sl_source_line_of(b->src, d->end), last = sl_source_line_of(b->src, off);
+		while (l <= last && !is_document_line(b->src, l))
+			l++;
+		if (l > last)
+			return d->index;
+	}
+	return b->next_index++;
+}
+
 /* Parses the segment starting at line `line` up to byte `limit`. Returns -1 on allocation
 ** failure, 0 at the end of the segment; *err_off is set when a syntax error, or a limit that
 ** broke the open document, stopped it (the rest of that document is not worth parsing: deep
@@ -850,7 +867,7 @@ static int parse_segment(struct builder *b, size_t line, size_t limit, int trunc
 			}
 			char *msg = sl_arena_printf(b->a, "%s%s", p.problem ? p.problem : "syntax error",
 						    ctx);
-			unsigned idx = b->cur ? b->cur->index : b->next_index++;
+			unsigned idx = b->cur ? b->cur->index : broken_index(b, docs_before, off);
 			report(b, "yaml-syntax", idx, off, next_char(b->src, off),
 			       msg ? msg : "syntax error");
 			b->cur = NULL;

@@ -447,6 +447,43 @@ Test(passes, an_own_file_without_room_parses_only_what_the_index_reads_then_whol
 	}
 }
 
+/* Text after a document's root without a "---" (libyaml: "did not find expected <document
+** start>") belongs to that document, as an excerpt that leaves it out counts it: one index, so
+** the pools after it have the same documents in a split run as in a whole one (found by
+** fuzz_lint with the kept-tree budget at 0: the split run put mid-gpu's finding in document 2). */
+Test(passes, text_after_a_root_without_a_marker_is_its_documents)
+{
+	static const char POOLS[] =
+		"  a: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+		" b: 1\n---\n"
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: small-gpu\nspec:\n"
+		"  template:\n    spec:\n      requirements:\n"
+		"        - {key: karpenter.k8s.aws/instance-gpu-count, operator: Lt, values: [\"2\"]}\n"
+		"---\n"
+		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: mid-gpu\nspec:\n"
+		"  template:\n    spec:\n      requirements:\n"
+		"        - {key: karpenter.k8s.aws/instance-gpu-count, operator: Gt, values: [\"1\"]}\n";
+	char *reports[3];
+	for (int k = 0; k < 3; k++) {   /* whole; streamed, kept; streamed, split */
+		sl_passes p;
+		setup(&p, k > 0);
+		p.eng.kept_budget = k == 1 ? SL_KEPT_BUDGET : 0;
+		add_buffer(&p, "pools.yaml", POOLS);
+		cr_assert_eq(sl_passes_lint(&p), SL_OK);
+		cr_expect(has_finding(&p, "pools.yaml", "yaml-syntax"));
+		cr_expect(has_finding(&p, "pools.yaml", "gpu-pool-untainted"));
+		cr_expect_eq(p.eng.files[0]->documents, 3, "%u documents", p.eng.files[0]->documents);
+		reports[k] = report(&p);
+		done(&p);
+	}
+	cr_expect(strstr(reports[0], "(document 0) yaml-syntax"), "%s", reports[0]);
+	cr_expect(strstr(reports[0], "(document 2) gpu-pool-untainted"), "%s", reports[0]);
+	cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
+	cr_expect_str_eq(reports[2], reports[0], "the split run differs from the whole one");
+	for (int k = 0; k < 3; k++)
+		free(reports[k]);
+}
+
 /* An own file that would leave out less than an eighth of its bytes is parsed whole in pass 1
 ** (no excerpt to move onto its text) and whole again for its check: the same report. */
 Test(passes, an_own_file_read_almost_whole_is_parsed_whole)
