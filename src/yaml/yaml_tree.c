@@ -798,6 +798,21 @@ static int is_document_line(const sl_source *src, size_t l)
 	       (rest == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\n' || p[3] == '\r');
 }
 
+/* True when the lines before the text's first "---" line hold more than blanks and comments:
+** a document of their own (as leave_unread's excerpts count them). */
+static bool leading_content(const sl_source *src)
+{
+	for (size_t l = 0; l < src->n_lines && !is_document_line(src, l); l++) {
+		size_t i = l == 0 ? src->bom : src->line_start[l];
+		size_t end = l + 1 < src->n_lines ? src->line_start[l + 1] : src->len;
+		while (i < end && (src->data[i] == ' ' || src->data[i] == '\t'))
+			i++;
+		if (i < end && src->data[i] != '#' && src->data[i] != '\n' && src->data[i] != '\r')
+			return true;
+	}
+	return false;
+}
+
 /* The index of what a syntax error at off, outside any open document, broke: the document
 ** before it when no "---" line came between (text after a document's root without a marker is
 ** that document's, as a reader that splits a stream at its "---" lines counts them, and as
@@ -954,7 +969,9 @@ sl_err sl_tree_parse_fixing(const sl_source *src, sl_arena *a, sl_tree *out,
 			if (sl_source_line_of(src, b.broken_doc_start) == from)
 				from++;
 		} else if (bad < src->len) {
-			unsigned idx = b.cut_index >= 0 ? (unsigned)b.cut_index : b.next_index++;
+			unsigned idx = b.cut_index >= 0 ? (unsigned)b.cut_index
+				: b.next_index > 0 || leading_content(src) ? b.next_index++
+				: 0;   /* in comments before the first "---": no document of its own */
 			report(&b, "yaml-syntax", idx, bad, next_char(src, bad), what);
 			stop = bad;
 			from = sl_source_line_of(src, stop) + 1;

@@ -447,15 +447,14 @@ Test(passes, an_own_file_without_room_parses_only_what_the_index_reads_then_whol
 	}
 }
 
-/* Text after a document's root without a "---" (libyaml: "did not find expected <document
-** start>") belongs to that document, as an excerpt that leaves it out counts it: one index, so
-** the pools after it have the same documents in a split run as in a whole one (found by
-** fuzz_lint with the kept-tree budget at 0: the split run put mid-gpu's finding in document 2). */
-Test(passes, text_after_a_root_without_a_marker_is_its_documents)
+/* What a split run leaves out of its excerpt must count as a whole run counts it (found by
+** fuzz_lint with the kept-tree budget at 0: the split run put mid-gpu's finding in another
+** document): text after a document's root without a "---" (libyaml: "did not find expected
+** <document start>") is that document's, one index; an invalid byte in the comments before the
+** first "---" makes no document of its own. */
+Test(passes, a_split_run_numbers_documents_after_a_broken_one_as_a_whole_run)
 {
 	static const char POOLS[] =
-		"  a: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
-		" b: 1\n---\n"
 		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: small-gpu\nspec:\n"
 		"  template:\n    spec:\n      requirements:\n"
 		"        - {key: karpenter.k8s.aws/instance-gpu-count, operator: Lt, values: [\"2\"]}\n"
@@ -463,25 +462,40 @@ Test(passes, text_after_a_root_without_a_marker_is_its_documents)
 		"apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: mid-gpu\nspec:\n"
 		"  template:\n    spec:\n      requirements:\n"
 		"        - {key: karpenter.k8s.aws/instance-gpu-count, operator: Gt, values: [\"1\"]}\n";
-	char *reports[3];
-	for (int k = 0; k < 3; k++) {   /* whole; streamed, kept; streamed, split */
-		sl_passes p;
-		setup(&p, k > 0);
-		p.eng.kept_budget = k == 1 ? SL_KEPT_BUDGET : 0;
-		add_buffer(&p, "pools.yaml", POOLS);
-		cr_assert_eq(sl_passes_lint(&p), SL_OK);
-		cr_expect(has_finding(&p, "pools.yaml", "yaml-syntax"));
-		cr_expect(has_finding(&p, "pools.yaml", "gpu-pool-untainted"));
-		cr_expect_eq(p.eng.files[0]->documents, 3, "%u documents", p.eng.files[0]->documents);
-		reports[k] = report(&p);
-		done(&p);
+	static const struct {
+		const char *first;
+		unsigned documents;
+		const char *syntax, *pool;
+	} cases[] = {
+		{"  a: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
+		 " b: 1\n---\n", 3, "(document 0) yaml-syntax", "(document 2) gpu-pool-untainted"},
+		{"# GPUs per node bounded by the instance type's label, see karpenter's docs \xff\"]\n"
+		 "# and the provider's instancetype package for how it is computed\n---\n", 2,
+		 "(document 0) yaml-syntax", "(document 1) gpu-pool-untainted"},
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+		char text[2048];
+		snprintf(text, sizeof text, "%s%s", cases[c].first, POOLS);
+		char *reports[3];
+		for (int k = 0; k < 3; k++) {   /* whole; streamed, kept; streamed, split */
+			sl_passes p;
+			setup(&p, k > 0);
+			p.eng.kept_budget = k == 1 ? SL_KEPT_BUDGET : 0;
+			add_buffer(&p, "pools.yaml", text);
+			cr_assert_eq(sl_passes_lint(&p), SL_OK);
+			cr_expect(has_finding(&p, "pools.yaml", "gpu-pool-untainted"));
+			cr_expect_eq(p.eng.files[0]->documents, cases[c].documents, "%zu: %u documents", c,
+				     p.eng.files[0]->documents);
+			reports[k] = report(&p);
+			done(&p);
+		}
+		cr_expect(strstr(reports[0], cases[c].syntax), "%zu: %s", c, reports[0]);
+		cr_expect(strstr(reports[0], cases[c].pool), "%zu: %s", c, reports[0]);
+		cr_expect_str_eq(reports[1], reports[0], "%zu: the streamed run differs", c);
+		cr_expect_str_eq(reports[2], reports[0], "%zu: the split run differs", c);
+		for (int k = 0; k < 3; k++)
+			free(reports[k]);
 	}
-	cr_expect(strstr(reports[0], "(document 0) yaml-syntax"), "%s", reports[0]);
-	cr_expect(strstr(reports[0], "(document 2) gpu-pool-untainted"), "%s", reports[0]);
-	cr_expect_str_eq(reports[1], reports[0], "the streamed run differs from the whole one");
-	cr_expect_str_eq(reports[2], reports[0], "the split run differs from the whole one");
-	for (int k = 0; k < 3; k++)
-		free(reports[k]);
 }
 
 /* An own file that would leave out less than an eighth of its bytes is parsed whole in pass 1
