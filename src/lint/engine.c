@@ -503,6 +503,7 @@ bool sl_engine_waits(sl_engine *e, sl_file *f)
 		if (!r->waits_for_units || f->scope->severity[ri] == SL_SEV_OFF)
 			continue;
 		ctx.rule_index = (int)ri;
+		ctx.rule = r;
 		for (size_t oi = 0; oi < f->n_objects; oi++) {
 			ctx.obj = f->objects[oi];
 			for (size_t ui = 0; ui < ctx.obj->n_units; ui++) {
@@ -758,9 +759,10 @@ bool sl_engine_cond_holds(const sl_frec *rec, const bool *used)
 
 sl_err sl_engine_resume(sl_engine *e, sl_file *f, const sl_index *view, const sl_later *l)
 {
+	const struct sl_rule *r = sl_registry_at((size_t)l->rule_index)->rule;
 	struct sl_ctx ctx = {.eng = e, .file = f, .index = view, .rule_index = l->rule_index,
-			     .later = l};
-	sl_err err = sl_registry_at((size_t)l->rule_index)->rule->resume(&ctx, l->data);
+			     .rule = r, .later = l};
+	sl_err err = r->resume(&ctx, l->data);
 	return err ? err : f->oom;
 }
 
@@ -863,7 +865,25 @@ static bool holds_template(const sl_file *f)
 }
 
 /* check_objects' walk over the objects, ctx made. */
-static sl_err check_each(sl_ctx *ctx, sl_check_part part, sl_split *split)
+/* A rule f's config enables: its index in the registry and the rule. */
+struct enabled {
+	size_t ri;
+	const struct sl_rule *r;
+};
+
+/* The rules f's config enables, in the registry's order (the order findings are made in), into
+** v (room for sl_registry_n()): the per-object loop below looks at these only. Their count. */
+static size_t enabled_rules(const sl_file *f, struct enabled *v)
+{
+	size_t all = sl_registry_n(), k = 0;
+	for (size_t ri = 0; ri < all; ri++)
+		if (f->scope->severity[ri] != SL_SEV_OFF)
+			v[k++] = (struct enabled){ri, sl_registry_at(ri)->rule};
+	return k;
+}
+
+static sl_err check_rules(sl_ctx *ctx, sl_check_part part, sl_split *split,
+			  const struct enabled *rules, size_t n_rules)
 {
 	sl_file *f = ctx->file;
 	const sl_index *view = ctx->index;
@@ -895,11 +915,10 @@ static sl_err check_each(sl_ctx *ctx, sl_check_part part, sl_split *split)
 		** both parts tell them alike */
 		ctx->use_unknown = part == SL_CHECK_NOW && sl_merge_kind_is_template(o->kind) &&
 				  o->name && !sl_index_template_used_here(view, o);
-		for (size_t ri = 0; ri < sl_registry_n(); ri++) {
-			const struct sl_rule *r = sl_registry_at(ri)->rule;
-			if (f->scope->severity[ri] == SL_SEV_OFF)
-				continue;
-			ctx->rule_index = (int)ri;
+		for (size_t k = 0; k < n_rules; k++) {
+			const struct sl_rule *r = rules[k].r;
+			ctx->rule_index = (int)rules[k].ri;
+			ctx->rule = r;
 			if (part == SL_CHECK_WAITING && !r->waits_for_units && !all_wait)
 				continue;
 			if (r->check_object && (part != SL_CHECK_WAITING || all_wait) &&
@@ -949,6 +968,19 @@ static sl_err check_each(sl_ctx *ctx, sl_check_part part, sl_split *split)
 	}
 	ctx->use_unknown = false;
 	return f->oom;
+}
+
+/* Every enabled rule over ctx's file's objects and units (check_rules). */
+static sl_err check_each(sl_ctx *ctx, sl_check_part part, sl_split *split)
+{
+	struct enabled some[128], *rules = some;
+	if (sl_registry_n() > sizeof some / sizeof *some &&
+	    !(rules = sl_xmalloc(sl_registry_n() * sizeof *rules)))
+		return SL_ENOMEM;
+	sl_err err = check_rules(ctx, part, split, rules, enabled_rules(ctx->file, rules));
+	if (rules != some)
+		free(rules);
+	return err;
 }
 
 /* sl_engine_check_part's rules over f's objects, with view. */

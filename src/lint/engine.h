@@ -207,6 +207,7 @@ struct sl_ctx {
 	sl_engine *eng;
 	sl_file *file;
 	int rule_index;
+	const struct sl_rule *rule;  /* sl_registry_at(rule_index)'s, NULL when none runs */
 	const sl_index *index;       /* the index as the file's config sees it (its cluster:) */
 	const sl_object *obj;
 	const sl_unit *unit;

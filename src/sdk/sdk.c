@@ -45,7 +45,10 @@ void **sl_ctx_object_cache(sl_ctx *ctx)
 	struct object_memo *m = object_memo(ctx);
 	return m ? &m->slot : NULL;
 }
-const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx) { return sl_registry_at((size_t)ctx->rule_index)->rule; }
+const struct sl_rule *sl_ctx_rule(const sl_ctx *ctx)
+{
+	return ctx->rule ? ctx->rule : sl_registry_at((size_t)ctx->rule_index)->rule;
+}
 
 const char *sl_ctx_label(sl_ctx *ctx, const sl_unit *u)
 {
