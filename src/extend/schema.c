@@ -75,6 +75,7 @@ struct sub {
 	** reads members, so a member whose bit is not set is not looked at */
 	uint64_t prop_bits;
 	bool props_only;
+	bool path_step;              /* one property and no other keyword: a step of a path (valid) */
 };
 
 struct memo { const sl_node *node; struct sub *s; };
@@ -698,6 +699,9 @@ static sl_err compile(struct cc *c, const sl_node *n, struct sub **out)
 			    s->items_is_list || s->contains;
 	s->combinators = s->all_of.n || s->any_of.n || s->one_of.n || s->not_ ||
 			 (s->if_ && (s->then_ || s->else_));
+	s->path_step = s->boolean < 0 && !s->ref && !s->scalar_keywords && !s->array_keywords &&
+		       !s->combinators && s->props_only && s->n_props == 1 && s->min_props < 0 &&
+		       s->max_props < 0 && !s->required && !s->n_deps;
 	return SL_OK;
 }
 
@@ -1275,8 +1279,41 @@ static bool valid_ref(struct vc *c, const struct sub *s, const sl_node *n, bool 
 	return ok;
 }
 
+/* The value of m's only member named name (len bytes) in *v: 1; 0 when none is, 2 when several
+** are (a duplicate key). */
+static int only_member(const sl_node *m, const char *name, size_t len, const sl_node **v)
+{
+	size_t n;
+	const sl_pair *pairs = sl_map_entries(m, &n);
+	int found = 0;
+	for (size_t i = 0; i < n && found < 2; i++) {
+		const sl_node *k = deref(pairs[i].key);
+		if (!k || k->type != SL_NODE_SCALAR || k->u.scalar.len != len ||
+		    (len && (k->u.scalar.s[0] != name[0] || memcmp(name, k->u.scalar.s, len) != 0)))
+			continue;
+		*v = pairs[i].value;
+		found++;
+	}
+	return found;
+}
+
 static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec, unsigned depth)
 {
+	/* a path into the value (s a step: one property, nothing else): followed without a call
+	** per step while a mapping has the member once; what valid_object would do, in a loop */
+	while (s->path_step && depth <= SL_SCHEMA_MAX_DEPTH) {
+		const sl_node *d = deref(n), *v = NULL;
+		if (!d || d->type != SL_NODE_MAP)
+			return true;   /* properties reads objects only */
+		int found = only_member(d, s->props->name, s->props->len, &v);
+		if (found == 0)
+			return true;
+		if (found > 1)
+			break;   /* each of them: valid_object */
+		s = s->props->s;
+		n = v;
+		depth++;
+	}
 	if (depth > SL_SCHEMA_MAX_DEPTH) {
 		fail(c, rec, n, false, "%s: the schema nests deeper than %d", what(c, n),
 		     SL_SCHEMA_MAX_DEPTH);

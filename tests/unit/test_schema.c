@@ -513,3 +513,54 @@ Test(schema, a_quantity_parsed_before_gives_the_same_answer)
 	drop(&d1);
 	drop(&d2);
 }
+
+/* A path into the value (properties with one name and nothing else, level after level) is
+** followed in a loop, not a call per level: it must answer as the general walk does (the same
+** schema with minProperties: 0 at each level, which takes it) on every shape of data. */
+Test(schema, a_path_answers_as_the_general_walk)
+{
+	static const char *const data[] = {
+		"a: {b: {c: 2}}\n",                        /* fails at c */
+		"a: {b: {c: 1}}\n",                        /* holds */
+		"a: {b: {c: 0}}\na: {b: {c: 5}}\n",        /* a twice: the second fails */
+		"a: {b: {c: 5}, b: {c: 0}}\n",             /* b twice */
+		"a: 3\n",                                  /* not an object: properties holds */
+		"a:\n",                                    /* null */
+		"a: {b: [c]}\n",
+		"x: &x {b: {c: 7}}\na: *x\n",              /* an alias on the path */
+		"a: {b: {c: 9, d: 1}}\n",
+		"- a\n",
+	};
+	struct doc sp, sg;
+	sl_schema *path = compiled(&sp, "properties: {a: {properties: {b: {properties: {c: "
+				       "{maximum: 1}}}}}}\n");
+	sl_schema *general = compiled(&sg, "properties: {a: {minProperties: 0, properties: {b: "
+				      "{minProperties: 0, properties: {c: {maximum: 1}}}}}}\n");
+	for (size_t i = 0; i < sizeof data / sizeof *data; i++) {
+		struct doc d = {0};   /* duplicate keys are issues of the parse, kept in the tree */
+		int issues = 0;
+		cr_assert_eq(sl_source_from_buffer("t.yaml", data[i], strlen(data[i]), &d.src), SL_OK);
+		cr_assert_eq(sl_source_index(d.src), SL_OK);
+		d.a = sl_arena_new();
+		cr_assert_eq(sl_tree_parse(d.src, d.a, &d.t, no_issue, &issues), SL_OK);
+		cr_assert_eq(d.t.n_docs, 1);
+		const sl_node *n = d.t.docs[0]->root;
+		sl_arena *a = sl_arena_new();
+		sl_schema_failure fp = {0}, fg = {0};
+		int rp = sl_schema_validate(path, n, a, &fp), rg = sl_schema_validate(general, n, a, &fg);
+		cr_expect_eq(rp, rg, "%s", data[i]);
+		if (rp == 0 && rg == 0) {
+			cr_expect_eq(fp.at, fg.at, "%s", data[i]);
+			cr_expect_str_eq(fp.message, fg.message, "%s", data[i]);
+		}
+		sl_arena_free(a);
+		drop(&d);
+	}
+	cr_expect_eq(check(path, "a: {b: {c: 2}}\n"), 0);
+	cr_expect_eq(check(path, "x: &x {b: {c: 7}}\na: *x\n"), 0);
+	cr_expect_eq(check(path, "a: 3\n"), 1);
+	sl_schema_free(path);
+	sl_schema_free(general);
+	drop(&sp);
+	drop(&sg);
+}
