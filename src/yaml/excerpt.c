@@ -24,26 +24,6 @@ struct sl_excerpt {
 	bool first;         /* the text's first document, before any "---", is left out */
 };
 
-/* True when t[0..n), the start of a text, holds more than a byte order mark, spaces, line
-** breaks and comments: a document (libyaml starts one at any other token, and at a tab that
-** starts a line's text: no token may start with one, the document is broken). */
-static bool holds_content(const char *t, size_t n)
-{
-	size_t bom = n >= 3 && memcmp(t, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-	for (size_t i = bom; i < n;) {
-		while (i < n && t[i] == ' ')
-			i++;
-		if (i < n && t[i] != '#' && t[i] != '\n' && t[i] != '\r')
-			return true;
-		const char *nl = memchr(t + i, '\n', n - i);
-		const char *cr = memchr(t + i, '\r', n - i);
-		if (!nl || (cr && cr < nl))
-			nl = cr;
-		i = nl ? (size_t)(nl - t) + 1 : n;
-	}
-	return false;
-}
-
 /* Room in the excerpt's bytes *w (*len of them, room for *cap) for more bytes and a NUL, and
 ** in its runs for one more. */
 static int grow(sl_excerpt *x, char **w, size_t *cap, size_t len, size_t more)
@@ -139,7 +119,7 @@ sl_err sl_excerpt_make(const char *path, const char *t, size_t n, const size_t *
 	if (!x || !w)
 		goto oom;
 	x->from = t;
-	x->first = n_drops && drop[0] == 0 && holds_content(t, drop[1]);
+	x->first = n_drops && drop[0] == 0 && sl_source_text_holds_content(t, drop[1]);
 	size_t len = 0, at = 0;
 	bool cr = memchr(t, '\r', n) != NULL;   /* else the breaks are only counted */
 	for (size_t i = 0; i < n_drops; i++) {

@@ -561,3 +561,23 @@ void sl_source_position(const sl_source *src, size_t offset, uint32_t *line, uin
 	*line = (uint32_t)(l + 1);
 	*col = (uint32_t)(c + 1);
 }
+
+/* True when t[0..n), the start of a text, holds more than a byte order mark, spaces, line
+** breaks and comments: a document (libyaml starts one at any other token, and at a tab that
+** starts a line's text: no token may start with one, the document is broken). */
+bool sl_source_text_holds_content(const char *t, size_t n)
+{
+	size_t bom = n >= 3 && memcmp(t, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	for (size_t i = bom; i < n;) {
+		while (i < n && t[i] == ' ')
+			i++;
+		if (i < n && t[i] != '#' && t[i] != '\n' && t[i] != '\r')
+			return true;
+		const char *nl = memchr(t + i, '\n', n - i);
+		const char *cr = memchr(t + i, '\r', n - i);
+		if (!nl || (cr && cr < nl))
+			nl = cr;
+		i = nl ? (size_t)(nl - t) + 1 : n;
+	}
+	return false;
+}

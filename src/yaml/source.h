@@ -97,6 +97,10 @@ size_t sl_source_mark_offset(const sl_source *src, size_t line, size_t column);
 void sl_source_position(const sl_source *src, size_t offset, uint32_t *line, uint32_t *col);
 /* The 0-based line holding offset. */
 size_t sl_source_line_of(const sl_source *src, size_t offset);
+/* True when t[0..n), the start of a text, holds more than a byte order mark, spaces, line
+** breaks and comments: a document of its own (what the excerpts and the tree builder both count
+** before a text's first "---"). */
+bool sl_source_text_holds_content(const char *t, size_t n);
 /* The end of line `line` (0-based): the offset of its break, or len. */
 size_t sl_source_line_end(const sl_source *src, size_t line);
 

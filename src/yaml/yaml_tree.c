@@ -799,18 +799,14 @@ static int is_document_line(const sl_source *src, size_t l)
 }
 
 /* True when the lines before the text's first "---" line hold more than blanks and comments:
-** a document of their own (as leave_unread's excerpts count them). */
+** a document of their own, as leave_unread's excerpts count them. */
 static bool leading_content(const sl_source *src)
 {
-	for (size_t l = 0; l < src->n_lines && !is_document_line(src, l); l++) {
-		size_t i = l == 0 ? src->bom : src->line_start[l];
-		size_t end = l + 1 < src->n_lines ? src->line_start[l + 1] : src->len;
-		while (i < end && (src->data[i] == ' ' || src->data[i] == '\t'))
-			i++;
-		if (i < end && src->data[i] != '#' && src->data[i] != '\n' && src->data[i] != '\r')
-			return true;
-	}
-	return false;
+	size_t l = 0;
+	while (l < src->n_lines && !is_document_line(src, l))
+		l++;
+	return sl_source_text_holds_content(src->data, l < src->n_lines ? src->line_start[l]
+							     : src->len);
 }
 
 /* The index of what a syntax error at off, outside any open document, broke: the document

@@ -451,7 +451,7 @@ Test(passes, an_own_file_without_room_parses_only_what_the_index_reads_then_whol
 ** fuzz_lint with the kept-tree budget at 0: the split run put mid-gpu's finding in another
 ** document): text after a document's root without a "---" (libyaml: "did not find expected
 ** <document start>") is that document's, one index; an invalid byte in the comments before the
-** first "---" makes no document of its own. */
+** first "---" makes no document of its own (sl_source_text_holds_content decides for both). */
 Test(passes, a_split_run_numbers_documents_after_a_broken_one_as_a_whole_run)
 {
 	static const char POOLS[] =
@@ -472,6 +472,11 @@ Test(passes, a_split_run_numbers_documents_after_a_broken_one_as_a_whole_run)
 		{"# GPUs per node bounded by the instance type's label, see karpenter's docs \xff\"]\n"
 		 "# and the provider's instancetype package for how it is computed\n---\n", 2,
 		 "(document 0) yaml-syntax", "(document 1) gpu-pool-untainted"},
+		/* a tab before the comment: no token may start with one, so the region is a
+		** (broken) document of its own, for the excerpt and the whole parse alike */
+		{"\t# GPUs per node bounded by the instance type's label, see karpenter's docs \xff\n"
+		 "# and the provider's instancetype package for how it is computed\n---\n", 3,
+		 "(document 0) yaml-syntax", "(document 2) gpu-pool-untainted"},
 	};
 	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
 		char text[2048];
