@@ -222,22 +222,31 @@ static bool json_equal(const sl_node *a, const sl_node *b, unsigned depth)
 	}
 }
 
+/* How many members of mapping m are named name[0..len), counted up to most (a duplicate key
+** makes two); *v: the first one's value (untouched when none is). */
+static inline int members(const sl_node *m, const char *name, size_t len, int most,
+			  const sl_node **v)
+{
+	size_t n;
+	const sl_pair *pairs = sl_map_entries(m, &n);
+	int found = 0;
+	for (size_t i = 0; i < n && found < most; i++) {
+		const sl_node *k = deref(pairs[i].key);
+		if (!k || k->type != SL_NODE_SCALAR || k->u.scalar.len != len ||
+		    (len && (k->u.scalar.s[0] != name[0] || memcmp(name, k->u.scalar.s, len) != 0)))
+			continue;
+		if (!found++)
+			*v = pairs[i].value;
+	}
+	return found;
+}
+
 /* The value of member name[0..len) of mapping m, or NULL; *present says whether it is there. */
 static const sl_node *member(const sl_node *m, const char *name, size_t len, bool *present)
 {
-	*present = false;
-	size_t n;
-	const sl_pair *pairs = sl_map_entries(m, &n);
-	for (size_t i = 0; i < n; i++) {
-		const sl_pair *p = &pairs[i];
-		const sl_node *k = deref(p->key);
-		if (k && k->type == SL_NODE_SCALAR && k->u.scalar.len == len &&
-		    memcmp(k->u.scalar.s, name, len) == 0) {
-			*present = true;
-			return p->value;
-		}
-	}
-	return NULL;
+	const sl_node *v = NULL;
+	*present = members(m, name, len, 1, &v) > 0;
+	return v;
 }
 
 /* A bit of 64 for the member name s[0..len), of its length and first and last bytes: a
@@ -1279,24 +1288,6 @@ static bool valid_ref(struct vc *c, const struct sub *s, const sl_node *n, bool 
 	return ok;
 }
 
-/* The value of m's only member named name (len bytes) in *v: 1; 0 when none is, 2 when several
-** are (a duplicate key). */
-static int only_member(const sl_node *m, const char *name, size_t len, const sl_node **v)
-{
-	size_t n;
-	const sl_pair *pairs = sl_map_entries(m, &n);
-	int found = 0;
-	for (size_t i = 0; i < n && found < 2; i++) {
-		const sl_node *k = deref(pairs[i].key);
-		if (!k || k->type != SL_NODE_SCALAR || k->u.scalar.len != len ||
-		    (len && (k->u.scalar.s[0] != name[0] || memcmp(name, k->u.scalar.s, len) != 0)))
-			continue;
-		*v = pairs[i].value;
-		found++;
-	}
-	return found;
-}
-
 static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec, unsigned depth)
 {
 	/* a path into the value (s a step: one property, nothing else): followed without a call
@@ -1305,7 +1296,7 @@ static bool valid(struct vc *c, const struct sub *s, const sl_node *n, bool rec,
 		const sl_node *d = deref(n), *v = NULL;
 		if (!d || d->type != SL_NODE_MAP)
 			return true;   /* properties reads objects only */
-		int found = only_member(d, s->props->name, s->props->len, &v);
+		int found = members(d, s->props->name, s->props->len, 2, &v);
 		if (found == 0)
 			return true;
 		if (found > 1)
